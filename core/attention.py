@@ -1,0 +1,109 @@
+"""Toy single-head self-attention for the "dog bites man" demonstration.
+
+Tokens get fixed pseudo-random embeddings (seeded from the token text with CRC-32, so the
+same word always gets the same vector on every machine). Attention here is
+*bidirectional* (no causal mask): a causal mask would itself leak word order.
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass
+
+import numpy as np
+
+from core.alibi import softmax
+from core.learned import init_learned_table
+from core.rope import apply_rope, rope_inv_freq
+from core.sinusoidal import sinusoidal
+
+ATTENTION_METHODS = ("none", "sinusoidal", "learned", "rope", "alibi")
+TOY_ALIBI_SLOPE = 0.5  # slope of head 1 of 8 (2^-1): strong enough to see
+
+
+def tokenize(sentence: str) -> list[str]:
+    """Split on whitespace, lower-case, strip surrounding punctuation."""
+    words = [w.strip(".,;:!?\"'()").lower() for w in sentence.split()]
+    return [w for w in words if w]
+
+
+def token_embeddings(tokens: list[str], d_model: int) -> np.ndarray:
+    """Fixed toy embedding per token, ``(len(tokens), d_model)``, entries ~ N(0, 1)."""
+    rows = [np.random.default_rng(zlib.crc32(t.encode("utf-8"))).standard_normal(d_model)
+            for t in tokens]
+    return np.array(rows).reshape(len(tokens), d_model)
+
+
+def _projections(d_model: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(20240607)
+    return tuple(rng.standard_normal((d_model, d_model)) / np.sqrt(d_model) for _ in range(3))
+
+
+@dataclass(frozen=True)
+class AttentionResult:
+    """Attention weights ``(L, L)`` (rows: queries) and outputs ``(L, d)``."""
+
+    weights: np.ndarray
+    outputs: np.ndarray
+
+
+def toy_attention(tokens: list[str], method: str = "none", d_model: int = 16,
+                  base: float = 10000.0) -> AttentionResult:
+    """Run one toy attention head over ``tokens`` with a positional method.
+
+    Parameters
+    ----------
+    method
+        ``none`` (no positions), ``sinusoidal`` / ``learned`` (added to the input),
+        ``rope`` (rotates q and k), ``alibi`` (symmetric bias ``−m·|i−j|`` on scores).
+    """
+    if method not in ATTENTION_METHODS:
+        raise ValueError(f"method must be one of {', '.join(ATTENTION_METHODS)}")
+    if not tokens:
+        raise ValueError("the sentence has no words")
+    n = len(tokens)
+    x = token_embeddings(tokens, d_model)
+    if method == "sinusoidal":
+        x = x + sinusoidal(n, d_model, base)
+    elif method == "learned":
+        x = x + init_learned_table(max(n, 1), d_model, seed=7)[:n] * 0.5
+    wq, wk, wv = _projections(d_model)
+    q, k, v = x @ wq, x @ wk, x @ wv
+    if method == "rope":
+        if d_model < 2:
+            raise ValueError("RoPE needs d_model >= 2")
+        inv, _ = rope_inv_freq(d_model - d_model % 2, base)
+        q = apply_rope(q, np.arange(n), inv)
+        k = apply_rope(k, np.arange(n), inv)
+    scores = q @ k.T / np.sqrt(d_model)
+    if method == "alibi":
+        pos = np.arange(n)
+        scores = scores - TOY_ALIBI_SLOPE * np.abs(pos[:, None] - pos[None, :])
+    weights = softmax(scores, axis=-1)
+    return AttentionResult(weights, weights @ v)
+
+
+def permutation_between(a: list[str], b: list[str]) -> np.ndarray:
+    """Indices ``perm`` with ``b == [a[p] for p in perm]``.
+
+    Raises
+    ------
+    ValueError
+        When ``b`` is not a reordering of ``a`` (the message lists what differs).
+    """
+    if sorted(a) != sorted(b):
+        only_a = sorted(set(a) - set(b)) or sorted(a)
+        raise ValueError("the second sentence must use the same words in another order "
+                         f"(differs in: {', '.join(only_a[:5])})")
+    used = [False] * len(a)
+    perm = []
+    for word in b:
+        idx = next(i for i, w in enumerate(a) if w == word and not used[i])
+        used[idx] = True
+        perm.append(idx)
+    return np.array(perm, dtype=np.int64)
+
+
+def permutation_gap(res_a: AttentionResult, res_b: AttentionResult, perm: np.ndarray) -> float:
+    """``max |out_b − out_a[perm]|``: 0 means attention only permuted the outputs."""
+    return float(np.max(np.abs(res_b.outputs - res_a.outputs[perm])))

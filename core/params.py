@@ -1,0 +1,267 @@
+"""Typed parameter models: the single source of truth for every view's parameters.
+
+A :class:`ParamModel` lists a view's :class:`Param` entries (name, kind, default, range,
+step, choices, help). The GUI panel, the CLI ``--param`` flags, scene files and the
+``views`` listing are all generated from these objects; nothing else lists parameters.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+ParamKind = Literal["int", "float", "bool", "choice", "text", "int_list", "file"]
+
+
+class ParamError(ValueError):
+    """A parameter value is invalid. ``str()`` is one line naming the parameter."""
+
+    def __init__(self, name: str, message: str) -> None:
+        self.name = name
+        super().__init__(f"{name}: {message}")
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of a view.
+
+    Parameters
+    ----------
+    name
+        Identifier used in the CLI (``--param name=value``), scene files and code.
+    kind
+        ``int``, ``float``, ``bool``, ``choice``, ``text``, ``int_list`` or ``file``.
+    default
+        Default value (already valid).
+    label
+        Short human label for the GUI.
+    help
+        One or two sentences shown as tooltip and in ``main.py views``.
+    minimum, maximum
+        Inclusive numeric range (for ``int_list``: the range of each item).
+    step
+        Slider / spin box step.
+    choices
+        Allowed values of a ``choice`` parameter.
+    log_scale
+        Sliders map logarithmically (e.g. RoPE's base).
+    max_items
+        Longest allowed ``int_list`` / longest ``text``.
+    """
+
+    name: str
+    kind: ParamKind
+    default: Any
+    label: str
+    help: str
+    minimum: float | None = None
+    maximum: float | None = None
+    step: float | None = None
+    choices: tuple[str, ...] = ()
+    log_scale: bool = False
+    max_items: int = 64
+    decimals: int = 4
+
+    def range_text(self) -> str:
+        """Describe the allowed values in a few words (for messages and listings)."""
+        if self.kind in ("int", "float"):
+            return f"{_fmt(self.minimum)}..{_fmt(self.maximum)}"
+        if self.kind == "int_list":
+            return f"comma-separated integers in {_fmt(self.minimum)}..{_fmt(self.maximum)}"
+        if self.kind == "choice":
+            return " | ".join(self.choices)
+        if self.kind == "bool":
+            return "true | false"
+        if self.kind == "file":
+            return "path to a .npy file, or empty"
+        return f"text up to {self.max_items} characters"
+
+    def validate(self, value: Any) -> Any:
+        """Return ``value`` coerced to this parameter's type, or raise :class:`ParamError`."""
+        try:
+            return _VALIDATORS[self.kind](self, value)
+        except ParamError:
+            raise
+        except (TypeError, ValueError) as exc:
+            raise ParamError(self.name, f"{exc}; allowed: {self.range_text()}") from None
+
+    def parse(self, text: str) -> Any:
+        """Parse a command-line string (``--param name=text``) and validate it."""
+        text = text.strip()
+        if self.kind == "bool":
+            low = text.lower()
+            if low in ("1", "true", "yes", "on"):
+                return True
+            if low in ("0", "false", "no", "off"):
+                return False
+            raise ParamError(self.name, f"expected true or false, got {text!r}")
+        if self.kind == "int_list":
+            items = [t for t in text.replace(";", ",").split(",") if t.strip()]
+            return self.validate([_parse_int(self.name, t) for t in items])
+        if self.kind == "int":
+            return self.validate(_parse_int(self.name, text))
+        if self.kind == "float":
+            try:
+                return self.validate(float(text))
+            except ValueError:
+                raise ParamError(self.name, f"expected a number, got {text!r}") from None
+        return self.validate(text)
+
+    def format(self, value: Any) -> str:
+        """Inverse of :meth:`parse`."""
+        if self.kind == "bool":
+            return "true" if value else "false"
+        if self.kind == "int_list":
+            return ",".join(str(v) for v in value)
+        return str(value)
+
+
+def _fmt(x: float | None) -> str:
+    if x is None:
+        return "?"
+    return str(int(x)) if float(x).is_integer() else f"{x:g}"
+
+
+def _parse_int(name: str, text: str) -> int:
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise ParamError(name, f"expected an integer, got {text.strip()!r}") from None
+
+
+def _check_range(p: Param, v: float) -> None:
+    if (p.minimum is not None and v < p.minimum) or (p.maximum is not None and v > p.maximum):
+        raise ParamError(p.name, f"{_fmt(v)} is out of range {p.range_text()}")
+
+
+def _v_int(p: Param, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ParamError(p.name, f"expected an integer, got {value!r}")
+    if isinstance(value, float) and not value.is_integer():
+        raise ParamError(p.name, f"expected an integer, got {value!r}")
+    _check_range(p, int(value))
+    return int(value)
+
+
+def _v_float(p: Param, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ParamError(p.name, f"expected a number, got {value!r}")
+    if not math.isfinite(value):
+        raise ParamError(p.name, f"expected a finite number, got {value!r}")
+    _check_range(p, float(value))
+    return float(value)
+
+
+def _v_bool(p: Param, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ParamError(p.name, f"expected true or false, got {value!r}")
+    return value
+
+
+def _v_choice(p: Param, value: Any) -> str:
+    if value not in p.choices:
+        raise ParamError(p.name, f"{value!r} is not one of {p.range_text()}")
+    return str(value)
+
+
+def _v_text(p: Param, value: Any) -> str:
+    if not isinstance(value, str):
+        raise ParamError(p.name, f"expected text, got {value!r}")
+    if len(value) > p.max_items:
+        raise ParamError(p.name, f"text longer than {p.max_items} characters")
+    return value
+
+
+def _v_int_list(p: Param, value: Any) -> tuple[int, ...]:
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+        raise ParamError(p.name, f"expected a list of integers, got {value!r}")
+    items = tuple(_v_int(p, v) for v in value)
+    if not items:
+        raise ParamError(p.name, "needs at least one integer")
+    if len(items) > p.max_items:
+        raise ParamError(p.name, f"at most {p.max_items} items")
+    return items
+
+
+_VALIDATORS: dict[str, Callable[[Param, Any], Any]] = {
+    "int": _v_int,
+    "float": _v_float,
+    "bool": _v_bool,
+    "choice": _v_choice,
+    "text": _v_text,
+    "int_list": _v_int_list,
+    "file": _v_text,
+}
+
+
+@dataclass(frozen=True)
+class ParamModel:
+    """All parameters of one view, plus cross-parameter validation.
+
+    Parameters
+    ----------
+    view_id
+        Stable view identifier (``sinusoidal``, ``rope``, ...).
+    title
+        Human title of the view.
+    params
+        The parameters, in panel order.
+    check
+        Optional cross-field check ``check(values) -> None`` raising :class:`ParamError`.
+    """
+
+    view_id: str
+    title: str
+    params: tuple[Param, ...]
+    check: Callable[[Mapping[str, Any]], None] | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        names = [p.name for p in self.params]
+        if len(set(names)) != len(names):
+            raise ValueError(f"duplicate parameter names in {self.view_id}")
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.params)
+
+    def __getitem__(self, name: str) -> Param:
+        for p in self.params:
+            if p.name == name:
+                return p
+        raise ParamError(name, f"unknown parameter of view '{self.view_id}'; "
+                               f"known: {', '.join(self.names)}")
+
+    def defaults(self) -> dict[str, Any]:
+        """Fresh dict of default values."""
+        return {p.name: p.default for p in self.params}
+
+    def validate(self, values: Mapping[str, Any], *, partial: bool = False) -> dict[str, Any]:
+        """Validate a complete set of values (or, with ``partial``, fill gaps with defaults).
+
+        Raises
+        ------
+        ParamError
+            Unknown name, missing name (unless ``partial``), wrong type, out of range, or
+            a failed cross-parameter check. Nothing is modified.
+        """
+        for name in values:
+            self[name]  # raises for unknown names
+        out: dict[str, Any] = {}
+        for p in self.params:
+            if p.name in values:
+                out[p.name] = p.validate(values[p.name])
+            elif partial:
+                out[p.name] = p.default
+            else:
+                raise ParamError(p.name, "missing")
+        if self.check is not None:
+            self.check(out)
+        return out
+
+    def updated(self, current: Mapping[str, Any], **changes: Any) -> dict[str, Any]:
+        """Return a validated copy of ``current`` with ``changes`` applied."""
+        merged = dict(current)
+        merged.update(changes)
+        return self.validate(merged)

@@ -1,0 +1,220 @@
+"""What a view shows, as plain data: the contract between ``core`` and the GUI/exporters.
+
+A view's ``compute`` turns validated parameters into a :class:`ViewData` — a list of
+:class:`Panel` objects (curves, heatmaps, arrows, bars, tables) with axis labels, notes
+and an exact-value ``probe`` for hover readouts. The GUI only draws these arrays, and
+the exporters only write them, so "the plot equals the core's output" by construction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+
+from core.params import ParamModel
+
+PanelKind = Literal["curves", "heatmap", "arrows", "bars", "table"]
+Colormap = Literal["diverging", "sequential", "categorical"]
+
+
+@dataclass
+class Series:
+    """One curve (or bar series) of a ``curves``/``bars`` panel."""
+
+    name: str
+    x: np.ndarray
+    y: np.ndarray
+    style: Literal["line", "step", "scatter", "dashed"] = "line"
+
+
+@dataclass
+class Arrow:
+    """A 2-D vector from the origin, drawn in an ``arrows`` panel."""
+
+    name: str
+    x: float
+    y: float
+
+
+@dataclass
+class Panel:
+    """One plot of a view.
+
+    Attributes
+    ----------
+    key
+        Stable identifier within the view (used by CLI ``--panel`` and tests).
+    kind
+        ``curves``, ``heatmap``, ``arrows``, ``bars`` or ``table``.
+    image, x_coords, y_coords
+        Heatmap values ``(rows, cols)`` and the true coordinates of each column/row
+        (which may be a sample of a longer axis; values are exact at those coordinates).
+    levels
+        Fixed colour range; ``None`` means from the data (finite values).
+    probe
+        ``probe(x, y) -> str``: exact readout at data coordinates, computed on demand.
+    row, col, row_span, col_span
+        Position in the view's grid layout.
+    """
+
+    key: str
+    title: str
+    kind: PanelKind
+    x_label: str = ""
+    y_label: str = ""
+    series: list[Series] = field(default_factory=list)
+    image: np.ndarray | None = None
+    x_coords: np.ndarray | None = None
+    y_coords: np.ndarray | None = None
+    colormap: Colormap = "diverging"
+    levels: tuple[float, float] | None = None
+    value_label: str = "value"
+    arrows: list[Arrow] = field(default_factory=list)
+    header: list[str] = field(default_factory=list)
+    rows: list[list[str]] = field(default_factory=list)
+    log_x: bool = False
+    log_y: bool = False
+    note: str = ""
+    probe: Callable[[float, float], str] | None = None
+    row: int = 0
+    col: int = 0
+    row_span: int = 1
+    col_span: int = 1
+
+    def data_table(self) -> tuple[list[str], np.ndarray]:
+        """The panel's plotted numbers as ``(column names, 2-D array)`` for CSV/NPY.
+
+        Curves: one ``x`` column per distinct x plus a column per series (series of
+        other lengths are padded with NaN). Heatmaps: the matrix itself with the column
+        coordinates as names. Arrows: rows ``(x, y)``. Tables have no numeric data.
+        """
+        if self.kind == "heatmap" and self.image is not None:
+            cols = self.x_coords if self.x_coords is not None else np.arange(self.image.shape[1])
+            return [f"{c:g}" for c in cols], np.asarray(self.image, dtype=np.float64)
+        if self.kind in ("curves", "bars") and self.series:
+            n = max(len(s.x) for s in self.series)
+            names, columns = [], []
+            for s in self.series:
+                for label, values in ((f"{s.name} x", s.x), (s.name, s.y)):
+                    col = np.full(n, np.nan)
+                    col[: len(values)] = values
+                    names.append(label)
+                    columns.append(col)
+            return names, np.column_stack(columns)
+        if self.kind == "arrows" and self.arrows:
+            return ["x", "y"], np.array([[a.x, a.y] for a in self.arrows], dtype=np.float64)
+        return [], np.zeros((0, 0))
+
+
+@dataclass
+class ViewData:
+    """Everything one view displays for one set of parameters."""
+
+    view_id: str
+    params: dict[str, Any]
+    panels: list[Panel]
+    formula: str = ""
+    verdict: str = ""
+    notes: list[str] = field(default_factory=list)
+
+    def panel(self, key: str) -> Panel:
+        """The panel with ``key`` (KeyError listing the keys otherwise)."""
+        for p in self.panels:
+            if p.key == key:
+                return p
+        raise KeyError(f"no panel '{key}' in view '{self.view_id}'; panels: "
+                       f"{', '.join(p.key for p in self.panels)}")
+
+
+@dataclass(frozen=True)
+class ComputeContext:
+    """How much to compute: the display budget and the array backend.
+
+    Attributes
+    ----------
+    max_cells
+        Longest heatmap axis computed for display (roughly the pixels available);
+        longer axes are sampled at exact positions and labelled as sampled.
+    max_points
+        Longest curve computed for display.
+    backend
+        ``None`` (numpy) or a :class:`core.backend.Backend`.
+    """
+
+    max_cells: int = 512
+    max_points: int = 2048
+    backend: Any = None
+
+
+@dataclass(frozen=True)
+class ExportData:
+    """Full-resolution data behind a view (what NPY/CSV export writes)."""
+
+    name: str
+    array: np.ndarray
+    axes: tuple[str, ...]
+    description: str
+
+
+@dataclass(frozen=True)
+class ViewSpec:
+    """A view: its parameter model, explanation and pure computations.
+
+    Attributes
+    ----------
+    compute
+        ``compute(params, ctx) -> ViewData`` (display resolution).
+    export
+        ``export(params) -> ExportData`` (full resolution, memory-guarded).
+    data_description
+        What ``export`` contains, for ``main.py views``.
+    """
+
+    view_id: str
+    title: str
+    model: ParamModel
+    explanation: str
+    compute: Callable[[Mapping[str, Any], ComputeContext], ViewData]
+    export: Callable[[Mapping[str, Any]], ExportData]
+    data_description: str
+
+
+def sample_axis(n: int, max_n: int) -> tuple[np.ndarray, int]:
+    """Exact positions ``0, s, 2s, ...`` covering ``0..n-1`` with at most ``max_n`` entries.
+
+    Returns
+    -------
+    (indices, stride)
+        ``stride`` is 1 when nothing is skipped.
+    """
+    n, max_n = int(n), max(int(max_n), 1)
+    if n <= max_n:
+        return np.arange(n), 1
+    stride = -(-n // max_n)  # ceil division
+    return np.arange(0, n, stride), stride
+
+
+def sampled_note(axis: str, n: int, stride: int) -> str:
+    """Human note for a sampled axis, e.g. ``'positions sampled: every 32nd of 16384'``."""
+    if stride == 1:
+        return ""
+    return f"{axis} sampled for display: every {_ordinal(stride)} of {n}"
+
+
+def _ordinal(k: int) -> str:
+    suffix = "th" if 10 <= k % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
+    return f"{k}{suffix}"
+
+
+def fmt_value(v: float) -> str:
+    """Readout formatting: up to 6 significant digits, ``−∞`` for masked entries."""
+    if np.isneginf(v):
+        return "−∞ (masked)"
+    if np.isposinf(v):
+        return "+∞"
+    if np.isnan(v):
+        return "undefined"
+    return f"{v:.6g}"

@@ -1,0 +1,118 @@
+"""ALiBi view: the bias matrix of every head, slopes, bias vs distance, one softmax row."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from core.alibi import alibi_attention_row, alibi_bias, alibi_slopes
+from core.memory import check_allocation
+from core.params import Param, ParamModel
+from core.viewdata import (
+    ComputeContext,
+    ExportData,
+    Panel,
+    Series,
+    ViewData,
+    ViewSpec,
+    fmt_value,
+    sample_axis,
+    sampled_note,
+)
+
+MODEL = ParamModel("alibi", "ALiBi", (
+    Param("seq_len", "int", 16, "Sequence length", "Number of query/key positions.", 1, 65536, 1),
+    Param("heads", "int", 8, "Heads", "Number of attention heads; head h gets slope m_h "
+          "(2^(−8h/n) for powers of two, Press et al.'s rule otherwise).", 1, 64, 1),
+    Param("causal", "bool", True, "Causal", "Causal: bias −m·(i−j) for keys j ≤ i, keys after "
+          "the query masked (−∞). Off: symmetric −m·|i−j|."),
+    Param("head", "int", 1, "Head for the softmax row", "Which head's slope is applied in the "
+          "attention-row panel (1-based; clamped to the number of heads).", 1, 64, 1),
+    Param("query", "int", 15, "Query position", "Query row i shown in the attention-row panel "
+          "(clamped to seq_len−1).", 0, 65535, 1),
+))
+
+EXPLANATION = (
+    "ALiBi adds no vector to the tokens. Instead every attention score gets a penalty that "
+    "grows linearly with the distance between query i and key j: bias = −m·(i−j). Each "
+    "head has its own slope m, from steep (looks locally) to gentle (looks far). Because "
+    "the penalty only depends on distance, it keeps working on sequences longer than "
+    "those seen in training. Note: the bias is −m·(i−j), not the row-constant −m·j "
+    "some code uses (it yields the same causal softmax, but it is not the bias).")
+
+TOY_SCORE_SEED = 11
+
+
+def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
+    """Display data of the ALiBi view; per-head heatmaps are sampled to fit the grid."""
+    n, h, causal = params["seq_len"], params["heads"], params["causal"]
+    head = min(params["head"], h)
+    query = min(params["query"], n - 1)
+    slopes = alibi_slopes(h)
+    grid_cols = math.ceil(math.sqrt(h))
+    grid_rows = math.ceil(h / grid_cols)
+    cells = max(16, ctx.max_cells // max(grid_cols, 1))
+    idx, stride = sample_axis(n, cells)
+    bias = alibi_bias(n, h, causal, rows=idx, cols=idx, backend=ctx.backend)
+    lo = -float(slopes[0]) * (n - 1)
+    notes = [t for t in [sampled_note("positions", n, stride)] if t]
+
+    panels: list[Panel] = []
+    for k in range(h):
+        m = float(slopes[k])
+
+        def probe(x: float, y: float, m: float = m, k: int = k) -> str:
+            i, j = int(round(y)), int(round(x))
+            if not (0 <= i < n and 0 <= j < n):
+                return ""
+            v = -math.inf if causal and j > i else -m * (abs(i - j) if not causal else i - j)
+            return f"head {k + 1} (m = {m:.6g}), query i={i}, key j={j}: {fmt_value(v + 0.0)}"
+
+        panels.append(Panel(
+            f"head{k + 1}", f"head {k + 1}: m = {m:.4g}", "heatmap", "key j", "query i",
+            image=bias[k], x_coords=idx, y_coords=idx, colormap="sequential",
+            levels=(lo, 0.0), value_label="bias", probe=probe,
+            row=k // grid_cols, col=k % grid_cols))
+    side = grid_rows
+    dist = np.arange(0, n)
+    d_idx, _ = sample_axis(n, ctx.max_points)
+    profile = [Series(f"head {k + 1}", dist[d_idx].astype(float), -slopes[k] * dist[d_idx])
+               for k in range(h)]
+    scores = np.random.default_rng(TOY_SCORE_SEED).standard_normal(n)
+    without, with_bias = alibi_attention_row(scores, query, float(slopes[head - 1]), causal)
+    j_idx, _ = sample_axis(n, ctx.max_points)
+    panels += [
+        Panel("slopes", "Slope m_h per head", "bars", "head h", "slope m_h",
+              series=[Series("m_h", np.arange(1, h + 1, dtype=float), slopes)],
+              row=0, col=grid_cols, row_span=max(1, side // 3 or 1)),
+        Panel("distance", "Bias vs distance i − j, per head", "curves", "distance i − j",
+              "bias", series=profile, row=max(1, side // 3 or 1), col=grid_cols,
+              row_span=max(1, side // 3 or 1)),
+        Panel("row", f"Softmax of query {query} (toy scores), head {head}", "curves",
+              "key j", "attention weight",
+              series=[Series("without bias", j_idx.astype(float), without[j_idx], "step"),
+                      Series("with ALiBi", j_idx.astype(float), with_bias[j_idx], "step")],
+              row=2 * max(1, side // 3 or 1), col=grid_cols,
+              row_span=max(1, side - 2 * max(1, side // 3 or 1))),
+    ]
+    kind = "−m·(i−j) for j ≤ i, −∞ for j > i" if causal else "−m·|i−j|"
+    formula = (f"bias[h, i, j] = {kind};  m_h = 2^(−8h/{h})" if h & (h - 1) == 0 else
+               f"bias[h, i, j] = {kind};  slopes by Press et al.'s rule for {h} heads") + \
+        f"  → m_1 = {slopes[0]:.4g}, m_{h} = {slopes[-1]:.4g}"
+    return ViewData("alibi", dict(params), panels, formula, notes=notes)
+
+
+def export(params: Mapping[str, Any]) -> ExportData:
+    """The full (heads, seq_len, seq_len) bias (−inf above the diagonal when causal)."""
+    n, h = params["seq_len"], params["heads"]
+    check_allocation("ALiBi bias tensor", (h, n, n), copies=3)
+    return ExportData("bias", alibi_bias(n, h, params["causal"]), ("head", "query i", "key j"),
+                      "ALiBi bias (heads, seq_len, seq_len); −inf above the diagonal if causal")
+
+
+SPEC = ViewSpec("alibi", "ALiBi", MODEL, EXPLANATION, compute, export,
+                "(heads, seq_len, seq_len) float64 bias; [h, i, j] = −m_h·(i−j), −inf for "
+                "j > i when causal; −m_h·|i−j| otherwise")
