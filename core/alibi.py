@@ -70,7 +70,6 @@ def alibi_bias(seq_len: int, n_heads: int, causal: bool = True, *,
         if be.name == "numpy":
             bias = np.where(mask[None], -np.inf, bias)
         else:
-            import torch
 
             bias = bias.masked_fill(mask.bool()[None], float("-inf"))
     else:

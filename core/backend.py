@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -90,7 +90,7 @@ def torch_installed() -> bool:
     return importlib.util.find_spec("torch") is not None
 
 
-@lru_cache(maxsize=None)
+@cache
 def resolve_backend(choice: str = "auto") -> Backend:
     """Resolve a backend choice, falling back to numpy with a reason.
 

@@ -83,10 +83,7 @@ def rope_inv_freq(head_dim: int, base: float = 10000.0, scaling: Mapping[str, An
     attention_factor : float
         Multiplier for cos/sin (YaRN's mscale; 1.0 otherwise).
     """
-    d_rot = int(head_dim * partial_rotary_factor)
-    if d_rot < 2:
-        raise ValueError(f"rotary width int(head_dim·partial_rotary_factor) = {d_rot}; "
-                         "need at least 2")
+    d_rot = check_rotary_width(head_dim, partial_rotary_factor)
     if base <= 1:
         raise ValueError(f"base must be greater than 1, got {base}")
     inv_freq = _base_inv_freq(base, d_rot)

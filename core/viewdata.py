@@ -79,6 +79,7 @@ class Panel:
     log_y: bool = False
     note: str = ""
     probe: Callable[[float, float], str] | None = None
+    colorbar: bool = True
     row: int = 0
     col: int = 0
     row_span: int = 1

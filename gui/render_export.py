@@ -1,307 +1,248 @@
 """Render widgets (pyqtgraph plots and their containers) to PNG, SVG and the clipboard.
 
-Graphics views are painted by rendering their ``QGraphicsScene`` directly (the visible
-scene area only, no frame or scroll bars), other widgets through ``QWidget.render``
-without children, recursing into visible child widgets. SVG output is produced by
-``QtSvg.QSvgGenerator`` rather than ``pyqtgraph.exporters.SVGExporter``: the latter
-crashes in pyqtgraph 0.14 with Qt >= 6.10, which closes paths with ``Z``
-(pyqtgraph issue #3495). Curves stay vector paths, text stays ``<text>`` and image
-items are embedded as ``<image>``.
+Graphics views render their ``QGraphicsScene``; other widgets ``QWidget.render``, then
+their children. SVG comes from ``QSvgGenerator`` (SVG 1.1: clip paths kept), not from
+pyqtgraph's ``SVGExporter``, which fails on the ``Z`` of Qt >= 6.10 (pyqtgraph #3495).
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
+from functools import partial
+from types import SimpleNamespace
 
+import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtSvg, QtWidgets
 
 from core.atomicio import atomic_path
 
 __all__ = ["copy_to_clipboard", "image_bytes_png", "render_image", "render_png", "render_svg"]
-
 _PathLike = str | os.PathLike[str]
 
 
-def _plan(
-    widget: QtWidgets.QWidget, width: int | None, height: int | None, scale: float | None
-) -> tuple[QtCore.QSize, QtCore.QSize, float]:
-    """Return ``(logical size, pixel size, device pixel ratio)`` for a render request."""
-    cur = widget.size()
-    cw, ch = max(cur.width(), 1), max(cur.height(), 1)
+def _plan(widget: QtWidgets.QWidget, width: int | None, height: int | None,
+          scale: float | None) -> tuple[QtCore.QSize, QtCore.QSize, float]:
+    """Return ``(logical size, pixel size, device pixel ratio)`` for a render request.
+
+    Enlarging uses a pixel ratio (>= 1) keeping on-screen proportions; otherwise the
+    widget is re-laid out at the requested size."""
+    cw, ch = max(widget.width(), 1), max(widget.height(), 1)
+    if any(v is not None and not v > 0 for v in (width, height, scale)):
+        raise ValueError(f"size must be positive: width={width}, height={height}, scale={scale}")
     if scale is not None:
-        if not scale > 0:
-            raise ValueError(f"scale must be positive, got {scale!r}")
-        pw, ph = max(1, round(cw * scale)), max(1, round(ch * scale))
-        return QtCore.QSize(cw, ch), QtCore.QSize(pw, ph), float(scale)
+        pixels = QtCore.QSize(max(1, round(cw * scale)), max(1, round(ch * scale)))
+        return QtCore.QSize(cw, ch), pixels, float(scale)
     if width is None and height is None:
         return QtCore.QSize(cw, ch), QtCore.QSize(cw, ch), 1.0
-    if (width is not None and width <= 0) or (height is not None and height <= 0):
-        raise ValueError(f"width and height must be positive, got {width!r}x{height!r}")
     pw = width if width is not None else max(1, round(height * cw / ch))
     ph = height if height is not None else max(1, round(width * ch / cw))
-    # Keep the on-screen proportions of text and lines: enlarge with a pixel ratio
-    # (never below 1, so a small export re-lays the widget out instead of shrinking text).
     dpr = max(1.0, min(pw / cw, ph / ch))
     logical = QtCore.QSize(max(1, round(pw / dpr)), max(1, round(ph / dpr)))
     return logical, QtCore.QSize(pw, ph), dpr
 
 
 def _sync_layout(widget: QtWidgets.QWidget) -> None:
-    """Bring layouts and geometries up to date, also for a widget never shown."""
+    """Bring layouts and geometries up to date, also for a widget never shown: a hidden
+    widget only records resizes, deliver them as show() would; then deliver posted
+    layout requests only (graphics layouts post them), so nothing repaints on screen."""
     widgets = [widget, *widget.findChildren(QtWidgets.QWidget)]
     for _ in range(3):
         for w in widgets:
             w.ensurePolished()
             if w.layout() is not None:
                 w.layout().activate()
-            # Hidden widgets only record resizes; deliver them like show() would, so
-            # that e.g. pyqtgraph's GraphicsView resizes its central layout item.
             if w.testAttribute(QtCore.Qt.WidgetAttribute.WA_PendingResizeEvent):
                 QtCore.QCoreApplication.sendEvent(w, QtGui.QResizeEvent(w.size(), w.size()))
-        # Layout requests only (graphics layouts post them); no repaint of the screen.
         QtCore.QCoreApplication.sendPostedEvents(None, QtCore.QEvent.Type.LayoutRequest.value)
 
 
-@contextmanager
-def _laid_out_at(widget: QtWidgets.QWidget, size: QtCore.QSize) -> Iterator[None]:
-    """Temporarily resize ``widget`` to ``size`` (logical pixels), restoring it after."""
-    old = widget.size()
-    changed = old != size
-    if changed:
-        widget.resize(size)
-    _sync_layout(widget)
-    try:
-        yield
-    finally:
-        if changed:
-            widget.resize(old)
-            _sync_layout(widget)
+class _ExportPainter(QtGui.QPainter):
+    """QPainter widening cosmetic pens (pyqtgraph's default, drawn in device pixels) by
+    the image's pixel ratio. Python graphics items get this object in ``paint``."""
+
+    pen_scale = 1.0
+
+    def setPen(self, pen) -> None:  # noqa: N802 (Qt API)
+        if self.pen_scale != 1.0:
+            pen = QtGui.QPen(pen)
+            if pen.isCosmetic():
+                pen.setWidthF(max(pen.widthF(), 1.0) * self.pen_scale)
+        super().setPen(pen)
 
 
-def _export_items(widget: QtWidgets.QWidget) -> list:
-    """Return the graphics items (in all views below ``widget``) supporting export mode."""
-    views = [widget] if isinstance(widget, QtWidgets.QGraphicsView) else []
-    views += widget.findChildren(QtWidgets.QGraphicsView)
-    return [
-        item
-        for view in views
-        if view.scene() is not None
-        for item in view.scene().items()
-        if hasattr(item, "setExportMode")
-    ]
-
-
-def _paint_view(view: QtWidgets.QGraphicsView, painter: QtGui.QPainter, opaque: bool) -> None:
-    """Paint the visible part of ``view``'s scene; pyqtgraph's background brush if opaque."""
-    scene = view.scene()
-    target = QtCore.QRectF(view.viewport().geometry())
-    if opaque and view.backgroundBrush().style() != QtCore.Qt.BrushStyle.NoBrush:
-        painter.fillRect(QtCore.QRectF(view.rect()), view.backgroundBrush())
-    if hasattr(scene, "prepareForPaint"):
-        scene.prepareForPaint()  # pyqtgraph: lets view boxes finish pending auto-ranging
-    source = view.viewportTransform().inverted()[0].mapRect(QtCore.QRectF(view.viewport().rect()))
-    painter.setRenderHints(view.renderHints() | QtGui.QPainter.RenderHint.Antialiasing)
-    scene.render(painter, target, source, QtCore.Qt.AspectRatioMode.IgnoreAspectRatio)
-
-
-def _paint_tree(
-    widget: QtWidgets.QWidget, painter: QtGui.QPainter, opaque: bool, top: bool = True
-) -> None:
-    """Paint ``widget`` and its visible child widgets at the painter's origin."""
+def _play_axis(axis: pg.AxisItem, painter: QtGui.QPainter) -> None:
+    """Draw ``axis`` straight onto the export painter (its cached QPicture would replay
+    its pens in C++, bypassing ``_ExportPainter.setPen``)."""
     painter.save()
-    try:
-        if isinstance(widget, QtWidgets.QGraphicsView) and widget.scene() is not None:
-            _paint_view(widget, painter, opaque)
-            return
-        flags = QtWidgets.QWidget.RenderFlag(0)
-        if opaque and top:
-            flags = QtWidgets.QWidget.RenderFlag.DrawWindowBackground
-        widget.render(painter, QtCore.QPoint(), QtGui.QRegion(widget.rect()), flags)
+    painter.setFont(axis.style["tickFont"] or painter.font())
+    if (specs := axis.generateDrawSpecs(painter)) is not None:
+        axis.drawPicture(painter, *specs)
+    painter.restore()
+
+
+def _paint_tree(widget: QtWidgets.QWidget, painter: QtGui.QPainter, opaque: bool,
+                top: bool = True, offset: QtCore.QPoint | None = None) -> None:
+    """Paint ``widget`` and its visible child widgets at ``offset`` (default: origin)."""
+    painter.save()
+    painter.translate(QtCore.QPointF(offset or QtCore.QPoint()))
+    if isinstance(widget, QtWidgets.QGraphicsView) and widget.scene() is not None:
+        if opaque and widget.backgroundBrush().style() != QtCore.Qt.BrushStyle.NoBrush:
+            painter.fillRect(QtCore.QRectF(widget.rect()), widget.backgroundBrush())
+        viewport = widget.viewport()
+        source = widget.viewportTransform().inverted()[0].mapRect(QtCore.QRectF(viewport.rect()))
+        painter.setRenderHints(widget.renderHints() | QtGui.QPainter.RenderHint.Antialiasing)
+        widget.scene().render(painter, QtCore.QRectF(viewport.geometry()), source,
+                              QtCore.Qt.AspectRatioMode.IgnoreAspectRatio)
+    else:
+        flag = QtWidgets.QWidget.RenderFlag
+        background = flag.DrawWindowBackground if opaque and top else flag(0)
+        widget.render(painter, QtCore.QPoint(), QtGui.QRegion(widget.rect()), background)
         for child in widget.children():
-            if (
-                isinstance(child, QtWidgets.QWidget)
-                and not child.isWindow()
-                and child.isVisibleTo(widget)
-            ):
-                painter.save()
-                painter.translate(QtCore.QPointF(child.pos()))
-                _paint_tree(child, painter, opaque, top=False)
-                painter.restore()
+            if (isinstance(child, QtWidgets.QWidget) and child.isVisibleTo(widget)
+                    and not child.isWindow()):
+                _paint_tree(child, painter, opaque, top=False, offset=child.pos())
+    painter.restore()
+
+
+def _paint(widget: QtWidgets.QWidget, device: QtGui.QPaintDevice, logical: QtCore.QSize,
+           sx: float, sy: float, opaque: bool, pen_scale: float = 1.0) -> None:
+    """Lay ``widget`` out at ``logical`` size temporarily; paint it scaled by sx, sy
+    (~1: they absorb the rounding of the logical size)."""
+    old, painter = widget.size(), _ExportPainter()
+    painter.pen_scale, items, modes, axes = pen_scale, [], {}, []
+    try:
+        widget.resize(logical)
+        _sync_layout(widget)
+        views = [widget, *widget.findChildren(QtWidgets.QGraphicsView)]
+        scenes = [v.scene() for v in views
+                  if isinstance(v, QtWidgets.QGraphicsView) and v.scene() is not None]
+        for scene in scenes:  # pyqtgraph: finish pending auto-ranging
+            getattr(scene, "prepareForPaint", lambda: None)()
+        items = [i for s in scenes for i in s.items() if hasattr(i, "setExportMode")]
+        # Thick-pen curves are drawn as separate segments for speed; export one path.
+        modes = {i: i.opts["segmentedLineMode"] for i in items if isinstance(i, pg.PlotCurveItem)}
+        axes = [i for i in items if isinstance(i, pg.AxisItem)] if pen_scale != 1.0 else []
+        painter.begin(device)
+        for curve in modes:
+            curve.opts["segmentedLineMode"] = "off"
+        for item in items:  # pyqtgraph: vector symbols, no auto-range button, antialias
+            item.setExportMode(True, {"antialias": True, "painter": painter})
+        for axis in axes:
+            axis.picture = SimpleNamespace(play=partial(_play_axis, axis))  # AxisItem.paint
+        painter.scale(sx, sy)
+        _paint_tree(widget, painter, opaque)
     finally:
-        painter.restore()
-
-
-def _paint(
-    widget: QtWidgets.QWidget,
-    device: QtGui.QPaintDevice,
-    logical: QtCore.QSize,
-    sx: float,
-    sy: float,
-    opaque: bool,
-) -> None:
-    """Lay ``widget`` out at ``logical`` size and paint it on ``device`` scaled by sx, sy."""
-    with _laid_out_at(widget, logical):
-        items = _export_items(widget)
-        # Curves with thick pens are drawn as separate line segments for speed; draw
-        # them as one path instead (one SVG <path> per curve, proper line joins).
-        curves = [i for i in items if "segmentedLineMode" in getattr(i, "opts", ())]
-        modes = [c.opts["segmentedLineMode"] for c in curves]
-        painter = QtGui.QPainter(device)
-        try:
-            for curve in curves:
-                curve.opts["segmentedLineMode"] = "off"
-            for item in items:  # pyqtgraph: vector symbols, no auto-range button, antialias
-                item.setExportMode(True, {"antialias": True, "painter": painter})
-            painter.scale(sx, sy)
-            _paint_tree(widget, painter, opaque)
-        finally:
+        if painter.isActive():
             painter.end()
-            for item in items:
-                item.setExportMode(False)
-            for curve, mode in zip(curves, modes, strict=True):
-                curve.opts["segmentedLineMode"] = mode
+        for item in items:
+            item.setExportMode(False)
+        for curve, mode in modes.items():
+            curve.opts["segmentedLineMode"] = mode
+        for axis in axes:
+            axis.picture = None  # regenerated on the next screen paint
+        widget.resize(old)
+        _sync_layout(widget)
 
 
-def render_image(
-    widget: QtWidgets.QWidget,
-    width: int | None = None,
-    height: int | None = None,
-    scale: float | None = None,
-    transparent: bool = False,
-) -> QtGui.QImage:
-    """Render ``widget`` to a ``QImage`` of exactly the requested pixel size.
+def render_image(widget: QtWidgets.QWidget, width: int | None = None,
+                 height: int | None = None, scale: float | None = None,
+                 transparent: bool = False) -> QtGui.QImage:
+    """Render ``widget`` (shown or not) to a ``QImage`` of exactly the requested size.
 
     Parameters
     ----------
     widget
-        Widget to render; need not be shown.
+        E.g. a ``pg.GraphicsLayoutWidget`` or a plain widget holding several of them.
     width, height
-        Pixel size. If only one is given the other keeps the widget's aspect ratio.
-        Larger sizes are rendered with a device pixel ratio (text and line widths
-        scale with the image); a different aspect ratio re-lays the widget out
-        temporarily, its size being restored afterwards.
+        Pixel size (one alone keeps the aspect ratio). Enlarging uses a pixel ratio:
+        text and lines grow with the image; a smaller size or other aspect ratio
+        re-lays the widget out temporarily (its size is restored).
     scale
-        Alternative to ``width``/``height``: pixel size = ``scale`` x widget size.
+        Instead of ``width``/``height``: pixel size = ``scale`` x widget size.
     transparent
-        If True the background is left fully transparent (alpha 0).
+        Leave the background transparent (alpha 0) instead of filling it.
 
     Returns
     -------
     QtGui.QImage
-        An ``ARGB32_Premultiplied`` image with device pixel ratio 1.
+        ``ARGB32_Premultiplied`` image, device pixel ratio 1.
     """
     logical, pixels, dpr = _plan(widget, width, height, scale)
     image = QtGui.QImage(pixels, QtGui.QImage.Format.Format_ARGB32_Premultiplied)
-    if transparent:
-        image.fill(QtCore.Qt.GlobalColor.transparent)
-    else:
-        image.fill(widget.palette().color(QtGui.QPalette.ColorRole.Window))
+    image.fill(QtCore.Qt.GlobalColor.transparent if transparent
+               else widget.palette().color(QtGui.QPalette.ColorRole.Window))
     image.setDevicePixelRatio(dpr)
-    sx = pixels.width() / dpr / logical.width()
-    sy = pixels.height() / dpr / logical.height()
-    _paint(widget, image, logical, sx, sy, opaque=not transparent)
+    sx, sy = pixels.width() / dpr / logical.width(), pixels.height() / dpr / logical.height()
+    _paint(widget, image, logical, sx, sy, opaque=not transparent, pen_scale=dpr)
     image.setDevicePixelRatio(1.0)
     return image
 
 
-def _save_image(image: QtGui.QImage, path: _PathLike) -> None:
-    """Write ``image`` as PNG atomically; raise OSError on failure."""
+def _write(path: _PathLike, kind: str, data: bytes) -> None:
+    """Write ``data`` atomically to ``path``; raise a one-line ``OSError`` naming it."""
     try:
         with atomic_path(path) as tmp:
-            if not image.save(str(tmp), "PNG"):
-                raise OSError(f"cannot write PNG image to {os.fspath(path)!r}")
+            tmp.write_bytes(data)
     except OSError as exc:
-        raise OSError(f"cannot write PNG image to {os.fspath(path)!r}: {exc}") from exc
+        raise OSError(f"cannot write {kind} to {os.fspath(path)!r}: {exc}") from exc
 
 
-def render_png(
-    widget: QtWidgets.QWidget,
-    path: _PathLike,
-    width: int | None = None,
-    height: int | None = None,
-    scale: float | None = None,
-    transparent: bool = False,
-) -> None:
-    """Render ``widget`` to a PNG file at ``path`` (atomically replaced).
-
-    Parameters are as for :func:`render_image`.
-
-    Raises
-    ------
-    OSError
-        If the file cannot be written; ``path`` is then left untouched.
-    """
-    _save_image(render_image(widget, width, height, scale, transparent), path)
-
-
-def image_bytes_png(
-    widget: QtWidgets.QWidget, width: int | None = None, height: int | None = None
-) -> bytes:
-    """Return ``widget`` rendered as PNG file content (see :func:`render_image`)."""
-    data = QtCore.QByteArray()
-    buffer = QtCore.QBuffer(data)
+def image_bytes_png(widget: QtWidgets.QWidget, width: int | None = None,
+                    height: int | None = None, scale: float | None = None,
+                    transparent: bool = False) -> bytes:
+    """Return ``widget`` rendered (see :func:`render_image`) as PNG file content."""
+    buffer = QtCore.QBuffer()
     buffer.open(QtCore.QIODevice.OpenModeFlag.WriteOnly)
-    render_image(widget, width, height).save(buffer, "PNG")
-    buffer.close()
-    return bytes(data.data())
+    if not render_image(widget, width, height, scale, transparent).save(buffer, "PNG"):
+        raise OSError("Qt could not encode the image as PNG")
+    return bytes(buffer.data())
+
+
+def render_png(widget: QtWidgets.QWidget, path: _PathLike, width: int | None = None,
+               height: int | None = None, scale: float | None = None,
+               transparent: bool = False) -> None:
+    """Render ``widget`` to a PNG file, atomically replacing ``path``.
+
+    Parameters are those of :func:`render_image`. Raises ``OSError`` if the file
+    cannot be written (``path`` is then untouched).
+    """
+    _write(path, "PNG image", image_bytes_png(widget, width, height, scale, transparent))
 
 
 def copy_to_clipboard(widget: QtWidgets.QWidget) -> None:
-    """Put ``widget`` rendered at its current size on the system clipboard."""
+    """Put ``widget`` rendered at its current size on the clipboard as an image."""
     QtGui.QGuiApplication.clipboard().setImage(render_image(widget))
 
 
-def render_svg(
-    widget: QtWidgets.QWidget,
-    path: _PathLike,
-    width: int | None = None,
-    height: int | None = None,
-    title: str = "",
-) -> None:
-    """Render ``widget`` to a vector SVG file at ``path`` (atomically replaced).
+def render_svg(widget: QtWidgets.QWidget, path: _PathLike, width: int | None = None,
+               height: int | None = None, title: str = "") -> None:
+    """Render ``widget`` to a vector SVG file, atomically replacing ``path``.
+
+    Raises ``OSError`` if the file cannot be written (``path`` is then untouched).
 
     Parameters
     ----------
     widget
-        Widget to render; need not be shown.
+        Widget to render (shown or not).
     width, height
-        Size in px of the SVG (``width``/``height`` attributes and ``viewBox``); the
-        widget is laid out at that size temporarily. Default: its current size.
+        SVG size in px (attributes and ``viewBox``); the widget is laid out at that
+        size temporarily. Default: its current size.
     title
         Document ``<title>``.
-
-    Raises
-    ------
-    OSError
-        If the file cannot be written; ``path`` is then left untouched.
     """
     _, size, _ = _plan(widget, width, height, None)
-    data = QtCore.QByteArray()
-    buffer = QtCore.QBuffer(data)
+    buffer = QtCore.QBuffer()
     buffer.open(QtCore.QIODevice.OpenModeFlag.WriteOnly)
-    generator = QtSvg.QSvgGenerator(QtSvg.QSvgGenerator.SvgVersion.Svg11)  # clip paths
+    generator = QtSvg.QSvgGenerator(QtSvg.QSvgGenerator.SvgVersion.Svg11)
     generator.setOutputDevice(buffer)
     generator.setSize(size)
     generator.setViewBox(QtCore.QRect(QtCore.QPoint(0, 0), size))
-    # Font point sizes must map to the same pixel sizes as on screen.
-    generator.setResolution(round(widget.logicalDpiX()))
+    generator.setResolution(round(widget.logicalDpiX()))  # font pt -> px as on screen
     generator.setTitle(title)
     generator.setDescription("Positional Encoding Studio")
     _paint(widget, generator, size, 1.0, 1.0, opaque=True)
-    buffer.close()
-    text = bytes(data.data()).decode("utf-8")
-    # Qt writes the size in millimetres; state it in px, matching the viewBox.
-    text = re.sub(
-        r'<svg width="[^"]*" height="[^"]*"',
-        f'<svg width="{size.width()}" height="{size.height()}"',
-        text,
-        count=1,
-    )
-    try:
-        with atomic_path(path) as tmp:
-            tmp.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise OSError(f"cannot write SVG image to {os.fspath(path)!r}: {exc}") from exc
+    text = bytes(buffer.data()).decode("utf-8")
+    text = re.sub(r'<svg width="[^"]*" height="[^"]*"',  # Qt writes mm; use px as viewBox
+                  f'<svg width="{size.width()}" height="{size.height()}"', text, count=1)
+    _write(path, "SVG image", text.encode("utf-8"))

@@ -75,28 +75,29 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             f"head{k + 1}", f"head {k + 1}: m = {m:.4g}", "heatmap", "key j", "query i",
             image=bias[k], x_coords=idx, y_coords=idx, colormap="sequential",
             levels=(lo, 0.0), value_label="bias", probe=probe,
-            row=k // grid_cols, col=k % grid_cols))
-    side = grid_rows
+            colorbar=k == min(grid_cols, h) - 1, row=k // grid_cols, col=k % grid_cols))
+    total_cols = max(grid_cols, 3)
+    span = total_cols // 3
+    bottom = dict(row=grid_rows, row_span=max(1, grid_rows // 2))
     dist = np.arange(0, n)
     d_idx, _ = sample_axis(n, ctx.max_points)
     profile = [Series(f"head {k + 1}", dist[d_idx].astype(float), -slopes[k] * dist[d_idx])
-               for k in range(h)]
+               for k in range(min(h, 8))]
     scores = np.random.default_rng(TOY_SCORE_SEED).standard_normal(n)
     without, with_bias = alibi_attention_row(scores, query, float(slopes[head - 1]), causal)
     j_idx, _ = sample_axis(n, ctx.max_points)
     panels += [
         Panel("slopes", "Slope m_h per head", "bars", "head h", "slope m_h",
               series=[Series("m_h", np.arange(1, h + 1, dtype=float), slopes)],
-              row=0, col=grid_cols, row_span=max(1, side // 3 or 1)),
-        Panel("distance", "Bias vs distance i − j, per head", "curves", "distance i − j",
-              "bias", series=profile, row=max(1, side // 3 or 1), col=grid_cols,
-              row_span=max(1, side // 3 or 1)),
-        Panel("row", f"Softmax of query {query} (toy scores), head {head}", "curves",
+              col=0, col_span=span, **bottom),
+        Panel("distance", "Bias vs distance i − j" + (" (first 8 heads)" if h > 8 else ""),
+              "curves", "distance i − j", "bias", series=profile, col=span, col_span=span,
+              **bottom),
+        Panel("row", f"Softmax row of query {query}, head {head} (toy scores)", "curves",
               "key j", "attention weight",
               series=[Series("without bias", j_idx.astype(float), without[j_idx], "step"),
                       Series("with ALiBi", j_idx.astype(float), with_bias[j_idx], "step")],
-              row=2 * max(1, side // 3 or 1), col=grid_cols,
-              row_span=max(1, side - 2 * max(1, side // 3 or 1))),
+              col=2 * span, col_span=total_cols - 2 * span, **bottom),
     ]
     kind = "−m·(i−j) for j ≤ i, −∞ for j > i" if causal else "−m·|i−j|"
     formula = (f"bias[h, i, j] = {kind};  m_h = 2^(−8h/{h})" if h & (h - 1) == 0 else

@@ -1,0 +1,178 @@
+"""Compare view: all methods vs distance, extrapolation past the training length, a table."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from core.alibi import alibi_slopes
+from core.learned import init_learned_table
+from core.memory import check_allocation
+from core.params import Param, ParamModel
+from core.relative import shaw_relative_index, t5_relative_bucket
+from core.rope import rope_decay, rope_inv_freq
+from core.sinusoidal import sinusoidal_dot_vs_offset
+from core.viewdata import (
+    ComputeContext,
+    ExportData,
+    Panel,
+    Series,
+    ViewData,
+    ViewSpec,
+    sample_axis,
+    sampled_note,
+)
+
+SHAW_K = 16
+T5_BUCKETS, T5_MAX_DISTANCE = 32, 128
+LEARNED_SEED = 0
+CURVES = ("sinusoidal", "rope", "alibi_head1", "alibi_mean", "learned", "t5_bucket",
+          "shaw_index")
+
+MODEL = ParamModel("compare", "Compare", (
+    Param("seq_len", "int", 64, "Distance range", "Distances Δ = 0..seq_len−1.", 2, 65536, 1),
+    Param("d_model", "int", 64, "Model / head width d", "Width for sinusoidal PE and RoPE "
+          "(even; an odd value is rounded down).", 2, 4096, 2),
+    Param("heads", "int", 8, "ALiBi heads", "Number of ALiBi heads (slopes m_h).", 1, 64, 1),
+    Param("train_len", "int", 32, "Training length", "Longest sequence seen in training: a "
+          "learned table has exactly this many rows.", 1, 65536, 1),
+    Param("base", "float", 10000.0, "Base", "Frequency base for sinusoidal PE and RoPE.",
+          10.0, 1e7, 1000.0, log_scale=True),
+))
+
+EXPLANATION = (
+    "The methods differ in where position enters and what it looks like from attention's "
+    "point of view. Additive encodings (sinusoidal, learned) change the input; RoPE rotates "
+    "queries and keys; ALiBi, Shaw and T5 act on the scores through the distance only. "
+    "Left: how similar (or how strongly weighted) two tokens Δ apart are, each scaled to 1 at "
+    "Δ = 0, and which learned index a relative method uses. Right: a learned table simply "
+    "stops at the training length, while the formula-based methods still produce values "
+    "there — values the model never saw, which is a different problem from having none.")
+
+HEADER = ["method", "position enters", "absolute / relative", "extra parameters",
+          "beyond training length", "used in"]
+TABLE = [
+    ["sinusoidal", "input (added)", "absolute (dot products depend on offset)", "none",
+     "defined, but unseen values; degrades in practice", "original Transformer"],
+    ["learned", "input (added)", "absolute", "max_positions × d table",
+     "undefined: no row (error)", "BERT, RoBERTa, GPT-2, GPT-3, OPT"],
+    ["RoPE", "attention (rotates q, k)", "relative (score depends on m − n)", "none",
+     "defined; needs scaling (PI, NTK, YaRN, Llama 3) to work well",
+     "GPT-NeoX, LLaMA, Mistral, Qwen, Gemma"],
+    ["ALiBi", "attention (score bias)", "relative (distance)", "none (fixed slopes)",
+     "defined, extrapolates gracefully by design", "BLOOM, MPT"],
+    ["Shaw et al.", "attention (learned vectors)", "relative (clipped offset)",
+     "(2k + 1) × d per layer", "defined: offsets beyond k share the last vector",
+     "Shaw et al. 2018; Music Transformer (variant)"],
+    ["T5 buckets", "attention (score bias)", "relative (log buckets)",
+     "buckets × heads scalars", "defined: distances ≥ max_distance share one bucket",
+     "T5, Flan-T5"],
+]
+
+
+def _learned_rows(positions: np.ndarray, d: int) -> np.ndarray:
+    """Rows of a random N(0, 1) position table, each row seeded on its own.
+
+    Statistically the same as :func:`core.learned.init_learned_table`, but any row can be
+    drawn without generating the rows before it (the table can be train_len × 4096).
+    """
+    return np.array([init_learned_table(1, d, seed=LEARNED_SEED * 1_000_003 + int(p) + 1)[0]
+                     for p in positions]).reshape(len(positions), d)
+
+
+def distance_curves(params: Mapping[str, Any], deltas: np.ndarray) -> np.ndarray:
+    """Rows of :data:`CURVES` at distances ``deltas`` (key ``Δ`` positions before the query).
+
+    Sinusoidal, RoPE and ALiBi (as the weight factor ``exp(−m·Δ)``) are 1 at ``Δ = 0``;
+    learned is the cosine between rows 0 and Δ of a random table with ``train_len`` rows
+    (NaN from ``train_len`` on: no row); T5 and Shaw give their (integer) index.
+    """
+    d = params["d_model"] - params["d_model"] % 2
+    dl = np.asarray(deltas, dtype=np.int64)
+    slopes = alibi_slopes(params["heads"])
+    sin = sinusoidal_dot_vs_offset(dl, d, params["base"])
+    out = np.full((len(CURVES), dl.size), np.nan)
+    out[0] = sin / sinusoidal_dot_vs_offset(np.zeros(1), d, params["base"])[0]
+    out[1] = rope_decay(dl, rope_inv_freq(d, params["base"])[0])
+    out[2] = np.exp(-slopes[0] * dl)
+    out[3] = np.exp(-slopes.mean() * dl)
+    ok = dl < params["train_len"]
+    if np.any(ok):
+        rows, row0 = _learned_rows(dl[ok], d), _learned_rows(np.zeros(1, dtype=np.int64), d)[0]
+        out[4, ok] = rows @ row0 / (np.linalg.norm(rows, axis=1) * np.linalg.norm(row0))
+    out[5] = t5_relative_bucket(-dl, True, T5_BUCKETS, T5_MAX_DISTANCE)
+    out[6] = shaw_relative_index(1, SHAW_K, rows=dl, cols=np.zeros(1, dtype=np.int64))[:, 0]
+    return out
+
+
+def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
+    """Display data of the compare view (distances sampled to ``ctx.max_points``)."""
+    n, t = params["seq_len"], params["train_len"]
+    notes = []
+    if params["d_model"] % 2:
+        notes.append(f"d_model {params['d_model']} rounded down to {params['d_model'] - 1}")
+    dl, stride = sample_axis(n, ctx.max_points)
+    curves = distance_curves(params, dl)
+    x = dl.astype(float)
+    names = ["sinusoidal PE_p·PE_p+Δ", "RoPE mean cos(Δθ)", "ALiBi head 1 exp(−m₁Δ)",
+             "ALiBi mean slope exp(−m̄Δ)", "learned cos(E₀, E_Δ) (random init)"]
+    def marker(lo: float, hi: float) -> list[Series]:
+        if t >= n:
+            return []
+        return [Series(f"train_len = {t}", np.array([t, t], dtype=float), np.array([lo, hi]),
+                       "dashed")]
+
+    if t >= n:
+        notes.append(f"train_len {t} ≥ seq_len {n}: every distance shown was seen in training")
+    sim = [Series(nm, x, curves[i]) for i, nm in enumerate(names)] + marker(-1.0, 1.0)
+    idx = [Series(f"T5 bucket ({T5_BUCKETS}, max {T5_MAX_DISTANCE})", x, curves[5], "step"),
+           Series(f"Shaw index (k={SHAW_K})", x, curves[6], "step")] + marker(0.0, T5_BUCKETS)
+    lanes = []
+    for lane, name in enumerate(("T5 / Shaw", "ALiBi", "RoPE", "sinusoidal", "learned")):
+        y = np.full(x.size, float(lane))
+        if name == "learned":
+            y[dl >= t] = np.nan
+        lanes.append(Series(name, x, y))
+    lanes += marker(-0.5, 4.5)
+    notes += [s for s in [sampled_note("distances", n, stride)] if s]
+    panels = [
+        Panel("distance", "Similarity / weight factor vs distance (1 at Δ = 0)", "curves",
+              "distance Δ = i − j", "relative to Δ = 0", series=sim,
+              note="learned: random init, no structure until trained", row=0, col=0),
+        Panel("indices", "Learned index used by relative methods", "curves",
+              "distance Δ (key Δ positions before the query)", "bucket / index", series=idx,
+              row=0, col=1),
+        Panel("extrapolation", "Defined for which positions? (gap = no value)", "curves",
+              "position / distance", "method lane", series=lanes,
+              note=f"beyond {t}: learned has no row; the others give values never seen in "
+                   "training", row=0, col=2),
+        Panel("table", "How the methods compare", "table", header=list(HEADER),
+              rows=[list(r) for r in TABLE], row=1, col=0, col_span=3),
+    ]
+    m = alibi_slopes(params["heads"])
+    formula = (f"sinusoidal Σ_i cos(Δω_i)/(d/2);  RoPE mean_i cos(Δθ_i), θ_i = "
+               f"{params['base']:g}^(−2i/{params['d_model'] - params['d_model'] % 2});  "
+               f"ALiBi exp(−mΔ), m₁ = {m[0]:.4g}, m̄ = {m.mean():.4g};  learned table "
+               f"{t} × d;  T5 bucket(−Δ), Shaw clip(−Δ, ±{SHAW_K}) + {SHAW_K}")
+    return ViewData("compare", dict(params), panels, formula, notes=notes)
+
+
+def export(params: Mapping[str, Any]) -> ExportData:
+    """The ``(7, seq_len)`` distance-curve matrix over Δ = 0..seq_len−1 (rows: CURVES)."""
+    n = params["seq_len"]
+    check_allocation("distance curves", (len(CURVES), n))
+    block = max(1, 2**20 // params["d_model"])  # Δ × frequency temporaries stay ~8 MiB
+    out = np.concatenate([distance_curves(params, np.arange(s, min(s + block, n)))
+                          for s in range(0, n, block)], axis=1)
+    return ExportData("curves", out, ("curve", "distance"),
+                      "rows: " + ", ".join(CURVES) + "; columns Δ = 0..seq_len−1")
+
+
+SPEC = ViewSpec("compare", "Compare", MODEL, EXPLANATION, compute, export,
+                "(7, seq_len) float64 over distance Δ = 0..seq_len−1; rows: [0] sinusoidal "
+                "PE_p·PE_p+Δ / (d/2), [1] RoPE mean cos(Δθ_i), [2] ALiBi head 1 exp(−m₁Δ), "
+                "[3] ALiBi exp(−m̄Δ) with the mean slope, [4] learned cos(E_0, E_Δ) of a random "
+                "train_len-row table (NaN from train_len on), [5] T5 bucket of −Δ "
+                "(bidirectional, 32 buckets, max distance 128), [6] Shaw index clip(−Δ, ±16) + 16")

@@ -1,0 +1,191 @@
+"""Learned view: a position table, similarity between its rows, a few dimensions, row norms."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from core.learned import init_learned_table, learned_lookup, load_table_npy
+from core.memory import check_allocation
+from core.params import Param, ParamModel
+from core.viewdata import (
+    ComputeContext,
+    ExportData,
+    Panel,
+    Series,
+    ViewData,
+    ViewSpec,
+    fmt_value,
+    sample_axis,
+    sampled_note,
+)
+
+MODEL = ParamModel("learned", "Learned", (
+    Param("max_positions", "int", 64, "Table rows (max positions)", "Rows of the embedding "
+          "table: the longest sequence the model can ever read (BERT: 512, GPT-2: 1024).",
+          1, 8192, 1),
+    Param("d_model", "int", 32, "Model width d", "Columns of the table (embedding size).",
+          1, 4096, 1),
+    Param("seed", "int", 0, "Random seed", "Seed of the N(0, 1) initialisation (like a fresh "
+          "nn.Embedding); the same seed always gives the same table.", 0, 2**31 - 1, 1),
+    Param("table_file", "file", "", "Table file (.npy)", "Optional 2-D (max_positions, d) "
+          ".npy, e.g. a trained table; pickled files are refused. When set, the file defines "
+          "max_positions and d_model and the seed is ignored."),
+    Param("seq_len", "int", 48, "Sequence length", "Positions looked up: 0..seq_len−1. More "
+          "than max_positions is an error: the table has no row for them.", 1, 16384, 1),
+))
+
+EXPLANATION = (
+    "A learned position embedding is just a table with one trainable row per position "
+    "(an nn.Embedding, as in BERT and GPT-2); row p is added to the token embedding at "
+    "position p. Here the table is freshly initialised with random numbers, so the "
+    "similarity between rows shows no structure at all: any smooth, distance-like pattern "
+    "only appears after training, learned from data. The table also fixes the longest "
+    "usable sequence: asking for a position beyond its last row is an error, not a "
+    "graceful extrapolation.")
+
+CHUNK_ROWS = 1024
+_FULL_TABLE_LIMIT = 2**22  # entries: below this the generated table is cached whole
+
+
+@lru_cache(maxsize=2)
+def _small_table(rows: int, d: int, seed: int) -> np.ndarray:
+    return init_learned_table(rows, d, seed)
+
+
+@lru_cache(maxsize=1)
+def _file_table(path: str, mtime_ns: int, size: int) -> np.ndarray:
+    return load_table_npy(path)
+
+
+class _Table:
+    """The position table, read row-wise without holding a large generated table."""
+
+    def __init__(self, params: Mapping[str, Any]) -> None:
+        self.path = str(params["table_file"]).strip()
+        self.seed = int(params["seed"])
+        self.array: np.ndarray | None = None
+        self._rows: dict[int, np.ndarray] = {}
+        if self.path:
+            try:
+                st = os.stat(self.path)
+            except OSError as exc:
+                raise ValueError(f"{self.path}: cannot read ({exc.strerror or exc})") from None
+            self.array = _file_table(self.path, st.st_mtime_ns, st.st_size)
+            self.rows, self.d = self.array.shape
+        else:
+            self.rows, self.d = int(params["max_positions"]), int(params["d_model"])
+            if self.rows * self.d <= _FULL_TABLE_LIMIT:
+                self.array = _small_table(self.rows, self.d, self.seed)
+
+    def row(self, p: int) -> np.ndarray:
+        """One exact row, cached (hover readouts ask for the same rows repeatedly)."""
+        if p not in self._rows:
+            if len(self._rows) > 256:
+                self._rows.clear()
+            self._rows[p] = self.take(np.array([p]))[0]
+        return self._rows[p]
+
+    def take(self, positions: np.ndarray) -> np.ndarray:
+        """Exact rows ``(len(positions), d)`` of the table (equal to the full table's rows)."""
+        pos = np.asarray(positions, dtype=np.int64)
+        if self.array is not None:
+            return self.array[pos]
+        # Same numbers as init_learned_table: the generator fills rows in order, so a
+        # chunked draw reproduces the full draw exactly while keeping memory small.
+        out = np.empty((pos.size, self.d))
+        rng = np.random.default_rng(self.seed)
+        last = int(pos.max()) if pos.size else -1
+        for start in range(0, last + 1, CHUNK_ROWS):
+            block = rng.standard_normal((min(CHUNK_ROWS, self.rows - start), self.d))
+            hit = (pos >= start) & (pos < start + block.shape[0])
+            out[hit] = block[pos[hit] - start]
+        return out
+
+
+def _cosine(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    na = np.linalg.norm(a, axis=1, keepdims=True)
+    nb = np.linalg.norm(b, axis=1, keepdims=True)
+    return (a / np.where(na > 0, na, 1.0)) @ (b / np.where(nb > 0, nb, 1.0)).T
+
+
+def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
+    """Display data of the learned view (cost bounded by ``ctx``).
+
+    Raises
+    ------
+    ValueError
+        ``seq_len`` exceeds the table's rows (from :func:`core.learned.learned_lookup`,
+        naming the limit), or the table file cannot be loaded.
+    """
+    table = _Table(params)
+    n, rows, d = int(params["seq_len"]), table.rows, table.d
+    learned_lookup(np.zeros((rows, 0)), np.arange(n))  # raises, naming max_positions
+    notes = []
+    if table.path:
+        notes.append(f"table loaded from {os.path.basename(table.path)}: it defines "
+                     f"max_positions = {rows} and d_model = {d} (sliders ignored)")
+    t_pos, s_t = sample_axis(rows, ctx.max_cells)
+    dims, s_d = sample_axis(d, ctx.max_cells)
+    q_pos, s_q = sample_axis(n, ctx.max_cells)
+    t_rows, q_rows = table.take(t_pos), table.take(q_pos)
+    notes += [t for t in (sampled_note("table rows", rows, s_t), sampled_note("dimensions", d, s_d),
+                          sampled_note("looked-up positions", n, s_q)) if t]
+    sim = _cosine(q_rows, q_rows)
+    shown = sorted({0, 1, d // 2, d - 1})[:4]
+    level = float(np.max(np.abs(t_rows))) if table.path and t_rows.size else 3.0
+
+    def probe_table(x: float, y: float) -> str:
+        p, c = int(round(y)), int(round(x))
+        if not (0 <= p < rows and 0 <= c < d):
+            return ""
+        return f"E[{p}, {c}] = {fmt_value(table.row(p)[c])}"
+
+    def probe_sim(x: float, y: float) -> str:
+        p, q = int(round(y)), int(round(x))
+        if not (0 <= p < n and 0 <= q < n):
+            return ""
+        v = _cosine(table.row(p)[None], table.row(q)[None])[0, 0]
+        return f"cos(E[{p}], E[{q}]) = {fmt_value(v)}"
+
+    src = "loaded table" if table.path else f"random init, seed {table.seed}"
+    panels = [
+        Panel("table", f"Position table E ({rows} × {d}, {src})", "heatmap", "dimension",
+              "position (table row)", image=t_rows[:, dims], x_coords=dims, y_coords=t_pos,
+              colormap="diverging", levels=(-level, level), value_label="E[p, dim]",
+              probe=probe_table, note=f"rows 0..{n - 1} are looked up", row=0, col=0),
+        Panel("similarity", "Cosine similarity between looked-up rows", "heatmap",
+              "position q", "position p", image=sim, x_coords=q_pos, y_coords=q_pos,
+              colormap="diverging", levels=(-1.0, 1.0), value_label="cosine", probe=probe_sim,
+              note="" if table.path else "random init: ≈0 off the diagonal, no structure yet",
+              row=0, col=1),
+        Panel("dims", "Looked-up values of a few dimensions", "curves", "position p",
+              "E[p, dim]", series=[Series(f"dim {c}", q_pos.astype(float), q_rows[:, c])
+                                   for c in shown], row=1, col=0),
+        Panel("norms", "Row norm ‖E[p]‖ of looked-up positions", "curves", "position p",
+              "‖E[p]‖", series=[Series("‖E[p]‖", q_pos.astype(float),
+                                       np.linalg.norm(q_rows, axis=1))], row=1, col=1),
+    ]
+    formula = (f"x_p = token_embedding + E[p],  E ∈ ℝ^({rows}×{d}),  p = 0..{n - 1} "
+               f"(valid: 0..{rows - 1});  " + ("E from file" if table.path else
+                                              f"E ~ N(0, 1), seed {table.seed}"))
+    return ViewData("learned", dict(params), panels, formula, notes=notes)
+
+
+def export(params: Mapping[str, Any]) -> ExportData:
+    """The full ``(seq_len, d_model)`` looked-up rows E[0..seq_len−1]."""
+    table = _Table(params)
+    n = int(params["seq_len"])
+    learned_lookup(np.zeros((table.rows, 0)), np.arange(n))
+    check_allocation("learned position rows", (n, table.d), copies=2)
+    return ExportData("positions", table.take(np.arange(n)), ("position", "dimension"),
+                      "looked-up position embeddings (seq_len, d_model): row p = E[p]")
+
+
+SPEC = ViewSpec("learned", "Learned", MODEL, EXPLANATION, compute, export,
+                "(seq_len, d_model) float64: rows 0..seq_len−1 of the position table E "
+                "(random N(0, 1) init from the seed, or the loaded .npy); row p = E[p]")

@@ -1,0 +1,150 @@
+"""Relative view: the course's i − j grid, Shaw et al. clipped indices, T5 buckets."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from core.memory import check_allocation
+from core.params import Param, ParamModel
+from core.relative import relative_positions, shaw_relative_index, t5_relative_bucket
+from core.viewdata import (
+    ComputeContext,
+    ExportData,
+    Panel,
+    Series,
+    ViewData,
+    ViewSpec,
+    sample_axis,
+    sampled_note,
+)
+
+MODEL = ParamModel("relative", "Relative", (
+    Param("seq_len", "int", 12, "Sequence length", "Query and key positions 0..seq_len−1.",
+          1, 4096, 1),
+    Param("k", "int", 4, "Shaw clip k", "Shaw et al.'s max_relative_position: offsets beyond "
+          "±k share the outermost embedding (2k + 1 embeddings in all).", 0, 512, 1),
+    Param("bidirectional", "bool", True, "T5 bidirectional", "Encoder style: separate buckets "
+          "for keys before and after the query. Off (decoder): keys after the query all "
+          "get bucket 0.", ),
+    Param("num_buckets", "int", 32, "T5 buckets", "Number of T5 buckets (32 in T5); half are "
+          "exact small distances, half logarithmic.", 4, 256, 1),
+    Param("max_distance", "int", 128, "T5 max distance", "Distances from here on share the last "
+          "bucket (128 in T5).", 2, 4096, 1),
+))
+
+EXPLANATION = (
+    "Relative methods ask how far apart two tokens are instead of where each one sits. The "
+    "course grid writes the offset as i − j (query minus key); Shaw et al. and T5 use the "
+    "opposite sign, j − i (key minus query), so always check which one a paper means. Shaw "
+    "et al. clip the offset to ±k and learn one embedding per clipped value. T5 learns one "
+    "scalar bias per bucket: small distances get a bucket each, larger ones share "
+    "logarithmically wider buckets, and everything beyond max_distance lands in the last "
+    "one.")
+
+
+def _t5(rel: np.ndarray, params: Mapping[str, Any]) -> np.ndarray:
+    return t5_relative_bucket(rel, params["bidirectional"], params["num_buckets"],
+                              params["max_distance"])
+
+
+def _formula(params: Mapping[str, Any]) -> str:
+    nb, md, k = params["num_buckets"], params["max_distance"], params["k"]
+    per_dir = nb // 2 if params["bidirectional"] else nb
+    return (f"course grid[i, j] = i − j;  Shaw index = clip(j − i, −{k}, {k}) + {k} ∈ 0..{2 * k};"
+            f"  T5 bucket(j − i): {nb} buckets, {per_dir} per direction = {per_dir // 2} exact "
+            f"+ {per_dir - per_dir // 2} logarithmic up to distance {md}")
+
+
+def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
+    """Display data of the relative view (heatmaps sampled to ``ctx.max_cells``).
+
+    Raises
+    ------
+    ValueError
+        ``num_buckets``/``max_distance`` leave no room for logarithmic buckets.
+    """
+    n, k, nb, md = params["seq_len"], params["k"], params["num_buckets"], params["max_distance"]
+    _t5(np.zeros(1, dtype=np.int64), params)  # validate the bucket settings first
+    idx, stride = sample_axis(n, ctx.max_cells)
+    grid = relative_positions(n, rows=idx, cols=idx)
+    shaw = shaw_relative_index(n, k, rows=idx, cols=idx)
+    t5 = _t5(-grid, params)
+    notes = [t for t in [sampled_note("positions", n, stride)] if t]
+
+    def cell(x: float, y: float) -> tuple[int, int] | None:
+        i, j = int(round(y)), int(round(x))
+        return (i, j) if 0 <= i < n and 0 <= j < n else None
+
+    def probe_grid(x: float, y: float) -> str:
+        if (c := cell(x, y)) is None:
+            return ""
+        v = relative_positions(n, rows=[c[0]], cols=[c[1]])[0, 0]
+        return f"query i={c[0]}, key j={c[1]}: i − j = {v}"
+
+    def probe_shaw(x: float, y: float) -> str:
+        if (c := cell(x, y)) is None:
+            return ""
+        v = shaw_relative_index(n, k, rows=[c[0]], cols=[c[1]])[0, 0]
+        return f"query i={c[0]}, key j={c[1]}: j − i = {c[1] - c[0]} → embedding index {v}"
+
+    def probe_t5(x: float, y: float) -> str:
+        if (c := cell(x, y)) is None:
+            return ""
+        v = _t5(np.array(c[1] - c[0]), params)
+        return f"query i={c[0]}, key j={c[1]}: j − i = {c[1] - c[0]} → bucket {int(v)}"
+
+    reach = 2 * md
+    r_idx, r_stride = sample_axis(2 * reach + 1, ctx.max_points)
+    rel = (r_idx - reach).astype(np.int64)
+    curve = [Series("T5 bucket", rel.astype(float), _t5(rel, params).astype(float), "step"),
+             Series(f"Shaw index (k={k})", rel.astype(float),
+                    (np.clip(rel, -k, k) + k).astype(float), "dashed")]
+    if r_stride > 1:
+        notes.append(sampled_note("relative positions", 2 * reach + 1, r_stride))
+    lim = float(max(n - 1, 1))
+    panels = [
+        Panel("grid", "Course grid: i − j (query − key)", "heatmap", "key j", "query i",
+              image=grid, x_coords=idx, y_coords=idx, colormap="diverging", levels=(-lim, lim),
+              value_label="i − j", probe=probe_grid, row=0, col=0),
+        Panel("shaw", f"Shaw et al.: clip(j − i, ±{k}) + {k}", "heatmap", "key j", "query i",
+              image=shaw, x_coords=idx, y_coords=idx, colormap="sequential",
+              levels=(0.0, float(max(2 * k, 1))), value_label="embedding index",
+              probe=probe_shaw, row=0, col=1),
+        Panel("t5", f"T5 bucket of j − i ({nb} buckets, max distance {md})", "heatmap",
+              "key j", "query i", image=t5, x_coords=idx, y_coords=idx, colormap="sequential",
+              levels=(0.0, float(nb - 1)), value_label="bucket", probe=probe_t5,
+              note="" if params["bidirectional"] else "decoder: keys after the query → bucket 0",
+              row=1, col=0),
+        Panel("t5_curve", "Bucket vs relative position j − i", "curves",
+              "relative position j − i (key − query)", "bucket / index", series=curve,
+              row=1, col=1),
+    ]
+    return ViewData("relative", dict(params), panels, _formula(params), notes=notes)
+
+
+def export(params: Mapping[str, Any]) -> ExportData:
+    """Stacked ``(3, seq_len, seq_len)`` int64: course grid, Shaw index, T5 bucket."""
+    n = params["seq_len"]
+    _t5(np.zeros(1, dtype=np.int64), params)
+    check_allocation("relative-position matrices", (3, n, n), copies=1)
+    check_allocation("relative-position row block", (256, n), copies=12)
+    out = np.empty((3, n, n), dtype=np.int64)
+    cols = np.arange(n)
+    for start in range(0, n, 256):  # row blocks keep T5's temporaries small
+        rows = np.arange(start, min(start + 256, n))
+        grid = relative_positions(n, rows=rows, cols=cols)
+        out[0, rows] = grid
+        out[1, rows] = shaw_relative_index(n, params["k"], rows=rows, cols=cols)
+        out[2, rows] = _t5(-grid, params)
+    return ExportData("relative", out, ("matrix", "query i", "key j"),
+                      "[0] i − j (course grid), [1] Shaw clip(j − i, −k, k) + k, "
+                      "[2] T5 bucket of j − i")
+
+
+SPEC = ViewSpec("relative", "Relative", MODEL, EXPLANATION, compute, export,
+                "(3, seq_len, seq_len) int64 stacked over queries i (rows) and keys j "
+                "(columns): [0] course grid i − j, [1] Shaw index clip(j − i, −k, k) + k, "
+                "[2] T5 bucket of relative_position = j − i")

@@ -1,0 +1,1 @@
+"""Qt user interface of Positional Encoding Studio (PySide6 + pyqtgraph)."""

@@ -1,0 +1,54 @@
+"""Application start-up: QApplication, main window, self-test mode."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from core.resources import resource_path
+
+APP_NAME = "Positional Encoding Studio"
+ORG_NAME = "PE Studio"
+
+
+def ensure_app(headless: bool = False) -> QtWidgets.QApplication:
+    """Return the QApplication, creating it (offscreen when ``headless``) if needed."""
+    app = QtWidgets.QApplication.instance()
+    if app is None:
+        if headless:
+            os.environ["QT_QPA_PLATFORM"] = "offscreen"
+        app = QtWidgets.QApplication(sys.argv[:1])
+        app.setApplicationName(APP_NAME)
+        app.setOrganizationName(ORG_NAME)
+        icon = resource_path("icons", "pe-studio.png")
+        if icon.exists():
+            app.setWindowIcon(QtGui.QIcon(str(icon)))
+    return app
+
+
+def run_gui(t0: float | None = None) -> int:
+    """Open the main window and run the event loop.
+
+    With ``PE_STUDIO_SELFTEST=1`` the window quits (exit code 0) right after its first
+    frame is drawn and prints ``first-frame-ms: <ms since start>``.
+    """
+    t0 = time.perf_counter() if t0 is None else t0
+    app = ensure_app()
+    from gui.main_window import MainWindow
+
+    window = MainWindow()
+    if os.environ.get("PE_STUDIO_SELFTEST") == "1":
+        def done() -> None:
+            print(f"first-frame-ms: {(time.perf_counter() - t0) * 1000:.0f}", flush=True)
+            QtCore.QTimer.singleShot(0, window.close)
+            QtCore.QTimer.singleShot(0, app.quit)
+
+        window.first_frame.connect(done)
+        QtCore.QTimer.singleShot(30_000, lambda: app.exit(3))  # never hang a CI job
+    window.show()
+    code = app.exec()
+    window.engine.stop()
+    return code

@@ -1,0 +1,242 @@
+"""Draw :class:`core.viewdata.Panel` objects with pyqtgraph — no math here.
+
+A :class:`PanelPlot` owns one ``PlotItem`` and the items inside it. Updating with a
+panel of the same shape (same kind, same number of series) only swaps data arrays, which
+keeps slider drags at display rate; a different shape rebuilds the items.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui
+
+from core.viewdata import Panel
+from gui.theme import Theme, current_theme
+
+pg.setConfigOptions(imageAxisOrder="row-major", antialias=True)
+
+# Okabe–Ito: colour-blind-safe categorical palette.
+OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442",
+             "#000000")
+
+
+def series_color(index: int, theme: Theme) -> str:
+    """Colour of the ``index``-th series (Okabe–Ito, black swapped for the foreground)."""
+    color = OKABE_ITO[index % len(OKABE_ITO)]
+    return theme.foreground if color == "#000000" else color
+
+
+def display_image(image: np.ndarray) -> np.ndarray:
+    """Image as drawn: float32 with non-finite (masked) entries as NaN (transparent)."""
+    img = np.asarray(image, dtype=np.float32)
+    return np.where(np.isfinite(img), img, np.nan)
+
+
+def _levels(panel: Panel, img: np.ndarray) -> tuple[float, float]:
+    if panel.levels is not None:
+        lo, hi = panel.levels
+    else:
+        finite = img[np.isfinite(img)]
+        lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+        if panel.colormap == "diverging":
+            lo, hi = -max(abs(lo), abs(hi)), max(abs(lo), abs(hi))
+    if hi <= lo:
+        hi = lo + 1.0
+    return float(lo), float(hi)
+
+
+class PanelPlot:
+    """One plot of a view: builds and refreshes pyqtgraph items for a :class:`Panel`."""
+
+    def __init__(self, plot: pg.PlotItem) -> None:
+        self.plot = plot
+        self.panel: Panel | None = None
+        self.curves: list[pg.PlotDataItem] = []
+        self.bars: pg.BarGraphItem | None = None
+        self.image: pg.ImageItem | None = None
+        self.colorbar: pg.ColorBarItem | None = None
+        self.arrows: list[pg.GraphicsObject] = []
+        self.legend: pg.LegendItem | None = None
+        self._shape: tuple | None = None
+
+    # ------------------------------------------------------------------ public
+    def show(self, panel: Panel) -> None:
+        """Draw ``panel``, reusing items when its shape is unchanged."""
+        theme = current_theme()
+        shape = (panel.kind, len(panel.series), tuple(s.style for s in panel.series),
+                 len(panel.arrows), panel.colormap, panel.log_x, panel.log_y, theme.name)
+        if shape != self._shape:
+            self._rebuild(panel, theme)
+            self._shape = shape
+        self.panel = panel
+        self._apply_labels(panel, theme)
+        if panel.kind in ("curves",):
+            for item, s in zip(self.curves, panel.series, strict=True):
+                item.setData(np.asarray(s.x, float), np.asarray(s.y, float))
+                item.opts["name"] = s.name
+            self._refresh_legend(panel)
+        elif panel.kind == "bars" and panel.series:
+            s = panel.series[0]
+            x = np.asarray(s.x, float)
+            width = 0.8 * (np.min(np.diff(x)) if x.size > 1 else 1.0)
+            self.bars.setOpts(x=x, height=np.asarray(s.y, float), width=width)
+        elif panel.kind == "heatmap" and panel.image is not None:
+            self._show_image(panel)
+        elif panel.kind == "arrows":
+            self._show_arrows(panel, theme)
+
+    def plotted_arrays(self) -> dict[str, np.ndarray]:
+        """The arrays currently held by the pyqtgraph items (for tests)."""
+        out: dict[str, np.ndarray] = {}
+        for i, item in enumerate(self.curves):
+            x, y = item.getData()
+            out[f"curve{i}.x"], out[f"curve{i}.y"] = x, y
+        if self.image is not None and self.image.image is not None:
+            out["image"] = self.image.image
+        if self.bars is not None:
+            out["bars.height"] = np.asarray(self.bars.opts["height"])
+        return out
+
+    # ------------------------------------------------------------------ drawing
+    def _rebuild(self, panel: Panel, theme: Theme) -> None:
+        self.plot.clear()
+        if self.colorbar is not None:
+            self.colorbar.hide()
+            self.colorbar = None
+        self.curves, self.bars, self.image, self.arrows = [], None, None, []
+        if self.legend is not None:
+            self.legend.scene() and self.legend.scene().removeItem(self.legend)
+            self.legend = None
+        self.plot.setLogMode(x=panel.log_x, y=panel.log_y)
+        self.plot.invertY(panel.kind == "heatmap")
+        self.plot.setAspectLocked(panel.kind == "arrows")
+        self.plot.showGrid(x=panel.kind != "heatmap", y=panel.kind != "heatmap", alpha=0.25)
+        if panel.kind == "curves":
+            if len(panel.series) > 1:
+                self.legend = self.plot.addLegend(offset=(-10, 5), colCount=min(
+                    3, len(panel.series)), labelTextSize=f"{theme.font_pt(11)}pt", brush=pg.mkBrush(theme.background + "c0"))
+            for i, s in enumerate(panel.series):
+                self.curves.append(self._make_curve(s.style, series_color(i, theme), s.name,
+                                                    theme))
+        elif panel.kind == "bars":
+            self.bars = pg.BarGraphItem(x=[0], height=[0], width=0.8,
+                                        brush=series_color(0, theme), pen=None)
+            self.plot.addItem(self.bars)
+        elif panel.kind == "heatmap":
+            self.image = pg.ImageItem(axisOrder="row-major")
+            self.plot.addItem(self.image)
+            cmap = theme.colormap(panel.colormap)
+            self.image.setColorMap(cmap)
+            if not panel.colorbar:
+                return
+            self.colorbar = pg.ColorBarItem(colorMap=cmap, interactive=False,
+                                            width=theme.scaled(14))
+            self.colorbar.setImageItem(self.image, insert_in=self.plot)
+            self.colorbar.axis.setStyle(tickFont=theme.font(10))
+            self.colorbar.axis.setTextPen(theme.foreground)
+            self.colorbar.axis.setPen(theme.foreground)
+
+    def _make_curve(self, style: str, color: str, name: str, theme: Theme) -> pg.PlotDataItem:
+        width = theme.line_width
+        if style == "scatter":
+            return self.plot.plot(name=name, pen=None, symbol="o", symbolSize=theme.scaled(7),
+                                  symbolBrush=color, symbolPen=None)
+        pen = pg.mkPen(color, width=width,
+                       style=QtCore.Qt.PenStyle.DashLine if style == "dashed"
+                       else QtCore.Qt.PenStyle.SolidLine)
+        return self.plot.plot(name=name, pen=pen)
+
+    def _refresh_legend(self, panel: Panel) -> None:
+        if self.legend is None:
+            return
+        for (_sample, label), s in zip(self.legend.items, panel.series, strict=False):
+            if label.text != s.name:
+                label.setText(s.name)
+
+    def _show_image(self, panel: Panel) -> None:
+        img = display_image(panel.image)
+        lo, hi = _levels(panel, img)
+        self.image.setImage(img, autoLevels=False, levels=(lo, hi))
+        rows, cols = img.shape
+        xs = panel.x_coords if panel.x_coords is not None else np.arange(cols)
+        ys = panel.y_coords if panel.y_coords is not None else np.arange(rows)
+        dx = float(xs[1] - xs[0]) if len(xs) > 1 else 1.0
+        dy = float(ys[1] - ys[0]) if len(ys) > 1 else 1.0
+        self.image.setRect(QtCore.QRectF(float(xs[0]) - dx / 2, float(ys[0]) - dy / 2,
+                                         cols * dx, rows * dy))
+        if self.colorbar is not None:
+            self.colorbar.setLevels((lo, hi))
+
+    def _show_arrows(self, panel: Panel, theme: Theme) -> None:
+        for item in self.arrows:
+            self.plot.removeItem(item)
+        self.arrows = []
+        t = np.linspace(0, 2 * np.pi, 241)
+        circle = self.plot.plot(np.cos(t), np.sin(t), pen=pg.mkPen(theme.grid, width=1))
+        self.arrows.append(circle)
+        for i, a in enumerate(panel.arrows):
+            color = series_color(i, theme)
+            line = self.plot.plot([0, a.x], [0, a.y], pen=pg.mkPen(color, width=theme.line_width
+                                                                    + 1))
+            angle = float(np.degrees(np.arctan2(a.y, a.x)))
+            head = pg.ArrowItem(pos=(a.x, a.y), angle=180 - angle, headLen=theme.scaled(18),
+                                brush=color, pen=None)
+            label = pg.TextItem(a.name, color=color, anchor=(0.5, 1.2 if a.y >= 0 else -0.2))
+            label.setFont(theme.font(12, bold=True))
+            label.setPos(a.x * 1.12, a.y * 1.12)
+            for item in (head, label):
+                self.plot.addItem(item)
+            self.arrows += [line, head, label]
+        self.plot.setRange(xRange=(-1.35, 1.35), yRange=(-1.35, 1.35), padding=0)
+
+    def _apply_labels(self, panel: Panel, theme: Theme) -> None:
+        style = {"color": theme.foreground, "font-size": f"{theme.font_pt(12)}pt"}
+        self.plot.setTitle(panel.title, color=theme.foreground, size=f"{theme.font_pt(13)}pt")
+        self.plot.setLabel("bottom", panel.x_label, **style)
+        self.plot.setLabel("left", panel.y_label, **style)
+        for name in ("bottom", "left"):
+            axis = self.plot.getAxis(name)
+            axis.enableAutoSIPrefix(False)
+            axis.setStyle(tickFont=theme.font(11))
+            axis.setTextPen(theme.foreground)
+            axis.setPen(theme.foreground)
+
+    def probe_text(self, scene_pos: QtCore.QPointF) -> str | None:
+        """Exact readout under ``scene_pos``, or ``None`` when outside this plot."""
+        if self.panel is None or not self.plot.sceneBoundingRect().contains(scene_pos):
+            return None
+        vb = self.plot.getViewBox()
+        if not vb.sceneBoundingRect().contains(scene_pos):
+            return None
+        p = vb.mapSceneToView(scene_pos)
+        x, y = p.x(), p.y()
+        if self.panel.log_x:
+            x = 10 ** x
+        if self.panel.log_y:
+            y = 10 ** y
+        if self.panel.probe is not None:
+            return self.panel.probe(x, y) or None
+        return self._nearest_curve_text(x)
+
+    def _nearest_curve_text(self, x: float) -> str | None:
+        panel = self.panel
+        if panel is None or not panel.series:
+            return None
+        parts = []
+        for s in panel.series[:6]:
+            xs = np.asarray(s.x, float)
+            if xs.size == 0:
+                continue
+            k = int(np.argmin(np.abs(xs - x)))
+            parts.append(f"{s.name}: {float(s.y[k]):.6g}")
+        xs = np.asarray(panel.series[0].x, float)
+        if xs.size == 0:
+            return None
+        k = int(np.argmin(np.abs(xs - x)))
+        return f"{panel.x_label} = {xs[k]:.6g} — " + ", ".join(parts)
+
+
+def qcolor(hex_color: str) -> QtGui.QColor:
+    """``'#rrggbb'`` → ``QColor``."""
+    return QtGui.QColor(hex_color)

@@ -1,0 +1,117 @@
+"""Observable per-view parameter state with validation and undo/redo.
+
+:class:`ViewState` is the single place where a view's current parameters live. Widgets
+call :meth:`ViewState.set_param`; the state validates through the core
+:class:`~core.params.ParamModel` and either emits ``changed`` (new values) or ``error``
+(one line; the last good values stay).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from PySide6 import QtCore
+
+from core.params import ParamError, ParamModel
+
+UNDO_LIMIT = 200
+
+
+class ViewState(QtCore.QObject):
+    """Current parameters of one view.
+
+    Signals
+    -------
+    changed(dict)
+        Emitted with the new (validated) parameters after every accepted change.
+    error(str)
+        Emitted with a one-line message when a change is rejected.
+    """
+
+    changed = QtCore.Signal(dict)
+    error = QtCore.Signal(str)
+
+    def __init__(self, model: ParamModel, parent: QtCore.QObject | None = None) -> None:
+        super().__init__(parent)
+        self.model = model
+        self._values = model.defaults()
+        self._undo: list[dict[str, Any]] = []
+        self._redo: list[dict[str, Any]] = []
+        self._merge_key: str | None = None
+
+    @property
+    def view_id(self) -> str:
+        return self.model.view_id
+
+    @property
+    def values(self) -> dict[str, Any]:
+        """A copy of the current parameters."""
+        return dict(self._values)
+
+    def set_param(self, name: str, value: Any, *, merge: bool = True) -> bool:
+        """Change one parameter. Consecutive changes of the same parameter (a slider
+        drag) merge into one undo step when ``merge``. Returns whether it was accepted."""
+        try:
+            new = self.model.updated(self._values, **{name: value})
+        except ParamError as exc:
+            self.error.emit(str(exc))
+            return False
+        return self._commit(new, merge_key=name if merge else None)
+
+    def set_values(self, values: Mapping[str, Any]) -> bool:
+        """Replace all parameters at once (scene load, reset); all-or-nothing."""
+        try:
+            new = self.model.validate(values)
+        except ParamError as exc:
+            self.error.emit(str(exc))
+            return False
+        return self._commit(new, merge_key=None)
+
+    def reset(self, name: str | None = None) -> bool:
+        """Reset one parameter (or all) to the default."""
+        if name is None:
+            return self.set_values(self.model.defaults())
+        return self.set_param(name, self.model[name].default, merge=False)
+
+    def _commit(self, new: dict[str, Any], merge_key: str | None) -> bool:
+        if new == self._values:
+            return True
+        if not (merge_key is not None and merge_key == self._merge_key and self._undo):
+            self._undo.append(self._values)
+            del self._undo[:-UNDO_LIMIT]
+        self._merge_key = merge_key
+        self._redo.clear()
+        self._values = new
+        self.changed.emit(self.values)
+        return True
+
+    def end_merge(self) -> None:
+        """Close the current merge group (e.g. on slider release)."""
+        self._merge_key = None
+
+    def can_undo(self) -> bool:
+        return bool(self._undo)
+
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    def undo(self) -> bool:
+        """Restore the previous parameters; False when there is nothing to undo."""
+        if not self._undo:
+            return False
+        self._redo.append(self._values)
+        self._values = self._undo.pop()
+        self._merge_key = None
+        self.changed.emit(self.values)
+        return True
+
+    def redo(self) -> bool:
+        """Re-apply an undone change; False when there is nothing to redo."""
+        if not self._redo:
+            return False
+        self._undo.append(self._values)
+        self._values = self._redo.pop()
+        self._merge_key = None
+        self.changed.emit(self.values)
+        return True

@@ -1,0 +1,125 @@
+"""A view on screen: explanation, live formula, the plot grid, notes and hover readout.
+
+:class:`ViewWidget` draws :class:`core.viewdata.ViewData` and nothing else: it never
+computes. Errors (invalid input, out-of-range lookups, memory budget) appear in a banner
+while the last good plots stay.
+"""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6 import QtCore, QtWidgets
+
+from core.viewdata import ViewData, ViewSpec
+from gui.plots import PanelPlot
+from gui.theme import current_theme
+
+
+class ViewWidget(QtWidgets.QWidget):
+    """Display of one view."""
+
+    rendered = QtCore.Signal()  # a ViewData has been drawn
+
+    def __init__(self, spec: ViewSpec, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.spec = spec
+        self.data: ViewData | None = None
+        self.plots: dict[str, PanelPlot] = {}
+        self._layout_key: tuple | None = None
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        self.title = QtWidgets.QLabel(spec.title, self)
+        self.title.setObjectName("view-title")
+        self.explanation = QtWidgets.QLabel(spec.explanation, self)
+        self.explanation.setWordWrap(True)
+        self.explanation.setObjectName("view-explanation")
+        self.formula = QtWidgets.QLabel("", self)
+        self.formula.setObjectName("view-formula")
+        self.formula.setWordWrap(True)
+        self.formula.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.banner = QtWidgets.QLabel("", self)
+        self.banner.setObjectName("view-banner")
+        self.banner.setWordWrap(True)
+        self.banner.hide()
+        self.verdict = QtWidgets.QLabel("", self)
+        self.verdict.setObjectName("view-verdict")
+        self.verdict.setWordWrap(True)
+        self.verdict.hide()
+        self.canvas = pg.GraphicsLayoutWidget(self)
+        self.canvas.setObjectName("view-canvas")
+        self.canvas.scene().sigMouseMoved.connect(self._mouse_moved)
+        self.status = QtWidgets.QLabel("", self)
+        self.status.setObjectName("view-readout")
+        self.status.setWordWrap(True)
+        for w in (self.title, self.explanation, self.formula, self.banner, self.verdict):
+            layout.addWidget(w)
+        layout.addWidget(self.canvas, 1)
+        layout.addWidget(self.status)
+        self.apply_theme()
+
+    # ----------------------------------------------------------------- drawing
+    def show_data(self, data: ViewData) -> None:
+        """Draw ``data`` (rebuilding the grid only when its panel layout changed)."""
+        key = tuple((p.key, p.row, p.col, p.row_span, p.col_span) for p in data.panels)
+        if key != self._layout_key:
+            self.canvas.clear()
+            self.plots = {}
+            for p in data.panels:
+                item = self.canvas.addPlot(row=p.row, col=p.col, rowspan=p.row_span,
+                                           colspan=p.col_span)
+                self.plots[p.key] = PanelPlot(item)
+            self._layout_key = key
+        for p in data.panels:
+            self.plots[p.key].show(p)
+        self.data = data
+        self.formula.setText(data.formula)
+        self.verdict.setText(data.verdict)
+        self.verdict.setVisible(bool(data.verdict))
+        notes = [n for n in data.notes] + [f"{p.title}: {p.note}" for p in data.panels
+                                          if p.note and p.note not in data.notes]
+        self.status.setText(" · ".join(notes) if notes else "Hover a plot for exact values.")
+        self.clear_error()
+        self.rendered.emit()
+
+    def show_error(self, message: str) -> None:
+        """Show a one-line problem; the last good plots stay on screen."""
+        self.banner.setText(f"⚠ {message}")
+        self.banner.show()
+
+    def clear_error(self) -> None:
+        self.banner.hide()
+        self.banner.setText("")
+
+    def apply_theme(self) -> None:
+        """Re-style labels and canvas for the current theme and UI scale."""
+        theme = current_theme()
+        self.canvas.setBackground(theme.background)
+        self.title.setStyleSheet(f"font-size: {theme.font_pt(20)}pt; font-weight: bold;")
+        self.explanation.setStyleSheet(f"font-size: {theme.font_pt(12)}pt;")
+        self.formula.setStyleSheet(
+            f"font-size: {theme.font_pt(13)}pt; font-family: 'DejaVu Sans Mono', monospace;")
+        self.banner.setStyleSheet(
+            f"font-size: {theme.font_pt(13)}pt; color: #ffffff; background: #b3261e; "
+            "padding: 6px; border-radius: 4px;")
+        self.verdict.setStyleSheet(
+            f"font-size: {theme.font_pt(14)}pt; font-weight: bold; padding: 4px;")
+        self.status.setStyleSheet(f"font-size: {theme.font_pt(12)}pt;")
+        if self.data is not None:
+            self._layout_key = None
+            self.show_data(self.data)
+
+    # ----------------------------------------------------------------- hover
+    def _mouse_moved(self, scene_pos: QtCore.QPointF) -> None:
+        for plot in self.plots.values():
+            text = plot.probe_text(scene_pos)
+            if text:
+                self.status.setText(text)
+                return
+
+    def readout_at(self, panel_key: str, x: float, y: float) -> str:
+        """Exact readout of a panel at data coordinates (what hovering shows)."""
+        plot = self.plots[panel_key]
+        vb = plot.plot.getViewBox()
+        scene_pos = vb.mapViewToScene(QtCore.QPointF(x, y))
+        self._mouse_moved(scene_pos)
+        return self.status.text()

@@ -1,0 +1,24 @@
+"""Shared test set-up: headless Qt, a fresh main window, helpers."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("PE_STUDIO_NO_SETTINGS", "1")
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture
+def window(qtbot):
+    """A shown main window; closed (engine stopped) after the test."""
+    from gui.main_window import MainWindow
+
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.resize(1600, 1000)
+    win.show()
+    assert win.wait_idle()
+    yield win
+    win.close()
