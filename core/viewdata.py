@@ -56,6 +56,8 @@ class Panel:
         Fixed colour range; ``None`` means from the data (finite values).
     probe
         ``probe(x, y) -> str``: exact readout at data coordinates, computed on demand.
+    x_ticks, y_ticks
+        Optional categorical tick labels ``[(position, text), ...]`` (e.g. tokens).
     row, col, row_span, col_span
         Position in the view's grid layout.
     """
@@ -80,6 +82,8 @@ class Panel:
     note: str = ""
     probe: Callable[[float, float], str] | None = None
     colorbar: bool = True
+    x_ticks: list[tuple[float, str]] | None = None
+    y_ticks: list[tuple[float, str]] | None = None
     row: int = 0
     col: int = 0
     row_span: int = 1

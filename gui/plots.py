@@ -58,6 +58,7 @@ class PanelPlot:
         self.colorbar: pg.ColorBarItem | None = None
         self.arrows: list[pg.GraphicsObject] = []
         self.legend: pg.LegendItem | None = None
+        self.table: pg.TextItem | None = None
         self._shape: tuple | None = None
 
     # ------------------------------------------------------------------ public
@@ -85,12 +86,14 @@ class PanelPlot:
             self._show_image(panel)
         elif panel.kind == "arrows":
             self._show_arrows(panel, theme)
+        elif panel.kind == "table":
+            self._show_table(panel, theme)
 
     def plotted_arrays(self) -> dict[str, np.ndarray]:
         """The arrays currently held by the pyqtgraph items (for tests)."""
         out: dict[str, np.ndarray] = {}
         for i, item in enumerate(self.curves):
-            x, y = item.getData()
+            x, y = item.getOriginalDataset()
             out[f"curve{i}.x"], out[f"curve{i}.y"] = x, y
         if self.image is not None and self.image.image is not None:
             out["image"] = self.image.image
@@ -104,7 +107,10 @@ class PanelPlot:
         if self.colorbar is not None:
             self.colorbar.hide()
             self.colorbar = None
-        self.curves, self.bars, self.image, self.arrows = [], None, None, []
+        self.curves, self.bars, self.image, self.arrows, self.table = [], None, None, [], None
+        for name in ("left", "bottom"):
+            self.plot.showAxis(name, panel.kind != "table")
+        self.plot.setMouseEnabled(x=panel.kind != "table", y=panel.kind != "table")
         if self.legend is not None:
             self.legend.scene() and self.legend.scene().removeItem(self.legend)
             self.legend = None
@@ -190,9 +196,33 @@ class PanelPlot:
             self.arrows += [line, head, label]
         self.plot.setRange(xRange=(-1.35, 1.35), yRange=(-1.35, 1.35), padding=0)
 
+    def _show_table(self, panel: Panel, theme: Theme) -> None:
+        cell = f"padding: 3px 10px; border-bottom: 1px solid {theme.grid};"
+        head = "".join(f"<th align='left' style='{cell}'>{h}</th>" for h in panel.header)
+        body = "".join("<tr>" + "".join(f"<td style='{cell}'>{c}</td>" for c in row) + "</tr>"
+                       for row in panel.rows)
+        html = (f"<div style='color:{theme.foreground}; font-size:{theme.font_pt(11)}pt'>"
+                f"<table cellspacing='0'><tr>{head}</tr>{body}</table></div>")
+        if self.table is None:
+            self.table = pg.TextItem(anchor=(0, 0))
+            self.plot.addItem(self.table)
+        self.table.setHtml(html)
+        self.table.setPos(0, 1)
+        self.plot.setRange(xRange=(0, 1), yRange=(0, 1), padding=0)
+        self.plot.showGrid(x=False, y=False)
+
     def _apply_labels(self, panel: Panel, theme: Theme) -> None:
         style = {"color": theme.foreground, "font-size": f"{theme.font_pt(12)}pt"}
+        label = self.plot.titleLabel
+        if not getattr(label, "_height_only", False):  # long titles must not widen the grid
+            label.updateMin = lambda lb=label: (lb.setMinimumHeight(lb.itemRect().height()),
+                                                lb.setMinimumWidth(10))
+            label._height_only = True
         self.plot.setTitle(panel.title, color=theme.foreground, size=f"{theme.font_pt(13)}pt")
+        if panel.kind == "table":
+            return
+        self.plot.getAxis("bottom").setTicks([panel.x_ticks] if panel.x_ticks else None)
+        self.plot.getAxis("left").setTicks([panel.y_ticks] if panel.y_ticks else None)
         self.plot.setLabel("bottom", panel.x_label, **style)
         self.plot.setLabel("left", panel.y_label, **style)
         for name in ("bottom", "left"):

@@ -1,0 +1,183 @@
+"""Every view in the window: builds, widget ↔ model binding, plotted arrays = core output."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from core.views import VIEW_IDS, VIEWS
+from gui.plots import display_image
+
+SHOT_DIR = os.environ.get("PE_STUDIO_SHOTS")
+
+
+def _new_value(param, current):
+    """A valid value different from ``current`` for a parameter."""
+    if param.kind == "bool":
+        return not current
+    if param.kind == "choice":
+        return next(c for c in param.choices if c != current)
+    if param.kind == "int":
+        step = int(param.step or 1)
+        return current + step if current + step <= param.maximum else current - step
+    if param.kind == "float":
+        up = current * 1.5 if param.log_scale else current + (param.step or 0.1)
+        return up if up <= param.maximum else current / 2
+    if param.kind == "int_list":
+        return tuple(current[:-1]) if len(current) > 1 else (current[0] + 1,)
+    return None
+
+
+def _edit_widget(panel, name, value):
+    row = panel.rows[name]
+    w = row.editor
+    if isinstance(w, (QtWidgets.QSpinBox, QtWidgets.QDoubleSpinBox)):
+        w.setValue(value)
+    elif isinstance(w, QtWidgets.QCheckBox):
+        w.setChecked(value)
+    elif isinstance(w, QtWidgets.QComboBox):
+        w.setCurrentText(value)
+    else:
+        w.setText(row.param.format(value))
+        w.editingFinished.emit()
+
+
+def _widget_value(panel, name):
+    w = panel.rows[name].editor
+    if isinstance(w, (QtWidgets.QSpinBox, QtWidgets.QDoubleSpinBox)):
+        return w.value()
+    if isinstance(w, QtWidgets.QCheckBox):
+        return w.isChecked()
+    if isinstance(w, QtWidgets.QComboBox):
+        return w.currentText()
+    return w.text()
+
+
+def assert_plots_match_core(window, view_id):
+    """The arrays inside the pyqtgraph items equal the core's compute output."""
+    spec = VIEWS[view_id]
+    params = window.states[view_id].values
+    expected = spec.compute(params, window._compute_context())
+    widget = window.views[view_id]
+    assert widget.data.params == params
+    for panel in expected.panels:
+        got = widget.plots[panel.key].plotted_arrays()
+        if panel.kind == "heatmap":
+            np.testing.assert_array_equal(got["image"], display_image(panel.image))
+        elif panel.kind == "curves":
+            for i, s in enumerate(panel.series):
+                np.testing.assert_allclose(got[f"curve{i}.x"], s.x)
+                np.testing.assert_allclose(got[f"curve{i}.y"], s.y)
+        elif panel.kind == "bars":
+            np.testing.assert_allclose(got["bars.height"], panel.series[0].y)
+
+
+@pytest.mark.parametrize("view_id", VIEW_IDS)
+def test_view_builds_and_plots_equal_core(window, view_id):
+    window.set_view(view_id)
+    assert window.wait_idle()
+    widget = window.views[view_id]
+    assert widget.data is not None and widget.data.panels
+    assert not widget.banner.isVisible(), widget.banner.text()
+    assert widget.formula.text()
+    assert set(window.panels[view_id].rows) == set(VIEWS[view_id].model.names)
+    assert_plots_match_core(window, view_id)
+
+
+@pytest.mark.parametrize("view_id", VIEW_IDS)
+def test_each_parameter_widget_to_model_and_back(window, view_id):
+    window.set_view(view_id)
+    state, panel = window.states[view_id], window.panels[view_id]
+    for param in state.model.params:
+        if param.kind in ("file", "text"):
+            continue
+        before = state.values[param.name]
+        value = _new_value(param, before)
+        _edit_widget(panel, param.name, value)          # view → model
+        after = state.values[param.name]
+        assert after != before, f"{view_id}.{param.name}: widget edit did not reach the model"
+        state.set_param(param.name, before)              # model → view
+        shown = _widget_value(panel, param.name)
+        expected = param.format(before) if isinstance(shown, str) and param.kind not in (
+            "choice",) else before
+        if isinstance(shown, float):
+            assert shown == pytest.approx(before, rel=1e-3)
+        else:
+            assert shown == expected, f"{view_id}.{param.name}: widget shows {shown!r}"
+    assert window.wait_idle()
+    assert_plots_match_core(window, view_id)
+
+
+def test_model_updates_do_not_echo(window):
+    """Setting the model updates widgets with signals blocked: one change, one undo step."""
+    state = window.states["sinusoidal"]
+    seen = []
+    state.changed.connect(seen.append)
+    state.set_param("seq_len", 77)
+    assert len(seen) == 1
+    assert window.panels["sinusoidal"].rows["seq_len"].editor.value() == 77
+    assert state.undo() and state.values["seq_len"] == 100
+
+
+def test_invalid_input_shows_message_and_keeps_last_good_state(window, qtbot):
+    window.set_view("sinusoidal")
+    state, widget = window.states["sinusoidal"], window.views["sinusoidal"]
+    good = state.values
+    good_image = widget.plots["heatmap"].plotted_arrays()["image"].copy()
+    editor = window.panels["sinusoidal"].rows["dims"].editor
+    editor.setText("0, two, 3")
+    editor.editingFinished.emit()
+    assert widget.banner.isVisible()
+    assert "dims" in widget.banner.text() and "two" in widget.banner.text()
+    assert state.values == good
+    np.testing.assert_array_equal(widget.plots["heatmap"].plotted_arrays()["image"], good_image)
+    state.set_param("seq_len", 50)
+    assert window.wait_idle()
+    assert not widget.banner.isVisible()
+
+
+def test_hover_readout_gives_exact_value(window):
+    window.set_view("sinusoidal")
+    widget = window.views["sinusoidal"]
+    text = widget.readout_at("heatmap", 3.0, 10.0)
+    expected = np.cos(10 * 10000 ** (-2 * 1 / 32))
+    assert "position 10, dim 3 (cos)" in text
+    assert f"{expected:.6g}" in text
+
+
+def test_every_view_png_at_1600x1000(window, tmp_path):
+    out = Path(SHOT_DIR) if SHOT_DIR else tmp_path
+    out.mkdir(parents=True, exist_ok=True)
+    window.resize(1600, 1000)
+    for view_id in VIEW_IDS:
+        window.set_view(view_id)
+        assert window.wait_idle()
+        QtWidgets.QApplication.processEvents()
+        path = out / f"view_{view_id}.png"
+        assert window.grab().save(str(path))
+        image = QtGui.QImage(str(path))
+        assert (image.width(), image.height()) == (1600, 1000)
+        canvas = window.views[view_id].canvas.grab().toImage()
+        colours = {canvas.pixel(x, y) for x in range(0, canvas.width(), 13)
+                   for y in range(0, canvas.height(), 13)}
+        assert len(colours) > 20, f"{view_id} canvas looks blank"
+
+
+def test_no_leaked_top_level_widgets(qtbot):
+    from gui.main_window import MainWindow
+
+    before = {id(w) for w in QtWidgets.QApplication.topLevelWidgets()}
+    win = MainWindow()
+    win.show()
+    assert win.wait_idle()
+    win.close()
+    win.deleteLater()
+    QtCore.QCoreApplication.sendPostedEvents(None, QtCore.QEvent.Type.DeferredDelete)
+    QtWidgets.QApplication.processEvents()
+    leaked = [w for w in QtWidgets.QApplication.topLevelWidgets()
+              if id(w) not in before and w.isVisible()]
+    assert not leaked
