@@ -1,9 +1,8 @@
 """Render widgets (pyqtgraph plots and their containers) to PNG, SVG and the clipboard.
 
-Graphics views render their ``QGraphicsScene``; other widgets ``QWidget.render``, then
-their children. SVG comes from ``QSvgGenerator`` (SVG 1.1: clip paths kept), not from
-pyqtgraph's ``SVGExporter``, which fails on the ``Z`` of Qt >= 6.10 (pyqtgraph #3495).
-"""
+Graphics views render their ``QGraphicsScene``, other widgets ``QWidget.render``. SVG
+comes from ``QSvgGenerator`` (SVG 1.1: clip paths kept), not pyqtgraph's ``SVGExporter``
+(it fails on the closing ``Z`` Qt >= 6.10 writes in paths: pyqtgraph issue #3495)."""
 
 from __future__ import annotations
 
@@ -17,7 +16,6 @@ from PySide6 import QtCore, QtGui, QtSvg, QtWidgets
 
 from core.atomicio import atomic_path
 
-__all__ = ["copy_to_clipboard", "image_bytes_png", "render_image", "render_png", "render_svg"]
 _PathLike = str | os.PathLike[str]
 
 
@@ -64,21 +62,18 @@ class _ExportPainter(QtGui.QPainter):
     pen_scale = 1.0
 
     def setPen(self, pen) -> None:  # noqa: N802 (Qt API)
-        if self.pen_scale != 1.0:
-            pen = QtGui.QPen(pen)
-            if pen.isCosmetic():
-                pen.setWidthF(max(pen.widthF(), 1.0) * self.pen_scale)
+        pen = QtGui.QPen(pen)
+        if pen.isCosmetic() and self.pen_scale != 1.0:
+            pen.setWidthF(max(pen.widthF(), 1.0) * self.pen_scale)
         super().setPen(pen)
 
 
 def _play_axis(axis: pg.AxisItem, painter: QtGui.QPainter) -> None:
     """Draw ``axis`` straight onto the export painter (its cached QPicture would replay
     its pens in C++, bypassing ``_ExportPainter.setPen``)."""
-    painter.save()
-    painter.setFont(axis.style["tickFont"] or painter.font())
+    painter.setFont(axis.style["tickFont"] or painter.font())  # the scene restores state
     if (specs := axis.generateDrawSpecs(painter)) is not None:
         axis.drawPicture(painter, *specs)
-    painter.restore()
 
 
 def _paint_tree(widget: QtWidgets.QWidget, painter: QtGui.QPainter, opaque: bool,
@@ -170,13 +165,19 @@ def render_image(widget: QtWidgets.QWidget, width: int | None = None,
     """
     logical, pixels, dpr = _plan(widget, width, height, scale)
     image = QtGui.QImage(pixels, QtGui.QImage.Format.Format_ARGB32_Premultiplied)
-    image.fill(QtCore.Qt.GlobalColor.transparent if transparent
-               else widget.palette().color(QtGui.QPalette.ColorRole.Window))
+    fill = widget.palette().window().color()
+    image.fill(QtCore.Qt.GlobalColor.transparent if transparent else fill)
     image.setDevicePixelRatio(dpr)
     sx, sy = pixels.width() / dpr / logical.width(), pixels.height() / dpr / logical.height()
     _paint(widget, image, logical, sx, sy, opaque=not transparent, pen_scale=dpr)
     image.setDevicePixelRatio(1.0)
     return image
+
+
+def _css_fonts(match: re.Match[str]) -> str:
+    """Font list for SVG viewers: the family Qt used (e.g. for "Sans Serif"), a generic."""
+    names = dict.fromkeys([QtGui.QFontInfo(QtGui.QFont(match[1])).family(), match[1]])
+    return 'font-family="' + ", ".join(f"'{n}'" for n in names) + ', sans-serif"'
 
 
 def _write(path: _PathLike, kind: str, data: bytes) -> None:
@@ -240,9 +241,9 @@ def render_svg(widget: QtWidgets.QWidget, path: _PathLike, width: int | None = N
     generator.setViewBox(QtCore.QRect(QtCore.QPoint(0, 0), size))
     generator.setResolution(round(widget.logicalDpiX()))  # font pt -> px as on screen
     generator.setTitle(title)
-    generator.setDescription("Positional Encoding Studio")
     _paint(widget, generator, size, 1.0, 1.0, opaque=True)
     text = bytes(buffer.data()).decode("utf-8")
     text = re.sub(r'<svg width="[^"]*" height="[^"]*"',  # Qt writes mm; use px as viewBox
                   f'<svg width="{size.width()}" height="{size.height()}"', text, count=1)
+    text = re.sub(r'font-family="([^"\']*)"', _css_fonts, text)
     _write(path, "SVG image", text.encode("utf-8"))

@@ -137,7 +137,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
                           sampled_note("looked-up positions", n, s_q)) if t]
     sim = _cosine(q_rows, q_rows)
     shown = sorted({0, 1, d // 2, d - 1})[:4]
-    level = float(np.max(np.abs(t_rows))) if table.path and t_rows.size else 3.0
+    level = max(float(np.max(np.abs(t_rows))), 1e-12) if table.path else 3.0
 
     def probe_table(x: float, y: float) -> str:
         p, c = int(round(y)), int(round(x))

@@ -9,6 +9,7 @@ import numpy as np
 
 from core.attention import (
     ATTENTION_METHODS,
+    TOY_ALIBI_SLOPE,
     AttentionResult,
     permutation_between,
     permutation_gap,
@@ -53,6 +54,8 @@ def _run(params: Mapping[str, Any]) -> tuple[list[str], list[str], np.ndarray,
     if not a:
         raise ValueError("sentence: no words to compare")
     perm = permutation_between(a, b)
+    if b == a[::-1]:  # with repeated words, pair each word with its mirror image
+        perm = np.arange(len(a))[::-1].copy()
     method, d, base = params["method"], params["d_model"], params["base"]
     runs = {f"{s}_{tag}": toy_attention(toks, meth, d, base)
             for s, toks in (("a", a), ("b", b)) for tag, meth in (("none", "none"),
@@ -60,9 +63,15 @@ def _run(params: Mapping[str, Any]) -> tuple[list[str], list[str], np.ndarray,
     return a, b, perm, runs
 
 
-def _verdict(b: list[str], a: list[str], perm: np.ndarray, gap0: float, gap1: float,
+def _quote(words: list[str], limit: int = 40) -> str:
+    text = " ".join(words)
+    return f"'{text if len(text) <= limit else text[:limit - 1] + '…'}'"
+
+
+def _verdict(a: list[str], b: list[str], perm: np.ndarray, gap0: float, gap1: float,
              method: str) -> str:
-    qa, qb = f"'{' '.join(a)}'", f"'{' '.join(b)}'"
+    """One line: identical up to reordering without positions; with the method or not."""
+    qa, qb = _quote(a), _quote(b)
     if np.array_equal(perm, np.arange(perm.size)):
         return f"Both sentences have the same word order ({qa}): there is nothing to tell apart."
     name = METHOD_NAMES[method]
@@ -137,11 +146,11 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     enters = {"sinusoidal": f"x = emb + PE (d={d}, base {base:g})",
               "learned": f"x = emb + 0.5·E[p] (random table, d={d})",
               "rope": f"q, k rotated by p·θ_i (θ_i = {base:g}^(−2i/{d - d % 2}))",
-              "alibi": "scores − 0.5·|i − j|"}[method]
+              "alibi": f"scores − {TOY_ALIBI_SLOPE:g}·|i − j|"}[method]
     formula = (f"out = softmax(q kᵀ/√{d}) v,  q, k, v = x W_q, x W_k, x W_v;  with {name}: "
                f"{enters};  B = A reordered by {perm.tolist()}")
     return ViewData("permutation", dict(params), panels, formula,
-                    _verdict(b, a, perm, gap0, gap1, method))
+                    _verdict(a, b, perm, gap0, gap1, method))
 
 
 def export(params: Mapping[str, Any]) -> ExportData:

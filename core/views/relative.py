@@ -97,13 +97,13 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         return f"query i={c[0]}, key j={c[1]}: j − i = {c[1] - c[0]} → bucket {int(v)}"
 
     reach = 2 * md
-    r_idx, r_stride = sample_axis(2 * reach + 1, ctx.max_points)
-    rel = (r_idx - reach).astype(np.int64)
+    r_idx, r_stride = sample_axis(reach + 1, ctx.max_points // 2)
+    rel = np.concatenate([-r_idx[:0:-1], r_idx]).astype(np.int64)  # symmetric, includes 0
     curve = [Series("T5 bucket", rel.astype(float), _t5(rel, params).astype(float), "step"),
              Series(f"Shaw index (k={k})", rel.astype(float),
                     (np.clip(rel, -k, k) + k).astype(float), "dashed")]
     if r_stride > 1:
-        notes.append(sampled_note("relative positions", 2 * reach + 1, r_stride))
+        notes.append(sampled_note("relative distances", reach + 1, r_stride))
     lim = float(max(n - 1, 1))
     panels = [
         Panel("grid", "Course grid: i − j (query − key)", "heatmap", "key j", "query i",

@@ -1,0 +1,329 @@
+"""Views against the core math: panels equal the core functions, probes are exact,
+large sizes stay within the display budget, exports have the documented shape."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+import pytest
+
+from core.alibi import alibi_bias
+from core.attention import permutation_between, tokenize, toy_attention
+from core.learned import init_learned_table
+from core.params import ParamError
+from core.relative import relative_positions, shaw_relative_index, t5_relative_bucket
+from core.rope import apply_rope, rope_decay, rope_inv_freq, rope_score_vs_offset
+from core.sinusoidal import sinusoidal, sinusoidal_dot_vs_offset
+from core.viewdata import ComputeContext, ViewData
+from core.views import VIEWS
+from core.views import compare as compare_view
+from core.views import learned as learned_view
+from core.views import rope as rope_view
+
+ALL = ("sinusoidal", "learned", "rope", "alibi", "relative", "permutation", "compare")
+SMALL = ComputeContext(max_cells=16, max_points=64)
+CTX = ComputeContext()
+
+LARGE = {
+    "sinusoidal": {"seq_len": 16384, "d_model": 4096},
+    "learned": {"max_positions": 8192, "d_model": 4096, "seq_len": 8192},
+    "rope": {"head_dim": 1024, "seq_len": 65536, "pair": 511, "m": 16383},
+    "alibi": {"seq_len": 16384, "heads": 32},
+    "relative": {"seq_len": 4096, "max_distance": 4096},
+    "permutation": {"d_model": 256},
+    "compare": {"seq_len": 65536, "d_model": 4096, "heads": 32, "train_len": 16384},
+}
+
+
+def view(view_id: str, ctx: ComputeContext = CTX, **changes) -> ViewData:
+    spec = VIEWS[view_id]
+    return spec.compute(spec.model.validate(changes, partial=True), ctx)
+
+
+def number(text: str) -> float:
+    """The value at the end of a probe readout."""
+    if "−∞" in text:
+        return -math.inf
+    return float(re.findall(r"-?\d+(?:\.\d+)?(?:e[-+]?\d+)?", text)[-1])
+
+
+def test_all_views_registered():
+    assert tuple(VIEWS) == ALL
+
+
+@pytest.mark.parametrize("view_id", ALL)
+def test_defaults_compute_and_export(view_id):
+    spec = VIEWS[view_id]
+    params = spec.model.validate(spec.model.defaults())
+    data = spec.compute(params, CTX)
+    assert data.view_id == view_id and data.panels and data.formula
+    assert spec.data_description and 2 <= spec.explanation.count(". ") + 1 <= 7
+    for p in data.panels:
+        assert p.row_span >= 1 and p.col_span >= 1
+        if p.kind == "heatmap":
+            assert p.probe is not None and p.image.shape == (len(p.y_coords), len(p.x_coords))
+    exp = spec.export(params)
+    assert exp.array.ndim == len(exp.axes)
+
+
+@pytest.mark.parametrize("view_id", ALL)
+def test_probes_are_exact(view_id):
+    for ctx in (CTX, SMALL):
+        data = view(view_id, ctx)
+        for p in data.panels:
+            if p.kind != "heatmap":
+                continue
+            rows, cols = p.image.shape
+            for r, c in {(0, 0), (rows - 1, cols - 1), (rows // 2, cols // 3), (1 % rows, 0)}:
+                text = p.probe(float(p.x_coords[c]), float(p.y_coords[r]))
+                assert text, (view_id, p.key)
+                v = float(p.image[r, c])
+                assert number(text) == pytest.approx(v, rel=1e-5, abs=1e-9), (p.key, text)
+            assert p.probe(-5.0, -5.0) == ""
+
+
+@pytest.mark.parametrize("view_id", ALL)
+def test_large_sizes_stay_within_display_budget(view_id):
+    data = view(view_id, CTX, **LARGE[view_id])
+    for p in data.panels:
+        if p.image is not None:
+            assert max(p.image.shape) <= CTX.max_cells
+        for s in p.series:
+            assert len(s.x) <= CTX.max_points
+    if view_id not in ("permutation",):
+        assert any("sampled" in n for n in data.notes)
+
+
+def test_sinusoidal_heatmap_equals_core():
+    data = view("sinusoidal", SMALL, seq_len=100, d_model=40)
+    p = data.panel("heatmap")
+    np.testing.assert_array_equal(p.y_coords, np.arange(0, 100, 7))
+    ref = sinusoidal(100, 40)[np.ix_(p.y_coords, p.x_coords)]
+    np.testing.assert_allclose(p.image, ref, atol=1e-12)
+
+
+def test_alibi_heads_equal_core():
+    data = view("alibi", SMALL, seq_len=50, heads=4, causal=False)
+    bias = alibi_bias(50, 4, causal=False)
+    for h in range(4):
+        p = data.panel(f"head{h + 1}")
+        np.testing.assert_array_equal(p.image, bias[h][np.ix_(p.y_coords, p.x_coords)])
+
+
+# ------------------------------------------------------------------ learned
+def test_learned_panels_equal_table():
+    data = view("learned", SMALL, max_positions=40, d_model=20, seed=3, seq_len=30)
+    table = init_learned_table(40, 20, 3)
+    p = data.panel("table")
+    np.testing.assert_array_equal(p.image, table[np.ix_(p.y_coords, p.x_coords)])
+    s = data.panel("similarity")
+    rows = table[s.y_coords]
+    cos = rows @ rows.T / np.outer(*(2 * [np.linalg.norm(rows, axis=1)]))
+    np.testing.assert_allclose(s.image, cos, atol=1e-12)
+    norms = data.panel("norms").series[0]
+    np.testing.assert_allclose(norms.y, np.linalg.norm(table[norms.x.astype(int)], axis=1))
+
+
+def test_learned_chunked_rows_equal_full_table():
+    params = learned_view.MODEL.validate({"max_positions": 3000, "d_model": 1500, "seed": 5},
+                                         partial=True)
+    table = learned_view._Table(params)
+    assert table.array is None  # large: rows are drawn in chunks, not held
+    pos = np.array([0, 1023, 1024, 2999, 5])
+    np.testing.assert_array_equal(table.take(pos), init_learned_table(3000, 1500, 5)[pos])
+
+
+def test_learned_out_of_range_names_limit():
+    with pytest.raises(ValueError, match="max_positions=64") as info:
+        view("learned", max_positions=64, seq_len=65)
+    assert "\n" not in str(info.value)
+    with pytest.raises(ValueError, match="max_positions=64"):
+        VIEWS["learned"].export(learned_view.MODEL.validate({"seq_len": 100}, partial=True))
+
+
+def test_learned_table_file(tmp_path):
+    arr = np.arange(30.0).reshape(10, 3)
+    path = tmp_path / "table.npy"
+    np.save(path, arr)
+    data = view("learned", table_file=str(path), seq_len=8)
+    np.testing.assert_array_equal(data.panel("table").image, arr)
+    assert any("max_positions = 10" in n for n in data.notes)
+    exp = VIEWS["learned"].export(learned_view.MODEL.validate(
+        {"table_file": str(path), "seq_len": 8}, partial=True))
+    np.testing.assert_array_equal(exp.array, arr[:8])
+    with pytest.raises(ValueError, match="max_positions=10"):
+        view("learned", table_file=str(path), seq_len=11)
+    bad = tmp_path / "obj.npy"
+    np.save(bad, np.array([{"a": 1}], dtype=object), allow_pickle=True)
+    with pytest.raises(ValueError, match="pickle"):
+        view("learned", table_file=str(bad))
+
+
+# ------------------------------------------------------------------ rope
+@pytest.mark.parametrize("style", ["half", "interleaved"])
+def test_rope_arrows_are_the_rotation(style):
+    data = view("rope", head_dim=16, base=100.0, style=style, pair=3, m=7, n=2)
+    theta = rope_inv_freq(16, 100.0)[0][3]
+    arrows = {a.name.split(" ")[0]: (a.x, a.y) for a in data.panel("plane").arrows}
+    assert arrows["unrotated"] == pytest.approx((1.0, 0.0))
+    assert arrows["q"] == pytest.approx((math.cos(7 * theta), math.sin(7 * theta)))
+    assert arrows["k"] == pytest.approx((math.cos(2 * theta), math.sin(2 * theta)))
+    assert f"{7 * theta:.4g} rad" in data.panel("plane").title
+    assert f"{7 * theta:.6g} rad" in data.formula
+    turns, deg = rope_view.angle_parts(7 * theta)
+    assert turns == math.floor(7 * theta / (2 * math.pi))
+    assert math.radians(deg) == pytest.approx(math.remainder(7 * theta, 2 * math.pi))
+
+
+def test_rope_curves_equal_core_and_depend_on_offset_only():
+    data = view("rope", head_dim=32, seq_len=40, m=3)
+    inv, _ = rope_inv_freq(32, 10000.0)
+    a, b = data.panel("score").series[:2]
+    np.testing.assert_allclose(a.y, b.y, atol=1e-9)
+    q, k = np.random.default_rng(rope_view.TOY_QK_SEED).standard_normal((2, 32))
+    np.testing.assert_allclose(a.y, rope_score_vs_offset(q, k, a.x, inv, "half", 3))
+    decay = data.panel("decay").series[0]
+    np.testing.assert_allclose(decay.y, rope_decay(decay.x, inv))
+    np.testing.assert_allclose(data.panel("frequencies").series[0].y, inv)
+
+
+def test_rope_scaling_and_clamping():
+    data = view("rope", head_dim=16, pair=40, scaling="yarn", factor=8.0,
+                original_max_position_embeddings=64)
+    assert any("clamped to 7" in n for n in data.notes)
+    scaling = {"rope_type": "yarn", "factor": 8.0, "original_max_position_embeddings": 64,
+               "beta_fast": 32.0, "beta_slow": 1.0}
+    inv, af = rope_inv_freq(16, 10000.0, scaling)
+    assert af != 1.0 and f"{af:.4g}" in data.formula
+    sel = [s for s in data.panel("frequencies").series if "selected" in s.name]
+    np.testing.assert_allclose(sel[0].y, inv)
+    plane = {a.name.split(" ")[0]: a for a in data.panel("plane").arrows}
+    assert plane["q"].x == pytest.approx(math.cos(5 * inv[7]))
+
+
+def test_rope_invalid_combinations_raise_one_line():
+    for changes in ({"head_dim": 64, "partial_rotary_factor": 0.3},  # 19: odd
+                    {"head_dim": 2, "partial_rotary_factor": 0.5},  # 1: too small
+                    {"scaling": "yarn", "beta_fast": 2.0, "beta_slow": 4.0},
+                    {"scaling": "llama3", "low_freq_factor": 4.0, "high_freq_factor": 2.0}):
+        with pytest.raises(ValueError) as info:
+            view("rope", **changes)
+        assert "\n" not in str(info.value)
+    with pytest.raises(ParamError):
+        VIEWS["rope"].model.validate({"scaling": "ntk"}, partial=True)
+
+
+def test_rope_export_angles():
+    params = rope_view.MODEL.validate({"head_dim": 32, "seq_len": 50, "scaling": "linear",
+                                       "factor": 2.0, "partial_rotary_factor": 0.5},
+                                      partial=True)
+    exp = VIEWS["rope"].export(params)
+    inv, _ = rope_inv_freq(32, 10000.0, {"rope_type": "linear", "factor": 2.0},
+                           partial_rotary_factor=0.5)
+    assert exp.array.shape == (50, 8)
+    np.testing.assert_allclose(exp.array, np.arange(50)[:, None] * inv[None, :])
+    x = np.zeros((50, 32))
+    x[:, 0] = 1.0
+    rotated = apply_rope(x, np.arange(50), inv)
+    np.testing.assert_allclose(np.arctan2(rotated[:, 8], rotated[:, 0]),
+                               np.angle(np.exp(1j * exp.array[:, 0])), atol=1e-12)
+
+
+# ------------------------------------------------------------------ relative
+def test_relative_heatmaps_equal_core():
+    data = view("relative", SMALL, seq_len=70, k=3, bidirectional=False, num_buckets=16,
+                max_distance=40)
+    idx = data.panel("grid").y_coords
+    grid = relative_positions(70)[np.ix_(idx, idx)]
+    np.testing.assert_array_equal(data.panel("grid").image, grid)
+    np.testing.assert_array_equal(data.panel("shaw").image,
+                                  shaw_relative_index(70, 3)[np.ix_(idx, idx)])
+    key_minus_query = idx[None, :] - idx[:, None]
+    np.testing.assert_array_equal(data.panel("t5").image,
+                                  t5_relative_bucket(key_minus_query, False, 16, 40))
+    curve = data.panel("t5_curve").series[0]
+    np.testing.assert_array_equal(curve.x, -curve.x[::-1])
+    assert curve.x.max() >= 80 - 3 and 0 in curve.x
+    np.testing.assert_array_equal(curve.y, t5_relative_bucket(curve.x.astype(int), False,
+                                                              16, 40))
+
+
+def test_relative_invalid_buckets_and_export():
+    with pytest.raises(ValueError, match="num_buckets") as info:
+        view("relative", num_buckets=32, max_distance=8)
+    assert "\n" not in str(info.value)
+    params = VIEWS["relative"].model.validate({"seq_len": 300}, partial=True)
+    exp = VIEWS["relative"].export(params)
+    assert exp.array.shape == (3, 300, 300) and exp.array.dtype == np.int64
+    np.testing.assert_array_equal(exp.array[0], relative_positions(300))
+    np.testing.assert_array_equal(exp.array[1], shaw_relative_index(300, 4))
+    np.testing.assert_array_equal(exp.array[2], t5_relative_bucket(-relative_positions(300)))
+
+
+# ------------------------------------------------------------------ permutation
+def test_permutation_verdicts():
+    plain = view("permutation")
+    assert "exactly the rows" in plain.verdict and "they differ" in plain.verdict
+    assert "\n" not in plain.verdict
+    reversal = view("permutation", method="alibi")
+    assert "still identical" in reversal.verdict and "|i − j|" in reversal.verdict
+    shuffled = view("permutation", method="alibi", permuted="bites man dog")
+    assert "they differ" in shuffled.verdict
+
+
+def test_permutation_panels_equal_core():
+    data = view("permutation", method="rope", d_model=8, sentence="the cat saw a dog",
+                permuted="a dog saw the cat")
+    a, b = tokenize("the cat saw a dog"), tokenize("a dog saw the cat")
+    np.testing.assert_array_equal(data.panel("weights_a_pe").image,
+                                  toy_attention(a, "rope", 8).weights)
+    np.testing.assert_array_equal(data.panel("weights_b_none").image,
+                                  toy_attention(b, "none", 8).weights)
+    perm = permutation_between(a, b)
+    assert np.max(np.abs(data.panel("diff_none").image)) < 1e-12
+    ref = toy_attention(b, "rope", 8).outputs - toy_attention(a, "rope", 8).outputs[perm]
+    np.testing.assert_allclose(data.panel("diff_pe").image, ref)
+    assert "keys: the · cat · saw · a · dog" == data.panel("weights_a_pe").x_label
+    exp = VIEWS["permutation"].export(VIEWS["permutation"].model.validate(
+        {"d_model": 8}, partial=True))
+    assert exp.array.shape == (4, 3, 8)
+
+
+def test_permutation_rejects_other_words():
+    with pytest.raises(ValueError, match="same words") as info:
+        view("permutation", permuted="cat bites man")
+    assert "\n" not in str(info.value)
+
+
+# ------------------------------------------------------------------ compare
+def test_compare_curves_equal_core():
+    data = view("compare", seq_len=100, d_model=32, heads=4, train_len=40)
+    curves = data.panel("distance").series
+    x = curves[0].x
+    np.testing.assert_allclose(curves[0].y, sinusoidal_dot_vs_offset(x, 32) / 16.0)
+    np.testing.assert_allclose(curves[1].y, rope_decay(x, rope_inv_freq(32, 10000.0)[0]))
+    np.testing.assert_allclose(curves[2].y, np.exp(-0.25 * x))
+    learned = curves[4].y
+    assert learned[0] == pytest.approx(1.0)
+    assert np.all(np.isfinite(learned[x < 40])) and np.all(np.isnan(learned[x >= 40]))
+    assert any(s.name.startswith("train_len") and s.x[0] == 40 for s in curves)
+    idx = data.panel("indices").series
+    np.testing.assert_array_equal(idx[0].y, t5_relative_bucket(-x.astype(int)))
+    np.testing.assert_array_equal(idx[1].y, np.clip(-x, -16, 16) + 16)
+    table = data.panel("table")
+    text = " ".join(" ".join(r) for r in table.rows)
+    for model in ("BERT", "GPT-2", "T5", "LLaMA", "BLOOM", "MPT"):
+        assert model in text
+
+
+def test_compare_export_matches_display():
+    params = compare_view.MODEL.validate({"seq_len": 3000, "d_model": 2048, "train_len": 100},
+                                         partial=True)
+    exp = VIEWS["compare"].export(params)
+    assert exp.array.shape == (len(compare_view.CURVES), 3000)
+    data = VIEWS["compare"].compute(params, SMALL)
+    x = data.panel("distance").series[0].x.astype(int)
+    for row, s in enumerate(data.panel("distance").series[:5]):
+        np.testing.assert_allclose(exp.array[row, x], s.y, equal_nan=True)
