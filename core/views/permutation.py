@@ -133,6 +133,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
                 f"weights_{s}_{tag}", f"{s.upper()}: '{' '.join(toks[s])}' — {label}", "heatmap",
                 f"keys: {words}", f"queries: {words}", image=runs[f"{s}_{tag}"].weights,
                 x_coords=np.arange(len(toks[s])), y_coords=np.arange(len(toks[s])),
+                x_ticks=list(enumerate(toks[s])), y_ticks=list(enumerate(toks[s])),
                 colormap="sequential", levels=(0.0, 1.0), value_label="attention weight",
                 probe=weights_probe(f"{s}_{tag}"), row=r, col=c))
         gap = gap0 if tag == "none" else gap1
@@ -140,6 +141,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             f"diff_{tag}", f"out_B − out_A reordered — {label}: max {gap:.2g}", "heatmap",
             "output dimension", f"rows of B: {' · '.join(b)}", image=diffs[tag],
             x_coords=np.arange(params["d_model"]), y_coords=np.arange(len(b)),
+            y_ticks=list(enumerate(b)),
             colormap="diverging", levels=(-lim, lim), value_label="difference",
             probe=diff_probe(tag), row=r, col=2))
     d, base = params["d_model"], params["base"]
