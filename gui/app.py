@@ -23,6 +23,7 @@ def ensure_app(headless: bool = False) -> QtWidgets.QApplication:
         app = QtWidgets.QApplication(sys.argv[:1])
         app.setApplicationName(APP_NAME)
         app.setOrganizationName(ORG_NAME)
+        app.setDesktopFileName("pe-studio")  # matches resources/pe-studio.desktop
         icon = resource_path("icons", "pe-studio.png")
         if icon.exists():
             app.setWindowIcon(QtGui.QIcon(str(icon)))
