@@ -60,6 +60,7 @@ class PanelPlot:
         self.legend: pg.LegendItem | None = None
         self.table: pg.TextItem | None = None
         self._shape: tuple | None = None
+        self._labels_key: tuple | None = None  # what _apply_labels last applied
 
     # ------------------------------------------------------------------ public
     def show(self, panel: Panel) -> None:
@@ -71,7 +72,13 @@ class PanelPlot:
             self._rebuild(panel, theme)
             self._shape = shape
         self.panel = panel
-        self._apply_labels(panel, theme)
+        # Title/axis text is re-laid out on every set (about half of show()'s time during
+        # a drag); re-apply only when something it depends on changed.
+        labels_key = (panel.kind, panel.title, panel.x_label, panel.y_label,
+                      panel.x_ticks, panel.y_ticks, theme)
+        if labels_key != self._labels_key:
+            self._apply_labels(panel, theme)
+            self._labels_key = labels_key
         if panel.kind in ("curves",):
             for item, s in zip(self.curves, panel.series, strict=True):
                 item.setData(np.asarray(s.x, float), np.asarray(s.y, float))
@@ -103,6 +110,7 @@ class PanelPlot:
 
     # ------------------------------------------------------------------ drawing
     def _rebuild(self, panel: Panel, theme: Theme) -> None:
+        self._labels_key = None
         self.plot.clear()
         if self.colorbar is not None:
             self.colorbar.hide()
@@ -120,8 +128,8 @@ class PanelPlot:
         self.plot.showGrid(x=panel.kind != "heatmap", y=panel.kind != "heatmap", alpha=0.25)
         if panel.kind == "curves":
             if len(panel.series) > 1:
-                self.legend = self.plot.addLegend(offset=(-10, 5), colCount=min(
-                    3, len(panel.series)), labelTextSize=f"{theme.font_pt(11)}pt", brush=pg.mkBrush(theme.background + "c0"))
+                self.legend = self.plot.addLegend(offset=(-10, 5), colCount=2 if len(panel.series) > 3 else len(panel.series), labelTextSize=f"{theme.font_pt(11)}pt",
+                    labelTextColor=theme.foreground, brush=pg.mkBrush(theme.background + "c0"))
             for i, s in enumerate(panel.series):
                 self.curves.append(self._make_curve(s.style, series_color(i, theme), s.name,
                                                     theme))
@@ -206,7 +214,11 @@ class PanelPlot:
         if self.table is None:
             self.table = pg.TextItem(anchor=(0, 0))
             self.plot.addItem(self.table)
+            vb = self.plot.getViewBox()
+            vb.sigResized.connect(lambda v: self.table is not None and self.table.setTextWidth(
+                max(100.0, v.width() - 4)))
         self.table.setHtml(html)
+        self.table.setTextWidth(max(100.0, self.plot.getViewBox().width() - 4))
         self.table.setPos(0, 1)
         self.plot.setRange(xRange=(0, 1), yRange=(0, 1), padding=0)
         self.plot.showGrid(x=False, y=False)

@@ -1,0 +1,270 @@
+"""Headless command line: ``views``, ``export`` and ``present``.
+
+``python main.py views`` lists every view with its parameters (generated from the
+:class:`core.params.ParamModel`) and what its NPY/CSV data holds; it never imports Qt.
+``python main.py export`` writes PNG, SVG, CSV or NPY through
+:func:`gui.exporting.export_view` (the window's code path) on Qt's offscreen platform.
+Every failure is one line on stderr, never a traceback: exit 2 for bad input (view,
+parameter, value, extension, memory budget), 1 for files that cannot be written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+PROG = "main.py"
+
+
+class UsageError(Exception):
+    """Bad command-line usage; ``str()`` is the one-line message (exit 2)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """ArgumentParser whose errors are one line (no usage block) and never exit."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: {message} (see --help)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``main.py`` argument parser with its ``views``/``export``/``present`` commands."""
+    parser = _Parser(prog=PROG, description="Positional Encoding Studio. Without arguments "
+                     "the window opens; the commands below work without a display.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
+                                parser_class=_Parser)
+    views = sub.add_parser("views", help="list views, their parameters and export data",
+                           description="List each view's id, its parameters (name, kind, "
+                           "default, range) and what its NPY/CSV export contains.")
+    views.add_argument("view", nargs="*", help="only these view ids (default: all)")
+    views.set_defaults(func=cmd_views)
+    export = sub.add_parser(
+        "export", help="write a view as PNG, SVG, CSV or NPY",
+        description="Render a view (or one plot of it) to PNG/SVG, or write the data behind "
+        "it to CSV/NPY; the format follows the extension of -o. Whole-view CSV/NPY hold the "
+        "view's full-resolution data (see 'views'); with --panel they hold that plot's data.",
+        epilog="example: main.py export alibi -o bias.npy --param seq_len=8 "
+        "--param causal=false")
+    export.add_argument("view", nargs="?", help="view id (see 'views'); omit with --scene")
+    export.add_argument("-o", "--output", required=True, metavar="PATH",
+                        help="output file: .png, .svg, .csv or .npy")
+    export.add_argument("--scene", metavar="FILE", help="take view, parameters, title and "
+                        "note from a scene file (--param still overrides)")
+    export.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                        help="set a parameter (repeatable), e.g. --param seq_len=128")
+    export.add_argument("--width", type=_positive_int, metavar="PX",
+                        help="image width in pixels (default 1600)")
+    export.add_argument("--height", type=_positive_int, metavar="PX",
+                        help="image height in pixels (default 1000)")
+    export.add_argument("--scale", type=_positive_float, metavar="F",
+                        help="PNG only: render the width x height layout F times larger")
+    export.add_argument("--transparent", action="store_true",
+                        help="PNG only: transparent background")
+    export.add_argument("--panel", metavar="KEY", help="only this plot (keys: see 'views')")
+    export.set_defaults(func=cmd_export)
+    present = sub.add_parser("present", help="run a lecture deck full screen",
+                             description="Present a deck file (a list of scenes).")
+    present.add_argument("deck", metavar="DECK", help="deck file")
+    present.set_defaults(func=cmd_present)
+    return parser
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number of pixels, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number, got {text}")
+    return value
+
+
+# ----------------------------------------------------------------------- views
+def cmd_views(ns: argparse.Namespace) -> int:
+    """Print the view listing (no Qt needed)."""
+    from core.views import VIEWS, get_view
+
+    ids = ns.view or list(VIEWS)
+    for view_id in ids:
+        get_view(view_id)  # unknown id -> ValueError (exit 2) before printing anything
+    out: list[str] = []
+    for view_id in ids:
+        out += describe_view(view_id) + [""]
+    sys.stdout.write("\n".join(out))
+    return 0
+
+
+def describe_view(view_id: str) -> list[str]:
+    """Lines describing one view: parameters, plots and NPY/CSV content."""
+    from core.views import get_view
+    from gui.exporting import panel_keys
+
+    spec = get_view(view_id)
+    lines = [f"{view_id}: {spec.title}", f"  data (NPY/CSV): {spec.data_description}"]
+    try:
+        keys = ", ".join(key for key, _ in panel_keys(spec, spec.model.defaults()))
+        lines.append(f"  plots (--panel, with default parameters): {keys}")
+    except Exception:  # a listing never fails because one view cannot compute
+        pass
+    lines.append("  parameters (--param NAME=VALUE):")
+    rows = [(p.name, p.kind, p.format(p.default) if p.default != "" else '""',
+             p.range_text(), p.help) for p in spec.model.params]
+    widths = [max(len(r[k]) for r in rows) for k in range(3)]
+    for name, kind, default, rng, text in rows:
+        lines.append(f"    {name:<{widths[0]}}  {kind:<{widths[1]}}  default "
+                     f"{default:<{widths[2]}}  range {rng}")
+        lines.append(f"    {'':<{widths[0]}}  {text}")
+    return lines
+
+
+# ----------------------------------------------------------------------- export
+def parse_params(model: Any, assignments: Sequence[str],
+                 base: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Apply ``NAME=VALUE`` strings to ``base`` (default: the model's defaults); validate.
+
+    Raises
+    ------
+    UsageError
+        An assignment without ``=`` or without a name.
+    core.params.ParamError
+        Unknown name, unparsable or out-of-range value, failed cross-check.
+    """
+    values = dict(model.defaults() if base is None else base)
+    for item in assignments:
+        name, sep, text = item.partition("=")
+        if not sep or not name.strip():
+            raise UsageError(f"malformed --param {item!r}: expected NAME=VALUE, "
+                             "e.g. --param seq_len=128")
+        values[name.strip()] = model[name.strip()].parse(text)
+    return model.validate(values)
+
+
+def cmd_export(ns: argparse.Namespace) -> int:
+    """Export one view/plot; returns the exit code."""
+    from core.views import get_view
+    from gui.exporting import export_format, export_view
+
+    title = note = None
+    base: dict[str, Any] | None = None
+    if ns.scene is not None:
+        if ns.view is not None:
+            raise UsageError("give either a VIEW or --scene, not both")
+        scene = _import("core.scenes", "scene files")
+        loaded = scene.load_scene(ns.scene)
+        view_id, base, title, note = loaded.view_id, dict(loaded.params), loaded.title, \
+            loaded.note
+    elif ns.view is None:
+        raise UsageError("export needs a VIEW (see 'main.py views') or --scene FILE")
+    else:
+        view_id = ns.view
+    spec = get_view(view_id)
+    export_format(ns.output)  # unsupported extension: fail before any work
+    values = parse_params(spec.model, ns.param, base)
+    _use_offscreen_platform()
+    export_view(view_id, values, ns.output, width=ns.width, height=ns.height,
+                transparent=ns.transparent, panel=ns.panel, scale=ns.scale,
+                title=title or None, note=note or None)
+    return 0
+
+
+def _use_offscreen_platform() -> None:
+    """Select Qt's offscreen platform unless a QApplication already exists."""
+    widgets = sys.modules.get("PySide6.QtWidgets")
+    if widgets is None or widgets.QApplication.instance() is None:
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+
+
+def _import(module: str, feature: str) -> Any:
+    """Import an optional colleague module, or fail with a clear one-line message."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        if exc.name in (module, None) or module.startswith(f"{exc.name}."):
+            raise FeatureMissing(f"{feature} are not available in this build "
+                                 f"(module {module} is missing)") from None
+        raise
+
+
+class FeatureMissing(RuntimeError):
+    """An optional part of the application is not installed (exit 1)."""
+
+
+# ----------------------------------------------------------------------- present
+def cmd_present(ns: argparse.Namespace) -> int:
+    """Run presentation mode (``gui.presentation.run_present``)."""
+    presentation = _import("gui.presentation", "presentation mode and decks")
+    return int(presentation.run_present(ns.deck, _T0[0]))
+
+
+_T0 = [0.0]
+
+
+# ----------------------------------------------------------------------- entry
+def _fail(message: str, code: int) -> int:
+    text = " ".join(str(message).split()) or "error"
+    print(f"error: {text}", file=sys.stderr)
+    return code
+
+
+def exit_code(exc: BaseException) -> int:
+    """Exit status for an exception: 2 bad input, 1 cannot write / internal."""
+    from core.memory import MemoryBudgetError
+
+    if isinstance(exc, (UsageError, ValueError, KeyError, MemoryBudgetError)):
+        return 2
+    return 1
+
+
+def error_message(exc: BaseException) -> str:
+    """One line describing ``exc`` for the terminal."""
+    from core.memory import MemoryBudgetError
+
+    if isinstance(exc, (UsageError, ValueError, MemoryBudgetError, FeatureMissing)):
+        return str(exc).strip("'\"") or type(exc).__name__
+    if isinstance(exc, KeyError):
+        return str(exc.args[0]) if exc.args else "unknown key"
+    if isinstance(exc, OSError):
+        if exc.filename is not None and exc.strerror:
+            return f"cannot write {exc.filename!r}: {exc.strerror}"
+        return str(exc) or type(exc).__name__
+    if isinstance(exc, MemoryError):
+        return "out of memory; reduce the size"
+    return f"internal error ({type(exc).__name__}: {exc})"
+
+
+def main(args: list[str], t0: float) -> int:
+    """Run a command-line command; return the process exit code (never raises).
+
+    Parameters
+    ----------
+    args
+        Arguments after ``main.py`` (e.g. ``["export", "rope", "-o", "r.png"]``).
+    t0
+        ``time.perf_counter()`` at process start (for start-up timing in ``present``).
+    """
+    _T0[0] = t0
+    try:
+        ns = build_parser().parse_args(args)
+        return int(ns.func(ns))
+    except SystemExit as exc:  # --help / --version
+        return exc.code if isinstance(exc.code, int) else 0
+    except KeyboardInterrupt:
+        return _fail("interrupted", 130)
+    except Exception as exc:  # never a traceback: one line naming the problem
+        return _fail(error_message(exc), exit_code(exc))

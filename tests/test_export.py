@@ -1,0 +1,430 @@
+"""Export of every view in every format: CLI (``main.py export``/``views``) and window."""
+
+from __future__ import annotations
+
+import csv
+import os
+import re
+import subprocess
+import sys
+import types
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from core.encodings import alibi_bias, sinusoidal
+from core.viewdata import ComputeContext
+from core.views import VIEW_IDS, get_view
+from gui import cli, exporting
+
+REPO = Path(__file__).resolve().parent.parent
+SVG = "{http://www.w3.org/2000/svg}"
+SMALL = ["--width", "640", "--height", "400"]
+NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:e-?\d+)?")
+
+
+# ----------------------------------------------------------------------- helpers
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    """Run the CLI in-process; return (exit code, stdout, stderr)."""
+    code = cli.main(list(args), 0.0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def png_image(path: Path):
+    from PySide6 import QtGui
+
+    image = QtGui.QImage(str(path), "PNG")
+    assert not image.isNull(), f"{path} does not decode as PNG"
+    return image
+
+
+def rgba(image) -> np.ndarray:
+    from PySide6 import QtGui
+
+    image = image.convertToFormat(QtGui.QImage.Format.Format_RGBA8888)
+    raw = np.frombuffer(image.constBits(), np.uint8).reshape(image.height(), image.bytesPerLine())
+    return raw[:, : image.width() * 4].reshape(image.height(), image.width(), 4).copy()
+
+
+def distinct_colours(px: np.ndarray) -> int:
+    return len(np.unique(px.reshape(-1, 4), axis=0))
+
+
+def path_lengths(root: ET.Element) -> list[int]:
+    """Number of points of every <path>/<polyline> in an SVG tree."""
+    counts = []
+    for el in root.iter():
+        if el.tag in (f"{SVG}path", f"{SVG}polyline"):
+            counts.append(len(NUMBER.findall(el.get("d") or el.get("points") or "")) // 2)
+    return counts
+
+
+def read_csv(path: Path, ndim: int) -> np.ndarray:
+    """Parse a matrix (ndim <= 2) or long-format (ndim >= 3) CSV back into an array."""
+    with open(path, newline="", encoding="utf-8") as handle:
+        rows = list(csv.reader(handle))
+    body = rows[1:]
+    if ndim <= 2:
+        assert [int(r[0]) for r in body] == list(range(len(body)))  # row indices
+        out = np.array([[float(v) for v in r[1:]] for r in body])
+        return out[:, 0] if ndim == 1 else out
+    index = np.array([[int(v) for v in r[:ndim]] for r in body])
+    out = np.full(tuple(index.max(axis=0) + 1), np.nan)
+    out[tuple(index.T)] = [float(r[ndim]) for r in body]
+    return out
+
+
+def assert_one_line_error(err: str, *words: str) -> None:
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert "Traceback" not in err
+    for word in words:
+        assert word.lower() in err.lower(), (word, err)
+
+
+def line_series_lengths(view_id: str) -> list[int]:
+    data = get_view(view_id).compute(get_view(view_id).model.defaults(), ComputeContext())
+    return [len(s.x) for p in data.panels if p.kind == "curves" for s in p.series
+            if s.style != "scatter"]
+
+
+# ----------------------------------------------------------------------- every view
+@pytest.mark.parametrize("view_id", VIEW_IDS)
+def test_png_and_svg_every_view(view_id, tmp_path, capsys, qapp):
+    png, svg = tmp_path / f"{view_id}.png", tmp_path / f"{view_id}.svg"
+    assert run(capsys, "export", view_id, "-o", str(png), *SMALL)[0] == 0
+    image = png_image(png)
+    assert (image.width(), image.height()) == (640, 400)
+    assert distinct_colours(rgba(image)) > 40  # not blank
+    assert run(capsys, "export", view_id, "-o", str(svg), *SMALL)[0] == 0
+    root = ET.parse(svg).getroot()
+    assert root.tag == f"{SVG}svg" and (root.get("width"), root.get("height")) == ("640", "400")
+    lengths = line_series_lengths(view_id)
+    if lengths:  # curves are vector paths with all their points
+        assert max(path_lengths(root)) >= max(lengths)
+    else:  # heatmap-only views embed their images, axes stay vector
+        assert list(root.iter(f"{SVG}image"))
+        assert len(path_lengths(root)) > 10
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([png.name, svg.name])
+
+
+@pytest.mark.parametrize("view_id", VIEW_IDS)
+def test_npy_and_csv_every_view(view_id, tmp_path, capsys):
+    npy, table = tmp_path / "d.npy", tmp_path / "d.csv"
+    assert run(capsys, "export", view_id, "-o", str(npy)) == (0, "", "")
+    assert run(capsys, "export", view_id, "-o", str(table))[0] == 0
+    spec = get_view(view_id)
+    expected = spec.export(spec.model.defaults())
+    saved = np.load(npy, allow_pickle=False)
+    assert saved.dtype == expected.array.dtype
+    np.testing.assert_array_equal(saved, expected.array)
+    back = read_csv(table, saved.ndim)
+    assert np.array_equal(back, saved.astype(np.float64), equal_nan=True)
+    header = next(csv.reader(open(table, encoding="utf-8")))
+    if saved.ndim >= 3:
+        assert header == [*expected.axes, "value"]
+    else:
+        assert header[1:] == [str(j) for j in range(saved.shape[1])]
+
+
+def test_sinusoidal_npy_equals_core(tmp_path, capsys):
+    path = tmp_path / "pe.npy"
+    code, _, err = run(capsys, "export", "sinusoidal", "-o", str(path), "--param", "seq_len=50",
+                       "--param", "d_model=13", "--param", "base=500")
+    assert code == 0, err
+    np.testing.assert_array_equal(np.load(path), sinusoidal(50, 13, 500.0))
+
+
+@pytest.mark.parametrize("causal", [True, False])
+def test_alibi_npy_and_csv_equal_core(causal, tmp_path, capsys):
+    args = ["--param", "seq_len=8", "--param", "heads=3", "--param", f"causal={causal}"]
+    for ext in ("npy", "csv"):
+        assert run(capsys, "export", "alibi", "-o", str(tmp_path / f"a.{ext}"), *args)[0] == 0
+    expected = alibi_bias(8, 3, causal)
+    saved = np.load(tmp_path / "a.npy")
+    np.testing.assert_array_equal(saved, expected)
+    assert np.isneginf(saved[:, 0, 1:]).all() == causal
+    assert np.array_equal(read_csv(tmp_path / "a.csv", 3), expected)
+    assert ("-inf" in (tmp_path / "a.csv").read_text()) == causal
+
+
+def test_single_plot_exports(tmp_path, capsys, qapp):
+    spec = get_view("sinusoidal")
+    params = spec.model.validate({"seq_len": 40}, partial=True)
+    data = spec.compute(params, exporting.context_for_size(800, 500))
+    names, table = data.panel("waves").data_table()
+    for ext in ("csv", "npy", "png", "svg"):
+        exporting.export_view("sinusoidal", params, tmp_path / f"w.{ext}", width=800,
+                              height=500, panel="waves")
+    np.testing.assert_array_equal(np.load(tmp_path / "w.npy"), table)
+    assert np.array_equal(read_csv(tmp_path / "w.csv", 2), table, equal_nan=True)
+    assert next(csv.reader(open(tmp_path / "w.csv", encoding="utf-8")))[1:] == names
+    image = png_image(tmp_path / "w.png")
+    assert (image.width(), image.height()) == (800, 500)
+    assert max(path_lengths(ET.parse(tmp_path / "w.svg").getroot())) >= 40
+    # A text table has no numbers for NPY, but CSV keeps its cells.
+    code, _, err = run(capsys, "export", "compare", "--panel", "table", "-o",
+                       str(tmp_path / "t.npy"))
+    assert code == 2 and not (tmp_path / "t.npy").exists()
+    assert_one_line_error(err, "table")
+    assert run(capsys, "export", "compare", "--panel", "table", "-o",
+               str(tmp_path / "t.csv"))[0] == 0
+    assert "method" in (tmp_path / "t.csv").read_text(encoding="utf-8")
+
+
+def test_png_scale_and_transparent(tmp_path, qapp):
+    path = exporting.export_view("rope", {}, tmp_path / "r.png", width=400, height=250,
+                                 scale=2, transparent=True)
+    px = rgba(png_image(path))
+    assert px.shape[:2] == (500, 800)
+    assert px[0, 0, 3] == 0 and (px[..., 3] == 255).sum() > 1000
+    themed = rgba(png_image(exporting.export_view("rope", {}, tmp_path / "o.png", width=400,
+                                                  height=250)))
+    assert (themed[..., 3] == 255).all()
+
+
+# ----------------------------------------------------------------------- errors
+ERRORS = [
+    (["export", "nosuch", "-o", "{d}/x.png"], 2, "nosuch"),
+    (["export", "sinusoidal", "-o", "{d}/x.png", "--param", "speed=3"], 2, "speed"),
+    (["export", "sinusoidal", "-o", "{d}/x.npy", "--param", "seq_len=0"], 2, "seq_len"),
+    (["export", "sinusoidal", "-o", "{d}/x.npy", "--param", "seq_len"], 2, "malformed"),
+    (["export", "sinusoidal", "-o", "{d}/x.npy", "--param", "base=abc"], 2, "base"),
+    (["export", "sinusoidal", "-o", "{d}/x.gif"], 2, ".gif"),
+    (["export", "sinusoidal", "-o", "{d}/x.npy", "--param", "seq_len=65536", "--param",
+      "d_model=16384"], 2, "memory budget"),
+    (["export", "alibi", "-o", "{d}/x.png", "--width", "30000", "--height", "30000"], 2,
+     "memory budget"),
+    (["export", "sinusoidal", "-o", "{d}/x.png", "--panel", "nope"], 2, "nope"),
+    (["export", "sinusoidal", "-o", "{d}/x.png", "--width", "0"], 2, "width"),
+    (["export", "sinusoidal", "-o", "{d}/x.svg", "--scale", "2"], 2, "scale"),
+    (["export", "sinusoidal"], 2, "-o"),
+    (["export", "-o", "{d}/x.png"], 2, "VIEW"),
+    (["frobnicate"], 2, "frobnicate"),
+    (["export", "sinusoidal", "-o", "{d}/missing/x.png"], 1, "missing"),
+    (["export", "sinusoidal", "-o", "{d}/file.txt/x.npy"], 1, "file.txt"),
+]
+
+
+@pytest.mark.parametrize(("args", "code", "word"), ERRORS)
+def test_errors_are_one_line(args, code, word, tmp_path, capsys):
+    work = tmp_path / "work"
+    work.mkdir()
+    if "file.txt" in " ".join(args):
+        (work / "file.txt").write_text("x")
+    before = sorted(p.name for p in work.iterdir())
+    result = run(capsys, *[a.format(d=work) for a in args])
+    assert result[0] == code, result
+    assert_one_line_error(result[2], word)
+    assert sorted(p.name for p in work.iterdir()) == before  # nothing left behind
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root ignores permissions")
+def test_permission_denied(tmp_path, capsys):
+    locked = tmp_path / "locked"
+    locked.mkdir(mode=0o500)
+    try:
+        code, _, err = run(capsys, "export", "sinusoidal", "-o", str(locked / "x.npy"))
+    finally:
+        locked.chmod(0o700)
+    assert code == 1
+    assert_one_line_error(err, "permission")
+    assert not list(locked.iterdir())
+
+
+def test_failed_render_keeps_old_png(tmp_path, capsys, monkeypatch, qapp):
+    from gui import render_export
+
+    target = tmp_path / "view.png"
+    target.write_bytes(b"old image")
+
+    def broken(*_a, **_k):
+        raise RuntimeError("renderer exploded")
+
+    monkeypatch.setattr(render_export, "_paint", broken)
+    code, _, err = run(capsys, "export", "sinusoidal", "-o", str(target), *SMALL)
+    assert code == 1
+    assert_one_line_error(err, "renderer exploded")
+    assert target.read_bytes() == b"old image"
+    assert [p.name for p in tmp_path.iterdir()] == ["view.png"]
+
+
+def test_failed_write_keeps_old_npy_then_replaces(tmp_path, capsys, monkeypatch):
+    target = tmp_path / "pe.npy"
+    target.write_bytes(b"old data")
+    real_save = np.save
+
+    def half_save(handle, array, allow_pickle=True):
+        handle.write(b"\x93NUMPY partial")
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(np, "save", half_save)
+    code, _, err = run(capsys, "export", "sinusoidal", "-o", str(target))
+    assert code == 1
+    assert_one_line_error(err, "no space")
+    assert target.read_bytes() == b"old data"
+    assert [p.name for p in tmp_path.iterdir()] == ["pe.npy"]
+    monkeypatch.setattr(np, "save", real_save)
+    assert run(capsys, "export", "sinusoidal", "-o", str(target))[0] == 0
+    np.testing.assert_array_equal(np.load(target), sinusoidal(100, 32, 10000.0))
+
+
+# ----------------------------------------------------------------------- commands
+@pytest.mark.parametrize("command", [[], ["views"], ["export"], ["present"]])
+def test_help(command, capsys):
+    code, out, err = run(capsys, *command, "--help")
+    assert code == 0 and "usage:" in out and not err
+
+
+def test_views_listing(capsys):
+    code, out, err = run(capsys, "views")
+    assert code == 0 and not err
+    for view_id in VIEW_IDS:
+        spec = get_view(view_id)
+        assert f"{view_id}: {spec.title}" in out
+        assert spec.data_description in out
+        for p in spec.model.params:
+            assert re.search(rf"\b{p.name}\s+{p.kind}\s+default", out), p.name
+            assert p.range_text() in out
+    assert run(capsys, "views", "nosuch")[0] == 2
+
+
+def test_scene_export(tmp_path, capsys, qapp):
+    scenes = pytest.importorskip("core.scenes")
+    path = tmp_path / "scene.json"
+    params = get_view("alibi").model.validate({"seq_len": 6, "heads": 2, "causal": False},
+                                              partial=True)
+    scenes.save_scene(scenes.Scene("alibi", params, "Symmetric ALiBi", "note"), path)
+    assert run(capsys, "export", "--scene", str(path), "-o", str(tmp_path / "s.npy"))[0] == 0
+    np.testing.assert_array_equal(np.load(tmp_path / "s.npy"), alibi_bias(6, 2, False))
+    assert run(capsys, "export", "--scene", str(path), "-o", str(tmp_path / "s.png"),
+               *SMALL)[0] == 0
+    code, _, err = run(capsys, "export", "--scene", str(tmp_path / "none.json"), "-o",
+                       str(tmp_path / "x.png"))
+    assert code == 2
+    assert_one_line_error(err, "none.json")
+
+
+def test_missing_optional_modules(tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "core.scenes", None)
+    monkeypatch.setitem(sys.modules, "gui.presentation", None)
+    code, _, err = run(capsys, "export", "--scene", "s.json", "-o", str(tmp_path / "x.png"))
+    assert code == 1
+    assert_one_line_error(err, "core.scenes")
+    code, _, err = run(capsys, "present", "deck.json")
+    assert code == 1
+    assert_one_line_error(err, "gui.presentation")
+    fake = types.ModuleType("gui.presentation")
+    fake.run_present = lambda deck, t0: 7 if deck == "deck.json" and t0 == 0.0 else 99
+    monkeypatch.setitem(sys.modules, "gui.presentation", fake)
+    assert run(capsys, "present", "deck.json")[0] == 7
+
+
+# ----------------------------------------------------------------------- real processes
+def _env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    env["PE_STUDIO_NO_SETTINGS"] = "1"
+    return env
+
+
+def test_subprocess_export_without_display(tmp_path):
+    png, npy = tmp_path / "s.png", tmp_path / "a.npy"
+    for args in (["export", "sinusoidal", "-o", str(png)],
+                 ["export", "alibi", "-o", str(npy), "--param", "seq_len=8", "--param",
+                  "causal=false"]):
+        done = subprocess.run([sys.executable, "main.py", *args], cwd=REPO, env=_env(),
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        assert done.stderr == ""
+    image = png_image(png)
+    assert (image.width(), image.height()) == (1600, 1000)
+    assert distinct_colours(rgba(image)) > 100
+    np.testing.assert_array_equal(np.load(npy), alibi_bias(8, 8, False))
+
+
+def test_subprocess_views_needs_no_qt_and_errors_are_clean(tmp_path):
+    code = ("import sys, main; rc = main.main(['views']); "
+            "print('QT-LOADED' if 'PySide6' in sys.modules else 'NO-QT'); sys.exit(rc)")
+    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=_env(),
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().endswith("NO-QT") and "sinusoidal" in done.stdout
+    bad = subprocess.run([sys.executable, "main.py", "export", "rope", "-o",
+                          str(tmp_path / "r.png"), "--param", "base=1"], cwd=REPO,
+                         env=_env(), capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2
+    assert_one_line_error(bad.stderr, "base")
+    assert not list(tmp_path.iterdir())
+
+
+# ----------------------------------------------------------------------- window
+def test_window_actions(window, tmp_path, monkeypatch, qtbot):
+    from PySide6 import QtGui
+
+    from gui import export_actions as ea
+
+    errors: list[str] = []
+    asked: list[str] = []
+    monkeypatch.setattr(ea, "notify_error", lambda _w, message: errors.append(message))
+    monkeypatch.setattr(ea, "_MEMORY_SETTINGS", {})
+    options = [ea.ExportOptions("png", 640, 400, scale=1.5),
+               ea.ExportOptions("csv", 800, 500, panel="waves"),
+               ea.ExportOptions("npy")]
+    monkeypatch.setattr(ea, "ask_options", lambda *_a, **_k: options.pop(0))
+    targets = [tmp_path / "view.png", tmp_path / "plot.csv"]
+
+    def save_path(_parent, _title, suggested, _fmt):
+        asked.append(suggested)
+        return str(targets.pop(0))
+
+    monkeypatch.setattr(ea, "ask_save_path", save_path)
+    monkeypatch.setattr(ea, "ask_folder", lambda *_a: str(tmp_path / "all"))
+    (tmp_path / "all").mkdir()
+    actions = {a.objectName(): a for a in window.findChildren(QtGui.QAction)}
+    assert actions["action-export-view"].shortcut().toString() == "Ctrl+E"
+    assert actions["action-copy-image"].shortcut().toString() == "Ctrl+Shift+C"
+    assert window.file_menu.actions()[-1].objectName() == "action-quit"
+    assert window.current_view == "sinusoidal"
+    window.states["sinusoidal"].set_param("seq_len", 30)
+    assert window.wait_idle()
+
+    actions["action-export-view"].trigger()
+    image = png_image(tmp_path / "view.png")
+    assert (image.width(), image.height()) == (960, 600)
+    assert os.environ.get("PE_STUDIO_NO_SETTINGS") == "1"
+    assert ea._MEMORY_SETTINGS[ea.SETTINGS_KEY] == str(tmp_path)
+    actions["action-export-plot"].trigger()  # second dialog starts in the remembered folder
+    assert Path(asked[1]).parent == tmp_path and Path(asked[1]).name == "sinusoidal-waves.csv"
+    data = get_view("sinusoidal").compute(window.states["sinusoidal"].values,
+                                          exporting.context_for_size(800, 500))
+    table = data.panel("waves").data_table()[1]
+    assert table.shape[0] == 30
+    assert np.array_equal(read_csv(tmp_path / "plot.csv", 2), table, equal_nan=True)
+
+    actions["action-export-all"].trigger()
+    assert sorted(p.stem for p in (tmp_path / "all").iterdir()) == sorted(VIEW_IDS)
+    np.testing.assert_array_equal(np.load(tmp_path / "all" / "sinusoidal.npy"),
+                                  sinusoidal(30, 32, 10000.0))
+    actions["action-copy-image"].trigger()
+    assert not QtGui.QGuiApplication.clipboard().image().isNull()
+    assert errors == []
+
+
+def test_export_dialog(qtbot):
+    from gui.export_actions import ExportDialog, ExportOptions
+
+    dialog = ExportDialog(None, "Export plot", ExportOptions(panel="heatmap"),
+                          [("waves", "Waves"), ("heatmap", "Heatmap")])
+    qtbot.addWidget(dialog)
+    assert dialog.options() == ExportOptions(panel="heatmap")
+    dialog.scale.setValue(2.0)
+    assert dialog.size_note.text() == "Image: 3200 × 2000 pixels"
+    dialog.format.setCurrentIndex(dialog.format.findData("svg"))
+    assert not dialog.scale.isEnabled() and not dialog.transparent.isEnabled()
+    options = dialog.options()
+    assert (options.fmt, options.panel) == ("svg", "heatmap")
+    assert options.export_kwargs()["scale"] is None
