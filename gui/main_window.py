@@ -127,8 +127,10 @@ class MainWindow(QtWidgets.QMainWindow):
         self.add_action(self.view_menu, "&Full screen", "F11", self.toggle_fullscreen,
                         "action-fullscreen")
         # --- feature installers (each adds its own actions/widgets) ---
-        # [export-hook]
-        # [lecture-hook]
+        from gui.export_actions import install_export_actions
+        install_export_actions(self)
+        from gui.lecture import install_lecture
+        install_lecture(self)
 
     # ------------------------------------------------------------------ views
     @property

@@ -1,0 +1,303 @@
+"""Lecture features: scene/deck files, deck stepping, presentation, themes, animation,
+settings persistence and ``run_present``."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from PySide6 import QtCore
+
+from core.scenes import (
+    Deck,
+    Scene,
+    SceneError,
+    deck_from_dict,
+    load_deck,
+    load_scene,
+    save_deck,
+    scene_from_dict,
+    scene_to_dict,
+)
+from core.views import VIEWS
+from gui.lecture_deck import shipped_decks
+from gui.settings import MemoryStore, restore_settings, save_settings
+from gui.theme import current_theme, set_theme
+
+Key = QtCore.Qt.Key
+
+
+@pytest.fixture(autouse=True)
+def _reset_theme():
+    yield
+    set_theme("light", ui_scale=1.0, sequential="viridis", diverging="CET-D1A")
+
+
+def _arrays(window, view_id):
+    return {key: plot.plotted_arrays() for key, plot in window.views[view_id].plots.items()}
+
+
+def _assert_same_arrays(a, b):
+    assert a.keys() == b.keys()
+    for key in a:
+        assert a[key].keys() == b[key].keys()
+        for name in a[key]:
+            np.testing.assert_array_equal(a[key][name], b[key][name])
+
+
+def _deck(*scenes: Scene) -> Deck:
+    return Deck("test deck", scenes)
+
+
+def _scene(view_id: str, title: str, **params) -> Scene:
+    return Scene(view_id, VIEWS[view_id].model.validate(params, partial=True), title, "note")
+
+
+def test_scene_round_trip_reproduces_view_params_and_arrays(window, tmp_path):
+    lecture = window.lecture
+    window.view_widget("rope")
+    state = window.states["rope"]
+    assert state.set_values({**state.values, "m": 12, "n": 3, "style": "interleaved",
+                             "base": 500.0})
+    window.set_view("rope")
+    assert window.wait_idle()
+    before_values, before_arrays = state.values, _arrays(window, "rope")
+    path = tmp_path / "scene.json"
+    assert lecture.deck.save_current_scene(path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["format"] == "pe-studio-scene" and data["version"] == 1
+    assert data["view"] == "rope" and data["params"]["m"] == 12
+    state.reset()
+    window.set_view("sinusoidal")
+    assert window.wait_idle()
+    assert lecture.deck.open_scene(path)
+    assert window.wait_idle()
+    assert window.current_view == "rope"
+    assert state.values == before_values
+    _assert_same_arrays(_arrays(window, "rope"), before_arrays)
+    assert load_scene(path) == Scene("rope", before_values, data["title"], data["note"])
+
+
+def _scene_text(**changes) -> str:
+    base = {"format": "pe-studio-scene", "version": 1, "view": "sinusoidal", "title": "t",
+            "note": "", "params": {"seq_len": 50}}
+    base.update(changes)
+    return json.dumps({k: v for k, v in base.items() if v is not ...})
+
+
+MALFORMED = [
+    ('{"format": "pe-studio-scene",\n  "version": 1,,}', "invalid JSON at line 2, column"),
+    ("[1, 2]", "expected a JSON object"),
+    (_scene_text(format="pe-studio-deck"), "format: expected 'pe-studio-scene'"),
+    (_scene_text(format=...), "format: missing"),
+    (_scene_text(version=2), "version: 2 is newer than this program supports"),
+    (_scene_text(version="1"), "version: expected an integer"),
+    (_scene_text(view="nope"), "view: unknown view 'nope'"),
+    (_scene_text(view=...), "view: missing"),
+    (_scene_text(params=...), "params: missing"),
+    (_scene_text(params=[1]), "params: expected an object"),
+    (_scene_text(extra=1), "extra: unknown key"),
+    (_scene_text(title=5), "title: expected text"),
+    (_scene_text(params={"seq_len": 0}), "params.seq_len: 0 is out of range 1..65536"),
+    (_scene_text(params={"seq_len": "ten"}), "params.seq_len: expected an integer"),
+    (_scene_text(params={"dims": [1, -3]}), "params.dims: -3 is out of range"),
+    (_scene_text(params={"bogus": 1}), "params.bogus: unknown parameter"),
+]
+
+
+def test_malformed_scene_files_leave_state_untouched(window, tmp_path):
+    lecture = window.lecture
+    window.states["sinusoidal"].set_param("d_model", 20)
+    window.view_widget("alibi")
+    window.set_view("alibi")
+    assert window.wait_idle()
+    snapshot = {vid: s.values for vid, s in window.states.items()}
+    for i, (text, expected) in enumerate(MALFORMED):
+        path = tmp_path / f"bad{i}.json"
+        path.write_text(text, encoding="utf-8")
+        with pytest.raises(SceneError) as info:
+            load_scene(path)
+        assert expected in str(info.value) and "\n" not in str(info.value)
+        assert not lecture.deck.open_scene(path)
+        assert expected in lecture.deck.last_error
+        assert window.current_view == "alibi"
+        assert {vid: s.values for vid, s in window.states.items()} == snapshot
+    assert not lecture.deck.open_scene(tmp_path / "missing.json")
+    assert "cannot read" in lecture.deck.last_error
+    assert not lecture.deck.open_deck(tmp_path / "bad0.json")
+    assert window.current_view == "alibi"
+
+
+def test_deck_errors_name_the_scene_and_field(tmp_path):
+    good = scene_to_dict(_scene("alibi", "a"), header=False)
+    bad = dict(good, params={"seq_len": 0})
+    with pytest.raises(SceneError, match=r"scenes\[1\]\.params\.seq_len: 0 is out of range"):
+        deck_from_dict({"format": "pe-studio-deck", "version": 1, "scenes": [good, bad]})
+    with pytest.raises(SceneError, match="scenes: a deck needs at least one scene"):
+        deck_from_dict({"format": "pe-studio-deck", "version": 1, "scenes": []})
+    with pytest.raises(SceneError, match="this file is a scene"):
+        deck_from_dict(scene_to_dict(_scene("alibi", "a")))
+    deck = _deck(_scene("rope", "r", m=7), _scene("sinusoidal", "s", dims=(0, 3)))
+    save_deck(deck, tmp_path / "d.json")
+    assert load_deck(tmp_path / "d.json") == deck
+    assert scene_from_dict(scene_to_dict(deck.scenes[1])) == deck.scenes[1]
+
+
+def test_clicker_and_arrow_keys_step_the_deck(window, qtbot):
+    deck = window.lecture.deck
+    deck.set_deck(_deck(_scene("sinusoidal", "one", d_model=16), _scene("rope", "two", m=40),
+                        _scene("alibi", "three", query=3)))
+    assert deck.index == 0 and window.current_view == "sinusoidal"
+    qtbot.keyClick(window, Key.Key_PageDown)
+    assert deck.index == 1 and window.current_view == "rope"
+    assert window.states["rope"].values["m"] == 40
+    assert "two" in window.views["rope"].title.text()
+    qtbot.keyClick(window, Key.Key_Right)
+    assert deck.index == 2 and window.current_view == "alibi"
+    qtbot.keyClick(window, Key.Key_PageDown)  # stays on the last scene
+    assert deck.index == 2
+    qtbot.keyClick(window, Key.Key_PageUp)
+    qtbot.keyClick(window, Key.Key_Left)
+    assert deck.index == 0 and window.current_view == "sinusoidal"
+    # Arrow keys belong to a focused spin box; Page Down still steps.
+    window.activateWindow()
+    spin = window.panels["sinusoidal"].rows["d_model"].editor
+    spin.setFocus()
+    qtbot.keyClick(spin, Key.Key_Right)
+    assert deck.index == 0
+    qtbot.keyClick(spin, Key.Key_PageDown)
+    assert deck.index == 1
+
+
+def test_undo_redo_after_deck_step(window, qtbot):
+    deck = window.lecture.deck
+    deck.set_deck(_deck(_scene("rope", "a", m=5), _scene("rope", "b", m=105, n=109)))
+    state = window.states["rope"]
+    qtbot.keyClick(window, Key.Key_PageDown)
+    assert state.values["m"] == 105
+    next(a for a in window.actions() if a.objectName() == "action-undo").trigger()
+    assert state.values["m"] == 5 and state.values["n"] == 9
+    next(a for a in window.actions() if a.objectName() == "action-redo").trigger()
+    assert state.values["m"] == 105 and state.values["n"] == 109
+
+
+def test_shipped_decks_load_and_validate():
+    paths = shipped_decks()
+    assert len(paths) >= 3
+    seen = set()
+    for path in paths:
+        deck = load_deck(path)
+        assert deck.title and deck.scenes
+        for scene in deck.scenes:
+            assert VIEWS[scene.view_id].model.validate(scene.params) == scene.params
+            assert scene.title
+            seen.add(scene.view_id)
+    assert seen == set(VIEWS)
+
+
+def test_presentation_mode_hides_chrome_and_scales(window, qtbot):
+    display = window.lecture.display
+    widget = window.views[window.current_view]
+    normal_pt = current_theme().font_pt(20)
+    qtbot.keyClick(window, Key.Key_F5)
+    assert display.presenting
+    assert not window.menuBar().isVisible() and not window.statusBar().isVisible()
+    assert not window.side.isVisible()
+    assert current_theme().ui_scale == display.present_scale > 1.0
+    assert f"{current_theme().font_pt(20)}pt" in widget.title.styleSheet()
+    assert current_theme().font_pt(20) > normal_pt
+    qtbot.keyClick(window, Key.Key_Equal, QtCore.Qt.KeyboardModifier.ControlModifier)
+    assert current_theme().ui_scale == display.present_scale == 1.75
+    qtbot.keyClick(window, Key.Key_Escape)
+    assert not display.presenting
+    assert window.menuBar().isVisible() and window.side.isVisible()
+    assert current_theme().ui_scale == 1.0
+
+
+def test_theme_toggle_changes_canvas_background(window, qtbot):
+    widget = window.views[window.current_view]
+    before = widget.canvas.backgroundBrush().color().name()
+    qtbot.keyClick(window, Key.Key_T, QtCore.Qt.KeyboardModifier.ControlModifier)
+    assert current_theme().name == "dark"
+    after = widget.canvas.backgroundBrush().color().name()
+    assert after != before and after == current_theme().background
+    window.lecture.display.cycle_sequential()
+    assert current_theme().sequential == "cividis"
+
+
+def test_sweep_plays_pauses_undoes_and_exports(window, qtbot, tmp_path):
+    sweep = window.lecture.sweep
+    window.set_view("rope")
+    state = window.states["rope"]
+    assert sweep.param_name() == "m"
+    sweep.set_speed(60)
+    qtbot.keyClick(window, Key.Key_Space)
+    assert sweep.playing
+    qtbot.waitUntil(lambda: state.values["m"] >= 8, timeout=3000)
+    qtbot.keyClick(window, Key.Key_Space)
+    assert not sweep.playing
+    assert state.undo() and state.values["m"] == 5  # the whole sweep is one undo step
+    frames = sweep.export_frames(tmp_path / "frames", max_frames=3)
+    assert [f.name for f in frames] == [f"rope_m_{i:04d}.png" for i in range(3)]
+    assert all(f.stat().st_size > 1000 for f in frames)
+    assert state.values["m"] == 5
+
+
+def test_help_overlay_lists_shortcuts(window, qtbot):
+    qtbot.keyClick(window, Key.Key_F1)
+    help_overlay = window.lecture.help
+    assert help_overlay.isVisible()
+    text = help_overlay.label.text()
+    for needle in ("Next scene", "Presentation mode", "F5", "Undo", "Full screen"):
+        assert needle in text
+    qtbot.keyClick(window, Key.Key_Escape)
+    assert not help_overlay.isVisible()
+
+
+def test_settings_round_trip_and_corrupt_entries(window, qtbot):
+    lecture = window.lecture
+    lecture.display.set_theme_name("dark")
+    lecture.display.set_scale(1.25)
+    lecture.display.set_colormaps(sequential="cividis")
+    window.view_widget("alibi")
+    window.states["alibi"].set_param("heads", 4)
+    window.set_view("alibi")
+    store = MemoryStore()
+    save_settings(window, store)
+    set_theme("light", ui_scale=1.0, sequential="viridis")
+    from gui.main_window import MainWindow
+
+    second = MainWindow()
+    qtbot.addWidget(second)
+    assert restore_settings(second, store) == []
+    assert second.current_view == "alibi"
+    assert second.states["alibi"].values["heads"] == 4
+    assert current_theme().name == "dark" and current_theme().ui_scale == 1.25
+    assert current_theme().sequential == "cividis"
+    store.put("params/rope", '{"m": -3}')
+    store.put("params/sinusoidal", "not json")
+    store.put("window/geometry", "***")
+    store.put("display/ui_scale", "9")
+    store.put("views/last", "nope")
+    third = MainWindow()
+    qtbot.addWidget(third)
+    ignored = restore_settings(third, store)
+    assert {line.split(":")[0] for line in ignored} == {
+        "params/rope", "params/sinusoidal", "window/geometry", "display/ui_scale",
+        "views/last"}
+    assert "rope" not in third.states or third.states["rope"].values["m"] == 5
+    second.close()
+    third.close()
+    assert second.lecture.store.get("display/theme") is not None  # saved on close
+
+
+def test_run_present_rejects_bad_deck(tmp_path, capsys):
+    from gui.presentation import run_present
+
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "pe-studio-deck", "version": 1, "scenes": [{"view": "x", '
+                   '"params": {}}]}', encoding="utf-8")
+    assert run_present(str(bad), 0.0) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "scenes[0].view: unknown view 'x'" in err
