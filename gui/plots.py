@@ -202,14 +202,14 @@ class PanelPlot:
             for item in (head, label):
                 self.plot.addItem(item)
             self.arrows += [line, head, label]
-        self.plot.setRange(xRange=(-1.35, 1.35), yRange=(-1.35, 1.35), padding=0)
+        self.plot.setRange(xRange=(-1.5, 1.5), yRange=(-1.5, 1.5), padding=0)
 
     def _show_table(self, panel: Panel, theme: Theme) -> None:
-        cell = f"padding: 3px 10px; border-bottom: 1px solid {theme.grid};"
+        cell = f"padding: 2px 8px; border-bottom: 1px solid {theme.grid};"
         head = "".join(f"<th align='left' style='{cell}'>{h}</th>" for h in panel.header)
         body = "".join("<tr>" + "".join(f"<td style='{cell}'>{c}</td>" for c in row) + "</tr>"
                        for row in panel.rows)
-        html = (f"<div style='color:{theme.foreground}; font-size:{theme.font_pt(11)}pt'>"
+        html = (f"<div style='color:{theme.foreground}; font-size:{theme.font_pt(10)}pt'>"
                 f"<table cellspacing='0'><tr>{head}</tr>{body}</table></div>")
         if self.table is None:
             self.table = pg.TextItem(anchor=(0, 0))
