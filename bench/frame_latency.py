@@ -1,0 +1,772 @@
+"""Frame-latency benchmark of Positional Encoding Studio (headless, offscreen Qt).
+
+What it measures
+----------------
+``frame``
+    For every view (:data:`core.views.VIEW_IDS`) at *lecture* size (seq_len 512,
+    d_model 512, heads 8, head_dim 64) and *large* size (seq_len 16384, d_model 4096,
+    heads 32, head_dim 128) — only the parameters a view has, clamped to the view's
+    own maximum (noted as ``clamped``) — a realistic slider drag of one parameter
+    (``seq_len``; ``m`` for RoPE; ``base`` for the permutation view) through ≥ 50
+    distinct values via ``window.states[view].set_param``.
+
+    * Sequential phase: each change waits until the drawn ``ViewData`` has exactly
+      the new parameters **and** the view has been painted (``ViewWidget.repaint()``
+      after posted events are flushed); latency = change → painted. Median and p95,
+      plus medians of the parts: ``compute_ms`` (worker thread), ``draw_ms``
+      (``ViewWidget.show_data`` on the GUI thread) and ``paint_ms`` (the repaint).
+    * Drag phase: the same values are fed by a 16 ms ``QTimer`` (a 60 Hz mouse) while
+      a 1 ms heartbeat ``QTimer`` records the longest gap between ticks
+      (``max_stall_ms``: the longest time the GUI thread could not react). Also
+      ``last_frame_ms``: last change → painted frame that shows it.
+    * ``peak_rss_mb``: ``ru_maxrss`` of a fresh subprocess per (view, size), read
+      before matplotlib is imported.
+    * ``matplotlib_median_ms``: the same ``ViewData`` panels redrawn with matplotlib
+      (Agg, same pixel size): curves via ``set_data``, heatmaps via ``set_data`` +
+      ``set_clim``, then ``fig.canvas.draw()``. Compute is *not* included on the
+      matplotlib side (it is on ours), so the ratio is conservative. For the
+      sinusoidal view also ``matplotlib_course_median_ms``: the course figure
+      (6 curves + the 512×512 PE heatmap).
+``scaling``
+    Frame time (sequential phase) of sinusoidal, alibi, rope and relative at
+    seq_len ∈ {64, 256, 1024, 4096, 16384} (sizes above a view's maximum are skipped).
+``cold_start``
+    ``PE_STUDIO_SELFTEST=1 python main.py``: ``first-frame-ms`` printed by the app
+    (from the start of ``main.py``), launch → that line, and the subprocess wall time;
+    ``torch_on_startup`` from ``python -X importtime``.
+
+Usage
+-----
+``python bench/frame_latency.py [--quick] [--json PATH]``. ``--quick`` is a smoke run
+(few changes, lecture size + one large view, < 60 s). Targets are printed as PASS/MISS,
+never asserted: the script exits 0 unless it crashes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+os.environ["QT_QPA_PLATFORM"] = "offscreen"
+os.environ.setdefault("PE_STUDIO_NO_SETTINGS", "1")
+
+SIZES: dict[str, dict[str, int]] = {
+    "lecture": {"seq_len": 512, "d_model": 512, "heads": 8, "head_dim": 64,
+                "max_positions": 512},
+    "large": {"seq_len": 16384, "d_model": 4096, "heads": 32, "head_dim": 128,
+              "max_positions": 16384},
+}
+SWEEP_VIEWS = ("sinusoidal", "alibi", "rope", "relative")
+SWEEP_SIZES = (64, 256, 1024, 4096, 16384)
+DRAG_INTERVAL_MS = 16
+WINDOW_SIZE = (1600, 1000)
+RESULT_PREFIX = "BENCH-RESULT "
+
+# Targets (2-core CPU, offscreen).
+LECTURE_MEDIAN_MS, LECTURE_P95_MS, MPL_RATIO = 8.0, 16.7, 10.0
+LARGE_STALL_MS, LARGE_LAST_FRAME_MS, LARGE_RSS_MB, SCALING_GROWTH = 50.0, 300.0, 1024.0, 2.0
+COLD_START_MS = 1500.0
+
+
+# ---------------------------------------------------------------------------- helpers
+def percentile(values: Sequence[float], q: float) -> float:
+    """``q``-th percentile (0..100) with linear interpolation; NaN for no values."""
+    if not values:
+        return math.nan
+    xs = sorted(values)
+    k = (len(xs) - 1) * q / 100.0
+    lo, hi = math.floor(k), math.ceil(k)
+    return xs[lo] + (xs[hi] - xs[lo]) * (k - lo)
+
+
+def median(values: Sequence[float]) -> float:
+    """Median, NaN for no values."""
+    return statistics.median(values) if values else math.nan
+
+
+def peak_rss_mb() -> float:
+    """Peak resident set size of this process in MiB (``ru_maxrss`` is KiB on Linux)."""
+    kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return kib / 1024.0 if sys.platform != "darwin" else kib / 2**20
+
+
+def size_params(view_id: str, size: dict[str, int]) -> tuple[dict[str, Any], list[str]]:
+    """Defaults of ``view_id`` with the size parameters it has, clamped to its range.
+
+    Returns
+    -------
+    (params, clamped)
+        Validated parameters and the names of parameters clamped to the view's maximum.
+    """
+    from core.views import get_view
+
+    model = get_view(view_id).model
+    params = model.defaults()
+    clamped = []
+    for name, value in size.items():
+        if name not in params:
+            continue
+        p = model[name]
+        if p.maximum is not None and value > p.maximum:
+            value = int(p.maximum)
+            clamped.append(name)
+        params[name] = value
+    if "max_positions" in params and "seq_len" in params:  # learned: table covers the drag
+        params["seq_len"] = min(params["seq_len"], params["max_positions"])
+    return model.validate(params), clamped
+
+
+def drag_plan(view_id: str, params: dict[str, Any], n: int) -> tuple[str, list[Any]]:
+    """The dragged parameter and ``n`` distinct values, ending at the current size."""
+    from core.views import get_view
+
+    model = get_view(view_id).model
+    if "seq_len" in params and view_id != "rope":
+        top = int(params["seq_len"])
+        lo = max(int(model["seq_len"].minimum or 1), int(top * 0.75), top - 4 * n)
+        values = sorted({int(round(v)) for v in _linspace(lo, top, n)})
+        while len(values) < n and values[0] > 1:  # small sizes: extend downwards
+            values.insert(0, values[0] - 1)
+        return "seq_len", values
+    if view_id == "rope":
+        top = max(int(params.get("seq_len", 256)), n)
+        return "m", [int(round(v)) for v in _linspace(1, top, n)]
+    return "base", [float(round(v, 3)) for v in _geomspace(1000.0, 10000.0, n)]
+
+
+def _linspace(a: float, b: float, n: int) -> list[float]:
+    return [a + (b - a) * i / max(n - 1, 1) for i in range(n)]
+
+
+def _geomspace(a: float, b: float, n: int) -> list[float]:
+    return [a * (b / a) ** (i / max(n - 1, 1)) for i in range(n)]
+
+
+# ---------------------------------------------------------------------------- matplotlib
+class MplFigure:
+    """The panels of a ``ViewData`` drawn with matplotlib (Agg), updated in place.
+
+    Parameters
+    ----------
+    data
+        First ``ViewData`` (defines the layout).
+    width_px, height_px
+        Figure size in pixels (the pyqtgraph canvas size).
+    panel_keys
+        Only these panels (``None``: all).
+    """
+
+    CMAPS = {"diverging": "RdBu_r", "sequential": "viridis", "categorical": "tab10"}
+
+    def __init__(self, data: Any, width_px: int, height_px: int,
+                 panel_keys: Sequence[str] | None = None) -> None:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+
+        self.keys = [p.key for p in data.panels if panel_keys is None or p.key in panel_keys]
+        panels = [data.panel(k) for k in self.keys]
+        self.fig = Figure(figsize=(width_px / 100, height_px / 100), dpi=100,
+                          layout="constrained")
+        FigureCanvasAgg(self.fig)
+        if panel_keys is not None:  # course figure: side by side
+            grid = [(0, i, 1, 1) for i in range(len(panels))]
+            rows, cols = 1, len(panels)
+        else:
+            grid = [(p.row, p.col, p.row_span, p.col_span) for p in panels]
+            rows = max(r + rs for r, _c, rs, _cs in grid)
+            cols = max(c + cs for _r, c, _rs, cs in grid)
+        gs = self.fig.add_gridspec(rows, cols)
+        self.artists: dict[str, Any] = {}
+        self.axes: dict[str, Any] = {}
+        for p, (r, c, rs, cs) in zip(panels, grid, strict=True):
+            ax = self.fig.add_subplot(gs[r:r + rs, c:c + cs])
+            self.axes[p.key] = ax
+            ax.set_title(p.title, fontsize=9)
+            ax.set_xlabel(p.x_label, fontsize=8)
+            ax.set_ylabel(p.y_label, fontsize=8)
+            self.artists[p.key] = self._build(ax, p)
+        self.fig.canvas.draw()
+
+    def _build(self, ax: Any, p: Any) -> Any:
+        import numpy as np
+
+        from gui.plots import _levels, display_image
+
+        if p.kind == "curves":
+            lines = []
+            for s in p.series:
+                style = {"scatter": dict(ls="none", marker="o", ms=3),
+                         "dashed": dict(ls="--"), "step": dict(drawstyle="steps-mid")}
+                lines.append(ax.plot(s.x, s.y, label=s.name, **style.get(s.style, {}))[0])
+            if p.log_x:
+                ax.set_xscale("log")
+            if p.log_y:
+                ax.set_yscale("log")
+            if len(p.series) > 1:
+                ax.legend(fontsize=7, ncols=min(3, len(p.series)))
+            return lines
+        if p.kind == "heatmap" and p.image is not None:
+            img = display_image(p.image)
+            lo, hi = _levels(p, img)
+            im = ax.imshow(img, aspect="auto", cmap=self.CMAPS.get(p.colormap, "viridis"),
+                           vmin=lo, vmax=hi, interpolation="nearest")
+            if p.colorbar:
+                self.fig.colorbar(im, ax=ax)
+            return im
+        if p.kind == "bars" and p.series:
+            return ax.bar(p.series[0].x, p.series[0].y)
+        if p.kind == "arrows":
+            return [ax.plot([0, a.x], [0, a.y])[0] for a in p.arrows]
+        if p.kind == "table":
+            ax.axis("off")
+            return ax.text(0, 1, self._table_text(p), va="top", family="monospace",
+                           fontsize=7)
+        return np.zeros(0)
+
+    @staticmethod
+    def _table_text(p: Any) -> str:
+        return "\n".join("  ".join(map(str, row)) for row in [p.header, *p.rows])
+
+    def update(self, data: Any) -> None:
+        """Swap in the arrays of ``data`` and redraw the whole figure."""
+        from gui.plots import _levels, display_image
+
+        for key in self.keys:
+            p, art, ax = data.panel(key), self.artists[key], self.axes[key]
+            if p.kind == "curves":
+                for line, s in zip(art, p.series, strict=False):
+                    line.set_data(s.x, s.y)
+                ax.relim()
+                ax.autoscale_view()
+            elif p.kind == "heatmap" and p.image is not None:
+                img = display_image(p.image)
+                art.set_data(img)
+                art.set_clim(*_levels(p, img))
+                art.set_extent((-0.5, img.shape[1] - 0.5, img.shape[0] - 0.5, -0.5))
+            elif p.kind == "bars" and p.series:
+                for rect, h in zip(art, p.series[0].y, strict=False):
+                    rect.set_height(h)
+            elif p.kind == "arrows":
+                for line, a in zip(art, p.arrows, strict=False):
+                    line.set_data([0, a.x], [0, a.y])
+            elif p.kind == "table":
+                art.set_text(self._table_text(p))
+        self.fig.canvas.draw()
+
+
+def time_matplotlib(datas: Sequence[Any], width_px: int, height_px: int,
+                    panel_keys: Sequence[str] | None = None) -> float:
+    """Median ms of a matplotlib redraw of each ``ViewData`` in ``datas``."""
+    fig = MplFigure(datas[0], width_px, height_px, panel_keys)
+    times = []
+    for data in datas[1:]:
+        t0 = time.perf_counter()
+        fig.update(data)
+        times.append((time.perf_counter() - t0) * 1e3)
+    return median(times)
+
+
+# ---------------------------------------------------------------------------- Qt harness
+class Heartbeat:
+    """1 ms ``QTimer``: the longest gap between ticks is the longest GUI-thread stall."""
+
+    def __init__(self) -> None:
+        from PySide6 import QtCore
+
+        self.timer = QtCore.QTimer()
+        self.timer.setTimerType(QtCore.Qt.TimerType.PreciseTimer)
+        self.timer.setInterval(1)
+        self.timer.timeout.connect(self._tick)
+        self.last = 0.0
+        self.max_gap_ms = 0.0
+
+    def _tick(self) -> None:
+        now = time.perf_counter()
+        self.max_gap_ms = max(self.max_gap_ms, (now - self.last) * 1e3)
+        self.last = now
+
+    def start(self) -> None:
+        """Start (and reset) the heartbeat."""
+        self.max_gap_ms = 0.0
+        self.last = time.perf_counter()
+        self.timer.start()
+
+    def stop(self) -> float:
+        """Stop; returns the longest gap in ms (including the tail up to now)."""
+        self._tick()
+        self.timer.stop()
+        return self.max_gap_ms
+
+
+class Harness:
+    """A shown :class:`gui.main_window.MainWindow` on one view, with timing hooks.
+
+    Parameters
+    ----------
+    view_id
+        The view to measure.
+    """
+
+    def __init__(self, view_id: str) -> None:
+        from PySide6 import QtCore, QtWidgets
+
+        import gui.engine
+        from gui.app import ensure_app
+        from gui.main_window import MainWindow
+
+        self.QtCore, self.QtWidgets = QtCore, QtWidgets
+        self.app = ensure_app(headless=True)
+        self.view_id = view_id
+        self.window = MainWindow()
+        self.window.resize(*WINDOW_SIZE)
+        self.window.show()
+        self.window.set_view(view_id)
+        self.widget = self.window.views[view_id]
+        self.state = self.window.states[view_id]
+        self.compute_ms: list[float] = []
+        self.draw_ms: list[float] = []
+        self.paint_ms: list[float] = []
+        self.drawn: list[Any] = []
+        self.keep_drawn = 0
+        self.errors: list[str] = []
+        original = gui.engine.compute_view
+
+        def timed_compute(view: str, params: Any, ctx: Any) -> Any:
+            t0 = time.perf_counter()
+            try:
+                return original(view, params, ctx)
+            finally:
+                self.compute_ms.append((time.perf_counter() - t0) * 1e3)
+
+        gui.engine.compute_view = timed_compute  # the worker looks it up on each call
+        show = self.widget.show_data
+
+        def timed_show(data: Any) -> None:
+            t0 = time.perf_counter()
+            show(data)
+            self.draw_ms.append((time.perf_counter() - t0) * 1e3)
+            if len(self.drawn) < self.keep_drawn:
+                self.drawn.append(data)
+
+        self.widget.show_data = timed_show  # MainWindow._on_ready calls views[v].show_data
+        self.window.engine.failed.connect(lambda _v, _g, msg: self.errors.append(msg))
+        self.state.error.connect(self.errors.append)
+        self.heartbeat = Heartbeat()
+
+    def set_params(self, params: dict[str, Any], timeout_s: float = 120.0) -> None:
+        """Apply ``params`` and wait until drawn."""
+        self.state.set_values(params)
+        if not self.window.wait_idle(timeout_s):
+            raise RuntimeError(f"{self.view_id}: no frame within {timeout_s} s")
+        self.paint()
+
+    def paint(self) -> float:
+        """Flush posted events (layout, scene updates) and repaint the view now; ms."""
+        t0 = time.perf_counter()
+        self.QtCore.QCoreApplication.sendPostedEvents()
+        self.widget.repaint()
+        dt = (time.perf_counter() - t0) * 1e3
+        self.paint_ms.append(dt)
+        return dt
+
+    def _wait_drawn(self, expected: dict[str, Any], timeout_s: float) -> bool:
+        """Run the event loop until the widget shows ``expected`` (or an error)."""
+        if self._shows(expected):
+            return True
+        loop = self.QtCore.QEventLoop()
+
+        def check() -> None:
+            if self._shows(expected) or self.widget.banner.isVisible():
+                loop.quit()
+
+        self.widget.rendered.connect(check)
+        self.window.engine.failed.connect(check)
+        timer = self.QtCore.QTimer()
+        timer.setSingleShot(True)
+        timer.timeout.connect(loop.quit)
+        timer.start(int(timeout_s * 1000))
+        loop.exec()
+        timer.stop()
+        self.widget.rendered.disconnect(check)
+        self.window.engine.failed.disconnect(check)
+        return self._shows(expected)
+
+    def _shows(self, expected: dict[str, Any]) -> bool:
+        data = self.widget.data
+        return data is not None and data.params == expected
+
+    def sequential(self, name: str, values: Sequence[Any],
+                   timeout_s: float = 120.0) -> tuple[list[float], float]:
+        """Change ``name`` through ``values``, each waiting for its painted frame.
+
+        Returns
+        -------
+        (latencies_ms, max_stall_ms)
+        """
+        latencies = []
+        self.heartbeat.start()
+        for v in values:
+            if self.state.values.get(name) == v:  # not a change: nothing to draw
+                continue
+            t0 = time.perf_counter()
+            if not self.state.set_param(name, v):
+                continue
+            if not self._wait_drawn(self.state.values, timeout_s):
+                raise RuntimeError(f"{self.view_id}: {name}={v} not drawn "
+                                   f"({'; '.join(self.errors[-1:])})")
+            self.paint()
+            latencies.append((time.perf_counter() - t0) * 1e3)
+        return latencies, self.heartbeat.stop()
+
+    def drag(self, name: str, values: Sequence[Any], interval_ms: int = DRAG_INTERVAL_MS,
+             timeout_s: float = 120.0) -> dict[str, float]:
+        """Feed ``values`` every ``interval_ms`` (a mouse drag) with normal painting.
+
+        Returns
+        -------
+        dict
+            ``max_stall_ms``, ``last_frame_ms`` (last change → painted), ``frames``
+            (frames drawn while dragging; superseded results are not drawn).
+        """
+        frames = [0]
+        count = lambda: frames.__setitem__(0, frames[0] + 1)  # noqa: E731
+        self.widget.rendered.connect(count)
+        pending = list(values)
+        t_last = [0.0]
+        loop = self.QtCore.QEventLoop()
+        feeder = self.QtCore.QTimer()
+        feeder.setTimerType(self.QtCore.Qt.TimerType.PreciseTimer)
+
+        def feed() -> None:
+            if not pending:
+                feeder.stop()
+                loop.quit()
+                return
+            self.state.set_param(name, pending.pop(0))
+            t_last[0] = time.perf_counter()
+
+        feeder.timeout.connect(feed)
+        self.heartbeat.start()
+        feeder.start(interval_ms)
+        loop.exec()
+        ok = self._wait_drawn(self.state.values, timeout_s)
+        self.paint()
+        last_frame = (time.perf_counter() - t_last[0]) * 1e3
+        stall = self.heartbeat.stop()
+        self.widget.rendered.disconnect(count)
+        if not ok:
+            raise RuntimeError(f"{self.view_id}: last drag value not drawn")
+        return {"max_stall_ms": stall, "last_frame_ms": last_frame, "frames": frames[0]}
+
+    def canvas_size(self) -> tuple[int, int]:
+        """Pixel size of the pyqtgraph canvas."""
+        return self.widget.canvas.width(), self.widget.canvas.height()
+
+    def close(self) -> None:
+        """Close the window (stops the engine)."""
+        self.window.close()
+
+
+def _frame_stats(h: Harness, lat: list[float], stall_seq: float) -> dict[str, float]:
+    n = len(lat)
+    return {"median_ms": median(lat), "p95_ms": percentile(lat, 95), "changes": n,
+            "max_stall_seq_ms": stall_seq,
+            "compute_ms": median(h.compute_ms[-n:]), "draw_ms": median(h.draw_ms[-n:]),
+            "paint_ms": median(h.paint_ms[-n:])}
+
+
+def run_frame_case(view_id: str, size: str, changes: int, mpl_frames: int) -> dict[str, Any]:
+    """Measure one (view, size) in this process; returns one ``frame`` record."""
+    params, clamped = size_params(view_id, SIZES[size])
+    h = Harness(view_id)
+    h.set_params(params)
+    name, values = drag_plan(view_id, params, changes)
+    h.sequential(name, values[:min(3, max(1, changes // 4))][::-1])  # warm-up (rebuild)
+    h.compute_ms.clear(), h.draw_ms.clear(), h.paint_ms.clear()
+    h.keep_drawn = mpl_frames
+    lat, stall_seq = h.sequential(name, values)
+    h.keep_drawn = 0
+    record: dict[str, Any] = {"kind": "frame", "view": view_id, "size": size,
+                              "param": name, "clamped": clamped,
+                              "seq_len": params.get("seq_len"), **_frame_stats(h, lat, stall_seq)}
+    h.set_params({**params, name: values[0]})  # so that the drag's last frame is a new one
+    record.update(h.drag(name, values[1:]))
+    record["peak_rss_mb"] = peak_rss_mb()  # before matplotlib is imported
+    w, hgt = h.canvas_size()
+    datas = h.drawn
+    h.close()
+    if len(datas) >= 2:
+        record["matplotlib_median_ms"] = time_matplotlib(datas, w, hgt)
+        record["matplotlib_ratio"] = record["matplotlib_median_ms"] / record["median_ms"]
+        if view_id == "sinusoidal":
+            record["matplotlib_course_median_ms"] = time_matplotlib(
+                datas, w, hgt, panel_keys=("waves", "heatmap"))
+    else:
+        record["matplotlib_median_ms"] = None
+    return record
+
+
+def run_sweep_case(view_id: str, seq_lens: Sequence[int], changes: int) -> list[dict[str, Any]]:
+    """Frame time of ``view_id`` at each ``seq_len`` (``scaling`` records)."""
+    from core.views import get_view
+
+    maximum = get_view(view_id).model["seq_len"].maximum
+    h = Harness(view_id)
+    out = []
+    for n in seq_lens:
+        rec: dict[str, Any] = {"kind": "scaling", "view": view_id, "size": f"seq_len={n}",
+                               "seq_len": n, "matplotlib_median_ms": None}
+        if maximum is not None and n > maximum:
+            rec.update(skipped=f"seq_len max is {int(maximum)}", median_ms=None, p95_ms=None,
+                       max_stall_ms=None, peak_rss_mb=None)
+            out.append(rec)
+            continue
+        params, _ = size_params(view_id, {**SIZES["lecture"], "seq_len": n})
+        h.set_params(params)
+        values = list(range(max(1, n - changes + 1), n + 1))
+        if view_id == "rope":
+            name, values = "m", [v + 1 for v in range(changes)]
+        else:
+            name = "seq_len"
+        h.sequential(name, values[:2][::-1])
+        h.compute_ms.clear(), h.draw_ms.clear(), h.paint_ms.clear()
+        lat, stall = h.sequential(name, values)
+        rec.update(param=name, **_frame_stats(h, lat, stall), max_stall_ms=stall,
+                   peak_rss_mb=peak_rss_mb())
+        out.append(rec)
+    h.close()
+    return out
+
+
+# ---------------------------------------------------------------------------- cold start
+def run_cold_start(repeats: int) -> dict[str, Any]:
+    """Cold start of ``main.py`` to its first frame, and whether torch is imported."""
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PE_STUDIO_SELFTEST": "1",
+           "PE_STUDIO_NO_SETTINGS": "1"}
+    in_app, launch, wall = [], [], []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        proc = subprocess.Popen([sys.executable, "main.py"], cwd=ROOT, env=env,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for line in proc.stdout:
+            if line.startswith("first-frame-ms:"):
+                launch.append((time.perf_counter() - t0) * 1e3)
+                in_app.append(float(line.split(":", 1)[1]))
+        proc.wait(timeout=60)
+        wall.append((time.perf_counter() - t0) * 1e3)
+    res = subprocess.run([sys.executable, "-X", "importtime", "main.py"], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=60)
+    modules = [ln.rsplit("|", 1)[-1].strip() for ln in res.stderr.splitlines()
+               if ln.startswith("import time:") and "|" in ln]
+    heavy = sorted({m.split(".")[0] for m in modules} & {"torch", "matplotlib", "scipy"})
+    return {"kind": "cold_start", "view": "app", "size": "cold",
+            "median_ms": median(launch), "p95_ms": max(launch) if launch else math.nan,
+            "first_frame_ms_in_app": median(in_app), "wall_ms": median(wall),
+            "runs": len(launch), "torch_on_startup": "torch" in heavy,
+            "heavy_imports": heavy, "max_stall_ms": None, "peak_rss_mb": None,
+            "matplotlib_median_ms": None}
+
+
+# ---------------------------------------------------------------------------- orchestration
+def _subprocess(args: list[str], timeout_s: float) -> list[dict[str, Any]]:
+    """Run this script with ``args`` in a fresh process; parse its result lines."""
+    try:
+        res = subprocess.run([sys.executable, __file__, *args], cwd=ROOT, capture_output=True,
+                             text=True, timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        return [{"error": f"timed out after {timeout_s:.0f} s", "args": args}]
+    out = [json.loads(ln[len(RESULT_PREFIX):]) for ln in res.stdout.splitlines()
+           if ln.startswith(RESULT_PREFIX)]
+    if not out:
+        tail = (res.stderr.strip().splitlines() or ["no output"])[-1]
+        out = [{"error": f"exit {res.returncode}: {tail}", "args": args}]
+    return out
+
+
+def _fmt(v: Any, nd: int = 1) -> str:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "–"
+    return f"{v:.{nd}f}" if isinstance(v, float) else str(v)
+
+
+def evaluate(records: list[dict[str, Any]]) -> list[tuple[str, str, str]]:
+    """Attach ``targets`` (name → PASS/MISS) to records; returns ``(what, value, status)``."""
+    rows: list[tuple[str, str, str]] = []
+
+    def check(rec: dict[str, Any], name: str, value: float | None, ok: bool, shown: str) -> None:
+        status = "PASS" if (value is not None and ok) else "MISS"
+        rec.setdefault("targets", {})[name] = status
+        rows.append((f"{rec['view']} {rec['size']}: {name}", shown, status))
+
+    for r in records:
+        if r.get("error"):
+            continue
+        if r["kind"] == "frame" and r["size"] == "lecture":
+            check(r, "median ≤ 8 ms", r["median_ms"], r["median_ms"] <= LECTURE_MEDIAN_MS,
+                  f"{r['median_ms']:.1f} ms")
+            check(r, "p95 ≤ 16.7 ms", r["p95_ms"], r["p95_ms"] <= LECTURE_P95_MS,
+                  f"{r['p95_ms']:.1f} ms")
+            ratio = r.get("matplotlib_ratio")
+            check(r, "≥ 10× faster than matplotlib", ratio,
+                  ratio is not None and ratio >= MPL_RATIO, f"{_fmt(ratio)}×")
+        elif r["kind"] == "frame" and r["size"] == "large":
+            check(r, "max stall ≤ 50 ms", r["max_stall_ms"],
+                  r["max_stall_ms"] <= LARGE_STALL_MS, f"{r['max_stall_ms']:.0f} ms")
+            check(r, "last frame ≤ 300 ms", r["last_frame_ms"],
+                  r["last_frame_ms"] <= LARGE_LAST_FRAME_MS, f"{r['last_frame_ms']:.0f} ms")
+            check(r, "peak RSS ≤ 1 GB", r["peak_rss_mb"], r["peak_rss_mb"] <= LARGE_RSS_MB,
+                  f"{r['peak_rss_mb']:.0f} MiB")
+        elif r["kind"] == "cold_start":
+            check(r, "first frame ≤ 1.5 s", r["median_ms"], r["median_ms"] <= COLD_START_MS,
+                  f"{r['median_ms']:.0f} ms")
+            check(r, "torch not on start-up path", 0.0, not r["torch_on_startup"],
+                  "imported" if r["torch_on_startup"] else "not imported")
+    by_view: dict[str, dict[int, dict[str, Any]]] = {}
+    for r in records:
+        if r.get("kind") == "scaling" and r.get("median_ms") is not None:
+            by_view.setdefault(r["view"], {})[r["seq_len"]] = r
+    for pts in by_view.values():
+        if 4096 in pts and 16384 in pts:
+            growth = pts[16384]["median_ms"] / pts[4096]["median_ms"]
+            pts[16384]["growth_4096_to_16384"] = growth
+            check(pts[16384], "4096→16384 growth < 2×", growth, growth < SCALING_GROWTH,
+                  f"{growth:.2f}×")
+    return rows
+
+
+def print_report(records: list[dict[str, Any]], rows: list[tuple[str, str, str]]) -> None:
+    """Markdown tables of the figures and the targets."""
+    print("\n### Frame latency (param change → painted frame)\n")
+    print("| view | size | median ms | p95 ms | compute ms | draw ms | paint ms | "
+          "max stall ms | last frame ms | peak RSS MiB | matplotlib ms | ratio |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in records:
+        if r.get("kind") == "frame":
+            size = r["size"] + (f" ({', '.join(r['clamped'])} clamped)" if r["clamped"] else "")
+            print(f"| {r['view']} | {size} | {_fmt(r['median_ms'])} | {_fmt(r['p95_ms'])} | "
+                  f"{_fmt(r['compute_ms'])} | {_fmt(r['draw_ms'])} | {_fmt(r['paint_ms'])} | "
+                  f"{_fmt(r['max_stall_ms'], 0)} | {_fmt(r['last_frame_ms'], 0)} | "
+                  f"{_fmt(r['peak_rss_mb'], 0)} | {_fmt(r.get('matplotlib_median_ms'))} | "
+                  f"{_fmt(r.get('matplotlib_ratio'))}× |")
+            if r.get("matplotlib_course_median_ms") is not None:
+                print(f"| {r['view']} (course figure: 6 curves + PE heatmap, matplotlib) | "
+                      f"{r['size']} | | | | | | | | | "
+                      f"{_fmt(r['matplotlib_course_median_ms'])} | "
+                      f"{_fmt(r['matplotlib_course_median_ms'] / r['median_ms'])}× |")
+    scaling = [r for r in records if r.get("kind") == "scaling"]
+    if scaling:
+        print("\n### Scaling (median frame ms by seq_len)\n")
+        sizes = sorted({r["seq_len"] for r in scaling})
+        print("| view | " + " | ".join(str(n) for n in sizes) + " |")
+        print("|---|" + "---|" * len(sizes))
+        for view in dict.fromkeys(r["view"] for r in scaling):
+            cells = {r["seq_len"]: _fmt(r.get("median_ms")) for r in scaling if r["view"] == view}
+            print(f"| {view} | " + " | ".join(cells.get(n, "–") for n in sizes) + " |")
+    for r in records:
+        if r.get("kind") == "cold_start":
+            print(f"\n### Cold start\n\nlaunch → first frame {_fmt(r['median_ms'], 0)} ms "
+                  f"(in-app first-frame-ms {_fmt(r['first_frame_ms_in_app'], 0)}, subprocess "
+                  f"wall {_fmt(r['wall_ms'], 0)} ms, {r['runs']} runs); heavy imports on "
+                  f"start-up: {', '.join(r['heavy_imports']) or 'none'}")
+    errors = [r for r in records if r.get("error")]
+    for r in errors:
+        print(f"\nERROR {r.get('args')}: {r['error']}")
+    print("\n### Targets\n\n| target | measured | status |\n|---|---|---|")
+    for what, value, status in rows:
+        print(f"| {what} | {value} | {status} |")
+
+
+def _clean(obj: Any) -> Any:
+    """NaN/inf → None so the JSON is strict."""
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return None
+    if isinstance(obj, dict):
+        return {k: _clean(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_clean(v) for v in obj]
+    return obj
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark (see the module docstring)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", type=Path, help="write all records as JSON to this path")
+    parser.add_argument("--quick", action="store_true", help="short smoke run (< 60 s)")
+    parser.add_argument("--case", nargs=2, metavar=("VIEW", "SIZE"), help=argparse.SUPPRESS)
+    parser.add_argument("--sweep", metavar="VIEW", help=argparse.SUPPRESS)
+    parser.add_argument("--seq-lens", type=int, nargs="+", default=list(SWEEP_SIZES),
+                        help=argparse.SUPPRESS)
+    parser.add_argument("--changes", type=int, default=50, help=argparse.SUPPRESS)
+    parser.add_argument("--mpl-frames", type=int, default=11, help=argparse.SUPPRESS)
+    parser.add_argument("--sweep-changes", type=int, default=10, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+
+    if args.case:  # worker: one (view, size) in this fresh process
+        rec = run_frame_case(args.case[0], args.case[1], args.changes, args.mpl_frames)
+        print(RESULT_PREFIX + json.dumps(_clean(rec)), flush=True)
+        return 0
+    if args.sweep:
+        for rec in run_sweep_case(args.sweep, args.seq_lens, args.changes):
+            print(RESULT_PREFIX + json.dumps(_clean(rec)), flush=True)
+        return 0
+
+    from core.views import VIEW_IDS
+
+    t_start = time.perf_counter()
+    changes, mpl = (3, 3) if args.quick else (args.changes, args.mpl_frames)
+    sweep_changes = 3 if args.quick else args.sweep_changes
+    large_views = ("alibi",) if args.quick else VIEW_IDS
+    records: list[dict[str, Any]] = []
+
+    def run(label: str, fn: Callable[[], list[dict[str, Any]]]) -> None:
+        t0 = time.perf_counter()
+        got = fn()
+        records.extend(got)
+        print(f"  {label}: {time.perf_counter() - t0:.1f} s"
+              + "".join(f" ERROR {r['error']}" for r in got if r.get("error")), flush=True)
+
+    print(f"frame latency benchmark ({'quick' if args.quick else 'full'}), "
+          f"{os.cpu_count()} CPUs, offscreen Qt", flush=True)
+    for size, views in (("lecture", VIEW_IDS), ("large", large_views)):
+        for view in views:
+            run(f"{view} {size}", lambda v=view, s=size: _subprocess(
+                ["--case", v, s, "--changes", str(changes), "--mpl-frames", str(mpl)], 600))
+    sweep_views = ("sinusoidal",) if args.quick else SWEEP_VIEWS
+    seq_lens = ["64"] if args.quick else [str(n) for n in SWEEP_SIZES]
+    for view in sweep_views:
+        run(f"scaling {view}", lambda v=view: _subprocess(
+            ["--sweep", v, "--seq-lens", *seq_lens, "--changes", str(sweep_changes)],
+            900))
+    run("cold start", lambda: [run_cold_start(1 if args.quick else 3)])
+
+    for r in records:  # the required keys, everywhere
+        for key in ("kind", "view", "size", "median_ms", "p95_ms", "max_stall_ms",
+                    "peak_rss_mb", "matplotlib_median_ms"):
+            r.setdefault(key, None)
+    rows = evaluate(records)
+    print_report(records, rows)
+    print(f"\ntotal {time.perf_counter() - t_start:.0f} s")
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(_clean(records), indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,54 @@
+"""Smoke test of ``bench/frame_latency.py --quick`` so the benchmark never rots.
+
+Checks the JSON structure and that every measured number is positive and finite; no
+timing targets are asserted (they are reported by the benchmark itself).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+REQUIRED = ("kind", "view", "size", "median_ms", "p95_ms", "max_stall_ms", "peak_rss_mb",
+            "matplotlib_median_ms")
+NUMBERS = ("median_ms", "p95_ms", "max_stall_ms", "peak_rss_mb", "matplotlib_median_ms",
+           "last_frame_ms", "compute_ms", "draw_ms", "paint_ms", "wall_ms")
+
+
+def test_quick_benchmark_writes_valid_json(tmp_path):
+    out = tmp_path / "bench.json"
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    res = subprocess.run([sys.executable, str(ROOT / "bench" / "frame_latency.py"), "--quick",
+                          "--json", str(out)], cwd=ROOT, env=env, capture_output=True,
+                         text=True, timeout=240)
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert "Targets" in res.stdout
+    records = json.loads(out.read_text())
+    assert isinstance(records, list) and records
+    assert not [r for r in records if r.get("error")], records
+    for r in records:
+        for key in REQUIRED:
+            assert key in r, (key, r)
+        for key in NUMBERS:
+            value = r.get(key)
+            if value is not None:
+                assert isinstance(value, (int, float)) and math.isfinite(value) and value > 0, \
+                    (key, r)
+    kinds = {r["kind"] for r in records}
+    assert {"frame", "scaling", "cold_start"} <= kinds
+    frames = [r for r in records if r["kind"] == "frame"]
+    from core.views import VIEW_IDS
+
+    assert {r["view"] for r in frames if r["size"] == "lecture"} == set(VIEW_IDS)
+    assert any(r["size"] == "large" for r in frames)
+    for r in frames:
+        assert r["median_ms"] is not None and r["peak_rss_mb"] is not None
+        assert r["matplotlib_median_ms"] is not None
+        assert set(r["targets"].values()) <= {"PASS", "MISS"}
+    cold = next(r for r in records if r["kind"] == "cold_start")
+    assert isinstance(cold["torch_on_startup"], bool)
