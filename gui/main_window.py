@@ -186,7 +186,7 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def _on_ready(self, view_id: str, generation: int, data: object) -> None:
         if self.engine.is_current(view_id, generation) and view_id in self.views:
-            self.views[view_id].show_data(data)
+            self.views[view_id].show_data(data, live=True)
 
     def _on_failed(self, view_id: str, generation: int, message: str) -> None:
         if self.engine.is_current(view_id, generation) and view_id in self.views:

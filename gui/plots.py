@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6 import QtCore, QtGui
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.viewdata import Panel
 from gui.theme import Theme, current_theme
@@ -96,6 +96,18 @@ class PanelPlot:
         elif panel.kind == "table":
             self._show_table(panel, theme)
 
+    def set_draft(self, draft: bool) -> None:
+        """Draft quality: curves without antialiasing (about 50× cheaper for thick pens).
+
+        Used while a slider is being dragged; the view switches back to full quality
+        once the changes stop.
+        """
+        for item in self.curves:
+            curve = item.curve
+            if curve.opts.get("antialias") == draft:
+                curve.opts["antialias"] = not draft
+                curve.update()
+
     def plotted_arrays(self) -> dict[str, np.ndarray]:
         """The arrays currently held by the pyqtgraph items (for tests)."""
         out: dict[str, np.ndarray] = {}
@@ -150,6 +162,8 @@ class PanelPlot:
             self.colorbar.axis.setStyle(tickFont=theme.font(10))
             self.colorbar.axis.setTextPen(theme.foreground)
             self.colorbar.axis.setPen(theme.foreground)
+            self.colorbar.axis.setCacheMode(
+                QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
     def _make_curve(self, style: str, color: str, name: str, theme: Theme) -> pg.PlotDataItem:
         width = theme.line_width
@@ -240,6 +254,8 @@ class PanelPlot:
         for name in ("bottom", "left"):
             axis = self.plot.getAxis(name)
             axis.enableAutoSIPrefix(False)
+            # Axes repaint only when their ticks change; blit them from a cache otherwise.
+            axis.setCacheMode(QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache)
             axis.setStyle(tickFont=theme.font(11))
             axis.setTextPen(theme.foreground)
             axis.setPen(theme.foreground)

@@ -19,6 +19,7 @@ class ViewWidget(QtWidgets.QWidget):
     """Display of one view."""
 
     rendered = QtCore.Signal()  # a ViewData has been drawn
+    FULL_QUALITY_DELAY_MS = 150  # after the last live update, redraw antialiased
 
     def __init__(self, spec: ViewSpec, parent: QtWidgets.QWidget | None = None) -> None:
         super().__init__(parent)
@@ -48,6 +49,10 @@ class ViewWidget(QtWidgets.QWidget):
         self.canvas = pg.GraphicsLayoutWidget(self)
         self.canvas.setObjectName("view-canvas")
         self.canvas.scene().sigMouseMoved.connect(self._mouse_moved)
+        self._quality_timer = QtCore.QTimer(self)
+        self._quality_timer.setSingleShot(True)
+        self._quality_timer.setInterval(self.FULL_QUALITY_DELAY_MS)
+        self._quality_timer.timeout.connect(lambda: self._set_draft(False))
         self.status = QtWidgets.QLabel("", self)
         self.status.setObjectName("view-readout")
         self.status.setWordWrap(True)
@@ -58,8 +63,12 @@ class ViewWidget(QtWidgets.QWidget):
         self.apply_theme()
 
     # ----------------------------------------------------------------- drawing
-    def show_data(self, data: ViewData) -> None:
-        """Draw ``data`` (rebuilding the grid only when its panel layout changed)."""
+    def show_data(self, data: ViewData, *, live: bool = False) -> None:
+        """Draw ``data`` (rebuilding the grid only when its panel layout changed).
+
+        With ``live`` (updates while a slider moves) curves are drawn in draft quality
+        and redrawn antialiased once no update has arrived for a short while.
+        """
         key = tuple((p.key, p.row, p.col, p.row_span, p.col_span) for p in data.panels)
         if key != self._layout_key:
             self.canvas.clear()
@@ -71,6 +80,9 @@ class ViewWidget(QtWidgets.QWidget):
             self._layout_key = key
         for p in data.panels:
             self.plots[p.key].show(p)
+        self._set_draft(live)
+        if live:
+            self._quality_timer.start()
         self.data = data
         self.formula.setText(data.formula)
         self.verdict.setText(data.verdict)
@@ -80,6 +92,15 @@ class ViewWidget(QtWidgets.QWidget):
         self.status.setText(" · ".join(notes) if notes else "Hover a plot for exact values.")
         self.clear_error()
         self.rendered.emit()
+
+    def _set_draft(self, draft: bool) -> None:
+        for plot in self.plots.values():
+            plot.set_draft(draft)
+
+    @property
+    def is_draft(self) -> bool:
+        """True while the last live update is shown in draft quality."""
+        return self._quality_timer.isActive()
 
     def show_error(self, message: str) -> None:
         """Show a one-line problem; the last good plots stay on screen."""
