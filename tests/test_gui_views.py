@@ -181,3 +181,20 @@ def test_no_leaked_top_level_widgets(qtbot):
     leaked = [w for w in QtWidgets.QApplication.topLevelWidgets()
               if id(w) not in before and w.isVisible()]
     assert not leaked
+
+
+def test_text_parameters_edit_through_widgets(window):
+    """The word-order sentences are edited in line edits; a non-permutation is refused."""
+    window.set_view("permutation")
+    state, widget = window.states["permutation"], window.views["permutation"]
+    editor = window.panels["permutation"].rows["permuted"].editor
+    editor.setText("bites dog man")
+    editor.editingFinished.emit()
+    assert state.values["permuted"] == "bites dog man"
+    assert window.wait_idle()
+    assert "bites dog man" in widget.data.verdict
+    editor.setText("cat bites man")
+    editor.editingFinished.emit()
+    assert window.wait_idle()
+    assert widget.banner.isVisible() and "same words" in widget.banner.text()
+    assert "bites dog man" in widget.data.verdict  # last good picture stays
