@@ -357,9 +357,9 @@ class Harness:
         gui.engine.compute_view = timed_compute  # the worker looks it up on each call
         show = self.widget.show_data
 
-        def timed_show(data: Any) -> None:
+        def timed_show(data: Any, *args: Any, **kwargs: Any) -> None:
             t0 = time.perf_counter()
-            show(data)
+            show(data, *args, **kwargs)
             self.draw_ms.append((time.perf_counter() - t0) * 1e3)
             if len(self.drawn) < self.keep_drawn:
                 self.drawn.append(data)
@@ -496,7 +496,7 @@ def run_frame_case(view_id: str, size: str, changes: int, mpl_frames: int) -> di
     params, clamped = size_params(view_id, SIZES[size])
     h = Harness(view_id)
     h.set_params(params)
-    name, values = drag_plan(view_id, params, changes)
+    name, values = drag_plan(view_id, params, changes + 1)  # values[0] is shown after warm-up
     h.sequential(name, values[:min(3, max(1, changes // 4))][::-1])  # warm-up (rebuild)
     h.compute_ms.clear(), h.draw_ms.clear(), h.paint_ms.clear()
     h.keep_drawn = mpl_frames
