@@ -7,6 +7,20 @@ import os
 import numpy as np
 
 
+def learned_table_rows(d_model: int, seed: int, positions: np.ndarray) -> np.ndarray:
+    """Rows ``positions`` of the seeded random table, without drawing the others.
+
+    Each row has its own random stream (seeded with ``(seed, position)``), so any subset
+    of rows — the positions a display samples, or one row for a hover readout — costs
+    only those rows, and always equals the same rows of :func:`init_learned_table`.
+    """
+    pos = np.asarray(positions, dtype=np.int64).ravel()
+    out = np.empty((pos.size, int(d_model)))
+    for k, p in enumerate(pos):
+        out[k] = np.random.default_rng([int(seed), int(p)]).standard_normal(int(d_model))
+    return out
+
+
 def init_learned_table(max_positions: int, d_model: int, seed: int = 0) -> np.ndarray:
     """A freshly initialised table like ``torch.nn.Embedding``: entries ~ N(0, 1).
 
@@ -14,7 +28,7 @@ def init_learned_table(max_positions: int, d_model: int, seed: int = 0) -> np.nd
     """
     if max_positions < 1 or d_model < 1:
         raise ValueError("max_positions and d_model must be at least 1")
-    return np.random.default_rng(seed).standard_normal((max_positions, d_model))
+    return learned_table_rows(d_model, seed, np.arange(max_positions))
 
 
 def learned_lookup(table: np.ndarray, positions: np.ndarray | int) -> np.ndarray:

@@ -66,10 +66,16 @@ def sinusoidal(seq_len: int, d_model: int, base: float = 10000.0, *,
     cols = np.arange(d_model) if dims is None else np.asarray(dims)
     omega = sinusoidal_frequencies(d_model, base)[cols]
     xp = be.xp
-    angles = be.asarray(pos)[:, None] * be.asarray(omega)[None, :]
-    is_sin = be.asarray(cols % 2 == 0)
-    out = is_sin * xp.sin(angles) + (1 - is_sin) * xp.cos(angles)
-    return be.to_numpy(out)
+    even = cols % 2 == 0
+    p = be.asarray(pos)[:, None]
+    if be.name == "numpy":  # one trig call per entry: sin on even columns, cos on odd
+        out = np.empty((len(pos), len(cols)))
+        out[:, even] = np.sin(p * omega[even])
+        out[:, ~even] = np.cos(p * omega[~even])
+        return out
+    angles = p * be.asarray(omega)[None, :]
+    is_sin = be.asarray(even)
+    return be.to_numpy(is_sin * xp.sin(angles) + (1 - is_sin) * xp.cos(angles))
 
 
 def sinusoidal_similarity(seq_len: int, d_model: int, base: float = 10000.0, *,

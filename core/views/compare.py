@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from core.alibi import alibi_slopes
-from core.learned import init_learned_table
+from core.learned import learned_table_rows
 from core.memory import check_allocation
 from core.params import Param, ParamModel
 from core.relative import shaw_relative_index, t5_relative_bucket
@@ -73,13 +73,8 @@ TABLE = [
 
 
 def _learned_rows(positions: np.ndarray, d: int) -> np.ndarray:
-    """Rows of a random N(0, 1) position table, each row seeded on its own.
-
-    Statistically the same as :func:`core.learned.init_learned_table`, but any row can be
-    drawn without generating the rows before it (the table can be train_len × 4096).
-    """
-    return np.array([init_learned_table(1, d, seed=LEARNED_SEED * 1_000_003 + int(p) + 1)[0]
-                     for p in positions]).reshape(len(positions), d)
+    """Rows of the seeded random position table (only the rows asked for are drawn)."""
+    return learned_table_rows(d, LEARNED_SEED, positions)
 
 
 def distance_curves(params: Mapping[str, Any], deltas: np.ndarray) -> np.ndarray:

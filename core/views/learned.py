@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from core.learned import init_learned_table, learned_lookup, load_table_npy
+from core.learned import init_learned_table, learned_lookup, learned_table_rows, load_table_npy
 from core.memory import check_allocation
 from core.params import Param, ParamModel
 from core.viewdata import (
@@ -48,7 +48,6 @@ EXPLANATION = (
     "usable sequence: asking for a position beyond its last row is an error, not a "
     "graceful extrapolation.")
 
-CHUNK_ROWS = 1024
 _FULL_TABLE_LIMIT = 2**22  # entries: below this the generated table is cached whole
 
 
@@ -95,16 +94,7 @@ class _Table:
         pos = np.asarray(positions, dtype=np.int64)
         if self.array is not None:
             return self.array[pos]
-        # Same numbers as init_learned_table: the generator fills rows in order, so a
-        # chunked draw reproduces the full draw exactly while keeping memory small.
-        out = np.empty((pos.size, self.d))
-        rng = np.random.default_rng(self.seed)
-        last = int(pos.max()) if pos.size else -1
-        for start in range(0, last + 1, CHUNK_ROWS):
-            block = rng.standard_normal((min(CHUNK_ROWS, self.rows - start), self.d))
-            hit = (pos >= start) & (pos < start + block.shape[0])
-            out[hit] = block[pos[hit] - start]
-        return out
+        return learned_table_rows(self.d, self.seed, pos)
 
 
 def _cosine(a: np.ndarray, b: np.ndarray) -> np.ndarray:
