@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections.abc import Callable
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
@@ -41,6 +42,17 @@ def run_gui(t0: float | None = None) -> int:
     from gui.main_window import MainWindow
 
     window = MainWindow()
+    return exec_window(app, window, t0, window.show)
+
+
+def exec_window(app: QtWidgets.QApplication, window: QtWidgets.QMainWindow, t0: float,
+                show: Callable[[], None]) -> int:
+    """Show ``window`` and run the event loop; honours the self-test mode.
+
+    With ``PE_STUDIO_SELFTEST=1`` the window quits (exit code 0) right after its first
+    frame and prints ``first-frame-ms: <ms since t0>``; after 30 s it gives up (exit 3)
+    so a CI job never hangs.
+    """
     if os.environ.get("PE_STUDIO_SELFTEST") == "1":
         def done() -> None:
             print(f"first-frame-ms: {(time.perf_counter() - t0) * 1000:.0f}", flush=True)
@@ -48,8 +60,8 @@ def run_gui(t0: float | None = None) -> int:
             QtCore.QTimer.singleShot(0, app.quit)
 
         window.first_frame.connect(done)
-        QtCore.QTimer.singleShot(30_000, lambda: app.exit(3))  # never hang a CI job
-    window.show()
+        QtCore.QTimer.singleShot(30_000, lambda: app.exit(3))
+    show()
     code = app.exec()
     window.engine.stop()
     return code

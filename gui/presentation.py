@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-import os
 import sys
-import time
 from pathlib import Path
-
-from PySide6 import QtCore
 
 from core.scenes import SceneError, load_deck
 
@@ -34,7 +30,7 @@ def run_present(deck_path: str, t0: float) -> int:
     except SceneError as exc:
         print(f"error: {deck_path}: {exc}", file=sys.stderr)
         return 2
-    from gui.app import ensure_app
+    from gui.app import ensure_app, exec_window
     from gui.main_window import MainWindow
 
     app = ensure_app()
@@ -43,15 +39,4 @@ def run_present(deck_path: str, t0: float) -> int:
     lecture.restore()
     lecture.deck.set_deck(deck, Path(deck_path))
     lecture.display.enter_presentation(fullscreen=True)
-    if os.environ.get("PE_STUDIO_SELFTEST") == "1":
-        def done() -> None:
-            print(f"first-frame-ms: {(time.perf_counter() - t0) * 1000:.0f}", flush=True)
-            QtCore.QTimer.singleShot(0, window.close)
-            QtCore.QTimer.singleShot(0, app.quit)
-
-        window.first_frame.connect(done)
-        QtCore.QTimer.singleShot(30_000, lambda: app.exit(3))  # never hang a CI job
-    window.showFullScreen()
-    code = app.exec()
-    window.engine.stop()
-    return code
+    return exec_window(app, window, t0, window.showFullScreen)
