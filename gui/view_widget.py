@@ -11,7 +11,7 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
 from core.viewdata import ViewData, ViewSpec
-from gui.plots import PanelPlot
+from gui.plots import PanelPlot, make_axes
 from gui.theme import current_theme
 
 
@@ -75,7 +75,7 @@ class ViewWidget(QtWidgets.QWidget):
             self.plots = {}
             for p in data.panels:
                 item = self.canvas.addPlot(row=p.row, col=p.col, rowspan=p.row_span,
-                                           colspan=p.col_span)
+                                           colspan=p.col_span, axisItems=make_axes())
                 self.plots[p.key] = PanelPlot(item)
             self._layout_key = key
         for p in data.panels:
