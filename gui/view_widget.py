@@ -19,7 +19,8 @@ class ViewWidget(QtWidgets.QWidget):
     """Display of one view."""
 
     rendered = QtCore.Signal()  # a ViewData has been drawn
-    FULL_QUALITY_DELAY_MS = 150  # after the last live update, redraw antialiased
+    FULL_QUALITY_DELAY_MS = 150  # after the last live update, redraw in full quality
+    AA_POINT_BUDGET = 1200  # antialias thick curves only up to this many points per view
 
     def __init__(self, spec: ViewSpec, parent: QtWidgets.QWidget | None = None) -> None:
         super().__init__(parent)
@@ -94,8 +95,11 @@ class ViewWidget(QtWidgets.QWidget):
         self.rendered.emit()
 
     def _set_draft(self, draft: bool) -> None:
+        """Live (draft) or full quality; full quality antialiases only affordable curves."""
+        points = sum(plot.curve_points() for plot in self.plots.values())
+        antialias = not draft and points <= self.AA_POINT_BUDGET
         for plot in self.plots.values():
-            plot.set_draft(draft)
+            plot.set_quality(antialias=antialias, dashes=not draft)
 
     @property
     def is_draft(self) -> bool:
