@@ -23,6 +23,9 @@ OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "
              "#000000")
 
 
+MAX_LEGEND_ENTRIES = 6
+
+
 def series_color(index: int, theme: Theme) -> str:
     """Colour of the ``index``-th series (Okabe–Ito, black swapped for the foreground)."""
     color = OKABE_ITO[index % len(OKABE_ITO)]
@@ -167,6 +170,8 @@ class PanelPlot:
         self._shape: tuple | None = None
         self._labels_key: tuple | None = None  # what _apply_labels last applied
         self._title: tuple | None = None  # what _apply_title last applied
+        self._full_title: tuple[str, str, str] = ("", "#000000", "13pt")
+        self._shown_title: str | None = None
         self._table_html: str | None = None
 
     # ------------------------------------------------------------------ public
@@ -275,9 +280,11 @@ class PanelPlot:
         self.plot.setAspectLocked(panel.kind == "arrows")
         self.plot.showGrid(x=panel.kind != "heatmap", y=panel.kind != "heatmap", alpha=0.25)
         if panel.kind == "curves":
-            if len(panel.series) > 1:
-                self.legend = self.plot.addLegend(offset=(-10, 5), colCount=2 if len(panel.series) > 3 else len(panel.series), labelTextSize=f"{theme.font_pt(11)}pt",
-                    labelTextColor=theme.foreground, brush=pg.mkBrush(theme.background + "c0"))
+            if 1 < len(panel.series) <= MAX_LEGEND_ENTRIES:  # more would hide the data
+                self.legend = self.plot.addLegend(
+                    offset=(-10, 5), colCount=2 if len(panel.series) > 3 else 1,
+                    labelTextSize=f"{theme.font_pt(10)}pt", labelTextColor=theme.foreground,
+                    brush=pg.mkBrush(theme.background + "c0"))
             for i, s in enumerate(panel.series):
                 self.curves.append(self._make_curve(s.style, series_color(i, theme), s.name,
                                                     theme))
@@ -394,7 +401,24 @@ class PanelPlot:
             label.updateMin = lambda lb=label: (lb.setMinimumHeight(lb.itemRect().height()),
                                                 lb.setMinimumWidth(10))
             label._height_only = True
-        self.plot.setTitle(title, color=theme.foreground, size=f"{theme.font_pt(13)}pt")
+            label.geometryChanged.connect(self._elide_title)
+        self._full_title = (title, theme.foreground, f"{theme.font_pt(13)}pt")
+        self._shown_title = None
+        self._elide_title()
+
+    def _elide_title(self) -> None:
+        """Show the title cut with "…" to the width of its plot (full text as tooltip)."""
+        title, color, size = self._full_title
+        label = self.plot.titleLabel
+        width = label.width() - 8
+        font = QtGui.QFont(label.item.font())
+        font.setPointSizeF(float(size[:-2]))
+        text = QtGui.QFontMetricsF(font).elidedText(
+            title, QtCore.Qt.TextElideMode.ElideRight, width) if width > 20 else title
+        if text != self._shown_title:
+            self._shown_title = text
+            self.plot.setTitle(text, color=color, size=size)
+            label.setToolTip(title if text != title else "")
 
     def _apply_labels(self, panel: Panel, theme: Theme) -> None:
         style = {"color": theme.foreground, "font-size": f"{theme.font_pt(12)}pt"}

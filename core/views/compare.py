@@ -111,8 +111,8 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     dl, stride = sample_axis(n, ctx.max_points)
     curves = distance_curves(params, dl)
     x = dl.astype(float)
-    names = ["sinusoidal PE_p·PE_p+Δ", "RoPE mean cos(Δθ)", "ALiBi head 1 exp(−m₁Δ)",
-             "ALiBi mean slope exp(−m̄Δ)", "learned cos(E₀, E_Δ) (random init)"]
+    # Short legend names; the formula line gives each definition.
+    names = ["sinusoidal", "RoPE", "ALiBi head 1", "ALiBi mean m", "learned (random)"]
     def marker(lo: float, hi: float) -> list[Series]:
         if t >= n:
             return []
@@ -122,8 +122,8 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     if t >= n:
         notes.append(f"train_len {t} ≥ seq_len {n}: every distance shown was seen in training")
     sim = [Series(nm, x, curves[i]) for i, nm in enumerate(names)] + marker(-1.0, 1.0)
-    idx = [Series(f"T5 bucket ({T5_BUCKETS}, max {T5_MAX_DISTANCE})", x, curves[5], "step"),
-           Series(f"Shaw index (k={SHAW_K})", x, curves[6], "step")] + marker(0.0, T5_BUCKETS)
+    idx = [Series("T5 bucket", x, curves[5], "step"),
+           Series("Shaw index", x, curves[6], "step")] + marker(0.0, T5_BUCKETS)
     lanes = []
     for lane, name in enumerate(("T5 / Shaw", "ALiBi", "RoPE", "sinusoidal", "learned")):
         y = np.full(x.size, float(lane))
@@ -136,7 +136,8 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         Panel("distance", "Similarity / weight factor vs distance (1 at Δ = 0)", "curves",
               "distance Δ = i − j", "relative to Δ = 0", series=sim,
               note="learned: random init, no structure until trained", row=0, col=0),
-        Panel("indices", "Learned index used by relative methods", "curves",
+        Panel("indices", f"Index used by T5 ({T5_BUCKETS} buckets, max {T5_MAX_DISTANCE}) "
+              f"and Shaw (k={SHAW_K})", "curves",
               "distance Δ (key Δ positions before the query)", "bucket / index", series=idx,
               row=0, col=1),
         Panel("extrapolation", "Defined for which positions? (gap = no value)", "curves",
