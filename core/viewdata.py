@@ -56,6 +56,9 @@ class Panel:
         Fixed colour range; ``None`` means from the data (finite values).
     probe
         ``probe(x, y) -> str``: exact readout at data coordinates, computed on demand.
+    x_axis, y_axis
+        Whether the bottom / left axis is drawn (small multiples share axes: only the
+        outer row and column of a grid show them).
     x_ticks, y_ticks
         Optional categorical tick labels ``[(position, text), ...]`` (e.g. tokens).
     row, col, row_span, col_span
@@ -82,6 +85,8 @@ class Panel:
     note: str = ""
     probe: Callable[[float, float], str] | None = None
     colorbar: bool = True
+    x_axis: bool = True
+    y_axis: bool = True
     x_ticks: list[tuple[float, str]] | None = None
     y_ticks: list[tuple[float, str]] | None = None
     row: int = 0

@@ -192,7 +192,7 @@ class PanelPlot:
             self._apply_title(panel.title, theme)
             self._title = (panel.title, theme)
         labels_key = (panel.kind, panel.x_label, panel.y_label, panel.x_ticks,
-                      panel.y_ticks, theme)
+                      panel.y_ticks, panel.x_axis, panel.y_axis, theme)
         if labels_key != self._labels_key:
             self._apply_labels(panel, theme)
             self._labels_key = labels_key
@@ -428,6 +428,8 @@ class PanelPlot:
         self.plot.getAxis("left").setTicks([panel.y_ticks] if panel.y_ticks else None)
         self.plot.setLabel("bottom", panel.x_label, **style)
         self.plot.setLabel("left", panel.y_label, **style)
+        self.plot.showAxis("bottom", panel.x_axis)  # setLabel shows the axis
+        self.plot.showAxis("left", panel.y_axis)
         for name in ("bottom", "left"):
             axis = self.plot.getAxis(name)
             axis.enableAutoSIPrefix(False)

@@ -75,7 +75,9 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             f"head{k + 1}", f"head {k + 1}: m = {m:.4g}", "heatmap", "key j", "query i",
             image=bias[k], x_coords=idx, y_coords=idx, colormap="sequential",
             levels=(lo, 0.0), value_label="bias", probe=probe,
-            colorbar=k == min(grid_cols, h) - 1, row=k // grid_cols, col=k % grid_cols))
+            colorbar=k == min(grid_cols, h) - 1, row=k // grid_cols, col=k % grid_cols,
+            # Small multiples share axes: keys on the last row, queries on the first column.
+            x_axis=k // grid_cols == grid_rows - 1, y_axis=k % grid_cols == 0))
     total_cols = max(grid_cols, 3)
     span = total_cols // 3
     bottom = dict(row=grid_rows, row_span=max(1, grid_rows // 2))
