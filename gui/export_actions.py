@@ -264,11 +264,11 @@ def install_export_actions(window: Any) -> ExportActions:
     created = [
         window.add_action(menu, "&Export view…", "Ctrl+E", actions.export_current,
                           "action-export-view"),
-        window.add_action(menu, "Export &plot…", "", lambda: actions.export_current(True),
+        window.add_action(menu, "Export &plot…", "Ctrl+Shift+E", lambda: actions.export_current(True),
                           "action-export-plot"),
         window.add_action(menu, "&Copy image", "Ctrl+Shift+C", actions.copy_image,
                           "action-copy-image"),
-        window.add_action(menu, "Export &all views…", "", actions.export_all,
+        window.add_action(menu, "Export &all views…", "Ctrl+Alt+Shift+E", actions.export_all,
                           "action-export-all"),
     ]
     quit_action = window.findChild(QtGui.QAction, "action-quit")
