@@ -130,6 +130,11 @@ class ViewData:
     verdict: str = ""
     notes: list[str] = field(default_factory=list)
 
+    def display_notes(self) -> list[str]:
+        """The view's notes, then each panel's own note (prefixed with its title)."""
+        return list(self.notes) + [f"{p.title}: {p.note}" for p in self.panels
+                                   if p.note and p.note not in self.notes]
+
     def panel(self, key: str) -> Panel:
         """The panel with ``key`` (KeyError listing the keys otherwise)."""
         for p in self.panels:

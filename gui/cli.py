@@ -233,19 +233,11 @@ def exit_code(exc: BaseException) -> int:
 
 def error_message(exc: BaseException) -> str:
     """One line describing ``exc`` for the terminal."""
-    from core.memory import MemoryBudgetError
-
-    if isinstance(exc, (UsageError, ValueError, MemoryBudgetError, FeatureMissing)):
+    if isinstance(exc, (UsageError, FeatureMissing)):
         return str(exc).strip("'\"") or type(exc).__name__
-    if isinstance(exc, KeyError):
-        return str(exc.args[0]) if exc.args else "unknown key"
-    if isinstance(exc, OSError):
-        if exc.filename is not None and exc.strerror:
-            return f"cannot write {exc.filename!r}: {exc.strerror}"
-        return str(exc) or type(exc).__name__
-    if isinstance(exc, MemoryError):
-        return "out of memory; reduce the size"
-    return f"internal error ({type(exc).__name__}: {exc})"
+    from core.errors import user_message
+
+    return user_message(exc)
 
 
 def main(args: list[str], t0: float) -> int:

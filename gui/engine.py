@@ -14,24 +14,10 @@ from typing import Any
 
 from PySide6 import QtCore
 
+from core.errors import user_message as error_text
 from core.memory import MemoryBudgetError
-from core.params import ParamError
-from core.viewdata import ComputeContext, ViewData
-from core.views import get_view
-
-
-def compute_view(view_id: str, params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
-    """Compute a view synchronously (used by the worker, the CLI and tests)."""
-    return get_view(view_id).compute(params, ctx)
-
-
-def error_text(exc: BaseException) -> str:
-    """One line for the user: expected errors verbatim, anything else summarised."""
-    if isinstance(exc, (ParamError, ValueError, MemoryBudgetError, OSError, KeyError)):
-        text = str(exc).strip("'\"") or type(exc).__name__
-    else:
-        text = f"internal error ({type(exc).__name__}: {exc})"
-    return text.splitlines()[0] if text else type(exc).__name__
+from core.viewdata import ComputeContext
+from core.views import compute_view
 
 
 class UpdateEngine(QtCore.QObject):
@@ -105,7 +91,7 @@ class UpdateEngine(QtCore.QObject):
             try:
                 data = compute_view(view_id, params, self._context())
             except Exception as exc:  # reported to the GUI as one line
-                if not isinstance(exc, (ParamError, ValueError, MemoryBudgetError)):
+                if not isinstance(exc, (ValueError, MemoryBudgetError)):  # ParamError too
                     traceback.print_exc()
                 if self.is_current(view_id, gen):
                     self.failed.emit(view_id, gen, error_text(exc))

@@ -21,7 +21,7 @@ import numpy as np
 from core.atomicio import atomic_open
 from core.memory import check_allocation
 from core.viewdata import ComputeContext, Panel, ViewData, ViewSpec
-from core.views import get_view
+from core.views import compute_view, get_view
 
 FORMATS: tuple[str, ...] = ("png", "svg", "csv", "npy")
 IMAGE_FORMATS: tuple[str, ...] = ("png", "svg")
@@ -149,18 +149,13 @@ def export_view(view_id: str, params: Mapping[str, Any], path: str | os.PathLike
         data = spec.export(values)
         write_array(path, data.array, data.axes)
         return Path(path)
-    view = _compute(view_id, values, context_for_size(pw, ph))
+    view = compute_view(view_id, values, context_for_size(pw, ph))
     chosen = _find_panel(view, panel) if panel is not None else None
     if fmt in ("csv", "npy"):
         _write_panel_data(path, view_id, chosen)
     else:
         _render(spec, view, chosen, path, fmt, (w, h), (pw, ph), transparent, title, note)
     return Path(path)
-
-
-def _compute(view_id: str, values: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
-    """Compute display data synchronously (the engine's function; Qt-free import)."""
-    return get_view(view_id).compute(values, ctx)
 
 
 def _find_panel(view: ViewData, key: str) -> Panel:
@@ -236,8 +231,7 @@ def _build_widget(spec: ViewSpec, view: ViewData, panel: Panel | None, title: st
     widget.show_data(view)
     if title:
         widget.title.setText(title)
-    notes = [t for t in [note or "", *view.notes] if t] + [
-        f"{p.title}: {p.note}" for p in view.panels if p.note and p.note not in view.notes]
+    notes = ([note] if note else []) + view.display_notes()
     widget.status.setText(" · ".join(notes))
     widget.status.setVisible(bool(notes))
     return widget

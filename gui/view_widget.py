@@ -88,8 +88,7 @@ class ViewWidget(QtWidgets.QWidget):
         self.formula.setText(data.formula)
         self.verdict.setText(data.verdict)
         self.verdict.setVisible(bool(data.verdict))
-        notes = [n for n in data.notes] + [f"{p.title}: {p.note}" for p in data.panels
-                                          if p.note and p.note not in data.notes]
+        notes = data.display_notes()
         self.status.setText(" · ".join(notes) if notes else "Hover a plot for exact values.")
         self.clear_error()
         self.rendered.emit()

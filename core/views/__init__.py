@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from core.viewdata import ViewSpec
+from collections.abc import Mapping
+from typing import Any
+
+from core.viewdata import ComputeContext, ViewData, ViewSpec
 from core.views import alibi, sinusoidal
 
 _ORDER = ("sinusoidal", "learned", "rope", "alibi", "relative", "permutation", "compare")
@@ -29,3 +32,8 @@ def get_view(view_id: str) -> ViewSpec:
         return VIEWS[view_id]
     except KeyError:
         raise ValueError(f"unknown view '{view_id}'; known views: {', '.join(VIEW_IDS)}") from None
+
+
+def compute_view(view_id: str, params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
+    """Compute a view's display data synchronously (worker thread, exports, tests)."""
+    return get_view(view_id).compute(params, ctx)
