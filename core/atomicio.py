@@ -67,12 +67,6 @@ def atomic_open(path: str | os.PathLike[str], mode: str = "w", **kwargs) -> Iter
         os.fsync(handle.fileno())
 
 
-def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically."""
-    with atomic_open(path, "wb") as handle:
-        handle.write(data)
-
-
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` (UTF-8) to ``path`` atomically."""
     with atomic_open(path, "w") as handle:

@@ -472,8 +472,3 @@ class PanelPlot:
             return None
         k = int(np.argmin(np.abs(xs - x)))
         return f"{panel.x_label} = {xs[k]:.6g} — " + ", ".join(parts)
-
-
-def qcolor(hex_color: str) -> QtGui.QColor:
-    """``'#rrggbb'`` → ``QColor``."""
-    return QtGui.QColor(hex_color)

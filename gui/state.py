@@ -90,12 +90,6 @@ class ViewState(QtCore.QObject):
         """Close the current merge group (e.g. on slider release)."""
         self._merge_key = None
 
-    def can_undo(self) -> bool:
-        return bool(self._undo)
-
-    def can_redo(self) -> bool:
-        return bool(self._redo)
-
     def undo(self) -> bool:
         """Restore the previous parameters; False when there is nothing to undo."""
         if not self._undo:

@@ -100,11 +100,6 @@ class ViewWidget(QtWidgets.QWidget):
         for plot in self.plots.values():
             plot.set_quality(antialias=antialias, dashes=not draft)
 
-    @property
-    def is_draft(self) -> bool:
-        """True while the last live update is shown in draft quality."""
-        return self._quality_timer.isActive()
-
     def show_error(self, message: str) -> None:
         """Show a one-line problem; the last good plots stay on screen."""
         self.banner.setText(f"⚠ {message}")
