@@ -7,13 +7,13 @@ keeps slider drags at display rate; a different shape rebuilds the items.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.viewdata import Panel
+from gui.fast_curve import FastCurveItem
+from gui.fast_image import FastImageItem
 from gui.theme import Theme, current_theme
 
 pg.setConfigOptions(imageAxisOrder="row-major", antialias=True)
@@ -35,110 +35,9 @@ def series_color(index: int, theme: Theme) -> str:
 def display_image(image: np.ndarray) -> np.ndarray:
     """Image as drawn: float32 with non-finite (masked) entries as NaN (transparent)."""
     img = np.asarray(image, dtype=np.float32)
+    if img.size and np.isfinite(img.min()) and np.isfinite(img.max()):  # all finite: as is
+        return img
     return np.where(np.isfinite(img), img, np.nan)
-
-
-class _AxisDrawing:
-    """What :class:`FastAxisItem` keeps instead of a ``QPicture``: its draw specs.
-
-    ``AxisItem.paint`` only calls ``picture.play(painter)``; the export code swaps in its
-    own ``play`` the same way, so this stays compatible with it.
-    """
-
-    __slots__ = ("axis", "specs")
-
-    def __init__(self, axis: pg.AxisItem, specs: tuple | None) -> None:
-        self.axis, self.specs = axis, specs
-
-    def play(self, p: QtGui.QPainter) -> None:
-        if self.specs is None:
-            return
-        p.save()
-        try:
-            self.axis.draw_specs(p, *self.specs)
-        finally:
-            p.restore()
-
-
-_RASTER_DEVICES = (1, 2, 3)  # QInternal::Widget, Pixmap, Image (not Picture/Printer/SVG)
-_TX_TRANSLATE = QtGui.QTransform.TransformationType.TxTranslate.value
-_SOLID_LINE = QtCore.Qt.PenStyle.SolidLine
-_SOLID_BRUSH = QtCore.Qt.BrushStyle.SolidPattern
-
-
-class FastAxisItem(pg.AxisItem):
-    """``AxisItem`` drawing the same pixels faster.
-
-    * Qt's raster engine draws an aliased *semi-transparent* horizontal cosmetic line
-      pixel by pixel (~0.3 µs a pixel: 3–9 ms to redraw the grid of one left axis, most
-      of a frame). When the painter maps to raster pixels by a pure translation, such a
-      line is filled as the one-pixel-high span it covers (``floor`` of the device
-      coordinates, both ends included): pixel-identical (checked against ``drawLine``
-      over random positions, offsets and backgrounds) and ~15× faster. Other lines, and
-      scaled or vector (SVG/PDF/QPicture) painting, are drawn as before.
-    * The draw specs are kept instead of being recorded into a ``QPicture`` and played:
-      the axis is device-cached, so a picture would be played about once anyway.
-    """
-
-    def paint(self, p: QtGui.QPainter, opt: object, widget: object) -> None:
-        if self.picture is None:
-            picture = QtGui.QPicture()  # measure text on the device AxisItem.paint uses
-            painter = QtGui.QPainter(picture)
-            try:
-                if self.style["tickFont"]:
-                    painter.setFont(self.style["tickFont"])
-                specs = self.generateDrawSpecs(painter)
-            finally:
-                painter.end()
-            self.picture = _AxisDrawing(self, specs)
-        self.picture.play(p)
-
-    def draw_specs(self, p: QtGui.QPainter, axis_spec: tuple, tick_specs: list,
-                   text_specs: list) -> None:
-        """``AxisItem.drawPicture``, horizontal lines filled as pixel spans when exact."""
-        t = p.deviceTransform()
-        device = p.device()
-        if t.type().value > _TX_TRANSLATE or device is None \
-                or device.devType() not in _RASTER_DEVICES or p.opacity() != 1.0:
-            self.drawPicture(p, axis_spec, tick_specs, text_specs)
-            return
-        dx, dy = t.dx(), t.dy()
-        p.setRenderHint(p.RenderHint.Antialiasing, False)
-        p.setRenderHint(p.RenderHint.TextAntialiasing, True)
-        pen, p1, p2 = axis_spec
-        p.setPen(pen)
-        p.drawLine(p1, p2)
-        floor = math.floor
-        last_pen = None
-        for pen, p1, p2 in tick_specs:
-            if pen is not last_pen:
-                last_pen = pen
-                fast = (pen.isCosmetic() and pen.widthF() == 1.0 and pen.style() == _SOLID_LINE
-                        and pen.brush().style() == _SOLID_BRUSH)
-                color = pen.color()
-            x1, y1, x2, y2 = p1.x(), p1.y(), p2.x(), p2.y()
-            if fast and y1 == y2 and x1 != x2 and math.isfinite(x1 + x2 + y1):
-                # the device pixels the aliased line covers, back in item coordinates
-                c1, c2 = floor(min(x1, x2) + dx), floor(max(x1, x2) + dx)
-                row = floor(y1 + dy)
-                p.fillRect(QtCore.QRectF(c1 - dx, row - dy, c2 - c1 + 1, 1), color)
-            else:
-                p.setPen(pen)
-                p.drawLine(p1, p2)
-        if self.style["tickFont"] is not None:
-            p.setFont(self.style["tickFont"])
-        p.setPen(self.textPen())
-        p.setClipRect(self.boundingRect().toAlignedRect())
-        for rect, flags, text in text_specs:
-            p.drawText(rect, int(flags), text)
-
-
-def make_axes() -> dict[str, pg.AxisItem]:
-    """Left/bottom axes for a new ``PlotItem`` (``addPlot(axisItems=make_axes())``).
-
-    Only the visible pair: ``PlotItem`` shows every axis it is given.
-    """
-    return {name: FastAxisItem(name) for name in ("left", "bottom")}
 
 
 def _levels(panel: Panel, img: np.ndarray) -> tuple[float, float]:
@@ -152,6 +51,19 @@ def _levels(panel: Panel, img: np.ndarray) -> tuple[float, float]:
     if hi <= lo:
         hi = lo + 1.0
     return float(lo), float(hi)
+
+
+def _use_fast_curve(item: pg.PlotDataItem) -> None:
+    """Give a fresh ``PlotDataItem`` a :class:`FastCurveItem` (same drawing, faster)."""
+    old = item.curve
+    fast = FastCurveItem()
+    fast.setParentItem(item)
+    fast.sigClicked.connect(item.sigClicked)
+    item.curve = fast
+    old.setParentItem(None)
+    if old.scene() is not None:
+        old.scene().removeItem(old)
+    item.updateItems()
 
 
 class PanelPlot:
@@ -293,7 +205,7 @@ class PanelPlot:
                                         brush=series_color(0, theme), pen=None)
             self.plot.addItem(self.bars)
         elif panel.kind == "heatmap":
-            self.image = pg.ImageItem(axisOrder="row-major")
+            self.image = FastImageItem(axisOrder="row-major")
             self.plot.addItem(self.image)
             cmap = theme.colormap(panel.colormap)
             self.image.setColorMap(cmap)
@@ -316,7 +228,9 @@ class PanelPlot:
         pen = pg.mkPen(color, width=width,
                        style=QtCore.Qt.PenStyle.DashLine if style == "dashed"
                        else QtCore.Qt.PenStyle.SolidLine)
-        return self.plot.plot(name=name, pen=pen)
+        item = self.plot.plot(name=name, pen=pen)
+        _use_fast_curve(item)
+        return item
 
     def _refresh_legend(self, panel: Panel) -> None:
         if self.legend is None:
@@ -336,8 +250,8 @@ class PanelPlot:
         dy = float(ys[1] - ys[0]) if len(ys) > 1 else 1.0
         self.image.setRect(QtCore.QRectF(float(xs[0]) - dx / 2, float(ys[0]) - dy / 2,
                                          cols * dx, rows * dy))
-        if self.colorbar is not None:
-            self.colorbar.setLevels((lo, hi))
+        if self.colorbar is not None and tuple(self.colorbar.levels()) != (lo, hi):
+            self.colorbar.setLevels((lo, hi))  # re-lays out its axis: only on a change
 
     def _show_arrows(self, panel: Panel, theme: Theme) -> None:
         if len(self.arrows) == 1 + 3 * len(panel.arrows):  # same arrows: move them
@@ -435,7 +349,9 @@ class PanelPlot:
             axis.enableAutoSIPrefix(False)
             # Axes repaint only when their ticks change; blit them from a cache otherwise.
             axis.setCacheMode(QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache)
-            axis.setStyle(tickFont=theme.font(11))
+            # Two tick levels: the third (sub-minor) adds faint grid lines nobody reads on a
+            # projector and costs as much to draw as the rest together.
+            axis.setStyle(tickFont=theme.font(11), maxTickLevel=1)
             axis.setTextPen(theme.foreground)
             axis.setPen(theme.foreground)
 

@@ -11,7 +11,8 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
 from core.viewdata import ViewData, ViewSpec
-from gui.plots import PanelPlot, make_axes
+from gui.fast_axis import make_axes
+from gui.plots import PanelPlot
 from gui.theme import current_theme
 
 

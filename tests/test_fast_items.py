@@ -1,0 +1,89 @@
+"""FastImageItem and FastCurveItem draw what pyqtgraph's items draw."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+import pytest
+from PySide6 import QtCore, QtGui
+
+from gui.fast_curve import FastCurveItem
+from gui.fast_image import FastImageItem
+
+
+def _render(item: pg.GraphicsObject, size: tuple[int, int], source: QtCore.QRectF
+            ) -> np.ndarray:
+    """``item`` alone in a scene, rendered (``source`` → the whole image) on white."""
+    scene = pg.GraphicsScene()
+    scene.addItem(item)
+    image = QtGui.QImage(*size, QtGui.QImage.Format.Format_ARGB32_Premultiplied)
+    image.fill(QtGui.QColor("white"))
+    painter = QtGui.QPainter(image)
+    scene.render(painter, QtCore.QRectF(image.rect()), source)
+    painter.end()
+    scene.removeItem(item)
+    return pg.imageToArray(image, copy=True)
+
+
+@pytest.mark.parametrize("with_nan", [False, True])
+def test_fast_image_pixels_equal_pyqtgraph(qtbot, with_nan):
+    rng = np.random.default_rng(5)
+    data = rng.normal(size=(60, 90)).astype(np.float32)
+    if with_nan:
+        data[np.triu_indices(60, 1)] = np.nan
+    data[0, :5] = [-10.0, 10.0, -1.5, 1.5, 0.0]  # clipped and boundary values
+    cmap = pg.colormap.get("CET-D1")
+    pixels = []
+    for cls in (pg.ImageItem, FastImageItem):
+        item = cls(axisOrder="row-major")
+        item.setColorMap(cmap)
+        item.setImage(data, autoLevels=False, levels=(-1.5, 1.5))
+        pixels.append(_render(item, (270, 180), QtCore.QRectF(0, 0, 90, 60)))
+    assert len(np.unique(pixels[0].reshape(-1, 4), axis=0)) > 50  # a real heatmap
+    np.testing.assert_array_equal(pixels[1], pixels[0])
+
+
+def test_fast_image_falls_back_for_other_images(qtbot):
+    item = FastImageItem(axisOrder="row-major")
+    item.setImage(np.arange(12, dtype=np.uint8).reshape(3, 4), autoLevels=False,
+                  levels=(0, 11))  # no lookup table: pyqtgraph's path
+    item.render()
+    assert item.qimage is not None
+    assert item.qimage.format() != QtGui.QImage.Format.Format_ARGB32_Premultiplied
+
+
+def _curve_pixels(cls: type, y: np.ndarray, antialias: bool) -> np.ndarray:
+    item = cls(x=np.arange(len(y)), y=y, antialias=antialias,
+               pen=pg.mkPen("#0072B2", width=2))
+    return _render(item, (600, 300), QtCore.QRectF(-1, -1.2, len(y) + 1, 2.4))
+
+
+def test_fast_curve_covers_the_wide_line(qtbot):
+    """Three offset 1-px strokes give a line at least as thick as Qt's 2-px pen, and no
+    pixel more than one pixel away from it."""
+    y = np.sin(np.arange(300) / 7.0) + 0.3 * np.sin(np.arange(300) / 1.3)
+    ref = (_curve_pixels(pg.PlotCurveItem, y, False)[..., :3] != 255).any(axis=-1)
+    fast = (_curve_pixels(FastCurveItem, y, False)[..., :3] != 255).any(axis=-1)
+    assert 0.8 < fast.sum() / ref.sum() < 1.25
+    grown = ref.copy()  # the reference line grown by one pixel in every direction
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            grown |= np.roll(np.roll(ref, dy, axis=0), dx, axis=1)
+    assert not (fast & ~grown).any()
+    # every column the wide line touches is touched by the fast one too
+    assert (fast.any(axis=0) | ~ref.any(axis=0)).all()
+
+
+def test_fast_curve_leaves_antialiased_lines_to_pyqtgraph(qtbot):
+    y = np.cos(np.arange(50) / 3.0)
+    np.testing.assert_array_equal(_curve_pixels(FastCurveItem, y, True),
+                                  _curve_pixels(pg.PlotCurveItem, y, True))
+
+
+def test_views_use_the_fast_items(window):
+    widget = window.views["sinusoidal"]
+    plots = widget.plots
+    curves = [c for p in plots.values() for c in p.curves if c.opts["pen"] is not None]
+    assert curves and all(isinstance(c.curve, FastCurveItem) for c in curves)
+    images = [p.image for p in plots.values() if p.image is not None]
+    assert images and all(isinstance(i, FastImageItem) for i in images)
