@@ -358,8 +358,16 @@ class FastAxisItem(pg.AxisItem):
 
 
 def make_axes() -> dict[str, pg.AxisItem]:
-    """Left/bottom axes for a new ``PlotItem`` (``addPlot(axisItems=make_axes())``).
+    """All four axes for a new ``PlotItem`` (``addPlot(axisItems=make_axes())``).
 
-    Only the visible pair: ``PlotItem`` shows every axis it is given.
+    ``PlotItem`` shows every axis it is given, so hide ``top`` and ``right`` after
+    creating the plot (:func:`hide_spare_axes`). They must still be fast ones: hidden
+    axes follow every range change too (pyqtgraph's re-set their label each time).
     """
-    return {name: FastAxisItem(name) for name in ("left", "bottom")}
+    return {name: FastAxisItem(name) for name in ("left", "bottom", "top", "right")}
+
+
+def hide_spare_axes(plot: pg.PlotItem) -> None:
+    """Hide the ``top`` and ``right`` axes :func:`make_axes` gave ``plot``."""
+    plot.hideAxis("top")
+    plot.hideAxis("right")

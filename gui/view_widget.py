@@ -11,7 +11,7 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
 from core.viewdata import ViewData, ViewSpec
-from gui.fast_axis import make_axes
+from gui.fast_axis import hide_spare_axes, make_axes
 from gui.plots import PanelPlot
 from gui.theme import current_theme
 
@@ -78,6 +78,7 @@ class ViewWidget(QtWidgets.QWidget):
             for p in data.panels:
                 item = self.canvas.addPlot(row=p.row, col=p.col, rowspan=p.row_span,
                                            colspan=p.col_span, axisItems=make_axes())
+                hide_spare_axes(item)
                 self.plots[p.key] = PanelPlot(item)
             self._layout_key = key
         for p in data.panels:
