@@ -5,15 +5,23 @@ through a general RGBA path: about 2 ms for 512 × 512, then a slow draw of its
 non-premultiplied result. :class:`FastImageItem` applies the same level scaling and
 lookup table (same float32 arithmetic, so the same colour index for every cell) into a
 premultiplied ARGB32 image with NaNs fully transparent, which Qt draws without
-conversion. Anything else (other dtypes, translucent lookup tables, downsampling) goes
-through pyqtgraph unchanged.
+conversion. When the image is shown smaller than its cells (a 512 × 512 matrix in a
+300-pixel panel), only the cell under each screen pixel's centre is coloured: the
+nearest-neighbour sample Qt would take anyway, so cost follows pixels on screen, not
+cells. Anything else (other dtypes, translucent lookup tables, rotated or vector
+painting) goes through pyqtgraph unchanged.
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pyqtgraph as pg
-from PySide6 import QtGui
+from PySide6 import QtCore, QtGui
+
+_RASTER_DEVICES = (1, 2, 3)  # QInternal::Widget, Pixmap, Image
+_TX_SCALE = QtGui.QTransform.TransformationType.TxScale.value
 
 
 def argb_table(lut: np.ndarray) -> np.ndarray:
@@ -23,6 +31,12 @@ def argb_table(lut: np.ndarray) -> np.ndarray:
     table = np.zeros(len(lut) + 1, dtype=np.uint32)
     table[:-1] = 0xFF000000 | (rgb[:, 0] << 16) | (rgb[:, 1] << 8) | rgb[:, 2]
     return table
+
+
+def pixel_centres(start: float, stop: float) -> np.ndarray:
+    """Integer pixels whose centres ``x + 0.5`` lie in ``[start, stop)``."""
+    first, last = math.ceil(start - 0.5), math.ceil(stop - 0.5)
+    return np.arange(first, max(first, last))
 
 
 def color_indices(image: np.ndarray, levels: tuple[float, float], n_colors: int
@@ -47,6 +61,19 @@ class FastImageItem(pg.ImageItem):
     """``ImageItem`` with a premultiplied fast path for float32 heatmaps."""
 
     _table_for: tuple[int, np.ndarray] | None = None
+    _version = 0  # bumped whenever what is drawn may change
+
+    def setImage(self, *args: object, **kwargs: object) -> None:  # noqa: N802 (pyqtgraph)
+        self._version += 1
+        super().setImage(*args, **kwargs)
+
+    def setLevels(self, *args: object, **kwargs: object) -> None:  # noqa: N802 (pyqtgraph)
+        self._version += 1
+        super().setLevels(*args, **kwargs)
+
+    def setLookupTable(self, *args: object, **kwargs: object) -> None:  # noqa: N802
+        self._version += 1
+        super().setLookupTable(*args, **kwargs)
 
     def _fast_table(self) -> np.ndarray | None:
         lut, image = self.lut, self.image
@@ -76,3 +103,51 @@ class FastImageItem(pg.ImageItem):
         self.qimage = qimage
         self._renderRequired = False
         self._unrenderable = False
+
+    def paint(self, painter: QtGui.QPainter, *args: object) -> None:
+        if self.image is None:
+            return
+        if self._fast_table() is None or not self._paint_sampled(painter):
+            super().paint(painter, *args)
+
+    def _paint_sampled(self, p: QtGui.QPainter) -> bool:
+        """Draw one sample per screen pixel when the image is shown minified.
+
+        Returns ``False`` (nothing drawn) when the full-resolution path applies.
+        """
+        t = p.transform()
+        device = p.device()
+        if (t.type().value > _TX_SCALE or device is None
+                or device.devType() not in _RASTER_DEVICES
+                or self.paintMode is not None or self.border is not None):
+            return False
+        rows, cols = self.image.shape
+        ratio = device.devicePixelRatioF() or 1.0
+        sx, sy = t.m11() * ratio, t.m22() * ratio  # device pixels per cell
+        if abs(sx) >= 1.0 and abs(sy) >= 1.0:
+            return False  # magnified: every cell is visible, colour them all
+        area = t.mapRect(QtCore.QRectF(0, 0, cols, rows))
+        xs = pixel_centres(area.left() * ratio, area.right() * ratio)
+        ys = pixel_centres(area.top() * ratio, area.bottom() * ratio)
+        if xs.size == 0 or ys.size == 0:
+            return True
+        key = (xs[0], xs.size, ys[0], ys.size, sx, sy, t.dx(), t.dy(), ratio, self._version)
+        cached = getattr(self, "_sampled", None)
+        if cached is None or cached[0] != key:
+            col = np.clip(np.floor(((xs + 0.5) / ratio - t.dx()) / t.m11()), 0, cols - 1)
+            row = np.clip(np.floor(((ys + 0.5) / ratio - t.dy()) / t.m22()), 0, rows - 1)
+            cells = self.image[row.astype(np.intp)][:, col.astype(np.intp)]
+            table = self._fast_table()
+            pixels = np.ascontiguousarray(table[color_indices(cells, self.levels,
+                                                              len(table) - 1)])
+            image = QtGui.QImage(pixels.data, xs.size, ys.size, xs.size * 4,
+                                 QtGui.QImage.Format.Format_ARGB32_Premultiplied)
+            image.setDevicePixelRatio(ratio)
+            cached = self._sampled = (key, image, pixels)
+        p.save()
+        try:
+            p.resetTransform()
+            p.drawImage(QtCore.QPointF(xs[0] / ratio, ys[0] / ratio), cached[1])
+        finally:
+            p.restore()
+        return True

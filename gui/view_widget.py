@@ -54,6 +54,9 @@ class ViewWidget(QtWidgets.QWidget):
         # symbols); inheriting it costs ~2 ms a frame in borders and legend samples.
         # Image exports switch it back on.
         self.canvas.setAntialiasing(False)
+        # Plot items move and resize on every frame; a BSP index only adds upkeep.
+        self.canvas.scene().setItemIndexMethod(
+            QtWidgets.QGraphicsScene.ItemIndexMethod.NoIndex)
         self.canvas.scene().sigMouseMoved.connect(self._mouse_moved)
         self._quality_timer = QtCore.QTimer(self)
         self._quality_timer.setSingleShot(True)

@@ -87,3 +87,22 @@ def test_views_use_the_fast_items(window):
     assert curves and all(isinstance(c.curve, FastCurveItem) for c in curves)
     images = [p.image for p in plots.values() if p.image is not None]
     assert images and all(isinstance(i, FastImageItem) for i in images)
+
+
+@pytest.mark.parametrize("size", [(97, 61), (150, 333), (41, 40)])
+def test_fast_image_minified_samples_like_qt(qtbot, size):
+    """Shown smaller than its cells, one nearest cell per pixel: Qt's own samples."""
+    rng = np.random.default_rng(11)
+    data = rng.normal(size=(200, 300)).astype(np.float32)
+    data[np.tril_indices(200, -1)] = np.nan
+    cmap = pg.colormap.get("viridis")
+    pixels, items = [], []
+    for cls in (pg.ImageItem, FastImageItem):
+        item = cls(axisOrder="row-major")
+        item.setColorMap(cmap)
+        item.setImage(data, autoLevels=False, levels=(-2.0, 2.0))
+        items.append(item)
+        pixels.append(_render(item, size, QtCore.QRectF(-3.3, -2.7, 306.1, 205.2)))
+    assert items[1]._sampled[1].width() < 300  # the per-pixel sampling path was taken
+    assert len(np.unique(pixels[0].reshape(-1, 4), axis=0)) > 50
+    np.testing.assert_array_equal(pixels[1], pixels[0])
