@@ -53,6 +53,28 @@ def _levels(panel: Panel, img: np.ndarray) -> tuple[float, float]:
     return float(lo), float(hi)
 
 
+def _same_array(a: np.ndarray | None, b: np.ndarray | None) -> bool:
+    """Whether two arrays hold the same values (NaN equal to NaN), cheaply when not."""
+    if a is b:
+        return True
+    if a is None or b is None:
+        return False
+    a, b = np.asarray(a), np.asarray(b)
+    if a.shape != b.shape or a.dtype.kind != b.dtype.kind:
+        return False
+    if a.size > 4096:  # most changed arrays differ everywhere: look at a few cells first
+        step = a.size // 64
+        if not np.array_equal(a.reshape(-1)[::step], b.reshape(-1)[::step],
+                              equal_nan=a.dtype.kind == "f"):
+            return False
+    return bool(np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"))
+
+
+def _same_arrays(old: tuple, new: tuple) -> bool:
+    """Element-wise :func:`_same_array` of two tuples of arrays."""
+    return all(_same_array(a, b) for a, b in zip(old, new, strict=True))
+
+
 def _use_fast_curve(item: pg.PlotDataItem) -> None:
     """Give a fresh ``PlotDataItem`` a :class:`FastCurveItem` (same drawing, faster)."""
     old = item.curve
@@ -85,6 +107,7 @@ class PanelPlot:
         self._full_title: tuple[str, str, str] = ("", "#000000", "13pt")
         self._shown_title: str | None = None
         self._table_html: str | None = None
+        self._image_source: tuple | None = None  # (levels, (image, x, y)) last shown
 
     # ------------------------------------------------------------------ public
     def show(self, panel: Panel) -> None:
@@ -92,10 +115,12 @@ class PanelPlot:
         theme = current_theme()
         shape = (panel.kind, len(panel.series), tuple(s.style for s in panel.series),
                  len(panel.arrows), panel.colormap, panel.log_x, panel.log_y, theme.name)
-        if shape != self._shape:
+        rebuilt = shape != self._shape
+        if rebuilt:
             self._rebuild(panel, theme)
             self._shape = shape
         self.panel = panel
+        changed = rebuilt
         # Title/axis text is re-laid out on every set (about half of show()'s time during
         # a drag); re-apply only when something it depends on changed.
         # Axes re-render (ticks, text) whenever one of their setters is called, so a
@@ -103,31 +128,45 @@ class PanelPlot:
         if (panel.title, theme) != self._title:
             self._apply_title(panel.title, theme)
             self._title = (panel.title, theme)
+            changed = True
         labels_key = (panel.kind, panel.x_label, panel.y_label, panel.x_ticks,
                       panel.y_ticks, panel.x_axis, panel.y_axis, theme)
         if labels_key != self._labels_key:
             self._apply_labels(panel, theme)
             self._labels_key = labels_key
+            changed = True
+        # Data goes to pyqtgraph only when it changed: a slider usually moves some panels
+        # of a view (RoPE's m leaves its frequency and decay plots alone), and every
+        # setData/setImage re-runs auto-range, axis layout and rendering.
         if panel.kind in ("curves",):
             for item, s in zip(self.curves, panel.series, strict=True):
-                item.setData(np.asarray(s.x, float), np.asarray(s.y, float))
+                x, y = np.asarray(s.x, float), np.asarray(s.y, float)
+                if rebuilt or not _same_arrays(item.getOriginalDataset(), (x, y)):
+                    item.setData(x, y)
+                    changed = True
                 item.opts["name"] = s.name
             self._refresh_legend(panel)
         elif panel.kind == "bars" and panel.series:
             s = panel.series[0]
-            x = np.asarray(s.x, float)
-            width = 0.8 * (np.min(np.diff(x)) if x.size > 1 else 1.0)
-            self.bars.setOpts(x=x, height=np.asarray(s.y, float), width=width)
+            x, height = np.asarray(s.x, float), np.asarray(s.y, float)
+            if rebuilt or not _same_arrays((self.bars.opts.get("x"), self.bars.opts.get(
+                    "height")), (x, height)):
+                width = 0.8 * (np.min(np.diff(x)) if x.size > 1 else 1.0)
+                self.bars.setOpts(x=x, height=height, width=width)
+                changed = True
         elif panel.kind == "heatmap" and panel.image is not None:
-            self._show_image(panel)
+            changed |= self._show_image(panel, force=rebuilt)
         elif panel.kind == "arrows":
             self._show_arrows(panel, theme)
+            changed = True
         elif panel.kind == "table":
             self._show_table(panel, theme)
+            changed = True
         # Auto-range and the view transform are otherwise brought up to date inside the
         # next paint, which moves every item and so schedules a second full repaint of
         # the plots right after it (~8 ms). Same computation, done before painting.
-        self.plot.getViewBox().prepareForPaint()
+        if changed:
+            self.plot.getViewBox().prepareForPaint()
 
     def curve_points(self) -> int:
         """Number of points in this plot's curves (what antialiasing costs scale with)."""
@@ -175,7 +214,7 @@ class PanelPlot:
 
     # ------------------------------------------------------------------ drawing
     def _rebuild(self, panel: Panel, theme: Theme) -> None:
-        self._labels_key = self._title = self._table_html = None
+        self._labels_key = self._title = self._table_html = self._image_source = None
         self.plot.clear()
         if self.colorbar is not None:
             self.colorbar.hide()
@@ -239,7 +278,13 @@ class PanelPlot:
             if label.text != s.name:
                 label.setText(s.name)
 
-    def _show_image(self, panel: Panel) -> None:
+    def _show_image(self, panel: Panel, *, force: bool) -> bool:
+        """Show the panel's image; ``False`` when it is the one already shown."""
+        source = (panel.image, panel.x_coords, panel.y_coords)
+        if not force and self._image_source is not None and panel.levels == \
+                self._image_source[0] and _same_arrays(self._image_source[1], source):
+            return False
+        self._image_source = (panel.levels, source)
         img = display_image(panel.image)
         lo, hi = _levels(panel, img)
         self.image.setImage(img, autoLevels=False, levels=(lo, hi))
@@ -251,7 +296,9 @@ class PanelPlot:
         self.image.setRect(QtCore.QRectF(float(xs[0]) - dx / 2, float(ys[0]) - dy / 2,
                                          cols * dx, rows * dy))
         if self.colorbar is not None and tuple(self.colorbar.levels()) != (lo, hi):
-            self.colorbar.setLevels((lo, hi))  # re-lays out its axis: only on a change
+            # re-lays out its axis: only on a change; the image already has these levels
+            self.colorbar.setLevels((lo, hi), update_items=False)
+        return True
 
     def _show_arrows(self, panel: Panel, theme: Theme) -> None:
         if len(self.arrows) == 1 + 3 * len(panel.arrows):  # same arrows: move them

@@ -1,0 +1,82 @@
+"""PanelPlot hands pyqtgraph only the data that changed, and always shows the newest."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+
+from core.viewdata import Panel, Series
+from gui.plots import PanelPlot
+
+
+def _curves(y0: np.ndarray, y1: np.ndarray) -> Panel:
+    x = np.arange(len(y0), dtype=float)
+    return Panel("p", "curves", "curves", series=[Series("a", x.copy(), y0.copy()),
+                                                  Series("b", x.copy(), y1.copy())])
+
+
+def _heatmap(image: np.ndarray) -> Panel:
+    return Panel("h", "heatmap", "heatmap", image=image.copy(), colormap="diverging")
+
+
+def _counting(obj: object, method: str) -> list[int]:
+    """Count outermost calls of ``obj.method`` (pyqtgraph re-enters setImage)."""
+    calls, depth = [0], [0]
+    original = getattr(obj, method)
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls[0] += depth[0] == 0
+        depth[0] += 1
+        try:
+            return original(*args, **kwargs)
+        finally:
+            depth[0] -= 1
+
+    setattr(obj, method, counted)
+    return calls
+
+
+def test_unchanged_curves_are_not_reset(qtbot):
+    win = pg.GraphicsLayoutWidget()
+    qtbot.addWidget(win)
+    plot = PanelPlot(win.addPlot())
+    y0, y1 = np.sin(np.arange(50.0)), np.cos(np.arange(50.0))
+    plot.show(_curves(y0, y1))
+    calls = [_counting(item, "setData") for item in plot.curves]
+    plot.show(_curves(y0, y1))  # equal values in new arrays
+    assert [c[0] for c in calls] == [0, 0]
+    y1_new = y1.copy()
+    y1_new[17] = 5.0  # one value of one series
+    plot.show(_curves(y0, y1_new))
+    assert [c[0] for c in calls] == [0, 1]
+    arrays = plot.plotted_arrays()
+    np.testing.assert_array_equal(arrays["curve0.y"], y0)
+    np.testing.assert_array_equal(arrays["curve1.y"], y1_new)
+    y0_nan = y0.copy()
+    y0_nan[3] = np.nan  # NaN counts as a change once, then as equal to itself
+    plot.show(_curves(y0_nan, y1_new))
+    plot.show(_curves(y0_nan, y1_new))
+    assert [c[0] for c in calls] == [1, 1]
+
+
+def test_unchanged_heatmap_is_not_reset(qtbot):
+    win = pg.GraphicsLayoutWidget()
+    qtbot.addWidget(win)
+    plot = PanelPlot(win.addPlot())
+    image = np.random.default_rng(1).normal(size=(120, 90))
+    image[np.triu_indices(90, 1)] = -np.inf  # masked cells
+    plot.show(_heatmap(image))
+    calls = _counting(plot.image, "setImage")
+    plot.show(_heatmap(image))
+    assert calls[0] == 0
+    changed = image.copy()
+    changed[60, 1] += 1.0  # a single cell off the sampled grid
+    plot.show(_heatmap(changed))
+    assert calls[0] == 1
+    shown = plot.plotted_arrays()["image"]
+    np.testing.assert_array_equal(np.isnan(shown), ~np.isfinite(changed))
+    np.testing.assert_allclose(shown[np.isfinite(changed)],
+                               changed[np.isfinite(changed)].astype(np.float32))
+    plot.show(_heatmap(changed[:100]))  # a new shape
+    assert calls[0] == 2
+    assert plot.plotted_arrays()["image"].shape == (100, 90)
