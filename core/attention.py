@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import zlib
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -27,16 +28,27 @@ def tokenize(sentence: str) -> list[str]:
     return [w for w in words if w]
 
 
+@lru_cache(maxsize=256)
+def _token_vector(token: str, d_model: int) -> np.ndarray:
+    vec = np.random.default_rng(zlib.crc32(token.encode("utf-8"))).standard_normal(d_model)
+    vec.flags.writeable = False  # shared between calls: never written
+    return vec
+
+
 def token_embeddings(tokens: list[str], d_model: int) -> np.ndarray:
     """Fixed toy embedding per token, ``(len(tokens), d_model)``, entries ~ N(0, 1)."""
-    rows = [np.random.default_rng(zlib.crc32(t.encode("utf-8"))).standard_normal(d_model)
-            for t in tokens]
+    rows = [_token_vector(t, d_model) for t in tokens]
     return np.array(rows).reshape(len(tokens), d_model)
 
 
+@lru_cache(maxsize=4)
 def _projections(d_model: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Fixed ``W_q, W_k, W_v`` (cached: every frame of every run uses the same; read-only)."""
     rng = np.random.default_rng(20240607)
-    return tuple(rng.standard_normal((d_model, d_model)) / np.sqrt(d_model) for _ in range(3))
+    mats = tuple(rng.standard_normal((d_model, d_model)) / np.sqrt(d_model) for _ in range(3))
+    for m in mats:
+        m.flags.writeable = False
+    return mats
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from core.backend import Backend, as_backend
+from core.rope_fast import pair_slices, rope_cos_sin, rotate_numpy, score_numpy
 
 ROPE_STYLES = ("half", "interleaved")
 ROPE_SCALINGS = ("linear", "dynamic", "yarn", "llama3")
@@ -198,11 +199,13 @@ def apply_rope(x: Any, positions: Any, inv_freq: Any, style: str = "half", *,
         raise ValueError(f"x must be (..., seq, d) with seq == len(positions) ({pos.size}); "
                          f"got shape {tuple(xa.shape)}")
     a_idx, b_idx = rope_pair_indices(d_rot, style)
+    if be.name == "numpy":
+        return rotate_numpy(xa, pos, inv, pair_slices(inv.size, style), attention_factor)
     angles = be.asarray(pos[:, None] * inv[None, :])
     cos = be.xp.cos(angles) * attention_factor
     sin = be.xp.sin(angles) * attention_factor
     xa_a, xa_b = xa[..., a_idx], xa[..., b_idx]
-    out = xa * 1.0 if be.name == "numpy" else xa.clone()
+    out = xa.clone()
     out[..., a_idx] = xa_a * cos - xa_b * sin
     out[..., b_idx] = xa_a * sin + xa_b * cos
     return be.to_numpy(out)
@@ -228,12 +231,14 @@ def rope_score_vs_offset(q: np.ndarray, k: np.ndarray, offsets: np.ndarray,
     offsets = np.asarray(offsets, dtype=np.float64)
     m = float(query_position)
     qr = apply_rope(q[None, :], [m], inv_freq, style)[0]
+    inv = np.asarray(inv_freq, dtype=np.float64).ravel()
+    k = np.asarray(k, dtype=np.float64)
+    if k.ndim == 1 and k.size == qr.size >= 2 * inv.size:  # numpy: no (Δ, d) rotated keys
+        return score_numpy(qr, k, m - offsets, inv, pair_slices(inv.size, style))
     kr = apply_rope(np.broadcast_to(k, (offsets.size, k.size)), m - offsets, inv_freq, style)
     return kr @ qr
 
 
 def rope_decay(offsets: np.ndarray, inv_freq: np.ndarray) -> np.ndarray:
     """Long-range decay: mean over pairs of ``cos(Δ·θ_i)`` (the score for q = k = 1)."""
-    offsets = np.asarray(offsets, dtype=np.float64)
-    inv = np.asarray(inv_freq, dtype=np.float64)
-    return np.cos(offsets[:, None] * inv[None, :]).mean(axis=1)
+    return rope_cos_sin(offsets, inv_freq)[0].mean(axis=1)

@@ -9,7 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from core import tablecache
 from core.backend import Backend, as_backend
+from core.toeplitz import even_step, offsets, toeplitz_view
+
+_CACHE_MIN_ITEMS = 2**14  # smaller tables are cheaper to compute than to look up
 
 
 def _check_sizes(seq_len: int, d_model: int) -> None:
@@ -78,13 +82,93 @@ def sinusoidal(seq_len: int, d_model: int, base: float = 10000.0, *,
     return be.to_numpy(is_sin * xp.sin(angles) + (1 - is_sin) * xp.cos(angles))
 
 
+def sinusoidal_strided(count: int, d_model: int, base: float = 10000.0, *,
+                       pos_step: int = 1, dim_step: int = 1,
+                       backend: Backend | str | None = None) -> np.ndarray:
+    """PE rows ``0, s, 2s, …`` and columns ``0, t, 2t, …`` (a display sample), cached.
+
+    Equals ``sinusoidal(…, positions=s·arange(count), dims=arange(0, d_model, t))``
+    element for element. The table is computed once for :func:`core.tablecache.capacity`
+    rows and sliced, so a ``seq_len`` drag costs a slice per frame.
+
+    Returns
+    -------
+    numpy.ndarray
+        Read-only when cached (do not write into it; copy first).
+    """
+    _check_sizes(count, d_model)
+    be = as_backend(backend)
+    dims = np.arange(0, int(d_model), int(dim_step))
+    cap = tablecache.capacity(count)
+    if count * dims.size < _CACHE_MIN_ITEMS or not tablecache.fits(cap * dims.size):
+        return sinusoidal(count, d_model, base, positions=int(pos_step) * np.arange(count),
+                          dims=dims, backend=be)
+    key = ("sinusoidal", int(d_model), float(base), int(pos_step), int(dim_step), cap, be)
+
+    def table(rows: int) -> np.ndarray:
+        return sinusoidal(rows, d_model, base, positions=int(pos_step) * np.arange(rows),
+                          dims=dims, backend=be)
+
+    return tablecache.cached(key, lambda: table(cap), direct=lambda: table(count))[:count]
+
+
+def _pair_cos_sum(offs: np.ndarray, d_model: int, base: float) -> np.ndarray:
+    """``Σ_i cos(Δ·ω_i)`` over the complete sin/cos column pairs (``d_model // 2`` of them)."""
+    omega = sinusoidal_frequencies(d_model, base)[0:2 * (d_model // 2):2]
+    return np.cos(np.asarray(offs, dtype=np.float64)[:, None] * omega[None, :]).sum(axis=1)
+
+
+def _pair_part(count: int, step: int, d_model: int, base: float) -> np.ndarray:
+    """Toeplitz pair part of the similarity on ``count`` positions ``step`` apart."""
+    cap = tablecache.capacity(count)
+    if count * max(d_model // 2, 1) < _CACHE_MIN_ITEMS or not tablecache.fits(
+            (2 * cap - 1) * max(d_model // 2, 1)):
+        return toeplitz_view(_pair_cos_sum(offsets(count, step), d_model, base), count)
+    key = ("sinusoidal-pairs", int(d_model), float(base), int(step), cap)
+    values = tablecache.cached(key, lambda: _pair_cos_sum(offsets(cap, step), d_model, base),
+                               direct=lambda: _pair_cos_sum(offsets(count, step), d_model, base))
+    return toeplitz_view(values, count)
+
+
+def similarity_grid(positions: np.ndarray, d_model: int, base: float = 10000.0) -> np.ndarray:
+    """``PE_p · PE_q`` for ``p, q`` in ``positions``, without the ``n×n×d`` product.
+
+    On evenly spaced positions the sin/cos pairs give ``Σ_i cos((p−q)·ω_i)``, a Toeplitz
+    matrix built from one vector over the offsets (cached for a ``seq_len`` drag); an odd
+    ``d_model`` adds the lone last sine column, ``sin(p·ω) sin(q·ω)``. Other positions
+    fall back to ``PE @ PE.T``. Equal to the matrix product to rounding.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(len(positions), len(positions))``; may be a read-only view (copy to write).
+    """
+    pos = np.asarray(positions)
+    _check_sizes(max(pos.size, 1), d_model)
+    step = even_step(pos)
+    if step is None:
+        pe = sinusoidal(int(pos.max()) + 1 if pos.size else 1, d_model, base, positions=pos)
+        return pe @ pe.T
+    sim = _pair_part(pos.size, step, d_model, base)
+    if d_model % 2:
+        lone = np.sin(pos * sinusoidal_frequencies(d_model, base)[-1])
+        sim = sim + lone[:, None] * lone[None, :]
+    return sim
+
+
 def sinusoidal_similarity(seq_len: int, d_model: int, base: float = 10000.0, *,
                           positions: np.ndarray | None = None,
                           backend: Backend | str | None = None) -> np.ndarray:
     """Dot products ``PE_p · PE_q`` between positions (the relative-structure matrix).
 
     For even ``d_model`` this equals ``Σ_i cos((p−q)·ω_i)``, which depends only on p−q.
+    With numpy and evenly spaced positions it is computed that way
+    (:func:`similarity_grid`, equal to ``PE @ PE.T`` to rounding); otherwise as the product.
     """
+    pos = np.arange(seq_len) if positions is None else np.asarray(positions)
+    if as_backend(backend).name == "numpy" and even_step(pos) is not None:
+        _check_sizes(seq_len, d_model)
+        return np.array(similarity_grid(pos, d_model, base))
     pe = sinusoidal(seq_len, d_model, base, positions=positions, backend=backend)
     return pe @ pe.T
 

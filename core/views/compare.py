@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from core import tablecache
 from core.alibi import alibi_slopes
 from core.learned import learned_table_rows
 from core.memory import check_allocation
@@ -102,6 +103,20 @@ def distance_curves(params: Mapping[str, Any], deltas: np.ndarray) -> np.ndarray
     return out
 
 
+def _display_curves(params: Mapping[str, Any], count: int, stride: int) -> np.ndarray:
+    """:func:`distance_curves` at ``Δ = 0, s, …, (count−1)·s`` (read-only).
+
+    The curves at a distance do not depend on how many distances are shown, so they are
+    computed once for a capacity and sliced while ``seq_len`` is dragged.
+    """
+    cap = tablecache.capacity(count)
+    key = ("compare-curves", *(params[k] for k in ("d_model", "heads", "train_len", "base")),
+           int(stride), cap)
+    full = tablecache.cached(key, lambda: distance_curves(params, stride * np.arange(cap)),
+                             direct=lambda: distance_curves(params, stride * np.arange(count)))
+    return full[:, :count]
+
+
 def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     """Display data of the compare view (distances sampled to ``ctx.max_points``)."""
     n, t = params["seq_len"], params["train_len"]
@@ -109,7 +124,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     if params["d_model"] % 2:
         notes.append(f"d_model {params['d_model']} rounded down to {params['d_model'] - 1}")
     dl, stride = sample_axis(n, ctx.max_points)
-    curves = distance_curves(params, dl)
+    curves = _display_curves(params, dl.size, stride)
     x = dl.astype(float)
     # Short legend names; the formula line gives each definition.
     names = ["sinusoidal", "RoPE", "ALiBi head 1", "ALiBi mean m", "learned (random)"]

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from core import tablecache
 from core.learned import init_learned_table, learned_lookup, learned_table_rows, load_table_npy
 from core.memory import check_allocation
 from core.params import Param, ParamModel
@@ -53,12 +54,16 @@ _FULL_TABLE_LIMIT = 2**22  # entries: below this the generated table is cached w
 
 @lru_cache(maxsize=2)
 def _small_table(rows: int, d: int, seed: int) -> np.ndarray:
-    return init_learned_table(rows, d, seed)
+    table = init_learned_table(rows, d, seed)
+    table.flags.writeable = False  # shared by every frame: nobody may write into it
+    return table
 
 
 @lru_cache(maxsize=1)
 def _file_table(path: str, mtime_ns: int, size: int) -> np.ndarray:
-    return load_table_npy(path)
+    table = load_table_npy(path)
+    table.flags.writeable = False
+    return table
 
 
 class _Table:
@@ -76,8 +81,10 @@ class _Table:
                 raise ValueError(f"{self.path}: cannot read ({exc.strerror or exc})") from None
             self.array = _file_table(self.path, st.st_mtime_ns, st.st_size)
             self.rows, self.d = self.array.shape
+            self.key: tuple[Any, ...] = ("file", self.path, st.st_mtime_ns, st.st_size)
         else:
             self.rows, self.d = int(params["max_positions"]), int(params["d_model"])
+            self.key = ("seeded", self.rows, self.d, self.seed)
             if self.rows * self.d <= _FULL_TABLE_LIMIT:
                 self.array = _small_table(self.rows, self.d, self.seed)
 
@@ -95,6 +102,44 @@ class _Table:
         if self.array is not None:
             return self.array[pos]
         return learned_table_rows(self.d, self.seed, pos)
+
+    def strided(self, count: int, step: int = 1, dim_step: int = 1) -> np.ndarray:
+        """Rows ``0, s, …, (count−1)·s`` and columns ``0, t, 2t, …`` (read-only view if held)."""
+        if self.array is not None:
+            return self.array[0:count * step:step, ::dim_step]
+        return self.take(step * np.arange(count))[:, ::dim_step]
+
+    def sample(self, count: int, step: int, dim_step: int) -> np.ndarray:
+        """:meth:`strided`, cached for a table drawn row by row (it never changes with
+        ``seq_len``, and drawing its rows is the slow part of a frame); read-only."""
+        if self.array is not None:
+            return self.strided(count, step, dim_step)
+        key = ("learned-sample", *self.key, count, step, dim_step)
+        return tablecache.cached(key, lambda: np.ascontiguousarray(
+            self.strided(count, step, dim_step)))
+
+    def similarity(self, count: int, step: int = 1,
+                   rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Cosine matrix and row norms of rows ``0, s, …, (count−1)·s``.
+
+        A ``seq_len`` drag only changes ``count``: for a held table both are computed once
+        for a capacity (at most the table's rows) and sliced — read-only results, equal to
+        :func:`_cosine` and ``norm(rows, axis=1)`` of those rows up to rounding. ``rows``:
+        those rows when the caller already has them (used for a table drawn row by row).
+        """
+        avail = -(-self.rows // step)
+        cap = min(tablecache.capacity(count), avail)
+        if self.array is None or not tablecache.fits(cap * max(cap, self.d)):
+            rows = self.strided(count, step) if rows is None else rows
+            return _cosine(rows, rows), np.linalg.norm(rows, axis=1)
+
+        def make(size: int) -> tuple[np.ndarray, np.ndarray]:
+            held = self.strided(size, step)
+            return _cosine(held, held), np.linalg.norm(held, axis=1)
+
+        sim, norms = tablecache.cached(("learned-cosine", *self.key, step, cap),
+                                       lambda: make(cap), direct=lambda: make(count))
+        return sim[:count, :count], norms[:count]
 
 
 def _cosine(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -122,12 +167,12 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     t_pos, s_t = sample_axis(rows, ctx.max_cells)
     dims, s_d = sample_axis(d, ctx.max_cells)
     q_pos, s_q = sample_axis(n, ctx.max_cells)
-    t_rows, q_rows = table.take(t_pos), table.take(q_pos)
+    t_image, q_rows = table.sample(t_pos.size, s_t, s_d), table.strided(q_pos.size, s_q)
     notes += [t for t in (sampled_note("table rows", rows, s_t), sampled_note("dimensions", d, s_d),
                           sampled_note("looked-up positions", n, s_q)) if t]
-    sim = _cosine(q_rows, q_rows)
+    sim, norms = table.similarity(q_pos.size, s_q, q_rows)
     shown = sorted({0, 1, d // 2, d - 1})[:4]
-    level = max(float(np.max(np.abs(t_rows))), 1e-12) if table.path else 3.0
+    level = max(float(np.max(np.abs(t_image))), 1e-12) if table.path else 3.0
 
     def probe_table(x: float, y: float) -> str:
         p, c = int(round(y)), int(round(x))
@@ -145,7 +190,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     src = "loaded table" if table.path else f"random init, seed {table.seed}"
     panels = [
         Panel("table", f"Position table E ({rows} × {d}, {src})", "heatmap", "dimension",
-              "position (table row)", image=t_rows[:, dims], x_coords=dims, y_coords=t_pos,
+              "position (table row)", image=t_image, x_coords=dims, y_coords=t_pos,
               colormap="diverging", levels=(-level, level), value_label="E[p, dim]",
               probe=probe_table, note=f"rows 0..{n - 1} are looked up", row=0, col=0),
         Panel("similarity", "Cosine similarity between looked-up rows", "heatmap",
@@ -157,8 +202,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
               "E[p, dim]", series=[Series(f"dim {c}", q_pos.astype(float), q_rows[:, c])
                                    for c in shown], row=1, col=0),
         Panel("norms", "Row norm ‖E[p]‖ of looked-up positions", "curves", "position p",
-              "‖E[p]‖", series=[Series("‖E[p]‖", q_pos.astype(float),
-                                       np.linalg.norm(q_rows, axis=1))], row=1, col=1),
+              "‖E[p]‖", series=[Series("‖E[p]‖", q_pos.astype(float), norms)], row=1, col=1),
     ]
     formula = (f"x_p = token_embedding + E[p],  E ∈ ℝ^({rows}×{d}),  p = 0..{n - 1} "
                f"(valid: 0..{rows - 1});  " + ("E from file" if table.path else

@@ -9,7 +9,12 @@ import numpy as np
 
 from core.memory import check_allocation
 from core.params import Param, ParamModel
-from core.sinusoidal import sinusoidal, sinusoidal_dot_vs_offset, sinusoidal_wavelengths
+from core.sinusoidal import (
+    similarity_grid,
+    sinusoidal,
+    sinusoidal_strided,
+    sinusoidal_wavelengths,
+)
 from core.viewdata import (
     ComputeContext,
     ExportData,
@@ -44,18 +49,6 @@ EXPLANATION = (
     "(column 2i = sin, 2i+1 = cos), as in Vaswani et al.")
 
 
-def _offsets_similarity(pos: np.ndarray, d: int, base: float, seq_len: int) -> np.ndarray:
-    """PE_p·PE_q on sampled positions, computed exactly (uses the offset identity)."""
-    if d % 2 == 0 and pos.size > 1 and np.all(np.diff(pos) == pos[1] - pos[0]):
-        # Evenly spaced positions: the matrix is Toeplitz, one value per offset.
-        k = pos.size
-        step = pos[1] - pos[0]
-        values = sinusoidal_dot_vs_offset(step * (np.arange(2 * k - 1) - (k - 1)), d, base)
-        return values[(np.arange(k)[:, None] - np.arange(k)[None, :]) + k - 1]
-    pe = sinusoidal(seq_len, d, base, positions=pos)
-    return pe @ pe.T
-
-
 def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     """Display data of the sinusoidal view (cost bounded by ``ctx``)."""
     n, d, base = params["seq_len"], params["d_model"], params["base"]
@@ -67,8 +60,9 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
                        backend=ctx.backend) if dims else np.zeros((len(pos_curve), 0))
     series = [Series(f"dim {k} ({'sin' if k % 2 == 0 else 'cos'})", pos_curve, waves[:, c])
               for c, k in enumerate(dims)]
-    heat = sinusoidal(n, d, base, positions=pos_img, dims=dim_img, backend=ctx.backend)
-    sim = _offsets_similarity(pos_img, d, base, n)
+    heat = sinusoidal_strided(pos_img.size, d, base, pos_step=s_pos, dim_step=s_dim,
+                              backend=ctx.backend)
+    sim = similarity_grid(pos_img, d, base)  # Toeplitz: one value per offset, cached
     wl = sinusoidal_wavelengths(d, base)[0::2]
     notes = [t for t in (sampled_note("positions", n, s_pos), sampled_note("dimensions", d, s_dim))
              if t]
@@ -84,7 +78,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         p, q = int(round(y)), int(round(x))
         if not (0 <= p < n and 0 <= q < n):
             return ""
-        v = _offsets_similarity(np.array([p, q]), d, base, n)[0, 1]
+        v = similarity_grid(np.array([p, q]), d, base)[0, 1]
         return f"PE_{p}·PE_{q} (offset {p - q}): {fmt_value(v)}"
 
     dropped = [k for k in params["dims"] if k >= d]
