@@ -14,6 +14,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from core.viewdata import Panel
 from gui.fast_curve import FastCurveItem
 from gui.fast_image import FastImageItem
+from gui.grid_lines import GridLines
 from gui.theme import Theme, current_theme
 
 pg.setConfigOptions(imageAxisOrder="row-major", antialias=True)
@@ -24,6 +25,7 @@ OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "
 
 
 MAX_LEGEND_ENTRIES = 6
+GRID_ALPHA = 0.25  # grid opacity (pyqtgraph's showGrid alpha)
 
 
 def series_color(index: int, theme: Theme) -> str:
@@ -101,6 +103,7 @@ class PanelPlot:
         self.arrows: list[pg.GraphicsObject] = []
         self.legend: pg.LegendItem | None = None
         self.table: pg.TextItem | None = None
+        self.grid: GridLines | None = None
         self._shape: tuple | None = None
         self._labels_key: tuple | None = None  # what _apply_labels last applied
         self._title: tuple | None = None  # what _apply_title last applied
@@ -229,7 +232,15 @@ class PanelPlot:
         self.plot.setLogMode(x=panel.log_x, y=panel.log_y)
         self.plot.invertY(panel.kind == "heatmap")
         self.plot.setAspectLocked(panel.kind == "arrows")
-        self.plot.showGrid(x=panel.kind != "heatmap", y=panel.kind != "heatmap", alpha=0.25)
+        # The grid is drawn behind the data by GridLines, not by the axes (see grid_lines).
+        self.plot.showGrid(x=False, y=False)
+        if self.grid is not None:
+            self.grid.setParentItem(None)
+            if self.grid.scene() is not None:
+                self.grid.scene().removeItem(self.grid)
+            self.grid = None
+        if panel.kind in ("curves", "bars", "arrows"):
+            self.grid = GridLines(self.plot, GRID_ALPHA, theme.background)
         if panel.kind == "curves":
             if 1 < len(panel.series) <= MAX_LEGEND_ENTRIES:  # more would hide the data
                 self.legend = self.plot.addLegend(
