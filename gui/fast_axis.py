@@ -13,6 +13,7 @@ pixel spans when that is pixel-identical.
 from __future__ import annotations
 
 import math
+import sys
 
 import numpy as np
 import pyqtgraph as pg
@@ -371,3 +372,19 @@ def hide_spare_axes(plot: pg.PlotItem) -> None:
     """Hide the ``top`` and ``right`` axes :func:`make_axes` gave ``plot``."""
     plot.hideAxis("top")
     plot.hideAxis("right")
+
+
+def fast_colorbar(**kwargs: object) -> pg.ColorBarItem:
+    """``pg.ColorBarItem(**kwargs)`` whose axes are :class:`FastAxisItem`.
+
+    ``ColorBarItem`` builds its axes through ``PlotItem.__init__`` with no way to pass
+    ``axisItems``; the value axis is re-laid out whenever the levels change (every frame
+    of a ``seq_len`` drag in the ALiBi and relative views), so it is swapped in here.
+    """
+    module = sys.modules[pg.PlotItem.__module__]  # pyqtgraph.graphicsItems.PlotItem.PlotItem
+    original = module.AxisItem
+    module.AxisItem = FastAxisItem
+    try:
+        return pg.ColorBarItem(**kwargs)
+    finally:
+        module.AxisItem = original

@@ -12,6 +12,7 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.viewdata import Panel
+from gui.fast_axis import fast_colorbar
 from gui.fast_curve import FastCurveItem
 from gui.fast_image import FastImageItem
 from gui.grid_lines import GridLines
@@ -261,7 +262,7 @@ class PanelPlot:
             self.image.setColorMap(cmap)
             if not panel.colorbar:
                 return
-            self.colorbar = pg.ColorBarItem(colorMap=cmap, interactive=False,
+            self.colorbar = fast_colorbar(colorMap=cmap, interactive=False,
                                             width=theme.scaled(14))
             self.colorbar.setImageItem(self.image, insert_in=self.plot)
             self.colorbar.axis.setStyle(tickFont=theme.font(10))
@@ -299,6 +300,10 @@ class PanelPlot:
         img = display_image(panel.image)
         lo, hi = _levels(panel, img)
         self.image.setImage(img, autoLevels=False, levels=(lo, hi))
+        if tuple(np.ravel(self.image.levels)) != (lo, hi):
+            # the colour bar set levels before the first image; pyqtgraph applies those
+            # "deferred" levels after ours on that first setImage
+            self.image.setLevels((lo, hi))
         rows, cols = img.shape
         xs = panel.x_coords if panel.x_coords is not None else np.arange(cols)
         ys = panel.y_coords if panel.y_coords is not None else np.arange(rows)

@@ -19,16 +19,21 @@ def _specs_as_values(specs: tuple) -> tuple:
     return axis, ticks, texts
 
 
+AXES = ("left", "bottom", "top", "right")
+
+
 def _plot_pair(qtbot, grid: bool, log: bool):
     """A layout with one plot using pyqtgraph's axes and one using ours."""
     win = pg.GraphicsLayoutWidget()
     qtbot.addWidget(win)
     win.resize(900, 400)
     plain = win.addPlot(row=0, col=0)
-    fast = win.addPlot(row=0, col=1, axisItems={n: FastAxisItem(n) for n in ("left", "bottom")})
+    fast = win.addPlot(row=0, col=1, axisItems={n: FastAxisItem(n) for n in AXES})
     for plot in (plain, fast):
         plot.showGrid(x=grid, y=grid, alpha=0.25)
         plot.setLogMode(x=log, y=False)
+        plot.showAxis("top")
+        plot.showAxis("right")
     win.show()
     return win, plain, fast
 
@@ -49,7 +54,7 @@ def test_draw_specs_equal_pyqtgraph(qtbot, grid, log):
         for plot in (plain, fast):
             plot.setRange(xRange=(lo, hi), yRange=(ylo, yhi), padding=0)
         QtCore.QCoreApplication.processEvents()
-        for name in ("left", "bottom"):
+        for name in AXES:
             a, b = plain.getAxis(name), fast.getAxis(name)
             assert type(b) is FastAxisItem and type(a) is pg.AxisItem
             image = QtGui.QImage(10, 10, QtGui.QImage.Format.Format_ARGB32)
@@ -99,3 +104,12 @@ def test_grid_pixels_equal_pyqtgraph(qtbot):
     assert a.shape == b.shape
     assert (a != 255).any()  # something was drawn
     np.testing.assert_array_equal(a, b)
+
+
+def test_colour_bars_use_fast_axes(window):
+    window.set_view("relative")
+    assert window.wait_idle()
+    bars = [p.colorbar for p in window.views["relative"].plots.values()
+            if p.colorbar is not None]
+    assert bars and all(type(bar.axis) is FastAxisItem for bar in bars)
+    assert type(pg.PlotItem().getAxis("left")) is pg.AxisItem  # pyqtgraph left as it was

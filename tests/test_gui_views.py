@@ -10,7 +10,7 @@ import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.views import VIEW_IDS, VIEWS
-from gui.plots import display_image
+from gui.plots import _levels, display_image
 
 SHOT_DIR = os.environ.get("PE_STUDIO_SHOTS")
 
@@ -68,6 +68,12 @@ def assert_plots_match_core(window, view_id):
         got = widget.plots[panel.key].plotted_arrays()
         if panel.kind == "heatmap":
             np.testing.assert_array_equal(got["image"], display_image(panel.image))
+            # drawn with the panel's colour levels, and the colour bar shows the same
+            plot = widget.plots[panel.key]
+            levels = _levels(panel, display_image(panel.image))
+            np.testing.assert_allclose(np.ravel(plot.image.levels), levels)
+            if plot.colorbar is not None:
+                np.testing.assert_allclose(plot.colorbar.levels(), levels)
         elif panel.kind == "curves":
             for i, s in enumerate(panel.series):
                 np.testing.assert_allclose(got[f"curve{i}.x"], s.x)
