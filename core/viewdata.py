@@ -39,6 +39,35 @@ class Arrow:
     y: float
 
 
+@dataclass(frozen=True)
+class Tile:
+    """One matrix of a mosaic heatmap: small multiples drawn as a single image.
+
+    Attributes
+    ----------
+    label
+        Shown in the tile's top-right corner (e.g. ``"head 3: m = 0.125"``).
+    short
+        Shown instead when the tile is too small on screen for ``label`` (e.g. ``"3"``).
+    row0, col0
+        Top-left cell of the tile in the panel's image.
+    y_coords, x_coords
+        True positions of the tile's rows and columns (a sample of a longer axis).
+    """
+
+    label: str
+    short: str
+    row0: int
+    col0: int
+    y_coords: np.ndarray
+    x_coords: np.ndarray
+
+    def of(self, image: np.ndarray) -> np.ndarray:
+        """This tile's block of the mosaic ``image``."""
+        return image[self.row0:self.row0 + len(self.y_coords),
+                     self.col0:self.col0 + len(self.x_coords)]
+
+
 @dataclass
 class Panel:
     """One plot of a view.
@@ -61,6 +90,8 @@ class Panel:
         outer row and column of a grid show them).
     x_ticks, y_ticks
         Optional categorical tick labels ``[(position, text), ...]`` (e.g. tokens).
+    tiles
+        For a mosaic heatmap: where each small matrix sits in ``image`` and its label.
     row, col, row_span, col_span
         Position in the view's grid layout.
     """
@@ -89,6 +120,7 @@ class Panel:
     y_axis: bool = True
     x_ticks: list[tuple[float, str]] | None = None
     y_ticks: list[tuple[float, str]] | None = None
+    tiles: tuple[Tile, ...] = ()
     row: int = 0
     col: int = 0
     row_span: int = 1

@@ -105,6 +105,7 @@ class PanelPlot:
         self.legend: pg.LegendItem | None = None
         self.table: pg.TextItem | None = None
         self.grid: GridLines | None = None
+        self.tile_labels: list[pg.TextItem] = []
         self._shape: tuple | None = None
         self._labels_key: tuple | None = None  # what _apply_labels last applied
         self._title: tuple | None = None  # what _apply_title last applied
@@ -160,6 +161,7 @@ class PanelPlot:
                 changed = True
         elif panel.kind == "heatmap" and panel.image is not None:
             changed |= self._show_image(panel, force=rebuilt)
+            self._show_tile_labels(panel, theme)
         elif panel.kind == "arrows":
             self._show_arrows(panel, theme)
             changed = True
@@ -224,6 +226,7 @@ class PanelPlot:
             self.colorbar.hide()
             self.colorbar = None
         self.curves, self.bars, self.image, self.arrows, self.table = [], None, None, [], None
+        self.tile_labels = []
         for name in ("left", "bottom"):
             self.plot.showAxis(name, panel.kind != "table")
         self.plot.setMouseEnabled(x=panel.kind != "table", y=panel.kind != "table")
@@ -315,6 +318,44 @@ class PanelPlot:
             # re-lays out its axis: only on a change; the image already has these levels
             self.colorbar.setLevels((lo, hi), update_items=False)
         return True
+
+    def _show_tile_labels(self, panel: Panel, theme: Theme) -> None:
+        """Label each tile of a mosaic heatmap in its top-right corner.
+
+        The long label when the tile has room for it on screen, else the short one.
+        """
+        if not self.tile_labels and panel.tiles:  # re-choose long/short when resized
+            self.plot.getViewBox().sigResized.connect(self._tiles_resized)
+        while len(self.tile_labels) > len(panel.tiles):
+            self.plot.removeItem(self.tile_labels.pop())
+        font = theme.font(10)
+        while len(self.tile_labels) < len(panel.tiles):
+            label = pg.TextItem("", color=theme.foreground, anchor=(1, 0),
+                                fill=pg.mkBrush(theme.background + "c0"))
+            label.setFont(font)
+            label.setZValue(10)
+            self.plot.addItem(label, ignoreBounds=True)
+            self.tile_labels.append(label)
+        if not panel.tiles:
+            return
+        vb = self.plot.getViewBox()
+        (x0, x1), (y0, y1) = vb.viewRange()
+        px_x = vb.width() / max(x1 - x0, 1e-9)  # screen pixels per cell
+        px_y = vb.height() / max(y1 - y0, 1e-9)
+        metrics = QtGui.QFontMetricsF(font)
+        for label, tile in zip(self.tile_labels, panel.tiles, strict=True):
+            roomy = (len(tile.y_coords) * px_y >= 3 * metrics.height() and
+                     len(tile.x_coords) * px_x >= metrics.horizontalAdvance(tile.label) + 12)
+            text = tile.label if roomy else tile.short
+            if label.toPlainText() != text:
+                label.setText(text)
+            pos = (tile.col0 + len(tile.x_coords) - 0.5, tile.row0 - 0.5)
+            if (label.pos().x(), label.pos().y()) != pos:
+                label.setPos(*pos)
+
+    def _tiles_resized(self) -> None:
+        if self.panel is not None and self.panel.tiles:
+            self._show_tile_labels(self.panel, current_theme())
 
     def _show_arrows(self, panel: Panel, theme: Theme) -> None:
         if len(self.arrows) == 1 + 3 * len(panel.arrows):  # same arrows: move them

@@ -220,9 +220,10 @@ def test_alibi_view_equals_full_bias():
     for n, causal, heads in ((512, True, 8), (450, False, 6), (100, True, 3), (7, False, 1)):
         data = view("alibi", seq_len=n, heads=heads, causal=causal)
         bias = alibi_bias(n, heads, causal)
-        for h in range(heads):
-            p = data.panel(f"head{h + 1}")
-            np.testing.assert_array_equal(p.image, bias[h][np.ix_(p.y_coords, p.x_coords)])
+        p = data.panel("heads")
+        for h, tile in enumerate(p.tiles):
+            np.testing.assert_array_equal(tile.of(p.image),
+                                          bias[h][np.ix_(tile.y_coords, tile.x_coords)])
 
 
 def test_relative_view_equals_full_grids():

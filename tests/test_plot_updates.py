@@ -80,3 +80,25 @@ def test_unchanged_heatmap_is_not_reset(qtbot):
     plot.show(_heatmap(changed[:100]))  # a new shape
     assert calls[0] == 2
     assert plot.plotted_arrays()["image"].shape == (100, 90)
+
+
+def test_mosaic_tiles_are_labelled_in_their_corners(qtbot):
+    from core.viewdata import Tile
+
+    win = pg.GraphicsLayoutWidget()
+    qtbot.addWidget(win)
+    plot = PanelPlot(win.addPlot())
+    image = np.full((9, 20), np.nan)
+    idx = np.arange(4)
+    tiles = (Tile("left", "l", 0, 0, idx, idx), Tile("right", "r", 5, 16, idx, idx))
+    panel = _heatmap(image)
+    panel.tiles = tiles
+    plot.show(panel)
+    assert [t.toPlainText() for t in plot.tile_labels] == ["left", "right"]
+    assert [(t.pos().x(), t.pos().y()) for t in plot.tile_labels] == [(3.5, -0.5),
+                                                                      (19.5, 4.5)]
+    panel = _heatmap(image)
+    panel.tiles = tiles[:1]
+    plot.show(panel)
+    assert [t.toPlainText() for t in plot.tile_labels] == ["left"]
+    assert sum(isinstance(i, pg.TextItem) for i in plot.plot.items) == 1

@@ -9,14 +9,14 @@ import re
 import numpy as np
 import pytest
 
-from core.alibi import alibi_bias
+from core.alibi import alibi_bias, alibi_slopes
 from core.attention import permutation_between, tokenize, toy_attention
 from core.learned import init_learned_table
 from core.params import ParamError
 from core.relative import relative_positions, shaw_relative_index, t5_relative_bucket
 from core.rope import apply_rope, rope_decay, rope_inv_freq, rope_score_vs_offset
 from core.sinusoidal import sinusoidal, sinusoidal_dot_vs_offset
-from core.viewdata import ComputeContext, ViewData
+from core.viewdata import ComputeContext, ViewData, fmt_value
 from core.views import VIEWS
 from core.views import compare as compare_view
 from core.views import learned as learned_view
@@ -78,6 +78,9 @@ def test_probes_are_exact(view_id):
             rows, cols = p.image.shape
             for r, c in {(0, 0), (rows - 1, cols - 1), (rows // 2, cols // 3), (1 % rows, 0)}:
                 text = p.probe(float(p.x_coords[c]), float(p.y_coords[r]))
+                if np.isnan(p.image[r, c]):  # between the tiles of a mosaic: nothing there
+                    assert text == "", (view_id, p.key)
+                    continue
                 assert text, (view_id, p.key)
                 v = float(p.image[r, c])
                 assert number(text) == pytest.approx(v, rel=1e-5, abs=1e-9), (p.key, text)
@@ -107,9 +110,32 @@ def test_sinusoidal_heatmap_equals_core():
 def test_alibi_heads_equal_core():
     data = view("alibi", SMALL, seq_len=50, heads=4, causal=False)
     bias = alibi_bias(50, 4, causal=False)
-    for h in range(4):
-        p = data.panel(f"head{h + 1}")
-        np.testing.assert_array_equal(p.image, bias[h][np.ix_(p.y_coords, p.x_coords)])
+    p = data.panel("heads")
+    assert [t.label for t in p.tiles] == [f"head {k + 1}: m = {m:.4g}"
+                                          for k, m in enumerate(alibi_slopes(4))]
+    covered = np.zeros(p.image.shape, bool)
+    for h, tile in enumerate(p.tiles):
+        np.testing.assert_array_equal(tile.of(p.image),
+                                      bias[h][np.ix_(tile.y_coords, tile.x_coords)])
+        covered[tile.row0:tile.row0 + len(tile.y_coords),
+                tile.col0:tile.col0 + len(tile.x_coords)] = True
+    assert np.isnan(p.image[~covered]).all()  # gaps between tiles are transparent
+
+
+def test_alibi_mosaic_probe_reads_each_head_exactly():
+    n = 50
+    data = view("alibi", SMALL, seq_len=n, heads=6, causal=True)
+    p = data.panel("heads")
+    bias = alibi_bias(n, 6, causal=True)
+    for k, tile in enumerate(p.tiles):
+        for a, b in ((0, 0), (len(tile.y_coords) - 1, 1), (2, len(tile.x_coords) - 1)):
+            i, j = int(tile.y_coords[a]), int(tile.x_coords[b])
+            text = p.probe(tile.col0 + b, tile.row0 + a)
+            assert text.startswith(f"head {k + 1} ") and f"query i={i}, key j={j}:" in text
+            assert text.endswith(fmt_value(bias[k, i, j] + 0.0))
+    gap_x = p.tiles[0].col0 + len(p.tiles[0].x_coords)  # first gap column
+    assert p.probe(gap_x, 0) == ""
+    assert p.probe(-3, 0) == "" and p.probe(0, p.image.shape[0] + 5) == ""
 
 
 # ------------------------------------------------------------------ learned

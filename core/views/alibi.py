@@ -17,6 +17,7 @@ from core.viewdata import (
     ExportData,
     Panel,
     Series,
+    Tile,
     ViewData,
     ViewSpec,
     fmt_value,
@@ -63,6 +64,39 @@ def _sampled_bias(n: int, h: int, causal: bool, idx: np.ndarray,
     return toeplitz_view(per_offset, idx.size)
 
 
+def _tick_labels(idx: np.ndarray, offsets: list[int], last: bool = True
+                 ) -> list[tuple[float, str]]:
+    """Ticks at the first, middle (and last) position of each tile starting at ``offsets``.
+
+    Without ``last`` (rows; columns of a wide grid) a tile's last label would touch the
+    next tile's first.
+    """
+    picks = sorted({0, (len(idx) - 1) // 2} | ({len(idx) - 1} if last else set()))
+    return [(float(o + k), str(int(idx[k]))) for o in offsets for k in picks]
+
+
+def head_mosaic(bias: np.ndarray, slopes: np.ndarray, idx: np.ndarray, grid_cols: int
+                ) -> tuple[np.ndarray, tuple[Tile, ...], int]:
+    """All heads' (sampled) bias matrices as one image: a grid of tiles with NaN gaps.
+
+    Returns
+    -------
+    (image, tiles, gap)
+        ``image[t.row0 + a, t.col0 + b] == bias[k, a, b]`` for tile ``t = tiles[k]``.
+    """
+    h, c = bias.shape[0], bias.shape[1]
+    grid_rows = math.ceil(h / grid_cols)
+    gap = max(1, c // 8)
+    image = np.full((grid_rows * (c + gap) - gap, grid_cols * (c + gap) - gap), np.nan)
+    tiles = []
+    for k in range(h):
+        r0, c0 = (k // grid_cols) * (c + gap), (k % grid_cols) * (c + gap)
+        image[r0:r0 + c, c0:c0 + c] = bias[k]
+        tiles.append(Tile(f"head {k + 1}: m = {float(slopes[k]):.4g}", f"h{k + 1}", r0, c0,
+                          idx, idx))
+    return image, tuple(tiles), gap
+
+
 def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     """Display data of the ALiBi view; per-head heatmaps are sampled to fit the grid."""
     n, h, causal = params["seq_len"], params["heads"], params["causal"]
@@ -71,33 +105,38 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     slopes = alibi_slopes(h)
     grid_cols = math.ceil(math.sqrt(h))
     grid_rows = math.ceil(h / grid_cols)
-    cells = max(16, ctx.max_cells // max(grid_cols, 1))
+    # tiles and their gaps (an eighth of a tile) fit in the display budget together
+    cells = max(8, int(ctx.max_cells / (grid_cols + (grid_cols - 1) / 8)))
     idx, stride = sample_axis(n, cells)
     bias = _sampled_bias(n, h, causal, idx, ctx)
     lo = -float(slopes[0]) * (n - 1)
     notes = [t for t in [sampled_note("positions", n, stride)] if t]
+    image, tiles, gap = head_mosaic(bias, slopes, idx, grid_cols)
+    size = len(idx) + gap
 
-    panels: list[Panel] = []
-    for k in range(h):
-        m = float(slopes[k])
+    def probe(x: float, y: float) -> str:
+        col, row = int(round(x)), int(round(y))
+        if col < 0 or row < 0 or col % size >= len(idx) or row % size >= len(idx):
+            return ""
+        k = (row // size) * grid_cols + col // size
+        if k >= h or col // size >= grid_cols:
+            return ""
+        i, j, m = int(idx[row % size]), int(idx[col % size]), float(slopes[k])
+        v = -math.inf if causal and j > i else -m * (abs(i - j) if not causal else i - j)
+        return f"head {k + 1} (m = {m:.6g}), query i={i}, key j={j}: {fmt_value(v + 0.0)}"
 
-        def probe(x: float, y: float, m: float = m, k: int = k) -> str:
-            i, j = int(round(y)), int(round(x))
-            if not (0 <= i < n and 0 <= j < n):
-                return ""
-            v = -math.inf if causal and j > i else -m * (abs(i - j) if not causal else i - j)
-            return f"head {k + 1} (m = {m:.6g}), query i={i}, key j={j}: {fmt_value(v + 0.0)}"
-
-        panels.append(Panel(
-            f"head{k + 1}", f"head {k + 1}: m = {m:.4g}", "heatmap", "key j", "query i",
-            image=bias[k], x_coords=idx, y_coords=idx, colormap="sequential",
-            levels=(lo, 0.0), value_label="bias", probe=probe,
-            colorbar=k == min(grid_cols, h) - 1, row=k // grid_cols, col=k % grid_cols,
-            # Small multiples share axes: keys on the last row, queries on the first column.
-            x_axis=k // grid_cols == grid_rows - 1, y_axis=k % grid_cols == 0))
+    # One image for all heads: one plot to lay out and paint instead of one per head.
+    panels: list[Panel] = [Panel(
+        "heads", f"Bias of every head ({h} heads, sequence length {n})", "heatmap",
+        "key j", "query i", image=image, x_coords=np.arange(image.shape[1]),
+        y_coords=np.arange(image.shape[0]), colormap="sequential", levels=(lo, 0.0),
+        value_label="bias", probe=probe, tiles=tiles,
+        x_ticks=_tick_labels(idx, [c * size for c in range(grid_cols)], last=grid_cols <= 3),
+        y_ticks=_tick_labels(idx, [r * size for r in range(grid_rows)], last=False),
+        row=0, col=0, row_span=2, col_span=max(grid_cols, 3))]
     total_cols = max(grid_cols, 3)
     span = total_cols // 3
-    bottom = dict(row=grid_rows, row_span=max(1, grid_rows // 2))
+    bottom = dict(row=2, row_span=1)
     dist = np.arange(0, n)
     d_idx, _ = sample_axis(n, ctx.max_points)
     profile = [Series(f"head {k + 1}", dist[d_idx].astype(float), -slopes[k] * dist[d_idx])
