@@ -105,7 +105,7 @@ def _paint(widget: QtWidgets.QWidget, device: QtGui.QPaintDevice, logical: QtCor
     """Lay ``widget`` out at ``logical`` size temporarily; paint it scaled by sx, sy
     (~1: they absorb the rounding of the logical size)."""
     old, painter = widget.size(), _ExportPainter()
-    painter.pen_scale, items, modes, axes = pen_scale, [], {}, []
+    painter.pen_scale, items, modes, axes, cached = pen_scale, [], {}, [], {}
     try:
         widget.resize(logical)
         _sync_layout(widget)
@@ -114,6 +114,12 @@ def _paint(widget: QtWidgets.QWidget, device: QtGui.QPaintDevice, logical: QtCor
                   if isinstance(v, QtWidgets.QGraphicsView) and v.scene() is not None]
         for scene in scenes:  # pyqtgraph: finish pending auto-ranging
             getattr(scene, "prepareForPaint", lambda: None)()
+        # Items drawn from a device cache would land in the export as screen-resolution
+        # pixmaps (raster axes in an SVG): paint them directly while exporting.
+        cached = {i: i.cacheMode() for s in scenes for i in s.items()
+                  if i.cacheMode() != QtWidgets.QGraphicsItem.CacheMode.NoCache}
+        for item in cached:
+            item.setCacheMode(QtWidgets.QGraphicsItem.CacheMode.NoCache)
         items = [i for s in scenes for i in s.items() if hasattr(i, "setExportMode")]
         # Thick-pen curves are drawn as separate segments for speed; export one path.
         modes = {i: i.opts["segmentedLineMode"] for i in items if isinstance(i, pg.PlotCurveItem)}
@@ -136,6 +142,8 @@ def _paint(widget: QtWidgets.QWidget, device: QtGui.QPaintDevice, logical: QtCor
             curve.opts["segmentedLineMode"] = mode
         for axis in axes:
             axis.picture = None  # regenerated on the next screen paint
+        for item, mode in cached.items():
+            item.setCacheMode(mode)
         widget.resize(old)
         _sync_layout(widget)
 

@@ -177,6 +177,23 @@ def test_svg_is_real_vector_output(plots, tmp_path):
     assert plots.size() == QtCore.QSize(800, 500)
 
 
+def test_svg_of_device_cached_items_is_still_vector(plots, tmp_path):
+    """The app caches axes and text on screen; exports must not embed those pixmaps."""
+    cache = QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache
+    cached = [i for i in plots.scene().items()
+              if isinstance(i, (pg.AxisItem, QtWidgets.QGraphicsTextItem))]
+    for item in cached:
+        item.setCacheMode(cache)
+    plots.grab()  # fill the caches
+    path = tmp_path / "cached.svg"
+    rx.render_svg(plots, path)
+    root = _svg_root(path)
+    assert len(list(root.iter(f"{SVG}image"))) == 1  # still only the heatmap
+    texts = {"".join(t.itertext()).strip() for t in root.iter(f"{SVG}text")}
+    assert {"Curves", "value", "0", "10", "-1", "1"} <= texts
+    assert all(item.cacheMode() == cache for item in cached)  # restored for the screen
+
+
 def test_svg_renders_back(plots, tmp_path):
     path = tmp_path / "plot.svg"
     rx.render_svg(plots, path, width=1000, height=400)
