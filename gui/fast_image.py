@@ -110,6 +110,22 @@ class FastImageItem(pg.ImageItem):
         if self._fast_table() is None or not self._paint_sampled(painter):
             super().paint(painter, *args)
 
+    @staticmethod
+    def _axis_samples(minified: bool, start: float, stop: float, ratio: float,
+                      offset: float, scale: float, n: int
+                      ) -> tuple[np.ndarray, float, float]:
+        """Cells to draw along one axis and where, in logical painter coordinates.
+
+        Returns ``(cell indices in drawing order, start, extent)``.
+        """
+        if not minified:  # every cell, flipped when the axis runs backwards
+            cells = np.arange(n) if scale > 0 else np.arange(n)[::-1]
+            return cells, start, stop - start
+        pixels = pixel_centres(start * ratio, stop * ratio)
+        cells = np.clip(np.floor(((pixels + 0.5) / ratio - offset) / scale), 0, n - 1)
+        first = pixels[0] / ratio if pixels.size else start
+        return cells.astype(np.intp), first, pixels.size / ratio
+
     def _paint_sampled(self, p: QtGui.QPainter) -> bool:
         """Draw one sample per screen pixel when the image is shown minified.
 
@@ -127,27 +143,31 @@ class FastImageItem(pg.ImageItem):
         if abs(sx) >= 1.0 and abs(sy) >= 1.0:
             return False  # magnified: every cell is visible, colour them all
         area = t.mapRect(QtCore.QRectF(0, 0, cols, rows))
-        xs = pixel_centres(area.left() * ratio, area.right() * ratio)
-        ys = pixel_centres(area.top() * ratio, area.bottom() * ratio)
-        if xs.size == 0 or ys.size == 0:
+        # A minified axis gets one sample per screen pixel (the cell under its centre);
+        # a magnified one keeps its cells and Qt enlarges them exactly as it would.
+        x_axis = self._axis_samples(abs(sx) < 1.0, area.left(), area.right(), ratio,
+                                    t.dx(), t.m11(), cols)
+        y_axis = self._axis_samples(abs(sy) < 1.0, area.top(), area.bottom(), ratio,
+                                    t.dy(), t.m22(), rows)
+        (col, x0, width), (row, y0, height) = x_axis, y_axis
+        if col.size == 0 or row.size == 0:
             return True
-        key = (xs[0], xs.size, ys[0], ys.size, sx, sy, t.dx(), t.dy(), ratio, self._version)
+        key = (x0, width, col.size, y0, height, row.size, sx, sy, t.dx(), t.dy(), ratio,
+               self._version)
         cached = getattr(self, "_sampled", None)
         if cached is None or cached[0] != key:
-            col = np.clip(np.floor(((xs + 0.5) / ratio - t.dx()) / t.m11()), 0, cols - 1)
-            row = np.clip(np.floor(((ys + 0.5) / ratio - t.dy()) / t.m22()), 0, rows - 1)
-            cells = self.image[row.astype(np.intp)][:, col.astype(np.intp)]
+            cells = self.image[row][:, col]
             table = self._fast_table()
             pixels = np.ascontiguousarray(table[color_indices(cells, self.levels,
                                                               len(table) - 1)])
-            image = QtGui.QImage(pixels.data, xs.size, ys.size, xs.size * 4,
+            image = QtGui.QImage(pixels.data, col.size, row.size, col.size * 4,
                                  QtGui.QImage.Format.Format_ARGB32_Premultiplied)
-            image.setDevicePixelRatio(ratio)
             cached = self._sampled = (key, image, pixels)
         p.save()
         try:
             p.resetTransform()
-            p.drawImage(QtCore.QPointF(xs[0] / ratio, ys[0] / ratio), cached[1])
+            p.drawImage(QtCore.QRectF(x0, y0, width, height), cached[1],
+                        QtCore.QRectF(0, 0, col.size, row.size))
         finally:
             p.restore()
         return True

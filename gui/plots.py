@@ -284,6 +284,9 @@ class PanelPlot:
                        else QtCore.Qt.PenStyle.SolidLine)
         item = self.plot.plot(name=name, pen=pen)
         _use_fast_curve(item)
+        # Panels auto-range to their data, so pyqtgraph's clamp of far-off values is never
+        # needed, and it re-processes every curve on each range change (twice a frame).
+        item.setDynamicRangeLimit(None)
         return item
 
     def _refresh_legend(self, panel: Panel) -> None:
