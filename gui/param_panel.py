@@ -19,6 +19,9 @@ from gui.state import ViewState
 SLIDER_STEPS = 1000
 
 
+_NOTHING = object()
+
+
 class _Row:
     """The widgets of one parameter and how to read/write them."""
 
@@ -121,7 +124,10 @@ class _Row:
 
     # ----------------------------------------------------------- model → view
     def show_value(self, value: Any) -> None:
-        """Display ``value`` without emitting change signals."""
+        """Display ``value`` without emitting change signals (nothing if already shown)."""
+        if getattr(self, "_shown", _NOTHING) == value and type(self._shown) is type(value):
+            return  # every change re-shows all values; a spin box update costs ~0.1 ms
+        self._shown = value
         widgets = [self.editor] + ([self.slider] if self.slider is not None else [])
         blockers = [QtCore.QSignalBlocker(w) for w in widgets]
         try:

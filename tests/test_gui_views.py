@@ -129,6 +129,27 @@ def test_model_updates_do_not_echo(window):
     assert state.undo() and state.values["seq_len"] == 100
 
 
+def test_model_updates_touch_only_changed_widgets(window):
+    """A change re-shows the values, but only widgets whose value changed are set."""
+    state, rows = window.states["sinusoidal"], window.panels["sinusoidal"].rows
+    calls = {name: 0 for name in rows}
+
+    def counting(name, original):
+        def set_value(value):
+            calls[name] += 1
+            original(value)
+        return set_value
+
+    for name, row in rows.items():
+        if row.param.kind in ("int", "float"):
+            row.editor.setValue = counting(name, row.editor.setValue)
+    state.set_param("seq_len", 91)
+    assert calls["seq_len"] == 1 and calls["d_model"] == 0 and calls["base"] == 0
+    assert rows["seq_len"].editor.value() == 91
+    assert state.undo()  # back to 100: shown again
+    assert calls["seq_len"] == 2 and rows["seq_len"].editor.value() == 100
+
+
 def test_invalid_input_shows_message_and_keeps_last_good_state(window, qtbot):
     window.set_view("sinusoidal")
     state, widget = window.states["sinusoidal"], window.views["sinusoidal"]
