@@ -81,7 +81,7 @@ class FastAxisItem(pg.AxisItem):
       included): pixel-identical and much faster. Other lines, and scaled or vector
       (SVG/PDF/QPicture) painting, are drawn as before.
     * The draw specs are kept instead of being recorded into a ``QPicture`` and played:
-      the axis is device-cached, so a picture would be played about once anyway.
+      replaying them (spans and text) is cheaper than recording and playing a picture.
     """
 
     def __init__(self, *args: object, **kwargs: object) -> None:

@@ -454,8 +454,9 @@ class PanelPlot:
         for name in ("bottom", "left"):
             axis = self.plot.getAxis(name)
             axis.enableAutoSIPrefix(False)
-            # Axes repaint only when their ticks change; blit them from a cache otherwise.
-            axis.setCacheMode(QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache)
+            # No device cache: without the grid an axis replays its specs faster than a
+            # cache is refilled and blended, and most axes move during a drag anyway.
+            axis.setCacheMode(QtWidgets.QGraphicsItem.CacheMode.NoCache)
             # Two tick levels: the third (sub-minor) adds faint grid lines nobody reads on a
             # projector and costs as much to draw as the rest together.
             axis.setStyle(tickFont=theme.font(11), maxTickLevel=1)
