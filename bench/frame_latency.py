@@ -208,7 +208,7 @@ class MplFigure:
     def _build(self, ax: Any, p: Any) -> Any:
         import numpy as np
 
-        from gui.plots import _levels, display_image
+        from gui.plot_data import color_levels, display_image
 
         if p.kind == "curves":
             lines = []
@@ -225,7 +225,7 @@ class MplFigure:
             return lines
         if p.kind == "heatmap" and p.image is not None:
             img = display_image(p.image)
-            lo, hi = _levels(p, img)
+            lo, hi = color_levels(p, img)
             im = ax.imshow(img, aspect="auto", cmap=self.CMAPS.get(p.colormap, "viridis"),
                            vmin=lo, vmax=hi, interpolation="nearest")
             if p.colorbar:
@@ -247,7 +247,7 @@ class MplFigure:
 
     def update(self, data: Any) -> None:
         """Swap in the arrays of ``data`` and redraw the whole figure."""
-        from gui.plots import _levels, display_image
+        from gui.plot_data import color_levels, display_image
 
         for key in self.keys:
             p, art, ax = data.panel(key), self.artists[key], self.axes[key]
@@ -259,7 +259,7 @@ class MplFigure:
             elif p.kind == "heatmap" and p.image is not None:
                 img = display_image(p.image)
                 art.set_data(img)
-                art.set_clim(*_levels(p, img))
+                art.set_clim(*color_levels(p, img))
                 art.set_extent((-0.5, img.shape[1] - 0.5, img.shape[0] - 0.5, -0.5))
             elif p.kind == "bars" and p.series:
                 for rect, h in zip(art, p.series[0].y, strict=False):

@@ -19,17 +19,13 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
+from gui.axis_specs import generate_draw_specs
+
 _RASTER_DEVICES = (1, 2, 3)  # QInternal::Widget, Pixmap, Image (not Picture/Printer/SVG)
 _TX_TRANSLATE = QtGui.QTransform.TransformationType.TxTranslate.value
 _SOLID_LINE = QtCore.Qt.PenStyle.SolidLine
 _SOLID_BRUSH = QtCore.Qt.BrushStyle.SolidPattern
 _ALIGN = QtCore.Qt.AlignmentFlag
-_TEXT_FLAGS = {
-    "left": _ALIGN.AlignRight | _ALIGN.AlignVCenter | QtCore.Qt.TextFlag.TextDontClip,
-    "right": _ALIGN.AlignLeft | _ALIGN.AlignVCenter | QtCore.Qt.TextFlag.TextDontClip,
-    "top": _ALIGN.AlignHCenter | _ALIGN.AlignBottom | QtCore.Qt.TextFlag.TextDontClip,
-    "bottom": _ALIGN.AlignHCenter | _ALIGN.AlignTop | QtCore.Qt.TextFlag.TextDontClip,
-}
 
 
 class _AxisDrawing:
@@ -192,170 +188,9 @@ class FastAxisItem(pg.AxisItem):
             size = self._text_sizes[text] = (br.width(), br.height() * 0.8)
         return size
 
-    def generateDrawSpecs(self, p: QtGui.QPainter) -> tuple | None:  # noqa: N802,C901
-        """Same specs as ``AxisItem.generateDrawSpecs`` (see the module docstring)."""
-        style = self.style
-        if style["tickFont"] is not None:
-            p.setFont(style["tickFont"])
-        bounds = self.mapRectFromParent(self.geometry())
-        linked = self.linkedView()
-        if linked is None or self.grid is False:
-            tick_bounds = bounds
-        else:
-            tick_bounds = linked.mapRectToItem(self, linked.boundingRect())
-        orientation = self.orientation
-        if orientation == "left":
-            span = (pg.Point(bounds.topRight()) + pg.Point(-1.0, -1.0),
-                    pg.Point(bounds.bottomRight()) + pg.Point(-1.0, 1.0))
-            tick_start, tick_stop, tick_dir, axis = tick_bounds.right(), bounds.right(), -1, 0
-        elif orientation == "right":
-            span = (pg.Point(bounds.topLeft()) + pg.Point(1.0, -1.0),
-                    pg.Point(bounds.bottomLeft()) + pg.Point(1.0, 1.0))
-            tick_start, tick_stop, tick_dir, axis = tick_bounds.left(), bounds.left(), 1, 0
-        elif orientation == "top":
-            span = (pg.Point(bounds.bottomLeft()) + pg.Point(-1.0, -1.0),
-                    pg.Point(bounds.bottomRight()) + pg.Point(1.0, -1.0))
-            tick_start, tick_stop, tick_dir, axis = tick_bounds.bottom(), bounds.bottom(), -1, 1
-        else:
-            span = (pg.Point(bounds.topLeft()) + pg.Point(-1.0, 1.0),
-                    pg.Point(bounds.topRight()) + pg.Point(1.0, 1.0))
-            tick_start, tick_stop, tick_dir, axis = tick_bounds.top(), bounds.top(), 1, 1
-        transform = self.deviceTransform_()
-        if transform is None:
-            return None
-        d0, d1 = transform.map(span[0]), transform.map(span[1])
-        length = math.hypot(d1.x() - d0.x(), d1.y() - d0.y())
-        if length == 0:
-            return None
-
-        if self._tickLevels is None:
-            tick_levels = self.tickValues(self.range[0], self.range[1], length)
-            tick_strings = None
-        else:
-            tick_levels = [(None, [v for v, _s in level]) for level in self._tickLevels]
-            tick_strings = [[s for _v, s in level] for level in self._tickLevels]
-
-        dif = self.range[1] - self.range[0]
-        if dif == 0:
-            x_scale, offset = 1, 0
-        elif axis == 0:
-            x_scale = -bounds.height() / dif
-            offset = self.range[0] * x_scale - bounds.height()
-        else:
-            x_scale = bounds.width() / dif
-            offset = self.range[0] * x_scale
-        x_range = [x * x_scale - offset for x in self.range]
-        x_min, x_max = min(x_range), max(x_range)
-
-        positions: list[list[float | None]] = []
-        tick_specs = []
-        base_pen = self.tickPen()
-        simple_pen = base_pen.brush().style() == _SOLID_BRUSH
-        for i, (_spacing, ticks) in enumerate(tick_levels):
-            level_positions: list[float | None] = []
-            positions.append(level_positions)
-            tick_length = style["tickLength"] / ((i * 0.5) + 1.0)
-            alpha = style["tickAlpha"]
-            if alpha is None:
-                alpha = 255 / (i + 1)
-                if self.grid is not False:
-                    alpha *= self.grid / 255. * min(max(0.05 * length / (len(ticks) + 1), 0.),
-                                                    1.)
-            elif isinstance(alpha, float):
-                alpha = min(255, max(0, int(round(alpha * 255))))
-            pen = base_pen
-            if simple_pen:
-                pen = QtGui.QPen(base_pen)
-                color = QtGui.QColor(pen.color())
-                color.setAlpha(int(alpha))
-                pen.setColor(color)
-            stop = tick_stop if self.grid is not False else tick_stop + tick_length * tick_dir
-            for v in ticks:
-                x = (v * x_scale) - offset
-                if x < x_min or x > x_max:
-                    level_positions.append(None)
-                    continue
-                level_positions.append(x)
-                if axis == 0:
-                    tick_specs.append((pen, QtCore.QPointF(tick_start, x),
-                                       QtCore.QPointF(stop, x)))
-                else:
-                    tick_specs.append((pen, QtCore.QPointF(x, tick_start),
-                                       QtCore.QPointF(x, stop)))
-
-        if style["stopAxisAtTick"][0] is True:
-            lowest = min(map(min, positions))
-            if axis == 0:
-                span[0].setY(max(span[0].y(), lowest))
-            else:
-                span[0].setX(max(span[0].x(), lowest))
-        if style["stopAxisAtTick"][1] is True:
-            highest = max(map(max, positions))
-            if axis == 0:
-                span[1].setY(min(span[1].y(), highest))
-            else:
-                span[1].setX(min(span[1].x(), highest))
-        axis_spec = (self.pen(), span[0], span[1])
-
-        text_specs: list[tuple[QtCore.QRectF, object, str]] = []
-        if not style["showValues"]:
-            return axis_spec, tick_specs, text_specs
-        text_offset = style["tickTextOffset"][axis]
-        text_size2 = last_text_size2 = 0
-        all_sizes: list[tuple[float, float]] = []
-        own_rect = self.boundingRect()
-        flags = _TEXT_FLAGS[orientation]
-        gap = max(0, style["tickLength"]) + text_offset
-        for i in range(min(len(tick_levels), style["maxTextLevel"] + 1)):
-            if tick_strings is None:
-                spacing, values = tick_levels[i]
-                strings = self.tickStrings(values, self.autoSIPrefixScale * self.scale,
-                                           spacing)
-            else:
-                strings = list(tick_strings[i])
-            if len(strings) == 0:
-                continue
-            sizes: list[tuple[float, float] | None] = []
-            for j, s in enumerate(strings):
-                if positions[i][j] is None:
-                    strings[j] = None
-                    sizes.append(None)
-                else:
-                    sizes.append(self._text_size(p, s))
-                    all_sizes.append(sizes[-1])
-            if all_sizes:
-                if axis == 0:
-                    text_size = float(np.sum([h for _w, h in all_sizes]))
-                    text_size2 = float(np.max([w for w, _h in all_sizes]))
-                else:
-                    text_size = float(np.sum([w for w, _h in all_sizes]))
-                    text_size2 = float(np.max([h for _w, h in all_sizes]))
-            else:
-                text_size = text_size2 = 0
-            if i > 0:  # crowded lower levels get no text
-                fill = float(text_size) / length
-                if any(len(text_specs) >= n and fill >= limit
-                       for n, limit in style["textFillLimits"]):
-                    break
-            last_text_size2 = text_size2
-            for j, vstr in enumerate(strings):
-                if vstr is None:
-                    continue
-                x = positions[i][j]
-                width, height = sizes[j]
-                if orientation == "left":
-                    rect = QtCore.QRectF(tick_stop - gap - width, x - height / 2, width, height)
-                elif orientation == "right":
-                    rect = QtCore.QRectF(tick_stop + gap, x - height / 2, width, height)
-                elif orientation == "top":
-                    rect = QtCore.QRectF(x - width / 2., tick_stop - gap - height, width, height)
-                else:
-                    rect = QtCore.QRectF(x - width / 2., tick_stop + gap, width, height)
-                if own_rect & rect != rect:
-                    continue
-                text_specs.append((rect, flags, vstr))
-        self._updateMaxTextSize(last_text_size2)
-        return axis_spec, tick_specs, text_specs
+    def generateDrawSpecs(self, p: QtGui.QPainter) -> tuple | None:  # noqa: N802
+        """Same specs as ``AxisItem.generateDrawSpecs`` (see :mod:`gui.axis_specs`)."""
+        return generate_draw_specs(self, p)
 
 
 def make_axes() -> dict[str, pg.AxisItem]:

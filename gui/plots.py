@@ -16,66 +16,14 @@ from gui.fast_axis import fast_colorbar
 from gui.fast_curve import FastCurveItem
 from gui.fast_image import FastImageItem
 from gui.grid_lines import GridLines
+from gui.panel_extras import PanelExtras
+from gui.plot_data import color_levels, display_image, same_arrays, series_color
 from gui.theme import Theme, current_theme
 
 pg.setConfigOptions(imageAxisOrder="row-major", antialias=True)
 
-# Okabe–Ito: colour-blind-safe categorical palette.
-OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442",
-             "#000000")
-
-
 MAX_LEGEND_ENTRIES = 6
 GRID_ALPHA = 0.25  # grid opacity (pyqtgraph's showGrid alpha)
-
-
-def series_color(index: int, theme: Theme) -> str:
-    """Colour of the ``index``-th series (Okabe–Ito, black swapped for the foreground)."""
-    color = OKABE_ITO[index % len(OKABE_ITO)]
-    return theme.foreground if color == "#000000" else color
-
-
-def display_image(image: np.ndarray) -> np.ndarray:
-    """Image as drawn: float32 with non-finite (masked) entries as NaN (transparent)."""
-    img = np.asarray(image, dtype=np.float32)
-    if img.size and np.isfinite(img.min()) and np.isfinite(img.max()):  # all finite: as is
-        return img
-    return np.where(np.isfinite(img), img, np.nan)
-
-
-def _levels(panel: Panel, img: np.ndarray) -> tuple[float, float]:
-    if panel.levels is not None:
-        lo, hi = panel.levels
-    else:
-        finite = img[np.isfinite(img)]
-        lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
-        if panel.colormap == "diverging":
-            lo, hi = -max(abs(lo), abs(hi)), max(abs(lo), abs(hi))
-    if hi <= lo:
-        hi = lo + 1.0
-    return float(lo), float(hi)
-
-
-def _same_array(a: np.ndarray | None, b: np.ndarray | None) -> bool:
-    """Whether two arrays hold the same values (NaN equal to NaN), cheaply when not."""
-    if a is b:
-        return True
-    if a is None or b is None:
-        return False
-    a, b = np.asarray(a), np.asarray(b)
-    if a.shape != b.shape or a.dtype.kind != b.dtype.kind:
-        return False
-    if a.size > 4096:  # most changed arrays differ everywhere: look at a few cells first
-        step = a.size // 64
-        if not np.array_equal(a.reshape(-1)[::step], b.reshape(-1)[::step],
-                              equal_nan=a.dtype.kind == "f"):
-            return False
-    return bool(np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"))
-
-
-def _same_arrays(old: tuple, new: tuple) -> bool:
-    """Element-wise :func:`_same_array` of two tuples of arrays."""
-    return all(_same_array(a, b) for a, b in zip(old, new, strict=True))
 
 
 def _use_fast_curve(item: pg.PlotDataItem) -> None:
@@ -91,7 +39,7 @@ def _use_fast_curve(item: pg.PlotDataItem) -> None:
     item.updateItems()
 
 
-class PanelPlot:
+class PanelPlot(PanelExtras):
     """One plot of a view: builds and refreshes pyqtgraph items for a :class:`Panel`."""
 
     def __init__(self, plot: pg.PlotItem) -> None:
@@ -146,7 +94,7 @@ class PanelPlot:
         if panel.kind in ("curves",):
             for item, s in zip(self.curves, panel.series, strict=True):
                 x, y = np.asarray(s.x, float), np.asarray(s.y, float)
-                if rebuilt or not _same_arrays(item.getOriginalDataset(), (x, y)):
+                if rebuilt or not same_arrays(item.getOriginalDataset(), (x, y)):
                     item.setData(x, y)
                     changed = True
                 item.opts["name"] = s.name
@@ -154,7 +102,7 @@ class PanelPlot:
         elif panel.kind == "bars" and panel.series:
             s = panel.series[0]
             x, height = np.asarray(s.x, float), np.asarray(s.y, float)
-            if rebuilt or not _same_arrays((self.bars.opts.get("x"), self.bars.opts.get(
+            if rebuilt or not same_arrays((self.bars.opts.get("x"), self.bars.opts.get(
                     "height")), (x, height)):
                 width = 0.8 * (np.min(np.diff(x)) if x.size > 1 else 1.0)
                 self.bars.setOpts(x=x, height=height, width=width)
@@ -300,11 +248,11 @@ class PanelPlot:
         """Show the panel's image; ``False`` when it is the one already shown."""
         source = (panel.image, panel.x_coords, panel.y_coords)
         if not force and self._image_source is not None and panel.levels == \
-                self._image_source[0] and _same_arrays(self._image_source[1], source):
+                self._image_source[0] and same_arrays(self._image_source[1], source):
             return False
         self._image_source = (panel.levels, source)
         img = display_image(panel.image)
-        lo, hi = _levels(panel, img)
+        lo, hi = color_levels(panel, img)
         self.image.setImage(img, autoLevels=False, levels=(lo, hi))
         if tuple(np.ravel(self.image.levels)) != (lo, hi):
             # the colour bar set levels before the first image; pyqtgraph applies those
@@ -321,100 +269,6 @@ class PanelPlot:
             # re-lays out its axis: only on a change; the image already has these levels
             self.colorbar.setLevels((lo, hi), update_items=False)
         return True
-
-    def _show_tile_labels(self, panel: Panel, theme: Theme) -> None:
-        """Label each tile of a mosaic heatmap in its top-right corner.
-
-        The long label when the tile has room for it on screen, else the short one.
-        """
-        if not self.tile_labels and panel.tiles:  # re-choose long/short when resized
-            self.plot.getViewBox().sigResized.connect(self._tiles_resized)
-        while len(self.tile_labels) > len(panel.tiles):
-            self.plot.removeItem(self.tile_labels.pop())
-        font = theme.font(10)
-        while len(self.tile_labels) < len(panel.tiles):
-            label = pg.TextItem("", color=theme.foreground, anchor=(1, 0),
-                                fill=pg.mkBrush(theme.background + "c0"))
-            label.setFont(font)
-            label.setZValue(10)
-            self.plot.addItem(label, ignoreBounds=True)
-            self.tile_labels.append(label)
-        if not panel.tiles:
-            return
-        vb = self.plot.getViewBox()
-        (x0, x1), (y0, y1) = vb.viewRange()
-        px_x = vb.width() / max(x1 - x0, 1e-9)  # screen pixels per cell
-        px_y = vb.height() / max(y1 - y0, 1e-9)
-        metrics = QtGui.QFontMetricsF(font)
-        for label, tile in zip(self.tile_labels, panel.tiles, strict=True):
-            roomy = (len(tile.y_coords) * px_y >= 3 * metrics.height() and
-                     len(tile.x_coords) * px_x >= metrics.horizontalAdvance(tile.label) + 12)
-            text = tile.label if roomy else tile.short
-            if label.toPlainText() != text:
-                label.setText(text)
-            pos = (tile.col0 + len(tile.x_coords) - 0.5, tile.row0 - 0.5)
-            if (label.pos().x(), label.pos().y()) != pos:
-                label.setPos(*pos)
-
-    def _tiles_resized(self) -> None:
-        if self.panel is not None and self.panel.tiles:
-            self._show_tile_labels(self.panel, current_theme())
-
-    def _show_arrows(self, panel: Panel, theme: Theme) -> None:
-        if len(self.arrows) == 1 + 3 * len(panel.arrows):  # same arrows: move them
-            for i, a in enumerate(panel.arrows):
-                line, head, label = self.arrows[1 + 3 * i: 4 + 3 * i]
-                line.setData([0, a.x], [0, a.y])
-                head.setStyle(angle=180 - float(np.degrees(np.arctan2(a.y, a.x))))
-                head.setPos(a.x, a.y)
-                if label.toPlainText() != a.name:
-                    label.setText(a.name)
-                label.setAnchor((0.5, 1.2 if a.y >= 0 else -0.2))
-                label.setPos(a.x * 1.12, a.y * 1.12)
-            self.plot.setRange(xRange=(-1.5, 1.5), yRange=(-1.5, 1.5), padding=0)
-            return
-        for item in self.arrows:
-            self.plot.removeItem(item)
-        self.arrows = []
-        t = np.linspace(0, 2 * np.pi, 241)
-        circle = self.plot.plot(np.cos(t), np.sin(t), pen=pg.mkPen(theme.grid, width=1))
-        self.arrows.append(circle)
-        for i, a in enumerate(panel.arrows):
-            color = series_color(i, theme)
-            line = self.plot.plot([0, a.x], [0, a.y], pen=pg.mkPen(color, width=theme.line_width
-                                                                    + 1))
-            angle = float(np.degrees(np.arctan2(a.y, a.x)))
-            head = pg.ArrowItem(pos=(a.x, a.y), angle=180 - angle, headLen=theme.scaled(18),
-                                brush=color, pen=None)
-            label = pg.TextItem(a.name, color=color, anchor=(0.5, 1.2 if a.y >= 0 else -0.2))
-            label.setFont(theme.font(12, bold=True))
-            label.setPos(a.x * 1.12, a.y * 1.12)
-            for item in (head, label):
-                self.plot.addItem(item)
-            self.arrows += [line, head, label]
-        self.plot.setRange(xRange=(-1.5, 1.5), yRange=(-1.5, 1.5), padding=0)
-
-    def _show_table(self, panel: Panel, theme: Theme) -> None:
-        cell = f"padding: 2px 8px; border-bottom: 1px solid {theme.grid};"
-        head = "".join(f"<th align='left' style='{cell}'>{h}</th>" for h in panel.header)
-        body = "".join("<tr>" + "".join(f"<td style='{cell}'>{c}</td>" for c in row) + "</tr>"
-                       for row in panel.rows)
-        html = (f"<div style='color:{theme.foreground}; font-size:{theme.font_pt(10)}pt'>"
-                f"<table cellspacing='0'><tr>{head}</tr>{body}</table></div>")
-        if self.table is None:
-            self.table = pg.TextItem(anchor=(0, 0))
-            self.plot.addItem(self.table)
-            vb = self.plot.getViewBox()
-            vb.sigResized.connect(lambda v: self.table is not None and self.table.setTextWidth(
-                max(100.0, v.width() - 4)))
-        if html == self._table_html:  # re-laying out rich text costs ~2 ms a frame
-            return
-        self._table_html = html
-        self.table.setHtml(html)
-        self.table.setTextWidth(max(100.0, self.plot.getViewBox().width() - 4))
-        self.table.setPos(0, 1)
-        self.plot.setRange(xRange=(0, 1), yRange=(0, 1), padding=0)
-        self.plot.showGrid(x=False, y=False)
 
     def _apply_title(self, title: str, theme: Theme) -> None:
         label = self.plot.titleLabel

@@ -10,7 +10,7 @@ import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.views import VIEW_IDS, VIEWS
-from gui.plots import _levels, display_image
+from gui.plot_data import color_levels, display_image
 
 SHOT_DIR = os.environ.get("PE_STUDIO_SHOTS")
 
@@ -70,7 +70,7 @@ def assert_plots_match_core(window, view_id):
             np.testing.assert_array_equal(got["image"], display_image(panel.image))
             # drawn with the panel's colour levels, and the colour bar shows the same
             plot = widget.plots[panel.key]
-            levels = _levels(panel, display_image(panel.image))
+            levels = color_levels(panel, display_image(panel.image))
             np.testing.assert_allclose(np.ravel(plot.image.levels), levels)
             if plot.colorbar is not None:
                 np.testing.assert_allclose(plot.colorbar.levels(), levels)
