@@ -30,6 +30,7 @@ class ViewWidget(QtWidgets.QWidget):
         self.plots: dict[str, PanelPlot] = {}
         self._layout_key: tuple | None = None
         self._items_seen = 0  # scene items when text caching was last applied
+        self._idle_text = "Hover a plot for exact values."  # status when not over data
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         self.title = QtWidgets.QLabel(spec.title, self)
@@ -100,7 +101,8 @@ class ViewWidget(QtWidgets.QWidget):
         self.verdict.setText(data.verdict)
         self.verdict.setVisible(bool(data.verdict))
         notes = data.display_notes()
-        self.status.setText(" · ".join(notes) if notes else "Hover a plot for exact values.")
+        self._idle_text = " · ".join(notes) if notes else "Hover a plot for exact values."
+        self.status.setText(self._idle_text)
         self.clear_error()
         self.rendered.emit()
 
@@ -162,6 +164,8 @@ class ViewWidget(QtWidgets.QWidget):
             if text:
                 self.status.setText(text)
                 return
+        # nothing under the cursor (between plots, a gap between tiles): no stale value
+        self.status.setText(self._idle_text)
 
     def readout_at(self, panel_key: str, x: float, y: float) -> str:
         """Exact readout of a panel at data coordinates (what hovering shows)."""

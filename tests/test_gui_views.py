@@ -176,6 +176,19 @@ def test_hover_readout_gives_exact_value(window):
     assert f"{expected:.6g}" in text
 
 
+def test_alibi_mosaic_hover_reads_each_head_and_clears_in_gaps(window):
+    window.set_view("alibi")
+    assert window.wait_idle()
+    widget = window.views["alibi"]
+    tile = widget.data.panel("heads").tiles[4]  # head 5 of 8: m = 2^-5
+    text = widget.readout_at("heads", tile.col0 + 3, tile.row0 + 10)
+    i, j = int(tile.y_coords[10]), int(tile.x_coords[3])
+    assert text.startswith("head 5 (m = 0.03125)") and f"query i={i}, key j={j}:" in text
+    assert text.endswith(f"{-0.03125 * (i - j):.6g}")
+    gap = widget.readout_at("heads", tile.col0 + len(tile.x_coords) + 0.2, tile.row0 + 1)
+    assert gap == widget._idle_text  # no stale value between tiles
+
+
 def test_every_view_png_at_1600x1000(window, tmp_path):
     out = Path(SHOT_DIR) if SHOT_DIR else tmp_path
     out.mkdir(parents=True, exist_ok=True)
