@@ -18,6 +18,7 @@ from core.errors import user_message as error_text
 from core.memory import MemoryBudgetError
 from core.viewdata import ComputeContext
 from core.views import compute_view
+from gui import gui_gc
 
 
 class UpdateEngine(QtCore.QObject):
@@ -37,6 +38,7 @@ class UpdateEngine(QtCore.QObject):
     def __init__(self, context: Callable[[], ComputeContext] | None = None,
                  parent: QtCore.QObject | None = None) -> None:
         super().__init__(parent)
+        gui_gc.install()  # Qt objects in Python cycles must never be freed on the worker
         self._context = context or ComputeContext
         self._cond = threading.Condition()
         self._pending: dict[str, tuple[int, dict[str, Any]]] = {}

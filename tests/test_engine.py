@@ -259,3 +259,33 @@ def test_engine_reports_budget_error_for_large_export(engine, qtbot, monkeypatch
     assert "memory budget" in engine.failures[0][2]
     assert not engine.received
     assert np.isfinite(peak)
+
+
+def test_python_cycles_are_freed_on_the_gui_thread(qtbot):
+    """Cyclic garbage (e.g. Qt items of a rebuilt plot) is never freed on the worker."""
+    import gc
+    import threading
+
+    from core.views import VIEWS
+    from gui.engine import UpdateEngine
+
+    engine = UpdateEngine()
+    try:
+        assert not gc.isenabled()
+        freed_on = []
+
+        class Node:
+            def __del__(self) -> None:
+                freed_on.append(threading.get_ident())
+
+        node = Node()
+        node.me = node  # a cycle: only the cycle collector frees it
+        del node
+        for seed in range(20):  # the worker allocates plenty meanwhile
+            engine.request("learned", {**VIEWS["learned"].model.defaults(), "seed": seed})
+        junk = [[] for _ in range(5000)]  # generation 0 over its threshold (kept alive:
+        qtbot.waitUntil(lambda: bool(freed_on), timeout=5000)  # freeing lowers the count)
+        assert freed_on == [threading.main_thread().ident]
+        assert len(junk) == 5000
+    finally:
+        engine.stop()
