@@ -181,6 +181,12 @@ def test_learned_table_file(tmp_path):
     np.testing.assert_array_equal(exp.array, arr[:8])
     with pytest.raises(ValueError, match="max_positions=10"):
         view("learned", table_file=str(path), seq_len=11)
+    deep = tmp_path / ("a-long-folder-name-" * 8)  # real paths are often long
+    deep.mkdir()
+    np.save(deep / "table.npy", arr)
+    assert len(str(deep / "table.npy")) > 180
+    long = view("learned", table_file=str(deep / "table.npy"), seq_len=8)
+    np.testing.assert_array_equal(long.panel("table").image, arr)
     bad = tmp_path / "obj.npy"
     np.save(bad, np.array([{"a": 1}], dtype=object), allow_pickle=True)
     with pytest.raises(ValueError, match="pickle"):

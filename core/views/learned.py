@@ -35,7 +35,7 @@ MODEL = ParamModel("learned", "Learned", (
           "nn.Embedding); the same seed always gives the same table.", 0, 2**31 - 1, 1),
     Param("table_file", "file", "", "Table file (.npy)", "Optional 2-D (max_positions, d) "
           ".npy, e.g. a trained table; pickled files are refused. When set, the file defines "
-          "max_positions and d_model and the seed is ignored."),
+          "max_positions and d_model and the seed is ignored.", max_items=4096),
     Param("seq_len", "int", 48, "Sequence length", "Positions looked up: 0..seq_len−1. More "
           "than max_positions is an error: the table has no row for them.", 1, 16384, 1),
 ))
