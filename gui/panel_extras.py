@@ -31,8 +31,6 @@ class PanelExtras:
 
         The long label when the tile has room for it on screen, else the short one.
         """
-        if not self.tile_labels and panel.tiles:  # re-choose long/short when resized
-            self.plot.getViewBox().sigResized.connect(self._tiles_resized)
         while len(self.tile_labels) > len(panel.tiles):
             self.plot.removeItem(self.tile_labels.pop())
         font = theme.font(10)
@@ -60,7 +58,8 @@ class PanelExtras:
             if (label.pos().x(), label.pos().y()) != pos:
                 label.setPos(*pos)
 
-    def _tiles_resized(self) -> None:
+    def refresh_tile_labels(self) -> None:
+        """Re-choose long or short tile labels for the plot's current size."""
         if self.panel is not None and self.panel.tiles:
             self._show_tile_labels(self.panel, current_theme())
 

@@ -26,6 +26,10 @@ MAX_LEGEND_ENTRIES = 6
 GRID_ALPHA = 0.25  # grid opacity (pyqtgraph's showGrid alpha)
 
 
+def _no_op() -> None:
+    """Stands in for a method that must not run."""
+
+
 def _use_fast_curve(item: pg.PlotDataItem) -> None:
     """Give a fresh ``PlotDataItem`` a :class:`FastCurveItem` (same drawing, faster)."""
     old = item.curve
@@ -277,8 +281,10 @@ class PanelPlot(PanelExtras):
                                                 lb.setMinimumWidth(10))
             label._height_only = True
             label.geometryChanged.connect(self._elide_title)
-        self._full_title = (title, theme.foreground, f"{theme.font_pt(13)}pt")
-        self._shown_title = None
+        style = (theme.foreground, f"{theme.font_pt(13)}pt")
+        if style != self._full_title[1:]:
+            self._shown_title = None  # a new style: set through pyqtgraph in full
+        self._full_title = (title, *style)
         self._elide_title()
 
     def _elide_title(self) -> None:
@@ -291,8 +297,18 @@ class PanelPlot(PanelExtras):
         text = QtGui.QFontMetricsF(font).elidedText(
             title, QtCore.Qt.TextElideMode.ElideRight, width) if width > 20 else title
         if text != self._shown_title:
+            if self._shown_title is None or not label.isVisible():
+                self.plot.setTitle(text, color=color, size=size)
+            else:
+                # Same style, one line: only the text changes (RoPE's title follows m).
+                # PlotItem.setTitle re-fixes the title row and invalidates the layout of
+                # every plot (~1 ms a frame); the label's size does not change.
+                label.updateGeometry = _no_op
+                try:
+                    label.setText(text)
+                finally:
+                    del label.updateGeometry
             self._shown_title = text
-            self.plot.setTitle(text, color=color, size=size)
             label.setToolTip(title if text != title else "")
 
     def _apply_labels(self, panel: Panel, theme: Theme) -> None:

@@ -127,7 +127,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
 
     # One image for all heads: one plot to lay out and paint instead of one per head.
     panels: list[Panel] = [Panel(
-        "heads", f"Bias of every head ({h} heads, sequence length {n})", "heatmap",
+        "heads", f"Bias of every head ({h} heads)", "heatmap",
         "key j", "query i", image=image, x_coords=np.arange(image.shape[1]),
         y_coords=np.arange(image.shape[0]), colormap="sequential", levels=(lo, 0.0),
         value_label="bias", probe=probe, tiles=tiles,
