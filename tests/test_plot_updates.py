@@ -102,3 +102,19 @@ def test_mosaic_tiles_are_labelled_in_their_corners(qtbot):
     plot.show(panel)
     assert [t.toPlainText() for t in plot.tile_labels] == ["left"]
     assert sum(isinstance(i, pg.TextItem) for i in plot.plot.items) == 1
+
+
+def test_title_that_follows_a_slider_shows_the_new_text(qtbot):
+    win = pg.GraphicsLayoutWidget()
+    qtbot.addWidget(win)
+    win.resize(700, 400)
+    win.show()
+    plot = PanelPlot(win.addPlot())
+    y = np.sin(np.arange(20.0))
+    for m in (5, 86, 95):
+        panel = _curves(y, y)
+        panel.title = f"q at m·θ = {m} rad"
+        plot.show(panel)
+        label = plot.plot.titleLabel
+        assert label.text == f"q at m·θ = {m} rad"
+        assert label.isVisible() and f"{m} rad" in label.item.toPlainText()
