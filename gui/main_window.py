@@ -208,6 +208,8 @@ class MainWindow(QtWidgets.QMainWindow):
                     w.data is not None and w.data.params == self.states[v].values
                     or w.banner.isVisible() for v, w in self.views.items()):
                 app.processEvents()
+                for widget in self.views.values():
+                    widget.flush_text()
                 return True
             time.sleep(0.002)
         return False

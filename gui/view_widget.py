@@ -22,6 +22,7 @@ class ViewWidget(QtWidgets.QWidget):
     rendered = QtCore.Signal()  # a ViewData has been drawn
     FULL_QUALITY_DELAY_MS = 150  # after the last live update, redraw in full quality
     AA_POINT_BUDGET = 1200  # antialias thick curves only up to this many points per view
+    TEXT_REFRESH_MS = 100  # live text refreshes at most ten times a second while dragging
 
     def __init__(self, spec: ViewSpec, parent: QtWidgets.QWidget | None = None) -> None:
         super().__init__(parent)
@@ -64,6 +65,14 @@ class ViewWidget(QtWidgets.QWidget):
         self._quality_timer.setSingleShot(True)
         self._quality_timer.setInterval(self.FULL_QUALITY_DELAY_MS)
         self._quality_timer.timeout.connect(lambda: self._set_draft(False))
+        # Text that follows a slider (formula, verdict, notes) is laid out and drawn anew on
+        # each change (~0.6 ms a label, most of it shaping the formula's symbols): during
+        # a drag it refreshes at most every TEXT_REFRESH_MS, and always shows the latest.
+        self._pending_text: tuple[str, str, str] | None = None
+        self._text_timer = QtCore.QTimer(self)
+        self._text_timer.setSingleShot(True)
+        self._text_timer.setInterval(self.TEXT_REFRESH_MS)
+        self._text_timer.timeout.connect(self._apply_text)
         # After a resize, once the plots have their new sizes: tile labels that still fit.
         self._relabel_timer = QtCore.QTimer(self)
         self._relabel_timer.setSingleShot(True)
@@ -102,14 +111,34 @@ class ViewWidget(QtWidgets.QWidget):
         if live:
             self._quality_timer.start()
         self.data = data
-        self.formula.setText(data.formula)
-        self.verdict.setText(data.verdict)
-        self.verdict.setVisible(bool(data.verdict))
         notes = data.display_notes()
-        self._idle_text = " · ".join(notes) if notes else "Hover a plot for exact values."
-        self.status.setText(self._idle_text)
+        texts = (data.formula, data.verdict,
+                 " · ".join(notes) if notes else "Hover a plot for exact values.")
+        if live and self._text_timer.isActive():
+            self._pending_text = texts  # shown when the timer fires (latest wins)
+        else:
+            self._apply_text(texts)
+            if live:
+                self._text_timer.start()
         self.clear_error()
         self.rendered.emit()
+
+    def _apply_text(self, texts: tuple[str, str, str] | None = None) -> None:
+        """Show the formula, verdict and notes (``None``: the pending ones, if any)."""
+        if texts is None:
+            texts, self._pending_text = self._pending_text, None
+            if texts is None:
+                return
+        formula, verdict, idle = texts
+        self.formula.setText(formula)
+        self.verdict.setText(verdict)
+        self.verdict.setVisible(bool(verdict))
+        self._idle_text = idle
+        self.status.setText(idle)
+
+    def flush_text(self) -> None:
+        """Show text held back during a drag now (tests, exports, the CLI)."""
+        self._apply_text()
 
     def _cache_text_items(self) -> None:
         """Let titles, axis labels, legends and tile labels repaint from a device cache.

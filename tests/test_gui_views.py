@@ -238,3 +238,22 @@ def test_text_parameters_edit_through_widgets(window):
     assert window.wait_idle()
     assert widget.banner.isVisible() and "same words" in widget.banner.text()
     assert "bites dog man" in widget.data.verdict  # last good picture stays
+
+
+def test_live_text_is_throttled_but_always_ends_on_the_latest(window, qtbot):
+    """While a slider moves, formula and notes refresh at most every TEXT_REFRESH_MS;
+    the last values always appear."""
+    window.set_view("rope")
+    assert window.wait_idle()
+    widget, state = window.views["rope"], window.states["rope"]
+    shown = []
+    widget.formula.setText = (lambda original: lambda text: (shown.append(text),
+                                                             original(text)))(
+        widget.formula.setText)
+    for m in range(10, 30):  # a fast drag: far quicker than the refresh interval
+        state.set_param("m", m)
+        qtbot.waitUntil(lambda: widget.data.params["m"] == state.values["m"], timeout=5000)
+    assert 1 <= len(shown) < 10  # not once per frame
+    qtbot.waitUntil(lambda: widget._pending_text is None, timeout=2000)
+    expected = VIEWS["rope"].compute(state.values, window._compute_context()).formula
+    assert widget.formula.text() == expected  # the latest value, without any flush
