@@ -20,9 +20,8 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
 from gui.axis_specs import generate_draw_specs
+from gui.raster import pixel_translation
 
-_RASTER_DEVICES = (1, 2, 3)  # QInternal::Widget, Pixmap, Image (not Picture/Printer/SVG)
-_TX_TRANSLATE = QtGui.QTransform.TransformationType.TxTranslate.value
 _SOLID_LINE = QtCore.Qt.PenStyle.SolidLine
 _SOLID_BRUSH = QtCore.Qt.BrushStyle.SolidPattern
 _ALIGN = QtCore.Qt.AlignmentFlag
@@ -113,10 +112,8 @@ class FastAxisItem(pg.AxisItem):
     def draw_specs(self, p: QtGui.QPainter, axis_spec: tuple, tick_specs: list,
                    text_specs: list) -> None:
         """``AxisItem.drawPicture``, axis-parallel lines filled as pixel spans when exact."""
-        t = p.deviceTransform()
-        device = p.device()
-        if t.type().value > _TX_TRANSLATE or device is None \
-                or device.devType() not in _RASTER_DEVICES or p.opacity() != 1.0:
+        t = pixel_translation(p)
+        if t is None or p.opacity() != 1.0:
             self.drawPicture(p, axis_spec, tick_specs, text_specs)
             return
         dx, dy = t.dx(), t.dy()

@@ -15,7 +15,8 @@ from __future__ import annotations
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
-_RASTER_DEVICES = (1, 2, 3)  # QInternal::Widget, Pixmap, Image (not Picture/Printer/SVG)
+from gui.raster import on_raster
+
 _OFFSETS = ((0.0, 0.0), (1.0, 0.0), (0.0, 1.0))
 
 
@@ -26,13 +27,11 @@ class FastCurveItem(pg.PlotCurveItem):
         """The one-pixel pen to stroke three times, or ``None`` for pyqtgraph's path."""
         opts = self.opts
         pen = opts["pen"]
-        device = p.device()
         if (self._exportOpts is not False or opts["antialias"] or opts["fillLevel"] is not None
                 or opts["shadowPen"] is not None or opts["compositionMode"] is not None
                 or opts["stepMode"] or not isinstance(pen, QtGui.QPen)
                 or pen.style() != QtCore.Qt.PenStyle.SolidLine or not pen.isCosmetic()
-                or pen.widthF() != 2.0 or device is None
-                or device.devType() not in _RASTER_DEVICES):
+                or pen.widthF() != 2.0 or not on_raster(p)):
             return None
         thin = getattr(self, "_thin_pen", None)
         if thin is None or thin[0] is not pen:

@@ -20,7 +20,8 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
-_RASTER_DEVICES = (1, 2, 3)  # QInternal::Widget, Pixmap, Image
+from gui.raster import on_raster
+
 _TX_SCALE = QtGui.QTransform.TransformationType.TxScale.value
 
 
@@ -107,7 +108,8 @@ class FastImageItem(pg.ImageItem):
     def paint(self, painter: QtGui.QPainter, *args: object) -> None:
         if self.image is None:
             return
-        if self._fast_table() is None or not self._paint_sampled(painter):
+        table = self._fast_table()
+        if table is None or not self._paint_sampled(painter, table):
             super().paint(painter, *args)
 
     @staticmethod
@@ -126,15 +128,14 @@ class FastImageItem(pg.ImageItem):
         first = pixels[0] / ratio if pixels.size else start
         return cells.astype(np.intp), first, pixels.size / ratio
 
-    def _paint_sampled(self, p: QtGui.QPainter) -> bool:
+    def _paint_sampled(self, p: QtGui.QPainter, table: np.ndarray) -> bool:
         """Draw one sample per screen pixel when the image is shown minified.
 
-        Returns ``False`` (nothing drawn) when the full-resolution path applies.
+        ``table`` is the colour lookup of :meth:`_fast_table`. Returns ``False`` (nothing drawn) when the full-resolution path applies.
         """
         t = p.transform()
         device = p.device()
-        if (t.type().value > _TX_SCALE or device is None
-                or device.devType() not in _RASTER_DEVICES
+        if (t.type().value > _TX_SCALE or not on_raster(p)
                 or self.paintMode is not None or self.border is not None):
             return False
         rows, cols = self.image.shape
@@ -157,7 +158,6 @@ class FastImageItem(pg.ImageItem):
         cached = getattr(self, "_sampled", None)
         if cached is None or cached[0] != key:
             cells = self.image[row][:, col]
-            table = self._fast_table()
             pixels = np.ascontiguousarray(table[color_indices(cells, self.levels,
                                                               len(table) - 1)])
             image = QtGui.QImage(pixels.data, col.size, row.size, col.size * 4,

@@ -16,8 +16,7 @@ import math
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
-_RASTER_DEVICES = (1, 2, 3)  # QInternal::Widget, Pixmap, Image
-_TX_TRANSLATE = QtGui.QTransform.TransformationType.TxTranslate.value
+from gui.raster import pixel_translation
 
 
 def blend(background: QtGui.QColor, color: QtGui.QColor, alpha: float) -> QtGui.QColor:
@@ -92,13 +91,10 @@ class GridLines(pg.GraphicsObject):
 
     def paint(self, p: QtGui.QPainter, *args: object) -> None:
         rect = self.view.boundingRect()
-        t = p.deviceTransform()
-        device = p.device()
-        exact = (t.type().value <= _TX_TRANSLATE and device is not None
-                 and device.devType() in _RASTER_DEVICES)
+        t = pixel_translation(p)
         p.setRenderHint(p.RenderHint.Antialiasing, False)
         for vertical, pos, color in self.lines():
-            if exact:  # the pixel column/row the aliased line covers, as an opaque fill
+            if t is not None:  # the pixel column/row the aliased line covers, as an opaque fill
                 if vertical:
                     col = math.floor(pos + t.dx())
                     p.fillRect(QtCore.QRectF(col - t.dx(), rect.top(), 1, rect.height()), color)
