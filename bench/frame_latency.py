@@ -316,19 +316,17 @@ class Heartbeat:
         return self.max_gap_ms
 
 
-class _PaintCounter:
-    """Event filter counting paint events into ``harness.canvas_paints``."""
+def _paint_counter(harness: Any) -> Any:
+    """An event filter counting paint events into ``harness.canvas_paints``."""
+    from PySide6 import QtCore
 
-    def __new__(cls, harness: Any) -> Any:
-        from PySide6 import QtCore
+    class PaintCounter(QtCore.QObject):
+        def eventFilter(self, obj: Any, event: Any) -> bool:  # noqa: N802 (Qt API)
+            if event.type() == QtCore.QEvent.Type.Paint:
+                harness.canvas_paints += 1
+            return False
 
-        class Counter(QtCore.QObject):
-            def eventFilter(self, obj: Any, event: Any) -> bool:  # noqa: N802 (Qt API)
-                if event.type() == QtCore.QEvent.Type.Paint:
-                    harness.canvas_paints += 1
-                return False
-
-        return Counter()
+    return PaintCounter()
 
 
 class Harness:
@@ -387,7 +385,7 @@ class Harness:
         self.heartbeat = Heartbeat()
         self.canvas_paints = 0  # paint events of the plot canvas (see paint())
         self.forced_paints = 0
-        self._paint_counter = _PaintCounter(self)
+        self._paint_counter = _paint_counter(self)
         self.widget.canvas.viewport().installEventFilter(self._paint_counter)
 
     def set_params(self, params: dict[str, Any], timeout_s: float = 120.0) -> None:

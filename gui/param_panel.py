@@ -28,6 +28,7 @@ class _Row:
     def __init__(self, param: Param, state: ViewState, parent: QtWidgets.QWidget) -> None:
         self.param = param
         self.state = state
+        self._shown: Any = _NOTHING  # the value the widgets show (skip re-showing it)
         self.slider: QtWidgets.QSlider | None = None
         self.editor: QtWidgets.QWidget
         p = param
@@ -125,7 +126,7 @@ class _Row:
     # ----------------------------------------------------------- model → view
     def show_value(self, value: Any) -> None:
         """Display ``value`` without emitting change signals (nothing if already shown)."""
-        if getattr(self, "_shown", _NOTHING) == value and type(self._shown) is type(value):
+        if self._shown == value and type(self._shown) is type(value):
             return  # every change re-shows all values; a spin box update costs ~0.1 ms
         self._shown = value
         widgets = [self.editor] + ([self.slider] if self.slider is not None else [])
