@@ -96,7 +96,7 @@ class FastImageItem(pg.ImageItem):
             super().render()
             return
         idx = color_indices(self.image, self.levels, len(table) - 1)
-        pixels = np.ascontiguousarray(table[idx])
+        pixels = table.take(idx)
         rows, cols = pixels.shape
         qimage = QtGui.QImage(pixels.data, cols, rows, cols * 4,
                               QtGui.QImage.Format.Format_ARGB32_Premultiplied)
@@ -157,9 +157,9 @@ class FastImageItem(pg.ImageItem):
                self._version)
         cached = getattr(self, "_sampled", None)
         if cached is None or cached[0] != key:
-            cells = self.image[row][:, col]
-            pixels = np.ascontiguousarray(table[color_indices(cells, self.levels,
-                                                              len(table) - 1)])
+            # np.take: a third of the time of fancy indexing for these gathers
+            cells = self.image.take(row, axis=0).take(col, axis=1)
+            pixels = table.take(color_indices(cells, self.levels, len(table) - 1))
             image = QtGui.QImage(pixels.data, col.size, row.size, col.size * 4,
                                  QtGui.QImage.Format.Format_ARGB32_Premultiplied)
             cached = self._sampled = (key, image, pixels)

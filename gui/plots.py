@@ -220,7 +220,8 @@ class PanelPlot(PanelExtras):
             self.colorbar = fast_colorbar(colorMap=cmap, interactive=False,
                                             width=theme.scaled(14))
             self.colorbar.setImageItem(self.image, insert_in=self.plot)
-            self.colorbar.axis.setStyle(tickFont=theme.font(10))
+            # two tick levels, as on the plots' axes (see _apply_labels)
+            self.colorbar.axis.setStyle(tickFont=theme.font(10), maxTickLevel=1)
             self.colorbar.axis.setTextPen(theme.foreground)
             self.colorbar.axis.setPen(theme.foreground)
             self.colorbar.axis.setCacheMode(

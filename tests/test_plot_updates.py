@@ -118,3 +118,18 @@ def test_title_that_follows_a_slider_shows_the_new_text(qtbot):
         label = plot.plot.titleLabel
         assert label.text == f"q at m·θ = {m} rad"
         assert label.isVisible() and f"{m} rad" in label.item.toPlainText()
+
+
+def test_display_image_masks_infinities_without_touching_the_input():
+    from gui.plot_data import display_image
+
+    for dtype in (np.float32, np.float64):
+        source = np.array([[0.0, -np.inf], [np.inf, 2.5], [np.nan, -1.0]], dtype=dtype)
+        before = source.copy()
+        shown = display_image(source)
+        assert shown.dtype == np.float32
+        np.testing.assert_array_equal(
+            shown, np.array([[0.0, np.nan], [np.nan, 2.5], [np.nan, -1.0]], np.float32))
+        np.testing.assert_array_equal(source, before)  # the core's array is left alone
+    finite = np.arange(6, dtype=np.float32).reshape(2, 3)
+    assert display_image(finite) is finite  # nothing to mask: no copy
