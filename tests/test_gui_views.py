@@ -205,6 +205,9 @@ def test_every_view_png_at_1600x1000(window, tmp_path):
         colours = {canvas.pixel(x, y) for x in range(0, canvas.width(), 13)
                    for y in range(0, canvas.height(), 13)}
         assert len(colours) > 20, f"{view_id} canvas looks blank"
+        # the canvas paints its own opaque background (nothing beneath shows through)
+        from gui.theme import current_theme
+        assert QtGui.QColor(canvas.pixel(1, 1)).name() == current_theme().background
 
 
 def test_no_leaked_top_level_widgets(qtbot):
