@@ -107,3 +107,29 @@ def test_fast_image_minified_samples_like_qt(qtbot, size):
     assert sampled.width() * sampled.height() < 300 * 200
     assert len(np.unique(pixels[0].reshape(-1, 4), axis=0)) > 50
     np.testing.assert_array_equal(pixels[1], pixels[0])
+
+
+@pytest.mark.parametrize("case", ["finite", "nan", "inf", "int", "fill", "wide_pen", "flat"])
+def test_fast_curve_data_bounds_equal_pyqtgraph(qtbot, case):
+    rng = np.random.default_rng(3)
+    x, y = np.arange(50, dtype=float), rng.normal(size=50) * 7 - 2
+    kwargs: dict = {"pen": pg.mkPen("b", width=2)}
+    if case == "nan":
+        y[[3, 17]] = np.nan
+    elif case == "inf":
+        y[5], x[9] = np.inf, -np.inf
+    elif case == "int":
+        x, y = np.arange(50), rng.integers(-9, 9, 50)
+    elif case == "fill":
+        kwargs["fillLevel"] = -30.0
+    elif case == "wide_pen":
+        pen = pg.mkPen("b", width=4)
+        pen.setCosmetic(False)
+        kwargs["pen"] = pen
+    elif case == "flat":
+        y = np.full(50, 0.25)
+    fast, slow = FastCurveItem(x, y, **kwargs), pg.PlotCurveItem(x, y, **kwargs)
+    for ax in (0, 1):
+        for frac, ortho in ((1.0, None), (1.0, None), (0.5, None), (1.0, (10.0, 20.0))):
+            assert fast.dataBounds(ax, frac, ortho) == pytest.approx(
+                slow.dataBounds(ax, frac, ortho), nan_ok=True), (ax, frac, ortho)
