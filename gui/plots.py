@@ -60,6 +60,7 @@ class PanelPlot(PanelExtras):
         self.tile_labels: list[pg.TextItem] = []
         self._shape: tuple | None = None
         self._labels_key: tuple | None = None  # what _apply_labels last applied
+        self._ticks: tuple | None = None  # explicit (x, y) ticks last set
         self._title: tuple | None = None  # what _apply_title last applied
         self._full_title: tuple[str, str, str] = ("", "#000000", "13pt")
         self._shown_title: str | None = None
@@ -86,11 +87,20 @@ class PanelPlot(PanelExtras):
             self._apply_title(panel.title, theme)
             self._title = (panel.title, theme)
             changed = True
-        labels_key = (panel.kind, panel.x_label, panel.y_label, panel.x_ticks,
-                      panel.y_ticks, panel.x_axis, panel.y_axis, theme)
+        labels_key = (panel.kind, panel.x_label, panel.y_label, panel.x_axis, panel.y_axis,
+                      theme)
         if labels_key != self._labels_key:
             self._apply_labels(panel, theme)
             self._labels_key = labels_key
+            self._ticks = None
+            changed = True
+        # explicit ticks follow the data (ALiBi's tiles move with the sequence length):
+        # set alone, they leave the axis labels and styles as they are
+        ticks = (panel.x_ticks, panel.y_ticks)
+        if panel.kind != "table" and ticks != self._ticks:
+            self.plot.getAxis("bottom").setTicks([panel.x_ticks] if panel.x_ticks else None)
+            self.plot.getAxis("left").setTicks([panel.y_ticks] if panel.y_ticks else None)
+            self._ticks = ticks
             changed = True
         # Data goes to pyqtgraph only when it changed: a slider usually moves some panels
         # of a view (RoPE's m leaves its frequency and decay plots alone), and every
@@ -173,6 +183,7 @@ class PanelPlot(PanelExtras):
     # ------------------------------------------------------------------ drawing
     def _rebuild(self, panel: Panel, theme: Theme) -> None:
         self._labels_key = self._title = self._table_html = self._image_source = None
+        self._ticks = None
         self.plot.clear()
         if self.colorbar is not None:
             self.colorbar.hide()
@@ -316,8 +327,6 @@ class PanelPlot(PanelExtras):
         style = {"color": theme.foreground, "font-size": f"{theme.font_pt(12)}pt"}
         if panel.kind == "table":
             return
-        self.plot.getAxis("bottom").setTicks([panel.x_ticks] if panel.x_ticks else None)
-        self.plot.getAxis("left").setTicks([panel.y_ticks] if panel.y_ticks else None)
         self.plot.setLabel("bottom", panel.x_label, **style)
         self.plot.setLabel("left", panel.y_label, **style)
         self.plot.showAxis("bottom", panel.x_axis)  # setLabel shows the axis

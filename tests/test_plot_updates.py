@@ -133,3 +133,25 @@ def test_display_image_masks_infinities_without_touching_the_input():
         np.testing.assert_array_equal(source, before)  # the core's array is left alone
     finite = np.arange(6, dtype=np.float32).reshape(2, 3)
     assert display_image(finite) is finite  # nothing to mask: no copy
+
+
+def test_explicit_ticks_follow_the_data_without_relabelling(qtbot):
+    win = pg.GraphicsLayoutWidget()
+    qtbot.addWidget(win)
+    plot = PanelPlot(win.addPlot())
+    image = np.arange(12.0).reshape(3, 4)
+
+    def panel(ticks):
+        return Panel("h", "heatmap", "heatmap", "key j", "query i", image=image.copy(),
+                     x_ticks=ticks, y_ticks=((0.0, "0"),))
+
+    plot.show(panel(((0.0, "0"), (3.0, "3"))))
+    relabels = _counting(plot.plot, "setLabel")
+    plot.show(panel(((0.0, "0"), (2.0, "2"))))
+    assert [list(level) for level in plot.plot.getAxis("bottom")._tickLevels] == \
+        [[(0.0, "0"), (2.0, "2")]]
+    assert [list(level) for level in plot.plot.getAxis("left")._tickLevels] == [[(0.0, "0")]]
+    assert relabels[0] == 0  # only the ticks changed: labels are not re-laid out
+    assert plot.plot.getAxis("bottom").labelText == "key j"
+    plot.show(Panel("h", "heatmap", "heatmap", "key j", "query i", image=image.copy()))
+    assert plot.plot.getAxis("bottom")._tickLevels is None  # back to automatic ticks
