@@ -49,7 +49,13 @@ def color_levels(panel: Panel, img: np.ndarray) -> tuple[float, float]:
 
 
 def same_array(a: np.ndarray | None, b: np.ndarray | None) -> bool:
-    """Whether two arrays hold the same values (NaN equal to NaN), cheaply when not."""
+    """Whether two arrays hold the same values (NaN equal to NaN), cheaply when not.
+
+    Views of the same memory with the same layout (the core's cached tables, sliced anew
+    for each frame) hold the same values by definition. Float arrays of one dtype are
+    compared bit for bit (NaN payloads and ±0 count as a change: a redundant redraw at
+    worst), which is an order of magnitude faster than a NaN-aware comparison.
+    """
     if a is b:
         return True
     if a is None or b is None:
@@ -57,11 +63,18 @@ def same_array(a: np.ndarray | None, b: np.ndarray | None) -> bool:
     a, b = np.asarray(a), np.asarray(b)
     if a.shape != b.shape or a.dtype.kind != b.dtype.kind:
         return False
+    if (a.dtype == b.dtype and a.strides == b.strides
+            and a.__array_interface__["data"][0] == b.__array_interface__["data"][0]):
+        return True
     if a.size > 4096:  # most changed arrays differ everywhere: look at a few cells first
         step = a.size // 64
         if not np.array_equal(a.reshape(-1)[::step], b.reshape(-1)[::step],
                               equal_nan=a.dtype.kind == "f"):
             return False
+    if (a.dtype == b.dtype and a.dtype.kind == "f" and a.dtype.itemsize in (2, 4, 8)
+            and a.flags.c_contiguous and b.flags.c_contiguous):
+        bits = np.dtype(f"u{a.dtype.itemsize}")
+        return bool(np.array_equal(a.view(bits), b.view(bits)))
     return bool(np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"))
 
 

@@ -155,3 +155,26 @@ def test_explicit_ticks_follow_the_data_without_relabelling(qtbot):
     assert plot.plot.getAxis("bottom").labelText == "key j"
     plot.show(Panel("h", "heatmap", "heatmap", "key j", "query i", image=image.copy()))
     assert plot.plot.getAxis("bottom")._tickLevels is None  # back to automatic ticks
+
+
+def test_same_array_detects_any_changed_cell():
+    from gui.plot_data import same_array
+
+    rng = np.random.default_rng(0)
+    base = rng.normal(size=(300, 300))
+    base[5, 7] = np.nan
+    table = base.copy()
+    table.flags.writeable = False
+    assert same_array(table[:200], table[:200])  # fresh views of the same memory
+    assert not same_array(table[:200], table[1:201])
+    copy = base.copy()
+    assert same_array(base, copy)  # equal values, NaN where NaN
+    copy[123, 45] += 1e-12  # one cell, off the sampled grid
+    assert not same_array(base, copy)
+    copy = base.copy()
+    copy[5, 7] = 0.0
+    assert not same_array(base, copy)
+    assert same_array(base.astype(np.float32), base.astype(np.float32))
+    assert same_array(base[:, ::2], base[:, ::2].copy())  # strided: value comparison
+    assert not same_array(np.arange(5000), np.arange(5000.0))  # int vs float: changed
+    assert not same_array(base, base[:299])
