@@ -6,7 +6,10 @@ frame for the six curves of the sinusoidal view. One-pixel cosmetic lines take a
 line-drawing path instead (about 8× faster). :class:`FastCurveItem` draws a solid,
 aliased, cosmetic width-2 curve on a raster device as three one-pixel strokes, offset by
 (0, 0), (1, 0) and (0, 1) device pixels: every point of the line is at least two pixels
-thick in every direction, as with the wide pen. Everything else (antialiased, dashed,
+thick in every direction, as with the wide pen. A curve that is almost all steep (dense
+waves) or almost all flat (smooth trends), by screen length, needs only the sideways or
+the downward copy: two strokes; its few segments of the other kind (≤ 2 % of its
+length, e.g. the tips of a dense wave) are then one pixel thick. Everything else (antialiased, dashed,
 wider pens, fills, vector export) is drawn by pyqtgraph as before.
 
 Its :meth:`~FastCurveItem.dataBounds` gives pyqtgraph's result for finite data from
@@ -18,12 +21,17 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
 from gui.raster import on_raster
 
 _OFFSETS = ((0.0, 0.0), (1.0, 0.0), (0.0, 1.0))
+_STEEP_OFFSETS = ((0.0, 0.0), (1.0, 0.0))  # a line drawn one pixel per row
+_FLAT_OFFSETS = ((0.0, 0.0), (0.0, 1.0))  # a line drawn one pixel per column
+MINOR_SHARE = 0.02  # the other direction's share of the length below which it is ignored
+_TX_SCALE = QtGui.QTransform.TransformationType.TxScale.value
 
 
 class FastCurveItem(pg.PlotCurveItem):
@@ -64,6 +72,23 @@ class FastCurveItem(pg.PlotCurveItem):
             thin = self._thin_pen = (pen, one)
         return thin[1]
 
+    def _offsets(self, device: QtGui.QTransform) -> tuple[tuple[float, float], ...]:
+        """Device-pixel offsets of the one-pixel strokes for the current view."""
+        x, y = self.xData, self.yData
+        if device.type().value > _TX_SCALE or len(x) < 2:
+            return _OFFSETS
+        dx = np.abs(np.diff(x)) * abs(device.m11())
+        dy = np.abs(np.diff(y)) * abs(device.m22())
+        steep = dy > dx
+        steep_len, flat_len = float(dy[steep].sum()), float(dx[~steep].sum())
+        if not (math.isfinite(steep_len) and math.isfinite(flat_len)):
+            return _OFFSETS
+        if flat_len <= MINOR_SHARE * steep_len:
+            return _STEEP_OFFSETS
+        if steep_len <= MINOR_SHARE * flat_len:
+            return _FLAT_OFFSETS
+        return _OFFSETS
+
     def paint(self, p: QtGui.QPainter, opt: object, widget: object) -> None:
         if self.xData is None or len(self.xData) == 0:
             return
@@ -76,7 +101,7 @@ class FastCurveItem(pg.PlotCurveItem):
         path = self.getPath()
         base = p.transform()
         try:
-            for dx, dy in _OFFSETS:  # device-pixel offsets: post-multiplied translation
+            for dx, dy in self._offsets(p.deviceTransform()):  # device-pixel offsets: post-multiplied translation
                 p.setTransform(base * QtGui.QTransform.fromTranslate(dx, dy))
                 p.drawPath(path)
         finally:
