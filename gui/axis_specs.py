@@ -28,7 +28,7 @@ _TEXT_FLAGS = {
 def generate_draw_specs(axis: Any, p: QtGui.QPainter) -> tuple | None:  # noqa: C901
     """``(axis_spec, tick_specs, text_specs)`` of ``axis`` as pyqtgraph computes them.
 
-    ``axis`` is a :class:`gui.fast_axis.FastAxisItem` (it provides ``_text_size`` and the
+    ``axis`` is a :class:`gui.fast_axis.FastAxisItem` (it provides ``text_measure`` and the
     fast ``tickValues``); ``dim`` below is 0 for a vertical axis, 1 for a horizontal one.
     """
     style = axis.style
@@ -142,6 +142,7 @@ def generate_draw_specs(axis: Any, p: QtGui.QPainter) -> tuple | None:  # noqa: 
     all_sizes: list[tuple[float, float]] = []
     own_rect = axis.boundingRect()
     flags = _TEXT_FLAGS[orientation]
+    measure = axis.text_measure(p)
     gap = max(0, style["tickLength"]) + text_offset
     for i in range(min(len(tick_levels), style["maxTextLevel"] + 1)):
         if tick_strings is None:
@@ -158,7 +159,7 @@ def generate_draw_specs(axis: Any, p: QtGui.QPainter) -> tuple | None:  # noqa: 
                 strings[j] = None
                 sizes.append(None)
             else:
-                sizes.append(axis._text_size(p, s))
+                sizes.append(measure(s))
                 all_sizes.append(sizes[-1])
         if all_sizes:
             if dim == 0:

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import math
 import sys
+from bisect import bisect_left
+from collections.abc import Callable, Iterable, Sequence
 
-import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
@@ -49,19 +50,23 @@ class _AxisDrawing:
             p.restore()
 
 
-def drop_close(values: np.ndarray, seen: np.ndarray, atol: float) -> np.ndarray:
+def drop_close(values: Iterable[float], seen: Sequence[float], atol: float) -> list[float]:
     """``values`` without those within ``atol`` of any of ``seen`` (sorted ascending).
 
     Same result as pyqtgraph's ``~np.any(np.isclose(seen, values[:, None], rtol=0,
-    atol=atol), axis=-1)`` mask, in O(n log m) instead of an n × m matrix.
+    atol=atol), axis=-1)`` mask, by a binary search per value (ticks are a few dozen
+    numbers: plain Python beats numpy's per-call overhead here).
     """
-    if seen.size == 0 or values.size == 0:
-        return values
-    k = np.searchsorted(seen, values)
-    left = seen[np.clip(k - 1, 0, seen.size - 1)]
-    right = seen[np.clip(k, 0, seen.size - 1)]
-    near = np.minimum(np.abs(values - left), np.abs(values - right))
-    return values[~(near <= atol)]
+    if len(seen) == 0:
+        return list(values)
+    n = len(seen)
+    out = []
+    for v in values:
+        k = bisect_left(seen, v)
+        if (k < n and abs(v - seen[k]) <= atol) or (k > 0 and abs(v - seen[k - 1]) <= atol):
+            continue
+        out.append(v)
+    return out
 
 
 class FastAxisItem(pg.AxisItem):
@@ -154,36 +159,46 @@ class FastAxisItem(pg.AxisItem):
 
     # ------------------------------------------------------------------ ticks
     def tickValues(self, minVal: float, maxVal: float, size: float) -> list:  # noqa: N802,N803
-        """pyqtgraph's tick values, de-duplicated by a sorted neighbour search."""
+        """pyqtgraph's tick values (same arithmetic, in plain floats), de-duplicated by a
+        sorted neighbour search."""
         minVal, maxVal = sorted((minVal, maxVal))  # noqa: N806
         minVal *= self.scale  # noqa: N806
         maxVal *= self.scale  # noqa: N806
+        scale = float(self.scale)
         ticks = []
-        seen = np.array([])
+        seen: list[float] = []
         for spacing, offset in self.tickSpacing(minVal, maxVal, size):
+            spacing, offset = float(spacing), float(offset)
             start = (math.ceil((minVal - offset) / spacing) * spacing) + offset
             num = int((maxVal - start) / spacing) + 1
-            values = (np.arange(num) * spacing + start) / self.scale
-            values = drop_close(values, seen, spacing / self.scale * 0.01)
-            seen = np.sort(np.concatenate([seen, values]))
-            ticks.append((spacing / self.scale, values.tolist()))
+            values = [(i * spacing + start) / scale for i in range(num)]
+            values = drop_close(values, seen, spacing / scale * 0.01)
+            seen = sorted(seen + values)
+            ticks.append((spacing / scale, values))
         if self.logMode:
             return self.logTickValues(minVal, maxVal, size, ticks)
         return ticks
 
-    def _text_size(self, p: QtGui.QPainter, text: str) -> tuple[float, float]:
-        """Width and (0.8 ×) height pyqtgraph uses for a tick label, cached per font."""
+    def text_measure(self, p: QtGui.QPainter) -> Callable[[str], tuple[float, float]]:
+        """``text → (width, 0.8 × height)`` as pyqtgraph sizes a tick label with ``p``'s
+        current font and device, measured once per string (cache cleared when the font
+        or resolution changes)."""
         device = p.device()
         key = (p.font().key(), device.logicalDpiX() if device is not None else 0,
                device.logicalDpiY() if device is not None else 0)
         if key != self._text_font_key:
             self._text_sizes.clear()
             self._text_font_key = key
-        size = self._text_sizes.get(text)
-        if size is None:
-            br = p.boundingRect(QtCore.QRectF(0, 0, 100, 100), _ALIGN.AlignCenter, text)
-            size = self._text_sizes[text] = (br.width(), br.height() * 0.8)
-        return size
+        sizes = self._text_sizes
+
+        def measure(text: str) -> tuple[float, float]:
+            size = sizes.get(text)
+            if size is None:
+                br = p.boundingRect(QtCore.QRectF(0, 0, 100, 100), _ALIGN.AlignCenter, text)
+                size = sizes[text] = (br.width(), br.height() * 0.8)
+            return size
+
+        return measure
 
     def generateDrawSpecs(self, p: QtGui.QPainter) -> tuple | None:  # noqa: N802
         """Same specs as ``AxisItem.generateDrawSpecs`` (see :mod:`gui.axis_specs`)."""
