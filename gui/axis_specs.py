@@ -161,16 +161,12 @@ def generate_draw_specs(axis: Any, p: QtGui.QPainter) -> tuple | None:  # noqa: 
             else:
                 sizes.append(measure(s))
                 all_sizes.append(sizes[-1])
-        if all_sizes:
-            if dim == 0:
-                text_size = float(np.sum([h for _w, h in all_sizes]))
-                text_size2 = float(np.max([w for w, _h in all_sizes]))
-            else:
-                text_size = float(np.sum([w for w, _h in all_sizes]))
-                text_size2 = float(np.max([h for _w, h in all_sizes]))
-        else:
-            text_size = text_size2 = 0
+        # the largest label across the axis, and (for the fill rule below) the summed
+        # extent along it: numpy's sum, as pyqtgraph, for the same rounding
+        along, across = (1, 0) if dim == 0 else (0, 1)
+        text_size2 = max(size[across] for size in all_sizes) if all_sizes else 0
         if i > 0:  # crowded lower levels get no text
+            text_size = float(np.sum([size[along] for size in all_sizes])) if all_sizes else 0
             fill = float(text_size) / length
             if any(len(text_specs) >= n and fill >= limit
                    for n, limit in style["textFillLimits"]):
