@@ -29,9 +29,8 @@ class FastViewBox(pg.ViewBox):
     """``ViewBox`` with a direct :meth:`childrenBounds` for plots of plain curves."""
 
     def _plain_curve(self, item: Any) -> bool:
-        """A line-only ``PlotDataItem`` drawn in view coordinates (no own transform)."""
-        return (type(item) is pg.PlotDataItem and item.parentItem() is self.childGroup
-                and item.curve.isVisible() and not item.scatter.isVisible()
+        """A line item drawn in view coordinates (no transform of its own)."""
+        return (isinstance(item, pg.PlotCurveItem) and item.parentItem() is self.childGroup
                 and item.pos().isNull() and item.transform().isIdentity())
 
     def childrenBounds(self, frac: Any = None, orthoRange: Any = (None, None),  # noqa: N802,N803

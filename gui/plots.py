@@ -13,9 +13,9 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.viewdata import Panel
 from gui.fast_axis import fast_colorbar
-from gui.fast_curve import FastCurveItem
 from gui.fast_image import FastImageItem
 from gui.grid_lines import GridLines
+from gui.line_item import LineItem
 from gui.panel_extras import PanelExtras
 from gui.plot_data import color_levels, display_image, same_arrays, series_color
 from gui.theme import Theme, current_theme
@@ -30,26 +30,13 @@ def _no_op() -> None:
     """Stands in for a method that must not run."""
 
 
-def _use_fast_curve(item: pg.PlotDataItem) -> None:
-    """Give a fresh ``PlotDataItem`` a :class:`FastCurveItem` (same drawing, faster)."""
-    old = item.curve
-    fast = FastCurveItem()
-    fast.setParentItem(item)
-    fast.sigClicked.connect(item.sigClicked)
-    item.curve = fast
-    old.setParentItem(None)
-    if old.scene() is not None:
-        old.scene().removeItem(old)
-    item.updateItems()
-
-
 class PanelPlot(PanelExtras):
     """One plot of a view: builds and refreshes pyqtgraph items for a :class:`Panel`."""
 
     def __init__(self, plot: pg.PlotItem) -> None:
         self.plot = plot
         self.panel: Panel | None = None
-        self.curves: list[pg.PlotDataItem] = []
+        self.curves: list[LineItem | pg.PlotDataItem] = []  # lines; symbols
         self.bars: pg.BarGraphItem | None = None
         self.image: pg.ImageItem | None = None
         self.colorbar: pg.ColorBarItem | None = None
@@ -238,7 +225,8 @@ class PanelPlot(PanelExtras):
             self.colorbar.axis.setCacheMode(
                 QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
-    def _make_curve(self, style: str, color: str, name: str, theme: Theme) -> pg.PlotDataItem:
+    def _make_curve(self, style: str, color: str, name: str, theme: Theme
+                    ) -> LineItem | pg.PlotDataItem:
         width = theme.line_width
         if style == "scatter":
             return self.plot.plot(name=name, pen=None, symbol="o", symbolSize=theme.scaled(7),
@@ -246,11 +234,8 @@ class PanelPlot(PanelExtras):
         pen = pg.mkPen(color, width=width,
                        style=QtCore.Qt.PenStyle.DashLine if style == "dashed"
                        else QtCore.Qt.PenStyle.SolidLine)
-        item = self.plot.plot(name=name, pen=pen)
-        _use_fast_curve(item)
-        # Panels auto-range to their data, so pyqtgraph's clamp of far-off values is never
-        # needed, and it re-processes every curve on each range change (twice a frame).
-        item.setDynamicRangeLimit(None)
+        item = LineItem(pen=pen, name=name)  # legend entry and log mode from addItem
+        self.plot.addItem(item)
         return item
 
     def _refresh_legend(self, panel: Panel) -> None:

@@ -5,9 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 
-from gui.fast_curve import FastCurveItem
 from gui.fast_viewbox import FastViewBox
-from gui.plots import _use_fast_curve
+from gui.line_item import LineItem
 
 
 def _plot(qtbot, width: int, height: int) -> tuple[pg.GraphicsLayoutWidget, pg.PlotItem]:
@@ -19,9 +18,10 @@ def _plot(qtbot, width: int, height: int) -> tuple[pg.GraphicsLayoutWidget, pg.P
     return win, plot
 
 
-def _curve(plot: pg.PlotItem, x: np.ndarray, y: np.ndarray, width: float) -> pg.PlotDataItem:
-    item = plot.plot(x, y, pen=pg.mkPen("b", width=width))
-    _use_fast_curve(item)
+def _curve(plot: pg.PlotItem, x: np.ndarray, y: np.ndarray, width: float) -> LineItem:
+    item = LineItem(pen=pg.mkPen("b", width=width))
+    plot.addItem(item)
+    item.setData(x, y)
     return item
 
 
@@ -76,7 +76,6 @@ def test_other_items_and_partial_ranges_use_pyqtgraph(qtbot, monkeypatch):
     plot.addItem(image)
     vb.childrenBounds()
     assert len(calls) == 3
-    assert isinstance(plot.listDataItems()[0].curve, FastCurveItem)
 
 
 def test_views_auto_range_like_pyqtgraph(window):

@@ -1,0 +1,62 @@
+"""LineItem shows a line series as PlotDataItem does, without its layers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+import pytest
+
+from gui.line_item import LineItem
+
+
+def _pair(qtbot, log_x: bool, log_y: bool):
+    win = pg.GraphicsLayoutWidget()
+    qtbot.addWidget(win)
+    plots = [win.addPlot(row=0, col=i) for i in range(2)]
+    for plot in plots:
+        plot.setLogMode(x=log_x, y=log_y)
+        plot.addLegend()
+    line = LineItem(pen=pg.mkPen("r", width=2), name="mine")
+    plots[0].addItem(line)
+    reference = plots[1].plot(pen=pg.mkPen("r", width=2), name="theirs")
+    return win, plots, line, reference
+
+
+@pytest.mark.parametrize("log_x,log_y", [(False, False), (True, False), (False, True)])
+@pytest.mark.parametrize("case", ["finite", "nan", "zeros"])
+def test_display_data_equal_plotdataitem(qtbot, log_x, log_y, case):
+    _win, plots, line, reference = _pair(qtbot, log_x, log_y)
+    x = np.arange(1.0, 41.0)
+    y = np.sin(x / 3.0) + 2.0
+    if case == "nan":
+        y[7] = np.nan
+    elif case == "zeros":
+        x[0], y[3], y[4] = 0.0, 0.0, -1.0
+    for item in (line, reference):
+        item.setData(x, y)
+    np.testing.assert_array_equal(line.xData, reference.curve.xData)
+    np.testing.assert_array_equal(line.yData, reference.curve.yData)
+    # NaN (also from log10 of zeros) breaks the line, as PlotDataItem's "auto" connect
+    breaks = not (np.isfinite(line.xData).all() and np.isfinite(line.yData).all())
+    assert line.opts["connect"] == ("finite" if breaks else "all")
+    assert breaks == (case == "nan" or (case == "zeros" and (log_x or log_y)))
+    for ax in (0, 1):
+        assert line.dataBounds(ax) == reference.dataBounds(ax)
+    ox, oy = line.getOriginalDataset()
+    np.testing.assert_array_equal(ox, x)  # the original values, not the log mapping
+    np.testing.assert_array_equal(oy, y)
+    assert line.curve is line
+    assert plots[0].legend.items[0][1].text == "mine"  # added to the legend
+    for plot in plots:
+        plot.getViewBox().prepareForPaint()
+    assert plots[0].getViewBox().viewRange() == plots[1].getViewBox().viewRange()
+
+
+def test_log_mode_switch_remaps_the_original_data(qtbot):
+    _win, plots, line, _reference = _pair(qtbot, False, False)
+    x, y = np.arange(1.0, 11.0), np.arange(10.0, 110.0, 10.0)
+    line.setData(x, y)
+    plots[0].setLogMode(x=False, y=True)
+    np.testing.assert_allclose(line.yData, np.log10(y))
+    plots[0].setLogMode(x=False, y=False)
+    np.testing.assert_array_equal(line.yData, y)
