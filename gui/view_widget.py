@@ -12,7 +12,6 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.viewdata import ViewData, ViewSpec
 from gui.fast_axis import hide_spare_axes, make_axes
-from gui.fast_viewbox import FastViewBox
 from gui.plots import PanelPlot
 from gui.theme import current_theme
 
@@ -107,8 +106,7 @@ class ViewWidget(QtWidgets.QWidget):
             self.plots = {}
             for p in data.panels:
                 item = self.canvas.addPlot(row=p.row, col=p.col, rowspan=p.row_span,
-                                           colspan=p.col_span, axisItems=make_axes(),
-                                           viewBox=FastViewBox())
+                                           colspan=p.col_span, axisItems=make_axes())
                 hide_spare_axes(item)
                 self.plots[p.key] = PanelPlot(item)
             self._layout_key = key
