@@ -14,6 +14,7 @@ from core.viewdata import ViewData, ViewSpec
 from gui.fast_axis import hide_spare_axes, make_axes
 from gui.plots import PanelPlot
 from gui.theme import current_theme
+from gui.view_box import PlotViewBox
 
 
 class ViewWidget(QtWidgets.QWidget):
@@ -106,7 +107,8 @@ class ViewWidget(QtWidgets.QWidget):
             self.plots = {}
             for p in data.panels:
                 item = self.canvas.addPlot(row=p.row, col=p.col, rowspan=p.row_span,
-                                           colspan=p.col_span, axisItems=make_axes())
+                                           colspan=p.col_span, axisItems=make_axes(),
+                                           viewBox=PlotViewBox())
                 hide_spare_axes(item)
                 self.plots[p.key] = PanelPlot(item)
             self._layout_key = key

@@ -1,0 +1,62 @@
+"""PlotViewBox: auto-range follows the measured items and runs once per change."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+
+from core.viewdata import Panel, Series, Tile
+from gui.plots import PanelPlot
+from gui.view_box import PlotViewBox
+
+
+def _plot(qtbot) -> tuple[pg.GraphicsLayoutWidget, PanelPlot]:
+    win = pg.GraphicsLayoutWidget()
+    qtbot.addWidget(win)
+    win.resize(600, 400)
+    win.show()
+    return win, PanelPlot(win.addPlot(viewBox=PlotViewBox()))
+
+
+def _count_auto_ranges(vb: pg.ViewBox) -> list[int]:
+    runs = [0]
+    original = vb.updateAutoRange
+
+    def counted() -> None:
+        runs[0] += vb._autoRangeNeedsUpdate
+        original()
+
+    vb.updateAutoRange = counted
+    return runs
+
+
+def test_range_follows_data_and_is_computed_once(qtbot):
+    _win, plot = _plot(qtbot)
+    vb = plot.plot.getViewBox()
+    runs = _count_auto_ranges(vb)
+    for top in (10.0, 250.0, 3.0):
+        x = np.linspace(0.0, top, 50)
+        plot.show(Panel("c", "curves", "curves", series=[Series("a", x, np.sin(x))]))
+        (x0, x1), _ = vb.viewRange()
+        assert x0 < 0.0 < top < x1 < top * 1.2  # auto-ranged to the new data
+        assert not vb._autoRangeNeedsUpdate  # nothing left for the paint to redo
+        vb.prepareForPaint()  # what painting runs first
+    assert runs[0] == 3
+
+
+def test_labels_outside_the_bounds_do_not_requeue_auto_range(qtbot):
+    _win, plot = _plot(qtbot)
+    vb = plot.plot.getViewBox()
+    idx = np.arange(4)
+    for width in (12, 30):
+        panel = Panel("h", "heatmap", "heatmap", image=np.zeros((5, width)))
+        panel.tiles = (Tile("tile", "t", 0, 0, idx, idx),)
+        plot.show(panel)
+        assert plot.tile_labels and not vb._autoRangeNeedsUpdate
+        (x0, x1), _ = vb.viewRange()
+        assert x0 < 0 and width - 1 < x1 < width * 1.1  # the image, not the label, sets it
+    label = plot.tile_labels[0]
+    label.setPos(500.0, 500.0)  # far outside: ignored for the range
+    assert not vb._autoRangeNeedsUpdate
+    plot.image.setRect(0, 0, 80, 5)  # a measured item moved: auto-range is queued
+    assert vb._autoRangeNeedsUpdate
