@@ -222,8 +222,9 @@ class PanelPlot(PanelExtras):
             self.colorbar.axis.setStyle(tickFont=theme.font(10), maxTickLevel=1)
             self.colorbar.axis.setTextPen(theme.foreground)
             self.colorbar.axis.setPen(theme.foreground)
-            self.colorbar.axis.setCacheMode(
-                QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache)
+            # no device cache, as for the plot axes (see _apply_labels): a colour bar whose
+            # levels follow a slider (ALiBi's) re-rendered and blended it every frame
+            self.colorbar.axis.setCacheMode(QtWidgets.QGraphicsItem.CacheMode.NoCache)
 
     def _make_curve(self, style: str, color: str, name: str, theme: Theme
                     ) -> LineItem | pg.PlotDataItem:
