@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6 import QtGui
 
 from core.viewdata import Panel
 from gui.plot_data import series_color
-from gui.theme import Theme, current_theme
+from gui.theme import Theme
+from gui.tile_labels import TileLabels
 
 
 class PanelExtras:
@@ -23,45 +23,25 @@ class PanelExtras:
     panel: Panel | None
     arrows: list[pg.GraphicsObject]
     table: pg.TextItem | None
-    tile_labels: list[pg.TextItem]
+    tile_labels: TileLabels | None
     _table_html: str | None
 
     def _show_tile_labels(self, panel: Panel, theme: Theme) -> None:
-        """Label each tile of a mosaic heatmap in its top-right corner.
-
-        The long label when the tile has room for it on screen, else the short one.
-        """
-        while len(self.tile_labels) > len(panel.tiles):
-            self.plot.removeItem(self.tile_labels.pop())
-        font = theme.font(10)
-        while len(self.tile_labels) < len(panel.tiles):
-            label = pg.TextItem("", color=theme.foreground, anchor=(1, 0),
-                                fill=pg.mkBrush(theme.background + "c0"))
-            label.setFont(font)
-            label.setZValue(10)
-            self.plot.addItem(label, ignoreBounds=True)
-            self.tile_labels.append(label)
+        """Label each tile of a mosaic heatmap in its top-right corner (see TileLabels)."""
         if not panel.tiles:
+            self._drop_tile_labels()
             return
-        vb = self.plot.getViewBox()
-        (x0, x1), (y0, y1) = vb.viewRange()
-        px_x = vb.width() / max(x1 - x0, 1e-9)  # screen pixels per cell
-        px_y = vb.height() / max(y1 - y0, 1e-9)
-        metrics = QtGui.QFontMetricsF(font)
-        for label, tile in zip(self.tile_labels, panel.tiles, strict=True):
-            roomy = (len(tile.y_coords) * px_y >= 3 * metrics.height() and
-                     len(tile.x_coords) * px_x >= metrics.horizontalAdvance(tile.label) + 12)
-            text = tile.label if roomy else tile.short
-            if label.toPlainText() != text:
-                label.setText(text)
-            pos = (tile.col0 + len(tile.x_coords) - 0.5, tile.row0 - 0.5)
-            if (label.pos().x(), label.pos().y()) != pos:
-                label.setPos(*pos)
+        if self.tile_labels is None:
+            self.tile_labels = TileLabels(self.plot.getViewBox(), theme.font(10),
+                                          theme.foreground, pg.mkColor(theme.background + "c0"))
+        self.tile_labels.set_tiles(panel.tiles)
 
-    def refresh_tile_labels(self) -> None:
-        """Re-choose long or short tile labels for the plot's current size."""
-        if self.panel is not None and self.panel.tiles:
-            self._show_tile_labels(self.panel, current_theme())
+    def _drop_tile_labels(self) -> None:
+        if self.tile_labels is not None:
+            self.tile_labels.setParentItem(None)
+            if self.tile_labels.scene() is not None:
+                self.tile_labels.scene().removeItem(self.tile_labels)
+            self.tile_labels = None
 
     def _show_arrows(self, panel: Panel, theme: Theme) -> None:
         if len(self.arrows) == 1 + 3 * len(panel.arrows):  # same arrows: move them

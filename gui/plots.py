@@ -19,6 +19,7 @@ from gui.line_item import LineItem
 from gui.panel_extras import PanelExtras
 from gui.plot_data import color_levels, display_image, same_arrays, series_color
 from gui.theme import Theme, current_theme
+from gui.tile_labels import TileLabels
 
 pg.setConfigOptions(imageAxisOrder="row-major", antialias=True)
 
@@ -44,7 +45,7 @@ class PanelPlot(PanelExtras):
         self.legend: pg.LegendItem | None = None
         self.table: pg.TextItem | None = None
         self.grid: GridLines | None = None
-        self.tile_labels: list[pg.TextItem] = []
+        self.tile_labels: TileLabels | None = None
         self._shape: tuple | None = None
         self._labels_key: tuple | None = None  # what _apply_labels last applied
         self._ticks: tuple | None = None  # explicit (x, y) ticks last set
@@ -176,7 +177,7 @@ class PanelPlot(PanelExtras):
             self.colorbar.hide()
             self.colorbar = None
         self.curves, self.bars, self.image, self.arrows, self.table = [], None, None, [], None
-        self.tile_labels = []
+        self._drop_tile_labels()
         for name in ("left", "bottom"):
             self.plot.showAxis(name, panel.kind != "table")
         self.plot.setMouseEnabled(x=panel.kind != "table", y=panel.kind != "table")

@@ -8,7 +8,7 @@ while the last good plots stay.
 from __future__ import annotations
 
 import pyqtgraph as pg
-from PySide6 import QtCore, QtGui, QtWidgets
+from PySide6 import QtCore, QtWidgets
 
 from core.viewdata import ViewData, ViewSpec
 from gui.fast_axis import hide_spare_axes, make_axes
@@ -80,11 +80,6 @@ class ViewWidget(QtWidgets.QWidget):
         self._text_timer.setSingleShot(True)
         self._text_timer.setInterval(self.TEXT_REFRESH_MS)
         self._text_timer.timeout.connect(self._apply_text)
-        # After a resize, once the plots have their new sizes: tile labels that still fit.
-        self._relabel_timer = QtCore.QTimer(self)
-        self._relabel_timer.setSingleShot(True)
-        self._relabel_timer.setInterval(0)
-        self._relabel_timer.timeout.connect(self._refresh_tile_labels)
         self.status = QtWidgets.QLabel("", self)
         self.status.setObjectName("view-readout")
         self.status.setWordWrap(True)
@@ -164,14 +159,6 @@ class ViewWidget(QtWidgets.QWidget):
             if isinstance(item, QtWidgets.QGraphicsTextItem) and \
                     item.cacheMode() == cache.NoCache:
                 item.setCacheMode(cache.DeviceCoordinateCache)
-
-    def resizeEvent(self, event: QtGui.QResizeEvent) -> None:  # noqa: N802 (Qt API)
-        super().resizeEvent(event)
-        self._relabel_timer.start()
-
-    def _refresh_tile_labels(self) -> None:
-        for plot in self.plots.values():
-            plot.refresh_tile_labels()
 
     def _set_draft(self, draft: bool) -> None:
         """Live (draft) or full quality; full quality antialiases only affordable curves."""

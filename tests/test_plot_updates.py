@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
+from PySide6 import QtCore
 
 from core.viewdata import Panel, Series
 from gui.plots import PanelPlot
@@ -87,21 +88,36 @@ def test_mosaic_tiles_are_labelled_in_their_corners(qtbot):
 
     win = pg.GraphicsLayoutWidget()
     qtbot.addWidget(win)
+    win.resize(700, 400)
+    win.show()
     plot = PanelPlot(win.addPlot())
     image = np.full((9, 20), np.nan)
     idx = np.arange(4)
-    tiles = (Tile("left", "l", 0, 0, idx, idx), Tile("right", "r", 5, 16, idx, idx))
+    tiles = (Tile("left tile label", "l", 0, 0, idx, idx),
+             Tile("right tile label", "r", 5, 16, idx, idx))
     panel = _heatmap(image)
     panel.tiles = tiles
     plot.show(panel)
-    assert [t.toPlainText() for t in plot.tile_labels] == ["left", "right"]
-    assert [(t.pos().x(), t.pos().y()) for t in plot.tile_labels] == [(3.5, -0.5),
-                                                                      (19.5, 4.5)]
+    pg.QtWidgets.QApplication.processEvents()
+    vb = plot.plot.getViewBox()
+    shown = plot.tile_labels.shown()
+    assert [text for text, _rect in shown] == ["left tile label", "right tile label"]
+    for (_text, rect), corner in zip(shown, [(3.5, -0.5), (19.5, 4.5)], strict=True):
+        expected = vb.childGroup.transform().map(QtCore.QPointF(*corner))
+        assert rect.topRight() == expected  # the label's top-right corner on the tile's
+    win.resize(160, 120)  # tiles too small on screen for the long labels
+    pg.QtWidgets.QApplication.processEvents()
+    vb.prepareForPaint()
+    assert [text for text, _rect in plot.tile_labels.shown()] == ["l", "r"]
     panel = _heatmap(image)
     panel.tiles = tiles[:1]
     plot.show(panel)
-    assert [t.toPlainText() for t in plot.tile_labels] == ["left"]
-    assert sum(isinstance(i, pg.TextItem) for i in plot.plot.items) == 1
+    assert [text for text, _rect in plot.tile_labels.shown()] == ["l"]
+    grid = win.grab().toImage()
+    assert not grid.isNull()
+    plot.show(_heatmap(image))  # no tiles: no labels
+    assert plot.tile_labels is None
+    assert not [i for i in win.scene().items() if type(i).__name__ == "TileLabels"]
 
 
 def test_title_that_follows_a_slider_shows_the_new_text(qtbot):

@@ -55,8 +55,10 @@ def test_labels_outside_the_bounds_do_not_requeue_auto_range(qtbot):
         assert plot.tile_labels and not vb._autoRangeNeedsUpdate
         (x0, x1), _ = vb.viewRange()
         assert x0 < 0 and width - 1 < x1 < width * 1.1  # the image, not the label, sets it
-    label = plot.tile_labels[0]
-    label.setPos(500.0, 500.0)  # far outside: ignored for the range
+    label = pg.TextItem("far away")
+    plot.plot.addItem(label, ignoreBounds=True)
+    vb.prepareForPaint()
+    label.setPos(500.0, 500.0)  # not measured: ignored for the range
     assert not vb._autoRangeNeedsUpdate
     plot.image.setRect(0, 0, 80, 5)  # a measured item moved: auto-range is queued
     assert vb._autoRangeNeedsUpdate
