@@ -107,12 +107,13 @@ def test_sinusoidal_heatmap_equals_core():
     np.testing.assert_allclose(p.image, ref, atol=1e-12)
 
 
-def test_alibi_heads_equal_core():
-    data = view("alibi", SMALL, seq_len=50, heads=4, causal=False)
-    bias = alibi_bias(50, 4, causal=False)
+@pytest.mark.parametrize("heads", [1, 3, 4, 8, 12])  # full and partly empty grids
+def test_alibi_heads_equal_core(heads):
+    data = view("alibi", SMALL, seq_len=50, heads=heads, causal=False)
+    bias = alibi_bias(50, heads, causal=False)
     p = data.panel("heads")
     assert [t.label for t in p.tiles] == [f"head {k + 1}: m = {m:.4g}"
-                                          for k, m in enumerate(alibi_slopes(4))]
+                                          for k, m in enumerate(alibi_slopes(heads))]
     covered = np.zeros(p.image.shape, bool)
     for h, tile in enumerate(p.tiles):
         np.testing.assert_array_equal(tile.of(p.image),

@@ -87,13 +87,22 @@ def head_mosaic(bias: np.ndarray, slopes: np.ndarray, idx: np.ndarray, grid_cols
     h, c = bias.shape[0], bias.shape[1]
     grid_rows = math.ceil(h / grid_cols)
     gap = max(1, c // 8)
-    image = np.full((grid_rows * (c + gap) - gap, grid_cols * (c + gap) - gap), np.nan)
+    # every cell is written once: tiles from the bias, gaps and empty slots with NaN
+    # (a NaN-filled image overwritten by the tiles wrote the whole image twice)
+    image = np.empty((grid_rows * (c + gap) - gap, grid_cols * (c + gap) - gap))
     tiles = []
-    for k in range(h):
+    for k in range(grid_rows * grid_cols):
         r0, c0 = (k // grid_cols) * (c + gap), (k % grid_cols) * (c + gap)
-        image[r0:r0 + c, c0:c0 + c] = bias[k]
-        tiles.append(Tile(f"head {k + 1}: m = {float(slopes[k]):.4g}", f"h{k + 1}", r0, c0,
-                          idx, idx))
+        if k < h:
+            image[r0:r0 + c, c0:c0 + c] = bias[k]
+            tiles.append(Tile(f"head {k + 1}: m = {float(slopes[k]):.4g}", f"h{k + 1}", r0,
+                              c0, idx, idx))
+        else:
+            image[r0:r0 + c, c0:c0 + c] = np.nan
+    for start in range(c, image.shape[0], c + gap):  # gap rows, then gap columns
+        image[start:start + gap, :] = np.nan
+    for start in range(c, image.shape[1], c + gap):
+        image[:, start:start + gap] = np.nan
     return image, tuple(tiles), gap
 
 
