@@ -4,8 +4,8 @@ pyqtgraph renders a float image with NaNs (masked cells, e.g. ALiBi's causal tri
 through a general RGBA path: about 2 ms for 512 × 512, then a slow draw of its
 non-premultiplied result. :class:`FastImageItem` applies the same level scaling and
 lookup table (same float32 arithmetic, so the same colour index for every cell) into a
-premultiplied ARGB32 image with NaNs fully transparent, which Qt draws without
-conversion. When the image is shown smaller than its cells (a 512 × 512 matrix in a
+premultiplied ARGB32 image with masked cells (NaN, ±inf) fully transparent, which Qt
+draws without conversion. When the image is shown smaller than its cells (a 512 × 512 matrix in a
 300-pixel panel), only the cell under each screen pixel's centre is coloured: the
 nearest-neighbour sample Qt would take anyway, so cost follows pixels on screen, not
 cells. Anything else (other dtypes, translucent lookup tables, rotated or vector
@@ -42,7 +42,8 @@ def pixel_centres(start: float, stop: float) -> np.ndarray:
 
 def color_indices(image: np.ndarray, levels: tuple[float, float], n_colors: int
                   ) -> np.ndarray:
-    """Lookup-table index of every cell, as pyqtgraph computes it; NaN → ``n_colors``.
+    """Lookup-table index of every cell, as pyqtgraph computes it; masked cells (NaN and
+    ±inf, e.g. ALiBi's −∞ above the diagonal) → ``n_colors`` (transparent).
 
     ``(x − low) · n / (high − low)`` in float32, clipped to ``0..n−1`` and truncated.
     """
@@ -50,11 +51,11 @@ def color_indices(image: np.ndarray, levels: tuple[float, float], n_colors: int
     span = high - low
     span = 1.0 if span == 0 else span
     work = np.subtract(image, low, dtype=np.float32)
+    masked = ~np.isfinite(work)
     work *= n_colors / span
     np.clip(work, 0, n_colors - 1, out=work)
-    nan = np.isnan(work)
-    if nan.any():
-        work[nan] = n_colors
+    if masked.any():
+        work[masked] = n_colors
     return work.astype(np.uint16)
 
 
@@ -93,7 +94,7 @@ class FastImageItem(pg.ImageItem):
     def render(self) -> None:
         table = self._fast_table()
         if table is None:
-            super().render()
+            self._pyqtgraph_render()
             return
         idx = color_indices(self.image, self.levels, len(table) - 1)
         pixels = table.take(idx)
@@ -104,6 +105,19 @@ class FastImageItem(pg.ImageItem):
         self.qimage = qimage
         self._renderRequired = False
         self._unrenderable = False
+
+    def _pyqtgraph_render(self) -> None:
+        """pyqtgraph's own rendering, shown infinities as NaN: it colours ±inf like the
+        extreme levels, while they are masked cells here."""
+        image = self.image
+        if image is not None and image.dtype.kind == "f" and np.isinf(image).any():
+            self.image = np.where(np.isinf(image), np.nan, image)
+            try:
+                super().render()
+            finally:
+                self.image = image
+            return
+        super().render()
 
     def paint(self, painter: QtGui.QPainter, *args: object) -> None:
         if self.image is None:

@@ -26,22 +26,45 @@ def _render(item: pg.GraphicsObject, size: tuple[int, int], source: QtCore.QRect
     return pg.imageToArray(image, copy=True)
 
 
-@pytest.mark.parametrize("with_nan", [False, True])
-def test_fast_image_pixels_equal_pyqtgraph(qtbot, with_nan):
+@pytest.mark.parametrize("masked", [None, "nan", "inf"])
+def test_fast_image_pixels_equal_pyqtgraph(qtbot, masked):
+    """Same pixels as pyqtgraph; masked cells (NaN, or ±inf as ALiBi's −∞) transparent."""
     rng = np.random.default_rng(5)
     data = rng.normal(size=(60, 90)).astype(np.float32)
-    if with_nan:
+    if masked:
         data[np.triu_indices(60, 1)] = np.nan
     data[0, :5] = [-10.0, 10.0, -1.5, 1.5, 0.0]  # clipped and boundary values
+    shown = data.copy()
+    if masked == "inf":  # pyqtgraph is given NaN where ours gets infinities
+        shown[np.isnan(data)] = -np.inf
+        shown[1, 50:60] = np.inf
     cmap = pg.colormap.get("CET-D1")
     pixels = []
-    for cls in (pg.ImageItem, FastImageItem):
+    for cls, image in ((pg.ImageItem, data), (FastImageItem, shown)):
         item = cls(axisOrder="row-major")
         item.setColorMap(cmap)
-        item.setImage(data, autoLevels=False, levels=(-1.5, 1.5))
+        item.setImage(image, autoLevels=False, levels=(-1.5, 1.5))
         pixels.append(_render(item, (270, 180), QtCore.QRectF(0, 0, 90, 60)))
     assert len(np.unique(pixels[0].reshape(-1, 4), axis=0)) > 50  # a real heatmap
     np.testing.assert_array_equal(pixels[1], pixels[0])
+
+
+def test_fast_image_fallback_masks_infinities(qtbot):
+    """pyqtgraph's own path (here: a lookup table it alone handles) also shows ±inf as
+    transparent, and the item keeps the image it was given."""
+    image = np.array([[0.0, -np.inf, 1.0], [np.inf, 0.5, np.nan]], dtype=np.float32)
+    item = FastImageItem(axisOrder="row-major")
+    lut = np.zeros((8, 4), np.uint8)
+    lut[:, 1] = np.arange(8) * 30
+    lut[:, 3] = 200  # translucent: not the fast path
+    item.setLookupTable(lut)
+    item.setImage(image, autoLevels=False, levels=(0.0, 1.0))
+    assert item._fast_table() is None
+    item.render()
+    alpha = pg.imageToArray(item.qimage, copy=True, transpose=False)[..., 3]
+    assert (alpha[[0, 1, 1], [1, 0, 2]] == 0).all()  # −inf, +inf, NaN: transparent
+    assert (alpha[[0, 0, 1], [0, 2, 1]] > 0).all()
+    np.testing.assert_array_equal(item.image, image)  # still the infinities it was given
 
 
 def test_fast_image_falls_back_for_other_images(qtbot):
