@@ -260,3 +260,25 @@ def test_live_text_is_throttled_but_always_ends_on_the_latest(window, qtbot):
     qtbot.waitUntil(lambda: widget._pending_text is None, timeout=2000)
     expected = VIEWS["rope"].compute(state.values, window._compute_context()).formula
     assert widget.formula.text() == expected  # the latest value, without any flush
+
+
+def test_live_updates_draw_draft_lines_then_full_quality(window, qtbot):
+    """While a slider moves lines are aliased and solid; once it rests, dashes come back
+    and sparse views are antialiased."""
+    window.set_view("relative")
+    assert window.wait_idle()
+    widget = window.views["relative"]
+    state = window.states["relative"]
+    state.set_param("seq_len", 16)  # small: few points, affordable to antialias
+    assert window.wait_idle()
+    qtbot.wait(widget.FULL_QUALITY_DELAY_MS + 100)
+    lines = [c for p in widget.plots.values() for c in p.curves]
+    dashed = [c for c in lines if c._full_pen.style() != QtCore.Qt.PenStyle.SolidLine]
+    assert lines and dashed
+    assert all(c.opts["antialias"] for c in lines)
+    assert all(c.opts["pen"] is c._full_pen for c in lines)
+    widget.show_data(widget.data, live=True)  # a live frame
+    assert not any(c.opts["antialias"] for c in lines)
+    assert all(c.opts["pen"].style() == QtCore.Qt.PenStyle.SolidLine for c in lines)
+    qtbot.waitUntil(lambda: all(c.opts["antialias"] for c in lines), timeout=2000)
+    assert all(c.opts["pen"] is c._full_pen for c in dashed)
