@@ -66,6 +66,10 @@ class ViewWidget(QtWidgets.QWidget):
         # background), so Qt need not paint the widgets beneath nor pre-fill the viewport,
         # and a solid fill is cheaper than blitting a cached background: ~0.3 ms a frame.
         self.canvas.setCacheMode(QtWidgets.QGraphicsView.CacheModeFlag.CacheNone)
+        # Exposed areas are not grown by 2 px for antialiasing: every item's bounding rect
+        # already covers its pen (a test checks that moving items leave no traces).
+        self.canvas.setOptimizationFlag(
+            QtWidgets.QGraphicsView.OptimizationFlag.DontAdjustForAntialiasing)
         self.canvas.viewport().setAutoFillBackground(False)
         self.canvas.viewport().setAttribute(QtCore.Qt.WidgetAttribute.WA_OpaquePaintEvent)
         self._quality_timer = QtCore.QTimer(self)

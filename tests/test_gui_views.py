@@ -282,3 +282,27 @@ def test_live_updates_draw_draft_lines_then_full_quality(window, qtbot):
     assert all(c.opts["pen"].style() == QtCore.Qt.PenStyle.SolidLine for c in lines)
     qtbot.waitUntil(lambda: all(c.opts["antialias"] for c in lines), timeout=2000)
     assert all(c.opts["pen"] is c._full_pen for c in dashed)
+
+
+@pytest.mark.parametrize("view_id,name,values", [
+    ("rope", "m", (3, 40, 170, 9)),  # arrows turn, curves move
+    ("alibi", "seq_len", (40, 200, 90)),  # mosaic tiles, labels and axes change
+])
+def test_incremental_repaints_leave_no_traces(window, qtbot, view_id, name, values):
+    """What is on screen after live updates equals a full repaint (the offscreen
+    platform's window grab returns the backing store as painted)."""
+    window.set_view(view_id)
+    assert window.wait_idle()
+    state, widget = window.states[view_id], window.views[view_id]
+    for v in values:
+        state.set_param(name, v)
+        assert window.wait_idle()
+        QtWidgets.QApplication.processEvents()
+    qtbot.wait(widget.FULL_QUALITY_DELAY_MS + 100)  # the antialiased redraw
+    QtWidgets.QApplication.processEvents()
+    screen = QtWidgets.QApplication.primaryScreen()
+    shown = screen.grabWindow(window.winId()).toImage()
+    widget.canvas.viewport().update()
+    QtWidgets.QApplication.processEvents()
+    full = screen.grabWindow(window.winId()).toImage()
+    assert shown == full
