@@ -137,6 +137,7 @@ class PanelPlot(PanelExtras):
         its curves are sparse enough to afford it. Dashed pens are drawn solid while live
         (a dashed path cannot be split into fast segments).
         """
+        restyled = False
         for item in self.curves:
             full = getattr(item, "_full_pen", None)
             if full is None:
@@ -155,6 +156,9 @@ class PanelPlot(PanelExtras):
             item.opts["antialias"] = item.curve.opts["antialias"] = antialias
             item.opts["pen"] = item.curve.opts["pen"] = pen
             item.curve.update()
+            restyled = True
+        if restyled and self.legend is not None:
+            self.legend.update()  # its samples draw with the curves' pens
 
     def plotted_arrays(self) -> dict[str, np.ndarray]:
         """The arrays currently held by the pyqtgraph items (for tests)."""

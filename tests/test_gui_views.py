@@ -287,6 +287,7 @@ def test_live_updates_draw_draft_lines_then_full_quality(window, qtbot):
 @pytest.mark.parametrize("view_id,name,values", [
     ("rope", "m", (3, 40, 170, 9)),  # arrows turn, curves move
     ("alibi", "seq_len", (40, 200, 90)),  # mosaic tiles, labels and axes change
+    ("compare", "seq_len", (80, 120, 100)),  # dashed legend samples: solid while live
 ])
 def test_incremental_repaints_leave_no_traces(window, qtbot, view_id, name, values):
     """What is on screen after live updates equals a full repaint (the offscreen
