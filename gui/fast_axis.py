@@ -216,9 +216,11 @@ def make_axes() -> dict[str, pg.AxisItem]:
 
 
 def hide_spare_axes(plot: pg.PlotItem) -> None:
-    """Hide the ``top`` and ``right`` axes :func:`make_axes` gave ``plot``."""
-    plot.hideAxis("top")
-    plot.hideAxis("right")
+    """Hide the ``top`` and ``right`` axes :func:`make_axes` gave ``plot``, and stop them
+    following its range (they are never shown: each range change re-set their labels)."""
+    for name in ("top", "right"):
+        plot.hideAxis(name)
+        plot.getAxis(name).unlinkFromView()
 
 
 def fast_colorbar(**kwargs: object) -> pg.ColorBarItem:
