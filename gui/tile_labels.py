@@ -21,6 +21,12 @@ from core.viewdata import Tile
 MARGIN = 4.0  # px around the text, as QGraphicsTextItem's document margin
 
 
+def _layout(tiles: Sequence[Tile]) -> list[tuple]:
+    """What the labels of ``tiles`` depend on: texts, corners and sizes."""
+    return [(t.label, t.short, t.row0, t.col0, len(t.x_coords), len(t.y_coords))
+            for t in tiles]
+
+
 class TileLabels(pg.GraphicsObject):
     """Tile labels over the data of ``view``.
 
@@ -29,10 +35,12 @@ class TileLabels(pg.GraphicsObject):
     view
         The plot's view box (the labels' parent: they are clipped to it).
     font, color, fill
-        Text font and colour, and the translucent backing behind each label.
+        Text font and colour, and the translucent backing behind each label (a
+        ``QColor``: Qt reads an 8-digit hex string as ``#aarrggbb``).
     """
 
-    def __init__(self, view: pg.ViewBox, font: QtGui.QFont, color: str, fill: str) -> None:
+    def __init__(self, view: pg.ViewBox, font: QtGui.QFont, color: str,
+                 fill: QtGui.QColor) -> None:
         super().__init__()
         self.view = view
         self.font = QtGui.QFont(font)
@@ -46,11 +54,9 @@ class TileLabels(pg.GraphicsObject):
         view.sigResized.connect(self._moved)
 
     def set_tiles(self, tiles: Sequence[Tile]) -> None:
-        """Label these tiles (redrawn only when they changed)."""
+        """Label these tiles (redrawn only when what is drawn of them changed)."""
         tiles = tuple(tiles)
-        if [(t.label, t.short, t.row0, t.col0, len(t.x_coords), len(t.y_coords))
-                for t in tiles] != [(t.label, t.short, t.row0, t.col0, len(t.x_coords),
-                                     len(t.y_coords)) for t in self.tiles]:
+        if _layout(tiles) != _layout(self.tiles):
             self.tiles = tiles
             self.update()
 
