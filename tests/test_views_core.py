@@ -360,3 +360,22 @@ def test_compare_export_matches_display():
     x = data.panel("distance").series[0].x.astype(int)
     for row, s in enumerate(data.panel("distance").series[:5]):
         np.testing.assert_allclose(exp.array[row, x], s.y, equal_nan=True)
+
+
+@pytest.mark.parametrize("view_id", ALL)
+def test_every_numeric_parameter_at_its_minimum(view_id):
+    """The smallest value a slider allows computes (d_model = 1 once broke the learned
+    view), or is refused with a message for the user (e.g. seq_len > max_positions)."""
+    model = VIEWS[view_id].model
+    checked = 0
+    for param in model.params:
+        if param.kind not in ("int", "float") or param.minimum is None:
+            continue
+        try:
+            data = view(view_id, SMALL, **{param.name: param.minimum})
+        except ValueError as exc:  # ParamError and the core's range errors
+            assert str(exc) and "Traceback" not in str(exc)
+            continue
+        assert data.panels, param.name
+        checked += 1
+    assert checked

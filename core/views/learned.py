@@ -171,7 +171,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     notes += [t for t in (sampled_note("table rows", rows, s_t), sampled_note("dimensions", d, s_d),
                           sampled_note("looked-up positions", n, s_q)) if t]
     sim, norms = table.similarity(q_pos.size, s_q, q_rows)
-    shown = sorted({0, 1, d // 2, d - 1})[:4]
+    shown = sorted({c for c in (0, 1, d // 2, d - 1) if c < d})  # d may be 1
     level = max(float(np.max(np.abs(t_image))), 1e-12) if table.path else 3.0
 
     def probe_table(x: float, y: float) -> str:
