@@ -17,6 +17,7 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
 from gui.raster import pixel_translation
+from gui.view_box import ViewOverlay
 
 
 def blend(background: QtGui.QColor, color: QtGui.QColor, alpha: float) -> QtGui.QColor:
@@ -34,7 +35,7 @@ def tick_levels(axis: pg.AxisItem, lo: float, hi: float, length: float) -> list[
     return [list(values) for _spacing, values in axis.tickValues(lo, hi, length)]
 
 
-class GridLines(pg.GraphicsObject):
+class GridLines(ViewOverlay):
     """Grid of ``plot`` at its bottom and left axes' ticks, under the plotted items.
 
     Parameters
@@ -48,22 +49,10 @@ class GridLines(pg.GraphicsObject):
     """
 
     def __init__(self, plot: pg.PlotItem, alpha: float, background: str) -> None:
-        super().__init__()
+        super().__init__(plot.getViewBox(), z=-1e6)  # under the data
         self.plot = plot
         self.alpha = float(alpha)
         self.background = QtGui.QColor(background)
-        self.view = plot.getViewBox()
-        self.setParentItem(self.view)
-        self.setZValue(-1e6)  # under the view box's child group (the data)
-        self.view.sigRangeChanged.connect(self._changed)
-        self.view.sigResized.connect(self._changed)
-
-    def _changed(self, *_args: object) -> None:
-        self.prepareGeometryChange()
-        self.update()
-
-    def boundingRect(self) -> QtCore.QRectF:  # noqa: N802 (Qt API)
-        return self.view.boundingRect()
 
     def lines(self) -> list[tuple[bool, float, QtGui.QColor]]:
         """``(vertical, position in view-box pixels, colour)`` of every grid line."""

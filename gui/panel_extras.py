@@ -38,9 +38,7 @@ class PanelExtras:
 
     def _drop_tile_labels(self) -> None:
         if self.tile_labels is not None:
-            self.tile_labels.setParentItem(None)
-            if self.tile_labels.scene() is not None:
-                self.tile_labels.scene().removeItem(self.tile_labels)
+            self.tile_labels.detach()
             self.tile_labels = None
 
     def _show_arrows(self, panel: Panel, theme: Theme) -> None:

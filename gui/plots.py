@@ -194,9 +194,7 @@ class PanelPlot(PanelExtras):
         # The grid is drawn behind the data by GridLines, not by the axes (see grid_lines).
         self.plot.showGrid(x=False, y=False)
         if self.grid is not None:
-            self.grid.setParentItem(None)
-            if self.grid.scene() is not None:
-                self.grid.scene().removeItem(self.grid)
+            self.grid.detach()
             self.grid = None
         if panel.kind in ("curves", "bars", "arrows"):
             self.grid = GridLines(self.plot, GRID_ALPHA, theme.background)

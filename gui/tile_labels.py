@@ -17,6 +17,7 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
 from core.viewdata import Tile
+from gui.view_box import ViewOverlay
 
 MARGIN = 4.0  # px around the text, as QGraphicsTextItem's document margin
 
@@ -27,7 +28,7 @@ def _layout(tiles: Sequence[Tile]) -> list[tuple]:
             for t in tiles]
 
 
-class TileLabels(pg.GraphicsObject):
+class TileLabels(ViewOverlay):
     """Tile labels over the data of ``view``.
 
     Parameters
@@ -41,17 +42,12 @@ class TileLabels(pg.GraphicsObject):
 
     def __init__(self, view: pg.ViewBox, font: QtGui.QFont, color: str,
                  fill: QtGui.QColor) -> None:
-        super().__init__()
-        self.view = view
+        super().__init__(view, z=10)  # over the data
         self.font = QtGui.QFont(font)
         self.metrics = QtGui.QFontMetricsF(self.font)
         self.color = QtGui.QColor(color)
         self.fill = QtGui.QColor(fill)
         self.tiles: tuple[Tile, ...] = ()
-        self.setParentItem(view)
-        self.setZValue(10)  # over the data (the view's child group)
-        view.sigRangeChanged.connect(self._moved)
-        view.sigResized.connect(self._moved)
 
     def set_tiles(self, tiles: Sequence[Tile]) -> None:
         """Label these tiles (redrawn only when what is drawn of them changed)."""
@@ -59,13 +55,6 @@ class TileLabels(pg.GraphicsObject):
         if _layout(tiles) != _layout(self.tiles):
             self.tiles = tiles
             self.update()
-
-    def _moved(self, *_args: object) -> None:
-        self.prepareGeometryChange()
-        self.update()
-
-    def boundingRect(self) -> QtCore.QRectF:  # noqa: N802 (Qt API)
-        return self.view.boundingRect()
 
     def shown(self) -> list[tuple[str, QtCore.QRectF]]:
         """``(text, backing rectangle in view-box pixels)`` of every tile's label now."""

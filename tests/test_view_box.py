@@ -62,3 +62,25 @@ def test_labels_outside_the_bounds_do_not_requeue_auto_range(qtbot):
     assert not vb._autoRangeNeedsUpdate
     plot.image.setRect(0, 0, 80, 5)  # a measured item moved: auto-range is queued
     assert vb._autoRangeNeedsUpdate
+
+
+def test_overlays_follow_their_view_until_detached(qtbot):
+    from gui.grid_lines import GridLines
+    from gui.view_box import ViewOverlay
+
+    _win, plot = _plot(qtbot)
+    vb = plot.plot.getViewBox()
+    x = np.arange(10.0)
+    plot.show(Panel("c", "curves", "curves", series=[Series("a", x, x)]))
+    grid = plot.grid
+    assert isinstance(grid, GridLines) and isinstance(grid, ViewOverlay)
+    assert grid.parentItem() is vb and grid.boundingRect() == vb.boundingRect()
+    updates = []
+    grid.update = lambda *args: updates.append(args)  # what a range change triggers
+    vb.setRange(xRange=(0, 50), padding=0)
+    assert updates
+    plot.show(Panel("h", "heatmap", "heatmap", image=np.zeros((3, 4))))  # rebuilt
+    assert plot.grid is None and grid.parentItem() is None and grid.scene() is None
+    updates.clear()
+    vb.setRange(xRange=(0, 5), padding=0)
+    assert not updates  # detached: no longer follows the view
