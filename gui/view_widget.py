@@ -24,6 +24,7 @@ class ViewWidget(QtWidgets.QWidget):
     FULL_QUALITY_DELAY_MS = 150  # after the last live update, redraw in full quality
     AA_POINT_BUDGET = 1200  # antialias thick curves only up to this many points per view
     TEXT_REFRESH_MS = 100  # live text refreshes at most ten times a second while dragging
+    HOVER_HINT = "Hover a plot for exact values."  # the status line when no note applies
 
     def __init__(self, spec: ViewSpec, parent: QtWidgets.QWidget | None = None) -> None:
         super().__init__(parent)
@@ -32,7 +33,7 @@ class ViewWidget(QtWidgets.QWidget):
         self.plots: dict[str, PanelPlot] = {}
         self._layout_key: tuple | None = None
         self._items_seen = 0  # scene items when text caching was last applied
-        self._idle_text = "Hover a plot for exact values."  # status when not over data
+        self._idle_text = self.HOVER_HINT  # status when not over data
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         self.title = QtWidgets.QLabel(spec.title, self)
@@ -120,7 +121,7 @@ class ViewWidget(QtWidgets.QWidget):
         self.data = data
         notes = data.display_notes()
         texts = (data.formula, data.verdict,
-                 " · ".join(notes) if notes else "Hover a plot for exact values.")
+                 " · ".join(notes) if notes else self.HOVER_HINT)
         if live and self._text_timer.isActive():
             self._pending_text = texts  # shown when the timer fires (latest wins)
         else:
@@ -148,7 +149,7 @@ class ViewWidget(QtWidgets.QWidget):
         self._apply_text()
 
     def _cache_text_items(self) -> None:
-        """Let titles, axis labels, legends and tile labels repaint from a device cache.
+        """Let titles, axis labels and legends repaint from a device cache.
 
         Rich text is laid out and drawn anew on every paint otherwise (~1.5 ms a frame in
         a four-plot view); a cache is redrawn only when its text changes. Image exports

@@ -20,6 +20,17 @@ def _heatmap(image: np.ndarray) -> Panel:
     return Panel("h", "heatmap", "heatmap", image=image.copy(), colormap="diverging")
 
 
+def _panel_plot(qtbot, size: tuple[int, int] | None = None
+                ) -> tuple[pg.GraphicsLayoutWidget, PanelPlot]:
+    """A PanelPlot in its own layout widget, shown at ``size`` when given."""
+    win = pg.GraphicsLayoutWidget()
+    qtbot.addWidget(win)
+    if size is not None:
+        win.resize(*size)
+        win.show()
+    return win, PanelPlot(win.addPlot())
+
+
 def _counting(obj: object, method: str) -> list[int]:
     """Count outermost calls of ``obj.method`` (pyqtgraph re-enters setImage)."""
     calls, depth = [0], [0]
@@ -38,9 +49,7 @@ def _counting(obj: object, method: str) -> list[int]:
 
 
 def test_unchanged_curves_are_not_reset(qtbot):
-    win = pg.GraphicsLayoutWidget()
-    qtbot.addWidget(win)
-    plot = PanelPlot(win.addPlot())
+    _win, plot = _panel_plot(qtbot)
     y0, y1 = np.sin(np.arange(50.0)), np.cos(np.arange(50.0))
     plot.show(_curves(y0, y1))
     calls = [_counting(item, "setData") for item in plot.curves]
@@ -61,9 +70,7 @@ def test_unchanged_curves_are_not_reset(qtbot):
 
 
 def test_unchanged_heatmap_is_not_reset(qtbot):
-    win = pg.GraphicsLayoutWidget()
-    qtbot.addWidget(win)
-    plot = PanelPlot(win.addPlot())
+    _win, plot = _panel_plot(qtbot)
     image = np.random.default_rng(1).normal(size=(120, 90))
     image[np.triu_indices(90, 1)] = -np.inf  # masked cells
     plot.show(_heatmap(image))
@@ -83,11 +90,7 @@ def test_unchanged_heatmap_is_not_reset(qtbot):
 def test_mosaic_tiles_are_labelled_in_their_corners(qtbot):
     from core.viewdata import Tile
 
-    win = pg.GraphicsLayoutWidget()
-    qtbot.addWidget(win)
-    win.resize(700, 400)
-    win.show()
-    plot = PanelPlot(win.addPlot())
+    win, plot = _panel_plot(qtbot, (700, 400))
     image = np.full((9, 20), np.nan)
     idx = np.arange(4)
     tiles = (Tile("left tile label", "l", 0, 0, idx, idx),
@@ -118,11 +121,7 @@ def test_mosaic_tiles_are_labelled_in_their_corners(qtbot):
 
 
 def test_title_that_follows_a_slider_shows_the_new_text(qtbot):
-    win = pg.GraphicsLayoutWidget()
-    qtbot.addWidget(win)
-    win.resize(700, 400)
-    win.show()
-    plot = PanelPlot(win.addPlot())
+    _win, plot = _panel_plot(qtbot, (700, 400))
     y = np.sin(np.arange(20.0))
     for m in (5, 86, 95):
         panel = _curves(y, y)
@@ -147,9 +146,7 @@ def test_display_image_is_float32_and_never_touches_the_input():
 
 
 def test_explicit_ticks_follow_the_data_without_relabelling(qtbot):
-    win = pg.GraphicsLayoutWidget()
-    qtbot.addWidget(win)
-    plot = PanelPlot(win.addPlot())
+    _win, plot = _panel_plot(qtbot)
     image = np.arange(12.0).reshape(3, 4)
 
     def panel(ticks):
