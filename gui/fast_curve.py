@@ -56,7 +56,7 @@ class FastCurveItem(pg.PlotCurveItem):
         return super().dataBounds(ax, frac, orthoRange)
 
     def _fast_pen(self, p: QtGui.QPainter) -> QtGui.QPen | None:
-        """The one-pixel pen to stroke three times, or ``None`` for pyqtgraph's path."""
+        """The one-pixel pen of the offset strokes, or ``None`` for pyqtgraph's path."""
         opts = self.opts
         pen = opts["pen"]
         if (self._exportOpts is not False or opts["antialias"] or opts["fillLevel"] is not None
