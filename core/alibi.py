@@ -36,10 +36,16 @@ def alibi_slopes(n_heads: int) -> np.ndarray:
     return np.concatenate([power_of_two(closest), extra])
 
 
-def alibi_bias(seq_len: int, n_heads: int, causal: bool = True, *,
-               rows: np.ndarray | None = None, cols: np.ndarray | None = None,
-               heads: np.ndarray | None = None,
-               backend: Backend | str | None = None) -> np.ndarray:
+def alibi_bias(
+    seq_len: int,
+    n_heads: int,
+    causal: bool = True,
+    *,
+    rows: np.ndarray | None = None,
+    cols: np.ndarray | None = None,
+    heads: np.ndarray | None = None,
+    backend: Backend | str | None = None,
+) -> np.ndarray:
     """ALiBi bias tensor ``(n_heads, seq_len, seq_len)``.
 
     Parameters
@@ -70,7 +76,6 @@ def alibi_bias(seq_len: int, n_heads: int, causal: bool = True, *,
         if be.name == "numpy":
             bias = np.where(mask[None], -np.inf, bias)
         else:
-
             bias = bias.masked_fill(mask.bool()[None], float("-inf"))
     else:
         bias = -m * be.xp.abs(dist)[None]
@@ -86,8 +91,9 @@ def softmax(scores: np.ndarray, axis: int = -1) -> np.ndarray:
     return e / np.sum(e, axis=axis, keepdims=True)
 
 
-def alibi_attention_row(scores: np.ndarray, query: int, slope: float,
-                        causal: bool = True) -> tuple[np.ndarray, np.ndarray]:
+def alibi_attention_row(
+    scores: np.ndarray, query: int, slope: float, causal: bool = True
+) -> tuple[np.ndarray, np.ndarray]:
     """Softmax attention of one query row without and with the ALiBi bias.
 
     Returns

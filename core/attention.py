@@ -59,8 +59,9 @@ class AttentionResult:
     outputs: np.ndarray
 
 
-def toy_attention(tokens: list[str], method: str = "none", d_model: int = 16,
-                  base: float = 10000.0) -> AttentionResult:
+def toy_attention(
+    tokens: list[str], method: str = "none", d_model: int = 16, base: float = 10000.0
+) -> AttentionResult:
     """Run one toy attention head over ``tokens`` with a positional method.
 
     Parameters
@@ -105,8 +106,10 @@ def permutation_between(a: list[str], b: list[str]) -> np.ndarray:
     """
     if sorted(a) != sorted(b):
         only_a = sorted(set(a) - set(b)) or sorted(a)
-        raise ValueError("the second sentence must use the same words in another order "
-                         f"(differs in: {', '.join(only_a[:5])})")
+        raise ValueError(
+            "the second sentence must use the same words in another order "
+            f"(differs in: {', '.join(only_a[:5])})"
+        )
     used = [False] * len(a)
     perm = []
     for word in b:

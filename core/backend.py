@@ -134,8 +134,9 @@ def _device_works(torch: Any, device: str) -> bool:
     try:
         if device == "cuda" and not torch.cuda.is_available():
             return False
-        if device == "mps" and not (hasattr(torch.backends, "mps")
-                                    and torch.backends.mps.is_available()):
+        if device == "mps" and not (
+            hasattr(torch.backends, "mps") and torch.backends.mps.is_available()
+        ):
             return False
         x = torch.ones(4, device=device)
         return float((x * 2).sum().cpu()) == 8.0

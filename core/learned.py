@@ -42,8 +42,9 @@ def learned_lookup(table: np.ndarray, positions: np.ndarray | int) -> np.ndarray
     """
     table = np.asarray(table)
     if table.ndim != 2:
-        raise ValueError(f"a position table must be 2-D (max_positions, d), got shape "
-                         f"{table.shape}")
+        raise ValueError(
+            f"a position table must be 2-D (max_positions, d), got shape {table.shape}"
+        )
     pos = np.asarray(positions)
     if pos.dtype.kind not in "iu":
         if pos.size and not np.all(np.equal(np.mod(pos, 1), 0)):
@@ -53,10 +54,12 @@ def learned_lookup(table: np.ndarray, positions: np.ndarray | int) -> np.ndarray
     bad = (pos < 0) | (pos >= limit)
     if np.any(bad):
         worst = int(pos[bad].flat[0])
-        raise ValueError(f"position {worst} is out of range: this learned table has "
-                         f"max_positions={limit} rows (valid positions 0..{limit - 1}); "
-                         "a learned embedding cannot extrapolate beyond the length it was "
-                         "trained for")
+        raise ValueError(
+            f"position {worst} is out of range: this learned table has "
+            f"max_positions={limit} rows (valid positions 0..{limit - 1}); "
+            "a learned embedding cannot extrapolate beyond the length it was "
+            "trained for"
+        )
     return table[pos]
 
 
@@ -77,8 +80,10 @@ def load_table_npy(path: str | os.PathLike[str], max_bytes: int = 512 * 2**20) -
     except ValueError as exc:
         msg = str(exc)
         if "pickle" in msg.lower() or "object" in msg.lower():
-            raise ValueError(f"{name}: holds Python objects; only numeric .npy files are "
-                             "loaded (pickle is refused)") from None
+            raise ValueError(
+                f"{name}: holds Python objects; only numeric .npy files are "
+                "loaded (pickle is refused)"
+            ) from None
         if msg.startswith(name):
             raise
         raise ValueError(f"{name}: not a valid .npy file ({msg.splitlines()[0]})") from None

@@ -45,8 +45,9 @@ def human_bytes(n: float) -> str:
     return f"{n:.1f} TiB"
 
 
-def check_allocation(what: str, shape: tuple[int, ...], itemsize: int = 8,
-                     copies: int = 1, budget: int | None = None) -> int:
+def check_allocation(
+    what: str, shape: tuple[int, ...], itemsize: int = 8, copies: int = 1, budget: int | None = None
+) -> int:
     """Raise :class:`MemoryBudgetError` if the arrays would exceed the budget.
 
     Parameters
@@ -67,6 +68,8 @@ def check_allocation(what: str, shape: tuple[int, ...], itemsize: int = 8,
     limit = memory_budget() if budget is None else budget
     if need > limit:
         dims = "×".join(str(int(s)) for s in shape)
-        raise MemoryBudgetError(f"{what} ({dims}) would need {human_bytes(need)}, over the "
-                                f"memory budget of {human_bytes(limit)}; reduce the size")
+        raise MemoryBudgetError(
+            f"{what} ({dims}) would need {human_bytes(need)}, over the "
+            f"memory budget of {human_bytes(limit)}; reduce the size"
+        )
     return need

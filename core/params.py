@@ -230,8 +230,9 @@ class ParamModel:
         for p in self.params:
             if p.name == name:
                 return p
-        raise ParamError(name, f"unknown parameter of view '{self.view_id}'; "
-                               f"known: {', '.join(self.names)}")
+        raise ParamError(
+            name, f"unknown parameter of view '{self.view_id}'; known: {', '.join(self.names)}"
+        )
 
     def defaults(self) -> dict[str, Any]:
         """Fresh dict of default values."""

@@ -7,8 +7,9 @@ import math
 import numpy as np
 
 
-def relative_positions(seq_len: int, *, rows: np.ndarray | None = None,
-                       cols: np.ndarray | None = None) -> np.ndarray:
+def relative_positions(
+    seq_len: int, *, rows: np.ndarray | None = None, cols: np.ndarray | None = None
+) -> np.ndarray:
     """Relative-distance grid ``[i, j] = i − j`` (query minus key), as in the course material.
 
     Note the sign: T5 and Shaw et al. use ``j − i`` (key minus query) instead.
@@ -20,9 +21,13 @@ def relative_positions(seq_len: int, *, rows: np.ndarray | None = None,
     return i[:, None].astype(np.int64) - j[None, :].astype(np.int64)
 
 
-def shaw_relative_index(seq_len: int, max_relative_position: int, *,
-                        rows: np.ndarray | None = None,
-                        cols: np.ndarray | None = None) -> np.ndarray:
+def shaw_relative_index(
+    seq_len: int,
+    max_relative_position: int,
+    *,
+    rows: np.ndarray | None = None,
+    cols: np.ndarray | None = None,
+) -> np.ndarray:
     """Shaw et al. (2018) embedding index ``clip(j − i, −k, k) + k`` in ``0..2k``."""
     k = int(max_relative_position)
     if k < 0:
@@ -31,8 +36,12 @@ def shaw_relative_index(seq_len: int, max_relative_position: int, *,
     return np.clip(rel, -k, k) + k
 
 
-def t5_relative_bucket(relative_position: np.ndarray | int, bidirectional: bool = True,
-                       num_buckets: int = 32, max_distance: int = 128) -> np.ndarray:
+def t5_relative_bucket(
+    relative_position: np.ndarray | int,
+    bidirectional: bool = True,
+    num_buckets: int = 32,
+    max_distance: int = 128,
+) -> np.ndarray:
     """T5's relative-position bucket, exactly as HF ``T5Attention._relative_position_bucket``.
 
     Parameters
@@ -63,13 +72,16 @@ def t5_relative_bucket(relative_position: np.ndarray | int, bidirectional: bool 
         rel = -np.minimum(rel, 0)
     max_exact = n // 2
     if max_exact < 1 or max_distance <= max_exact:
-        raise ValueError(f"num_buckets={num_buckets} and max_distance={max_distance} leave no "
-                         "room for logarithmic buckets (need num_buckets >= 4 (8 if "
-                         "bidirectional) and max_distance > exact range)")
+        raise ValueError(
+            f"num_buckets={num_buckets} and max_distance={max_distance} leave no "
+            "room for logarithmic buckets (need num_buckets >= 4 (8 if "
+            "bidirectional) and max_distance > exact range)"
+        )
     is_small = rel < max_exact
     safe = np.maximum(rel, 1).astype(np.float32) / np.float32(max_exact)
-    scaled = (np.log(safe) / np.float32(math.log(max_distance / max_exact))
-              * np.float32(n - max_exact))
+    scaled = (
+        np.log(safe) / np.float32(math.log(max_distance / max_exact)) * np.float32(n - max_exact)
+    )
     large = max_exact + scaled.astype(np.int64)
     large = np.minimum(large, n - 1)
     return buckets + np.where(is_small, rel, large)

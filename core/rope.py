@@ -27,8 +27,7 @@ ROPE_SCALINGS = ("linear", "dynamic", "yarn", "llama3")
 
 def _need(scaling: Mapping[str, Any], key: str) -> float:
     if scaling.get(key) is None:
-        raise ValueError(f"scaling: '{key}' is required for rope_type "
-                         f"'{scaling.get('rope_type')}'")
+        raise ValueError(f"scaling: '{key}' is required for rope_type '{scaling.get('rope_type')}'")
     return float(scaling[key])
 
 
@@ -43,12 +42,20 @@ def yarn_get_mscale(scale: float, mscale: float = 1.0) -> float:
     return 0.1 * mscale * math.log(scale) + 1.0
 
 
-def yarn_correction_range(beta_fast: float, beta_slow: float, d_rot: int, base: float,
-                          original_max: int, truncate: bool = True) -> tuple[float, float]:
+def yarn_correction_range(
+    beta_fast: float,
+    beta_slow: float,
+    d_rot: int,
+    base: float,
+    original_max: int,
+    truncate: bool = True,
+) -> tuple[float, float]:
     """Dimension range over which YaRN ramps from extrapolation to interpolation."""
+
     def correction_dim(num_rotations: float) -> float:
         return (d_rot * math.log(original_max / (num_rotations * 2 * math.pi))) / (
-            2 * math.log(base))
+            2 * math.log(base)
+        )
 
     low, high = correction_dim(beta_fast), correction_dim(beta_slow)
     if truncate:
@@ -56,9 +63,13 @@ def yarn_correction_range(beta_fast: float, beta_slow: float, d_rot: int, base: 
     return max(low, 0), min(high, d_rot - 1)
 
 
-def rope_inv_freq(head_dim: int, base: float = 10000.0, scaling: Mapping[str, Any] | None = None,
-                  seq_len: int | None = None,
-                  partial_rotary_factor: float = 1.0) -> tuple[np.ndarray, float]:
+def rope_inv_freq(
+    head_dim: int,
+    base: float = 10000.0,
+    scaling: Mapping[str, Any] | None = None,
+    seq_len: int | None = None,
+    partial_rotary_factor: float = 1.0,
+) -> tuple[np.ndarray, float]:
     """Inverse frequencies ``θ_i`` of RoPE, optionally scaled for longer contexts.
 
     Parameters
@@ -103,22 +114,27 @@ def rope_inv_freq(head_dim: int, base: float = 10000.0, scaling: Mapping[str, An
     orig = _need(scaling, "original_max_position_embeddings")
     if kind == "dynamic":
         length = orig if seq_len is None else max(float(seq_len), orig)
-        new_base = base * ((factor * length / orig) - (factor - 1)) ** (d_rot / (d_rot - 2)) \
-            if d_rot > 2 else base
+        new_base = (
+            base * ((factor * length / orig) - (factor - 1)) ** (d_rot / (d_rot - 2))
+            if d_rot > 2
+            else base
+        )
         return _base_inv_freq(new_base, d_rot), 1.0
     if kind == "yarn":
         return _yarn(scaling, base, d_rot, factor, orig)
     return _llama3(scaling, inv_freq, factor, orig), 1.0
 
 
-def _yarn(scaling: Mapping[str, Any], base: float, d_rot: int, factor: float,
-          orig: float) -> tuple[np.ndarray, float]:
+def _yarn(
+    scaling: Mapping[str, Any], base: float, d_rot: int, factor: float, orig: float
+) -> tuple[np.ndarray, float]:
     attention_factor = scaling.get("attention_factor")
     mscale, mscale_all_dim = scaling.get("mscale"), scaling.get("mscale_all_dim")
     if attention_factor is None:
         if mscale and mscale_all_dim:
             attention_factor = yarn_get_mscale(factor, mscale) / yarn_get_mscale(
-                factor, mscale_all_dim)
+                factor, mscale_all_dim
+            )
         else:
             attention_factor = yarn_get_mscale(factor)
     beta_fast = scaling.get("beta_fast") or 32.0
@@ -136,8 +152,9 @@ def _yarn(scaling: Mapping[str, Any], base: float, d_rot: int, factor: float,
     return inv_freq, float(attention_factor)
 
 
-def _llama3(scaling: Mapping[str, Any], inv_freq: np.ndarray, factor: float,
-            orig: float) -> np.ndarray:
+def _llama3(
+    scaling: Mapping[str, Any], inv_freq: np.ndarray, factor: float, orig: float
+) -> np.ndarray:
     low_ff = float(scaling.get("low_freq_factor", 1.0))
     high_ff = float(scaling.get("high_freq_factor", 4.0))
     if high_ff <= low_ff:
@@ -161,9 +178,15 @@ def rope_pair_indices(d_rot: int, style: str = "half") -> tuple[np.ndarray, np.n
     return np.arange(0, 2 * half, 2), np.arange(1, 2 * half, 2)
 
 
-def apply_rope(x: Any, positions: Any, inv_freq: Any, style: str = "half", *,
-               attention_factor: float = 1.0,
-               backend: Backend | str | None = None) -> np.ndarray:
+def apply_rope(
+    x: Any,
+    positions: Any,
+    inv_freq: Any,
+    style: str = "half",
+    *,
+    attention_factor: float = 1.0,
+    backend: Backend | str | None = None,
+) -> np.ndarray:
     """Rotate the first ``2·len(inv_freq)`` dims of ``x`` by position-dependent angles.
 
     Parameters
@@ -196,8 +219,10 @@ def apply_rope(x: Any, positions: Any, inv_freq: Any, style: str = "half", *,
         raise ValueError(f"rotary width {d_rot} exceeds the last dimension of x ({d})")
     pos = np.asarray(positions, dtype=np.float64).ravel()
     if xa.ndim < 2 or pos.size != xa.shape[-2]:
-        raise ValueError(f"x must be (..., seq, d) with seq == len(positions) ({pos.size}); "
-                         f"got shape {tuple(xa.shape)}")
+        raise ValueError(
+            f"x must be (..., seq, d) with seq == len(positions) ({pos.size}); "
+            f"got shape {tuple(xa.shape)}"
+        )
     a_idx, b_idx = rope_pair_indices(d_rot, style)
     if be.name == "numpy":
         return rotate_numpy(xa, pos, inv, pair_slices(inv.size, style), attention_factor)
@@ -215,14 +240,21 @@ def check_rotary_width(head_dim: int, partial_rotary_factor: float) -> int:
     """Return ``d_rot`` or raise a clear ValueError when it is odd or below 2."""
     d_rot = int(head_dim * partial_rotary_factor)
     if d_rot < 2 or d_rot % 2:
-        raise ValueError(f"rotary width int({head_dim}·{partial_rotary_factor:g}) = {d_rot} "
-                         "must be even and at least 2 (dimensions rotate in pairs)")
+        raise ValueError(
+            f"rotary width int({head_dim}·{partial_rotary_factor:g}) = {d_rot} "
+            "must be even and at least 2 (dimensions rotate in pairs)"
+        )
     return d_rot
 
 
-def rope_score_vs_offset(q: np.ndarray, k: np.ndarray, offsets: np.ndarray,
-                         inv_freq: np.ndarray, style: str = "half",
-                         query_position: int = 0) -> np.ndarray:
+def rope_score_vs_offset(
+    q: np.ndarray,
+    k: np.ndarray,
+    offsets: np.ndarray,
+    inv_freq: np.ndarray,
+    style: str = "half",
+    query_position: int = 0,
+) -> np.ndarray:
     """``⟨R_m q, R_n k⟩`` for ``n = m − Δ`` over offsets Δ, with ``m = query_position``.
 
     The result is the same for every ``query_position`` (RoPE scores depend on m − n

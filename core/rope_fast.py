@@ -22,8 +22,13 @@ def pair_slices(half: int, style: str) -> tuple[slice, slice]:
     return slice(0, 2 * half, 2), slice(1, 2 * half, 2)
 
 
-def rotate_numpy(xa: np.ndarray, pos: np.ndarray, inv: np.ndarray,
-                 pairs: tuple[slice, slice], attention_factor: float = 1.0) -> np.ndarray:
+def rotate_numpy(
+    xa: np.ndarray,
+    pos: np.ndarray,
+    inv: np.ndarray,
+    pairs: tuple[slice, slice],
+    attention_factor: float = 1.0,
+) -> np.ndarray:
     """numpy path of :func:`core.rope.apply_rope`: the same arithmetic (element for
     element), on slices and in place instead of fancy-indexed copies.
 
@@ -37,7 +42,7 @@ def rotate_numpy(xa: np.ndarray, pos: np.ndarray, inv: np.ndarray,
         sin *= attention_factor
     xa_a, xa_b = xa[..., a], xa[..., b]
     out = np.empty(xa.shape, dtype=np.result_type(xa, 1.0))
-    out[..., 2 * half:] = xa[..., 2 * half:]
+    out[..., 2 * half :] = xa[..., 2 * half :]
     out_a, out_b = out[..., a], out[..., b]
     np.multiply(xa_a, cos, out=out_a)
     out_a -= xa_b * sin
@@ -64,18 +69,24 @@ def rope_cos_sin(positions: Any, inv_freq: Any) -> tuple[np.ndarray, np.ndarray]
     """
     pos = np.asarray(positions, dtype=np.float64).ravel()
     inv = np.asarray(inv_freq, dtype=np.float64).ravel()
-    if pos.size * inv.size >= _TABLE_MIN_ITEMS and np.all(np.isfinite(pos)) \
-            and np.all(pos == np.floor(pos)) and np.max(np.abs(pos)) < 2.0**50:
+    if (
+        pos.size * inv.size >= _TABLE_MIN_ITEMS
+        and np.all(np.isfinite(pos))
+        and np.all(pos == np.floor(pos))
+        and np.max(np.abs(pos)) < 2.0**50
+    ):
         lo, hi = int(pos.min()), int(pos.max()) + 1
         block = tablecache.capacity(hi - lo)
         start, stop = (lo // block) * block, -(-hi // block) * block
         if tablecache.fits(2 * (stop - start) * inv.size):
+
             def make() -> tuple[np.ndarray, np.ndarray]:
                 angles = np.arange(start, stop, dtype=np.float64)[:, None] * inv[None, :]
                 return np.cos(angles), np.sin(angles)
 
-            tables = tablecache.cached(("rope-cos-sin", inv.tobytes(), start, stop), make,
-                                       direct=lambda: None)  # first request: compute below
+            tables = tablecache.cached(
+                ("rope-cos-sin", inv.tobytes(), start, stop), make, direct=lambda: None
+            )  # first request: compute below
             if tables is not None:
                 idx = pos.astype(np.int64) - start
                 return tables[0][idx], tables[1][idx]
@@ -83,10 +94,13 @@ def rope_cos_sin(positions: Any, inv_freq: Any) -> tuple[np.ndarray, np.ndarray]
     return np.cos(angles), np.sin(angles)
 
 
-
-
-def score_numpy(qr: np.ndarray, k: np.ndarray, key_positions: np.ndarray, inv: np.ndarray,
-                pairs: tuple[slice, slice]) -> np.ndarray:
+def score_numpy(
+    qr: np.ndarray,
+    k: np.ndarray,
+    key_positions: np.ndarray,
+    inv: np.ndarray,
+    pairs: tuple[slice, slice],
+) -> np.ndarray:
     """``⟨qr, R_n k⟩`` for every key position ``n`` without building the rotated keys.
 
     Expanding the rotation, ``⟨qr, R_n k⟩ = Σ_i cos(nθ_i)(k_a q_a + k_b q_b)
@@ -97,5 +111,5 @@ def score_numpy(qr: np.ndarray, k: np.ndarray, key_positions: np.ndarray, inv: n
     half = inv.size
     cos, sin = rope_cos_sin(key_positions, inv)
     qa, qb, ka, kb = qr[a], qr[b], k[a], k[b]
-    rest = float(k[2 * half:] @ qr[2 * half:])
+    rest = float(k[2 * half :] @ qr[2 * half :])
     return cos @ (ka * qa + kb * qb) + sin @ (ka * qb - kb * qa) + rest

@@ -40,9 +40,23 @@ FORMAT_VERSION = 1
 _SCENE_KEYS = ("format", "version", "view", "title", "note", "params")
 _DECK_KEYS = ("format", "version", "title", "scenes")
 
-__all__ = ["DECK_FORMAT", "FORMAT_VERSION", "SCENE_FORMAT", "Deck", "Scene", "SceneError",
-           "deck_from_dict", "deck_to_dict", "load_deck", "load_scene", "params_to_json",
-           "save_deck", "save_scene", "scene_from_dict", "scene_to_dict"]
+__all__ = [
+    "DECK_FORMAT",
+    "FORMAT_VERSION",
+    "SCENE_FORMAT",
+    "Deck",
+    "Scene",
+    "SceneError",
+    "deck_from_dict",
+    "deck_to_dict",
+    "load_deck",
+    "load_scene",
+    "params_to_json",
+    "save_deck",
+    "save_scene",
+    "scene_from_dict",
+    "scene_to_dict",
+]
 
 
 class SceneError(ValueError):
@@ -93,8 +107,7 @@ def params_to_json(model: ParamModel, values: Mapping[str, Any]) -> dict[str, An
 
 def _check_header(data: Any, fmt: str, prefix: str, required: bool) -> None:
     if not isinstance(data, dict):
-        raise SceneError(prefix.rstrip("."), f"expected a JSON object, got "
-                                             f"{type(data).__name__}")
+        raise SceneError(prefix.rstrip("."), f"expected a JSON object, got {type(data).__name__}")
     if "format" in data or required:
         if "format" not in data:
             raise SceneError(f"{prefix}format", f"missing (expected {fmt!r})")
@@ -110,8 +123,11 @@ def _check_header(data: Any, fmt: str, prefix: str, required: bool) -> None:
         if isinstance(version, bool) or not isinstance(version, int):
             raise SceneError(f"{prefix}version", f"expected an integer, got {version!r}")
         if version > FORMAT_VERSION:
-            raise SceneError(f"{prefix}version", f"{version} is newer than this program "
-                             f"supports ({FORMAT_VERSION}); update Positional Encoding Studio")
+            raise SceneError(
+                f"{prefix}version",
+                f"{version} is newer than this program "
+                f"supports ({FORMAT_VERSION}); update Positional Encoding Studio",
+            )
         if version < 1:
             raise SceneError(f"{prefix}version", f"{version} is not a valid version")
 
@@ -134,8 +150,14 @@ def scene_to_dict(scene: Scene, *, header: bool = True) -> dict[str, Any]:
     """The JSON object of ``scene`` (without ``format``/``version`` unless ``header``)."""
     model = get_view(scene.view_id).model
     out: dict[str, Any] = {"format": SCENE_FORMAT, "version": FORMAT_VERSION} if header else {}
-    out.update({"view": scene.view_id, "title": scene.title, "note": scene.note,
-                "params": params_to_json(model, scene.params)})
+    out.update(
+        {
+            "view": scene.view_id,
+            "title": scene.title,
+            "note": scene.note,
+            "params": params_to_json(model, scene.params),
+        }
+    )
     return out
 
 
@@ -162,8 +184,9 @@ def scene_from_dict(data: Any, *, prefix: str = "", in_deck: bool = False) -> Sc
         raise SceneError(f"{prefix}view", f"missing; one of {', '.join(VIEWS)}")
     view_id = data["view"]
     if not isinstance(view_id, str) or view_id not in VIEWS:
-        raise SceneError(f"{prefix}view", f"unknown view {view_id!r}; known views: "
-                                          f"{', '.join(VIEWS)}")
+        raise SceneError(
+            f"{prefix}view", f"unknown view {view_id!r}; known views: {', '.join(VIEWS)}"
+        )
     if "params" not in data:
         raise SceneError(f"{prefix}params", "missing (an object of parameter values)")
     params = data["params"]
@@ -173,7 +196,7 @@ def scene_from_dict(data: Any, *, prefix: str = "", in_deck: bool = False) -> Sc
     try:
         values = model.validate(params, partial=True)
     except ParamError as exc:
-        raise SceneError(f"{prefix}params.{exc.name}", str(exc)[len(exc.name) + 2:]) from None
+        raise SceneError(f"{prefix}params.{exc.name}", str(exc)[len(exc.name) + 2 :]) from None
     return Scene(view_id, values, _text(data, "title", prefix), _text(data, "note", prefix))
 
 
@@ -187,8 +210,9 @@ def _read_json(path: str | os.PathLike[str]) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise SceneError("", f"invalid JSON at line {exc.lineno}, column {exc.colno}: "
-                             f"{exc.msg}") from None
+        raise SceneError(
+            "", f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
+        ) from None
 
 
 def load_scene(path: str | os.PathLike[str]) -> Scene:
@@ -208,8 +232,12 @@ _NUMBER_LIST = re.compile(r"\[\s+(-?[\d.eE+-]+(?:,\s+-?[\d.eE+-]+)*)\s+\]")
 def _dump(data: dict[str, Any]) -> str:
     """Indented JSON with short number lists kept on one line."""
     text = json.dumps(data, indent=2, ensure_ascii=False)
-    return _NUMBER_LIST.sub(lambda m: "[" + ", ".join(
-        x.strip() for x in m.group(1).split(",")) + "]", text) + "\n"
+    return (
+        _NUMBER_LIST.sub(
+            lambda m: "[" + ", ".join(x.strip() for x in m.group(1).split(",")) + "]", text
+        )
+        + "\n"
+    )
 
 
 def save_scene(scene: Scene, path: str | os.PathLike[str]) -> None:
@@ -222,8 +250,12 @@ def save_scene(scene: Scene, path: str | os.PathLike[str]) -> None:
 # --------------------------------------------------------------------- decks
 def deck_to_dict(deck: Deck) -> dict[str, Any]:
     """The JSON object of ``deck``."""
-    return {"format": DECK_FORMAT, "version": FORMAT_VERSION, "title": deck.title,
-            "scenes": [scene_to_dict(s, header=False) for s in deck.scenes]}
+    return {
+        "format": DECK_FORMAT,
+        "version": FORMAT_VERSION,
+        "title": deck.title,
+        "scenes": [scene_to_dict(s, header=False) for s in deck.scenes],
+    }
 
 
 def deck_from_dict(data: Any) -> Deck:
@@ -243,8 +275,9 @@ def deck_from_dict(data: Any) -> Deck:
         raise SceneError("scenes", f"expected a list, got {type(scenes).__name__}")
     if not scenes:
         raise SceneError("scenes", "a deck needs at least one scene")
-    parsed = tuple(scene_from_dict(s, prefix=f"scenes[{i}].", in_deck=True)
-                   for i, s in enumerate(scenes))
+    parsed = tuple(
+        scene_from_dict(s, prefix=f"scenes[{i}].", in_deck=True) for i, s in enumerate(scenes)
+    )
     return Deck(_text(data, "title", ""), parsed)
 
 

@@ -42,9 +42,15 @@ def sinusoidal_wavelengths(d_model: int, base: float = 10000.0) -> np.ndarray:
     return 2.0 * np.pi / sinusoidal_frequencies(d_model, base)
 
 
-def sinusoidal(seq_len: int, d_model: int, base: float = 10000.0, *,
-               positions: np.ndarray | None = None, dims: np.ndarray | None = None,
-               backend: Backend | str | None = None) -> np.ndarray:
+def sinusoidal(
+    seq_len: int,
+    d_model: int,
+    base: float = 10000.0,
+    *,
+    positions: np.ndarray | None = None,
+    dims: np.ndarray | None = None,
+    backend: Backend | str | None = None,
+) -> np.ndarray:
     """Sinusoidal position-encoding matrix.
 
     Parameters
@@ -82,9 +88,15 @@ def sinusoidal(seq_len: int, d_model: int, base: float = 10000.0, *,
     return be.to_numpy(is_sin * xp.sin(angles) + (1 - is_sin) * xp.cos(angles))
 
 
-def sinusoidal_strided(count: int, d_model: int, base: float = 10000.0, *,
-                       pos_step: int = 1, dim_step: int = 1,
-                       backend: Backend | str | None = None) -> np.ndarray:
+def sinusoidal_strided(
+    count: int,
+    d_model: int,
+    base: float = 10000.0,
+    *,
+    pos_step: int = 1,
+    dim_step: int = 1,
+    backend: Backend | str | None = None,
+) -> np.ndarray:
     """PE rows ``0, s, 2s, …`` and columns ``0, t, 2t, …`` (a display sample), cached.
 
     Equals ``sinusoidal(…, positions=s·arange(count), dims=arange(0, d_model, t))``
@@ -101,20 +113,22 @@ def sinusoidal_strided(count: int, d_model: int, base: float = 10000.0, *,
     dims = np.arange(0, int(d_model), int(dim_step))
     cap = tablecache.capacity(count)
     if count * dims.size < _CACHE_MIN_ITEMS or not tablecache.fits(cap * dims.size):
-        return sinusoidal(count, d_model, base, positions=int(pos_step) * np.arange(count),
-                          dims=dims, backend=be)
+        return sinusoidal(
+            count, d_model, base, positions=int(pos_step) * np.arange(count), dims=dims, backend=be
+        )
     key = ("sinusoidal", int(d_model), float(base), int(pos_step), int(dim_step), cap, be)
 
     def table(rows: int) -> np.ndarray:
-        return sinusoidal(rows, d_model, base, positions=int(pos_step) * np.arange(rows),
-                          dims=dims, backend=be)
+        return sinusoidal(
+            rows, d_model, base, positions=int(pos_step) * np.arange(rows), dims=dims, backend=be
+        )
 
     return tablecache.cached(key, lambda: table(cap), direct=lambda: table(count))[:count]
 
 
 def _pair_cos_sum(offs: np.ndarray, d_model: int, base: float) -> np.ndarray:
     """``Σ_i cos(Δ·ω_i)`` over the complete sin/cos column pairs (``d_model // 2`` of them)."""
-    omega = sinusoidal_frequencies(d_model, base)[0:2 * (d_model // 2):2]
+    omega = sinusoidal_frequencies(d_model, base)[0 : 2 * (d_model // 2) : 2]
     return np.cos(np.asarray(offs, dtype=np.float64)[:, None] * omega[None, :]).sum(axis=1)
 
 
@@ -122,11 +136,15 @@ def _pair_part(count: int, step: int, d_model: int, base: float) -> np.ndarray:
     """Toeplitz pair part of the similarity on ``count`` positions ``step`` apart."""
     cap = tablecache.capacity(count)
     if count * max(d_model // 2, 1) < _CACHE_MIN_ITEMS or not tablecache.fits(
-            (2 * cap - 1) * max(d_model // 2, 1)):
+        (2 * cap - 1) * max(d_model // 2, 1)
+    ):
         return toeplitz_view(_pair_cos_sum(offsets(count, step), d_model, base), count)
     key = ("sinusoidal-pairs", int(d_model), float(base), int(step), cap)
-    values = tablecache.cached(key, lambda: _pair_cos_sum(offsets(cap, step), d_model, base),
-                               direct=lambda: _pair_cos_sum(offsets(count, step), d_model, base))
+    values = tablecache.cached(
+        key,
+        lambda: _pair_cos_sum(offsets(cap, step), d_model, base),
+        direct=lambda: _pair_cos_sum(offsets(count, step), d_model, base),
+    )
     return toeplitz_view(values, count)
 
 
@@ -156,9 +174,14 @@ def similarity_grid(positions: np.ndarray, d_model: int, base: float = 10000.0) 
     return sim
 
 
-def sinusoidal_similarity(seq_len: int, d_model: int, base: float = 10000.0, *,
-                          positions: np.ndarray | None = None,
-                          backend: Backend | str | None = None) -> np.ndarray:
+def sinusoidal_similarity(
+    seq_len: int,
+    d_model: int,
+    base: float = 10000.0,
+    *,
+    positions: np.ndarray | None = None,
+    backend: Backend | str | None = None,
+) -> np.ndarray:
     """Dot products ``PE_p · PE_q`` between positions (the relative-structure matrix).
 
     For even ``d_model`` this equals ``Σ_i cos((p−q)·ω_i)``, which depends only on p−q.
@@ -173,8 +196,9 @@ def sinusoidal_similarity(seq_len: int, d_model: int, base: float = 10000.0, *,
     return pe @ pe.T
 
 
-def sinusoidal_dot_vs_offset(offsets: np.ndarray, d_model: int,
-                             base: float = 10000.0) -> np.ndarray:
+def sinusoidal_dot_vs_offset(
+    offsets: np.ndarray, d_model: int, base: float = 10000.0
+) -> np.ndarray:
     """``PE_p · PE_{p+Δ}`` as a function of the offset Δ (independent of p for even d)."""
     offsets = np.asarray(offsets, dtype=np.float64)
     omega = sinusoidal_frequencies(d_model, base)[0::2]

@@ -67,8 +67,7 @@ def _freeze(value: Any) -> tuple[Any, int]:
     return value, size
 
 
-def cached(key: Hashable, make: Callable[[], Any],
-           direct: Callable[[], Any] | None = None) -> Any:
+def cached(key: Hashable, make: Callable[[], Any], direct: Callable[[], Any] | None = None) -> Any:
     """The value stored under ``key``, computed by ``make()`` on a miss.
 
     Parameters

@@ -56,4 +56,4 @@ def toeplitz_view(by_offset: np.ndarray, count: int) -> np.ndarray:
     if v.ndim < 1 or n != 2 * c - 1 or not 1 <= k <= c:
         raise ValueError(f"need 2c−1 values with c >= count; got {v.shape} for count {k}")
     windows = sliding_window_view(v[..., ::-1], k, axis=-1)  # [w, j] = v[2c − 2 − w − j]
-    return windows[..., c - k:c, :][..., ::-1, :]  # row a = windows[c − 1 − a]
+    return windows[..., c - k : c, :][..., ::-1, :]  # row a = windows[c − 1 − a]

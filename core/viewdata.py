@@ -64,8 +64,9 @@ class Tile:
 
     def of(self, image: np.ndarray) -> np.ndarray:
         """This tile's block of the mosaic ``image``."""
-        return image[self.row0:self.row0 + len(self.y_coords),
-                     self.col0:self.col0 + len(self.x_coords)]
+        return image[
+            self.row0 : self.row0 + len(self.y_coords), self.col0 : self.col0 + len(self.x_coords)
+        ]
 
 
 @dataclass
@@ -164,16 +165,19 @@ class ViewData:
 
     def display_notes(self) -> list[str]:
         """The view's notes, then each panel's own note (prefixed with its title)."""
-        return list(self.notes) + [f"{p.title}: {p.note}" for p in self.panels
-                                   if p.note and p.note not in self.notes]
+        return list(self.notes) + [
+            f"{p.title}: {p.note}" for p in self.panels if p.note and p.note not in self.notes
+        ]
 
     def panel(self, key: str) -> Panel:
         """The panel with ``key`` (KeyError listing the keys otherwise)."""
         for p in self.panels:
             if p.key == key:
                 return p
-        raise KeyError(f"no panel '{key}' in view '{self.view_id}'; panels: "
-                       f"{', '.join(p.key for p in self.panels)}")
+        raise KeyError(
+            f"no panel '{key}' in view '{self.view_id}'; panels: "
+            f"{', '.join(p.key for p in self.panels)}"
+        )
 
 
 @dataclass(frozen=True)

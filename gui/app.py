@@ -1,4 +1,9 @@
-"""Application start-up: QApplication, main window, self-test mode."""
+"""Composition root: builds the window, installs its features, runs the event loop.
+
+Nothing below this module installs features into the window: the window layer knows
+nothing of lecture or export code, and they reach it through
+:class:`gui.window.protocol.StudioWindow`.
+"""
 
 from __future__ import annotations
 
@@ -6,29 +11,32 @@ import os
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
-from PySide6 import QtCore, QtGui, QtWidgets
+from PySide6 import QtCore, QtWidgets
 
-from core.resources import resource_path
+from core.scenes import SceneError, load_deck
+from gui.export.actions import install_export_actions
+from gui.lecture.controller import install_lecture
+from gui.qt_app import ensure_app
+from gui.window.main_window import MainWindow
 
-APP_NAME = "Positional Encoding Studio"
-ORG_NAME = "PE Studio"
+__all__ = ["build_window", "ensure_app", "exec_window", "run_gui", "run_present"]
 
 
-def ensure_app(headless: bool = False) -> QtWidgets.QApplication:
-    """Return the QApplication, creating it (offscreen when ``headless``) if needed."""
-    app = QtWidgets.QApplication.instance()
-    if app is None:
-        if headless:
-            os.environ["QT_QPA_PLATFORM"] = "offscreen"
-        app = QtWidgets.QApplication(sys.argv[:1])
-        app.setApplicationName(APP_NAME)
-        app.setOrganizationName(ORG_NAME)
-        app.setDesktopFileName("pe-studio")  # matches resources/pe-studio.desktop
-        icon = resource_path("icons", "pe-studio.png")
-        if icon.exists():
-            app.setWindowIcon(QtGui.QIcon(str(icon)))
-    return app
+def build_window() -> MainWindow:
+    """Create the main window with every feature installed (export, lecture).
+
+    Returns
+    -------
+    MainWindow
+        The window, not yet shown; ``window.lecture`` is its lecture controller.
+    """
+    ensure_app()
+    window = MainWindow()
+    install_export_actions(window)
+    install_lecture(window)
+    return window
 
 
 def run_gui(t0: float | None = None) -> int:
@@ -39,14 +47,13 @@ def run_gui(t0: float | None = None) -> int:
     """
     t0 = time.perf_counter() if t0 is None else t0
     app = ensure_app()
-    from gui.main_window import MainWindow
-
-    window = MainWindow()
+    window = build_window()
     return exec_window(app, window, t0, window.show)
 
 
-def exec_window(app: QtWidgets.QApplication, window: QtWidgets.QMainWindow, t0: float,
-                show: Callable[[], None]) -> int:
+def exec_window(
+    app: QtWidgets.QApplication, window: MainWindow, t0: float, show: Callable[[], None]
+) -> int:
     """Show ``window`` and run the event loop; honours the self-test mode.
 
     With ``PE_STUDIO_SELFTEST=1`` the window quits (exit code 0) right after its first
@@ -54,6 +61,7 @@ def exec_window(app: QtWidgets.QApplication, window: QtWidgets.QMainWindow, t0: 
     so a CI job never hangs.
     """
     if os.environ.get("PE_STUDIO_SELFTEST") == "1":
+
         def done() -> None:
             print(f"first-frame-ms: {(time.perf_counter() - t0) * 1000:.0f}", flush=True)
             QtCore.QTimer.singleShot(0, window.close)
@@ -65,3 +73,34 @@ def exec_window(app: QtWidgets.QApplication, window: QtWidgets.QMainWindow, t0: 
     code = app.exec()
     window.engine.stop()
     return code
+
+
+def run_present(deck_path: str, t0: float) -> int:
+    """Open the app with ``deck_path`` loaded, first scene shown, in presentation mode.
+
+    Parameters
+    ----------
+    deck_path
+        A ``pe-studio-deck`` JSON file.
+    t0
+        ``time.perf_counter()`` at program start (for the self-test timing line).
+
+    Returns
+    -------
+    int
+        The event loop's exit code; 2 (after one line on stderr, no window) when the deck
+        cannot be used. With ``PE_STUDIO_SELFTEST=1`` the window quits right after its
+        first frame (exit 0) and prints ``first-frame-ms: <ms>``.
+    """
+    try:
+        deck = load_deck(deck_path)
+    except SceneError as exc:
+        print(f"error: {deck_path}: {exc}", file=sys.stderr)
+        return 2
+    app = ensure_app()
+    window = build_window()
+    lecture = window.lecture  # type: ignore[attr-defined]
+    lecture.restore()
+    lecture.deck.set_deck(deck, Path(deck_path))
+    lecture.display.enter_presentation(fullscreen=True)
+    return exec_window(app, window, t0, window.showFullScreen)

@@ -3,7 +3,7 @@
 ``python main.py views`` lists every view with its parameters (generated from the
 :class:`core.params.ParamModel`) and what its NPY/CSV data holds; it never imports Qt.
 ``python main.py export`` writes PNG, SVG, CSV or NPY through
-:func:`gui.exporting.export_view` (the window's code path) on Qt's offscreen platform.
+:func:`gui.export.headless.export_view` (the window's code path) on Qt's offscreen platform.
 Every failure is one line on stderr, never a traceback: exit 2 for bad input (view,
 parameter, value, extension, memory budget), 1 for files that cannot be written.
 """
@@ -32,41 +32,72 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``main.py`` argument parser with its ``views``/``export``/``present`` commands."""
-    parser = _Parser(prog=PROG, description="Positional Encoding Studio. Without arguments "
-                     "the window opens; the commands below work without a display.")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
-                                parser_class=_Parser)
-    views = sub.add_parser("views", help="list views, their parameters and export data",
-                           description="List each view's id, its parameters (name, kind, "
-                           "default, range) and what its NPY/CSV export contains.")
+    parser = _Parser(
+        prog=PROG,
+        description="Positional Encoding Studio. Without arguments "
+        "the window opens; the commands below work without a display.",
+    )
+    sub = parser.add_subparsers(
+        dest="command", metavar="COMMAND", required=True, parser_class=_Parser
+    )
+    views = sub.add_parser(
+        "views",
+        help="list views, their parameters and export data",
+        description="List each view's id, its parameters (name, kind, "
+        "default, range) and what its NPY/CSV export contains.",
+    )
     views.add_argument("view", nargs="*", help="only these view ids (default: all)")
     views.set_defaults(func=cmd_views)
     export = sub.add_parser(
-        "export", help="write a view as PNG, SVG, CSV or NPY",
+        "export",
+        help="write a view as PNG, SVG, CSV or NPY",
         description="Render a view (or one plot of it) to PNG/SVG, or write the data behind "
         "it to CSV/NPY; the format follows the extension of -o. Whole-view CSV/NPY hold the "
         "view's full-resolution data (see 'views'); with --panel they hold that plot's data.",
-        epilog="example: main.py export alibi -o bias.npy --param seq_len=8 "
-        "--param causal=false")
+        epilog="example: main.py export alibi -o bias.npy --param seq_len=8 --param causal=false",
+    )
     export.add_argument("view", nargs="?", help="view id (see 'views'); omit with --scene")
-    export.add_argument("-o", "--output", required=True, metavar="PATH",
-                        help="output file: .png, .svg, .csv or .npy")
-    export.add_argument("--scene", metavar="FILE", help="take view, parameters, title and "
-                        "note from a scene file (--param still overrides)")
-    export.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
-                        help="set a parameter (repeatable), e.g. --param seq_len=128")
-    export.add_argument("--width", type=_positive_int, metavar="PX",
-                        help="image width in pixels (default 1600)")
-    export.add_argument("--height", type=_positive_int, metavar="PX",
-                        help="image height in pixels (default 1000)")
-    export.add_argument("--scale", type=_positive_float, metavar="F",
-                        help="PNG only: render the width x height layout F times larger")
-    export.add_argument("--transparent", action="store_true",
-                        help="PNG only: transparent background")
+    export.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="PATH",
+        help="output file: .png, .svg, .csv or .npy",
+    )
+    export.add_argument(
+        "--scene",
+        metavar="FILE",
+        help="take view, parameters, title and note from a scene file (--param still overrides)",
+    )
+    export.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="set a parameter (repeatable), e.g. --param seq_len=128",
+    )
+    export.add_argument(
+        "--width", type=_positive_int, metavar="PX", help="image width in pixels (default 1600)"
+    )
+    export.add_argument(
+        "--height", type=_positive_int, metavar="PX", help="image height in pixels (default 1000)"
+    )
+    export.add_argument(
+        "--scale",
+        type=_positive_float,
+        metavar="F",
+        help="PNG only: render the width x height layout F times larger",
+    )
+    export.add_argument(
+        "--transparent", action="store_true", help="PNG only: transparent background"
+    )
     export.add_argument("--panel", metavar="KEY", help="only this plot (keys: see 'views')")
     export.set_defaults(func=cmd_export)
-    present = sub.add_parser("present", help="run a lecture deck full screen",
-                             description="Present a deck file (a list of scenes).")
+    present = sub.add_parser(
+        "present",
+        help="run a lecture deck full screen",
+        description="Present a deck file (a list of scenes).",
+    )
     present.add_argument("deck", metavar="DECK", help="deck file")
     present.set_defaults(func=cmd_present)
     return parser
@@ -77,7 +108,8 @@ def _positive_int(text: str) -> int:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"expected a whole number of pixels, got {text!r}") from None
+            f"expected a whole number of pixels, got {text!r}"
+        ) from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
     return value
@@ -111,7 +143,7 @@ def cmd_views(ns: argparse.Namespace) -> int:
 def describe_view(view_id: str) -> list[str]:
     """Lines describing one view: parameters, plots and NPY/CSV content."""
     from core.views import get_view
-    from gui.exporting import panel_keys
+    from gui.export.headless import panel_keys
 
     spec = get_view(view_id)
     lines = [f"{view_id}: {spec.title}", f"  data (NPY/CSV): {spec.data_description}"]
@@ -121,19 +153,24 @@ def describe_view(view_id: str) -> list[str]:
     except Exception:  # a listing never fails because one view cannot compute
         pass
     lines.append("  parameters (--param NAME=VALUE):")
-    rows = [(p.name, p.kind, p.format(p.default) if p.default != "" else '""',
-             p.range_text(), p.help) for p in spec.model.params]
+    rows = [
+        (p.name, p.kind, p.format(p.default) if p.default != "" else '""', p.range_text(), p.help)
+        for p in spec.model.params
+    ]
     widths = [max(len(r[k]) for r in rows) for k in range(3)]
     for name, kind, default, rng, text in rows:
-        lines.append(f"    {name:<{widths[0]}}  {kind:<{widths[1]}}  default "
-                     f"{default:<{widths[2]}}  range {rng}")
+        lines.append(
+            f"    {name:<{widths[0]}}  {kind:<{widths[1]}}  default "
+            f"{default:<{widths[2]}}  range {rng}"
+        )
         lines.append(f"    {'':<{widths[0]}}  {text}")
     return lines
 
 
 # ----------------------------------------------------------------------- export
-def parse_params(model: Any, assignments: Sequence[str],
-                 base: dict[str, Any] | None = None) -> dict[str, Any]:
+def parse_params(
+    model: Any, assignments: Sequence[str], base: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """Apply ``NAME=VALUE`` strings to ``base`` (default: the model's defaults); validate.
 
     Raises
@@ -147,8 +184,9 @@ def parse_params(model: Any, assignments: Sequence[str],
     for item in assignments:
         name, sep, text = item.partition("=")
         if not sep or not name.strip():
-            raise UsageError(f"malformed --param {item!r}: expected NAME=VALUE, "
-                             "e.g. --param seq_len=128")
+            raise UsageError(
+                f"malformed --param {item!r}: expected NAME=VALUE, e.g. --param seq_len=128"
+            )
         values[name.strip()] = model[name.strip()].parse(text)
     return model.validate(values)
 
@@ -156,17 +194,17 @@ def parse_params(model: Any, assignments: Sequence[str],
 def cmd_export(ns: argparse.Namespace) -> int:
     """Export one view/plot; returns the exit code."""
     from core.views import get_view
-    from gui.exporting import export_format, export_view
+    from gui.export.headless import export_format, export_view
 
     title = note = None
     base: dict[str, Any] | None = None
     if ns.scene is not None:
         if ns.view is not None:
             raise UsageError("give either a VIEW or --scene, not both")
-        scene = _import("core.scenes", "scene files")
-        loaded = scene.load_scene(ns.scene)
-        view_id, base, title, note = loaded.view_id, dict(loaded.params), loaded.title, \
-            loaded.note
+        from core.scenes import load_scene
+
+        loaded = load_scene(ns.scene)
+        view_id, base, title, note = loaded.view_id, dict(loaded.params), loaded.title, loaded.note
     elif ns.view is None:
         raise UsageError("export needs a VIEW (see 'main.py views') or --scene FILE")
     else:
@@ -175,9 +213,18 @@ def cmd_export(ns: argparse.Namespace) -> int:
     export_format(ns.output)  # unsupported extension: fail before any work
     values = parse_params(spec.model, ns.param, base)
     _use_offscreen_platform()
-    export_view(view_id, values, ns.output, width=ns.width, height=ns.height,
-                transparent=ns.transparent, panel=ns.panel, scale=ns.scale,
-                title=title or None, note=note or None)
+    export_view(
+        view_id,
+        values,
+        ns.output,
+        width=ns.width,
+        height=ns.height,
+        transparent=ns.transparent,
+        panel=ns.panel,
+        scale=ns.scale,
+        title=title or None,
+        note=note or None,
+    )
     return 0
 
 
@@ -188,28 +235,12 @@ def _use_offscreen_platform() -> None:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
 
 
-def _import(module: str, feature: str) -> Any:
-    """Import an optional colleague module, or fail with a clear one-line message."""
-    import importlib
-
-    try:
-        return importlib.import_module(module)
-    except ImportError as exc:
-        if exc.name in (module, None) or module.startswith(f"{exc.name}."):
-            raise FeatureMissing(f"{feature} are not available in this build "
-                                 f"(module {module} is missing)") from None
-        raise
-
-
-class FeatureMissing(RuntimeError):
-    """An optional part of the application is not installed (exit 1)."""
-
-
 # ----------------------------------------------------------------------- present
 def cmd_present(ns: argparse.Namespace) -> int:
-    """Run presentation mode (``gui.presentation.run_present``)."""
-    presentation = _import("gui.presentation", "presentation mode and decks")
-    return int(presentation.run_present(ns.deck, _T0[0]))
+    """Run presentation mode (:func:`gui.app.run_present`)."""
+    from gui.app import run_present
+
+    return int(run_present(ns.deck, _T0[0]))
 
 
 _T0 = [0.0]
@@ -233,7 +264,7 @@ def exit_code(exc: BaseException) -> int:
 
 def error_message(exc: BaseException) -> str:
     """One line describing ``exc`` for the terminal."""
-    if isinstance(exc, (UsageError, FeatureMissing)):
+    if isinstance(exc, UsageError):
         return str(exc).strip("'\"") or type(exc).__name__
     from core.errors import user_message
 

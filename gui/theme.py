@@ -74,15 +74,22 @@ def current_theme() -> Theme:
     return _current
 
 
-def set_theme(name: str | None = None, *, ui_scale: float | None = None,
-              sequential: str | None = None, diverging: str | None = None) -> Theme:
+def set_theme(
+    name: str | None = None,
+    *,
+    ui_scale: float | None = None,
+    sequential: str | None = None,
+    diverging: str | None = None,
+) -> Theme:
     """Change the current theme (only the given fields) and return it."""
     global _current
     base = THEMES[name] if name else _current
     changes: dict = {}
-    for key, value in (("ui_scale", ui_scale if ui_scale is not None else _current.ui_scale),
-                       ("sequential", sequential or _current.sequential),
-                       ("diverging", diverging or _current.diverging)):
+    for key, value in (
+        ("ui_scale", ui_scale if ui_scale is not None else _current.ui_scale),
+        ("sequential", sequential or _current.sequential),
+        ("diverging", diverging or _current.diverging),
+    ):
         changes[key] = value
     if not 0.5 <= changes["ui_scale"] <= 3.0:
         raise ValueError("ui scale must be between 50 % and 300 %")
@@ -98,8 +105,10 @@ def stylesheet(theme: Theme) -> str:
     """Qt style sheet for the window chrome in ``theme`` (panel, labels, lists)."""
     pt = theme.font_pt(11)
     if theme.name == "dark":
-        return (f"QWidget {{ background: #1b1f24; color: {theme.foreground}; "
-                f"font-size: {pt}pt; }} QLineEdit, QSpinBox, QDoubleSpinBox, QComboBox, "
-                "QListWidget { background: #262b31; border: 1px solid #3a4048; } "
-                "QToolTip { color: #f2f2f2; background: #262b31; }")
+        return (
+            f"QWidget {{ background: #1b1f24; color: {theme.foreground}; "
+            f"font-size: {pt}pt; }} QLineEdit, QSpinBox, QDoubleSpinBox, QComboBox, "
+            "QListWidget { background: #262b31; border: 1px solid #3a4048; } "
+            "QToolTip { color: #f2f2f2; background: #262b31; }"
+        )
     return f"QWidget {{ font-size: {pt}pt; }}"

@@ -7,13 +7,13 @@ import os
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("PE_STUDIO_NO_SETTINGS", "1")
 
-import pytest  # noqa: E402
+import pytest
 
 
 @pytest.fixture
 def window(qtbot):
     """A shown main window; closed (engine stopped) after the test."""
-    from gui.main_window import MainWindow
+    from gui.app import build_window as MainWindow
 
     win = MainWindow()
     qtbot.addWidget(win)

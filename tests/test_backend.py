@@ -42,8 +42,11 @@ def test_torch_cpu_parity_float32_tolerance():
     inv, _ = rope_inv_freq(16, 500.0)
     x = np.random.default_rng(0).standard_normal((2, 9, 20))
     for style in ("half", "interleaved"):
-        np.testing.assert_allclose(apply_rope(x, np.arange(9), inv, style, backend=be),
-                                   apply_rope(x, np.arange(9), inv, style), atol=1e-6)
+        np.testing.assert_allclose(
+            apply_rope(x, np.arange(9), inv, style, backend=be),
+            apply_rope(x, np.arange(9), inv, style),
+            atol=1e-6,
+        )
     for causal in (True, False):
         got, want = alibi_bias(12, 6, causal, backend=be), alibi_bias(12, 6, causal)
         assert np.array_equal(np.isneginf(got), np.isneginf(want))

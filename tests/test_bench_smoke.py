@@ -14,18 +14,41 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-REQUIRED = ("kind", "view", "size", "median_ms", "p95_ms", "max_stall_ms", "peak_rss_mb",
-            "matplotlib_median_ms")
-NUMBERS = ("median_ms", "p95_ms", "max_stall_ms", "peak_rss_mb", "matplotlib_median_ms",
-           "last_frame_ms", "compute_ms", "draw_ms", "paint_ms", "wall_ms")
+REQUIRED = (
+    "kind",
+    "view",
+    "size",
+    "median_ms",
+    "p95_ms",
+    "max_stall_ms",
+    "peak_rss_mb",
+    "matplotlib_median_ms",
+)
+NUMBERS = (
+    "median_ms",
+    "p95_ms",
+    "max_stall_ms",
+    "peak_rss_mb",
+    "matplotlib_median_ms",
+    "last_frame_ms",
+    "compute_ms",
+    "draw_ms",
+    "paint_ms",
+    "wall_ms",
+)
 
 
 def test_quick_benchmark_writes_valid_json(tmp_path):
     out = tmp_path / "bench.json"
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
-    res = subprocess.run([sys.executable, str(ROOT / "bench" / "frame_latency.py"), "--quick",
-                          "--json", str(out)], cwd=ROOT, env=env, capture_output=True,
-                         text=True, timeout=240)
+    res = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "frame_latency.py"), "--quick", "--json", str(out)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
     assert res.returncode == 0, res.stderr[-2000:]
     assert "Targets" in res.stdout
     records = json.loads(out.read_text())
@@ -37,8 +60,10 @@ def test_quick_benchmark_writes_valid_json(tmp_path):
         for key in NUMBERS:
             value = r.get(key)
             if value is not None:
-                assert isinstance(value, (int, float)) and math.isfinite(value) and value > 0, \
-                    (key, r)
+                assert isinstance(value, (int, float)) and math.isfinite(value) and value > 0, (
+                    key,
+                    r,
+                )
     kinds = {r["kind"] for r in records}
     assert {"frame", "scaling", "cold_start"} <= kinds
     frames = [r for r in records if r["kind"] == "frame"]

@@ -8,6 +8,7 @@ arrays must be read-only, so a caller cannot corrupt later frames.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 
 import numpy as np
@@ -93,8 +94,12 @@ def test_toeplitz_similarity_equals_matmul(d, base):
         pe = sinusoidal(int(pos.max()) + 1, d, base, positions=pos)
         sim = similarity_grid(pos, d, base)
         np.testing.assert_allclose(sim, pe @ pe.T, rtol=0, atol=1e-10 * max(d, 1))
-        np.testing.assert_allclose(sinusoidal_similarity(n, d, base, positions=pos), pe @ pe.T,
-                                   rtol=0, atol=1e-10 * max(d, 1))
+        np.testing.assert_allclose(
+            sinusoidal_similarity(n, d, base, positions=pos),
+            pe @ pe.T,
+            rtol=0,
+            atol=1e-10 * max(d, 1),
+        )
 
 
 def test_similarity_even_d_equals_offset_identity_exactly():
@@ -169,18 +174,26 @@ def _apply_rope_reference(x, positions, inv, style, af=1.0):
 
 def test_rope_cos_sin_equals_direct():
     inv, _ = rope_inv_freq(64, 10000.0)
-    for pos in (np.arange(-511, 512), np.arange(5, 2000, 3), 7 - np.arange(1023.0),
-                np.linspace(-3.3, 900.1, 5000), np.array([0.0, 1e6])):
+    for pos in (
+        np.arange(-511, 512),
+        np.arange(5, 2000, 3),
+        7 - np.arange(1023.0),
+        np.linspace(-3.3, 900.1, 5000),
+        np.array([0.0, 1e6]),
+    ):
         cos, sin = rope_cos_sin(pos, inv)
         angles = pos[:, None] * inv[None, :]
         np.testing.assert_array_equal(cos, np.cos(angles))
         np.testing.assert_array_equal(sin, np.sin(angles))
         cos[...] = 0.0  # a fresh array: writing does not touch the cache
-    np.testing.assert_array_equal(rope_cos_sin(np.arange(-511, 512), inv)[0],
-                                  np.cos(np.arange(-511, 512)[:, None] * inv[None, :]))
+    np.testing.assert_array_equal(
+        rope_cos_sin(np.arange(-511, 512), inv)[0],
+        np.cos(np.arange(-511, 512)[:, None] * inv[None, :]),
+    )
     offs = np.arange(512.0)
-    np.testing.assert_array_equal(rope_decay(offs, inv),
-                                  np.cos(offs[:, None] * inv[None, :]).mean(axis=1))
+    np.testing.assert_array_equal(
+        rope_decay(offs, inv), np.cos(offs[:, None] * inv[None, :]).mean(axis=1)
+    )
 
 
 @pytest.mark.parametrize("style", ["half", "interleaved"])
@@ -188,17 +201,20 @@ def test_rope_cos_sin_equals_direct():
 def test_apply_rope_equals_reference(style, head_dim, prf, af):
     inv, _ = rope_inv_freq(head_dim, 500.0, partial_rotary_factor=prf)
     rng = np.random.default_rng(1)
-    for shape, pos in (((300, head_dim), np.arange(300) - 40),
-                       ((2, 3, 70, head_dim), np.arange(70) * 2.5),
-                       ((1023, head_dim), 600 - np.arange(1023))):
+    for shape, pos in (
+        ((300, head_dim), np.arange(300) - 40),
+        ((2, 3, 70, head_dim), np.arange(70) * 2.5),
+        ((1023, head_dim), 600 - np.arange(1023)),
+    ):
         x = rng.standard_normal(shape)
         got = apply_rope(x, pos, inv, style, attention_factor=af)
         np.testing.assert_array_equal(got, _apply_rope_reference(x, pos, inv, style, af))
     k = rng.standard_normal(head_dim)
     pos = np.arange(1023) - 300
     got = apply_rope(np.broadcast_to(k, (pos.size, head_dim)), pos, inv, style)
-    np.testing.assert_array_equal(got, _apply_rope_reference(
-        np.broadcast_to(k, (pos.size, head_dim)), pos, inv, style))
+    np.testing.assert_array_equal(
+        got, _apply_rope_reference(np.broadcast_to(k, (pos.size, head_dim)), pos, inv, style)
+    )
 
 
 @pytest.mark.parametrize("style", ["half", "interleaved"])
@@ -209,8 +225,7 @@ def test_rope_score_equals_rotated_keys(style, head_dim, prf):
     offs = np.arange(-511.0, 512.0)
     for m in (0, 5, 300, 1024, 70000):
         qr = _apply_rope_reference(q[None], [m], inv, style)[0]
-        kr = _apply_rope_reference(np.broadcast_to(k, (offs.size, head_dim)), m - offs, inv,
-                                   style)
+        kr = _apply_rope_reference(np.broadcast_to(k, (offs.size, head_dim)), m - offs, inv, style)
         got = rope_score_vs_offset(q, k, offs, inv, style, m)
         np.testing.assert_allclose(got, kr @ qr, rtol=0, atol=1e-12 * head_dim)
 
@@ -222,8 +237,9 @@ def test_alibi_view_equals_full_bias():
         bias = alibi_bias(n, heads, causal)
         p = data.panel("heads")
         for h, tile in enumerate(p.tiles):
-            np.testing.assert_array_equal(tile.of(p.image),
-                                          bias[h][np.ix_(tile.y_coords, tile.x_coords)])
+            np.testing.assert_array_equal(
+                tile.of(p.image), bias[h][np.ix_(tile.y_coords, tile.x_coords)]
+            )
 
 
 def test_relative_view_equals_full_grids():
@@ -232,10 +248,10 @@ def test_relative_view_equals_full_grids():
         idx = data.panel("grid").y_coords
         cells = np.ix_(idx, idx)
         np.testing.assert_array_equal(data.panel("grid").image, relative_positions(n)[cells])
-        np.testing.assert_array_equal(data.panel("shaw").image,
-                                      shaw_relative_index(n, 5)[cells])
-        np.testing.assert_array_equal(data.panel("t5").image, t5_relative_bucket(
-            idx[None, :] - idx[:, None], bidi, 32, 128))
+        np.testing.assert_array_equal(data.panel("shaw").image, shaw_relative_index(n, 5)[cells])
+        np.testing.assert_array_equal(
+            data.panel("t5").image, t5_relative_bucket(idx[None, :] - idx[:, None], bidi, 32, 128)
+        )
         assert data.panel("t5").image.dtype == np.int64
 
 
@@ -251,14 +267,16 @@ def test_learned_view_equals_fresh_cosine():
         np.testing.assert_array_equal(data.panel("table").image, table)
         dims = data.panel("dims").series
         np.testing.assert_array_equal(dims[0].y, rows[:, 0])
-    held = learned_view._Table(learned_view.MODEL.validate(
-        {"max_positions": 512, "d_model": 64, "seed": 3}, partial=True))
+    held = learned_view._Table(
+        learned_view.MODEL.validate({"max_positions": 512, "d_model": 64, "seed": 3}, partial=True)
+    )
     assert not held.array.flags.writeable
 
 
 def test_learned_row_drawn_table_sample_is_cached_and_exact():
-    params = learned_view.MODEL.validate({"max_positions": 3000, "d_model": 1500, "seed": 5},
-                                         partial=True)
+    params = learned_view.MODEL.validate(
+        {"max_positions": 3000, "d_model": 1500, "seed": 5}, partial=True
+    )
     table = learned_view._Table(params)
     assert table.array is None
     sample = table.sample(10, 300, 150)
@@ -268,8 +286,9 @@ def test_learned_row_drawn_table_sample_is_cached_and_exact():
 
 
 def test_compare_display_curves_equal_direct():
-    params = compare_view.MODEL.validate({"d_model": 512, "heads": 8, "train_len": 32},
-                                         partial=True)
+    params = compare_view.MODEL.validate(
+        {"d_model": 512, "heads": 8, "train_len": 32}, partial=True
+    )
     for n, stride in ((384, 1), (512, 1), (450, 1), (300, 4), (300, 4)):
         got = compare_view._display_curves(params, n, stride)
         ref = compare_view.distance_curves(params, stride * np.arange(n))
@@ -289,35 +308,39 @@ def test_permutation_caches_equal_fresh_draws():
 
 
 DRAGS = {
-    "sinusoidal": ("seq_len", [384, 450, 512, 400]), "learned": ("seq_len", [384, 512, 450]),
-    "rope": ("m", [1, 200, 512, 3]), "alibi": ("seq_len", [384, 512, 401]),
-    "relative": ("seq_len", [384, 512, 450]), "permutation": ("base", [1000.0, 5000.0]),
+    "sinusoidal": ("seq_len", [384, 450, 512, 400]),
+    "learned": ("seq_len", [384, 512, 450]),
+    "rope": ("m", [1, 200, 512, 3]),
+    "alibi": ("seq_len", [384, 512, 401]),
+    "relative": ("seq_len", [384, 512, 450]),
+    "permutation": ("base", [1000.0, 5000.0]),
     "compare": ("seq_len", [384, 512, 450]),
 }
-LECTURE_SIZE = {"seq_len": 512, "d_model": 512, "heads": 8, "head_dim": 64,
-                "max_positions": 512}
+LECTURE_SIZE = {"seq_len": 512, "d_model": 512, "heads": 8, "head_dim": 64, "max_positions": 512}
 
 
 @pytest.mark.parametrize("view_id", list(VIEWS))
 def test_drag_results_do_not_depend_on_cache_or_writes(view_id):
     """A drag gives what a cold cache gives; writing into results never leaks into it."""
     spec = VIEWS[view_id]
-    base = {k: min(v, spec.model[k].maximum or v) for k, v in LECTURE_SIZE.items()
-            if k in spec.model.defaults()}
+    base = {
+        k: min(v, spec.model[k].maximum or v)
+        for k, v in LECTURE_SIZE.items()
+        if k in spec.model.defaults()
+    }
     name, values = DRAGS[view_id]
     warm = []
     for value in values:
         data = spec.compute(spec.model.validate({**base, name: value}, partial=True), LECTURE)
         warm.append([(key, a.copy()) for key, a in arrays(data)])
         for _, a in arrays(data):  # try to corrupt: must fail or not be shared
-            try:
+            with contextlib.suppress(ValueError):
                 a[...] = 123.0
-            except ValueError:
-                pass
     for value, before in zip(values, warm, strict=True):
         tablecache.clear()
-        cold = arrays(spec.compute(spec.model.validate({**base, name: value}, partial=True),
-                                   LECTURE))
+        cold = arrays(
+            spec.compute(spec.model.validate({**base, name: value}, partial=True), LECTURE)
+        )
         assert [k for k, _ in cold] == [k for k, _ in before]
         for (key, a), (_, b) in zip(cold, before, strict=True):
             np.testing.assert_allclose(a, b, rtol=0, atol=1e-12, equal_nan=True, err_msg=key)

@@ -22,8 +22,13 @@ BLOCKER = textwrap.dedent("""
 
 
 def run_python(code: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", BLOCKER + textwrap.dedent(code)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-c", BLOCKER + textwrap.dedent(code)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_core_imports_and_computes_without_qt_or_torch():
@@ -55,8 +60,10 @@ def test_blocker_really_blocks():
 
 def test_core_reference_tests_pass_without_qt():
     """Run the independent reference tests in a subprocess where Qt cannot be imported."""
-    code = ("import pytest, sys; sys.exit(pytest.main(['-q', '-p', 'no:pytest-qt', "
-            "'-p', 'no:cacheprovider', 'tests/test_reference_sinusoidal_relative.py', "
-            "'tests/test_reference_alibi_t5.py', 'tests/test_reference_rope.py']))")
+    code = (
+        "import pytest, sys; sys.exit(pytest.main(['-q', '-p', 'no:pytest-qt', "
+        "'-p', 'no:cacheprovider', 'tests/test_reference_sinusoidal_relative.py', "
+        "'tests/test_reference_alibi_t5.py', 'tests/test_reference_rope.py']))"
+    )
     result = run_python(code)
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]

@@ -1,4 +1,4 @@
-"""Functional tests of :class:`gui.engine.UpdateEngine` (no timing assertions).
+"""Functional tests of :class:`gui.window.engine.UpdateEngine` (no timing assertions).
 
 Coalescing (latest parameters win), dropping of superseded results, one-line failure
 messages, and the memory budget on large requests.
@@ -15,12 +15,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-import gui.engine
+import gui.window.engine
 from core.memory import MemoryBudgetError
 from core.params import ParamError
 from core.viewdata import ComputeContext, ViewData
 from core.views import VIEW_IDS, get_view
-from gui.engine import UpdateEngine, error_text
+from gui.window.engine import UpdateEngine, error_text
 
 TIMEOUT_S = 20.0
 
@@ -48,15 +48,14 @@ def engine(qtbot):
 
 
 def test_coalescing_delivers_latest_params(engine, qtbot, monkeypatch):
-    real = gui.engine.compute_view
+    real = gui.window.engine.compute_view
 
     def slow(view_id: str, params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         time.sleep(0.02)
         return real(view_id, params, ctx)
 
-    monkeypatch.setattr(gui.engine, "compute_view", slow)
-    gens = [engine.request("sinusoidal", _params("sinusoidal", seq_len=10 + i))
-            for i in range(100)]
+    monkeypatch.setattr(gui.window.engine, "compute_view", slow)
+    gens = [engine.request("sinusoidal", _params("sinusoidal", seq_len=10 + i)) for i in range(100)]
     _wait(lambda: any(g == gens[-1] for _v, g, _d in engine.received), qtbot)
     qtbot.wait(50)  # nothing else may arrive afterwards
     assert engine.received[-1][1] == gens[-1]
@@ -68,13 +67,13 @@ def test_coalescing_delivers_latest_params(engine, qtbot, monkeypatch):
 
 
 def test_window_draws_latest_of_rapid_changes(window, monkeypatch):
-    real = gui.engine.compute_view
+    real = gui.window.engine.compute_view
 
     def slow(view_id: str, params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         time.sleep(0.01)
         return real(view_id, params, ctx)
 
-    monkeypatch.setattr(gui.engine, "compute_view", slow)
+    monkeypatch.setattr(gui.window.engine, "compute_view", slow)
     before = window.engine.computed_count
     state = window.states[window.current_view]
     for i in range(100):
@@ -89,7 +88,7 @@ def test_window_draws_latest_of_rapid_changes(window, monkeypatch):
 def test_superseded_result_never_reaches_view(window, qtbot, monkeypatch):
     vid = window.current_view
     widget = window.views[vid]
-    real = gui.engine.compute_view
+    real = gui.window.engine.compute_view
     started, release = threading.Event(), threading.Event()
     drawn: list[dict[str, Any]] = []
     widget.rendered.connect(lambda: drawn.append(widget.data.params))
@@ -100,7 +99,7 @@ def test_superseded_result_never_reaches_view(window, qtbot, monkeypatch):
             assert release.wait(TIMEOUT_S)
         return real(view_id, params, ctx)
 
-    monkeypatch.setattr(gui.engine, "compute_view", gated)
+    monkeypatch.setattr(gui.window.engine, "compute_view", gated)
     state = window.states[vid]
     state.set_param("seq_len", 77)
     assert started.wait(TIMEOUT_S)
@@ -114,7 +113,7 @@ def test_superseded_result_never_reaches_view(window, qtbot, monkeypatch):
 
 def test_superseded_result_is_dropped_by_engine(engine, qtbot, monkeypatch):
     started, release = threading.Event(), threading.Event()
-    real = gui.engine.compute_view
+    real = gui.window.engine.compute_view
 
     def gated(view_id: str, params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         if params["seq_len"] == 5:
@@ -122,7 +121,7 @@ def test_superseded_result_is_dropped_by_engine(engine, qtbot, monkeypatch):
             assert release.wait(TIMEOUT_S)
         return real(view_id, params, ctx)
 
-    monkeypatch.setattr(gui.engine, "compute_view", gated)
+    monkeypatch.setattr(gui.window.engine, "compute_view", gated)
     g1 = engine.request("alibi", _params("alibi", seq_len=5))
     assert started.wait(TIMEOUT_S)
     g2 = engine.request("alibi", _params("alibi", seq_len=6))
@@ -141,16 +140,19 @@ def test_requests_for_different_views_are_independent(engine, qtbot):
     assert {v for v, _g, _d in engine.received} == {"alibi", "sinusoidal"}
 
 
-@pytest.mark.parametrize("exc", [
-    ParamError("seq_len", "must be ≥ 1"),
-    MemoryBudgetError("ALiBi bias (8×9×9) would need 2 GiB, over the budget\nsecond line"),
-    RuntimeError("boom\nTraceback line"),
-])
+@pytest.mark.parametrize(
+    "exc",
+    [
+        ParamError("seq_len", "must be ≥ 1"),
+        MemoryBudgetError("ALiBi bias (8×9×9) would need 2 GiB, over the budget\nsecond line"),
+        RuntimeError("boom\nTraceback line"),
+    ],
+)
 def test_failures_are_one_line_messages(engine, qtbot, monkeypatch, capsys, exc):
     def broken(view_id: str, params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         raise exc
 
-    monkeypatch.setattr(gui.engine, "compute_view", broken)
+    monkeypatch.setattr(gui.window.engine, "compute_view", broken)
     gen = engine.request("alibi", _params("alibi"))
     _wait(lambda: engine.failures, qtbot)
     view_id, g, message = engine.failures[0]
@@ -164,7 +166,7 @@ def test_failures_are_one_line_messages(engine, qtbot, monkeypatch, capsys, exc)
 
 def test_stale_failure_is_not_reported(engine, qtbot, monkeypatch):
     started, release = threading.Event(), threading.Event()
-    real = gui.engine.compute_view
+    real = gui.window.engine.compute_view
 
     def fails_first(view_id: str, params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         if params["seq_len"] == 5:
@@ -173,7 +175,7 @@ def test_stale_failure_is_not_reported(engine, qtbot, monkeypatch):
             raise ValueError("stale failure")
         return real(view_id, params, ctx)
 
-    monkeypatch.setattr(gui.engine, "compute_view", fails_first)
+    monkeypatch.setattr(gui.window.engine, "compute_view", fails_first)
     engine.request("alibi", _params("alibi", seq_len=5))
     assert started.wait(TIMEOUT_S)
     g2 = engine.request("alibi", _params("alibi", seq_len=6))
@@ -188,7 +190,7 @@ def test_window_shows_failure_in_banner(window, monkeypatch):
     def broken(view_id: str, params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         raise MemoryBudgetError("too big for the budget\nextra")
 
-    monkeypatch.setattr(gui.engine, "compute_view", broken)
+    monkeypatch.setattr(gui.window.engine, "compute_view", broken)
     vid = window.current_view
     previous = window.views[vid].data
     window.states[vid].set_param("seq_len", 33)
@@ -199,8 +201,7 @@ def test_window_shows_failure_in_banner(window, monkeypatch):
     assert widget.data is previous  # the last good plots stay
 
 
-LARGE = {"seq_len": 16384, "d_model": 4096, "heads": 32, "head_dim": 128,
-         "max_positions": 8192}
+LARGE = {"seq_len": 16384, "d_model": 4096, "heads": 32, "head_dim": 128, "max_positions": 8192}
 
 
 @pytest.mark.parametrize("view_id", VIEW_IDS)
@@ -247,7 +248,7 @@ def test_engine_reports_budget_error_for_large_export(engine, qtbot, monkeypatch
     def export_instead(view_id: str, params: Mapping[str, Any], ctx: ComputeContext) -> Any:
         return get_view(view_id).export(params)
 
-    monkeypatch.setattr(gui.engine, "compute_view", export_instead)
+    monkeypatch.setattr(gui.window.engine, "compute_view", export_instead)
     tracemalloc.start()
     try:
         engine.request("alibi", _params("alibi", seq_len=16384, heads=32))
@@ -267,7 +268,7 @@ def test_python_cycles_are_freed_on_the_gui_thread(qtbot):
     import threading
 
     from core.views import VIEWS
-    from gui.engine import UpdateEngine
+    from gui.window.engine import UpdateEngine
 
     engine = UpdateEngine()
     try:

@@ -7,7 +7,6 @@ import os
 import re
 import subprocess
 import sys
-import types
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -17,7 +16,8 @@ import pytest
 from core.encodings import alibi_bias, sinusoidal
 from core.viewdata import ComputeContext
 from core.views import VIEW_IDS, get_view
-from gui import cli, exporting
+from gui import cli
+from gui.export import headless as exporting
 
 REPO = Path(__file__).resolve().parent.parent
 SVG = "{http://www.w3.org/2000/svg}"
@@ -87,8 +87,13 @@ def assert_one_line_error(err: str, *words: str) -> None:
 
 def line_series_lengths(view_id: str) -> list[int]:
     data = get_view(view_id).compute(get_view(view_id).model.defaults(), ComputeContext())
-    return [len(s.x) for p in data.panels if p.kind == "curves" for s in p.series
-            if s.style != "scatter"]
+    return [
+        len(s.x)
+        for p in data.panels
+        if p.kind == "curves"
+        for s in p.series
+        if s.style != "scatter"
+    ]
 
 
 # ----------------------------------------------------------------------- every view
@@ -123,7 +128,7 @@ def test_npy_and_csv_every_view(view_id, tmp_path, capsys):
     np.testing.assert_array_equal(saved, expected.array)
     back = read_csv(table, saved.ndim)
     assert np.array_equal(back, saved.astype(np.float64), equal_nan=True)
-    header = next(csv.reader(open(table, encoding="utf-8")))
+    header = next(csv.reader(table.read_text(encoding="utf-8").splitlines()))
     if saved.ndim >= 3:
         assert header == [*expected.axes, "value"]
     else:
@@ -132,8 +137,19 @@ def test_npy_and_csv_every_view(view_id, tmp_path, capsys):
 
 def test_sinusoidal_npy_equals_core(tmp_path, capsys):
     path = tmp_path / "pe.npy"
-    code, _, err = run(capsys, "export", "sinusoidal", "-o", str(path), "--param", "seq_len=50",
-                       "--param", "d_model=13", "--param", "base=500")
+    code, _, err = run(
+        capsys,
+        "export",
+        "sinusoidal",
+        "-o",
+        str(path),
+        "--param",
+        "seq_len=50",
+        "--param",
+        "d_model=13",
+        "--param",
+        "base=500",
+    )
     assert code == 0, err
     np.testing.assert_array_equal(np.load(path), sinusoidal(50, 13, 500.0))
 
@@ -157,32 +173,39 @@ def test_single_plot_exports(tmp_path, capsys, qapp):
     data = spec.compute(params, exporting.context_for_size(800, 500))
     names, table = data.panel("waves").data_table()
     for ext in ("csv", "npy", "png", "svg"):
-        exporting.export_view("sinusoidal", params, tmp_path / f"w.{ext}", width=800,
-                              height=500, panel="waves")
+        exporting.export_view(
+            "sinusoidal", params, tmp_path / f"w.{ext}", width=800, height=500, panel="waves"
+        )
     np.testing.assert_array_equal(np.load(tmp_path / "w.npy"), table)
     assert np.array_equal(read_csv(tmp_path / "w.csv", 2), table, equal_nan=True)
-    assert next(csv.reader(open(tmp_path / "w.csv", encoding="utf-8")))[1:] == names
+    assert (
+        next(csv.reader((tmp_path / "w.csv").read_text(encoding="utf-8").splitlines()))[1:] == names
+    )
     image = png_image(tmp_path / "w.png")
     assert (image.width(), image.height()) == (800, 500)
     assert max(path_lengths(ET.parse(tmp_path / "w.svg").getroot())) >= 40
     # A text table has no numbers for NPY, but CSV keeps its cells.
-    code, _, err = run(capsys, "export", "compare", "--panel", "table", "-o",
-                       str(tmp_path / "t.npy"))
+    code, _, err = run(
+        capsys, "export", "compare", "--panel", "table", "-o", str(tmp_path / "t.npy")
+    )
     assert code == 2 and not (tmp_path / "t.npy").exists()
     assert_one_line_error(err, "table")
-    assert run(capsys, "export", "compare", "--panel", "table", "-o",
-               str(tmp_path / "t.csv"))[0] == 0
+    assert (
+        run(capsys, "export", "compare", "--panel", "table", "-o", str(tmp_path / "t.csv"))[0] == 0
+    )
     assert "method" in (tmp_path / "t.csv").read_text(encoding="utf-8")
 
 
 def test_png_scale_and_transparent(tmp_path, qapp):
-    path = exporting.export_view("rope", {}, tmp_path / "r.png", width=400, height=250,
-                                 scale=2, transparent=True)
+    path = exporting.export_view(
+        "rope", {}, tmp_path / "r.png", width=400, height=250, scale=2, transparent=True
+    )
     px = rgba(png_image(path))
     assert px.shape[:2] == (500, 800)
     assert px[0, 0, 3] == 0 and (px[..., 3] == 255).sum() > 1000
-    themed = rgba(png_image(exporting.export_view("rope", {}, tmp_path / "o.png", width=400,
-                                                  height=250)))
+    themed = rgba(
+        png_image(exporting.export_view("rope", {}, tmp_path / "o.png", width=400, height=250))
+    )
     assert (themed[..., 3] == 255).all()
 
 
@@ -194,10 +217,25 @@ ERRORS = [
     (["export", "sinusoidal", "-o", "{d}/x.npy", "--param", "seq_len"], 2, "malformed"),
     (["export", "sinusoidal", "-o", "{d}/x.npy", "--param", "base=abc"], 2, "base"),
     (["export", "sinusoidal", "-o", "{d}/x.gif"], 2, ".gif"),
-    (["export", "sinusoidal", "-o", "{d}/x.npy", "--param", "seq_len=65536", "--param",
-      "d_model=16384"], 2, "memory budget"),
-    (["export", "alibi", "-o", "{d}/x.png", "--width", "30000", "--height", "30000"], 2,
-     "memory budget"),
+    (
+        [
+            "export",
+            "sinusoidal",
+            "-o",
+            "{d}/x.npy",
+            "--param",
+            "seq_len=65536",
+            "--param",
+            "d_model=16384",
+        ],
+        2,
+        "memory budget",
+    ),
+    (
+        ["export", "alibi", "-o", "{d}/x.png", "--width", "30000", "--height", "30000"],
+        2,
+        "memory budget",
+    ),
     (["export", "sinusoidal", "-o", "{d}/x.png", "--panel", "nope"], 2, "nope"),
     (["export", "sinusoidal", "-o", "{d}/x.png", "--width", "0"], 2, "width"),
     (["export", "sinusoidal", "-o", "{d}/x.svg", "--scale", "2"], 2, "scale"),
@@ -236,7 +274,7 @@ def test_permission_denied(tmp_path, capsys):
 
 
 def test_failed_render_keeps_old_png(tmp_path, capsys, monkeypatch, qapp):
-    from gui import render_export
+    from gui.render import snapshot as render_export
 
     target = tmp_path / "view.png"
     target.write_bytes(b"old image")
@@ -295,49 +333,47 @@ def test_views_listing(capsys):
 def test_scene_export(tmp_path, capsys, qapp):
     scenes = pytest.importorskip("core.scenes")
     path = tmp_path / "scene.json"
-    params = get_view("alibi").model.validate({"seq_len": 6, "heads": 2, "causal": False},
-                                              partial=True)
+    params = get_view("alibi").model.validate(
+        {"seq_len": 6, "heads": 2, "causal": False}, partial=True
+    )
     scenes.save_scene(scenes.Scene("alibi", params, "Symmetric ALiBi", "note"), path)
     assert run(capsys, "export", "--scene", str(path), "-o", str(tmp_path / "s.npy"))[0] == 0
     np.testing.assert_array_equal(np.load(tmp_path / "s.npy"), alibi_bias(6, 2, False))
-    assert run(capsys, "export", "--scene", str(path), "-o", str(tmp_path / "s.png"),
-               *SMALL)[0] == 0
-    code, _, err = run(capsys, "export", "--scene", str(tmp_path / "none.json"), "-o",
-                       str(tmp_path / "x.png"))
+    assert (
+        run(capsys, "export", "--scene", str(path), "-o", str(tmp_path / "s.png"), *SMALL)[0] == 0
+    )
+    code, _, err = run(
+        capsys, "export", "--scene", str(tmp_path / "none.json"), "-o", str(tmp_path / "x.png")
+    )
     assert code == 2
     assert_one_line_error(err, "none.json")
 
 
-def test_missing_optional_modules(tmp_path, capsys, monkeypatch):
-    monkeypatch.setitem(sys.modules, "core.scenes", None)
-    monkeypatch.setitem(sys.modules, "gui.presentation", None)
-    code, _, err = run(capsys, "export", "--scene", "s.json", "-o", str(tmp_path / "x.png"))
-    assert code == 1
-    assert_one_line_error(err, "core.scenes")
-    code, _, err = run(capsys, "present", "deck.json")
-    assert code == 1
-    assert_one_line_error(err, "gui.presentation")
-    fake = types.ModuleType("gui.presentation")
-    fake.run_present = lambda deck, t0: 7 if deck == "deck.json" and t0 == 0.0 else 99
-    monkeypatch.setitem(sys.modules, "gui.presentation", fake)
-    assert run(capsys, "present", "deck.json")[0] == 7
-
-
 # ----------------------------------------------------------------------- real processes
 def _env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")
+    }
     env["PE_STUDIO_NO_SETTINGS"] = "1"
     return env
 
 
 def test_subprocess_export_without_display(tmp_path):
     png, npy = tmp_path / "s.png", tmp_path / "a.npy"
-    for args in (["export", "sinusoidal", "-o", str(png)],
-                 ["export", "alibi", "-o", str(npy), "--param", "seq_len=8", "--param",
-                  "causal=false"]):
-        done = subprocess.run([sys.executable, "main.py", *args], cwd=REPO, env=_env(),
-                              capture_output=True, text=True, timeout=60)
+    for args in (
+        ["export", "sinusoidal", "-o", str(png)],
+        ["export", "alibi", "-o", str(npy), "--param", "seq_len=8", "--param", "causal=false"],
+    ):
+        done = subprocess.run(
+            [sys.executable, "main.py", *args],
+            cwd=REPO,
+            env=_env(),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert done.returncode == 0, done.stderr
         assert done.stderr == ""
     image = png_image(png)
@@ -347,15 +383,37 @@ def test_subprocess_export_without_display(tmp_path):
 
 
 def test_subprocess_views_needs_no_qt_and_errors_are_clean(tmp_path):
-    code = ("import sys, main; rc = main.main(['views']); "
-            "print('QT-LOADED' if 'PySide6' in sys.modules else 'NO-QT'); sys.exit(rc)")
-    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=_env(),
-                          capture_output=True, text=True, timeout=60)
+    code = (
+        "import sys, main; rc = main.main(['views']); "
+        "print('QT-LOADED' if 'PySide6' in sys.modules else 'NO-QT'); sys.exit(rc)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=REPO,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().endswith("NO-QT") and "sinusoidal" in done.stdout
-    bad = subprocess.run([sys.executable, "main.py", "export", "rope", "-o",
-                          str(tmp_path / "r.png"), "--param", "base=1"], cwd=REPO,
-                         env=_env(), capture_output=True, text=True, timeout=60)
+    bad = subprocess.run(
+        [
+            sys.executable,
+            "main.py",
+            "export",
+            "rope",
+            "-o",
+            str(tmp_path / "r.png"),
+            "--param",
+            "base=1",
+        ],
+        cwd=REPO,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert bad.returncode == 2
     assert_one_line_error(bad.stderr, "base")
     assert not list(tmp_path.iterdir())
@@ -365,15 +423,17 @@ def test_subprocess_views_needs_no_qt_and_errors_are_clean(tmp_path):
 def test_window_actions(window, tmp_path, monkeypatch, qtbot):
     from PySide6 import QtGui
 
-    from gui import export_actions as ea
+    from gui.export import actions as ea
 
     errors: list[str] = []
     asked: list[str] = []
     monkeypatch.setattr(ea, "notify_error", lambda _w, message: errors.append(message))
     monkeypatch.setattr(ea, "_MEMORY_SETTINGS", {})
-    options = [ea.ExportOptions("png", 640, 400, scale=1.5),
-               ea.ExportOptions("csv", 800, 500, panel="waves"),
-               ea.ExportOptions("npy")]
+    options = [
+        ea.ExportOptions("png", 640, 400, scale=1.5),
+        ea.ExportOptions("csv", 800, 500, panel="waves"),
+        ea.ExportOptions("npy"),
+    ]
     monkeypatch.setattr(ea, "ask_options", lambda *_a, **_k: options.pop(0))
     targets = [tmp_path / "view.png", tmp_path / "plot.csv"]
 
@@ -399,26 +459,32 @@ def test_window_actions(window, tmp_path, monkeypatch, qtbot):
     assert ea._MEMORY_SETTINGS[ea.SETTINGS_KEY] == str(tmp_path)
     actions["action-export-plot"].trigger()  # second dialog starts in the remembered folder
     assert Path(asked[1]).parent == tmp_path and Path(asked[1]).name == "sinusoidal-waves.csv"
-    data = get_view("sinusoidal").compute(window.states["sinusoidal"].values,
-                                          exporting.context_for_size(800, 500))
+    data = get_view("sinusoidal").compute(
+        window.states["sinusoidal"].values, exporting.context_for_size(800, 500)
+    )
     table = data.panel("waves").data_table()[1]
     assert table.shape[0] == 30
     assert np.array_equal(read_csv(tmp_path / "plot.csv", 2), table, equal_nan=True)
 
     actions["action-export-all"].trigger()
     assert sorted(p.stem for p in (tmp_path / "all").iterdir()) == sorted(VIEW_IDS)
-    np.testing.assert_array_equal(np.load(tmp_path / "all" / "sinusoidal.npy"),
-                                  sinusoidal(30, 32, 10000.0))
+    np.testing.assert_array_equal(
+        np.load(tmp_path / "all" / "sinusoidal.npy"), sinusoidal(30, 32, 10000.0)
+    )
     actions["action-copy-image"].trigger()
     assert not QtGui.QGuiApplication.clipboard().image().isNull()
     assert errors == []
 
 
 def test_export_dialog(qtbot):
-    from gui.export_actions import ExportDialog, ExportOptions
+    from gui.export.actions import ExportDialog, ExportOptions
 
-    dialog = ExportDialog(None, "Export plot", ExportOptions(panel="heatmap"),
-                          [("waves", "Waves"), ("heatmap", "Heatmap")])
+    dialog = ExportDialog(
+        None,
+        "Export plot",
+        ExportOptions(panel="heatmap"),
+        [("waves", "Waves"), ("heatmap", "Heatmap")],
+    )
     qtbot.addWidget(dialog)
     assert dialog.options() == ExportOptions(panel="heatmap")
     dialog.scale.setValue(2.0)

@@ -7,14 +7,15 @@ import pyqtgraph as pg
 import pytest
 from PySide6 import QtCore, QtGui
 
-from gui.fast_axis import FastAxisItem, drop_close
+from gui.render.fast_axis import FastAxisItem, drop_close
 
 
 def _specs_as_values(specs: tuple) -> tuple:
     axis_spec, tick_specs, text_specs = specs
     axis = (axis_spec[1].x(), axis_spec[1].y(), axis_spec[2].x(), axis_spec[2].y())
-    ticks = [(pen.color().getRgb(), pen.widthF(), a.x(), a.y(), b.x(), b.y())
-             for pen, a, b in tick_specs]
+    ticks = [
+        (pen.color().getRgb(), pen.widthF(), a.x(), a.y(), b.x(), b.y()) for pen, a, b in tick_specs
+    ]
     texts = [(r.x(), r.y(), r.width(), r.height(), int(flags), s) for r, flags, s in text_specs]
     return axis, ticks, texts
 
@@ -79,8 +80,7 @@ def test_drop_close_matches_isclose():
         seen = np.sort(rng.uniform(-50, 50, rng.integers(0, 30)))
         values = np.concatenate([rng.uniform(-50, 50, 20), seen[:5] + 1e-4])
         atol = float(rng.uniform(1e-5, 2))
-        expected = values[~np.any(np.isclose(seen, values[:, None], rtol=0, atol=atol),
-                                  axis=-1)]
+        expected = values[~np.any(np.isclose(seen, values[:, None], rtol=0, atol=atol), axis=-1)]
         np.testing.assert_array_equal(drop_close(values, seen, atol), expected)
 
 
@@ -109,7 +109,6 @@ def test_grid_pixels_equal_pyqtgraph(qtbot):
 def test_colour_bars_use_fast_axes(window):
     window.set_view("relative")
     assert window.wait_idle()
-    bars = [p.colorbar for p in window.views["relative"].plots.values()
-            if p.colorbar is not None]
+    bars = [p.colorbar for p in window.views["relative"].plots.values() if p.colorbar is not None]
     assert bars and all(type(bar.axis) is FastAxisItem for bar in bars)
     assert type(pg.PlotItem().getAxis("left")) is pg.AxisItem  # pyqtgraph left as it was

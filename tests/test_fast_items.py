@@ -7,13 +7,16 @@ import pyqtgraph as pg
 import pytest
 from PySide6 import QtCore, QtGui
 
-from gui.fast_curve import FastCurveItem
-from gui.fast_image import FastImageItem
+from gui.render.fast_curve import FastCurveItem
+from gui.render.fast_image import FastImageItem
 
 
-def _render(item: pg.GraphicsObject, size: tuple[int, int], source: QtCore.QRectF,
-            aspect: QtCore.Qt.AspectRatioMode = QtCore.Qt.AspectRatioMode.KeepAspectRatio
-            ) -> np.ndarray:
+def _render(
+    item: pg.GraphicsObject,
+    size: tuple[int, int],
+    source: QtCore.QRectF,
+    aspect: QtCore.Qt.AspectRatioMode = QtCore.Qt.AspectRatioMode.KeepAspectRatio,
+) -> np.ndarray:
     """``item`` alone in a scene, rendered (``source`` → the whole image) on white."""
     scene = pg.GraphicsScene()
     scene.addItem(item)
@@ -69,18 +72,22 @@ def test_fast_image_fallback_masks_infinities(qtbot):
 
 def test_fast_image_falls_back_for_other_images(qtbot):
     item = FastImageItem(axisOrder="row-major")
-    item.setImage(np.arange(12, dtype=np.uint8).reshape(3, 4), autoLevels=False,
-                  levels=(0, 11))  # no lookup table: pyqtgraph's path
+    item.setImage(
+        np.arange(12, dtype=np.uint8).reshape(3, 4), autoLevels=False, levels=(0, 11)
+    )  # no lookup table: pyqtgraph's path
     item.render()
     assert item.qimage is not None
     assert item.qimage.format() != QtGui.QImage.Format.Format_ARGB32_Premultiplied
 
 
 def _curve_pixels(cls: type, y: np.ndarray, antialias: bool) -> np.ndarray:
-    item = cls(x=np.arange(len(y)), y=y, antialias=antialias,
-               pen=pg.mkPen("#0072B2", width=2))
-    return _render(item, (600, 300), QtCore.QRectF(-1, -1.2, len(y) + 1, 2.4),
-                   QtCore.Qt.AspectRatioMode.IgnoreAspectRatio)  # fill the image
+    item = cls(x=np.arange(len(y)), y=y, antialias=antialias, pen=pg.mkPen("#0072B2", width=2))
+    return _render(
+        item,
+        (600, 300),
+        QtCore.QRectF(-1, -1.2, len(y) + 1, 2.4),
+        QtCore.Qt.AspectRatioMode.IgnoreAspectRatio,
+    )  # fill the image
 
 
 CURVES = {  # shape → (y, number of one-pixel strokes FastCurveItem uses for it)
@@ -123,8 +130,9 @@ def _grown(mask: np.ndarray) -> np.ndarray:
 
 def test_fast_curve_leaves_antialiased_lines_to_pyqtgraph(qtbot):
     y = np.cos(np.arange(50) / 3.0)
-    np.testing.assert_array_equal(_curve_pixels(FastCurveItem, y, True),
-                                  _curve_pixels(pg.PlotCurveItem, y, True))
+    np.testing.assert_array_equal(
+        _curve_pixels(FastCurveItem, y, True), _curve_pixels(pg.PlotCurveItem, y, True)
+    )
 
 
 def test_views_use_the_fast_items(window):
@@ -179,4 +187,5 @@ def test_fast_curve_data_bounds_equal_pyqtgraph(qtbot, case):
     for ax in (0, 1):
         for frac, ortho in ((1.0, None), (1.0, None), (0.5, None), (1.0, (10.0, 20.0))):
             assert fast.dataBounds(ax, frac, ortho) == pytest.approx(
-                slow.dataBounds(ax, frac, ortho), nan_ok=True), (ax, frac, ortho)
+                slow.dataBounds(ax, frac, ortho), nan_ok=True
+            ), (ax, frac, ortho)

@@ -7,8 +7,8 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
 from core.viewdata import Panel, Series
-from gui.grid_lines import GridLines, blend
-from gui.plots import GRID_ALPHA, PanelPlot
+from gui.plotting.panel_plot import GRID_ALPHA, PanelPlot
+from gui.render.grid_lines import GridLines, blend
 from gui.theme import current_theme
 
 
@@ -16,8 +16,12 @@ def test_blend_is_source_over_on_opaque_background():
     white, black = QtGui.QColor("#ffffff"), QtGui.QColor("#000000")
     assert blend(white, black, 0.25).getRgb() == (191, 191, 191, 255)
     assert blend(white, black, 0.0).getRgb() == (255, 255, 255, 255)
-    assert blend(QtGui.QColor(10, 20, 30), QtGui.QColor(110, 220, 30), 0.5).getRgb() == \
-        (60, 120, 30, 255)
+    assert blend(QtGui.QColor(10, 20, 30), QtGui.QColor(110, 220, 30), 0.5).getRgb() == (
+        60,
+        120,
+        30,
+        255,
+    )
 
 
 def _shown_plot(qtbot, y: np.ndarray) -> tuple[pg.GraphicsLayoutWidget, PanelPlot]:
@@ -58,8 +62,9 @@ def test_grid_pixels_are_preblended_and_under_the_curve(qtbot):
     major = plot.plot.getAxis("bottom").tickValues(*vb.viewRange()[0], vb.width())[0][1]
     v = [t for t in major if t >= 20][0]
     alpha = 255 * GRID_ALPHA * min(max(0.05 * vb.width() / (len(major) + 1), 0), 1) / 255
-    expected = blend(QtGui.QColor(theme.background),
-                     plot.plot.getAxis("bottom").tickPen().color(), alpha)
+    expected = blend(
+        QtGui.QColor(theme.background), plot.plot.getAxis("bottom").tickPen().color(), alpha
+    )
     scene_x = vb.mapViewToScene(QtCore.QPointF(v, 0)).x()
     view_pt = win.mapFromScene(QtCore.QPointF(scene_x, 0))
     col = int(np.floor(win.mapFromScene(vb.mapViewToScene(QtCore.QPointF(v, 0))).x()))

@@ -10,7 +10,7 @@ import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.views import VIEW_IDS, VIEWS
-from gui.plot_data import color_levels, display_image
+from gui.plotting.plot_data import color_levels, display_image
 
 SHOT_DIR = os.environ.get("PE_STUDIO_SHOTS")
 
@@ -103,13 +103,16 @@ def test_each_parameter_widget_to_model_and_back(window, view_id):
             continue
         before = state.values[param.name]
         value = _new_value(param, before)
-        _edit_widget(panel, param.name, value)          # view → model
+        _edit_widget(panel, param.name, value)  # view → model
         after = state.values[param.name]
         assert after != before, f"{view_id}.{param.name}: widget edit did not reach the model"
-        state.set_param(param.name, before)              # model → view
+        state.set_param(param.name, before)  # model → view
         shown = _widget_value(panel, param.name)
-        expected = param.format(before) if isinstance(shown, str) and param.kind not in (
-            "choice",) else before
+        expected = (
+            param.format(before)
+            if isinstance(shown, str) and param.kind not in ("choice",)
+            else before
+        )
         if isinstance(shown, float):
             assert shown == pytest.approx(before, rel=1e-3)
         else:
@@ -138,6 +141,7 @@ def test_model_updates_touch_only_changed_widgets(window):
         def set_value(value):
             calls[name] += 1
             original(value)
+
         return set_value
 
     for name, row in rows.items():
@@ -202,16 +206,20 @@ def test_every_view_png_at_1600x1000(window, tmp_path):
         image = QtGui.QImage(str(path))
         assert (image.width(), image.height()) == (1600, 1000)
         canvas = window.views[view_id].canvas.grab().toImage()
-        colours = {canvas.pixel(x, y) for x in range(0, canvas.width(), 13)
-                   for y in range(0, canvas.height(), 13)}
+        colours = {
+            canvas.pixel(x, y)
+            for x in range(0, canvas.width(), 13)
+            for y in range(0, canvas.height(), 13)
+        }
         assert len(colours) > 20, f"{view_id} canvas looks blank"
         # the canvas paints its own opaque background (nothing beneath shows through)
         from gui.theme import current_theme
+
         assert QtGui.QColor(canvas.pixel(1, 1)).name() == current_theme().background
 
 
 def test_no_leaked_top_level_widgets(qtbot):
-    from gui.main_window import MainWindow
+    from gui.app import build_window as MainWindow
 
     before = {id(w) for w in QtWidgets.QApplication.topLevelWidgets()}
     win = MainWindow()
@@ -221,8 +229,9 @@ def test_no_leaked_top_level_widgets(qtbot):
     win.deleteLater()
     QtCore.QCoreApplication.sendPostedEvents(None, QtCore.QEvent.Type.DeferredDelete)
     QtWidgets.QApplication.processEvents()
-    leaked = [w for w in QtWidgets.QApplication.topLevelWidgets()
-              if id(w) not in before and w.isVisible()]
+    leaked = [
+        w for w in QtWidgets.QApplication.topLevelWidgets() if id(w) not in before and w.isVisible()
+    ]
     assert not leaked
 
 
@@ -250,9 +259,9 @@ def test_live_text_is_throttled_but_always_ends_on_the_latest(window, qtbot):
     assert window.wait_idle()
     widget, state = window.views["rope"], window.states["rope"]
     shown = []
-    widget.formula.setText = (lambda original: lambda text: (shown.append(text),
-                                                             original(text)))(
-        widget.formula.setText)
+    widget.formula.setText = (lambda original: lambda text: (shown.append(text), original(text)))(
+        widget.formula.setText
+    )
     for m in range(10, 30):  # a fast drag: far quicker than the refresh interval
         state.set_param("m", m)
         qtbot.waitUntil(lambda: widget.data.params["m"] == state.values["m"], timeout=5000)
@@ -284,11 +293,14 @@ def test_live_updates_draw_draft_lines_then_full_quality(window, qtbot):
     assert all(c.opts["pen"] is c._full_pen for c in dashed)
 
 
-@pytest.mark.parametrize("view_id,name,values", [
-    ("rope", "m", (3, 40, 170, 9)),  # arrows turn, curves move
-    ("alibi", "seq_len", (40, 200, 90)),  # mosaic tiles, labels and axes change
-    ("compare", "seq_len", (80, 120, 100)),  # dashed legend samples: solid while live
-])
+@pytest.mark.parametrize(
+    "view_id,name,values",
+    [
+        ("rope", "m", (3, 40, 170, 9)),  # arrows turn, curves move
+        ("alibi", "seq_len", (40, 200, 90)),  # mosaic tiles, labels and axes change
+        ("compare", "seq_len", (80, 120, 100)),  # dashed legend samples: solid while live
+    ],
+)
 def test_incremental_repaints_leave_no_traces(window, qtbot, view_id, name, values):
     """What is on screen after live updates equals a full repaint (the offscreen
     platform's window grab returns the backing store as painted)."""

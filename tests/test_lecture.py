@@ -21,8 +21,8 @@ from core.scenes import (
     scene_to_dict,
 )
 from core.views import VIEWS
-from gui.lecture_deck import shipped_decks
-from gui.settings import MemoryStore, restore_settings, save_settings
+from gui.lecture.deck import shipped_decks
+from gui.lecture.settings import MemoryStore, restore_settings, save_settings
 from gui.theme import current_theme, set_theme
 
 Key = QtCore.Qt.Key
@@ -58,8 +58,9 @@ def test_scene_round_trip_reproduces_view_params_and_arrays(window, tmp_path):
     lecture = window.lecture
     window.view_widget("rope")
     state = window.states["rope"]
-    assert state.set_values({**state.values, "m": 12, "n": 3, "style": "interleaved",
-                             "base": 500.0})
+    assert state.set_values(
+        {**state.values, "m": 12, "n": 3, "style": "interleaved", "base": 500.0}
+    )
     window.set_view("rope")
     assert window.wait_idle()
     before_values, before_arrays = state.values, _arrays(window, "rope")
@@ -80,8 +81,14 @@ def test_scene_round_trip_reproduces_view_params_and_arrays(window, tmp_path):
 
 
 def _scene_text(**changes) -> str:
-    base = {"format": "pe-studio-scene", "version": 1, "view": "sinusoidal", "title": "t",
-            "note": "", "params": {"seq_len": 50}}
+    base = {
+        "format": "pe-studio-scene",
+        "version": 1,
+        "view": "sinusoidal",
+        "title": "t",
+        "note": "",
+        "params": {"seq_len": 50},
+    }
     base.update(changes)
     return json.dumps({k: v for k, v in base.items() if v is not ...})
 
@@ -146,8 +153,13 @@ def test_deck_errors_name_the_scene_and_field(tmp_path):
 
 def test_clicker_and_arrow_keys_step_the_deck(window, qtbot):
     deck = window.lecture.deck
-    deck.set_deck(_deck(_scene("sinusoidal", "one", d_model=16), _scene("rope", "two", m=40),
-                        _scene("alibi", "three", query=3)))
+    deck.set_deck(
+        _deck(
+            _scene("sinusoidal", "one", d_model=16),
+            _scene("rope", "two", m=40),
+            _scene("alibi", "three", query=3),
+        )
+    )
     assert deck.index == 0 and window.current_view == "sinusoidal"
     qtbot.keyClick(window, Key.Key_PageDown)
     assert deck.index == 1 and window.current_view == "rope"
@@ -266,7 +278,7 @@ def test_settings_round_trip_and_corrupt_entries(window, qtbot):
     store = MemoryStore()
     save_settings(window, store)
     set_theme("light", ui_scale=1.0, sequential="viridis")
-    from gui.main_window import MainWindow
+    from gui.app import build_window as MainWindow
 
     second = MainWindow()
     qtbot.addWidget(second)
@@ -284,8 +296,12 @@ def test_settings_round_trip_and_corrupt_entries(window, qtbot):
     qtbot.addWidget(third)
     ignored = restore_settings(third, store)
     assert {line.split(":")[0] for line in ignored} == {
-        "params/rope", "params/sinusoidal", "window/geometry", "display/ui_scale",
-        "views/last"}
+        "params/rope",
+        "params/sinusoidal",
+        "window/geometry",
+        "display/ui_scale",
+        "views/last",
+    }
     assert "rope" not in third.states or third.states["rope"].values["m"] == 5
     second.close()
     third.close()
@@ -293,11 +309,13 @@ def test_settings_round_trip_and_corrupt_entries(window, qtbot):
 
 
 def test_run_present_rejects_bad_deck(tmp_path, capsys):
-    from gui.presentation import run_present
+    from gui.app import run_present
 
     bad = tmp_path / "bad.json"
-    bad.write_text('{"format": "pe-studio-deck", "version": 1, "scenes": [{"view": "x", '
-                   '"params": {}}]}', encoding="utf-8")
+    bad.write_text(
+        '{"format": "pe-studio-deck", "version": 1, "scenes": [{"view": "x", "params": {}}]}',
+        encoding="utf-8",
+    )
     assert run_present(str(bad), 0.0) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "scenes[0].view: unknown view 'x'" in err

@@ -6,7 +6,7 @@ import numpy as np
 import pyqtgraph as pg
 import pytest
 
-from gui.line_item import LineItem
+from gui.render.line_item import LineItem
 
 
 def _pair(qtbot, log_x: bool, log_y: bool):

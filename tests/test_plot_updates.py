@@ -7,21 +7,26 @@ import pyqtgraph as pg
 from PySide6 import QtCore
 
 from core.viewdata import Panel, Series
-from gui.plots import PanelPlot
+from gui.plotting.panel_plot import PanelPlot
 
 
 def _curves(y0: np.ndarray, y1: np.ndarray) -> Panel:
     x = np.arange(len(y0), dtype=float)
-    return Panel("p", "curves", "curves", series=[Series("a", x.copy(), y0.copy()),
-                                                  Series("b", x.copy(), y1.copy())])
+    return Panel(
+        "p",
+        "curves",
+        "curves",
+        series=[Series("a", x.copy(), y0.copy()), Series("b", x.copy(), y1.copy())],
+    )
 
 
 def _heatmap(image: np.ndarray) -> Panel:
     return Panel("h", "heatmap", "heatmap", image=image.copy(), colormap="diverging")
 
 
-def _panel_plot(qtbot, size: tuple[int, int] | None = None
-                ) -> tuple[pg.GraphicsLayoutWidget, PanelPlot]:
+def _panel_plot(
+    qtbot, size: tuple[int, int] | None = None
+) -> tuple[pg.GraphicsLayoutWidget, PanelPlot]:
     """A PanelPlot in its own layout widget, shown at ``size`` when given."""
     win = pg.GraphicsLayoutWidget()
     qtbot.addWidget(win)
@@ -93,8 +98,10 @@ def test_mosaic_tiles_are_labelled_in_their_corners(qtbot):
     win, plot = _panel_plot(qtbot, (700, 400))
     image = np.full((9, 20), np.nan)
     idx = np.arange(4)
-    tiles = (Tile("left tile label", "l", 0, 0, idx, idx),
-             Tile("right tile label", "r", 5, 16, idx, idx))
+    tiles = (
+        Tile("left tile label", "l", 0, 0, idx, idx),
+        Tile("right tile label", "r", 5, 16, idx, idx),
+    )
     panel = _heatmap(image)
     panel.tiles = tiles
     plot.show(panel)
@@ -133,7 +140,7 @@ def test_title_that_follows_a_slider_shows_the_new_text(qtbot):
 
 
 def test_display_image_is_float32_and_never_touches_the_input():
-    from gui.plot_data import display_image
+    from gui.plotting.plot_data import display_image
 
     source = np.array([[0.0, -np.inf], [np.inf, 2.5], [np.nan, -1.0]])
     before = source.copy()
@@ -150,14 +157,23 @@ def test_explicit_ticks_follow_the_data_without_relabelling(qtbot):
     image = np.arange(12.0).reshape(3, 4)
 
     def panel(ticks):
-        return Panel("h", "heatmap", "heatmap", "key j", "query i", image=image.copy(),
-                     x_ticks=ticks, y_ticks=((0.0, "0"),))
+        return Panel(
+            "h",
+            "heatmap",
+            "heatmap",
+            "key j",
+            "query i",
+            image=image.copy(),
+            x_ticks=ticks,
+            y_ticks=((0.0, "0"),),
+        )
 
     plot.show(panel(((0.0, "0"), (3.0, "3"))))
     relabels = _counting(plot.plot, "setLabel")
     plot.show(panel(((0.0, "0"), (2.0, "2"))))
-    assert [list(level) for level in plot.plot.getAxis("bottom")._tickLevels] == \
-        [[(0.0, "0"), (2.0, "2")]]
+    assert [list(level) for level in plot.plot.getAxis("bottom")._tickLevels] == [
+        [(0.0, "0"), (2.0, "2")]
+    ]
     assert [list(level) for level in plot.plot.getAxis("left")._tickLevels] == [[(0.0, "0")]]
     assert relabels[0] == 0  # only the ticks changed: labels are not re-laid out
     assert plot.plot.getAxis("bottom").labelText == "key j"
@@ -166,7 +182,7 @@ def test_explicit_ticks_follow_the_data_without_relabelling(qtbot):
 
 
 def test_same_array_detects_any_changed_cell():
-    from gui.plot_data import same_array
+    from gui.plotting.plot_data import same_array
 
     rng = np.random.default_rng(0)
     base = rng.normal(size=(300, 300))

@@ -1,19 +1,19 @@
-"""Tests for gui.render_export: PNG/SVG rendering of pyqtgraph widgets."""
+"""Tests for gui.render.snapshot: PNG/SVG rendering of pyqtgraph widgets."""
 
 import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import re  # noqa: E402
-import xml.etree.ElementTree as ET  # noqa: E402
-from pathlib import Path  # noqa: E402
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
 
-import numpy as np  # noqa: E402
-import pyqtgraph as pg  # noqa: E402
-import pytest  # noqa: E402
-from PySide6 import QtCore, QtGui, QtSvg, QtWidgets  # noqa: E402
+import numpy as np
+import pyqtgraph as pg
+import pytest
+from PySide6 import QtCore, QtGui, QtSvg, QtWidgets
 
-from gui import render_export as rx  # noqa: E402
+from gui.render import snapshot as rx
 
 SVG = "{http://www.w3.org/2000/svg}"
 CURVE_COLORS = ["#ff0000", "#00c8ff", "#ffa000"]
@@ -180,8 +180,11 @@ def test_svg_is_real_vector_output(plots, tmp_path):
 def test_svg_of_device_cached_items_is_still_vector(plots, tmp_path):
     """The app caches axes and text on screen; exports must not embed those pixmaps."""
     cache = QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache
-    cached = [i for i in plots.scene().items()
-              if isinstance(i, (pg.AxisItem, QtWidgets.QGraphicsTextItem))]
+    cached = [
+        i
+        for i in plots.scene().items()
+        if isinstance(i, (pg.AxisItem, QtWidgets.QGraphicsTextItem))
+    ]
     for item in cached:
         item.setCacheMode(cache)
     plots.grab()  # fill the caches
@@ -273,7 +276,9 @@ def test_existing_file_replaced_atomically(plots, tmp_path, monkeypatch, render)
     assert target.read_bytes() == b"old content"
 
     with monkeypatch.context() as patch:
-        patch.setattr(rx, "_paint_tree", lambda *a, **k: (_ for _ in ()).throw(RuntimeError("boom")))
+        patch.setattr(
+            rx, "_paint_tree", lambda *a, **k: (_ for _ in ()).throw(RuntimeError("boom"))
+        )
         with pytest.raises(RuntimeError):
             render(plots, target)
     assert target.read_bytes() == b"old content"
@@ -289,7 +294,7 @@ def test_pyqtgraph_svgexporter_trap_is_avoided(qtbot, tmp_path):
     qtbot.addWidget(widget)
     widget.plot(X, np.sin(X), pen=pg.mkPen(CURVE_COLORS[0], width=1))
     widget.resize(600, 400)
-    import pyqtgraph.exporters  # noqa: F401, PLC0415
+    import pyqtgraph.exporters  # noqa: F401
 
     exporter = pg.exporters.SVGExporter(widget.getPlotItem())
     try:

@@ -6,8 +6,8 @@ import numpy as np
 import pyqtgraph as pg
 
 from core.viewdata import Panel, Series, Tile
-from gui.plots import PanelPlot
-from gui.view_box import PlotViewBox
+from gui.plotting.panel_plot import PanelPlot
+from gui.render.view_box import PlotViewBox
 
 
 def _plot(qtbot) -> tuple[pg.GraphicsLayoutWidget, PanelPlot]:
@@ -65,8 +65,8 @@ def test_labels_outside_the_bounds_do_not_requeue_auto_range(qtbot):
 
 
 def test_overlays_follow_their_view_until_detached(qtbot):
-    from gui.grid_lines import GridLines
-    from gui.view_box import ViewOverlay
+    from gui.render.grid_lines import GridLines
+    from gui.render.view_box import ViewOverlay
 
     _win, plot = _plot(qtbot)
     vb = plot.plot.getViewBox()

@@ -112,14 +112,17 @@ def test_alibi_heads_equal_core(heads):
     data = view("alibi", SMALL, seq_len=50, heads=heads, causal=False)
     bias = alibi_bias(50, heads, causal=False)
     p = data.panel("heads")
-    assert [t.label for t in p.tiles] == [f"head {k + 1}: m = {m:.4g}"
-                                          for k, m in enumerate(alibi_slopes(heads))]
+    assert [t.label for t in p.tiles] == [
+        f"head {k + 1}: m = {m:.4g}" for k, m in enumerate(alibi_slopes(heads))
+    ]
     covered = np.zeros(p.image.shape, bool)
     for h, tile in enumerate(p.tiles):
-        np.testing.assert_array_equal(tile.of(p.image),
-                                      bias[h][np.ix_(tile.y_coords, tile.x_coords)])
-        covered[tile.row0:tile.row0 + len(tile.y_coords),
-                tile.col0:tile.col0 + len(tile.x_coords)] = True
+        np.testing.assert_array_equal(
+            tile.of(p.image), bias[h][np.ix_(tile.y_coords, tile.x_coords)]
+        )
+        covered[
+            tile.row0 : tile.row0 + len(tile.y_coords), tile.col0 : tile.col0 + len(tile.x_coords)
+        ] = True
     assert np.isnan(p.image[~covered]).all()  # gaps between tiles are transparent
 
 
@@ -154,8 +157,9 @@ def test_learned_panels_equal_table():
 
 
 def test_learned_chunked_rows_equal_full_table():
-    params = learned_view.MODEL.validate({"max_positions": 3000, "d_model": 1500, "seed": 5},
-                                         partial=True)
+    params = learned_view.MODEL.validate(
+        {"max_positions": 3000, "d_model": 1500, "seed": 5}, partial=True
+    )
     table = learned_view._Table(params)
     assert table.array is None  # large: rows are drawn in chunks, not held
     pos = np.array([0, 1023, 1024, 2999, 5])
@@ -177,8 +181,9 @@ def test_learned_table_file(tmp_path):
     data = view("learned", table_file=str(path), seq_len=8)
     np.testing.assert_array_equal(data.panel("table").image, arr)
     assert any("max_positions = 10" in n for n in data.notes)
-    exp = VIEWS["learned"].export(learned_view.MODEL.validate(
-        {"table_file": str(path), "seq_len": 8}, partial=True))
+    exp = VIEWS["learned"].export(
+        learned_view.MODEL.validate({"table_file": str(path), "seq_len": 8}, partial=True)
+    )
     np.testing.assert_array_equal(exp.array, arr[:8])
     with pytest.raises(ValueError, match="max_positions=10"):
         view("learned", table_file=str(path), seq_len=11)
@@ -223,11 +228,22 @@ def test_rope_curves_equal_core_and_depend_on_offset_only():
 
 
 def test_rope_scaling_and_clamping():
-    data = view("rope", head_dim=16, pair=40, scaling="yarn", factor=8.0,
-                original_max_position_embeddings=64)
+    data = view(
+        "rope",
+        head_dim=16,
+        pair=40,
+        scaling="yarn",
+        factor=8.0,
+        original_max_position_embeddings=64,
+    )
     assert any("clamped to 7" in n for n in data.notes)
-    scaling = {"rope_type": "yarn", "factor": 8.0, "original_max_position_embeddings": 64,
-               "beta_fast": 32.0, "beta_slow": 1.0}
+    scaling = {
+        "rope_type": "yarn",
+        "factor": 8.0,
+        "original_max_position_embeddings": 64,
+        "beta_fast": 32.0,
+        "beta_slow": 1.0,
+    }
     inv, af = rope_inv_freq(16, 10000.0, scaling)
     assert af != 1.0 and f"{af:.4g}" in data.formula
     sel = [s for s in data.panel("frequencies").series if "selected" in s.name]
@@ -237,10 +253,12 @@ def test_rope_scaling_and_clamping():
 
 
 def test_rope_invalid_combinations_raise_one_line():
-    for changes in ({"head_dim": 64, "partial_rotary_factor": 0.3},  # 19: odd
-                    {"head_dim": 2, "partial_rotary_factor": 0.5},  # 1: too small
-                    {"scaling": "yarn", "beta_fast": 2.0, "beta_slow": 4.0},
-                    {"scaling": "llama3", "low_freq_factor": 4.0, "high_freq_factor": 2.0}):
+    for changes in (
+        {"head_dim": 64, "partial_rotary_factor": 0.3},  # 19: odd
+        {"head_dim": 2, "partial_rotary_factor": 0.5},  # 1: too small
+        {"scaling": "yarn", "beta_fast": 2.0, "beta_slow": 4.0},
+        {"scaling": "llama3", "low_freq_factor": 4.0, "high_freq_factor": 2.0},
+    ):
         with pytest.raises(ValueError) as info:
             view("rope", **changes)
         assert "\n" not in str(info.value)
@@ -249,38 +267,49 @@ def test_rope_invalid_combinations_raise_one_line():
 
 
 def test_rope_export_angles():
-    params = rope_view.MODEL.validate({"head_dim": 32, "seq_len": 50, "scaling": "linear",
-                                       "factor": 2.0, "partial_rotary_factor": 0.5},
-                                      partial=True)
+    params = rope_view.MODEL.validate(
+        {
+            "head_dim": 32,
+            "seq_len": 50,
+            "scaling": "linear",
+            "factor": 2.0,
+            "partial_rotary_factor": 0.5,
+        },
+        partial=True,
+    )
     exp = VIEWS["rope"].export(params)
-    inv, _ = rope_inv_freq(32, 10000.0, {"rope_type": "linear", "factor": 2.0},
-                           partial_rotary_factor=0.5)
+    inv, _ = rope_inv_freq(
+        32, 10000.0, {"rope_type": "linear", "factor": 2.0}, partial_rotary_factor=0.5
+    )
     assert exp.array.shape == (50, 8)
     np.testing.assert_allclose(exp.array, np.arange(50)[:, None] * inv[None, :])
     x = np.zeros((50, 32))
     x[:, 0] = 1.0
     rotated = apply_rope(x, np.arange(50), inv)
-    np.testing.assert_allclose(np.arctan2(rotated[:, 8], rotated[:, 0]),
-                               np.angle(np.exp(1j * exp.array[:, 0])), atol=1e-12)
+    np.testing.assert_allclose(
+        np.arctan2(rotated[:, 8], rotated[:, 0]), np.angle(np.exp(1j * exp.array[:, 0])), atol=1e-12
+    )
 
 
 # ------------------------------------------------------------------ relative
 def test_relative_heatmaps_equal_core():
-    data = view("relative", SMALL, seq_len=70, k=3, bidirectional=False, num_buckets=16,
-                max_distance=40)
+    data = view(
+        "relative", SMALL, seq_len=70, k=3, bidirectional=False, num_buckets=16, max_distance=40
+    )
     idx = data.panel("grid").y_coords
     grid = relative_positions(70)[np.ix_(idx, idx)]
     np.testing.assert_array_equal(data.panel("grid").image, grid)
-    np.testing.assert_array_equal(data.panel("shaw").image,
-                                  shaw_relative_index(70, 3)[np.ix_(idx, idx)])
+    np.testing.assert_array_equal(
+        data.panel("shaw").image, shaw_relative_index(70, 3)[np.ix_(idx, idx)]
+    )
     key_minus_query = idx[None, :] - idx[:, None]
-    np.testing.assert_array_equal(data.panel("t5").image,
-                                  t5_relative_bucket(key_minus_query, False, 16, 40))
+    np.testing.assert_array_equal(
+        data.panel("t5").image, t5_relative_bucket(key_minus_query, False, 16, 40)
+    )
     curve = data.panel("t5_curve").series[0]
     np.testing.assert_array_equal(curve.x, -curve.x[::-1])
     assert curve.x.max() >= 80 - 3 and 0 in curve.x
-    np.testing.assert_array_equal(curve.y, t5_relative_bucket(curve.x.astype(int), False,
-                                                              16, 40))
+    np.testing.assert_array_equal(curve.y, t5_relative_bucket(curve.x.astype(int), False, 16, 40))
 
 
 def test_relative_invalid_buckets_and_export():
@@ -307,20 +336,28 @@ def test_permutation_verdicts():
 
 
 def test_permutation_panels_equal_core():
-    data = view("permutation", method="rope", d_model=8, sentence="the cat saw a dog",
-                permuted="a dog saw the cat")
+    data = view(
+        "permutation",
+        method="rope",
+        d_model=8,
+        sentence="the cat saw a dog",
+        permuted="a dog saw the cat",
+    )
     a, b = tokenize("the cat saw a dog"), tokenize("a dog saw the cat")
-    np.testing.assert_array_equal(data.panel("weights_a_pe").image,
-                                  toy_attention(a, "rope", 8).weights)
-    np.testing.assert_array_equal(data.panel("weights_b_none").image,
-                                  toy_attention(b, "none", 8).weights)
+    np.testing.assert_array_equal(
+        data.panel("weights_a_pe").image, toy_attention(a, "rope", 8).weights
+    )
+    np.testing.assert_array_equal(
+        data.panel("weights_b_none").image, toy_attention(b, "none", 8).weights
+    )
     perm = permutation_between(a, b)
     assert np.max(np.abs(data.panel("diff_none").image)) < 1e-12
     ref = toy_attention(b, "rope", 8).outputs - toy_attention(a, "rope", 8).outputs[perm]
     np.testing.assert_allclose(data.panel("diff_pe").image, ref)
-    assert "keys: the · cat · saw · a · dog" == data.panel("weights_a_pe").x_label
-    exp = VIEWS["permutation"].export(VIEWS["permutation"].model.validate(
-        {"d_model": 8}, partial=True))
+    assert data.panel("weights_a_pe").x_label == "keys: the · cat · saw · a · dog"
+    exp = VIEWS["permutation"].export(
+        VIEWS["permutation"].model.validate({"d_model": 8}, partial=True)
+    )
     assert exp.array.shape == (4, 3, 8)
 
 
@@ -352,8 +389,9 @@ def test_compare_curves_equal_core():
 
 
 def test_compare_export_matches_display():
-    params = compare_view.MODEL.validate({"seq_len": 3000, "d_model": 2048, "train_len": 100},
-                                         partial=True)
+    params = compare_view.MODEL.validate(
+        {"seq_len": 3000, "d_model": 2048, "train_len": 100}, partial=True
+    )
     exp = VIEWS["compare"].export(params)
     assert exp.array.shape == (len(compare_view.CURVES), 3000)
     data = VIEWS["compare"].compute(params, SMALL)

@@ -6,23 +6,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from core.viewdata import ComputeContext, ViewData, ViewSpec
-from core.views import alibi, sinusoidal
+from core.views import alibi, compare, learned, permutation, relative, rope, sinusoidal
 
-_ORDER = ("sinusoidal", "learned", "rope", "alibi", "relative", "permutation", "compare")
-
-
-def _load() -> dict[str, ViewSpec]:
-    specs = {m.SPEC.view_id: m.SPEC for m in (sinusoidal, alibi)}
-    for name in ("learned", "rope", "relative", "permutation", "compare"):
-        try:
-            module = __import__(f"core.views.{name}", fromlist=["SPEC"])
-        except ModuleNotFoundError:
-            continue
-        specs[name] = module.SPEC
-    return {k: specs[k] for k in _ORDER if k in specs}
+# Every view is imported eagerly: a view whose module fails to import stops start-up
+# with its error instead of silently disappearing from the list.
+_MODULES = (sinusoidal, learned, rope, alibi, relative, permutation, compare)
 
 
-VIEWS: dict[str, ViewSpec] = _load()
+VIEWS: dict[str, ViewSpec] = {m.SPEC.view_id: m.SPEC for m in _MODULES}
 VIEW_IDS: tuple[str, ...] = tuple(VIEWS)
 
 

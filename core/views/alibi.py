@@ -25,17 +25,55 @@ from core.viewdata import (
     sampled_note,
 )
 
-MODEL = ParamModel("alibi", "ALiBi", (
-    Param("seq_len", "int", 16, "Sequence length", "Number of query/key positions.", 1, 65536, 1),
-    Param("heads", "int", 8, "Heads", "Number of attention heads; head h gets slope m_h "
-          "(2^(−8h/n) for powers of two, Press et al.'s rule otherwise).", 1, 64, 1),
-    Param("causal", "bool", True, "Causal", "Causal: bias −m·(i−j) for keys j ≤ i, keys after "
-          "the query masked (−∞). Off: symmetric −m·|i−j|."),
-    Param("head", "int", 1, "Head for the softmax row", "Which head's slope is applied in the "
-          "attention-row panel (1-based; clamped to the number of heads).", 1, 64, 1),
-    Param("query", "int", 15, "Query position", "Query row i shown in the attention-row panel "
-          "(clamped to seq_len−1).", 0, 65535, 1),
-))
+MODEL = ParamModel(
+    "alibi",
+    "ALiBi",
+    (
+        Param(
+            "seq_len", "int", 16, "Sequence length", "Number of query/key positions.", 1, 65536, 1
+        ),
+        Param(
+            "heads",
+            "int",
+            8,
+            "Heads",
+            "Number of attention heads; head h gets slope m_h "
+            "(2^(−8h/n) for powers of two, Press et al.'s rule otherwise).",
+            1,
+            64,
+            1,
+        ),
+        Param(
+            "causal",
+            "bool",
+            True,
+            "Causal",
+            "Causal: bias −m·(i−j) for keys j ≤ i, keys after "
+            "the query masked (−∞). Off: symmetric −m·|i−j|.",
+        ),
+        Param(
+            "head",
+            "int",
+            1,
+            "Head for the softmax row",
+            "Which head's slope is applied in the "
+            "attention-row panel (1-based; clamped to the number of heads).",
+            1,
+            64,
+            1,
+        ),
+        Param(
+            "query",
+            "int",
+            15,
+            "Query position",
+            "Query row i shown in the attention-row panel (clamped to seq_len−1).",
+            0,
+            65535,
+            1,
+        ),
+    ),
+)
 
 EXPLANATION = (
     "ALiBi adds no vector to the tokens. Instead every attention score gets a penalty that "
@@ -43,13 +81,13 @@ EXPLANATION = (
     "head has its own slope m, from steep (looks locally) to gentle (looks far). Because "
     "the penalty only depends on distance, it keeps working on sequences longer than "
     "those seen in training. Note: the bias is −m·(i−j), not the row-constant −m·j "
-    "some code uses (it yields the same causal softmax, but it is not the bias).")
+    "some code uses (it yields the same causal softmax, but it is not the bias)."
+)
 
 TOY_SCORE_SEED = 11
 
 
-def _sampled_bias(n: int, h: int, causal: bool, idx: np.ndarray,
-                  ctx: ComputeContext) -> np.ndarray:
+def _sampled_bias(n: int, h: int, causal: bool, idx: np.ndarray, ctx: ComputeContext) -> np.ndarray:
     """``alibi_bias`` on ``idx × idx`` for every head.
 
     The bias depends on ``i − j`` only, so on evenly spaced ``idx`` it is evaluated once
@@ -59,13 +97,18 @@ def _sampled_bias(n: int, h: int, causal: bool, idx: np.ndarray,
     step = even_step(idx)
     if step is None:
         return alibi_bias(n, h, causal, rows=idx, cols=idx, backend=ctx.backend)
-    per_offset = alibi_bias(n, h, causal, rows=offsets(idx.size, step),
-                            cols=np.zeros(1, dtype=np.int64), backend=ctx.backend)[:, :, 0]
+    per_offset = alibi_bias(
+        n,
+        h,
+        causal,
+        rows=offsets(idx.size, step),
+        cols=np.zeros(1, dtype=np.int64),
+        backend=ctx.backend,
+    )[:, :, 0]
     return toeplitz_view(per_offset, idx.size)
 
 
-def _tick_labels(idx: np.ndarray, offsets: list[int], last: bool = True
-                 ) -> list[tuple[float, str]]:
+def _tick_labels(idx: np.ndarray, offsets: list[int], last: bool = True) -> list[tuple[float, str]]:
     """Ticks at the first, middle (and last) position of each tile starting at ``offsets``.
 
     Without ``last`` (rows; columns of a wide grid) a tile's last label would touch the
@@ -75,8 +118,9 @@ def _tick_labels(idx: np.ndarray, offsets: list[int], last: bool = True
     return [(float(o + k), str(int(idx[k]))) for o in offsets for k in picks]
 
 
-def head_mosaic(bias: np.ndarray, slopes: np.ndarray, idx: np.ndarray, grid_cols: int
-                ) -> tuple[np.ndarray, tuple[Tile, ...], int]:
+def head_mosaic(
+    bias: np.ndarray, slopes: np.ndarray, idx: np.ndarray, grid_cols: int
+) -> tuple[np.ndarray, tuple[Tile, ...], int]:
     """All heads' (sampled) bias matrices as one image: a grid of tiles with NaN gaps.
 
     Returns
@@ -94,15 +138,16 @@ def head_mosaic(bias: np.ndarray, slopes: np.ndarray, idx: np.ndarray, grid_cols
     for k in range(grid_rows * grid_cols):
         r0, c0 = (k // grid_cols) * (c + gap), (k % grid_cols) * (c + gap)
         if k < h:
-            image[r0:r0 + c, c0:c0 + c] = bias[k]
-            tiles.append(Tile(f"head {k + 1}: m = {float(slopes[k]):.4g}", f"h{k + 1}", r0,
-                              c0, idx, idx))
+            image[r0 : r0 + c, c0 : c0 + c] = bias[k]
+            tiles.append(
+                Tile(f"head {k + 1}: m = {float(slopes[k]):.4g}", f"h{k + 1}", r0, c0, idx, idx)
+            )
         else:
-            image[r0:r0 + c, c0:c0 + c] = np.nan
+            image[r0 : r0 + c, c0 : c0 + c] = np.nan
     for start in range(c, image.shape[0], c + gap):  # gap rows, then gap columns
-        image[start:start + gap, :] = np.nan
+        image[start : start + gap, :] = np.nan
     for start in range(c, image.shape[1], c + gap):
-        image[:, start:start + gap] = np.nan
+        image[:, start : start + gap] = np.nan
     return image, tuple(tiles), gap
 
 
@@ -135,41 +180,85 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         return f"head {k + 1} (m = {m:.6g}), query i={i}, key j={j}: {fmt_value(v + 0.0)}"
 
     # One image for all heads: one plot to lay out and paint instead of one per head.
-    panels: list[Panel] = [Panel(
-        "heads", f"Bias of every head ({h} heads)", "heatmap",
-        "key j", "query i", image=image, x_coords=np.arange(image.shape[1]),
-        y_coords=np.arange(image.shape[0]), colormap="sequential", levels=(lo, 0.0),
-        value_label="bias", probe=probe, tiles=tiles,
-        x_ticks=_tick_labels(idx, [c * size for c in range(grid_cols)], last=grid_cols <= 3),
-        y_ticks=_tick_labels(idx, [r * size for r in range(grid_rows)], last=False),
-        row=0, col=0, row_span=2, col_span=max(grid_cols, 3))]
+    panels: list[Panel] = [
+        Panel(
+            "heads",
+            f"Bias of every head ({h} heads)",
+            "heatmap",
+            "key j",
+            "query i",
+            image=image,
+            x_coords=np.arange(image.shape[1]),
+            y_coords=np.arange(image.shape[0]),
+            colormap="sequential",
+            levels=(lo, 0.0),
+            value_label="bias",
+            probe=probe,
+            tiles=tiles,
+            x_ticks=_tick_labels(idx, [c * size for c in range(grid_cols)], last=grid_cols <= 3),
+            y_ticks=_tick_labels(idx, [r * size for r in range(grid_rows)], last=False),
+            row=0,
+            col=0,
+            row_span=2,
+            col_span=max(grid_cols, 3),
+        )
+    ]
     total_cols = max(grid_cols, 3)
     span = total_cols // 3
     bottom = dict(row=2, row_span=1)
     dist = np.arange(0, n)
     d_idx, _ = sample_axis(n, ctx.max_points)
-    profile = [Series(f"head {k + 1}", dist[d_idx].astype(float), -slopes[k] * dist[d_idx])
-               for k in range(min(h, 8))]
+    profile = [
+        Series(f"head {k + 1}", dist[d_idx].astype(float), -slopes[k] * dist[d_idx])
+        for k in range(min(h, 8))
+    ]
     scores = np.random.default_rng(TOY_SCORE_SEED).standard_normal(n)
     without, with_bias = alibi_attention_row(scores, query, float(slopes[head - 1]), causal)
     j_idx, _ = sample_axis(n, ctx.max_points)
     panels += [
-        Panel("slopes", "Slope m_h per head", "bars", "head h", "slope m_h",
-              series=[Series("m_h", np.arange(1, h + 1, dtype=float), slopes)],
-              col=0, col_span=span, **bottom),
-        Panel("distance", "Bias vs distance i − j" + (" (first 8 heads)" if h > 8 else ""),
-              "curves", "distance i − j", "bias", series=profile, col=span, col_span=span,
-              **bottom),
-        Panel("row", f"Softmax row of query {query}, head {head} (toy scores)", "curves",
-              "key j", "attention weight",
-              series=[Series("without bias", j_idx.astype(float), without[j_idx], "step"),
-                      Series("with ALiBi", j_idx.astype(float), with_bias[j_idx], "step")],
-              col=2 * span, col_span=total_cols - 2 * span, **bottom),
+        Panel(
+            "slopes",
+            "Slope m_h per head",
+            "bars",
+            "head h",
+            "slope m_h",
+            series=[Series("m_h", np.arange(1, h + 1, dtype=float), slopes)],
+            col=0,
+            col_span=span,
+            **bottom,
+        ),
+        Panel(
+            "distance",
+            "Bias vs distance i − j" + (" (first 8 heads)" if h > 8 else ""),
+            "curves",
+            "distance i − j",
+            "bias",
+            series=profile,
+            col=span,
+            col_span=span,
+            **bottom,
+        ),
+        Panel(
+            "row",
+            f"Softmax row of query {query}, head {head} (toy scores)",
+            "curves",
+            "key j",
+            "attention weight",
+            series=[
+                Series("without bias", j_idx.astype(float), without[j_idx], "step"),
+                Series("with ALiBi", j_idx.astype(float), with_bias[j_idx], "step"),
+            ],
+            col=2 * span,
+            col_span=total_cols - 2 * span,
+            **bottom,
+        ),
     ]
     kind = "−m·(i−j) for j ≤ i, −∞ for j > i" if causal else "−m·|i−j|"
-    formula = (f"bias[h, i, j] = {kind};  m_h = 2^(−8h/{h})" if h & (h - 1) == 0 else
-               f"bias[h, i, j] = {kind};  slopes by Press et al.'s rule for {h} heads") + \
-        f"  → m_1 = {slopes[0]:.4g}, m_{h} = {slopes[-1]:.4g}"
+    formula = (
+        f"bias[h, i, j] = {kind};  m_h = 2^(−8h/{h})"
+        if h & (h - 1) == 0
+        else f"bias[h, i, j] = {kind};  slopes by Press et al.'s rule for {h} heads"
+    ) + f"  → m_1 = {slopes[0]:.4g}, m_{h} = {slopes[-1]:.4g}"
     return ViewData("alibi", dict(params), panels, formula, notes=notes)
 
 
@@ -177,10 +266,21 @@ def export(params: Mapping[str, Any]) -> ExportData:
     """The full (heads, seq_len, seq_len) bias (−inf above the diagonal when causal)."""
     n, h = params["seq_len"], params["heads"]
     check_allocation("ALiBi bias tensor", (h, n, n), copies=3)
-    return ExportData("bias", alibi_bias(n, h, params["causal"]), ("head", "query i", "key j"),
-                      "ALiBi bias (heads, seq_len, seq_len); −inf above the diagonal if causal")
+    return ExportData(
+        "bias",
+        alibi_bias(n, h, params["causal"]),
+        ("head", "query i", "key j"),
+        "ALiBi bias (heads, seq_len, seq_len); −inf above the diagonal if causal",
+    )
 
 
-SPEC = ViewSpec("alibi", "ALiBi", MODEL, EXPLANATION, compute, export,
-                "(heads, seq_len, seq_len) float64 bias; [h, i, j] = −m_h·(i−j), −inf for "
-                "j > i when causal; −m_h·|i−j| otherwise")
+SPEC = ViewSpec(
+    "alibi",
+    "ALiBi",
+    MODEL,
+    EXPLANATION,
+    compute,
+    export,
+    "(heads, seq_len, seq_len) float64 bias; [h, i, j] = −m_h·(i−j), −inf for "
+    "j > i when causal; −m_h·|i−j| otherwise",
+)

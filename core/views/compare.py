@@ -29,19 +29,47 @@ from core.viewdata import (
 SHAW_K = 16
 T5_BUCKETS, T5_MAX_DISTANCE = 32, 128
 LEARNED_SEED = 0
-CURVES = ("sinusoidal", "rope", "alibi_head1", "alibi_mean", "learned", "t5_bucket",
-          "shaw_index")
+CURVES = ("sinusoidal", "rope", "alibi_head1", "alibi_mean", "learned", "t5_bucket", "shaw_index")
 
-MODEL = ParamModel("compare", "Compare", (
-    Param("seq_len", "int", 64, "Distance range", "Distances Δ = 0..seq_len−1.", 2, 65536, 1),
-    Param("d_model", "int", 64, "Model / head width d", "Width for sinusoidal PE and RoPE "
-          "(even; an odd value is rounded down).", 2, 4096, 2),
-    Param("heads", "int", 8, "ALiBi heads", "Number of ALiBi heads (slopes m_h).", 1, 64, 1),
-    Param("train_len", "int", 32, "Training length", "Longest sequence seen in training: a "
-          "learned table has exactly this many rows.", 1, 65536, 1),
-    Param("base", "float", 10000.0, "Base", "Frequency base for sinusoidal PE and RoPE.",
-          10.0, 1e7, 1000.0, log_scale=True),
-))
+MODEL = ParamModel(
+    "compare",
+    "Compare",
+    (
+        Param("seq_len", "int", 64, "Distance range", "Distances Δ = 0..seq_len−1.", 2, 65536, 1),
+        Param(
+            "d_model",
+            "int",
+            64,
+            "Model / head width d",
+            "Width for sinusoidal PE and RoPE (even; an odd value is rounded down).",
+            2,
+            4096,
+            2,
+        ),
+        Param("heads", "int", 8, "ALiBi heads", "Number of ALiBi heads (slopes m_h).", 1, 64, 1),
+        Param(
+            "train_len",
+            "int",
+            32,
+            "Training length",
+            "Longest sequence seen in training: a learned table has exactly this many rows.",
+            1,
+            65536,
+            1,
+        ),
+        Param(
+            "base",
+            "float",
+            10000.0,
+            "Base",
+            "Frequency base for sinusoidal PE and RoPE.",
+            10.0,
+            1e7,
+            1000.0,
+            log_scale=True,
+        ),
+    ),
+)
 
 EXPLANATION = (
     "The methods differ in where position enters and what it looks like from attention's "
@@ -50,26 +78,66 @@ EXPLANATION = (
     "Left: how similar (or how strongly weighted) two tokens Δ apart are, each scaled to 1 at "
     "Δ = 0, and which learned index a relative method uses. Right: a learned table simply "
     "stops at the training length, while the formula-based methods still produce values "
-    "there — values the model never saw, which is a different problem from having none.")
+    "there — values the model never saw, which is a different problem from having none."
+)
 
-HEADER = ["method", "position enters", "absolute / relative", "extra parameters",
-          "beyond training length", "used in"]
+HEADER = [
+    "method",
+    "position enters",
+    "absolute / relative",
+    "extra parameters",
+    "beyond training length",
+    "used in",
+]
 TABLE = [
-    ["sinusoidal", "input (added)", "absolute (dot products depend on offset)", "none",
-     "defined, but unseen values; degrades in practice", "original Transformer"],
-    ["learned", "input (added)", "absolute", "max_positions × d table",
-     "undefined: no row (error)", "BERT, RoBERTa, GPT-2, GPT-3, OPT"],
-    ["RoPE", "attention (rotates q, k)", "relative (score depends on m − n)", "none",
-     "defined; needs scaling (PI, NTK, YaRN, Llama 3) to work well",
-     "GPT-NeoX, LLaMA, Mistral, Qwen, Gemma"],
-    ["ALiBi", "attention (score bias)", "relative (distance)", "none (fixed slopes)",
-     "defined, extrapolates gracefully by design", "BLOOM, MPT"],
-    ["Shaw et al.", "attention (learned vectors)", "relative (clipped offset)",
-     "(2k + 1) × d per layer", "defined: offsets beyond k share the last vector",
-     "Shaw et al. 2018; Music Transformer (variant)"],
-    ["T5 buckets", "attention (score bias)", "relative (log buckets)",
-     "buckets × heads scalars", "defined: distances ≥ max_distance share one bucket",
-     "T5, Flan-T5"],
+    [
+        "sinusoidal",
+        "input (added)",
+        "absolute (dot products depend on offset)",
+        "none",
+        "defined, but unseen values; degrades in practice",
+        "original Transformer",
+    ],
+    [
+        "learned",
+        "input (added)",
+        "absolute",
+        "max_positions × d table",
+        "undefined: no row (error)",
+        "BERT, RoBERTa, GPT-2, GPT-3, OPT",
+    ],
+    [
+        "RoPE",
+        "attention (rotates q, k)",
+        "relative (score depends on m − n)",
+        "none",
+        "defined; needs scaling (PI, NTK, YaRN, Llama 3) to work well",
+        "GPT-NeoX, LLaMA, Mistral, Qwen, Gemma",
+    ],
+    [
+        "ALiBi",
+        "attention (score bias)",
+        "relative (distance)",
+        "none (fixed slopes)",
+        "defined, extrapolates gracefully by design",
+        "BLOOM, MPT",
+    ],
+    [
+        "Shaw et al.",
+        "attention (learned vectors)",
+        "relative (clipped offset)",
+        "(2k + 1) × d per layer",
+        "defined: offsets beyond k share the last vector",
+        "Shaw et al. 2018; Music Transformer (variant)",
+    ],
+    [
+        "T5 buckets",
+        "attention (score bias)",
+        "relative (log buckets)",
+        "buckets × heads scalars",
+        "defined: distances ≥ max_distance share one bucket",
+        "T5, Flan-T5",
+    ],
 ]
 
 
@@ -110,10 +178,17 @@ def _display_curves(params: Mapping[str, Any], count: int, stride: int) -> np.nd
     computed once for a capacity and sliced while ``seq_len`` is dragged.
     """
     cap = tablecache.capacity(count)
-    key = ("compare-curves", *(params[k] for k in ("d_model", "heads", "train_len", "base")),
-           int(stride), cap)
-    full = tablecache.cached(key, lambda: distance_curves(params, stride * np.arange(cap)),
-                             direct=lambda: distance_curves(params, stride * np.arange(count)))
+    key = (
+        "compare-curves",
+        *(params[k] for k in ("d_model", "heads", "train_len", "base")),
+        int(stride),
+        cap,
+    )
+    full = tablecache.cached(
+        key,
+        lambda: distance_curves(params, stride * np.arange(cap)),
+        direct=lambda: distance_curves(params, stride * np.arange(count)),
+    )
     return full[:, :count]
 
 
@@ -128,17 +203,21 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     x = dl.astype(float)
     # Short legend names; the formula line gives each definition.
     names = ["sinusoidal", "RoPE", "ALiBi head 1", "ALiBi mean m", "learned (random)"]
+
     def marker(lo: float, hi: float) -> list[Series]:
         if t >= n:
             return []
-        return [Series(f"train_len = {t}", np.array([t, t], dtype=float), np.array([lo, hi]),
-                       "dashed")]
+        return [
+            Series(f"train_len = {t}", np.array([t, t], dtype=float), np.array([lo, hi]), "dashed")
+        ]
 
     if t >= n:
         notes.append(f"train_len {t} ≥ seq_len {n}: every distance shown was seen in training")
     sim = [Series(nm, x, curves[i]) for i, nm in enumerate(names)] + marker(-1.0, 1.0)
-    idx = [Series("T5 bucket", x, curves[5], "step"),
-           Series("Shaw index", x, curves[6], "step")] + marker(0.0, T5_BUCKETS)
+    idx = [
+        Series("T5 bucket", x, curves[5], "step"),
+        Series("Shaw index", x, curves[6], "step"),
+    ] + marker(0.0, T5_BUCKETS)
     lanes = []
     for lane, name in enumerate(("T5 / Shaw", "ALiBi", "RoPE", "sinusoidal", "learned")):
         y = np.full(x.size, float(lane))
@@ -148,25 +227,56 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     lanes += marker(-0.5, 4.5)
     notes += [s for s in [sampled_note("distances", n, stride)] if s]
     panels = [
-        Panel("distance", "Similarity / weight factor vs distance (1 at Δ = 0)", "curves",
-              "distance Δ = i − j", "relative to Δ = 0", series=sim,
-              note="learned: random init, no structure until trained", row=0, col=0),
-        Panel("indices", f"Index used by T5 ({T5_BUCKETS} buckets, max {T5_MAX_DISTANCE}) "
-              f"and Shaw (k={SHAW_K})", "curves",
-              "distance Δ (key Δ positions before the query)", "bucket / index", series=idx,
-              row=0, col=1),
-        Panel("extrapolation", "Defined for which positions? (gap = no value)", "curves",
-              "position / distance", "method lane", series=lanes,
-              note=f"beyond {t}: learned has no row; the others give values never seen in "
-                   "training", row=0, col=2),
-        Panel("table", "How the methods compare", "table", header=list(HEADER),
-              rows=[list(r) for r in TABLE], row=1, col=0, col_span=3),
+        Panel(
+            "distance",
+            "Similarity / weight factor vs distance (1 at Δ = 0)",
+            "curves",
+            "distance Δ = i − j",
+            "relative to Δ = 0",
+            series=sim,
+            note="learned: random init, no structure until trained",
+            row=0,
+            col=0,
+        ),
+        Panel(
+            "indices",
+            f"Index used by T5 ({T5_BUCKETS} buckets, max {T5_MAX_DISTANCE}) and Shaw (k={SHAW_K})",
+            "curves",
+            "distance Δ (key Δ positions before the query)",
+            "bucket / index",
+            series=idx,
+            row=0,
+            col=1,
+        ),
+        Panel(
+            "extrapolation",
+            "Defined for which positions? (gap = no value)",
+            "curves",
+            "position / distance",
+            "method lane",
+            series=lanes,
+            note=f"beyond {t}: learned has no row; the others give values never seen in training",
+            row=0,
+            col=2,
+        ),
+        Panel(
+            "table",
+            "How the methods compare",
+            "table",
+            header=list(HEADER),
+            rows=[list(r) for r in TABLE],
+            row=1,
+            col=0,
+            col_span=3,
+        ),
     ]
     m = alibi_slopes(params["heads"])
-    formula = (f"sinusoidal Σ_i cos(Δω_i)/(d/2);  RoPE mean_i cos(Δθ_i), θ_i = "
-               f"{params['base']:g}^(−2i/{params['d_model'] - params['d_model'] % 2});  "
-               f"ALiBi exp(−mΔ), m₁ = {m[0]:.4g}, m̄ = {m.mean():.4g};  learned table "
-               f"{t} × d;  T5 bucket(−Δ), Shaw clip(−Δ, ±{SHAW_K}) + {SHAW_K}")
+    formula = (
+        f"sinusoidal Σ_i cos(Δω_i)/(d/2);  RoPE mean_i cos(Δθ_i), θ_i = "
+        f"{params['base']:g}^(−2i/{params['d_model'] - params['d_model'] % 2});  "
+        f"ALiBi exp(−mΔ), m₁ = {m[0]:.4g}, m̄ = {m.mean():.4g};  learned table "
+        f"{t} × d;  T5 bucket(−Δ), Shaw clip(−Δ, ±{SHAW_K}) + {SHAW_K}"
+    )
     return ViewData("compare", dict(params), panels, formula, notes=notes)
 
 
@@ -175,15 +285,28 @@ def export(params: Mapping[str, Any]) -> ExportData:
     n = params["seq_len"]
     check_allocation("distance curves", (len(CURVES), n))
     block = max(1, 2**20 // params["d_model"])  # Δ × frequency temporaries stay ~8 MiB
-    out = np.concatenate([distance_curves(params, np.arange(s, min(s + block, n)))
-                          for s in range(0, n, block)], axis=1)
-    return ExportData("curves", out, ("curve", "distance"),
-                      "rows: " + ", ".join(CURVES) + "; columns Δ = 0..seq_len−1")
+    out = np.concatenate(
+        [distance_curves(params, np.arange(s, min(s + block, n))) for s in range(0, n, block)],
+        axis=1,
+    )
+    return ExportData(
+        "curves",
+        out,
+        ("curve", "distance"),
+        "rows: " + ", ".join(CURVES) + "; columns Δ = 0..seq_len−1",
+    )
 
 
-SPEC = ViewSpec("compare", "Compare", MODEL, EXPLANATION, compute, export,
-                "(7, seq_len) float64 over distance Δ = 0..seq_len−1; rows: [0] sinusoidal "
-                "PE_p·PE_p+Δ / (d/2), [1] RoPE mean cos(Δθ_i), [2] ALiBi head 1 exp(−m₁Δ), "
-                "[3] ALiBi exp(−m̄Δ) with the mean slope, [4] learned cos(E_0, E_Δ) of a random "
-                "train_len-row table (NaN from train_len on), [5] T5 bucket of −Δ "
-                "(bidirectional, 32 buckets, max distance 128), [6] Shaw index clip(−Δ, ±16) + 16")
+SPEC = ViewSpec(
+    "compare",
+    "Compare",
+    MODEL,
+    EXPLANATION,
+    compute,
+    export,
+    "(7, seq_len) float64 over distance Δ = 0..seq_len−1; rows: [0] sinusoidal "
+    "PE_p·PE_p+Δ / (d/2), [1] RoPE mean cos(Δθ_i), [2] ALiBi head 1 exp(−m₁Δ), "
+    "[3] ALiBi exp(−m̄Δ) with the mean slope, [4] learned cos(E_0, E_Δ) of a random "
+    "train_len-row table (NaN from train_len on), [5] T5 bucket of −Δ "
+    "(bidirectional, 32 buckets, max distance 128), [6] Shaw index clip(−Δ, ±16) + 16",
+)

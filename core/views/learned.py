@@ -25,20 +25,65 @@ from core.viewdata import (
     sampled_note,
 )
 
-MODEL = ParamModel("learned", "Learned", (
-    Param("max_positions", "int", 64, "Table rows (max positions)", "Rows of the embedding "
-          "table: the longest sequence the model can ever read (BERT: 512, GPT-2: 1024).",
-          1, 8192, 1),
-    Param("d_model", "int", 32, "Model width d", "Columns of the table (embedding size).",
-          1, 4096, 1),
-    Param("seed", "int", 0, "Random seed", "Seed of the N(0, 1) initialisation (like a fresh "
-          "nn.Embedding); the same seed always gives the same table.", 0, 2**31 - 1, 1),
-    Param("table_file", "file", "", "Table file (.npy)", "Optional 2-D (max_positions, d) "
-          ".npy, e.g. a trained table; pickled files are refused. When set, the file defines "
-          "max_positions and d_model and the seed is ignored.", max_items=4096),
-    Param("seq_len", "int", 48, "Sequence length", "Positions looked up: 0..seq_len−1. More "
-          "than max_positions is an error: the table has no row for them.", 1, 16384, 1),
-))
+MODEL = ParamModel(
+    "learned",
+    "Learned",
+    (
+        Param(
+            "max_positions",
+            "int",
+            64,
+            "Table rows (max positions)",
+            "Rows of the embedding "
+            "table: the longest sequence the model can ever read (BERT: 512, GPT-2: 1024).",
+            1,
+            8192,
+            1,
+        ),
+        Param(
+            "d_model",
+            "int",
+            32,
+            "Model width d",
+            "Columns of the table (embedding size).",
+            1,
+            4096,
+            1,
+        ),
+        Param(
+            "seed",
+            "int",
+            0,
+            "Random seed",
+            "Seed of the N(0, 1) initialisation (like a fresh "
+            "nn.Embedding); the same seed always gives the same table.",
+            0,
+            2**31 - 1,
+            1,
+        ),
+        Param(
+            "table_file",
+            "file",
+            "",
+            "Table file (.npy)",
+            "Optional 2-D (max_positions, d) "
+            ".npy, e.g. a trained table; pickled files are refused. When set, the file defines "
+            "max_positions and d_model and the seed is ignored.",
+            max_items=4096,
+        ),
+        Param(
+            "seq_len",
+            "int",
+            48,
+            "Sequence length",
+            "Positions looked up: 0..seq_len−1. More "
+            "than max_positions is an error: the table has no row for them.",
+            1,
+            16384,
+            1,
+        ),
+    ),
+)
 
 EXPLANATION = (
     "A learned position embedding is just a table with one trainable row per position "
@@ -47,7 +92,8 @@ EXPLANATION = (
     "similarity between rows shows no structure at all: any smooth, distance-like pattern "
     "only appears after training, learned from data. The table also fixes the longest "
     "usable sequence: asking for a position beyond its last row is an error, not a "
-    "graceful extrapolation.")
+    "graceful extrapolation."
+)
 
 _FULL_TABLE_LIMIT = 2**22  # entries: below this the generated table is cached whole
 
@@ -106,7 +152,7 @@ class _Table:
     def strided(self, count: int, step: int = 1, dim_step: int = 1) -> np.ndarray:
         """Rows ``0, s, …, (count−1)·s`` and columns ``0, t, 2t, …`` (read-only view if held)."""
         if self.array is not None:
-            return self.array[0:count * step:step, ::dim_step]
+            return self.array[0 : count * step : step, ::dim_step]
         return self.take(step * np.arange(count))[:, ::dim_step]
 
     def sample(self, count: int, step: int, dim_step: int) -> np.ndarray:
@@ -115,11 +161,13 @@ class _Table:
         if self.array is not None:
             return self.strided(count, step, dim_step)
         key = ("learned-sample", *self.key, count, step, dim_step)
-        return tablecache.cached(key, lambda: np.ascontiguousarray(
-            self.strided(count, step, dim_step)))
+        return tablecache.cached(
+            key, lambda: np.ascontiguousarray(self.strided(count, step, dim_step))
+        )
 
-    def similarity(self, count: int, step: int = 1,
-                   rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def similarity(
+        self, count: int, step: int = 1, rows: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Cosine matrix and row norms of rows ``0, s, …, (count−1)·s``.
 
         A ``seq_len`` drag only changes ``count``: for a held table both are computed once
@@ -137,8 +185,9 @@ class _Table:
             held = self.strided(size, step)
             return _cosine(held, held), np.linalg.norm(held, axis=1)
 
-        sim, norms = tablecache.cached(("learned-cosine", *self.key, step, cap),
-                                       lambda: make(cap), direct=lambda: make(count))
+        sim, norms = tablecache.cached(
+            ("learned-cosine", *self.key, step, cap), lambda: make(cap), direct=lambda: make(count)
+        )
         return sim[:count, :count], norms[:count]
 
 
@@ -162,14 +211,23 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     learned_lookup(np.zeros((rows, 0)), np.arange(n))  # raises, naming max_positions
     notes = []
     if table.path:
-        notes.append(f"table loaded from {os.path.basename(table.path)}: it defines "
-                     f"max_positions = {rows} and d_model = {d} (sliders ignored)")
+        notes.append(
+            f"table loaded from {os.path.basename(table.path)}: it defines "
+            f"max_positions = {rows} and d_model = {d} (sliders ignored)"
+        )
     t_pos, s_t = sample_axis(rows, ctx.max_cells)
     dims, s_d = sample_axis(d, ctx.max_cells)
     q_pos, s_q = sample_axis(n, ctx.max_cells)
     t_image, q_rows = table.sample(t_pos.size, s_t, s_d), table.strided(q_pos.size, s_q)
-    notes += [t for t in (sampled_note("table rows", rows, s_t), sampled_note("dimensions", d, s_d),
-                          sampled_note("looked-up positions", n, s_q)) if t]
+    notes += [
+        t
+        for t in (
+            sampled_note("table rows", rows, s_t),
+            sampled_note("dimensions", d, s_d),
+            sampled_note("looked-up positions", n, s_q),
+        )
+        if t
+    ]
     sim, norms = table.similarity(q_pos.size, s_q, q_rows)
     shown = sorted({c for c in (0, 1, d // 2, d - 1) if c < d})  # d may be 1
     level = max(float(np.max(np.abs(t_image))), 1e-12) if table.path else 3.0
@@ -189,24 +247,66 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
 
     src = "loaded table" if table.path else f"random init, seed {table.seed}"
     panels = [
-        Panel("table", f"Position table E ({rows} × {d}, {src})", "heatmap", "dimension",
-              "position (table row)", image=t_image, x_coords=dims, y_coords=t_pos,
-              colormap="diverging", levels=(-level, level), value_label="E[p, dim]",
-              probe=probe_table, note=f"rows 0..{n - 1} are looked up", row=0, col=0),
-        Panel("similarity", "Cosine similarity between looked-up rows", "heatmap",
-              "position q", "position p", image=sim, x_coords=q_pos, y_coords=q_pos,
-              colormap="diverging", levels=(-1.0, 1.0), value_label="cosine", probe=probe_sim,
-              note="" if table.path else "random init: ≈0 off the diagonal, no structure yet",
-              row=0, col=1),
-        Panel("dims", "Looked-up values of a few dimensions", "curves", "position p",
-              "E[p, dim]", series=[Series(f"dim {c}", q_pos.astype(float), q_rows[:, c])
-                                   for c in shown], row=1, col=0),
-        Panel("norms", "Row norm ‖E[p]‖ of looked-up positions", "curves", "position p",
-              "‖E[p]‖", series=[Series("‖E[p]‖", q_pos.astype(float), norms)], row=1, col=1),
+        Panel(
+            "table",
+            f"Position table E ({rows} × {d}, {src})",
+            "heatmap",
+            "dimension",
+            "position (table row)",
+            image=t_image,
+            x_coords=dims,
+            y_coords=t_pos,
+            colormap="diverging",
+            levels=(-level, level),
+            value_label="E[p, dim]",
+            probe=probe_table,
+            note=f"rows 0..{n - 1} are looked up",
+            row=0,
+            col=0,
+        ),
+        Panel(
+            "similarity",
+            "Cosine similarity between looked-up rows",
+            "heatmap",
+            "position q",
+            "position p",
+            image=sim,
+            x_coords=q_pos,
+            y_coords=q_pos,
+            colormap="diverging",
+            levels=(-1.0, 1.0),
+            value_label="cosine",
+            probe=probe_sim,
+            note="" if table.path else "random init: ≈0 off the diagonal, no structure yet",
+            row=0,
+            col=1,
+        ),
+        Panel(
+            "dims",
+            "Looked-up values of a few dimensions",
+            "curves",
+            "position p",
+            "E[p, dim]",
+            series=[Series(f"dim {c}", q_pos.astype(float), q_rows[:, c]) for c in shown],
+            row=1,
+            col=0,
+        ),
+        Panel(
+            "norms",
+            "Row norm ‖E[p]‖ of looked-up positions",
+            "curves",
+            "position p",
+            "‖E[p]‖",
+            series=[Series("‖E[p]‖", q_pos.astype(float), norms)],
+            row=1,
+            col=1,
+        ),
     ]
-    formula = (f"x_p = token_embedding + E[p],  E ∈ ℝ^({rows}×{d}),  p = 0..{n - 1} "
-               f"(valid: 0..{rows - 1});  " + ("E from file" if table.path else
-                                              f"E ~ N(0, 1), seed {table.seed}"))
+    formula = (
+        f"x_p = token_embedding + E[p],  E ∈ ℝ^({rows}×{d}),  p = 0..{n - 1} "
+        f"(valid: 0..{rows - 1});  "
+        + ("E from file" if table.path else f"E ~ N(0, 1), seed {table.seed}")
+    )
     return ViewData("learned", dict(params), panels, formula, notes=notes)
 
 
@@ -216,10 +316,21 @@ def export(params: Mapping[str, Any]) -> ExportData:
     n = int(params["seq_len"])
     learned_lookup(np.zeros((table.rows, 0)), np.arange(n))
     check_allocation("learned position rows", (n, table.d), copies=2)
-    return ExportData("positions", table.take(np.arange(n)), ("position", "dimension"),
-                      "looked-up position embeddings (seq_len, d_model): row p = E[p]")
+    return ExportData(
+        "positions",
+        table.take(np.arange(n)),
+        ("position", "dimension"),
+        "looked-up position embeddings (seq_len, d_model): row p = E[p]",
+    )
 
 
-SPEC = ViewSpec("learned", "Learned", MODEL, EXPLANATION, compute, export,
-                "(seq_len, d_model) float64: rows 0..seq_len−1 of the position table E "
-                "(random N(0, 1) init from the seed, or the loaded .npy); row p = E[p]")
+SPEC = ViewSpec(
+    "learned",
+    "Learned",
+    MODEL,
+    EXPLANATION,
+    compute,
+    export,
+    "(seq_len, d_model) float64: rows 0..seq_len−1 of the position table E "
+    "(random N(0, 1) init from the seed, or the loaded .npy); row p = E[p]",
+)

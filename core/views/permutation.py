@@ -22,21 +22,59 @@ from core.viewdata import ComputeContext, ExportData, Panel, ViewData, ViewSpec,
 
 METHODS = tuple(m for m in ATTENTION_METHODS if m != "none")
 IDENTICAL_TOL = 1e-9
-METHOD_NAMES = {"sinusoidal": "sinusoidal PE", "learned": "learned PE", "rope": "RoPE",
-                "alibi": "ALiBi (symmetric −m·|i−j|)"}
+METHOD_NAMES = {
+    "sinusoidal": "sinusoidal PE",
+    "learned": "learned PE",
+    "rope": "RoPE",
+    "alibi": "ALiBi (symmetric −m·|i−j|)",
+}
 
-MODEL = ParamModel("permutation", "Word order", (
-    Param("sentence", "text", "dog bites man", "Sentence A", "Words of the first sentence.",
-          max_items=200),
-    Param("permuted", "text", "man bites dog", "Sentence B", "The same words in another order.",
-          max_items=200),
-    Param("method", "choice", "sinusoidal", "Position method", "How positions enter the toy "
-          "attention head: added to the input (sinusoidal, learned), rotating q and k (rope) "
-          "or as a distance bias on the scores (alibi).", choices=METHODS),
-    Param("d_model", "int", 16, "Model width d", "Size of the toy token embeddings.", 2, 256, 1),
-    Param("base", "float", 10000.0, "Base", "Frequency base for sinusoidal PE and RoPE.",
-          2.0, 1e7, 100.0, log_scale=True),
-))
+MODEL = ParamModel(
+    "permutation",
+    "Word order",
+    (
+        Param(
+            "sentence",
+            "text",
+            "dog bites man",
+            "Sentence A",
+            "Words of the first sentence.",
+            max_items=200,
+        ),
+        Param(
+            "permuted",
+            "text",
+            "man bites dog",
+            "Sentence B",
+            "The same words in another order.",
+            max_items=200,
+        ),
+        Param(
+            "method",
+            "choice",
+            "sinusoidal",
+            "Position method",
+            "How positions enter the toy "
+            "attention head: added to the input (sinusoidal, learned), rotating q and k (rope) "
+            "or as a distance bias on the scores (alibi).",
+            choices=METHODS,
+        ),
+        Param(
+            "d_model", "int", 16, "Model width d", "Size of the toy token embeddings.", 2, 256, 1
+        ),
+        Param(
+            "base",
+            "float",
+            10000.0,
+            "Base",
+            "Frequency base for sinusoidal PE and RoPE.",
+            2.0,
+            1e7,
+            100.0,
+            log_scale=True,
+        ),
+    ),
+)
 
 EXPLANATION = (
     "Self-attention on its own treats a sentence as a bag of words: reorder the words and "
@@ -45,11 +83,13 @@ EXPLANATION = (
     "this with one toy head and fixed random weights. Give the head positions and the "
     "outputs really change (bottom row). One honest caveat: a symmetric distance bias such "
     "as ALiBi's −m·|i−j| only sees distances, and reversing a sentence keeps every distance, "
-    "so a sentence and its exact reversal still look the same to it.")
+    "so a sentence and its exact reversal still look the same to it."
+)
 
 
-def _run(params: Mapping[str, Any]) -> tuple[list[str], list[str], np.ndarray,
-                                              dict[str, AttentionResult]]:
+def _run(
+    params: Mapping[str, Any],
+) -> tuple[list[str], list[str], np.ndarray, dict[str, AttentionResult]]:
     a, b = tokenize(params["sentence"]), tokenize(params["permuted"])
     if not a:
         raise ValueError("sentence: no words to compare")
@@ -57,34 +97,42 @@ def _run(params: Mapping[str, Any]) -> tuple[list[str], list[str], np.ndarray,
     if b == a[::-1]:  # with repeated words, pair each word with its mirror image
         perm = np.arange(len(a))[::-1].copy()
     method, d, base = params["method"], params["d_model"], params["base"]
-    runs = {f"{s}_{tag}": toy_attention(toks, meth, d, base)
-            for s, toks in (("a", a), ("b", b)) for tag, meth in (("none", "none"),
-                                                                  ("pe", method))}
+    runs = {
+        f"{s}_{tag}": toy_attention(toks, meth, d, base)
+        for s, toks in (("a", a), ("b", b))
+        for tag, meth in (("none", "none"), ("pe", method))
+    }
     return a, b, perm, runs
 
 
 def _quote(words: list[str], limit: int = 40) -> str:
     text = " ".join(words)
-    return f"'{text if len(text) <= limit else text[:limit - 1] + '…'}'"
+    return f"'{text if len(text) <= limit else text[: limit - 1] + '…'}'"
 
 
-def _verdict(a: list[str], b: list[str], perm: np.ndarray, gap0: float, gap1: float,
-             method: str) -> str:
+def _verdict(
+    a: list[str], b: list[str], perm: np.ndarray, gap0: float, gap1: float, method: str
+) -> str:
     """One line: identical up to reordering without positions; with the method or not."""
     qa, qb = _quote(a), _quote(b)
     if np.array_equal(perm, np.arange(perm.size)):
         return f"Both sentences have the same word order ({qa}): there is nothing to tell apart."
     name = METHOD_NAMES[method]
-    first = (f"Without positions: the outputs for {qb} are exactly the rows of {qa} reordered "
-             f"(max difference {gap0:.2g}) — attention cannot tell the order.")
+    first = (
+        f"Without positions: the outputs for {qb} are exactly the rows of {qa} reordered "
+        f"(max difference {gap0:.2g}) — attention cannot tell the order."
+    )
     if gap1 >= IDENTICAL_TOL:
         return first + f" With {name}: they differ (max difference {gap1:.3g})."
-    why = (" Reversing a sentence keeps every distance |i − j|, and a symmetric distance bias "
-           "sees nothing else." if method == "alibi" and np.array_equal(perm, perm.size - 1 -
-                                                                        np.arange(perm.size))
-           else "")
-    return first + (f" With {name}: still identical up to reordering (max difference "
-                    f"{gap1:.2g}).{why}")
+    why = (
+        " Reversing a sentence keeps every distance |i − j|, and a symmetric distance bias "
+        "sees nothing else."
+        if method == "alibi" and np.array_equal(perm, perm.size - 1 - np.arange(perm.size))
+        else ""
+    )
+    return first + (
+        f" With {name}: still identical up to reordering (max difference {gap1:.2g}).{why}"
+    )
 
 
 def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
@@ -99,8 +147,9 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     method = params["method"]
     gap0 = permutation_gap(runs["a_none"], runs["b_none"], perm)
     gap1 = permutation_gap(runs["a_pe"], runs["b_pe"], perm)
-    diffs = {tag: runs[f"b_{tag}"].outputs - runs[f"a_{tag}"].outputs[perm]
-             for tag in ("none", "pe")}
+    diffs = {
+        tag: runs[f"b_{tag}"].outputs - runs[f"a_{tag}"].outputs[perm] for tag in ("none", "pe")
+    }
     lim = max(float(np.max(np.abs(diffs["pe"]))), 1e-12)
     toks = {"a": a, "b": b}
     name = METHOD_NAMES[method]
@@ -113,6 +162,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             if not (0 <= i < len(words) and 0 <= j < len(words)):
                 return ""
             return f"query '{words[i]}' ({i}) → key '{words[j]}' ({j}): {fmt_value(w[i, j])}"
+
         return probe
 
     def diff_probe(tag: str) -> Any:
@@ -120,8 +170,10 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             i, c = int(round(y)), int(round(x))
             if not (0 <= i < len(b) and 0 <= c < params["d_model"]):
                 return ""
-            return (f"'{b[i]}' (B row {i} vs A row {perm[i]}), dim {c}: "
-                    f"{fmt_value(diffs[tag][i, c])}")
+            return (
+                f"'{b[i]}' (B row {i} vs A row {perm[i]}), dim {c}: {fmt_value(diffs[tag][i, c])}"
+            )
+
         return probe
 
     panels = []
@@ -129,30 +181,60 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         label = "no positions" if tag == "none" else name
         for c, s in enumerate(("a", "b")):
             words = " · ".join(toks[s])
-            panels.append(Panel(
-                f"weights_{s}_{tag}", f"{s.upper()}: '{' '.join(toks[s])}' — {label}", "heatmap",
-                f"keys: {words}", f"queries: {words}", image=runs[f"{s}_{tag}"].weights,
-                x_coords=np.arange(len(toks[s])), y_coords=np.arange(len(toks[s])),
-                x_ticks=list(enumerate(toks[s])), y_ticks=list(enumerate(toks[s])),
-                colormap="sequential", levels=(0.0, 1.0), value_label="attention weight",
-                probe=weights_probe(f"{s}_{tag}"), row=r, col=c))
+            panels.append(
+                Panel(
+                    f"weights_{s}_{tag}",
+                    f"{s.upper()}: '{' '.join(toks[s])}' — {label}",
+                    "heatmap",
+                    f"keys: {words}",
+                    f"queries: {words}",
+                    image=runs[f"{s}_{tag}"].weights,
+                    x_coords=np.arange(len(toks[s])),
+                    y_coords=np.arange(len(toks[s])),
+                    x_ticks=list(enumerate(toks[s])),
+                    y_ticks=list(enumerate(toks[s])),
+                    colormap="sequential",
+                    levels=(0.0, 1.0),
+                    value_label="attention weight",
+                    probe=weights_probe(f"{s}_{tag}"),
+                    row=r,
+                    col=c,
+                )
+            )
         gap = gap0 if tag == "none" else gap1
-        panels.append(Panel(
-            f"diff_{tag}", f"out_B − out_A reordered — {label}: max {gap:.2g}", "heatmap",
-            "output dimension", f"rows of B: {' · '.join(b)}", image=diffs[tag],
-            x_coords=np.arange(params["d_model"]), y_coords=np.arange(len(b)),
-            y_ticks=list(enumerate(b)),
-            colormap="diverging", levels=(-lim, lim), value_label="difference",
-            probe=diff_probe(tag), row=r, col=2))
+        panels.append(
+            Panel(
+                f"diff_{tag}",
+                f"out_B − out_A reordered — {label}: max {gap:.2g}",
+                "heatmap",
+                "output dimension",
+                f"rows of B: {' · '.join(b)}",
+                image=diffs[tag],
+                x_coords=np.arange(params["d_model"]),
+                y_coords=np.arange(len(b)),
+                y_ticks=list(enumerate(b)),
+                colormap="diverging",
+                levels=(-lim, lim),
+                value_label="difference",
+                probe=diff_probe(tag),
+                row=r,
+                col=2,
+            )
+        )
     d, base = params["d_model"], params["base"]
-    enters = {"sinusoidal": f"x = emb + PE (d={d}, base {base:g})",
-              "learned": f"x = emb + 0.5·E[p] (random table, d={d})",
-              "rope": f"q, k rotated by p·θ_i (θ_i = {base:g}^(−2i/{d - d % 2}))",
-              "alibi": f"scores − {TOY_ALIBI_SLOPE:g}·|i − j|"}[method]
-    formula = (f"out = softmax(q kᵀ/√{d}) v,  q, k, v = x W_q, x W_k, x W_v;  with {name}: "
-               f"{enters};  B = A reordered by {perm.tolist()}")
-    return ViewData("permutation", dict(params), panels, formula,
-                    _verdict(a, b, perm, gap0, gap1, method))
+    enters = {
+        "sinusoidal": f"x = emb + PE (d={d}, base {base:g})",
+        "learned": f"x = emb + 0.5·E[p] (random table, d={d})",
+        "rope": f"q, k rotated by p·θ_i (θ_i = {base:g}^(−2i/{d - d % 2}))",
+        "alibi": f"scores − {TOY_ALIBI_SLOPE:g}·|i − j|",
+    }[method]
+    formula = (
+        f"out = softmax(q kᵀ/√{d}) v,  q, k, v = x W_q, x W_k, x W_v;  with {name}: "
+        f"{enters};  B = A reordered by {perm.tolist()}"
+    )
+    return ViewData(
+        "permutation", dict(params), panels, formula, _verdict(a, b, perm, gap0, gap1, method)
+    )
 
 
 def export(params: Mapping[str, Any]) -> ExportData:
@@ -160,11 +242,22 @@ def export(params: Mapping[str, Any]) -> ExportData:
     a, b, perm, runs = _run(params)
     check_allocation("attention outputs", (4, len(a), params["d_model"]))
     out = np.stack([runs[k].outputs for k in ("a_none", "b_none", "a_pe", "b_pe")])
-    return ExportData("outputs", out, ("run", "token", "dimension"),
-                      "toy attention outputs: [A none, B none, A method, B method]")
+    return ExportData(
+        "outputs",
+        out,
+        ("run", "token", "dimension"),
+        "toy attention outputs: [A none, B none, A method, B method]",
+    )
 
 
-SPEC = ViewSpec("permutation", "Word order", MODEL, EXPLANATION, compute, export,
-                "(4, words, d_model) float64 toy attention outputs, each in its own sentence's "
-                "word order: [0] A without positions, [1] B without, [2] A with the method, "
-                "[3] B with the method")
+SPEC = ViewSpec(
+    "permutation",
+    "Word order",
+    MODEL,
+    EXPLANATION,
+    compute,
+    export,
+    "(4, words, d_model) float64 toy attention outputs, each in its own sentence's "
+    "word order: [0] A without positions, [1] B without, [2] A with the method, "
+    "[3] B with the method",
+)

@@ -22,19 +22,62 @@ from core.viewdata import (
     sampled_note,
 )
 
-MODEL = ParamModel("relative", "Relative", (
-    Param("seq_len", "int", 12, "Sequence length", "Query and key positions 0..seq_len−1.",
-          1, 4096, 1),
-    Param("k", "int", 4, "Shaw clip k", "Shaw et al.'s max_relative_position: offsets beyond "
-          "±k share the outermost embedding (2k + 1 embeddings in all).", 0, 512, 1),
-    Param("bidirectional", "bool", True, "T5 bidirectional", "Encoder style: separate buckets "
-          "for keys before and after the query. Off (decoder): keys after the query all "
-          "get bucket 0.", ),
-    Param("num_buckets", "int", 32, "T5 buckets", "Number of T5 buckets (32 in T5); half are "
-          "exact small distances, half logarithmic.", 4, 256, 1),
-    Param("max_distance", "int", 128, "T5 max distance", "Distances from here on share the last "
-          "bucket (128 in T5).", 2, 4096, 1),
-))
+MODEL = ParamModel(
+    "relative",
+    "Relative",
+    (
+        Param(
+            "seq_len",
+            "int",
+            12,
+            "Sequence length",
+            "Query and key positions 0..seq_len−1.",
+            1,
+            4096,
+            1,
+        ),
+        Param(
+            "k",
+            "int",
+            4,
+            "Shaw clip k",
+            "Shaw et al.'s max_relative_position: offsets beyond "
+            "±k share the outermost embedding (2k + 1 embeddings in all).",
+            0,
+            512,
+            1,
+        ),
+        Param(
+            "bidirectional",
+            "bool",
+            True,
+            "T5 bidirectional",
+            "Encoder style: separate buckets "
+            "for keys before and after the query. Off (decoder): keys after the query all "
+            "get bucket 0.",
+        ),
+        Param(
+            "num_buckets",
+            "int",
+            32,
+            "T5 buckets",
+            "Number of T5 buckets (32 in T5); half are exact small distances, half logarithmic.",
+            4,
+            256,
+            1,
+        ),
+        Param(
+            "max_distance",
+            "int",
+            128,
+            "T5 max distance",
+            "Distances from here on share the last bucket (128 in T5).",
+            2,
+            4096,
+            1,
+        ),
+    ),
+)
 
 EXPLANATION = (
     "Relative methods ask how far apart two tokens are instead of where each one sits. The "
@@ -43,16 +86,19 @@ EXPLANATION = (
     "et al. clip the offset to ±k and learn one embedding per clipped value. T5 learns one "
     "scalar bias per bucket: small distances get a bucket each, larger ones share "
     "logarithmically wider buckets, and everything beyond max_distance lands in the last "
-    "one.")
+    "one."
+)
 
 
 def _t5(rel: np.ndarray, params: Mapping[str, Any]) -> np.ndarray:
-    return t5_relative_bucket(rel, params["bidirectional"], params["num_buckets"],
-                              params["max_distance"])
+    return t5_relative_bucket(
+        rel, params["bidirectional"], params["num_buckets"], params["max_distance"]
+    )
 
 
-def _grids(n: int, k: int, idx: np.ndarray,
-           params: Mapping[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _grids(
+    n: int, k: int, idx: np.ndarray, params: Mapping[str, Any]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Course grid, Shaw index and T5 bucket on ``idx × idx``.
 
     All three depend on ``i − j`` only, so on evenly spaced ``idx`` each is evaluated
@@ -65,9 +111,11 @@ def _grids(n: int, k: int, idx: np.ndarray,
         return grid, shaw_relative_index(n, k, rows=idx, cols=idx), _t5(-grid, params)
     start = np.zeros(1, dtype=np.int64)
     diff = offsets(idx.size, step)  # i − j, as positions: rows diff, column 0
-    vectors = (relative_positions(n, rows=diff, cols=start)[:, 0],
-               shaw_relative_index(n, k, rows=diff, cols=start)[:, 0],
-               _t5(-diff, params))
+    vectors = (
+        relative_positions(n, rows=diff, cols=start)[:, 0],
+        shaw_relative_index(n, k, rows=diff, cols=start)[:, 0],
+        _t5(-diff, params),
+    )
     grid, shaw, t5 = (toeplitz_view(v, idx.size) for v in vectors)
     return grid, shaw, t5
 
@@ -75,9 +123,11 @@ def _grids(n: int, k: int, idx: np.ndarray,
 def _formula(params: Mapping[str, Any]) -> str:
     nb, md, k = params["num_buckets"], params["max_distance"], params["k"]
     per_dir = nb // 2 if params["bidirectional"] else nb
-    return (f"course grid[i, j] = i − j;  Shaw index = clip(j − i, −{k}, {k}) + {k} ∈ 0..{2 * k};"
-            f"  T5 bucket(j − i): {nb} buckets, {per_dir} per direction = {per_dir // 2} exact "
-            f"+ {per_dir - per_dir // 2} logarithmic up to distance {md}")
+    return (
+        f"course grid[i, j] = i − j;  Shaw index = clip(j − i, −{k}, {k}) + {k} ∈ 0..{2 * k};"
+        f"  T5 bucket(j − i): {nb} buckets, {per_dir} per direction = {per_dir // 2} exact "
+        f"+ {per_dir - per_dir // 2} logarithmic up to distance {md}"
+    )
 
 
 def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
@@ -119,28 +169,78 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     reach = 2 * md
     r_idx, r_stride = sample_axis(reach + 1, ctx.max_points // 2)
     rel = np.concatenate([-r_idx[:0:-1], r_idx]).astype(np.int64)  # symmetric, includes 0
-    curve = [Series("T5 bucket", rel.astype(float), _t5(rel, params).astype(float), "step"),
-             Series(f"Shaw index (k={k})", rel.astype(float),
-                    (np.clip(rel, -k, k) + k).astype(float), "dashed")]
+    curve = [
+        Series("T5 bucket", rel.astype(float), _t5(rel, params).astype(float), "step"),
+        Series(
+            f"Shaw index (k={k})",
+            rel.astype(float),
+            (np.clip(rel, -k, k) + k).astype(float),
+            "dashed",
+        ),
+    ]
     if r_stride > 1:
         notes.append(sampled_note("relative distances", reach + 1, r_stride))
     lim = float(max(n - 1, 1))
     panels = [
-        Panel("grid", "Course grid: i − j (query − key)", "heatmap", "key j", "query i",
-              image=grid, x_coords=idx, y_coords=idx, colormap="diverging", levels=(-lim, lim),
-              value_label="i − j", probe=probe_grid, row=0, col=0),
-        Panel("shaw", f"Shaw et al.: clip(j − i, ±{k}) + {k}", "heatmap", "key j", "query i",
-              image=shaw, x_coords=idx, y_coords=idx, colormap="sequential",
-              levels=(0.0, float(max(2 * k, 1))), value_label="embedding index",
-              probe=probe_shaw, row=0, col=1),
-        Panel("t5", f"T5 bucket of j − i ({nb} buckets, max distance {md})", "heatmap",
-              "key j", "query i", image=t5, x_coords=idx, y_coords=idx, colormap="sequential",
-              levels=(0.0, float(nb - 1)), value_label="bucket", probe=probe_t5,
-              note="" if params["bidirectional"] else "decoder: keys after the query → bucket 0",
-              row=1, col=0),
-        Panel("t5_curve", "Bucket vs relative position j − i", "curves",
-              "relative position j − i (key − query)", "bucket / index", series=curve,
-              row=1, col=1),
+        Panel(
+            "grid",
+            "Course grid: i − j (query − key)",
+            "heatmap",
+            "key j",
+            "query i",
+            image=grid,
+            x_coords=idx,
+            y_coords=idx,
+            colormap="diverging",
+            levels=(-lim, lim),
+            value_label="i − j",
+            probe=probe_grid,
+            row=0,
+            col=0,
+        ),
+        Panel(
+            "shaw",
+            f"Shaw et al.: clip(j − i, ±{k}) + {k}",
+            "heatmap",
+            "key j",
+            "query i",
+            image=shaw,
+            x_coords=idx,
+            y_coords=idx,
+            colormap="sequential",
+            levels=(0.0, float(max(2 * k, 1))),
+            value_label="embedding index",
+            probe=probe_shaw,
+            row=0,
+            col=1,
+        ),
+        Panel(
+            "t5",
+            f"T5 bucket of j − i ({nb} buckets, max distance {md})",
+            "heatmap",
+            "key j",
+            "query i",
+            image=t5,
+            x_coords=idx,
+            y_coords=idx,
+            colormap="sequential",
+            levels=(0.0, float(nb - 1)),
+            value_label="bucket",
+            probe=probe_t5,
+            note="" if params["bidirectional"] else "decoder: keys after the query → bucket 0",
+            row=1,
+            col=0,
+        ),
+        Panel(
+            "t5_curve",
+            "Bucket vs relative position j − i",
+            "curves",
+            "relative position j − i (key − query)",
+            "bucket / index",
+            series=curve,
+            row=1,
+            col=1,
+        ),
     ]
     return ViewData("relative", dict(params), panels, _formula(params), notes=notes)
 
@@ -159,12 +259,22 @@ def export(params: Mapping[str, Any]) -> ExportData:
         out[0, rows] = grid
         out[1, rows] = shaw_relative_index(n, params["k"], rows=rows, cols=cols)
         out[2, rows] = _t5(-grid, params)
-    return ExportData("relative", out, ("matrix", "query i", "key j"),
-                      "[0] i − j (course grid), [1] Shaw clip(j − i, −k, k) + k, "
-                      "[2] T5 bucket of j − i")
+    return ExportData(
+        "relative",
+        out,
+        ("matrix", "query i", "key j"),
+        "[0] i − j (course grid), [1] Shaw clip(j − i, −k, k) + k, [2] T5 bucket of j − i",
+    )
 
 
-SPEC = ViewSpec("relative", "Relative", MODEL, EXPLANATION, compute, export,
-                "(3, seq_len, seq_len) int64 stacked over queries i (rows) and keys j "
-                "(columns): [0] course grid i − j, [1] Shaw index clip(j − i, −k, k) + k, "
-                "[2] T5 bucket of relative_position = j − i")
+SPEC = ViewSpec(
+    "relative",
+    "Relative",
+    MODEL,
+    EXPLANATION,
+    compute,
+    export,
+    "(3, seq_len, seq_len) int64 stacked over queries i (rows) and keys j "
+    "(columns): [0] course grid i − j, [1] Shaw index clip(j − i, −k, k) + k, "
+    "[2] T5 bucket of relative_position = j − i",
+)

@@ -34,38 +34,140 @@ from core.viewdata import (
 
 SCALING_CHOICES = ("none",) + ROPE_SCALINGS
 
-MODEL = ParamModel("rope", "RoPE", (
-    Param("head_dim", "int", 64, "Head dimension", "Size of one attention head (even: "
-          "dimensions rotate in pairs).", 2, 1024, 2),
-    Param("base", "float", 10000.0, "Base (rope_theta)", "θ_i = base^(−2i/d_rot). LLaMA 2: "
-          "10000, LLaMA 3: 500000.", 10.0, 1e7, 1000.0, log_scale=True),
-    Param("style", "choice", "half", "Pairing", "half (HF / GPT-NeoX): pairs (i, i + d/2); "
-          "interleaved (GPT-J / Meta LLaMA): pairs (2i, 2i+1). Same math, other layout.",
-          choices=ROPE_STYLES),
-    Param("pair", "int", 0, "Pair drawn", "Rotation pair i drawn in the plane (clamped to "
-          "d_rot/2 − 1). Pair 0 turns fastest.", 0, 511, 1),
-    Param("m", "int", 5, "Query position m", "Position of the query.", 0, 1_000_000, 1),
-    Param("n", "int", 9, "Key position n", "Position of the key.", 0, 1_000_000, 1),
-    Param("seq_len", "int", 256, "Offset range", "Offsets −(L−1)..L−1 in the score and decay "
-          "panels; also the current length for dynamic NTK.", 2, 65536, 1),
-    Param("scaling", "choice", "none", "Context scaling", "How θ_i is changed to stretch a "
-          "model to longer contexts (as in HF transformers' rope_scaling).",
-          choices=SCALING_CHOICES),
-    Param("factor", "float", 4.0, "Scaling factor", "Context extension factor.", 1.0, 64.0, 0.5),
-    Param("original_max_position_embeddings", "int", 2048, "Original context",
-          "Training context length before scaling (dynamic, YaRN, Llama 3).", 1, 1_048_576, 1),
-    Param("partial_rotary_factor", "float", 1.0, "Rotary fraction", "Fraction of the head "
-          "that rotates (GPT-NeoX: 0.25); d_rot = int(head_dim·fraction) must be even.",
-          0.05, 1.0, 0.05),
-    Param("beta_fast", "float", 32.0, "YaRN β_fast", "YaRN: pairs turning more than β_fast "
-          "times over the original context keep their frequency.", 1.0, 256.0, 1.0),
-    Param("beta_slow", "float", 1.0, "YaRN β_slow", "YaRN: pairs turning fewer than β_slow "
-          "times are fully interpolated (divided by factor).", 0.1, 64.0, 0.1),
-    Param("low_freq_factor", "float", 1.0, "Llama 3 low_freq_factor", "Wavelengths above "
-          "original/low_freq_factor are divided by factor.", 0.1, 64.0, 0.5),
-    Param("high_freq_factor", "float", 4.0, "Llama 3 high_freq_factor", "Wavelengths below "
-          "original/high_freq_factor are kept; in between they are blended.", 0.1, 64.0, 0.5),
-))
+MODEL = ParamModel(
+    "rope",
+    "RoPE",
+    (
+        Param(
+            "head_dim",
+            "int",
+            64,
+            "Head dimension",
+            "Size of one attention head (even: dimensions rotate in pairs).",
+            2,
+            1024,
+            2,
+        ),
+        Param(
+            "base",
+            "float",
+            10000.0,
+            "Base (rope_theta)",
+            "θ_i = base^(−2i/d_rot). LLaMA 2: 10000, LLaMA 3: 500000.",
+            10.0,
+            1e7,
+            1000.0,
+            log_scale=True,
+        ),
+        Param(
+            "style",
+            "choice",
+            "half",
+            "Pairing",
+            "half (HF / GPT-NeoX): pairs (i, i + d/2); "
+            "interleaved (GPT-J / Meta LLaMA): pairs (2i, 2i+1). Same math, other layout.",
+            choices=ROPE_STYLES,
+        ),
+        Param(
+            "pair",
+            "int",
+            0,
+            "Pair drawn",
+            "Rotation pair i drawn in the plane (clamped to d_rot/2 − 1). Pair 0 turns fastest.",
+            0,
+            511,
+            1,
+        ),
+        Param("m", "int", 5, "Query position m", "Position of the query.", 0, 1_000_000, 1),
+        Param("n", "int", 9, "Key position n", "Position of the key.", 0, 1_000_000, 1),
+        Param(
+            "seq_len",
+            "int",
+            256,
+            "Offset range",
+            "Offsets −(L−1)..L−1 in the score and decay "
+            "panels; also the current length for dynamic NTK.",
+            2,
+            65536,
+            1,
+        ),
+        Param(
+            "scaling",
+            "choice",
+            "none",
+            "Context scaling",
+            "How θ_i is changed to stretch a "
+            "model to longer contexts (as in HF transformers' rope_scaling).",
+            choices=SCALING_CHOICES,
+        ),
+        Param(
+            "factor", "float", 4.0, "Scaling factor", "Context extension factor.", 1.0, 64.0, 0.5
+        ),
+        Param(
+            "original_max_position_embeddings",
+            "int",
+            2048,
+            "Original context",
+            "Training context length before scaling (dynamic, YaRN, Llama 3).",
+            1,
+            1_048_576,
+            1,
+        ),
+        Param(
+            "partial_rotary_factor",
+            "float",
+            1.0,
+            "Rotary fraction",
+            "Fraction of the head "
+            "that rotates (GPT-NeoX: 0.25); d_rot = int(head_dim·fraction) must be even.",
+            0.05,
+            1.0,
+            0.05,
+        ),
+        Param(
+            "beta_fast",
+            "float",
+            32.0,
+            "YaRN β_fast",
+            "YaRN: pairs turning more than β_fast "
+            "times over the original context keep their frequency.",
+            1.0,
+            256.0,
+            1.0,
+        ),
+        Param(
+            "beta_slow",
+            "float",
+            1.0,
+            "YaRN β_slow",
+            "YaRN: pairs turning fewer than β_slow "
+            "times are fully interpolated (divided by factor).",
+            0.1,
+            64.0,
+            0.1,
+        ),
+        Param(
+            "low_freq_factor",
+            "float",
+            1.0,
+            "Llama 3 low_freq_factor",
+            "Wavelengths above original/low_freq_factor are divided by factor.",
+            0.1,
+            64.0,
+            0.5,
+        ),
+        Param(
+            "high_freq_factor",
+            "float",
+            4.0,
+            "Llama 3 high_freq_factor",
+            "Wavelengths below original/high_freq_factor are kept; in between they are blended.",
+            0.1,
+            64.0,
+            0.5,
+        ),
+    ),
+)
 
 EXPLANATION = (
     "RoPE adds nothing to the token. Inside attention it rotates each pair of query and key "
@@ -75,7 +177,8 @@ EXPLANATION = (
     "angle between them, (m − n)·θ, so the score sees the relative offset. Fast pairs wrap "
     "around the circle many times, slow pairs barely move; context-extension methods (linear, "
     "dynamic NTK, YaRN, Llama 3) slow some frequencies down so longer inputs stay in the "
-    "angle range seen during training.")
+    "angle range seen during training."
+)
 
 TOY_QK_SEED = 7
 
@@ -84,28 +187,38 @@ def _scaling(params: Mapping[str, Any], kind: str) -> dict[str, Any] | None:
     if kind == "none":
         return None
     if kind == "yarn" and params["beta_slow"] >= params["beta_fast"]:
-        raise ValueError(f"beta_slow ({params['beta_slow']:g}) must be smaller than beta_fast "
-                         f"({params['beta_fast']:g}) for YaRN")
-    return {"rope_type": kind, "factor": params["factor"],
-            "original_max_position_embeddings": params["original_max_position_embeddings"],
-            "beta_fast": params["beta_fast"], "beta_slow": params["beta_slow"],
-            "low_freq_factor": params["low_freq_factor"],
-            "high_freq_factor": params["high_freq_factor"]}
+        raise ValueError(
+            f"beta_slow ({params['beta_slow']:g}) must be smaller than beta_fast "
+            f"({params['beta_fast']:g}) for YaRN"
+        )
+    return {
+        "rope_type": kind,
+        "factor": params["factor"],
+        "original_max_position_embeddings": params["original_max_position_embeddings"],
+        "beta_fast": params["beta_fast"],
+        "beta_slow": params["beta_slow"],
+        "low_freq_factor": params["low_freq_factor"],
+        "high_freq_factor": params["high_freq_factor"],
+    }
 
 
 def frequencies(params: Mapping[str, Any], kind: str | None = None) -> tuple[np.ndarray, float]:
     """``(θ_i, attention_factor)`` for ``params`` with scaling ``kind`` (default: selected)."""
     check_rotary_width(params["head_dim"], params["partial_rotary_factor"])
-    return rope_inv_freq(params["head_dim"], params["base"],
-                         _scaling(params, params["scaling"] if kind is None else kind),
-                         seq_len=params["seq_len"],
-                         partial_rotary_factor=params["partial_rotary_factor"])
+    return rope_inv_freq(
+        params["head_dim"],
+        params["base"],
+        _scaling(params, params["scaling"] if kind is None else kind),
+        seq_len=params["seq_len"],
+        partial_rotary_factor=params["partial_rotary_factor"],
+    )
 
 
 def angle_parts(angle: float) -> tuple[int, float]:
     """Full turns ``⌊angle / 2π⌋`` and the wrapped angle ``atan2(sin, cos)`` in degrees."""
-    return math.floor(angle / (2 * math.pi)), math.degrees(math.atan2(math.sin(angle),
-                                                                       math.cos(angle)))
+    return math.floor(angle / (2 * math.pi)), math.degrees(
+        math.atan2(math.sin(angle), math.cos(angle))
+    )
 
 
 def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
@@ -127,8 +240,10 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     unit[:, a] = 1.0
     rot = apply_rope(unit, [0, m, n], inv, style)  # unit q = k in the pair plane
     (tq, wq), (tk, wk) = angle_parts(m * theta), angle_parts(n * theta)
-    arrows = [Arrow(name, float(rot[r, a]), float(rot[r, b]))
-              for r, name in enumerate(("unrotated", f"q (m={m})", f"k (n={n})"))]
+    arrows = [
+        Arrow(name, float(rot[r, a]), float(rot[r, b]))
+        for r, name in enumerate(("unrotated", f"q (m={m})", f"k (n={n})"))
+    ]
     _, wd = angle_parts((m - n) * theta)
     af_note = f"; YaRN scales both by {af:.4g} (drawn at unit length)" if af != 1.0 else ""
 
@@ -141,44 +256,103 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             notes.append(f"{other} curve skipped: {exc}")
             continue
         sel = other == kind
-        freq.append(Series(f"{other} ×{params['factor']:g}" + (" (selected)" if sel else ""),
-                           pairs, values, "line" if sel else "dashed"))
+        freq.append(
+            Series(
+                f"{other} ×{params['factor']:g}" + (" (selected)" if sel else ""),
+                pairs,
+                values,
+                "line" if sel else "dashed",
+            )
+        )
 
     pos, stride = sample_axis(L, ctx.max_points // 2)
     offs = np.concatenate([-pos[:0:-1], pos]).astype(float)
     q, k = np.random.default_rng(TOY_QK_SEED).standard_normal((2, hd))
-    score = [Series(f"query at m={qp}", offs, af**2 * rope_score_vs_offset(
-        q, k, offs, inv, style, qp), "line" if qp == m else "dashed") for qp in (m, m + L)]
+    score = [
+        Series(
+            f"query at m={qp}",
+            offs,
+            af**2 * rope_score_vs_offset(q, k, offs, inv, style, qp),
+            "line" if qp == m else "dashed",
+        )
+        for qp in (m, m + L)
+    ]
     if abs(m - n) < L:
-        score.append(Series(f"m − n = {m - n}", np.array([m - n], dtype=float), af**2 *
-                            rope_score_vs_offset(q, k, np.array([m - n]), inv, style, m),
-                            "scatter"))
+        score.append(
+            Series(
+                f"m − n = {m - n}",
+                np.array([m - n], dtype=float),
+                af**2 * rope_score_vs_offset(q, k, np.array([m - n]), inv, style, m),
+                "scatter",
+            )
+        )
     decay = [Series("unscaled", pos.astype(float), rope_decay(pos, inv0))]
     if kind != "none":
-        decay.append(Series(f"{kind} ×{params['factor']:g}", pos.astype(float),
-                            rope_decay(pos, inv), "dashed"))
+        decay.append(
+            Series(
+                f"{kind} ×{params['factor']:g}", pos.astype(float), rope_decay(pos, inv), "dashed"
+            )
+        )
     notes += [t for t in [sampled_note("offsets", L, stride)] if t]
     panels = [
-        Panel("plane", f"Pair {pair} (dims {a}, {b}), θ = {theta:.4g}: q at m·θ = "
-              f"{m * theta:.4g} rad ({tq} full turns; atan2 {wq:+.1f}°)", "arrows",
-              f"k at n·θ = {n * theta:.4g} rad ({tk} full turns; atan2 {wk:+.1f}°)", "",
-              arrows=arrows, note=f"angle from k to q: (m − n)·θ → {wd:+.1f}°{af_note}",
-              row=0, col=0),
-        Panel("frequencies", "Rotation frequency θ_i per pair", "curves", "pair index i",
-              "θ_i (radians per position)", series=freq, log_y=True, row=0, col=1),
-        Panel("score", "q·k after rotation vs offset m − n (two query positions coincide)",
-              "curves", "offset m − n", "score ⟨R_m q, R_n k⟩", series=score,
-              note=f"fixed random q, k (seed {TOY_QK_SEED}); key position n = m − offset, "
-                   "negative n is a rotation the other way", row=1, col=0),
-        Panel("decay", "Long-range decay: mean_i cos(Δ·θ_i)", "curves", "offset Δ",
-              "mean cos", series=decay, row=1, col=1),
+        Panel(
+            "plane",
+            f"Pair {pair} (dims {a}, {b}), θ = {theta:.4g}: q at m·θ = "
+            f"{m * theta:.4g} rad ({tq} full turns; atan2 {wq:+.1f}°)",
+            "arrows",
+            f"k at n·θ = {n * theta:.4g} rad ({tk} full turns; atan2 {wk:+.1f}°)",
+            "",
+            arrows=arrows,
+            note=f"angle from k to q: (m − n)·θ → {wd:+.1f}°{af_note}",
+            row=0,
+            col=0,
+        ),
+        Panel(
+            "frequencies",
+            "Rotation frequency θ_i per pair",
+            "curves",
+            "pair index i",
+            "θ_i (radians per position)",
+            series=freq,
+            log_y=True,
+            row=0,
+            col=1,
+        ),
+        Panel(
+            "score",
+            "q·k after rotation vs offset m − n (two query positions coincide)",
+            "curves",
+            "offset m − n",
+            "score ⟨R_m q, R_n k⟩",
+            series=score,
+            note=f"fixed random q, k (seed {TOY_QK_SEED}); key position n = m − offset, "
+            "negative n is a rotation the other way",
+            row=1,
+            col=0,
+        ),
+        Panel(
+            "decay",
+            "Long-range decay: mean_i cos(Δ·θ_i)",
+            "curves",
+            "offset Δ",
+            "mean cos",
+            series=decay,
+            row=1,
+            col=1,
+        ),
     ]
-    scale_txt = {"none": "", "linear": f", θ_i / {params['factor']:g} (linear)",
-                 "dynamic": f", dynamic NTK base at length {L}", "yarn": ", YaRN blend",
-                 "llama3": ", Llama 3 bands"}[kind]
-    formula = (f"R_p rotates pair i = dims (a_i, b_i) by p·θ_i,  θ_i = {params['base']:g}"
-               f"^(−2i/{d_rot}){scale_txt};  pair {pair}: m·θ = {m}·{theta:.6g} = "
-               f"{m * theta:.6g} rad;  ⟨R_m q, R_n k⟩ depends on m − n = {m - n} only")
+    scale_txt = {
+        "none": "",
+        "linear": f", θ_i / {params['factor']:g} (linear)",
+        "dynamic": f", dynamic NTK base at length {L}",
+        "yarn": ", YaRN blend",
+        "llama3": ", Llama 3 bands",
+    }[kind]
+    formula = (
+        f"R_p rotates pair i = dims (a_i, b_i) by p·θ_i,  θ_i = {params['base']:g}"
+        f"^(−2i/{d_rot}){scale_txt};  pair {pair}: m·θ = {m}·{theta:.6g} = "
+        f"{m * theta:.6g} rad;  ⟨R_m q, R_n k⟩ depends on m − n = {m - n} only"
+    )
     if af != 1.0:
         formula += f";  attention factor {af:.4g} multiplies cos and sin (score × {af**2:.4g})"
     return ViewData("rope", dict(params), panels, formula, notes=notes)
@@ -189,11 +363,21 @@ def export(params: Mapping[str, Any]) -> ExportData:
     inv, _ = frequencies(params)
     n = params["seq_len"]
     check_allocation("RoPE angle matrix", (n, inv.size), copies=2)
-    return ExportData("angles", np.arange(n, dtype=np.float64)[:, None] * inv[None, :],
-                      ("position p", "pair i"),
-                      "RoPE angles p·θ_i in radians (seq_len, d_rot/2), scaling applied")
+    return ExportData(
+        "angles",
+        np.arange(n, dtype=np.float64)[:, None] * inv[None, :],
+        ("position p", "pair i"),
+        "RoPE angles p·θ_i in radians (seq_len, d_rot/2), scaling applied",
+    )
 
 
-SPEC = ViewSpec("rope", "RoPE", MODEL, EXPLANATION, compute, export,
-                "(seq_len, d_rot/2) float64 angles [p, i] = p·θ_i in radians (not wrapped), "
-                "with the selected scaling; YaRN's attention factor scales cos/sin, not angles")
+SPEC = ViewSpec(
+    "rope",
+    "RoPE",
+    MODEL,
+    EXPLANATION,
+    compute,
+    export,
+    "(seq_len, d_rot/2) float64 angles [p, i] = p·θ_i in radians (not wrapped), "
+    "with the selected scaling; YaRN's attention factor scales cos/sin, not angles",
+)

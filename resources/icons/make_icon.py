@@ -35,7 +35,7 @@ if sys.version_info < (3, 12):
 
     ctypes.c_ssize_t.from_address(id(None)).value += 1 << 40
 
-from PySide6 import QtCore, QtGui  # noqa: E402
+from PySide6 import QtCore, QtGui
 
 HERE = Path(__file__).resolve().parent
 NAME = "pe-studio"
@@ -89,11 +89,15 @@ def render(size: int) -> QtGui.QImage:
 
     for color, cycles, amp, width in reversed(WAVES):
         steps = 120
-        wave = QtGui.QPolygonF([
-            QtCore.QPointF(x0 + (x1 - x0) * i / steps,
-                           cy - r * amp * math.sin(theta + 2 * math.pi * cycles * i / steps))
-            for i in range(steps + 1)
-        ])
+        wave = QtGui.QPolygonF(
+            [
+                QtCore.QPointF(
+                    x0 + (x1 - x0) * i / steps,
+                    cy - r * amp * math.sin(theta + 2 * math.pi * cycles * i / steps),
+                )
+                for i in range(steps + 1)
+            ]
+        )
         pen = QtGui.QPen(color, width)
         pen.setCapStyle(QtCore.Qt.PenCapStyle.RoundCap)
         pen.setJoinStyle(QtCore.Qt.PenJoinStyle.RoundJoin)
@@ -105,16 +109,19 @@ def render(size: int) -> QtGui.QImage:
     pen.setCapStyle(QtCore.Qt.PenCapStyle.RoundCap)
     p.setPen(pen)
     head_len = 16.0
-    shaft_end = QtCore.QPointF(tip.x() - 0.6 * head_len * math.cos(theta),
-                               tip.y() + 0.6 * head_len * math.sin(theta))
+    shaft_end = QtCore.QPointF(
+        tip.x() - 0.6 * head_len * math.cos(theta), tip.y() + 0.6 * head_len * math.sin(theta)
+    )
     p.drawLine(QtCore.QPointF(cx, cy), shaft_end)
     p.setPen(QtCore.Qt.PenStyle.NoPen)
     p.setBrush(ARROW)
     spread = math.radians(28)
-    left = QtCore.QPointF(tip.x() - head_len * math.cos(theta - spread),
-                          tip.y() + head_len * math.sin(theta - spread))
-    right = QtCore.QPointF(tip.x() - head_len * math.cos(theta + spread),
-                           tip.y() + head_len * math.sin(theta + spread))
+    left = QtCore.QPointF(
+        tip.x() - head_len * math.cos(theta - spread), tip.y() + head_len * math.sin(theta - spread)
+    )
+    right = QtCore.QPointF(
+        tip.x() - head_len * math.cos(theta + spread), tip.y() + head_len * math.sin(theta + spread)
+    )
     p.drawPolygon(QtGui.QPolygonF([tip, left, right]))
     p.setBrush(QtGui.QColor("#ffffff"))
     p.drawEllipse(QtCore.QPointF(cx, cy), 7, 7)
@@ -147,21 +154,28 @@ def main() -> int:
     png.write_bytes(_png_bytes(render(256)))
     written = [png]
     try:
-        import PIL  # noqa: F401
+        import PIL
     except ImportError:
-        PIL = None  # noqa: N806
+        PIL = None
     if PIL is not None:
         # Pillow's optimizer squeezes the PNG a bit further than Qt's encoder.
         _to_pil(render(256)).save(png, format="PNG", optimize=True)
         # Render each size natively (crisper than downscaling one bitmap).
         ico_sizes = [16, 24, 32, 48, 64, 128, 256]
         big = _to_pil(render(256))
-        big.save(HERE / f"{NAME}.ico", format="ICO", sizes=[(s, s) for s in ico_sizes],
-                 append_images=[_to_pil(render(s)) for s in ico_sizes[:-1]])
+        big.save(
+            HERE / f"{NAME}.ico",
+            format="ICO",
+            sizes=[(s, s) for s in ico_sizes],
+            append_images=[_to_pil(render(s)) for s in ico_sizes[:-1]],
+        )
         written.append(HERE / f"{NAME}.ico")
         icns_src = _to_pil(render(512))
-        icns_src.save(HERE / f"{NAME}.icns", format="ICNS",
-                      append_images=[_to_pil(render(s)) for s in (16, 32, 64, 128, 256)])
+        icns_src.save(
+            HERE / f"{NAME}.icns",
+            format="ICNS",
+            append_images=[_to_pil(render(s)) for s in (16, 32, 64, 128, 256)],
+        )
         written.append(HERE / f"{NAME}.icns")
     elif render(256).save(str(HERE / f"{NAME}.ico"), "ICO"):  # needs Qt's imageformats/ico plugin
         written.append(HERE / f"{NAME}.ico")

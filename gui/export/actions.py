@@ -1,0 +1,324 @@
+"""File-menu export actions of the main window and the small export dialog.
+
+``install_export_actions(window)`` adds *Export view…* (Ctrl+E), *Export plot…*,
+*Copy image* (Ctrl+Shift+C) and *Export all views…*. Every export goes through
+:func:`gui.export.headless.export_view`, the same code path as ``main.py export``. The last
+folder used is remembered in ``QSettings`` (key ``export/last_dir``), or in memory when
+``PE_STUDIO_NO_SETTINGS=1`` (tests).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from core.views import VIEWS
+from gui.export.headless import DEFAULT_HEIGHT, DEFAULT_WIDTH, FORMATS, MAX_SIDE, export_view
+from gui.render.snapshot import copy_to_clipboard
+from gui.window.engine import error_text
+
+SETTINGS_KEY = "export/last_dir"
+_MEMORY_SETTINGS: dict[str, str] = {}
+FORMAT_LABELS = {
+    "png": "PNG image",
+    "svg": "SVG vector image",
+    "csv": "CSV data",
+    "npy": "NumPy data (.npy)",
+}
+
+
+@dataclass(frozen=True)
+class ExportOptions:
+    """What the export dialog asks: format, size, background and (optionally) a plot."""
+
+    fmt: str = "png"
+    width: int = DEFAULT_WIDTH
+    height: int = DEFAULT_HEIGHT
+    scale: float = 1.0
+    transparent: bool = False
+    panel: str | None = None
+
+    def export_kwargs(self) -> dict[str, Any]:
+        """Keyword arguments of :func:`export_view` (scale/transparent only for PNG)."""
+        png = self.fmt == "png"
+        return {
+            "width": self.width,
+            "height": self.height,
+            "panel": self.panel,
+            "scale": self.scale if png and self.scale != 1.0 else None,
+            "transparent": self.transparent and png,
+        }
+
+
+_last_options = ExportOptions()
+
+
+# ----------------------------------------------------------------------- settings
+def _use_memory() -> bool:
+    return os.environ.get("PE_STUDIO_NO_SETTINGS") == "1"
+
+
+def last_dir() -> str:
+    """The folder of the last export (default: the home folder)."""
+    value = (
+        _MEMORY_SETTINGS.get(SETTINGS_KEY)
+        if _use_memory()
+        else QtCore.QSettings().value(SETTINGS_KEY, None)
+    )
+    return str(value) if value and Path(str(value)).is_dir() else str(Path.home())
+
+
+def remember_dir(folder: str | os.PathLike[str]) -> None:
+    """Store ``folder`` as the last export folder."""
+    if _use_memory():
+        _MEMORY_SETTINGS[SETTINGS_KEY] = os.fspath(folder)
+    else:
+        QtCore.QSettings().setValue(SETTINGS_KEY, os.fspath(folder))
+
+
+# ----------------------------------------------------------------------- dialog
+class ExportDialog(QtWidgets.QDialog):
+    """Format, pixel size or scale, transparent background and (for a plot) which plot."""
+
+    def __init__(
+        self,
+        parent: QtWidgets.QWidget | None,
+        title: str,
+        initial: ExportOptions,
+        panels: list[tuple[str, str]] | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        form = QtWidgets.QFormLayout(self)
+        self.format = QtWidgets.QComboBox(self)
+        for fmt in FORMATS:
+            self.format.addItem(FORMAT_LABELS[fmt], fmt)
+        self.format.setCurrentIndex(max(0, self.format.findData(initial.fmt)))
+        self.panel = QtWidgets.QComboBox(self)
+        for key, text in panels or []:
+            self.panel.addItem(text, key)
+        self.panel.setCurrentIndex(max(0, self.panel.findData(initial.panel)))
+        self.width_box, self.height_box = (self._spin(initial.width), self._spin(initial.height))
+        self.scale = QtWidgets.QDoubleSpinBox(self)
+        self.scale.setRange(0.25, 8.0)
+        self.scale.setSingleStep(0.5)
+        self.scale.setValue(initial.scale)
+        self.scale.setToolTip(
+            "PNG: pixel size = width × height × scale; text and lines grow "
+            "with it (2 = sharp on high-DPI slides)."
+        )
+        self.transparent = QtWidgets.QCheckBox("Transparent background (PNG)", self)
+        self.transparent.setChecked(initial.transparent)
+        self.size_note = QtWidgets.QLabel(self)
+        if panels:
+            form.addRow("Plot:", self.panel)
+        form.addRow("Format:", self.format)
+        form.addRow("Width (px):", self.width_box)
+        form.addRow("Height (px):", self.height_box)
+        form.addRow("Scale:", self.scale)
+        form.addRow("", self.transparent)
+        form.addRow("", self.size_note)
+        buttons = QtWidgets.QDialogButtonBox(
+            QtWidgets.QDialogButtonBox.StandardButton.Ok
+            | QtWidgets.QDialogButtonBox.StandardButton.Cancel,
+            self,
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+        for signal in (
+            self.format.currentIndexChanged,
+            self.width_box.valueChanged,
+            self.height_box.valueChanged,
+            self.scale.valueChanged,
+        ):
+            signal.connect(self._update)
+        self._update()
+
+    def _spin(self, value: int) -> QtWidgets.QSpinBox:
+        box = QtWidgets.QSpinBox(self)
+        box.setRange(16, MAX_SIDE)
+        box.setSingleStep(100)
+        box.setValue(value)
+        return box
+
+    def _update(self) -> None:
+        fmt = self.format.currentData()
+        png = fmt == "png"
+        self.scale.setEnabled(png)
+        self.transparent.setEnabled(png)
+        o = self.options()
+        if png:
+            w, h = round(o.width * o.scale), round(o.height * o.scale)
+            self.size_note.setText(f"Image: {w} × {h} pixels")
+        elif fmt == "svg":
+            self.size_note.setText(f"Vector image, {o.width} × {o.height} px page")
+        else:
+            self.size_note.setText(
+                "Full-resolution data of the view"
+                if self.panel.count() == 0
+                else "Numbers plotted in the chosen plot"
+            )
+
+    def options(self) -> ExportOptions:
+        """The options as currently entered."""
+        return ExportOptions(
+            self.format.currentData(),
+            self.width_box.value(),
+            self.height_box.value(),
+            round(self.scale.value(), 4),
+            self.transparent.isChecked(),
+            self.panel.currentData() if self.panel.count() else None,
+        )
+
+
+def ask_options(
+    parent: QtWidgets.QWidget,
+    title: str,
+    initial: ExportOptions,
+    panels: list[tuple[str, str]] | None = None,
+) -> ExportOptions | None:
+    """Run the export dialog; ``None`` when cancelled (tests monkeypatch this)."""
+    dialog = ExportDialog(parent, title, initial, panels)
+    try:
+        return dialog.options() if dialog.exec() else None
+    finally:
+        dialog.deleteLater()
+
+
+def ask_save_path(parent: QtWidgets.QWidget, title: str, suggested: str, fmt: str) -> str | None:
+    """Ask for a file name (starting at ``suggested``); ``None`` when cancelled."""
+    path, _ = QtWidgets.QFileDialog.getSaveFileName(
+        parent, title, suggested, f"{FORMAT_LABELS[fmt]} (*.{fmt})"
+    )
+    return path or None
+
+
+def ask_folder(parent: QtWidgets.QWidget, title: str, start: str) -> str | None:
+    """Ask for a folder; ``None`` when cancelled."""
+    return QtWidgets.QFileDialog.getExistingDirectory(parent, title, start) or None
+
+
+def notify_error(parent: QtWidgets.QWidget, message: str) -> None:
+    """Show a failed export to the user (tests monkeypatch this)."""
+    QtWidgets.QMessageBox.warning(parent, "Export failed", message)
+
+
+# ----------------------------------------------------------------------- actions
+class ExportActions(QtCore.QObject):
+    """The export commands of one :class:`gui.window.main_window.MainWindow`."""
+
+    def __init__(self, window: Any) -> None:
+        super().__init__(window)
+        self.window = window
+
+    def _params(self, view_id: str) -> dict[str, Any]:
+        state = self.window.states.get(view_id)
+        return state.values if state is not None else VIEWS[view_id].model.defaults()
+
+    def _run(self, view_id: str, path: str, options: ExportOptions) -> bool:
+        """Export one file; report failures; return success."""
+        QtWidgets.QApplication.setOverrideCursor(QtCore.Qt.CursorShape.WaitCursor)
+        try:
+            export_view(view_id, self._params(view_id), path, **options.export_kwargs())
+        except Exception as exc:  # shown as one line, the window stays usable
+            notify_error(self.window, error_text(exc))
+            return False
+        finally:
+            QtWidgets.QApplication.restoreOverrideCursor()
+        return True
+
+    def export_current(self, single_plot: bool = False) -> str | None:
+        """Export the current view (or one of its plots) after asking; return the path."""
+        global _last_options
+        view_id = self.window.current_view
+        panels = None
+        if single_plot:
+            data = self.window.view_widget(view_id).data
+            panels = [(p.key, p.title) for p in data.panels] if data is not None else []
+            if not panels:
+                notify_error(self.window, "the view has no plot to export yet")
+                return None
+        what = "plot" if single_plot else "view"
+        options = ask_options(self.window, f"Export {what}", _last_options, panels)
+        if options is None:
+            return None
+        _last_options = options if single_plot else replace(options, panel=_last_options.panel)
+        name = f"{view_id}-{options.panel}" if options.panel else view_id
+        suggested = str(Path(last_dir()) / f"{name}.{options.fmt}")
+        path = ask_save_path(self.window, f"Export {what}", suggested, options.fmt)
+        if path is None:
+            return None
+        if not Path(path).suffix:
+            path = f"{path}.{options.fmt}"
+        remember_dir(Path(path).parent)
+        if not self._run(view_id, path, options):
+            return None
+        self.window.statusBar().showMessage(f"Exported {what} to {path}", 8000)
+        return path
+
+    def copy_image(self) -> None:
+        """Copy the plots of the current view, as shown, to the clipboard."""
+        copy_to_clipboard(self.window.view_widget(self.window.current_view).canvas)
+        self.window.statusBar().showMessage("Copied the plots to the clipboard", 5000)
+
+    def export_all(self) -> list[str]:
+        """Export every view with its current parameters into one folder."""
+        global _last_options
+        options = ask_options(self.window, "Export all views", _last_options)
+        if options is None:
+            return []
+        _last_options = replace(options, panel=_last_options.panel)
+        folder = ask_folder(self.window, "Export all views to folder", last_dir())
+        if folder is None:
+            return []
+        remember_dir(folder)
+        written: list[str] = []
+        for view_id in VIEWS:
+            self.window.statusBar().showMessage(f"Exporting {view_id}…")
+            QtWidgets.QApplication.processEvents(
+                QtCore.QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents
+            )
+            path = str(Path(folder) / f"{view_id}.{options.fmt}")
+            if not self._run(view_id, path, replace(options, panel=None)):
+                break
+            written.append(path)
+        self.window.statusBar().showMessage(
+            f"Exported {len(written)} of {len(VIEWS)} views to {folder}", 8000
+        )
+        return written
+
+
+def install_export_actions(window: Any) -> ExportActions:
+    """Add the export actions to ``window.file_menu`` (before *Quit*) with shortcuts."""
+    actions = ExportActions(window)
+    window.export_actions = actions
+    menu: QtWidgets.QMenu = window.file_menu
+    created = [
+        window.add_action(
+            menu, "&Export view…", "Ctrl+E", actions.export_current, "action-export-view"
+        ),
+        window.add_action(
+            menu,
+            "Export &plot…",
+            "Ctrl+Shift+E",
+            lambda: actions.export_current(True),
+            "action-export-plot",
+        ),
+        window.add_action(
+            menu, "&Copy image", "Ctrl+Shift+C", actions.copy_image, "action-copy-image"
+        ),
+        window.add_action(
+            menu, "Export &all views…", "Ctrl+Alt+Shift+E", actions.export_all, "action-export-all"
+        ),
+    ]
+    quit_action = window.findChild(QtGui.QAction, "action-quit")
+    if quit_action is not None and quit_action in menu.actions():
+        for action in created:  # keep Quit last
+            menu.insertAction(quit_action, action)
+        menu.insertSeparator(quit_action)
+    return actions

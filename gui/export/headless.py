@@ -1,0 +1,345 @@
+"""Export a view (or one plot of it) to PNG, SVG, CSV or NPY: the single code path.
+
+The window's export actions and ``main.py export`` both call :func:`export_view`.
+Data formats (CSV/NPY) never touch Qt, so importing this module is Qt-free; images
+build an offscreen :class:`gui.widgets.view_widget.ViewWidget`, compute its
+:class:`core.viewdata.ViewData` synchronously at a resolution fitting the requested
+pixel size, and render it with :mod:`gui.render.snapshot`. Every file is written
+atomically: an existing file is replaced only once the new content is complete.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from core.atomicio import atomic_open
+from core.memory import check_allocation
+from core.viewdata import ComputeContext, Panel, ViewData, ViewSpec
+from core.views import compute_view, get_view
+
+FORMATS: tuple[str, ...] = ("png", "svg", "csv", "npy")
+IMAGE_FORMATS: tuple[str, ...] = ("png", "svg")
+DEFAULT_WIDTH, DEFAULT_HEIGHT = 1600, 1000
+MAX_SIDE = 32768  # pixels; larger requests are refused with a one-line message
+
+
+def export_format(path: str | os.PathLike[str]) -> str:
+    """The format (``png``, ``svg``, ``csv`` or ``npy``) chosen by ``path``'s extension.
+
+    Raises
+    ------
+    ValueError
+        Unsupported or missing extension.
+    """
+    ext = Path(path).suffix.lower().lstrip(".")
+    if ext not in FORMATS:
+        problem = f"has unsupported file type '.{ext}'" if ext else "has no file extension"
+        raise ValueError(f"output '{os.fspath(path)}' {problem}; use .png, .svg, .csv or .npy")
+    return ext
+
+
+def check_writable(path: str | os.PathLike[str]) -> None:
+    """Raise a one-line ``OSError`` if ``path``'s folder is missing or not writable."""
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.exists():
+        raise FileNotFoundError(
+            f"cannot write '{os.fspath(path)}': folder '{folder}' does not exist"
+        )
+    if not folder.is_dir():
+        raise NotADirectoryError(f"cannot write '{os.fspath(path)}': '{folder}' is not a folder")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise PermissionError(
+            f"cannot write '{os.fspath(path)}': no permission to write in folder '{folder}'"
+        )
+    if target.is_dir():
+        raise IsADirectoryError(f"cannot write '{os.fspath(path)}': it is a folder")
+
+
+def context_for_size(width: int, height: int) -> ComputeContext:
+    """A :class:`ComputeContext` whose resolution fits a ``width`` x ``height`` image.
+
+    Heatmaps get about one computed cell per pixel of a half-width plot; curves at
+    least the interactive 2048 points.
+    """
+    side = max(int(width), int(height))
+    return ComputeContext(
+        max_cells=int(min(4096, max(64, side // 2))),
+        max_points=int(min(16384, max(2048, 2 * side))),
+    )
+
+
+def pixel_size(
+    width: int | None, height: int | None, scale: float | None
+) -> tuple[int, int, int, int]:
+    """Validate a size request; return ``(layout w, layout h, pixel w, pixel h)``.
+
+    The layout size defaults to 1600 x 1000; ``scale`` multiplies it into the pixel
+    size (text and lines grow with it).
+    """
+    w = DEFAULT_WIDTH if width is None else width
+    h = DEFAULT_HEIGHT if height is None else height
+    for name, value in (("width", w), ("height", h)):
+        if isinstance(value, bool) or int(value) != value or not 1 <= value <= MAX_SIDE:
+            raise ValueError(f"{name} must be an integer in 1..{MAX_SIDE} pixels, got {value}")
+    if scale is not None and not (0 < scale <= 16):
+        raise ValueError(f"scale must be in (0, 16], got {scale:g}")
+    s = 1.0 if scale is None else float(scale)
+    pw, ph = max(1, round(w * s)), max(1, round(h * s))
+    if max(pw, ph) > MAX_SIDE:
+        raise ValueError(f"image of {pw}x{ph} pixels is too large (at most {MAX_SIDE} a side)")
+    check_allocation("image", (ph, pw), itemsize=4, copies=2)
+    return int(w), int(h), pw, ph
+
+
+def export_view(
+    view_id: str,
+    params: Mapping[str, Any],
+    path: str | os.PathLike[str],
+    *,
+    width: int | None = None,
+    height: int | None = None,
+    transparent: bool = False,
+    panel: str | None = None,
+    scale: float | None = None,
+    title: str | None = None,
+    note: str | None = None,
+) -> Path:
+    """Write view ``view_id`` (or its plot ``panel``) to ``path``; format by extension.
+
+    Parameters
+    ----------
+    view_id
+        A key of :data:`core.views.VIEWS`.
+    params
+        Parameter values; missing ones take their defaults, all are validated.
+    path
+        Destination ending in ``.png``, ``.svg``, ``.csv`` or ``.npy``.
+    width, height
+        Layout size of the image in pixels (default 1600 x 1000). For a single plot's
+        CSV/NPY they set the display resolution the plot data is computed at.
+    transparent
+        PNG only: transparent instead of themed background.
+    panel
+        Key of one plot; ``None`` exports the whole view (CSV/NPY: the view's
+        full-resolution ``spec.export``; a plot's CSV/NPY: ``Panel.data_table()``).
+    scale
+        PNG only: pixel size = layout size x ``scale`` (text and lines scale too).
+    title, note
+        Replace the view's title line / add a note line in images (scenes).
+
+    Returns
+    -------
+    Path
+        ``path``.
+
+    Raises
+    ------
+    ValueError
+        Unknown view, plot or parameter, invalid value or size, unsupported extension
+        (:class:`core.params.ParamError` is a ``ValueError``).
+    core.memory.MemoryBudgetError
+        The data would exceed the memory budget.
+    OSError
+        The file cannot be written (an existing file is then untouched).
+    """
+    spec = get_view(view_id)
+    fmt = export_format(path)
+    values = spec.model.validate(params, partial=True)
+    if scale is not None and fmt != "png":
+        raise ValueError("scale applies to PNG export only; give width and height instead")
+    if transparent and fmt != "png":
+        raise ValueError("a transparent background applies to PNG export only")
+    w, h, pw, ph = pixel_size(width, height, scale)
+    check_writable(path)
+    if fmt in ("csv", "npy") and panel is None:
+        data = spec.export(values)
+        write_array(path, data.array, data.axes)
+        return Path(path)
+    view = compute_view(view_id, values, context_for_size(pw, ph))
+    chosen = _find_panel(view, panel) if panel is not None else None
+    if fmt in ("csv", "npy"):
+        _write_panel_data(path, view_id, chosen)
+    else:
+        _render(spec, view, chosen, path, fmt, (w, h), (pw, ph), transparent, title, note)
+    return Path(path)
+
+
+def _find_panel(view: ViewData, key: str) -> Panel:
+    try:
+        return view.panel(key)
+    except KeyError as exc:
+        raise ValueError(str(exc).strip("'\"")) from None
+
+
+def panel_keys(spec: ViewSpec, params: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """``(key, title)`` of the plots a view shows for ``params`` (for menus, listings)."""
+    view = spec.compute(spec.model.validate(params, partial=True), ComputeContext(64, 256))
+    return [(p.key, p.title) for p in view.panels]
+
+
+# ----------------------------------------------------------------------- images
+def export_ui_scale(width: int, height: int) -> float:
+    """Font/line scale of an image laid out at ``width`` x ``height``.
+
+    1.0 (the window's 100 % look) from the default 1600 x 1000 up; smaller layouts
+    shrink text and lines proportionally (down to 50 %) so titles are not cut off.
+    Larger text: use ``scale``, which enlarges the whole layout.
+    """
+    fit = min(width / DEFAULT_WIDTH, height / DEFAULT_HEIGHT)
+    return float(min(1.0, max(0.5, round(fit, 3))))
+
+
+def _render(
+    spec: ViewSpec,
+    view: ViewData,
+    panel: Panel | None,
+    path: str | os.PathLike[str],
+    fmt: str,
+    layout: tuple[int, int],
+    pixels: tuple[int, int],
+    transparent: bool,
+    title: str | None,
+    note: str | None,
+) -> None:
+    """Draw ``view`` (or ``panel``) in an offscreen widget and render it to ``path``."""
+    from gui.qt_app import ensure_app
+
+    ensure_app(headless=True)  # offscreen platform unless a QApplication already exists
+    from gui import theme
+    from gui.render import snapshot as render_export
+
+    previous = theme.current_theme()
+    theme.set_theme(ui_scale=export_ui_scale(*layout))
+    try:
+        widget = _build_widget(spec, view, panel, title, note)
+    finally:
+        theme.set_theme(ui_scale=previous.ui_scale)  # the window's plots keep their look
+    try:
+        widget.resize(*layout)
+        if fmt == "png":
+            render_export.render_png(
+                widget, path, width=pixels[0], height=pixels[1], transparent=transparent
+            )
+        else:
+            render_export.render_svg(
+                widget,
+                path,
+                width=layout[0],
+                height=layout[1],
+                title=title or (panel.title if panel else spec.title),
+            )
+    finally:
+        widget.deleteLater()
+
+
+def _build_widget(
+    spec: ViewSpec, view: ViewData, panel: Panel | None, title: str | None, note: str | None
+) -> Any:
+    """A never-shown widget drawing the whole view, or one plot of it."""
+    import pyqtgraph as pg
+
+    from gui.plotting.panel_plot import PanelPlot
+    from gui.theme import current_theme
+
+    theme = current_theme()
+    if panel is not None:
+        canvas = pg.GraphicsLayoutWidget()
+        canvas.setBackground(theme.background)
+        PanelPlot(canvas.addPlot()).show(panel)
+        return canvas
+    from gui.widgets.view_widget import ViewWidget
+
+    widget = ViewWidget(spec)
+    widget.explanation.hide()  # the teaching paragraph stays in the app
+    widget.show_data(view)
+    if title:
+        widget.title.setText(title)
+    notes = ([note] if note else []) + view.display_notes()
+    widget.status.setText(" · ".join(notes))
+    widget.status.setVisible(bool(notes))
+    return widget
+
+
+# ----------------------------------------------------------------------- data files
+def _write_panel_data(path: str | os.PathLike[str], view_id: str, panel: Panel) -> None:
+    names, table = panel.data_table()
+    if table.size == 0:
+        if panel.kind == "table" and Path(path).suffix.lower() == ".csv":
+            with atomic_open(path, "w", newline="") as handle:
+                writer = csv.writer(handle, lineterminator="\n")
+                writer.writerow(panel.header)
+                writer.writerows(panel.rows)
+            return
+        raise ValueError(
+            f"plot '{panel.key}' of view '{view_id}' has no numeric data to "
+            "export" + ("; export it as CSV, PNG or SVG" if panel.kind == "table" else "")
+        )
+    write_array(path, table, ("row", "column"), column_names=names)
+
+
+def write_array(
+    path: str | os.PathLike[str],
+    array: np.ndarray,
+    axes: Sequence[str],
+    column_names: Sequence[str] | None = None,
+) -> None:
+    """Write ``array`` atomically as ``.npy`` (no pickle) or ``.csv`` by ``path``'s suffix.
+
+    CSV layout: 1-D/2-D arrays as a matrix, a header row of column indices (or
+    ``column_names``) and a first column of row indices; 3-D and higher in long format,
+    one column per axis (named from ``axes``) plus ``value``. Floats use ``%.17g``
+    (``-inf``/``inf``/``nan`` spelled so ``float()`` reads them), so values round-trip.
+    """
+    array = np.asarray(array)
+    if export_format(path) == "npy":
+        with atomic_open(path, "wb") as handle:
+            np.save(handle, array, allow_pickle=False)
+        return
+    with atomic_open(path, "w", newline="") as handle:
+        write_csv(handle, array, axes, column_names)
+
+
+def _formatter(array: np.ndarray):
+    if np.issubdtype(array.dtype, np.integer) or array.dtype == np.bool_:
+        return lambda row: [str(int(v)) for v in row]
+    return lambda row: ["%.17g" % v for v in row]  # noqa: UP031 (repr-level precision)
+
+
+def write_csv(
+    handle: Any, array: np.ndarray, axes: Sequence[str], column_names: Sequence[str] | None = None
+) -> None:
+    """Write ``array`` as CSV to the open text ``handle`` (see :func:`write_array`)."""
+    array = np.asarray(array)
+    if array.ndim == 0:
+        array = array.reshape(1)
+    names = list(axes) + [f"axis {k}" for k in range(len(axes), array.ndim)]
+    fmt = _formatter(array)
+    writer = csv.writer(handle, lineterminator="\n")
+    if array.ndim <= 2:
+        matrix = array.reshape(-1, 1) if array.ndim == 1 else array
+        cols = (
+            list(column_names)
+            if column_names is not None
+            else ["value"]
+            if array.ndim == 1
+            else [str(j) for j in range(matrix.shape[1])]
+        )
+        corner = names[0] if array.ndim == 1 else f"{names[0]} \\ {names[1]}"
+        writer.writerow([corner, *cols])
+        for i, row in enumerate(matrix.tolist()):
+            writer.writerow([str(i), *fmt(row)])
+        return
+    writer.writerow([*names[: array.ndim], "value"])
+    last = np.arange(array.shape[-1]).tolist()
+    for index in np.ndindex(*array.shape[:-1]):
+        prefix = [str(k) for k in index]
+        writer.writerows(
+            [*prefix, str(j), v] for j, v in zip(last, fmt(array[index].tolist()), strict=True)
+        )

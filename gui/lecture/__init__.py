@@ -1,0 +1,1 @@
+"""Lecture features: scenes and decks, presentation mode, sweeps, help and settings."""

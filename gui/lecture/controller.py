@@ -1,0 +1,330 @@
+"""Lecture features of the main window: scenes, decks, presentation, animation, help.
+
+:func:`install_lecture` is called once from ``MainWindow._build_actions``; it creates a
+:class:`Lecture` (``window.lecture``) that adds the actions (each with a shortcut), the
+deck dock, the help overlay, the keyboard policy for presentation clickers, and saves /
+restores the settings (:mod:`gui.lecture.settings`).
+
+Keyboard policy: Page Down / Page Up (what clickers send) always step through the deck,
+even while a spin box has focus; Right / Left, Home / End and Space act on the deck and
+the animation only when the focus is not in an editor (spin box, line edit, slider, combo
+box, text field; Space also leaves buttons alone), so editing keeps working.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from gui.lecture.deck import DECK_FILTER, SCENE_FILTER, DeckController, shipped_decks
+from gui.lecture.display import SCALE_CHOICES, DisplayController
+from gui.lecture.help import HelpOverlay
+from gui.lecture.settings import open_store, restore_settings, save_settings
+from gui.lecture.sweep import SweepController
+from gui.theme import DIVERGING_MAPS, SEQUENTIAL_MAPS
+
+if TYPE_CHECKING:
+    from gui.window.main_window import MainWindow
+
+Key = QtCore.Qt.Key
+_CLICKER_KEYS = {Key.Key_PageDown, Key.Key_PageUp}
+_EDITOR_KEYS = {Key.Key_Left, Key.Key_Right, Key.Key_Home, Key.Key_End, Key.Key_Space}
+_EDITORS = (
+    QtWidgets.QAbstractSpinBox,
+    QtWidgets.QLineEdit,
+    QtWidgets.QAbstractSlider,
+    QtWidgets.QComboBox,
+    QtWidgets.QTextEdit,
+    QtWidgets.QPlainTextEdit,
+)
+
+
+def install_lecture(window: MainWindow) -> Lecture:
+    """Add the lecture features to ``window`` (sets ``window.lecture``)."""
+    window.lecture = Lecture(window)
+    return window.lecture
+
+
+def is_editor(widget: QtCore.QObject | None, key: int) -> bool:
+    """Whether ``widget`` needs ``key`` itself (typing, moving a slider, pressing)."""
+    if isinstance(widget, _EDITORS):
+        return True
+    return key == Key.Key_Space and isinstance(widget, QtWidgets.QAbstractButton)
+
+
+class Lecture(QtCore.QObject):
+    """The lecture features of one :class:`~gui.window.main_window.MainWindow`.
+
+    Attributes
+    ----------
+    display, deck, sweep, help
+        The presentation display, deck, animation and help-overlay controllers.
+    store
+        The settings store (in memory under ``PE_STUDIO_NO_SETTINGS=1``).
+    """
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        self.store = open_store()
+        self.restored = False
+        self.ignored_settings: list[str] = []
+        self.display = DisplayController(window)
+        self.deck = DeckController(window)
+        self.sweep = SweepController(window, self.deck.body_layout)
+        self.help = HelpOverlay(window)
+        self.display.applied.connect(self.deck.restyle)
+        self.display.applied.connect(lambda: self.help.isVisible() and self.help.open_overlay())
+        self._build_actions()
+        app = QtWidgets.QApplication.instance()
+        app.installEventFilter(self)
+        window.installEventFilter(self)
+        QtCore.QTimer.singleShot(0, self.restore)
+
+    # ------------------------------------------------------------------ actions
+    def _add(
+        self,
+        menu: QtWidgets.QMenu,
+        text: str,
+        keys: Sequence[str | QtGui.QKeySequence],
+        slot: Callable[[], object],
+        name: str,
+    ) -> QtGui.QAction:
+        """Add an action; shortcuts another installer already took are skipped."""
+        taken = {s.toString() for a in self.window.actions() for s in a.shortcuts()}
+        free = [QtGui.QKeySequence(k) for k in keys]
+        free = [
+            k
+            for i, k in enumerate(free)
+            if not k.isEmpty()
+            and k.toString() not in taken
+            and k.toString() not in {f.toString() for f in free[:i]}
+        ]
+        action = self.window.add_action(menu, text, free[0] if free else "", slot, name)
+        action.setShortcuts(free)
+        return action
+
+    def _build_actions(self) -> None:
+        w, d, deck, sweep = self.window, self.display, self.deck, self.sweep
+        std = QtGui.QKeySequence.StandardKey
+        f = w.file_menu
+        first = f.actions()[0] if f.actions() else None
+        lecture_file = QtWidgets.QMenu("Scenes and decks", w)
+        if first is not None:
+            f.insertMenu(first, lecture_file)
+            f.insertSeparator(first)
+        else:
+            f.addMenu(lecture_file)
+        self._add(
+            lecture_file, "Open scene…", ["Ctrl+O"], self.open_scene_dialog, "action-open-scene"
+        )
+        self._add(
+            lecture_file, "Save scene…", ["Ctrl+S"], self.save_scene_dialog, "action-save-scene"
+        )
+        self._add(
+            lecture_file, "Open deck…", ["Ctrl+Shift+O"], self.open_deck_dialog, "action-open-deck"
+        )
+        self._add(
+            lecture_file,
+            "Save deck…",
+            ["Ctrl+Shift+S", "Ctrl+Alt+S"],
+            self.save_deck_dialog,
+            "action-save-deck",
+        )
+        examples = shipped_decks()
+        if examples:
+            self._add(
+                lecture_file,
+                "Open the example lecture deck",
+                ["Ctrl+L", "Ctrl+Alt+L"],
+                lambda: deck.open_deck(
+                    next((p for p in examples if "lecture" in p.name), examples[0])
+                ),
+                "action-example-deck",
+            )
+            more = lecture_file.addMenu("Example decks")
+            for path in examples:
+                more.addAction(
+                    path.stem.replace("-", " ").capitalize(), lambda p=path: deck.open_deck(p)
+                )
+
+        m = w.menuBar().insertMenu(w.help_menu.menuAction(), QtWidgets.QMenu("&Lecture", w))
+        lec = m.menu()
+        self._add(lec, "Next scene", ["PgDown", "Right"], lambda: deck.step(1), "action-next-scene")
+        self._add(
+            lec, "Previous scene", ["PgUp", "Left"], lambda: deck.step(-1), "action-previous-scene"
+        )
+        self._add(lec, "First scene", ["Home"], deck.first, "action-first-scene")
+        self._add(lec, "Last scene", ["End"], deck.last, "action-last-scene")
+        lec.addSeparator()
+        self._add(
+            lec,
+            "Add current view as scene",
+            ["Ctrl+Shift+A", "Ctrl+Alt+A"],
+            deck.add_current,
+            "action-add-scene",
+        )
+        self._add(
+            lec,
+            "Replace scene with current view",
+            ["Ctrl+Shift+U", "Ctrl+Alt+U"],
+            deck.replace_current,
+            "action-replace-scene",
+        )
+        self._add(
+            lec,
+            "Remove scene from deck",
+            ["Ctrl+Shift+Del", "Ctrl+Alt+Del"],
+            deck.remove_current,
+            "action-remove-scene",
+        )
+        self._add(
+            lec,
+            "Show / hide deck panel",
+            ["Ctrl+Shift+D", "Ctrl+Alt+D"],
+            lambda: deck.dock.setVisible(not deck.dock.isVisible()),
+            "action-deck-panel",
+        )
+        self._add(
+            lec,
+            "Speaker note on screen",
+            ["Ctrl+Shift+N", "Ctrl+Alt+N"],
+            deck.toggle_notes_overlay,
+            "action-notes-overlay",
+        )
+        lec.addSeparator()
+        self._add(lec, "Play / pause sweep", ["Space"], sweep.toggle, "action-sweep-play")
+        self._add(
+            lec, "Sweep faster", ["Ctrl+]", "Ctrl+Alt+Up"], sweep.faster, "action-sweep-faster"
+        )
+        self._add(
+            lec, "Sweep slower", ["Ctrl+[", "Ctrl+Alt+Down"], sweep.slower, "action-sweep-slower"
+        )
+        self._add(
+            lec,
+            "Next sweep parameter",
+            ["Ctrl+Shift+P", "Ctrl+Alt+P"],
+            sweep.cycle_param,
+            "action-sweep-param",
+        )
+        self._add(
+            lec,
+            "Export sweep frames…",
+            ["Ctrl+Alt+E", "Ctrl+Shift+F"],
+            sweep.export_dialog,
+            "action-sweep-export",
+        )
+
+        v = w.view_menu
+        v.addSeparator()
+        self._add(v, "Presentation mode", ["F5"], d.toggle_presentation, "action-present")
+        self._add(
+            v, "Leave presentation / full screen / help", ["Esc"], self.escape, "action-escape"
+        )
+        self._add(v, "Light / dark theme", ["Ctrl+T", "Ctrl+Alt+T"], d.toggle_theme, "action-theme")
+        self._add(v, "Larger (UI scale +25 %)", ["Ctrl+=", std.ZoomIn], d.zoom_in, "action-zoom-in")
+        self._add(
+            v, "Smaller (UI scale −25 %)", ["Ctrl+-", std.ZoomOut], d.zoom_out, "action-zoom-out"
+        )
+        self._add(v, "Reset UI scale", ["Ctrl+0"], d.zoom_reset, "action-zoom-reset")
+        scale_menu = v.addMenu("UI scale")
+        for s in SCALE_CHOICES:
+            scale_menu.addAction(f"{round(s * 100)} %", lambda s=s: d.set_scale(s))
+        self._add(
+            v,
+            "Next sequential colormap",
+            ["Ctrl+M", "Ctrl+Alt+M"],
+            d.cycle_sequential,
+            "action-cmap-sequential",
+        )
+        self._add(
+            v,
+            "Next diverging colormap",
+            ["Ctrl+Shift+M", "Ctrl+Alt+Shift+M"],
+            d.cycle_diverging,
+            "action-cmap-diverging",
+        )
+        seq_menu, div_menu = v.addMenu("Sequential colormap"), v.addMenu("Diverging colormap")
+        for name in SEQUENTIAL_MAPS:
+            seq_menu.addAction(name, lambda n=name: d.set_colormaps(sequential=n))
+        for name in DIVERGING_MAPS:
+            div_menu.addAction(name, lambda n=name: d.set_colormaps(diverging=n))
+
+        self._add(
+            w.help_menu, "Keyboard shortcuts", ["F1", "?"], self.help.toggle, "action-help-overlay"
+        )
+
+    # ------------------------------------------------------------------ dialogs
+    def _ask(self, save: bool, title: str, filt: str) -> str:
+        dialog = (
+            QtWidgets.QFileDialog.getSaveFileName if save else QtWidgets.QFileDialog.getOpenFileName
+        )
+        path, _ = dialog(self.window, title, "", filt)
+        return path
+
+    def open_scene_dialog(self) -> None:
+        if path := self._ask(False, "Open scene", SCENE_FILTER):
+            self.deck.open_scene(path)
+
+    def save_scene_dialog(self) -> None:
+        if path := self._ask(True, "Save scene", SCENE_FILTER):
+            self.deck.save_current_scene(path)
+
+    def open_deck_dialog(self) -> None:
+        if path := self._ask(False, "Open deck", DECK_FILTER):
+            self.deck.open_deck(path)
+
+    def save_deck_dialog(self) -> None:
+        if path := self._ask(True, "Save deck", DECK_FILTER):
+            self.deck.save_deck(path)
+
+    def escape(self) -> None:
+        """Esc: close the help overlay, else leave presentation mode, else full screen."""
+        if self.help.isVisible():
+            self.help.close_overlay()
+        elif self.display.presenting:
+            self.display.leave_presentation()
+        elif self.window.isFullScreen():
+            self.window.toggle_fullscreen()
+
+    # ------------------------------------------------------------------ settings
+    def restore(self) -> None:
+        """Apply the stored settings once (deferred until the window is built)."""
+        if not self.restored:
+            self.restored = True
+            self.ignored_settings = restore_settings(self.window, self.store)
+
+    def save(self) -> None:
+        """Write the settings (the normal, not the presentation, layout)."""
+        self.sweep.stop()
+        self.help.close_overlay()
+        self.display.leave_presentation()
+        save_settings(self.window, self.store)
+
+    # ------------------------------------------------------------------ events
+    def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:
+        kind = event.type()
+        if kind == QtCore.QEvent.Type.ShortcutOverride:
+            return self._shortcut_override(obj, event)
+        if obj is self.window and kind == QtCore.QEvent.Type.Close:
+            self.save()
+        return False
+
+    def _shortcut_override(self, obj: QtCore.QObject, event: QtGui.QKeyEvent) -> bool:
+        if not isinstance(obj, QtWidgets.QWidget) or obj.window() is not self.window:
+            return False
+        key = event.key()
+        if key in _CLICKER_KEYS:
+            event.ignore()  # never let a focused editor keep the clicker's keys
+            return True
+        if (
+            key in _EDITOR_KEYS
+            and event.modifiers()
+            in (QtCore.Qt.KeyboardModifier.NoModifier, QtCore.Qt.KeyboardModifier.KeypadModifier)
+            and is_editor(obj, key)
+        ):
+            event.accept()  # the editor gets the key, not the deck shortcut
+            return True
+        return False

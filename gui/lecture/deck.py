@@ -1,0 +1,335 @@
+"""Scenes and decks in the window: open/save files, the deck dock, stepping, titles.
+
+:class:`DeckController` owns the loaded deck (a mutable list of scenes), the deck dock
+(scene list, title and speaker-note fields) and the speaker-note overlay. Applying a
+scene goes through :meth:`gui.widgets.state.ViewState.set_values` (all-or-nothing, one undo
+step); a bad file never changes anything and reports one line in the status bar and the
+current view's banner.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6 import QtCore, QtWidgets
+
+from core.resources import resource_path
+from core.scenes import Deck, Scene, SceneError, load_deck, load_scene, save_deck, save_scene
+from core.views import VIEWS
+from gui.theme import current_theme
+
+if TYPE_CHECKING:
+    from gui.window.main_window import MainWindow
+
+SCENE_FILTER = "PE Studio scenes (*.pe-scene.json *.json);;All files (*)"
+DECK_FILTER = "PE Studio decks (*.pe-deck.json *.json);;All files (*)"
+
+
+def shipped_decks() -> list[Path]:
+    """The example decks in ``resources/decks`` (sorted)."""
+    folder = resource_path("decks")
+    return sorted(folder.glob("*.json")) if folder.is_dir() else []
+
+
+class DeckController(QtCore.QObject):
+    """The deck of one window and its dock.
+
+    Attributes
+    ----------
+    scenes
+        The loaded scenes (editable: add, replace, remove).
+    index
+        Index of the scene shown last, -1 when none.
+    last_error
+        The last one-line problem (for tests and the status bar).
+    """
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        self.title = ""
+        self.scenes: list[Scene] = []
+        self.index = -1
+        self.path: Path | None = None
+        self.last_error = ""
+        self._titled: set[str] = set()
+        self._build_dock()
+        self.note_overlay = QtWidgets.QLabel(window.view_stack)
+        self.note_overlay.setObjectName("speaker-note-overlay")
+        self.note_overlay.setWordWrap(True)
+        self.note_overlay.hide()
+        window.view_stack.installEventFilter(self)
+        self.restyle()
+
+    # ------------------------------------------------------------------ dock
+    def _build_dock(self) -> None:
+        w = self.window
+        self.dock = QtWidgets.QDockWidget("Lecture deck", w)
+        self.dock.setObjectName("deck-dock")
+        self.dock.setFeatures(
+            QtWidgets.QDockWidget.DockWidgetFeature.DockWidgetMovable
+            | QtWidgets.QDockWidget.DockWidgetFeature.DockWidgetClosable
+        )
+        body = QtWidgets.QWidget(self.dock)
+        self.body_layout = QtWidgets.QVBoxLayout(body)
+        self.deck_label = QtWidgets.QLabel("No deck loaded — File ▸ Open deck…", body)
+        self.deck_label.setObjectName("deck-title")
+        self.deck_label.setWordWrap(True)
+        self.list = QtWidgets.QListWidget(body)
+        self.list.setObjectName("deck-list")
+        self.list.itemActivated.connect(lambda item: self.go(self.list.row(item)))
+        self.list.itemClicked.connect(lambda item: self.go(self.list.row(item)))
+        self.title_edit = QtWidgets.QLineEdit(body)
+        self.title_edit.setObjectName("scene-title-edit")
+        self.title_edit.setPlaceholderText("Scene title (shown large)")
+        self.title_edit.editingFinished.connect(self._edited)
+        self.note_edit = QtWidgets.QPlainTextEdit(body)
+        self.note_edit.setObjectName("scene-note-edit")
+        self.note_edit.setPlaceholderText("Speaker note")
+        self.note_edit.setMaximumHeight(140)
+        self.note_edit.textChanged.connect(self._edited)
+        self.body_layout.addWidget(self.deck_label)
+        self.body_layout.addWidget(self.list, 1)
+        self.body_layout.addWidget(QtWidgets.QLabel("Title", body))
+        self.body_layout.addWidget(self.title_edit)
+        self.body_layout.addWidget(QtWidgets.QLabel("Speaker note", body))
+        self.body_layout.addWidget(self.note_edit)
+        self.dock.setWidget(body)
+        self.dock.setMinimumWidth(280)
+        w.addDockWidget(QtCore.Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
+        self.dock.hide()
+
+    def restyle(self) -> None:
+        """Follow the current theme (note overlay colours and size)."""
+        theme = current_theme()
+        fg, bg = (
+            ("#f2f2f2", "rgba(17, 20, 24, 215)")
+            if theme.name == "dark"
+            else ("#1a1a1a", "rgba(255, 255, 240, 230)")
+        )
+        self.note_overlay.setStyleSheet(
+            f"font-size: {theme.font_pt(13)}pt; color: {fg}; background: {bg}; "
+            "padding: 8px; border: 1px solid #888; border-radius: 6px;"
+        )
+        self._place_overlay()
+
+    def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:
+        if obj is self.window.view_stack and event.type() == QtCore.QEvent.Type.Resize:
+            self._place_overlay()
+        return False
+
+    def _place_overlay(self) -> None:
+        stack = self.window.view_stack
+        width = max(200, stack.width() - 40)
+        self.note_overlay.setFixedWidth(width)
+        height = self.note_overlay.heightForWidth(width)
+        self.note_overlay.setFixedHeight(max(height, 10))
+        self.note_overlay.move(20, max(0, stack.height() - height - 20))
+
+    def toggle_notes_overlay(self) -> None:
+        """Show or hide the speaker note over the bottom of the view."""
+        self.note_overlay.setVisible(not self.note_overlay.isVisible())
+        self._refresh_note()
+
+    def _refresh_note(self) -> None:
+        note = self.scenes[self.index].note if 0 <= self.index < len(self.scenes) else ""
+        self.note_overlay.setText(note or "(no speaker note for this scene)")
+        self._place_overlay()
+        self.note_overlay.raise_()
+
+    # ------------------------------------------------------------------ errors
+    def _fail(self, what: str, message: str) -> bool:
+        self.last_error = f"{what}: {message}"
+        self.window.statusBar().showMessage(self.last_error, 10000)
+        widget = self.window.views.get(self.window.current_view)
+        if widget is not None:
+            widget.show_error(self.last_error)
+        return False
+
+    # ------------------------------------------------------------------ scenes
+    def current_scene(self) -> Scene:
+        """The current view and parameters as a scene (title/note from the dock)."""
+        vid = self.window.current_view
+        title = self.title_edit.text().strip() or VIEWS[vid].title
+        return Scene(
+            vid, self.window.current_state.values, title, self.note_edit.toPlainText().strip()
+        )
+
+    def apply_scene(self, scene: Scene) -> bool:
+        """Show ``scene``'s view with its parameters (all-or-nothing)."""
+        self.window.view_widget(scene.view_id)
+        state = self.window.states[scene.view_id]
+        if not state.set_values(scene.params):
+            return self._fail("scene", "parameters rejected")
+        self.window.set_view(scene.view_id)
+        return True
+
+    def open_scene(self, path: str | Path) -> bool:
+        """Load a scene file and apply it; on any problem nothing changes."""
+        try:
+            scene = load_scene(path)
+        except SceneError as exc:
+            return self._fail(Path(path).name, str(exc))
+        if not self.apply_scene(scene):
+            return False
+        self.title_edit.setText(scene.title)
+        self.note_edit.setPlainText(scene.note)
+        self._set_view_title(scene, None)
+        self.window.statusBar().showMessage(f"Opened scene {Path(path).name}", 5000)
+        return True
+
+    def save_current_scene(self, path: str | Path) -> bool:
+        """Write the current view and parameters to ``path`` (atomically)."""
+        try:
+            save_scene(self.current_scene(), path)
+        except (SceneError, OSError) as exc:
+            return self._fail(Path(path).name, str(exc))
+        self.window.statusBar().showMessage(f"Saved scene {Path(path).name}", 5000)
+        return True
+
+    # ------------------------------------------------------------------ decks
+    def open_deck(self, path: str | Path) -> bool:
+        """Load a deck file and show its first scene; on any problem nothing changes."""
+        try:
+            deck = load_deck(path)
+        except SceneError as exc:
+            return self._fail(Path(path).name, str(exc))
+        self.set_deck(deck, Path(path))
+        return True
+
+    def set_deck(self, deck: Deck, path: Path | None = None) -> None:
+        """Show ``deck`` in the dock and go to its first scene."""
+        self.title, self.scenes, self.path = deck.title, list(deck.scenes), path
+        self.index = -1
+        self._fill_list()
+        self.show_dock()
+        self.go(0)
+
+    def show_dock(self) -> None:
+        """Show the deck dock at a modest width (the view keeps the room)."""
+        if not self.dock.isVisible() and not self.window.lecture.display.presenting:
+            self.dock.show()
+            self.window.resizeDocks([self.dock], [300], QtCore.Qt.Orientation.Horizontal)
+
+    def deck(self) -> Deck:
+        """The deck as edited now."""
+        return Deck(self.title, tuple(self.scenes))
+
+    def save_deck(self, path: str | Path) -> bool:
+        """Write the deck (or, with none loaded, the current view as one scene)."""
+        scenes = self.scenes or [self.current_scene()]
+        try:
+            save_deck(Deck(self.title or "Lecture", tuple(scenes)), path)
+        except (SceneError, OSError) as exc:
+            return self._fail(Path(path).name, str(exc))
+        self.path = Path(path)
+        self.window.statusBar().showMessage(f"Saved deck {Path(path).name}", 5000)
+        return True
+
+    def _fill_list(self) -> None:
+        blocker = QtCore.QSignalBlocker(self.list)
+        self.list.clear()
+        for i, s in enumerate(self.scenes, start=1):
+            item = QtWidgets.QListWidgetItem(f"{i}. {s.title or VIEWS[s.view_id].title}")
+            item.setToolTip(s.note or VIEWS[s.view_id].title)
+            self.list.addItem(item)
+        self.list.setCurrentRow(self.index)
+        del blocker
+        self.deck_label.setText(
+            f"<b>{html.escape(self.title or 'Untitled deck')}</b> — {len(self.scenes)} scenes"
+        )
+
+    def go(self, index: int) -> bool:
+        """Show scene ``index`` (clamped); False when there is no deck."""
+        if not self.scenes:
+            self.window.statusBar().showMessage(
+                "No deck loaded — File ▸ Open deck… or an example deck", 5000
+            )
+            return False
+        index = min(max(index, 0), len(self.scenes) - 1)
+        scene = self.scenes[index]
+        if not self.apply_scene(scene):
+            return False
+        self.index = index
+        blocker = QtCore.QSignalBlocker(self.list)
+        self.list.setCurrentRow(index)
+        del blocker
+        for edit, text in ((self.title_edit, scene.title), (self.note_edit, scene.note)):
+            b = QtCore.QSignalBlocker(edit)
+            edit.setPlainText(text) if isinstance(edit, QtWidgets.QPlainTextEdit) else edit.setText(
+                text
+            )
+            del b
+        self._set_view_title(scene, index)
+        self._refresh_note()
+        return True
+
+    def step(self, delta: int) -> bool:
+        """Next (+1) or previous (−1) scene."""
+        return self.go(self.index + delta if self.index >= 0 else 0)
+
+    def first(self) -> bool:
+        return self.go(0)
+
+    def last(self) -> bool:
+        return self.go(len(self.scenes) - 1)
+
+    def add_current(self) -> None:
+        """Insert the current view as a scene after the current one."""
+        at = self.index + 1 if self.scenes else 0
+        self.scenes.insert(at, self.current_scene())
+        self.index = at
+        self._fill_list()
+        self.show_dock()
+
+    def replace_current(self) -> None:
+        """Replace the current scene with the current view and parameters."""
+        if 0 <= self.index < len(self.scenes):
+            self.scenes[self.index] = self.current_scene()
+            self._fill_list()
+        else:
+            self.add_current()
+
+    def remove_current(self) -> None:
+        """Remove the current scene from the deck."""
+        if 0 <= self.index < len(self.scenes):
+            del self.scenes[self.index]
+            self.index = min(self.index, len(self.scenes) - 1)
+            self._fill_list()
+
+    def _edited(self) -> None:
+        if 0 <= self.index < len(self.scenes):
+            scene = replace(
+                self.scenes[self.index],
+                title=self.title_edit.text().strip(),
+                note=self.note_edit.toPlainText().strip(),
+            )
+            self.scenes[self.index] = scene
+            item = self.list.item(self.index)
+            if item is not None:
+                item.setText(f"{self.index + 1}. {scene.title or VIEWS[scene.view_id].title}")
+            self._set_view_title(scene, self.index)
+            self._refresh_note()
+
+    # ------------------------------------------------------------------ titles
+    def _set_view_title(self, scene: Scene, index: int | None) -> None:
+        for vid in self._titled - {scene.view_id}:
+            widget = self.window.views.get(vid)
+            if widget is not None:
+                widget.title.setText(VIEWS[vid].title)
+                widget.title.setToolTip("")
+        self._titled = {scene.view_id}
+        widget = self.window.view_widget(scene.view_id)
+        where = VIEWS[scene.view_id].title
+        if index is not None:
+            where += f" · {index + 1}/{len(self.scenes)}"
+        title = html.escape(scene.title or VIEWS[scene.view_id].title)
+        widget.title.setWordWrap(True)
+        widget.title.setText(
+            f"{title}&nbsp;&nbsp;<span style='font-size:60%; "
+            f"color:#8a8a8a; font-weight:normal'>{html.escape(where)}</span>"
+        )
+        widget.title.setToolTip(scene.note)

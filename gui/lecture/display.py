@@ -1,0 +1,186 @@
+"""Presentation display: light/dark theme, UI scale, colormaps and presentation mode.
+
+:class:`DisplayController` is the only place that changes the global theme from the
+lecture features. Every change re-styles the window chrome (style sheet), every existing
+:class:`~gui.widgets.view_widget.ViewWidget` (``apply_theme``) and emits :attr:`applied` so the
+lecture overlays follow. Presentation mode hides the menu bar, the docks and the status
+bar, switches to the (larger) presentation UI scale and, by default, goes full screen.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6 import QtCore, QtWidgets
+
+from gui.theme import DIVERGING_MAPS, SEQUENTIAL_MAPS, THEMES, current_theme, set_theme, stylesheet
+
+if TYPE_CHECKING:
+    from gui.window.main_window import MainWindow
+
+MIN_SCALE, MAX_SCALE, SCALE_STEP = 1.0, 3.0, 0.25
+DEFAULT_PRESENT_SCALE = 1.5
+SCALE_CHOICES = (1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0)
+
+
+def clamp_scale(value: float) -> float:
+    """``value`` limited to 100–300 % and rounded to 5 %."""
+    return round(min(MAX_SCALE, max(MIN_SCALE, float(value))) * 20) / 20
+
+
+class DisplayController(QtCore.QObject):
+    """Theme, UI scale, colormaps and presentation mode of one main window.
+
+    Attributes
+    ----------
+    ui_scale
+        Scale used outside presentation mode (1.0 = 100 %).
+    present_scale
+        Scale used in presentation mode.
+    presenting
+        Whether presentation mode is on.
+    """
+
+    applied = QtCore.Signal()
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        theme = current_theme()
+        self.theme_name = theme.name
+        self.ui_scale = clamp_scale(theme.ui_scale)
+        self.present_scale = DEFAULT_PRESENT_SCALE
+        self.sequential = theme.sequential
+        self.diverging = theme.diverging
+        self.presenting = False
+        self._saved: dict[str, object] = {}
+        window.view_stack.currentChanged.connect(lambda _i: self.sync_views())
+
+    # ------------------------------------------------------------------ theme
+    @property
+    def active_scale(self) -> float:
+        """The UI scale in effect now (presentation or normal)."""
+        return self.present_scale if self.presenting else self.ui_scale
+
+    def apply(self) -> None:
+        """Make the current settings the global theme and re-style everything."""
+        theme = set_theme(
+            self.theme_name,
+            ui_scale=self.active_scale,
+            sequential=self.sequential,
+            diverging=self.diverging,
+        )
+        self.window.setStyleSheet(stylesheet(theme))
+        for widget in list(self.window.views.values()):
+            widget.apply_theme()
+        self.sync_views()
+        self.applied.emit()
+
+    def sync_views(self) -> None:
+        """Presentation mode hides each view's long explanation (the lecturer speaks it),
+        leaving the room to title, formula, verdict and plots."""
+        for widget in list(self.window.views.values()):
+            widget.explanation.setVisible(not self.presenting)
+
+    def set_theme_name(self, name: str) -> None:
+        """Switch to ``light`` or ``dark`` (ValueError otherwise)."""
+        if name not in THEMES:
+            raise ValueError(f"theme must be one of {', '.join(THEMES)}, got {name!r}")
+        self.theme_name = name
+        self.apply()
+
+    def toggle_theme(self) -> None:
+        """Light ↔ dark."""
+        self.set_theme_name("dark" if self.theme_name == "light" else "light")
+        self._say(f"Theme: {self.theme_name}")
+
+    def set_colormaps(self, sequential: str | None = None, diverging: str | None = None) -> None:
+        """Choose the colour-blind-safe colormaps (ValueError for unknown names)."""
+        if sequential is not None and sequential not in SEQUENTIAL_MAPS:
+            raise ValueError(f"sequential colormap must be one of {', '.join(SEQUENTIAL_MAPS)}")
+        if diverging is not None and diverging not in DIVERGING_MAPS:
+            raise ValueError(f"diverging colormap must be one of {', '.join(DIVERGING_MAPS)}")
+        self.sequential = sequential or self.sequential
+        self.diverging = diverging or self.diverging
+        self.apply()
+
+    def cycle_sequential(self) -> None:
+        """Next sequential colormap (viridis → cividis → ...)."""
+        i = SEQUENTIAL_MAPS.index(self.sequential) if self.sequential in SEQUENTIAL_MAPS else -1
+        self.set_colormaps(sequential=SEQUENTIAL_MAPS[(i + 1) % len(SEQUENTIAL_MAPS)])
+        self._say(f"Sequential colormap: {self.sequential}")
+
+    def cycle_diverging(self) -> None:
+        """Next diverging colormap."""
+        i = DIVERGING_MAPS.index(self.diverging) if self.diverging in DIVERGING_MAPS else -1
+        self.set_colormaps(diverging=DIVERGING_MAPS[(i + 1) % len(DIVERGING_MAPS)])
+        self._say(f"Diverging colormap: {self.diverging}")
+
+    # ------------------------------------------------------------------ scale
+    def set_scale(self, value: float) -> None:
+        """Set the UI scale of the active mode (clamped to 100–300 %)."""
+        value = clamp_scale(value)
+        if self.presenting:
+            self.present_scale = value
+        else:
+            self.ui_scale = value
+        self.apply()
+        self._say(f"UI scale: {round(value * 100)} %")
+
+    def zoom_in(self) -> None:
+        self.set_scale(self.active_scale + SCALE_STEP)
+
+    def zoom_out(self) -> None:
+        self.set_scale(self.active_scale - SCALE_STEP)
+
+    def zoom_reset(self) -> None:
+        self.set_scale(DEFAULT_PRESENT_SCALE if self.presenting else 1.0)
+
+    # ------------------------------------------------------------------ presentation
+    def _chrome(self) -> list[QtWidgets.QWidget]:
+        w = self.window
+        docks = [d for d in w.findChildren(QtWidgets.QDockWidget) if d.parent() is w]
+        return [w.menuBar(), w.statusBar(), *docks]
+
+    def enter_presentation(self, fullscreen: bool = True) -> None:
+        """Hide menu bar, docks and status bar; use the presentation scale."""
+        if self.presenting:
+            return
+        w = self.window
+        self._saved = {
+            "visible": {
+                c: c.isVisible() or not w.isVisible() and not c.isHidden() for c in self._chrome()
+            },
+            "state": w.windowState(),
+        }
+        for chrome in self._chrome():
+            chrome.hide()
+        self.presenting = True
+        if fullscreen:
+            w.setWindowState(w.windowState() | QtCore.Qt.WindowState.WindowFullScreen)
+        self.apply()
+        w.view_stack.setFocus()
+
+    def leave_presentation(self) -> None:
+        """Bring the chrome, the normal scale and the previous window state back."""
+        if not self.presenting:
+            return
+        self.presenting = False
+        visible = self._saved.get("visible", {})
+        for chrome, was_visible in visible.items():  # type: ignore[union-attr]
+            chrome.setVisible(bool(was_visible))
+        state = self._saved.get("state")
+        if state is not None:
+            self.window.setWindowState(state)  # type: ignore[arg-type]
+        self._saved = {}
+        self.apply()
+
+    def toggle_presentation(self) -> None:
+        """F5: enter or leave presentation mode."""
+        if self.presenting:
+            self.leave_presentation()
+        else:
+            self.enter_presentation()
+
+    def _say(self, text: str) -> None:
+        self.window.statusBar().showMessage(text, 3000)

@@ -1,0 +1,281 @@
+"""Animation: sweep one int/float parameter of the current view, or export the sweep.
+
+A ``QTimer`` calls :meth:`gui.widgets.state.ViewState.set_param` at the chosen speed (steps per
+second); the update engine coalesces, so a slow view simply skips frames. A whole sweep
+is one undo step (``merge``). The same sequence of values can be written as numbered PNG
+frames (no GIF: that would need Pillow, which is not a runtime dependency).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6 import QtCore, QtWidgets
+
+from core.params import Param, ParamModel
+from gui.render.snapshot import render_png
+
+if TYPE_CHECKING:
+    from gui.window.main_window import MainWindow
+
+DEFAULT_SWEEP = {"rope": "m", "sinusoidal": "base", "alibi": "query"}
+STEPS = 64
+MAX_FRAMES = 240
+# Parameters whose useful upper end is given by another parameter of the same view.
+_CAPS = {
+    "query": lambda v: v.get("seq_len", 1) - 1,
+    "head": lambda v: v.get("heads"),
+    "pair": lambda v: v.get("head_dim", 2) // 2 - 1,
+}
+
+
+def sweepable(model: ParamModel) -> list[Param]:
+    """The int and float parameters of ``model``, in panel order."""
+    return [p for p in model.params if p.kind in ("int", "float")]
+
+
+def default_sweep_param(model: ParamModel) -> str | None:
+    """The parameter swept by default: per-view choice, else the first int parameter."""
+    names = {p.name for p in sweepable(model)}
+    preferred = DEFAULT_SWEEP.get(model.view_id)
+    if preferred in names:
+        return preferred
+    ints = [p.name for p in sweepable(model) if p.kind == "int"]
+    return ints[0] if ints else next(iter(sorted(names)), None)
+
+
+def sweep_values(param: Param, values: Mapping[str, Any]) -> list[Any]:
+    """The values a sweep of ``param`` visits, starting at its current value.
+
+    Integers step by ``param.step`` (at most :data:`STEPS` steps, or up to a related
+    limit such as ``seq_len − 1`` for a query position); log-scale floats grow
+    geometrically up to 1000× (or the maximum); other floats go linearly to the maximum.
+    At the upper end the sweep starts over from the minimum.
+    """
+    lo_limit, hi_limit = float(param.minimum), float(param.maximum)
+    cap = _CAPS.get(param.name)
+    if cap is not None and cap(values) is not None:
+        hi_limit = min(hi_limit, max(lo_limit, float(cap(values))))
+    start = float(values[param.name])
+    if start >= hi_limit:
+        start = lo_limit
+    if param.kind == "int":
+        step = int(param.step or 1)
+        end = hi_limit if cap is not None else min(hi_limit, start + STEPS * step)
+        return list(range(int(start), int(end) + 1, step)) or [int(start)]
+    if param.log_scale and start > 0:
+        end = min(hi_limit, start * 1000.0)
+        n = STEPS
+        out = [start * (end / start) ** (i / n) for i in range(n + 1)]
+        return [float(f"{v:.4g}") for v in out]
+    step = float(param.step or (hi_limit - start) / STEPS)
+    n = min(STEPS, max(1, math.floor((hi_limit - start) / step)))
+    return [
+        round(min(hi_limit, start + i * (hi_limit - start) / n), param.decimals)
+        for i in range(n + 1)
+    ]
+
+
+class SweepController(QtCore.QObject):
+    """Play/pause a parameter sweep of the current view; export it as PNG frames."""
+
+    def __init__(self, window: MainWindow, layout: QtWidgets.QBoxLayout) -> None:
+        super().__init__(window)
+        self.window = window
+        self.chosen: dict[str, str] = {}  # view id → parameter name
+        self.speed = 8  # steps per second
+        self.values: list[Any] = []
+        self.position = 0
+        self.view_id = ""
+        self.timer = QtCore.QTimer(self)
+        self.timer.timeout.connect(self._tick)
+        self._build(layout)
+        window.view_stack.currentChanged.connect(lambda _i: self._view_changed())
+
+    def _build(self, layout: QtWidgets.QBoxLayout) -> None:
+        box = QtWidgets.QGroupBox("Animation", self.window)
+        grid = QtWidgets.QGridLayout(box)
+        self.combo = QtWidgets.QComboBox(box)
+        self.combo.setObjectName("sweep-param")
+        self.combo.setToolTip("Parameter to sweep (Space plays/pauses)")
+        self.combo.setSizeAdjustPolicy(
+            QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.combo.setMinimumContentsLength(12)
+        self.combo.currentIndexChanged.connect(self._combo_changed)
+        self.speed_spin = QtWidgets.QSpinBox(box)
+        self.speed_spin.setObjectName("sweep-speed")
+        self.speed_spin.setRange(1, 60)
+        self.speed_spin.setSuffix(" steps/s")
+        self.speed_spin.setValue(self.speed)
+        self.speed_spin.valueChanged.connect(self.set_speed)
+        self.play_button = QtWidgets.QPushButton("▶ Play", box)
+        self.play_button.setObjectName("sweep-play")
+        self.play_button.clicked.connect(self.toggle)
+        self.export_button = QtWidgets.QPushButton("Export frames…", box)
+        self.export_button.setObjectName("sweep-export")
+        self.export_button.clicked.connect(self.export_dialog)
+        grid.addWidget(QtWidgets.QLabel("Sweep", box), 0, 0)
+        grid.addWidget(self.combo, 0, 1)
+        grid.addWidget(QtWidgets.QLabel("Speed", box), 1, 0)
+        grid.addWidget(self.speed_spin, 1, 1)
+        grid.addWidget(self.play_button, 2, 0)
+        grid.addWidget(self.export_button, 2, 1)
+        layout.addWidget(box)
+
+    # ------------------------------------------------------------------ choice
+    def param_name(self, view_id: str | None = None) -> str | None:
+        """The parameter swept in ``view_id`` (default: the current view)."""
+        view_id = view_id or self.window.current_view
+        model = self.window.states[view_id].model if view_id in self.window.states else None
+        if model is None:
+            from core.views import get_view
+
+            model = get_view(view_id).model
+        return self.chosen.get(view_id) or default_sweep_param(model)
+
+    def choose(self, name: str) -> None:
+        """Sweep ``name`` in the current view (ValueError if not an int/float param)."""
+        model = self.window.current_state.model
+        if name not in {p.name for p in sweepable(model)}:
+            raise ValueError(f"{name!r} is not a number parameter of '{model.view_id}'")
+        self.stop()
+        self.chosen[model.view_id] = name
+        self._fill_combo()
+
+    def cycle_param(self) -> None:
+        """Sweep the next number parameter of the current view."""
+        names = [p.name for p in sweepable(self.window.current_state.model)]
+        if names:
+            current = self.param_name()
+            self.choose(
+                names[(names.index(current) + 1) % len(names)] if current in names else names[0]
+            )
+            self.window.statusBar().showMessage(f"Sweep parameter: {self.param_name()}", 3000)
+
+    def _fill_combo(self, view_id: str | None = None) -> None:
+        view_id = view_id or self.window.current_view
+        blocker = QtCore.QSignalBlocker(self.combo)
+        self.combo.clear()
+        for p in sweepable(self.window.states[view_id].model):
+            self.combo.addItem(f"{p.label} ({p.name})", p.name)
+        index = self.combo.findData(self.param_name(view_id))
+        self.combo.setCurrentIndex(max(index, 0))
+        del blocker
+
+    def _combo_changed(self, index: int) -> None:
+        name = self.combo.itemData(index)
+        widget = self.window.view_stack.currentWidget()
+        if name and widget is not None:
+            self.stop()
+            self.chosen[widget.spec.view_id] = name
+
+    def _view_changed(self) -> None:
+        widget = self.window.view_stack.currentWidget()
+        shown = getattr(getattr(widget, "spec", None), "view_id", None)
+        if shown is None or shown not in self.window.states:
+            return
+        if self.timer.isActive() and self.view_id != shown:
+            self.stop()
+        self._fill_combo(shown)
+
+    # ------------------------------------------------------------------ playing
+    @property
+    def playing(self) -> bool:
+        return self.timer.isActive()
+
+    def set_speed(self, steps_per_second: float) -> None:
+        """Steps per second (1–60)."""
+        self.speed = int(min(60, max(1, round(steps_per_second))))
+        if self.speed_spin.value() != self.speed:
+            self.speed_spin.setValue(self.speed)
+        self.timer.setInterval(round(1000 / self.speed))
+
+    def faster(self) -> None:
+        self.set_speed(self.speed * 1.5 if self.speed > 1 else 2)
+
+    def slower(self) -> None:
+        self.set_speed(self.speed / 1.5)
+
+    def play(self) -> None:
+        """Start sweeping the chosen parameter from its current value."""
+        name = self.param_name()
+        if name is None:
+            return
+        state = self.window.current_state
+        self.view_id = state.view_id
+        self.values = sweep_values(state.model[name], state.values)
+        self.position = 0
+        state.end_merge()  # the whole sweep becomes one undo step
+        self.timer.setInterval(round(1000 / self.speed))
+        self.timer.start()
+        self.play_button.setText("⏸ Pause")
+        self.window.statusBar().showMessage(
+            f"Sweeping {name}: {self.values[0]} → {self.values[-1]} at {self.speed} steps/s "
+            "(Space pauses)",
+            4000,
+        )
+
+    def stop(self) -> None:
+        """Pause the sweep (the parameter keeps its value)."""
+        self.timer.stop()
+        self.play_button.setText("▶ Play")
+        if self.view_id in self.window.states:
+            self.window.states[self.view_id].end_merge()
+
+    def toggle(self) -> None:
+        """Space: play or pause."""
+        self.stop() if self.playing else self.play()
+
+    def _tick(self) -> None:
+        if self.view_id != self.window.current_view or not self.values:
+            self.stop()
+            return
+        self.position = (self.position + 1) % len(self.values)
+        self.window.states[self.view_id].set_param(
+            self.param_name(self.view_id), self.values[self.position]
+        )
+
+    # ------------------------------------------------------------------ frames
+    def export_frames(self, folder: str | Path, max_frames: int = MAX_FRAMES) -> list[Path]:
+        """Write the sweep of the current view as ``<view>_<param>_0000.png`` ... frames.
+
+        The parameter is restored afterwards. Raises ``OSError`` if a frame cannot be
+        written.
+        """
+        self.stop()
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        state, name = self.window.current_state, self.param_name()
+        if name is None:
+            return []
+        original = state.values[name]
+        values = sweep_values(state.model[name], state.values)[:max_frames]
+        widget = self.window.view_widget(state.view_id)
+        written: list[Path] = []
+        state.end_merge()
+        try:
+            for i, value in enumerate(values):
+                if not state.set_param(name, value):
+                    continue
+                self.window.wait_idle()
+                path = folder / f"{state.view_id}_{name}_{i:04d}.png"
+                render_png(widget, path)
+                written.append(path)
+        finally:
+            state.set_param(name, original)
+            state.end_merge()
+        self.window.statusBar().showMessage(f"Wrote {len(written)} frames to {folder}", 8000)
+        return written
+
+    def export_dialog(self) -> None:
+        """Ask for a folder and export the frames there."""
+        folder = QtWidgets.QFileDialog.getExistingDirectory(self.window, "Export sweep frames")
+        if folder:
+            try:
+                self.export_frames(folder)
+            except OSError as exc:
+                self.window.statusBar().showMessage(str(exc), 10000)

@@ -1,0 +1,111 @@
+"""Drawing of the less common panel contents: arrows, tables and mosaic tile labels.
+
+:class:`PanelExtras` is mixed into :class:`gui.plotting.panel_plot.PanelPlot`; it reads and updates the
+same items (``self.plot``, ``self.arrows``, ``self.table``, ``self.tile_labels``) and, like
+the rest of the drawing code, never computes: positions and texts come from the panel.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+
+from core.viewdata import Panel
+from gui.plotting.plot_data import series_color
+from gui.render.tile_labels import TileLabels
+from gui.theme import Theme
+
+
+class PanelExtras:
+    """Arrows (RoPE), HTML tables (compare) and tile labels (ALiBi mosaic) of a plot."""
+
+    plot: pg.PlotItem
+    panel: Panel | None
+    arrows: list[pg.GraphicsObject]
+    table: pg.TextItem | None
+    tile_labels: TileLabels | None
+    _table_html: str | None
+
+    def _show_tile_labels(self, panel: Panel, theme: Theme) -> None:
+        """Label each tile of a mosaic heatmap in its top-right corner (see TileLabels)."""
+        if not panel.tiles:
+            self._drop_tile_labels()
+            return
+        if self.tile_labels is None:
+            self.tile_labels = TileLabels(
+                self.plot.getViewBox(),
+                theme.font(10),
+                theme.foreground,
+                pg.mkColor(theme.background + "c0"),
+            )
+        self.tile_labels.set_tiles(panel.tiles)
+
+    def _drop_tile_labels(self) -> None:
+        if self.tile_labels is not None:
+            self.tile_labels.detach()
+            self.tile_labels = None
+
+    def _show_arrows(self, panel: Panel, theme: Theme) -> None:
+        if len(self.arrows) == 1 + 3 * len(panel.arrows):  # same arrows: move them
+            for i, a in enumerate(panel.arrows):
+                line, head, label = self.arrows[1 + 3 * i : 4 + 3 * i]
+                line.setData([0, a.x], [0, a.y])
+                head.setStyle(angle=180 - float(np.degrees(np.arctan2(a.y, a.x))))
+                head.setPos(a.x, a.y)
+                if label.toPlainText() != a.name:
+                    label.setText(a.name)
+                label.setAnchor((0.5, 1.2 if a.y >= 0 else -0.2))
+                label.setPos(a.x * 1.12, a.y * 1.12)
+            self.plot.setRange(xRange=(-1.5, 1.5), yRange=(-1.5, 1.5), padding=0)
+            return
+        for item in self.arrows:
+            self.plot.removeItem(item)
+        self.arrows = []
+        t = np.linspace(0, 2 * np.pi, 241)
+        circle = self.plot.plot(np.cos(t), np.sin(t), pen=pg.mkPen(theme.grid, width=1))
+        self.arrows.append(circle)
+        for i, a in enumerate(panel.arrows):
+            color = series_color(i, theme)
+            line = self.plot.plot(
+                [0, a.x], [0, a.y], pen=pg.mkPen(color, width=theme.line_width + 1)
+            )
+            angle = float(np.degrees(np.arctan2(a.y, a.x)))
+            head = pg.ArrowItem(
+                pos=(a.x, a.y), angle=180 - angle, headLen=theme.scaled(18), brush=color, pen=None
+            )
+            label = pg.TextItem(a.name, color=color, anchor=(0.5, 1.2 if a.y >= 0 else -0.2))
+            label.setFont(theme.font(12, bold=True))
+            label.setPos(a.x * 1.12, a.y * 1.12)
+            for item in (head, label):
+                self.plot.addItem(item)
+            self.arrows += [line, head, label]
+        self.plot.setRange(xRange=(-1.5, 1.5), yRange=(-1.5, 1.5), padding=0)
+
+    def _show_table(self, panel: Panel, theme: Theme) -> None:
+        cell = f"padding: 2px 8px; border-bottom: 1px solid {theme.grid};"
+        head = "".join(f"<th align='left' style='{cell}'>{h}</th>" for h in panel.header)
+        body = "".join(
+            "<tr>" + "".join(f"<td style='{cell}'>{c}</td>" for c in row) + "</tr>"
+            for row in panel.rows
+        )
+        html = (
+            f"<div style='color:{theme.foreground}; font-size:{theme.font_pt(10)}pt'>"
+            f"<table cellspacing='0'><tr>{head}</tr>{body}</table></div>"
+        )
+        if self.table is None:
+            self.table = pg.TextItem(anchor=(0, 0))
+            self.plot.addItem(self.table)
+            vb = self.plot.getViewBox()
+            vb.sigResized.connect(
+                lambda v: (
+                    self.table is not None and self.table.setTextWidth(max(100.0, v.width() - 4))
+                )
+            )
+        if html == self._table_html:  # re-laying out rich text costs ~2 ms a frame
+            return
+        self._table_html = html
+        self.table.setHtml(html)
+        self.table.setTextWidth(max(100.0, self.plot.getViewBox().width() - 4))
+        self.table.setPos(0, 1)
+        self.plot.setRange(xRange=(0, 1), yRange=(0, 1), padding=0)
+        self.plot.showGrid(x=False, y=False)

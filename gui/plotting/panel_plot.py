@@ -1,0 +1,401 @@
+"""Draw :class:`core.viewdata.Panel` objects with pyqtgraph — no math here.
+
+A :class:`PanelPlot` owns one ``PlotItem`` and the items inside it. Updating with a
+panel of the same shape (same kind, same number of series) only swaps data arrays, which
+keeps slider drags at display rate; a different shape rebuilds the items.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from core.viewdata import Panel
+from gui.plotting.panel_extras import PanelExtras
+from gui.plotting.plot_data import color_levels, display_image, same_arrays, series_color
+from gui.render.fast_axis import fast_colorbar
+from gui.render.fast_image import FastImageItem
+from gui.render.grid_lines import GridLines
+from gui.render.line_item import LineItem
+from gui.render.tile_labels import TileLabels
+from gui.theme import Theme, current_theme
+
+pg.setConfigOptions(imageAxisOrder="row-major", antialias=True)
+
+MAX_LEGEND_ENTRIES = 6
+GRID_ALPHA = 0.25  # grid opacity (pyqtgraph's showGrid alpha)
+
+
+def _no_op() -> None:
+    """Stands in for a method that must not run."""
+
+
+class PanelPlot(PanelExtras):
+    """One plot of a view: builds and refreshes pyqtgraph items for a :class:`Panel`."""
+
+    def __init__(self, plot: pg.PlotItem) -> None:
+        self.plot = plot
+        self.panel: Panel | None = None
+        self.curves: list[LineItem | pg.PlotDataItem] = []  # lines; symbols
+        self.bars: pg.BarGraphItem | None = None
+        self.image: pg.ImageItem | None = None
+        self.colorbar: pg.ColorBarItem | None = None
+        self.arrows: list[pg.GraphicsObject] = []
+        self.legend: pg.LegendItem | None = None
+        self.table: pg.TextItem | None = None
+        self.grid: GridLines | None = None
+        self.tile_labels: TileLabels | None = None
+        self._shape: tuple | None = None
+        self._labels_key: tuple | None = None  # what _apply_labels last applied
+        self._ticks: tuple | None = None  # explicit (x, y) ticks last set
+        self._title: tuple | None = None  # what _apply_title last applied
+        self._full_title: tuple[str, str, str] = ("", "#000000", "13pt")
+        self._shown_title: str | None = None
+        self._table_html: str | None = None
+        self._image_source: tuple | None = None  # (levels, (image, x, y)) last shown
+
+    # ------------------------------------------------------------------ public
+    def show(self, panel: Panel) -> None:
+        """Draw ``panel``, reusing items when its shape is unchanged."""
+        theme = current_theme()
+        shape = (
+            panel.kind,
+            len(panel.series),
+            tuple(s.style for s in panel.series),
+            len(panel.arrows),
+            panel.colormap,
+            panel.log_x,
+            panel.log_y,
+            theme.name,
+        )
+        rebuilt = shape != self._shape
+        if rebuilt:
+            self._rebuild(panel, theme)
+            self._shape = shape
+        self.panel = panel
+        changed = rebuilt
+        # Title/axis text is re-laid out on every set (about half of show()'s time during
+        # a drag); re-apply only when something it depends on changed.
+        # Axes re-render (ticks, text) whenever one of their setters is called, so a
+        # title that follows a slider (e.g. RoPE's m) must not re-style the axes.
+        if (panel.title, theme) != self._title:
+            self._apply_title(panel.title, theme)
+            self._title = (panel.title, theme)
+            changed = True
+        labels_key = (panel.kind, panel.x_label, panel.y_label, panel.x_axis, panel.y_axis, theme)
+        if labels_key != self._labels_key:
+            self._apply_labels(panel, theme)
+            self._labels_key = labels_key
+            self._ticks = None
+            changed = True
+        # explicit ticks follow the data (ALiBi's tiles move with the sequence length):
+        # set alone, they leave the axis labels and styles as they are
+        ticks = (panel.x_ticks, panel.y_ticks)
+        if panel.kind != "table" and ticks != self._ticks:
+            self.plot.getAxis("bottom").setTicks([panel.x_ticks] if panel.x_ticks else None)
+            self.plot.getAxis("left").setTicks([panel.y_ticks] if panel.y_ticks else None)
+            self._ticks = ticks
+            changed = True
+        # Data goes to pyqtgraph only when it changed: a slider usually moves some panels
+        # of a view (RoPE's m leaves its frequency and decay plots alone), and every
+        # setData/setImage re-runs auto-range, axis layout and rendering.
+        if panel.kind in ("curves",):
+            for item, s in zip(self.curves, panel.series, strict=True):
+                x, y = np.asarray(s.x, float), np.asarray(s.y, float)
+                if rebuilt or not same_arrays(item.getOriginalDataset(), (x, y)):
+                    item.setData(x, y)
+                    changed = True
+                item.opts["name"] = s.name
+            self._refresh_legend(panel)
+        elif panel.kind == "bars" and panel.series:
+            s = panel.series[0]
+            x, height = np.asarray(s.x, float), np.asarray(s.y, float)
+            if rebuilt or not same_arrays(
+                (self.bars.opts.get("x"), self.bars.opts.get("height")), (x, height)
+            ):
+                width = 0.8 * (np.min(np.diff(x)) if x.size > 1 else 1.0)
+                self.bars.setOpts(x=x, height=height, width=width)
+                changed = True
+        elif panel.kind == "heatmap" and panel.image is not None:
+            changed |= self._show_image(panel, force=rebuilt)
+            self._show_tile_labels(panel, theme)
+        elif panel.kind == "arrows":
+            self._show_arrows(panel, theme)
+            changed = True
+        elif panel.kind == "table":
+            self._show_table(panel, theme)
+            changed = True
+        # Auto-range and the view transform are otherwise brought up to date inside the
+        # next paint, which moves every item and so schedules a second full repaint of
+        # the plots right after it (~8 ms). Same computation, done before painting.
+        if changed:
+            self.plot.getViewBox().prepareForPaint()
+
+    def curve_points(self) -> int:
+        """Number of points in this plot's curves (what antialiasing costs scale with)."""
+        return sum(0 if item.xData is None else len(item.xData) for item in self.curves)
+
+    def set_quality(self, *, antialias: bool, dashes: bool) -> None:
+        """Choose how curves are stroked.
+
+        Qt strokes antialiased pens wider than 1 px very slowly (about 16 ms for six
+        100-point curves, 750 ms for six 2048-point ones), while aliased thick lines cost a
+        few ms. Live updates draw aliased solid lines; the view antialiases afterwards when
+        its curves are sparse enough to afford it. Dashed pens are drawn solid while live
+        (a dashed path cannot be split into fast segments).
+        """
+        restyled = False
+        for item in self.curves:
+            full = getattr(item, "_full_pen", None)
+            if full is None:
+                full = item._full_pen = item.opts["pen"]
+            pen = full
+            if (
+                not dashes
+                and isinstance(full, QtGui.QPen)
+                and full.style() != QtCore.Qt.PenStyle.SolidLine
+            ):
+                solid = getattr(item, "_solid_pen", None)
+                if solid is None:
+                    solid = item._solid_pen = QtGui.QPen(full)
+                    solid.setStyle(QtCore.Qt.PenStyle.SolidLine)
+                pen = solid
+            if item.opts.get("antialias") == antialias and item.opts["pen"] is pen:
+                continue
+            # Set on the PlotDataItem too: it re-applies its options on every view change.
+            item.opts["antialias"] = item.curve.opts["antialias"] = antialias
+            item.opts["pen"] = item.curve.opts["pen"] = pen
+            item.curve.update()
+            restyled = True
+        if restyled and self.legend is not None:
+            self.legend.update()  # its samples draw with the curves' pens
+
+    def plotted_arrays(self) -> dict[str, np.ndarray]:
+        """The arrays currently held by the pyqtgraph items (for tests)."""
+        out: dict[str, np.ndarray] = {}
+        for i, item in enumerate(self.curves):
+            x, y = item.getOriginalDataset()
+            out[f"curve{i}.x"], out[f"curve{i}.y"] = x, y
+        if self.image is not None and self.image.image is not None:
+            out["image"] = self.image.image
+        if self.bars is not None:
+            out["bars.height"] = np.asarray(self.bars.opts["height"])
+        return out
+
+    # ------------------------------------------------------------------ drawing
+    def _rebuild(self, panel: Panel, theme: Theme) -> None:
+        self._labels_key = self._title = self._table_html = self._image_source = None
+        self._ticks = None
+        self.plot.clear()
+        if self.colorbar is not None:
+            self.colorbar.hide()
+            self.colorbar = None
+        self.curves, self.bars, self.image, self.arrows, self.table = [], None, None, [], None
+        self._drop_tile_labels()
+        for name in ("left", "bottom"):
+            self.plot.showAxis(name, panel.kind != "table")
+        self.plot.setMouseEnabled(x=panel.kind != "table", y=panel.kind != "table")
+        if self.legend is not None:
+            self.legend.scene() and self.legend.scene().removeItem(self.legend)
+            self.legend = None
+        self.plot.setLogMode(x=panel.log_x, y=panel.log_y)
+        self.plot.invertY(panel.kind == "heatmap")
+        self.plot.setAspectLocked(panel.kind == "arrows")
+        # The grid is drawn behind the data by GridLines, not by the axes (see grid_lines).
+        self.plot.showGrid(x=False, y=False)
+        if self.grid is not None:
+            self.grid.detach()
+            self.grid = None
+        if panel.kind in ("curves", "bars", "arrows"):
+            self.grid = GridLines(self.plot, GRID_ALPHA, theme.background)
+        if panel.kind == "curves":
+            if 1 < len(panel.series) <= MAX_LEGEND_ENTRIES:  # more would hide the data
+                self.legend = self.plot.addLegend(
+                    offset=(-10, 5),
+                    colCount=2 if len(panel.series) > 3 else 1,
+                    labelTextSize=f"{theme.font_pt(10)}pt",
+                    labelTextColor=theme.foreground,
+                    brush=pg.mkBrush(theme.background + "c0"),
+                )
+            for i, s in enumerate(panel.series):
+                self.curves.append(self._make_curve(s.style, series_color(i, theme), s.name, theme))
+        elif panel.kind == "bars":
+            self.bars = pg.BarGraphItem(
+                x=[0], height=[0], width=0.8, brush=series_color(0, theme), pen=None
+            )
+            self.plot.addItem(self.bars)
+        elif panel.kind == "heatmap":
+            self.image = FastImageItem(axisOrder="row-major")
+            self.plot.addItem(self.image)
+            cmap = theme.colormap(panel.colormap)
+            self.image.setColorMap(cmap)
+            if not panel.colorbar:
+                return
+            self.colorbar = fast_colorbar(colorMap=cmap, interactive=False, width=theme.scaled(14))
+            self.colorbar.setImageItem(self.image, insert_in=self.plot)
+            # two tick levels, as on the plots' axes (see _apply_labels)
+            self.colorbar.axis.setStyle(tickFont=theme.font(10), maxTickLevel=1)
+            self.colorbar.axis.setTextPen(theme.foreground)
+            self.colorbar.axis.setPen(theme.foreground)
+            # no device cache, as for the plot axes (see _apply_labels): a colour bar whose
+            # levels follow a slider (ALiBi's) re-rendered and blended it every frame
+            self.colorbar.axis.setCacheMode(QtWidgets.QGraphicsItem.CacheMode.NoCache)
+
+    def _make_curve(
+        self, style: str, color: str, name: str, theme: Theme
+    ) -> LineItem | pg.PlotDataItem:
+        width = theme.line_width
+        if style == "scatter":
+            return self.plot.plot(
+                name=name,
+                pen=None,
+                symbol="o",
+                symbolSize=theme.scaled(7),
+                symbolBrush=color,
+                symbolPen=None,
+            )
+        pen = pg.mkPen(
+            color,
+            width=width,
+            style=QtCore.Qt.PenStyle.DashLine
+            if style == "dashed"
+            else QtCore.Qt.PenStyle.SolidLine,
+        )
+        item = LineItem(pen=pen, name=name)  # legend entry and log mode from addItem
+        self.plot.addItem(item)
+        return item
+
+    def _refresh_legend(self, panel: Panel) -> None:
+        if self.legend is None:
+            return
+        for (_sample, label), s in zip(self.legend.items, panel.series, strict=False):
+            if label.text != s.name:
+                label.setText(s.name)
+
+    def _show_image(self, panel: Panel, *, force: bool) -> bool:
+        """Show the panel's image; ``False`` when it is the one already shown."""
+        source = (panel.image, panel.x_coords, panel.y_coords)
+        if (
+            not force
+            and self._image_source is not None
+            and panel.levels == self._image_source[0]
+            and same_arrays(self._image_source[1], source)
+        ):
+            return False
+        self._image_source = (panel.levels, source)
+        img = display_image(panel.image)
+        lo, hi = color_levels(panel, img)
+        self.image.setImage(img, autoLevels=False, levels=(lo, hi))
+        if tuple(np.ravel(self.image.levels)) != (lo, hi):
+            # the colour bar set levels before the first image; pyqtgraph applies those
+            # "deferred" levels after ours on that first setImage
+            self.image.setLevels((lo, hi))
+        rows, cols = img.shape
+        xs = panel.x_coords if panel.x_coords is not None else np.arange(cols)
+        ys = panel.y_coords if panel.y_coords is not None else np.arange(rows)
+        dx = float(xs[1] - xs[0]) if len(xs) > 1 else 1.0
+        dy = float(ys[1] - ys[0]) if len(ys) > 1 else 1.0
+        self.image.setRect(
+            QtCore.QRectF(float(xs[0]) - dx / 2, float(ys[0]) - dy / 2, cols * dx, rows * dy)
+        )
+        if self.colorbar is not None and tuple(self.colorbar.levels()) != (lo, hi):
+            # re-lays out its axis: only on a change; the image already has these levels
+            self.colorbar.setLevels((lo, hi), update_items=False)
+        return True
+
+    def _apply_title(self, title: str, theme: Theme) -> None:
+        label = self.plot.titleLabel
+        if not getattr(label, "_height_only", False):  # long titles must not widen the grid
+            label.updateMin = lambda lb=label: (
+                lb.setMinimumHeight(lb.itemRect().height()),
+                lb.setMinimumWidth(10),
+            )
+            label._height_only = True
+            label.geometryChanged.connect(self._elide_title)
+        style = (theme.foreground, f"{theme.font_pt(13)}pt")
+        if style != self._full_title[1:]:
+            self._shown_title = None  # a new style: set through pyqtgraph in full
+        self._full_title = (title, *style)
+        self._elide_title()
+
+    def _elide_title(self) -> None:
+        """Show the title cut with "…" to the width of its plot (full text as tooltip)."""
+        title, color, size = self._full_title
+        label = self.plot.titleLabel
+        width = label.width() - 8
+        font = QtGui.QFont(label.item.font())
+        font.setPointSizeF(float(size[:-2]))
+        text = (
+            QtGui.QFontMetricsF(font).elidedText(title, QtCore.Qt.TextElideMode.ElideRight, width)
+            if width > 20
+            else title
+        )
+        if text != self._shown_title:
+            if self._shown_title is None or not label.isVisible():
+                self.plot.setTitle(text, color=color, size=size)
+            else:
+                # Same style, one line: only the text changes (RoPE's title follows m).
+                # PlotItem.setTitle re-fixes the title row and invalidates the layout of
+                # every plot (~1 ms a frame); the label's size does not change.
+                label.updateGeometry = _no_op
+                try:
+                    label.setText(text)
+                finally:
+                    del label.updateGeometry
+            self._shown_title = text
+            label.setToolTip(title if text != title else "")
+
+    def _apply_labels(self, panel: Panel, theme: Theme) -> None:
+        style = {"color": theme.foreground, "font-size": f"{theme.font_pt(12)}pt"}
+        if panel.kind == "table":
+            return
+        self.plot.setLabel("bottom", panel.x_label, **style)
+        self.plot.setLabel("left", panel.y_label, **style)
+        self.plot.showAxis("bottom", panel.x_axis)  # setLabel shows the axis
+        self.plot.showAxis("left", panel.y_axis)
+        for name in ("bottom", "left"):
+            axis = self.plot.getAxis(name)
+            axis.enableAutoSIPrefix(False)
+            # No device cache: without the grid an axis replays its specs faster than a
+            # cache is refilled and blended, and most axes move during a drag anyway.
+            axis.setCacheMode(QtWidgets.QGraphicsItem.CacheMode.NoCache)
+            # Two tick levels: the third (sub-minor) adds faint grid lines nobody reads on a
+            # projector and costs as much to draw as the rest together.
+            axis.setStyle(tickFont=theme.font(11), maxTickLevel=1)
+            axis.setTextPen(theme.foreground)
+            axis.setPen(theme.foreground)
+
+    def probe_text(self, scene_pos: QtCore.QPointF) -> str | None:
+        """Exact readout under ``scene_pos``, or ``None`` when outside this plot."""
+        if self.panel is None or not self.plot.sceneBoundingRect().contains(scene_pos):
+            return None
+        vb = self.plot.getViewBox()
+        if not vb.sceneBoundingRect().contains(scene_pos):
+            return None
+        p = vb.mapSceneToView(scene_pos)
+        x, y = p.x(), p.y()
+        if self.panel.log_x:
+            x = 10**x
+        if self.panel.log_y:
+            y = 10**y
+        if self.panel.probe is not None:
+            return self.panel.probe(x, y) or None
+        return self._nearest_curve_text(x)
+
+    def _nearest_curve_text(self, x: float) -> str | None:
+        panel = self.panel
+        if panel is None or not panel.series:
+            return None
+        parts = []
+        for s in panel.series[:6]:
+            xs = np.asarray(s.x, float)
+            if xs.size == 0:
+                continue
+            k = int(np.argmin(np.abs(xs - x)))
+            parts.append(f"{s.name}: {float(s.y[k]):.6g}")
+        xs = np.asarray(panel.series[0].x, float)
+        if xs.size == 0:
+            return None
+        k = int(np.argmin(np.abs(xs - x)))
+        return f"{panel.x_label} = {xs[k]:.6g} — " + ", ".join(parts)

@@ -1,0 +1,83 @@
+"""Display-side helpers for plotted data: colours, heatmap levels, change detection.
+
+No math of the views here: only how their arrays are shown (colour of a series, the
+colour range of a heatmap, masked cells as transparent) and whether an array changed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core.viewdata import Panel
+from gui.theme import Theme
+
+# Okabe–Ito: colour-blind-safe categorical palette.
+OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
+
+
+def series_color(index: int, theme: Theme) -> str:
+    """Colour of the ``index``-th series (Okabe–Ito, black swapped for the foreground)."""
+    color = OKABE_ITO[index % len(OKABE_ITO)]
+    return theme.foreground if color == "#000000" else color
+
+
+def display_image(image: np.ndarray) -> np.ndarray:
+    """Image as drawn: float32. Masked cells (NaN, ±inf) are drawn transparent."""
+    return np.asarray(image, dtype=np.float32)
+
+
+def color_levels(panel: Panel, img: np.ndarray) -> tuple[float, float]:
+    if panel.levels is not None:
+        lo, hi = panel.levels
+    else:
+        finite = img[np.isfinite(img)]
+        lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+        if panel.colormap == "diverging":
+            lo, hi = -max(abs(lo), abs(hi)), max(abs(lo), abs(hi))
+    if hi <= lo:
+        hi = lo + 1.0
+    return float(lo), float(hi)
+
+
+def same_array(a: np.ndarray | None, b: np.ndarray | None) -> bool:
+    """Whether two arrays hold the same values (NaN equal to NaN), cheaply when not.
+
+    Views of the same memory with the same layout (the core's cached tables, sliced anew
+    for each frame) hold the same values by definition. Float arrays of one dtype are
+    compared bit for bit (NaN payloads and ±0 count as a change: a redundant redraw at
+    worst), which is an order of magnitude faster than a NaN-aware comparison.
+    """
+    if a is b:
+        return True
+    if a is None or b is None:
+        return False
+    a, b = np.asarray(a), np.asarray(b)
+    if a.shape != b.shape or a.dtype.kind != b.dtype.kind:
+        return False
+    if (
+        a.dtype == b.dtype
+        and a.strides == b.strides
+        and a.__array_interface__["data"][0] == b.__array_interface__["data"][0]
+    ):
+        return True
+    if a.size > 4096:  # most changed arrays differ everywhere: look at a few cells first
+        step = a.size // 64
+        if not np.array_equal(
+            a.reshape(-1)[::step], b.reshape(-1)[::step], equal_nan=a.dtype.kind == "f"
+        ):
+            return False
+    if (
+        a.dtype == b.dtype
+        and a.dtype.kind == "f"
+        and a.dtype.itemsize in (2, 4, 8)
+        and a.flags.c_contiguous
+        and b.flags.c_contiguous
+    ):
+        bits = np.dtype(f"u{a.dtype.itemsize}")
+        return bool(np.array_equal(a.view(bits), b.view(bits)))
+    return bool(np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"))
+
+
+def same_arrays(old: tuple, new: tuple) -> bool:
+    """Element-wise :func:`same_array` of two tuples of arrays."""
+    return all(same_array(a, b) for a, b in zip(old, new, strict=True))

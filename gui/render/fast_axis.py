@@ -1,0 +1,247 @@
+"""An ``AxisItem`` that draws the same pixels as pyqtgraph's, several times faster.
+
+Axes are the largest part of a frame while a slider moves: every change of a plotted
+range regenerates the ticks, labels and grid of the axes linked to it. pyqtgraph's
+``generateDrawSpecs`` spends most of that time re-measuring the same tick strings,
+building ``Point`` objects and comparing every tick with every other through
+``np.isclose``. :class:`FastAxisItem` produces **the same draw specs** (a test compares
+them with pyqtgraph's over random ranges and sizes) with cached text sizes, plain
+``QPointF`` and a sorted neighbour check, and paints aliased grid lines as filled
+pixel spans when that is pixel-identical.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from bisect import bisect_left
+from collections.abc import Callable, Iterable, Sequence
+
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui
+
+from gui.render.axis_specs import generate_draw_specs
+from gui.render.raster import pixel_translation
+
+_SOLID_LINE = QtCore.Qt.PenStyle.SolidLine
+_SOLID_BRUSH = QtCore.Qt.BrushStyle.SolidPattern
+_ALIGN = QtCore.Qt.AlignmentFlag
+
+
+class _AxisDrawing:
+    """What :class:`FastAxisItem` keeps instead of a ``QPicture``: its draw specs.
+
+    ``AxisItem.paint`` only calls ``picture.play(painter)``; the export code swaps in its
+    own ``play`` the same way, so this stays compatible with it.
+    """
+
+    __slots__ = ("axis", "specs")
+
+    def __init__(self, axis: pg.AxisItem, specs: tuple | None) -> None:
+        self.axis, self.specs = axis, specs
+
+    def play(self, p: QtGui.QPainter) -> None:
+        if self.specs is None:
+            return
+        p.save()
+        try:
+            self.axis.draw_specs(p, *self.specs)
+        finally:
+            p.restore()
+
+
+def drop_close(values: Iterable[float], seen: Sequence[float], atol: float) -> list[float]:
+    """``values`` without those within ``atol`` of any of ``seen`` (sorted ascending).
+
+    Same result as pyqtgraph's ``~np.any(np.isclose(seen, values[:, None], rtol=0,
+    atol=atol), axis=-1)`` mask, by a binary search per value (ticks are a few dozen
+    numbers: plain Python beats numpy's per-call overhead here).
+    """
+    if len(seen) == 0:
+        return list(values)
+    n = len(seen)
+    out = []
+    for v in values:
+        k = bisect_left(seen, v)
+        if (k < n and abs(v - seen[k]) <= atol) or (k > 0 and abs(v - seen[k - 1]) <= atol):
+            continue
+        out.append(v)
+    return out
+
+
+class FastAxisItem(pg.AxisItem):
+    """``AxisItem`` with the same output and a faster draw-spec generation and paint.
+
+    * Draw specs (:meth:`generateDrawSpecs`) equal pyqtgraph's; text sizes are measured
+      once per string and font.
+    * Qt's raster engine draws an aliased *semi-transparent* cosmetic line pixel by pixel
+      (~0.3 µs a pixel: several ms for the grid of one plot). When the painter maps to
+      raster pixels by a pure translation, such a horizontal or vertical line is filled as
+      the one-pixel span it covers (``floor`` of the device coordinates, both ends
+      included): pixel-identical and much faster. Other lines, and scaled or vector
+      (SVG/PDF/QPicture) painting, are drawn as before.
+    * The draw specs are kept instead of being recorded into a ``QPicture`` and played:
+      replaying them (spans and text) is cheaper than recording and playing a picture.
+    """
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self._text_sizes: dict[str, tuple[float, float]] = {}
+        self._text_font_key: tuple | None = None
+        self._label_html: str | None = None
+
+    def _updateLabel(self) -> None:
+        """Re-set the label only when its text changed (every range change calls this)."""
+        html = self.labelString()
+        if html == getattr(self, "_label_html", None):
+            self.picture = None
+            self.update()
+            return
+        self._label_html = html
+        super()._updateLabel()
+
+    # ------------------------------------------------------------------ paint
+    def paint(self, p: QtGui.QPainter, opt: object, widget: object) -> None:
+        if self.picture is None:
+            picture = QtGui.QPicture()  # measure text on the device AxisItem.paint uses
+            painter = QtGui.QPainter(picture)
+            try:
+                if self.style["tickFont"]:
+                    painter.setFont(self.style["tickFont"])
+                specs = self.generateDrawSpecs(painter)
+            finally:
+                painter.end()
+            self.picture = _AxisDrawing(self, specs)
+        self.picture.play(p)
+
+    def draw_specs(
+        self, p: QtGui.QPainter, axis_spec: tuple, tick_specs: list, text_specs: list
+    ) -> None:
+        """``AxisItem.drawPicture``, axis-parallel lines filled as pixel spans when exact."""
+        t = pixel_translation(p)
+        if t is None or p.opacity() != 1.0:
+            self.drawPicture(p, axis_spec, tick_specs, text_specs)
+            return
+        dx, dy = t.dx(), t.dy()
+        p.setRenderHint(p.RenderHint.Antialiasing, False)
+        p.setRenderHint(p.RenderHint.TextAntialiasing, True)
+        pen, p1, p2 = axis_spec
+        p.setPen(pen)
+        p.drawLine(p1, p2)
+        floor = math.floor
+        last_pen, fast, color = None, False, None
+        for pen, p1, p2 in tick_specs:
+            if pen is not last_pen:
+                last_pen = pen
+                fast = (
+                    pen.isCosmetic()
+                    and pen.widthF() == 1.0
+                    and pen.style() == _SOLID_LINE
+                    and pen.brush().style() == _SOLID_BRUSH
+                )
+                color = pen.color()
+            x1, y1, x2, y2 = p1.x(), p1.y(), p2.x(), p2.y()
+            if fast and math.isfinite(x1 + x2 + y1 + y2):
+                if y1 == y2 and x1 != x2:
+                    # the device pixels the aliased line covers, back in item coordinates
+                    c1, c2 = floor(min(x1, x2) + dx), floor(max(x1, x2) + dx)
+                    row = floor(y1 + dy)
+                    p.fillRect(QtCore.QRectF(c1 - dx, row - dy, c2 - c1 + 1, 1), color)
+                    continue
+                if x1 == x2 and y1 != y2:
+                    r1, r2 = floor(min(y1, y2) + dy), floor(max(y1, y2) + dy)
+                    col = floor(x1 + dx)
+                    p.fillRect(QtCore.QRectF(col - dx, r1 - dy, 1, r2 - r1 + 1), color)
+                    continue
+            p.setPen(pen)
+            p.drawLine(p1, p2)
+        if self.style["tickFont"] is not None:
+            p.setFont(self.style["tickFont"])
+        p.setPen(self.textPen())
+        p.setClipRect(self.boundingRect().toAlignedRect())
+        for rect, flags, text in text_specs:
+            p.drawText(rect, int(flags), text)
+
+    # ------------------------------------------------------------------ ticks
+    def tickValues(self, minVal: float, maxVal: float, size: float) -> list:
+        """pyqtgraph's tick values (same arithmetic, in plain floats), de-duplicated by a
+        sorted neighbour search."""
+        minVal, maxVal = sorted((minVal, maxVal))
+        minVal *= self.scale
+        maxVal *= self.scale
+        scale = float(self.scale)
+        ticks = []
+        seen: list[float] = []
+        for spacing, offset in self.tickSpacing(minVal, maxVal, size):
+            spacing, offset = float(spacing), float(offset)
+            start = (math.ceil((minVal - offset) / spacing) * spacing) + offset
+            num = int((maxVal - start) / spacing) + 1
+            values = [(i * spacing + start) / scale for i in range(num)]
+            values = drop_close(values, seen, spacing / scale * 0.01)
+            seen = sorted(seen + values)
+            ticks.append((spacing / scale, values))
+        if self.logMode:
+            return self.logTickValues(minVal, maxVal, size, ticks)
+        return ticks
+
+    def text_measure(self, p: QtGui.QPainter) -> Callable[[str], tuple[float, float]]:
+        """``text → (width, 0.8 × height)`` as pyqtgraph sizes a tick label with ``p``'s
+        current font and device, measured once per string (cache cleared when the font
+        or resolution changes)."""
+        device = p.device()
+        key = (
+            p.font().key(),
+            device.logicalDpiX() if device is not None else 0,
+            device.logicalDpiY() if device is not None else 0,
+        )
+        if key != self._text_font_key:
+            self._text_sizes.clear()
+            self._text_font_key = key
+        sizes = self._text_sizes
+
+        def measure(text: str) -> tuple[float, float]:
+            size = sizes.get(text)
+            if size is None:
+                br = p.boundingRect(QtCore.QRectF(0, 0, 100, 100), _ALIGN.AlignCenter, text)
+                size = sizes[text] = (br.width(), br.height() * 0.8)
+            return size
+
+        return measure
+
+    def generateDrawSpecs(self, p: QtGui.QPainter) -> tuple | None:
+        """Same specs as ``AxisItem.generateDrawSpecs`` (see :mod:`gui.render.axis_specs`)."""
+        return generate_draw_specs(self, p)
+
+
+def make_axes() -> dict[str, pg.AxisItem]:
+    """All four axes for a new ``PlotItem`` (``addPlot(axisItems=make_axes())``).
+
+    ``PlotItem`` shows every axis it is given, so hide ``top`` and ``right`` after
+    creating the plot (:func:`hide_spare_axes`). They must still be fast ones: hidden
+    axes follow every range change too (pyqtgraph's re-set their label each time).
+    """
+    return {name: FastAxisItem(name) for name in ("left", "bottom", "top", "right")}
+
+
+def hide_spare_axes(plot: pg.PlotItem) -> None:
+    """Hide the ``top`` and ``right`` axes :func:`make_axes` gave ``plot``, and stop them
+    following its range (they are never shown: each range change re-set their labels)."""
+    for name in ("top", "right"):
+        plot.hideAxis(name)
+        plot.getAxis(name).unlinkFromView()
+
+
+def fast_colorbar(**kwargs: object) -> pg.ColorBarItem:
+    """``pg.ColorBarItem(**kwargs)`` whose axes are :class:`FastAxisItem`.
+
+    ``ColorBarItem`` builds its axes through ``PlotItem.__init__`` with no way to pass
+    ``axisItems``; the value axis is re-laid out whenever the levels change (every frame
+    of a ``seq_len`` drag in the ALiBi and relative views), so it is swapped in here.
+    """
+    module = sys.modules[pg.PlotItem.__module__]  # pyqtgraph.graphicsItems.PlotItem.PlotItem
+    original = module.AxisItem
+    module.AxisItem = FastAxisItem
+    try:
+        return pg.ColorBarItem(**kwargs)
+    finally:
+        module.AxisItem = original

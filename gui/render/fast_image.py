@@ -1,0 +1,223 @@
+"""An ``ImageItem`` that turns a heatmap into screen pixels in one cheap pass.
+
+pyqtgraph renders a float image with NaNs (masked cells, e.g. ALiBi's causal triangle)
+through a general RGBA path: about 2 ms for 512 × 512, then a slow draw of its
+non-premultiplied result. :class:`FastImageItem` applies the same level scaling and
+lookup table (same float32 arithmetic, so the same colour index for every cell) into a
+premultiplied ARGB32 image with masked cells (NaN, ±inf) fully transparent, which Qt
+draws without conversion. When the image is shown smaller than its cells (a 512 × 512 matrix in a
+300-pixel panel), only the cell under each screen pixel's centre is coloured: the
+nearest-neighbour sample Qt would take anyway, so cost follows pixels on screen, not
+cells. Anything else (other dtypes, translucent lookup tables, rotated or vector
+painting) goes through pyqtgraph unchanged.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui
+
+from gui.render.raster import on_raster
+
+_TX_SCALE = QtGui.QTransform.TransformationType.TxScale.value
+
+
+def argb_table(lut: np.ndarray) -> np.ndarray:
+    """Opaque ``(N, 3|4)`` uint8 RGB(A) lookup table as ``N + 1`` premultiplied ARGB32
+    words; the extra last entry is fully transparent (for NaN cells)."""
+    rgb = lut[:, :3].astype(np.uint32)
+    table = np.zeros(len(lut) + 1, dtype=np.uint32)
+    table[:-1] = 0xFF000000 | (rgb[:, 0] << 16) | (rgb[:, 1] << 8) | rgb[:, 2]
+    return table
+
+
+def pixel_centres(start: float, stop: float) -> np.ndarray:
+    """Integer pixels whose centres ``x + 0.5`` lie in ``[start, stop)``."""
+    first, last = math.ceil(start - 0.5), math.ceil(stop - 0.5)
+    return np.arange(first, max(first, last))
+
+
+def color_indices(image: np.ndarray, levels: tuple[float, float], n_colors: int) -> np.ndarray:
+    """Lookup-table index of every cell, as pyqtgraph computes it; masked cells (NaN and
+    ±inf, e.g. ALiBi's −∞ above the diagonal) → ``n_colors`` (transparent).
+
+    ``(x − low) · n / (high − low)`` in float32, clipped to ``0..n−1`` and truncated.
+    """
+    low, high = float(levels[0]), float(levels[1])
+    span = high - low
+    span = 1.0 if span == 0 else span
+    work = np.subtract(image, low, dtype=np.float32)
+    masked = ~np.isfinite(work)
+    work *= n_colors / span
+    np.clip(work, 0, n_colors - 1, out=work)
+    if masked.any():
+        work[masked] = n_colors
+    return work.astype(np.uint16)
+
+
+class FastImageItem(pg.ImageItem):
+    """``ImageItem`` with a premultiplied fast path for float32 heatmaps."""
+
+    _table_for: tuple[int, np.ndarray] | None = None
+    _version = 0  # bumped whenever what is drawn may change
+
+    def setImage(self, *args: object, **kwargs: object) -> None:
+        self._version += 1
+        super().setImage(*args, **kwargs)
+
+    def setLevels(self, *args: object, **kwargs: object) -> None:
+        self._version += 1
+        super().setLevels(*args, **kwargs)
+
+    def setLookupTable(self, *args: object, **kwargs: object) -> None:
+        self._version += 1
+        super().setLookupTable(*args, **kwargs)
+
+    def _fast_table(self) -> np.ndarray | None:
+        lut, image = self.lut, self.image
+        if (
+            image is None
+            or image.ndim != 2
+            or image.dtype != np.float32
+            or image.size == 0
+            or self.levels is None
+            or np.ndim(self.levels) != 1
+            or not isinstance(lut, np.ndarray)
+            or lut.dtype != np.uint8
+            or lut.ndim != 2
+            or lut.shape[1] not in (3, 4)
+            or len(lut) > 65535
+            or (lut.shape[1] == 4 and (lut[:, 3] != 255).any())
+            or self.autoDownsample
+            or self.axisOrder != "row-major"
+        ):
+            return None
+        cached = self._table_for
+        if cached is None or cached[0] is not lut:
+            cached = self._table_for = (lut, argb_table(lut))
+        return cached[1]
+
+    def render(self) -> None:
+        table = self._fast_table()
+        if table is None:
+            self._pyqtgraph_render()
+            return
+        idx = color_indices(self.image, self.levels, len(table) - 1)
+        pixels = table.take(idx)
+        rows, cols = pixels.shape
+        qimage = QtGui.QImage(
+            pixels.data, cols, rows, cols * 4, QtGui.QImage.Format.Format_ARGB32_Premultiplied
+        )
+        self._pixels = pixels  # the QImage borrows this buffer
+        self.qimage = qimage
+        self._renderRequired = False
+        self._unrenderable = False
+
+    def _pyqtgraph_render(self) -> None:
+        """pyqtgraph's own rendering, shown infinities as NaN: it colours ±inf like the
+        extreme levels, while they are masked cells here."""
+        image = self.image
+        if image is not None and image.dtype.kind == "f" and np.isinf(image).any():
+            self.image = np.where(np.isinf(image), np.nan, image)
+            try:
+                super().render()
+            finally:
+                self.image = image
+            return
+        super().render()
+
+    def paint(self, painter: QtGui.QPainter, *args: object) -> None:
+        if self.image is None:
+            return
+        table = self._fast_table()
+        if table is None or not self._paint_sampled(painter, table):
+            super().paint(painter, *args)
+
+    @staticmethod
+    def _axis_samples(
+        minified: bool, start: float, stop: float, ratio: float, offset: float, scale: float, n: int
+    ) -> tuple[np.ndarray, float, float]:
+        """Cells to draw along one axis and where, in logical painter coordinates.
+
+        Returns ``(cell indices in drawing order, start, extent)``.
+        """
+        if not minified:  # every cell, flipped when the axis runs backwards
+            cells = np.arange(n) if scale > 0 else np.arange(n)[::-1]
+            return cells, start, stop - start
+        pixels = pixel_centres(start * ratio, stop * ratio)
+        cells = np.clip(np.floor(((pixels + 0.5) / ratio - offset) / scale), 0, n - 1)
+        first = pixels[0] / ratio if pixels.size else start
+        return cells.astype(np.intp), first, pixels.size / ratio
+
+    def _paint_sampled(self, p: QtGui.QPainter, table: np.ndarray) -> bool:
+        """Draw one sample per screen pixel when the image is shown minified.
+
+        ``table`` is the colour lookup of :meth:`_fast_table`. Returns ``False`` (nothing drawn) when the full-resolution path applies.
+        """
+        t = p.transform()
+        device = p.device()
+        if (
+            t.type().value > _TX_SCALE
+            or not on_raster(p)
+            or self.paintMode is not None
+            or self.border is not None
+        ):
+            return False
+        rows, cols = self.image.shape
+        ratio = device.devicePixelRatioF() or 1.0
+        sx, sy = t.m11() * ratio, t.m22() * ratio  # device pixels per cell
+        if abs(sx) >= 1.0 and abs(sy) >= 1.0:
+            return False  # magnified: every cell is visible, colour them all
+        area = t.mapRect(QtCore.QRectF(0, 0, cols, rows))
+        # A minified axis gets one sample per screen pixel (the cell under its centre);
+        # a magnified one keeps its cells and Qt enlarges them exactly as it would.
+        x_axis = self._axis_samples(
+            abs(sx) < 1.0, area.left(), area.right(), ratio, t.dx(), t.m11(), cols
+        )
+        y_axis = self._axis_samples(
+            abs(sy) < 1.0, area.top(), area.bottom(), ratio, t.dy(), t.m22(), rows
+        )
+        (col, x0, width), (row, y0, height) = x_axis, y_axis
+        if col.size == 0 or row.size == 0:
+            return True
+        key = (
+            x0,
+            width,
+            col.size,
+            y0,
+            height,
+            row.size,
+            sx,
+            sy,
+            t.dx(),
+            t.dy(),
+            ratio,
+            self._version,
+        )
+        cached = getattr(self, "_sampled", None)
+        if cached is None or cached[0] != key:
+            # np.take: a third of the time of fancy indexing for these gathers
+            cells = self.image.take(row, axis=0).take(col, axis=1)
+            pixels = table.take(color_indices(cells, self.levels, len(table) - 1))
+            image = QtGui.QImage(
+                pixels.data,
+                col.size,
+                row.size,
+                col.size * 4,
+                QtGui.QImage.Format.Format_ARGB32_Premultiplied,
+            )
+            cached = self._sampled = (key, image, pixels)
+        p.save()
+        try:
+            p.resetTransform()
+            p.drawImage(
+                QtCore.QRectF(x0, y0, width, height),
+                cached[1],
+                QtCore.QRectF(0, 0, col.size, row.size),
+            )
+        finally:
+            p.restore()
+        return True

@@ -1,0 +1,200 @@
+"""Parameter panel generated from a :class:`core.params.ParamModel`.
+
+Every parameter becomes a row: label (tooltip = help text), a slider with a spin box
+(numbers), a check box (bool), a combo box (choice) or a line edit (text, lists, files),
+and a reset-to-default button. Widget → model goes through :class:`gui.widgets.state.ViewState`;
+model → widget updates are applied with signals blocked, so there are no echo loops.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from PySide6 import QtCore, QtWidgets
+
+from core.params import Param, ParamError
+from gui.widgets.state import ViewState
+
+SLIDER_STEPS = 1000
+
+
+_NOTHING = object()
+
+
+class _Row:
+    """The widgets of one parameter and how to read/write them."""
+
+    def __init__(self, param: Param, state: ViewState, parent: QtWidgets.QWidget) -> None:
+        self.param = param
+        self.state = state
+        self._shown: Any = _NOTHING  # the value the widgets show (skip re-showing it)
+        self.slider: QtWidgets.QSlider | None = None
+        self.editor: QtWidgets.QWidget
+        p = param
+        if p.kind in ("int", "float"):
+            self._build_number(parent)
+        elif p.kind == "bool":
+            self.editor = QtWidgets.QCheckBox(parent)
+            self.editor.toggled.connect(lambda v: state.set_param(p.name, bool(v), merge=False))
+        elif p.kind == "choice":
+            self.editor = QtWidgets.QComboBox(parent)
+            self.editor.addItems(list(p.choices))
+            self.editor.currentTextChanged.connect(
+                lambda t: state.set_param(p.name, t, merge=False)
+            )
+        else:
+            self.editor = QtWidgets.QLineEdit(parent)
+            self.editor.editingFinished.connect(self._text_committed)
+            if p.kind == "text":
+                self.editor.textEdited.connect(self._text_committed)
+        self.editor.setObjectName(f"param-{p.name}")
+        self.editor.setToolTip(f"{p.help}\nAllowed: {p.range_text()}")
+
+    # ----------------------------------------------------------- numbers
+    def _build_number(self, parent: QtWidgets.QWidget) -> None:
+        p = self.param
+        self.slider = QtWidgets.QSlider(QtCore.Qt.Orientation.Horizontal, parent)
+        self.slider.setObjectName(f"slider-{p.name}")
+        if (
+            p.kind == "int"
+            and not p.log_scale
+            and (p.maximum - p.minimum) / (p.step or 1) <= SLIDER_STEPS
+        ):
+            self.slider.setRange(int(p.minimum), int(p.maximum))
+            self.slider.setSingleStep(int(p.step or 1))
+            self._direct = True
+        else:
+            self.slider.setRange(0, SLIDER_STEPS)
+            self._direct = False
+        if p.kind == "int":
+            spin = QtWidgets.QSpinBox(parent)
+            spin.setRange(int(p.minimum), int(p.maximum))
+            spin.setSingleStep(int(p.step or 1))
+            spin.valueChanged.connect(lambda v: self.state.set_param(p.name, int(v)))
+        else:
+            spin = QtWidgets.QDoubleSpinBox(parent)
+            spin.setDecimals(p.decimals)
+            spin.setRange(float(p.minimum), float(p.maximum))
+            spin.setSingleStep(float(p.step or 0.1))
+            spin.valueChanged.connect(lambda v: self.state.set_param(p.name, float(v)))
+        spin.setKeyboardTracking(False)
+        spin.setMinimumWidth(110)
+        self.editor = spin
+        self.slider.valueChanged.connect(self._slider_moved)
+        self.slider.sliderReleased.connect(self.state.end_merge)
+        self.slider.setToolTip(p.help)
+
+    def _slider_to_value(self, pos: int) -> float:
+        p = self.param
+        if self._direct:
+            return pos
+        t = pos / SLIDER_STEPS
+        lo, hi = float(p.minimum), float(p.maximum)
+        if p.log_scale:
+            v = math.exp(math.log(lo) + t * (math.log(hi) - math.log(lo)))
+        else:
+            v = lo + t * (hi - lo)
+        if p.kind == "int":
+            step = int(p.step or 1)
+            return int(round(v / step) * step)
+        return float(f"{v:.{p.decimals}g}") if p.log_scale else round(v, p.decimals)
+
+    def _value_to_slider(self, v: float) -> int:
+        p = self.param
+        if self._direct:
+            return int(v)
+        lo, hi = float(p.minimum), float(p.maximum)
+        if p.log_scale:
+            t = (math.log(max(v, lo)) - math.log(lo)) / (math.log(hi) - math.log(lo))
+        else:
+            t = (v - lo) / (hi - lo) if hi > lo else 0.0
+        return int(round(min(max(t, 0.0), 1.0) * SLIDER_STEPS))
+
+    def _slider_moved(self, pos: int) -> None:
+        value = self._slider_to_value(pos)
+        value = min(max(value, self.param.minimum), self.param.maximum)
+        self.state.set_param(
+            self.param.name, int(value) if self.param.kind == "int" else float(value)
+        )
+
+    # ----------------------------------------------------------- text kinds
+    def _text_committed(self, *_: Any) -> None:
+        text = self.editor.text()
+        try:
+            value = self.param.parse(text) if self.param.kind == "int_list" else text
+        except ParamError as exc:
+            self.state.error.emit(str(exc))
+            return
+        self.state.set_param(self.param.name, value, merge=self.param.kind == "text")
+
+    # ----------------------------------------------------------- model → view
+    def show_value(self, value: Any) -> None:
+        """Display ``value`` without emitting change signals (nothing if already shown)."""
+        if self._shown == value and type(self._shown) is type(value):
+            return  # every change re-shows all values; a spin box update costs ~0.1 ms
+        self._shown = value
+        widgets = [self.editor] + ([self.slider] if self.slider is not None else [])
+        blockers = [QtCore.QSignalBlocker(w) for w in widgets]
+        try:
+            p = self.param
+            if p.kind in ("int", "float"):
+                self.editor.setValue(value)
+                self.slider.setValue(self._value_to_slider(value))
+            elif p.kind == "bool":
+                self.editor.setChecked(bool(value))
+            elif p.kind == "choice":
+                self.editor.setCurrentText(str(value))
+            elif self.editor.text() != p.format(value):
+                self.editor.setText(p.format(value))
+        finally:
+            del blockers
+
+
+class ParamPanel(QtWidgets.QWidget):
+    """Form of all parameters of one view, bound to a :class:`ViewState`."""
+
+    def __init__(self, state: ViewState, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.state = state
+        self.rows: dict[str, _Row] = {}
+        layout = QtWidgets.QGridLayout(self)
+        layout.setColumnStretch(1, 1)
+        for r, param in enumerate(state.model.params):
+            row = _Row(param, state, self)
+            self.rows[param.name] = row
+            label = QtWidgets.QLabel(param.label, self)
+            label.setToolTip(f"{param.name}: {param.help}\nAllowed: {param.range_text()}")
+            label.setBuddy(row.editor)
+            reset = QtWidgets.QToolButton(self)
+            reset.setText("↺")
+            reset.setObjectName(f"reset-{param.name}")
+            reset.setToolTip(f"Reset {param.label} to {param.format(param.default)}")
+            reset.clicked.connect(lambda _=False, n=param.name: state.reset(n))
+            layout.addWidget(label, 2 * r, 0, 1, 3)
+            if row.slider is not None:
+                layout.addWidget(row.slider, 2 * r + 1, 0, 1, 2)
+                layout.addWidget(row.editor, 2 * r + 1, 2)
+            else:
+                layout.addWidget(row.editor, 2 * r + 1, 0, 1, 3)
+            layout.addWidget(reset, 2 * r + 1, 3)
+            if param.kind == "file":
+                browse = QtWidgets.QPushButton("Browse…", self)
+                browse.setObjectName(f"browse-{param.name}")
+                browse.clicked.connect(lambda _=False, n=param.name: self._browse(n))
+                layout.addWidget(browse, 2 * r, 2, 1, 2)
+        layout.setRowStretch(2 * len(state.model.params), 1)
+        state.changed.connect(self.show_values)
+        self.show_values(state.values)
+
+    def show_values(self, values: dict[str, Any]) -> None:
+        """Model → view: update every widget (signals blocked)."""
+        for name, row in self.rows.items():
+            row.show_value(values[name])
+
+    def _browse(self, name: str) -> None:
+        path, _ = QtWidgets.QFileDialog.getOpenFileName(
+            self, "Load position table", "", "NumPy arrays (*.npy);;All files (*)"
+        )
+        if path:
+            self.state.set_param(name, path, merge=False)

@@ -1,0 +1,224 @@
+"""A view on screen: explanation, live formula, the plot grid, notes and hover readout.
+
+:class:`ViewWidget` draws :class:`core.viewdata.ViewData` and nothing else: it never
+computes. Errors (invalid input, out-of-range lookups, memory budget) appear in a banner
+while the last good plots stay.
+"""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6 import QtCore, QtWidgets
+
+from core.viewdata import ViewData, ViewSpec
+from gui.plotting.panel_plot import PanelPlot
+from gui.render.fast_axis import hide_spare_axes, make_axes
+from gui.render.view_box import PlotViewBox
+from gui.theme import current_theme
+
+
+class ViewWidget(QtWidgets.QWidget):
+    """Display of one view."""
+
+    rendered = QtCore.Signal()  # a ViewData has been drawn
+    FULL_QUALITY_DELAY_MS = 150  # after the last live update, redraw in full quality
+    AA_POINT_BUDGET = 1200  # antialias thick curves only up to this many points per view
+    TEXT_REFRESH_MS = 100  # live text refreshes at most ten times a second while dragging
+    HOVER_HINT = "Hover a plot for exact values."  # the status line when no note applies
+
+    def __init__(self, spec: ViewSpec, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.spec = spec
+        self.data: ViewData | None = None
+        self.plots: dict[str, PanelPlot] = {}
+        self._layout_key: tuple | None = None
+        self._items_seen = 0  # scene items when text caching was last applied
+        self._idle_text = self.HOVER_HINT  # status when not over data
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        self.title = QtWidgets.QLabel(spec.title, self)
+        self.title.setObjectName("view-title")
+        self.explanation = QtWidgets.QLabel(spec.explanation, self)
+        self.explanation.setWordWrap(True)
+        self.explanation.setObjectName("view-explanation")
+        self.formula = QtWidgets.QLabel("", self)
+        self.formula.setObjectName("view-formula")
+        self.formula.setWordWrap(True)
+        self.formula.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.banner = QtWidgets.QLabel("", self)
+        self.banner.setObjectName("view-banner")
+        self.banner.setWordWrap(True)
+        self.banner.hide()
+        self.verdict = QtWidgets.QLabel("", self)
+        self.verdict.setObjectName("view-verdict")
+        self.verdict.setWordWrap(True)
+        self.verdict.hide()
+        self.canvas = pg.GraphicsLayoutWidget(self)
+        self.canvas.setObjectName("view-canvas")
+        # Items that want antialiasing set it themselves (curves in full quality, arrows,
+        # symbols); inheriting it costs ~2 ms a frame in borders and legend samples.
+        # Image exports switch it back on.
+        self.canvas.setAntialiasing(False)
+        # Plot items move and resize on every frame; a BSP index only adds upkeep.
+        self.canvas.scene().setItemIndexMethod(QtWidgets.QGraphicsScene.ItemIndexMethod.NoIndex)
+        self.canvas.scene().sigMouseMoved.connect(self._mouse_moved)
+        # The view fills every exposed pixel with its opaque background brush (the theme's
+        # background), so Qt need not paint the widgets beneath nor pre-fill the viewport,
+        # and a solid fill is cheaper than blitting a cached background: ~0.3 ms a frame.
+        self.canvas.setCacheMode(QtWidgets.QGraphicsView.CacheModeFlag.CacheNone)
+        # Exposed areas are not grown by 2 px for antialiasing: every item's bounding rect
+        # already covers its pen (a test checks that moving items leave no traces).
+        self.canvas.setOptimizationFlag(
+            QtWidgets.QGraphicsView.OptimizationFlag.DontAdjustForAntialiasing
+        )
+        self.canvas.viewport().setAutoFillBackground(False)
+        self.canvas.viewport().setAttribute(QtCore.Qt.WidgetAttribute.WA_OpaquePaintEvent)
+        self._quality_timer = QtCore.QTimer(self)
+        self._quality_timer.setSingleShot(True)
+        self._quality_timer.setInterval(self.FULL_QUALITY_DELAY_MS)
+        self._quality_timer.timeout.connect(lambda: self._set_draft(False))
+        # Text that follows a slider (formula, verdict, notes) is laid out and drawn anew on
+        # each change (~0.6 ms a label, most of it shaping the formula's symbols): during
+        # a drag it refreshes at most every TEXT_REFRESH_MS, and always shows the latest.
+        self._pending_text: tuple[str, str, str] | None = None
+        self._text_timer = QtCore.QTimer(self)
+        self._text_timer.setSingleShot(True)
+        self._text_timer.setInterval(self.TEXT_REFRESH_MS)
+        self._text_timer.timeout.connect(self._apply_text)
+        self.status = QtWidgets.QLabel("", self)
+        self.status.setObjectName("view-readout")
+        self.status.setWordWrap(True)
+        for w in (self.title, self.explanation, self.formula, self.banner, self.verdict):
+            layout.addWidget(w)
+        layout.addWidget(self.canvas, 1)
+        layout.addWidget(self.status)
+        self.apply_theme()
+
+    # ----------------------------------------------------------------- drawing
+    def show_data(self, data: ViewData, *, live: bool = False) -> None:
+        """Draw ``data`` (rebuilding the grid only when its panel layout changed).
+
+        With ``live`` (updates while a slider moves) curves are drawn in draft quality
+        and redrawn antialiased once no update has arrived for a short while.
+        """
+        key = tuple((p.key, p.row, p.col, p.row_span, p.col_span) for p in data.panels)
+        if key != self._layout_key:
+            self.canvas.clear()
+            self.plots = {}
+            for p in data.panels:
+                item = self.canvas.addPlot(
+                    row=p.row,
+                    col=p.col,
+                    rowspan=p.row_span,
+                    colspan=p.col_span,
+                    axisItems=make_axes(),
+                    viewBox=PlotViewBox(),
+                )
+                hide_spare_axes(item)
+                self.plots[p.key] = PanelPlot(item)
+            self._layout_key = key
+        for p in data.panels:
+            self.plots[p.key].show(p)
+        self._cache_text_items()
+        self._set_draft(live)
+        if live:
+            self._quality_timer.start()
+        self.data = data
+        notes = data.display_notes()
+        texts = (data.formula, data.verdict, " · ".join(notes) if notes else self.HOVER_HINT)
+        if live and self._text_timer.isActive():
+            self._pending_text = texts  # shown when the timer fires (latest wins)
+        else:
+            self._apply_text(texts)
+            if live:
+                self._text_timer.start()
+        self.clear_error()
+        self.rendered.emit()
+
+    def _apply_text(self, texts: tuple[str, str, str] | None = None) -> None:
+        """Show the formula, verdict and notes (``None``: the pending ones, if any)."""
+        if texts is None:
+            texts, self._pending_text = self._pending_text, None
+            if texts is None:
+                return
+        formula, verdict, idle = texts
+        self.formula.setText(formula)
+        self.verdict.setText(verdict)
+        self.verdict.setVisible(bool(verdict))
+        self._idle_text = idle
+        self.status.setText(idle)
+
+    def flush_text(self) -> None:
+        """Show text held back during a drag now (tests, exports, the CLI)."""
+        self._apply_text()
+
+    def _cache_text_items(self) -> None:
+        """Let titles, axis labels and legends repaint from a device cache.
+
+        Rich text is laid out and drawn anew on every paint otherwise (~1.5 ms a frame in
+        a four-plot view); a cache is redrawn only when its text changes. Image exports
+        switch caches off (see render_export).
+        """
+        items = self.canvas.scene().items()
+        if len(items) == self._items_seen:
+            return
+        self._items_seen = len(items)
+        cache = QtWidgets.QGraphicsItem.CacheMode
+        for item in items:
+            if isinstance(item, QtWidgets.QGraphicsTextItem) and item.cacheMode() == cache.NoCache:
+                item.setCacheMode(cache.DeviceCoordinateCache)
+
+    def _set_draft(self, draft: bool) -> None:
+        """Live (draft) or full quality; full quality antialiases only affordable curves."""
+        points = sum(plot.curve_points() for plot in self.plots.values())
+        antialias = not draft and points <= self.AA_POINT_BUDGET
+        for plot in self.plots.values():
+            plot.set_quality(antialias=antialias, dashes=not draft)
+
+    def show_error(self, message: str) -> None:
+        """Show a one-line problem; the last good plots stay on screen."""
+        self.banner.setText(f"⚠ {message}")
+        self.banner.show()
+
+    def clear_error(self) -> None:
+        self.banner.hide()
+        self.banner.setText("")
+
+    def apply_theme(self) -> None:
+        """Re-style labels and canvas for the current theme and UI scale."""
+        theme = current_theme()
+        self.canvas.setBackground(theme.background)
+        self.title.setStyleSheet(f"font-size: {theme.font_pt(20)}pt; font-weight: bold;")
+        self.explanation.setStyleSheet(f"font-size: {theme.font_pt(12)}pt;")
+        self.formula.setStyleSheet(
+            f"font-size: {theme.font_pt(13)}pt; font-family: 'DejaVu Sans Mono', monospace;"
+        )
+        self.banner.setStyleSheet(
+            f"font-size: {theme.font_pt(13)}pt; color: #ffffff; background: #b3261e; "
+            "padding: 6px; border-radius: 4px;"
+        )
+        self.verdict.setStyleSheet(
+            f"font-size: {theme.font_pt(14)}pt; font-weight: bold; padding: 4px;"
+        )
+        self.status.setStyleSheet(f"font-size: {theme.font_pt(12)}pt;")
+        if self.data is not None:
+            self._layout_key = None
+            self.show_data(self.data)
+
+    # ----------------------------------------------------------------- hover
+    def _mouse_moved(self, scene_pos: QtCore.QPointF) -> None:
+        for plot in self.plots.values():
+            text = plot.probe_text(scene_pos)
+            if text:
+                self.status.setText(text)
+                return
+        # nothing under the cursor (between plots, a gap between tiles): no stale value
+        self.status.setText(self._idle_text)
+
+    def readout_at(self, panel_key: str, x: float, y: float) -> str:
+        """Exact readout of a panel at data coordinates (what hovering shows)."""
+        plot = self.plots[panel_key]
+        vb = plot.plot.getViewBox()
+        scene_pos = vb.mapViewToScene(QtCore.QPointF(x, y))
+        self._mouse_moved(scene_pos)
+        return self.status.text()
