@@ -2,16 +2,153 @@
 
 Used by every writer in the project (exports, scene and deck files) so that a crash,
 a full disk or an exception half-way never leaves a truncated file behind.
+
+The content goes to a hidden temporary file beside the destination
+(``.<name>.<8 random characters>.part``), which is renamed over the destination when
+complete. Like an ordinary write:
+
+- a new file gets mode ``0666 & ~umask``; an overwritten file keeps its mode;
+- a read-only destination (no write bit) is refused with ``PermissionError``;
+- a symbolic link is written through: its target is replaced, the link stays;
+- errors name the destination, never the temporary file.
+
+Temporary files are removed on every exit path: an exception in the body, normal
+interpreter exit, and ``SIGTERM`` (when no other handler is installed). Files left by
+an earlier run that was killed outright (``SIGKILL``, power loss) are removed by the
+next write into the same folder once they are older than :data:`STALE_SECONDS`.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import errno
 import os
-import tempfile
+import re
+import secrets
+import signal
+import stat
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
+
+STALE_SECONDS = 3600.0
+"""A ``.part`` file this old (by modification time) belongs to a run that died."""
+
+_PART_NAME = re.compile(r"^\..+\.[A-Za-z0-9_]{8}\.part$")
+_live: set[str] = set()
+_live_lock = threading.Lock()
+_handler_installed = False
+
+
+def _remove_live() -> None:
+    """Remove the temporary files of writes still in progress (exit and SIGTERM)."""
+    with _live_lock:
+        names = list(_live)
+        _live.clear()
+    for name in names:
+        with contextlib.suppress(OSError):
+            os.unlink(name)
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    _remove_live()
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)  # terminate as SIGTERM normally would
+
+
+def _install_cleanup() -> None:
+    """Once: remove live temp files at exit and on SIGTERM (if SIGTERM is unclaimed)."""
+    global _handler_installed
+    if _handler_installed:
+        return
+    _handler_installed = True
+    atexit.register(_remove_live)
+    if threading.current_thread() is threading.main_thread():
+        with contextlib.suppress(ValueError, OSError):
+            if signal.getsignal(signal.SIGTERM) in (signal.SIG_DFL, None):
+                signal.signal(signal.SIGTERM, _on_sigterm)
+    else:
+        _handler_installed = False  # try again from the main thread
+
+
+def remove_stale_parts(folder: str | os.PathLike[str], max_age: float = STALE_SECONDS) -> int:
+    """Delete this module's temporary files in ``folder`` older than ``max_age`` seconds.
+
+    Only hidden files named like ours (``.<name>.<8 characters>.part``) that no write of
+    this process is using are touched. Returns the number removed; never raises.
+    """
+    removed = 0
+    now = time.time()
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return 0
+    with _live_lock:
+        live = set(_live)
+    for entry in entries:
+        if not _PART_NAME.match(entry.name) or entry.path in live:
+            continue
+        try:
+            st = entry.stat(follow_symlinks=False)
+            if stat.S_ISREG(st.st_mode) and now - st.st_mtime > max_age:
+                os.unlink(entry.path)
+                removed += 1
+        except OSError:
+            continue
+    return removed
+
+
+def _destination(path: str | os.PathLike[str]) -> tuple[Path, int | None]:
+    """The file really written (a symlink's target) and the mode to keep (``None``: new).
+
+    Raises
+    ------
+    PermissionError
+        The destination exists and has no write permission bit (checked on the mode
+        itself, so this holds for root too).
+    """
+    target = Path(path)
+    if target.is_symlink():
+        target = Path(os.path.realpath(target))
+    try:
+        st = os.stat(target)
+    except FileNotFoundError:
+        return target, None
+    except OSError as exc:
+        raise type(exc)(exc.errno, exc.strerror, os.fspath(path)) from None
+    if stat.S_ISDIR(st.st_mode):
+        raise IsADirectoryError(errno.EISDIR, "it is a folder", os.fspath(path))
+    mode = stat.S_IMODE(st.st_mode)
+    if stat.S_ISREG(st.st_mode) and not mode & 0o222:
+        raise PermissionError(
+            errno.EACCES, f"the file is read-only (mode {mode:04o})", os.fspath(path)
+        )
+    return target, mode
+
+
+def _create_temp(folder: Path, name: str) -> str:
+    """Create an empty temporary file beside the destination; the umask applies."""
+    for _ in range(100):
+        tmp = os.path.join(folder, f".{name}.{secrets.token_hex(4)}.part")
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
+        except FileExistsError:
+            continue
+        os.close(fd)
+        return tmp
+    raise FileExistsError(errno.EEXIST, "no free temporary file name", os.fspath(folder))
+
+
+def _renamed(exc: OSError, tmp: str, dest: str) -> OSError:
+    """``exc`` naming ``dest`` where it named the temporary file (or nothing)."""
+    if exc.errno is None or exc.filename not in (None, tmp):
+        return exc
+    renamed = type(exc)(exc.errno, exc.strerror, dest)
+    renamed.__traceback__ = exc.__traceback__
+    return renamed
 
 
 @contextlib.contextmanager
@@ -21,33 +158,54 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     Parameters
     ----------
     path
-        Final destination. Its folder must exist and be writable.
+        Final destination. Its folder must exist and be writable. A symbolic link is
+        followed: its target is replaced and the link kept.
 
     Yields
     ------
     Path
         A temporary file in the same folder (same file system, so the final
-        ``os.replace`` is atomic). Write the complete content there.
+        ``os.replace`` is atomic), with the destination's mode (or ``0666 & ~umask``).
+        Write the complete content there.
+
+    Raises
+    ------
+    PermissionError
+        The destination is read-only.
+    OSError
+        Any failure; the message names ``path``, not the temporary file.
 
     Notes
     -----
     If the body raises, the temporary file is removed and ``path`` is untouched.
     """
-    target = Path(path)
+    dest = os.fspath(path)
+    target, mode = _destination(path)
     folder = target.parent if str(target.parent) else Path(".")
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=folder)
-    os.close(fd)
-    tmp = Path(tmp_name)
+    _install_cleanup()
+    remove_stale_parts(folder)
     try:
-        yield tmp
+        tmp = _create_temp(folder, target.name)
+    except OSError as exc:
+        raise type(exc)(exc.errno, exc.strerror, dest) from None
+    with _live_lock:
+        _live.add(tmp)
+    try:
+        if mode is not None:
+            os.chmod(tmp, mode)
+        yield Path(tmp)
         os.replace(tmp, target)
+    except OSError as exc:
+        raise _renamed(exc, tmp, dest) from None
     finally:
-        if tmp.exists():
-            tmp.unlink()
+        with _live_lock:
+            _live.discard(tmp)
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
 
 
 @contextlib.contextmanager
-def atomic_open(path: str | os.PathLike[str], mode: str = "w", **kwargs) -> Iterator[IO]:
+def atomic_open(path: str | os.PathLike[str], mode: str = "w", **kwargs: Any) -> Iterator[IO]:
     """Open a temporary file for writing that atomically replaces ``path`` on close.
 
     Parameters
