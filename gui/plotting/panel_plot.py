@@ -196,9 +196,7 @@ class PanelPlot(PanelExtras):
         for name in ("left", "bottom"):
             self.plot.showAxis(name, panel.kind != "table")
         self.plot.setMouseEnabled(x=panel.kind != "table", y=panel.kind != "table")
-        if self.legend is not None:
-            self.legend.scene() and self.legend.scene().removeItem(self.legend)
-            self.legend = None
+        self._drop_legend()
         self.plot.setLogMode(x=panel.log_x, y=panel.log_y)
         self.plot.invertY(panel.kind == "heatmap")
         self.plot.setAspectLocked(panel.kind == "arrows")
@@ -241,6 +239,18 @@ class PanelPlot(PanelExtras):
             # no device cache, as for the plot axes (see _apply_labels): a colour bar whose
             # levels follow a slider (ALiBi's) re-rendered and blended it every frame
             self.colorbar.axis.setCacheMode(QtWidgets.QGraphicsItem.CacheMode.NoCache)
+
+    def _drop_legend(self) -> None:
+        """Remove the legend from the scene *and* from the ``PlotItem``.
+
+        ``PlotItem.addLegend`` returns the legend the plot already holds, and ``addItem``
+        keeps adding named items to it: a legend only taken out of the scene would be
+        handed back on the next rebuild and stay invisible for good.
+        """
+        legend = self.legend or self.plot.legend
+        if legend is not None and legend.scene() is not None:
+            legend.scene().removeItem(legend)
+        self.legend = self.plot.legend = None
 
     def _make_curve(
         self, style: str, color: str, name: str, theme: Theme
