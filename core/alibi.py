@@ -2,8 +2,10 @@
 
 Each head h adds ``−m_h·(i − j)`` to the score of query i for key j (causal), so the
 penalty grows linearly with distance. The bias depends on the distance i − j — never
-on the key index j alone (the "row-constant ``m·j``" shortcut some code uses only gives
-the same *softmax* for causal rows, and is not the bias itself).
+on the key index j alone. The shortcut some code uses, ``+m·j`` (fairseq), differs from
+``−m·(i − j)`` by ``−m·i``, a constant per row, so it gives the same causal *softmax*
+without being the bias itself; ``−m·j`` (the opposite sign) reverses the preference,
+favouring the first keys instead of the nearest ones (:func:`key_index_bias_row`).
 """
 
 from __future__ import annotations
@@ -109,3 +111,17 @@ def alibi_attention_row(
     if causal:
         base = np.where(j > query, -np.inf, base)
     return softmax(base), softmax(base + np.where(np.isfinite(base), bias, 0.0))
+
+
+def key_index_bias_row(
+    scores: np.ndarray, query: int, slope: float, sign: float, causal: bool = True
+) -> np.ndarray:
+    """Softmax of one query row with the key-index bias ``sign·m·j`` instead of ALiBi.
+
+    ``sign = +1`` is the fairseq shortcut (the same causal softmax as ``−m·(i − j)``);
+    ``sign = −1`` penalises late keys, the opposite of ALiBi's preference.
+    """
+    scores = np.asarray(scores, dtype=np.float64)
+    j = np.arange(scores.size)
+    base = np.where(j > query, -np.inf, scores) if causal else scores
+    return softmax(base + float(sign) * float(slope) * j)

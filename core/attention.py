@@ -1,8 +1,9 @@
 """Toy single-head self-attention for the "dog bites man" demonstration.
 
 Tokens get fixed pseudo-random embeddings (seeded from the token text with CRC-32, so the
-same word always gets the same vector on every machine). Attention here is
-*bidirectional* (no causal mask): a causal mask would itself leak word order.
+same word always gets the same vector on every machine). Attention is *bidirectional*
+by default; ``causal=True`` adds the decoder mask (GPT, LLaMA, Mistral), which by itself
+tells word orders apart: query 0 sees only key 0, so its output is its own value vector.
 """
 
 from __future__ import annotations
@@ -60,7 +61,11 @@ class AttentionResult:
 
 
 def toy_attention(
-    tokens: list[str], method: str = "none", d_model: int = 16, base: float = 10000.0
+    tokens: list[str],
+    method: str = "none",
+    d_model: int = 16,
+    base: float = 10000.0,
+    causal: bool = False,
 ) -> AttentionResult:
     """Run one toy attention head over ``tokens`` with a positional method.
 
@@ -69,6 +74,8 @@ def toy_attention(
     method
         ``none`` (no positions), ``sinusoidal`` / ``learned`` (added to the input),
         ``rope`` (rotates q and k), ``alibi`` (symmetric bias ``−m·|i−j|`` on scores).
+    causal
+        Mask keys after the query (``−inf`` before the softmax), as decoders do.
     """
     if method not in ATTENTION_METHODS:
         raise ValueError(f"method must be one of {', '.join(ATTENTION_METHODS)}")
@@ -92,6 +99,8 @@ def toy_attention(
     if method == "alibi":
         pos = np.arange(n)
         scores = scores - TOY_ALIBI_SLOPE * np.abs(pos[:, None] - pos[None, :])
+    if causal:
+        scores = np.where(np.triu(np.ones((n, n), dtype=bool), 1), -np.inf, scores)
     weights = softmax(scores, axis=-1)
     return AttentionResult(weights, weights @ v)
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from core.alibi import alibi_attention_row, alibi_bias, alibi_slopes
+from core.alibi import alibi_attention_row, alibi_bias, alibi_slopes, key_index_bias_row
 from core.memory import check_allocation
 from core.params import Param, ParamModel
 from core.toeplitz import even_step, offsets, toeplitz_view
@@ -80,8 +80,9 @@ EXPLANATION = (
     "grows linearly with the distance between query i and key j: bias = −m·(i−j). Each "
     "head has its own slope m, from steep (looks locally) to gentle (looks far). Because "
     "the penalty only depends on distance, it keeps working on sequences longer than "
-    "those seen in training. Note: the bias is −m·(i−j), not the row-constant −m·j "
-    "some code uses (it yields the same causal softmax, but it is not the bias)."
+    "those seen in training. Some code adds +m·j instead: −m·(i−j) = +m·j − m·i, and −m·i "
+    "is the same for the whole row, so +m·j gives the same causal softmax; the sign "
+    "matters, since −m·j favours the first keys instead of the nearest ones."
 )
 
 TOY_SCORE_SEED = 11
@@ -151,6 +152,69 @@ def head_mosaic(
     return image, tuple(tiles), gap
 
 
+def distance_series(n: int, slopes: np.ndarray, head: int, max_points: int) -> list[Series]:
+    """Bias against distance for every head (one NaN-separated series), the selected
+    head (``head``, 1-based) and, when it is another one, the steepest head.
+
+    The bias is linear in the distance, so the sampled points are exact and the lines
+    between them too (no aliasing); the last distance ``n − 1`` is always included.
+    """
+    h = slopes.size
+
+    def distances(budget: int) -> np.ndarray:
+        idx, _ = sample_axis(n, max(budget - 1, 1))
+        return np.unique(np.append(idx, n - 1)).astype(float)
+
+    sel = distances(max_points // 4)
+    out = []
+    if h > 1:
+        per_head = distances(max(2, max_points // (2 * h) - 1))
+        xs = np.tile(np.append(per_head, np.nan), h)
+        ys = np.concatenate([np.append(-m * per_head, np.nan) for m in slopes])
+        out.append(
+            Series(
+                f"all {h} heads (m = {slopes.min():.3g} … {slopes.max():.3g})", xs, ys, "dashed"
+            )
+        )
+    m = float(slopes[head - 1])
+    out.append(Series(f"head {head}: m = {m:.4g} (softmax row)", sel, -m * sel))
+    steep = int(np.argmax(slopes))
+    if steep != head - 1:
+        ms = float(slopes[steep])
+        out.append(Series(f"steepest: head {steep + 1}, m = {ms:.4g}", sel, -ms * sel))
+    return out
+
+
+def row_keys(n: int, query: int, max_points: int) -> tuple[np.ndarray, str]:
+    """Keys drawn in the softmax row: all of them, or a sample that always holds the
+    query's own key and its neighbours (where ALiBi puts the weight), and a note."""
+    if n <= max_points:
+        return np.arange(n), ""
+    w = max_points // 8
+    grid, stride = sample_axis(n, max_points - (2 * w + 1))
+    near = np.arange(max(query - w, 0), min(query + w, n - 1) + 1)
+    keys = np.union1d(grid, near)
+    return keys, (
+        f"softmax row: keys sampled every {stride} of {n}, plus every key within ±{w} of "
+        f"the query (j = {near[0]}..{near[-1]})"
+    )
+
+
+def sign_note(scores: np.ndarray, query: int, head: int, m: float, causal: bool) -> str:
+    """Why the sign of a key-index bias matters, with this row's numbers."""
+    if query < 1:
+        return "the key-index shortcut +m·j (same causal softmax) vs −m·j: pick a query > 0"
+    alibi = alibi_attention_row(scores, query, m, True)[1][0]
+    plus = key_index_bias_row(scores, query, m, +1.0)[0]
+    minus = key_index_bias_row(scores, query, m, -1.0)[0]
+    text = (
+        f"row-constant bias, query {query}, head {head} (m = {m:.4g}), causal: weight on key 0 "
+        f"is {alibi:.3g} with −m·(i−j), {plus:.3g} with +m·j (the same softmax), but "
+        f"{minus:.3g} with −m·j, which reverses the preference towards the first keys"
+    )
+    return text if causal else text + " (without the causal mask, +m·j does not match −m·|i−j|)"
+
+
 def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     """Display data of the ALiBi view; per-head heatmaps are sampled to fit the grid."""
     n, h, causal = params["seq_len"], params["heads"], params["causal"]
@@ -163,7 +227,8 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     cells = max(8, int(ctx.max_cells / (grid_cols + (grid_cols - 1) / 8)))
     idx, stride = sample_axis(n, cells)
     bias = _sampled_bias(n, h, causal, idx, ctx)
-    lo = -float(slopes[0]) * (n - 1)
+    steep = int(np.argmax(slopes))  # not head 1 for head counts that are not powers of two
+    lo = -float(slopes[steep]) * (n - 1)
     notes = [t for t in [sampled_note("positions", n, stride)] if t]
     image, tiles, gap = head_mosaic(bias, slopes, idx, grid_cols)
     size = len(idx) + gap
@@ -206,15 +271,12 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     total_cols = max(grid_cols, 3)
     span = total_cols // 3
     bottom = dict(row=2, row_span=1)
-    dist = np.arange(0, n)
-    d_idx, _ = sample_axis(n, ctx.max_points)
-    profile = [
-        Series(f"head {k + 1}", dist[d_idx].astype(float), -slopes[k] * dist[d_idx])
-        for k in range(min(h, 8))
-    ]
+    profile = distance_series(n, slopes, head, ctx.max_points)
     scores = np.random.default_rng(TOY_SCORE_SEED).standard_normal(n)
-    without, with_bias = alibi_attention_row(scores, query, float(slopes[head - 1]), causal)
-    j_idx, _ = sample_axis(n, ctx.max_points)
+    m_sel = float(slopes[head - 1])
+    without, with_bias = alibi_attention_row(scores, query, m_sel, causal)
+    j_idx, row_note = row_keys(n, query, ctx.max_points)
+    notes.append(sign_note(scores, query, head, m_sel, causal))
     panels += [
         Panel(
             "slopes",
@@ -229,7 +291,9 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         ),
         Panel(
             "distance",
-            "Bias vs distance i − j" + (" (first 8 heads)" if h > 8 else ""),
+            f"Bias vs distance i − j: all {h} heads, head {head} highlighted"
+            if h > 1
+            else "Bias vs distance i − j",
             "curves",
             "distance i − j",
             "bias",
@@ -248,6 +312,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
                 Series("without bias", j_idx.astype(float), without[j_idx], "step"),
                 Series("with ALiBi", j_idx.astype(float), with_bias[j_idx], "step"),
             ],
+            note=row_note,
             col=2 * span,
             col_span=total_cols - 2 * span,
             **bottom,
@@ -258,7 +323,10 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         f"bias[h, i, j] = {kind};  m_h = 2^(−8h/{h})"
         if h & (h - 1) == 0
         else f"bias[h, i, j] = {kind};  slopes by Press et al.'s rule for {h} heads"
-    ) + f"  → m_1 = {slopes[0]:.4g}, m_{h} = {slopes[-1]:.4g}"
+    ) + (
+        f"  → m_1 = {slopes[0]:.4g}, m_{h} = {slopes[-1]:.4g}"
+        f", steepest m_{steep + 1} = {slopes[steep]:.4g}"
+    )
     return ViewData("alibi", dict(params), panels, formula, notes=notes)
 
 

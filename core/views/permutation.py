@@ -77,13 +77,20 @@ MODEL = ParamModel(
 )
 
 EXPLANATION = (
-    "Self-attention on its own treats a sentence as a bag of words: reorder the words and "
-    "the attention weights and outputs are reordered in exactly the same way, nothing else "
-    "changes. So 'dog bites man' and 'man bites dog' are indistinguishable; the top row shows "
-    "this with one toy head and fixed random weights. Give the head positions and the "
-    "outputs really change (bottom row). One honest caveat: a symmetric distance bias such "
-    "as ALiBi's −m·|i−j| only sees distances, and reversing a sentence keeps every distance, "
-    "so a sentence and its exact reversal still look the same to it."
+    "Self-attention without positions and without a mask treats a sentence as a bag of "
+    "words: reorder the words and the attention weights and outputs are reordered in "
+    "exactly the same way (it is permutation-equivariant), so 'dog bites man' and 'man "
+    "bites dog' are indistinguishable (top row). Decoders such as GPT, LLaMA and Mistral "
+    "use a causal mask, and the mask alone already leaks order: the first word sees only "
+    "itself, so its output is its own value vector (middle row). Give the head positions "
+    "and the outputs change too (bottom row); a symmetric distance bias such as ALiBi's "
+    "−m·|i−j| only sees distances, so a sentence and its exact reversal still look the same."
+)
+
+RUNS = (  # (tag, method or None for the selected one, causal)
+    ("none", "none", False),
+    ("causal", "none", True),
+    ("pe", None, False),
 )
 
 
@@ -94,13 +101,13 @@ def _run(
     if not a:
         raise ValueError("sentence: no words to compare")
     perm = permutation_between(a, b)
-    if b == a[::-1]:  # with repeated words, pair each word with its mirror image
+    if b == a[::-1] and b != a:  # with repeated words, pair each word with its mirror image
         perm = np.arange(len(a))[::-1].copy()
     method, d, base = params["method"], params["d_model"], params["base"]
     runs = {
-        f"{s}_{tag}": toy_attention(toks, meth, d, base)
+        f"{s}_{tag}": toy_attention(toks, meth or method, d, base, causal)
         for s, toks in (("a", a), ("b", b))
-        for tag, meth in (("none", "none"), ("pe", method))
+        for tag, meth, causal in RUNS
     }
     return a, b, perm, runs
 
@@ -111,27 +118,48 @@ def _quote(words: list[str], limit: int = 40) -> str:
 
 
 def _verdict(
-    a: list[str], b: list[str], perm: np.ndarray, gap0: float, gap1: float, method: str
+    a: list[str], b: list[str], perm: np.ndarray, gaps: Mapping[str, float], method: str
 ) -> str:
-    """One line: identical up to reordering without positions; with the method or not."""
+    """One line: bidirectional and causal attention without positions, then the method."""
     qa, qb = _quote(a), _quote(b)
-    if np.array_equal(perm, np.arange(perm.size)):
-        return f"Both sentences have the same word order ({qa}): there is nothing to tell apart."
+    if a == b:  # before any reordering test: a palindrome is also its own reversal
+        return (
+            f"Both sentences are the same ({qa}): the outputs are identical with and "
+            "without positions — there is nothing to tell apart."
+        )
     name = METHOD_NAMES[method]
     first = (
-        f"Without positions: the outputs for {qb} are exactly the rows of {qa} reordered "
-        f"(max difference {gap0:.2g}) — attention cannot tell the order."
+        f"Bidirectional, no positions: the outputs for {qb} are exactly the rows of {qa} "
+        f"reordered (max difference {gaps['none']:.2g}) — attention cannot tell the order."
     )
-    if gap1 >= IDENTICAL_TOL:
-        return first + f" With {name}: they differ (max difference {gap1:.3g})."
+    if gaps["causal"] >= IDENTICAL_TOL:
+        causal = (
+            f" Causal mask, no positions: they differ (max difference {gaps['causal']:.3g}) — "
+            f"the mask leaks order: the first word ('{a[0]}' vs '{b[0]}') sees only itself, "
+            "so its output is its own value vector."
+        )
+    else:
+        causal = (
+            f" Causal mask, no positions: still identical up to reordering (max difference "
+            f"{gaps['causal']:.2g})."
+        )
+    if gaps["pe"] >= IDENTICAL_TOL:
+        return first + causal + (
+            f" Bidirectional with {name}: they differ (max difference {gaps['pe']:.3g})."
+        )
     why = (
         " Reversing a sentence keeps every distance |i − j|, and a symmetric distance bias "
         "sees nothing else."
         if method == "alibi" and np.array_equal(perm, perm.size - 1 - np.arange(perm.size))
         else ""
     )
-    return first + (
-        f" With {name}: still identical up to reordering (max difference {gap1:.2g}).{why}"
+    return (
+        first
+        + causal
+        + (
+            f" Bidirectional with {name}: still identical up to reordering "
+            f"(max difference {gaps['pe']:.2g}).{why}"
+        )
     )
 
 
@@ -145,12 +173,10 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     """
     a, b, perm, runs = _run(params)
     method = params["method"]
-    gap0 = permutation_gap(runs["a_none"], runs["b_none"], perm)
-    gap1 = permutation_gap(runs["a_pe"], runs["b_pe"], perm)
-    diffs = {
-        tag: runs[f"b_{tag}"].outputs - runs[f"a_{tag}"].outputs[perm] for tag in ("none", "pe")
-    }
-    lim = max(float(np.max(np.abs(diffs["pe"]))), 1e-12)
+    tags = [tag for tag, _, _ in RUNS]
+    diffs = {tag: runs[f"b_{tag}"].outputs - runs[f"a_{tag}"].outputs[perm] for tag in tags}
+    gaps = {tag: float(np.max(np.abs(diffs[tag]))) for tag in tags}
+    lim = max(gaps["pe"], gaps["causal"], 1e-12)
     toks = {"a": a, "b": b}
     name = METHOD_NAMES[method]
 
@@ -177,8 +203,9 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         return probe
 
     panels = []
-    for r, tag in enumerate(("none", "pe")):
-        label = "no positions" if tag == "none" else name
+    labels = {"none": "no positions", "causal": "causal mask, no positions", "pe": name}
+    for r, tag in enumerate(tags):
+        label = labels[tag]
         for c, s in enumerate(("a", "b")):
             words = " · ".join(toks[s])
             panels.append(
@@ -201,7 +228,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
                     col=c,
                 )
             )
-        gap = gap0 if tag == "none" else gap1
+        gap = gaps[tag]
         panels.append(
             Panel(
                 f"diff_{tag}",
@@ -230,23 +257,25 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     }[method]
     formula = (
         f"out = softmax(q kᵀ/√{d}) v,  q, k, v = x W_q, x W_k, x W_v;  with {name}: "
-        f"{enters};  B = A reordered by {perm.tolist()}"
+        f"{enters};  causal: keys j > i masked (−∞);  B = A reordered by {perm.tolist()}"
     )
     return ViewData(
-        "permutation", dict(params), panels, formula, _verdict(a, b, perm, gap0, gap1, method)
+        "permutation", dict(params), panels, formula, _verdict(a, b, perm, gaps, method)
     )
 
 
 def export(params: Mapping[str, Any]) -> ExportData:
-    """Stacked outputs ``(4, words, d_model)``: A/B without positions, A/B with the method."""
+    """Stacked outputs ``(6, words, d_model)``: A/B without positions, A/B with the
+    method, A/B causal without positions."""
     a, b, perm, runs = _run(params)
-    check_allocation("attention outputs", (4, len(a), params["d_model"]))
-    out = np.stack([runs[k].outputs for k in ("a_none", "b_none", "a_pe", "b_pe")])
+    check_allocation("attention outputs", (6, len(a), params["d_model"]))
+    keys = ("a_none", "b_none", "a_pe", "b_pe", "a_causal", "b_causal")
+    out = np.stack([runs[k].outputs for k in keys])
     return ExportData(
         "outputs",
         out,
         ("run", "token", "dimension"),
-        "toy attention outputs: [A none, B none, A method, B method]",
+        "toy attention outputs: [A none, B none, A method, B method, A causal, B causal]",
     )
 
 
@@ -257,7 +286,7 @@ SPEC = ViewSpec(
     EXPLANATION,
     compute,
     export,
-    "(4, words, d_model) float64 toy attention outputs, each in its own sentence's "
+    "(6, words, d_model) float64 toy attention outputs, each in its own sentence's "
     "word order: [0] A without positions, [1] B without, [2] A with the method, "
-    "[3] B with the method",
+    "[3] B with the method, [4] A causal without positions, [5] B causal without",
 )
