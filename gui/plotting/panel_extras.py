@@ -7,6 +7,8 @@ the rest of the drawing code, never computes: positions and texts come from the 
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 import pyqtgraph as pg
 
@@ -95,10 +97,16 @@ class PanelExtras:
         if self.table is None:
             self.table = pg.TextItem(anchor=(0, 0))
             self.plot.addItem(self.table)
-            vb = self.plot.getViewBox()
-            vb.sigResized.connect(
+            # The view box keeps its connections alive: a closure over ``self`` would hold
+            # this panel (and its plot) forever once the plot is replaced, a leak of the
+            # whole PlotItem with its context menus on every rebuild. A weak reference
+            # lets the old plot go.
+            me = weakref.ref(self)
+            self.plot.getViewBox().sigResized.connect(
                 lambda v: (
-                    self.table is not None and self.table.setTextWidth(max(100.0, v.width() - 4))
+                    (extras := me()) is not None
+                    and extras.table is not None
+                    and extras.table.setTextWidth(max(100.0, v.width() - 4))
                 )
             )
         if html == self._table_html:  # re-laying out rich text costs ~2 ms a frame
