@@ -105,3 +105,87 @@ def test_sinusoidal_legend_returns_after_dims_change_in_the_window(window):
     assert window.wait_idle()
     problems += _legend_problems(window.views["sinusoidal"].plots, "after reset")
     assert not problems, "\n".join(problems)
+
+
+# --------------------------------------------------------------------------- sliders
+_INT_PARAMS = [
+    (view_id, p.name)
+    for view_id in VIEW_IDS
+    for p in VIEWS[view_id].model.params
+    if p.kind == "int"
+]
+
+
+def _allowed(model, values, name, value) -> bool:
+    try:
+        model.updated(values, **{name: value})
+    except ValueError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize(("view_id", "name"), _INT_PARAMS)
+def test_integer_slider_steps_are_small_and_reach_both_ends(qtbot, view_id, name):
+    from gui.widgets.param_panel import ParamPanel
+    from gui.widgets.state import ViewState
+
+    model = VIEWS[view_id].model
+    state = ViewState(model)
+    panel = ParamPanel(state)
+    qtbot.addWidget(panel)
+    param, slider = model[name], panel.rows[name].slider
+    step = int(param.step or 1)
+    v0 = param.default
+    limit = max(step, 0.02 * abs(v0))
+    SA = QtWidgets.QAbstractSlider.SliderAction
+    moves = {
+        "single step up": (lambda: slider.triggerAction(SA.SliderSingleStepAdd), +1),
+        "single step down": (lambda: slider.triggerAction(SA.SliderSingleStepSub), -1),
+        "position + 1": (lambda: slider.setValue(slider.value() + 1), +1),
+        "position - 1": (lambda: slider.setValue(slider.value() - 1), -1),
+        "arrow right": (lambda: qtbot.keyClick(slider, Key.Key_Right), +1),
+        "arrow left": (lambda: qtbot.keyClick(slider, Key.Key_Left), -1),
+    }
+    for what, (move, sign) in moves.items():
+        state.reset()
+        move()
+        got = state.values[name]
+        assert abs(got - v0) <= limit, f"{what}: {v0} → {got} (more than {limit})"
+        if _allowed(model, state.values, name, v0 + sign * step):
+            assert sign * (got - v0) > 0, f"{what}: stuck at {v0}"
+        if what.startswith("arrow"):
+            assert got in (v0, v0 + sign * step), f"{what}: {v0} → {got}, not one step"
+    # Page Up/Down: a larger step (about ten positions), still far from a jump across
+    state.reset()
+    slider.triggerAction(SA.SliderPageStepAdd)
+    got = state.values[name]
+    if _allowed(model, state.values, name, v0 + 2 * step) and v0 + 2 * step <= param.maximum:
+        assert got - v0 > step, f"page step only {v0} → {got}"
+    assert got - v0 <= max(10 * step, 0.11 * abs(v0)), f"page step {v0} → {got}"
+    # both ends are reachable by dragging the handle
+    for end, position in ((param.minimum, slider.minimum()), (param.maximum, slider.maximum())):
+        state.reset()
+        slider.setSliderPosition(position)
+        if _allowed(model, model.defaults(), name, int(end)):
+            assert state.values[name] == end, f"slider end gives {state.values[name]}, not {end}"
+
+
+@pytest.mark.parametrize("view_id", ["rope", "learned", "sinusoidal"])
+def test_every_slider_step_of_a_wide_integer_range_is_at_most_two_percent(qtbot, view_id):
+    """Walk each wide integer slider position by position over its whole range."""
+    from gui.widgets.param_panel import ParamPanel
+    from gui.widgets.state import ViewState
+
+    panel = ParamPanel(ViewState(VIEWS[view_id].model))
+    qtbot.addWidget(panel)
+    for name, row in panel.rows.items():
+        p = row.param
+        if p.kind != "int" or p.maximum - p.minimum <= 1000:
+            continue
+        values = [
+            row._slider_to_value(pos)
+            for pos in range(row.slider.minimum(), row.slider.maximum() + 1)
+        ]
+        assert values[0] == p.minimum and values[-1] == p.maximum, name
+        for a, b in zip(values, values[1:], strict=False):
+            assert 0 < b - a <= max(int(p.step or 1), 0.02 * a), f"{name}: {a} → {b}"

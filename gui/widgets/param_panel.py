@@ -11,15 +11,40 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.params import Param, ParamError
+from gui.widgets.slider_scale import PAGE_POSITIONS, IntScale
 from gui.widgets.state import ViewState
 
-SLIDER_STEPS = 1000
+SLIDER_STEPS = 1000  # positions of a float slider (integer sliders use an IntScale)
 
 
 _NOTHING = object()
+
+
+class _NumberSlider(QtWidgets.QSlider):
+    """A slider whose arrow keys ask for one step of the value (``nudged(±1)``) instead
+    of one position, so that every integer stays reachable from the keyboard on a
+    wide, log-like scale. Page Up/Down and mouse clicks keep moving by positions."""
+
+    nudged = QtCore.Signal(int)
+    nudges = False  # set for integer parameters
+
+    _KEYS = {
+        QtCore.Qt.Key.Key_Right: 1,
+        QtCore.Qt.Key.Key_Up: 1,
+        QtCore.Qt.Key.Key_Left: -1,
+        QtCore.Qt.Key.Key_Down: -1,
+    }
+
+    def keyPressEvent(self, event: QtGui.QKeyEvent) -> None:
+        direction = self._KEYS.get(QtCore.Qt.Key(event.key()))
+        if direction is not None and self.nudges:
+            self.nudged.emit(direction)
+            event.accept()
+        else:
+            super().keyPressEvent(event)
 
 
 class _Row:
@@ -54,19 +79,19 @@ class _Row:
     # ----------------------------------------------------------- numbers
     def _build_number(self, parent: QtWidgets.QWidget) -> None:
         p = self.param
-        self.slider = QtWidgets.QSlider(QtCore.Qt.Orientation.Horizontal, parent)
+        self.slider = _NumberSlider(QtCore.Qt.Orientation.Horizontal, parent)
         self.slider.setObjectName(f"slider-{p.name}")
-        if (
-            p.kind == "int"
-            and not p.log_scale
-            and (p.maximum - p.minimum) / (p.step or 1) <= SLIDER_STEPS
-        ):
-            self.slider.setRange(int(p.minimum), int(p.maximum))
-            self.slider.setSingleStep(int(p.step or 1))
-            self._direct = True
+        if p.kind == "int":
+            # positions are the values of an IntScale: every value while the range is
+            # short, 1 % steps beyond a knee when it is wide (see gui.widgets.slider_scale)
+            self.scale: IntScale | None = IntScale(int(p.minimum), int(p.maximum), int(p.step or 1))
+            self.slider.setRange(0, self.scale.last)
+            self.slider.setPageStep(PAGE_POSITIONS)
+            self.slider.nudges = True
+            self.slider.nudged.connect(self._nudge)
         else:
+            self.scale = None
             self.slider.setRange(0, SLIDER_STEPS)
-            self._direct = False
         if p.kind == "int":
             spin = QtWidgets.QSpinBox(parent)
             spin.setRange(int(p.minimum), int(p.maximum))
@@ -87,29 +112,32 @@ class _Row:
 
     def _slider_to_value(self, pos: int) -> float:
         p = self.param
-        if self._direct:
-            return pos
+        if self.scale is not None:
+            return self.scale.value(pos)
         t = pos / SLIDER_STEPS
         lo, hi = float(p.minimum), float(p.maximum)
         if p.log_scale:
             v = math.exp(math.log(lo) + t * (math.log(hi) - math.log(lo)))
         else:
             v = lo + t * (hi - lo)
-        if p.kind == "int":
-            step = int(p.step or 1)
-            return int(round(v / step) * step)
         return float(f"{v:.{p.decimals}g}") if p.log_scale else round(v, p.decimals)
 
     def _value_to_slider(self, v: float) -> int:
         p = self.param
-        if self._direct:
-            return int(v)
+        if self.scale is not None:
+            return self.scale.position(v)
         lo, hi = float(p.minimum), float(p.maximum)
         if p.log_scale:
             t = (math.log(max(v, lo)) - math.log(lo)) / (math.log(hi) - math.log(lo))
         else:
             t = (v - lo) / (hi - lo) if hi > lo else 0.0
         return int(round(min(max(t, 0.0), 1.0) * SLIDER_STEPS))
+
+    def _nudge(self, direction: int) -> None:
+        """Arrow keys on an integer slider: exactly one step of the value."""
+        p = self.param
+        value = self.state.values[p.name] + direction * int(p.step or 1)
+        self.state.set_param(p.name, int(min(max(value, p.minimum), p.maximum)))
 
     def _slider_moved(self, pos: int) -> None:
         value = self._slider_to_value(pos)
