@@ -56,13 +56,26 @@ def build_parser() -> argparse.ArgumentParser:
         "view's full-resolution data (see 'views'); with --panel they hold that plot's data.",
         epilog="example: main.py export alibi -o bias.npy --param seq_len=8 --param causal=false",
     )
-    export.add_argument("view", nargs="?", help="view id (see 'views'); omit with --scene")
+    export.add_argument(
+        "view", nargs="?", help="view id (see 'views'); omit with --scene or --deck"
+    )
     export.add_argument(
         "-o",
         "--output",
         required=True,
         metavar="PATH",
-        help="output file: .png, .svg, .csv or .npy",
+        help="output file: .png, .svg, .csv or .npy (with --deck: a folder)",
+    )
+    export.add_argument(
+        "--deck",
+        metavar="FILE",
+        help="write one image per scene of a deck file into the folder -o, "
+        "named NN-<scene title>.png (or .svg with --format svg)",
+    )
+    export.add_argument(
+        "--format",
+        choices=("png", "svg"),
+        help="with --deck: the slides' image format (default png)",
     )
     export.add_argument(
         "--scene",
@@ -192,10 +205,14 @@ def parse_params(
 
 
 def cmd_export(ns: argparse.Namespace) -> int:
-    """Export one view/plot; returns the exit code."""
+    """Export one view/plot (or a deck's slides); returns the exit code."""
     from core.views import get_view
     from gui.export.headless import export_format, export_view
 
+    if ns.deck is not None:
+        return cmd_export_deck(ns)
+    if ns.format is not None:
+        raise UsageError("--format applies to --deck; otherwise -o's extension sets the format")
     title = note = None
     base: dict[str, Any] | None = None
     if ns.scene is not None:
@@ -224,6 +241,28 @@ def cmd_export(ns: argparse.Namespace) -> int:
         scale=ns.scale,
         title=title or None,
         note=note or None,
+    )
+    return 0
+
+
+def cmd_export_deck(ns: argparse.Namespace) -> int:
+    """Export every scene of ``ns.deck`` into the folder ``ns.output``."""
+    from gui.export.deck import export_deck
+
+    for given, option in ((ns.view, "a VIEW"), (ns.scene, "--scene"), (ns.panel, "--panel")):
+        if given is not None:
+            raise UsageError(f"give either --deck or {option}, not both")
+    if ns.param:
+        raise UsageError("--param does not apply to --deck (each scene holds its parameters)")
+    _use_offscreen_platform()
+    export_deck(
+        ns.deck,
+        ns.output,
+        fmt=ns.format or "png",
+        width=ns.width,
+        height=ns.height,
+        scale=ns.scale,
+        transparent=ns.transparent,
     )
     return 0
 

@@ -1,0 +1,192 @@
+"""``main.py export --deck DECK -o FOLDER``: one image per scene, named by number and title."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from core.scenes import Deck, Scene, load_deck
+from gui import cli
+from gui.export.deck import slide_names, slugify
+
+REPO = Path(__file__).resolve().parent.parent
+QUICK_TOUR = REPO / "resources" / "decks" / "quick-tour.json"
+SMALL = ["--width", "320", "--height", "200"]
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = cli.main(list(args), 0.0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", f"{path.name} is not a PNG"
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def test_quick_tour_writes_one_png_per_scene(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    deck = load_deck(QUICK_TOUR)
+    out = tmp_path / "slides"  # created by the export
+    code, stdout, err = run(capsys, "export", "--deck", str(QUICK_TOUR), "-o", str(out), *SMALL)
+    assert (code, err) == (0, "")
+    files = sorted(out.iterdir())
+    assert len(files) == len(deck.scenes) == 7
+    assert [f.name for f in files] == [
+        "01-sinusoidal.png",
+        "02-learned.png",
+        "03-rope.png",
+        "04-alibi.png",
+        "05-relative.png",
+        "06-word-order.png",
+        "07-compare.png",
+    ]
+    for path in files:
+        assert png_size(path) == (320, 200)
+    digests = {hashlib.sha256(f.read_bytes()).hexdigest() for f in files}
+    assert len(digests) == len(files)  # every slide shows its own scene
+
+
+def test_svg_slides_carry_the_scene_titles(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = json.loads(QUICK_TOUR.read_text(encoding="utf-8"))
+    data["scenes"] = data["scenes"][:2]
+    data["scenes"][1]["title"] = "Learned: a table, not a formula"
+    deck_file = tmp_path / "two.json"
+    deck_file.write_text(json.dumps(data), encoding="utf-8")
+    code, _, err = run(
+        capsys, "export", "--deck", str(deck_file), "-o", str(tmp_path), "--format", "svg", *SMALL
+    )
+    assert (code, err) == (0, "")
+    names = sorted(p.name for p in tmp_path.glob("*.svg"))
+    assert names == ["01-sinusoidal.svg", "02-learned-a-table-not-a-formula.svg"]
+    text = (tmp_path / names[1]).read_text(encoding="utf-8")
+    assert ET.fromstring(text).tag.endswith("svg")
+    assert "Learned: a table, not a formula" in text
+
+
+def _write(path: Path, content: object) -> Path:
+    path.write_text(content if isinstance(content, str) else json.dumps(content), "utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        ("{not json", "invalid JSON at line 1"),
+        ({"format": "pe-studio-deck", "version": 1, "scenes": []}, "at least one scene"),
+        (
+            {"format": "pe-studio-deck", "version": 1, "scenes": [{"view": "nope", "params": {}}]},
+            "scenes[0].view",
+        ),
+        (
+            {
+                "format": "pe-studio-deck",
+                "version": 1,
+                "scenes": [{"view": "rope", "params": {}}, {"view": "rope", "params": {"m": -5}}],
+            },
+            "scenes[1].params.m",
+        ),
+        (None, "cannot read"),
+    ],
+)
+def test_bad_deck_exits_2_with_one_line_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: object, expected: str
+) -> None:
+    deck_file = tmp_path / "deck.json"
+    if content is not None:
+        _write(deck_file, content)
+    out = tmp_path / "slides"
+    code, stdout, err = run(capsys, "export", "--deck", str(deck_file), "-o", str(out), *SMALL)
+    assert code == 2
+    assert stdout == ""
+    assert err.count("\n") == 1 and err.startswith(f"error: deck '{deck_file}': ")
+    assert expected in err
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        ["rope"],
+        ["--scene", "x.json"],
+        ["--panel", "heatmap"],
+        ["--param", "seq_len=8"],
+    ],
+)
+def test_deck_conflicts_with_single_view_options(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str]
+) -> None:
+    code, _, err = run(capsys, "export", *extra, "--deck", str(QUICK_TOUR), "-o", str(tmp_path))
+    assert code == 2
+    assert err.count("\n") == 1 and "--deck" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_format_without_deck_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run(capsys, "export", "rope", "-o", str(tmp_path / "r.png"), "--format", "svg")
+    assert code == 2 and "--format applies to --deck" in err
+
+
+def test_output_that_is_a_file_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = _write(tmp_path / "slides", "x")
+    code, _, err = run(capsys, "export", "--deck", str(QUICK_TOUR), "-o", str(target), *SMALL)
+    assert code == 1
+    assert err.count("\n") == 1 and "not a folder" in err
+
+
+def test_slide_names_number_in_deck_order_and_fall_back_to_the_view_id() -> None:
+    scenes = tuple(Scene("rope", {}, f"Scene {k}") for k in range(1, 101))
+    names = slide_names(Deck("big", scenes), "png")
+    assert names[0] == "001-scene-1.png" and names[-1] == "100-scene-100.png"
+    untitled = slide_names(Deck("", (Scene("alibi", {}, ""), Scene("rope", {}, "θ !"))), "svg")
+    assert untitled == ["01-alibi.svg", "02-rope.svg"]
+
+
+@pytest.mark.parametrize(
+    ("title", "slug"),
+    [
+        ("RoPE: position 5 vs 9", "rope-position-5-vs-9"),
+        ("  Word order / ALiBi  ", "word-order-alibi"),
+        ("Énergie à 10 000", "energie-a-10-000"),
+        ("x" * 80, "x" * 60),
+        ("θ", ""),
+    ],
+)
+def test_slugify(title: str, slug: str) -> None:
+    assert slugify(title) == slug
+
+
+def test_scene_the_view_refuses_becomes_a_slide_showing_the_problem(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    learned = {"max_positions": 64, "d_model": 32, "seed": 0, "table_file": ""}
+    deck = {
+        "format": "pe-studio-deck",
+        "version": 1,
+        "scenes": [
+            {"view": "learned", "title": "Fits", "params": {**learned, "seq_len": 32}},
+            {"view": "learned", "title": "Past the end", "params": {**learned, "seq_len": 80}},
+        ],
+    }
+    deck_file = _write(tmp_path / "deck.json", deck)
+    out = tmp_path / "slides"
+    code, _, err = run(
+        capsys, "export", "--deck", str(deck_file), "-o", str(out), "--format", "svg", *SMALL
+    )
+    assert (code, err) == (0, "")
+    assert sorted(p.name for p in out.iterdir()) == ["01-fits.svg", "02-past-the-end.svg"]
+    text = (out / "02-past-the-end.svg").read_text(encoding="utf-8")
+    assert "Past the end" in text
+    assert "position 64 is out of range" in text
+    assert "position 64 is out of range" not in (out / "01-fits.svg").read_text(encoding="utf-8")
