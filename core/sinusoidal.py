@@ -38,7 +38,8 @@ def sinusoidal_frequencies(d_model: int, base: float = 10000.0) -> np.ndarray:
 
 
 def sinusoidal_wavelengths(d_model: int, base: float = 10000.0) -> np.ndarray:
-    """Wavelength in positions of every column, ``2π/ω`` (from 2π up to about 2π·base)."""
+    """Wavelength in positions of every column, ``2π/ω``: from 2π up to
+    ``2π·base^(2(⌈d/2⌉ − 1)/d)`` (below ``2π·base``: at d = 16 by a factor base^(1/8))."""
     return 2.0 * np.pi / sinusoidal_frequencies(d_model, base)
 
 
@@ -206,3 +207,61 @@ def sinusoidal_dot_vs_offset(
     if d_model % 2:  # the lone last sine column: sin(pω)sin((p+Δ)ω) is not shift invariant
         total = total - 0.5 * np.cos(offsets * omega[-1])  # its p-averaged value is cos(Δω)/2
     return total
+
+
+def dirichlet_mean_factor(omega: np.ndarray, count: int) -> np.ndarray:
+    """``mean_{a<count} e^{i·a·ω}`` in modulus: ``sin(count·ω/2) / (count·sin(ω/2))``.
+
+    The mean of ``sin((p0 + a)·ω)`` over ``a = 0..count−1`` is this factor times
+    ``sin((p0 + (count−1)/2)·ω)`` (the same for cos): averaging a block of positions
+    keeps a wave's phase at the block centre and shrinks fast waves towards 0.
+    """
+    w = np.asarray(omega, dtype=np.float64)
+    if count <= 1:
+        return np.ones_like(w)
+    den = count * np.sin(w / 2.0)
+    safe = np.where(np.abs(den) > 1e-300, den, 1.0)
+    return np.where(np.abs(den) > 1e-300, np.sin(count * w / 2.0) / safe, 1.0)
+
+
+def sinusoidal_block_mean(
+    count: int, d_model: int, base: float, pos_step: int, dims: np.ndarray
+) -> np.ndarray:
+    """Mean of ``PE[p, c]`` over each block ``p ∈ [k·s, (k+1)·s)``, ``k < count``.
+
+    Exact (closed form, :func:`dirichlet_mean_factor`): what a cell standing for ``s``
+    positions shows without inventing stripes that a plain sample (every s-th row) would.
+    """
+    _check_sizes(count, d_model)
+    cols = np.asarray(dims)
+    omega = sinusoidal_frequencies(d_model, base)[cols]
+    s = int(pos_step)
+    centre = s * np.arange(count, dtype=np.float64)[:, None] + (s - 1) / 2.0
+    ang = centre * omega[None, :]
+    wave = np.where(cols % 2 == 0, np.sin(ang), np.cos(ang))
+    return wave * dirichlet_mean_factor(omega, s)[None, :]
+
+
+def similarity_block_mean(count: int, step: int, d_model: int, base: float) -> np.ndarray:
+    """Mean of ``PE_p·PE_q`` over each ``step × step`` block of positions (exact).
+
+    For the sin/cos pairs the mean over a block pair ``Δ0 = p0 − q0`` apart is
+    ``Σ_i D_i² cos(Δ0·ω_i)`` with ``D_i`` the :func:`dirichlet_mean_factor`; an odd
+    ``d_model``'s lone sine column adds ``D² sin(c_p·ω) sin(c_q·ω)`` at the block centres.
+    """
+    _check_sizes(count, d_model)
+    s = int(step)
+    omega = sinusoidal_frequencies(d_model, base)[0 : 2 * (d_model // 2) : 2]
+    damp = dirichlet_mean_factor(omega, s) ** 2
+    offs = np.asarray(offsets(count, s), dtype=np.float64)
+    chunk = max(1, 2**20 // max(omega.size, 1))  # offset × frequency temporaries ~8 MiB
+    by_offset = np.concatenate(
+        [np.cos(offs[a : a + chunk, None] * omega[None, :]) @ damp for a in range(0, offs.size, chunk)]
+    )
+    sim = toeplitz_view(by_offset, count)
+    if d_model % 2:
+        w = sinusoidal_frequencies(d_model, base)[-1]
+        centre = s * np.arange(count, dtype=np.float64) + (s - 1) / 2.0
+        lone = np.sin(centre * w) * dirichlet_mean_factor(np.array([w]), s)[0]
+        sim = sim + lone[:, None] * lone[None, :]
+    return sim

@@ -269,3 +269,33 @@ def fmt_value(v: float) -> str:
     if np.isnan(v):
         return "undefined"
     return f"{v:.6g}"
+
+
+def block_envelope(values: np.ndarray, stride: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per-block ``(min, max)`` of ``values`` (last axis) over blocks of ``stride`` entries.
+
+    Block ``k`` covers entries ``k·stride .. (k+1)·stride − 1`` (the last one may be
+    shorter): what one sampled display point stands for.
+    """
+    v = np.asarray(values, dtype=np.float64)
+    stride = max(int(stride), 1)
+    count = -(-v.shape[-1] // stride)
+    pad = count * stride - v.shape[-1]
+    lo = np.pad(v, [(0, 0)] * (v.ndim - 1) + [(0, pad)], constant_values=np.inf)
+    hi = np.pad(v, [(0, 0)] * (v.ndim - 1) + [(0, pad)], constant_values=-np.inf)
+    shape = (*v.shape[:-1], count, stride)
+    return lo.reshape(shape).min(axis=-1), hi.reshape(shape).max(axis=-1)
+
+
+def envelope_xy(x: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A line through ``(x_k, lo_k), (x_k, hi_k)`` for every ``k``: drawn, it fills the
+    band between ``lo`` and ``hi`` with vertical strokes (a per-pixel min/max envelope)."""
+    return np.repeat(np.asarray(x, dtype=np.float64), 2), np.column_stack([lo, hi]).ravel()
+
+
+def envelope_note(axis: str, n: int, stride: int) -> str:
+    """Note for a curve drawn as a min/max envelope of ``stride``-wide blocks."""
+    return (
+        f"{axis} sampled for display: each vertical stroke spans the exact min–max over "
+        f"{stride} consecutive {axis} of {n} (a plain sample would alias)"
+    )

@@ -103,8 +103,12 @@ def test_sinusoidal_heatmap_equals_core():
     data = view("sinusoidal", SMALL, seq_len=100, d_model=40)
     p = data.panel("heatmap")
     np.testing.assert_array_equal(p.y_coords, np.arange(0, 100, 7))
-    ref = sinusoidal(100, 40)[np.ix_(p.y_coords, p.x_coords)]
+    # a cell stands for 7 positions: it holds their exact mean, not every 7th row
+    full = sinusoidal(100, 40)[:, p.x_coords]
+    ref = np.array([full[k : k + 7].mean(axis=0) for k in p.y_coords])
     np.testing.assert_allclose(p.image, ref, atol=1e-12)
+    exact = view("sinusoidal", SMALL, seq_len=16, d_model=40).panel("heatmap")
+    np.testing.assert_allclose(exact.image, sinusoidal(16, 40)[:, exact.x_coords], atol=1e-12)
 
 
 @pytest.mark.parametrize("heads", [1, 3, 4, 8, 12])  # full and partly empty grids
@@ -358,7 +362,7 @@ def test_permutation_panels_equal_core():
     exp = VIEWS["permutation"].export(
         VIEWS["permutation"].model.validate({"d_model": 8}, partial=True)
     )
-    assert exp.array.shape == (4, 3, 8)
+    assert exp.array.shape == (6, 3, 8)
 
 
 def test_permutation_rejects_other_words():

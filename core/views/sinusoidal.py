@@ -10,8 +10,10 @@ import numpy as np
 from core.memory import check_allocation
 from core.params import Param, ParamModel
 from core.sinusoidal import (
+    similarity_block_mean,
     similarity_grid,
     sinusoidal,
+    sinusoidal_block_mean,
     sinusoidal_strided,
     sinusoidal_wavelengths,
 )
@@ -22,6 +24,9 @@ from core.viewdata import (
     Series,
     ViewData,
     ViewSpec,
+    block_envelope,
+    envelope_note,
+    envelope_xy,
     fmt_value,
     sample_axis,
     sampled_note,
@@ -82,52 +87,135 @@ EXPLANATION = (
     "Each position p gets a fixed vector of sines and cosines at geometrically spaced "
     "frequencies: fast waves in the first columns, slow ones in the last. The vector is "
     "added to the token embedding before the first layer. Because "
-    "sin/cos of p+k are a rotation of sin/cos of p, PE_p·PE_q depends only on p−q: "
-    "the similarity matrix is constant along its diagonals. Layout: interleaved "
+    "sin/cos of p+k are a rotation of sin/cos of p, PE_p·PE_q depends only on p−q for an "
+    "even d: the similarity matrix is constant along its diagonals (an odd d's lone last "
+    "sine column breaks this). Layout: interleaved "
     "(column 2i = sin, 2i+1 = cos), as in Vaswani et al."
 )
+
+
+def _wave_series(
+    n: int, d: int, base: float, dims: list[int], ctx: ComputeContext
+) -> tuple[list[Series], str]:
+    """The waves of ``dims``: exact curves, or per-block min/max envelopes when the
+    positions do not fit in ``ctx.max_points`` (a sample of dim 0, period 2π, every
+    32nd position would draw a slow wave that is not there); and a note when sampled."""
+    names = [f"dim {k} ({'sin' if k % 2 == 0 else 'cos'})" for k in dims]
+    if n <= ctx.max_points or not dims:
+        pos = np.arange(n)
+        waves = (
+            sinusoidal(n, d, base, dims=np.array(dims, dtype=int), backend=ctx.backend)
+            if dims
+            else np.zeros((n, 0))
+        )
+        return [Series(nm, pos, waves[:, c]) for c, nm in enumerate(names)], ""
+    starts, stride = sample_axis(n, ctx.max_points // 2)
+    lo = np.empty((len(dims), starts.size))
+    hi = np.empty_like(lo)
+    rows = stride * max(1, 2**16 // (stride * len(dims)))  # whole blocks per chunk
+    for a in range(0, n, rows):
+        block = sinusoidal(
+            n, d, base, positions=np.arange(a, min(a + rows, n)), dims=np.array(dims)
+        )
+        k0 = a // stride
+        lo_c, hi_c = block_envelope(block.T, stride)
+        lo[:, k0 : k0 + lo_c.shape[1]], hi[:, k0 : k0 + hi_c.shape[1]] = lo_c, hi_c
+    series = []
+    for c, nm in enumerate(names):
+        x, y = envelope_xy(starts, lo[c], hi[c])
+        series.append(Series(f"{nm}, min–max per {stride}", x, y))
+    return series, envelope_note("positions", n, stride)
+
+
+def _pe_block_means(
+    n: int, d: int, base: float, step: int, count: int, dims: np.ndarray
+) -> np.ndarray:
+    """Mean of PE over positions ``[k·step, min((k+1)·step, n))`` for ``k < count``."""
+    heat = sinusoidal_block_mean(count, d, base, step, dims)
+    last = (count - 1) * step
+    if last + step > n:  # the last block is cut short by the sequence's end
+        rows = sinusoidal(n, d, base, positions=np.arange(last, n), dims=dims)
+        heat = np.array(heat)
+        heat[-1] = rows.mean(axis=0)
+    return heat
+
+
+def _similarity_note(n: int, d: int, base: float, s_pos: int) -> str:
+    """Sampling, and when the similarity is (not) a function of p − q."""
+    parts = [sampled_note("positions", n, s_pos)]
+    if d % 2:
+        w = float(base ** (-(d - 1) / d))
+        lead = "d = 1: no sin/cos pair at all, " if d == 1 else f"d = {d} is odd: "
+        parts.append(
+            lead + f"the lone last column sin(p·{w:.4g}) adds sin(p·ω)·sin(q·ω), which is "
+            "not a function of p − q: the diagonals are not constant (they are exactly when "
+            "d is even)"
+        )
+    return "; ".join(t for t in parts if t)
 
 
 def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     """Display data of the sinusoidal view (cost bounded by ``ctx``)."""
     n, d, base = params["seq_len"], params["d_model"], params["base"]
     dims = [k for k in params["dims"] if k < d]
-    pos_curve, s_curve = sample_axis(n, ctx.max_points)
     pos_img, s_pos = sample_axis(n, ctx.max_cells)
     dim_img, s_dim = sample_axis(d, ctx.max_cells)
-    waves = (
-        sinusoidal(
-            n, d, base, positions=pos_curve, dims=np.array(dims, dtype=int), backend=ctx.backend
+    series, wave_sampled = _wave_series(n, d, base, dims, ctx)
+    if s_pos == 1:
+        heat = sinusoidal_strided(
+            pos_img.size, d, base, pos_step=s_pos, dim_step=s_dim, backend=ctx.backend
         )
-        if dims
-        else np.zeros((len(pos_curve), 0))
-    )
-    series = [
-        Series(f"dim {k} ({'sin' if k % 2 == 0 else 'cos'})", pos_curve, waves[:, c])
-        for c, k in enumerate(dims)
-    ]
-    heat = sinusoidal_strided(
-        pos_img.size, d, base, pos_step=s_pos, dim_step=s_dim, backend=ctx.backend
-    )
-    sim = similarity_grid(pos_img, d, base)  # Toeplitz: one value per offset, cached
+        sim = similarity_grid(pos_img, d, base)  # Toeplitz: one value per offset, cached
+    else:  # a cell stands for s_pos positions: its exact mean, not every s-th row (aliasing)
+        heat = _pe_block_means(n, d, base, s_pos, pos_img.size, dim_img)
+        sim = similarity_block_mean(pos_img.size, s_pos, d, base)
     wl = sinusoidal_wavelengths(d, base)[0::2]
     notes = [
         t for t in (sampled_note("positions", n, s_pos), sampled_note("dimensions", d, s_dim)) if t
     ]
+    heat_notes = []
+    if s_pos > 1:
+        heat_notes.append(
+            f"each cell is the exact mean over its {s_pos} positions (a plain sample would "
+            "show stripes that are not there); hover for exact values"
+        )
+    if s_dim > 1 and s_dim % 2 == 0:
+        heat_notes.append(f"every {s_dim}th dimension is even: only sin columns are shown")
+
+    def cell_mean(p: int, c: int) -> str:
+        """The shown cell's value when a cell stands for a block of positions."""
+        if s_pos == 1:
+            return ""
+        k = min(int(round(p / s_pos)), pos_img.size - 1)
+        lo, hi = k * s_pos, min(k * s_pos + s_pos, n) - 1
+        v = _pe_block_means(n, d, base, s_pos, k + 1, np.array([c]))[k, 0]
+        return f"; cell = mean over positions {lo}..{hi}: {fmt_value(v)}"
 
     def probe_pe(x: float, y: float) -> str:
         p, c = int(round(y)), int(round(x))
         if not (0 <= p < n and 0 <= c < d):
             return ""
         v = sinusoidal(n, d, base, positions=[p], dims=[c])[0, 0]
-        return f"position {p}, dim {c} ({'sin' if c % 2 == 0 else 'cos'}): {fmt_value(v)}"
+        return (
+            f"position {p}, dim {c} ({'sin' if c % 2 == 0 else 'cos'}): {fmt_value(v)}"
+            + cell_mean(p, c)
+        )
 
     def probe_sim(x: float, y: float) -> str:
         p, q = int(round(y)), int(round(x))
         if not (0 <= p < n and 0 <= q < n):
             return ""
         v = similarity_grid(np.array([p, q]), d, base)[0, 1]
-        return f"PE_{p}·PE_{q} (offset {p - q}): {fmt_value(v)}"
+        text = f"PE_{p}·PE_{q} (offset {p - q}): {fmt_value(v)}"
+        if s_pos == 1:
+            return text
+        a = min(int(round(p / s_pos)), pos_img.size - 1)
+        b = min(int(round(q / s_pos)), pos_img.size - 1)
+        mean = similarity_block_mean(max(a, b) + 1, s_pos, d, base)[a, b]
+        return (
+            text + f"; cell = mean over the {s_pos}×{s_pos} block at ({a * s_pos}, "
+            f"{b * s_pos}): {fmt_value(mean)}"
+        )
 
     dropped = [k for k in params["dims"] if k >= d]
     wave_note = f"dims {', '.join(map(str, dropped))} ≥ d skipped" if dropped else ""
@@ -139,7 +227,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             "position p",
             "PE[p, dim]",
             series=series,
-            note=wave_note,
+            note="; ".join(t for t in (wave_note, wave_sampled) if t),
             row=0,
             col=0,
         ),
@@ -156,13 +244,14 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             levels=(-1.0, 1.0),
             value_label="PE",
             probe=probe_pe,
-            note="; ".join(notes),
+            note="; ".join(heat_notes),
             row=0,
             col=1,
         ),
         Panel(
             "similarity",
-            "Similarity PE_p · PE_q (depends on p − q only)",
+            "Similarity PE_p · PE_q "
+            + ("(depends on p − q only)" if d % 2 == 0 else "(odd d: not a function of p − q)"),
             "heatmap",
             "position q",
             "position p",
@@ -173,7 +262,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             levels=(-float(np.ceil(d / 2)), float(np.ceil(d / 2))),
             value_label="dot product",
             probe=probe_sim,
-            note=sampled_note("positions", n, s_pos),
+            note=_similarity_note(n, d, base, s_pos),
             row=1,
             col=0,
         ),
@@ -189,10 +278,11 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             col=1,
         ),
     ]
-    omega1 = base ** (-2.0 / d) if d > 1 else 1.0
+    pairs = -(-d // 2)  # ω_0 .. ω_{pairs−1}; ω_1 exists from d = 3 on
+    omega1 = f", ω_1 = {base ** (-2.0 / d):.4g}" if pairs >= 2 else ""
     formula = (
         f"PE[p, 2i] = sin(p·ω_i),  PE[p, 2i+1] = cos(p·ω_i),  ω_i = {base:g}^(−2i/{d})"
-        f"   → ω_0 = 1, ω_1 = {omega1:.4g}, wavelengths {wl[0]:.3g} … {wl[-1]:.3g}"
+        f"   → ω_0 = 1{omega1}, wavelengths {wl[0]:.3g} … {wl[-1]:.3g}"
     )
     return ViewData("sinusoidal", dict(params), panels, formula, notes=notes)
 
