@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import math
 import os
+from typing import Any, BinaryIO
 
 import numpy as np
+from numpy.lib import format as npy_format
+
+from core.fileread import open_regular
+from core.memory import check_allocation, human_bytes
 
 
 def learned_table_rows(d_model: int, seed: int, positions: np.ndarray) -> np.ndarray:
@@ -63,37 +69,93 @@ def learned_lookup(table: np.ndarray, positions: np.ndarray | int) -> np.ndarray
     return table[pos]
 
 
+def _describe_non_npy(head: bytes) -> str:
+    """What a file that lacks the ``.npy`` magic probably is, from its first bytes."""
+    if not head:
+        return "the file is empty, not a .npy table"
+    if head.startswith(b"PK\x03\x04") or head.startswith(b"PK\x05\x06"):
+        return "a .npz (zip) archive, not a single .npy table; save the table alone with numpy.save"
+    if head[:1] == b"\x80" and head[1:2] in (b"\x02", b"\x03", b"\x04", b"\x05"):
+        return "a Python pickle; only numeric .npy files are loaded (pickle is refused)"
+    if len(head) >= 10 and head[8:10] == b'{"':
+        return "a safetensors file, not a .npy table; save the tensor with numpy.save"
+    sample = head[:64]
+    try:
+        text = sample.decode("utf-8")
+    except UnicodeDecodeError:
+        text = ""
+    if text and all(c.isprintable() or c in "\t\r\n" for c in text):
+        return "a text file, not a .npy table (no NumPy header)"
+    return "not a .npy file (no NumPy header)"
+
+
+def _read_header(handle: BinaryIO) -> tuple[tuple[int, ...], bool, np.dtype[Any]]:
+    """Shape, Fortran order and dtype from a ``.npy`` header (``ValueError`` if bad)."""
+    version = npy_format.read_magic(handle)
+    if version == (1, 0):
+        return npy_format.read_array_header_1_0(handle)
+    if version == (2, 0):
+        return npy_format.read_array_header_2_0(handle)
+    raise ValueError(f"unsupported .npy format version {version[0]}.{version[1]}")
+
+
 def load_table_npy(path: str | os.PathLike[str], max_bytes: int = 512 * 2**20) -> np.ndarray:
     """Load a position table from a ``.npy`` file safely (never with pickle).
+
+    Only a regular file is opened (a FIFO, ``/dev/stdin`` or a device is refused before
+    anything is read, so nothing can block); its header is checked — shape against the
+    file's size and the memory budget (for the ``float64`` result), dtype numeric —
+    before the data is read.
 
     Raises
     ------
     ValueError
-        Unreadable file, not a .npy, pickled objects, non-numeric or non-finite data,
-        wrong number of dimensions, or larger than ``max_bytes``. One-line messages.
+        Not a regular file, larger than ``max_bytes``, empty, not a .npy (a text file,
+        ``.npz``, safetensors, a pickle), pickled objects, non-numeric or non-finite data,
+        a header whose shape does not fit the file, or not 2-D. One line naming the file.
+    core.memory.MemoryBudgetError
+        The table as ``float64`` would exceed the memory budget.
     """
     name = os.fspath(path)
-    try:
-        if os.path.getsize(name) > max_bytes:
-            raise ValueError(f"{name}: file is larger than {max_bytes // 2**20} MiB")
-        arr = np.load(name, allow_pickle=False)
-    except ValueError as exc:
-        msg = str(exc)
-        if "pickle" in msg.lower() or "object" in msg.lower():
-            raise ValueError(
-                f"{name}: holds Python objects; only numeric .npy files are "
-                "loaded (pickle is refused)"
-            ) from None
-        if msg.startswith(name):
-            raise
-        raise ValueError(f"{name}: not a valid .npy file ({msg.splitlines()[0]})") from None
-    except OSError as exc:
-        raise ValueError(f"{name}: cannot read ({exc.strerror or exc})") from None
-    if not isinstance(arr, np.ndarray) or arr.dtype.kind not in "biuf":
-        raise ValueError(f"{name}: expected numeric data, got {getattr(arr, 'dtype', type(arr))}")
-    if arr.ndim != 2 or min(arr.shape) < 1:
-        raise ValueError(f"{name}: expected a 2-D (max_positions, d) table, got shape {arr.shape}")
-    arr = arr.astype(np.float64)
+    with open_regular(name, max_bytes, "table") as handle:
+        try:
+            head = handle.read(16)
+            if not head.startswith(npy_format.MAGIC_PREFIX):
+                raise ValueError(f"{name}: {_describe_non_npy(head)}")
+            handle.seek(0)
+            try:
+                shape, fortran, dtype = _read_header(handle)
+            except ValueError as exc:
+                raise ValueError(
+                    f"{name}: not a valid .npy file ({str(exc).splitlines()[0]})"
+                ) from None
+            if dtype.hasobject:
+                raise ValueError(
+                    f"{name}: holds Python objects; only numeric .npy files are "
+                    "loaded (pickle is refused)"
+                )
+            if dtype.kind not in "biuf" or dtype.fields is not None or dtype.subdtype:
+                raise ValueError(f"{name}: expected numeric data, got dtype {dtype}")
+            if len(shape) != 2 or min(shape) < 1:
+                raise ValueError(
+                    f"{name}: expected a 2-D (max_positions, d) table, got shape {shape}"
+                )
+            data_bytes = os.fstat(handle.fileno()).st_size - handle.tell()
+            need = math.prod(shape) * dtype.itemsize
+            if need > data_bytes:
+                raise ValueError(
+                    f"{name}: the header's shape {shape[0]}×{shape[1]} is too large for the "
+                    f"file ({human_bytes(need)} of data expected, {human_bytes(data_bytes)} "
+                    "present): truncated or corrupt"
+                )
+            extra = 0 if dtype == np.float64 else dtype.itemsize  # the file's own copy
+            check_allocation(f"position table {name}", shape, itemsize=8 + extra)
+            flat = np.fromfile(handle, dtype=dtype, count=math.prod(shape))
+        except OSError as exc:
+            raise ValueError(f"{name}: cannot read ({exc.strerror or exc})") from None
+    if flat.size != math.prod(shape):
+        raise ValueError(f"{name}: the file ended early (truncated)")
+    arr = flat.reshape(shape, order="F" if fortran else "C").astype(np.float64, copy=False)
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name}: table contains NaN or infinite values")
     return arr

@@ -9,17 +9,77 @@ from __future__ import annotations
 
 import math
 import os
+import re
+from collections.abc import Mapping
 
-DEFAULT_BUDGET_BYTES = int(os.environ.get("PE_STUDIO_MEMORY_BUDGET_MB", "1024")) * 2**20
-_budget = DEFAULT_BUDGET_BYTES
+ENV_VAR = "PE_STUDIO_MEMORY_BUDGET_MB"
+DEFAULT_BUDGET_MB = 1024
+DEFAULT_BUDGET_BYTES = DEFAULT_BUDGET_MB * 2**20
+MAX_BUDGET_MB = 2**30  # 1 PiB: anything larger is a typo
+_budget: int | None = None  # None: not read from the environment yet
 
 
 class MemoryBudgetError(MemoryError):
     """An allocation would exceed the memory budget (message is one line)."""
 
 
+class BudgetSettingError(ValueError):
+    """``PE_STUDIO_MEMORY_BUDGET_MB`` is malformed or not positive (one-line message)."""
+
+
+def budget_from_env(environ: Mapping[str, str] | None = None) -> int:
+    """The budget in bytes set by ``PE_STUDIO_MEMORY_BUDGET_MB`` (default 1024 MiB).
+
+    Raises
+    ------
+    BudgetSettingError
+        The value is not a whole number of MiB (``abc``, ``1e3``, ``0.5``, empty), is
+        zero or negative, or absurdly large.
+    """
+    env = os.environ if environ is None else environ
+    if ENV_VAR not in env:
+        return DEFAULT_BUDGET_BYTES
+    text = env[ENV_VAR].strip()
+    if not re.fullmatch(r"[+-]?[0-9]{1,12}", text, re.ASCII):
+        raise BudgetSettingError(
+            f"{ENV_VAR}={env[ENV_VAR][:40]!r} is not a whole number of MiB (e.g. {ENV_VAR}=2048)"
+        )
+    mib = int(text)
+    if mib < 1:
+        raise BudgetSettingError(f"{ENV_VAR}={mib} must be at least 1 (MiB)")
+    if mib > MAX_BUDGET_MB:
+        raise BudgetSettingError(f"{ENV_VAR}={mib} is larger than {MAX_BUDGET_MB} MiB")
+    return mib * 2**20
+
+
+def use_env_budget() -> str | None:
+    """Read the budget from the environment now, falling back to the default if bad.
+
+    For the window, which cannot stop at a bad setting: returns the one-line problem
+    (to show as a status message) or ``None``; the default budget is then in effect.
+    A budget already in effect (read before, or set by :func:`set_memory_budget`) is kept.
+    """
+    global _budget
+    if _budget is not None:
+        return None
+    try:
+        _budget = budget_from_env()
+    except BudgetSettingError as exc:
+        _budget = DEFAULT_BUDGET_BYTES
+        return f"{exc}; using the default of {DEFAULT_BUDGET_MB} MiB"
+    return None
+
+
 def memory_budget() -> int:
-    """Current budget in bytes (default 1 GiB, env ``PE_STUDIO_MEMORY_BUDGET_MB``)."""
+    """Current budget in bytes (default 1 GiB, env ``PE_STUDIO_MEMORY_BUDGET_MB``).
+
+    The environment is read on first use, not at import, so a malformed value is a
+    clear :class:`BudgetSettingError` (a ``ValueError``: bad input) where the budget is
+    needed, never an import-time crash.
+    """
+    global _budget
+    if _budget is None:
+        _budget = budget_from_env()
     return _budget
 
 

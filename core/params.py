@@ -8,9 +8,36 @@ step, choices, help). The GUI panel, the CLI ``--param`` flags, scene files and 
 from __future__ import annotations
 
 import math
+import re
+import reprlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
+
+_INT_TEXT = re.compile(r"[+-]?[0-9]+", re.ASCII)
+_FLOAT_TEXT = re.compile(
+    r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|[+-]?(?:inf|infinity|nan)",
+    re.ASCII | re.IGNORECASE,
+)
+MAX_NUMBER_CHARS = 400  # longer numbers are refused before conversion (no int-digit limit)
+
+_repr = reprlib.Repr()
+_repr.maxstring = 60
+_repr.maxother = 60
+_repr.maxlevel = 3
+_repr.maxlist = _repr.maxtuple = _repr.maxdict = 6
+
+
+def short_repr(value: Any) -> str:
+    """A bounded, one-line ``repr`` for messages (deep or huge values are abbreviated)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**60:
+        return f"a {len(str(abs(value))) if abs(value) < 10**4000 else 'very long'}-digit number"
+    try:
+        text = _repr.repr(value)
+    except (RecursionError, ValueError):
+        text = f"<{type(value).__name__}>"
+    return text if text.isprintable() else ascii(text)
+
 
 ParamKind = Literal["int", "float", "bool", "choice", "text", "int_list", "file"]
 
@@ -84,7 +111,7 @@ class Param:
             return _VALIDATORS[self.kind](self, value)
         except ParamError:
             raise
-        except (TypeError, ValueError) as exc:
+        except (TypeError, ValueError, OverflowError) as exc:
             raise ParamError(self.name, f"{exc}; allowed: {self.range_text()}") from None
 
     def parse(self, text: str) -> Any:
@@ -103,10 +130,9 @@ class Param:
         if self.kind == "int":
             return self.validate(_parse_int(self.name, text))
         if self.kind == "float":
-            try:
-                return self.validate(float(text))
-            except ValueError:
-                raise ParamError(self.name, f"expected a number, got {text!r}") from None
+            if len(text) > MAX_NUMBER_CHARS or not _FLOAT_TEXT.fullmatch(text):
+                raise ParamError(self.name, f"expected a number, got {short_repr(text)}")
+            return self.validate(float(text))
         return self.validate(text)
 
     def format(self, value: Any) -> str:
@@ -121,14 +147,17 @@ class Param:
 def _fmt(x: float | None) -> str:
     if x is None:
         return "?"
+    if isinstance(x, int):
+        return str(x) if abs(x) < 10**60 else short_repr(x)
     return str(int(x)) if float(x).is_integer() else f"{x:g}"
 
 
 def _parse_int(name: str, text: str) -> int:
-    try:
-        return int(text.strip())
-    except ValueError:
-        raise ParamError(name, f"expected an integer, got {text.strip()!r}") from None
+    """ASCII digits only: no ``1_0``, no other scripts' digits, no 4,300-digit numbers."""
+    text = text.strip()
+    if len(text) > MAX_NUMBER_CHARS or not _INT_TEXT.fullmatch(text):
+        raise ParamError(name, f"expected an integer, got {short_repr(text)}")
+    return int(text)
 
 
 def _check_range(p: Param, v: float) -> None:
@@ -138,45 +167,63 @@ def _check_range(p: Param, v: float) -> None:
 
 def _v_int(p: Param, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ParamError(p.name, f"expected an integer, got {value!r}")
+        raise ParamError(p.name, f"expected an integer, got {short_repr(value)}")
     if isinstance(value, float) and not value.is_integer():
-        raise ParamError(p.name, f"expected an integer, got {value!r}")
+        raise ParamError(p.name, f"expected an integer, got {short_repr(value)}")
     _check_range(p, int(value))
     return int(value)
 
 
 def _v_float(p: Param, value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ParamError(p.name, f"expected a number, got {value!r}")
-    if not math.isfinite(value):
-        raise ParamError(p.name, f"expected a finite number, got {value!r}")
+        raise ParamError(p.name, f"expected a number, got {short_repr(value)}")
+    try:
+        finite = math.isfinite(value)
+    except OverflowError:  # an int beyond the float range
+        finite = False
+    if not finite:
+        raise ParamError(p.name, f"expected a finite number, got {short_repr(value)}")
     _check_range(p, float(value))
     return float(value)
 
 
 def _v_bool(p: Param, value: Any) -> bool:
     if not isinstance(value, bool):
-        raise ParamError(p.name, f"expected true or false, got {value!r}")
+        raise ParamError(p.name, f"expected true or false, got {short_repr(value)}")
     return value
 
 
 def _v_choice(p: Param, value: Any) -> str:
-    if value not in p.choices:
-        raise ParamError(p.name, f"{value!r} is not one of {p.range_text()}")
+    if not isinstance(value, str) or value not in p.choices:
+        raise ParamError(p.name, f"{short_repr(value)} is not one of {p.range_text()}")
     return str(value)
 
 
 def _v_text(p: Param, value: Any) -> str:
     if not isinstance(value, str):
-        raise ParamError(p.name, f"expected text, got {value!r}")
+        raise ParamError(p.name, f"expected text, got {short_repr(value)}")
     if len(value) > p.max_items:
         raise ParamError(p.name, f"text longer than {p.max_items} characters")
+    check_encodable(p.name, value)
     return value
 
 
+def check_encodable(name: str, text: str) -> None:
+    """Raise :class:`ParamError` if ``text`` cannot be written as UTF-8 (lone surrogate)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ParamError(
+            name,
+            f"contains an unpaired surrogate {ascii(text[exc.start])} at character {exc.start}",
+        ) from None
+
+
 def _v_int_list(p: Param, value: Any) -> tuple[int, ...]:
-    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
-        raise ParamError(p.name, f"expected a list of integers, got {value!r}")
+    if not isinstance(value, (list, tuple)):
+        raise ParamError(p.name, f"expected a list of integers, got {short_repr(value)}")
+    if len(value) > p.max_items:
+        raise ParamError(p.name, f"at most {p.max_items} items")
     items = tuple(_v_int(p, v) for v in value)
     if not items:
         raise ParamError(p.name, "needs at least one integer")
@@ -230,8 +277,10 @@ class ParamModel:
         for p in self.params:
             if p.name == name:
                 return p
+        shown = name if isinstance(name, str) and name.isprintable() and len(name) <= 60 else None
         raise ParamError(
-            name, f"unknown parameter of view '{self.view_id}'; known: {', '.join(self.names)}"
+            shown or short_repr(name),
+            f"unknown parameter of view '{self.view_id}'; known: {', '.join(self.names)}",
         )
 
     def defaults(self) -> dict[str, Any]:

@@ -17,6 +17,12 @@ loading); every given value is validated through the view's
 :class:`~core.params.ParamModel`. Every problem raises :class:`SceneError` with one line
 naming the field (``params.seq_len: 0 is out of range 1..65536``); nothing is returned
 half-validated. Pure Python: no Qt.
+
+Limits (a deck is a file lecturers share, so everything in it is bounded): only a regular
+file of at most :data:`MAX_FILE_BYTES` is read (never a FIFO or a device); a UTF-8 byte
+order mark is accepted; a title holds at most :data:`MAX_TITLE_CHARS` characters and a
+note :data:`MAX_NOTE_CHARS`; text that cannot be written back as UTF-8 (a lone
+surrogate) is refused, so every loaded deck can be saved again.
 """
 
 from __future__ import annotations
@@ -26,16 +32,21 @@ import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from core.atomicio import atomic_write_text
-from core.params import ParamError, ParamModel
+from core.fileread import FileReadError, read_regular
+from core.params import MAX_NUMBER_CHARS, ParamError, ParamModel, check_encodable, short_repr
 from core.views import VIEWS, get_view
 
 SCENE_FORMAT = "pe-studio-scene"
 DECK_FORMAT = "pe-studio-deck"
 FORMAT_VERSION = 1
+
+MAX_FILE_BYTES = 4 * 2**20
+MAX_NOTE_CHARS = 64 * 1024
+MAX_TITLE_CHARS = 1000
+MAX_SCENES = 1000
 
 _SCENE_KEYS = ("format", "version", "view", "title", "note", "params")
 _DECK_KEYS = ("format", "version", "title", "scenes")
@@ -43,6 +54,10 @@ _DECK_KEYS = ("format", "version", "title", "scenes")
 __all__ = [
     "DECK_FORMAT",
     "FORMAT_VERSION",
+    "MAX_FILE_BYTES",
+    "MAX_NOTE_CHARS",
+    "MAX_SCENES",
+    "MAX_TITLE_CHARS",
     "SCENE_FORMAT",
     "Deck",
     "Scene",
@@ -105,6 +120,25 @@ def params_to_json(model: ParamModel, values: Mapping[str, Any]) -> dict[str, An
     return {p.name: _json_value(values[p.name]) for p in model.params if p.name in values}
 
 
+class _HugeNumber:
+    """Stands for a JSON integer too long to convert; every validator refuses it."""
+
+    def __init__(self, digits: int) -> None:
+        self.digits = digits
+
+    def __repr__(self) -> str:
+        return f"a {self.digits}-digit number"
+
+
+def _json_int(text: str) -> int | _HugeNumber:
+    return int(text) if len(text) <= MAX_NUMBER_CHARS else _HugeNumber(len(text))
+
+
+def _key(key: Any) -> str:
+    """A key as shown in a field path: itself if short and printable, else abbreviated."""
+    return key if isinstance(key, str) and key.isprintable() and len(key) <= 60 else short_repr(key)
+
+
 def _check_header(data: Any, fmt: str, prefix: str, required: bool) -> None:
     if not isinstance(data, dict):
         raise SceneError(prefix.rstrip("."), f"expected a JSON object, got {type(data).__name__}")
@@ -112,16 +146,17 @@ def _check_header(data: Any, fmt: str, prefix: str, required: bool) -> None:
         if "format" not in data:
             raise SceneError(f"{prefix}format", f"missing (expected {fmt!r})")
         got = data["format"]
-        if got != fmt:
-            other = {SCENE_FORMAT: "a scene", DECK_FORMAT: "a deck"}.get(got)
-            hint = f" (this file is {other})" if isinstance(got, str) and other else ""
-            raise SceneError(f"{prefix}format", f"expected {fmt!r}, got {got!r}{hint}")
+        if not isinstance(got, str) or got != fmt:
+            kinds = {SCENE_FORMAT: "a scene", DECK_FORMAT: "a deck"}
+            other = kinds.get(got) if isinstance(got, str) else None
+            hint = f" (this file is {other})" if other else ""
+            raise SceneError(f"{prefix}format", f"expected {fmt!r}, got {short_repr(got)}{hint}")
     if "version" in data or required:
         if "version" not in data:
             raise SceneError(f"{prefix}version", f"missing (expected {FORMAT_VERSION})")
         version = data["version"]
         if isinstance(version, bool) or not isinstance(version, int):
-            raise SceneError(f"{prefix}version", f"expected an integer, got {version!r}")
+            raise SceneError(f"{prefix}version", f"expected an integer, got {short_repr(version)}")
         if version > FORMAT_VERSION:
             raise SceneError(
                 f"{prefix}version",
@@ -135,13 +170,20 @@ def _check_header(data: Any, fmt: str, prefix: str, required: bool) -> None:
 def _check_keys(data: Mapping[str, Any], allowed: tuple[str, ...], prefix: str) -> None:
     for key in data:
         if key not in allowed:
-            raise SceneError(f"{prefix}{key}", f"unknown key; allowed: {', '.join(allowed)}")
+            raise SceneError(f"{prefix}{_key(key)}", f"unknown key; allowed: {', '.join(allowed)}")
 
 
 def _text(data: Mapping[str, Any], key: str, prefix: str) -> str:
     value = data.get(key, "")
     if not isinstance(value, str):
-        raise SceneError(f"{prefix}{key}", f"expected text, got {value!r}")
+        raise SceneError(f"{prefix}{key}", f"expected text, got {short_repr(value)}")
+    limit = MAX_NOTE_CHARS if key == "note" else MAX_TITLE_CHARS
+    if len(value) > limit:
+        raise SceneError(f"{prefix}{key}", f"{len(value)} characters, over the limit of {limit}")
+    try:
+        check_encodable(key, value)
+    except ParamError as exc:
+        raise SceneError(f"{prefix}{key}", str(exc)[len(key) + 2 :]) from None
     return value
 
 
@@ -185,13 +227,14 @@ def scene_from_dict(data: Any, *, prefix: str = "", in_deck: bool = False) -> Sc
     view_id = data["view"]
     if not isinstance(view_id, str) or view_id not in VIEWS:
         raise SceneError(
-            f"{prefix}view", f"unknown view {view_id!r}; known views: {', '.join(VIEWS)}"
+            f"{prefix}view",
+            f"unknown view {short_repr(view_id)}; known views: {', '.join(VIEWS)}",
         )
     if "params" not in data:
         raise SceneError(f"{prefix}params", "missing (an object of parameter values)")
     params = data["params"]
     if not isinstance(params, dict):
-        raise SceneError(f"{prefix}params", f"expected an object, got {params!r}")
+        raise SceneError(f"{prefix}params", f"expected an object, got {short_repr(params)}")
     model = VIEWS[view_id].model
     try:
         values = model.validate(params, partial=True)
@@ -200,19 +243,35 @@ def scene_from_dict(data: Any, *, prefix: str = "", in_deck: bool = False) -> Sc
     return Scene(view_id, values, _text(data, "title", prefix), _text(data, "note", prefix))
 
 
-def _read_json(path: str | os.PathLike[str]) -> Any:
+def _read_json(path: str | os.PathLike[str], what: str) -> Any:
+    """Decode a scene or deck file (regular file, size-limited, UTF-8 with optional BOM)."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        raw = read_regular(path, MAX_FILE_BYTES, what)
+    except FileReadError as exc:
+        raise SceneError("", str(exc)) from None
+    try:
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise SceneError("", f"not a UTF-8 text file ({exc.reason} at byte {exc.start})") from None
-    except OSError as exc:
-        raise SceneError("", f"cannot read {os.fspath(path)!r}: {exc.strerror or exc}") from None
+    return parse_json(text)
+
+
+def parse_json(text: str) -> Any:
+    """``json.loads`` whose every failure is a :class:`SceneError` (file-level, one line).
+
+    Integers too long to convert become a placeholder the validators refuse with the
+    field's name; nesting beyond the interpreter's recursion limit is refused here.
+    """
     try:
-        return json.loads(text)
+        return json.loads(text, parse_int=_json_int)
     except json.JSONDecodeError as exc:
         raise SceneError(
             "", f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
         ) from None
+    except RecursionError:
+        raise SceneError("", "invalid JSON: nested too deeply") from None
+    except ValueError as exc:
+        raise SceneError("", f"invalid JSON: {exc}") from None
 
 
 def load_scene(path: str | os.PathLike[str]) -> Scene:
@@ -223,7 +282,7 @@ def load_scene(path: str | os.PathLike[str]) -> Scene:
     SceneError
         Unreadable file, invalid JSON (line and column), or a bad field.
     """
-    return scene_from_dict(_read_json(path))
+    return scene_from_dict(_read_json(path, "scene"))
 
 
 _NUMBER_LIST = re.compile(r"\[\s+(-?[\d.eE+-]+(?:,\s+-?[\d.eE+-]+)*)\s+\]")
@@ -275,6 +334,8 @@ def deck_from_dict(data: Any) -> Deck:
         raise SceneError("scenes", f"expected a list, got {type(scenes).__name__}")
     if not scenes:
         raise SceneError("scenes", "a deck needs at least one scene")
+    if len(scenes) > MAX_SCENES:
+        raise SceneError("scenes", f"{len(scenes)} scenes, over the limit of {MAX_SCENES}")
     parsed = tuple(
         scene_from_dict(s, prefix=f"scenes[{i}].", in_deck=True) for i, s in enumerate(scenes)
     )
@@ -283,7 +344,7 @@ def deck_from_dict(data: Any) -> Deck:
 
 def load_deck(path: str | os.PathLike[str]) -> Deck:
     """Read and validate a deck file (see :func:`deck_from_dict`)."""
-    return deck_from_dict(_read_json(path))
+    return deck_from_dict(_read_json(path, "deck"))
 
 
 def save_deck(deck: Deck, path: str | os.PathLike[str]) -> None:
