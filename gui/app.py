@@ -15,6 +15,7 @@ from pathlib import Path
 
 from PySide6 import QtCore, QtWidgets
 
+from core.memory import use_env_budget
 from core.scenes import SceneError, load_deck
 from gui.export.actions import install_export_actions
 from gui.lecture.controller import install_lecture
@@ -33,9 +34,12 @@ def build_window() -> MainWindow:
         The window, not yet shown; ``window.lecture`` is its lecture controller.
     """
     ensure_app()
+    budget_problem = use_env_budget()  # a bad PE_STUDIO_MEMORY_BUDGET_MB: default + message
     window = MainWindow()
     install_export_actions(window)
     install_lecture(window)
+    if budget_problem:
+        window.statusBar().showMessage(budget_problem, 20000)
     return window
 
 
