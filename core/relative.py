@@ -5,10 +5,11 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 
 def relative_positions(
-    seq_len: int, *, rows: np.ndarray | None = None, cols: np.ndarray | None = None
+    seq_len: int, *, rows: ArrayLike | None = None, cols: ArrayLike | None = None
 ) -> np.ndarray:
     """Relative-distance grid ``[i, j] = i − j`` (query minus key), as in the course material.
 
@@ -25,15 +26,15 @@ def shaw_relative_index(
     seq_len: int,
     max_relative_position: int,
     *,
-    rows: np.ndarray | None = None,
-    cols: np.ndarray | None = None,
+    rows: ArrayLike | None = None,
+    cols: ArrayLike | None = None,
 ) -> np.ndarray:
     """Shaw et al. (2018) embedding index ``clip(j − i, −k, k) + k`` in ``0..2k``."""
     k = int(max_relative_position)
     if k < 0:
         raise ValueError(f"max_relative_position must be >= 0, got {max_relative_position}")
     rel = -relative_positions(seq_len, rows=rows, cols=cols)  # j − i
-    return np.clip(rel, -k, k) + k
+    return np.asarray(np.clip(rel, -k, k) + k)
 
 
 def t5_relative_bucket(
@@ -71,11 +72,15 @@ def t5_relative_bucket(
     else:
         rel = -np.minimum(rel, 0)
     max_exact = n // 2
-    if max_exact < 1 or max_distance <= max_exact:
+    if max_exact < 1:
         raise ValueError(
-            f"num_buckets={num_buckets} and max_distance={max_distance} leave no "
-            "room for logarithmic buckets (need num_buckets >= 4 (8 if "
-            "bidirectional) and max_distance > exact range)"
+            f"num_buckets={num_buckets} is too few: T5 needs 2 buckets per direction "
+            "(num_buckets >= 4 bidirectional, >= 2 causal)"
+        )
+    if max_distance <= max_exact:
+        raise ValueError(
+            f"max_distance={max_distance} must be greater than the {max_exact} exact "
+            f"distances of num_buckets={num_buckets} to leave room for logarithmic buckets"
         )
     is_small = rel < max_exact
     safe = np.maximum(rel, 1).astype(np.float32) / np.float32(max_exact)

@@ -31,6 +31,16 @@ def _need(scaling: Mapping[str, Any], key: str) -> float:
     return float(scaling[key])
 
 
+def _need_positions(scaling: Mapping[str, Any], key: str) -> int:
+    """A required count of positions: a whole number of at least 1."""
+    value = _need(scaling, key)
+    if not (value >= 1 and value == int(value)):
+        raise ValueError(
+            f"scaling: '{key}' must be a whole number of positions >= 1, got {value:g}"
+        )
+    return int(value)
+
+
 def _base_inv_freq(base: float, d_rot: int) -> np.ndarray:
     return 1.0 / np.power(float(base), np.arange(0, 2 * (d_rot // 2), 2) / d_rot)
 
@@ -111,7 +121,7 @@ def rope_inv_freq(
         if factor <= 0:
             raise ValueError(f"scaling: factor must be positive, got {factor}")
         return inv_freq / factor, 1.0
-    orig = _need(scaling, "original_max_position_embeddings")
+    orig = _need_positions(scaling, "original_max_position_embeddings")
     if kind == "dynamic":
         length = orig if seq_len is None else max(float(seq_len), orig)
         new_base = (
@@ -126,7 +136,7 @@ def rope_inv_freq(
 
 
 def _yarn(
-    scaling: Mapping[str, Any], base: float, d_rot: int, factor: float, orig: float
+    scaling: Mapping[str, Any], base: float, d_rot: int, factor: float, orig: int
 ) -> tuple[np.ndarray, float]:
     attention_factor = scaling.get("attention_factor")
     mscale, mscale_all_dim = scaling.get("mscale"), scaling.get("mscale_all_dim")
@@ -153,7 +163,7 @@ def _yarn(
 
 
 def _llama3(
-    scaling: Mapping[str, Any], inv_freq: np.ndarray, factor: float, orig: float
+    scaling: Mapping[str, Any], inv_freq: np.ndarray, factor: float, orig: int
 ) -> np.ndarray:
     low_ff = float(scaling.get("low_freq_factor", 1.0))
     high_ff = float(scaling.get("high_freq_factor", 4.0))
@@ -247,6 +257,27 @@ def check_rotary_width(head_dim: int, partial_rotary_factor: float) -> int:
     return d_rot
 
 
+def snapped_rotary_width(head_dim: int, partial_rotary_factor: float) -> tuple[int, str]:
+    """``d_rot`` for a slider position, snapped to the nearest valid (even, ≥ 2) width.
+
+    ``int(head_dim·fraction)`` is odd for many fractions (HF would fail: dimensions rotate
+    in pairs). Returns the even width at or below it (at least 2, at most the head) and a
+    note saying what was snapped ("" when nothing was).
+    """
+    raw = int(head_dim * partial_rotary_factor)
+    top = int(head_dim) - int(head_dim) % 2
+    d_rot = min(max(2, raw - raw % 2), top)
+    if d_rot < 2:
+        raise ValueError(f"head_dim {head_dim} is too small to rotate (needs at least 2)")
+    if d_rot == raw:
+        return d_rot, ""
+    why = "odd" if raw % 2 else "below 2"
+    return d_rot, (
+        f"rotary width int({head_dim}·{partial_rotary_factor:g}) = {raw} is {why} "
+        f"(dimensions rotate in pairs): snapped to d_rot = {d_rot}"
+    )
+
+
 def rope_score_vs_offset(
     q: np.ndarray,
     k: np.ndarray,
@@ -268,9 +299,9 @@ def rope_score_vs_offset(
     if k.ndim == 1 and k.size == qr.size >= 2 * inv.size:  # numpy: no (Δ, d) rotated keys
         return score_numpy(qr, k, m - offsets, inv, pair_slices(inv.size, style))
     kr = apply_rope(np.broadcast_to(k, (offsets.size, k.size)), m - offsets, inv_freq, style)
-    return kr @ qr
+    return np.asarray(kr @ qr)
 
 
 def rope_decay(offsets: np.ndarray, inv_freq: np.ndarray) -> np.ndarray:
     """Long-range decay: mean over pairs of ``cos(Δ·θ_i)`` (the score for q = k = 1)."""
-    return rope_cos_sin(offsets, inv_freq)[0].mean(axis=1)
+    return np.asarray(rope_cos_sin(offsets, inv_freq)[0].mean(axis=1))

@@ -172,9 +172,7 @@ def distance_series(n: int, slopes: np.ndarray, head: int, max_points: int) -> l
         xs = np.tile(np.append(per_head, np.nan), h)
         ys = np.concatenate([np.append(-m * per_head, np.nan) for m in slopes])
         out.append(
-            Series(
-                f"all {h} heads (m = {slopes.min():.3g} … {slopes.max():.3g})", xs, ys, "dashed"
-            )
+            Series(f"all {h} heads (m = {slopes.min():.3g} … {slopes.max():.3g})", xs, ys, "dashed")
         )
     m = float(slopes[head - 1])
     out.append(Series(f"head {head}: m = {m:.4g} (softmax row)", sel, -m * sel))
@@ -270,7 +268,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     ]
     total_cols = max(grid_cols, 3)
     span = total_cols // 3
-    bottom = dict(row=2, row_span=1)
+    bottom: dict[str, Any] = {"row": 2, "row_span": 1}
     profile = distance_series(n, slopes, head, ctx.max_points)
     scores = np.random.default_rng(TOY_SCORE_SEED).standard_normal(n)
     m_sel = float(slopes[head - 1])

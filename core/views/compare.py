@@ -25,6 +25,7 @@ from core.viewdata import (
     sample_axis,
     sampled_note,
 )
+from core.views.rope import banded, fast_pairs
 
 SHAW_K = 16
 T5_BUCKETS, T5_MAX_DISTANCE = 32, 128
@@ -111,7 +112,7 @@ TABLE = [
         "attention (rotates q, k)",
         "relative (score depends on m − n)",
         "none",
-        "defined; needs scaling (PI, NTK, YaRN, Llama 3) to work well",
+        "defined; needs scaling (PI, NTK, YaRN, Llama 3.1) to work well",
         "GPT-NeoX, LLaMA, Mistral, Qwen, Gemma",
     ],
     [
@@ -126,7 +127,7 @@ TABLE = [
         "Shaw et al.",
         "attention (learned vectors)",
         "relative (clipped offset)",
-        "(2k + 1) × d per layer",
+        "2·(2k + 1)·d_head per layer (one table for keys, one for values)",
         "defined: offsets beyond k share the last vector",
         "Shaw et al. 2018; Music Transformer (variant)",
     ],
@@ -198,11 +199,22 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     notes = []
     if params["d_model"] % 2:
         notes.append(f"d_model {params['d_model']} rounded down to {params['d_model'] - 1}")
+    d = params["d_model"] - params["d_model"] % 2
+    freqs = rope_inv_freq(d, params["base"])[0]  # ω_i of the sinusoidal PE are the same θ_i
     dl, stride = sample_axis(n, ctx.max_points)
+    if fast_pairs(freqs, stride).any():  # those curves become bands: two points per distance
+        dl, stride = sample_axis(n, ctx.max_points // 2)
     curves = _display_curves(params, dl.size, stride)
     x = dl.astype(float)
     # Short legend names; the formula line gives each definition.
     names = ["sinusoidal", "RoPE", "ALiBi head 1", "ALiBi mean m", "learned (random)"]
+    fast = fast_pairs(freqs, stride)
+    same = float(np.nanmax(np.abs(curves[0] - curves[1]))) if x.size else 0.0
+    notes.append(
+        "sinusoidal and RoPE are the same curve (max difference here "
+        f"{same:.1g}), so one line hides the other: PE_p·PE_q = Σ_i cos((p − q)·ω_i) is "
+        "the RoPE score ⟨R_p q, R_q k⟩ for q = k = (1, 0) in every pair, with θ_i = ω_i"
+    )
 
     def marker(lo: float, hi: float) -> list[Series]:
         if t >= n:
@@ -214,6 +226,15 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     if t >= n:
         notes.append(f"train_len {t} ≥ seq_len {n}: every distance shown was seen in training")
     sim = [Series(nm, x, curves[i]) for i, nm in enumerate(names)] + marker(-1.0, 1.0)
+    if fast.any():  # a plain sample of the fast pairs aliases: draw what they can add
+        slow = np.cos(x[:, None] * freqs[None, ~fast]).sum(axis=1) / freqs.size
+        bx, by = banded(x, slow, fast.sum() / freqs.size)
+        for i in (0, 1):
+            sim[i] = Series(f"{names[i]}: {int(fast.sum())} fast pairs as a band", bx, by)
+        notes.append(
+            f"sinusoidal and RoPE: distances sampled every {stride}; the {int(fast.sum())} "
+            f"pairs turning by π or more between samples are drawn as the band they can add"
+        )
     idx = [
         Series("T5 bucket", x, curves[5], "step"),
         Series("Shaw index", x, curves[6], "step"),
@@ -255,7 +276,8 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             "position / distance",
             "method lane",
             series=lanes,
-            note=f"beyond {t}: learned has no row; the others give values never seen in training",
+            note=f"from {t} on (rows 0..{t - 1} exist): learned has no row; the others give "
+            "values never seen in training",
             row=0,
             col=2,
         ),

@@ -12,7 +12,6 @@ from core.attention import (
     TOY_ALIBI_SLOPE,
     AttentionResult,
     permutation_between,
-    permutation_gap,
     tokenize,
     toy_attention,
 )
@@ -144,8 +143,10 @@ def _verdict(
             f"{gaps['causal']:.2g})."
         )
     if gaps["pe"] >= IDENTICAL_TOL:
-        return first + causal + (
-            f" Bidirectional with {name}: they differ (max difference {gaps['pe']:.3g})."
+        return (
+            first
+            + causal
+            + (f" Bidirectional with {name}: they differ (max difference {gaps['pe']:.3g}).")
         )
     why = (
         " Reversing a sentence keeps every distance |i − j|, and a symmetric distance bias "

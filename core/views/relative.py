@@ -42,7 +42,8 @@ MODEL = ParamModel(
             4,
             "Shaw clip k",
             "Shaw et al.'s max_relative_position: offsets beyond "
-            "±k share the outermost embedding (2k + 1 embeddings in all).",
+            "±k share the outermost embedding: 2k + 1 embeddings per table, and Shaw learns "
+            "two tables (keys and values): 2·(2k + 1)·d_head parameters per layer.",
             0,
             512,
             1,
@@ -83,7 +84,8 @@ EXPLANATION = (
     "Relative methods ask how far apart two tokens are instead of where each one sits. The "
     "course grid writes the offset as i − j (query minus key); Shaw et al. and T5 use the "
     "opposite sign, j − i (key minus query), so always check which one a paper means. Shaw "
-    "et al. clip the offset to ±k and learn one embedding per clipped value. T5 learns one "
+    "et al. clip the offset to ±k and learn one embedding per clipped value, in two tables "
+    "(one added to the keys, one to the values). T5 learns one "
     "scalar bias per bucket: small distances get a bucket each, larger ones share "
     "logarithmically wider buckets, and everything beyond max_distance lands in the last "
     "one."
@@ -124,7 +126,8 @@ def _formula(params: Mapping[str, Any]) -> str:
     nb, md, k = params["num_buckets"], params["max_distance"], params["k"]
     per_dir = nb // 2 if params["bidirectional"] else nb
     return (
-        f"course grid[i, j] = i − j;  Shaw index = clip(j − i, −{k}, {k}) + {k} ∈ 0..{2 * k};"
+        f"course grid[i, j] = i − j;  Shaw index = clip(j − i, −{k}, {k}) + {k} ∈ 0..{2 * k} "
+        f"(tables a^K, a^V: 2·{2 * k + 1}·d_head per layer);"
         f"  T5 bucket(j − i): {nb} buckets, {per_dir} per direction = {per_dir // 2} exact "
         f"+ {per_dir - per_dir // 2} logarithmic up to distance {md}"
     )

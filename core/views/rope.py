@@ -14,11 +14,11 @@ from core.rope import (
     ROPE_SCALINGS,
     ROPE_STYLES,
     apply_rope,
-    check_rotary_width,
     rope_decay,
     rope_inv_freq,
     rope_pair_indices,
     rope_score_vs_offset,
+    snapped_rotary_width,
 )
 from core.viewdata import (
     Arrow,
@@ -28,6 +28,7 @@ from core.viewdata import (
     Series,
     ViewData,
     ViewSpec,
+    envelope_xy,
     sample_axis,
     sampled_note,
 )
@@ -108,7 +109,7 @@ MODEL = ParamModel(
             "int",
             2048,
             "Original context",
-            "Training context length before scaling (dynamic, YaRN, Llama 3).",
+            "Training context length before scaling (dynamic, YaRN, Llama 3.1).",
             1,
             1_048_576,
             1,
@@ -119,7 +120,8 @@ MODEL = ParamModel(
             1.0,
             "Rotary fraction",
             "Fraction of the head "
-            "that rotates (GPT-NeoX: 0.25); d_rot = int(head_dim·fraction) must be even.",
+            "that rotates (GPT-NeoX: 0.25); d_rot = int(head_dim·fraction), snapped down to "
+            "an even width (dimensions rotate in pairs).",
             0.05,
             1.0,
             0.05,
@@ -150,8 +152,9 @@ MODEL = ParamModel(
             "low_freq_factor",
             "float",
             1.0,
-            "Llama 3 low_freq_factor",
-            "Wavelengths above original/low_freq_factor are divided by factor.",
+            "Llama 3.1 low_freq_factor",
+            "Wavelengths above original/low_freq_factor are multiplied by factor "
+            "(their θ_i divided by it).",
             0.1,
             64.0,
             0.5,
@@ -160,7 +163,7 @@ MODEL = ParamModel(
             "high_freq_factor",
             "float",
             4.0,
-            "Llama 3 high_freq_factor",
+            "Llama 3.1 high_freq_factor",
             "Wavelengths below original/high_freq_factor are kept; in between they are blended.",
             0.1,
             64.0,
@@ -176,7 +179,7 @@ EXPLANATION = (
     "below). Rotating q by m·θ and k by n·θ leaves their dot product depending only on the "
     "angle between them, (m − n)·θ, so the score sees the relative offset. Fast pairs wrap "
     "around the circle many times, slow pairs barely move; context-extension methods (linear, "
-    "dynamic NTK, YaRN, Llama 3) slow some frequencies down so longer inputs stay in the "
+    "dynamic NTK, YaRN, Llama 3.1) slow some frequencies down so longer inputs stay in the "
     "angle range seen during training."
 )
 
@@ -202,16 +205,34 @@ def _scaling(params: Mapping[str, Any], kind: str) -> dict[str, Any] | None:
     }
 
 
+def rotary_width(params: Mapping[str, Any]) -> tuple[int, str]:
+    """``d_rot`` for ``params`` (snapped to an even width) and a note when snapped."""
+    return snapped_rotary_width(params["head_dim"], params["partial_rotary_factor"])
+
+
 def frequencies(params: Mapping[str, Any], kind: str | None = None) -> tuple[np.ndarray, float]:
-    """``(θ_i, attention_factor)`` for ``params`` with scaling ``kind`` (default: selected)."""
-    check_rotary_width(params["head_dim"], params["partial_rotary_factor"])
+    """``(θ_i, attention_factor)`` for ``params`` with scaling ``kind`` (default: selected).
+
+    The frequencies depend on the head only through ``d_rot`` (snapped to an even width).
+    """
+    d_rot, _ = rotary_width(params)
     return rope_inv_freq(
-        params["head_dim"],
+        d_rot,
         params["base"],
         _scaling(params, params["scaling"] if kind is None else kind),
         seq_len=params["seq_len"],
-        partial_rotary_factor=params["partial_rotary_factor"],
     )
+
+
+def fast_pairs(inv: np.ndarray, stride: int) -> np.ndarray:
+    """Pairs that turn by π or more between two sampled offsets (``θ_i·stride ≥ π``):
+    a plain sample of them aliases, so the views draw them as a band instead."""
+    return np.asarray(inv) * stride >= np.pi if stride > 1 else np.zeros(len(inv), bool)
+
+
+def banded(x: np.ndarray, slow: np.ndarray, half_width: float) -> tuple[np.ndarray, np.ndarray]:
+    """Envelope ``slow ± half_width`` at every ``x`` (see :func:`envelope_xy`)."""
+    return envelope_xy(x, slow - half_width, slow + half_width)
 
 
 def angle_parts(angle: float) -> tuple[int, float]:
@@ -221,12 +242,22 @@ def angle_parts(angle: float) -> tuple[int, float]:
     )
 
 
+def _decay_series(name: str, x: np.ndarray, inv: np.ndarray, stride: int, style: str) -> Series:
+    """``mean_i cos(Δ·θ_i)``: exact, or the slow pairs' part with the fast pairs as a band."""
+    fast = fast_pairs(inv, stride)
+    if not fast.any():
+        return Series(name, x, rope_decay(x, inv), style)
+    slow = rope_decay(x, inv[~fast]) * (inv.size - fast.sum()) / inv.size if (~fast).any() else 0.0
+    bx, by = banded(x, np.broadcast_to(slow, x.shape), fast.sum() / inv.size)
+    return Series(f"{name}: {int(fast.sum())} fast pairs as a band", bx, by, style)
+
+
 def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     """Display data of the RoPE view (offset curves sampled to ``ctx.max_points``)."""
     hd, style, m, n, L = (params[k] for k in ("head_dim", "style", "m", "n", "seq_len"))
-    d_rot = check_rotary_width(hd, params["partial_rotary_factor"])
+    d_rot, snapped = rotary_width(params)
     half, kind = d_rot // 2, params["scaling"]
-    notes = []
+    notes = [snapped] if snapped else []
     pair = min(params["pair"], half - 1)
     if pair != params["pair"]:
         notes.append(f"pair {params['pair']} clamped to {pair} (d_rot/2 − 1 = {half - 1})")
@@ -266,17 +297,50 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         )
 
     pos, stride = sample_axis(L, ctx.max_points // 2)
+    fast = fast_pairs(inv, stride)
+    if fast.any():  # half the points again: every sampled offset becomes a stroke
+        pos, stride = sample_axis(L, ctx.max_points // 4)
+        fast = fast_pairs(inv, stride)
     offs = np.concatenate([-pos[:0:-1], pos]).astype(float)
     q, k = np.random.default_rng(TOY_QK_SEED).standard_normal((2, hd))
-    score = [
-        Series(
-            f"query at m={qp}",
-            offs,
-            af**2 * rope_score_vs_offset(q, k, offs, inv, style, qp),
-            "line" if qp == m else "dashed",
+    score = []
+    if fast.any():
+        # exact score = slow pairs + fast pairs; the fast pairs add at most Σ |q_i||k_i|
+        fast_dims = np.concatenate([a_idx[fast], b_idx[fast]])
+        qf, kf = np.zeros(hd), np.zeros(hd)
+        qf[fast_dims], kf[fast_dims] = q[fast_dims], k[fast_dims]
+        amp = af**2 * float(
+            np.sum(np.hypot(q[a_idx], q[b_idx])[fast] * np.hypot(k[a_idx], k[b_idx])[fast])
         )
-        for qp in (m, m + L)
-    ]
+        for qp in (m, m + L):
+            slow = af**2 * (
+                rope_score_vs_offset(q, k, offs, inv, style, qp)
+                - rope_score_vs_offset(qf, kf, offs, inv, style, qp)
+            )
+            x, y = banded(offs, slow, amp)
+            score.append(
+                Series(
+                    f"query at m={qp}: {int(fast.sum())} fast pairs as a ±{amp:.3g} band",
+                    x,
+                    y,
+                    "line" if qp == m else "dashed",
+                )
+            )
+        notes.append(
+            f"score and decay: offsets sampled every {stride}; the {int(fast.sum())} pairs "
+            f"turning by π or more between samples (θ_i·{stride} ≥ π) would alias, so they "
+            "are drawn as the band they can add (the exact curve lies inside it)"
+        )
+    else:
+        score = [
+            Series(
+                f"query at m={qp}",
+                offs,
+                af**2 * rope_score_vs_offset(q, k, offs, inv, style, qp),
+                "line" if qp == m else "dashed",
+            )
+            for qp in (m, m + L)
+        ]
     if abs(m - n) < L:
         score.append(
             Series(
@@ -286,12 +350,17 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
                 "scatter",
             )
         )
-    decay = [Series("unscaled", pos.astype(float), rope_decay(pos, inv0))]
+    decay = [_decay_series("unscaled", pos.astype(float), inv0, stride, "line")]
     if kind != "none":
         decay.append(
-            Series(
-                f"{kind} ×{params['factor']:g}", pos.astype(float), rope_decay(pos, inv), "dashed"
-            )
+            _decay_series(f"{kind} ×{params['factor']:g}", pos.astype(float), inv, stride, "dashed")
+        )
+    orig = params["original_max_position_embeddings"]
+    if orig >= L:
+        notes.append(
+            f"dynamic ×{params['factor']:g} equals unscaled here (its line lies under it): "
+            f"dynamic NTK raises the base only once the length L = {L} exceeds the original "
+            f"context {orig}"
         )
     notes += [t for t in [sampled_note("offsets", L, stride)] if t]
     panels = [
@@ -346,7 +415,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         "linear": f", θ_i / {params['factor']:g} (linear)",
         "dynamic": f", dynamic NTK base at length {L}",
         "yarn": ", YaRN blend",
-        "llama3": ", Llama 3 bands",
+        "llama3": ", Llama 3.1 bands (kept / blended / divided by factor)",
     }[kind]
     formula = (
         f"R_p rotates pair i = dims (a_i, b_i) by p·θ_i,  θ_i = {params['base']:g}"
@@ -359,7 +428,8 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
 
 
 def export(params: Mapping[str, Any]) -> ExportData:
-    """The ``(seq_len, d_rot/2)`` angle matrix ``p·θ_i`` (selected scaling applied)."""
+    """The ``(seq_len, d_rot/2)`` angle matrix ``p·θ_i`` (selected scaling applied; an odd
+    ``int(head_dim·fraction)`` snapped to an even ``d_rot`` as in the view)."""
     inv, _ = frequencies(params)
     n = params["seq_len"]
     check_allocation("RoPE angle matrix", (n, inv.size), copies=2)
