@@ -20,6 +20,7 @@ from core.scenes import SceneError, load_deck
 from gui.export.actions import install_export_actions
 from gui.lecture.controller import install_lecture
 from gui.qt_app import ensure_app
+from gui.window.about import install_about_action
 from gui.window.main_window import MainWindow
 
 __all__ = ["build_window", "ensure_app", "exec_window", "run_gui", "run_present"]
@@ -38,6 +39,7 @@ def build_window() -> MainWindow:
     window = MainWindow()
     install_export_actions(window)
     install_lecture(window)
+    install_about_action(window)
     if budget_problem:
         window.statusBar().showMessage(budget_problem, 20000)
     return window

@@ -37,6 +37,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Positional Encoding Studio. Without arguments "
         "the window opens; the commands below work without a display.",
     )
+    from core.version import version_line
+
+    parser.add_argument("--version", action="version", version=version_line())
     sub = parser.add_subparsers(
         dest="command", metavar="COMMAND", required=True, parser_class=_Parser
     )
@@ -304,7 +307,7 @@ def exit_code(exc: BaseException) -> int:
 def error_message(exc: BaseException) -> str:
     """One line describing ``exc`` for the terminal."""
     if isinstance(exc, UsageError):
-        return str(exc).strip("'\"") or type(exc).__name__
+        return str(exc) or type(exc).__name__
     from core.errors import user_message
 
     return user_message(exc)
