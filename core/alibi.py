@@ -90,7 +90,7 @@ def softmax(scores: np.ndarray, axis: int = -1) -> np.ndarray:
     top = np.max(s, axis=axis, keepdims=True)
     top = np.where(np.isfinite(top), top, 0.0)
     e = np.exp(s - top)
-    return e / np.sum(e, axis=axis, keepdims=True)
+    return np.asarray(e / np.sum(e, axis=axis, keepdims=True))
 
 
 def alibi_attention_row(

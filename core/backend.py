@@ -78,7 +78,7 @@ class Backend:
         """Bring an array back to numpy (float64 for floating types)."""
         if isinstance(array, np.ndarray):
             return array
-        out = array.detach().cpu().numpy()
+        out: np.ndarray = array.detach().cpu().numpy()
         return out.astype(np.float64) if out.dtype.kind == "f" else out
 
 

@@ -66,7 +66,7 @@ def learned_lookup(table: np.ndarray, positions: np.ndarray | int) -> np.ndarray
             "a learned embedding cannot extrapolate beyond the length it was "
             "trained for"
         )
-    return table[pos]
+    return np.asarray(table[pos])
 
 
 def _describe_non_npy(head: bytes) -> str:

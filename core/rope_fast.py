@@ -112,4 +112,4 @@ def score_numpy(
     cos, sin = rope_cos_sin(key_positions, inv)
     qa, qb, ka, kb = qr[a], qr[b], k[a], k[b]
     rest = float(k[2 * half :] @ qr[2 * half :])
-    return cos @ (ka * qa + kb * qb) + sin @ (ka * qb - kb * qa) + rest
+    return np.asarray(cos @ (ka * qa + kb * qb) + sin @ (ka * qb - kb * qa) + rest)

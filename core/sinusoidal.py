@@ -8,6 +8,7 @@ An odd ``d_model`` works: its last column is a sine.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from core import tablecache
 from core.backend import Backend, as_backend
@@ -48,8 +49,8 @@ def sinusoidal(
     d_model: int,
     base: float = 10000.0,
     *,
-    positions: np.ndarray | None = None,
-    dims: np.ndarray | None = None,
+    positions: ArrayLike | None = None,
+    dims: ArrayLike | None = None,
     backend: Backend | str | None = None,
 ) -> np.ndarray:
     """Sinusoidal position-encoding matrix.
@@ -130,7 +131,9 @@ def sinusoidal_strided(
 def _pair_cos_sum(offs: np.ndarray, d_model: int, base: float) -> np.ndarray:
     """``Σ_i cos(Δ·ω_i)`` over the complete sin/cos column pairs (``d_model // 2`` of them)."""
     omega = sinusoidal_frequencies(d_model, base)[0 : 2 * (d_model // 2) : 2]
-    return np.cos(np.asarray(offs, dtype=np.float64)[:, None] * omega[None, :]).sum(axis=1)
+    return np.asarray(
+        np.cos(np.asarray(offs, dtype=np.float64)[:, None] * omega[None, :]).sum(axis=1)
+    )
 
 
 def _pair_part(count: int, step: int, d_model: int, base: float) -> np.ndarray:
@@ -167,7 +170,7 @@ def similarity_grid(positions: np.ndarray, d_model: int, base: float = 10000.0) 
     step = even_step(pos)
     if step is None:
         pe = sinusoidal(int(pos.max()) + 1 if pos.size else 1, d_model, base, positions=pos)
-        return pe @ pe.T
+        return np.asarray(pe @ pe.T)
     sim = _pair_part(pos.size, step, d_model, base)
     if d_model % 2:
         lone = np.sin(pos * sinusoidal_frequencies(d_model, base)[-1])
@@ -194,7 +197,7 @@ def sinusoidal_similarity(
         _check_sizes(seq_len, d_model)
         return np.array(similarity_grid(pos, d_model, base))
     pe = sinusoidal(seq_len, d_model, base, positions=positions, backend=backend)
-    return pe @ pe.T
+    return np.asarray(pe @ pe.T)
 
 
 def sinusoidal_dot_vs_offset(
@@ -203,7 +206,7 @@ def sinusoidal_dot_vs_offset(
     """``PE_p · PE_{p+Δ}`` as a function of the offset Δ (independent of p for even d)."""
     offsets = np.asarray(offsets, dtype=np.float64)
     omega = sinusoidal_frequencies(d_model, base)[0::2]
-    total = np.cos(offsets[:, None] * omega[None, :]).sum(axis=1)
+    total: np.ndarray = np.cos(offsets[:, None] * omega[None, :]).sum(axis=1)
     if d_model % 2:  # the lone last sine column: sin(pω)sin((p+Δ)ω) is not shift invariant
         total = total - 0.5 * np.cos(offsets * omega[-1])  # its p-averaged value is cos(Δω)/2
     return total
@@ -239,7 +242,7 @@ def sinusoidal_block_mean(
     centre = s * np.arange(count, dtype=np.float64)[:, None] + (s - 1) / 2.0
     ang = centre * omega[None, :]
     wave = np.where(cols % 2 == 0, np.sin(ang), np.cos(ang))
-    return wave * dirichlet_mean_factor(omega, s)[None, :]
+    return np.asarray(wave * dirichlet_mean_factor(omega, s)[None, :])
 
 
 def similarity_block_mean(count: int, step: int, d_model: int, base: float) -> np.ndarray:
@@ -256,7 +259,10 @@ def similarity_block_mean(count: int, step: int, d_model: int, base: float) -> n
     offs = np.asarray(offsets(count, s), dtype=np.float64)
     chunk = max(1, 2**20 // max(omega.size, 1))  # offset × frequency temporaries ~8 MiB
     by_offset = np.concatenate(
-        [np.cos(offs[a : a + chunk, None] * omega[None, :]) @ damp for a in range(0, offs.size, chunk)]
+        [
+            np.cos(offs[a : a + chunk, None] * omega[None, :]) @ damp
+            for a in range(0, offs.size, chunk)
+        ]
     )
     sim = toeplitz_view(by_offset, count)
     if d_model % 2:

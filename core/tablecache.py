@@ -19,7 +19,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
@@ -57,7 +57,10 @@ def fits(n_items: int, itemsize: int = 8) -> bool:
     return int(n_items) * int(itemsize) <= entry_limit()
 
 
-def _freeze(value: Any) -> tuple[Any, int]:
+_T = TypeVar("_T")
+
+
+def _freeze(value: _T) -> tuple[_T, int]:
     arrays = value if isinstance(value, tuple) else (value,)
     size = 0
     for arr in arrays:
@@ -67,7 +70,7 @@ def _freeze(value: Any) -> tuple[Any, int]:
     return value, size
 
 
-def cached(key: Hashable, make: Callable[[], Any], direct: Callable[[], Any] | None = None) -> Any:
+def cached(key: Hashable, make: Callable[[], _T], direct: Callable[[], _T] | None = None) -> _T:
     """The value stored under ``key``, computed by ``make()`` on a miss.
 
     Parameters
@@ -94,13 +97,13 @@ def cached(key: Hashable, make: Callable[[], Any], direct: Callable[[], Any] | N
         hit = _store.get(key)
         if hit is not None:
             _store.move_to_end(key)
-            return hit[0]
+            return cast(_T, hit[0])
         first = direct is not None and key not in _seen
         if first:
             _seen[key] = None
             while len(_seen) > MAX_SEEN:
                 _seen.popitem(last=False)
-    if first:
+    if first and direct is not None:
         return direct()
     value, size = _freeze(make())  # computed outside the lock: other views keep going
     if size > entry_limit():
@@ -108,7 +111,7 @@ def cached(key: Hashable, make: Callable[[], Any], direct: Callable[[], Any] | N
     with _lock:
         if key in _store:  # another thread was faster; keep one copy
             _store.move_to_end(key)
-            return _store[key][0]
+            return cast(_T, _store[key][0])
         _store[key] = (value, size)
         _total += size
         while _store and (len(_store) > MAX_ENTRIES or _total > total_limit()):
