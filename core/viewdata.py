@@ -95,6 +95,9 @@ class Panel:
         For a mosaic heatmap: where each small matrix sits in ``image`` and its label.
     row, col, row_span, col_span
         Position in the view's grid layout.
+    missing
+        What a NaN cell of a heatmap means (e.g. ``"no row"``); when set, the GUI hatches
+        those cells instead of leaving them blank.
     """
 
     key: str
@@ -126,6 +129,7 @@ class Panel:
     col: int = 0
     row_span: int = 1
     col_span: int = 1
+    missing: str = ""
 
     def data_table(self) -> tuple[list[str], np.ndarray]:
         """The panel's plotted numbers as ``(column names, 2-D array)`` for CSV/NPY.

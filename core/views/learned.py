@@ -76,8 +76,8 @@ MODEL = ParamModel(
             "int",
             48,
             "Sequence length",
-            "Positions looked up: 0..seq_len−1. More "
-            "than max_positions is an error: the table has no row for them.",
+            "Positions looked up: 0..seq_len−1. Past "
+            "max_positions the table has no row: those positions are drawn as 'no row'.",
             1,
             16384,
             1,
@@ -91,8 +91,8 @@ EXPLANATION = (
     "position p. Here the table is freshly initialised with random numbers, so the "
     "similarity between rows shows no structure at all: any smooth, distance-like pattern "
     "only appears after training, learned from data. The table also fixes the longest "
-    "usable sequence: asking for a position beyond its last row is an error, not a "
-    "graceful extrapolation."
+    "usable sequence: a position beyond its last row has nothing to look up (a real model "
+    "raises an index error), which the plots mark as 'no row' rather than extrapolating."
 )
 
 _FULL_TABLE_LIMIT = 2**22  # entries: below this the generated table is cached whole
@@ -197,59 +197,122 @@ def _cosine(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return (a / np.where(na > 0, na, 1.0)) @ (b / np.where(nb > 0, nb, 1.0)).T
 
 
+def _hatch(lo: float, hi: float, first: int, last: int, strokes: int = 16) -> tuple:
+    """A zigzag between ``lo`` and ``hi`` over positions ``first..last``: drawn, it
+    hatches the band of positions that have no row."""
+    x = np.linspace(first - 0.5, last + 0.5, max(2, strokes) + 1)
+    y = np.where(np.arange(x.size) % 2 == 0, lo, hi).astype(float)
+    return x, y
+
+
+def _robust_level(image: np.ndarray) -> tuple[float, int]:
+    """Colour limit for a loaded table: the 99.5th percentile of |E| (one outlier must
+    not flatten the map), and how many shown cells lie beyond it (they saturate)."""
+    mag = np.abs(np.asarray(image, dtype=np.float64))
+    mag = mag[np.isfinite(mag)]
+    if mag.size == 0:
+        return 1.0, 0
+    level = float(np.percentile(mag, 99.5))
+    if level <= 0:
+        level = max(float(mag.max()), 1e-12)
+    return level, int(np.count_nonzero(mag > level))
+
+
 def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     """Display data of the learned view (cost bounded by ``ctx``).
+
+    Past ``max_positions`` the positions that have no row are drawn as such (NaN cells,
+    a hatched "no row" band in the curves) and the verdict says why; only the export
+    refuses them.
 
     Raises
     ------
     ValueError
-        ``seq_len`` exceeds the table's rows (from :func:`core.learned.learned_lookup`,
-        naming the limit), or the table file cannot be loaded.
+        The table file cannot be loaded.
     """
     table = _Table(params)
     n, rows, d = int(params["seq_len"]), table.rows, table.d
-    learned_lookup(np.zeros((rows, 0)), np.arange(n))  # raises, naming max_positions
+    over = n > rows
     notes = []
     if table.path:
         notes.append(
             f"table loaded from {os.path.basename(table.path)}: it defines "
             f"max_positions = {rows} and d_model = {d} (sliders ignored)"
         )
-    t_pos, s_t = sample_axis(rows, ctx.max_cells)
     dims, s_d = sample_axis(d, ctx.max_cells)
     q_pos, s_q = sample_axis(n, ctx.max_cells)
-    t_image, q_rows = table.sample(t_pos.size, s_t, s_d), table.strided(q_pos.size, s_q)
+    valid = q_pos < rows
+    vc = int(np.count_nonzero(valid))  # q_pos is increasing: the first vc exist
+    if over:  # the table panel spans every position asked for, the missing ones blank
+        t_pos, s_t = q_pos, s_q
+        t_image = np.full((q_pos.size, dims.size), np.nan)
+        t_image[:vc] = table.sample(vc, s_q, s_d)
+    else:
+        t_pos, s_t = sample_axis(rows, ctx.max_cells)
+        t_image = table.sample(t_pos.size, s_t, s_d)
+    q_valid = table.strided(vc, s_q)
     notes += [
         t
         for t in (
-            sampled_note("table rows", rows, s_t),
+            sampled_note("table rows", rows, s_t) if not over else "",
             sampled_note("dimensions", d, s_d),
             sampled_note("looked-up positions", n, s_q),
         )
         if t
     ]
-    sim, norms = table.similarity(q_pos.size, s_q, q_rows)
+    sim_valid, norms_valid = table.similarity(vc, s_q, q_valid)
+    if over:
+        sim = np.full((q_pos.size, q_pos.size), np.nan)
+        sim[:vc, :vc] = sim_valid
+        norms = np.full(q_pos.size, np.nan)
+        norms[:vc] = norms_valid
+        q_rows = np.full((q_pos.size, d), np.nan)
+        q_rows[:vc] = q_valid
+    else:
+        sim, norms, q_rows = sim_valid, norms_valid, q_valid
     shown = sorted({c for c in (0, 1, d // 2, d - 1) if c < d})  # d may be 1
-    level = max(float(np.max(np.abs(t_image))), 1e-12) if table.path else 3.0
+    level, saturated = _robust_level(t_image) if table.path else (3.0, 0)
+    if table.path:
+        notes.append(
+            f"colour range ±{level:.3g}: the 99.5th percentile of |E| "
+            f"({saturated} shown cells beyond it saturate)"
+        )
+    missing = f"positions {rows}..{n - 1}" if n - rows > 1 else f"position {rows}"
+
+    def no_row(p: int) -> str:
+        return f"position {p}: no row (the table has max_positions = {rows} rows, 0..{rows - 1})"
 
     def probe_table(x: float, y: float) -> str:
         p, c = int(round(y)), int(round(x))
-        if not (0 <= p < rows and 0 <= c < d):
+        if not (0 <= p < max(rows, n) and 0 <= c < d):
             return ""
+        if p >= rows:
+            return no_row(p)
         return f"E[{p}, {c}] = {fmt_value(table.row(p)[c])}"
 
     def probe_sim(x: float, y: float) -> str:
         p, q = int(round(y)), int(round(x))
         if not (0 <= p < n and 0 <= q < n):
             return ""
+        if max(p, q) >= rows:
+            return no_row(max(p, q))
         v = _cosine(table.row(p)[None], table.row(q)[None])[0, 0]
         return f"cos(E[{p}], E[{q}]) = {fmt_value(v)}"
 
+    def with_hatch(series: list[Series], lo: float, hi: float) -> list[Series]:
+        if not over:
+            return series
+        hx, hy = _hatch(lo, hi, rows, n - 1)
+        return [*series, Series(f"no row: {missing}", hx, hy)]
+
     src = "loaded table" if table.path else f"random init, seed {table.seed}"
+    finite_rows = q_rows[:vc, shown] if vc else np.zeros((1, 1))
+    dims_lo, dims_hi = float(np.min(finite_rows)), float(np.max(finite_rows))
     panels = [
         Panel(
             "table",
-            f"Position table E ({rows} × {d}, {src})",
+            f"Position table E ({rows} × {d}, {src})"
+            + (f" — no row: {rows}..{n - 1}" if over else ""),
             "heatmap",
             "dimension",
             "position (table row)",
@@ -260,13 +323,16 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             levels=(-level, level),
             value_label="E[p, dim]",
             probe=probe_table,
-            note=f"rows 0..{n - 1} are looked up",
+            missing="no row" if over else "",
+            note=f"rows 0..{min(n, rows) - 1} are looked up"
+            + (f"; {missing} have no row: hatched band" if over else ""),
             row=0,
             col=0,
         ),
         Panel(
             "similarity",
-            "Cosine similarity between looked-up rows",
+            "Cosine similarity between looked-up rows"
+            + (f" — no row: {rows}..{n - 1}" if over else ""),
             "heatmap",
             "position q",
             "position p",
@@ -277,6 +343,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             levels=(-1.0, 1.0),
             value_label="cosine",
             probe=probe_sim,
+            missing="no row" if over else "",
             note="" if table.path else "random init: ≈0 off the diagonal, no structure yet",
             row=0,
             col=1,
@@ -287,7 +354,11 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             "curves",
             "position p",
             "E[p, dim]",
-            series=[Series(f"dim {c}", q_pos.astype(float), q_rows[:, c]) for c in shown],
+            series=with_hatch(
+                [Series(f"dim {c}", q_pos.astype(float), q_rows[:, c]) for c in shown],
+                dims_lo,
+                dims_hi,
+            ),
             row=1,
             col=0,
         ),
@@ -297,17 +368,30 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             "curves",
             "position p",
             "‖E[p]‖",
-            series=[Series("‖E[p]‖", q_pos.astype(float), norms)],
+            series=with_hatch(
+                [Series("‖E[p]‖", q_pos.astype(float), norms)],
+                0.0,
+                float(np.nanmax(norms)) if vc else 1.0,
+            ),
             row=1,
             col=1,
         ),
     ]
     formula = (
         f"x_p = token_embedding + E[p],  E ∈ ℝ^({rows}×{d}),  p = 0..{n - 1} "
-        f"(valid: 0..{rows - 1});  "
+        f"(valid: 0..{rows - 1}"
+        + (f"; {missing}: no row" if over else "")
+        + ");  "
         + ("E from file" if table.path else f"E ~ N(0, 1), seed {table.seed}")
     )
-    return ViewData("learned", dict(params), panels, formula, notes=notes)
+    verdict = (
+        f"seq_len {n} > max_positions={rows}: {missing} have no row in the table — a learned "
+        "embedding cannot look them up (a real model raises an index error) and cannot "
+        "extrapolate beyond the length it was trained for."
+        if over
+        else ""
+    )
+    return ViewData("learned", dict(params), panels, formula, verdict, notes=notes)
 
 
 def export(params: Mapping[str, Any]) -> ExportData:
