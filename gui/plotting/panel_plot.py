@@ -120,6 +120,7 @@ class PanelPlot(PanelExtras):
         elif panel.kind == "heatmap" and panel.image is not None:
             changed |= self._show_image(panel, force=rebuilt)
             self._show_tile_labels(panel, theme)
+            self._show_missing(panel, theme)
         elif panel.kind == "arrows":
             self._show_arrows(panel, theme)
             changed = True
@@ -313,6 +314,22 @@ class PanelPlot(PanelExtras):
             # re-lays out its axis: only on a change; the image already has these levels
             self.colorbar.setLevels((lo, hi), update_items=False)
         return True
+
+    def _show_missing(self, panel: Panel, theme: Theme) -> None:
+        """Hatch what shows through a heatmap's NaN cells when they mean something
+        (``Panel.missing``, e.g. the learned table's "no row"); else the plain view."""
+        key = (bool(panel.missing), theme.name)
+        if key == getattr(self, "_missing_key", None):
+            return
+        self._missing_key = key
+        vb = self.plot.getViewBox()
+        if not panel.missing:
+            vb.updateBackground()  # pyqtgraph's own (none, unless one was set)
+            return
+        color = QtGui.QColor(theme.foreground)
+        color.setAlpha(110)
+        vb.background.setBrush(QtGui.QBrush(color, QtCore.Qt.BrushStyle.BDiagPattern))
+        vb.background.show()
 
     def _apply_title(self, title: str, theme: Theme) -> None:
         label = self.plot.titleLabel
