@@ -61,7 +61,7 @@ def assert_plots_match_core(window, view_id):
     """The arrays inside the pyqtgraph items equal the core's compute output."""
     spec = VIEWS[view_id]
     params = window.states[view_id].values
-    expected = spec.compute(params, window._compute_context())
+    expected = spec.compute(params, window.compute_context())
     widget = window.views[view_id]
     assert widget.data.params == params
     for panel in expected.panels:
@@ -253,8 +253,10 @@ def test_text_parameters_edit_through_widgets(window):
 
 
 def test_live_text_is_throttled_but_always_ends_on_the_latest(window, qtbot):
-    """While a slider moves, formula and notes refresh at most every TEXT_REFRESH_MS;
-    the last values always appear."""
+    """While a slider moves, formula and notes refresh at most once per interval (the
+    first change at once); when the interval is over, the latest values appear.
+
+    The interval is the test's clock: it stays open for the whole drag, then ends."""
     window.set_view("rope")
     assert window.wait_idle()
     widget, state = window.views["rope"], window.states["rope"]
@@ -262,13 +264,18 @@ def test_live_text_is_throttled_but_always_ends_on_the_latest(window, qtbot):
     widget.formula.setText = (lambda original: lambda text: (shown.append(text), original(text)))(
         widget.formula.setText
     )
-    for m in range(10, 30):  # a fast drag: far quicker than the refresh interval
+    widget.live_text.setTimeout(3_600_000)  # the interval does not end during the drag
+    widget.live_text.flush(restart_timer=False)  # ... and none is running before it
+    for m in range(10, 30):  # a fast drag: every frame is drawn, the text waits
         state.set_param("m", m)
         qtbot.waitUntil(lambda: widget.data.params["m"] == state.values["m"], timeout=5000)
-    assert 1 <= len(shown) < 10  # not once per frame
-    qtbot.waitUntil(lambda: widget._pending_text is None, timeout=2000)
-    expected = VIEWS["rope"].compute(state.values, window._compute_context()).formula
-    assert widget.formula.text() == expected  # the latest value, without any flush
+    first = VIEWS["rope"].compute({**state.values, "m": 10}, window.compute_context()).formula
+    assert shown == [first]  # once, at the start of the drag
+    assert widget.text_pending
+    widget.live_text.setTimeout(0)  # the interval ends
+    qtbot.waitUntil(lambda: not widget.text_pending, timeout=5000)
+    expected = VIEWS["rope"].compute(state.values, window.compute_context()).formula
+    assert shown == [first, expected]  # the latest value, without any flush
 
 
 def test_live_updates_draw_draft_lines_then_full_quality(window, qtbot):

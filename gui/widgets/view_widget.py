@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
+from superqt.utils import qdebounced, qthrottled
 
 from core.viewdata import ViewData, ViewSpec
 from gui.plotting.panel_plot import PanelPlot
@@ -73,18 +74,19 @@ class ViewWidget(QtWidgets.QWidget):
         )
         self.canvas.viewport().setAutoFillBackground(False)
         self.canvas.viewport().setAttribute(QtCore.Qt.WidgetAttribute.WA_OpaquePaintEvent)
-        self._quality_timer = QtCore.QTimer(self)
-        self._quality_timer.setSingleShot(True)
-        self._quality_timer.setInterval(self.FULL_QUALITY_DELAY_MS)
-        self._quality_timer.timeout.connect(lambda: self._set_draft(False))
+        # Full quality comes back once no live update has arrived for a while.
+        self.full_quality = qdebounced(
+            self._full_quality, self.FULL_QUALITY_DELAY_MS, leading=False, parent=self
+        )
         # Text that follows a slider (formula, verdict, notes) is laid out and drawn anew on
         # each change (~0.6 ms a label, most of it shaping the formula's symbols): during
-        # a drag it refreshes at most every TEXT_REFRESH_MS, and always shows the latest.
-        self._pending_text: tuple[str, str, str] | None = None
-        self._text_timer = QtCore.QTimer(self)
-        self._text_timer.setSingleShot(True)
-        self._text_timer.setInterval(self.TEXT_REFRESH_MS)
-        self._text_timer.timeout.connect(self._apply_text)
+        # a drag it refreshes at most every TEXT_REFRESH_MS (the first change at once),
+        # and always ends on the latest.
+        self.live_text = qthrottled(
+            self._apply_text, self.TEXT_REFRESH_MS, leading=True, parent=self
+        )
+        self._latest_text: tuple[str, str, str] | None = None
+        self._shown_text: tuple[str, str, str] | None = None
         self.status = QtWidgets.QLabel("", self)
         self.status.setObjectName("view-readout")
         self.status.setWordWrap(True)
@@ -122,25 +124,30 @@ class ViewWidget(QtWidgets.QWidget):
         self._cache_text_items()
         self._set_draft(live)
         if live:
-            self._quality_timer.start()
+            self.full_quality()
         self.data = data
         notes = data.display_notes()
         texts = (data.formula, data.verdict, " · ".join(notes) if notes else self.HOVER_HINT)
-        if live and self._text_timer.isActive():
-            self._pending_text = texts  # shown when the timer fires (latest wins)
+        self._latest_text = texts
+        if live:
+            self.live_text(texts)  # at once, or when the interval is over (latest wins)
         else:
+            self.live_text.cancel()
             self._apply_text(texts)
-            if live:
-                self._text_timer.start()
         self.clear_error()
         self.rendered.emit()
 
-    def _apply_text(self, texts: tuple[str, str, str] | None = None) -> None:
-        """Show the formula, verdict and notes (``None``: the pending ones, if any)."""
-        if texts is None:
-            texts, self._pending_text = self._pending_text, None
-            if texts is None:
-                return
+    @property
+    def text_pending(self) -> bool:
+        """Whether newer text than shown waits for the refresh interval."""
+        return self._latest_text != self._shown_text
+
+    def _full_quality(self) -> None:
+        self._set_draft(False)
+
+    def _apply_text(self, texts: tuple[str, str, str]) -> None:
+        """Show the formula, verdict and notes."""
+        self._shown_text = texts
         formula, verdict, idle = texts
         self.formula.setText(formula)
         self.verdict.setText(verdict)
@@ -150,7 +157,25 @@ class ViewWidget(QtWidgets.QWidget):
 
     def flush_text(self) -> None:
         """Show text held back during a drag now (tests, exports, the CLI)."""
-        self._apply_text()
+        self.live_text.cancel()
+        if self._latest_text is not None and self.text_pending:
+            self._apply_text(self._latest_text)
+
+    def set_heading(self, text: str | None, tooltip: str = "") -> None:
+        """Show ``text`` (rich text) as the view's title; ``None``: the view's own title."""
+        if text is not None:
+            self.title.setWordWrap(True)  # a scene title can be long
+        self.title.setText(self.spec.title if text is None else text)
+        self.title.setToolTip(tooltip)
+
+    def show_explanation(self, visible: bool) -> None:
+        """Show or hide the view's explanation paragraph (hidden while presenting)."""
+        self.explanation.setVisible(visible)
+
+    @property
+    def error(self) -> str:
+        """The problem shown in the banner, ``""`` when none is."""
+        return self.banner.text().removeprefix("⚠ ") if not self.banner.isHidden() else ""
 
     def _cache_text_items(self) -> None:
         """Let titles, axis labels and legends repaint from a device cache.

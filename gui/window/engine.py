@@ -44,7 +44,7 @@ class UpdateEngine(QtCore.QObject):
         gui_gc.install()  # Qt objects in Python cycles must never be freed on the worker
         self._context = context or ComputeContext
         self._cond = threading.Condition()
-        self._pending: dict[str, tuple[int, dict[str, Any]]] = {}
+        self._pending: dict[str, tuple[int, dict[str, Any], ComputeContext | None]] = {}
         self._latest: dict[str, int] = {}
         self._generation = 0
         self._stopped = False
@@ -52,13 +52,32 @@ class UpdateEngine(QtCore.QObject):
         self._thread = threading.Thread(target=self._run, name="pe-studio-compute", daemon=True)
         self._thread.start()
 
-    def request(self, view_id: str, params: Mapping[str, Any]) -> int:
-        """Queue a computation; replaces any not-yet-started request for the view."""
+    def request(
+        self,
+        view_id: str,
+        params: Mapping[str, Any],
+        context: ComputeContext | None = None,
+    ) -> int:
+        """Queue a computation; replaces any not-yet-started request for the view.
+
+        Parameters
+        ----------
+        view_id, params
+            What to compute.
+        context
+            The display budget and backend to compute with; ``None``: ask the engine's
+            ``context`` callable when the computation starts.
+
+        Returns
+        -------
+        int
+            The request's generation (results of older generations are dropped).
+        """
         with self._cond:
             self._generation += 1
             gen = self._generation
             self._latest[view_id] = gen
-            self._pending[view_id] = (gen, dict(params))
+            self._pending[view_id] = (gen, dict(params), context)
             self._cond.notify()
         return gen
 
@@ -91,9 +110,9 @@ class UpdateEngine(QtCore.QObject):
                 if self._stopped:
                     return
                 view_id = next(iter(self._pending))
-                gen, params = self._pending.pop(view_id)
+                gen, params, context = self._pending.pop(view_id)
             try:
-                data = compute_view(view_id, params, self._context())
+                data = compute_view(view_id, params, context or self._context())
             except Exception as exc:  # reported to the GUI as one line
                 if not isinstance(exc, (ValueError, MemoryBudgetError)):  # ParamError too
                     traceback.print_exc()

@@ -4,64 +4,85 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import TypeVar
 
 from PySide6 import QtCore, QtGui, QtWidgets
+from superqt.utils import signals_blocked
 
 from core.backend import BACKEND_CHOICES, NUMPY, Backend, resolve_backend
-from core.viewdata import ComputeContext
+from core.viewdata import ComputeContext, ViewData
 from core.views import VIEWS
 from gui.theme import current_theme, stylesheet
 from gui.widgets.param_panel import ParamPanel
 from gui.widgets.state import ViewState
+from gui.widgets.view_list import ViewList
 from gui.widgets.view_widget import ViewWidget
 from gui.window.engine import UpdateEngine
+from gui.window.protocol import MENU_NAMES
+from gui.window.store import MemoryStore, SettingsStore
 
 MIN_CELLS, MAX_CELLS = 128, 1024
+F = TypeVar("F")
 
 
 class MainWindow(QtWidgets.QMainWindow):
-    """The application window.
+    """The application window; implements :class:`gui.window.protocol.StudioWindow`.
+
+    Every compute request carries the :class:`ComputeContext` of the moment (the plot
+    size decides how finely long axes are sampled); when the plot area changes size,
+    the view shown is recomputed for the new size, and a hidden one when it is shown.
+
+    Parameters
+    ----------
+    settings
+        The settings store features share (default: an empty in-memory store).
 
     Attributes
     ----------
-    states
-        One :class:`ViewState` per view id (the single source of truth).
     engine
         The coalescing :class:`UpdateEngine`.
+    panels
+        One :class:`ParamPanel` per created view.
     """
 
     backend_changed = QtCore.Signal(object)  # Backend
     first_frame = QtCore.Signal()
+    view_changed = QtCore.Signal(str)  # the id of the view now shown
 
-    def __init__(self) -> None:
+    def __init__(self, settings: SettingsStore | None = None) -> None:
         super().__init__()
         self.setWindowTitle("Positional Encoding Studio")
         self.resize(1600, 1000)
         self.backend: Backend = NUMPY
+        self._settings: SettingsStore = settings if settings is not None else MemoryStore()
+        self._features: dict[type, object] = {}
         self._cells = 512
         self._first_frame_done = False
-        self.engine = UpdateEngine(self._compute_context, self)
+        self._current = ""
+        self.engine = UpdateEngine(self.compute_context, self)
         self.engine.ready.connect(self._on_ready)
         self.engine.failed.connect(self._on_failed)
-        self.states: dict[str, ViewState] = {}
+        self._states: dict[str, ViewState] = {}
         self.panels: dict[str, ParamPanel] = {}
-        self.views: dict[str, ViewWidget] = {}
+        self._views: dict[str, ViewWidget] = {}
+        self._requested: dict[str, ComputeContext] = {}  # context of the newest request
+        self._settled: dict[str, int] = {}  # generation drawn (or failed) last, per view
+        self._shown_context: dict[str, ComputeContext] = {}  # context of the data on screen
+        self._errors: dict[str, str] = {}  # the latest computation's problem, per view
         self._build_ui()
         self.backend_changed.connect(self._apply_backend)
         self.set_view(next(iter(VIEWS)))
 
     # ------------------------------------------------------------------ layout
     def _build_ui(self) -> None:
-        self.view_list = QtWidgets.QListWidget(self)
+        self.view_list = ViewList(self)
         self.view_list.setObjectName("view-list")
         for i, (vid, spec) in enumerate(VIEWS.items(), start=1):
             item = QtWidgets.QListWidgetItem(f"{i}  {spec.title}")
             item.setData(QtCore.Qt.ItemDataRole.UserRole, vid)
             item.setToolTip(f"{spec.title} (Ctrl+{i}) — id '{vid}'")
             self.view_list.addItem(item)
-        row_height = int(self.view_list.fontMetrics().height() * 1.5)
-        self.view_list.setFixedHeight(row_height * len(VIEWS) + 12)
         self.view_list.currentItemChanged.connect(
             lambda cur, _prev: cur and self.set_view(cur.data(QtCore.Qt.ItemDataRole.UserRole))
         )
@@ -80,6 +101,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.side.setMinimumWidth(360)
         self.addDockWidget(QtCore.Qt.DockWidgetArea.LeftDockWidgetArea, self.side)
         self.view_stack = QtWidgets.QStackedWidget(self)
+        self.view_stack.installEventFilter(self)  # its size decides the sampling
         self.setCentralWidget(self.view_stack)
         self.backend_label = QtWidgets.QLabel("backend: numpy", self)
         self.backend_label.setObjectName("backend-label")
@@ -99,13 +121,18 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def add_action(
         self,
-        menu: QtWidgets.QMenu,
+        menu: QtWidgets.QMenu | str,
         text: str,
-        shortcut: str | QtGui.QKeySequence,
+        shortcut: str | QtGui.QKeySequence | QtGui.QKeySequence.StandardKey,
         slot: Callable[[], object],
         name: str,
     ) -> QtGui.QAction:
-        """Create a menu action with a shortcut (also active in presentation mode)."""
+        """Create a menu action with a shortcut (also active in presentation mode).
+
+        ``menu`` is a menu or the name of a top-level one (see :meth:`menu`).
+        """
+        if isinstance(menu, str):
+            menu = self.menu(menu)
         action = QtGui.QAction(text, self)
         action.setObjectName(name)
         action.setShortcut(QtGui.QKeySequence(shortcut))
@@ -142,7 +169,7 @@ class MainWindow(QtWidgets.QMainWindow):
             self.edit_menu,
             "Reset &all parameters",
             "Ctrl+R",
-            lambda: self.current_state.reset(),
+            self.reset_view,
             "action-reset",
         )
         for i, vid in enumerate(VIEWS, start=1):
@@ -158,6 +185,49 @@ class MainWindow(QtWidgets.QMainWindow):
             self.view_menu, "&Full screen", "F11", self.toggle_fullscreen, "action-fullscreen"
         )
 
+    def menu(self, name: str) -> QtWidgets.QMenu:
+        """The top-level menu ``name``: ``file``, ``edit``, ``view`` or ``help``."""
+        menus = (self.file_menu, self.edit_menu, self.view_menu, self.help_menu)
+        by_name = dict(zip(MENU_NAMES, menus, strict=True))
+        if name not in by_name:
+            raise ValueError(f"menu must be one of {', '.join(MENU_NAMES)}, got {name!r}")
+        return by_name[name]
+
+    def show_status(self, message: str, timeout_ms: int = 5000) -> None:
+        """Show ``message`` in the status bar for ``timeout_ms`` (0: until replaced)."""
+        self.statusBar().showMessage(message, timeout_ms)
+
+    # ------------------------------------------------------------------ features
+    @property
+    def settings(self) -> SettingsStore:
+        """The settings store the features share."""
+        return self._settings
+
+    @property
+    def qt(self) -> QtWidgets.QMainWindow:
+        """The window itself, as a Qt main window."""
+        return self
+
+    def add_feature(self, feature: F) -> F:
+        """Register ``feature`` under its type (ValueError if one is registered)."""
+        kind = type(feature)
+        if kind in self._features:
+            raise ValueError(f"a {kind.__name__} is installed already")
+        self._features[kind] = feature
+        return feature
+
+    def find_feature(self, kind: type[F]) -> F | None:
+        """The installed feature of type ``kind``, ``None`` when none is."""
+        feature = self._features.get(kind)
+        return feature if isinstance(feature, kind) else None
+
+    def feature(self, kind: type[F]) -> F:
+        """The installed feature of type ``kind`` (LookupError when none is)."""
+        feature = self.find_feature(kind)
+        if feature is None:
+            raise LookupError(f"no {kind.__name__} is installed in this window")
+        return feature
+
     # ------------------------------------------------------------------ views
     @property
     def current_view(self) -> str:
@@ -165,79 +235,168 @@ class MainWindow(QtWidgets.QMainWindow):
 
     @property
     def current_state(self) -> ViewState:
-        return self.states[self._current]
+        return self._states[self._current]
+
+    @property
+    def states(self) -> Mapping[str, ViewState]:
+        """One :class:`ViewState` per created view (the single source of truth)."""
+        return self._states
+
+    @property
+    def views(self) -> Mapping[str, ViewWidget]:
+        """The widget of every created view."""
+        return self._views
+
+    @property
+    def stage(self) -> QtWidgets.QStackedWidget:
+        """The area that shows the current view."""
+        return self.view_stack
+
+    def view_error(self, view_id: str) -> str:
+        """The problem of the view's latest computation, ``""`` when it succeeded."""
+        return self._errors.get(view_id, "")
+
+    def shown_context(self, view_id: str) -> ComputeContext | None:
+        """The context the data on screen was computed with (``None`` before any)."""
+        return self._shown_context.get(view_id)
 
     def view_widget(self, view_id: str) -> ViewWidget:
         """The widget of ``view_id`` (created, with its state and panel, on first use)."""
-        if view_id not in self.views:
+        if view_id not in self._views:
             spec = VIEWS[view_id]
             state = ViewState(spec.model, self)
             widget = ViewWidget(spec, self)
             panel = ParamPanel(state, self)
-            state.changed.connect(lambda values, v=view_id: self.engine.request(v, values))
+            state.changed.connect(lambda _values, v=view_id: self.request(v))
             state.error.connect(widget.show_error)
+            # the stage takes the keyboard back after Enter in a field (lecture keys act)
+            widget.setFocusPolicy(QtCore.Qt.FocusPolicy.ClickFocus)
+            panel.entered.connect(
+                lambda w=widget: w.setFocus(QtCore.Qt.FocusReason.OtherFocusReason)
+            )
             widget.rendered.connect(self._on_rendered)
-            self.states[view_id], self.views[view_id], self.panels[view_id] = state, widget, panel
+            self._states[view_id], self._views[view_id] = state, widget
+            self.panels[view_id] = panel
             self.view_stack.addWidget(widget)
             self.panel_stack.addWidget(panel)
-            self.engine.request(view_id, state.values)
-        return self.views[view_id]
+            self.request(view_id)
+        return self._views[view_id]
 
     def set_view(self, view_id: str) -> None:
         """Show ``view_id`` (ValueError if unknown)."""
         if view_id not in VIEWS:
             raise ValueError(f"unknown view '{view_id}'")
         widget = self.view_widget(view_id)
+        changed = view_id != self._current
         self._current = view_id
         self.view_stack.setCurrentWidget(widget)
         self.panel_stack.setCurrentWidget(self.panels[view_id])
+        self._focus_stage(widget)
+        # a stack is as large as its largest page: hidden pages must not count, or the
+        # Sinusoidal panel scrolls after a visit to RoPE's long one
+        for page in self.panels.values():
+            policy = (
+                QtWidgets.QSizePolicy.Policy.Preferred
+                if page is self.panels[view_id]
+                else QtWidgets.QSizePolicy.Policy.Ignored
+            )
+            page.setSizePolicy(policy, policy)
         for row in range(self.view_list.count()):
             item = self.view_list.item(row)
             if item.data(QtCore.Qt.ItemDataRole.UserRole) == view_id:
-                blocker = QtCore.QSignalBlocker(self.view_list)
-                self.view_list.setCurrentRow(row)
-                del blocker
+                with signals_blocked(self.view_list):
+                    self.view_list.setCurrentRow(row)
+        if self._requested[view_id] != self.compute_context():
+            self.request(view_id)  # sized for another plot area while hidden
+        if changed:
+            self.view_changed.emit(view_id)
+
+    def reset_view(self) -> None:
+        """Ctrl+R: every parameter of the current view to its default, and every plot
+        back to showing all of its data (undoes zooming and panning)."""
+        self.current_state.reset()
+        for plot in self.views[self._current].plots.values():
+            plot.plot.getViewBox().enableAutoRange()
+
+    def _focus_stage(self, widget: ViewWidget) -> None:
+        """After a view switch the keyboard goes to the stage, never to a field: the
+        stacks pass the focus on to the first field of the new page (the caret landed in
+        Word order's "Sentence A", so Space typed a space). The view list keeps it."""
+        focused = QtWidgets.QApplication.focusWidget()
+        if (
+            focused is None
+            or focused.window() is not self
+            or not focused.isVisible()
+            or self.panel_stack.isAncestorOf(focused)
+            or self.view_stack.isAncestorOf(focused)
+        ):
+            widget.setFocus(QtCore.Qt.FocusReason.OtherFocusReason)
 
     def toggle_fullscreen(self) -> None:
         self.setWindowState(self.windowState() ^ QtCore.Qt.WindowState.WindowFullScreen)
 
     # ------------------------------------------------------------------ engine
-    def _compute_context(self) -> ComputeContext:
+    def compute_context(self) -> ComputeContext:
+        """What a computation requested now is sized for (plot area, backend)."""
         return ComputeContext(max_cells=self._cells, max_points=2048, backend=self.backend)
 
-    def resizeEvent(self, event: QtGui.QResizeEvent) -> None:
-        super().resizeEvent(event)
-        width = self.view_stack.width() * self.devicePixelRatioF()
-        self._cells = int(min(MAX_CELLS, max(MIN_CELLS, width // 2)))
+    def request(self, view_id: str) -> int:
+        """Recompute ``view_id`` with its current parameters and context."""
+        context = self.compute_context()
+        self._requested[view_id] = context
+        return self.engine.request(view_id, self._states[view_id].values, context)
 
-    def _on_ready(self, view_id: str, generation: int, data: object) -> None:
-        if self.engine.is_current(view_id, generation) and view_id in self.views:
-            self.views[view_id].show_data(data, live=True)
+    def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:
+        if obj is self.view_stack and event.type() == QtCore.QEvent.Type.Resize:
+            self._stage_resized()
+        return super().eventFilter(obj, event)
+
+    def _stage_resized(self) -> None:
+        """Size the sampling to the plot area; recompute the view shown if it changed."""
+        width = self.view_stack.width() * self.devicePixelRatioF()
+        cells = int(min(MAX_CELLS, max(MIN_CELLS, width // 2)))
+        if cells != self._cells:
+            self._cells = cells
+            if self._current in self._states:
+                self.request(self._current)  # hidden views follow when shown
+
+    def _on_ready(self, view_id: str, generation: int, data: ViewData) -> None:
+        if self.engine.is_current(view_id, generation) and view_id in self._views:
+            self._settled[view_id] = generation
+            self._errors.pop(view_id, None)
+            self._shown_context[view_id] = self._requested[view_id]
+            self._views[view_id].show_data(data, live=True)
 
     def _on_failed(self, view_id: str, generation: int, message: str) -> None:
-        if self.engine.is_current(view_id, generation) and view_id in self.views:
-            self.views[view_id].show_error(message)
-            self.statusBar().showMessage(message, 8000)
+        if self.engine.is_current(view_id, generation) and view_id in self._views:
+            self._settled[view_id] = generation
+            self._errors[view_id] = message
+            self._views[view_id].show_error(message)
+            if view_id == self._current:  # a hidden view's problem waits in its banner
+                self.show_status(message, 8000)
 
     def _on_rendered(self) -> None:
         if not self._first_frame_done:
             self._first_frame_done = True
             self.first_frame.emit()
 
+    def idle(self) -> bool:
+        """Every view's newest request has been drawn or has failed."""
+        return all(self._settled.get(v) == self.engine.latest_generation(v) for v in self._views)
+
     def wait_idle(self, timeout_s: float = 10.0) -> bool:
-        """Process events until every requested view has been drawn (tests, CLI)."""
+        """Process events until every requested view is drawn or failed (tests, CLI).
+
+        A failure counts whether or not its banner is on screen (a hidden view's is
+        not). Returns ``False`` when ``timeout_s`` passed first.
+        """
         deadline = time.monotonic() + timeout_s
         app = QtWidgets.QApplication.instance()
         while time.monotonic() < deadline:
             app.processEvents()
-            if self.engine.idle() and all(
-                w.data is not None
-                and w.data.params == self.states[v].values
-                or w.banner.isVisible()
-                for v, w in self.views.items()
-            ):
+            if self.idle():
                 app.processEvents()
-                for widget in self.views.values():
+                for widget in self._views.values():
                     widget.flush_text()
                 return True
             time.sleep(0.002)
@@ -258,8 +417,8 @@ class MainWindow(QtWidgets.QMainWindow):
         self.backend_label.setText(f"backend: {backend.label}")
         self.backend_label.setToolTip(backend.note)
         self.statusBar().showMessage(backend.note, 8000)
-        for vid, state in self.states.items():
-            self.engine.request(vid, state.values)
+        for vid in self._states:
+            self.request(vid)
 
     def closeEvent(self, event: QtGui.QCloseEvent) -> None:
         self.engine.stop()

@@ -1,0 +1,123 @@
+"""What features (lecture, export, settings) may use of the main window.
+
+:class:`StudioWindow` is the whole surface: the views and their states, menus and
+actions, the status line, the shared settings store, a registry for the features
+themselves, and the Qt window for generic Qt use (a parent for dialogs and docks, window
+geometry, full screen). :class:`gui.window.main_window.MainWindow` implements it; the
+features are typed against it and use nothing else of the window (a test reads their
+source to check), so the window's internals (engine, panels, view list) can change
+without touching them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Protocol, TypeVar, runtime_checkable
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from gui.widgets.state import ViewState
+from gui.widgets.view_widget import ViewWidget
+from gui.window.store import SettingsStore
+
+F = TypeVar("F")
+
+MENU_NAMES = ("file", "edit", "view", "help")
+
+
+@runtime_checkable
+class StudioWindow(Protocol):
+    """The main window as features see it.
+
+    Signals
+    -------
+    first_frame()
+        The first view has been drawn.
+    view_changed(str)
+        Another view is shown (its id).
+    """
+
+    first_frame: QtCore.SignalInstance
+    view_changed: QtCore.SignalInstance
+
+    @property
+    def current_view(self) -> str:
+        """Id of the view shown."""
+        ...
+
+    @property
+    def current_state(self) -> ViewState:
+        """Parameters of the view shown."""
+        ...
+
+    @property
+    def states(self) -> Mapping[str, ViewState]:
+        """The parameter state of every view created so far."""
+        ...
+
+    @property
+    def views(self) -> Mapping[str, ViewWidget]:
+        """Every view widget created so far."""
+        ...
+
+    @property
+    def stage(self) -> QtWidgets.QWidget:
+        """The area showing the current view (overlays are placed on it)."""
+        ...
+
+    @property
+    def settings(self) -> SettingsStore:
+        """The one settings store of the window."""
+        ...
+
+    @property
+    def qt(self) -> QtWidgets.QMainWindow:
+        """The window as a Qt main window (dialog parent, docks, geometry, full screen)."""
+        ...
+
+    def view_widget(self, view_id: str) -> ViewWidget:
+        """The widget of ``view_id``, created (with its state) on first use."""
+        ...
+
+    def set_view(self, view_id: str) -> None:
+        """Show ``view_id`` (ValueError if unknown)."""
+        ...
+
+    def view_error(self, view_id: str) -> str:
+        """The problem of the view's latest computation, ``""`` when it succeeded."""
+        ...
+
+    def menu(self, name: str) -> QtWidgets.QMenu:
+        """The top-level menu ``name`` (one of :data:`MENU_NAMES`)."""
+        ...
+
+    def add_action(
+        self,
+        menu: QtWidgets.QMenu | str,
+        text: str,
+        shortcut: str | QtGui.QKeySequence | QtGui.QKeySequence.StandardKey,
+        slot: Callable[[], object],
+        name: str,
+    ) -> QtGui.QAction:
+        """A menu action with a window-wide shortcut."""
+        ...
+
+    def show_status(self, message: str, timeout_ms: int = 5000) -> None:
+        """Show one line in the status bar."""
+        ...
+
+    def wait_idle(self, timeout_s: float = 10.0) -> bool:
+        """Process events until every requested view is drawn or has failed."""
+        ...
+
+    def add_feature(self, feature: F) -> F:
+        """Register ``feature`` (one per type); returns it."""
+        ...
+
+    def feature(self, kind: type[F]) -> F:
+        """The registered feature of type ``kind`` (LookupError if none)."""
+        ...
+
+    def find_feature(self, kind: type[F]) -> F | None:
+        """The registered feature of type ``kind``, ``None`` if none."""
+        ...
