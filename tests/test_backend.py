@@ -32,10 +32,13 @@ def test_missing_torch_falls_back_with_reason(monkeypatch):
         resolve_backend.cache_clear()
 
 
-torch = pytest.importorskip("torch")
+@pytest.fixture
+def torch():
+    """The torch module; only the tests using it are skipped where torch is not installed."""
+    return pytest.importorskip("torch")
 
 
-def test_torch_cpu_parity_float32_tolerance():
+def test_torch_cpu_parity_float32_tolerance(torch):
     be = resolve_backend("torch-cpu")
     assert be.name == "torch" and be.device == "cpu"
     np.testing.assert_allclose(sinusoidal(50, 17, backend=be), sinusoidal(50, 17), atol=1e-6)
@@ -54,7 +57,7 @@ def test_torch_cpu_parity_float32_tolerance():
         np.testing.assert_allclose(got[finite], want[finite], atol=1e-6)
 
 
-def test_unavailable_gpu_falls_back_to_numpy_with_reason():
+def test_unavailable_gpu_falls_back_to_numpy_with_reason(torch):
     if torch.cuda.is_available():
         pytest.skip("this machine has CUDA")
     chosen = resolve_backend("torch-cuda")
@@ -63,7 +66,7 @@ def test_unavailable_gpu_falls_back_to_numpy_with_reason():
     assert auto.name == "numpy" and "no GPU" in auto.note
 
 
-def test_cuda_parity_when_available():
+def test_cuda_parity_when_available(torch):
     if not torch.cuda.is_available():
         pytest.skip("no CUDA device here")
     be = resolve_backend("torch-cuda")
