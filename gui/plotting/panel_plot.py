@@ -14,11 +14,12 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from core.viewdata import Panel
 from gui.plotting.panel_extras import PanelExtras
 from gui.plotting.plot_data import color_levels, display_image, same_arrays, series_color
-from gui.render.fast_axis import fast_colorbar
+from gui.render.fast_axis import FastColorBarItem
 from gui.render.fast_image import FastImageItem
 from gui.render.grid_lines import GridLines
 from gui.render.line_item import LineItem
 from gui.render.tile_labels import TileLabels
+from gui.render.title_label import install_title_label
 from gui.theme import Theme, current_theme
 
 pg.setConfigOptions(imageAxisOrder="row-major", antialias=True)
@@ -27,15 +28,13 @@ MAX_LEGEND_ENTRIES = 6
 GRID_ALPHA = 0.25  # grid opacity (pyqtgraph's showGrid alpha)
 
 
-def _no_op() -> None:
-    """Stands in for a method that must not run."""
-
-
 class PanelPlot(PanelExtras):
     """One plot of a view: builds and refreshes pyqtgraph items for a :class:`Panel`."""
 
     def __init__(self, plot: pg.PlotItem) -> None:
         self.plot = plot
+        # a title that never widens the grid (long titles are elided to the plot's width)
+        install_title_label(plot).geometryChanged.connect(self._elide_title)
         self.panel: Panel | None = None
         self.curves: list[LineItem | pg.PlotDataItem] = []  # lines; symbols
         self.bars: pg.BarGraphItem | None = None
@@ -231,7 +230,9 @@ class PanelPlot(PanelExtras):
             self.image.setColorMap(cmap)
             if not panel.colorbar:
                 return
-            self.colorbar = fast_colorbar(colorMap=cmap, interactive=False, width=theme.scaled(14))
+            self.colorbar = FastColorBarItem(
+                colorMap=cmap, interactive=False, width=theme.scaled(14)
+            )
             self.colorbar.setImageItem(self.image, insert_in=self.plot)
             # two tick levels, as on the plots' axes (see _apply_labels)
             self.colorbar.axis.setStyle(tickFont=theme.font(10), maxTickLevel=1)
@@ -332,14 +333,6 @@ class PanelPlot(PanelExtras):
         vb.background.show()
 
     def _apply_title(self, title: str, theme: Theme) -> None:
-        label = self.plot.titleLabel
-        if not getattr(label, "_height_only", False):  # long titles must not widen the grid
-            label.updateMin = lambda lb=label: (
-                lb.setMinimumHeight(lb.itemRect().height()),
-                lb.setMinimumWidth(10),
-            )
-            label._height_only = True
-            label.geometryChanged.connect(self._elide_title)
         style = (theme.foreground, f"{theme.font_pt(13)}pt")
         if style != self._full_title[1:]:
             self._shown_title = None  # a new style: set through pyqtgraph in full
@@ -365,11 +358,7 @@ class PanelPlot(PanelExtras):
                 # Same style, one line: only the text changes (RoPE's title follows m).
                 # PlotItem.setTitle re-fixes the title row and invalidates the layout of
                 # every plot (~1 ms a frame); the label's size does not change.
-                label.updateGeometry = _no_op
-                try:
-                    label.setText(text)
-                finally:
-                    del label.updateGeometry
+                label.set_text_in_place(text)
             self._shown_title = text
             label.setToolTip(title if text != title else "")
 

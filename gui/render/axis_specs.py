@@ -4,16 +4,24 @@ Used by :class:`gui.render.fast_axis.FastAxisItem`. The port keeps pyqtgraph's l
 step by step (a test compares the specs with pyqtgraph's over random ranges, sizes and
 orientations) and only changes how they are computed: text sizes come from a per-font
 cache, positions are plain ``QPointF`` and ticks are de-duplicated by a sorted search.
+It has no side effect: the text size pyqtgraph reports to the axis at the end is
+returned instead (:func:`gui.render.pg_compat.source_fingerprint` notices when
+pyqtgraph's original changes).
+
+:func:`label_boxes` and :func:`separate_labels` add what pyqtgraph lacks: tick labels
+that would overlap (the minor labels of a log axis, ``9·10¹`` over ``8·10¹``) are left out.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
+
+from gui.render.pg_compat import device_transform, explicit_ticks
 
 _ALIGN = QtCore.Qt.AlignmentFlag
 _SOLID_BRUSH = QtCore.Qt.BrushStyle.SolidPattern
@@ -25,11 +33,33 @@ _TEXT_FLAGS = {
 }
 
 
-def generate_draw_specs(axis: Any, p: QtGui.QPainter) -> tuple | None:
+class AxisLayout(NamedTuple):
+    """What :func:`generate_draw_specs` computes for an axis."""
+
+    specs: tuple | None
+    """``(axis_spec, tick_specs, text_specs)``; ``None`` when the axis has no length."""
+    text_size: float
+    """Room the tick text needs across the axis (what pyqtgraph reports to the axis)."""
+    label_ticks: list[tuple[int, float]]
+    """``(level, tick value)`` of each of ``text_specs``, in the same order."""
+
+
+def generate_draw_specs(axis: Any, p: QtGui.QPainter) -> AxisLayout:
     """``(axis_spec, tick_specs, text_specs)`` of ``axis`` as pyqtgraph computes them.
 
-    ``axis`` is a :class:`gui.render.fast_axis.FastAxisItem` (it provides ``text_measure`` and the
-    fast ``tickValues``); ``dim`` below is 0 for a vertical axis, 1 for a horizontal one.
+    Parameters
+    ----------
+    axis
+        A :class:`gui.render.fast_axis.FastAxisItem` (it provides ``text_measure`` and the
+        fast ``tickValues``).
+    p
+        The painter whose font and device the text is measured with.
+
+    Returns
+    -------
+    AxisLayout
+        The specs pyqtgraph's ``generateDrawSpecs`` returns, the text size it reports
+        to the axis before returning, and which tick each label belongs to.
     """
     style = axis.style
     if style["tickFont"] is not None:
@@ -65,20 +95,22 @@ def generate_draw_specs(axis: Any, p: QtGui.QPainter) -> tuple | None:
             pg.Point(bounds.topRight()) + pg.Point(1.0, 1.0),
         )
         tick_start, tick_stop, tick_dir, dim = tick_bounds.top(), bounds.top(), 1, 1
-    transform = axis.deviceTransform_()
+    # dim below is 0 for a vertical axis, 1 for a horizontal one
+    transform = device_transform(axis)
     if transform is None:
-        return None
+        return AxisLayout(None, 0.0, [])
     d0, d1 = transform.map(span[0]), transform.map(span[1])
     length = math.hypot(d1.x() - d0.x(), d1.y() - d0.y())
     if length == 0:
-        return None
+        return AxisLayout(None, 0.0, [])
 
-    if axis._tickLevels is None:
+    explicit = explicit_ticks(axis)
+    if explicit is None:
         tick_levels = axis.tickValues(axis.range[0], axis.range[1], length)
         tick_strings = None
     else:
-        tick_levels = [(None, [v for v, _s in level]) for level in axis._tickLevels]
-        tick_strings = [[s for _v, s in level] for level in axis._tickLevels]
+        tick_levels = [(None, [v for v, _s in level]) for level in explicit]
+        tick_strings = [[s for _v, s in level] for level in explicit]
 
     dif = axis.range[1] - axis.range[0]
     if dif == 0:
@@ -140,8 +172,9 @@ def generate_draw_specs(axis: Any, p: QtGui.QPainter) -> tuple | None:
     axis_spec = (axis.pen(), span[0], span[1])
 
     text_specs: list[tuple[QtCore.QRectF, object, str]] = []
+    label_ticks: list[tuple[int, float]] = []
     if not style["showValues"]:
-        return axis_spec, tick_specs, text_specs
+        return AxisLayout((axis_spec, tick_specs, text_specs), 0.0, label_ticks)
     text_offset = style["tickTextOffset"][dim]
     text_size2 = last_text_size2 = 0
     all_sizes: list[tuple[float, float]] = []
@@ -191,5 +224,59 @@ def generate_draw_specs(axis: Any, p: QtGui.QPainter) -> tuple | None:
             if own_rect & rect != rect:
                 continue
             text_specs.append((rect, flags, vstr))
-    axis._updateMaxTextSize(last_text_size2)
-    return axis_spec, tick_specs, text_specs
+            label_ticks.append((i, tick_levels[i][1][j]))
+    return AxisLayout((axis_spec, tick_specs, text_specs), last_text_size2, label_ticks)
+
+
+def label_boxes(orientation: str, rects: list[QtCore.QRectF]) -> list[QtCore.QRectF]:
+    """The room each tick label's text takes, for text rectangles of an axis.
+
+    pyqtgraph sizes a label's rectangle at 0.8 × its line height and draws the whole
+    line in it without clipping: centred on a left or right axis, from the top on a top
+    or bottom one. The box is that whole line; on a horizontal axis it also keeps a
+    gap of a quarter line on either side, so neighbours never touch.
+    """
+    out = []
+    for rect in rects:
+        line = rect.height() / 0.8
+        if orientation in ("left", "right"):
+            out.append(rect.adjusted(0, -(line - rect.height()) / 2, 0, (line - rect.height()) / 2))
+        else:
+            out.append(rect.adjusted(-line / 4, 0, line / 4, line - rect.height()))
+    return out
+
+
+def separate_labels(orientation: str, text_specs: list, ranks: list | None = None) -> list:
+    """``text_specs`` without the labels whose text would overlap a more important one.
+
+    Parameters
+    ----------
+    orientation
+        The axis' orientation (``"left"``, ``"bottom"``, ...).
+    text_specs
+        ``(rect, flags, text)`` of the labels, as in the draw specs.
+    ranks
+        A sortable importance per label, lowest first (default: their order). Labels
+        are kept in that order (stable) when they overlap none kept before.
+
+    Returns
+    -------
+    list
+        The kept specs in their original order: ``text_specs`` itself when none overlap.
+    """
+    boxes = label_boxes(orientation, [spec[0] for spec in text_specs])
+    order = sorted(range(len(text_specs)), key=lambda k: ranks[k]) if ranks else range(len(boxes))
+    kept: list[int] = []
+    for k in order:
+        if not any(boxes[k].intersects(boxes[other]) for other in kept):
+            kept.append(k)
+    if len(kept) == len(text_specs):
+        return text_specs
+    return [text_specs[k] for k in sorted(kept)]
+
+
+def log_rank(value: float) -> int:
+    """How round a log-axis tick ``value`` (log10 of the number shown) is: decades 0,
+    ×5 1, ×2 2, other multiples 3 (the labels kept first when they crowd)."""
+    digit = round(10 ** (value - math.floor(value + 1e-9)))
+    return {1: 0, 10: 0, 5: 1, 2: 2}.get(digit, 3)

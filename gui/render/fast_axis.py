@@ -8,24 +8,30 @@ building ``Point`` objects and comparing every tick with every other through
 them with pyqtgraph's over random ranges and sizes) with cached text sizes, plain
 ``QPointF`` and a sorted neighbour check, and paints aliased grid lines as filled
 pixel spans when that is pixel-identical.
+
+Two layout faults of pyqtgraph's are fixed on top (tests show both): tick labels that
+would overlap another are left out (a log axis labels every minor tick, ``9·10¹``
+stacked on ``8·10¹``), and the room reserved across the axis keeps its title clear of
+the tick labels.
 """
 
 from __future__ import annotations
 
 import math
-import sys
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
 
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
-from gui.render.axis_specs import generate_draw_specs
+from gui.render.axis_specs import generate_draw_specs, log_rank, separate_labels
+from gui.render.pg_compat import report_text_size
 from gui.render.raster import pixel_translation
 
 _SOLID_LINE = QtCore.Qt.PenStyle.SolidLine
 _SOLID_BRUSH = QtCore.Qt.BrushStyle.SolidPattern
 _ALIGN = QtCore.Qt.AlignmentFlag
+TITLE_NUDGE = 5  # px AxisItem.resizeEvent moves its title outwards of the axis edge
 
 
 class _AxisDrawing:
@@ -88,17 +94,6 @@ class FastAxisItem(pg.AxisItem):
         super().__init__(*args, **kwargs)
         self._text_sizes: dict[str, tuple[float, float]] = {}
         self._text_font_key: tuple | None = None
-        self._label_html: str | None = None
-
-    def _updateLabel(self) -> None:
-        """Re-set the label only when its text changed (every range change calls this)."""
-        html = self.labelString()
-        if html == getattr(self, "_label_html", None):
-            self.picture = None
-            self.update()
-            return
-        self._label_html = html
-        super()._updateLabel()
 
     # ------------------------------------------------------------------ paint
     def paint(self, p: QtGui.QPainter, opt: object, widget: object) -> None:
@@ -209,8 +204,41 @@ class FastAxisItem(pg.AxisItem):
         return measure
 
     def generateDrawSpecs(self, p: QtGui.QPainter) -> tuple | None:
-        """Same specs as ``AxisItem.generateDrawSpecs`` (see :mod:`gui.render.axis_specs`)."""
-        return generate_draw_specs(self, p)
+        """``AxisItem.generateDrawSpecs``'s specs (see :mod:`gui.render.axis_specs`), less
+        the tick labels that would overlap another (:func:`separate_labels`); the text
+        room reported to the axis also clears its title (:meth:`title_clearance`)."""
+        layout = generate_draw_specs(self, p)
+        if layout.specs is None:
+            return None
+        axis_spec, tick_specs, text_specs = layout.specs
+        ranks = self.label_ranks(layout.label_ticks)
+        text_specs = separate_labels(self.orientation, text_specs, ranks)
+        report_text_size(self, layout.text_size + self.title_clearance(layout.text_size))
+        return axis_spec, tick_specs, text_specs
+
+    def label_ranks(self, label_ticks: list[tuple[int, float]]) -> list[tuple[int, int]]:
+        """Which labels stay when labels crowd (lowest first): higher tick levels, and
+        on a log axis the rounder values (decades, then ×5, then ×2)."""
+        return [(level, log_rank(v) if self.logMode else 0) for level, v in label_ticks]
+
+    def title_clearance(self, text_size: float) -> float:
+        """Room to add to the tick text's so that the axis title never touches it (px).
+
+        pyqtgraph reserves 0.8 × the title's height for the title (``_updateWidth``)
+        but draws it ``TITLE_NUDGE`` px outwards of the axis edge with the text
+        document's margin around it: from 100 % font size on (or with a large tick font)
+        the title's text reaches into the tick labels. Horizontal axes also lose the
+        quarter line a label's text runs past its rectangle (see :func:`label_boxes`).
+        The gap kept is the tick text offset (the gap between ticks and their labels).
+        """
+        if not self.label.isVisible():
+            return 0.0
+        height = self.label.boundingRect().height()
+        inner = height - TITLE_NUDGE - self.label.document().documentMargin()
+        vertical = self.orientation in ("left", "right")
+        overflow = 0.0 if vertical else text_size / 4
+        gap = self.style["tickTextOffset"][0 if vertical else 1]
+        return max(0.0, inner + gap + overflow - 0.8 * height)
 
 
 def make_axes() -> dict[str, pg.AxisItem]:
@@ -218,30 +246,52 @@ def make_axes() -> dict[str, pg.AxisItem]:
 
     ``PlotItem`` shows every axis it is given, so hide ``top`` and ``right`` after
     creating the plot (:func:`hide_spare_axes`). They must still be fast ones: hidden
-    axes follow every range change too (pyqtgraph's re-set their label each time).
+    axes follow every range change too. The app's axes carry no units, so they have
+    no SI prefix either: with it, every range change re-sets the axis title.
     """
-    return {name: FastAxisItem(name) for name in ("left", "bottom", "top", "right")}
+    axes = {name: FastAxisItem(name) for name in ("left", "bottom", "top", "right")}
+    for axis in axes.values():
+        axis.enableAutoSIPrefix(False)
+    return axes
 
 
 def hide_spare_axes(plot: pg.PlotItem) -> None:
     """Hide the ``top`` and ``right`` axes :func:`make_axes` gave ``plot``, and stop them
-    following its range (they are never shown: each range change re-set their labels)."""
+    following its range (they are never shown)."""
     for name in ("top", "right"):
         plot.hideAxis(name)
         plot.getAxis(name).unlinkFromView()
 
 
-def fast_colorbar(**kwargs: object) -> pg.ColorBarItem:
-    """``pg.ColorBarItem(**kwargs)`` whose axes are :class:`FastAxisItem`.
+class FastColorBarItem(pg.ColorBarItem):
+    """``pg.ColorBarItem`` whose axes are :class:`FastAxisItem`.
 
     ``ColorBarItem`` builds its axes through ``PlotItem.__init__`` with no way to pass
-    ``axisItems``; the value axis is re-laid out whenever the levels change (every frame
-    of a ``seq_len`` drag in the ALiBi and relative views), so it is swapped in here.
+    ``axisItems``; its value axis is re-laid out whenever the levels change (every
+    frame of a ``seq_len`` drag in the ALiBi and relative views). The axes are replaced
+    after construction with the public ``PlotItem.setAxisItems`` and set up as
+    ``ColorBarItem.__init__`` sets up its own (the value axis without SI prefix: it
+    has no label, and the prefix re-set the title on every level change).
     """
-    module = sys.modules[pg.PlotItem.__module__]  # pyqtgraph.graphicsItems.PlotItem.PlotItem
-    original = module.AxisItem
-    module.AxisItem = FastAxisItem
-    try:
-        return pg.ColorBarItem(**kwargs)
-    finally:
-        module.AxisItem = original
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        old = {name: self.getAxis(name) for name in ("left", "right", "top", "bottom")}
+        main = "bottom" if self.horizontal else "right"
+        self.setAxisItems({name: FastAxisItem(name) for name in old})
+        for name, axis in old.items():  # not in a scene yet: still the bar's children
+            axis.hide()
+            axis.setParentItem(None)
+            new = self.getAxis(name)
+            new.setZValue(0.5)
+            new.setTicks(None if name == main else [])
+            new.setStyle(showValues=name == main)
+            new.enableAutoSIPrefix(False)
+            label = axis.labelText
+            if label and axis.label.isVisible():
+                new.setLabel(label)
+        self.axis = self.getAxis(main)
+        if not self.horizontal:
+            self.axis.setWidth(45)
+        self.axis.unlinkFromView()
+        self.axis.setRange(self.values[0], self.values[1])

@@ -25,6 +25,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
+from gui.render.pg_compat import cache_bounds, cached_bounds, is_exporting
 from gui.render.raster import on_raster
 
 _OFFSETS = ((0.0, 0.0), (1.0, 0.0), (0.0, 1.0))
@@ -44,9 +45,9 @@ class FastCurveItem(pg.PlotCurveItem):
         orthoRange: tuple[float, float] | None = None,
     ) -> tuple:
         """pyqtgraph's data bounds; a cheaper path for the whole range of finite data."""
-        cache = self._boundsCache[ax]
-        if cache is not None and cache[0] == (frac, orthoRange):
-            return cache[1]
+        cached = cached_bounds(self, ax, (frac, orthoRange))
+        if cached is not None:
+            return cached
         data = self.xData if ax == 0 else self.yData
         pen, shadow = self.opts["pen"], self.opts["shadowPen"]
         if (
@@ -60,7 +61,7 @@ class FastCurveItem(pg.PlotCurveItem):
         ):
             bounds = (float(data.min()), float(data.max()))
             if math.isfinite(bounds[0]) and math.isfinite(bounds[1]):  # else NaN/inf rules
-                self._boundsCache[ax] = [(frac, orthoRange), bounds]
+                cache_bounds(self, ax, (frac, orthoRange), bounds)
                 return bounds
         return super().dataBounds(ax, frac, orthoRange)
 
@@ -69,7 +70,7 @@ class FastCurveItem(pg.PlotCurveItem):
         opts = self.opts
         pen = opts["pen"]
         if (
-            self._exportOpts is not False
+            is_exporting(self)
             or opts["antialias"]
             or opts["fillLevel"] is not None
             or opts["shadowPen"] is not None

@@ -20,6 +20,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
+from gui.render.pg_compat import mark_rendered
 from gui.render.raster import on_raster
 
 _TX_SCALE = QtGui.QTransform.TransformationType.TxScale.value
@@ -113,8 +114,7 @@ class FastImageItem(pg.ImageItem):
         )
         self._pixels = pixels  # the QImage borrows this buffer
         self.qimage = qimage
-        self._renderRequired = False
-        self._unrenderable = False
+        mark_rendered(self)
 
     def _pyqtgraph_render(self) -> None:
         """pyqtgraph's own rendering, shown infinities as NaN: it colours ±inf like the

@@ -16,6 +16,7 @@ import math
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
+from gui.render.pg_compat import explicit_ticks
 from gui.render.raster import pixel_translation
 from gui.render.view_box import ViewOverlay
 
@@ -37,8 +38,9 @@ def blend(background: QtGui.QColor, color: QtGui.QColor, alpha: float) -> QtGui.
 
 def tick_levels(axis: pg.AxisItem, lo: float, hi: float, length: float) -> list[list[float]]:
     """The tick values per level that ``axis`` draws for the range ``lo..hi``."""
-    if axis._tickLevels is not None:  # explicit ticks (setTicks)
-        return [[v for v, _label in level] for level in axis._tickLevels]
+    explicit = explicit_ticks(axis)
+    if explicit is not None:  # set with setTicks
+        return [[v for v, _label in level] for level in explicit]
     return [list(values) for _spacing, values in axis.tickValues(lo, hi, length)]
 
 

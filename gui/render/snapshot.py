@@ -77,6 +77,37 @@ def _play_axis(axis: pg.AxisItem, painter: QtGui.QPainter) -> None:
         axis.drawPicture(painter, *specs)
 
 
+def _fit_axes(widget: QtWidgets.QWidget, scenes: list[QtWidgets.QGraphicsScene]) -> None:
+    """Let every axis measure its tick labels at the export size, and lay out again.
+
+    An axis learns how wide its labels are only when it generates its draw specs, which
+    a screen does in the first paint (and re-lays out for the next one). An export has
+    no next paint: its axes kept the room of their last screen size, or pyqtgraph's
+    30 px default for a widget never shown, and left out labels that did not fit
+    (``0.0001`` on RoPE's frequency axis) or ran into the axis title. Measured here,
+    with the painter ``AxisItem.paint`` measures with, until the sizes settle.
+    """
+    for _ in range(3):
+        axes = [
+            i for s in scenes for i in s.items() if isinstance(i, pg.AxisItem) and i.isVisible()
+        ]
+        before = [(a.size().width(), a.size().height()) for a in axes]
+        for axis in axes:
+            picture = QtGui.QPicture()
+            painter = QtGui.QPainter(picture)
+            try:
+                if axis.style["tickFont"]:
+                    painter.setFont(axis.style["tickFont"])
+                axis.generateDrawSpecs(painter)
+            finally:
+                painter.end()
+        _sync_layout(widget)
+        for scene in scenes:
+            getattr(scene, "prepareForPaint", lambda: None)()
+        if before == [(a.size().width(), a.size().height()) for a in axes]:
+            return
+
+
 def _paint_tree(
     widget: QtWidgets.QWidget,
     painter: QtGui.QPainter,
@@ -137,6 +168,7 @@ def _paint(
         ]
         for scene in scenes:  # pyqtgraph: finish pending auto-ranging
             getattr(scene, "prepareForPaint", lambda: None)()
+        _fit_axes(widget, scenes)
         # Items drawn from a device cache would land in the export as screen-resolution
         # pixmaps (raster axes in an SVG): paint them directly while exporting.
         cached = {

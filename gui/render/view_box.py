@@ -20,6 +20,8 @@ from typing import Any
 import pyqtgraph as pg
 from PySide6 import QtCore
 
+from gui.render.pg_compat import forget_bounds
+
 
 class PlotViewBox(pg.ViewBox):
     """``ViewBox`` that re-runs auto-range only for items whose bounds it measures."""
@@ -28,7 +30,7 @@ class PlotViewBox(pg.ViewBox):
         if item in self.addedItems:
             super().itemBoundsChanged(item)
         else:
-            self._itemBoundsCache.pop(item, None)
+            forget_bounds(self, item)
 
 
 class ViewOverlay(pg.GraphicsObject):

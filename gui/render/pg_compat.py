@@ -1,0 +1,320 @@
+"""The one place that reaches into pyqtgraph's internals (written against pyqtgraph 0.14.0).
+
+The drop-in items of :mod:`gui.render` need a few members pyqtgraph does not document: a
+cache to fill, a flag to clear, a hook to call. Every one of them is reached through a
+small named function here, and described in a table:
+
+* :data:`PRIVATE_MEMBERS`: the private members (``_name``, and ``deviceTransform_``)
+  the code reads, writes or calls. No other module may name them (a test parses
+  ``gui/`` to check).
+* :data:`INTERNAL_MEMBERS`: undocumented public-looking members the code relies on
+  (``AxisItem.picture``, ``PlotItem.titleLabel``, option keys, ...).
+* :data:`PORTED_SOURCES`: pyqtgraph functions whose logic is ported or replicated here
+  (e.g. ``AxisItem.generateDrawSpecs`` in :mod:`gui.render.axis_specs`), fingerprinted.
+
+:func:`compat_problems` checks all three against the installed pyqtgraph and names
+every member that is missing or changed shape, so an upgrade fails in one named place.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pyqtgraph as pg
+from PySide6 import QtGui
+
+
+@dataclass(frozen=True)
+class Member:
+    """What the code expects of one pyqtgraph member.
+
+    Attributes
+    ----------
+    kind
+        ``"method"`` (looked up on the class, called with ``params``) or
+        ``"attribute"`` (present on a freshly constructed instance).
+    params
+        Parameter names of a method after ``self``, in order.
+    keys
+        For a dict attribute (``opts``, ``style``): the keys the code reads.
+    used_by
+        The module that relies on it.
+    """
+
+    kind: str
+    params: tuple[str, ...] = ()
+    keys: tuple[str, ...] = ()
+    used_by: str = ""
+
+
+def _method(*params: str, used_by: str) -> Member:
+    return Member("method", params=params, used_by=used_by)
+
+
+def _attribute(*keys: str, used_by: str) -> Member:
+    return Member("attribute", keys=keys, used_by=used_by)
+
+
+#: Private members of pyqtgraph touched by the code, by class. Only this module names them.
+PRIVATE_MEMBERS: dict[str, dict[str, Member]] = {
+    "AxisItem": {
+        # explicit ticks set with setTicks (None: automatic ticks); no public getter
+        "_tickLevels": _attribute(used_by="axis_specs, grid_lines"),
+        # the width/height reserved for tick text, as generateDrawSpecs reports it
+        "_updateMaxTextSize": _method("x", used_by="fast_axis"),
+        # the painter transform to the device (trailing underscore: pyqtgraph's own)
+        "deviceTransform_": _method(used_by="axis_specs"),
+    },
+    "PlotCurveItem": {
+        "_boundsCache": _attribute(used_by="fast_curve"),  # [(frac, orthoRange), bounds] per axis
+        "_exportOpts": _attribute(used_by="fast_curve"),  # False unless exporting
+    },
+    "ImageItem": {
+        "_renderRequired": _attribute(used_by="fast_image"),  # render() before next paint
+        "_unrenderable": _attribute(used_by="fast_image"),  # the last render failed
+    },
+    "ViewBox": {
+        "_itemBoundsCache": _attribute(used_by="view_box"),  # item → bounds of childrenBounds
+    },
+}
+
+#: Undocumented but public-looking members the code relies on (not routed, only checked).
+INTERNAL_MEMBERS: dict[str, dict[str, Member]] = {
+    "AxisItem": {
+        "picture": _attribute(used_by="fast_axis, snapshot"),  # what paint() plays
+        "generateDrawSpecs": _method("p", used_by="fast_axis, snapshot"),
+        "drawPicture": _method("p", "axisSpec", "tickSpecs", "textSpecs", used_by="fast_axis"),
+        "tickSpacing": _method("minVal", "maxVal", "size", used_by="fast_axis"),
+        "logTickValues": _method("minVal", "maxVal", "size", "stdTicks", used_by="fast_axis"),
+        "tickStrings": _method("values", "scale", "spacing", used_by="axis_specs"),
+        "style": _attribute(
+            "tickFont",
+            "tickLength",
+            "tickAlpha",
+            "tickTextOffset",
+            "stopAxisAtTick",
+            "showValues",
+            "maxTextLevel",
+            "textFillLimits",
+            used_by="axis_specs",
+        ),
+        "label": _attribute(used_by="fast_axis"),
+        "grid": _attribute(used_by="axis_specs"),
+        "range": _attribute(used_by="axis_specs"),
+        "logMode": _attribute(used_by="fast_axis"),
+        "scale": _attribute(used_by="fast_axis, axis_specs"),
+        "autoSIPrefixScale": _attribute(used_by="axis_specs"),
+    },
+    "PlotCurveItem": {
+        "opts": _attribute(
+            "pen",
+            "shadowPen",
+            "fillLevel",
+            "antialias",
+            "compositionMode",
+            "stepMode",
+            "connect",
+            "segmentedLineMode",
+            used_by="fast_curve, snapshot, panel_plot",
+        ),
+        "xData": _attribute(used_by="fast_curve"),
+        "yData": _attribute(used_by="fast_curve"),
+        "getPath": _method(used_by="fast_curve"),
+        "dataBounds": _method("ax", "frac", "orthoRange", used_by="fast_curve"),
+    },
+    "ImageItem": {
+        "render": _method(used_by="fast_image"),
+        "qimage": _attribute(used_by="fast_image"),
+        "lut": _attribute(used_by="fast_image"),
+        "levels": _attribute(used_by="fast_image"),
+        "paintMode": _attribute(used_by="fast_image"),
+        "border": _attribute(used_by="fast_image"),
+        "autoDownsample": _attribute(used_by="fast_image"),
+        "axisOrder": _attribute(used_by="fast_image"),
+    },
+    "ViewBox": {
+        "itemBoundsChanged": _method("item", used_by="view_box"),
+        "addedItems": _attribute(used_by="view_box"),
+        "childGroup": _attribute(used_by="grid_lines, tile_labels"),
+        "prepareForPaint": _method(used_by="panel_plot"),
+    },
+    "PlotItem": {
+        "titleLabel": _attribute(used_by="title_label"),
+        "layout": _attribute(used_by="title_label"),
+    },
+    "LabelItem": {
+        "item": _attribute(used_by="title_label, panel_plot"),
+        "updateMin": _method(used_by="title_label"),
+        "itemRect": _method(used_by="title_label"),
+    },
+    "ColorBarItem": {
+        "axis": _attribute(used_by="fast_axis, panel_plot"),
+    },
+}
+
+#: pyqtgraph functions whose logic the code ports or replicates: ``"Class.method"`` →
+#: (SHA-256 of pyqtgraph 0.14.0's source, the module holding the port). A changed
+#: fingerprint means pyqtgraph changed that logic: compare and update the port.
+PORTED_SOURCES: dict[str, tuple[str, str]] = {
+    "AxisItem.generateDrawSpecs": (
+        "94d1f7e106f9a5697f5935cf3634e0a696a5d17a6760b99c972577503a8d7846",
+        "gui/render/axis_specs.py",
+    ),
+    "AxisItem.tickValues": (
+        "245af23f5b57f19c86033203770da020058bf05f7e1407963328378817326014",
+        "gui/render/fast_axis.py (FastAxisItem.tickValues)",
+    ),
+    "AxisItem.drawPicture": (
+        "c625b309e10e2ac3dbdd2aa9e39e7d53eaaac3870d6745b3f8a178054fd89b03",
+        "gui/render/fast_axis.py (FastAxisItem.draw_specs)",
+    ),
+    "PlotCurveItem.dataBounds": (
+        "aabf2e35cff62b3cb82ee1a91ffb672d4cfd983d3793c73d428a24d700feea0a",
+        "gui/render/fast_curve.py (FastCurveItem.dataBounds)",
+    ),
+    "LabelItem.updateMin": (
+        "27fe4c9e2af977a83e61950f127121d2472a8776d438573f7d78dc9d31e08492",
+        "gui/render/title_label.py (TitleLabel.updateMin)",
+    ),
+    "ColorBarItem.__init__": (
+        "395c3a525484f7fbe4e8f78f4cace62100e81b3ddcecf97e6e0e34ce725d1b1e",
+        "gui/render/fast_axis.py (FastColorBarItem: the axis set-up)",
+    ),
+}
+
+_CLASSES: dict[str, type] = {
+    "AxisItem": pg.AxisItem,
+    "PlotCurveItem": pg.PlotCurveItem,
+    "ImageItem": pg.ImageItem,
+    "ViewBox": pg.ViewBox,
+    "PlotItem": pg.PlotItem,
+    "LabelItem": pg.LabelItem,
+    "ColorBarItem": pg.ColorBarItem,
+}
+
+_FRESH: dict[str, Callable[[], Any]] = {
+    "AxisItem": lambda: pg.AxisItem("left"),
+    "PlotCurveItem": pg.PlotCurveItem,
+    "ImageItem": pg.ImageItem,
+    "ViewBox": pg.ViewBox,
+    "PlotItem": pg.PlotItem,
+    "LabelItem": pg.LabelItem,
+    "ColorBarItem": pg.ColorBarItem,
+}
+
+
+# ---------------------------------------------------------------------- accessors
+def explicit_ticks(axis: pg.AxisItem) -> list | None:
+    """The ticks set with ``axis.setTicks`` (levels of ``(value, label)``), or ``None``
+    when ``axis`` generates its ticks itself."""
+    return axis._tickLevels
+
+
+def report_text_size(axis: pg.AxisItem, size: float) -> None:
+    """Tell ``axis`` how much room its tick text needs across the axis (px), as
+    ``AxisItem.generateDrawSpecs`` does; the axis resizes itself when that changed."""
+    axis._updateMaxTextSize(size)
+
+
+def device_transform(item: pg.GraphicsItem) -> QtGui.QTransform | None:
+    """``item``'s transform to device pixels (``None`` when it is not in a view)."""
+    return item.deviceTransform_()
+
+
+def cached_bounds(curve: pg.PlotCurveItem, ax: int, key: tuple) -> tuple | None:
+    """The data bounds ``curve`` cached for axis ``ax`` under ``key``
+    (``(frac, orthoRange)``), or ``None``."""
+    cache = curve._boundsCache[ax]
+    if cache is not None and cache[0] == key:
+        return cache[1]
+    return None
+
+
+def cache_bounds(curve: pg.PlotCurveItem, ax: int, key: tuple, bounds: tuple) -> None:
+    """Store ``bounds`` as ``curve``'s data bounds of axis ``ax`` for ``key``, where
+    ``PlotCurveItem.dataBounds`` keeps them (cleared by ``setData``)."""
+    curve._boundsCache[ax] = [key, bounds]
+
+
+def is_exporting(item: pg.GraphicsItem) -> bool:
+    """Whether ``item`` is being drawn by a pyqtgraph exporter (``setExportMode``)."""
+    return item._exportOpts is not False
+
+
+def mark_rendered(image: pg.ImageItem) -> None:
+    """Record that ``image.qimage`` is up to date (``ImageItem.render`` does this)."""
+    image._renderRequired = False
+    image._unrenderable = False
+
+
+def forget_bounds(view: pg.ViewBox, item: pg.GraphicsItem) -> None:
+    """Drop ``view``'s cached bounds of ``item`` (what ``itemBoundsChanged`` does first)."""
+    view._itemBoundsCache.pop(item, None)
+
+
+# ---------------------------------------------------------------------- checking
+def source_fingerprint(qualname: str) -> str:
+    """SHA-256 of the installed pyqtgraph's source of ``"Class.method"``."""
+    owner, name = qualname.split(".")
+    source = inspect.getsource(getattr(_CLASSES[owner], name))
+    return hashlib.sha256(source.encode("utf-8")).hexdigest()
+
+
+def _member_problem(owner: str, name: str, member: Member, fresh: Callable[[], Any]) -> str | None:
+    cls = _CLASSES[owner]
+    where = f"{owner}.{name}"
+    if member.kind == "method":
+        value = getattr(cls, name, None)
+        if value is None:
+            return f"{where}: missing"
+        if not callable(value):
+            return f"{where}: not a method"
+        params = tuple(inspect.signature(value).parameters)[1:]
+        if params != member.params:
+            return (
+                f"{where}: parameters ({', '.join(params)}), expected ({', '.join(member.params)})"
+            )
+        return None
+    instance = fresh()
+    if not hasattr(instance, name):
+        return f"{where}: missing on a new {owner}"
+    missing = [key for key in member.keys if key not in getattr(instance, name)]
+    if missing:
+        return f"{where}: no key {', '.join(map(repr, missing))}"
+    return None
+
+
+def compat_problems(
+    tables: tuple[dict[str, dict[str, Member]], ...] = (PRIVATE_MEMBERS, INTERNAL_MEMBERS),
+    ported: dict[str, tuple[str, str]] | None = None,
+) -> list[str]:
+    """Every member of ``tables`` the installed pyqtgraph lacks or has changed, and every
+    ported function whose source changed, one line each (empty: all as expected).
+
+    Needs a ``QApplication`` (attributes are looked up on new instances).
+    """
+    instances: dict[str, Any] = {}
+
+    def fresh_for(owner: str) -> Callable[[], Any]:
+        def fresh() -> Any:
+            if owner not in instances:
+                instances[owner] = _FRESH[owner]()
+            return instances[owner]
+
+        return fresh
+
+    problems = []
+    for table in tables:
+        for owner, members in table.items():
+            for name, member in members.items():
+                problem = _member_problem(owner, name, member, fresh_for(owner))
+                if problem is not None:
+                    problems.append(problem)
+    for qualname, (digest, port) in (PORTED_SOURCES if ported is None else ported).items():
+        if source_fingerprint(qualname) != digest:
+            problems.append(f"{qualname}: source changed since pyqtgraph 0.14.0; update {port}")
+    return problems

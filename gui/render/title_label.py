@@ -1,0 +1,82 @@
+"""A plot title that never widens its plot and can change its text without a re-layout.
+
+pyqtgraph's ``LabelItem`` asks the layout for its whole text width: a long title widens
+its column of the plot grid. :class:`TitleLabel` asks only for its height (the title
+is elided to the plot's width instead, see ``gui.plotting.panel_plot``), and
+:meth:`TitleLabel.set_text_in_place` swaps the text of a title whose size does not
+change (RoPE's title follows a slider) without re-laying out every plot (~1 ms a frame). :func:`install_title_label` gives a ``PlotItem`` one, in place of the
+label ``PlotItem.__init__`` creates.
+"""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui
+
+MIN_WIDTH = 10.0  # px the title asks for across, whatever its text
+_HINT = QtCore.Qt.SizeHint
+
+
+class TitleLabel(pg.LabelItem):
+    """``LabelItem`` whose size hints ask for its text's height but not its width."""
+
+    _height = 0.0  # the text's height, as last measured (LabelItem.__init__ lays out first)
+
+    def updateMin(self) -> None:
+        """Minimum size: :data:`MIN_WIDTH` across, the text's height (``LabelItem``'s own
+        asks for the text's width as well)."""
+        self._height = self.itemRect().height()
+        self.setMinimumHeight(self._height)
+        self.setMinimumWidth(MIN_WIDTH)
+
+    def sizeHint(
+        self, which: QtCore.Qt.SizeHint, constraint: QtCore.QSizeF | None = None
+    ) -> QtCore.QSizeF:
+        # from the cached height: Qt also asks while the item's children are destroyed
+        if which in (_HINT.MinimumSize, _HINT.PreferredSize):
+            return QtCore.QSizeF(MIN_WIDTH, self._height)
+        if which == _HINT.MaximumSize:
+            return QtCore.QSizeF(-1, -1)  # no maximum of its own (PlotItem sets the height)
+        return QtCore.QSizeF(0, 0)
+
+    def set_text_in_place(self, text: str) -> None:
+        """Show ``text`` in the style of the current text, leaving the layout alone.
+
+        ``LabelItem.setText`` rebuilds the rich text and re-lays out the plot grid. For a
+        one-line title whose style stays (the caller elides it to the plot's width) only
+        the characters change: they are replaced in the text document, keeping the
+        format of its first character, and the text is centred again.
+        """
+        document = self.item.document()
+        if document.isEmpty():
+            self.setText(text)
+            return
+        cursor = QtGui.QTextCursor(document)
+        cursor.movePosition(QtGui.QTextCursor.MoveOperation.NextCharacter)
+        style = cursor.charFormat()  # the format of the first character
+        cursor.select(QtGui.QTextCursor.SelectionType.Document)
+        cursor.insertText(text, style)
+        self.text = text
+        self.resizeEvent(None)
+
+
+def install_title_label(plot: pg.PlotItem) -> TitleLabel:
+    """Give ``plot`` a :class:`TitleLabel` as its title (``plot.titleLabel``), in the cell
+    and state of the label it replaces; returns it (the same one when called again)."""
+    old = plot.titleLabel
+    if isinstance(old, TitleLabel):
+        return old
+    shown = old.isVisibleTo(plot)
+    new = TitleLabel("", size="11pt", parent=plot)  # as PlotItem.__init__ makes its own
+    plot.layout.removeItem(old)
+    old.hide()
+    if old.scene() is not None:
+        old.scene().removeItem(old)
+    old.setParentItem(None)
+    plot.titleLabel = new
+    plot.layout.addItem(new, 0, 1)
+    if shown:
+        plot.setTitle(old.text, **{k: v for k, v in old.opts.items() if k != "justify"})
+    else:
+        plot.setTitle(None)
+    return new
