@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 REQUIRED = (
     "kind",
@@ -38,6 +40,7 @@ NUMBERS = (
 )
 
 
+@pytest.mark.slow
 def test_quick_benchmark_writes_valid_json(tmp_path):
     out = tmp_path / "bench.json"
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}

@@ -7,6 +7,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 BLOCKER = textwrap.dedent("""
@@ -58,6 +60,7 @@ def test_blocker_really_blocks():
     assert "blocked in this test" in result.stderr
 
 
+@pytest.mark.slow
 def test_core_reference_tests_pass_without_qt():
     """Run the independent reference tests in a subprocess where Qt cannot be imported."""
     code = (
