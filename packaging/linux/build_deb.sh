@@ -52,7 +52,7 @@ declared_names() {
     local p
     for p in "${DEPENDS[@]}" "${RECOMMENDS[@]}"; do
         echo "${p%% *}"
-        dpkg-query -W -f='${Depends}\n' "${p%% *}" 2>/dev/null | tr ',|' '\n\n' \
+        dpkg-query -W -f='${Depends}\n' "${p%% *}" 2>/dev/null | tr ',|' '\n' \
             | sed 's/([^)]*)//g; s/:any//; s/ //g' | grep -v '^$' || true
     done | sort -u
 }
@@ -86,7 +86,8 @@ if command -v ldd >/dev/null 2>&1 && command -v dpkg >/dev/null 2>&1; then
     done < <(system_libs)
     if [[ ${#UNDECLARED[@]} -gt 0 ]]; then
         msg="system libraries of undeclared packages: ${UNDECLARED[*]}"
-        [[ "${ALLOW_UNDECLARED_LIBS:-0}" == "1" ]] && say "warning: $msg" || die "$msg (add them to DEPENDS)"
+        if [[ "${ALLOW_UNDECLARED_LIBS:-0}" != "1" ]]; then die "$msg (add them to DEPENDS)"; fi
+        say "warning: $msg"
     fi
     say "every system library the bundle links comes from a declared package"
 fi
@@ -114,7 +115,7 @@ TXT
 chmod -R u+rwX,go+rX,go-w "$ROOT"
 
 INSTALLED_KB="$(du -sk --exclude=DEBIAN "$ROOT" | awk '{ print $1 }')"
-join_by_comma() { local IFS=','; echo "$*" | sed 's/,/, /g'; }
+join_by_comma() { local IFS=','; local s="$*"; echo "${s//,/, }"; }
 cat > "$ROOT/DEBIAN/control" <<CTRL
 Package: $APP
 Version: $VERSION

@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034  # (variables are used by the scripts that source it)
 # Shared helpers for the Linux packaging scripts (sourced, not run).
 #
 # Every script takes the project from PROJECT_DIR (default: the repository root) and the
