@@ -1,0 +1,451 @@
+"""What students read and see is right: explanations, notes, verdicts and sampled pictures.
+
+Issue 16 items 1–10 ("wrong or misleading") and issue 13 items 5–6. Every number a test
+compares against is recomputed here in float64 from the published definitions
+(Vaswani et al., RoFormer, Press et al., HF ``_relative_position_bucket``), not read
+from the code under test.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from core.attention import _projections, token_embeddings, tokenize, toy_attention
+from core.relative import t5_relative_bucket
+from core.rope import apply_rope
+from core.viewdata import ComputeContext, ViewData
+from core.views import VIEWS
+
+CTX = ComputeContext()
+DECKS = Path(__file__).resolve().parent.parent / "resources" / "decks"
+
+
+def view(view_id: str, ctx: ComputeContext = CTX, **changes) -> ViewData:
+    spec = VIEWS[view_id]
+    return spec.compute(spec.model.validate(changes, partial=True), ctx)
+
+
+def softmax(x: np.ndarray) -> np.ndarray:
+    x = np.asarray(x, dtype=np.float64)
+    e = np.exp(x - np.max(x[np.isfinite(x)]))
+    return e / e.sum()
+
+
+def press_slopes(n: int) -> np.ndarray:
+    """Press et al.'s ``get_slopes`` (ofirpress/attention_with_linear_biases)."""
+
+    def pow2(k: int) -> list[float]:
+        start = 2 ** (-(2 ** -(math.log2(k) - 3)))
+        return [start * start**i for i in range(k)]
+
+    if math.log2(n).is_integer():
+        return np.array(pow2(n))
+    c = 2 ** math.floor(math.log2(n))
+    return np.array(pow2(c) + list(press_slopes(2 * c)[0::2][: n - c]))
+
+
+def pe(positions: np.ndarray, d: int, base: float = 10000.0) -> np.ndarray:
+    """PE[p, 2i] = sin(p·ω_i), PE[p, 2i+1] = cos(p·ω_i), ω_i = base^(−2i/d)."""
+    p = np.asarray(positions, dtype=np.float64)[:, None]
+    c = np.arange(d)
+    w = base ** (-2.0 * (c // 2) / d)
+    return np.where(c % 2 == 0, np.sin(p * w), np.cos(p * w))
+
+
+def all_text(data: ViewData) -> str:
+    spec = VIEWS[data.view_id]
+    parts = [spec.explanation, data.formula, data.verdict, *data.display_notes()]
+    parts += [p.title for p in data.panels] + [s.name for p in data.panels for s in p.series]
+    parts += [p.help for p in spec.model.params]
+    return " ".join(parts)
+
+
+# ------------------------------------------------------------------ 1: ALiBi ± m·j
+def test_alibi_explanation_says_plus_mj_and_shows_minus_mj_reverses():
+    data = view("alibi", seq_len=16, heads=8, query=15, head=1, causal=True)
+    text = VIEWS["alibi"].explanation
+    assert "+m·j" in text and "row-constant −m·j" not in text
+    scores = np.random.default_rng(11).standard_normal(16)  # the view's toy scores
+    j = np.arange(16)
+    alibi = softmax(scores - 0.5 * (15 - j))[0]
+    plus, minus = softmax(scores + 0.5 * j)[0], softmax(scores - 0.5 * j)[0]
+    assert alibi == pytest.approx(plus) and alibi == pytest.approx(1.68e-4, rel=0.01)
+    assert minus == pytest.approx(0.202, abs=5e-4)
+    note = next(n for n in data.notes if "−m·j" in n)
+    assert f"{minus:.3g}" in note and f"{alibi:.3g}" in note and "revers" in note
+    other = view("alibi", seq_len=16, heads=8, query=9, head=3)  # computed, not fixed
+    scores9 = np.r_[scores[:10], np.full(6, -np.inf)]
+    m3 = press_slopes(8)[2]
+    minus9 = softmax(scores9 - m3 * j)[0]
+    assert any(f"{minus9:.3g}" in n for n in other.notes)
+
+
+# ------------------------------------------------------------------ 2: causal word order
+def test_word_order_shows_bidirectional_and_causal_with_verdicts():
+    data = view("permutation", sentence="dog bites man", permuted="man bites dog")
+    keys = {p.key for p in data.panels}
+    assert {"weights_a_none", "weights_a_causal", "diff_causal", "weights_a_pe"} <= keys
+    v = data.verdict
+    assert "Bidirectional, no positions" in v and "exactly the rows" in v
+    a, b = tokenize("dog bites man"), tokenize("man bites dog")
+    ra = toy_attention(a, "none", 16, causal=True)
+    rb = toy_attention(b, "none", 16, causal=True)
+    gap = float(np.max(np.abs(rb.outputs - ra.outputs[[2, 1, 0]])))
+    assert gap == pytest.approx(2.72, abs=0.01)
+    assert f"Causal mask, no positions: they differ (max difference {gap:.3g})" in v
+    # the first token attends only to itself: its output is its own value vector
+    wv = _projections(16)[2]
+    np.testing.assert_allclose(ra.outputs[0], token_embeddings(a, 16)[0] @ wv, atol=1e-12)
+    np.testing.assert_allclose(rb.outputs[0], token_embeddings(b, 16)[0] @ wv, atol=1e-12)
+    assert np.all(np.triu(ra.weights, 1) == 0.0)
+    diff = data.panel("diff_causal").image
+    assert float(np.max(np.abs(diff))) == pytest.approx(gap)
+
+
+# ------------------------------------------------------------------ 3 / 13.6: ALiBi heads
+@pytest.mark.parametrize("heads", [6, 12, 8, 3])
+def test_alibi_colour_range_formula_and_distance_panel_use_every_head(heads):
+    n = 40
+    m = press_slopes(heads)
+    steep = int(np.argmax(m))
+    sel = min(2, heads)
+    data = view("alibi", seq_len=n, heads=heads, head=sel)
+    lo, hi = data.panel("heads").levels
+    assert lo == pytest.approx(-m.max() * (n - 1)) and hi == 0.0
+    assert f"steepest m_{steep + 1} = {m[steep]:.4g}" in data.formula
+    dist = data.panel("distance")
+    slopes_drawn = set()
+    for s in dist.series:
+        x, y = np.asarray(s.x), np.asarray(s.y)
+        for seg_x, seg_y in zip(
+            np.split(x, np.where(np.isnan(x))[0]), np.split(y, np.where(np.isnan(y))[0]), strict=True
+        ):
+            ok = np.isfinite(seg_x) & np.isfinite(seg_y) & (seg_x > 0)
+            if ok.any():
+                slopes_drawn |= set(np.round(-seg_y[ok] / seg_x[ok], 12))
+            assert not ok.any() or seg_x[ok].max() == n - 1  # every line reaches n − 1
+    assert slopes_drawn == set(np.round(m, 12))  # all heads, not the first 8
+    highlighted = [s for s in dist.series if "softmax row" in s.name]
+    assert len(highlighted) == 1 and highlighted[0].style == "line"
+    assert highlighted[0].name.startswith(f"head {sel}:")
+    np.testing.assert_allclose(highlighted[0].y, -m[sel - 1] * highlighted[0].x)
+    assert 1 < len(dist.series) <= 6  # the legend is shown (gui: 2..6 entries)
+    assert f"head {sel} highlighted" in dist.title
+
+
+# ------------------------------------------------------------------ 4: aliasing
+def test_sinusoidal_long_waves_are_min_max_envelopes():
+    n = 65536
+    data = view("sinusoidal", seq_len=n, d_model=32, dims=(0, 1, 30))
+    waves = data.panel("waves")
+    assert "min–max" in waves.note
+    exact = pe(np.arange(n), 32)
+    for s, col in zip(waves.series, (0, 1, 30), strict=True):
+        assert "min–max" in s.name
+        x, y = np.asarray(s.x), np.asarray(s.y)
+        starts, lo, hi = x[0::2].astype(int), y[0::2], y[1::2]
+        np.testing.assert_array_equal(x[0::2], x[1::2])
+        stride = int(starts[1] - starts[0])
+        for k in (0, 1, len(starts) // 2, len(starts) - 1):
+            block = exact[starts[k] : starts[k] + stride, col]
+            assert lo[k] == pytest.approx(block.min(), abs=1e-12)
+            assert hi[k] == pytest.approx(block.max(), abs=1e-12)
+    dim0 = waves.series[0]
+    assert np.min(dim0.y) < -0.99 and np.max(dim0.y) > 0.99  # period 6.28: full band
+
+
+def test_sampled_pe_heatmap_cells_are_block_means_not_stripes():
+    n, d = 2048, 512
+    data = view("sinusoidal", seq_len=n, d_model=d)
+    heat = data.panel("heatmap")
+    stride = int(heat.y_coords[1] - heat.y_coords[0])
+    assert stride == 4 and "mean" in heat.note
+    full = pe(np.arange(n), d)[:, heat.x_coords]
+    means = full.reshape(-1, stride, heat.x_coords.size).mean(axis=1)
+    np.testing.assert_allclose(heat.image, means, atol=1e-9)
+    # dimension 0 (period 2π) averaged over 4 positions keeps less than half its contrast
+    assert np.max(np.abs(heat.image[:, 0])) < 0.5
+    sim = data.panel("similarity")
+    rows = sim.y_coords[:5]
+    block_pe = pe(np.arange(n), d).reshape(-1, stride, d).mean(axis=1)
+    ref = block_pe[:5] @ block_pe[:5].T  # mean of PE_p·PE_q over a block pair (bilinear)
+    assert rows[1] == stride
+    np.testing.assert_allclose(sim.image[:5, :5], ref, atol=1e-8)
+
+
+def test_rope_sampled_score_draws_fast_pairs_as_a_band_holding_the_exact_score():
+    hd, L = 64, 8192
+    data = view("rope", head_dim=hd, seq_len=L, m=5, n=9)
+    s = data.panel("score").series[0]
+    assert "band" in s.name
+    assert any("alias" in n for n in data.notes)
+    x, y = np.asarray(s.x), np.asarray(s.y)
+    offs, lo, hi = x[0::2], y[0::2], y[1::2]
+    q, k = np.random.default_rng(7).standard_normal((2, hd))
+    pick = np.linspace(0, offs.size - 1, 25).astype(int)
+    theta = 10000.0 ** (-np.arange(0, hd, 2) / hd)
+    for i in pick:
+        rq = apply_rope(q[None], [5.0], theta)[0]
+        rk = apply_rope(k[None], [5.0 - offs[i]], theta)[0]
+        exact = rq @ rk
+        assert lo[i] - 1e-9 <= exact <= hi[i] + 1e-9
+    decay = data.panel("decay").series[0]
+    assert "band" in decay.name
+
+
+# ------------------------------------------------------------------ 5: ALiBi long rows
+@pytest.mark.parametrize(("n", "query"), [(65536, 40000), (65536, 65535), (4096, 0)])
+def test_alibi_long_softmax_row_keeps_the_query_and_its_neighbours(n, query):
+    data = view("alibi", seq_len=n, query=query, head=1)
+    row = data.panel("row")
+    x = np.asarray(row.series[1].x).astype(int)
+    for j in range(max(query - 3, 0), min(query + 3, n - 1) + 1):
+        assert j in x
+    assert row.series[1].y.sum() > 0.99  # the drawn keys carry the row's weight
+    assert "query" in row.note and len(x) <= CTX.max_points
+
+
+# ------------------------------------------------------------------ 6: compare
+def test_compare_says_sinusoidal_and_rope_are_the_same_curve():
+    data = view("compare", seq_len=64, d_model=64)
+    dist = data.panel("distance").series
+    d = 64
+    delta = np.arange(64.0)
+    w = 10000.0 ** (-np.arange(0, d, 2) / d)
+    rope_unit = np.cos(delta[:, None] * w).sum(axis=1)  # ⟨R_p q, R_q k⟩, q = k = (1, 0)
+    pe_dot = pe(delta + 3, d) @ pe(np.array([3.0]), d)[0]
+    np.testing.assert_allclose(pe_dot, rope_unit, atol=1e-9)
+    np.testing.assert_allclose(dist[0].y, dist[1].y, atol=1e-12)
+    note = next(n for n in data.notes if "same curve" in n)
+    assert "RoPE score" in note and "PE_p·PE_q" in note
+
+
+# ------------------------------------------------------------------ 7: identity first
+@pytest.mark.parametrize("sentence", ["dog bites dog", "man bites man", "a b a"])
+def test_a_sentence_compared_with_itself_reads_identical(sentence):
+    for method in ("sinusoidal", "rope", "alibi", "learned"):
+        data = view("permutation", sentence=sentence, permuted=sentence, method=method)
+        assert "identical" in data.verdict and "differ" not in data.verdict
+        for p in data.panels:
+            if p.key.startswith("diff_"):
+                assert np.max(np.abs(p.image)) == 0.0
+
+
+# ------------------------------------------------------------------ 8: texts
+def test_llama3_low_freq_factor_tooltip_says_multiplied():
+    help_text = VIEWS["rope"].model["low_freq_factor"].help
+    assert "multiplied" in help_text and "divided by factor." not in help_text
+
+
+@pytest.mark.parametrize("d", [1, 2, 3, 5, 8])
+def test_similarity_claims_p_minus_q_only_exactly_when_true(d):
+    data = view("sinusoidal", seq_len=12, d_model=d)
+    sim = data.panel("similarity")
+    ref = pe(np.arange(12), d) @ pe(np.arange(12), d).T
+    np.testing.assert_allclose(sim.image, ref, atol=1e-12)
+    toeplitz = np.allclose(ref[1:, 1:], ref[:-1, :-1], atol=1e-12)
+    assert toeplitz == (d % 2 == 0)
+    claims = "depends on p − q only" in sim.title
+    assert claims == toeplitz
+    if not toeplitz:
+        assert "not a function of p − q" in sim.note
+
+
+@pytest.mark.parametrize("d", [1, 2, 3, 4, 32])
+def test_omega_1_only_where_it_exists(d):
+    formula = view("sinusoidal", d_model=d).formula
+    if d <= 2:  # one frequency only: ω_0
+        assert "ω_1 =" not in formula
+    else:
+        assert f"ω_1 = {10000.0 ** (-2 / d):.4g}" in formula
+
+
+def test_t5_minimum_bucket_message_is_true():
+    t5_relative_bucket(np.arange(-5, 6), False, 2, 128)  # the true minima work
+    t5_relative_bucket(np.arange(-5, 6), True, 4, 128)
+    for bidirectional, buckets in ((True, 3), (False, 1)):
+        with pytest.raises(ValueError) as info:
+            t5_relative_bucket(np.arange(3), bidirectional, buckets, 128)
+        msg = str(info.value)
+        assert "num_buckets >= 4 bidirectional" in msg and ">= 2 causal" in msg
+        assert "8 if bidirectional" not in msg
+
+
+def test_compare_learned_note_and_shaw_parameter_count():
+    data = view("compare", train_len=32)
+    text = " ".join(data.display_notes())
+    assert "beyond 32" not in text and "from 32 on" in text and "rows 0..31" in text
+    table = " ".join(" ".join(r) for r in data.panel("table").rows)
+    assert "2·(2k + 1)·d_head" in table
+    assert "2·(2k + 1)·d_head" in VIEWS["relative"].model["k"].help
+
+
+def test_dynamic_equals_unscaled_note_follows_the_length():
+    short = view("rope", seq_len=256, original_max_position_embeddings=2048)
+    freq = {s.name.split(" ")[0]: s.y for s in short.panel("frequencies").series}
+    np.testing.assert_array_equal(freq["dynamic"], freq["unscaled"])
+    assert any("dynamic ×4 equals unscaled" in n for n in short.notes)
+    long = view("rope", seq_len=4096, original_max_position_embeddings=2048)
+    freq = {s.name.split(" ")[0]: s.y for s in long.panel("frequencies").series}
+    assert not np.array_equal(freq["dynamic"], freq["unscaled"])
+    assert not any("equals unscaled" in n for n in long.notes)
+
+
+def test_loaded_table_colour_range_is_robust_to_an_outlier(tmp_path):
+    table = np.random.default_rng(0).standard_normal((64, 16))
+    table[3, 4] = 1e6
+    path = tmp_path / "t.npy"
+    np.save(path, table)
+    data = view("learned", table_file=str(path), seq_len=10)
+    lo, hi = data.panel("table").levels
+    assert hi == pytest.approx(np.percentile(np.abs(table), 99.5)) and lo == -hi
+    assert hi < 10
+
+
+# ------------------------------------------------------------------ 9: deck notes
+def _deck_scenes():
+    for path in sorted(DECKS.glob("*.json")):
+        deck = json.loads(path.read_text(encoding="utf-8"))
+        for k, scene in enumerate(deck["scenes"]):
+            yield pytest.param(scene, id=f"{path.stem}-{k + 1}")
+
+
+@pytest.mark.parametrize("scene", list(_deck_scenes()))
+def test_every_deck_scene_renders_and_its_note_agrees(scene):
+    data = view(scene["view"], **scene["params"])
+    note, params = scene["note"], scene["params"]
+    assert data.panels
+    assert "permutation-invariant" not in note
+    assert "every method breaks" not in note and "up to 2π·base" not in note
+    assert "n − m" not in note
+    if "m − n" in note and scene["view"] == "rope":
+        quoted = int(re.search(r"m − n = ([−-]?\d+)", note).group(1).replace("−", "-"))
+        assert quoted == params["m"] - params["n"]
+        assert f"m − n = {params['m'] - params['n']}" in data.formula
+    if scene["view"] == "sinusoidal" and "slowest pair" in note:
+        d, base = params["d_model"], params["base"]
+        slowest = 2 * math.pi * base ** (2 * ((d + 1) // 2 - 1) / d)
+        quoted = float(re.search(r"≈ ([\d ]+) positions, not", note).group(1).replace(" ", ""))
+        assert quoted == round(slowest)
+        assert data.panel("wavelength").series[0].y[-1] == pytest.approx(slowest)
+        assert 2 * math.pi * base / slowest == pytest.approx(base ** (2 / d))  # 3.16× at 16
+    if params.get("scaling") == "llama3":
+        assert "Llama 3.1" in note and "Llama 3.1" in scene["title"]
+        freq = {s.name.split(" ")[0]: s.y for s in data.panel("frequencies").series}
+        base_f, scaled = freq["unscaled"], freq["llama3"]
+        kept = int(np.sum(scaled == base_f))
+        divided = int(np.sum(np.isclose(scaled, base_f / params["factor"], rtol=1e-12)))
+        blended = base_f.size - kept - divided
+        wl = 2 * math.pi / base_f
+        orig = params["original_max_position_embeddings"]
+        assert kept == np.sum(wl < orig / params["high_freq_factor"])
+        assert divided == np.sum(wl > orig / params["low_freq_factor"])
+        assert f"the {kept} short-wavelength ones are kept" in note
+        assert f"the {divided} long ones" in note and f"the {blended} in between" in note
+    if scene["view"] == "permutation":
+        if "equivariant" in note:
+            assert "exactly the rows" in data.verdict
+        if "ALiBi" in note and "identical" in note:
+            alibi = view("permutation", **{**params, "method": "alibi"})
+            assert "still identical" in alibi.verdict
+            assert "sinusoidal" in note and "RoPE" in note
+            for method in ("sinusoidal", "learned", "rope"):
+                other = view("permutation", **{**params, "method": method})
+                assert "with" in other.verdict and "they differ" in other.verdict.split("with")[-1]
+    if scene["view"] == "learned" and "no row" in note:
+        rows, n = params["max_positions"], params["seq_len"]
+        assert f"positions {rows}..{n - 1}" in note
+        assert f"positions {rows}..{n - 1} have no row" in data.verdict
+    if scene["view"] == "relative" and "2k + 1" in note:
+        assert "two" in note  # Shaw et al. learn a key table and a value table
+    if scene["view"] == "relative" and "2k + 1 =" in note:
+        quoted = int(re.search(r"2k \+ 1 = (\d+)", note).group(1))
+        assert quoted == 2 * params["k"] + 1
+        assert data.panel("shaw").levels == (0.0, 2.0 * params["k"])
+
+
+# ------------------------------------------------------------------ 10: partial rotary
+@pytest.mark.parametrize("head_dim", [64, 128])
+def test_every_rotary_fraction_slider_position_computes(head_dim):
+    snapped = 0
+    for step in range(1, 21):
+        frac = round(0.05 * step, 2)
+        data = view("rope", head_dim=head_dim, partial_rotary_factor=frac)
+        raw = int(head_dim * frac)
+        d_rot = 2 * data.panel("frequencies").series[0].y.size
+        assert d_rot % 2 == 0 and 2 <= d_rot <= head_dim
+        assert d_rot == max(2, raw - raw % 2)
+        theta = 10000.0 ** (-np.arange(0, d_rot, 2) / d_rot)
+        np.testing.assert_allclose(data.panel("frequencies").series[0].y, theta, rtol=1e-12)
+        if d_rot != raw:
+            snapped += 1
+            assert any(f"snapped to d_rot = {d_rot}" in n for n in data.notes)
+    assert snapped == 8
+
+
+# ------------------------------------------------------------------ 13.5: learned overflow
+def test_learned_overflow_is_drawn_not_only_an_error():
+    data = view("learned", max_positions=64, seq_len=80, d_model=32)
+    assert "p = 0..79" in data.formula and "64..79" in data.formula
+    assert "max_positions=64" in data.verdict
+    sim = data.panel("similarity")
+    assert sim.image.shape == (80, 80) and sim.missing == "no row"
+    assert np.isnan(sim.image[64:]).all() and np.isnan(sim.image[:, 64:]).all()
+    assert np.isfinite(sim.image[:64, :64]).all()
+    table = data.panel("table")
+    assert table.missing == "no row" and np.isnan(table.image[64:]).all()
+    assert np.isfinite(table.image[:64]).all() and table.y_coords[-1] == 79
+    assert "no row" in sim.probe(70.0, 3.0) and "no row" in table.probe(0.0, 70.0)
+    norms = data.panel("norms").series
+    assert np.isnan(norms[0].y[64:]).all() and np.isfinite(norms[0].y[:64]).all()
+    hatch = [s for s in norms if s.name.startswith("no row")]
+    assert hatch and hatch[0].x.min() >= 63.5 and hatch[0].x.max() <= 79.5
+    inside = view("learned", max_positions=64, seq_len=48)
+    assert inside.verdict == "" and inside.panel("similarity").missing == ""
+    with pytest.raises(ValueError, match="max_positions=64"):  # the export has no rows
+        spec = VIEWS["learned"]
+        spec.export(spec.model.validate({"seq_len": 80}, partial=True))
+
+
+def test_sampled_curve_names_say_so():
+    """Every curve drawn from a sample whose plain points would alias says so."""
+    checks = {
+        "sinusoidal": ({"seq_len": 65536}, "waves"),
+        "rope": ({"seq_len": 65536}, "score"),
+        "compare": ({"seq_len": 65536}, "distance"),
+    }
+    for view_id, (changes, key) in checks.items():
+        data = view(view_id, **changes)
+        names = [s.name for s in data.panel(key).series]
+        assert any("min–max" in n or "band" in n for n in names), (view_id, names)
+
+
+def test_learned_overflow_in_the_window_is_drawn_hatched_without_an_error(window):
+    """Deck scene 7 ("Out of range"): the window shows the overflow, not a banner."""
+    from PySide6 import QtCore
+
+    window.set_view("learned")
+    state = window.states["learned"]
+    state.set_param("seq_len", 80)
+    assert window.wait_idle()
+    widget = window.views["learned"]
+    assert widget.data.params["seq_len"] == 80
+    assert not widget.banner.isVisible(), widget.banner.text()
+    assert "p = 0..79" in widget.formula.text()
+    got = widget.plots["similarity"].plotted_arrays()["image"]
+    assert got.shape == (80, 80) and np.isnan(got[64:]).all()
+    def hatched(key: str) -> bool:
+        bg = widget.plots[key].plot.getViewBox().background
+        return bg.isVisible() and bg.brush().style() == QtCore.Qt.BrushStyle.BDiagPattern
+
+    assert hatched("similarity") and hatched("table")
+    state.set_param("seq_len", 48)  # back inside the table: no hatching
+    assert window.wait_idle()
+    assert widget.data.params["seq_len"] == 48
+    assert not hatched("similarity") and not hatched("table")
