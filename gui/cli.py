@@ -116,6 +116,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     present.add_argument("deck", metavar="DECK", help="deck file")
     present.set_defaults(func=cmd_present)
+    from core.training.cli import add_train_command
+
+    add_train_command(sub)  # main.py train: the training lab (torch only when it runs)
     return parser
 
 

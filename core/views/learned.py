@@ -10,9 +10,10 @@ from typing import Any
 import numpy as np
 
 from core import tablecache
-from core.learned import init_learned_table, learned_lookup, learned_table_rows, load_table_npy
+from core.learned import init_learned_table, learned_lookup, learned_table_rows
 from core.memory import check_allocation
 from core.params import Param, ParamModel
+from core.table_formats import load_position_table
 from core.viewdata import (
     ComputeContext,
     ExportData,
@@ -65,11 +66,22 @@ MODEL = ParamModel(
             "table_file",
             "file",
             "",
-            "Table file (.npy)",
+            "Table file (.npy, .safetensors, .pt)",
             "Optional 2-D (max_positions, d) "
-            ".npy, e.g. a trained table; pickled files are refused. When set, the file defines "
-            "max_positions and d_model and the seed is ignored.",
+            "table: .npy (e.g. saved by 'main.py train --save'), .safetensors or .pt (e.g. a "
+            "GPT-2 or BERT checkpoint); nothing in the file is executed, pickled code is "
+            "refused. When set, the file defines max_positions and d_model and the seed is "
+            "ignored.",
             max_items=4096,
+        ),
+        Param(
+            "table_key",
+            "text",
+            "",
+            "Tensor name in the file",
+            "Which tensor of a .safetensors/.pt file is the table. Empty: wpe.weight "
+            "(GPT-2), else *position_embeddings.weight (BERT), else the file's only 2-D tensor.",
+            max_items=256,
         ),
         Param(
             "seq_len",
@@ -106,8 +118,8 @@ def _small_table(rows: int, d: int, seed: int) -> np.ndarray:
 
 
 @lru_cache(maxsize=1)
-def _file_table(path: str, mtime_ns: int, size: int) -> np.ndarray:
-    table = load_table_npy(path)
+def _file_table(path: str, key: str, mtime_ns: int, size: int) -> np.ndarray:
+    table = load_position_table(path, key)
     table.flags.writeable = False
     return table
 
@@ -125,9 +137,10 @@ class _Table:
                 st = os.stat(self.path)
             except OSError as exc:
                 raise ValueError(f"{self.path}: cannot read ({exc.strerror or exc})") from None
-            self.array = _file_table(self.path, st.st_mtime_ns, st.st_size)
+            tkey = str(params.get("table_key", "")).strip()
+            self.array = _file_table(self.path, tkey, st.st_mtime_ns, st.st_size)
             self.rows, self.d = self.array.shape
-            self.key: tuple[Any, ...] = ("file", self.path, st.st_mtime_ns, st.st_size)
+            self.key: tuple[Any, ...] = ("file", self.path, tkey, st.st_mtime_ns, st.st_size)
         else:
             self.rows, self.d = int(params["max_positions"]), int(params["d_model"])
             self.key = ("seeded", self.rows, self.d, self.seed)

@@ -1,0 +1,335 @@
+"""Training lab (core.training): tasks, the model's position tensors, training, CLI.
+
+torch tests ask for the ``torch`` fixture (skipped without torch); the task and CLI-input
+tests run everywhere. Runs are tiny (d 32, one layer, a few steps): well under a second.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from core.alibi import alibi_bias
+from core.relative import t5_relative_bucket
+from core.rope import rope_inv_freq
+from core.sinusoidal import sinusoidal
+from core.training.lab import TrainConfig, TrainControl, default_eval_lengths
+from core.training.model import ModelConfig, position_tables
+from core.training.tasks import IGNORE, Task
+from gui.cli import main as cli_main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+SMALL = {
+    "d_model": 32,
+    "n_layers": 1,
+    "n_heads": 2,
+    "train_len": 8,
+    "batch_size": 16,
+    "eval_batch": 32,
+    "device": "cpu",
+    "lr": 1e-2,
+}
+
+
+@pytest.fixture
+def torch():
+    return pytest.importorskip("torch")
+
+
+def small(**changes) -> TrainConfig:
+    return TrainConfig(**{**SMALL, **changes})
+
+
+# ------------------------------------------------------------------ tasks and tensors
+def test_shift_task_targets_are_the_token_k_back():
+    x, y = Task("shift", 16, 3).batch(np.random.default_rng(0), 10, 4)
+    assert x.shape == y.shape == (4, 10)
+    assert np.all(y[:, :3] == IGNORE)
+    np.testing.assert_array_equal(y[:, 3:], x[:, :7])
+
+
+def test_reverse_task_reads_then_writes_backwards():
+    task = Task("reverse", 16)
+    x, y = task.batch(np.random.default_rng(0), 5, 3)
+    assert x.shape == y.shape == (3, task.seq_len(5)) == (3, 10)
+    content = x[:, :5]
+    assert np.all(x[:, 5] == 16)  # separator
+    assert np.all(y[:, :5] == IGNORE)
+    np.testing.assert_array_equal(y[:, 5:], content[:, ::-1])
+    np.testing.assert_array_equal(x[:, 6:], content[:, ::-1][:, :-1])  # teacher forcing
+
+
+def test_position_tensors_are_the_core_formulas():
+    """The lab adds/biases with exactly what the views draw."""
+    n = 12
+    sin = position_tables(ModelConfig("sinusoidal", d_model=32), n)
+    np.testing.assert_array_equal(sin["sinusoidal"], sinusoidal(n, 32))
+    alibi = position_tables(ModelConfig("alibi", d_model=32, n_heads=4), n)
+    np.testing.assert_array_equal(alibi["alibi"], alibi_bias(n, 4, causal=True))
+    rope = position_tables(ModelConfig("rope", d_model=32, n_heads=2), n)
+    inv = rope_inv_freq(16)[0]
+    np.testing.assert_allclose(rope["cos"], np.cos(np.arange(n)[:, None] * inv), atol=1e-15)
+    t5 = position_tables(ModelConfig("t5", d_model=32), n)
+    i, j = np.arange(n)[:, None], np.arange(n)[None, :]
+    expected = t5_relative_bucket(j - i, bidirectional=False, num_buckets=32, max_distance=128)
+    np.testing.assert_array_equal(t5["t5_bucket"], expected)
+    assert np.all(np.isneginf(sin["mask"][np.triu_indices(n, 1)]))
+    assert np.all(sin["mask"][np.tril_indices(n)] == 0)
+
+
+@pytest.mark.parametrize(
+    ("changes", "match"),
+    [
+        ({"pe": "xpos"}, "positional method"),
+        ({"pe": "rope", "d_model": 36, "n_heads": 4}, "must be even"),
+        ({"d_model": 64, "n_heads": 3}, "divide"),
+        ({"task": "sort"}, "task"),
+        ({"train_len": 3}, "train_len"),
+        ({"eval_lens": (2,)}, "evaluation length"),
+        ({"steps": 0}, "steps"),
+        ({"device": "tpu"}, "device"),
+    ],
+)
+def test_bad_configs_are_one_line_value_errors(changes, match):
+    with pytest.raises(ValueError, match=match) as info:
+        TrainConfig(**{**SMALL, **changes})
+    assert "\n" not in str(info.value)
+
+
+def test_default_evaluation_lengths_span_half_to_four_times():
+    assert default_eval_lengths(32) == (16, 32, 48, 64, 96, 128)
+    assert TrainConfig().lengths() == (16, 32, 48, 64, 96, 128)
+
+
+# ------------------------------------------------------------------ training (torch)
+def test_short_run_lowers_the_loss_and_is_bit_identical(torch):
+    from core.training.lab import train
+
+    cfg = small(pe="rope", steps=40, seed=3)
+    a, b = train(cfg), train(cfg)
+    assert a.steps_done == 40 and not a.cancelled
+    assert np.mean(a.loss_history[-5:]) < np.mean(a.loss_history[:5]) - 0.3
+    assert a.loss_history == b.loss_history
+    assert a.accuracy_history == b.accuracy_history
+    sa, sb = a.model.state_dict(), b.model.state_dict()
+    assert all(torch.equal(sa[k], sb[k]) for k in sa)
+    assert [p.accuracy for p in a.evaluation] == [p.accuracy for p in b.evaluation]
+    other = train(small(pe="rope", steps=40, seed=4))
+    assert other.loss_history != a.loss_history  # the seed matters: the check can fail
+    assert a.device == "cpu"
+
+
+def test_run_restores_global_torch_settings(torch):
+    from core.training.lab import train
+
+    threads = torch.get_num_threads()
+    train(small(pe="none", steps=2, threads=1))
+    assert torch.get_num_threads() == threads
+    assert not torch.are_deterministic_algorithms_enabled()
+
+
+def test_learned_table_reports_no_row_past_its_rows(torch):
+    from core.training.lab import train
+
+    res = train(small(pe="learned", steps=3, eval_lens=(4, 8, 16)))
+    by_len = {p.length: p for p in res.evaluation}
+    assert isinstance(by_len[4].accuracy, float) and isinstance(by_len[8].accuracy, float)
+    assert by_len[16].accuracy is None and by_len[16].loss is None
+    assert "no row" in by_len[16].reason and "8 rows" in by_len[16].reason
+    assert res.as_dict()["accuracy_by_length"]["16"] is None
+    assert res.learned_table().shape == (8, 32)
+    rope = train(small(pe="rope", steps=3, eval_lens=(16,)))
+    assert isinstance(rope.accuracy_at(16), float)  # relative methods read any length
+
+
+def test_every_method_trains_a_step(torch):
+    from core.training.lab import train
+    from core.training.model import PE_METHODS
+
+    for pe in PE_METHODS:
+        res = train(small(pe=pe, steps=2, eval_lens=(8,)))
+        assert res.steps_done == 2 and np.isfinite(res.loss_history).all(), pe
+        assert 0.0 <= res.accuracy_at(8) <= 1.0
+
+
+def test_cancel_stops_within_one_step(torch):
+    from core.training.lab import train
+
+    control = TrainControl()
+    seen = []
+
+    def progress(p):
+        seen.append(p.step)
+        if p.step == 3:
+            control.cancel()
+
+    res = train(small(steps=50), progress=progress, control=control)
+    assert seen == [1, 2, 3]
+    assert res.steps_done == 3 and res.cancelled
+    assert len(res.loss_history) == 3
+    assert res.evaluation == []
+
+
+def test_pause_holds_the_run_until_resumed(torch):
+    from core.training.lab import train
+
+    control = TrainControl()
+    seen = []
+    at_pause = []
+
+    def resume_when_paused():
+        while not control.paused:
+            threading.Event().wait(0.01)
+        at_pause.append(list(seen))  # the run is blocked: nothing more happens
+        threading.Event().wait(0.05)
+        at_pause.append(list(seen))
+        control.resume()
+
+    def progress(p):
+        seen.append(p.step)
+        if p.step == 2:
+            control.pause()
+            threading.Thread(target=resume_when_paused).start()
+
+    res = train(small(steps=5, eval_lens=(8,)), progress=progress, control=control)
+    assert at_pause == [[1, 2], [1, 2]]
+    assert seen == [1, 2, 3, 4, 5] and res.steps_done == 5 and not res.cancelled
+
+
+def test_attention_maps_are_causal_distributions(torch):
+    from core.training.lab import attention_maps, train
+
+    res = train(small(pe="alibi", steps=2, eval_lens=(8,)))
+    maps = attention_maps(res.model, np.arange(8) % 16)
+    assert maps.shape == (1, 2, 8, 8)
+    np.testing.assert_allclose(maps.sum(-1), 1.0, atol=1e-6)
+    assert np.all(maps[..., np.triu_indices(8, 1)[0], np.triu_indices(8, 1)[1]] == 0)
+
+
+# ------------------------------------------------------------------ command line
+def run_cli(capsys, *args):
+    code = cli_main(["train", *args], 0.0)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_cli_json_has_the_documented_fields(torch, tmp_path, capsys):
+    out_json, table = tmp_path / "out.json", tmp_path / "table.npy"
+    code, out, err = run_cli(
+        capsys,
+        "--pe",
+        "rope,learned",
+        "--train-len",
+        "8",
+        "--eval-lens",
+        "16,4,8",
+        "--steps",
+        "5",
+        "--d-model",
+        "32",
+        "--layers",
+        "1",
+        "--heads",
+        "2",
+        "--batch",
+        "8",
+        "--device",
+        "cpu",
+        "--json",
+        str(out_json),
+        "--save",
+        str(table),
+    )
+    assert code == 0, err
+    assert "step 5/5" in err  # the progress line
+    assert "no row" in out  # the table printed on stdout
+    doc = json.loads(out_json.read_text())
+    assert doc["version"] == 1 and doc["command"] == "train"
+    assert doc["device"] == "cpu" and doc["torch_version"]
+    assert doc["wall_time_s"] > 0
+    params = doc["parameters"]
+    assert params["pe"] == ["rope", "learned"]
+    assert params["eval_lens"] == [4, 8, 16]
+    assert (params["train_len"], params["steps"], params["seed"], params["task"]) == (
+        8,
+        5,
+        0,
+        "shift",
+    )
+    assert [r["pe"] for r in doc["runs"]] == ["rope", "learned"]
+    for run in doc["runs"]:
+        assert len(run["loss_history"]) == len(run["accuracy_history"]) == 5
+        assert set(run["accuracy_by_length"]) == {"4", "8", "16"}
+        assert run["device"] == "cpu" and run["wall_time_s"] > 0 and run["steps_per_s"] > 0
+        assert {"length", "seq_len", "accuracy", "loss", "reason"} <= set(run["evaluation"][0])
+    assert doc["runs"][1]["accuracy_by_length"]["16"] is None
+    assert isinstance(doc["runs"][0]["accuracy_by_length"]["16"], float)
+    saved = np.load(table)
+    assert saved.shape == (8, 32)
+    # the saved table feeds the learned view
+    from core.viewdata import ComputeContext
+    from core.views import VIEWS
+
+    spec = VIEWS["learned"]
+    data = spec.compute(
+        spec.model.validate({"table_file": str(table), "seq_len": 8}, partial=True),
+        ComputeContext(),
+    )
+    np.testing.assert_allclose(data.panel("table").image, saved)
+
+
+@pytest.mark.parametrize(
+    ("args", "match"),
+    [
+        (["--pe", "foo"], "positional method 'foo'"),
+        (["--pe", "rope,rope"], "listed twice"),
+        (["--eval-lens", "16,x"], "comma-separated"),
+        (["--train-len", "0"], "--train-len"),
+        (["--task", "sort"], "--task"),
+        (["--heads", "3"], "divide"),
+        (["--pe", "rope", "--save", "t.npy"], "add learned"),
+        (["--pe", "learned", "--save", "t.txt"], ".npy"),
+        (["--json", "/nonexistent-folder/x.json"], "does not exist"),
+    ],
+)
+def test_cli_bad_input_is_one_line_exit_2(capsys, args, match):
+    code, out, err = run_cli(capsys, *args, "--steps", "1")
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and match in lines[0], err
+    assert "Traceback" not in err
+
+
+BLOCK_TORCH = textwrap.dedent("""
+    import importlib.abc, sys
+    class Block(importlib.abc.MetaPathFinder):
+        def find_spec(self, name, path=None, target=None):
+            if name.split(".")[0] == "torch":
+                raise ImportError("no torch here")
+            return None
+    sys.meta_path.insert(0, Block())
+    sys.argv = ["main.py", "train", "--steps", "1"]
+    import main
+    sys.exit(main.main())
+""")
+
+
+def test_cli_without_torch_says_how_to_get_it():
+    result = subprocess.run(
+        [sys.executable, "-c", BLOCK_TORCH],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "pip install torch" in lines[0], result.stderr
