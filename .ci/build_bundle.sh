@@ -14,7 +14,8 @@
 #      must exit 0 and print "first-frame-ms: <float>"; also under xcb if
 #      xvfb-run is installed.
 #   4. reports bundle size (du -sm), .tar.gz size and start time; exits
-#      non-zero if a target is exceeded.
+#      non-zero if a size limit is exceeded. Start times are printed, never
+#      judged here: a busy CI machine is slow (the benchmark in bench/ judges them).
 #
 # Environment knobs:
 #   PYINSTALLER          command to run PyInstaller (default: pyinstaller)
@@ -22,7 +23,6 @@
 #                        to run the bundle
 #   MAX_BUNDLE_MB=180    size limit of dist/pe-studio on disk
 #   MAX_TARGZ_MB=75      size limit of the .tar.gz
-#   MAX_FIRST_FRAME_MS=2000  limit for the warm first-frame time
 #   SMOKE_TIMEOUT=60     seconds allowed per smoke command
 #   PE_STUDIO_WITH_TORCH=1   build the torch variant (size limits not applied)
 #   SKIP_BUILD=1         reuse an existing dist/pe-studio (smoke tests only)
@@ -34,7 +34,6 @@ PYINSTALLER="${PYINSTALLER:-pyinstaller}"
 PYTHON="${PYTHON:-python3}"
 MAX_BUNDLE_MB="${MAX_BUNDLE_MB:-180}"
 MAX_TARGZ_MB="${MAX_TARGZ_MB:-75}"
-MAX_FIRST_FRAME_MS="${MAX_FIRST_FRAME_MS:-2000}"
 SMOKE_TIMEOUT="${SMOKE_TIMEOUT:-60}"
 WITH_TORCH="${PE_STUDIO_WITH_TORCH:-0}"
 
@@ -194,9 +193,6 @@ OFFSCREEN=("${MINIMAL_ENV[@]}" PE_STUDIO_SELFTEST=1 QT_QPA_PLATFORM=offscreen "$
 selftest offscreen-cold "${OFFSCREEN[@]}"; COLD_MS=$SELF_MS; COLD_WALL=$SELF_WALL
 selftest offscreen-warm "${OFFSCREEN[@]}"; WARM_MS=$SELF_MS; WARM_WALL=$SELF_WALL
 say "  first frame: cold ${COLD_MS} ms (process ${COLD_WALL} s), warm ${WARM_MS} ms (process ${WARM_WALL} s)"
-if [[ "$WARM_MS" != NaN ]] && awk -v v="$WARM_MS" -v m="$MAX_FIRST_FRAME_MS" 'BEGIN { exit !(v > m) }'; then
-    fail "first frame ${WARM_MS} ms > ${MAX_FIRST_FRAME_MS} ms"
-fi
 
 if [[ "$(uname -s)" == "Linux" ]]; then
     if command -v xvfb-run >/dev/null 2>&1; then
@@ -218,7 +214,7 @@ T_END=$(now)
 
 say "bundle:     $DIST_DIR  ${BUNDLE_MB} MB on disk (limit ${MAX_BUNDLE_MB})"
 say "tarball:    $TARBALL  ${TARGZ_MB} MB (limit ${MAX_TARGZ_MB})"
-say "start:      first frame ${WARM_MS} ms warm / ${COLD_MS} ms cold (limit ${MAX_FIRST_FRAME_MS})"
+say "start:      first frame ${WARM_MS} ms warm / ${COLD_MS} ms cold (printed, not judged)"
 say "times:      build ${BUILD_S} s, build+smoke $(elapsed "$T_BUILD0" "$T_END") s"
 
 if [[ "$WITH_TORCH" == "1" ]]; then
