@@ -360,6 +360,7 @@ def _env() -> dict[str, str]:
     return env
 
 
+@pytest.mark.slow
 def test_subprocess_export_without_display(tmp_path):
     png, npy = tmp_path / "s.png", tmp_path / "a.npy"
     for args in (
@@ -382,6 +383,7 @@ def test_subprocess_export_without_display(tmp_path):
     np.testing.assert_array_equal(np.load(npy), alibi_bias(8, 8, False))
 
 
+@pytest.mark.slow
 def test_subprocess_views_needs_no_qt_and_errors_are_clean(tmp_path):
     code = (
         "import sys, main; rc = main.main(['views']); "

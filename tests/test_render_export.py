@@ -75,7 +75,7 @@ def plots(qtbot) -> pg.GraphicsLayoutWidget:
         ({"width": 400, "height": 300}, (400, 300)),
         ({"scale": 2}, (1600, 1000)),
         ({"width": 1200}, (1200, 750)),
-        ({"width": 3200, "height": 2000}, (3200, 2000)),
+        pytest.param({"width": 3200, "height": 2000}, (3200, 2000), marks=pytest.mark.slow),
     ],
 )
 def test_png_size_and_content(plots, tmp_path, kwargs, size):
