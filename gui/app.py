@@ -2,7 +2,12 @@
 
 Nothing below this module installs features into the window: the window layer knows
 nothing of lecture or export code, and they reach it through
-:class:`gui.window.protocol.StudioWindow`.
+:class:`gui.window.protocol.StudioWindow`. The features are registered with the window
+(``window.add_feature``); :class:`StudioMainWindow` gives them typed names.
+
+The settings store is opened here, once, and shared by every feature. Presentations
+(``main.py present``) and self-test runs (``PE_STUDIO_SELFTEST=1``) read the user's
+settings but never write them.
 """
 
 from __future__ import annotations
@@ -17,31 +22,69 @@ from PySide6 import QtCore, QtWidgets
 
 from core.memory import use_env_budget
 from core.scenes import SceneError, load_deck
-from gui.export.actions import install_export_actions
-from gui.lecture.controller import install_lecture
+from gui.export.actions import ExportActions, install_export_actions
+from gui.lecture.controller import Lecture, install_lecture
+from gui.lecture.settings import open_store
 from gui.qt_app import ensure_app
 from gui.window.about import install_about_action
 from gui.window.main_window import MainWindow
+from gui.window.store import ReadOnlyStore
 
-__all__ = ["build_window", "ensure_app", "exec_window", "run_gui", "run_present"]
+__all__ = [
+    "StudioMainWindow",
+    "build_window",
+    "ensure_app",
+    "exec_window",
+    "run_gui",
+    "run_present",
+    "selftest",
+]
+
+SELFTEST_ENV = "PE_STUDIO_SELFTEST"
 
 
-def build_window() -> MainWindow:
+class StudioMainWindow(MainWindow):
+    """The main window with typed access to the features :func:`build_window` installs."""
+
+    @property
+    def lecture(self) -> Lecture:
+        """The lecture features (scenes, decks, presentation, animation, settings)."""
+        return self.feature(Lecture)
+
+    @property
+    def export_actions(self) -> ExportActions:
+        """The export commands."""
+        return self.feature(ExportActions)
+
+
+def selftest() -> bool:
+    """Whether this run is a self-test (``PE_STUDIO_SELFTEST=1``)."""
+    return os.environ.get(SELFTEST_ENV) == "1"
+
+
+def build_window(*, persist: bool = True) -> StudioMainWindow:
     """Create the main window with every feature installed (export, lecture).
+
+    Parameters
+    ----------
+    persist
+        Whether the window may write the user's settings; ``False`` reads them but
+        keeps every change in memory (presentations, self-tests).
 
     Returns
     -------
-    MainWindow
+    StudioMainWindow
         The window, not yet shown; ``window.lecture`` is its lecture controller.
     """
     ensure_app()
     budget_problem = use_env_budget()  # a bad PE_STUDIO_MEMORY_BUDGET_MB: default + message
-    window = MainWindow()
+    store = open_store()
+    window = StudioMainWindow(store if persist and not selftest() else ReadOnlyStore(store))
     install_export_actions(window)
     install_lecture(window)
     install_about_action(window)
     if budget_problem:
-        window.statusBar().showMessage(budget_problem, 20000)
+        window.show_status(budget_problem, 20000)
     return window
 
 
@@ -58,7 +101,7 @@ def run_gui(t0: float | None = None) -> int:
 
 
 def exec_window(
-    app: QtWidgets.QApplication, window: MainWindow, t0: float, show: Callable[[], None]
+    app: QtWidgets.QApplication, window: StudioMainWindow, t0: float, show: Callable[[], None]
 ) -> int:
     """Show ``window`` and run the event loop; honours the self-test mode.
 
@@ -66,7 +109,7 @@ def exec_window(
     frame and prints ``first-frame-ms: <ms since t0>``; after 30 s it gives up (exit 3)
     so a CI job never hangs.
     """
-    if os.environ.get("PE_STUDIO_SELFTEST") == "1":
+    if selftest():
 
         def done() -> None:
             print(f"first-frame-ms: {(time.perf_counter() - t0) * 1000:.0f}", flush=True)
@@ -104,8 +147,8 @@ def run_present(deck_path: str, t0: float) -> int:
         print(f"error: {deck_path}: {exc}", file=sys.stderr)
         return 2
     app = ensure_app()
-    window = build_window()
-    lecture = window.lecture  # type: ignore[attr-defined]
+    window = build_window(persist=False)  # a deck's parameters never become the user's
+    lecture = window.lecture
     lecture.restore()
     lecture.deck.set_deck(deck, Path(deck_path))
     lecture.display.enter_presentation(fullscreen=True)

@@ -430,7 +430,6 @@ def test_window_actions(window, tmp_path, monkeypatch, qtbot):
     errors: list[str] = []
     asked: list[str] = []
     monkeypatch.setattr(ea, "notify_error", lambda _w, message: errors.append(message))
-    monkeypatch.setattr(ea, "_MEMORY_SETTINGS", {})
     options = [
         ea.ExportOptions("png", 640, 400, scale=1.5),
         ea.ExportOptions("csv", 800, 500, panel="waves"),
@@ -458,7 +457,7 @@ def test_window_actions(window, tmp_path, monkeypatch, qtbot):
     image = png_image(tmp_path / "view.png")
     assert (image.width(), image.height()) == (960, 600)
     assert os.environ.get("PE_STUDIO_NO_SETTINGS") == "1"
-    assert ea._MEMORY_SETTINGS[ea.SETTINGS_KEY] == str(tmp_path)
+    assert window.settings.get(ea.SETTINGS_KEY) == str(tmp_path)
     actions["action-export-plot"].trigger()  # second dialog starts in the remembered folder
     assert Path(asked[1]).parent == tmp_path and Path(asked[1]).name == "sinusoidal-waves.csv"
     data = get_view("sinusoidal").compute(

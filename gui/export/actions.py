@@ -3,8 +3,8 @@
 ``install_export_actions(window)`` adds *Export view…* (Ctrl+E), *Export plot…*,
 *Copy image* (Ctrl+Shift+C) and *Export all views…*. Every export goes through
 :func:`gui.export.headless.export_view`, the same code path as ``main.py export``. The last
-folder used is remembered in ``QSettings`` (key ``export/last_dir``), or in memory when
-``PE_STUDIO_NO_SETTINGS=1`` (tests).
+folder used is remembered in the window's settings store (key ``export/last_dir``).
+The window is reached only through :class:`gui.window.protocol.StudioWindow`.
 """
 
 from __future__ import annotations
@@ -20,9 +20,10 @@ from core.views import VIEWS
 from gui.export.headless import DEFAULT_HEIGHT, DEFAULT_WIDTH, FORMATS, MAX_SIDE, export_view
 from gui.render.snapshot import copy_to_clipboard
 from gui.window.engine import error_text
+from gui.window.protocol import StudioWindow
+from gui.window.store import SettingsStore
 
 SETTINGS_KEY = "export/last_dir"
-_MEMORY_SETTINGS: dict[str, str] = {}
 FORMAT_LABELS = {
     "png": "PNG image",
     "svg": "SVG vector image",
@@ -58,26 +59,15 @@ _last_options = ExportOptions()
 
 
 # ----------------------------------------------------------------------- settings
-def _use_memory() -> bool:
-    return os.environ.get("PE_STUDIO_NO_SETTINGS") == "1"
-
-
-def last_dir() -> str:
+def last_dir(store: SettingsStore) -> str:
     """The folder of the last export (default: the home folder)."""
-    value = (
-        _MEMORY_SETTINGS.get(SETTINGS_KEY)
-        if _use_memory()
-        else QtCore.QSettings().value(SETTINGS_KEY, None)
-    )
-    return str(value) if value and Path(str(value)).is_dir() else str(Path.home())
+    value = store.get(SETTINGS_KEY)
+    return value if value and Path(value).is_dir() else str(Path.home())
 
 
-def remember_dir(folder: str | os.PathLike[str]) -> None:
+def remember_dir(store: SettingsStore, folder: str | os.PathLike[str]) -> None:
     """Store ``folder`` as the last export folder."""
-    if _use_memory():
-        _MEMORY_SETTINGS[SETTINGS_KEY] = os.fspath(folder)
-    else:
-        QtCore.QSettings().setValue(SETTINGS_KEY, os.fspath(folder))
+    store.put(SETTINGS_KEY, os.fspath(folder))
 
 
 # ----------------------------------------------------------------------- dialog
@@ -116,6 +106,8 @@ class ExportDialog(QtWidgets.QDialog):
         self.size_note = QtWidgets.QLabel(self)
         if panels:
             form.addRow("Plot:", self.panel)
+        else:
+            self.panel.hide()  # not in the form: it would sit over the "Format:" label
         form.addRow("Format:", self.format)
         form.addRow("Width (px):", self.width_box)
         form.addRow("Height (px):", self.height_box)
@@ -210,10 +202,10 @@ def notify_error(parent: QtWidgets.QWidget, message: str) -> None:
 
 # ----------------------------------------------------------------------- actions
 class ExportActions(QtCore.QObject):
-    """The export commands of one :class:`gui.window.main_window.MainWindow`."""
+    """The export commands of one :class:`~gui.window.protocol.StudioWindow`."""
 
-    def __init__(self, window: Any) -> None:
-        super().__init__(window)
+    def __init__(self, window: StudioWindow) -> None:
+        super().__init__(window.qt)
         self.window = window
 
     def _params(self, view_id: str) -> dict[str, Any]:
@@ -226,7 +218,7 @@ class ExportActions(QtCore.QObject):
         try:
             export_view(view_id, self._params(view_id), path, **options.export_kwargs())
         except Exception as exc:  # shown as one line, the window stays usable
-            notify_error(self.window, error_text(exc))
+            notify_error(self.window.qt, error_text(exc))
             return False
         finally:
             QtWidgets.QApplication.restoreOverrideCursor()
@@ -241,45 +233,47 @@ class ExportActions(QtCore.QObject):
             data = self.window.view_widget(view_id).data
             panels = [(p.key, p.title) for p in data.panels] if data is not None else []
             if not panels:
-                notify_error(self.window, "the view has no plot to export yet")
+                notify_error(self.window.qt, "the view has no plot to export yet")
                 return None
         what = "plot" if single_plot else "view"
-        options = ask_options(self.window, f"Export {what}", _last_options, panels)
+        options = ask_options(self.window.qt, f"Export {what}", _last_options, panels)
         if options is None:
             return None
         _last_options = options if single_plot else replace(options, panel=_last_options.panel)
         name = f"{view_id}-{options.panel}" if options.panel else view_id
-        suggested = str(Path(last_dir()) / f"{name}.{options.fmt}")
-        path = ask_save_path(self.window, f"Export {what}", suggested, options.fmt)
+        suggested = str(Path(last_dir(self.window.settings)) / f"{name}.{options.fmt}")
+        path = ask_save_path(self.window.qt, f"Export {what}", suggested, options.fmt)
         if path is None:
             return None
         if not Path(path).suffix:
             path = f"{path}.{options.fmt}"
-        remember_dir(Path(path).parent)
+        remember_dir(self.window.settings, Path(path).parent)
         if not self._run(view_id, path, options):
             return None
-        self.window.statusBar().showMessage(f"Exported {what} to {path}", 8000)
+        self.window.show_status(f"Exported {what} to {path}", 8000)
         return path
 
     def copy_image(self) -> None:
         """Copy the plots of the current view, as shown, to the clipboard."""
         copy_to_clipboard(self.window.view_widget(self.window.current_view).canvas)
-        self.window.statusBar().showMessage("Copied the plots to the clipboard", 5000)
+        self.window.show_status("Copied the plots to the clipboard", 5000)
 
     def export_all(self) -> list[str]:
         """Export every view with its current parameters into one folder."""
         global _last_options
-        options = ask_options(self.window, "Export all views", _last_options)
+        options = ask_options(self.window.qt, "Export all views", _last_options)
         if options is None:
             return []
         _last_options = replace(options, panel=_last_options.panel)
-        folder = ask_folder(self.window, "Export all views to folder", last_dir())
+        folder = ask_folder(
+            self.window.qt, "Export all views to folder", last_dir(self.window.settings)
+        )
         if folder is None:
             return []
-        remember_dir(folder)
+        remember_dir(self.window.settings, folder)
         written: list[str] = []
         for view_id in VIEWS:
-            self.window.statusBar().showMessage(f"Exporting {view_id}…")
+            self.window.show_status(f"Exporting {view_id}…", 0)
             QtWidgets.QApplication.processEvents(
                 QtCore.QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents
             )
@@ -287,17 +281,15 @@ class ExportActions(QtCore.QObject):
             if not self._run(view_id, path, replace(options, panel=None)):
                 break
             written.append(path)
-        self.window.statusBar().showMessage(
-            f"Exported {len(written)} of {len(VIEWS)} views to {folder}", 8000
-        )
+        self.window.show_status(f"Exported {len(written)} of {len(VIEWS)} views to {folder}", 8000)
         return written
 
 
-def install_export_actions(window: Any) -> ExportActions:
-    """Add the export actions to ``window.file_menu`` (before *Quit*) with shortcuts."""
-    actions = ExportActions(window)
-    window.export_actions = actions
-    menu: QtWidgets.QMenu = window.file_menu
+def install_export_actions(window: StudioWindow) -> ExportActions:
+    """Add the export actions to the File menu (before *Quit*) with shortcuts; returns
+    the registered :class:`ExportActions`."""
+    actions = window.add_feature(ExportActions(window))
+    menu = window.menu("file")
     created = [
         window.add_action(
             menu, "&Export view…", "Ctrl+E", actions.export_current, "action-export-view"
@@ -316,7 +308,7 @@ def install_export_actions(window: Any) -> ExportActions:
             menu, "Export &all views…", "Ctrl+Alt+Shift+E", actions.export_all, "action-export-all"
         ),
     ]
-    quit_action = window.findChild(QtGui.QAction, "action-quit")
+    quit_action = window.qt.findChild(QtGui.QAction, "action-quit")
     if quit_action is not None and quit_action in menu.actions():
         for action in created:  # keep Quit last
             menu.insertAction(quit_action, action)

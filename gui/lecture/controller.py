@@ -1,32 +1,33 @@
 """Lecture features of the main window: scenes, decks, presentation, animation, help.
 
-:func:`install_lecture` is called once from ``MainWindow._build_actions``; it creates a
-:class:`Lecture` (``window.lecture``) that adds the actions (each with a shortcut), the
-deck dock, the help overlay, the keyboard policy for presentation clickers, and saves /
-restores the settings (:mod:`gui.lecture.settings`).
+:func:`install_lecture` is called once by the composition root (:mod:`gui.app`); it
+registers a :class:`Lecture` with the window (a feature: ``window.feature(Lecture)``) that
+adds the actions (each with a shortcut), the deck dock, the help overlay, the keyboard
+policy for presentation clickers, and saves / restores the settings
+(:mod:`gui.lecture.settings`) in the window's settings store. Everything here reaches the
+window through :class:`gui.window.protocol.StudioWindow`.
 
-Keyboard policy: Page Down / Page Up (what clickers send) always step through the deck,
-even while a spin box has focus; Right / Left, Home / End and Space act on the deck and
-the animation only when the focus is not in an editor (spin box, line edit, slider, combo
-box, text field; Space also leaves buttons alone), so editing keeps working.
+Keyboard policy: Page Down / Page Up (what clickers send) always step through an open
+deck, even while a spin box has focus (without a deck they move a focused slider or spin
+box); Right / Left, Home / End act on the deck only when the focus is not in an editor
+(spin box, line edit, slider, combo box, text field), so editing keeps working; Space
+plays / pauses unless a text field has focus (it types there); Ctrl+Z / Ctrl+Shift+Z
+undo the view's parameters unless a focused text field has typing of its own to undo.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from gui.lecture.deck import DECK_FILTER, SCENE_FILTER, DeckController, shipped_decks
 from gui.lecture.display import SCALE_CHOICES, DisplayController
 from gui.lecture.help import HelpOverlay
-from gui.lecture.settings import open_store, restore_settings, save_settings
+from gui.lecture.settings import restore_settings, save_settings
 from gui.lecture.sweep import SweepController
 from gui.theme import DIVERGING_MAPS, SEQUENTIAL_MAPS
-
-if TYPE_CHECKING:
-    from gui.window.main_window import MainWindow
+from gui.window.protocol import StudioWindow
 
 Key = QtCore.Qt.Key
 _CLICKER_KEYS = {Key.Key_PageDown, Key.Key_PageUp}
@@ -41,46 +42,56 @@ _EDITORS = (
 )
 
 
-def install_lecture(window: MainWindow) -> Lecture:
-    """Add the lecture features to ``window`` (sets ``window.lecture``)."""
-    window.lecture = Lecture(window)
-    return window.lecture
+def install_lecture(window: StudioWindow) -> Lecture:
+    """Add the lecture features to ``window``; returns the registered :class:`Lecture`."""
+    return window.add_feature(Lecture(window))
+
+
+def is_text_field(widget: QtCore.QObject | None) -> bool:
+    """Whether ``widget`` is a field the lecturer types text into (not a spin box)."""
+    if isinstance(widget, QtWidgets.QLineEdit):
+        return not isinstance(widget.parent(), (QtWidgets.QAbstractSpinBox, QtWidgets.QComboBox))
+    return isinstance(widget, (QtWidgets.QTextEdit, QtWidgets.QPlainTextEdit))
 
 
 def is_editor(widget: QtCore.QObject | None, key: int) -> bool:
-    """Whether ``widget`` needs ``key`` itself (typing, moving a slider, pressing)."""
-    if isinstance(widget, _EDITORS):
-        return True
-    return key == Key.Key_Space and isinstance(widget, QtWidgets.QAbstractButton)
+    """Whether ``widget`` needs ``key`` itself (typing, moving a slider or a caret).
+
+    Space belongs to text fields only: on a spin box, slider, combo box or button it is
+    the lecture's play / pause, whatever was clicked last.
+    """
+    if key == Key.Key_Space:
+        return is_text_field(widget)
+    return isinstance(widget, _EDITORS)
 
 
 class Lecture(QtCore.QObject):
-    """The lecture features of one :class:`~gui.window.main_window.MainWindow`.
+    """The lecture features of one :class:`~gui.window.protocol.StudioWindow`.
 
     Attributes
     ----------
     display, deck, sweep, help
         The presentation display, deck, animation and help-overlay controllers.
     store
-        The settings store (in memory under ``PE_STUDIO_NO_SETTINGS=1``).
+        The window's settings store.
     """
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, window: StudioWindow) -> None:
+        super().__init__(window.qt)
         self.window = window
-        self.store = open_store()
+        self.store = window.settings
         self.restored = False
         self.ignored_settings: list[str] = []
-        self.display = DisplayController(window)
-        self.deck = DeckController(window)
-        self.sweep = SweepController(window, self.deck.body_layout)
-        self.help = HelpOverlay(window)
+        self.display = window.add_feature(DisplayController(window))
+        self.deck = window.add_feature(DeckController(window))
+        self.sweep = window.add_feature(SweepController(window, self.deck.body_layout))
+        self.help = window.add_feature(HelpOverlay(window))
         self.display.applied.connect(self.deck.restyle)
         self.display.applied.connect(lambda: self.help.isVisible() and self.help.open_overlay())
         self._build_actions()
         app = QtWidgets.QApplication.instance()
         app.installEventFilter(self)
-        window.installEventFilter(self)
+        window.qt.installEventFilter(self)
         QtCore.QTimer.singleShot(0, self.restore)
 
     # ------------------------------------------------------------------ actions
@@ -93,7 +104,7 @@ class Lecture(QtCore.QObject):
         name: str,
     ) -> QtGui.QAction:
         """Add an action; shortcuts another installer already took are skipped."""
-        taken = {s.toString() for a in self.window.actions() for s in a.shortcuts()}
+        taken = {s.toString() for a in self.window.qt.actions() for s in a.shortcuts()}
         free = [QtGui.QKeySequence(k) for k in keys]
         free = [
             k
@@ -109,9 +120,9 @@ class Lecture(QtCore.QObject):
     def _build_actions(self) -> None:
         w, d, deck, sweep = self.window, self.display, self.deck, self.sweep
         std = QtGui.QKeySequence.StandardKey
-        f = w.file_menu
+        f = w.menu("file")
         first = f.actions()[0] if f.actions() else None
-        lecture_file = QtWidgets.QMenu("Scenes and decks", w)
+        lecture_file = QtWidgets.QMenu("Scenes and decks", w.qt)
         if first is not None:
             f.insertMenu(first, lecture_file)
             f.insertSeparator(first)
@@ -150,7 +161,9 @@ class Lecture(QtCore.QObject):
                     path.stem.replace("-", " ").capitalize(), lambda p=path: deck.open_deck(p)
                 )
 
-        m = w.menuBar().insertMenu(w.help_menu.menuAction(), QtWidgets.QMenu("&Lecture", w))
+        m = w.qt.menuBar().insertMenu(
+            w.menu("help").menuAction(), QtWidgets.QMenu("&Lecture", w.qt)
+        )
         lec = m.menu()
         self._add(lec, "Next scene", ["PgDown", "Right"], lambda: deck.step(1), "action-next-scene")
         self._add(
@@ -217,7 +230,7 @@ class Lecture(QtCore.QObject):
             "action-sweep-export",
         )
 
-        v = w.view_menu
+        v = w.menu("view")
         v.addSeparator()
         self._add(v, "Presentation mode", ["F5"], d.toggle_presentation, "action-present")
         self._add(
@@ -253,7 +266,11 @@ class Lecture(QtCore.QObject):
             div_menu.addAction(name, lambda n=name: d.set_colormaps(diverging=n))
 
         self._add(
-            w.help_menu, "Keyboard shortcuts", ["F1", "?"], self.help.toggle, "action-help-overlay"
+            w.menu("help"),
+            "Keyboard shortcuts",
+            ["F1", "?"],
+            self.help.toggle,
+            "action-help-overlay",
         )
 
     # ------------------------------------------------------------------ dialogs
@@ -261,7 +278,7 @@ class Lecture(QtCore.QObject):
         dialog = (
             QtWidgets.QFileDialog.getSaveFileName if save else QtWidgets.QFileDialog.getOpenFileName
         )
-        path, _ = dialog(self.window, title, "", filt)
+        path, _ = dialog(self.window.qt, title, "", filt)
         return path
 
     def open_scene_dialog(self) -> None:
@@ -286,8 +303,9 @@ class Lecture(QtCore.QObject):
             self.help.close_overlay()
         elif self.display.presenting:
             self.display.leave_presentation()
-        elif self.window.isFullScreen():
-            self.window.toggle_fullscreen()
+        elif self.window.qt.isFullScreen():
+            qt = self.window.qt
+            qt.setWindowState(qt.windowState() & ~QtCore.Qt.WindowState.WindowFullScreen)
 
     # ------------------------------------------------------------------ settings
     def restore(self) -> None:
@@ -295,6 +313,14 @@ class Lecture(QtCore.QObject):
         if not self.restored:
             self.restored = True
             self.ignored_settings = restore_settings(self.window, self.store)
+            if self.ignored_settings:  # one line, however many entries were dropped
+                more = len(self.ignored_settings) - 1
+                self.window.show_status(
+                    "Saved settings not used: "
+                    + self.ignored_settings[0]
+                    + (f" (and {more} more)" if more else ""),
+                    10000,
+                )
 
     def save(self) -> None:
         """Write the settings (the normal, not the presentation, layout)."""
@@ -308,17 +334,36 @@ class Lecture(QtCore.QObject):
         kind = event.type()
         if kind == QtCore.QEvent.Type.ShortcutOverride:
             return self._shortcut_override(obj, event)
-        if obj is self.window and kind == QtCore.QEvent.Type.Close:
+        if obj is self.window.qt and kind == QtCore.QEvent.Type.Close:
             self.save()
         return False
 
+    def _is_undo_key(self, event: QtGui.QKeyEvent) -> bool:
+        """Whether ``event`` is a shortcut of the window's Undo or Redo action."""
+        pressed = QtGui.QKeySequence(event.keyCombination())
+        return any(
+            pressed == shortcut
+            for action in self.window.qt.actions()
+            if action.objectName() in ("action-undo", "action-redo")
+            for shortcut in action.shortcuts()
+        )
+
     def _shortcut_override(self, obj: QtCore.QObject, event: QtGui.QKeyEvent) -> bool:
-        if not isinstance(obj, QtWidgets.QWidget) or obj.window() is not self.window:
+        if not isinstance(obj, QtWidgets.QWidget) or obj.window() is not self.window.qt:
             return False
         key = event.key()
         if key in _CLICKER_KEYS:
+            if not self.deck.scenes and isinstance(obj, _EDITORS):
+                return False  # no deck to step: Page Up/Down move the slider / spin box
             event.ignore()  # never let a focused editor keep the clicker's keys
             return True
+        if self._is_undo_key(event):
+            # the view's undo, unless a text field has typing of its own to undo
+            own = obj.isUndoAvailable() or obj.isRedoAvailable() if is_text_field(obj) else False
+            if not own:
+                event.ignore()
+                return True
+            return False
         if (
             key in _EDITOR_KEYS
             and event.modifiers()

@@ -12,17 +12,16 @@ from __future__ import annotations
 import html
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6 import QtCore, QtWidgets
+from superqt.utils import signals_blocked
 
 from core.resources import resource_path
 from core.scenes import Deck, Scene, SceneError, load_deck, load_scene, save_deck, save_scene
 from core.views import VIEWS
+from gui.lecture.display import DisplayController
 from gui.theme import current_theme
-
-if TYPE_CHECKING:
-    from gui.window.main_window import MainWindow
+from gui.window.protocol import StudioWindow
 
 SCENE_FILTER = "PE Studio scenes (*.pe-scene.json *.json);;All files (*)"
 DECK_FILTER = "PE Studio decks (*.pe-deck.json *.json);;All files (*)"
@@ -32,6 +31,11 @@ def shipped_decks() -> list[Path]:
     """The example decks in ``resources/decks`` (sorted)."""
     folder = resource_path("decks")
     return sorted(folder.glob("*.json")) if folder.is_dir() else []
+
+
+def plain_tooltip(text: str) -> str:
+    """``text`` as a tooltip shown literally (Qt would render tags in it as rich text)."""
+    return f"<p style='white-space:pre-wrap'>{html.escape(text)}</p>"
 
 
 class DeckController(QtCore.QObject):
@@ -47,8 +51,8 @@ class DeckController(QtCore.QObject):
         The last one-line problem (for tests and the status bar).
     """
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, window: StudioWindow) -> None:
+        super().__init__(window.qt)
         self.window = window
         self.title = ""
         self.scenes: list[Scene] = []
@@ -57,16 +61,17 @@ class DeckController(QtCore.QObject):
         self.last_error = ""
         self._titled: set[str] = set()
         self._build_dock()
-        self.note_overlay = QtWidgets.QLabel(window.view_stack)
+        self.note_overlay = QtWidgets.QLabel(window.stage)
         self.note_overlay.setObjectName("speaker-note-overlay")
         self.note_overlay.setWordWrap(True)
+        self.note_overlay.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # a note is not HTML
         self.note_overlay.hide()
-        window.view_stack.installEventFilter(self)
+        window.stage.installEventFilter(self)
         self.restyle()
 
     # ------------------------------------------------------------------ dock
     def _build_dock(self) -> None:
-        w = self.window
+        w = self.window.qt
         self.dock = QtWidgets.QDockWidget("Lecture deck", w)
         self.dock.setObjectName("deck-dock")
         self.dock.setFeatures(
@@ -117,12 +122,12 @@ class DeckController(QtCore.QObject):
         self._place_overlay()
 
     def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:
-        if obj is self.window.view_stack and event.type() == QtCore.QEvent.Type.Resize:
+        if obj is self.window.stage and event.type() == QtCore.QEvent.Type.Resize:
             self._place_overlay()
         return False
 
     def _place_overlay(self) -> None:
-        stack = self.window.view_stack
+        stack = self.window.stage
         width = max(200, stack.width() - 40)
         self.note_overlay.setFixedWidth(width)
         height = self.note_overlay.heightForWidth(width)
@@ -143,7 +148,7 @@ class DeckController(QtCore.QObject):
     # ------------------------------------------------------------------ errors
     def _fail(self, what: str, message: str) -> bool:
         self.last_error = f"{what}: {message}"
-        self.window.statusBar().showMessage(self.last_error, 10000)
+        self.window.show_status(self.last_error, 10000)
         widget = self.window.views.get(self.window.current_view)
         if widget is not None:
             widget.show_error(self.last_error)
@@ -178,7 +183,7 @@ class DeckController(QtCore.QObject):
         self.title_edit.setText(scene.title)
         self.note_edit.setPlainText(scene.note)
         self._set_view_title(scene, None)
-        self.window.statusBar().showMessage(f"Opened scene {Path(path).name}", 5000)
+        self.window.show_status(f"Opened scene {Path(path).name}", 5000)
         return True
 
     def save_current_scene(self, path: str | Path) -> bool:
@@ -187,7 +192,7 @@ class DeckController(QtCore.QObject):
             save_scene(self.current_scene(), path)
         except (SceneError, OSError) as exc:
             return self._fail(Path(path).name, str(exc))
-        self.window.statusBar().showMessage(f"Saved scene {Path(path).name}", 5000)
+        self.window.show_status(f"Saved scene {Path(path).name}", 5000)
         return True
 
     # ------------------------------------------------------------------ decks
@@ -210,9 +215,10 @@ class DeckController(QtCore.QObject):
 
     def show_dock(self) -> None:
         """Show the deck dock at a modest width (the view keeps the room)."""
-        if not self.dock.isVisible() and not self.window.lecture.display.presenting:
+        display = self.window.find_feature(DisplayController)
+        if not self.dock.isVisible() and not (display is not None and display.presenting):
             self.dock.show()
-            self.window.resizeDocks([self.dock], [300], QtCore.Qt.Orientation.Horizontal)
+            self.window.qt.resizeDocks([self.dock], [300], QtCore.Qt.Orientation.Horizontal)
 
     def deck(self) -> Deck:
         """The deck as edited now."""
@@ -226,18 +232,17 @@ class DeckController(QtCore.QObject):
         except (SceneError, OSError) as exc:
             return self._fail(Path(path).name, str(exc))
         self.path = Path(path)
-        self.window.statusBar().showMessage(f"Saved deck {Path(path).name}", 5000)
+        self.window.show_status(f"Saved deck {Path(path).name}", 5000)
         return True
 
     def _fill_list(self) -> None:
-        blocker = QtCore.QSignalBlocker(self.list)
-        self.list.clear()
-        for i, s in enumerate(self.scenes, start=1):
-            item = QtWidgets.QListWidgetItem(f"{i}. {s.title or VIEWS[s.view_id].title}")
-            item.setToolTip(s.note or VIEWS[s.view_id].title)
-            self.list.addItem(item)
-        self.list.setCurrentRow(self.index)
-        del blocker
+        with signals_blocked(self.list):
+            self.list.clear()
+            for i, s in enumerate(self.scenes, start=1):
+                item = QtWidgets.QListWidgetItem(f"{i}. {s.title or VIEWS[s.view_id].title}")
+                item.setToolTip(plain_tooltip(s.note or VIEWS[s.view_id].title))
+                self.list.addItem(item)
+            self.list.setCurrentRow(self.index)
         self.deck_label.setText(
             f"<b>{html.escape(self.title or 'Untitled deck')}</b> — {len(self.scenes)} scenes"
         )
@@ -245,24 +250,18 @@ class DeckController(QtCore.QObject):
     def go(self, index: int) -> bool:
         """Show scene ``index`` (clamped); False when there is no deck."""
         if not self.scenes:
-            self.window.statusBar().showMessage(
-                "No deck loaded — File ▸ Open deck… or an example deck", 5000
-            )
+            self.window.show_status("No deck loaded — File ▸ Open deck… or an example deck", 5000)
             return False
         index = min(max(index, 0), len(self.scenes) - 1)
         scene = self.scenes[index]
         if not self.apply_scene(scene):
             return False
         self.index = index
-        blocker = QtCore.QSignalBlocker(self.list)
-        self.list.setCurrentRow(index)
-        del blocker
-        for edit, text in ((self.title_edit, scene.title), (self.note_edit, scene.note)):
-            b = QtCore.QSignalBlocker(edit)
-            edit.setPlainText(text) if isinstance(edit, QtWidgets.QPlainTextEdit) else edit.setText(
-                text
-            )
-            del b
+        with signals_blocked(self.list):
+            self.list.setCurrentRow(index)
+        with signals_blocked(self.title_edit), signals_blocked(self.note_edit):
+            self.title_edit.setText(scene.title)
+            self.note_edit.setPlainText(scene.note)
         self._set_view_title(scene, index)
         self._refresh_note()
         return True
@@ -319,17 +318,15 @@ class DeckController(QtCore.QObject):
         for vid in self._titled - {scene.view_id}:
             widget = self.window.views.get(vid)
             if widget is not None:
-                widget.title.setText(VIEWS[vid].title)
-                widget.title.setToolTip("")
+                widget.set_heading(None)
         self._titled = {scene.view_id}
         widget = self.window.view_widget(scene.view_id)
         where = VIEWS[scene.view_id].title
         if index is not None:
             where += f" · {index + 1}/{len(self.scenes)}"
         title = html.escape(scene.title or VIEWS[scene.view_id].title)
-        widget.title.setWordWrap(True)
-        widget.title.setText(
+        widget.set_heading(
             f"{title}&nbsp;&nbsp;<span style='font-size:60%; "
-            f"color:#8a8a8a; font-weight:normal'>{html.escape(where)}</span>"
+            f"color:#8a8a8a; font-weight:normal'>{html.escape(where)}</span>",
+            plain_tooltip(scene.note) if scene.note else "",
         )
-        widget.title.setToolTip(scene.note)

@@ -9,14 +9,10 @@ bar, switches to the (larger) presentation UI scale and, by default, goes full s
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6 import QtCore, QtWidgets
 
 from gui.theme import DIVERGING_MAPS, SEQUENTIAL_MAPS, THEMES, current_theme, set_theme, stylesheet
-
-if TYPE_CHECKING:
-    from gui.window.main_window import MainWindow
+from gui.window.protocol import StudioWindow
 
 MIN_SCALE, MAX_SCALE, SCALE_STEP = 1.0, 3.0, 0.25
 DEFAULT_PRESENT_SCALE = 1.5
@@ -43,8 +39,8 @@ class DisplayController(QtCore.QObject):
 
     applied = QtCore.Signal()
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, window: StudioWindow) -> None:
+        super().__init__(window.qt)
         self.window = window
         theme = current_theme()
         self.theme_name = theme.name
@@ -54,7 +50,7 @@ class DisplayController(QtCore.QObject):
         self.diverging = theme.diverging
         self.presenting = False
         self._saved: dict[str, object] = {}
-        window.view_stack.currentChanged.connect(lambda _i: self.sync_views())
+        window.view_changed.connect(lambda _view_id: self.sync_views())
 
     # ------------------------------------------------------------------ theme
     @property
@@ -70,7 +66,7 @@ class DisplayController(QtCore.QObject):
             sequential=self.sequential,
             diverging=self.diverging,
         )
-        self.window.setStyleSheet(stylesheet(theme))
+        self.window.qt.setStyleSheet(stylesheet(theme))
         for widget in list(self.window.views.values()):
             widget.apply_theme()
         self.sync_views()
@@ -80,7 +76,7 @@ class DisplayController(QtCore.QObject):
         """Presentation mode hides each view's long explanation (the lecturer speaks it),
         leaving the room to title, formula, verdict and plots."""
         for widget in list(self.window.views.values()):
-            widget.explanation.setVisible(not self.presenting)
+            widget.show_explanation(not self.presenting)
 
     def set_theme_name(self, name: str) -> None:
         """Switch to ``light`` or ``dark`` (ValueError otherwise)."""
@@ -138,7 +134,7 @@ class DisplayController(QtCore.QObject):
 
     # ------------------------------------------------------------------ presentation
     def _chrome(self) -> list[QtWidgets.QWidget]:
-        w = self.window
+        w = self.window.qt
         docks = [d for d in w.findChildren(QtWidgets.QDockWidget) if d.parent() is w]
         return [w.menuBar(), w.statusBar(), *docks]
 
@@ -146,7 +142,7 @@ class DisplayController(QtCore.QObject):
         """Hide menu bar, docks and status bar; use the presentation scale."""
         if self.presenting:
             return
-        w = self.window
+        w = self.window.qt
         self._saved = {
             "visible": {
                 c: c.isVisible() or not w.isVisible() and not c.isHidden() for c in self._chrome()
@@ -159,7 +155,7 @@ class DisplayController(QtCore.QObject):
         if fullscreen:
             w.setWindowState(w.windowState() | QtCore.Qt.WindowState.WindowFullScreen)
         self.apply()
-        w.view_stack.setFocus()
+        self.window.stage.setFocus()
 
     def leave_presentation(self) -> None:
         """Bring the chrome, the normal scale and the previous window state back."""
@@ -171,7 +167,7 @@ class DisplayController(QtCore.QObject):
             chrome.setVisible(bool(was_visible))
         state = self._saved.get("state")
         if state is not None:
-            self.window.setWindowState(state)  # type: ignore[arg-type]
+            self.window.qt.setWindowState(state)  # type: ignore[arg-type]
         self._saved = {}
         self.apply()
 
@@ -183,4 +179,4 @@ class DisplayController(QtCore.QObject):
             self.enter_presentation()
 
     def _say(self, text: str) -> None:
-        self.window.statusBar().showMessage(text, 3000)
+        self.window.show_status(text, 3000)

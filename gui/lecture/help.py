@@ -7,14 +7,11 @@ installer appear automatically, grouped by menu.
 from __future__ import annotations
 
 import html
-from typing import TYPE_CHECKING
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from gui.theme import current_theme
-
-if TYPE_CHECKING:
-    from gui.window.main_window import MainWindow
+from gui.window.protocol import StudioWindow
 
 
 def _plain(text: str) -> str:
@@ -62,9 +59,9 @@ class HelpOverlay(QtWidgets.QFrame):
     """A translucent layer over the whole window listing the shortcuts; any key that is
     not a shortcut, or a click, closes it."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.window_ = window
+    def __init__(self, window: StudioWindow) -> None:
+        super().__init__(window.qt)
+        self.window_ = window.qt
         self.setObjectName("help-overlay")
         self.setAutoFillBackground(False)
         layout = QtWidgets.QVBoxLayout(self)
@@ -75,7 +72,7 @@ class HelpOverlay(QtWidgets.QFrame):
         self.label.setAlignment(QtCore.Qt.AlignmentFlag.AlignCenter)
         self.label.setWordWrap(True)
         layout.addWidget(self.label)
-        window.installEventFilter(self)
+        self.window_.installEventFilter(self)
         self.hide()
 
     def html(self) -> str:

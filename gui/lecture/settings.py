@@ -5,62 +5,52 @@ Studio"). With ``PE_STUDIO_NO_SETTINGS=1`` (set by the tests) :func:`open_store`
 a fresh in-memory :class:`MemoryStore` instead, so the user's real settings are never
 read or written. Every value is stored as text and validated on restore (parameters
 through the view's :class:`~core.params.ParamModel`): a corrupt or outdated entry is
-skipped, never fatal.
+skipped, never fatal. A settings file that is not a regular file (a FIFO would block
+``QSettings`` forever) or is larger than :data:`MAX_SETTINGS_BYTES` is never opened:
+the session then runs on a :class:`MemoryStore` and says so once.
 """
 
 from __future__ import annotations
 
 import base64
-import binascii
 import json
 import os
-from typing import TYPE_CHECKING, Any, Protocol
+import stat
+import sys
+from typing import Any
 
 from PySide6 import QtCore
 
-from core.params import ParamError
-from core.scenes import params_to_json
-from core.views import VIEWS
-
-if TYPE_CHECKING:
-    from gui.window.main_window import MainWindow
+from core.errors import user_message
+from core.memory import human_bytes
+from core.scenes import params_to_json, parse_json
+from core.viewdata import ComputeContext
+from core.views import VIEWS, compute_view
+from gui.lecture.display import DisplayController, clamp_scale
+from gui.lecture.sweep import SweepController
+from gui.theme import DIVERGING_MAPS, SEQUENTIAL_MAPS, THEMES
+from gui.window import store as window_store
+from gui.window.protocol import StudioWindow
 
 ORGANISATION = "PE Studio"
 APPLICATION = "Positional Encoding Studio"
 NO_SETTINGS_ENV = "PE_STUDIO_NO_SETTINGS"
 SETTINGS_VERSION = 1
+MAX_SETTINGS_BYTES = 4 * 2**20
 
 
-class Store(Protocol):
-    """What :func:`save_settings` and :func:`restore_settings` need from a store."""
-
-    def get(self, key: str) -> str | None: ...
-
-    def put(self, key: str, value: str) -> None: ...
-
-    def remove_group(self, prefix: str) -> None: ...
-
-    def sync(self) -> None: ...
+Store = window_store.SettingsStore  # what save_settings and restore_settings need
+# A restored view's parameters are checked by computing them this small (cheap, and the
+# same checks as the display's computation).
+CHECK_CONTEXT = ComputeContext(max_cells=16, max_points=64)
 
 
-class MemoryStore:
+class MemoryStore(window_store.MemoryStore):
     """A dict-backed store (tests; ``PE_STUDIO_NO_SETTINGS=1``)."""
 
-    def __init__(self) -> None:
-        self.data: dict[str, str] = {}
-
-    def get(self, key: str) -> str | None:
-        return self.data.get(key)
-
-    def put(self, key: str, value: str) -> None:
-        self.data[key] = str(value)
-
-    def remove_group(self, prefix: str) -> None:
-        for key in [k for k in self.data if k.startswith(prefix + "/")]:
-            del self.data[key]
-
-    def sync(self) -> None:
-        """Nothing to flush."""
+    def __init__(self, problem: str | None = None) -> None:
+        super().__init__()
+        self.problem = problem  # why the real settings are not used (reported on restore)
 
 
 class QtStore:
@@ -83,10 +73,49 @@ class QtStore:
         self.settings.sync()
 
 
+def settings_files() -> list[str]:
+    """Files ``QSettings`` reads for this application on this platform (may not exist).
+
+    Linux and other XDG systems: the user's and the system's ``<org>/<app>.conf`` and
+    ``<org>.conf``. Windows (registry) and macOS (preferences daemon) have none to check.
+    """
+    if sys.platform.startswith(("win", "cygwin", "darwin")):
+        return []
+    home = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    folders = [home, *(os.environ.get("XDG_CONFIG_DIRS") or "/etc/xdg").split(os.pathsep)]
+    return [
+        os.path.join(folder, *parts)
+        for folder in folders
+        if folder
+        for parts in ((ORGANISATION, APPLICATION + ".conf"), (ORGANISATION + ".conf",))
+    ]
+
+
+def settings_file_problem() -> str | None:
+    """Why the settings files must not be opened (one line), or ``None`` if they may."""
+    for name in settings_files():
+        try:
+            st = os.stat(name)
+        except OSError:
+            continue  # missing: QSettings starts empty
+        if not stat.S_ISREG(st.st_mode):
+            return f"settings file {name} is not a regular file; settings are not used this session"
+        if st.st_size > MAX_SETTINGS_BYTES:
+            return (
+                f"settings file {name} is {human_bytes(st.st_size)}, over the "
+                f"{human_bytes(MAX_SETTINGS_BYTES)} limit; settings are not used this session"
+            )
+    return None
+
+
 def open_store() -> Store:
-    """``QSettings`` normally; a fresh :class:`MemoryStore` when ``PE_STUDIO_NO_SETTINGS=1``."""
+    """``QSettings`` normally; a fresh :class:`MemoryStore` when ``PE_STUDIO_NO_SETTINGS=1``
+    or when the settings file is unusable (see :func:`settings_file_problem`)."""
     if os.environ.get(NO_SETTINGS_ENV) == "1":
         return MemoryStore()
+    problem = settings_file_problem()
+    if problem is not None:
+        return MemoryStore(problem)
     return QtStore()
 
 
@@ -94,14 +123,26 @@ def _b64(data: QtCore.QByteArray) -> str:
     return base64.b64encode(bytes(data)).decode("ascii")
 
 
-def save_settings(window: MainWindow, store: Store) -> None:
-    """Write the window's layout, display choices, last view and parameters."""
+def valid_params(window: StudioWindow, view_id: str) -> dict[str, Any] | None:
+    """The parameters of ``view_id`` worth saving: the current ones, unless their
+    computation failed; then those of the picture on screen (``None``: none drawn)."""
+    if not window.view_error(view_id):
+        return window.states[view_id].values
+    data = window.views[view_id].data
+    return dict(data.params) if data is not None else None
+
+
+def save_settings(window: StudioWindow, store: Store) -> None:
+    """Write the window's layout, display choices, last view and parameters.
+
+    Only valid state is written: a view whose parameters failed to compute is saved
+    with the last parameters it drew (or not at all).
+    """
     store.put("version", str(SETTINGS_VERSION))
-    store.put("window/geometry", _b64(window.saveGeometry()))
-    store.put("window/state", _b64(window.saveState(SETTINGS_VERSION)))
-    lecture = getattr(window, "lecture", None)
-    if lecture is not None:
-        d = lecture.display
+    store.put("window/geometry", _b64(window.qt.saveGeometry()))
+    store.put("window/state", _b64(window.qt.saveState(SETTINGS_VERSION)))
+    d = window.find_feature(DisplayController)
+    if d is not None:
         for key, value in (
             ("theme", d.theme_name),
             ("ui_scale", d.ui_scale),
@@ -110,58 +151,60 @@ def save_settings(window: MainWindow, store: Store) -> None:
             ("diverging", d.diverging),
         ):
             store.put(f"display/{key}", str(value))
-        store.put("animation/speed", str(lecture.sweep.speed))
+    sweep = window.find_feature(SweepController)
+    if sweep is not None:
+        store.put("animation/speed", str(sweep.speed))
     store.put("views/last", window.current_view)
     store.remove_group("params")
     for vid, state in window.states.items():
-        values = state.values
-        if values != state.model.defaults():
+        values = valid_params(window, vid)
+        if values is not None and values != state.model.defaults():
             store.put(f"params/{vid}", json.dumps(params_to_json(state.model, values)))
     store.sync()
 
 
-def _restore_params(window: MainWindow, vid: str, text: str) -> None:
-    data = json.loads(text)
+def _restore_params(window: StudioWindow, vid: str, text: str) -> None:
+    data = parse_json(text)  # every malformed text (deep, huge numbers) is a ValueError
     if not isinstance(data, dict):
         raise ValueError("not an object")
     values = VIEWS[vid].model.validate(data, partial=True)  # old settings: defaults fill in
+    compute_view(vid, values, CHECK_CONTEXT)  # raises for a state the view cannot draw
     window.view_widget(vid)
     window.states[vid].set_values(values)
 
 
-def restore_settings(window: MainWindow, store: Store) -> list[str]:
+def restore_settings(window: StudioWindow, store: Store) -> list[str]:
     """Apply stored settings to ``window``; returns one line per entry that was ignored.
 
-    Nothing here raises: a bad entry (corrupt, from another version, out of range) is
-    skipped and reported in the returned list.
+    Nothing here raises: a bad entry (corrupt, from another version, out of range, or
+    parameters the view cannot draw) is skipped, so that view keeps its defaults, and
+    is reported in the returned list; the remaining entries are restored.
     """
-    ignored: list[str] = []
+    problem = getattr(store, "problem", None)
+    ignored: list[str] = [problem] if problem else []
 
     def attempt(key: str, apply: Any) -> None:
-        text = store.get(key)
-        if text is None:
-            return
         try:
+            text = store.get(key)
+            if text is None:
+                return
             if apply(text) is False:
                 raise ValueError("rejected")
-        except (ValueError, TypeError, KeyError, ParamError, binascii.Error) as exc:
-            ignored.append(f"{key}: {exc}")
+        except Exception as exc:  # one bad entry never stops the restore
+            ignored.append(f"{key}: {user_message(exc)}")
 
     attempt(
         "window/geometry",
-        lambda t: window.restoreGeometry(QtCore.QByteArray(base64.b64decode(t, validate=True))),
+        lambda t: window.qt.restoreGeometry(QtCore.QByteArray(base64.b64decode(t, validate=True))),
     )
     attempt(
         "window/state",
-        lambda t: window.restoreState(
+        lambda t: window.qt.restoreState(
             QtCore.QByteArray(base64.b64decode(t, validate=True)), SETTINGS_VERSION
         ),
     )
-    lecture = getattr(window, "lecture", None)
-    if lecture is not None:
-        d = lecture.display
-        from gui.lecture.display import clamp_scale
-        from gui.theme import DIVERGING_MAPS, SEQUENTIAL_MAPS, THEMES
+    d = window.find_feature(DisplayController)
+    if d is not None:
 
         def choose(attr: str, allowed: Any) -> Any:
             def apply(text: str) -> None:
@@ -185,8 +228,10 @@ def restore_settings(window: MainWindow, store: Store) -> list[str]:
         attempt("display/diverging", choose("diverging", DIVERGING_MAPS))
         attempt("display/ui_scale", scale("ui_scale"))
         attempt("display/present_scale", scale("present_scale"))
-        attempt("animation/speed", lambda t: lecture.sweep.set_speed(int(t)))
         d.apply()
+    sweep = window.find_feature(SweepController)
+    if sweep is not None:
+        attempt("animation/speed", lambda t: sweep.set_speed(int(t)))
     for vid in VIEWS:
         attempt(f"params/{vid}", lambda t, v=vid: _restore_params(window, v, t))
     attempt("views/last", lambda t: window.set_view(t) if t in VIEWS else False)

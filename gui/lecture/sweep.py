@@ -11,15 +11,14 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6 import QtCore, QtWidgets
+from superqt.utils import signals_blocked
 
 from core.params import Param, ParamModel
 from gui.render.snapshot import render_png
-
-if TYPE_CHECKING:
-    from gui.window.main_window import MainWindow
+from gui.window.protocol import StudioWindow
 
 DEFAULT_SWEEP = {"rope": "m", "sinusoidal": "base", "alibi": "query"}
 STEPS = 64
@@ -82,8 +81,8 @@ def sweep_values(param: Param, values: Mapping[str, Any]) -> list[Any]:
 class SweepController(QtCore.QObject):
     """Play/pause a parameter sweep of the current view; export it as PNG frames."""
 
-    def __init__(self, window: MainWindow, layout: QtWidgets.QBoxLayout) -> None:
-        super().__init__(window)
+    def __init__(self, window: StudioWindow, layout: QtWidgets.QBoxLayout) -> None:
+        super().__init__(window.qt)
         self.window = window
         self.chosen: dict[str, str] = {}  # view id → parameter name
         self.speed = 8  # steps per second
@@ -93,10 +92,11 @@ class SweepController(QtCore.QObject):
         self.timer = QtCore.QTimer(self)
         self.timer.timeout.connect(self._tick)
         self._build(layout)
-        window.view_stack.currentChanged.connect(lambda _i: self._view_changed())
+        window.view_changed.connect(lambda _view_id: self._view_changed())
+        self._view_changed()
 
     def _build(self, layout: QtWidgets.QBoxLayout) -> None:
-        box = QtWidgets.QGroupBox("Animation", self.window)
+        box = QtWidgets.QGroupBox("Animation", self.window.qt)
         grid = QtWidgets.QGridLayout(box)
         self.combo = QtWidgets.QComboBox(box)
         self.combo.setObjectName("sweep-param")
@@ -154,29 +154,26 @@ class SweepController(QtCore.QObject):
             self.choose(
                 names[(names.index(current) + 1) % len(names)] if current in names else names[0]
             )
-            self.window.statusBar().showMessage(f"Sweep parameter: {self.param_name()}", 3000)
+            self.window.show_status(f"Sweep parameter: {self.param_name()}", 3000)
 
     def _fill_combo(self, view_id: str | None = None) -> None:
         view_id = view_id or self.window.current_view
-        blocker = QtCore.QSignalBlocker(self.combo)
-        self.combo.clear()
-        for p in sweepable(self.window.states[view_id].model):
-            self.combo.addItem(f"{p.label} ({p.name})", p.name)
-        index = self.combo.findData(self.param_name(view_id))
-        self.combo.setCurrentIndex(max(index, 0))
-        del blocker
+        with signals_blocked(self.combo):
+            self.combo.clear()
+            for p in sweepable(self.window.states[view_id].model):
+                self.combo.addItem(f"{p.label} ({p.name})", p.name)
+            index = self.combo.findData(self.param_name(view_id))
+            self.combo.setCurrentIndex(max(index, 0))
 
     def _combo_changed(self, index: int) -> None:
         name = self.combo.itemData(index)
-        widget = self.window.view_stack.currentWidget()
-        if name and widget is not None:
+        if name and self.window.current_view:
             self.stop()
-            self.chosen[widget.spec.view_id] = name
+            self.chosen[self.window.current_view] = name
 
     def _view_changed(self) -> None:
-        widget = self.window.view_stack.currentWidget()
-        shown = getattr(getattr(widget, "spec", None), "view_id", None)
-        if shown is None or shown not in self.window.states:
+        shown = self.window.current_view
+        if shown not in self.window.states:
             return
         if self.timer.isActive() and self.view_id != shown:
             self.stop()
@@ -213,7 +210,7 @@ class SweepController(QtCore.QObject):
         self.timer.setInterval(round(1000 / self.speed))
         self.timer.start()
         self.play_button.setText("⏸ Pause")
-        self.window.statusBar().showMessage(
+        self.window.show_status(
             f"Sweeping {name}: {self.values[0]} → {self.values[-1]} at {self.speed} steps/s "
             "(Space pauses)",
             4000,
@@ -268,14 +265,14 @@ class SweepController(QtCore.QObject):
         finally:
             state.set_param(name, original)
             state.end_merge()
-        self.window.statusBar().showMessage(f"Wrote {len(written)} frames to {folder}", 8000)
+        self.window.show_status(f"Wrote {len(written)} frames to {folder}", 8000)
         return written
 
     def export_dialog(self) -> None:
         """Ask for a folder and export the frames there."""
-        folder = QtWidgets.QFileDialog.getExistingDirectory(self.window, "Export sweep frames")
+        folder = QtWidgets.QFileDialog.getExistingDirectory(self.window.qt, "Export sweep frames")
         if folder:
             try:
                 self.export_frames(folder)
             except OSError as exc:
-                self.window.statusBar().showMessage(str(exc), 10000)
+                self.window.show_status(str(exc), 10000)
