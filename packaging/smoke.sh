@@ -27,8 +27,11 @@ while [[ $# -gt 1 ]]; do
 done
 [[ $# -eq 1 ]] || { echo "usage: $0 [--clean-env BIN_DIR] [--home DIR] COMMAND" >&2; exit 2; }
 APP_CMD="$1"
+# A path is made absolute, because the commands run from a scratch directory.
+if [[ "$APP_CMD" == */* ]]; then APP_CMD="$(cd "$(dirname "$APP_CMD")" && pwd)/$(basename "$APP_CMD")"; fi
 LABEL="${SMOKE_LABEL:-smoke}"
-VERSION="$(sed -n 's/^__version__ = "\(.*\)"$/\1/p' "$ROOT/core/version.py")"
+VERSION="$(tr -d '\r' < "$ROOT/core/version.py" | sed -n 's/^__version__ = "\(.*\)"$/\1/p')"
+[[ -n "$VERSION" ]] || { echo "no __version__ line in $ROOT/core/version.py" >&2; exit 2; }
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/pe-studio-smoke.XXXXXX")"
 trap 'rm -rf "$WORK"' EXIT
 HOME_DIR="${HOME_DIR:-$WORK/home}"
