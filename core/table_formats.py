@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import zipfile
 from collections.abc import Mapping, Sequence
@@ -378,13 +379,29 @@ def read_torch_table(name: str, key: str = "", size: int | None = None) -> tuple
 
 
 def _unpickle_reason(text: str) -> str:
-    """The specific line of a weights-only unpickling error (torch wraps it in advice)."""
-    skip = ("weights only load failed", "please file", "check the documentation", "re-running")
-    for line in text.splitlines():
-        line = line.strip()
-        if line and not line.lower().startswith(skip):
-            return line.removeprefix("WeightsUnpickler error:").strip() or line
-    return "unpickling failed"
+    """The specific sentence of a weights-only unpickling error (torch wraps it in advice).
+
+    torch's wording varies between versions: the reason follows ``WeightsUnpickler
+    error:`` or is the line naming the refused ``GLOBAL`` / unsupported operand.
+    """
+    lines = [re.sub(r"\x1b\[[0-9;]*m", "", ln).strip() for ln in text.splitlines()]
+    lines = [ln for ln in lines if ln]
+    picked = ""
+    for ln in lines:
+        if "WeightsUnpickler error:" in ln:
+            picked = ln.split("WeightsUnpickler error:", 1)[1].strip()
+            if picked:
+                break
+        if not picked and ("GLOBAL" in ln or ln.startswith("Unsupported")):
+            picked = ln
+    if not picked:
+        idx = next((k for k, ln in enumerate(lines) if "WeightsUnpickler error:" in ln), None)
+        if idx is not None and idx + 1 < len(lines):
+            picked = lines[idx + 1]
+    if not picked:
+        return "unpickling failed"
+    sentence = picked.split(". ", 1)[0].rstrip(".")
+    return sentence[:200]
 
 
 def _flatten(obj: Mapping[Any, Any], prefix: str = "", depth: int = 0) -> dict[str, Any]:
