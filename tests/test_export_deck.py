@@ -131,9 +131,7 @@ def test_deck_conflicts_with_single_view_options(
     assert list(tmp_path.iterdir()) == []
 
 
-def test_format_without_deck_is_refused(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_format_without_deck_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "export", "rope", "-o", str(tmp_path / "r.png"), "--format", "svg")
     assert code == 2 and "--format applies to --deck" in err
 
