@@ -189,3 +189,188 @@ def test_every_slider_step_of_a_wide_integer_range_is_at_most_two_percent(qtbot,
         assert values[0] == p.minimum and values[-1] == p.maximum, name
         for a, b in zip(values, values[1:], strict=False):
             assert 0 < b - a <= max(int(p.step or 1), 0.02 * a), f"{name}: {a} → {b}"
+
+
+# --------------------------------------------------------------------------- focus
+def _lecture(window):
+    from gui.lecture.controller import Lecture
+
+    return window.feature(Lecture)
+
+
+def _focus(window, qtbot, widget) -> None:
+    window.activateWindow()
+    widget.setFocus(QtCore.Qt.FocusReason.MouseFocusReason)
+    qtbot.waitUntil(lambda: QtWidgets.QApplication.focusWidget() is widget, timeout=2000)
+
+
+def _focused() -> QtWidgets.QWidget:
+    return QtWidgets.QApplication.focusWidget()
+
+
+def test_enter_in_a_spin_box_returns_focus_and_ctrl_z_undoes(window, qtbot):
+    window.set_view("sinusoidal")
+    state = window.states["sinusoidal"]
+    spin = window.panels["sinusoidal"].rows["seq_len"].editor
+    _focus(window, qtbot, spin)
+    spin.selectAll()
+    qtbot.keyClicks(spin, "200")
+    qtbot.keyClick(spin, Key.Key_Return)
+    assert state.values["seq_len"] == 200
+    stage = window.views["sinusoidal"]
+    assert _focused() is stage, f"focus stayed on {_focused()!r}"
+    qtbot.keyClick(_focused(), Key.Key_Z, Mod.ControlModifier)
+    assert state.values["seq_len"] == 100
+    qtbot.keyClick(_focused(), Key.Key_Z, Mod.ControlModifier | Mod.ShiftModifier)
+    assert state.values["seq_len"] == 200
+
+
+def test_undo_works_while_a_spin_box_or_slider_keeps_focus(window, qtbot):
+    window.set_view("rope")
+    state = window.states["rope"]
+    assert state.set_param("m", 40, merge=False)
+    for widget in (
+        window.panels["rope"].rows["m"].editor,
+        window.panels["rope"].rows["n"].slider,
+    ):
+        _focus(window, qtbot, widget)
+        qtbot.keyClick(widget, Key.Key_Z, Mod.ControlModifier)
+        assert state.values["m"] == 5, type(widget).__name__
+        qtbot.keyClick(widget, Key.Key_Z, Mod.ControlModifier | Mod.ShiftModifier)
+        assert state.values["m"] == 40, type(widget).__name__
+
+
+@pytest.mark.parametrize("start", ["stage", "spin box", "view list"])
+def test_switching_views_never_focuses_a_text_field_and_space_plays(window, qtbot, start):
+    window.set_view("sinusoidal")
+    first = {
+        "stage": window.views["sinusoidal"],
+        "spin box": window.panels["sinusoidal"].rows["seq_len"].editor,
+        "view list": window.view_list,
+    }[start]
+    _focus(window, qtbot, first)
+    sweep = _lecture(window).sweep
+    qtbot.keyClick(_focused(), Key.Key_6, Mod.ControlModifier)
+    assert window.current_view == "permutation"
+    assert not isinstance(_focused(), QtWidgets.QLineEdit), f"focus on {_focused()!r}"
+    sentence = window.states["permutation"].values["sentence"]
+    qtbot.keyClick(_focused(), Key.Key_Space)
+    assert window.states["permutation"].values["sentence"] == sentence
+    assert sweep.playing
+    qtbot.keyClick(_focused(), Key.Key_Space)
+    assert not sweep.playing
+
+
+def test_typing_in_a_text_field_still_types_and_enter_returns_to_the_stage(window, qtbot):
+    window.set_view("permutation")
+    state = window.states["permutation"]
+    edit = window.panels["permutation"].rows["sentence"].editor
+    _focus(window, qtbot, edit)
+    edit.selectAll()
+    qtbot.keyClicks(edit, "cat sees")
+    qtbot.keyClick(edit, Key.Key_Space)
+    qtbot.keyClicks(edit, "dog")
+    assert not _lecture(window).sweep.playing
+    assert edit.text() == "cat sees dog"
+    qtbot.keyClick(edit, Key.Key_Return)
+    assert state.values["sentence"] == "cat sees dog"
+    assert _focused() is window.views["permutation"]
+    qtbot.keyClick(_focused(), Key.Key_Space)
+    assert _lecture(window).sweep.playing
+    _lecture(window).sweep.stop()
+
+
+@pytest.mark.parametrize(
+    ("key", "mod", "check"),
+    [
+        (Key.Key_F1, Mod.NoModifier, lambda w: _lecture(w).help.isVisible()),
+        (Key.Key_F5, Mod.NoModifier, lambda w: _lecture(w).display.presenting),
+        (Key.Key_3, Mod.ControlModifier, lambda w: w.current_view == "rope"),
+    ],
+)
+def test_lecture_keys_work_from_a_focused_field(window, qtbot, key, mod, check):
+    window.set_view("permutation")
+    edit = window.panels["permutation"].rows["sentence"].editor
+    _focus(window, qtbot, edit)
+    qtbot.keyClick(edit, key, mod)
+    assert check(window)
+
+
+# --------------------------------------------------------------------------- smaller items
+def test_ctrl_r_resets_the_zoom_of_every_plot(window, qtbot):
+    window.set_view("sinusoidal")
+    widget = window.views["sinusoidal"]
+    boxes = [p.plot.getViewBox() for p in widget.plots.values() if p.panel.kind != "table"]
+    for vb in boxes:  # zoom into a corner, as a mouse wheel would
+        (x0, x1), (y0, y1) = vb.viewRange()
+        vb.setRange(xRange=(x0, x0 + (x1 - x0) / 4), yRange=(y0, y0 + (y1 - y0) / 4), padding=0)
+    assert window.states["sinusoidal"].set_param("seq_len", 50, merge=False)
+    assert window.wait_idle()
+    qtbot.keyClick(window, Key.Key_R, Mod.ControlModifier)
+    assert window.states["sinusoidal"].values["seq_len"] == 100
+    assert window.wait_idle()
+    for vb in boxes:
+        vb.prepareForPaint()
+        assert all(vb.autoRangeEnabled()), vb
+        data, shown = vb.childrenBounds(), vb.viewRange()
+        for (lo, hi), (s0, s1) in zip(data, shown, strict=True):
+            assert s0 <= lo and hi <= s1, (data, shown)
+
+
+def test_rope_plane_says_one_full_turn():
+    spec = VIEWS["rope"]
+    data = spec.compute(spec.model.defaults(), ComputeContext())  # n·θ = 9 rad: one turn
+    plane = next(p for p in data.panels if p.key == "plane")
+    text = f"{plane.title} {plane.x_label}"
+    assert "1 full turn;" in text and "1 full turns" not in text, text
+
+
+def test_cli_usage_error_keeps_its_closing_quote(tmp_path, capsys):
+    from gui.cli import UsageError, error_message, main
+
+    message = "--width: expected a whole number of pixels, got 'abc'"
+    assert error_message(UsageError(message)) == message
+
+    code = main(["export", "sinusoidal", "-o", str(tmp_path / "x.png"), "--width", "abc"], 0.0)
+    err = capsys.readouterr().err.strip()
+    assert code == 2
+    assert "got 'abc'" in err, err
+
+
+def test_export_dialog_without_plots_has_nothing_over_the_format_label(qtbot):
+    from gui.export.actions import ExportDialog, ExportOptions
+
+    dialog = ExportDialog(None, "Export view", ExportOptions(), None)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    label = dialog.layout().labelForField(dialog.format)
+    for child in dialog.findChildren(QtWidgets.QComboBox):
+        if child.isVisible() and child is not dialog.format:
+            assert not child.geometry().intersects(label.geometry()), child
+
+
+def _scroll_area(window) -> QtWidgets.QScrollArea:
+    area = window.panel_stack.parentWidget().parentWidget()
+    assert isinstance(area, QtWidgets.QScrollArea)
+    return area
+
+
+def test_short_parameter_panel_does_not_scroll_after_a_long_one(window, qtbot):
+    window.set_view("sinusoidal")
+    qtbot.wait(50)
+    assert _scroll_area(window).verticalScrollBar().maximum() == 0  # it fits at first
+    window.set_view("rope")
+    qtbot.wait(50)
+    window.set_view("sinusoidal")
+    qtbot.waitUntil(lambda: _scroll_area(window).verticalScrollBar().maximum() == 0, timeout=2000)
+
+
+@pytest.mark.parametrize("scale", [1.0, 1.25, 1.5, 2.0])
+def test_view_list_shows_every_view_without_scrolling(window, qtbot, scale):
+    _lecture(window).display.set_scale(scale)
+    views = window.view_list
+    qtbot.wait(50)
+    last = views.visualItemRect(views.item(views.count() - 1))
+    assert views.verticalScrollBar().maximum() == 0
+    assert last.bottom() <= views.viewport().height()

@@ -242,6 +242,11 @@ def angle_parts(angle: float) -> tuple[int, float]:
     )
 
 
+def _turns(count: int) -> str:
+    """``"1 full turn"``, ``"3 full turns"``."""
+    return f"{count} full turn" if abs(count) == 1 else f"{count} full turns"
+
+
 def _decay_series(name: str, x: np.ndarray, inv: np.ndarray, stride: int, style: str) -> Series:
     """``mean_i cos(Δ·θ_i)``: exact, or the slow pairs' part with the fast pairs as a band."""
     fast = fast_pairs(inv, stride)
@@ -367,9 +372,9 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         Panel(
             "plane",
             f"Pair {pair} (dims {a}, {b}), θ = {theta:.4g}: q at m·θ = "
-            f"{m * theta:.4g} rad ({tq} full turns; atan2 {wq:+.1f}°)",
+            f"{m * theta:.4g} rad ({_turns(tq)}; atan2 {wq:+.1f}°)",
             "arrows",
-            f"k at n·θ = {n * theta:.4g} rad ({tk} full turns; atan2 {wk:+.1f}°)",
+            f"k at n·θ = {n * theta:.4g} rad ({_turns(tk)}; atan2 {wk:+.1f}°)",
             "",
             arrows=arrows,
             note=f"angle from k to q: (m − n)·θ → {wd:+.1f}°{af_note}",

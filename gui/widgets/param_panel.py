@@ -9,6 +9,7 @@ model → widget updates are applied with signals blocked, so there are no echo 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from PySide6 import QtCore, QtGui, QtWidgets
@@ -50,9 +51,16 @@ class _NumberSlider(QtWidgets.QSlider):
 class _Row:
     """The widgets of one parameter and how to read/write them."""
 
-    def __init__(self, param: Param, state: ViewState, parent: QtWidgets.QWidget) -> None:
+    def __init__(
+        self,
+        param: Param,
+        state: ViewState,
+        parent: QtWidgets.QWidget,
+        on_enter: Callable[[], object] = lambda: None,
+    ) -> None:
         self.param = param
         self.state = state
+        self._on_enter = on_enter  # Enter committed this field
         self._shown: Any = _NOTHING  # the value the widgets show (skip re-showing it)
         self.slider: QtWidgets.QSlider | None = None
         self.editor: QtWidgets.QWidget
@@ -70,6 +78,7 @@ class _Row:
             )
         else:
             self.editor = QtWidgets.QLineEdit(parent)
+            self.editor.returnPressed.connect(self._text_entered)
             self.editor.editingFinished.connect(self._text_committed)
             if p.kind == "text":
                 self.editor.textEdited.connect(self._text_committed)
@@ -105,6 +114,9 @@ class _Row:
             spin.valueChanged.connect(lambda v: self.state.set_param(p.name, float(v)))
         spin.setKeyboardTracking(False)
         spin.setMinimumWidth(110)
+        # Enter emits editingFinished with the focus still here (a focus change emits it
+        # after the focus left); the value is committed (valueChanged) before
+        spin.editingFinished.connect(lambda: spin.hasFocus() and self._on_enter())
         self.editor = spin
         self.slider.valueChanged.connect(self._slider_moved)
         self.slider.sliderReleased.connect(self.state.end_merge)
@@ -147,14 +159,19 @@ class _Row:
         )
 
     # ----------------------------------------------------------- text kinds
-    def _text_committed(self, *_: Any) -> None:
+    def _text_committed(self, *_: Any) -> bool:
         text = self.editor.text()
         try:
             value = self.param.parse(text) if self.param.kind == "int_list" else text
         except ParamError as exc:
             self.state.error.emit(str(exc))
-            return
-        self.state.set_param(self.param.name, value, merge=self.param.kind == "text")
+            return False
+        return self.state.set_param(self.param.name, value, merge=self.param.kind == "text")
+
+    def _text_entered(self) -> None:
+        """Enter: commit, and leave the field unless the text was refused (to fix it)."""
+        if self._text_committed():
+            self._on_enter()
 
     # ----------------------------------------------------------- model → view
     def show_value(self, value: Any) -> None:
@@ -180,7 +197,16 @@ class _Row:
 
 
 class ParamPanel(QtWidgets.QWidget):
-    """Form of all parameters of one view, bound to a :class:`ViewState`."""
+    """Form of all parameters of one view, bound to a :class:`ViewState`.
+
+    Signals
+    -------
+    entered()
+        Enter committed a spin box or text field: the window hands the keyboard back to
+        the stage, so that the lecture keys (Space, Ctrl+Z, ...) act again.
+    """
+
+    entered = QtCore.Signal()
 
     def __init__(self, state: ViewState, parent: QtWidgets.QWidget | None = None) -> None:
         super().__init__(parent)
@@ -189,7 +215,7 @@ class ParamPanel(QtWidgets.QWidget):
         layout = QtWidgets.QGridLayout(self)
         layout.setColumnStretch(1, 1)
         for r, param in enumerate(state.model.params):
-            row = _Row(param, state, self)
+            row = _Row(param, state, self, self.entered.emit)
             self.rows[param.name] = row
             label = QtWidgets.QLabel(param.label, self)
             label.setToolTip(f"{param.name}: {param.help}\nAllowed: {param.range_text()}")
