@@ -244,6 +244,7 @@ def _build_widget(
 ) -> Any:
     """A never-shown widget drawing the whole view, or one plot of it."""
     import pyqtgraph as pg
+    from PySide6 import QtCore
 
     from gui.plotting.panel_plot import PanelPlot
     from gui.theme import current_theme
@@ -259,9 +260,12 @@ def _build_widget(
     widget = ViewWidget(spec)
     widget.explanation.hide()  # the teaching paragraph stays in the app
     widget.show_data(view)
+    plain = QtCore.Qt.TextFormat.PlainText  # a scene's title and note are not HTML
     if title:
+        widget.title.setTextFormat(plain)
         widget.title.setText(title)
     notes = ([note] if note else []) + view.display_notes()
+    widget.status.setTextFormat(plain)
     widget.status.setText(" · ".join(notes))
     widget.status.setVisible(bool(notes))
     return widget
@@ -312,6 +316,9 @@ def _formatter(array: np.ndarray):
     return lambda row: ["%.17g" % v for v in row]  # noqa: UP031 (repr-level precision)
 
 
+_CSV_CHUNK_ITEMS = 65536  # values converted to Python objects at a time
+
+
 def write_csv(
     handle: Any, array: np.ndarray, axes: Sequence[str], column_names: Sequence[str] | None = None
 ) -> None:
@@ -333,8 +340,12 @@ def write_csv(
         )
         corner = names[0] if array.ndim == 1 else f"{names[0]} \\ {names[1]}"
         writer.writerow([corner, *cols])
-        for i, row in enumerate(matrix.tolist()):
-            writer.writerow([str(i), *fmt(row)])
+        # A block of rows at a time: Python floats for the whole matrix would need
+        # about 4x the array's memory, past the memory guard's estimate.
+        step = max(1, _CSV_CHUNK_ITEMS // max(1, matrix.shape[1]))
+        for start in range(0, matrix.shape[0], step):
+            block = matrix[start : start + step].tolist()
+            writer.writerows([str(i), *fmt(row)] for i, row in enumerate(block, start=start))
         return
     writer.writerow([*names[: array.ndim], "value"])
     last = np.arange(array.shape[-1]).tolist()
