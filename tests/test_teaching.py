@@ -124,7 +124,9 @@ def test_alibi_colour_range_formula_and_distance_panel_use_every_head(heads):
     for s in dist.series:
         x, y = np.asarray(s.x), np.asarray(s.y)
         for seg_x, seg_y in zip(
-            np.split(x, np.where(np.isnan(x))[0]), np.split(y, np.where(np.isnan(y))[0]), strict=True
+            np.split(x, np.where(np.isnan(x))[0]),
+            np.split(y, np.where(np.isnan(y))[0]),
+            strict=True,
         ):
             ok = np.isfinite(seg_x) & np.isfinite(seg_y) & (seg_x > 0)
             if ok.any():
@@ -440,6 +442,7 @@ def test_learned_overflow_in_the_window_is_drawn_hatched_without_an_error(window
     assert "p = 0..79" in widget.formula.text()
     got = widget.plots["similarity"].plotted_arrays()["image"]
     assert got.shape == (80, 80) and np.isnan(got[64:]).all()
+
     def hatched(key: str) -> bool:
         bg = widget.plots[key].plot.getViewBox().background
         return bg.isVisible() and bg.brush().style() == QtCore.Qt.BrushStyle.BDiagPattern

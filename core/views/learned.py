@@ -210,7 +210,9 @@ def _cosine(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return (a / np.where(na > 0, na, 1.0)) @ (b / np.where(nb > 0, nb, 1.0)).T
 
 
-def _hatch(lo: float, hi: float, first: int, last: int, strokes: int = 16) -> tuple:
+def _hatch(
+    lo: float, hi: float, first: int, last: int, strokes: int = 16
+) -> tuple[np.ndarray, np.ndarray]:
     """A zigzag between ``lo`` and ``hi`` over positions ``first..last``: drawn, it
     hatches the band of positions that have no row."""
     x = np.linspace(first - 0.5, last + 0.5, max(2, strokes) + 1)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -247,7 +247,9 @@ def _turns(count: int) -> str:
     return f"{count} full turn" if abs(count) == 1 else f"{count} full turns"
 
 
-def _decay_series(name: str, x: np.ndarray, inv: np.ndarray, stride: int, style: str) -> Series:
+def _decay_series(
+    name: str, x: np.ndarray, inv: np.ndarray, stride: int, style: Literal["line", "dashed"]
+) -> Series:
     """``mean_i cos(Δ·θ_i)``: exact, or the slow pairs' part with the fast pairs as a band."""
     fast = fast_pairs(inv, stride)
     if not fast.any():

@@ -145,11 +145,14 @@ def _similarity_note(n: int, d: int, base: float, s_pos: int) -> str:
     parts = [sampled_note("positions", n, s_pos)]
     if d % 2:
         w = float(base ** (-(d - 1) / d))
-        lead = "d = 1: no sin/cos pair at all, " if d == 1 else f"d = {d} is odd: "
+        what = (
+            f"d = 1: the only column sin(p·{w:.4g}) gives PE_p·PE_q = sin(p·ω)·sin(q·ω)"
+            if d == 1
+            else f"d = {d} is odd: the lone last column sin(p·{w:.4g}) adds sin(p·ω)·sin(q·ω)"
+        )
         parts.append(
-            lead + f"the lone last column sin(p·{w:.4g}) adds sin(p·ω)·sin(q·ω), which is "
-            "not a function of p − q: the diagonals are not constant (they are exactly when "
-            "d is even)"
+            what + ", which is not a function of p − q: the diagonals are not constant "
+            "(they are exactly when d is even)"
         )
     return "; ".join(t for t in parts if t)
 
