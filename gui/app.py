@@ -26,6 +26,7 @@ from gui.export.actions import ExportActions, install_export_actions
 from gui.lecture.controller import Lecture, install_lecture
 from gui.lecture.settings import open_store
 from gui.qt_app import ensure_app
+from gui.widgets.train_page import install_train_lab
 from gui.window.about import install_about_action
 from gui.window.main_window import MainWindow
 from gui.window.store import ReadOnlyStore
@@ -83,6 +84,7 @@ def build_window(*, persist: bool = True) -> StudioMainWindow:
     install_export_actions(window)
     install_lecture(window)
     install_about_action(window)
+    install_train_lab(window)
     if budget_problem:
         window.show_status(budget_problem, 20000)
     return window

@@ -333,3 +333,61 @@ def test_cli_without_torch_says_how_to_get_it():
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "pip install torch" in lines[0], result.stderr
+
+
+# ------------------------------------------------------------------ training lab window
+def tiny_page(qtbot, steps=5):
+    from gui.widgets.train_page import TrainPage
+
+    page = TrainPage()
+    qtbot.addWidget(page)
+    page.steps.setValue(steps)
+    page.train_len.setValue(8)
+    page.d_model.setCurrentText("32")
+    page.layers.setValue(1)
+    page.heads.setCurrentText("2")
+    return page
+
+
+def test_train_page_trains_off_the_gui_thread_and_draws(qtbot, torch):
+    page = tiny_page(qtbot)
+    assert page.selected_methods() == ["learned", "rope", "alibi"]
+    page.start()
+    assert page.running  # start() returned while training runs on the worker thread
+    qtbot.waitUntil(lambda: not page.running, timeout=120_000)
+    assert page.status.text().startswith("done on cpu"), page.status.text()
+    assert set(page.results) == {"learned", "rope", "alibi"}
+    for pe in ("learned", "rope", "alibi"):
+        assert page.curves[pe]["steps"] == [1, 2, 3, 4, 5]
+        x, y = page.curves[pe]["loss_curve"].getData()
+        assert len(x) == 5 and np.all(y > 0)
+    extrapolation = {item.name(): item.getData() for item in page.extra_plot.listDataItems()}
+    assert set(extrapolation) == {"learned (no row past 8)", "RoPE", "ALiBi"}
+    np.testing.assert_array_equal(extrapolation["RoPE"][0], [4, 8, 12, 16, 24, 32])
+    np.testing.assert_array_equal(extrapolation["learned (no row past 8)"][0], [4, 8])
+    assert page.sim_image.image.shape == (8, 8)
+    np.testing.assert_allclose(np.diag(page.sim_image.image), 1.0, atol=1e-9)
+    assert "no row" in page.summary.text()
+
+
+def test_train_page_cancel_stops_the_run(qtbot, torch):
+    page = tiny_page(qtbot, steps=100_000)
+    page.start()
+    qtbot.waitUntil(lambda: bool(page.curves), timeout=120_000)
+    page.cancel()
+    qtbot.waitUntil(lambda: not page.running, timeout=60_000)
+    assert page.status.text().startswith("cancelled")
+    done = page.curves["learned"]["steps"]
+    assert done[-1] < 100_000 and "rope" not in page.curves
+    assert page.start_button.isEnabled() and not page.cancel_button.isEnabled()
+
+
+def test_view_menu_opens_the_training_lab(window):
+    from PySide6 import QtGui
+
+    action = window.findChild(QtGui.QAction, "action-train-lab")
+    assert action is not None and action in window.menu("view").actions()
+    action.trigger()
+    assert window.train_page.isVisible()
+    action.trigger()  # a second trigger raises the same page
+    assert window.findChildren(type(window.train_page)) == [window.train_page]

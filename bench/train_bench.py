@@ -1,0 +1,157 @@
+"""Training-lab benchmark: the default lab once per positional method, as measured.
+
+What it measures
+----------------
+For each method (default: all of :data:`core.training.model.PE_METHODS`) one run of the
+default lab — :class:`core.training.lab.TrainConfig` defaults: copy-k-back ("shift",
+k = 3), training length 32, d 64, 2 layers, 4 heads, batch 64, 1500 AdamW steps, seed 0,
+one CPU thread (or CUDA when present) — in this process, after a 2-step warm-up run
+that pays torch's one-time start-up costs (reported separately as ``warmup_s``).
+
+* ``steps_per_s``: training steps per second of training time;
+* ``wall_s``: the whole run (model build, training, evaluation at six lengths);
+* ``acc_train_len``: evaluation accuracy at the training length after training;
+* ``to95_s`` / ``to95_step``: first step at which the mean training-batch accuracy of
+  the last 20 steps reaches 95 % (time since the run started), or ``None``;
+* the extrapolation table: accuracy at 0.5×…4× the training length ("no row" where a
+  learned table has no row);
+* the machine's load: 1-minute load average before and after each run, and
+  ``cpu_share`` = process CPU time / wall time of the run (1.0 = one core all the time;
+  less means the run waited for a CPU, e.g. on a shared machine).
+
+Target (printed as PASS/MISS, never asserted): ≥ 95 % at the training length within
+60 s of wall time for every method that can represent the task, and the whole
+comparison within 5 minutes.
+
+Usage
+-----
+``python bench/train_bench.py [--methods rope,alibi] [--steps N] [--json PATH] [--quick]``.
+``--quick`` is a smoke run (20 steps, d 32, one layer). Exits 0 unless it crashes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from core.training.cli import format_table
+from core.training.lab import Progress, TrainConfig, TrainResult, train
+from core.training.model import PE_METHODS
+
+TARGET_ACC = 0.95
+TARGET_WALL_S = 60.0
+TARGET_TOTAL_S = 300.0
+WINDOW = 20
+
+
+def _cpu_s() -> float:
+    use = resource.getrusage(resource.RUSAGE_SELF)
+    return use.ru_utime + use.ru_stime
+
+
+def run_method(cfg: TrainConfig) -> tuple[TrainResult, dict[str, Any]]:
+    """Train one method; return the result and its benchmark record."""
+    accs: list[float] = []
+    hit: list[Progress] = []
+
+    def progress(p: Progress) -> None:
+        accs.append(p.accuracy)
+        window = accs[-WINDOW:]
+        if not hit and len(window) == WINDOW and sum(window) / WINDOW >= TARGET_ACC:
+            hit.append(p)
+
+    load0, cpu0 = os.getloadavg()[0], _cpu_s()
+    res = train(cfg, progress=progress)
+    cpu = _cpu_s() - cpu0
+    acc = res.accuracy_at(cfg.train_len)
+    record = {
+        "pe": cfg.pe,
+        "device": res.device,
+        "steps": res.steps_done,
+        "steps_per_s": round(res.steps_per_s, 2),
+        "wall_s": round(res.wall_time_s, 2),
+        "train_s": round(res.train_time_s, 2),
+        "acc_train_len": acc,
+        "to95_step": hit[0].step if hit else None,
+        "to95_s": round(hit[0].elapsed_s, 2) if hit else None,
+        "final_loss": res.loss_history[-1],
+        "accuracy_by_length": {str(p.length): p.accuracy for p in res.evaluation},
+        "load_before": round(load0, 2),
+        "load_after": round(os.getloadavg()[0], 2),
+        "cpu_share": round(cpu / res.wall_time_s, 2) if res.wall_time_s > 0 else None,
+        "target_met": bool(acc is not None and acc >= TARGET_ACC)
+        and res.wall_time_s <= TARGET_WALL_S,
+    }
+    return res, record
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark; print the figures (and write JSON with ``--json``)."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--methods", default=",".join(PE_METHODS))
+    ap.add_argument("--steps", type=int, default=None)
+    ap.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"))
+    ap.add_argument("--json", metavar="PATH")
+    ap.add_argument("--quick", action="store_true", help="smoke run (tiny model, 20 steps)")
+    ns = ap.parse_args(argv)
+    base: dict[str, Any] = {"device": ns.device}
+    if ns.quick:
+        base.update(steps=20, d_model=32, n_layers=1, n_heads=2, eval_batch=32)
+    if ns.steps:
+        base["steps"] = ns.steps
+    methods = [m.strip() for m in ns.methods.split(",") if m.strip()]
+    t_warm = time.perf_counter()
+    train(TrainConfig(**{**base, "steps": 2, "eval_lens": (16,)}))
+    warmup = time.perf_counter() - t_warm
+    print(
+        f"# training lab benchmark: {os.cpu_count()} CPUs, load {os.getloadavg()}, "
+        f"warm-up {warmup:.1f} s",
+        flush=True,
+    )
+    records, results = [], []
+    t0 = time.perf_counter()
+    for pe in methods:
+        res, rec = run_method(TrainConfig(**{**base, "pe": pe}))
+        results.append(res)
+        records.append(rec)
+        to95 = f"{rec['to95_s']:.1f} s (step {rec['to95_step']})" if rec["to95_s"] else "never"
+        acc = rec["acc_train_len"]
+        print(
+            f"{pe:<11} {rec['device']}  {rec['steps_per_s']:6.1f} steps/s  wall {rec['wall_s']:5.1f} s  "
+            f"acc@{res.config.train_len} {acc if acc is None else f'{acc:.3f}'}  to 95 %: {to95}  "
+            f"load {rec['load_before']}->{rec['load_after']}  cpu share {rec['cpu_share']}  "
+            f"{'PASS' if rec['target_met'] else 'MISS'}",
+            flush=True,
+        )
+    total = time.perf_counter() - t0
+    print(
+        "\nextrapolation (accuracy by evaluation length; training length "
+        f"{results[0].config.train_len if results else '-'}):"
+    )
+    print(format_table(results))
+    print(
+        f"\ncomparison of {len(methods)} methods: {total:.1f} s "
+        f"({'PASS' if total <= TARGET_TOTAL_S else 'MISS'} ≤ {TARGET_TOTAL_S:.0f} s)"
+    )
+    if ns.json:
+        doc = {
+            "config": results[0].config.as_dict() if results else {},
+            "cpus": os.cpu_count(),
+            "warmup_s": round(warmup, 2),
+            "total_s": round(total, 2),
+            "runs": records,
+        }
+        Path(ns.json).write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

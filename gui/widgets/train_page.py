@@ -1,0 +1,447 @@
+"""Training lab window: train the tiny transformer per positional method, live.
+
+Controls (methods, task, steps, training length, seed, model size), Start / Pause /
+Cancel, and four plots: the loss and the training accuracy per step, the extrapolation
+curve (accuracy against evaluation length, 0.5×–4× the training length; a learned table
+has no row past its length, so its curve stops there) and, once a learned table is
+trained, its cosine-similarity matrix.
+
+Training runs in :class:`TrainWorker` on a ``QThread`` (:func:`core.training.lab.train`);
+the GUI thread only receives batched progress (at most every 100 ms) and draws. Without
+torch the page says how to get it and Start is disabled.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from core.backend import torch_installed
+from core.training.lab import TORCH_HINT, Progress, TrainConfig, TrainControl
+from core.training.model import PE_LABELS, PE_METHODS
+from core.training.tasks import TASKS
+
+COLORS = {  # Okabe–Ito: colour-blind safe
+    "none": "#999999",
+    "sinusoidal": "#E69F00",
+    "learned": "#D55E00",
+    "rope": "#0072B2",
+    "alibi": "#009E73",
+    "t5": "#CC79A7",
+}
+EMIT_EVERY_S = 0.1
+
+
+class TrainWorker(QtCore.QObject):
+    """Runs the configured methods one after another on its own thread."""
+
+    started_on = QtCore.Signal(str)  # device label
+    progress = QtCore.Signal(str, object, object, object)  # pe, steps, losses, accs
+    method_done = QtCore.Signal(object)  # summary dict
+    finished = QtCore.Signal(bool)  # cancelled
+    failed = QtCore.Signal(str)
+
+    def __init__(self, configs: list[TrainConfig], control: TrainControl) -> None:
+        super().__init__()
+        self.configs = configs
+        self.control = control
+
+    @QtCore.Slot()
+    def run(self) -> None:
+        """Train every config; emit batched progress and one summary per method."""
+        from core.errors import user_message
+
+        try:
+            from core.training.lab import resolve_device, train
+
+            self.started_on.emit(resolve_device(self.configs[0].device)[1])
+            for cfg in self.configs:
+                if self.control.cancelled:
+                    break
+                self._run_one(cfg, train)
+            self.finished.emit(self.control.cancelled)
+        except Exception as exc:  # reported in the page, never a crash of the app
+            self.failed.emit(user_message(exc))
+
+    def _run_one(self, cfg: TrainConfig, train: Any) -> None:
+        batch: tuple[list[int], list[float], list[float]] = ([], [], [])
+        last = [time.perf_counter()]
+
+        def flush() -> None:
+            if batch[0]:
+                self.progress.emit(cfg.pe, list(batch[0]), list(batch[1]), list(batch[2]))
+                for part in batch:
+                    part.clear()
+            last[0] = time.perf_counter()
+
+        def on_step(p: Progress) -> None:
+            batch[0].append(p.step)
+            batch[1].append(p.loss)
+            batch[2].append(p.accuracy)
+            if p.step == p.steps or time.perf_counter() - last[0] >= EMIT_EVERY_S:
+                flush()
+
+        res = train(cfg, progress=on_step, control=self.control)
+        flush()
+        table = res.learned_table()
+        self.method_done.emit(
+            {
+                "pe": cfg.pe,
+                "cancelled": res.cancelled,
+                "lengths": [p.length for p in res.evaluation],
+                "accuracy": [p.accuracy for p in res.evaluation],
+                "reasons": [p.reason for p in res.evaluation],
+                "table": table,
+                "steps_per_s": res.steps_per_s,
+                "wall_s": res.wall_time_s,
+            }
+        )
+
+
+def cosine_matrix(table: np.ndarray) -> np.ndarray:
+    """Cosine similarity between the rows of ``table``."""
+    norms = np.linalg.norm(table, axis=1, keepdims=True)
+    unit = table / np.where(norms > 0, norms, 1.0)
+    return unit @ unit.T
+
+
+class TrainPage(QtWidgets.QWidget):
+    """The training lab (a separate top-level window of the main window)."""
+
+    def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent, QtCore.Qt.WindowType.Window)
+        self.setObjectName("train-page")
+        self.setWindowTitle("Training lab: watch a tiny transformer learn positions")
+        self.thread_: QtCore.QThread | None = None
+        self.worker: TrainWorker | None = None
+        self.control: TrainControl | None = None
+        self.curves: dict[str, dict[str, Any]] = {}
+        self.results: dict[str, dict[str, Any]] = {}
+        self.learned_table: np.ndarray | None = None
+        self._build_controls()
+        self._build_plots()
+        layout = QtWidgets.QHBoxLayout(self)
+        layout.addWidget(self.controls)
+        layout.addWidget(self.plots, 1)
+        if not torch_installed():
+            self.start_button.setEnabled(False)
+            self.status.setText(TORCH_HINT)
+        self.resize(1400, 850)
+
+    # ------------------------------------------------------------------ layout
+    def _build_controls(self) -> None:
+        self.controls = QtWidgets.QWidget(self)
+        form = QtWidgets.QFormLayout(self.controls)
+        self.methods = QtWidgets.QListWidget(self.controls)
+        self.methods.setObjectName("train-methods")
+        for pe in PE_METHODS:
+            item = QtWidgets.QListWidgetItem(PE_LABELS[pe])
+            item.setData(QtCore.Qt.ItemDataRole.UserRole, pe)
+            item.setFlags(item.flags() | QtCore.Qt.ItemFlag.ItemIsUserCheckable)
+            checked = pe in ("learned", "rope", "alibi")
+            item.setCheckState(
+                QtCore.Qt.CheckState.Checked if checked else QtCore.Qt.CheckState.Unchecked
+            )
+            self.methods.addItem(item)
+        self.methods.setMaximumHeight(150)
+        form.addRow("Methods", self.methods)
+        d = TrainConfig()
+        self.task = QtWidgets.QComboBox(self.controls)
+        self.task.addItems(list(TASKS))
+        self.task.setToolTip(
+            "shift: predict the token k positions back; reverse: write it backwards"
+        )
+        form.addRow("Task", self.task)
+        self.steps = self._spin(1, 100_000, d.steps, "train-steps")
+        form.addRow("Steps", self.steps)
+        self.train_len = self._spin(4, 256, d.train_len, "train-len")
+        form.addRow("Training length", self.train_len)
+        self.seed = self._spin(0, 2**31 - 1, d.seed, "train-seed")
+        form.addRow("Seed", self.seed)
+        self.d_model = QtWidgets.QComboBox(self.controls)
+        self.d_model.addItems(["32", "64", "128"])
+        self.d_model.setCurrentText(str(d.d_model))
+        form.addRow("Width d", self.d_model)
+        self.layers = self._spin(1, 2, d.n_layers, "train-layers")
+        form.addRow("Layers", self.layers)
+        self.heads = QtWidgets.QComboBox(self.controls)
+        self.heads.addItems(["1", "2", "4"])
+        self.heads.setCurrentText(str(d.n_heads))
+        form.addRow("Heads", self.heads)
+        buttons = QtWidgets.QHBoxLayout()
+        self.start_button = QtWidgets.QPushButton("&Start", self.controls)
+        self.start_button.setObjectName("train-start")
+        self.start_button.clicked.connect(self.start)
+        self.pause_button = QtWidgets.QPushButton("&Pause", self.controls)
+        self.pause_button.setObjectName("train-pause")
+        self.pause_button.clicked.connect(self.toggle_pause)
+        self.cancel_button = QtWidgets.QPushButton("&Cancel", self.controls)
+        self.cancel_button.setObjectName("train-cancel")
+        self.cancel_button.clicked.connect(self.cancel)
+        for b in (self.start_button, self.pause_button, self.cancel_button):
+            buttons.addWidget(b)
+        self.pause_button.setEnabled(False)
+        self.cancel_button.setEnabled(False)
+        form.addRow(buttons)
+        self.status = QtWidgets.QLabel("Pick methods and press Start.", self.controls)
+        self.status.setObjectName("train-status")
+        self.status.setWordWrap(True)
+        form.addRow(self.status)
+        self.summary = QtWidgets.QLabel("", self.controls)
+        self.summary.setObjectName("train-summary")
+        self.summary.setWordWrap(True)
+        self.summary.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        form.addRow(self.summary)
+        self.controls.setMaximumWidth(340)
+
+    def _spin(self, lo: int, hi: int, value: int, name: str) -> QtWidgets.QSpinBox:
+        box = QtWidgets.QSpinBox(self.controls)
+        box.setRange(lo, hi)
+        box.setValue(value)
+        box.setObjectName(name)
+        return box
+
+    def _build_plots(self) -> None:
+        self.plots = pg.GraphicsLayoutWidget(self)
+        self.plots.setBackground("w")
+        self.loss_plot = self.plots.addPlot(0, 0, title="Training loss")
+        self.loss_plot.setLogMode(y=True)
+        self.loss_plot.setLabel("bottom", "step")
+        self.acc_plot = self.plots.addPlot(0, 1, title="Training accuracy")
+        self.acc_plot.setLabel("bottom", "step")
+        self.acc_plot.setYRange(0, 1)
+        self.extra_plot = self.plots.addPlot(
+            1, 0, title="Extrapolation: accuracy at evaluation length"
+        )
+        self.extra_plot.setLabel("bottom", "evaluation length")
+        self.extra_plot.setYRange(0, 1.02)
+        self.sim_plot = self.plots.addPlot(1, 1, title="Learned table: cosine similarity")
+        self.sim_plot.setLabel("bottom", "position q")
+        self.sim_plot.setLabel("left", "position p")
+        self.sim_plot.invertY(True)
+        self.sim_image = pg.ImageItem()
+        self.sim_image.setLookupTable(pg.colormap.get("CET-D1A").getLookupTable(nPts=256))
+        self.sim_plot.addItem(self.sim_image)
+        for plot in (self.loss_plot, self.acc_plot, self.extra_plot):
+            plot.addLegend(offset=(-10, 10))
+            plot.showGrid(x=True, y=True, alpha=0.3)
+        self.train_len_line = pg.InfiniteLine(
+            angle=90, pen=pg.mkPen("#555", style=QtCore.Qt.PenStyle.DashLine)
+        )
+        self.extra_plot.addItem(self.train_len_line)
+
+    # ------------------------------------------------------------------ actions
+    def selected_methods(self) -> list[str]:
+        """The checked methods, in the list's order."""
+        out = []
+        for i in range(self.methods.count()):
+            item = self.methods.item(i)
+            if item.checkState() == QtCore.Qt.CheckState.Checked:
+                out.append(str(item.data(QtCore.Qt.ItemDataRole.UserRole)))
+        return out
+
+    def configs(self) -> list[TrainConfig]:
+        """One config per checked method (``ValueError`` on bad settings)."""
+        methods = self.selected_methods()
+        if not methods:
+            raise ValueError("check at least one method")
+        base = TrainConfig(
+            task=self.task.currentText(),
+            steps=self.steps.value(),
+            train_len=self.train_len.value(),
+            seed=self.seed.value(),
+            d_model=int(self.d_model.currentText()),
+            n_layers=self.layers.value(),
+            n_heads=int(self.heads.currentText()),
+        )
+        return [replace(base, pe=pe) for pe in methods]
+
+    @property
+    def running(self) -> bool:
+        """True while a worker thread runs."""
+        return self.thread_ is not None
+
+    def start(self) -> None:
+        """Start training the checked methods on a worker thread."""
+        if self.running:
+            return
+        try:
+            configs = self.configs()
+        except ValueError as exc:
+            self.status.setText(str(exc))
+            return
+        self._clear()
+        self.train_len_line.setValue(configs[0].train_len)
+        self.control = TrainControl()
+        self.thread_ = QtCore.QThread(self)
+        self.worker = TrainWorker(configs, self.control)
+        self.worker.moveToThread(self.thread_)
+        self.thread_.started.connect(self.worker.run)
+        self.worker.started_on.connect(self._on_device)
+        self.worker.progress.connect(self._on_progress)
+        self.worker.method_done.connect(self._on_method_done)
+        self.worker.finished.connect(self._on_finished)
+        self.worker.failed.connect(self._on_failed)
+        self.start_button.setEnabled(False)
+        self.pause_button.setEnabled(True)
+        self.cancel_button.setEnabled(True)
+        self.status.setText("starting torch…")
+        self.thread_.start()
+
+    def toggle_pause(self) -> None:
+        """Pause or resume the run (between steps)."""
+        if self.control is None:
+            return
+        if self.control.paused:
+            self.control.resume()
+            self.pause_button.setText("&Pause")
+        else:
+            self.control.pause()
+            self.pause_button.setText("&Resume")
+
+    def cancel(self) -> None:
+        """Stop before the next step (the current method is not evaluated)."""
+        if self.control is not None:
+            self.control.cancel()
+            self.status.setText("cancelling…")
+
+    def _clear(self) -> None:
+        for plot in (self.loss_plot, self.acc_plot, self.extra_plot):
+            for item in list(plot.listDataItems()):
+                plot.removeItem(item)
+            if plot.legend is not None:
+                plot.legend.clear()
+        self.curves.clear()
+        self.results.clear()
+        self.summary.setText("")
+        self.sim_image.clear()
+        self.learned_table = None
+
+    # ------------------------------------------------------------------ worker signals
+    def _on_device(self, label: str) -> None:
+        self.device = label
+        self.status.setText(f"training on {label}")
+
+    def _on_progress(
+        self, pe: str, steps: list[int], losses: list[float], accs: list[float]
+    ) -> None:
+        if pe not in self.curves:
+            pen = pg.mkPen(COLORS[pe], width=2)
+            self.curves[pe] = {
+                "steps": [],
+                "loss": [],
+                "acc": [],
+                "loss_curve": self.loss_plot.plot([], [], pen=pen, name=PE_LABELS[pe]),
+                "acc_curve": self.acc_plot.plot([], [], pen=pen, name=PE_LABELS[pe]),
+            }
+        c = self.curves[pe]
+        c["steps"] += steps
+        c["loss"] += [max(v, 1e-6) for v in losses]
+        c["acc"] += accs
+        x = np.asarray(c["steps"], dtype=float)
+        c["loss_curve"].setData(x, np.asarray(c["loss"]))
+        c["acc_curve"].setData(x, np.asarray(c["acc"]))
+        self.status.setText(
+            f"{PE_LABELS[pe]} on {getattr(self, 'device', '?')}: step {steps[-1]}  "
+            f"loss {losses[-1]:.4f}  acc {accs[-1]:.3f}"
+            + ("  (paused)" if self.control is not None and self.control.paused else "")
+        )
+
+    def _on_method_done(self, res: dict[str, Any]) -> None:
+        pe = res["pe"]
+        self.results[pe] = res
+        if res["cancelled"]:
+            return
+        lengths = np.asarray(res["lengths"], dtype=float)
+        acc = np.array([np.nan if a is None else a for a in res["accuracy"]])
+        ok = np.isfinite(acc)
+        self.extra_plot.plot(
+            lengths[ok],
+            acc[ok],
+            pen=pg.mkPen(COLORS[pe], width=2),
+            symbol="o",
+            symbolBrush=COLORS[pe],
+            name=PE_LABELS[pe] + ("" if ok.all() else f" (no row past {int(lengths[ok].max())})"),
+        )
+        if res["table"] is not None:
+            self.learned_table = res["table"]
+            self.sim_image.setImage(cosine_matrix(res["table"]).T, levels=(-1.0, 1.0))
+        lines = []
+        for r in self.results.values():
+            cells = [
+                f"{n}: {'no row' if a is None else f'{a:.2f}'}"
+                for n, a in zip(r["lengths"], r["accuracy"], strict=True)
+            ]
+            lines.append(f"<b>{PE_LABELS[r['pe']]}</b> {', '.join(cells)}")
+        self.summary.setText("<br>".join(lines))
+
+    def _on_finished(self, cancelled: bool) -> None:
+        self.status.setText(
+            ("cancelled" if cancelled else "done") + f" on {getattr(self, 'device', '?')}"
+        )
+        self._stop_thread()
+
+    def _on_failed(self, message: str) -> None:
+        self.status.setText(f"training failed: {message}")
+        self._stop_thread()
+
+    def _stop_thread(self) -> None:
+        if self.thread_ is not None:
+            self.thread_.quit()
+            self.thread_.wait()
+            self.thread_ = None
+            self.worker = None
+        self.start_button.setEnabled(torch_installed())
+        self.pause_button.setEnabled(False)
+        self.pause_button.setText("&Pause")
+        self.cancel_button.setEnabled(False)
+
+    def shutdown(self) -> None:
+        """Cancel a run and wait for its thread (call before the app quits)."""
+        if self.control is not None:
+            self.control.cancel()
+        if self.thread_ is not None:
+            self.thread_.quit()
+            self.thread_.wait()
+            self.thread_ = None
+
+    def eventFilter(self, watched: QtCore.QObject, event: QtCore.QEvent) -> bool:
+        """End a run when the main window (the parent) closes."""
+        if watched is self.parent() and event.type() == QtCore.QEvent.Type.Close:
+            self.shutdown()
+            self._stop_thread()
+            self.close()
+        return False
+
+    def closeEvent(self, event: QtGui.QCloseEvent) -> None:
+        self.shutdown()
+        self._stop_thread()
+        super().closeEvent(event)
+
+
+def install_train_lab(window: Any) -> QtGui.QAction:
+    """Add View → Training lab… to ``window``; the page is kept as ``window.train_page``.
+
+    ``window`` needs ``menu`` and ``add_action`` (see ``gui.window.protocol``).
+    """
+
+    def show_page() -> None:
+        page = getattr(window, "train_page", None)
+        if page is None:
+            page = TrainPage(window)
+            window.train_page = page
+            window.installEventFilter(page)  # the main window closing ends a run
+        page.show()
+        if QtGui.QGuiApplication.platformName() != "offscreen":  # it cannot raise windows
+            page.raise_()
+            page.activateWindow()
+
+    action: QtGui.QAction = window.add_action(
+        window.menu("view"), "&Training lab…", "Ctrl+Shift+L", show_page, "action-train-lab"
+    )
+    return action
