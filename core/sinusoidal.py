@@ -256,15 +256,21 @@ def similarity_block_mean(count: int, step: int, d_model: int, base: float) -> n
     s = int(step)
     omega = sinusoidal_frequencies(d_model, base)[0 : 2 * (d_model // 2) : 2]
     damp = dirichlet_mean_factor(omega, s) ** 2
-    offs = np.asarray(offsets(count, s), dtype=np.float64)
-    chunk = max(1, 2**20 // max(omega.size, 1))  # offset × frequency temporaries ~8 MiB
-    by_offset = np.concatenate(
-        [
-            np.cos(offs[a : a + chunk, None] * omega[None, :]) @ damp
-            for a in range(0, offs.size, chunk)
-        ]
-    )
-    sim = toeplitz_view(by_offset, count)
+
+    def by_offset(size: int) -> np.ndarray:
+        offs = np.asarray(offsets(size, s), dtype=np.float64)
+        chunk = max(1, 2**20 // max(omega.size, 1))  # offset × frequency temporaries ~8 MiB
+        return np.concatenate(
+            [
+                np.cos(offs[a : a + chunk, None] * omega[None, :]) @ damp
+                for a in range(0, offs.size, chunk)
+            ]
+        )
+
+    cap = tablecache.capacity(count)  # a seq_len drag changes count, rarely the step
+    key = ("sinusoidal-block-similarity", int(d_model), float(base), s, cap)
+    values = tablecache.cached(key, lambda: by_offset(cap), direct=lambda: by_offset(count))
+    sim = toeplitz_view(values, count)
     if d_model % 2:
         w = sinusoidal_frequencies(d_model, base)[-1]
         centre = s * np.arange(count, dtype=np.float64) + (s - 1) / 2.0

@@ -274,6 +274,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     m_sel = float(slopes[head - 1])
     without, with_bias = alibi_attention_row(scores, query, m_sel, causal)
     j_idx, row_note = row_keys(n, query, ctx.max_points)
+    tag = " (keys sampled)" if row_note else ""
     notes.append(sign_note(scores, query, head, m_sel, causal))
     panels += [
         Panel(
@@ -307,8 +308,8 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             "key j",
             "attention weight",
             series=[
-                Series("without bias", j_idx.astype(float), without[j_idx], "step"),
-                Series("with ALiBi", j_idx.astype(float), with_bias[j_idx], "step"),
+                Series("without bias" + tag, j_idx.astype(float), without[j_idx], "step"),
+                Series("with ALiBi" + tag, j_idx.astype(float), with_bias[j_idx], "step"),
             ],
             note=row_note,
             col=2 * span,
