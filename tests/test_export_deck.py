@@ -166,15 +166,31 @@ def test_slugify(title: str, slug: str) -> None:
 
 
 def test_scene_the_view_refuses_becomes_a_slide_showing_the_problem(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    learned = {"max_positions": 64, "d_model": 32, "seed": 0, "table_file": ""}
+    """A scene whose view raises while computing (e.g. a limit shown on purpose) still
+    gets its slide: title, the one-line problem in the warning banner, and the note."""
+    from gui.export import deck as deck_module
+
+    real_export = deck_module.export_view
+
+    def refusing(view_id: str, params: dict[str, object], path: Path, **kw: object) -> Path:
+        if kw.get("title") == "Past the end":
+            raise ValueError("position 64 is out of range: this table has 64 rows")
+        return real_export(view_id, params, path, **kw)
+
+    monkeypatch.setattr(deck_module, "export_view", refusing)
     deck = {
         "format": "pe-studio-deck",
         "version": 1,
         "scenes": [
-            {"view": "learned", "title": "Fits", "params": {**learned, "seq_len": 32}},
-            {"view": "learned", "title": "Past the end", "params": {**learned, "seq_len": 80}},
+            {"view": "learned", "title": "Fits", "params": {"seq_len": 32}},
+            {
+                "view": "learned",
+                "title": "Past the end",
+                "note": "No row to look up.",
+                "params": {"seq_len": 80},
+            },
         ],
     }
     deck_file = _write(tmp_path / "deck.json", deck)
@@ -186,5 +202,6 @@ def test_scene_the_view_refuses_becomes_a_slide_showing_the_problem(
     assert sorted(p.name for p in out.iterdir()) == ["01-fits.svg", "02-past-the-end.svg"]
     text = (out / "02-past-the-end.svg").read_text(encoding="utf-8")
     assert "Past the end" in text
-    assert "position 64 is out of range" in text
-    assert "position 64 is out of range" not in (out / "01-fits.svg").read_text(encoding="utf-8")
+    assert "position 64 is out of range: this table has 64 rows" in text
+    assert "No row to look up." in text
+    assert "out of range" not in (out / "01-fits.svg").read_text(encoding="utf-8")

@@ -5,9 +5,9 @@
 view, parameters, title and note, and written to ``FOLDER/NN-<slug of the title>.png``
 (``.svg``), numbered from 01 in deck order so that a file listing sorts like the deck.
 The whole deck is validated before the first file is written. A scene whose view refuses
-its parameters when computing (a deck may show such a limit on purpose, e.g. a learned table
-asked for a position past its last row) becomes a slide with the title, the one-line
-problem in the view's warning banner and the note, as the window shows it.
+its parameters when computing (a deck may show such a limit on purpose) becomes a slide with
+the title, the one-line problem in the view's warning banner and the note, as the window
+shows it.
 """
 
 from __future__ import annotations
