@@ -130,3 +130,129 @@ def test_colour_bars_use_fast_axes(window):
     bars = [p.colorbar for p in window.views["relative"].plots.values() if p.colorbar is not None]
     assert bars and all(type(bar.axis) is FastAxisItem for bar in bars)
     assert type(pg.PlotItem().getAxis("left")) is pg.AxisItem  # pyqtgraph left as it was
+
+
+# ------------------------------------------------------------------ layout faults fixed
+DECK_SCENE_5 = {"seq_len": 200, "d_model": 16, "base": 100.0, "dims": [0, 1, 4, 5, 14, 15]}
+
+
+@pytest.fixture
+def ui_scale():
+    """Set the UI scale for a test (the theme is restored afterwards)."""
+    from gui.theme import current_theme, set_theme
+
+    before = current_theme().ui_scale
+    yield lambda scale: set_theme(ui_scale=scale)
+    set_theme(ui_scale=before)
+
+
+def _view_panel(view: str, key: str, params: dict | None = None):
+    from core.viewdata import ComputeContext
+    from core.views import compute_view, get_view
+
+    model = get_view(view).model
+    data = compute_view(
+        view, model.validate({**model.defaults(), **(params or {})}), ComputeContext()
+    )
+    return next(p for p in data.panels if p.key == key)
+
+
+def _shown_panel(qtbot, panel, size: tuple[int, int]):
+    """``panel`` drawn as the app draws it, in a shown widget whose layout has settled."""
+    from gui.plotting.panel_plot import PanelPlot
+    from gui.render.fast_axis import hide_spare_axes, make_axes
+    from gui.render.view_box import PlotViewBox
+
+    win = pg.GraphicsLayoutWidget()
+    qtbot.addWidget(win)
+    win.resize(*size)
+    item = win.addPlot(axisItems=make_axes(), viewBox=PlotViewBox())
+    hide_spare_axes(item)
+    plot = PanelPlot(item)
+    plot.show(panel)
+    win.show()
+    for _ in range(3):  # the first paint measures the labels, the next layout makes room
+        win.grab()
+        QtCore.QCoreApplication.processEvents()
+    return win, plot
+
+
+def _drawn(axis: pg.AxisItem) -> tuple[tuple, tuple]:
+    """(the specs ``axis`` paints now, pyqtgraph's own specs for it) as AxisItem.paint
+    measures them (a QPicture painter with the tick font)."""
+    picture = QtGui.QPicture()
+    painter = QtGui.QPainter(picture)
+    try:
+        painter.setFont(axis.style["tickFont"])
+        return axis.generateDrawSpecs(painter), pg.AxisItem.generateDrawSpecs(axis, painter)
+    finally:
+        painter.end()
+
+
+def _title_text(axis: pg.AxisItem) -> QtCore.QRectF:
+    """Where the axis title's text lies, in the axis' coordinates (the label item less
+    its document margin)."""
+    margin = axis.label.document().documentMargin()
+    return axis.label.mapRectToParent(
+        axis.label.boundingRect().adjusted(margin, margin, -margin, -margin)
+    )
+
+
+@pytest.mark.parametrize("scale", [1.0, 2.0])
+def test_log_axis_labels_do_not_pile_up(qtbot, ui_scale, scale):
+    """Lecture deck scene 5, the wavelength plot (log y): pyqtgraph labels every minor
+    tick, stacking ``9·10¹ 8·10¹ 7·10¹``; the axis keeps the labels that fit, decades
+    first."""
+    ui_scale(scale)
+    _win, plot = _shown_panel(
+        qtbot, _view_panel("sinusoidal", "wavelength", DECK_SCENE_5), (800, 430)
+    )
+    axis = plot.plot.getAxis("left")
+    drawn, pyqtgraphs = _drawn(axis)
+    assert _overlaps("left", pyqtgraphs[2]) > 0  # what the lecture showed
+    texts = [text for _rect, _flags, text in drawn[2]]
+    assert _overlaps("left", drawn[2]) == 0
+    assert {"10¹", "10²"} <= set(texts)  # the decades stay
+    assert len(texts) >= 3
+
+
+@pytest.mark.parametrize("scale", [1.0, 2.0])
+def test_axis_room_fits_the_widest_label_and_the_title(qtbot, ui_scale, scale):
+    """RoPE's frequency plot: every label is drawn (``0.0001`` too), and the title's
+    text keeps at least the tick-text gap from the labels."""
+    ui_scale(scale)
+    _win, plot = _shown_panel(qtbot, _view_panel("rope", "frequencies"), (800, 520))
+    axis = plot.plot.getAxis("left")
+    drawn, _pyqtgraphs = _drawn(axis)
+    rects = {text: rect for rect, _flags, text in drawn[2]}
+    assert "0.0001" in rects and "1" in rects
+    title = _title_text(axis)
+    gap = axis.style["tickTextOffset"][0]
+    assert title.width() > 0 and title.right() + gap <= min(r.left() for r in rects.values()) + 1e-6
+    own = axis.mapRectFromParent(axis.geometry())
+    assert all(own.left() <= r.left() and r.right() <= own.right() for r in rects.values())
+
+
+def test_fast_colour_bar_draws_what_pyqtgraphs_draws(qtbot):
+    """Its axes are replaced after construction through PlotItem.setAxisItems, with
+    the set-up ColorBarItem gives its own: same pixels, no axis left behind."""
+    from gui.render.fast_axis import FastColorBarItem
+
+    images = []
+    bars = []
+    for cls in (pg.ColorBarItem, FastColorBarItem):
+        win = pg.GraphicsLayoutWidget()
+        qtbot.addWidget(win)
+        win.resize(160, 420)
+        bar = cls(colorMap=pg.colormap.get("viridis"), values=(-3.0, 7.5), interactive=False)
+        win.addItem(bar)
+        win.show()
+        QtCore.QCoreApplication.processEvents()
+        images.append(pg.imageToArray(win.grab().toImage(), copy=True))
+        bars.append(bar)
+    assert len(np.unique(images[0].reshape(-1, 4), axis=0)) > 20  # a drawn bar with labels
+    np.testing.assert_array_equal(images[1], images[0])
+    fast = bars[1]
+    axes = [i for i in fast.scene().items() if isinstance(i, pg.AxisItem)]
+    assert len(axes) == 4 and all(type(a) is FastAxisItem for a in axes)
+    assert fast.axis is fast.getAxis("right") and fast.axis.linkedView() is None

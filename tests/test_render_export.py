@@ -310,3 +310,39 @@ def test_pyqtgraph_svgexporter_trap_is_avoided(qtbot, tmp_path):
     assert max(map(len, paths[CURVE_COLORS[0]])) >= 150
     if not trap:
         pytest.skip("pyqtgraph's SVGExporter no longer fails; our export still works")
+
+
+@pytest.mark.parametrize("kwargs", [{"width": 1600, "height": 1000}, {"scale": 2}])
+def test_export_gives_axes_room_for_their_labels_and_title(qtbot, monkeypatch, kwargs):
+    """``main.py export rope``: a never-shown view has its axes measure their labels
+    before painting; ``0.0001`` went missing and the title ran into the labels."""
+    from core.viewdata import ComputeContext
+    from core.views import compute_view, get_view
+    from gui.render.fast_axis import FastAxisItem
+    from gui.widgets.view_widget import ViewWidget
+
+    spec = get_view("rope")
+    widget = ViewWidget(spec)
+    qtbot.addWidget(widget)
+    widget.resize(1600, 1000)
+    widget.show_data(compute_view("rope", spec.model.defaults(), ComputeContext()))
+    axis = widget.plots["frequencies"].plot.getAxis("left")
+    painted: list[tuple] = []
+    generate = FastAxisItem.generateDrawSpecs
+
+    def recorded(self, p):
+        specs = generate(self, p)
+        if self is axis and specs is not None:
+            margin = self.label.document().documentMargin()
+            title = self.label.mapRectToParent(
+                self.label.boundingRect().adjusted(margin, margin, -margin, -margin)
+            )
+            painted.append((specs[2], title))
+        return specs
+
+    monkeypatch.setattr(FastAxisItem, "generateDrawSpecs", recorded)
+    rx.render_image(widget, **kwargs)
+    texts, title = painted[-1]  # what the export painted last
+    rects = {text: rect for rect, _flags, text in texts}
+    assert {"1", "0.1", "0.01", "0.001", "0.0001"} <= set(rects)
+    assert title.right() + axis.style["tickTextOffset"][0] <= min(r.left() for r in rects.values())

@@ -84,3 +84,32 @@ def test_overlays_follow_their_view_until_detached(qtbot):
     updates.clear()
     vb.setRange(xRange=(0, 5), padding=0)
     assert not updates  # detached: no longer follows the view
+
+
+def test_range_equals_pyqtgraphs_view_box(qtbot):
+    """Same items, same changes: the same auto-range as pyqtgraph's ViewBox."""
+    win = pg.GraphicsLayoutWidget()
+    qtbot.addWidget(win)
+    win.resize(800, 400)
+    win.show()
+    plots = [
+        win.addPlot(row=0, col=i, viewBox=cls()) for i, cls in enumerate((pg.ViewBox, PlotViewBox))
+    ]
+    items = []
+    for plot in plots:
+        curve = plot.plot(np.arange(10.0), np.arange(10.0) ** 2)
+        label = pg.TextItem("not measured")
+        plot.addItem(label, ignoreBounds=True)
+        items.append((curve, label))
+    rng = np.random.default_rng(4)
+    for _ in range(5):
+        x = np.sort(rng.uniform(-50, 50, 30))
+        y = rng.normal(size=30) * rng.uniform(1, 100)
+        far = rng.uniform(-1e3, 1e3, 2)
+        for plot, (curve, label) in zip(plots, items, strict=True):
+            curve.setData(x, y)
+            label.setPos(*far)
+            plot.getViewBox().prepareForPaint()
+        ranges = [plot.getViewBox().viewRange() for plot in plots]
+        assert ranges[1] == ranges[0]
+        assert ranges[0][0][0] < x.min() and ranges[0][0][1] > x.max()

@@ -9,10 +9,13 @@ small named function here, and described in a table:
   ``gui/`` to check).
 * :data:`INTERNAL_MEMBERS`: undocumented public-looking members the code relies on
   (``AxisItem.picture``, ``PlotItem.titleLabel``, option keys, ...).
-* :data:`PORTED_SOURCES`: pyqtgraph functions whose logic is ported or replicated here
-  (e.g. ``AxisItem.generateDrawSpecs`` in :mod:`gui.render.axis_specs`), fingerprinted.
+* :data:`OWN_ATTRIBUTES`: names the code stores on pyqtgraph objects for itself, which
+  pyqtgraph must not start using.
+* :data:`PORTED_SOURCES`: pyqtgraph functions whose logic is ported or replicated in
+  ``gui/`` (e.g. ``AxisItem.generateDrawSpecs`` in :mod:`gui.render.axis_specs`),
+  fingerprinted.
 
-:func:`compat_problems` checks all three against the installed pyqtgraph and names
+:func:`compat_problems` checks all four against the installed pyqtgraph and names
 every member that is missing or changed shape, so an upgrade fails in one named place.
 """
 
@@ -124,6 +127,7 @@ INTERNAL_MEMBERS: dict[str, dict[str, Member]] = {
         "xData": _attribute(used_by="fast_curve"),
         "yData": _attribute(used_by="fast_curve"),
         "getPath": _method(used_by="fast_curve"),
+        "setExportMode": _method("export", "opts", used_by="snapshot"),
         "dataBounds": _method("ax", "frac", "orthoRange", used_by="fast_curve"),
     },
     "ImageItem": {
@@ -141,6 +145,14 @@ INTERNAL_MEMBERS: dict[str, dict[str, Member]] = {
         "addedItems": _attribute(used_by="view_box"),
         "childGroup": _attribute(used_by="grid_lines, tile_labels"),
         "prepareForPaint": _method(used_by="panel_plot"),
+        "background": _attribute(used_by="panel_plot"),  # the view's background rect item
+        "updateBackground": _method(used_by="panel_plot"),
+    },
+    "GraphicsScene": {
+        "prepareForPaint": _method(used_by="snapshot"),
+    },
+    "LegendItem": {
+        "items": _attribute(used_by="panel_plot"),  # [(sample, label)] per entry
     },
     "PlotItem": {
         "titleLabel": _attribute(used_by="title_label"),
@@ -154,6 +166,22 @@ INTERNAL_MEMBERS: dict[str, dict[str, Member]] = {
     "ColorBarItem": {
         "axis": _attribute(used_by="fast_axis, panel_plot"),
     },
+}
+
+#: Attributes the code stores on pyqtgraph objects (its subclasses' and items') for its
+#: own use: pyqtgraph must not use these names itself.
+OWN_ATTRIBUTES: dict[str, dict[str, str]] = {
+    "PlotCurveItem": {
+        "_thin_pen": "fast_curve",
+        "_original": "line_item",
+        "_log": "line_item",
+        "_full_pen": "panel_plot",
+        "_solid_pen": "panel_plot",
+    },
+    "PlotDataItem": {"_full_pen": "panel_plot", "_solid_pen": "panel_plot"},
+    "ImageItem": {"_table_for": "fast_image", "_version": "fast_image", "_sampled": "fast_image"},
+    "AxisItem": {"_text_sizes": "fast_axis", "_text_font_key": "fast_axis"},
+    "LabelItem": {"_height": "title_label"},
 }
 
 #: pyqtgraph functions whose logic the code ports or replicates: ``"Class.method"`` →
@@ -194,6 +222,9 @@ _CLASSES: dict[str, type] = {
     "PlotItem": pg.PlotItem,
     "LabelItem": pg.LabelItem,
     "ColorBarItem": pg.ColorBarItem,
+    "GraphicsScene": pg.GraphicsScene,
+    "LegendItem": pg.LegendItem,
+    "PlotDataItem": pg.PlotDataItem,
 }
 
 _FRESH: dict[str, Callable[[], Any]] = {
@@ -204,6 +235,9 @@ _FRESH: dict[str, Callable[[], Any]] = {
     "PlotItem": pg.PlotItem,
     "LabelItem": pg.LabelItem,
     "ColorBarItem": pg.ColorBarItem,
+    "GraphicsScene": pg.GraphicsScene,
+    "LegendItem": pg.LegendItem,
+    "PlotDataItem": pg.PlotDataItem,
 }
 
 
@@ -291,11 +325,25 @@ def _member_problem(owner: str, name: str, member: Member, fresh: Callable[[], A
 def compat_problems(
     tables: tuple[dict[str, dict[str, Member]], ...] = (PRIVATE_MEMBERS, INTERNAL_MEMBERS),
     ported: dict[str, tuple[str, str]] | None = None,
+    own: dict[str, dict[str, str]] | None = None,
 ) -> list[str]:
-    """Every member of ``tables`` the installed pyqtgraph lacks or has changed, and every
-    ported function whose source changed, one line each (empty: all as expected).
+    """What the installed pyqtgraph does differently from what the code expects.
 
-    Needs a ``QApplication`` (attributes are looked up on new instances).
+    Parameters
+    ----------
+    tables
+        Member tables to check (default: :data:`PRIVATE_MEMBERS`, :data:`INTERNAL_MEMBERS`).
+    ported
+        Fingerprints to check (default: :data:`PORTED_SOURCES`).
+    own
+        Names pyqtgraph must leave to the code (default: :data:`OWN_ATTRIBUTES`).
+
+    Returns
+    -------
+    list of str
+        One line per problem, naming the member (``"AxisItem._tickLevels: missing on a
+        new AxisItem"``); empty when everything is as expected. Needs a
+        ``QApplication`` (attributes are looked up on new instances).
     """
     instances: dict[str, Any] = {}
 
@@ -314,6 +362,10 @@ def compat_problems(
                 problem = _member_problem(owner, name, member, fresh_for(owner))
                 if problem is not None:
                     problems.append(problem)
+    for owner, names in (OWN_ATTRIBUTES if own is None else own).items():
+        for name, used_by in names.items():
+            if hasattr(fresh_for(owner)(), name):
+                problems.append(f"{owner}.{name}: now used by pyqtgraph, and by {used_by}")
     for qualname, (digest, port) in (PORTED_SOURCES if ported is None else ported).items():
         if source_fingerprint(qualname) != digest:
             problems.append(f"{qualname}: source changed since pyqtgraph 0.14.0; update {port}")

@@ -1,0 +1,212 @@
+"""pyqtgraph's internals the code relies on are where gui/render/pg_compat.py says.
+
+An upgrade of pyqtgraph that renames or reshapes one of them fails here, naming it.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+from pathlib import Path
+
+import pyqtgraph as pg
+import pytest
+
+from gui.render import pg_compat
+from gui.render.pg_compat import PRIVATE_MEMBERS, compat_problems
+
+GUI = Path(__file__).resolve().parent.parent / "gui"
+COMPAT = GUI / "render" / "pg_compat.py"
+
+
+def test_every_member_the_code_uses_is_as_expected(qtbot):
+    assert compat_problems() == []
+
+
+def test_the_tables_cover_the_members_named_in_the_issue():
+    private = {f"{owner}.{name}" for owner, names in PRIVATE_MEMBERS.items() for name in names}
+    assert {
+        "AxisItem._tickLevels",
+        "AxisItem._updateMaxTextSize",
+        "PlotCurveItem._boundsCache",
+        "PlotCurveItem._exportOpts",
+        "ImageItem._renderRequired",
+        "ViewBox._itemBoundsCache",
+    } <= private
+    assert "AxisItem.generateDrawSpecs" in pg_compat.PORTED_SOURCES
+
+
+def test_a_removed_method_is_reported_by_name(qtbot, monkeypatch):
+    monkeypatch.delattr(pg.AxisItem, "_updateMaxTextSize")
+    assert compat_problems() == ["AxisItem._updateMaxTextSize: missing"]
+
+
+def test_renamed_parameters_are_reported(qtbot, monkeypatch):
+    monkeypatch.setattr(pg.ViewBox, "itemBoundsChanged", lambda self, changed: None)
+    assert compat_problems() == ["ViewBox.itemBoundsChanged: parameters (changed), expected (item)"]
+
+
+def test_an_attribute_missing_on_new_instances_is_reported(qtbot, monkeypatch):
+    init = pg.ImageItem.__init__
+
+    def without_flag(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        del self._unrenderable  # as if pyqtgraph had renamed it
+
+    monkeypatch.setattr(pg.ImageItem, "__init__", without_flag)
+    assert compat_problems() == ["ImageItem._unrenderable: missing on a new ImageItem"]
+
+
+def test_a_missing_option_key_is_reported(qtbot, monkeypatch):
+    init = pg.PlotCurveItem.__init__
+
+    def without_key(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        del self.opts["segmentedLineMode"]
+
+    monkeypatch.setattr(pg.PlotCurveItem, "__init__", without_key)
+    assert compat_problems() == ["PlotCurveItem.opts: no key 'segmentedLineMode'"]
+
+
+def test_a_changed_ported_function_is_reported(qtbot, monkeypatch):
+    def tickValues(self, minVal, maxVal, size):  # pyqtgraph's parameter names
+        return []
+
+    monkeypatch.setattr(pg.AxisItem, "tickValues", tickValues)
+    problems = compat_problems()
+    assert len(problems) == 1
+    assert problems[0].startswith("AxisItem.tickValues: source changed")
+    assert "gui/render/fast_axis.py" in problems[0]  # where to port the change
+
+
+def test_a_name_pyqtgraph_takes_over_is_reported(qtbot, monkeypatch):
+    monkeypatch.setattr(pg.ImageItem, "_version", 3, raising=False)
+    assert compat_problems() == ["ImageItem._version: now used by pyqtgraph, and by fast_image"]
+
+
+# ------------------------------------------------------------------ source rules
+def _gui_modules() -> list[Path]:
+    return sorted(p for p in GUI.rglob("*.py") if p != COMPAT)
+
+
+def _patchable_names() -> set[str]:
+    """Methods of the pyqtgraph classes the app uses, and pyqtgraph's class names: what
+    assigning on a foreign object would monkey-patch."""
+    classes = (
+        pg.AxisItem,
+        pg.LabelItem,
+        pg.PlotItem,
+        pg.ViewBox,
+        pg.ImageItem,
+        pg.PlotCurveItem,
+        pg.PlotDataItem,
+        pg.ColorBarItem,
+        pg.LegendItem,
+        pg.TextItem,
+    )
+    names = {n for cls in classes for n, v in inspect.getmembers(cls) if callable(v)}
+    names -= {n for n in names if n.startswith("__")}
+    return names | {n for n in dir(pg) if n[:1].isupper() and inspect.isclass(getattr(pg, n))}
+
+
+def _violations(source: str, private: set[str], patchable: set[str]) -> list[str]:
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Attribute) and node.attr in private:
+            out.append(f"{node.lineno}: .{node.attr}")
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name in private:
+            out.append(f"{node.lineno}: overrides {node.name}")
+        elif isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign | ast.Delete):
+            targets = node.targets if isinstance(node, ast.Assign | ast.Delete) else [node.target]
+            for target in targets:
+                if (
+                    isinstance(target, ast.Attribute)
+                    and target.attr in patchable
+                    and not (isinstance(target.value, ast.Name) and target.value.id == "self")
+                ):
+                    out.append(f"{target.lineno}: patches .{target.attr}")
+    return out
+
+
+def test_only_pg_compat_names_private_pyqtgraph_members():
+    """No module but pg_compat names a member of PRIVATE_MEMBERS (read, write, call or
+    override), and none replaces a pyqtgraph method on an object or a class in a
+    pyqtgraph module (instance monkey-patches, module-global swaps)."""
+    private = {name for names in PRIVATE_MEMBERS.values() for name in names}
+    patchable = _patchable_names()
+    found = {
+        str(path.relative_to(GUI.parent)): v
+        for path in _gui_modules()
+        if (v := _violations(path.read_text(encoding="utf-8"), private, patchable))
+    }
+    assert found == {}
+
+
+@pytest.mark.parametrize(
+    "source,expected",
+    [
+        ("n = axis._tickLevels", ["1: ._tickLevels"]),
+        (
+            "class A:\n    def _updateMaxTextSize(self, x): pass",
+            ["2: overrides _updateMaxTextSize"],
+        ),
+        ("label.updateGeometry = lambda: None", ["1: patches .updateGeometry"]),
+        ("del label.updateGeometry", ["1: patches .updateGeometry"]),
+        ("module.AxisItem = FastAxisItem", ["1: patches .AxisItem"]),
+        ("self.plot = plot\nitem.colour = 3", []),
+    ],
+)
+def test_the_source_rule_catches_what_it_forbids(source, expected):
+    private = {name for names in PRIVATE_MEMBERS.values() for name in names}
+    assert _violations(source, private, _patchable_names()) == expected
+
+
+# ------------------------------------------------------------------ what replaced the patches
+def _plot_with_title(qtbot):
+    from gui.render.title_label import install_title_label
+
+    win = pg.GraphicsLayoutWidget()
+    qtbot.addWidget(win)
+    win.resize(500, 300)
+    plot = win.addPlot()
+    plot.setTitle("before", color="#cc0000", size="20pt")
+    label = install_title_label(plot)
+    win.show()
+    pg.QtWidgets.QApplication.processEvents()
+    return win, plot, label
+
+
+def test_title_label_takes_the_place_of_pyqtgraphs(qtbot):
+    from gui.render.title_label import MIN_WIDTH, TitleLabel, install_title_label
+
+    win, plot, label = _plot_with_title(qtbot)
+    assert isinstance(label, TitleLabel) and plot.titleLabel is label
+    assert install_title_label(plot) is label  # once per plot
+    titles = [i for i in win.scene().items() if isinstance(i, pg.LabelItem)]
+    assert titles == [label]  # pyqtgraph's own left the scene
+    assert label.isVisible() and label.text == "before"  # its title and style carried over
+    assert label.item.toHtml().count("#cc0000") == 1 and "20pt" in label.item.toHtml()
+    width = plot.width()
+    plot.setTitle("a title far longer than the plot is wide " * 4, size="20pt")
+    pg.QtWidgets.QApplication.processEvents()
+    assert plot.width() == width  # a long title does not widen the plot
+    assert label.minimumWidth() == MIN_WIDTH
+    hint = label.sizeHint(pg.QtCore.Qt.SizeHint.PreferredSize)
+    assert hint == pg.QtCore.QSizeF(MIN_WIDTH, label.itemRect().height())  # its height only
+
+
+def test_title_text_changes_in_place_without_a_new_layout(qtbot):
+    _win, plot, label = _plot_with_title(qtbot)
+    plot.layout.activate()
+    label.set_text_in_place("after, same style")
+    assert label.text == label.item.toPlainText() == "after, same style"
+    assert plot.layout.isActivated()  # the grid was not invalidated
+    cursor = pg.QtGui.QTextCursor(label.item.document())
+    cursor.movePosition(pg.QtGui.QTextCursor.MoveOperation.End)
+    after = cursor.charFormat()
+    assert after.foreground().color() == pg.QtGui.QColor("#cc0000")
+    assert after.font().pointSizeF() == 20.0
+    centre = label.mapRectToParent(label.itemRect()).center().x()
+    assert abs(centre - label.geometry().center().x()) < 1.0  # centred again
+    label.setText("through pyqtgraph")
+    assert not plot.layout.isActivated()  # what set_text_in_place avoids
