@@ -231,3 +231,4 @@ if [[ $FAILURES -ne 0 ]]; then
     exit 1
 fi
 say "RESULT: OK"
+if [[ "$(uname -s)" == Linux ]] && command -v dpkg-deb >/dev/null 2>&1; then PROJECT_DIR="$PROJECT_DIR" BUNDLE_DIR="$DIST_DIR" OUT_DIR="$PROJECT_DIR/dist" bash "$PROJECT_DIR/packaging/linux/check_packages.sh"; fi
