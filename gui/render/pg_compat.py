@@ -165,6 +165,12 @@ INTERNAL_MEMBERS: dict[str, dict[str, Member]] = {
     },
     "ColorBarItem": {
         "axis": _attribute(used_by="fast_axis, panel_plot"),
+        "horizontal": _attribute(used_by="fast_axis"),
+        "values": _attribute(used_by="fast_axis"),
+    },
+    "PlotDataItem": {
+        "opts": _attribute("pen", "antialias", used_by="panel_plot"),
+        "curve": _attribute(used_by="panel_plot"),
     },
 }
 
