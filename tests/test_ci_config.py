@@ -1,0 +1,62 @@
+"""CI, README and pre-commit stay in step: the same test command, the same checks."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _bash_blocks(markdown: str, heading: str) -> list[str]:
+    section = markdown.split(f"## {heading}\n", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"```bash\n(.*?)\n```", section, flags=re.DOTALL)
+
+
+def test_readme_quick_start_has_two_venv_commands_and_ci_runs_the_test_one() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    commands = [b for b in _bash_blocks(readme, "Quick start") if not b.startswith("sudo ")]
+    assert len(commands) == 2, commands
+    app, tests = commands
+    for command in commands:
+        assert command.startswith("python3 -m venv .venv && .venv/bin/pip install ")
+    assert app.endswith(".venv/bin/python main.py")
+    assert "pytest" in tests
+    ci_lines = (REPO / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert tests in ci_lines  # the identical line, not a variant of it
+
+
+def test_readme_names_the_xcb_packages_main_checks() -> None:
+    from core.platform_check import XCB_LIBRARIES
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    apt = next(b for b in _bash_blocks(readme, "Quick start") if b.startswith("sudo apt"))
+    listed = set(apt.split()[3:])
+    assert "python3-venv" in listed
+    assert {"libxcb-cursor0", "libxcb-icccm4", "libxcb-keysyms1", "libxkbcommon-x11-0"} <= listed
+    assert listed - {"python3-venv"} <= set(XCB_LIBRARIES.values())
+
+
+def test_ci_runs_the_gates_in_order() -> None:
+    script = (REPO / ".ci" / "run").read_text(encoding="utf-8")
+    order = [
+        "ruff check .",
+        "ruff format --check .",
+        "python .ci/mypy_gate.py",
+        "lint-imports",
+        ".venv/bin/python -m pytest",
+        "bash .ci/build_bundle.sh",
+    ]
+    positions = [script.index(step) for step in order]
+    assert positions == sorted(positions)
+
+
+def test_pre_commit_runs_the_same_checks() -> None:
+    config = (REPO / ".pre-commit-config.yaml").read_text(encoding="utf-8")
+    for entry in (
+        "entry: ruff check",
+        "entry: ruff format --check",
+        "entry: python .ci/mypy_gate.py",
+        "entry: lint-imports",
+    ):
+        assert entry in config
