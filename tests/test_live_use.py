@@ -374,3 +374,34 @@ def test_view_list_shows_every_view_without_scrolling(window, qtbot, scale):
     last = views.visualItemRect(views.item(views.count() - 1))
     assert views.verticalScrollBar().maximum() == 0
     assert last.bottom() <= views.viewport().height()
+
+
+def test_page_keys_move_a_focused_slider_without_a_deck_and_step_an_open_deck(window, qtbot):
+    from core.scenes import Deck, Scene
+
+    window.set_view("rope")
+    state, slider = window.states["rope"], window.panels["rope"].rows["m"].slider
+    _focus(window, qtbot, slider)
+    qtbot.keyClick(slider, Key.Key_PageUp)
+    assert state.values["m"] == 15  # ten positions up from 5
+    deck = _lecture(window).deck
+    model = VIEWS["rope"].model
+    scenes = tuple(Scene("rope", model.validate({"m": m}, partial=True), "s", "") for m in (1, 2))
+    deck.set_deck(Deck("d", scenes))
+    _focus(window, qtbot, slider)
+    qtbot.keyClick(slider, Key.Key_PageDown)
+    assert deck.index == 1 and state.values["m"] == 2
+
+
+@pytest.mark.parametrize("scale", [1.0, 1.25])
+def test_every_slider_spans_the_side_panel(window, qtbot, scale):
+    """A slider shares no line with its spin box: at 125 % it was left 55 px wide."""
+    _lecture(window).display.set_scale(scale)
+    for view_id in VIEW_IDS:
+        window.set_view(view_id)
+        qtbot.wait(20)
+        panel = window.panels[view_id]
+        assert _scroll_area(window).horizontalScrollBar().maximum() == 0, view_id
+        for name, row in panel.rows.items():
+            if row.slider is not None:
+                assert row.slider.width() >= 0.8 * panel.width(), (view_id, name)

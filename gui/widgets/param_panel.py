@@ -113,7 +113,11 @@ class _Row:
             spin.setSingleStep(float(p.step or 0.1))
             spin.valueChanged.connect(lambda v: self.state.set_param(p.name, float(v)))
         spin.setKeyboardTracking(False)
-        spin.setMinimumWidth(110)
+        spin.setMinimumWidth(90)
+        # may shrink below its hint (room for "10000000.0000") in a narrow side panel
+        spin.setSizePolicy(
+            QtWidgets.QSizePolicy.Policy.Preferred, QtWidgets.QSizePolicy.Policy.Fixed
+        )
         # Enter emits editingFinished with the focus still here (a focus change emits it
         # after the focus left); the value is committed (valueChanged) before
         spin.editingFinished.connect(lambda: spin.hasFocus() and self._on_enter())
@@ -213,7 +217,10 @@ class ParamPanel(QtWidgets.QWidget):
         self.state = state
         self.rows: dict[str, _Row] = {}
         layout = QtWidgets.QGridLayout(self)
-        layout.setColumnStretch(1, 1)
+        # label | editor | reset on the first line of a parameter; a number's slider gets
+        # the whole second line (next to a spin box wide enough for "10000000.0000" it
+        # was left 55 px for up to 1800 positions at 125 %)
+        layout.setColumnStretch(0, 1)
         for r, param in enumerate(state.model.params):
             row = _Row(param, state, self, self.entered.emit)
             self.rows[param.name] = row
@@ -225,18 +232,21 @@ class ParamPanel(QtWidgets.QWidget):
             reset.setObjectName(f"reset-{param.name}")
             reset.setToolTip(f"Reset {param.label} to {param.format(param.default)}")
             reset.clicked.connect(lambda _=False, n=param.name: state.reset(n))
-            layout.addWidget(label, 2 * r, 0, 1, 3)
             if row.slider is not None:
-                layout.addWidget(row.slider, 2 * r + 1, 0, 1, 2)
-                layout.addWidget(row.editor, 2 * r + 1, 2)
+                label.setWordWrap(True)  # a long label wraps beside its spin box
+                layout.addWidget(label, 2 * r, 0)
+                layout.addWidget(row.editor, 2 * r, 1)
+                layout.addWidget(reset, 2 * r, 2)
+                layout.addWidget(row.slider, 2 * r + 1, 0, 1, 3)
             else:
-                layout.addWidget(row.editor, 2 * r + 1, 0, 1, 3)
-            layout.addWidget(reset, 2 * r + 1, 3)
+                layout.addWidget(label, 2 * r, 0, 1, 3)
+                layout.addWidget(row.editor, 2 * r + 1, 0, 1, 2)
+                layout.addWidget(reset, 2 * r + 1, 2)
             if param.kind == "file":
                 browse = QtWidgets.QPushButton("Browse…", self)
                 browse.setObjectName(f"browse-{param.name}")
                 browse.clicked.connect(lambda _=False, n=param.name: self._browse(n))
-                layout.addWidget(browse, 2 * r, 2, 1, 2)
+                layout.addWidget(browse, 2 * r, 1, 1, 2)
         layout.setRowStretch(2 * len(state.model.params), 1)
         state.changed.connect(self.show_values)
         self.show_values(state.values)

@@ -14,6 +14,7 @@ from core.backend import BACKEND_CHOICES, NUMPY, Backend, resolve_backend
 from core.viewdata import ComputeContext, ViewData
 from core.views import VIEWS
 from gui.theme import current_theme, stylesheet
+from gui.widgets.panel_stack import PanelStack
 from gui.widgets.param_panel import ParamPanel
 from gui.widgets.state import ViewState
 from gui.widgets.view_list import ViewList
@@ -86,7 +87,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.view_list.currentItemChanged.connect(
             lambda cur, _prev: cur and self.set_view(cur.data(QtCore.Qt.ItemDataRole.UserRole))
         )
-        self.panel_stack = QtWidgets.QStackedWidget(self)
+        self.panel_stack = PanelStack(self)
         scroll = QtWidgets.QScrollArea(self)
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.panel_stack)
@@ -292,15 +293,6 @@ class MainWindow(QtWidgets.QMainWindow):
         self.view_stack.setCurrentWidget(widget)
         self.panel_stack.setCurrentWidget(self.panels[view_id])
         self._focus_stage(widget)
-        # a stack is as large as its largest page: hidden pages must not count, or the
-        # Sinusoidal panel scrolls after a visit to RoPE's long one
-        for page in self.panels.values():
-            policy = (
-                QtWidgets.QSizePolicy.Policy.Preferred
-                if page is self.panels[view_id]
-                else QtWidgets.QSizePolicy.Policy.Ignored
-            )
-            page.setSizePolicy(policy, policy)
         for row in range(self.view_list.count()):
             item = self.view_list.item(row)
             if item.data(QtCore.Qt.ItemDataRole.UserRole) == view_id:
