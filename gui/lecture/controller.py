@@ -354,7 +354,8 @@ class Lecture(QtCore.QObject):
         key = event.key()
         if key in _CLICKER_KEYS:
             if not self.deck.scenes and isinstance(obj, _EDITORS):
-                return False  # no deck to step: Page Up/Down move the slider / spin box
+                event.accept()  # no deck to step: Page Up/Down move the slider / spin box
+                return True
             event.ignore()  # never let a focused editor keep the clicker's keys
             return True
         if self._is_undo_key(event):
