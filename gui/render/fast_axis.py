@@ -18,6 +18,7 @@ the tick labels.
 from __future__ import annotations
 
 import math
+import weakref
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
 
@@ -43,15 +44,18 @@ class _AxisDrawing:
 
     __slots__ = ("axis", "specs")
 
-    def __init__(self, axis: pg.AxisItem, specs: tuple | None) -> None:
-        self.axis, self.specs = axis, specs
+    def __init__(self, axis: FastAxisItem, specs: tuple | None) -> None:
+        # Weak: the axis holds its drawing, and a cycle through a Qt item's wrapper is
+        # never collected once Qt has deleted the item (a leaked axis per rebuild).
+        self.axis, self.specs = weakref.ref(axis), specs
 
     def play(self, p: QtGui.QPainter) -> None:
-        if self.specs is None:
+        axis = self.axis()
+        if self.specs is None or axis is None:
             return
         p.save()
         try:
-            self.axis.draw_specs(p, *self.specs)
+            axis.draw_specs(p, *self.specs)
         finally:
             p.restore()
 
