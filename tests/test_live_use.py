@@ -405,3 +405,21 @@ def test_every_slider_spans_the_side_panel(window, qtbot, scale):
         for name, row in panel.rows.items():
             if row.slider is not None:
                 assert row.slider.width() >= 0.8 * panel.width(), (view_id, name)
+
+
+@pytest.mark.parametrize("view_id", VIEW_IDS)
+def test_parameter_panel_widgets_do_not_overlap(qtbot, view_id):
+    from gui.widgets.param_panel import ParamPanel
+    from gui.widgets.state import ViewState
+
+    panel = ParamPanel(ViewState(VIEWS[view_id].model))
+    qtbot.addWidget(panel)
+    panel.resize(340, panel.heightForWidth(340) if panel.hasHeightForWidth() else 1200)
+    panel.show()
+    qtbot.waitExposed(panel)
+    widgets = [w for w in panel.findChildren(QtWidgets.QWidget) if w.parentWidget() is panel]
+    widgets = [w for w in widgets if w.isVisible()]
+    for i, a in enumerate(widgets):
+        for b in widgets[i + 1 :]:
+            overlap = a.geometry().intersected(b.geometry())
+            assert overlap.isEmpty(), (a.objectName() or a.text(), b.objectName() or b.text())

@@ -232,14 +232,17 @@ class ParamPanel(QtWidgets.QWidget):
             reset.setObjectName(f"reset-{param.name}")
             reset.setToolTip(f"Reset {param.label} to {param.format(param.default)}")
             reset.clicked.connect(lambda _=False, n=param.name: state.reset(n))
-            if row.slider is not None:
-                label.setWordWrap(True)  # a long label wraps beside its spin box
+            beside = row.slider is not None or param.kind == "file"
+            if beside:  # shares its line with a spin box or a Browse button
+                label.setWordWrap(True)  # a long label wraps there
                 layout.addWidget(label, 2 * r, 0)
+            else:
+                layout.addWidget(label, 2 * r, 0, 1, 3)
+            if row.slider is not None:
                 layout.addWidget(row.editor, 2 * r, 1)
                 layout.addWidget(reset, 2 * r, 2)
                 layout.addWidget(row.slider, 2 * r + 1, 0, 1, 3)
             else:
-                layout.addWidget(label, 2 * r, 0, 1, 3)
                 layout.addWidget(row.editor, 2 * r + 1, 0, 1, 2)
                 layout.addWidget(reset, 2 * r + 1, 2)
             if param.kind == "file":
