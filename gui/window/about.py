@@ -63,7 +63,11 @@ class AboutDialog(QtWidgets.QDialog):
         self.setObjectName("about-dialog")
         self.setWindowTitle(f"About {PRETTY_NAME}")
         self.rows = about_rows(backend)
-        heading = QtWidgets.QLabel(f"<h2>{PRETTY_NAME}</h2><p>Version {__version__}</p>", self)
+        heading = QtWidgets.QLabel(
+            f"<h2>{PRETTY_NAME} {__version__}</h2>"
+            "<p>Shows, live in a lecture, how transformers learn word order.</p>",
+            self,
+        )
         heading.setObjectName("about-heading")
         form = QtWidgets.QFormLayout()
         for name, value in self.rows:
