@@ -391,3 +391,23 @@ def test_view_menu_opens_the_training_lab(window):
     assert window.train_page.isVisible()
     action.trigger()  # a second trigger raises the same page
     assert window.findChildren(type(window.train_page)) == [window.train_page]
+
+
+def test_train_bench_quick_run_writes_its_figures(torch, tmp_path, capsys):
+    """bench/train_bench.py --quick (smoke: the benchmark never rots; no timing asserted)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("train_bench", ROOT / "bench/train_bench.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    out = tmp_path / "bench.json"
+    assert bench.main(["--quick", "--methods", "rope,learned", "--json", str(out)]) == 0
+    doc = json.loads(out.read_text())
+    assert [r["pe"] for r in doc["runs"]] == ["rope", "learned"]
+    for run in doc["runs"]:
+        assert run["steps"] == 20 and run["steps_per_s"] > 0 and run["wall_s"] > 0
+        assert set(run["accuracy_by_length"]) == {"16", "32", "48", "64", "96", "128"}
+        assert {"to95_s", "to95_cpu_s", "load_before", "cpu_share", "target_met"} <= set(run)
+    assert doc["runs"][1]["accuracy_by_length"]["64"] is None
+    printed = capsys.readouterr().out
+    assert "no row" in printed and "extrapolation" in printed
