@@ -146,7 +146,8 @@ def run_present(deck_path: str, t0: float) -> int:
     try:
         deck = load_deck(deck_path)
     except SceneError as exc:
-        print(f"error: {deck_path}: {exc}", file=sys.stderr)
+        text = str(exc)  # file-level messages already name the file
+        print(f"error: {text if deck_path in text else f'{deck_path}: {text}'}", file=sys.stderr)
         return 2
     app = ensure_app()
     window = build_window(persist=False)  # a deck's parameters never become the user's
