@@ -303,3 +303,8 @@ def envelope_note(axis: str, n: int, stride: int) -> str:
         f"{axis} sampled for display: each vertical stroke spans the exact min–max over "
         f"{stride} consecutive {axis} of {n} (a plain sample would alias)"
     )
+
+
+def sampled_label(name: str, stride: int) -> str:
+    """A curve's legend name, marked when it is drawn from every ``stride``-th point."""
+    return name if stride <= 1 else f"{name} · 1 in {stride}"

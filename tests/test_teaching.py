@@ -415,17 +415,35 @@ def test_learned_overflow_is_drawn_not_only_an_error():
         spec.export(spec.model.validate({"seq_len": 80}, partial=True))
 
 
-def test_sampled_curve_names_say_so():
-    """Every curve drawn from a sample whose plain points would alias says so."""
-    checks = {
-        "sinusoidal": ({"seq_len": 65536}, "waves"),
-        "rope": ({"seq_len": 65536}, "score"),
-        "compare": ({"seq_len": 65536}, "distance"),
-    }
-    for view_id, (changes, key) in checks.items():
-        data = view(view_id, **changes)
-        names = [s.name for s in data.panel(key).series]
-        assert any("min–max" in n or "band" in n for n in names), (view_id, names)
+LARGE = {
+    "sinusoidal": {"seq_len": 65536},
+    "learned": {"max_positions": 8192, "seq_len": 8192},
+    "rope": {"seq_len": 65536},
+    "alibi": {"seq_len": 65536},
+    "relative": {"max_distance": 4096},
+    "compare": {"seq_len": 65536},
+}
+
+
+@pytest.mark.parametrize("view_id", sorted(LARGE))
+def test_every_sampled_curve_says_so(view_id):
+    """A curve drawn from a sample of an integer axis says so in its legend name: a
+    sample ('· 1 in s', 'keys sampled'), a min/max envelope or a band."""
+    data = view(view_id, **LARGE[view_id])
+    marks = ("1 in ", "sampled", "min–max", "band")
+    checked = 0
+    for p in data.panels:
+        if p.kind != "curves" or (view_id, p.key) == ("alibi", "distance"):
+            continue  # ALiBi's bias is linear in the distance: its lines are exact
+        for s in p.series:
+            x = np.asarray(s.x, dtype=float)
+            x = x[np.isfinite(x)]
+            if s.style == "scatter" or x.size <= 2 or np.any(x != np.round(x)):
+                continue  # markers, or not an integer axis
+            if np.max(np.diff(np.unique(x))) > 1:  # integers were skipped
+                checked += 1
+                assert any(m in s.name for m in marks), (view_id, p.key, s.name)
+    assert checked
 
 
 def test_learned_overflow_in_the_window_is_drawn_hatched_without_an_error(window):

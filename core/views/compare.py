@@ -23,6 +23,7 @@ from core.viewdata import (
     ViewData,
     ViewSpec,
     sample_axis,
+    sampled_label,
     sampled_note,
 )
 from core.views.rope import banded, fast_pairs
@@ -225,7 +226,8 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
 
     if t >= n:
         notes.append(f"train_len {t} ≥ seq_len {n}: every distance shown was seen in training")
-    sim = [Series(nm, x, curves[i]) for i, nm in enumerate(names)] + marker(-1.0, 1.0)
+    sim = [Series(sampled_label(nm, stride), x, curves[i]) for i, nm in enumerate(names)]
+    sim += marker(-1.0, 1.0)
     if fast.any():  # a plain sample of the fast pairs aliases: draw what they can add
         slow = np.cos(x[:, None] * freqs[None, ~fast]).sum(axis=1) / freqs.size
         bx, by = banded(x, slow, fast.sum() / freqs.size)
@@ -236,15 +238,15 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             f"pairs turning by π or more between samples are drawn as the band they can add"
         )
     idx = [
-        Series("T5 bucket", x, curves[5], "step"),
-        Series("Shaw index", x, curves[6], "step"),
+        Series(sampled_label("T5 bucket", stride), x, curves[5], "step"),
+        Series(sampled_label("Shaw index", stride), x, curves[6], "step"),
     ] + marker(0.0, T5_BUCKETS)
     lanes = []
     for lane, name in enumerate(("T5 / Shaw", "ALiBi", "RoPE", "sinusoidal", "learned")):
         y = np.full(x.size, float(lane))
         if name == "learned":
             y[dl >= t] = np.nan
-        lanes.append(Series(name, x, y))
+        lanes.append(Series(sampled_label(name, stride), x, y))
     lanes += marker(-0.5, 4.5)
     notes += [s for s in [sampled_note("distances", n, stride)] if s]
     panels = [

@@ -23,6 +23,7 @@ from core.viewdata import (
     ViewSpec,
     fmt_value,
     sample_axis,
+    sampled_label,
     sampled_note,
 )
 
@@ -370,7 +371,10 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             "position p",
             "E[p, dim]",
             series=with_hatch(
-                [Series(f"dim {c}", q_pos.astype(float), q_rows[:, c]) for c in shown],
+                [
+                    Series(sampled_label(f"dim {c}", s_q), q_pos.astype(float), q_rows[:, c])
+                    for c in shown
+                ],
                 dims_lo,
                 dims_hi,
             ),
@@ -384,7 +388,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             "position p",
             "‖E[p]‖",
             series=with_hatch(
-                [Series("‖E[p]‖", q_pos.astype(float), norms)],
+                [Series(sampled_label("‖E[p]‖", s_q), q_pos.astype(float), norms)],
                 0.0,
                 float(np.nanmax(norms)) if vc else 1.0,
             ),

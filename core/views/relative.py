@@ -19,6 +19,7 @@ from core.viewdata import (
     ViewData,
     ViewSpec,
     sample_axis,
+    sampled_label,
     sampled_note,
 )
 
@@ -173,9 +174,14 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     r_idx, r_stride = sample_axis(reach + 1, ctx.max_points // 2)
     rel = np.concatenate([-r_idx[:0:-1], r_idx]).astype(np.int64)  # symmetric, includes 0
     curve = [
-        Series("T5 bucket", rel.astype(float), _t5(rel, params).astype(float), "step"),
         Series(
-            f"Shaw index (k={k})",
+            sampled_label("T5 bucket", r_stride),
+            rel.astype(float),
+            _t5(rel, params).astype(float),
+            "step",
+        ),
+        Series(
+            sampled_label(f"Shaw index (k={k})", r_stride),
             rel.astype(float),
             (np.clip(rel, -k, k) + k).astype(float),
             "dashed",
