@@ -3,8 +3,10 @@ keyboard focus that leaves the lecture keys working, and smaller lecture-room de
 
 from __future__ import annotations
 
+import gc
 from typing import Any
 
+import pyqtgraph as pg
 import pytest
 from PySide6 import QtCore, QtWidgets
 
@@ -50,6 +52,9 @@ def _legend_problems(plots, where: str) -> list[str]:
             continue
         names = [s.name for s in panel.series]
         if not 1 < len(names) <= MAX_LEGEND_ENTRIES:
+            shown = plot.plot.legend is not None and plot.plot.legend.isVisible()
+            if shown:
+                problems.append(f"{where}: {key} has {len(names)} lines and shows a legend")
             continue
         legend = plot.legend
         if legend is None or legend.scene() is None or not legend.isVisible():
@@ -59,6 +64,11 @@ def _legend_problems(plots, where: str) -> list[str]:
         if labels != names:
             problems.append(f"{where}: {key} legend {labels} != lines {names}")
     return problems
+
+
+def _live_legends() -> int:
+    gc.collect()
+    return sum(isinstance(o, pg.LegendItem) for o in gc.get_objects())
 
 
 @pytest.mark.parametrize("view_id", VIEW_IDS)
@@ -91,6 +101,30 @@ def test_legends_survive_every_parameter_at_min_default_max(qtbot, view_id):
             problems.append(f"after {param.name}: legends on {back}, not {legends_at_defaults}")
     assert visited >= len(spec.model.params)
     assert not problems, "\n".join(problems)
+    # rebuilds reuse each plot's legend: none is left behind, alive, per rebuild
+
+
+def test_a_plot_keeps_one_legend_through_rebuilds(qtbot):
+    """Rebuilds reuse the plot's legend: none is left behind, alive, per rebuild."""
+    import numpy as np
+
+    from core.viewdata import Panel, Series
+    from gui.plotting.panel_plot import PanelPlot
+
+    canvas = pg.GraphicsLayoutWidget()
+    qtbot.addWidget(canvas)
+    plot = PanelPlot(canvas.addPlot())
+    x = np.arange(10.0)
+
+    def panel(lines: int) -> Panel:
+        series = [Series(f"line {i}", x, x * i) for i in range(lines)]
+        return Panel("p", "lines", "curves", series=series)
+
+    before = _live_legends()
+    for lines in (4, 1, 8, 3, 2, 5) * 3:
+        plot.show(panel(lines))
+        assert (plot.legend is not None) == (1 < lines <= MAX_LEGEND_ENTRIES)
+    assert _live_legends() - before <= 1
 
 
 def test_sinusoidal_legend_returns_after_dims_change_in_the_window(window):
