@@ -14,9 +14,10 @@ A *deck* is an ordered list of scenes for a lecture::
 Scenes inside a deck need only ``view`` and ``params`` (``format``/``version`` optional).
 Parameters missing from ``params`` take their defaults (files from older versions keep
 loading); every given value is validated through the view's
-:class:`~core.params.ParamModel`. Every problem raises :class:`SceneError` with one line
-naming the field (``params.seq_len: 0 is out of range 1..65536``); nothing is returned
-half-validated. Pure Python: no Qt.
+:class:`~core.params.ParamModel`, and the combination by computing the view at a tiny
+size (a deck cannot hold parameters its view cannot draw). Every problem raises
+:class:`SceneError` with one line naming the field (``params.seq_len: 0 is out of range
+1..65536``); nothing is returned half-validated. Pure Python: no Qt.
 
 Limits (a deck is a file lecturers share, so everything in it is bounded): only a regular
 file of at most :data:`MAX_FILE_BYTES` is read (never a FIFO or a device); a UTF-8 byte
@@ -36,8 +37,10 @@ from typing import Any
 
 from core.atomicio import atomic_write_text
 from core.fileread import FileReadError, read_regular
+from core.memory import MemoryBudgetError
 from core.params import MAX_NUMBER_CHARS, ParamError, ParamModel, check_encodable, short_repr
-from core.views import VIEWS, get_view
+from core.viewdata import ComputeContext
+from core.views import VIEWS, compute_view, get_view
 
 SCENE_FORMAT = "pe-studio-scene"
 DECK_FORMAT = "pe-studio-deck"
@@ -47,6 +50,10 @@ MAX_FILE_BYTES = 4 * 2**20
 MAX_NOTE_CHARS = 64 * 1024
 MAX_TITLE_CHARS = 1000
 MAX_SCENES = 1000
+
+# Parameter combinations are checked by computing the view this small (cheap, and the
+# same checks as the display's computation).
+CHECK_CONTEXT = ComputeContext(max_cells=16, max_points=64)
 
 _SCENE_KEYS = ("format", "version", "view", "title", "note", "params")
 _DECK_KEYS = ("format", "version", "title", "scenes")
@@ -240,7 +247,24 @@ def scene_from_dict(data: Any, *, prefix: str = "", in_deck: bool = False) -> Sc
         values = model.validate(params, partial=True)
     except ParamError as exc:
         raise SceneError(f"{prefix}params.{exc.name}", str(exc)[len(exc.name) + 2 :]) from None
+    _check_combination(view_id, values, prefix)
     return Scene(view_id, values, _text(data, "title", prefix), _text(data, "note", prefix))
+
+
+def _check_combination(view_id: str, values: Mapping[str, Any], prefix: str) -> None:
+    """Refuse parameters that are valid one by one but that the view cannot draw together
+    (a word order whose sentences are not permutations of each other, T5 buckets that do
+    not fit ``max_distance``, ...). Scenes that read a table file are not computed here:
+    a missing file is not an impossible combination, and the view reports it when shown.
+    """
+    model = VIEWS[view_id].model
+    if any(p.kind == "file" and str(values.get(p.name, "")).strip() for p in model.params):
+        return
+    try:
+        compute_view(view_id, values, CHECK_CONTEXT)
+    except (ValueError, MemoryBudgetError) as exc:
+        lines = str(exc).splitlines()
+        raise SceneError(f"{prefix}params", lines[0] if lines else type(exc).__name__) from None
 
 
 def _read_json(path: str | os.PathLike[str], what: str) -> Any:

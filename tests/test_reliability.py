@@ -374,3 +374,23 @@ def test_exported_scene_title_and_note_are_plain_text(qapp):
     assert widget.title.textFormat() == plain and widget.title.text() == "<b>Title</b>"
     assert widget.status.textFormat() == plain and "<i>note</i>" in widget.status.text()
     widget.deleteLater()
+
+
+@pytest.mark.parametrize(
+    ("view", "params", "message"),
+    [
+        ("permutation", {"sentence": "the dog", "permuted": "a cat"}, "same words"),
+        ("permutation", {"sentence": " "}, "no words"),
+        ("relative", {"num_buckets": 32, "max_distance": 8}, "max_distance"),
+    ],
+)
+def test_deck_with_impossible_parameter_combination_is_refused_at_load(
+    tmp_path, view, params, message
+):
+    deck = json.loads(DECK.read_text(encoding="utf-8"))
+    deck["scenes"].append({"view": view, "params": params})
+    path = tmp_path / "d.json"
+    path.write_text(json.dumps(deck))
+    index = len(deck["scenes"]) - 1
+    with pytest.raises(SceneError, match=rf"^scenes\[{index}\]\.params: .*{message}"):
+        load_deck(path)
