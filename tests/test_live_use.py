@@ -331,15 +331,18 @@ def test_lecture_keys_work_from_a_focused_field(window, qtbot, key, mod, check):
 
 
 # --------------------------------------------------------------------------- smaller items
-def test_ctrl_r_resets_the_zoom_of_every_plot(window, qtbot):
+@pytest.mark.parametrize("changed", [True, False])
+def test_ctrl_r_resets_the_zoom_of_every_plot(window, qtbot, changed):
+    """Ctrl+R shows all the data again, whether or not a parameter had changed."""
     window.set_view("sinusoidal")
     widget = window.views["sinusoidal"]
     boxes = [p.plot.getViewBox() for p in widget.plots.values() if p.panel.kind != "table"]
     for vb in boxes:  # zoom into a corner, as a mouse wheel would
         (x0, x1), (y0, y1) = vb.viewRange()
         vb.setRange(xRange=(x0, x0 + (x1 - x0) / 4), yRange=(y0, y0 + (y1 - y0) / 4), padding=0)
-    assert window.states["sinusoidal"].set_param("seq_len", 50, merge=False)
-    assert window.wait_idle()
+    if changed:
+        assert window.states["sinusoidal"].set_param("seq_len", 50, merge=False)
+        assert window.wait_idle()
     qtbot.keyClick(window, Key.Key_R, Mod.ControlModifier)
     assert window.states["sinusoidal"].values["seq_len"] == 100
     assert window.wait_idle()
