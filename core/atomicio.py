@@ -13,7 +13,8 @@ complete. Like an ordinary write:
 - errors name the destination, never the temporary file.
 
 Temporary files are removed on every exit path: an exception in the body, normal
-interpreter exit, and ``SIGTERM`` (when no other handler is installed). Files left by
+interpreter exit, and ``SIGTERM`` during a write in the main thread (when no other
+handler is installed; the default action is restored after the write). Files left by
 an earlier run that was killed outright (``SIGKILL``, power loss) are removed by the
 next write into the same folder once they are older than :data:`STALE_SECONDS`.
 """
@@ -40,7 +41,8 @@ STALE_SECONDS = 3600.0
 _PART_NAME = re.compile(r"^\..+\.[A-Za-z0-9_]{8}\.part$")
 _live: set[str] = set()
 _live_lock = threading.Lock()
-_handler_installed = False
+_atexit_registered = False
+_sigterm_depth = 0  # writes in progress in the main thread while our SIGTERM handler is set
 
 
 def _remove_live() -> None:
@@ -59,19 +61,33 @@ def _on_sigterm(signum: int, frame: Any) -> None:
     os.kill(os.getpid(), signum)  # terminate as SIGTERM normally would
 
 
-def _install_cleanup() -> None:
-    """Once: remove live temp files at exit and on SIGTERM (if SIGTERM is unclaimed)."""
-    global _handler_installed
-    if _handler_installed:
-        return
-    _handler_installed = True
-    atexit.register(_remove_live)
+@contextlib.contextmanager
+def _cleanup_on_exit() -> Iterator[None]:
+    """While the body runs, a normal exit or ``SIGTERM`` removes the live temp files.
+
+    The ``SIGTERM`` handler is set only around writes in the main thread, and only if
+    nobody else handles ``SIGTERM``; afterwards the default action is back, so an idle
+    program (a Qt event loop runs no Python between events) still ends at once.
+    """
+    global _atexit_registered, _sigterm_depth
+    if not _atexit_registered:
+        _atexit_registered = True
+        atexit.register(_remove_live)
+    ours = False
     if threading.current_thread() is threading.main_thread():
         with contextlib.suppress(ValueError, OSError):
-            if signal.getsignal(signal.SIGTERM) in (signal.SIG_DFL, None):
+            current = signal.getsignal(signal.SIGTERM)
+            if current is _on_sigterm or current in (signal.SIG_DFL, None):
                 signal.signal(signal.SIGTERM, _on_sigterm)
-    else:
-        _handler_installed = False  # try again from the main thread
+                _sigterm_depth += 1
+                ours = True
+    try:
+        yield
+    finally:
+        if ours:
+            _sigterm_depth -= 1
+            if _sigterm_depth == 0 and signal.getsignal(signal.SIGTERM) is _on_sigterm:
+                signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def remove_stale_parts(folder: str | os.PathLike[str], max_age: float = STALE_SECONDS) -> int:
@@ -182,26 +198,26 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     dest = os.fspath(path)
     target, mode = _destination(path)
     folder = target.parent if str(target.parent) else Path(".")
-    _install_cleanup()
     remove_stale_parts(folder)
-    try:
-        tmp = _create_temp(folder, target.name)
-    except OSError as exc:
-        raise type(exc)(exc.errno, exc.strerror, dest) from None
-    with _live_lock:
-        _live.add(tmp)
-    try:
-        if mode is not None:
-            os.chmod(tmp, mode)
-        yield Path(tmp)
-        os.replace(tmp, target)
-    except OSError as exc:
-        raise _renamed(exc, tmp, dest) from None
-    finally:
+    with _cleanup_on_exit():
+        try:
+            tmp = _create_temp(folder, target.name)
+        except OSError as exc:
+            raise type(exc)(exc.errno, exc.strerror, dest) from None
         with _live_lock:
-            _live.discard(tmp)
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+            _live.add(tmp)
+        try:
+            if mode is not None:
+                os.chmod(tmp, mode)
+            yield Path(tmp)
+            os.replace(tmp, target)
+        except OSError as exc:
+            raise _renamed(exc, tmp, dest) from None
+        finally:
+            with _live_lock:
+                _live.discard(tmp)
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
 
 
 @contextlib.contextmanager

@@ -161,3 +161,12 @@ def test_sigterm_during_write_leaves_no_temp_file(tmp_path):
             proc.kill()
     assert _parts(tmp_path) == []
     assert not target.exists()
+
+
+def test_sigterm_handler_is_set_only_during_a_write(tmp_path):
+    assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+    with atomic_open(tmp_path / "x.txt") as handle:
+        handle.write("x")
+        assert signal.getsignal(signal.SIGTERM) != signal.SIG_DFL  # cleans up if killed now
+    # an idle program (a Qt event loop runs no Python) must still end at once on SIGTERM
+    assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
