@@ -238,6 +238,11 @@ def test_settings_restore_skips_bad_entries_and_restores_the_rest(window):
     assert all("\n" not in line and "internal error" not in line for line in ignored)
     assert window.states["learned"].values["seq_len"] == 12
     assert window.current_view == "learned"
+    # an unusable settings file is reported once, also through present's read-only store
+    from gui.window.store import ReadOnlyStore
+
+    problem = "settings file x.conf is not a regular file; settings are not used this session"
+    assert restore_settings(window, ReadOnlyStore(MemoryStore(problem))) == [problem]
 
 
 # ------------------------------------------------------------------ 4. memory guard

@@ -180,7 +180,8 @@ def restore_settings(window: StudioWindow, store: Store) -> list[str]:
     parameters the view cannot draw) is skipped, so that view keeps its defaults, and
     is reported in the returned list; the remaining entries are restored.
     """
-    problem = getattr(store, "problem", None)
+    source = getattr(store, "source", store)  # a ReadOnlyStore reads through to its source
+    problem = getattr(store, "problem", None) or getattr(source, "problem", None)
     ignored: list[str] = [problem] if problem else []
 
     def attempt(key: str, apply: Any) -> None:
