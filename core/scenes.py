@@ -167,11 +167,11 @@ def _check_header(data: Any, fmt: str, prefix: str, required: bool) -> None:
         if version > FORMAT_VERSION:
             raise SceneError(
                 f"{prefix}version",
-                f"{version} is newer than this program "
+                f"{short_repr(version)} is newer than this program "
                 f"supports ({FORMAT_VERSION}); update Positional Encoding Studio",
             )
         if version < 1:
-            raise SceneError(f"{prefix}version", f"{version} is not a valid version")
+            raise SceneError(f"{prefix}version", f"{short_repr(version)} is not a valid version")
 
 
 def _check_keys(data: Mapping[str, Any], allowed: tuple[str, ...], prefix: str) -> None:
