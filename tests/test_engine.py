@@ -290,3 +290,61 @@ def test_python_cycles_are_freed_on_the_gui_thread(qtbot):
         assert len(junk) == 5000
     finally:
         engine.stop()
+
+
+# ----------------------------------------------------------------------- context, idle
+def test_resize_recomputes_with_the_new_context(window, qtbot):
+    """Each request carries the plot size; resizing the window resamples the view shown."""
+    state = window.states["sinusoidal"]
+    assert state.set_param("seq_len", 2000)  # longer than any plot is wide: sampled
+    assert window.wait_idle(TIMEOUT_S)
+    widget = window.views["sinusoidal"]
+
+    def samples(ctx: ComputeContext | None = None) -> tuple[int, ...]:
+        data = widget.data if ctx is None else get_view("sinusoidal").compute(state.values, ctx)
+        return data.panel("similarity").image.shape
+
+    before = window.shown_context("sinusoidal")
+    assert before is not None and before == window.compute_context()
+    assert samples() == samples(before)
+    window.resize(1000, 800)
+    qtbot.waitUntil(
+        lambda: window.shown_context("sinusoidal").max_cells < before.max_cells,
+        timeout=int(TIMEOUT_S * 1000),
+    )
+    after = window.shown_context("sinusoidal")
+    assert after == window.compute_context()  # sized for the plot area now shown
+    assert samples() == samples(after) and samples()[0] < samples(before)[0] < 2000
+    assert widget.data.params == state.values  # same parameters, new sampling
+
+
+def test_hidden_view_is_resampled_when_shown(window, qtbot):
+    """A view hidden during a resize is recomputed for the new size when it is shown."""
+    window.view_widget("learned")
+    assert window.wait_idle(TIMEOUT_S)
+    old = window.shown_context("learned")
+    window.resize(900, 800)
+    qtbot.waitUntil(lambda: window.compute_context() != old, timeout=int(TIMEOUT_S * 1000))
+    assert window.wait_idle(TIMEOUT_S)
+    assert window.shown_context("learned") == old  # hidden: nothing computed for it yet
+    window.set_view("learned")
+    assert window.wait_idle(TIMEOUT_S)
+    assert window.shown_context("learned") == window.compute_context()
+
+
+def test_wait_idle_returns_with_an_error_on_a_hidden_view(window):
+    """A failed hidden view counts as settled: wait_idle returns True (its banner is not
+    visible on a page that is not shown), and its error stays out of the status bar."""
+    assert window.current_view == "sinusoidal"
+    window.view_widget("relative")
+    assert window.wait_idle(TIMEOUT_S)
+    window.statusBar().clearMessage()
+    assert window.states["relative"].set_param("max_distance", 2)  # valid alone, not drawable
+    assert window.wait_idle(TIMEOUT_S)
+    assert window.idle() and window.engine.idle()
+    assert "max_distance" in window.view_error("relative")
+    assert not window.views["relative"].banner.isVisible()  # hidden page
+    assert "max_distance" in window.views["relative"].error
+    assert "max_distance" not in window.statusBar().currentMessage()
+    window.set_view("relative")
+    assert window.views["relative"].banner.isVisible()

@@ -3,11 +3,16 @@ settings persistence and ``run_present``."""
 
 from __future__ import annotations
 
+import gc
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
-from PySide6 import QtCore
+from PySide6 import QtCore, QtWidgets
 
 from core.scenes import (
     Deck,
@@ -319,3 +324,145 @@ def test_run_present_rejects_bad_deck(tmp_path, capsys):
     assert run_present(str(bad), 0.0) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "scenes[0].view: unknown view 'x'" in err
+
+
+# ----------------------------------------------------------------------- persistence
+def test_only_valid_parameters_are_saved(window):
+    """A view whose parameters fail to compute is saved with the last ones it drew."""
+    window.view_widget("relative")
+    state = window.states["relative"]
+    assert state.set_param("seq_len", 20)
+    assert window.wait_idle()
+    drawn = dict(state.values)
+    assert state.set_param("max_distance", 2)  # valid alone; cannot be drawn with 32 buckets
+    assert window.wait_idle()
+    assert "max_distance" in window.view_error("relative")
+    store = MemoryStore()
+    save_settings(window, store)
+    saved = json.loads(store.get("params/relative"))
+    assert VIEWS["relative"].model.validate(saved, partial=True) == drawn
+
+
+def _relaunch(qtbot, entries):
+    """A new window whose settings hold ``entries`` when it restores them."""
+    from gui.app import build_window
+
+    win = build_window()
+    qtbot.addWidget(win)
+    for key, value in entries.items():
+        win.settings.put(key, value)
+    win.resize(1600, 1000)
+    win.show()
+    qtbot.waitUntil(lambda: win.lecture.restored, timeout=10000)
+    assert win.wait_idle()
+    return win
+
+
+def test_restored_state_that_cannot_be_drawn_falls_back_to_defaults(qtbot):
+    win = _relaunch(
+        qtbot,
+        {
+            "params/relative": json.dumps({"max_distance": 2}),
+            "params/alibi": json.dumps({"heads": 4}),
+            "views/last": "relative",
+        },
+    )
+    assert win.current_view == "relative"
+    assert win.states["relative"].values == VIEWS["relative"].model.defaults()
+    assert win.view_error("relative") == "" and win.views["relative"].data is not None
+    assert not win.views["relative"].banner.isVisible()
+    assert win.states["alibi"].values["heads"] == 4  # the other entries are restored
+    message = win.statusBar().currentMessage()
+    assert message.startswith("Saved settings not used: params/relative")
+    assert "max_distance" in message and message.count("\n") == 0
+    win.close()
+
+
+def test_out_of_range_scene_after_quit_and_relaunch(window, qtbot):
+    """Deck scene 7 (learned, seq_len 80 > 64 rows), quit, relaunch: the learned view is
+    drawn, and no other view's problem is in the status bar."""
+    deck = window.lecture.deck
+    assert deck.open_deck(next(p for p in shipped_decks() if "lecture" in p.name))
+    assert deck.go(6) and window.current_view == "learned"
+    assert window.states["learned"].values["seq_len"] == 80
+    assert window.wait_idle()
+    store = MemoryStore()
+    save_settings(window, store)
+    second = _relaunch(qtbot, store.data)
+    assert second.current_view == "learned"
+    widget = second.views["learned"]
+    assert widget.data is not None and widget.data.panels  # not a blank canvas
+    assert widget.data.params == second.states["learned"].values
+    message = second.statusBar().currentMessage()
+    for vid in second.states:
+        if vid != "learned" and second.view_error(vid):
+            assert second.view_error(vid) not in message
+    second.close()
+
+
+@pytest.mark.parametrize("args", [["present", "lecture"], []], ids=["present", "selftest"])
+def test_present_and_selftest_never_write_the_users_settings(tmp_path, args):
+    """``main.py present DECK`` and ``PE_STUDIO_SELFTEST=1`` read the user's settings but
+    leave the file exactly as it was."""
+    if args:
+        args = ["present", str(next(p for p in shipped_decks() if "lecture" in p.name))]
+    conf = tmp_path / "PE Studio" / "Positional Encoding Studio.conf"
+    conf.parent.mkdir()
+    conf.write_text("[views]\nlast=alibi\n", encoding="utf-8")
+    before = conf.read_bytes()
+    env = dict(
+        os.environ,
+        XDG_CONFIG_HOME=str(tmp_path),
+        PE_STUDIO_SELFTEST="1",
+        QT_QPA_PLATFORM="offscreen",
+    )
+    env.pop("PE_STUDIO_NO_SETTINGS", None)
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run(
+        [sys.executable, str(root / "main.py"), *args],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "first-frame-ms" in done.stdout
+    assert conf.read_bytes() == before
+    assert sorted(tmp_path.rglob("*")) == [conf.parent, conf]
+
+
+def test_settings_store_is_shared_by_lecture_and_export(window, tmp_path):
+    from gui.export import actions as ea
+
+    assert window.lecture.store is window.settings
+    ea.remember_dir(window.settings, tmp_path)
+    assert ea.last_dir(window.settings) == str(tmp_path)
+    assert window.settings.get(ea.SETTINGS_KEY) == str(tmp_path)
+
+
+# ----------------------------------------------------------------------- leaks
+def _census() -> tuple[int, int]:
+    """Live (GC-tracked) Python objects and QCheckBox wrappers, after collecting."""
+    QtCore.QCoreApplication.sendPostedEvents(None, QtCore.QEvent.Type.DeferredDelete)
+    gc.collect()
+    objects = gc.get_objects()
+    return len(objects), sum(isinstance(o, QtWidgets.QCheckBox) for o in objects)
+
+
+def test_theme_toggles_do_not_leak(window):
+    """Every theme change rebuilds the plots; the old ones (with their context menus,
+    23 check boxes each) must go. The comparison view's table panel kept them before."""
+    window.set_view("compare")
+    assert window.wait_idle()
+    display = window.lecture.display
+    for _ in range(6):  # warm-up: caches, both themes' style sheets
+        display.toggle_theme()
+        assert window.wait_idle()
+    objects, boxes = _census()
+    for _ in range(50):
+        display.toggle_theme()
+        assert window.wait_idle()
+    after_objects, after_boxes = _census()
+    assert after_boxes == boxes
+    assert after_objects < objects * 1.01, (objects, after_objects)
