@@ -24,7 +24,7 @@ def shortcut_text(action: QtGui.QAction) -> str:
     return ", ".join(s.toString(fmt) for s in action.shortcuts() if not s.isEmpty())
 
 
-def shortcut_table(window: QtWidgets.QMainWindow) -> list[tuple[str, list[tuple[str, str]]]]:
+def shortcut_table(qt_window: QtWidgets.QMainWindow) -> list[tuple[str, list[tuple[str, str]]]]:
     """``[(menu title, [(action text, shortcuts), ...]), ...]`` for every action with a
     shortcut, grouped by the menu holding it ("Other" for actions in no menu)."""
     sections: list[tuple[str, list[tuple[str, str]]]] = []
@@ -38,7 +38,7 @@ def shortcut_table(window: QtWidgets.QMainWindow) -> list[tuple[str, list[tuple[
                 seen.add(id(action))
                 rows.append((_plain(action.text()), shortcut_text(action)))
 
-    for top in window.menuBar().actions():
+    for top in qt_window.menuBar().actions():
         if top.menu() is None:
             continue
         rows: list[tuple[str, str]] = []
@@ -47,7 +47,7 @@ def shortcut_table(window: QtWidgets.QMainWindow) -> list[tuple[str, list[tuple[
             sections.append((_plain(top.text()), rows))
     other = [
         (_plain(a.text()), shortcut_text(a))
-        for a in window.actions()
+        for a in qt_window.actions()
         if shortcut_text(a) and id(a) not in seen
     ]
     if other:
