@@ -3,6 +3,8 @@
 Slider drags produce many parameter changes per frame. :class:`UpdateEngine` keeps only
 the latest request per view (latest value wins), computes on one worker thread, and
 drops results of superseded requests, so the GUI thread only ever draws fresh data.
+Each request carries the :class:`ComputeContext` it is computed with (the window passes
+the plot size of the moment), so a resize is just another request.
 """
 
 from __future__ import annotations
