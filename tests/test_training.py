@@ -411,3 +411,24 @@ def test_train_bench_quick_run_writes_its_figures(torch, tmp_path, capsys):
     assert doc["runs"][1]["accuracy_by_length"]["64"] is None
     printed = capsys.readouterr().out
     assert "no row" in printed and "extrapolation" in printed
+
+
+def test_runner_messages_in_order(torch):
+    """core.training.runner (what the lab window's subprocess runs), here in-process."""
+    from core.training.runner import run_configs
+
+    sent = []
+    run_configs(
+        [small(pe="rope", steps=4), small(pe="learned", steps=4)], sent.append, TrainControl()
+    )
+    kinds = [m[0] for m in sent]
+    assert kinds[0] == "device" and kinds[-1] == "finished" and sent[-1][1] is False
+    assert kinds.count("method") == 2
+    steps = [s for m in sent if m[0] == "progress" and m[1] == "rope" for s in m[2]]
+    assert steps == [1, 2, 3, 4]
+    learned = [m[1] for m in sent if m[0] == "method"][1]
+    assert learned["table"].shape == (8, 32) and None in learned["accuracy"]
+    if not torch.cuda.is_available():
+        failed = []
+        run_configs([small(device="cuda")], failed.append, TrainControl())
+        assert failed == [("failed", "device cuda: torch finds no usable CUDA GPU")]

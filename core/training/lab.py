@@ -224,17 +224,30 @@ class TrainResult:
 
 
 class TrainControl:
-    """Cancel and pause a run from another thread; checked before every step.
+    """Cancel and pause a run from another thread or process; checked before every step.
 
     ``cancel()`` ends the run before its next step (then the evaluation is skipped).
     ``pause()`` blocks the training thread before the next step until ``resume()`` or
     ``cancel()``.
+
+    Parameters
+    ----------
+    cancel_event, running_event
+        The two flags (anything with ``set``/``clear``/``is_set``/``wait``): default
+        ``threading.Event``; pass ``multiprocessing`` events to control a run in another
+        process (:mod:`core.training.runner`) — both sides build a control on the same two.
     """
 
-    def __init__(self) -> None:
-        self._cancel = threading.Event()
-        self._running = threading.Event()
-        self._running.set()
+    def __init__(self, cancel_event: Any = None, running_event: Any = None) -> None:
+        self._cancel = cancel_event if cancel_event is not None else threading.Event()
+        self._running = running_event if running_event is not None else threading.Event()
+        if running_event is None:
+            self._running.set()
+
+    @property
+    def events(self) -> tuple[Any, Any]:
+        """The ``(cancel, running)`` flags, to build the same control in another process."""
+        return self._cancel, self._running
 
     def cancel(self) -> None:
         """Stop before the next step."""

@@ -6,14 +6,16 @@ curve (accuracy against evaluation length, 0.5×–4× the training length; a le
 has no row past its length, so its curve stops there) and, once a learned table is
 trained, its cosine-similarity matrix.
 
-Training runs in :class:`TrainWorker` on a ``QThread`` (:func:`core.training.lab.train`);
-the GUI thread only receives batched progress (at most every 100 ms) and draws. Without
-torch the page says how to get it and Start is disabled.
+Training runs in a ``spawn`` subprocess (:mod:`core.training.runner`), supervised by
+:class:`TrainWorker` on a ``QThread``; the GUI thread only receives batched progress (at
+most every 100 ms) and draws, and never waits for training's interpreter lock. Pause and
+Cancel act between steps through two process-shared flags. Without torch the page says
+how to get it and Start is disabled.
 """
 
 from __future__ import annotations
 
-import time
+import multiprocessing
 from dataclasses import replace
 from typing import Any
 
@@ -22,7 +24,7 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.backend import torch_installed
-from core.training.lab import TORCH_HINT, Progress, TrainConfig, TrainControl
+from core.training.lab import TORCH_HINT, TrainConfig, TrainControl
 from core.training.model import PE_LABELS, PE_METHODS
 from core.training.tasks import TASKS
 
@@ -34,73 +36,85 @@ COLORS = {  # Okabe–Ito: colour-blind safe
     "alibi": "#009E73",
     "t5": "#CC79A7",
 }
-EMIT_EVERY_S = 0.1
 
 
 class TrainWorker(QtCore.QObject):
-    """Runs the configured methods one after another on its own thread."""
+    """Runs the training subprocess and turns its queue messages into signals.
+
+    Training itself runs in a ``spawn`` subprocess (:func:`core.training.runner.child_main`):
+    it never holds this interpreter's lock, so the GUI thread is never starved by it. This
+    worker (on a ``QThread``) only waits on the queue.
+    """
 
     started_on = QtCore.Signal(str)  # device label
     progress = QtCore.Signal(str, object, object, object)  # pe, steps, losses, accs
-    method_done = QtCore.Signal(object)  # summary dict
+    method_done = QtCore.Signal(object)  # summary dict (core.training.runner.summary)
     finished = QtCore.Signal(bool)  # cancelled
     failed = QtCore.Signal(str)
 
-    def __init__(self, configs: list[TrainConfig], control: TrainControl) -> None:
+    def __init__(self, configs: list[TrainConfig], control: TrainControl, context: Any) -> None:
         super().__init__()
         self.configs = configs
         self.control = control
+        self.context = context
+        self._abort = False
+
+    def abort(self) -> None:
+        """End the subprocess now (used when the window closes and it does not stop)."""
+        self._abort = True
 
     @QtCore.Slot()
     def run(self) -> None:
-        """Train every config; emit batched progress and one summary per method."""
-        from core.errors import user_message
+        """Start the subprocess; relay its messages until it finishes or fails."""
+        import queue as queue_mod
 
-        try:
-            from core.training.lab import resolve_device, train
+        from core.training.runner import child_main
 
-            self.started_on.emit(resolve_device(self.configs[0].device)[1])
-            for cfg in self.configs:
-                if self.control.cancelled:
-                    break
-                self._run_one(cfg, train)
-            self.finished.emit(self.control.cancelled)
-        except Exception as exc:  # reported in the page, never a crash of the app
-            self.failed.emit(user_message(exc))
-
-    def _run_one(self, cfg: TrainConfig, train: Any) -> None:
-        batch: tuple[list[int], list[float], list[float]] = ([], [], [])
-        last = [time.perf_counter()]
-
-        def flush() -> None:
-            if batch[0]:
-                self.progress.emit(cfg.pe, list(batch[0]), list(batch[1]), list(batch[2]))
-                for part in batch:
-                    part.clear()
-            last[0] = time.perf_counter()
-
-        def on_step(p: Progress) -> None:
-            batch[0].append(p.step)
-            batch[1].append(p.loss)
-            batch[2].append(p.accuracy)
-            if p.step == p.steps or time.perf_counter() - last[0] >= EMIT_EVERY_S:
-                flush()
-
-        res = train(cfg, progress=on_step, control=self.control)
-        flush()
-        table = res.learned_table()
-        self.method_done.emit(
-            {
-                "pe": cfg.pe,
-                "cancelled": res.cancelled,
-                "lengths": [p.length for p in res.evaluation],
-                "accuracy": [p.accuracy for p in res.evaluation],
-                "reasons": [p.reason for p in res.evaluation],
-                "table": table,
-                "steps_per_s": res.steps_per_s,
-                "wall_s": res.wall_time_s,
-            }
+        queue = self.context.Queue()
+        proc = self.context.Process(
+            target=child_main, args=(self.configs, queue, *self.control.events), daemon=True
         )
+        proc.start()
+        done = False
+        while not done:
+            if self._abort:
+                proc.terminate()
+                self.finished.emit(True)
+                break
+            try:
+                msg = queue.get(timeout=0.05)
+            except queue_mod.Empty:
+                if not proc.is_alive() and queue.empty():
+                    self.failed.emit(
+                        f"the training process ended unexpectedly (exit code {proc.exitcode})"
+                    )
+                    break
+                continue
+            done = self._relay(msg)
+        proc.join(5)
+        if proc.is_alive():
+            proc.terminate()
+            proc.join(5)
+        queue.close()
+        thread = QtCore.QThread.currentThread()
+        if thread is not None:
+            thread.quit()  # run() was the thread's only job: end its event loop
+
+    def _relay(self, msg: tuple[Any, ...]) -> bool:
+        kind = msg[0]
+        if kind == "device":
+            self.started_on.emit(msg[1])
+        elif kind == "progress":
+            self.progress.emit(*msg[1:])
+        elif kind == "method":
+            self.method_done.emit(msg[1])
+        elif kind == "finished":
+            self.finished.emit(bool(msg[1]))
+            return True
+        elif kind == "failed":
+            self.failed.emit(str(msg[1]))
+            return True
+        return False
 
 
 def cosine_matrix(table: np.ndarray) -> np.ndarray:
@@ -277,11 +291,14 @@ class TrainPage(QtWidgets.QWidget):
             return
         self._clear()
         self.train_len_line.setValue(configs[0].train_len)
-        self.control = TrainControl()
+        context = multiprocessing.get_context("spawn")
+        self.control = TrainControl(context.Event(), context.Event())
+        self.control.resume()
         self.thread_ = QtCore.QThread(self)
-        self.worker = TrainWorker(configs, self.control)
+        self.worker = TrainWorker(configs, self.control, context)
         self.worker.moveToThread(self.thread_)
         self.thread_.started.connect(self.worker.run)
+        self.thread_.finished.connect(self._thread_done)
         self.worker.started_on.connect(self._on_device)
         self.worker.progress.connect(self._on_progress)
         self.worker.method_done.connect(self._on_method_done)
@@ -323,10 +340,12 @@ class TrainPage(QtWidgets.QWidget):
         self.learned_table = None
 
     # ------------------------------------------------------------------ worker signals
+    @QtCore.Slot(str)
     def _on_device(self, label: str) -> None:
         self.device = label
         self.status.setText(f"training on {label}")
 
+    @QtCore.Slot(str, object, object, object)
     def _on_progress(
         self, pe: str, steps: list[int], losses: list[float], accs: list[float]
     ) -> None:
@@ -352,6 +371,7 @@ class TrainPage(QtWidgets.QWidget):
             + ("  (paused)" if self.control is not None and self.control.paused else "")
         )
 
+    @QtCore.Slot(object)
     def _on_method_done(self, res: dict[str, Any]) -> None:
         pe = res["pe"]
         self.results[pe] = res
@@ -380,47 +400,55 @@ class TrainPage(QtWidgets.QWidget):
             lines.append(f"<b>{PE_LABELS[r['pe']]}</b> {', '.join(cells)}")
         self.summary.setText("<br>".join(lines))
 
+    @QtCore.Slot(bool)
     def _on_finished(self, cancelled: bool) -> None:
         self.status.setText(
             ("cancelled" if cancelled else "done") + f" on {getattr(self, 'device', '?')}"
         )
-        self._stop_thread()
+        self._run_ended()
 
+    @QtCore.Slot(str)
     def _on_failed(self, message: str) -> None:
         self.status.setText(f"training failed: {message}")
-        self._stop_thread()
+        self._run_ended()
 
-    def _stop_thread(self) -> None:
-        if self.thread_ is not None:
-            self.thread_.quit()
-            self.thread_.wait()
-            self.thread_ = None
-            self.worker = None
-        self.start_button.setEnabled(torch_installed())
+    def _run_ended(self) -> None:
+        """The run is over; its process may still be exiting (the GUI never waits)."""
         self.pause_button.setEnabled(False)
         self.pause_button.setText("&Pause")
         self.cancel_button.setEnabled(False)
 
+    @QtCore.Slot()
+    def _thread_done(self) -> None:
+        """The worker thread has ended (its process has exited): Start is possible again."""
+        self.thread_ = None
+        self.worker = None
+        self._run_ended()
+        self.start_button.setEnabled(torch_installed())
+
     def shutdown(self) -> None:
-        """Cancel a run and wait for its thread (call before the app quits)."""
+        """Cancel a run and wait for its thread (the window or the app is closing).
+
+        The subprocess stops before its next step; one that does not within 3 s
+        (e.g. mid-evaluation) is terminated.
+        """
         if self.control is not None:
             self.control.cancel()
         if self.thread_ is not None:
-            self.thread_.quit()
-            self.thread_.wait()
-            self.thread_ = None
+            if not self.thread_.wait(3000) and self.worker is not None:
+                self.worker.abort()
+                self.thread_.wait()
+            self._thread_done()
 
     def eventFilter(self, watched: QtCore.QObject, event: QtCore.QEvent) -> bool:
         """End a run when the main window (the parent) closes."""
         if watched is self.parent() and event.type() == QtCore.QEvent.Type.Close:
             self.shutdown()
-            self._stop_thread()
             self.close()
         return False
 
     def closeEvent(self, event: QtGui.QCloseEvent) -> None:
         self.shutdown()
-        self._stop_thread()
         super().closeEvent(event)
 
 
