@@ -298,6 +298,7 @@ def test_cli_json_has_the_documented_fields(torch, tmp_path, capsys):
         (["--pe", "rope", "--save", "t.npy"], "add learned"),
         (["--pe", "learned", "--save", "t.txt"], ".npy"),
         (["--json", "/nonexistent-folder/x.json"], "does not exist"),
+        (["--learned-init-std", "0"], "--learned-init-std"),
     ],
 )
 def test_cli_bad_input_is_one_line_exit_2(capsys, args, match):
@@ -432,3 +433,15 @@ def test_runner_messages_in_order(torch):
         failed = []
         run_configs([small(device="cuda")], failed.append, TrainControl())
         assert failed == [("failed", "device cuda: torch finds no usable CUDA GPU")]
+
+
+def test_learned_init_std_scales_the_core_table(torch):
+    from core.learned import init_learned_table
+    from core.training.model import build_model
+
+    for std in (1.0, 0.02):
+        model = build_model(ModelConfig("learned", max_positions=8, seed=5, learned_init_std=std))
+        expected = init_learned_table(8, 64, 5) * std
+        np.testing.assert_allclose(model.wpe.detach().double().numpy(), expected, rtol=1e-6)
+    with pytest.raises(ValueError, match="learned_init_std"):
+        ModelConfig("learned", learned_init_std=0.0)

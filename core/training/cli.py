@@ -83,6 +83,19 @@ def _lr(text: str) -> float:
     return value
 
 
+def _lr_like(hi: float) -> Any:
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        if not 0 < value <= hi:
+            raise argparse.ArgumentTypeError(f"must be in (0, {hi:g}], got {text}")
+        return value
+
+    return parse
+
+
 def add_train_command(sub: Any) -> argparse.ArgumentParser:
     """Add the ``train`` sub-command to an ``add_subparsers`` object; return its parser."""
     p: argparse.ArgumentParser = sub.add_parser(
@@ -135,6 +148,14 @@ def add_train_command(sub: Any) -> argparse.ArgumentParser:
     p.add_argument(
         "--threads", type=_int_in(1, 256), default=d.threads, help="CPU threads (default 1)"
     )
+    p.add_argument(
+        "--learned-init-std",
+        type=_lr_like(10.0),
+        default=d.learned_init_std,
+        metavar="S",
+        help="scale of the learned table's N(0, 1) start (default 1; GPT-2 uses 0.02: "
+        "slower, but a smooth diagonal band forms in its similarity)",
+    )
     p.add_argument("--json", metavar="PATH", help="write the results as JSON")
     p.add_argument(
         "--save",
@@ -165,6 +186,7 @@ def configs_from_args(ns: argparse.Namespace) -> list[TrainConfig]:
             seed=ns.seed,
             device=ns.device,
             threads=ns.threads,
+            learned_init_std=ns.learned_init_std,
         )
         for pe in ns.pe
     ]

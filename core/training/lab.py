@@ -75,6 +75,9 @@ class TrainConfig:
         2-core machine it mostly waits (measured: 22 vs 3.4 steps/s under load).
     eval_batch
         Sequences per evaluation length.
+    learned_init_std
+        Scale of the learned table's N(0, 1) start (see
+        :class:`~core.training.model.ModelConfig`).
     """
 
     pe: str = "rope"
@@ -94,6 +97,7 @@ class TrainConfig:
     device: str = "auto"
     threads: int = 1
     eval_batch: int = 256
+    learned_init_std: float = 1.0
 
     def __post_init__(self) -> None:
         task = self.make_task()  # validates task, k, vocab
@@ -129,7 +133,14 @@ class TrainConfig:
         task = Task(self.task, self.vocab, self.k)
         rows = self.max_positions or task.seq_len(self.train_len)
         return ModelConfig(
-            self.pe, task.n_tokens, self.d_model, self.n_layers, self.n_heads, rows, self.seed
+            self.pe,
+            task.n_tokens,
+            self.d_model,
+            self.n_layers,
+            self.n_heads,
+            rows,
+            self.seed,
+            self.learned_init_std,
         )
 
     def lengths(self) -> tuple[int, ...]:

@@ -117,6 +117,9 @@ class TrainWorker(QtCore.QObject):
         return False
 
 
+SYMBOLS = {"none": "x", "sinusoidal": "s", "learned": "o", "rope": "t", "alibi": "d", "t5": "+"}
+
+
 def cosine_matrix(table: np.ndarray) -> np.ndarray:
     """Cosine similarity between the rows of ``table``."""
     norms = np.linalg.norm(table, axis=1, keepdims=True)
@@ -384,8 +387,10 @@ class TrainPage(QtWidgets.QWidget):
             lengths[ok],
             acc[ok],
             pen=pg.mkPen(COLORS[pe], width=2),
-            symbol="o",
-            symbolBrush=COLORS[pe],
+            symbol=SYMBOLS[pe],
+            symbolSize=15 if pe == "learned" else 9,  # hollow ring: visible under others
+            symbolPen=pg.mkPen(COLORS[pe], width=2),
+            symbolBrush=None if pe == "learned" else COLORS[pe],
             name=PE_LABELS[pe] + ("" if ok.all() else f" (no row past {int(lengths[ok].max())})"),
         )
         if res["table"] is not None:
