@@ -294,6 +294,8 @@ class TrainPage(QtWidgets.QWidget):
             return
         self._clear()
         self.train_len_line.setValue(configs[0].train_len)
+        lengths = configs[0].lengths()
+        self.extra_plot.setXRange(min(lengths), max(lengths))  # 0.5×–4× from the start
         context = multiprocessing.get_context("spawn")
         self.control = TrainControl(context.Event(), context.Event())
         self.control.resume()
