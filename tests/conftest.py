@@ -22,3 +22,17 @@ def window(qtbot):
     assert win.wait_idle()
     yield win
     win.close()
+
+
+@pytest.fixture(autouse=True)
+def _restore_theme():
+    """Give every test the theme it started with (a test that changes the theme, the UI
+    scale or a colormap must not change what later tests in the same worker draw)."""
+    import sys
+
+    theme = sys.modules.get("gui.theme")
+    saved = theme.current_theme() if theme is not None else None
+    yield
+    theme = sys.modules.get("gui.theme")
+    if theme is not None:
+        theme._current = saved if saved is not None else theme.LIGHT
