@@ -108,6 +108,37 @@ def build_parser() -> argparse.ArgumentParser:
         "--transparent", action="store_true", help="PNG only: transparent background"
     )
     export.add_argument("--panel", metavar="KEY", help="only this plot (keys: see 'views')")
+    export.add_argument(
+        "--animate",
+        metavar="PARAM=START:END",
+        help="write an animation (-o .gif, .webp or .mp4) sweeping a numeric parameter; "
+        "size 1920x1080 unless --width/--height",
+    )
+    export.add_argument(
+        "--duration",
+        type=_positive_float,
+        default=4.0,
+        metavar="S",
+        help="with --animate: length in seconds (default 4)",
+    )
+    export.add_argument(
+        "--fps",
+        type=_positive_int,
+        default=25,
+        metavar="N",
+        help="with --animate: frames per second, 1..60 (default 25)",
+    )
+    export.add_argument(
+        "--ease",
+        choices=("linear", "geometric"),
+        default="linear",
+        help="with --animate: equal steps or equal ratios (default linear)",
+    )
+    export.add_argument(
+        "--notes",
+        action="store_true",
+        help="with --deck and -o FILE.pdf: each scene's note under its slide (handout)",
+    )
     export.set_defaults(func=cmd_export)
     present = sub.add_parser(
         "present",
@@ -233,6 +264,8 @@ def cmd_export(ns: argparse.Namespace) -> int:
     else:
         view_id = ns.view
     spec = get_view(view_id)
+    if ns.animate is not None:
+        return cmd_export_animation(ns, view_id, base, title, note)
     export_format(ns.output)  # unsupported extension: fail before any work
     values = parse_params(spec.model, ns.param, base)
     _use_offscreen_platform()
@@ -251,6 +284,49 @@ def cmd_export(ns: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_export_animation(
+    ns: argparse.Namespace,
+    view_id: str,
+    base: dict[str, Any] | None,
+    title: str | None,
+    note: str | None,
+) -> int:
+    """Export ``--animate``: a GIF, WebP or MP4 with a ``frame i/n`` line on stderr."""
+    from core.views import get_view
+    from gui.export.animation import animation_format, export_animation, parse_sweep
+
+    for given, option in ((ns.panel, "--panel"), (ns.scale, "--scale")):
+        if given is not None:
+            raise UsageError(f"{option} does not apply to --animate")
+    if ns.transparent:
+        raise UsageError("--transparent does not apply to --animate")
+    spec = get_view(view_id)
+    animation_format(ns.output)
+    sweep = parse_sweep(ns.animate, spec, ns.ease)
+    values = parse_params(spec.model, ns.param, base)
+    _use_offscreen_platform()
+    tty = sys.stderr.isatty()
+
+    def progress(done: int, total: int) -> None:
+        start, end = ("\r", "\n" if done == total else "") if tty else ("", "\n")
+        print(f"{start}frame {done}/{total}", end=end, file=sys.stderr)
+
+    export_animation(
+        view_id,
+        values,
+        sweep,
+        ns.output,
+        duration=ns.duration,
+        fps=ns.fps,
+        width=ns.width,
+        height=ns.height,
+        title=title or None,
+        note=note or None,
+        progress=progress,
+    )
+    return 0
+
+
 def cmd_export_deck(ns: argparse.Namespace) -> int:
     """Export every scene of ``ns.deck`` into the folder ``ns.output``."""
     from gui.export.deck import export_deck
@@ -261,6 +337,15 @@ def cmd_export_deck(ns: argparse.Namespace) -> int:
     if ns.param:
         raise UsageError("--param does not apply to --deck (each scene holds its parameters)")
     _use_offscreen_platform()
+    if ns.output.lower().endswith(".pdf"):
+        from gui.export.deck import export_deck_pdf
+
+        if ns.format is not None or ns.scale is not None or ns.transparent:
+            raise UsageError("--format, --scale and --transparent do not apply to a PDF deck")
+        export_deck_pdf(ns.deck, ns.output, width=ns.width, height=ns.height, notes=ns.notes)
+        return 0
+    if ns.notes:
+        raise UsageError("--notes applies to a PDF deck (-o FILE.pdf)")
     export_deck(
         ns.deck,
         ns.output,

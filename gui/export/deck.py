@@ -8,6 +8,10 @@ The whole deck is validated before the first file is written. A scene whose view
 its parameters when computing (a deck may show such a limit on purpose) becomes a slide with
 the title, the one-line problem in the view's warning banner and the note, as the window
 shows it.
+
+``main.py export --deck DECK -o lecture.pdf`` calls :func:`export_deck_pdf`: one PDF page
+per scene, drawn with Qt's PDF writer (plots, text and lines stay vector; heatmaps are
+images), optionally with the scene's note under each slide as a handout (``--notes``).
 """
 
 from __future__ import annotations
@@ -16,11 +20,20 @@ import os
 import re
 import unicodedata
 from pathlib import Path
+from typing import Any
 
+from core.atomicio import atomic_path
 from core.errors import user_message
 from core.scenes import Deck, Scene, load_deck
-from core.views import get_view
-from gui.export.headless import IMAGE_FORMATS, export_ui_scale, export_view, pixel_size
+from core.views import compute_view, get_view
+from gui.export.headless import (
+    IMAGE_FORMATS,
+    check_writable,
+    context_for_size,
+    export_ui_scale,
+    export_view,
+    pixel_size,
+)
 
 MAX_SLUG = 60
 
@@ -88,11 +101,7 @@ def export_deck(
     """
     if fmt not in IMAGE_FORMATS:
         raise ValueError(f"deck export writes {' or '.join(IMAGE_FORMATS)} images, not {fmt!r}")
-    try:
-        deck = load_deck(deck_path)
-    except ValueError as exc:
-        message = str(exc).removeprefix(f"{os.fspath(deck_path)}: ")
-        raise ValueError(f"deck '{os.fspath(deck_path)}': {message}") from None
+    deck = _load(deck_path)
     pixel_size(width, height, scale)  # invalid size: fail before creating anything
     target = Path(folder)
     if target.exists() and not target.is_dir():
@@ -133,22 +142,16 @@ def _error_slide(
     ensure_app(headless=True)
     from gui import theme
     from gui.render import snapshot
-    from gui.widgets.view_widget import ViewWidget
 
     spec = get_view(scene.view_id)
     w, h, pw, ph = pixel_size(*size)
     previous = theme.current_theme()
     theme.set_theme(ui_scale=export_ui_scale(w, h))
     try:
-        widget = ViewWidget(spec)
+        widget = _error_widget(scene, message, scene.note)
     finally:
         theme.set_theme(ui_scale=previous.ui_scale)
     try:
-        widget.explanation.hide()
-        widget.title.setText(scene.title or spec.title)
-        widget.show_error(message)
-        widget.status.setText(scene.note)
-        widget.status.setVisible(bool(scene.note))
         widget.resize(w, h)
         if fmt == "png":
             snapshot.render_png(widget, path, width=pw, height=ph, transparent=transparent)
@@ -156,3 +159,155 @@ def _error_slide(
             snapshot.render_svg(widget, path, width=w, height=h, title=scene.title or spec.title)
     finally:
         widget.deleteLater()
+
+
+def _load(deck_path: str | os.PathLike[str]) -> Deck:
+    """:func:`core.scenes.load_deck` with the message prefixed by ``deck '<path>'``."""
+    try:
+        return load_deck(deck_path)
+    except ValueError as exc:
+        message = str(exc).removeprefix(f"{os.fspath(deck_path)}: ")
+        raise ValueError(f"deck '{os.fspath(deck_path)}': {message}") from None
+
+
+# ----------------------------------------------------------------------- PDF
+PDF_WIDTH, PDF_HEIGHT = 1920, 1080  # slide layout size in px (16:9), as the animation export
+PDF_DPI = 96  # px per inch on the page: fonts keep their on-screen size relative to the plots
+NOTES_SHARE = 0.4  # a handout page adds this fraction of the slide height for the note
+
+
+def export_deck_pdf(
+    deck_path: str | os.PathLike[str],
+    path: str | os.PathLike[str],
+    *,
+    width: int | None = None,
+    height: int | None = None,
+    notes: bool = False,
+) -> Path:
+    """Write the deck as one PDF, one page per scene, atomically.
+
+    Parameters
+    ----------
+    deck_path
+        A deck file (:func:`core.scenes.load_deck`).
+    path
+        Destination ``.pdf``; its folder must exist.
+    width, height
+        Slide layout size in px (default 1920 x 1080; a page is that size at 96 px/inch).
+    notes
+        Handout: each page has the scene's note in large print under the slide (which
+        then leaves it out of its own status line).
+
+    Returns
+    -------
+    Path
+        ``path``.
+
+    Raises
+    ------
+    ValueError
+        Unusable deck, invalid size, ``path`` not ending in ``.pdf``.
+    OSError
+        The file cannot be written (nothing is left at ``path``).
+    """
+    if Path(path).suffix.lower() != ".pdf":
+        raise ValueError(f"PDF deck output '{os.fspath(path)}' must end in .pdf")
+    deck = _load(deck_path)
+    w, h, _, _ = pixel_size(
+        PDF_WIDTH if width is None else width, PDF_HEIGHT if height is None else height, None
+    )
+    check_writable(path)
+    from gui.qt_app import ensure_app
+
+    ensure_app(headless=True)
+    from PySide6 import QtCore, QtGui
+
+    pictures = [_scene_picture(scene, w, h, with_note=not notes) for scene in deck.scenes]
+    page_h = h + (round(h * NOTES_SHARE) if notes else 0)
+    with atomic_path(path) as tmp:
+        writer = QtGui.QPdfWriter(os.fspath(tmp))
+        writer.setResolution(PDF_DPI)
+        writer.setTitle(deck.title or Path(deck_path).stem)
+        writer.setCreator("Positional Encoding Studio")
+        size = QtCore.QSizeF(w * 72 / PDF_DPI, page_h * 72 / PDF_DPI)
+        writer.setPageSize(QtGui.QPageSize(size, QtGui.QPageSize.Unit.Point, "slide"))
+        writer.setPageMargins(QtCore.QMarginsF(0, 0, 0, 0))
+        painter = QtGui.QPainter()
+        if not painter.begin(writer):
+            raise OSError(f"cannot write PDF to {os.fspath(path)!r}")
+        # Heatmap images lossless (Flate), not JPEG: a 32-pixel matrix must keep its colours.
+        painter.setRenderHint(QtGui.QPainter.RenderHint.LosslessImageRendering)
+        try:
+            for number, (scene, picture) in enumerate(zip(deck.scenes, pictures, strict=True)):
+                if number:
+                    writer.newPage()
+                painter.drawPicture(0, 0, picture)
+                if notes:
+                    _draw_note(painter, scene.note, QtCore.QRectF(0, h, w, page_h - h))
+        finally:
+            painter.end()
+    return Path(path)
+
+
+def _scene_picture(scene: Scene, w: int, h: int, *, with_note: bool) -> Any:
+    """``scene`` drawn at ``w`` x ``h`` into a ``QPicture`` (vector drawing commands)."""
+    from PySide6 import QtCore, QtGui
+
+    from gui import theme
+    from gui.export import headless
+    from gui.render import snapshot
+
+    spec = get_view(scene.view_id)
+    note = (scene.note or None) if with_note else None
+    previous = theme.current_theme()
+    theme.set_theme(ui_scale=export_ui_scale(w, h))
+    try:
+        try:
+            values = spec.model.validate(scene.params, partial=True)
+            view = compute_view(scene.view_id, values, context_for_size(w, h))
+            widget = headless._build_widget(spec, view, None, scene.title or None, note)
+        except ValueError as exc:  # the view refuses these parameters: show it on the slide
+            widget = _error_widget(scene, user_message(exc), note)
+    finally:
+        theme.set_theme(ui_scale=previous.ui_scale)
+    picture = QtGui.QPicture()
+    try:
+        widget.resize(w, h)
+        snapshot._paint(widget, picture, QtCore.QSize(w, h), 1.0, 1.0, opaque=True)
+    finally:
+        widget.deleteLater()
+    return picture
+
+
+def _error_widget(scene: Scene, message: str, note: str | None) -> Any:
+    """``scene``'s view without plots, its banner showing ``message``."""
+    from gui.widgets.view_widget import ViewWidget
+
+    spec = get_view(scene.view_id)
+    widget = ViewWidget(spec)
+    widget.explanation.hide()
+    widget.title.setText(scene.title or spec.title)
+    widget.show_error(message)
+    widget.status.setText(note or "")
+    widget.status.setVisible(bool(note))
+    return widget
+
+
+def _draw_note(painter: Any, note: str, area: Any) -> None:
+    """The speaker note, word-wrapped in large print, in ``area`` under the slide."""
+    from PySide6 import QtCore, QtGui
+
+    from gui.theme import current_theme
+
+    theme = current_theme()
+    painter.save()
+    painter.fillRect(area, QtGui.QColor(theme.background))
+    painter.setPen(QtGui.QColor(theme.foreground))
+    font = QtGui.QFont(painter.font())
+    font.setPixelSize(max(12, round(area.height() / 10)))
+    painter.setFont(font)
+    margin = area.height() / 8
+    text = area.adjusted(margin, margin / 2, -margin, -margin / 2)
+    flags = QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignTop
+    painter.drawText(text, int(flags) | int(QtCore.Qt.TextFlag.TextWordWrap), note or "")
+    painter.restore()

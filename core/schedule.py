@@ -1,0 +1,100 @@
+"""Parameter schedules for animations: one value per frame, linear or geometric.
+
+Pure computation (no Qt). :func:`frame_count` turns a duration and frame rate into a
+number of frames, :func:`schedule` gives the parameter value of every frame, and
+:func:`frame_durations_ms` splits the duration into per-frame display times in the
+10 ms steps a GIF can store, so that the total is the requested duration (to 10 ms).
+"""
+
+from __future__ import annotations
+
+import math
+
+EASES: tuple[str, ...] = ("linear", "geometric")
+MAX_FRAMES = 100_000
+
+
+def frame_count(duration: float, fps: int) -> int:
+    """Frames of an animation lasting ``duration`` seconds at ``fps`` frames/s.
+
+    ``round(duration * fps)``, at least 1.
+
+    Raises
+    ------
+    ValueError
+        Non-positive or non-finite duration, frame rate below 1, or more than
+        :data:`MAX_FRAMES` frames.
+    """
+    if not (isinstance(duration, (int, float)) and math.isfinite(duration) and duration > 0):
+        raise ValueError(f"duration must be a positive number of seconds, got {duration}")
+    if isinstance(fps, bool) or int(fps) != fps or fps < 1:
+        raise ValueError(f"frame rate must be a whole number of frames/s >= 1, got {fps}")
+    n = max(1, round(duration * fps))
+    if n > MAX_FRAMES:
+        raise ValueError(f"{n} frames is too many (at most {MAX_FRAMES}); shorten the duration")
+    return int(n)
+
+
+def schedule(start: float, end: float, frames: int, ease: str = "linear") -> list[float]:
+    """The parameter value of each of ``frames`` frames, from ``start`` to ``end``.
+
+    Parameters
+    ----------
+    start, end
+        First and last value (both included exactly; one frame shows ``start``).
+    frames
+        Number of frames, at least 1.
+    ease
+        ``"linear"``: equal steps, ``start + (end - start) * i / (frames - 1)``.
+        ``"geometric"``: equal ratios, ``start * (end / start) ** (i / (frames - 1))``
+        (both values non-zero and of the same sign), e.g. RoPE's base 100 → 1 000 000.
+
+    Raises
+    ------
+    ValueError
+        Unknown ``ease``, fewer than one frame, non-finite values, or a geometric
+        schedule through or from zero.
+    """
+    if ease not in EASES:
+        raise ValueError(f"unknown easing {ease!r}; use {' or '.join(EASES)}")
+    if isinstance(frames, bool) or int(frames) != frames or frames < 1:
+        raise ValueError(f"an animation needs at least 1 frame, got {frames}")
+    if not (math.isfinite(start) and math.isfinite(end)):
+        raise ValueError(f"start and end must be finite numbers, got {start} and {end}")
+    start, end = float(start), float(end)
+    if ease == "geometric" and (start == 0 or end == 0 or (start < 0) != (end < 0)):
+        raise ValueError(
+            f"a geometric schedule needs start and end of the same sign and not 0, "
+            f"got {start:g} and {end:g}; use --ease linear"
+        )
+    if frames == 1:
+        return [start]
+    last = frames - 1
+    if ease == "linear":
+        values = [start + (end - start) * (i / last) for i in range(frames)]
+    else:
+        ratio = end / start
+        values = [start * ratio ** (i / last) for i in range(frames)]
+    values[0], values[-1] = start, end
+    return values
+
+
+def round_half_up(values: list[float]) -> list[int]:
+    """``values`` rounded to integers, halves away from zero (``2.5 → 3``, ``-2.5 → -3``)."""
+    return [int(math.copysign(math.floor(abs(v) + 0.5), v)) for v in values]
+
+
+def frame_durations_ms(frames: int, fps: int, step_ms: int = 10) -> list[int]:
+    """Display time of each frame in whole ``step_ms`` steps (GIF stores 10 ms steps).
+
+    Frame ``i`` lasts ``T(i + 1) - T(i)`` where ``T(k)`` is ``k / fps`` seconds rounded to
+    ``step_ms``; the total is ``frames / fps`` seconds rounded to ``step_ms``, with no drift
+    (25 fps: 40 ms each; 30 fps: 30, 40, 30, ... ms).
+    """
+    if frames < 1 or fps < 1 or step_ms < 1:
+        raise ValueError("frames, fps and step_ms must be at least 1")
+
+    def at(k: int) -> int:
+        return step_ms * ((2 * 1000 * k + step_ms * fps) // (2 * step_ms * fps))
+
+    return [at(i + 1) - at(i) for i in range(frames)]

@@ -1,0 +1,280 @@
+"""Export a parameter sweep of a view as an animated GIF, WebP or an MP4 video.
+
+``main.py export VIEW --animate PARAM=START:END --duration 4 -o out.gif`` calls
+:func:`export_animation`. The view is drawn at slide resolution (1920 x 1080 by default),
+stage only (no explanation paragraph), once per value of the parameter schedule
+(:func:`core.schedule.schedule`); integer parameters take the schedule rounded. One
+offscreen :class:`gui.widgets.view_widget.ViewWidget` is built and re-drawn for every
+frame, with the code path of :mod:`gui.export.headless`. GIF and WebP are encoded with
+Pillow, MP4 (H.264) with PyAV, an optional extra (``pip install av``). The file is written
+atomically: a failure or cancel half-way leaves no output file (and an existing file as
+it was).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from core.atomicio import atomic_path
+from core.memory import check_allocation
+from core.schedule import EASES, frame_count, frame_durations_ms, round_half_up, schedule
+from core.viewdata import ViewSpec
+from core.views import compute_view, get_view
+from gui.export.headless import check_writable, context_for_size, export_ui_scale, pixel_size
+
+ANIMATION_FORMATS: tuple[str, ...] = ("gif", "webp", "mp4")
+SLIDE_WIDTH, SLIDE_HEIGHT = 1920, 1080
+MAX_FPS = 60
+MP4_MISSING = "MP4 export needs PyAV, which is not installed: run 'pip install av' (or use .gif)"
+
+Progress = Callable[[int, int], None]
+"""``progress(done, total)`` after each frame; raise (e.g. :class:`Cancelled`) to stop."""
+
+
+class Cancelled(Exception):
+    """Raised by a progress callback to stop an export; no output file is left."""
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """A parameter animated from ``start`` to ``end``."""
+
+    param: str
+    start: float
+    end: float
+    ease: str = "linear"
+
+
+def animation_format(path: str | os.PathLike[str]) -> str:
+    """``gif``, ``webp`` or ``mp4`` from ``path``'s extension; ``ValueError`` otherwise."""
+    ext = Path(path).suffix.lower().lstrip(".")
+    if ext not in ANIMATION_FORMATS:
+        problem = f"has unsupported file type '.{ext}'" if ext else "has no file extension"
+        raise ValueError(f"animation output '{os.fspath(path)}' {problem}; use .gif, .webp or .mp4")
+    return ext
+
+
+def parse_sweep(text: str, spec: ViewSpec, ease: str = "linear") -> Sweep:
+    """Parse ``PARAM=START:END`` for view ``spec``; both ends must be valid values.
+
+    Raises
+    ------
+    ValueError
+        Malformed text, unknown or non-numeric parameter, a value that is not a number
+        or outside the parameter's range, an unknown ``ease``.
+    """
+    name, sep, rest = text.partition("=")
+    first, colon, second = rest.partition(":")
+    if not sep or not colon or not name.strip() or not first.strip() or not second.strip():
+        raise ValueError(
+            f"malformed --animate {text!r}: expected PARAM=START:END, e.g. base=100:100000"
+        )
+    if ease not in EASES:
+        raise ValueError(f"unknown easing {ease!r}; use {' or '.join(EASES)}")
+    param = spec.model[name.strip()]  # unknown name: ParamError (a ValueError)
+    if param.kind not in ("int", "float"):
+        raise ValueError(
+            f"parameter '{param.name}' is {param.kind}, not a number; "
+            "--animate needs an int or float parameter"
+        )
+    ends = []
+    for part in (first, second):
+        try:
+            number = float(part)
+        except ValueError:
+            raise ValueError(f"--animate {param.name}: {part.strip()!r} is not a number") from None
+        param.validate(int(number) if param.kind == "int" and number.is_integer() else number)
+        ends.append(number)
+    return Sweep(param.name, ends[0], ends[1], ease)
+
+
+def sweep_values(sweep: Sweep, spec: ViewSpec, frames: int) -> list[float] | list[int]:
+    """The parameter value of each frame (rounded half up for an int parameter)."""
+    values = schedule(sweep.start, sweep.end, frames, sweep.ease)
+    return round_half_up(values) if spec.model[sweep.param].kind == "int" else values
+
+
+class FrameRenderer:
+    """One offscreen view widget, re-drawn for each parameter set, rendered to RGB.
+
+    Parameters
+    ----------
+    spec
+        The view.
+    layout, pixels
+        Layout and pixel size ``(w, h)`` (see :func:`gui.export.headless.pixel_size`).
+    title, note
+        Replace the view's title line / add a note line (scenes).
+    """
+
+    def __init__(
+        self,
+        spec: ViewSpec,
+        layout: tuple[int, int],
+        pixels: tuple[int, int],
+        title: str | None = None,
+        note: str | None = None,
+    ) -> None:
+        from gui.qt_app import ensure_app
+
+        ensure_app(headless=True)
+        self.spec, self.layout, self.pixels = spec, layout, pixels
+        self.title, self.note = title, note
+        self.context = context_for_size(*pixels)
+        self.widget: Any = None
+
+    def render(self, values: Mapping[str, Any]) -> Any:
+        """The view at ``values`` as a ``PIL.Image`` in RGB of the pixel size."""
+        from PIL import Image
+
+        from gui import theme
+        from gui.export import headless
+        from gui.render import snapshot
+
+        view = compute_view(self.spec.view_id, values, self.context)
+        if self.widget is None:
+            previous = theme.current_theme()
+            theme.set_theme(ui_scale=export_ui_scale(*self.layout))
+            try:
+                self.widget = headless._build_widget(self.spec, view, None, self.title, self.note)
+            finally:
+                theme.set_theme(ui_scale=previous.ui_scale)
+            self.widget.resize(*self.layout)
+        else:
+            self.widget.show_data(view)
+            notes = ([self.note] if self.note else []) + view.display_notes()
+            self.widget.status.setText(" · ".join(notes))
+            self.widget.status.setVisible(bool(notes))
+        image = snapshot.render_image(self.widget, width=self.pixels[0], height=self.pixels[1])
+        image = image.convertToFormat(image.Format.Format_RGBA8888)
+        size = (image.width(), image.height())
+        data = bytes(image.constBits())
+        rgba = Image.frombuffer("RGBA", size, data, "raw", "RGBA", image.bytesPerLine(), 1)
+        return rgba.convert("RGB")
+
+    def close(self) -> None:
+        """Release the widget."""
+        if self.widget is not None:
+            self.widget.deleteLater()
+            self.widget = None
+
+
+def export_animation(
+    view_id: str,
+    params: Mapping[str, Any],
+    sweep: Sweep,
+    path: str | os.PathLike[str],
+    *,
+    duration: float,
+    fps: int = 25,
+    width: int | None = None,
+    height: int | None = None,
+    title: str | None = None,
+    note: str | None = None,
+    progress: Progress | None = None,
+    renderer: Callable[..., FrameRenderer] = FrameRenderer,
+) -> Path:
+    """Write view ``view_id`` animated along ``sweep`` to ``path`` (.gif, .webp, .mp4).
+
+    Parameters
+    ----------
+    view_id, params
+        The view and its other parameter values (missing ones take defaults).
+    sweep
+        The animated parameter (:func:`parse_sweep`).
+    path
+        Destination; the format follows the extension.
+    duration, fps
+        Length in seconds and frames per second (1..60); ``round(duration * fps)`` frames.
+    width, height
+        Frame size in pixels (default 1920 x 1080; MP4 needs even sizes).
+    title, note
+        Replace the view's title line / add a note line (scenes).
+    progress
+        Called as ``progress(done, total)`` after each frame; raising stops the export.
+    renderer
+        Factory of the frame renderer (tests replace it).
+
+    Raises
+    ------
+    ValueError
+        Bad sweep, parameters, size, duration or frame rate, unsupported extension, PyAV
+        missing for MP4.
+    OSError
+        The file cannot be written (nothing is left at ``path``).
+    """
+    spec = get_view(view_id)
+    fmt = animation_format(path)
+    if isinstance(fps, bool) or int(fps) != fps or not 1 <= fps <= MAX_FPS:
+        raise ValueError(f"frame rate must be a whole number in 1..{MAX_FPS}, got {fps}")
+    n = frame_count(duration, fps)
+    w, h, pw, ph = pixel_size(
+        SLIDE_WIDTH if width is None else width, SLIDE_HEIGHT if height is None else height, None
+    )
+    if fmt == "mp4":
+        if pw % 2 or ph % 2:
+            raise ValueError(f"MP4 needs an even width and height, got {pw}x{ph}")
+        _require_av()
+    if fmt == "gif":  # Pillow keeps every palette frame until it writes the file
+        check_allocation("GIF frames", (n, ph, pw), itemsize=1, copies=1)
+    values = sweep_values(sweep, spec, n)
+    base = spec.model.validate(params, partial=True)
+    frames = [spec.model.validate({**base, sweep.param: v}) for v in values]  # all valid first
+    check_writable(path)
+    frame_renderer = renderer(spec, (w, h), (pw, ph), title, note)
+    try:
+        images = _frames(frame_renderer, frames, progress)
+        with atomic_path(path) as tmp:
+            if fmt == "mp4":
+                _write_mp4(tmp, images, fps, (pw, ph))
+            else:
+                _write_pillow(tmp, fmt, images, frame_durations_ms(n, fps))
+    finally:
+        frame_renderer.close()
+    return Path(path)
+
+
+def _frames(
+    renderer: FrameRenderer, frames: Sequence[Mapping[str, Any]], progress: Progress | None
+) -> Iterator[Any]:
+    for i, values in enumerate(frames, start=1):
+        yield renderer.render(values)
+        if progress is not None:
+            progress(i, len(frames))
+
+
+def _require_av() -> None:
+    try:
+        import av  # noqa: F401
+    except ImportError:
+        raise ValueError(MP4_MISSING) from None
+
+
+def _write_pillow(tmp: Path, fmt: str, images: Iterator[Any], durations: list[int]) -> None:
+    first = next(images)
+    options: dict[str, Any] = {"save_all": True, "append_images": images, "loop": 0}
+    if fmt == "gif":
+        options["optimize"] = False
+    else:
+        options.update(quality=90, method=4)
+    first.save(tmp, format=fmt.upper(), duration=durations, **options)
+
+
+def _write_mp4(tmp: Path, images: Iterator[Any], fps: int, size: tuple[int, int]) -> None:
+    import av
+
+    with av.open(os.fspath(tmp), mode="w", format="mp4") as container:
+        stream = container.add_stream("libx264", rate=fps)
+        stream.width, stream.height = size
+        stream.pix_fmt = "yuv420p"
+        stream.options = {"crf": "18", "preset": "medium"}
+        for image in images:
+            frame = av.VideoFrame.from_image(image)
+            for packet in stream.encode(frame):
+                container.mux(packet)
+        for packet in stream.encode():
+            container.mux(packet)
