@@ -23,6 +23,7 @@ from PySide6 import QtCore, QtWidgets
 from core.memory import use_env_budget
 from core.scenes import SceneError, load_deck
 from gui.export.actions import ExportActions, install_export_actions
+from gui.export.headless import export_view
 from gui.lecture.controller import Lecture, install_lecture
 from gui.lecture.settings import open_store
 from gui.qt_app import ensure_app
@@ -82,12 +83,18 @@ def build_window(*, persist: bool = True) -> StudioMainWindow:
     store = open_store()
     window = StudioMainWindow(store if persist and not selftest() else ReadOnlyStore(store))
     install_export_actions(window)
-    install_lecture(window)
+    install_lecture(window).sweep.frame_writer = export_view  # frames: the export path
     install_about_action(window)
-    install_train_lab(window)
+    install_train_lab(window, lambda path: use_learned_table(window, path))
     if budget_problem:
         window.show_status(budget_problem, 20000)
     return window
+
+
+def use_learned_table(window: StudioMainWindow, path: str) -> None:
+    """Show the learned view with the table at ``path`` (the training lab's button)."""
+    if window.states["learned"].set_param("table_file", path, merge=False):
+        window.set_view("learned")
 
 
 def run_gui(t0: float | None = None) -> int:

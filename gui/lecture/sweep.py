@@ -2,14 +2,18 @@
 
 A ``QTimer`` calls :meth:`gui.widgets.state.ViewState.set_param` at the chosen speed (steps per
 second); the update engine coalesces, so a slow view simply skips frames. A whole sweep
-is one undo step (``merge``). The same sequence of values can be written as numbered PNG
-frames (no GIF: that would need Pillow, which is not a runtime dependency).
+is one undo step (``merge``). The sweep can be written as numbered PNG frames at slide
+size, from its start value (the deck scene's value or the parameter's minimum), with a
+progress dialog whose Cancel leaves no frame files.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -17,12 +21,16 @@ from PySide6 import QtCore, QtWidgets
 from superqt.utils import signals_blocked
 
 from core.params import Param, ParamModel
-from gui.render.snapshot import render_png
+from gui.lecture.deck import DeckController
 from gui.window.protocol import StudioWindow
 
 DEFAULT_SWEEP = {"rope": "m", "sinusoidal": "base", "alibi": "query"}
 STEPS = 64
 MAX_FRAMES = 240
+FRAME_SIZE = (1920, 1080)  # exported frames: slide size
+FrameWriter = Callable[..., Path]
+"""``writer(view_id, params, path, width=, height=)``: draws one frame (the composition
+root installs :func:`gui.export.headless.export_view`)."""
 # Parameters whose useful upper end is given by another parameter of the same view.
 _CAPS = {
     "query": lambda v: v.get("seq_len", 1) - 1,
@@ -79,11 +87,26 @@ def sweep_values(param: Param, values: Mapping[str, Any]) -> list[Any]:
 
 
 class SweepController(QtCore.QObject):
-    """Play/pause a parameter sweep of the current view; export it as PNG frames."""
+    """Play/pause a parameter sweep of the current view; export it as PNG frames.
 
-    def __init__(self, window: StudioWindow, layout: QtWidgets.QBoxLayout) -> None:
+    Signals
+    -------
+    frame_written(int)
+        An exported frame is written (the number written so far).
+    """
+
+    frame_written = QtCore.Signal(int)
+
+    def __init__(
+        self,
+        window: StudioWindow,
+        layout: QtWidgets.QBoxLayout,
+        frame_writer: FrameWriter | None = None,
+    ) -> None:
         super().__init__(window.qt)
         self.window = window
+        self.frame_writer = frame_writer
+        self.progress: QtWidgets.QProgressDialog | None = None
         self.chosen: dict[str, str] = {}  # view id → parameter name
         self.speed = 8  # steps per second
         self.values: list[Any] = []
@@ -237,36 +260,93 @@ class SweepController(QtCore.QObject):
         )
 
     # ------------------------------------------------------------------ frames
-    def export_frames(self, folder: str | Path, max_frames: int = MAX_FRAMES) -> list[Path]:
-        """Write the sweep of the current view as ``<view>_<param>_0000.png`` ... frames.
+    def start_value(self, view_id: str, name: str) -> Any:
+        """Where an exported sweep of ``name`` starts: the value the current deck scene
+        gives it (when that scene shows ``view_id``), else the parameter's minimum."""
+        deck = self.window.find_feature(DeckController)
+        if deck is not None and 0 <= deck.index < len(deck.scenes):
+            scene = deck.scenes[deck.index]
+            if scene.view_id == view_id and name in scene.params:
+                return scene.params[name]
+        return self.window.states[view_id].model[name].minimum
 
-        The parameter is restored afterwards. Raises ``OSError`` if a frame cannot be
-        written.
-        """
-        self.stop()
-        folder = Path(folder)
-        folder.mkdir(parents=True, exist_ok=True)
+    def export_schedule(self, max_frames: int = MAX_FRAMES) -> tuple[str, str, list[dict]]:
+        """``(view id, parameter, parameter values of every frame)`` of an exported sweep
+        of the current view: from :meth:`start_value`, not the value shown now."""
         state, name = self.window.current_state, self.param_name()
         if name is None:
+            return state.view_id, "", []
+        base = dict(state.values)
+        base[name] = self.start_value(state.view_id, name)
+        values = sweep_values(state.model[name], base)[:max_frames]
+        return state.view_id, name, [{**base, name: v} for v in values]
+
+    def export_frames(
+        self,
+        folder: str | Path,
+        max_frames: int = MAX_FRAMES,
+        size: tuple[int, int] = FRAME_SIZE,
+    ) -> list[Path]:
+        """Write the sweep of the current view as ``<view>_<param>_0000.png`` ... frames.
+
+        Each frame is the stage only (title and plots, no explanation or hover hint) at
+        ``size`` pixels (slide size by default), drawn by :attr:`frame_writer`. A progress
+        dialog (:attr:`progress`) counts the frames; its Cancel stops the export and
+        leaves no frame files: frames are written to a hidden temporary folder inside
+        ``folder`` and moved into ``folder`` only when all are done. The view's
+        parameters are not changed. Returns the frames written (``[]`` on cancel).
+
+        Raises
+        ------
+        OSError
+            A frame cannot be written (no frame files are left either).
+        RuntimeError
+            No frame writer is installed.
+        """
+        if self.frame_writer is None:
+            raise RuntimeError("sweep frame export is not installed in this window")
+        self.stop()
+        view_id, name, frames = self.export_schedule(max_frames)
+        if not frames:
             return []
-        original = state.values[name]
-        values = sweep_values(state.model[name], state.values)[:max_frames]
-        widget = self.window.view_widget(state.view_id)
-        written: list[Path] = []
-        state.end_merge()
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        dialog = QtWidgets.QProgressDialog(
+            f"Writing {len(frames)} frames of {name}…", "Cancel", 0, len(frames), self.window.qt
+        )
+        dialog.setWindowTitle("Export sweep frames")
+        dialog.setWindowModality(QtCore.Qt.WindowModality.WindowModal)
+        dialog.setAutoReset(False)  # Cancel stays readable after the last frame
+        dialog.setAutoClose(False)
+        dialog.setMinimumDuration(0)
+        dialog.setValue(0)
+        self.progress = dialog
+        temp = Path(tempfile.mkdtemp(prefix=".sweep-frames-", dir=folder))
+        names = [f"{view_id}_{name}_{i:04d}.png" for i in range(len(frames))]
+        done: list[Path] = []
         try:
-            for i, value in enumerate(values):
-                if not state.set_param(name, value):
-                    continue
-                self.window.wait_idle()
-                path = folder / f"{state.view_id}_{name}_{i:04d}.png"
-                render_png(widget, path)
-                written.append(path)
+            for i, values in enumerate(frames):
+                QtWidgets.QApplication.processEvents()
+                if dialog.wasCanceled():
+                    break
+                self.frame_writer(view_id, values, temp / names[i], width=size[0], height=size[1])
+                dialog.setValue(i + 1)
+                self.frame_written.emit(i + 1)
+            QtWidgets.QApplication.processEvents()
+            if not dialog.wasCanceled():
+                for file_name in names:
+                    os.replace(temp / file_name, folder / file_name)
+                    done.append(folder / file_name)
         finally:
-            state.set_param(name, original)
-            state.end_merge()
-        self.window.show_status(f"Wrote {len(written)} frames to {folder}", 8000)
-        return written
+            shutil.rmtree(temp, ignore_errors=True)
+            dialog.close()
+            dialog.deleteLater()
+            self.progress = None
+        if done:
+            self.window.show_status(f"Wrote {len(done)} frames to {folder}", 8000)
+        else:
+            self.window.show_status("Frame export cancelled: no frames written", 5000)
+        return done
 
     def export_dialog(self) -> None:
         """Ask for a folder and export the frames there."""
@@ -274,5 +354,5 @@ class SweepController(QtCore.QObject):
         if folder:
             try:
                 self.export_frames(folder)
-            except OSError as exc:
+            except (OSError, ValueError, RuntimeError) as exc:
                 self.window.show_status(str(exc), 10000)
