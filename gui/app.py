@@ -93,8 +93,8 @@ def build_window(*, persist: bool = True) -> StudioMainWindow:
 
 def use_learned_table(window: StudioMainWindow, path: str) -> None:
     """Show the learned view with the table at ``path`` (the training lab's button)."""
-    if window.states["learned"].set_param("table_file", path, merge=False):
-        window.set_view("learned")
+    window.set_view("learned")  # creates its state on first use
+    window.states["learned"].set_param("table_file", path, merge=False)  # errors: in the view
 
 
 def run_gui(t0: float | None = None) -> int:

@@ -445,3 +445,61 @@ def test_learned_init_std_scales_the_core_table(torch):
         np.testing.assert_allclose(model.wpe.detach().double().numpy(), expected, rtol=1e-6)
     with pytest.raises(ValueError, match="learned_init_std"):
         ModelConfig("learned", learned_init_std=0.0)
+
+
+def check_only(page, *methods):
+    from PySide6 import QtCore
+
+    for i in range(page.methods.count()):
+        item = page.methods.item(i)
+        on = item.data(QtCore.Qt.ItemDataRole.UserRole) in methods
+        item.setCheckState(QtCore.Qt.CheckState.Checked if on else QtCore.Qt.CheckState.Unchecked)
+
+
+def test_train_page_shows_attention_map_and_rope_frequencies(qtbot, torch):
+    from core.training.model import rope_frequencies
+
+    page = tiny_page(qtbot, steps=3)
+    check_only(page, "rope")
+    assert page.attention_map is None and len(page.rope_curve.yData or []) == 0
+    page.start()
+    qtbot.waitUntil(lambda: not page.running, timeout=120_000)
+    assert page.status.text().startswith("done on cpu"), page.status.text()
+    attn = page.attention_map
+    assert attn.shape == (8, 8)  # shift task, training length 8: one sample, query × key
+    assert np.all(np.triu(attn, k=1) == 0.0)  # causal: no key after the query
+    np.testing.assert_allclose(attn.sum(axis=1), 1.0, atol=1e-6)
+    assert np.all(np.diag(attn) > 0)
+    np.testing.assert_array_equal(page.attn_image.image, attn.T)
+    cfg = page.configs()[0].model_config()
+    np.testing.assert_array_equal(page.rope_curve.yData, rope_frequencies(cfg))
+    np.testing.assert_array_equal(page.rope_curve.yData, rope_inv_freq(16, 10000.0)[0])
+    assert not page.use_button.isEnabled()  # no learned table in this run
+
+
+def test_use_in_learned_view_sets_table_file_and_the_table_loads(window, qtbot, torch, tmp_path):
+    from PySide6 import QtCore, QtGui
+
+    window.findChild(QtGui.QAction, "action-train-lab").trigger()
+    page = window.train_page
+    page.steps.setValue(3)
+    page.train_len.setValue(8)
+    page.d_model.setCurrentText("32")
+    page.layers.setValue(1)
+    page.heads.setCurrentText("2")
+    check_only(page, "learned")
+    page.table_folder = tmp_path
+    assert not page.use_button.isEnabled()
+    page.start()
+    qtbot.waitUntil(lambda: not page.running, timeout=120_000)
+    assert page.use_button.isEnabled()
+    qtbot.mouseClick(page.use_button, QtCore.Qt.MouseButton.LeftButton)
+    path = window.states["learned"].values["table_file"]
+    assert Path(path).parent == tmp_path and path.endswith(".npy")
+    np.testing.assert_array_equal(np.load(path), page.learned_table)
+    assert window.current_view == "learned"
+    assert window.wait_idle(60)
+    assert window.view_error("learned") == ""
+    shown = window.views["learned"].data.panel("table").image
+    np.testing.assert_allclose(shown[:8], page.learned_table)  # the trained rows
+    assert np.isnan(shown[8:]).all()  # the view's longer sequence: no row past the table

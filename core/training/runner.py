@@ -8,7 +8,8 @@ import happens there too. Messages put on the queue, in order:
 * ``("device", label)`` once;
 * ``("progress", pe, steps, losses, accuracies)`` — lists, batched (at most every
   :data:`EMIT_EVERY_S`, and the last step);
-* ``("method", summary)`` after each method (see :func:`summary`);
+* ``("method", summary)`` after each method (see :func:`summary`: it also carries the
+  attention maps of one evaluation sample and, for RoPE, the frequencies ``θ_i``);
 * ``("finished", cancelled)`` or ``("failed", one_line_message)`` last.
 """
 
@@ -17,6 +18,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
+
+import numpy as np
 
 from core.training.lab import Progress, TrainConfig, TrainControl, TrainResult
 
@@ -37,7 +40,30 @@ def summary(res: TrainResult) -> dict[str, Any]:
         "steps_per_s": res.steps_per_s,
         "wall_s": res.wall_time_s,
         "device": res.device,
+        "attention": sample_attention(res),
+        "rope_freq": _rope_freq(res),
     }
+
+
+def sample_attention(res: TrainResult) -> np.ndarray | None:
+    """Attention maps ``(layers, heads, L, L)`` of one evaluation sequence at the training
+    length (``None`` without a model or for a cancelled run). One forward pass: cheap."""
+    if res.model is None or res.cancelled:
+        return None
+    from core.training.lab import attention_maps
+
+    cfg = res.config
+    rng = np.random.default_rng([cfg.seed, 3])
+    tokens, _ = cfg.make_task().batch(rng, cfg.train_len, 1)
+    return attention_maps(res.model, tokens[0])
+
+
+def _rope_freq(res: TrainResult) -> np.ndarray | None:
+    if res.config.pe != "rope":
+        return None
+    from core.training.model import rope_frequencies
+
+    return np.asarray(rope_frequencies(res.config.model_config()), dtype=np.float64)
 
 
 def run_configs(configs: Sequence[TrainConfig], send: Send, control: TrainControl) -> None:

@@ -1,10 +1,13 @@
 """Training lab window: train the tiny transformer per positional method, live.
 
 Controls (methods, task, steps, training length, seed, model size), Start / Pause /
-Cancel, and four plots: the loss and the training accuracy per step, the extrapolation
+Cancel, and six plots: the loss and the training accuracy per step, the extrapolation
 curve (accuracy against evaluation length, 0.5×–4× the training length; a learned table
-has no row past its length, so its curve stops there) and, once a learned table is
-trained, its cosine-similarity matrix.
+has no row past its length, so its curve stops there), once a learned table is trained
+its cosine-similarity matrix, the attention map (layer 1, head 1) of one evaluation
+sample after each method, and RoPE's frequencies ``θ_i``. "Use in Learned view" saves
+the trained table as ``.npy`` and hands its path to a callback (the composition root
+sets the learned view's ``table_file``: this module cannot import the window).
 
 Training runs in a ``spawn`` subprocess (:mod:`core.training.runner`), supervised by
 :class:`TrainWorker` on a ``QThread``; the GUI thread only receives batched progress (at
@@ -15,14 +18,20 @@ how to get it and Start is disabled.
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
+import tempfile
+import time
+from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from core.atomicio import atomic_open
 from core.backend import torch_installed
 from core.training.lab import TORCH_HINT, TrainConfig, TrainControl
 from core.training.model import PE_LABELS, PE_METHODS
@@ -130,7 +139,12 @@ def cosine_matrix(table: np.ndarray) -> np.ndarray:
 class TrainPage(QtWidgets.QWidget):
     """The training lab (a separate top-level window of the main window)."""
 
-    def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
+    def __init__(
+        self,
+        parent: QtWidgets.QWidget | None = None,
+        use_table: Callable[[str], None] | None = None,
+    ) -> None:
+        """``use_table(path)`` is called by "Use in Learned view" with a saved ``.npy``."""
         super().__init__(parent, QtCore.Qt.WindowType.Window)
         self.setObjectName("train-page")
         self.setWindowTitle("Training lab: watch a tiny transformer learn positions")
@@ -140,6 +154,9 @@ class TrainPage(QtWidgets.QWidget):
         self.curves: dict[str, dict[str, Any]] = {}
         self.results: dict[str, dict[str, Any]] = {}
         self.learned_table: np.ndarray | None = None
+        self.attention_map: np.ndarray | None = None  # (L, L): query × key
+        self.use_table = use_table
+        self.table_folder = Path(tempfile.gettempdir()) / "pe-studio-trained"
         self._build_controls()
         self._build_plots()
         layout = QtWidgets.QHBoxLayout(self)
@@ -214,6 +231,14 @@ class TrainPage(QtWidgets.QWidget):
         self.summary.setWordWrap(True)
         self.summary.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
         form.addRow(self.summary)
+        self.use_button = QtWidgets.QPushButton("Use in &Learned view", self.controls)
+        self.use_button.setObjectName("train-use-table")
+        self.use_button.setToolTip(
+            "Save the trained learned table as .npy and show it in the learned view"
+        )
+        self.use_button.clicked.connect(self.use_in_learned_view)
+        self.use_button.setEnabled(False)
+        form.addRow(self.use_button)
         self.controls.setMaximumWidth(340)
 
     def _spin(self, lo: int, hi: int, value: int, name: str) -> QtWidgets.QSpinBox:
@@ -244,6 +269,21 @@ class TrainPage(QtWidgets.QWidget):
         self.sim_image = pg.ImageItem()
         self.sim_image.setLookupTable(pg.colormap.get("CET-D1A").getLookupTable(nPts=256))
         self.sim_plot.addItem(self.sim_image)
+        self.attn_plot = self.plots.addPlot(2, 0, title="Attention, layer 1 head 1")
+        self.attn_plot.setLabel("bottom", "key position")
+        self.attn_plot.setLabel("left", "query position")
+        self.attn_plot.invertY(True)
+        self.attn_image = pg.ImageItem()
+        self.attn_image.setLookupTable(pg.colormap.get("viridis").getLookupTable(nPts=256))
+        self.attn_plot.addItem(self.attn_image)
+        self.rope_plot = self.plots.addPlot(2, 1, title="RoPE frequencies θ_i")
+        self.rope_plot.setLabel("bottom", "rotation pair i")
+        self.rope_plot.setLabel("left", "θ_i (radians per position)")
+        self.rope_plot.setLogMode(y=True)
+        self.rope_plot.showGrid(x=True, y=True, alpha=0.3)
+        self.rope_curve = self.rope_plot.plot(
+            [], [], pen=pg.mkPen(COLORS["rope"], width=2), symbol="o", symbolSize=6
+        )
         for plot in (self.loss_plot, self.acc_plot, self.extra_plot):
             plot.addLegend(offset=(-10, 10))
             plot.showGrid(x=True, y=True, alpha=0.3)
@@ -343,6 +383,11 @@ class TrainPage(QtWidgets.QWidget):
         self.summary.setText("")
         self.sim_image.clear()
         self.learned_table = None
+        self.use_button.setEnabled(False)
+        self.attn_image.clear()
+        self.attention_map = None
+        self.attn_plot.setTitle("Attention, layer 1 head 1")
+        self.rope_curve.setData([], [])
 
     # ------------------------------------------------------------------ worker signals
     @QtCore.Slot(str)
@@ -398,6 +443,14 @@ class TrainPage(QtWidgets.QWidget):
         if res["table"] is not None:
             self.learned_table = res["table"]
             self.sim_image.setImage(cosine_matrix(res["table"]).T, levels=(-1.0, 1.0))
+            self.use_button.setEnabled(self.use_table is not None)
+        if res.get("attention") is not None:
+            self.attention_map = np.asarray(res["attention"][0, 0])
+            self.attn_image.setImage(self.attention_map.T, levels=(0.0, 1.0))
+            self.attn_plot.setTitle(f"Attention, layer 1 head 1: {PE_LABELS[pe]}, one sample")
+        if res.get("rope_freq") is not None:
+            theta = np.asarray(res["rope_freq"], dtype=float)
+            self.rope_curve.setData(np.arange(len(theta), dtype=float), theta)
         lines = []
         for r in self.results.values():
             cells = [
@@ -406,6 +459,32 @@ class TrainPage(QtWidgets.QWidget):
             ]
             lines.append(f"<b>{PE_LABELS[r['pe']]}</b> {', '.join(cells)}")
         self.summary.setText("<br>".join(lines))
+
+    def save_learned_table(self) -> Path:
+        """Write the trained learned table to a new ``.npy`` in :attr:`table_folder`."""
+        if self.learned_table is None:
+            raise ValueError("no learned table trained yet: train the learned method first")
+        self.table_folder.mkdir(parents=True, exist_ok=True)
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        for n in itertools.count():
+            path = self.table_folder / f"learned-table-{stamp}-{n}.npy"
+            if not path.exists():
+                break
+        with atomic_open(path, "wb") as handle:
+            np.save(handle, np.asarray(self.learned_table, dtype=np.float64))
+        return path
+
+    def use_in_learned_view(self) -> None:
+        """Save the learned table and hand its path to ``use_table`` (the learned view)."""
+        if self.use_table is None:
+            return
+        try:
+            path = self.save_learned_table()
+        except (OSError, ValueError) as exc:
+            self.status.setText(f"could not save the table: {exc}")
+            return
+        self.use_table(str(path))
+        self.status.setText(f"learned view shows {path}")
 
     @QtCore.Slot(bool)
     def _on_finished(self, cancelled: bool) -> None:
@@ -459,16 +538,17 @@ class TrainPage(QtWidgets.QWidget):
         super().closeEvent(event)
 
 
-def install_train_lab(window: Any) -> QtGui.QAction:
+def install_train_lab(window: Any, use_table: Callable[[str], None] | None = None) -> QtGui.QAction:
     """Add View → Training lab… to ``window``; the page is kept as ``window.train_page``.
 
-    ``window`` needs ``menu`` and ``add_action`` (see ``gui.window.protocol``).
+    ``window`` needs ``menu`` and ``add_action`` (see ``gui.window.protocol``);
+    ``use_table(path)`` receives a saved learned table ("Use in Learned view").
     """
 
     def show_page() -> None:
         page = getattr(window, "train_page", None)
         if page is None:
-            page = TrainPage(window)
+            page = TrainPage(window, use_table)
             window.train_page = page
             window.installEventFilter(page)  # the main window closing ends a run
         page.show()
