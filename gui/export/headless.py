@@ -27,6 +27,7 @@ FORMATS: tuple[str, ...] = ("png", "svg", "csv", "npy")
 IMAGE_FORMATS: tuple[str, ...] = ("png", "svg")
 DEFAULT_WIDTH, DEFAULT_HEIGHT = 1600, 1000
 MAX_SIDE = 32768  # pixels; larger requests are refused with a one-line message
+MAX_UI_SCALE = 3.0  # gui.theme's largest UI scale
 
 
 def export_format(path: str | os.PathLike[str]) -> str:
@@ -196,6 +197,29 @@ def export_ui_scale(width: int, height: int) -> float:
     return float(min(1.0, max(0.5, round(fit, 3))))
 
 
+def _zoomed_layout(
+    layout: tuple[int, int], pixels: tuple[int, int]
+) -> tuple[float, tuple[int, int]]:
+    """``(theme UI scale, widget size)`` drawing a ``layout`` image at ``pixels``.
+
+    A ``scale`` (pixels larger than the layout) goes into the theme's UI scale, which
+    every font, line width and margin follows, and the widget is laid out at the pixel
+    size: ``--scale 2`` at 960 x 540 looks like 1920 x 1080 at scale 1. Enlarging by
+    the image's pixel ratio instead also multiplied what is sized in device pixels
+    (legend swatches and padding, hairlines) while fonts shrank by the small layout's
+    UI scale, so legends spread out. Past the theme's largest UI scale the rest is a
+    pixel ratio (the widget is laid out smaller than ``pixels``).
+    """
+    w, h = layout
+    zoom = min(pixels[0] / w, pixels[1] / h)
+    wanted = export_ui_scale(w, h) * max(zoom, 1.0)
+    ui_scale = min(wanted, MAX_UI_SCALE)
+    ratio = wanted / ui_scale
+    if zoom <= 1.0:
+        return ui_scale, (w, h)
+    return ui_scale, (max(1, round(pixels[0] / ratio)), max(1, round(pixels[1] / ratio)))
+
+
 def _render(
     spec: ViewSpec,
     view: ViewData,
@@ -215,8 +239,9 @@ def _render(
     from gui import theme
     from gui.render import snapshot as render_export
 
+    ui_scale, layout = _zoomed_layout(layout, pixels)
     previous = theme.current_theme()
-    theme.set_theme(ui_scale=export_ui_scale(*layout))
+    theme.set_theme(ui_scale=ui_scale)
     try:
         widget = _build_widget(spec, view, panel, title, note)
     finally:

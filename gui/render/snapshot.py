@@ -58,14 +58,21 @@ def _sync_layout(widget: QtWidgets.QWidget) -> None:
 
 class _ExportPainter(QtGui.QPainter):
     """QPainter widening cosmetic pens (pyqtgraph's default, drawn in device pixels) by
-    the image's pixel ratio. Python graphics items get this object in ``paint``."""
+    the image's pixel ratio. Python graphics items get this object in ``paint``.
+
+    A hairline (width 0: the grid) stays one device pixel, as on a high-DPI screen and
+    in an export at pixel ratio 1. The widened pen is marked cosmetic again: a width
+    set on a hairline makes it non-cosmetic, and Qt then multiplied it by the pixel
+    ratio a second time (a grid four pixels wide at scale 2, thicker than the data).
+    """
 
     pen_scale = 1.0
 
     def setPen(self, pen) -> None:
         pen = QtGui.QPen(pen)
-        if pen.isCosmetic() and self.pen_scale != 1.0:
-            pen.setWidthF(max(pen.widthF(), 1.0) * self.pen_scale)
+        if pen.isCosmetic() and self.pen_scale != 1.0 and pen.widthF() > 0:
+            pen.setWidthF(pen.widthF() * self.pen_scale)
+            pen.setCosmetic(True)
         super().setPen(pen)
 
 
