@@ -271,3 +271,48 @@ def test_notes_need_a_pdf(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
         capsys, "export", "--deck", str(QUICK_TOUR), "-o", str(tmp_path / "f"), "--notes"
     )
     assert code == 2 and "--notes applies to a PDF deck" in err
+
+
+def test_missing_pillow_is_one_clear_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "PIL", None)  # import PIL -> ImportError
+    out = tmp_path / "rope.gif"
+    code, _, err = run(capsys, "export", "rope", "--animate", "m=0:3", "-o", str(out), *SMALL)
+    assert code == 2
+    assert len(err.splitlines()) == 1 and "pip install Pillow" in err
+    assert not out.exists()
+
+
+def test_later_frames_look_like_the_single_image_export(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The reused widget re-draws frame 4 as a fresh export of the same values draws it
+    (same fonts at the small layout's scale); only the GIF palette differs."""
+    import numpy as np
+    from PIL import Image
+
+    size = ["--width", "640", "--height", "360"]
+    gif, png = tmp_path / "a.gif", tmp_path / "m12.png"
+    code, _, err = run(
+        capsys,
+        "export",
+        "rope",
+        "--animate",
+        "m=0:12",
+        "--duration",
+        "0.4",
+        "--fps",
+        "10",
+        "-o",
+        str(gif),
+        *size,
+    )
+    assert code == 0, err
+    assert run(capsys, "export", "rope", "--param", "m=12", "-o", str(png), *size)[0] == 0
+    with Image.open(gif) as image:
+        image.seek(3)
+        last = np.asarray(image.convert("RGB"), dtype=float)
+    with Image.open(png) as image:
+        single = np.asarray(image.convert("RGB"), dtype=float)
+    assert np.abs(last - single).mean() < 1.0

@@ -13,6 +13,7 @@ it was).
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -29,6 +30,7 @@ from gui.export.headless import check_writable, context_for_size, export_ui_scal
 ANIMATION_FORMATS: tuple[str, ...] = ("gif", "webp", "mp4")
 SLIDE_WIDTH, SLIDE_HEIGHT = 1920, 1080
 MAX_FPS = 60
+PILLOW_MISSING = "animation export needs Pillow, which is not installed: run 'pip install Pillow'"
 MP4_MISSING = "MP4 export needs PyAV, which is not installed: run 'pip install av' (or use .gif)"
 
 Progress = Callable[[int, int], None]
@@ -136,19 +138,19 @@ class FrameRenderer:
         from gui.render import snapshot
 
         view = compute_view(self.spec.view_id, values, self.context)
-        if self.widget is None:
-            previous = theme.current_theme()
-            theme.set_theme(ui_scale=export_ui_scale(*self.layout))
-            try:
+        previous = theme.current_theme()
+        theme.set_theme(ui_scale=export_ui_scale(*self.layout))  # plots take fonts from it
+        try:
+            if self.widget is None:
                 self.widget = headless._build_widget(self.spec, view, None, self.title, self.note)
-            finally:
-                theme.set_theme(ui_scale=previous.ui_scale)
-            self.widget.resize(*self.layout)
-        else:
-            self.widget.show_data(view)
-            notes = ([self.note] if self.note else []) + view.display_notes()
-            self.widget.status.setText(" · ".join(notes))
-            self.widget.status.setVisible(bool(notes))
+                self.widget.resize(*self.layout)
+            else:
+                self.widget.show_data(view)
+                notes = ([self.note] if self.note else []) + view.display_notes()
+                self.widget.status.setText(" · ".join(notes))
+                self.widget.status.setVisible(bool(notes))
+        finally:
+            theme.set_theme(ui_scale=previous.ui_scale)  # the window's plots keep their look
         image = snapshot.render_image(self.widget, width=self.pixels[0], height=self.pixels[1])
         image = image.convertToFormat(image.Format.Format_RGBA8888)
         size = (image.width(), image.height())
@@ -215,12 +217,15 @@ def export_animation(
     w, h, pw, ph = pixel_size(
         SLIDE_WIDTH if width is None else width, SLIDE_HEIGHT if height is None else height, None
     )
+    _require("PIL", PILLOW_MISSING)
     if fmt == "mp4":
         if pw % 2 or ph % 2:
             raise ValueError(f"MP4 needs an even width and height, got {pw}x{ph}")
-        _require_av()
+        _require("av", MP4_MISSING)
     if fmt == "gif":  # Pillow keeps every palette frame until it writes the file
         check_allocation("GIF frames", (n, ph, pw), itemsize=1, copies=1)
+    elif fmt == "webp":  # Pillow collects every RGB frame before encoding WebP
+        check_allocation("WebP frames", (n, ph, pw, 3), itemsize=1, copies=1)
     values = sweep_values(sweep, spec, n)
     base = spec.model.validate(params, partial=True)
     frames = [spec.model.validate({**base, sweep.param: v}) for v in values]  # all valid first
@@ -247,11 +252,12 @@ def _frames(
             progress(i, len(frames))
 
 
-def _require_av() -> None:
+def _require(module: str, message: str) -> None:
+    """Raise ``ValueError(message)`` unless ``module`` can be imported."""
     try:
-        import av  # noqa: F401
+        importlib.import_module(module)
     except ImportError:
-        raise ValueError(MP4_MISSING) from None
+        raise ValueError(message) from None
 
 
 def _write_pillow(tmp: Path, fmt: str, images: Iterator[Any], durations: list[int]) -> None:
