@@ -67,13 +67,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--output",
         required=True,
         metavar="PATH",
-        help="output file: .png, .svg, .csv or .npy (with --deck: a folder)",
+        help="output file: .png, .svg, .csv or .npy; with --animate .gif, .webp or .mp4; "
+        "with --deck a folder or a .pdf",
     )
     export.add_argument(
         "--deck",
         metavar="FILE",
         help="write one image per scene of a deck file into the folder -o, "
-        "named NN-<scene title>.png (or .svg with --format svg)",
+        "named NN-<scene title>.png (or .svg with --format svg); -o FILE.pdf: one PDF page "
+        "per scene",
     )
     export.add_argument(
         "--format",

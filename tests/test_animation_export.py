@@ -316,3 +316,30 @@ def test_later_frames_look_like_the_single_image_export(
     with Image.open(png) as image:
         single = np.asarray(image.convert("RGB"), dtype=float)
     assert np.abs(last - single).mean() < 1.0
+
+
+def test_pdf_scene_the_view_refuses_still_gets_its_page(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gui.export import deck as deck_module
+
+    real = deck_module.compute_view
+
+    def refusing(view_id: str, values: dict[str, Any], context: Any) -> Any:
+        if values.get("seq_len") == 80:
+            raise ValueError("position 64 is out of range: this table has 64 rows")
+        return real(view_id, values, context)
+
+    monkeypatch.setattr(deck_module, "compute_view", refusing)
+    scenes = [
+        {"view": "learned", "title": "Fits", "params": {"seq_len": 32}},
+        {"view": "learned", "title": "Past the end", "params": {"seq_len": 80}},
+    ]
+    deck = tmp_path / "deck.json"
+    deck.write_text(
+        json.dumps({"format": "pe-studio-deck", "version": 1, "scenes": scenes}), encoding="utf-8"
+    )
+    out = tmp_path / "lecture.pdf"
+    code, _, err = run(capsys, "export", "--deck", str(deck), "-o", str(out), *SMALL)
+    assert (code, err) == (0, "")
+    assert len(_pdf_pages(out)) == 2
