@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -72,7 +73,7 @@ class _Recorder:
     def __init__(self, spec: Any, layout: Any, pixels: tuple[int, int], *_: Any) -> None:
         self.pixels = pixels
 
-    def render(self, values: dict[str, Any]) -> Any:
+    def render(self, values: Mapping[str, Any]) -> Any:
         from PIL import Image
 
         _Recorder.calls.append(dict(values))
@@ -161,9 +162,9 @@ def test_cli_animation_has_requested_frames_size_and_duration(
     assert err.splitlines() == [f"frame {i}/4" for i in range(1, 5)]
     with Image.open(out) as image:
         assert image.size == (320, 180)
-        assert image.n_frames == 4
+        assert getattr(image, "n_frames", 1) == 4
         durations = []
-        for k in range(image.n_frames):
+        for k in range(4):
             image.seek(k)
             image.load()  # WebP sets the frame's duration when it decodes it
             durations.append(image.info["duration"])

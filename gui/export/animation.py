@@ -18,7 +18,7 @@ import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from core.atomicio import atomic_path
 from core.memory import check_allocation
@@ -100,6 +100,16 @@ def sweep_values(sweep: Sweep, spec: ViewSpec, frames: int) -> list[float] | lis
     return round_half_up(values) if spec.model[sweep.param].kind == "int" else values
 
 
+class FrameSource(Protocol):
+    """What :func:`export_animation` needs of a frame renderer."""
+
+    def render(self, values: Mapping[str, Any]) -> Any:
+        """The frame for ``values`` as an RGB ``PIL.Image``."""
+
+    def close(self) -> None:
+        """Release resources."""
+
+
 class FrameRenderer:
     """One offscreen view widget, re-drawn for each parameter set, rendered to RGB.
 
@@ -178,7 +188,7 @@ def export_animation(
     title: str | None = None,
     note: str | None = None,
     progress: Progress | None = None,
-    renderer: Callable[..., FrameRenderer] = FrameRenderer,
+    renderer: Callable[..., FrameSource] = FrameRenderer,
 ) -> Path:
     """Write view ``view_id`` animated along ``sweep`` to ``path`` (.gif, .webp, .mp4).
 
@@ -244,7 +254,7 @@ def export_animation(
 
 
 def _frames(
-    renderer: FrameRenderer, frames: Sequence[Mapping[str, Any]], progress: Progress | None
+    renderer: FrameSource, frames: Sequence[Mapping[str, Any]], progress: Progress | None
 ) -> Iterator[Any]:
     for i, values in enumerate(frames, start=1):
         yield renderer.render(values)
