@@ -7,7 +7,9 @@ colour-blind safe: viridis/cividis for ordered values, a blue–white–red dive
 
 from __future__ import annotations
 
+import tempfile
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 import pyqtgraph as pg
 from PySide6 import QtGui
@@ -28,12 +30,23 @@ class Theme:
         1.0 = 100 %; presentation mode uses up to 3.0 (fonts, lines, markers scale).
     sequential, diverging
         Colormap names for ordered and signed values.
+    primary
+        The main blue: first data series, slider handles, checked boxes (at least
+        4.5:1 contrast on ``background`` and on ``chrome``).
+    chrome
+        Background of the window chrome (panels, lists) in the dark theme.
+    control
+        Outlines of controls (slider grooves, spin-box arrows, check boxes): at least
+        3:1 contrast on ``chrome`` (WCAG 1.4.11, non-text contrast).
     """
 
     name: str = "light"
     background: str = "#ffffff"
     foreground: str = "#1a1a1a"
     grid: str = "#9a9a9a"
+    primary: str = "#0072B2"  # Okabe–Ito blue
+    chrome: str = "#ffffff"
+    control: str = "#767676"
     ui_scale: float = 1.0
     sequential: str = "viridis"
     diverging: str = "CET-D1A"
@@ -63,7 +76,15 @@ class Theme:
 
 
 LIGHT = Theme()
-DARK = Theme("dark", background="#111418", foreground="#f2f2f2", grid="#7a7a7a")
+DARK = Theme(
+    "dark",
+    background="#111418",
+    foreground="#f2f2f2",
+    grid="#7a7a7a",
+    primary="#4C8DFF",  # Okabe–Ito's #0072B2 has only 3.56:1 on the dark background
+    chrome="#1b1f24",
+    control="#9aa3ad",
+)
 THEMES = {"light": LIGHT, "dark": DARK}
 
 _current = LIGHT
@@ -106,9 +127,47 @@ def stylesheet(theme: Theme) -> str:
     pt = theme.font_pt(11)
     if theme.name == "dark":
         return (
-            f"QWidget {{ background: #1b1f24; color: {theme.foreground}; "
+            f"QWidget {{ background: {theme.chrome}; color: {theme.foreground}; "
             f"font-size: {pt}pt; }} QLineEdit, QSpinBox, QDoubleSpinBox, QComboBox, "
             "QListWidget { background: #262b31; border: 1px solid #3a4048; } "
-            "QToolTip { color: #f2f2f2; background: #262b31; }"
+            "QToolTip { color: #f2f2f2; background: #262b31; } " + _dark_controls(theme)
         )
     return f"QWidget {{ font-size: {pt}pt; }}"
+
+
+def _arrow_file(direction: str, color: str) -> str:
+    """Path of a small SVG triangle pointing ``up`` or ``down`` in ``color`` (written
+    once to the temporary folder; style sheets can draw arrows only from images)."""
+    path = Path(tempfile.gettempdir()) / f"pe-studio-arrow-{direction}-{color.lstrip('#')}.svg"
+    if not path.exists():
+        points = "0,6 5,0 10,6" if direction == "up" else "0,0 5,6 10,0"
+        svg = (
+            '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="6" viewBox="0 0 10 6">'
+            f'<polygon points="{points}" fill="{color}"/></svg>'
+        )
+        try:
+            path.write_text(svg, encoding="utf-8")
+        except OSError:
+            return ""  # no arrow image: the style draws its own
+    return path.as_posix()
+
+
+def _dark_controls(theme: Theme) -> str:
+    """Slider grooves, spin-box arrows and check boxes drawn in visible colours (the
+    style's own dark greys nearly vanish on the dark chrome)."""
+    c, fg, hi = theme.control, theme.foreground, theme.primary
+    return (
+        f"QSlider::groove:horizontal {{ background: {c}; height: 4px; border-radius: 2px; }} "
+        f"QSlider::sub-page:horizontal {{ background: {hi}; height: 4px; border-radius: 2px; }} "
+        f"QSlider::handle:horizontal {{ background: {fg}; border: 2px solid {hi}; "
+        "width: 12px; margin: -6px 0; border-radius: 8px; } "
+        "QAbstractSpinBox::up-button, QAbstractSpinBox::down-button { "
+        f"background: #2c3238; border-left: 1px solid {c}; width: 16px; }} "
+        f"QAbstractSpinBox::up-arrow {{ image: url({_arrow_file('up', fg)}); width: 8px; }} "
+        f"QAbstractSpinBox::down-arrow {{ image: url({_arrow_file('down', fg)}); width: 8px; }} "
+        f"QComboBox::down-arrow {{ image: url({_arrow_file('down', fg)}); width: 8px; }} "
+        "QCheckBox::indicator, QGroupBox::indicator { width: 14px; height: 14px; "
+        f"border: 2px solid {c}; border-radius: 3px; background: #262b31; }} "
+        "QCheckBox::indicator:checked, QGroupBox::indicator:checked { "
+        f"background: {hi}; border-color: {hi}; }}"
+    )

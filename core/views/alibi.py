@@ -109,13 +109,12 @@ def _sampled_bias(n: int, h: int, causal: bool, idx: np.ndarray, ctx: ComputeCon
     return toeplitz_view(per_offset, idx.size)
 
 
-def _tick_labels(idx: np.ndarray, offsets: list[int], last: bool = True) -> list[tuple[float, str]]:
-    """Ticks at the first, middle (and last) position of each tile starting at ``offsets``.
-
-    Without ``last`` (rows; columns of a wide grid) a tile's last label would touch the
-    next tile's first.
-    """
-    picks = sorted({0, (len(idx) - 1) // 2} | ({len(idx) - 1} if last else set()))
+def _tick_labels(
+    idx: np.ndarray, offsets: list[int], middle: bool = True
+) -> list[tuple[float, str]]:
+    """Ticks at the first and last position of every tile starting at ``offsets`` (and
+    its middle one with ``middle``), so each tile's range of positions can be read."""
+    picks = sorted({0, len(idx) - 1} | ({(len(idx) - 1) // 2} if middle else set()))
     return [(float(o + k), str(int(idx[k]))) for o in offsets for k in picks]
 
 
@@ -258,8 +257,8 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             value_label="bias",
             probe=probe,
             tiles=tiles,
-            x_ticks=_tick_labels(idx, [c * size for c in range(grid_cols)], last=grid_cols <= 3),
-            y_ticks=_tick_labels(idx, [r * size for r in range(grid_rows)], last=False),
+            x_ticks=_tick_labels(idx, [c * size for c in range(grid_cols)], middle=grid_cols <= 3),
+            y_ticks=_tick_labels(idx, [r * size for r in range(grid_rows)]),
             row=0,
             col=0,
             row_span=2,

@@ -73,10 +73,11 @@ class DisplayController(QtCore.QObject):
         self.applied.emit()
 
     def sync_views(self) -> None:
-        """Presentation mode hides each view's long explanation (the lecturer speaks it),
-        leaving the room to title, formula, verdict and plots."""
+        """Presentation mode hides each view's long explanation (the lecturer speaks it)
+        and the hover hint, leaving the room to title, formula, verdict and plots."""
         for widget in list(self.window.views.values()):
             widget.show_explanation(not self.presenting)
+            widget.show_hover_hint(not self.presenting)
 
     def set_theme_name(self, name: str) -> None:
         """Switch to ``light`` or ``dark`` (ValueError otherwise)."""

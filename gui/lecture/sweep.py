@@ -135,7 +135,8 @@ class SweepController(QtCore.QObject):
         self.speed_spin.setSuffix(" steps/s")
         self.speed_spin.setValue(self.speed)
         self.speed_spin.valueChanged.connect(self.set_speed)
-        self.play_button = QtWidgets.QPushButton("▶ Play", box)
+        self.play_button = QtWidgets.QPushButton(box)
+        self._show_playing(False)
         self.play_button.setObjectName("sweep-play")
         self.play_button.clicked.connect(self.toggle)
         self.export_button = QtWidgets.QPushButton("Export frames…", box)
@@ -232,7 +233,7 @@ class SweepController(QtCore.QObject):
         state.end_merge()  # the whole sweep becomes one undo step
         self.timer.setInterval(round(1000 / self.speed))
         self.timer.start()
-        self.play_button.setText("⏸ Pause")
+        self._show_playing(True)
         self.window.show_status(
             f"Sweeping {name}: {self.values[0]} → {self.values[-1]} at {self.speed} steps/s "
             "(Space pauses)",
@@ -242,9 +243,20 @@ class SweepController(QtCore.QObject):
     def stop(self) -> None:
         """Pause the sweep (the parameter keeps its value)."""
         self.timer.stop()
-        self.play_button.setText("▶ Play")
+        self._show_playing(False)
         if self.view_id in self.window.states:
             self.window.states[self.view_id].end_merge()
+
+    def _show_playing(self, playing: bool) -> None:
+        """Play / Pause as a word and the style's drawn icon (the media glyphs are boxes
+        in common Debian fonts)."""
+        icon = QtWidgets.QStyle.StandardPixmap
+        self.play_button.setText("Pause" if playing else "Play")
+        self.play_button.setIcon(
+            self.play_button.style().standardIcon(
+                icon.SP_MediaPause if playing else icon.SP_MediaPlay
+            )
+        )
 
     def toggle(self) -> None:
         """Space: play or pause."""

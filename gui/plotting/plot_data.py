@@ -16,8 +16,11 @@ OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "
 
 
 def series_color(index: int, theme: Theme) -> str:
-    """Colour of the ``index``-th series (Okabe–Ito, black swapped for the foreground)."""
+    """Colour of the ``index``-th series (Okabe–Ito, black swapped for the foreground,
+    the blue for the theme's ``primary``, readable on a dark background)."""
     color = OKABE_ITO[index % len(OKABE_ITO)]
+    if color == "#0072B2":
+        return theme.primary
     return theme.foreground if color == "#000000" else color
 
 

@@ -35,6 +35,7 @@ class ViewWidget(QtWidgets.QWidget):
         self._layout_key: tuple | None = None
         self._items_seen = 0  # scene items when text caching was last applied
         self._idle_text = self.HOVER_HINT  # status when not over data
+        self._hover_hint = True  # the hint is for the lecturer: hidden while presenting
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         self.title = QtWidgets.QLabel(spec.title, self)
@@ -126,8 +127,7 @@ class ViewWidget(QtWidgets.QWidget):
         if live:
             self.full_quality()
         self.data = data
-        notes = data.display_notes()
-        texts = (data.formula, data.verdict, " · ".join(notes) if notes else self.HOVER_HINT)
+        texts = (data.formula, data.verdict, self._idle_for(data))
         self._latest_text = texts
         if live:
             self.live_text(texts)  # at once, or when the interval is over (latest wins)
@@ -167,6 +167,29 @@ class ViewWidget(QtWidgets.QWidget):
             self.title.setWordWrap(True)  # a scene title can be long
         self.title.setText(self.spec.title if text is None else text)
         self.title.setToolTip(tooltip)
+
+    def _idle_for(self, data: ViewData) -> str:
+        """The status line when the cursor is over no data: the notes, else the hint."""
+        notes = data.display_notes()
+        if notes:
+            return " · ".join(notes)
+        return self.HOVER_HINT if self._hover_hint else ""
+
+    def show_hover_hint(self, visible: bool) -> None:
+        """Show or hide the "Hover a plot…" hint (hidden from the audience while
+        presenting; hovering still shows exact values)."""
+        self._hover_hint = visible
+        if self.data is None:
+            self._idle_text = self.HOVER_HINT if visible else ""
+            self.status.setText(self._idle_text)
+            return
+        idle = self._idle_for(self.data)
+        if self._latest_text is not None:
+            self._latest_text = (*self._latest_text[:2], idle)
+        self._idle_text = idle
+        self.status.setText(idle)
+        if self._shown_text is not None:
+            self._shown_text = (*self._shown_text[:2], idle)
 
     def show_explanation(self, visible: bool) -> None:
         """Show or hide the view's explanation paragraph (hidden while presenting)."""

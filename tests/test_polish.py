@@ -1,0 +1,125 @@
+"""Smaller live-use fixes (issue 13, item 12): no hover hint for the audience, no glyphs
+that render as boxes, readable dark-theme controls, every ALiBi mosaic tile's first and
+last position ticked."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from core.viewdata import ComputeContext
+from core.views import compute_view, get_view
+from gui import theme
+from gui.widgets.view_widget import ViewWidget
+
+
+def _luminance(colour: str) -> float:
+    """WCAG 2 relative luminance of ``#rrggbb``."""
+    channels = [int(colour.lstrip("#")[i : i + 2], 16) / 255 for i in (0, 2, 4)]
+    r, g, b = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG 2 contrast ratio of two colours (1 … 21)."""
+    hi, lo = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_contrast_formula():
+    assert contrast("#000000", "#ffffff") == pytest.approx(21.0)
+    assert contrast("#0072B2", "#111418") == pytest.approx(3.56, abs=0.01)  # the issue's
+
+
+@pytest.mark.parametrize("name", ["light", "dark"])
+def test_main_blue_reads_on_the_background(name):
+    from gui.plotting.plot_data import series_color
+
+    t = theme.THEMES[name]
+    blue = series_color(0, t)
+    assert blue == t.primary
+    assert contrast(blue, t.background) >= 4.5
+    assert contrast(blue, t.chrome) >= 4.5
+
+
+def test_dark_controls_are_styled_visibly():
+    dark = theme.DARK
+    css = theme.stylesheet(dark)
+    assert contrast(dark.control, dark.chrome) >= 3.0  # WCAG non-text contrast
+    assert contrast(dark.foreground, "#2c3238") >= 4.5  # spin-box arrows on their buttons
+    groove = re.search(r"QSlider::groove:horizontal \{([^}]*)\}", css)
+    assert groove and dark.control in groove.group(1)
+    indicator = re.search(r"QCheckBox::indicator[^{]*\{([^}]*)\}", css)
+    assert indicator and f"solid {dark.control}" in indicator.group(1)
+    for arrow in ("up-arrow", "down-arrow"):
+        rule = re.search(rf"QAbstractSpinBox::{arrow} \{{[^}}]*url\(([^)]+)\)", css)
+        assert rule, arrow
+        with open(rule.group(1), encoding="utf-8") as handle:
+            assert f'fill="{dark.foreground}"' in handle.read()
+
+
+def test_play_button_uses_words_and_a_drawn_icon(window, qtbot):
+    sweep = window.lecture.sweep
+    button = sweep.play_button
+    assert button.text() == "Play" and not button.icon().isNull()
+    window.set_view("rope")
+    sweep.play()
+    assert button.text() == "Pause" and not button.icon().isNull()
+    sweep.stop()
+    assert button.text() == "Play"
+
+
+def test_no_media_glyphs_in_the_gui_sources():
+    from pathlib import Path
+
+    gui = Path(__file__).resolve().parent.parent / "gui"
+    for path in gui.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        assert "⏸" not in text and "▶" not in text, path
+
+
+def test_hover_hint_hidden_while_presenting(window, qtbot):
+    widget = window.view_widget(window.current_view)
+    assert widget.status.text() == ViewWidget.HOVER_HINT
+    display = window.lecture.display
+    display.enter_presentation(fullscreen=False)
+    assert window.wait_idle()
+    assert ViewWidget.HOVER_HINT not in widget.status.text()
+    window.set_view("rope")  # a view shown for the first time while presenting
+    assert window.wait_idle()
+    rope = window.view_widget("rope")
+    assert ViewWidget.HOVER_HINT not in rope.status.text()
+    display.leave_presentation()
+    assert window.wait_idle()
+    assert widget.status.text() == ViewWidget.HOVER_HINT
+
+
+def view_default(name: str) -> int:
+    from core.views import get_view
+
+    return int(get_view("alibi").model.defaults()[name])
+
+
+@pytest.mark.parametrize("heads", [4, 6, 8, 12, 16])
+def test_alibi_mosaic_ticks_every_tile_first_and_last(heads):
+    params = get_view("alibi").model.validate({"heads": heads}, partial=True)
+    view = compute_view("alibi", params, ComputeContext(max_cells=256, max_points=512))
+    panel = view.panel("heads")
+    image = panel.image
+    assert int(panel.tiles[0].x_coords[-1]) == view_default("seq_len") - 1
+    empty = np.isnan(image)
+    # tile extents from the NaN gaps: runs of columns / rows that hold data
+    for ticks, has_data in (
+        (panel.x_ticks, ~empty.all(axis=0)),
+        (panel.y_ticks, ~empty.all(axis=1)),
+    ):
+        edges = np.flatnonzero(np.diff(np.r_[0, has_data.astype(int), 0]))
+        starts, ends = edges[::2], edges[1::2] - 1
+        placed = {int(pos): label for pos, label in ticks}
+        last = str(int(panel.tiles[0].x_coords[-1]))
+        assert starts.size > 1
+        for s, e in zip(starts, ends, strict=True):
+            assert placed.get(int(s)) == "0", (heads, s)
+            assert placed.get(int(e)) == last, (heads, e)
