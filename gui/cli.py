@@ -119,21 +119,18 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument(
         "--duration",
         type=_positive_float,
-        default=4.0,
         metavar="S",
         help="with --animate: length in seconds (default 4)",
     )
     export.add_argument(
         "--fps",
         type=_positive_int,
-        default=25,
         metavar="N",
         help="with --animate: frames per second, 1..60 (default 25)",
     )
     export.add_argument(
         "--ease",
         choices=("linear", "geometric"),
-        default="linear",
         help="with --animate: equal steps or equal ratios (default linear)",
     )
     export.add_argument(
@@ -268,6 +265,9 @@ def cmd_export(ns: argparse.Namespace) -> int:
     spec = get_view(view_id)
     if ns.animate is not None:
         return cmd_export_animation(ns, view_id, base, title, note)
+    _refuse_animation_options(ns)
+    if ns.notes:
+        raise UsageError("--notes applies to a PDF deck (--deck DECK -o FILE.pdf)")
     export_format(ns.output)  # unsupported extension: fail before any work
     values = parse_params(spec.model, ns.param, base)
     _use_offscreen_platform()
@@ -304,7 +304,7 @@ def cmd_export_animation(
         raise UsageError("--transparent does not apply to --animate")
     spec = get_view(view_id)
     animation_format(ns.output)
-    sweep = parse_sweep(ns.animate, spec, ns.ease)
+    sweep = parse_sweep(ns.animate, spec, ns.ease or "linear")
     values = parse_params(spec.model, ns.param, base)
     _use_offscreen_platform()
     tty = sys.stderr.isatty()
@@ -318,8 +318,8 @@ def cmd_export_animation(
         values,
         sweep,
         ns.output,
-        duration=ns.duration,
-        fps=ns.fps,
+        duration=4.0 if ns.duration is None else ns.duration,
+        fps=25 if ns.fps is None else ns.fps,
         width=ns.width,
         height=ns.height,
         title=title or None,
@@ -327,6 +327,13 @@ def cmd_export_animation(
         progress=progress,
     )
     return 0
+
+
+def _refuse_animation_options(ns: argparse.Namespace) -> None:
+    """``--duration``, ``--fps`` and ``--ease`` without ``--animate``: a usage error."""
+    for value, option in ((ns.duration, "--duration"), (ns.fps, "--fps"), (ns.ease, "--ease")):
+        if value is not None:
+            raise UsageError(f"{option} applies to --animate only")
 
 
 def cmd_export_deck(ns: argparse.Namespace) -> int:
@@ -338,6 +345,9 @@ def cmd_export_deck(ns: argparse.Namespace) -> int:
             raise UsageError(f"give either --deck or {option}, not both")
     if ns.param:
         raise UsageError("--param does not apply to --deck (each scene holds its parameters)")
+    if ns.animate is not None:
+        raise UsageError("give either --deck or --animate, not both")
+    _refuse_animation_options(ns)
     _use_offscreen_platform()
     if ns.output.lower().endswith(".pdf"):
         from gui.export.deck import export_deck_pdf

@@ -344,3 +344,21 @@ def test_pdf_scene_the_view_refuses_still_gets_its_page(
     code, _, err = run(capsys, "export", "--deck", str(deck), "-o", str(out), *SMALL)
     assert (code, err) == (0, "")
     assert len(_pdf_pages(out)) == 2
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["rope", "--fps", "10", "-o", "x.png"], "--fps applies to --animate only"),
+        (["rope", "--notes", "-o", "x.png"], "--notes applies to a PDF deck"),
+        (["--deck", str(QUICK_TOUR), "--animate", "m=0:3", "-o", "x.pdf"], "--animate"),
+        (["rope", "--animate", "m=0:4", "--transparent", "-o", "x.gif"], "--transparent"),
+    ],
+)
+def test_options_that_do_not_fit_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], expected: str
+) -> None:
+    args = [str(tmp_path / a) if a.startswith("x.") else a for a in args]
+    code, _, err = run(capsys, "export", *args)
+    assert code == 2 and len(err.splitlines()) == 1 and expected in err, err
+    assert list(tmp_path.iterdir()) == []
