@@ -12,6 +12,7 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.viewdata import Panel
+from gui.plotting.hover import HoverOverlay
 from gui.plotting.panel_extras import PanelExtras
 from gui.plotting.plot_data import color_levels, display_image, same_arrays, series_color
 from gui.render.fast_axis import FastColorBarItem
@@ -53,6 +54,7 @@ class PanelPlot(PanelExtras):
         self._shown_title: str | None = None
         self._table_html: str | None = None
         self._image_source: tuple | None = None  # (levels, (image, x, y)) last shown
+        self.hover = HoverOverlay(plot, self.probe_text, self.hover_cell)  # label by the cursor
 
     # ------------------------------------------------------------------ public
     def show(self, panel: Panel) -> None:
@@ -398,6 +400,18 @@ class PanelPlot(PanelExtras):
         if self.panel.probe is not None:
             return self.panel.probe(x, y) or None
         return self._nearest_curve_text(x)
+
+    def hover_cell(self, x: float, y: float) -> QtCore.QRectF | None:
+        """The heatmap cell at view point ``(x, y)`` (view coordinates), or ``None``."""
+        if self.image is None or self.image.image is None:
+            return None
+        rows, cols = self.image.image.shape[:2]
+        r = self.image.mapRectToParent(self.image.boundingRect())
+        dx, dy = r.width() / cols, r.height() / rows
+        col, row = np.floor((x - r.left()) / dx), np.floor((y - r.top()) / dy)
+        if not (0 <= col < cols and 0 <= row < rows):
+            return None
+        return QtCore.QRectF(r.left() + col * dx, r.top() + row * dy, dx, dy)
 
     def _nearest_curve_text(self, x: float) -> str | None:
         panel = self.panel

@@ -1,0 +1,87 @@
+"""Hover readout next to the cursor (gui/plotting/hover.py): label, cell outline, crosshair."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6 import QtCore
+
+from gui.theme import current_theme, set_theme
+
+
+@pytest.fixture
+def learned(window):
+    window.set_view("learned")
+    assert window.wait_idle(30)
+    return window.views["learned"]
+
+
+def cell_scene_pos(plot, x: float, y: float) -> QtCore.QPointF:
+    return plot.plot.getViewBox().mapViewToScene(QtCore.QPointF(x, y))
+
+
+def test_mouse_over_a_heatmap_cell_labels_its_exact_value_and_outlines_it(learned, qtbot):
+    plot = learned.plots["table"]
+    col, row = 3, 5
+    x, y = float(plot.panel.x_coords[col]), float(plot.panel.y_coords[row])
+    value = float(plot.panel.image[row, col])
+    canvas = learned.canvas
+    assert not plot.hover.shown
+    point = canvas.mapFromScene(cell_scene_pos(plot, x + 0.2, y - 0.2))  # inside the cell
+    qtbot.mouseMove(canvas.viewport(), point)
+    if not plot.hover.shown:  # platforms that deliver no synthetic move: the scene's signal
+        canvas.scene().sigMouseMoved.emit(canvas.mapToScene(point))
+    assert plot.hover.shown
+    assert f"{value:.6g}" in plot.hover.text()
+    assert plot.hover.text() == plot.panel.probe(x, y)
+    xs, ys = plot.panel.x_coords, plot.panel.y_coords
+    dx, dy = float(xs[1] - xs[0]), float(ys[1] - ys[0])
+    expected = QtCore.QRectF(x - dx / 2, y - dy / 2, dx, dy)
+    rect = plot.hover.outline_rect()
+    assert rect is not None
+    for got, want in zip(
+        (rect.left(), rect.top(), rect.width(), rect.height()),
+        (expected.left(), expected.top(), expected.width(), expected.height()),
+        strict=True,
+    ):
+        assert got == pytest.approx(want, abs=1e-9)
+    assert not plot.hover.vline.isVisible()  # heatmaps: an outline, no crosshair
+    # the footer line shows the same readout
+    assert learned.status.text() == plot.hover.text()
+    # other plots of the view show nothing
+    assert not any(p.hover.shown for k, p in learned.plots.items() if k != "table")
+    # leaving the canvas hides it
+    QtCore.QCoreApplication.sendEvent(canvas.viewport(), QtCore.QEvent(QtCore.QEvent.Type.Leave))
+    assert not plot.hover.shown and plot.hover.outline_rect() is None
+
+
+def test_moving_to_another_plot_moves_the_label_and_the_font_follows_the_ui_scale(learned):
+    table, norms = learned.plots["table"], learned.plots["norms"]
+    scene = learned.canvas.scene()
+    scene.sigMouseMoved.emit(cell_scene_pos(table, 2.0, 2.0))
+    assert table.hover.shown
+    assert table.hover.label.textItem.font().pointSize() == current_theme().font_pt(16)
+    set_theme(ui_scale=2.0)  # the back row: twice as large (conftest restores the theme)
+    scene.sigMouseMoved.emit(cell_scene_pos(table, 2.0, 3.0))
+    assert table.hover.label.textItem.font().pointSize() == 32
+    vb = norms.plot.getViewBox()
+    scene.sigMouseMoved.emit(vb.sceneBoundingRect().center())
+    assert not table.hover.shown
+    assert norms.hover.shown and norms.hover.text() == norms.probe_text(
+        vb.sceneBoundingRect().center()
+    )
+    # a curve plot: a crosshair at the cursor, no outline
+    assert norms.hover.outline_rect() is None
+    assert norms.hover.vline.isVisible() and norms.hover.hline.isVisible()
+    centre = vb.mapSceneToView(vb.sceneBoundingRect().center())
+    assert norms.hover.vline.value() == pytest.approx(centre.x())
+
+
+def test_the_label_is_hidden_where_there_is_nothing_to_read(learned):
+    table = learned.plots["table"]
+    scene = learned.canvas.scene()
+    scene.sigMouseMoved.emit(cell_scene_pos(table, 2.0, 2.0))
+    assert table.hover.shown
+    scene.sigMouseMoved.emit(QtCore.QPointF(-50.0, -50.0))  # outside every plot
+    assert not any(p.hover.shown for p in learned.plots.values())
+    assert np.isfinite(float(table.panel.image[2, 2]))
