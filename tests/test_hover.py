@@ -60,16 +60,24 @@ def test_moving_to_another_plot_moves_the_label_and_the_font_follows_the_ui_scal
     scene = learned.canvas.scene()
     scene.sigMouseMoved.emit(cell_scene_pos(table, 2.0, 2.0))
     assert table.hover.shown
-    assert table.hover.label.textItem.font().pointSize() == current_theme().font_pt(16)
+    assert table.hover.label.text_item.font().pointSize() == current_theme().font_pt(16)
     set_theme(ui_scale=2.0)  # the back row: twice as large (conftest restores the theme)
     scene.sigMouseMoved.emit(cell_scene_pos(table, 2.0, 3.0))
-    assert table.hover.label.textItem.font().pointSize() == 32
+    assert table.hover.label.text_item.font().pointSize() == 32
     vb = norms.plot.getViewBox()
     scene.sigMouseMoved.emit(vb.sceneBoundingRect().center())
     assert not table.hover.shown
     assert norms.hover.shown and norms.hover.text() == norms.probe_text(
         vb.sceneBoundingRect().center()
     )
+    # near the canvas's right edge the label flips left: all of it stays on screen
+    corner = vb.sceneBoundingRect().topRight() + QtCore.QPointF(-2.0, 2.0)
+    scene.sigMouseMoved.emit(corner)
+    assert norms.hover.shown
+    area = learned.canvas.mapToScene(learned.canvas.viewport().rect()).boundingRect()
+    assert area.contains(norms.hover.label.sceneBoundingRect())
+    assert norms.hover.label.sceneBoundingRect().right() < corner.x()
+    scene.sigMouseMoved.emit(vb.sceneBoundingRect().center())
     # a curve plot: a crosshair at the cursor, no outline
     assert norms.hover.outline_rect() is None
     assert norms.hover.vline.isVisible() and norms.hover.hline.isVisible()

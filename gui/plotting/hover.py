@@ -44,7 +44,7 @@ class HoverOverlay(QtCore.QObject):
     ) -> None:
         super().__init__()
         self.plot, self.probe, self.cell = plot, probe, cell
-        self.label = pg.TextItem(anchor=(0, 1))
+        self.label = ValueLabel()
         self.vline = pg.InfiniteLine(angle=90, movable=False)
         self.hline = pg.InfiniteLine(angle=0, movable=False)
         self.outline = QtWidgets.QGraphicsRectItem()
@@ -65,7 +65,7 @@ class HoverOverlay(QtCore.QObject):
     def attach(self) -> None:
         """Put the items in the plot and follow its scene (again after ``plot.clear()``)."""
         vb = self.plot.getViewBox()
-        for item in self._items:
+        for item in self._items[:-1]:  # the label goes to the scene itself when shown
             if item.parentItem() is None or item.scene() is not vb.scene():
                 vb.addItem(item, ignoreBounds=True)
         scene = self.plot.scene()
@@ -139,18 +139,58 @@ class HoverOverlay(QtCore.QObject):
         self._show_label(text, scene_pos, theme)
 
     def _show_label(self, text: str, scene_pos: QtCore.QPointF, theme: Theme) -> None:
-        label = self.label
-        label.setText(text, color=theme.foreground)
-        label.setFont(theme.font(LABEL_PT, bold=True))
-        label.fill = pg.mkBrush(theme.background + "e6")
-        label.border = pg.mkPen(theme.foreground, width=1)
-        # the label sits up-right of the cursor, flipped to stay inside the plot
-        box = self.plot.getViewBox().sceneBoundingRect()
-        right = scene_pos.x() > box.center().x()
-        low = scene_pos.y() > box.center().y()
-        label.setAnchor((1 if right else 0, 1 if low else 0))
-        dx = -OFFSET_PX if right else OFFSET_PX
-        dy = -OFFSET_PX if low else OFFSET_PX
-        vb = self.plot.getViewBox()
-        label.setPos(vb.mapSceneToView(scene_pos + QtCore.QPointF(dx, dy)))
-        label.show()
+        """Put the label up-right of the cursor, flipped and clamped to stay on the canvas."""
+        scene = self.plot.scene()
+        if scene is None:
+            return
+        if self.label.scene() is not scene:
+            scene.addItem(self.label)  # top level: the plot's view box would clip it
+        self.label.set(text, theme)
+        size = self.label.rect().size()
+        area = _visible_area(scene)
+        x = scene_pos.x() + OFFSET_PX
+        if x + size.width() > area.right():
+            x = scene_pos.x() - OFFSET_PX - size.width()
+        y = scene_pos.y() - OFFSET_PX - size.height()
+        if y < area.top():
+            y = scene_pos.y() + OFFSET_PX
+        x = max(area.left(), min(x, area.right() - size.width()))
+        y = max(area.top(), min(y, area.bottom() - size.height()))
+        self.label.setPos(x, y)
+        self.label.show()
+
+
+def _visible_area(scene: QtWidgets.QGraphicsScene) -> QtCore.QRectF:
+    """The scene rectangle on screen (the first view's viewport), else the scene rect."""
+    for view in scene.views():
+        return view.mapToScene(view.viewport().rect()).boundingRect()
+    return scene.sceneRect()
+
+
+class ValueLabel(QtWidgets.QGraphicsRectItem):
+    """Text on a filled, outlined box (scene pixels, drawn above everything)."""
+
+    PAD = 6.0
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.text_item = QtWidgets.QGraphicsSimpleTextItem(self)
+        self.text_item.setPos(self.PAD, self.PAD / 2)
+
+    def set(self, text: str, theme: Theme) -> None:
+        """Show ``text`` in the theme's colours, at :data:`LABEL_PT` × UI scale."""
+        self.text_item.setFont(theme.font(LABEL_PT, bold=True))
+        self.text_item.setBrush(QtGui.QColor(theme.foreground))
+        self.text_item.setText(text)
+        box = self.text_item.boundingRect()
+        self.setRect(0, 0, box.width() + 2 * self.PAD, box.height() + self.PAD)
+        fill = QtGui.QColor(theme.background)
+        fill.setAlpha(235)
+        self.setBrush(fill)
+        pen = QtGui.QPen(QtGui.QColor(theme.foreground), 1)
+        pen.setCosmetic(True)
+        self.setPen(pen)
+
+    def toPlainText(self) -> str:
+        """The label's text."""
+        return self.text_item.text()
