@@ -123,3 +123,28 @@ def test_alibi_mosaic_ticks_every_tile_first_and_last(heads):
         for s, e in zip(starts, ends, strict=True):
             assert placed.get(int(s)) == "0", (heads, s)
             assert placed.get(int(e)) == last, (heads, e)
+
+
+def test_titles_wrap_instead_of_eliding_at_200_percent(window, qtbot):
+    from core.views import VIEWS
+
+    window.resize(1920, 1080)
+    window.lecture.display.set_scale(2.0)
+    assert window.wait_idle()
+    wrapped = 0
+    for view_id in VIEWS:
+        window.set_view(view_id)
+        assert window.wait_idle()
+        widget = window.view_widget(view_id)
+        assert widget.data is not None, view_id
+        for panel in widget.data.panels:
+            label = widget.plots[panel.key].plot.titleLabel
+            shown = label.text
+            assert "…" not in shown, (view_id, panel.key, shown)
+            assert shown.replace("<br>", " ") == panel.title, (view_id, panel.key)
+            wrapped += "<br>" in shown
+            # the title row is as tall as the text: no line is cut off
+            assert label.height() >= label.itemRect().height() - 0.5, (view_id, panel.key)
+            plain = label.item.toPlainText().replace("\u2028", " ").replace("\n", " ")
+            assert plain == panel.title, (view_id, panel.key)
+    assert wrapped > 0  # long titles (ALiBi softmax row, Compare, ...) did need two lines

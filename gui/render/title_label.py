@@ -1,8 +1,10 @@
 """A plot title that never widens its plot and can change its text without a re-layout.
 
 pyqtgraph's ``LabelItem`` asks the layout for its whole text width: a long title widens
-its column of the plot grid. :class:`TitleLabel` asks only for its height (the title
-is elided to the plot's width instead, see ``gui.plotting.panel_plot``), and
+its column of the plot grid. :class:`TitleLabel` asks only for its height (a long title
+wraps onto more lines instead, see ``gui.plotting.panel_plot``; the title row grows to
+the text's height: ``PlotItem.setTitle`` fixes it at 30 px, which cuts a two-line or a
+200 % title), centres its lines, and
 :meth:`TitleLabel.set_text_in_place` swaps the text of a title whose size does not
 change (RoPE's title follows a slider) without re-laying out every plot (~1 ms a frame). :func:`install_title_label` gives a ``PlotItem`` one, in place of the
 label ``PlotItem.__init__`` creates.
@@ -10,10 +12,13 @@ label ``PlotItem.__init__`` creates.
 
 from __future__ import annotations
 
+import math
+
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
 MIN_WIDTH = 10.0  # px the title asks for across, whatever its text
+ROW_HEIGHT = 30  # px: PlotItem.setTitle's fixed title row, kept for short one-line titles
 _HINT = QtCore.Qt.SizeHint
 
 
@@ -28,6 +33,36 @@ class TitleLabel(pg.LabelItem):
         self._height = self.itemRect().height()
         self.setMinimumHeight(self._height)
         self.setMinimumWidth(MIN_WIDTH)
+        self._fit_row()
+
+    def _fit_row(self) -> None:
+        """Make the plot's title row as tall as the text (at least :data:`ROW_HEIGHT`)."""
+        plot = self.parentItem()
+        if (
+            not isinstance(plot, pg.PlotItem)
+            or getattr(plot, "titleLabel", None) is not self
+            or self.maximumHeight() == 0  # hidden title (setTitle(None))
+        ):
+            return
+        height = max(ROW_HEIGHT, math.ceil(self._height))
+        if height != self.maximumHeight():
+            self.setMaximumHeight(height)
+            plot.layout.setRowFixedHeight(0, height)
+
+    def setText(self, text: str, **args: object) -> None:
+        """``LabelItem.setText``, with every line centred (wrapped titles)."""
+        if self.item.textWidth() >= 0:
+            self.item.setTextWidth(-1)  # one line: its natural width
+        super().setText(text, **args)
+        if "<br>" in text:
+            cursor = QtGui.QTextCursor(self.item.document())
+            cursor.select(QtGui.QTextCursor.SelectionType.Document)
+            block = QtGui.QTextBlockFormat()
+            block.setAlignment(QtCore.Qt.AlignmentFlag.AlignHCenter)
+            cursor.mergeBlockFormat(block)
+            self.item.setTextWidth(self.item.document().idealWidth())
+            self.updateMin()
+            self.resizeEvent(None)
 
     def sizeHint(
         self, which: QtCore.Qt.SizeHint, constraint: QtCore.QSizeF | None = None
