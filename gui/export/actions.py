@@ -1,8 +1,10 @@
 """File-menu export actions of the main window and the small export dialog.
 
 ``install_export_actions(window)`` adds *Export view…* (Ctrl+E), *Export plot…*,
-*Copy image* (Ctrl+Shift+C) and *Export all views…*. Every export goes through
-:func:`gui.export.headless.export_view`, the same code path as ``main.py export``. The last
+*Copy image* (Ctrl+Shift+C) and *Export all views…*. Every export makes the same file
+as :func:`gui.export.headless.export_view` (``main.py export``); its data and data files
+are made in a worker thread (:mod:`gui.export.worker`) behind a progress dialog with
+*Cancel*, and images are drawn on the GUI thread. The last
 folder used is remembered in the window's settings store (key ``export/last_dir``).
 The window is reached only through :class:`gui.window.protocol.StudioWindow`.
 """
@@ -17,7 +19,14 @@ from typing import Any
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.views import VIEWS
-from gui.export.headless import DEFAULT_HEIGHT, DEFAULT_WIDTH, FORMATS, MAX_SIDE, export_view
+from gui.export.headless import DEFAULT_HEIGHT, DEFAULT_WIDTH, FORMATS, MAX_SIDE
+from gui.export.worker import (
+    DATA_FORMATS,
+    ExportJob,
+    export_data,
+    prepare_image,
+    render_image_export,
+)
 from gui.render.snapshot import copy_to_clipboard
 from gui.window.engine import error_text
 from gui.window.protocol import StudioWindow
@@ -195,6 +204,56 @@ def ask_folder(parent: QtWidgets.QWidget, title: str, start: str) -> str | None:
     return QtWidgets.QFileDialog.getExistingDirectory(parent, title, start) or None
 
 
+PROGRESS_DELAY_MS = 400  # a quicker export shows no progress dialog
+POLL_MS = 50
+
+
+def wait_for_job(parent: QtWidgets.QWidget, job: ExportJob, label: str) -> bool:
+    """Run the event loop until ``job`` ends, with a progress dialog offering *Cancel*.
+
+    Returns ``False`` when cancelled. A cancelled job stops at its next check: before
+    writing, or at its next write (the atomic write then leaves the destination as it
+    was). While it is writing, this waits for it to stop, so that a file is never
+    replaced after *Cancel* was answered; a computation still running is left to finish
+    in the background and its result is dropped.
+    """
+    dialog = QtWidgets.QProgressDialog(label + "…", "Cancel", 0, 0, parent)
+    dialog.setObjectName("export-progress")
+    dialog.setWindowTitle("Exporting")
+    dialog.setWindowModality(QtCore.Qt.WindowModality.WindowModal)
+    dialog.setMinimumDuration(PROGRESS_DELAY_MS)
+    dialog.setAutoClose(False)
+    dialog.setAutoReset(False)
+    loop = QtCore.QEventLoop()
+    timer = QtCore.QTimer()
+    timer.setInterval(POLL_MS)
+
+    def poll() -> None:
+        if job.done() or (job.cancelled and job.phase != "Writing"):
+            loop.quit()
+            return
+        mb = job.written / 2**20
+        text = f"{label}: {job.phase.lower()}" + (f", {mb:.1f} MB written" if mb else "") + "…"
+        if job.cancelled:
+            text = "Cancelling…"
+        if dialog.labelText() != text:
+            dialog.setLabelText(text)
+
+    timer.timeout.connect(poll)
+    dialog.canceled.connect(job.cancel)
+    try:
+        timer.start()
+        dialog.setValue(0)  # starts the minimum-duration clock
+        if not job.done():
+            loop.exec()
+    finally:
+        timer.stop()
+        dialog.canceled.disconnect(job.cancel)
+        dialog.close()
+        dialog.deleteLater()
+    return not (job.cancelled and (job.error is not None or not job.done()))
+
+
 def notify_error(parent: QtWidgets.QWidget, message: str) -> None:
     """Show a failed export to the user (tests monkeypatch this)."""
     QtWidgets.QMessageBox.warning(parent, "Export failed", message)
@@ -207,21 +266,40 @@ class ExportActions(QtCore.QObject):
     def __init__(self, window: StudioWindow) -> None:
         super().__init__(window.qt)
         self.window = window
+        self.last_job: ExportJob | None = None  # the latest export's worker (for tests)
 
     def _params(self, view_id: str) -> dict[str, Any]:
         state = self.window.states.get(view_id)
         return state.values if state is not None else VIEWS[view_id].model.defaults()
 
     def _run(self, view_id: str, path: str, options: ExportOptions) -> bool:
-        """Export one file; report failures; return success."""
-        QtWidgets.QApplication.setOverrideCursor(QtCore.Qt.CursorShape.WaitCursor)
+        """Export one file; report failures; return success (``False`` when cancelled).
+
+        The data (and a CSV/NPY file) are made in a worker thread while a progress
+        dialog with *Cancel* shows and the window keeps handling events; an image is
+        then drawn here, on the GUI thread.
+        """
+        kwargs = options.export_kwargs()
+        params = dict(self._params(view_id))
+        job = ExportJob()
+        self.last_job = job
+        work = export_data if options.fmt in DATA_FORMATS else prepare_image
+        job.start(lambda j: work(j, view_id, params, path, kwargs))
+        if not wait_for_job(self.window.qt, job, f"Exporting {view_id} to {Path(path).name}"):
+            self.window.show_status(f"Export of {view_id} cancelled", 5000)
+            return False
         try:
-            export_view(view_id, self._params(view_id), path, **options.export_kwargs())
+            if job.error is not None:
+                raise job.error
+            if options.fmt not in DATA_FORMATS:
+                QtWidgets.QApplication.setOverrideCursor(QtCore.Qt.CursorShape.WaitCursor)
+                try:
+                    render_image_export(job.result, path, kwargs)
+                finally:
+                    QtWidgets.QApplication.restoreOverrideCursor()
         except Exception as exc:  # shown as one line, the window stays usable
             notify_error(self.window.qt, error_text(exc))
             return False
-        finally:
-            QtWidgets.QApplication.restoreOverrideCursor()
         return True
 
     def export_current(self, single_plot: bool = False) -> str | None:

@@ -1,0 +1,148 @@
+"""Long exports: bounded symbol drawing, and window exports off the GUI thread with cancel
+(issue 18, item 7). Timings belong in bench/, not here: nothing asserts wall-clock time."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from core.viewdata import Panel, Series
+from gui.plotting.panel_plot import PanelPlot
+from gui.render import snapshot
+from gui.render.symbol_series import ExportScatter, pixel_unique
+
+
+def _scatter_canvas(n: int) -> tuple[pg.GraphicsLayoutWidget, PanelPlot]:
+    canvas = pg.GraphicsLayoutWidget()
+    plot = PanelPlot(canvas.addPlot())
+    x = np.arange(n, dtype=float)
+    plot.show(
+        Panel(
+            "w",
+            "many markers",
+            "curves",
+            "i",
+            "y",
+            series=[Series("y", x, np.sin(x / 50.0), "scatter")],
+        )
+    )
+    canvas.resize(300, 200)
+    return canvas, plot
+
+
+def test_export_draws_a_scatter_with_bounded_paths(qtbot, monkeypatch):
+    calls: list[int] = []
+    draw = snapshot._ExportPainter.drawPath
+
+    def counting(self, *args):
+        calls.append(1)
+        return draw(self, *args)
+
+    monkeypatch.setattr(snapshot._ExportPainter, "drawPath", counting, raising=False)
+    canvas, plot = _scatter_canvas(20000)
+    qtbot.addWidget(canvas)
+    image = snapshot.render_image(canvas, width=300, height=200)
+    pixels = image.width() * image.height()
+    # one path for every marker, not one path per marker (20,000 before)
+    assert len(calls) < 50
+    scatter = plot.curves[0].scatter
+    assert isinstance(scatter, ExportScatter)
+    assert 0 < scatter.exported_symbols <= pixels // 4
+    # the markers are drawn: the series colour covers part of the image
+    arr = np.frombuffer(image.constBits(), np.uint8).reshape(image.height(), -1, 4)
+    color = QtGui.QColor(plot.curves[0].opts["symbolBrush"])
+    blue = (
+        (np.abs(arr[..., 0].astype(int) - color.blue()) < 10)
+        & (np.abs(arr[..., 1].astype(int) - color.green()) < 10)
+        & (np.abs(arr[..., 2].astype(int) - color.red()) < 10)
+    )
+    assert blue.sum() > 1000
+
+
+def test_exported_markers_look_like_pyqtgraphs_own(qtbot):
+    """The one-path export matches pyqtgraph's marker-by-marker export (edge pixels aside)."""
+    canvas, plot = _scatter_canvas(300)
+    qtbot.addWidget(canvas)
+    exported = snapshot.render_image(canvas, width=600, height=400)
+    plot.curves[0].scatter.one_path = False
+    reference = snapshot.render_image(canvas, width=600, height=400)
+
+    def rgb(img: QtGui.QImage) -> np.ndarray:
+        return np.frombuffer(img.constBits(), np.uint8).reshape(img.height(), -1, 4)[..., :3]
+
+    diff = np.abs(rgb(exported).astype(int) - rgb(reference).astype(int)).max(axis=2)
+    assert (diff > 0).any()  # a different drawing ...
+    assert (diff > 60).mean() < 0.005  # ... of the same picture
+
+
+def test_pixel_unique_keeps_one_point_per_cell():
+    pts = np.array([[0.1, 0.1], [0.9, 0.2], [1.5, 0.5], [0.2, 3.0], [1.2, 0.4]])
+    assert pixel_unique(pts, 1.0).tolist() == [0, 2, 3]
+    assert pixel_unique(np.zeros((0, 2)), 1.0).tolist() == []
+
+
+# ----------------------------------------------------------------------- window
+def test_window_export_can_be_cancelled_and_the_gui_keeps_running(
+    window, tmp_path, monkeypatch, qtbot
+):
+    from gui.export import actions as ea
+
+    errors: list[str] = []
+    monkeypatch.setattr(ea, "notify_error", lambda _w, message: errors.append(message))
+    monkeypatch.setattr(ea, "ask_options", lambda *_a, **_k: ea.ExportOptions("csv"))
+    target = tmp_path / "big.csv"
+    monkeypatch.setattr(ea, "ask_save_path", lambda *_a: str(target))
+    # 16 million values: minutes of CSV writing, so Cancel comes long before the end
+    window.states["sinusoidal"].set_param("seq_len", 8192)
+    window.states["sinusoidal"].set_param("d_model", 2048)
+    assert window.wait_idle()
+
+    ticks: list[int] = []
+    clicked: list[bool] = []
+    ticker = QtCore.QTimer()
+    ticker.setInterval(20)
+
+    def tick() -> None:
+        ticks.append(1)
+        dialog = window.qt.findChild(QtWidgets.QProgressDialog, "export-progress")
+        if clicked or dialog is None or not dialog.isVisible():
+            return
+        job = actions.last_job
+        if job is not None and job.written > 0:  # cancel in the middle of the write
+            button = dialog.findChild(QtWidgets.QPushButton)
+            clicked.append(True)
+            qtbot.mouseClick(button, QtCore.Qt.MouseButton.LeftButton)
+
+    ticker.timeout.connect(tick)
+    actions = window.feature(ea.ExportActions)
+    ticker.start()
+    try:
+        assert actions.export_current() is None
+    finally:
+        ticker.stop()
+    assert clicked == [True]
+    assert actions.last_job.join(60)
+    assert not target.exists()
+    assert list(tmp_path.iterdir()) == []  # no temporary file left either
+    assert errors == []
+    assert len(ticks) >= 5  # the event loop ran during the export
+
+
+def test_window_export_still_writes_the_file(window, tmp_path, monkeypatch):
+    from gui.export import actions as ea
+
+    errors: list[str] = []
+    monkeypatch.setattr(ea, "notify_error", lambda _w, message: errors.append(message))
+    monkeypatch.setattr(ea, "ask_options", lambda *_a, **_k: ea.ExportOptions("npy"))
+    target = tmp_path / "pe.npy"
+    monkeypatch.setattr(ea, "ask_save_path", lambda *_a: str(target))
+    window.states["sinusoidal"].set_param("seq_len", 30)
+    assert window.wait_idle()
+    actions = window.feature(ea.ExportActions)
+    assert actions.export_current() == str(target)
+    from core.views import get_view
+
+    values = window.states["sinusoidal"].values
+    np.testing.assert_array_equal(np.load(target), get_view("sinusoidal").export(values).array)
+    assert errors == []
