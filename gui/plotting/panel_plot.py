@@ -30,12 +30,24 @@ MAX_LEGEND_ENTRIES = 6
 GRID_ALPHA = 0.25  # grid opacity (pyqtgraph's showGrid alpha)
 
 
+def wrap_words(text: str, metrics: QtGui.QFontMetricsF, width: float) -> list[str]:
+    """``text`` broken at spaces into lines no wider than ``width`` (a word wider than
+    ``width`` gets a line of its own)."""
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and metrics.horizontalAdvance(f"{lines[-1]} {word}") <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
 class PanelPlot(PanelExtras):
     """One plot of a view: builds and refreshes pyqtgraph items for a :class:`Panel`."""
 
     def __init__(self, plot: pg.PlotItem) -> None:
         self.plot = plot
-        # a title that never widens the grid (long titles are elided to the plot's width)
+        # a title that never widens the grid (long titles wrap onto more lines)
         install_title_label(plot).geometryChanged.connect(self._elide_title)
         self.panel: Panel | None = None
         self.curves: list[LineItem | pg.PlotDataItem] = []  # lines; symbols
@@ -346,19 +358,21 @@ class PanelPlot(PanelExtras):
         self._elide_title()
 
     def _elide_title(self) -> None:
-        """Show the title cut with "…" to the width of its plot (full text as tooltip)."""
+        """Show the title wrapped at spaces onto as many lines as the plot's width needs
+        (never cut: the audience reads the whole title)."""
         title, color, size = self._full_title
         label = self.plot.titleLabel
         width = label.width() - 8
         font = QtGui.QFont(label.item.font())
         font.setPointSizeF(float(size[:-2]))
         text = (
-            QtGui.QFontMetricsF(font).elidedText(title, QtCore.Qt.TextElideMode.ElideRight, width)
+            "<br>".join(wrap_words(title, QtGui.QFontMetricsF(font), width))
             if width > 20
             else title
         )
         if text != self._shown_title:
-            if self._shown_title is None or not label.isVisible():
+            one_line = "<br>" not in text and "<br>" not in (self._shown_title or "")
+            if self._shown_title is None or not label.isVisible() or not one_line:
                 self.plot.setTitle(text, color=color, size=size)
             else:
                 # Same style, one line: only the text changes (RoPE's title follows m).
@@ -366,7 +380,6 @@ class PanelPlot(PanelExtras):
                 # every plot (~1 ms a frame); the label's size does not change.
                 label.set_text_in_place(text)
             self._shown_title = text
-            label.setToolTip(title if text != title else "")
 
     def _apply_labels(self, panel: Panel, theme: Theme) -> None:
         style = {"color": theme.foreground, "font-size": f"{theme.font_pt(12)}pt"}
