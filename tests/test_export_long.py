@@ -100,6 +100,7 @@ def test_window_export_can_be_cancelled_and_the_gui_keeps_running(
 
     ticks: list[int] = []
     clicked: list[bool] = []
+    second: list[str | None] = []
     ticker = QtCore.QTimer()
     ticker.setInterval(20)
 
@@ -110,6 +111,9 @@ def test_window_export_can_be_cancelled_and_the_gui_keeps_running(
             return
         job = actions.last_job
         if job is not None and job.written > 0:  # cancel in the middle of the write
+            # a second export asked for meanwhile is refused, the first one goes on
+            second.append(actions.export_current())
+            assert actions.last_job is job and not job.done()
             button = dialog.findChild(QtWidgets.QPushButton)
             clicked.append(True)
             qtbot.mouseClick(button, QtCore.Qt.MouseButton.LeftButton)
@@ -122,6 +126,7 @@ def test_window_export_can_be_cancelled_and_the_gui_keeps_running(
     finally:
         ticker.stop()
     assert clicked == [True]
+    assert second == [None]
     assert actions.last_job.join(60)
     assert not target.exists()
     assert list(tmp_path.iterdir()) == []  # no temporary file left either

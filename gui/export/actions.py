@@ -279,6 +279,10 @@ class ExportActions(QtCore.QObject):
         dialog with *Cancel* shows and the window keeps handling events; an image is
         then drawn here, on the GUI thread.
         """
+        if self.last_job is not None and not self.last_job.done() and not self.last_job.cancelled:
+            # a shortcut pressed before the progress dialog shows (it blocks the window)
+            self.window.show_status("An export is still running", 5000)
+            return False
         kwargs = options.export_kwargs()
         params = dict(self._params(view_id))
         job = ExportJob()

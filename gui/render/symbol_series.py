@@ -130,7 +130,7 @@ class SymbolSeries(pg.PlotDataItem):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__()
-        old = self.scatter
+        old: pg.ScatterPlotItem = getattr(self, "scatter")  # noqa: B009 (typed here)
         old.sigClicked.disconnect(self.scatterClicked)
         old.sigHovered.disconnect(self.sigPointsHovered)
         old.setParentItem(None)
