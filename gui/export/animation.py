@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,7 +31,12 @@ from gui.export.headless import check_writable, context_for_size, export_ui_scal
 ANIMATION_FORMATS: tuple[str, ...] = ("gif", "webp", "mp4")
 SLIDE_WIDTH, SLIDE_HEIGHT = 1920, 1080
 MAX_FPS = 60
-PILLOW_MISSING = "animation export needs Pillow, which is not installed: run 'pip install Pillow'"
+PILLOW_MISSING = (
+    "GIF/WebP export needs Pillow, which is not part of this installation: the packaged app "
+    "leaves it out to stay small; from the source checkout run '.venv/bin/pip install Pillow'"
+    if getattr(sys, "frozen", False)
+    else "animation export needs Pillow, which is not installed: run 'pip install Pillow'"
+)
 MP4_MISSING = "MP4 export needs PyAV, which is not installed: run 'pip install av' (or use .gif)"
 
 Progress = Callable[[int, int], None]
