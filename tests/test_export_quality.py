@@ -1,8 +1,12 @@
 """Quality of exported images: scaled PNG exports look like full-size ones (issue 13)."""
 
 import os
+import shutil
+import subprocess
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import xml.etree.ElementTree as ET
 
 import numpy as np
 import pyqtgraph as pg
@@ -107,3 +111,117 @@ def test_scaled_png_has_the_requested_pixel_size(tmp_path, qapp, scale):
     path = tmp_path / "x.png"
     export_view("sinusoidal", {}, path, width=300, height=200, scale=scale)
     assert _pixels(path).shape[:2] == (200 * scale, 300 * scale)
+
+
+# ------------------------------------------------------------------ portable SVG
+SVG_NS = "{http://www.w3.org/2000/svg}"
+
+
+def _svg(body: str) -> str:
+    return f'<svg xmlns="http://www.w3.org/2000/svg" width="200" height="200">{body}</svg>'
+
+
+def test_portable_svg_bakes_scaled_cosmetic_strokes_into_coordinates():
+    text = snapshot.portable_svg(
+        _svg(
+            '<g clip-path="url(#c)"><g stroke="#ff0000" stroke-width="3" '
+            'transform="matrix(10,0,0,-10,100,100)">'
+            '<polyline vector-effect="non-scaling-stroke" points="0,0 1,1 " />'
+            '<path vector-effect="non-scaling-stroke" d="M0,0 L2,0 C2,1 1,2 0,2 Z"/>'
+            '<rect vector-effect="non-scaling-stroke" x="1" y="1" width="1" height="2"/>'
+            '<text x="0" y="0">kept</text>'
+            "</g></g>"
+        )
+    )
+    assert "non-scaling-stroke" not in text
+    root = ET.fromstring(text)
+    outer = root.find(f"{SVG_NS}g")
+    baked, kept = outer.findall(f"{SVG_NS}g")  # in drawing order
+    assert "transform" not in baked.attrib and baked.get("stroke-width") == "3"
+    assert baked.get("stroke") == "#ff0000" and outer.get("clip-path") == "url(#c)"
+    polyline, path, rect = baked
+    assert polyline.get("points").split() == ["100,100", "110,90"]
+    assert path.get("d") == "M100,100 L120,100 C120,90 110,80 100,80 Z"
+    assert rect.tag == f"{SVG_NS}path"
+    assert rect.get("d") == "M110,90 L120,90 L120,70 L110,70 Z"
+    assert kept.get("transform") == "matrix(10,0,0,-10,100,100)"
+    assert kept.find(f"{SVG_NS}text").text == "kept"
+
+
+def test_portable_svg_joins_the_runs_of_a_line_but_not_separate_labels(qapp):
+    font = QtGui.QFont("DejaVu Sans")
+    font.setPixelSize(16)
+    width = QtGui.QFontMetricsF(font).horizontalAdvance("by p·")
+    attrs = 'y="20" font-family="\'DejaVu Sans\', sans-serif" font-size="16" font-weight="400"'
+    text = snapshot.portable_svg(
+        _svg(
+            f'<g><text x="10" {attrs}>by p·</text><text x="{10 + width:.3f}" {attrs}>θ_i</text>'
+            f'<text x="{10 + width + 200:.3f}" {attrs}>-3</text>'
+            f'<text x="{10 + width + 300:.3f}" {attrs}>-2</text></g>'
+        )
+    )
+    texts = [t.text for t in ET.fromstring(text).iter(f"{SVG_NS}text")]
+    assert texts == ["by p·θ_i", "-3", "-2"]
+
+
+@pytest.fixture(scope="module")
+def rope_svg(tmp_path_factory, qapp):
+    path = tmp_path_factory.mktemp("svg") / "rope.svg"
+    export_view("rope", {}, path, width=1600, height=1000)
+    png = path.with_suffix(".png")
+    export_view("rope", {}, png, width=1600, height=1000)
+    return path, png
+
+
+def test_rope_svg_has_no_non_scaling_strokes_and_whole_formula_line(rope_svg):
+    from core.viewdata import ComputeContext
+    from core.views import compute_view, get_view
+
+    path, _png = rope_svg
+    text = path.read_text(encoding="utf-8")
+    assert "non-scaling-stroke" not in text
+    root = ET.fromstring(text)  # parses
+    values = get_view("rope").model.validate({}, partial=True)
+    formula = compute_view("rope", values, ComputeContext(64, 256)).formula
+    lines = ["".join(t.itertext()) for t in root.iter(f"{SVG_NS}text")]
+    assert lines.count(formula) == 1, [t for t in lines if "R_p" in t]
+
+
+def _color_box(pixels: np.ndarray, rgb: tuple[int, int, int]) -> tuple[int, ...]:
+    ys, xs = np.nonzero((np.abs(pixels - np.array(rgb)) <= 12).all(axis=2))
+    return int(xs.min()), int(ys.min()), int(xs.max()), int(ys.max())
+
+
+def test_rope_svg_renders_the_arrows_where_the_png_has_them(rope_svg, tmp_path):
+    from PySide6 import QtSvg
+
+    path, png = rope_svg
+    renderer = QtSvg.QSvgRenderer(str(path))
+    assert renderer.isValid()
+    image = QtGui.QImage(1600, 1000, QtGui.QImage.Format.Format_RGB32)
+    image.fill(QtCore.Qt.GlobalColor.white)
+    painter = QtGui.QPainter(image)
+    renderer.render(painter)
+    painter.end()
+    image.save(str(tmp_path / "svg.png"))
+    drawn, expected = _pixels(tmp_path / "svg.png"), _pixels(png)
+    quadrant = (slice(60, 460), slice(0, 800))  # the rotation plot, top left
+    for color in ((0xE6, 0x9F, 0x00), (0x00, 0x9E, 0x73)):  # q and k arrows (and labels)
+        box = _color_box(drawn[quadrant], color)
+        np.testing.assert_allclose(box, _color_box(expected[quadrant], color), atol=6)
+
+
+@pytest.mark.skipif(shutil.which("convert") is None, reason="ImageMagick not installed")
+def test_imagemagick_draws_the_rope_arrows_as_thin_lines(tmp_path, qapp):
+    # ImageMagick ignores vector-effect: a 3 px arrow scaled into data units was drawn
+    # as a filled block hundreds of pixels wide.
+    svg, png, out = tmp_path / "plane.svg", tmp_path / "plane.png", tmp_path / "im.png"
+    export_view("rope", {}, svg, panel="plane", width=400, height=400)
+    export_view("rope", {}, png, panel="plane", width=400, height=400)
+    subprocess.run(["convert", str(svg), str(out)], check=True, timeout=120)
+    drawn, expected = _pixels(out), _pixels(png)
+    for color in ((0xE6, 0x9F, 0x00), (0x00, 0x9E, 0x73)):  # q and k arrows
+        want, got = (
+            (np.abs(p - np.array(color)) <= 40).all(axis=2).sum() for p in (expected, drawn)
+        )
+        assert 0.2 * want <= got <= 2 * want, (color, got, want)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import xml.etree.ElementTree as ET
 from functools import partial
 from types import SimpleNamespace
 
@@ -323,6 +324,9 @@ def render_svg(
         size temporarily. Default: its current size.
     title
         Document ``<title>``.
+
+    The file is made portable (see :func:`portable_svg`): no stroke that relies on
+    ``vector-effect``, one ``<text>`` per line of text.
     """
     _, size, _ = _plan(widget, width, height, None)
     buffer = QtCore.QBuffer()
@@ -342,4 +346,176 @@ def render_svg(
         count=1,
     )
     text = re.sub(r'font-family="([^"\']*)"', _css_fonts, text)
-    _write(path, "SVG image", text.encode("utf-8"))
+    _write(path, "SVG image", portable_svg(text).encode("utf-8"))
+
+
+# ----------------------------------------------------------------- portable SVG
+_SVG_NS = "http://www.w3.org/2000/svg"
+_NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+_TEXT = f"{{{_SVG_NS}}}text"
+_G = f"{{{_SVG_NS}}}g"
+
+
+def _matrix(transform: str | None) -> tuple[float, ...] | None:
+    """``(a, b, c, d, e, f)`` of a Qt-written ``matrix(...)`` transform, else None."""
+    match = re.fullmatch(r"\s*matrix\(([^)]*)\)\s*", transform or "")
+    if match is None:
+        return None
+    values = tuple(float(v) for v in re.findall(_NUMBER, match[1]))
+    return values if len(values) == 6 else None
+
+
+def _map_pairs(text: str, m: tuple[float, ...]) -> str:
+    """``text`` (path data or points of absolute ``x,y`` pairs) with every pair mapped."""
+    a, b, c, d, e, f = m
+
+    def pair(match: re.Match[str]) -> str:
+        x, y = float(match[1]), float(match[2])
+        return f"{a * x + c * y + e:.6g},{b * x + d * y + f:.6g}"
+
+    return re.sub(rf"({_NUMBER})\s*,\s*({_NUMBER})", pair, text)
+
+
+def _bake(element: ET.Element, m: tuple[float, ...]) -> bool:
+    """Map ``element``'s coordinates by ``m`` in place (a rect or line becomes a path);
+    False if its geometry is not in a form this understands."""
+    tag = element.tag
+    if tag.endswith("}path"):
+        data = element.get("d", "")
+        if re.search(r"[a-zA-Z]", re.sub(r"[MLCZ]", "", re.sub(_NUMBER, "", data))):
+            return False  # only Qt's absolute M/L/C/Z commands
+        element.set("d", _map_pairs(data, m))
+    elif tag.endswith(("}polyline", "}polygon")):
+        element.set("points", _map_pairs(element.get("points", ""), m))
+    elif tag.endswith(("}rect", "}line")):
+        get = lambda k: float(element.get(k, "0"))  # noqa: E731
+        if tag.endswith("}rect"):
+            x, y, w, h = get("x"), get("y"), get("width"), get("height")
+            corners = [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
+            data = "M{} L{} L{} L{} Z".format(*(f"{px},{py}" for px, py in corners))
+        else:
+            data = f"M{get('x1')},{get('y1')} L{get('x2')},{get('y2')}"
+        for key in ("x", "y", "width", "height", "rx", "ry", "x1", "y1", "x2", "y2"):
+            element.attrib.pop(key, None)
+        element.tag = f"{{{_SVG_NS}}}path"
+        element.set("d", _map_pairs(data, m))
+    else:
+        return False
+    return True
+
+
+def _split_scaled_group(group: ET.Element) -> list[ET.Element]:
+    """``group`` as a run of groups in the same order: shapes whose stroke must not
+    scale get its transform baked into their coordinates (a group without it)."""
+    m = _matrix(group.get("transform"))
+    runs: list = []
+    for child in list(group):
+        baked = False
+        if child.get("vector-effect") == "non-scaling-stroke":
+            # kept where the geometry is not understood: right where it is supported
+            try:
+                baked = m is None or _bake(child, m)
+            except ValueError:  # a number Qt would not write
+                baked = False
+            if baked:
+                del child.attrib["vector-effect"]
+            baked = baked and m is not None
+        if not runs or runs[-1][0] != baked:
+            runs.append((baked, []))
+        runs[-1][1].append(child)
+    out = []
+    for baked, children in runs:
+        attrib = dict(group.attrib)
+        if baked:
+            attrib.pop("transform", None)
+        new = ET.Element(group.tag, attrib)
+        new.text, new.tail = group.text, group.tail
+        new.extend(children)
+        out.append(new)
+    return out or [group]
+
+
+def _continues(run: ET.Element, after: ET.Element) -> bool:
+    """Whether ``<text>`` ``after`` starts where ``run`` ends (within a quarter em):
+    the next run of the same line, not the next tick label or table cell."""
+    family = re.findall(r"'([^']*)'", run.get("font-family", "")) or ["Sans Serif"]
+    font = QtGui.QFont(family[0])
+    try:
+        x0, x1 = float(run.get("x", "0")), float(after.get("x", "0"))
+        size = float(run.get("font-size", "12"))
+        font.setWeight(QtGui.QFont.Weight(int(run.get("font-weight", "400"))))
+    except ValueError:
+        return False
+    font.setPixelSize(max(1, round(size)))
+    width = QtGui.QFontMetricsF(font).horizontalAdvance(run.text or "")
+    return abs(x0 + width - x1) <= 0.25 * size
+
+
+def _merge_text_runs(parent: ET.Element) -> None:
+    """Join adjacent ``<text>`` runs of one line (Qt writes a run per font fallback, at
+    absolute x positions: viewers with other glyph widths left gaps or overlaps)."""
+    children = list(parent)
+    keep, last = [], None
+    for child in children:
+        if (
+            last is not None
+            and child.tag == _TEXT
+            and last.tag == _TEXT
+            and child.get("y") == last.get("y")
+            and not (last.tail or "").strip()
+            and {k: v for k, v in child.attrib.items() if k != "x"}
+            == {k: v for k, v in last.attrib.items() if k != "x"}
+            and _continues(last, child)
+            and len(child) == 0
+            and len(last) == 0
+        ):
+            last.text = (last.text or "") + (child.text or "")
+            last.tail = child.tail
+            continue
+        keep.append(child)
+        last = child
+    if len(keep) != len(children):
+        for child in children:
+            parent.remove(child)
+        parent.extend(keep)
+
+
+def portable_svg(text: str) -> str:
+    """Rewrite Qt's SVG so other renderers draw it as Qt meant.
+
+    Qt writes cosmetic pens as ``vector-effect="non-scaling-stroke"`` inside the
+    data-to-pixel ``matrix(...)`` of a plot: renderers without that SVG Tiny feature
+    (ImageMagick) drew a 3 px arrow 345 px wide. Such shapes get the matrix baked into
+    their coordinates instead, in a group of their own. A line of text that Qt split
+    into absolutely placed runs becomes one ``<text>`` (QtSvg left gaps inside it).
+    """
+    ET.register_namespace("", _SVG_NS)
+    ET.register_namespace("xlink", "http://www.w3.org/1999/xlink")
+    try:
+        root = ET.fromstring(text)
+    except ET.ParseError:
+        return text  # not expected from Qt; an export as Qt wrote it beats none
+    stack = [root]
+    while stack:
+        parent = stack.pop()
+        children = list(parent)
+        if any(c.tag == _G for c in children) or any(c.get("vector-effect") for c in children):
+            rebuilt = []
+            for child in children:
+                rebuilt.extend(_split_scaled_group(child) if child.tag == _G else [child])
+            for child in children:
+                parent.remove(child)
+            parent.extend(rebuilt)
+            children = rebuilt
+        for child in children:
+            if (
+                child.tag != _G
+                and child.get("vector-effect") == "non-scaling-stroke"
+                and (parent.tag != _G or parent.get("transform") is None)
+            ):
+                del child.attrib["vector-effect"]  # no transform above it: same stroke
+        _merge_text_runs(parent)
+        stack.extend(children)
+    return '<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n' + ET.tostring(
+        root, encoding="unicode"
+    )
