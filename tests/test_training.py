@@ -369,6 +369,13 @@ def test_train_page_trains_off_the_gui_thread_and_draws(qtbot, torch):
     assert page.sim_image.image.shape == (8, 8)
     np.testing.assert_allclose(np.diag(page.sim_image.image), 1.0, atol=1e-9)
     assert "no row" in page.summary.text()
+    # the attention plot shows the latest method; the chooser shows any finished one
+    assert [page.attn_method.itemData(i) for i in range(3)] == ["learned", "rope", "alibi"]
+    np.testing.assert_array_equal(page.attention_map, page.results["alibi"]["attention"][0, 0])
+    page.attn_method.setCurrentIndex(0)
+    np.testing.assert_array_equal(page.attention_map, page.results["learned"]["attention"][0, 0])
+    np.testing.assert_array_equal(page.attn_image.image, page.attention_map.T)
+    assert "learned" in page.attn_plot.titleLabel.text
 
 
 def test_train_page_cancel_stops_the_run(qtbot, torch):

@@ -239,6 +239,11 @@ class TrainPage(QtWidgets.QWidget):
         self.use_button.clicked.connect(self.use_in_learned_view)
         self.use_button.setEnabled(False)
         form.addRow(self.use_button)
+        self.attn_method = QtWidgets.QComboBox(self.controls)
+        self.attn_method.setObjectName("train-attention-method")
+        self.attn_method.setToolTip("Whose attention map the lower-left plot shows")
+        self.attn_method.currentIndexChanged.connect(self._show_attention)
+        form.addRow("Attention of", self.attn_method)
         self.controls.setMaximumWidth(340)
 
     def _spin(self, lo: int, hi: int, value: int, name: str) -> QtWidgets.QSpinBox:
@@ -387,6 +392,7 @@ class TrainPage(QtWidgets.QWidget):
         self.attn_image.clear()
         self.attention_map = None
         self.attn_plot.setTitle("Attention, layer 1 head 1")
+        self.attn_method.clear()
         self.rope_curve.setData([], [])
 
     # ------------------------------------------------------------------ worker signals
@@ -445,9 +451,8 @@ class TrainPage(QtWidgets.QWidget):
             self.sim_image.setImage(cosine_matrix(res["table"]).T, levels=(-1.0, 1.0))
             self.use_button.setEnabled(self.use_table is not None)
         if res.get("attention") is not None:
-            self.attention_map = np.asarray(res["attention"][0, 0])
-            self.attn_image.setImage(self.attention_map.T, levels=(0.0, 1.0))
-            self.attn_plot.setTitle(f"Attention, layer 1 head 1: {PE_LABELS[pe]}, one sample")
+            self.attn_method.addItem(PE_LABELS[pe], pe)
+            self.attn_method.setCurrentIndex(self.attn_method.count() - 1)  # the latest
         if res.get("rope_freq") is not None:
             theta = np.asarray(res["rope_freq"], dtype=float)
             self.rope_curve.setData(np.arange(len(theta), dtype=float), theta)
@@ -459,6 +464,17 @@ class TrainPage(QtWidgets.QWidget):
             ]
             lines.append(f"<b>{PE_LABELS[r['pe']]}</b> {', '.join(cells)}")
         self.summary.setText("<br>".join(lines))
+
+    @QtCore.Slot(int)
+    def _show_attention(self, index: int) -> None:
+        """Show layer 1, head 1 of the chosen method's evaluation sample."""
+        pe = self.attn_method.itemData(index)
+        res = self.results.get(pe) if pe is not None else None
+        if res is None or res.get("attention") is None:
+            return
+        self.attention_map = np.asarray(res["attention"][0, 0])
+        self.attn_image.setImage(self.attention_map.T, levels=(0.0, 1.0))
+        self.attn_plot.setTitle(f"Attention, layer 1 head 1: {PE_LABELS[pe]}, one sample")
 
     def save_learned_table(self) -> Path:
         """Write the trained learned table to a new ``.npy`` in :attr:`table_folder`."""
