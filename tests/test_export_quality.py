@@ -225,3 +225,16 @@ def test_imagemagick_draws_the_rope_arrows_as_thin_lines(tmp_path, qapp):
             (np.abs(p - np.array(color)) <= 40).all(axis=2).sum() for p in (expected, drawn)
         )
         assert 0.2 * want <= got <= 2 * want, (color, got, want)
+
+
+@pytest.mark.skipif(shutil.which("rsvg-convert") is None, reason="librsvg2-bin not installed")
+def test_librsvg_draws_the_formula_line(rope_svg, tmp_path):
+    # A word-wrapped label's clip landed at the label's untranslated place in the SVG:
+    # standard renderers clipped the formula line away.
+    path, png = rope_svg
+    out = tmp_path / "rsvg.png"
+    subprocess.run(["rsvg-convert", str(path), "-o", str(out)], check=True, timeout=120)
+    drawn, expected = _pixels(out), _pixels(png)
+    band = (slice(44, 66), slice(0, 1600))  # the formula line under the title
+    want, got = ((p[band] < 100).all(axis=2).sum() for p in (expected, drawn))
+    assert want > 500 and got >= 0.5 * want, (got, want)

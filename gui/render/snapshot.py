@@ -16,6 +16,7 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtSvg, QtWidgets
 
 from core.atomicio import atomic_path
+from gui.render import raster
 
 _PathLike = str | os.PathLike[str]
 
@@ -116,6 +117,25 @@ def _fit_axes(widget: QtWidgets.QWidget, scenes: list[QtWidgets.QGraphicsScene])
             return
 
 
+def _render_widget(
+    widget: QtWidgets.QWidget, painter: QtGui.QPainter, flags: QtWidgets.QWidget.RenderFlag
+) -> None:
+    """``widget.render`` at the painter's origin, on a vector device through a QPicture.
+
+    Qt's SVG writer put the clip a widget sets inside ``render`` (a word-wrapped label's
+    text clip) at the widget's untranslated place: librsvg and browsers clipped the
+    formula line away. Replayed from a picture, the clip goes through the painter's
+    transform like any other."""
+    region = QtGui.QRegion(widget.rect())
+    if raster.on_raster(painter):
+        widget.render(painter, QtCore.QPoint(), region, flags)
+        return
+    picture = QtGui.QPicture()
+    picture.setBoundingRect(widget.rect())
+    widget.render(picture, QtCore.QPoint(), region, flags)
+    painter.drawPicture(QtCore.QPointF(0, 0), picture)
+
+
 def _paint_tree(
     widget: QtWidgets.QWidget,
     painter: QtGui.QPainter,
@@ -141,7 +161,7 @@ def _paint_tree(
     else:
         flag = QtWidgets.QWidget.RenderFlag
         background = flag.DrawWindowBackground if opaque and top else flag(0)
-        widget.render(painter, QtCore.QPoint(), QtGui.QRegion(widget.rect()), background)
+        _render_widget(widget, painter, background)
         for child in widget.children():
             if (
                 isinstance(child, QtWidgets.QWidget)
