@@ -456,13 +456,17 @@ def test_theme_toggles_do_not_leak(window):
     window.set_view("compare")
     assert window.wait_idle()
     display = window.lecture.display
-    for _ in range(6):  # warm-up: caches, both themes' style sheets
+    for _ in range(20):  # warm-up: caches, both themes' style sheets, weak-key tables
         display.toggle_theme()
         assert window.wait_idle()
     objects, boxes = _census()
-    for _ in range(50):
+    toggles = 50
+    for _ in range(toggles):
         display.toggle_theme()
         assert window.wait_idle()
     after_objects, after_boxes = _census()
     assert after_boxes == boxes
-    assert after_objects < objects * 1.01, (objects, after_objects)
+    # The leak this guards against kept 400-900 objects per toggle (a plot and its
+    # context menus). What remains is bookkeeping of weak-key tables that pyqtgraph
+    # prunes lazily: a handful of objects over the whole run, whatever ran before.
+    assert (after_objects - objects) / toggles < 4, (objects, after_objects)

@@ -210,3 +210,25 @@ def test_title_text_changes_in_place_without_a_new_layout(qtbot):
     assert abs(centre - label.geometry().center().x()) < 1.0  # centred again
     label.setText("through pyqtgraph")
     assert not plot.layout.isActivated()  # what set_text_in_place avoids
+
+
+def test_dying_label_answers_size_hints(qapp):
+    """A LabelItem whose attributes the garbage collector already cleared (its Qt
+    destructor still asks for size hints) answers an empty size instead of raising."""
+    from PySide6 import QtCore
+
+    from gui.render import pg_compat
+
+    label = pg.LabelItem("x")
+    del label.__dict__["_sizeHint"]  # what tp_clear does to a wrapper in a freed cycle
+    hint = QtCore.Qt.SizeHint.PreferredSize
+    assert label.sizeHint(hint, QtCore.QSizeF()) == QtCore.QSizeF(0, 0)
+    saved = vars(pg.LabelItem)["_sizeHint"]
+    try:
+        del pg.LabelItem._sizeHint  # without the guard: the error the guard prevents
+        with pytest.raises(AttributeError):
+            label.sizeHint(hint, QtCore.QSizeF())
+        pg_compat.guard_label_size_hints()
+        assert label.sizeHint(hint, QtCore.QSizeF()) == QtCore.QSizeF(0, 0)
+    finally:
+        pg.LabelItem._sizeHint = saved

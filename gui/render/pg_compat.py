@@ -162,6 +162,7 @@ INTERNAL_MEMBERS: dict[str, dict[str, Member]] = {
         "item": _attribute(used_by="title_label, panel_plot"),
         "updateMin": _method(used_by="title_label"),
         "itemRect": _method(used_by="title_label"),
+        "_sizeHint": _attribute(used_by="pg_compat (guard_label_size_hints)"),
     },
     "ColorBarItem": {
         "axis": _attribute(used_by="fast_axis, panel_plot"),
@@ -294,6 +295,23 @@ def mark_rendered(image: pg.ImageItem) -> None:
 def forget_bounds(view: pg.ViewBox, item: pg.GraphicsItem) -> None:
     """Drop ``view``'s cached bounds of ``item`` (what ``itemBoundsChanged`` does first)."""
     view._itemBoundsCache.pop(item, None)
+
+
+def guard_label_size_hints() -> None:
+    """Give ``LabelItem`` a class-level, empty ``_sizeHint`` for its ``sizeHint``.
+
+    ``LabelItem.sizeHint`` reads the instance's ``_sizeHint``. When the garbage collector
+    frees a legend or title that sits in a reference cycle, Python clears the wrapper's
+    attributes first and the Qt destructor, asking its layout for size hints, then calls
+    ``sizeHint`` on a wrapper without them: an ``AttributeError`` inside a Qt virtual
+    (seen as a flaky test error). With the class-level default such a dying label
+    answers an empty size instead; live labels keep their own hints.
+    """
+    if "_sizeHint" not in vars(pg.LabelItem):
+        pg.LabelItem._sizeHint = {}  # read-only fallback: LabelItem only ever assigns it
+
+
+guard_label_size_hints()
 
 
 # ---------------------------------------------------------------------- checking
