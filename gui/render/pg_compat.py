@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pyqtgraph as pg
-from PySide6 import QtGui
+from PySide6 import QtCore, QtGui
 
 
 @dataclass(frozen=True)
@@ -162,7 +162,8 @@ INTERNAL_MEMBERS: dict[str, dict[str, Member]] = {
         "item": _attribute(used_by="title_label, panel_plot"),
         "updateMin": _method(used_by="title_label"),
         "itemRect": _method(used_by="title_label"),
-        "_sizeHint": _attribute(used_by="pg_compat (guard_label_size_hints)"),
+        "_sizeHint": _attribute(used_by="pg_compat (guard_dying_labels)"),
+        "opts": _attribute(used_by="pg_compat (guard_dying_labels)"),
     },
     "ColorBarItem": {
         "axis": _attribute(used_by="fast_axis, panel_plot"),
@@ -297,21 +298,36 @@ def forget_bounds(view: pg.ViewBox, item: pg.GraphicsItem) -> None:
     view._itemBoundsCache.pop(item, None)
 
 
-def guard_label_size_hints() -> None:
-    """Give ``LabelItem`` a class-level, empty ``_sizeHint`` for its ``sizeHint``.
+def guard_dying_labels() -> None:
+    """Make ``LabelItem``'s Qt virtuals harmless on a wrapper the collector has cleared.
 
-    ``LabelItem.sizeHint`` reads the instance's ``_sizeHint``. When the garbage collector
-    frees a legend or title that sits in a reference cycle, Python clears the wrapper's
-    attributes first and the Qt destructor, asking its layout for size hints, then calls
-    ``sizeHint`` on a wrapper without them: an ``AttributeError`` inside a Qt virtual
-    (seen as a flaky test error). With the class-level default such a dying label
-    answers an empty size instead; live labels keep their own hints.
+    When the garbage collector frees a closed window, legend or title that sits in a
+    reference cycle, Python clears the wrappers' attributes first; the Qt destructors
+    then still call ``sizeHint`` and ``resizeEvent`` on the ``LabelItem``, which read
+    ``self._sizeHint``, ``self.item`` and ``self.opts``: an ``AttributeError`` inside a
+    Qt virtual, reported by whichever later code triggered the collection (a flaky test
+    error). The wrappers answer an empty size and do nothing for such a dying label;
+    live labels run pyqtgraph's own methods. Idempotent.
     """
-    if "_sizeHint" not in vars(pg.LabelItem):
-        pg.LabelItem._sizeHint = {}  # read-only fallback: LabelItem only ever assigns it
+    for name, default in (("sizeHint", lambda: QtCore.QSizeF(0, 0)), ("resizeEvent", None)):
+        original = getattr(pg.LabelItem, name)
+        if getattr(original, "_pe_guarded", False):
+            continue
+
+        def guarded(
+            self: Any, *args: Any, _original: Any = original, _default: Any = default
+        ) -> Any:
+            state = vars(self)
+            if "item" not in state or "_sizeHint" not in state or "opts" not in state:
+                return _default() if _default is not None else None
+            return _original(self, *args)
+
+        guarded._pe_guarded = True  # type: ignore[attr-defined]
+        guarded.__doc__ = original.__doc__
+        setattr(pg.LabelItem, name, guarded)
 
 
-guard_label_size_hints()
+guard_dying_labels()
 
 
 # ---------------------------------------------------------------------- checking
