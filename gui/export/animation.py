@@ -37,7 +37,12 @@ PILLOW_MISSING = (
     if getattr(sys, "frozen", False)
     else "animation export needs Pillow, which is not installed: run 'pip install Pillow'"
 )
-MP4_MISSING = "MP4 export needs PyAV, which is not installed: run 'pip install av' (or use .gif)"
+MP4_MISSING = (
+    "MP4 export needs PyAV, which is not part of this installation: the packaged app leaves "
+    "it out to stay small; from the source checkout run '.venv/bin/pip install av'"
+    if getattr(sys, "frozen", False)
+    else "MP4 export needs PyAV, which is not installed: run 'pip install av' (or use .gif)"
+)
 
 Progress = Callable[[int, int], None]
 """``progress(done, total)`` after each frame; raise (e.g. :class:`Cancelled`) to stop."""
