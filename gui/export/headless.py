@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import os
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -150,6 +151,56 @@ def export_view(
     OSError
         The file cannot be written (an existing file is then untouched).
     """
+    request = validate_request(
+        view_id, params, path, width=width, height=height, scale=scale, transparent=transparent
+    )
+    spec, fmt, values = request.spec, request.fmt, request.values
+    if fmt in ("csv", "npy") and panel is None:
+        data = spec.export(values)
+        write_array(path, data.array, data.axes)
+        return Path(path)
+    view = compute_view(view_id, values, context_for_size(*request.pixels))
+    chosen = find_panel(view, panel) if panel is not None else None
+    if fmt in ("csv", "npy"):
+        _write_panel_data(path, view_id, chosen)
+    else:
+        render_view(
+            spec, view, chosen, path, fmt, request.layout, request.pixels, transparent, title, note
+        )
+    return Path(path)
+
+
+@dataclass(frozen=True)
+class ExportRequest:
+    """A validated export request (see :func:`validate_request`)."""
+
+    spec: ViewSpec
+    fmt: str
+    values: dict[str, Any]
+    layout: tuple[int, int]  # layout size (width, height) in px
+    pixels: tuple[int, int]  # image size (width, height) in px
+
+
+def validate_request(
+    view_id: str,
+    params: Mapping[str, Any],
+    path: str | os.PathLike[str],
+    *,
+    width: int | None = None,
+    height: int | None = None,
+    scale: float | None = None,
+    transparent: bool = False,
+) -> ExportRequest:
+    """Check an export request as :func:`export_view` does, before any work.
+
+    Raises
+    ------
+    ValueError
+        Unknown view, invalid parameter or size, unsupported extension, ``scale`` or
+        ``transparent`` for a format other than PNG.
+    OSError
+        ``path``'s folder is missing or not writable.
+    """
     spec = get_view(view_id)
     fmt = export_format(path)
     values = spec.model.validate(params, partial=True)
@@ -159,20 +210,11 @@ def export_view(
         raise ValueError("a transparent background applies to PNG export only")
     w, h, pw, ph = pixel_size(width, height, scale)
     check_writable(path)
-    if fmt in ("csv", "npy") and panel is None:
-        data = spec.export(values)
-        write_array(path, data.array, data.axes)
-        return Path(path)
-    view = compute_view(view_id, values, context_for_size(pw, ph))
-    chosen = _find_panel(view, panel) if panel is not None else None
-    if fmt in ("csv", "npy"):
-        _write_panel_data(path, view_id, chosen)
-    else:
-        _render(spec, view, chosen, path, fmt, (w, h), (pw, ph), transparent, title, note)
-    return Path(path)
+    return ExportRequest(spec, fmt, dict(values), (w, h), (pw, ph))
 
 
-def _find_panel(view: ViewData, key: str) -> Panel:
+def find_panel(view: ViewData, key: str) -> Panel:
+    """The plot ``key`` of ``view``; ``ValueError`` naming the known keys otherwise."""
     try:
         return view.panel(key)
     except KeyError as exc:
@@ -220,7 +262,7 @@ def _zoomed_layout(
     return ui_scale, (max(1, round(pixels[0] / ratio)), max(1, round(pixels[1] / ratio)))
 
 
-def _render(
+def render_view(
     spec: ViewSpec,
     view: ViewData,
     panel: Panel | None,
@@ -232,7 +274,8 @@ def _render(
     title: str | None,
     note: str | None,
 ) -> None:
-    """Draw ``view`` (or ``panel``) in an offscreen widget and render it to ``path``."""
+    """Draw ``view`` (or ``panel``) in an offscreen widget and render it to ``path``
+    (the drawing half of :func:`export_view`, given the computed view)."""
     from gui.qt_app import ensure_app
 
     ensure_app(headless=True)  # offscreen platform unless a QApplication already exists

@@ -26,13 +26,15 @@ import numpy as np
 
 from core.atomicio import atomic_open
 from core.viewdata import Panel, ViewData, ViewSpec
-from core.views import compute_view, get_view
+from core.views import compute_view
 from gui.export.headless import (
-    check_writable,
+    ExportRequest,
     context_for_size,
     export_format,
     export_view,
-    pixel_size,
+    find_panel,
+    render_view,
+    validate_request,
     write_csv,
 )
 
@@ -143,18 +145,15 @@ def export_data(
 
     ``kwargs`` are :func:`export_view`'s keyword arguments (width, height, panel, ...).
     """
-    spec = get_view(view_id)
-    export_format(path)
-    values = spec.model.validate(params, partial=True)
-    _, _, pw, ph = pixel_size(kwargs.get("width"), kwargs.get("height"), kwargs.get("scale"))
-    check_writable(path)
+    request = _validate(view_id, params, path, kwargs)
+    values = request.values
     panel_key = kwargs.get("panel")
     if panel_key is None:
-        data = spec.export(values)
+        data = request.spec.export(values)
         _write_checked(job, path, np.asarray(data.array), list(data.axes), None)
         return Path(path)
-    view = compute_view(view_id, values, context_for_size(pw, ph))
-    names, table = _panel(view, panel_key).data_table()
+    view = compute_view(view_id, values, context_for_size(*request.pixels))
+    names, table = find_panel(view, panel_key).data_table()
     job.check()
     if table.size == 0:  # text tables and the "no numeric data" error: as headless does
         return export_view(view_id, values, path, **kwargs)
@@ -162,11 +161,22 @@ def export_data(
     return Path(path)
 
 
-def _panel(view: ViewData, key: str) -> Panel:
-    try:
-        return view.panel(key)
-    except KeyError as exc:
-        raise ValueError(str(exc).strip("'\"")) from None
+def _validate(
+    view_id: str,
+    params: Mapping[str, Any],
+    path: str | os.PathLike[str],
+    kwargs: Mapping[str, Any],
+) -> ExportRequest:
+    """:func:`gui.export.headless.validate_request` with :func:`export_view`'s kwargs."""
+    return validate_request(
+        view_id,
+        params,
+        path,
+        width=kwargs.get("width"),
+        height=kwargs.get("height"),
+        scale=kwargs.get("scale"),
+        transparent=bool(kwargs.get("transparent", False)),
+    )
 
 
 @dataclass(frozen=True)
@@ -188,30 +198,19 @@ def prepare_image(
     kwargs: Mapping[str, Any],
 ) -> PreparedImage:
     """Validate an image export and compute its view data (worker thread)."""
-    spec = get_view(view_id)
-    fmt = export_format(path)
-    values = spec.model.validate(params, partial=True)
-    scale, transparent = kwargs.get("scale"), kwargs.get("transparent", False)
-    if scale is not None and fmt != "png":
-        raise ValueError("scale applies to PNG export only; give width and height instead")
-    if transparent and fmt != "png":
-        raise ValueError("a transparent background applies to PNG export only")
-    w, h, pw, ph = pixel_size(kwargs.get("width"), kwargs.get("height"), scale)
-    check_writable(path)
-    view = compute_view(view_id, values, context_for_size(pw, ph))
+    request = _validate(view_id, params, path, kwargs)
+    view = compute_view(view_id, request.values, context_for_size(*request.pixels))
     job.check()
     panel_key = kwargs.get("panel")
-    panel = _panel(view, panel_key) if panel_key is not None else None
-    return PreparedImage(spec, view, panel, (w, h), (pw, ph))
+    panel = find_panel(view, panel_key) if panel_key is not None else None
+    return PreparedImage(request.spec, view, panel, request.layout, request.pixels)
 
 
 def render_image_export(
     prepared: PreparedImage, path: str | os.PathLike[str], kwargs: Mapping[str, Any]
 ) -> Path:
     """Draw a prepared image export to ``path`` (GUI thread)."""
-    from gui.export import headless
-
-    headless._render(  # the drawing half of export_view, given the computed view
+    render_view(
         prepared.spec,
         prepared.view,
         prepared.panel,
