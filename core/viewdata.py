@@ -166,6 +166,9 @@ class ViewData:
     formula: str = ""
     verdict: str = ""
     notes: list[str] = field(default_factory=list)
+    #: the formula as :mod:`core.formula` markup (typeset by the GUI); ``formula`` is
+    #: its plain form. Empty: the GUI shows ``formula`` as it stands.
+    formula_markup: str = ""
 
     def display_notes(self) -> list[str]:
         """The view's notes, then each panel's own note (prefixed with its title)."""

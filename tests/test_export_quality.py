@@ -174,17 +174,30 @@ def rope_svg(tmp_path_factory, qapp):
 
 
 def test_rope_svg_has_no_non_scaling_strokes_and_whole_formula_line(rope_svg):
+    from core.formula import glyph_text
     from core.viewdata import ComputeContext
     from core.views import compute_view, get_view
+    from gui.render.formula_label import _math_family
 
     path, _png = rope_svg
     text = path.read_text(encoding="utf-8")
     assert "non-scaling-stroke" not in text
     root = ET.fromstring(text)  # parses
     values = get_view("rope").model.validate({}, partial=True)
-    formula = compute_view("rope", values, ComputeContext(64, 256)).formula
-    lines = ["".join(t.itertext()) for t in root.iter(f"{SVG_NS}text")]
-    assert lines.count(formula) == 1, [t for t in lines if "R_p" in t]
+    markup = compute_view("rope", values, ComputeContext(64, 256)).formula_markup
+    # the typeset formula is text in its serif font, in runs (italic variables, scripts)
+    family = f"'{_math_family()}'"
+    runs = [t for t in root.iter(f"{SVG_NS}text") if t.get("font-family", "").startswith(family)]
+    drawn = "".join("".join(t.itertext()) for t in runs)
+    assert "".join(drawn.split()) == "".join(glyph_text(markup).split()), drawn
+    at = next(k for k, t in enumerate(runs) if (t.text or "").endswith("10000"))
+    base, exponent = runs[at], runs[at + 1 : at + 4]  # the runs after the base
+    assert "".join(t.text for t in exponent) == "−2i/64"  # 10000^{−2i/64}
+    for t in exponent:  # smaller, raised (SVG y grows downwards)
+        assert float(t.get("font-size")) < 0.8 * float(base.get("font-size"))
+        assert float(t.get("y")) < float(base.get("y")) - 3
+    assert {t.get("font-style") for t in runs if t.text in ("θ", "p", "m")} == {"italic"}
+    assert {t.get("font-style") for t in runs if "rotates" in (t.text or "")} == {"normal"}
 
 
 def _color_box(pixels: np.ndarray, rgb: tuple[int, int, int]) -> tuple[int, ...]:

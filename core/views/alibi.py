@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from core.alibi import alibi_attention_row, alibi_bias, alibi_slopes, key_index_bias_row
+from core.formula import plain_text
 from core.memory import check_allocation
 from core.params import Param, ParamModel
 from core.toeplitz import even_step, offsets, toeplitz_view
@@ -317,15 +318,17 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         ),
     ]
     kind = "−m·(i−j) for j ≤ i, −∞ for j > i" if causal else "−m·|i−j|"
-    formula = (
-        f"bias[h, i, j] = {kind};  m_h = 2^(−8h/{h})"
+    formula = (  # core.formula markup; two spaces separate terms
+        f"bias[h, i, j] = {kind};  m_h = 2^{{−8h/{h}}}"
         if h & (h - 1) == 0
         else f"bias[h, i, j] = {kind};  slopes by Press et al.'s rule for {h} heads"
     ) + (
-        f"  → m_1 = {slopes[0]:.4g}, m_{h} = {slopes[-1]:.4g}"
-        f", steepest m_{steep + 1} = {slopes[steep]:.4g}"
+        f"  → m_1 = {slopes[0]:.4g},  m_{{{h}}} = {slopes[-1]:.4g}"
+        f",  steepest m_{{{steep + 1}}} = {slopes[steep]:.4g}"
     )
-    return ViewData("alibi", dict(params), panels, formula, notes=notes)
+    return ViewData(
+        "alibi", dict(params), panels, plain_text(formula), notes=notes, formula_markup=formula
+    )
 
 
 def export(params: Mapping[str, Any]) -> ExportData:

@@ -9,6 +9,7 @@ import numpy as np
 
 from core import tablecache
 from core.alibi import alibi_slopes
+from core.formula import plain_text
 from core.learned import learned_table_rows
 from core.memory import check_allocation
 from core.params import Param, ParamModel
@@ -295,13 +296,15 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         ),
     ]
     m = alibi_slopes(params["heads"])
-    formula = (
-        f"sinusoidal Σ_i cos(Δω_i)/(d/2);  RoPE mean_i cos(Δθ_i), θ_i = "
-        f"{params['base']:g}^(−2i/{params['d_model'] - params['d_model'] % 2});  "
-        f"ALiBi exp(−mΔ), m₁ = {m[0]:.4g}, m̄ = {m.mean():.4g};  learned table "
-        f"{t} × d;  T5 bucket(−Δ), Shaw clip(−Δ, ±{SHAW_K}) + {SHAW_K}"
+    formula = (  # core.formula markup; two spaces separate terms
+        f"sinusoidal \\frac{{Σ_i cos(Δω_i)}}{{d/2}};  RoPE mean_i cos(Δθ_i),  θ_i = "
+        f"{params['base']:g}^{{−2i/{params['d_model'] - params['d_model'] % 2}}};  "
+        f"ALiBi exp(−mΔ),  m_1 = {m[0]:.4g}, m̄ = {m.mean():.4g};  learned table "
+        f"{t} × d;  T5 bucket(−Δ),  Shaw clip(−Δ, ±{SHAW_K}) + {SHAW_K}"
     )
-    return ViewData("compare", dict(params), panels, formula, notes=notes)
+    return ViewData(
+        "compare", dict(params), panels, plain_text(formula), notes=notes, formula_markup=formula
+    )
 
 
 def export(params: Mapping[str, Any]) -> ExportData:

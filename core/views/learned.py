@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from core import tablecache
+from core.formula import plain_text
 from core.learned import init_learned_table, learned_lookup, learned_table_rows
 from core.memory import check_allocation
 from core.params import Param, ParamModel
@@ -396,8 +397,8 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             col=1,
         ),
     ]
-    formula = (
-        f"x_p = token_embedding + E[p],  E ∈ ℝ^({rows}×{d}),  p = 0..{n - 1} "
+    formula = (  # core.formula markup; two spaces separate terms
+        f"x_p = token\\_embedding + E[p],  E ∈ ℝ^{{{rows}×{d}}},  p = 0..{n - 1} "
         f"(valid: 0..{rows - 1}"
         + (f"; {missing}: no row" if over else "")
         + ");  "
@@ -410,7 +411,15 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         if over
         else ""
     )
-    return ViewData("learned", dict(params), panels, formula, verdict, notes=notes)
+    return ViewData(
+        "learned",
+        dict(params),
+        panels,
+        plain_text(formula),
+        verdict,
+        notes=notes,
+        formula_markup=formula,
+    )
 
 
 def export(params: Mapping[str, Any]) -> ExportData:

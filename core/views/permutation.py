@@ -15,6 +15,7 @@ from core.attention import (
     tokenize,
     toy_attention,
 )
+from core.formula import plain_text
 from core.memory import check_allocation
 from core.params import Param, ParamModel
 from core.viewdata import ComputeContext, ExportData, Panel, ViewData, ViewSpec, fmt_value
@@ -253,15 +254,21 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     enters = {
         "sinusoidal": f"x = emb + PE (d={d}, base {base:g})",
         "learned": f"x = emb + 0.5·E[p] (random table, d={d})",
-        "rope": f"q, k rotated by p·θ_i (θ_i = {base:g}^(−2i/{d - d % 2}))",
+        "rope": f"q, k rotated by p·θ_i (θ_i = {base:g}^{{−2i/{d - d % 2}}})",
         "alibi": f"scores − {TOY_ALIBI_SLOPE:g}·|i − j|",
     }[method]
-    formula = (
-        f"out = softmax(q kᵀ/√{d}) v,  q, k, v = x W_q, x W_k, x W_v;  with {name}: "
+    formula = (  # core.formula markup; two spaces separate terms
+        f"out = softmax(\\frac{{q k^{{\\text{{T}}}}}}{{\\sqrt{{{d}}}}}) v,  "
+        f"q, k, v = x W_q, x W_k, x W_v;  with {name}: "
         f"{enters};  causal: keys j > i masked (−∞);  B = A reordered by {perm.tolist()}"
     )
     return ViewData(
-        "permutation", dict(params), panels, formula, _verdict(a, b, perm, gaps, method)
+        "permutation",
+        dict(params),
+        panels,
+        plain_text(formula),
+        _verdict(a, b, perm, gaps, method),
+        formula_markup=formula,
     )
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from core.formula import plain_text
 from core.memory import check_allocation
 from core.params import Param, ParamModel
 from core.relative import relative_positions, shaw_relative_index, t5_relative_bucket
@@ -126,10 +127,10 @@ def _grids(
 def _formula(params: Mapping[str, Any]) -> str:
     nb, md, k = params["num_buckets"], params["max_distance"], params["k"]
     per_dir = nb // 2 if params["bidirectional"] else nb
-    return (
-        f"course grid[i, j] = i − j;  Shaw index = clip(j − i, −{k}, {k}) + {k} ∈ 0..{2 * k} "
-        f"(tables a^K, a^V: 2·{2 * k + 1}·d_head per layer);"
-        f"  T5 bucket(j − i): {nb} buckets, {per_dir} per direction = {per_dir // 2} exact "
+    return (  # core.formula markup; two spaces separate terms
+        f"course grid[i, j] = i − j;  Shaw index = clip(j − i, −{k}, {k}) + {k} ∈ 0..{2 * k}  "
+        f"(tables a^K, a^V: 2·{2 * k + 1}·d_{{head}} per layer);"
+        f"  T5 bucket(j − i): {nb} buckets,  {per_dir} per direction = {per_dir // 2} exact "
         f"+ {per_dir - per_dir // 2} logarithmic up to distance {md}"
     )
 
@@ -251,7 +252,10 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             col=1,
         ),
     ]
-    return ViewData("relative", dict(params), panels, _formula(params), notes=notes)
+    formula = _formula(params)
+    return ViewData(
+        "relative", dict(params), panels, plain_text(formula), notes=notes, formula_markup=formula
+    )
 
 
 def export(params: Mapping[str, Any]) -> ExportData:

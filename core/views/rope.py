@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from core.formula import plain_text
 from core.memory import check_allocation
 from core.params import Param, ParamModel
 from core.rope import (
@@ -424,14 +425,16 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         "yarn": ", YaRN blend",
         "llama3": ", Llama 3.1 bands (kept / blended / divided by factor)",
     }[kind]
-    formula = (
+    formula = (  # core.formula markup; two spaces separate terms
         f"R_p rotates pair i = dims (a_i, b_i) by p·θ_i,  θ_i = {params['base']:g}"
-        f"^(−2i/{d_rot}){scale_txt};  pair {pair}: m·θ = {m}·{theta:.6g} = "
+        f"^{{−2i/{d_rot}}}{scale_txt};  pair {pair}: m·θ = {m}·{theta:.6g} = "
         f"{m * theta:.6g} rad;  ⟨R_m q, R_n k⟩ depends on m − n = {m - n} only"
     )
     if af != 1.0:
-        formula += f";  attention factor {af:.4g} multiplies cos and sin (score × {af**2:.4g})"
-    return ViewData("rope", dict(params), panels, formula, notes=notes)
+        formula += f";  attention factor {af:.4g} multiplies cos and sin  (score × {af**2:.4g})"
+    return ViewData(
+        "rope", dict(params), panels, plain_text(formula), notes=notes, formula_markup=formula
+    )
 
 
 def export(params: Mapping[str, Any]) -> ExportData:

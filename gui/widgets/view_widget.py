@@ -11,9 +11,11 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 from superqt.utils import qdebounced, qthrottled
 
+from core.formula import escape
 from core.viewdata import ViewData, ViewSpec
 from gui.plotting.panel_plot import PanelPlot
 from gui.render.fast_axis import hide_spare_axes, make_axes
+from gui.render.formula_label import FormulaLabel
 from gui.render.view_box import PlotViewBox
 from gui.theme import current_theme
 
@@ -43,10 +45,8 @@ class ViewWidget(QtWidgets.QWidget):
         self.explanation = QtWidgets.QLabel(spec.explanation, self)
         self.explanation.setWordWrap(True)
         self.explanation.setObjectName("view-explanation")
-        self.formula = QtWidgets.QLabel("", self)
+        self.formula = FormulaLabel(self)  # typeset; wraps only between terms
         self.formula.setObjectName("view-formula")
-        self.formula.setWordWrap(True)
-        self.formula.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
         self.banner = QtWidgets.QLabel("", self)
         self.banner.setObjectName("view-banner")
         self.banner.setWordWrap(True)
@@ -127,7 +127,7 @@ class ViewWidget(QtWidgets.QWidget):
         if live:
             self.full_quality()
         self.data = data
-        texts = (data.formula, data.verdict, self._idle_for(data))
+        texts = (data.formula_markup or escape(data.formula), data.verdict, self._idle_for(data))
         self._latest_text = texts
         if live:
             self.live_text(texts)  # at once, or when the interval is over (latest wins)
@@ -238,9 +238,7 @@ class ViewWidget(QtWidgets.QWidget):
         self.canvas.setBackground(theme.background)
         self.title.setStyleSheet(f"font-size: {theme.font_pt(20)}pt; font-weight: bold;")
         self.explanation.setStyleSheet(f"font-size: {theme.font_pt(12)}pt;")
-        self.formula.setStyleSheet(
-            f"font-size: {theme.font_pt(13)}pt; font-family: 'DejaVu Sans Mono', monospace;"
-        )
+        self.formula.set_point_size(theme.font_pt(15))
         self.banner.setStyleSheet(
             f"font-size: {theme.font_pt(13)}pt; color: #ffffff; background: #b3261e; "
             "padding: 6px; border-radius: 4px;"

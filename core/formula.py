@@ -1,0 +1,369 @@
+r"""Formula markup: a tiny TeX-like subset for the formula line of each view.
+
+A view writes its formula once, as markup with the current values filled in; the GUI
+typesets it (:mod:`gui.render.formula_label`) and :func:`plain_text` gives the plain
+form kept in :attr:`core.viewdata.ViewData.formula` (CSV, CLI, tests, tooltips).
+
+Syntax
+------
+``x_i``, ``x_{ab}``
+    Subscript (one character, or a braced group).
+``x^2``, ``x^{−2i/32}``
+    Superscript. ``x_i^2`` (or ``x^2_i``) stacks both.
+``\frac{a}{b}``
+    A fraction (numerator over denominator).
+``\sqrt{x}``
+    A square root with its bar over ``x``.
+``\text{...}``
+    Upright text (otherwise single Latin letters and lowercase Greek letters are set in
+    italics, as variables; words, numbers and symbols stay upright).
+``\_``, ``\^``, ``\{``, ``\}``, ``\\``
+    The literal character.
+Two or more spaces (outside braces)
+    A break between *terms*: a long formula wraps there and nowhere else. A single
+    space never breaks a line (unless one term alone is wider than the line).
+
+Plain form: ``x_i`` → ``x_i``, ``x_{12}`` → ``x_12``, ``x^{−2i/32}`` → ``x^(−2i/32)``
+(parenthesised when not a single word), ``\frac{a}{b}`` → ``a/b``, ``\sqrt{d}`` → ``√d``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+__all__ = [
+    "Frac",
+    "Node",
+    "Script",
+    "Sqrt",
+    "Text",
+    "escape",
+    "glyph_text",
+    "parse",
+    "plain_text",
+    "runs",
+    "scripts",
+    "terms",
+]
+
+
+@dataclass(frozen=True)
+class Text:
+    """Text set as it stands; ``upright`` switches the automatic italics off."""
+
+    text: str
+    upright: bool = False
+
+
+@dataclass(frozen=True)
+class Script:
+    """Sub- and/or superscript attached to what precedes it."""
+
+    sub: tuple[Node, ...] | None
+    sup: tuple[Node, ...] | None
+
+
+@dataclass(frozen=True)
+class Frac:
+    """A fraction."""
+
+    num: tuple[Node, ...]
+    den: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Sqrt:
+    """A square root."""
+
+    body: tuple[Node, ...]
+
+
+Node = Text | Script | Frac | Sqrt
+
+_ESCAPES = {"_": "_", "^": "^", "{": "{", "}": "}", "\\": "\\"}
+_COMMANDS = {"frac": 2, "sqrt": 1, "text": 1}
+_BREAK = re.compile(r" {2,}")
+
+
+class FormulaError(ValueError):
+    """Malformed markup (a view's bug: the message names the markup)."""
+
+
+def escape(text: str) -> str:
+    """``text`` as markup that shows it literally (e.g. a file name with ``_``)."""
+    return re.sub(r"([\\_^{}])", r"\\\1", text)
+
+
+def terms(markup: str) -> list[tuple[str, str]]:
+    """Split ``markup`` at its term breaks: ``[(term, separator before it), ...]``.
+
+    Runs of two or more spaces outside braces separate terms; the first term's
+    separator is ``""``.
+    """
+    out: list[tuple[str, str]] = []
+    depth, start, sep, i = 0, 0, "", 0
+    while i < len(markup):
+        ch = markup[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        elif ch == " " and depth == 0:
+            match = _BREAK.match(markup, i)
+            if match is not None:
+                out.append((markup[start:i], sep))
+                sep, start = match.group(0), match.end()
+                i = match.end()
+                continue
+        i += 1
+    out.append((markup[start:], sep))
+    return [(t, s) for t, s in out if t or s]
+
+
+def parse(markup: str) -> tuple[Node, ...]:
+    """The nodes of ``markup`` (term breaks are kept as spaces in the text).
+
+    Raises
+    ------
+    FormulaError
+        Unbalanced braces, a script with nothing to attach, an unknown command.
+    """
+    nodes, end = _parse(markup, 0, markup)
+    if end != len(markup):
+        raise FormulaError(f"unbalanced '}}' at {end} in formula markup {markup!r}")
+    return nodes
+
+
+def _parse(s: str, i: int, whole: str) -> tuple[tuple[Node, ...], int]:
+    """Nodes from ``s[i:]`` up to a closing brace (not consumed) or the end."""
+    nodes: list[Node] = []
+    buf: list[str] = []
+
+    def flush() -> None:
+        if buf:
+            nodes.append(Text("".join(buf)))
+            buf.clear()
+
+    while i < len(s):
+        ch = s[i]
+        if ch == "}":
+            break
+        if ch == "{":
+            group, i = _group(s, i, whole)
+            flush()
+            nodes.extend(group)
+            continue
+        if ch == "\\":
+            name = re.match(r"[a-zA-Z]+", s[i + 1 :])
+            if name is None:
+                if i + 1 >= len(s) or s[i + 1] not in _ESCAPES:
+                    raise FormulaError(f"bad escape at {i} in formula markup {whole!r}")
+                buf.append(_ESCAPES[s[i + 1]])
+                i += 2
+                continue
+            command = name.group(0)
+            if command not in _COMMANDS:
+                raise FormulaError(f"unknown command \\{command} in formula markup {whole!r}")
+            i += 1 + len(command)
+            args = []
+            for _ in range(_COMMANDS[command]):
+                arg, i = _group(s, i, whole)
+                args.append(arg)
+            flush()
+            if command == "frac":
+                nodes.append(Frac(args[0], args[1]))
+            elif command == "sqrt":
+                nodes.append(Sqrt(args[0]))
+            else:
+                nodes.append(Text(plain_text_nodes(args[0]), upright=True))
+            continue
+        if ch in "_^":
+            flush()
+            if not nodes:
+                raise FormulaError(f"'{ch}' with no base at {i} in formula markup {whole!r}")
+            arg, i = _script_arg(s, i + 1, whole)
+            last = nodes[-1]
+            if isinstance(last, Script) and (last.sub if ch == "_" else last.sup) is None:
+                nodes[-1] = Script(arg, last.sup) if ch == "_" else Script(last.sub, arg)
+            else:
+                nodes.append(Script(arg, None) if ch == "_" else Script(None, arg))
+            continue
+        buf.append(ch)
+        i += 1
+    flush()
+    return tuple(nodes), i
+
+
+def _group(s: str, i: int, whole: str) -> tuple[tuple[Node, ...], int]:
+    """A braced group starting at ``s[i]``; returns its nodes and the index after it."""
+    if i >= len(s) or s[i] != "{":
+        raise FormulaError(f"expected '{{' at {i} in formula markup {whole!r}")
+    nodes, end = _parse(s, i + 1, whole)
+    if end >= len(s):
+        raise FormulaError(f"unclosed '{{' at {i} in formula markup {whole!r}")
+    return nodes, end + 1
+
+
+def _script_arg(s: str, i: int, whole: str) -> tuple[tuple[Node, ...], int]:
+    """A script's argument: a braced group, a command, or one character (with its
+    combining marks)."""
+    if i >= len(s):
+        raise FormulaError(f"script without argument at the end of formula markup {whole!r}")
+    if s[i] == "{":
+        return _group(s, i, whole)
+    if s[i] == "\\":
+        name = re.match(r"\\([a-zA-Z]+)", s[i:])
+        if name is None:  # an escaped character
+            if s[i + 1 : i + 2] not in _ESCAPES:
+                raise FormulaError(f"bad escape at {i} in formula markup {whole!r}")
+            return (Text(_ESCAPES[s[i + 1]]),), i + 2
+        j = i + 1 + len(name.group(1))
+        for _ in range(_COMMANDS.get(name.group(1), 0)):
+            _, j = _group(s, j, whole)
+        return _parse(s[i:j], 0, whole)[0], j
+    j = i + 1
+    while j < len(s) and unicodedata.combining(s[j]):
+        j += 1
+    return (Text(s[i:j]),), j
+
+
+# ----------------------------------------------------------------------------- plain text
+_SIMPLE = re.compile(r"[\w.′']+")
+
+
+def plain_text(markup: str) -> str:
+    """The plain-text form of ``markup`` (see the module docstring)."""
+    return plain_text_nodes(parse(markup))
+
+
+def plain_text_nodes(nodes: tuple[Node, ...]) -> str:
+    """The plain-text form of parsed nodes."""
+    out: list[str] = []
+    for node in nodes:
+        if isinstance(node, Text):
+            out.append(node.text)
+        elif isinstance(node, Script):
+            for mark, part in (("_", node.sub), ("^", node.sup)):
+                if part is not None:
+                    out.append(mark + _wrapped(plain_text_nodes(part)))
+        elif isinstance(node, Frac):
+            num, den = plain_text_nodes(node.num), plain_text_nodes(node.den)
+            out.append(f"{_operand(num)}/{_operand(den)}")
+        else:
+            body = plain_text_nodes(node.body)
+            out.append("√" + _wrapped(body))
+    return "".join(out)
+
+
+def _wrapped(text: str) -> str:
+    """``text`` as a script or root argument: parenthesised unless one word."""
+    return text if _SIMPLE.fullmatch(text) else f"({text})"
+
+
+def _operand(text: str) -> str:
+    """``text`` as a side of an inline fraction: parenthesised when it holds a sum
+    or another fraction."""
+    return f"({text})" if re.search(r"[+−/]|\s-", text) else text
+
+
+def glyph_text(markup: str) -> str:
+    """The characters the typeset formula draws, in order (no markup, no brackets the
+    plain form adds): what an SVG export holds as text."""
+
+    def walk(nodes: tuple[Node, ...]) -> str:
+        out = []
+        for node in nodes:
+            if isinstance(node, Text):
+                out.append(node.text)
+            elif isinstance(node, Script):
+                out.extend(walk(p) for p in (node.sub, node.sup) if p is not None)
+            elif isinstance(node, Frac):
+                out.append(walk(node.num) + walk(node.den))
+            else:
+                out.append(walk(node.body))
+        return "".join(out)
+
+    return walk(parse(markup))
+
+
+def scripts(markup: str) -> list[tuple[str, str | None, str | None]]:
+    """Every script as ``(base, sub, sup)`` in plain text (``base``: the word or
+    character it is attached to), in order, including those inside fractions and
+    roots."""
+    found: list[tuple[str, str | None, str | None]] = []
+
+    def walk(nodes: tuple[Node, ...]) -> None:
+        prev = ""
+        for node in nodes:
+            if isinstance(node, Script):
+                words = re.findall(r"[\w.]+|\S", prev)
+                base = words[-1] if words else ""
+                sub = None if node.sub is None else plain_text_nodes(node.sub)
+                sup = None if node.sup is None else plain_text_nodes(node.sup)
+                found.append((base, sub, sup))
+                for part in (node.sub, node.sup):
+                    if part is not None:
+                        walk(part)
+                prev += (sub or "") + (sup or "")
+                continue
+            if isinstance(node, Frac):
+                walk(node.num)
+                walk(node.den)
+            elif isinstance(node, Sqrt):
+                walk(node.body)
+            prev = node.text if isinstance(node, Text) else plain_text_nodes((node,))
+        return None
+
+    walk(parse(markup))
+    return found
+
+
+# ----------------------------------------------------------------------------- italics
+_NUMBER = re.compile(r"\d+(?:\.\d+)?(?:e[+-]?\d+)?")
+# a word: Latin letters (digits, ``_`` after the first); a Greek letter is a word alone
+_WORD = re.compile(r"(?:[A-Za-z_][A-Za-z0-9_]*|[\u0370-\u03ff])[\u0300-\u036f]*")
+
+
+def _is_variable(word: str) -> bool:
+    """A single Latin letter or lowercase Greek letter (with combining marks)."""
+    base = "".join(c for c in word if not unicodedata.combining(c))
+    if len(base) != 1:
+        return False
+    c = base
+    return ("a" <= c <= "z") or ("A" <= c <= "Z") or ("\u03b1" <= c <= "\u03c9")
+
+
+def runs(text: str) -> list[tuple[str, bool]]:
+    """``text`` split into ``(piece, italic)`` runs: variables italic, the rest upright.
+
+    Numbers (``1e-05`` included) and words of two or more letters (``sin``, ``PE``,
+    ``T5``, ``d_head``'s ``head``) are upright.
+    """
+    out: list[tuple[str, bool]] = []
+
+    def add(piece: str, italic: bool) -> None:
+        if out and out[-1][1] == italic:
+            out[-1] = (out[-1][0] + piece, italic)
+        else:
+            out.append((piece, italic))
+
+    i = 0
+    while i < len(text):
+        number = _NUMBER.match(text, i)
+        if number is not None:
+            add(number.group(0), False)
+            i = number.end()
+            continue
+        word = _WORD.match(text, i)
+        if word is not None:
+            add(word.group(0), _is_variable(word.group(0)))
+            i = word.end()
+            continue
+        add(text[i], False)
+        i += 1
+    return out

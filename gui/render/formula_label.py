@@ -1,0 +1,407 @@
+"""The formula line, typeset: sub- and superscripts, italic variables, fractions, roots.
+
+:class:`FormulaLabel` shows :mod:`core.formula` markup. It lays the formula out itself
+(a few boxes per term measured with ``QFontMetricsF``) and draws it with
+``QPainter.drawText`` and lines, so the same drawing lands on screen, in PNG exports
+and, as ``<text>`` elements plus paths, in SVG exports. A long formula wraps only
+between terms (runs of two spaces in the markup); only a term wider than the whole line
+is broken, at its spaces.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from core.formula import FormulaError, Frac, Node, Script, Sqrt, Text, parse, plain_text, runs
+from core.formula import terms as split_terms
+
+FAMILIES = ["DejaVu Serif", "Cambria Math", "Cambria", "STIX Two Text", "Times New Roman"]
+SCRIPT_SCALE = (1.0, 0.72, 0.58)  # font size by script level
+FRACTION_SCALE = 0.85  # fraction parts at the formula line's level 0
+
+
+@dataclass
+class _Piece:
+    """A drawing command, relative to a box's origin (left end of its baseline)."""
+
+    kind: str  # "text" or "path"
+    x: float
+    y: float
+    text: str = ""
+    font: QtGui.QFont | None = None
+    path: QtGui.QPainterPath | None = None
+    width: float = 1.0
+    role: str = ""  # "sub" / "sup" for scripts (tests, layout checks)
+
+
+@dataclass
+class _Box:
+    width: float = 0.0
+    ascent: float = 0.0
+    descent: float = 0.0
+    pieces: list[_Piece] = field(default_factory=list)
+
+    def add(self, other: _Box, dx: float, dy: float = 0.0, role: str = "") -> None:
+        """Put ``other`` with its origin at ``(dx, dy)`` of this box."""
+        for p in other.pieces:
+            path = p.path.translated(dx, dy) if p.path is not None else None
+            self.pieces.append(
+                _Piece(p.kind, p.x + dx, p.y + dy, p.text, p.font, path, p.width, p.role or role)
+            )
+        self.ascent = max(self.ascent, other.ascent - dy)
+        self.descent = max(self.descent, other.descent + dy)
+
+
+class _Typesetter:
+    """Lays nodes out in boxes for one base font."""
+
+    def __init__(self, base: QtGui.QFont) -> None:
+        self.base = base
+        self._fonts: dict[tuple[float, bool], tuple[QtGui.QFont, QtGui.QFontMetricsF]] = {}
+
+    def font(self, scale: float, italic: bool) -> tuple[QtGui.QFont, QtGui.QFontMetricsF]:
+        key = (scale, italic)
+        if key not in self._fonts:
+            font = QtGui.QFont(self.base)
+            font.setPointSizeF(max(4.0, self.base.pointSizeF() * scale))
+            font.setItalic(italic)
+            self._fonts[key] = (font, QtGui.QFontMetricsF(font))
+        return self._fonts[key]
+
+    def em(self, scale: float) -> float:
+        return self.font(scale, False)[1].height() * 0.85
+
+    def hbox(self, nodes: tuple[Node, ...], level: int, scale: float) -> _Box:
+        box = _Box()
+        _, fm = self.font(scale, False)
+        box.ascent, box.descent = fm.ascent(), fm.descent()
+        italic_end = False
+        for node in nodes:
+            if isinstance(node, Text):
+                pieces = [(node.text, False)] if node.upright else runs(node.text)
+                for text, italic in pieces:
+                    font, metrics = self.font(scale, italic)
+                    if italic_end and not italic:
+                        box.width += 0.06 * self.em(scale)  # italic correction
+                    box.pieces.append(_Piece("text", box.width, 0.0, text, font))
+                    box.width += metrics.horizontalAdvance(text)
+                    italic_end = italic and not text[-1:].isspace()
+                continue
+            if italic_end:
+                box.width += 0.06 * self.em(scale)
+            italic_end = False
+            if isinstance(node, Script):
+                self._script(box, node, level, scale)
+            elif isinstance(node, Frac):
+                self._frac(box, node, level, scale)
+            else:
+                self._sqrt(box, node, level, scale)
+        return box
+
+    def _script(self, box: _Box, node: Script, level: int, scale: float) -> None:
+        inner = SCRIPT_SCALE[min(level + 1, len(SCRIPT_SCALE) - 1)]
+        sub_scale = scale * inner / SCRIPT_SCALE[min(level, len(SCRIPT_SCALE) - 1)]
+        em = self.em(scale)
+        parts = []  # subscript first: the order core.formula.glyph_text reads them
+        if node.sub is not None:
+            sub = self.hbox(node.sub, level + 1, sub_scale)
+            shift = max(0.2 * em, sub.ascent - 0.55 * em)
+            if node.sup is not None:
+                shift = max(shift, 0.3 * em)
+            parts.append((sub, shift, "sub"))
+        if node.sup is not None:
+            sup = self.hbox(node.sup, level + 1, sub_scale)
+            shift = max(0.42 * em, sup.descent + 0.25 * em)
+            parts.append((sup, -shift, "sup"))
+        x0 = box.width + 0.02 * em
+        for part, dy, role in parts:
+            box.add(part, x0, dy, role)
+        box.width = x0 + max(p.width for p, _, _ in parts) + 0.04 * em
+
+    def _axis(self, scale: float) -> float:
+        """Height of the math axis (the middle of a minus sign) above the baseline."""
+        _, fm = self.font(scale, False)
+        return fm.tightBoundingRect("−").center().y() * -1 or fm.xHeight() / 2
+
+    def _rule(self, scale: float) -> float:
+        return max(1.0, self.em(scale) * 0.055)
+
+    def _frac(self, box: _Box, node: Frac, level: int, scale: float) -> None:
+        inner = scale * FRACTION_SCALE if level == 0 else scale
+        num, den = self.hbox(node.num, level, inner), self.hbox(node.den, level, inner)
+        em, rule = self.em(scale), self._rule(scale)
+        axis, gap, pad = self._axis(scale), 0.12 * em, 0.1 * em
+        width = max(num.width, den.width) + 2 * pad
+        x0 = box.width + 0.08 * em
+        bar_y = -axis
+        box.add(num, x0 + (width - num.width) / 2, bar_y - rule / 2 - gap - num.descent, "num")
+        box.add(den, x0 + (width - den.width) / 2, bar_y + rule / 2 + gap + den.ascent, "den")
+        path = QtGui.QPainterPath(QtCore.QPointF(x0, bar_y))
+        path.lineTo(x0 + width, bar_y)
+        box.pieces.append(_Piece("path", 0.0, 0.0, path=path, width=rule, role="bar"))
+        box.width = x0 + width + 0.08 * em
+
+    def _sqrt(self, box: _Box, node: Sqrt, level: int, scale: float) -> None:
+        body = self.hbox(node.body, level, scale)
+        em, rule = self.em(scale), self._rule(scale)
+        gap = 0.12 * em
+        top, bottom = -(body.ascent + gap + rule / 2), body.descent
+        x0 = box.width + 0.05 * em
+        sign = 0.55 * em
+        path = QtGui.QPainterPath(QtCore.QPointF(x0, -0.3 * em))
+        path.lineTo(x0 + 0.12 * em, -0.38 * em)
+        path.lineTo(x0 + 0.3 * em, bottom)
+        path.lineTo(x0 + sign, top)
+        path.lineTo(x0 + sign + body.width + 0.08 * em, top)
+        box.pieces.append(_Piece("path", 0.0, 0.0, path=path, width=rule, role="root"))
+        box.add(body, x0 + sign + 0.04 * em)
+        box.ascent = max(box.ascent, -top + rule)
+        box.width = x0 + sign + body.width + 0.12 * em
+
+
+@dataclass
+class _Term:
+    separator: str
+    box: _Box
+    atoms: list[_Box]  # the term cut at its single spaces (for an overlong term)
+
+
+@dataclass
+class FormulaLayout:
+    """A laid-out formula: its lines of placed pieces and where each term went.
+
+    Attributes
+    ----------
+    pieces
+        Drawing commands in widget coordinates (text at its baseline).
+    lines
+        For each line, the indices of the terms it holds (a term broken at its spaces
+        because it is wider than the line appears on several lines).
+    size
+        Width and height of the whole formula.
+    """
+
+    pieces: list[_Piece]
+    lines: list[list[int]]
+    size: QtCore.QSizeF
+
+    def text_pieces(self, role: str | None = None) -> list[tuple[str, QtCore.QRectF, float]]:
+        """``(text, ink-free box, baseline y)`` of each text piece (``role``: only
+        scripts ``"sub"``/``"sup"``, ``""`` only text on the main line)."""
+        out = []
+        for p in self.pieces:
+            if p.font is None or (role is not None and p.role != role):
+                continue
+            fm = QtGui.QFontMetricsF(p.font)
+            rect = QtCore.QRectF(p.x, p.y - fm.ascent(), fm.horizontalAdvance(p.text), fm.height())
+            out.append((p.text, rect, p.y))
+        return out
+
+
+@lru_cache(maxsize=64)
+def _parsed(markup: str) -> tuple[tuple[str, tuple[Node, ...], tuple[tuple[Node, ...], ...]], ...]:
+    """Terms of ``markup``: ``(separator, nodes, atoms)`` (atoms: split at spaces)."""
+    out = []
+    for term, sep in split_terms(markup):
+        nodes = parse(term)
+        atoms: list[list[Node]] = [[]]
+        for node in nodes:
+            if isinstance(node, Text) and " " in node.text and not node.upright:
+                parts = node.text.split(" ")
+                for k, part in enumerate(parts):
+                    if k:
+                        atoms.append([])
+                    if part:
+                        atoms[-1].append(Text(part + (" " if k < len(parts) - 1 else "")))
+            else:
+                atoms[-1].append(node)
+        out.append((sep, nodes, tuple(tuple(a) for a in atoms if a)))
+    return tuple(out)
+
+
+def layout_formula(markup: str, font: QtGui.QFont, width: float) -> FormulaLayout:
+    """Lay ``markup`` out in lines no wider than ``width`` (wrapping between terms)."""
+    setter = _Typesetter(font)
+    em = setter.em(1.0)
+    try:
+        parsed = _parsed(markup)
+    except FormulaError:
+        parsed = (("", (Text(markup, upright=True),), ((Text(markup, upright=True),),)),)
+    term_boxes = [
+        _Term(sep, setter.hbox(nodes, 0, 1.0), [setter.hbox(a, 0, 1.0) for a in atoms])
+        for sep, nodes, atoms in parsed
+    ]
+    # place terms (or, for a term wider than the line, its atoms) in lines
+    lines: list[list[tuple[int, _Box]]] = [[]]
+    xs: list[list[float]] = [[]]
+    x = 0.0
+    for index, term in enumerate(term_boxes):
+        gap = em * (1.0 if len(term.separator) >= 2 else 0.3) if term.separator else 0.0
+        units = [term.box] if term.box.width <= width else term.atoms
+        for k, unit in enumerate(units):
+            space = gap if k == 0 else 0.0
+            if lines[-1] and x + space + unit.width > width:
+                lines.append([])
+                xs.append([])
+                x, space = 0.0, 0.0
+            lines[-1].append((index, unit))
+            xs[-1].append(x + space)
+            x += space + unit.width
+    pieces: list[_Piece] = []
+    leading = 0.2 * em
+    y = 0.0
+    widest = 0.0
+    for line, line_x in zip(lines, xs, strict=True):
+        if not line:
+            continue
+        ascent = max(b.ascent for _, b in line)
+        descent = max(b.descent for _, b in line)
+        row = _Box()
+        for (_, box), bx in zip(line, line_x, strict=True):
+            row.add(box, bx, 0.0)
+        for p in row.pieces:
+            path = p.path.translated(0.0, y + ascent) if p.path is not None else None
+            pieces.append(
+                _Piece(p.kind, p.x, p.y + y + ascent, p.text, p.font, path, p.width, p.role)
+            )
+        widest = max(widest, line_x[-1] + line[-1][1].width)
+        y += ascent + descent + leading
+    used = [sorted({i for i, _ in line}) for line in lines if line]
+    return FormulaLayout(pieces, used, QtCore.QSizeF(widest, max(0.0, y - leading)))
+
+
+@lru_cache(maxsize=1)
+def _math_family() -> str:
+    """The first of :data:`FAMILIES` installed, else the system's serif font."""
+    installed = set(QtGui.QFontDatabase.families())
+    for family in FAMILIES:
+        if family in installed:
+            return family
+    font = QtGui.QFont()
+    font.setStyleHint(QtGui.QFont.StyleHint.Serif)
+    return QtGui.QFontInfo(font).family()
+
+
+class FormulaLabel(QtWidgets.QWidget):
+    """Typeset formula line (a drop-in for the ``QLabel`` it replaces: ``setText`` takes
+    :mod:`core.formula` markup, ``text`` gives the plain form)."""
+
+    MARGIN = 2
+
+    def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._markup = ""
+        self._plain = ""
+        self._cache: tuple[float, FormulaLayout] | None = None
+        self._font = QtGui.QFont()  # own font: style sheets set every widget's font size
+        policy = QtWidgets.QSizePolicy(
+            QtWidgets.QSizePolicy.Policy.Preferred, QtWidgets.QSizePolicy.Policy.Minimum
+        )
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
+        copy = QtGui.QAction("Copy formula", self)
+        copy.triggered.connect(lambda: QtGui.QGuiApplication.clipboard().setText(self._plain))
+        self.addAction(copy)
+        self.setContextMenuPolicy(QtCore.Qt.ContextMenuPolicy.ActionsContextMenu)
+        self.set_point_size(13)
+
+    # ----------------------------------------------------------------- content
+    def setText(self, markup: str) -> None:
+        """Show ``markup`` (see :mod:`core.formula`)."""
+        if markup == self._markup:
+            return
+        self._markup = markup
+        try:
+            self._plain = plain_text(markup)
+        except FormulaError:
+            self._plain = markup
+        self.setToolTip(self._plain)
+        self._changed()
+
+    def text(self) -> str:
+        """The formula's plain-text form."""
+        return self._plain
+
+    def markup(self) -> str:
+        return self._markup
+
+    def set_point_size(self, points: float) -> None:
+        """Base font size (scripts and fractions are set smaller)."""
+        font = QtGui.QFont()
+        font.setStyleHint(QtGui.QFont.StyleHint.Serif)
+        font.setFamily(_math_family())  # one name: SVG exports name the font drawn
+        font.setPointSizeF(points)
+        self._font = font
+        self._changed()
+
+    def formula_font(self) -> QtGui.QFont:
+        """The base font of the formula."""
+        return QtGui.QFont(self._font)
+
+    def _changed(self) -> None:
+        self._cache = None
+        self.updateGeometry()
+        self.update()
+
+    # ----------------------------------------------------------------- layout
+    def formula_layout(self, width: float | None = None) -> FormulaLayout:
+        """The layout for ``width`` (default: the label's width), cached."""
+        w = float(self.width() if width is None else width) - 2 * self.MARGIN
+        if self._cache is not None and self._cache[0] == w:
+            return self._cache[1]
+        result = layout_formula(self._markup, self._font, max(w, 1.0))
+        self._cache = (w, result)
+        return result
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        if not self._markup:
+            return 0
+        return int(self.formula_layout(width).size.height() + 0.999) + 2 * self.MARGIN
+
+    def sizeHint(self) -> QtCore.QSize:
+        if not self._markup:
+            return QtCore.QSize(0, 0)
+        width = max(self.width(), 200)
+        return QtCore.QSize(width, self.heightForWidth(width))
+
+    def minimumSizeHint(self) -> QtCore.QSize:
+        return QtCore.QSize(0, self.heightForWidth(max(self.width(), 200)))
+
+    def resizeEvent(self, event: QtGui.QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.oldSize().width() != event.size().width():
+            self.updateGeometry()  # the height follows the width
+
+    # ----------------------------------------------------------------- drawing
+    def paintEvent(self, _event: QtGui.QPaintEvent) -> None:
+        if not self._markup:
+            return
+        painter = QtGui.QPainter(self)
+        try:
+            painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, True)
+            painter.translate(self.MARGIN, self.MARGIN)
+            self.draw(painter)
+        finally:
+            painter.end()
+
+    def draw(self, painter: QtGui.QPainter) -> None:
+        """Draw the formula at the painter's origin, in the label's text colour."""
+        color = self.palette().color(QtGui.QPalette.ColorRole.WindowText)
+        for p in self.formula_layout().pieces:
+            if p.font is not None:
+                painter.setFont(p.font)
+                painter.setPen(color)
+                painter.drawText(QtCore.QPointF(p.x, p.y), p.text)
+            elif p.path is not None:
+                pen = QtGui.QPen(color, p.width)
+                pen.setCapStyle(QtCore.Qt.PenCapStyle.FlatCap)
+                pen.setJoinStyle(QtCore.Qt.PenJoinStyle.MiterJoin)
+                painter.setPen(pen)
+                painter.setBrush(QtCore.Qt.BrushStyle.NoBrush)
+                painter.drawPath(p.path)

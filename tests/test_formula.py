@@ -1,0 +1,211 @@
+"""The formula line: markup with the current values (core) and its typesetting (GUI)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from core.formula import (
+    FormulaError,
+    Frac,
+    Script,
+    Sqrt,
+    Text,
+    escape,
+    glyph_text,
+    parse,
+    plain_text,
+    runs,
+    scripts,
+    terms,
+)
+from core.viewdata import ComputeContext
+from core.views import VIEW_IDS, compute_view, get_view
+
+
+def _data(view_id: str, **params):
+    values = get_view(view_id).model.validate(params, partial=True)
+    return compute_view(view_id, values, ComputeContext(64, 256))
+
+
+# ----------------------------------------------------------------------------- markup
+def test_markup_syntax_and_plain_form():
+    markup = r"ω_i = 10000^{−2i/48},  m_{12}^2 + x\_y,  \frac{q k^{\text{T}}}{\sqrt{24}}"
+    assert [t for t, _ in terms(markup)] == [
+        "ω_i = 10000^{−2i/48},",
+        "m_{12}^2 + x\\_y,",
+        r"\frac{q k^{\text{T}}}{\sqrt{24}}",
+    ]
+    assert plain_text(markup) == "ω_i = 10000^(−2i/48),  m_12^2 + x_y,  q k^T/√24"
+    assert glyph_text(markup) == "ωi = 10000−2i/48,  m122 + x_y,  q kT24"
+    nodes = parse(r"m_{12}^2")
+    assert nodes == (Text("m"), Script((Text("12"),), (Text("2"),)))
+    frac = parse(r"\frac{a}{\sqrt{d}}")[0]
+    assert frac == Frac((Text("a"),), (Sqrt((Text("d"),)),))
+    assert plain_text(escape("token_embedding^{x}")) == "token_embedding^{x}"
+    for bad in ("x^", "{a", "a}", r"\foo{x}", "_x"):
+        with pytest.raises(FormulaError):
+            parse(bad)
+
+
+def test_variables_are_italic_words_and_numbers_upright():
+    assert runs("PE[p, 2i] = sin(p·ω) + T5 · 1e-05 · Δω · m̄") == [
+        ("PE[", False),
+        ("p", True),
+        (", 2", False),
+        ("i", True),
+        ("] = sin(", False),
+        ("p", True),
+        ("·", False),
+        ("ω", True),
+        (") + T5 · 1e-05 · Δ", False),
+        ("ω", True),
+        (" · ", False),
+        ("m̄", True),
+    ]
+
+
+# The scripts (base, subscript, superscript) and roots each view's formula must hold for
+# these non-default values: the current values are filled in.
+EXPECTED = {
+    "sinusoidal": (
+        {"d_model": 48, "base": 500.0},
+        [("ω", "i", None), ("500", None, "−2i/48"), ("ω", "1", None)],
+    ),
+    "learned": (
+        {"max_positions": 40, "d_model": 24, "seq_len": 30},
+        [("x", "p", None), ("ℝ", None, "40×24")],
+    ),
+    "rope": (
+        {"head_dim": 32, "base": 500.0},
+        [("R", "p", None), ("θ", "i", None), ("500", None, "−2i/32"), ("R", "m", None)],
+    ),
+    "alibi": ({"heads": 4}, [("m", "h", None), ("2", None, "−8h/4"), ("m", "4", None)]),
+    "relative": ({"k": 3}, [("a", None, "K"), ("a", None, "V"), ("d", "head", None)]),
+    "permutation": (
+        {"d_model": 24},
+        [("k", None, "T"), ("W", "q", None), ("W", "k", None), ("W", "v", None)],
+    ),
+    "compare": (
+        {"d_model": 48, "base": 500.0},
+        [("Σ", "i", None), ("500", None, "−2i/48"), ("m", "1", None)],
+    ),
+}
+
+
+def test_every_view_is_covered():
+    assert set(EXPECTED) == set(VIEW_IDS)
+
+
+@pytest.mark.parametrize("view_id", sorted(EXPECTED))
+def test_formula_markup_has_the_scripts_with_current_values(view_id):
+    params, expected = EXPECTED[view_id]
+    data = _data(view_id, **params)
+    found = scripts(data.formula_markup)
+    for script in expected:
+        assert script in found, (script, found)
+    assert plain_text(data.formula_markup) == data.formula  # the plain form, for CSV/CLI
+
+
+def test_alibi_head_numbers_of_two_digits_are_one_subscript():
+    found = scripts(_data("alibi", heads=12).formula_markup)
+    assert ("m", "12", None) in found
+    assert not [s for s in found if s[2] is not None]  # 12 heads: no 2^(−8h/n) rule
+
+
+def test_permutation_scales_by_a_root_in_a_fraction():
+    (node,) = [
+        n for n in parse(_data("permutation", d_model=24).formula_markup) if isinstance(n, Frac)
+    ]
+    assert node.den == (Sqrt((Text("24"),)),)
+    assert plain_text(_data("permutation", d_model=24).formula_markup).startswith(
+        "out = softmax(q k^T/√24) v"
+    )
+
+
+# ----------------------------------------------------------------------------- typesetting
+def _layout(markup: str, points: float, width: float):
+    from PySide6 import QtGui
+
+    from gui.render.formula_label import _math_family, layout_formula
+
+    font = QtGui.QFont(_math_family())
+    font.setPointSizeF(points)
+    return layout_formula(markup, font, width)
+
+
+@pytest.mark.parametrize("view_id", VIEW_IDS)
+def test_long_formulas_wrap_only_between_terms_at_200_percent(qapp, view_id):
+    """At 200 % (the formula's 15 pt doubled) on the stage's width minus margins, and in
+    the windowed width of a 1920-px screen, every term stays on one line."""
+    data = _data(view_id, **EXPECTED[view_id][0])
+    count = len(terms(data.formula_markup))
+    for width in (1900, 1540):
+        layout = _layout(data.formula_markup, 30, width)
+        placed = [i for line in layout.lines for i in line]
+        assert placed == list(range(count)), (width, layout.lines)  # each term once
+        assert layout.size.width() <= width
+
+
+def test_a_term_wider_than_the_line_breaks_at_its_spaces_only(qapp):
+    markup = "a = b,  c + d_{ij} + e + f + g + h + i + j + k + l + m + n + o + p + q"
+    layout = _layout(markup, 20, 220)
+    assert len(layout.lines) >= 3 and all(1 in line for line in layout.lines)
+    rows: dict[float, str] = {}
+    ends: dict[float, float] = {}
+    for text, rect, baseline in layout.text_pieces(""):
+        gap = " " if rect.left() > ends.get(baseline, rect.left()) + 2 else ""
+        rows[baseline] = rows.get(baseline, "") + gap + text
+        ends[baseline] = rect.right()
+    lines = [rows[y] for y in sorted(rows)]
+    assert len(lines) == len(layout.lines)
+    # joined at the breaks, the words are those of the formula: no word was cut
+    words = glyph_text(markup).split()
+    assert " ".join(lines).split() == [w.replace("dij", "d") for w in words]
+
+
+def _ink_rows(image: np.ndarray, rect, band) -> tuple[int, int]:
+    """First and last row with dark ink in ``rect``'s columns, within rows ``band``."""
+    top, bottom = int(band.top()), int(band.bottom()) + 1
+    cols = image[top:bottom, int(rect.left()) + 1 : int(rect.right()) - 1]
+    rows = np.nonzero((cols < 110).any(axis=1))[0]
+    return top + int(rows.min()), top + int(rows.max())
+
+
+def test_rendered_formula_sets_scripts_above_and_below_the_line(window, qapp):
+    """In a grab of the sinusoidal view's formula, ω_i's i hangs below the ω and the
+    exponent −2i/32 stands above 10000; variables are italic."""
+    from PySide6 import QtGui
+
+    widget = window.views["sinusoidal"]
+    widget.flush_text()
+    label = widget.formula
+    image = label.grab().toImage().convertToFormat(QtGui.QImage.Format.Format_Grayscale8)
+    pixels = np.frombuffer(image.constBits(), np.uint8).reshape(
+        image.height(), image.bytesPerLine()
+    )[:, : image.width()]
+    layout = label.formula_layout()
+    margin = label.MARGIN
+    pieces = layout.text_pieces()
+    sups = layout.text_pieces("sup")  # the exponent −2i/32, in runs: −2, i, /32
+    assert "".join(t for t, _, _ in sups) == "−2i/32"
+    sup = (sups[0][1].united(sups[-1][1]), sups[0][2])
+    base = next((r, y) for t, r, y in pieces if t.endswith("10000"))
+    omega = next((r, y) for t, r, y in pieces if t == "ω")
+    sub = layout.text_pieces("sub")[0][1:]  # ω_i's i
+    assert sup[1] < base[1] and sub[1] > omega[1]  # baselines: raised, lowered
+
+    def ink(rect, other):  # rows searched: both boxes' (this line only)
+        band = rect.united(other).translated(margin, margin)
+        return _ink_rows(pixels, rect.translated(margin, margin), band)
+
+    zero = base[0].adjusted(base[0].width() * 0.75, 0, 0, 0)  # the last "0" of 10000
+    sup_top, sup_bottom = ink(sup[0], zero)
+    zero_top, zero_bottom = ink(zero, sup[0])
+    assert sup_bottom < zero_bottom - 3 and sup_top < zero_top - 3
+    i_top, i_bottom = ink(sub[0], omega[0])
+    w_top, w_bottom = ink(omega[0], sub[0])
+    assert i_bottom > w_bottom + 2 and i_top > w_top
+    italic = {p.text: p.font.italic() for p in layout.pieces if p.kind == "text"}
+    assert italic["ω"] and italic["p"] and not italic["PE["]
+    assert label.text() == widget.data.formula  # plain text for copying and tooltips
