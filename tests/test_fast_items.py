@@ -16,14 +16,18 @@ def _render(
     size: tuple[int, int],
     source: QtCore.QRectF,
     aspect: QtCore.Qt.AspectRatioMode = QtCore.Qt.AspectRatioMode.KeepAspectRatio,
+    ratio: float = 1.0,
 ) -> np.ndarray:
-    """``item`` alone in a scene, rendered (``source`` → the whole image) on white."""
+    """``item`` alone in a scene, rendered (``source`` → the whole image) on white;
+    ``ratio``: the image's device pixel ratio (the size is in its device pixels)."""
     scene = pg.GraphicsScene()
     scene.addItem(item)
     image = QtGui.QImage(*size, QtGui.QImage.Format.Format_ARGB32_Premultiplied)
+    image.setDevicePixelRatio(ratio)
     image.fill(QtGui.QColor("white"))
     painter = QtGui.QPainter(image)
-    scene.render(painter, QtCore.QRectF(image.rect()), source, aspect)
+    target = QtCore.QRectF(0, 0, size[0] / ratio, size[1] / ratio)
+    scene.render(painter, target, source, aspect)
     painter.end()
     scene.removeItem(item)
     return pg.imageToArray(image, copy=True)
@@ -80,41 +84,74 @@ def test_fast_image_falls_back_for_other_images(qtbot):
     assert item.qimage.format() != QtGui.QImage.Format.Format_ARGB32_Premultiplied
 
 
-def _curve_pixels(cls: type, y: np.ndarray, antialias: bool) -> np.ndarray:
-    item = cls(x=np.arange(len(y)), y=y, antialias=antialias, pen=pg.mkPen("#0072B2", width=2))
+def _curve_pixels(
+    cls: type, y: np.ndarray, antialias: bool, width: float = 2.0, ratio: float = 1.0
+) -> np.ndarray:
+    item = cls(x=np.arange(len(y)), y=y, antialias=antialias, pen=pg.mkPen("#0072B2", width=width))
     return _render(
         item,
         (600, 300),
         QtCore.QRectF(-1, -1.2, len(y) + 1, 2.4),
         QtCore.Qt.AspectRatioMode.IgnoreAspectRatio,
+        ratio,
     )  # fill the image
 
 
-CURVES = {  # shape → (y, number of one-pixel strokes FastCurveItem uses for it)
-    "mixed": (np.sin(np.arange(300) / 20.0), 3),
-    "jagged": (np.sin(np.arange(300) / 7.0) + 0.3 * np.sin(np.arange(300) / 1.3), 2),
-    "steep": (np.sin(np.arange(300) * 1.0), 2),  # a dense wave: one pixel per row
-    "flat": (0.3 * np.sin(np.arange(300) / 40.0), 2),  # a gentle trend: one per column
+CURVES = {  # shape → (y, stroke families FastCurveItem uses: for 2 px, for thicker pens)
+    "mixed": (np.sin(np.arange(300) / 20.0), {"steep", "flat"}, {"steep", "flat"}),
+    "jagged": (
+        np.sin(np.arange(300) / 7.0) + 0.3 * np.sin(np.arange(300) / 1.3),
+        {"steep"},
+        {"steep", "flat"},  # the tips (2 % of the length) get their thickness too
+    ),
+    "steep": (np.sin(np.arange(300) * 1.0), {"steep"}, {"steep", "flat"}),  # a dense wave
+    "flat": (0.3 * np.sin(np.arange(300) / 40.0), {"flat"}, {"flat"}),  # a gentle trend
 }
 
 
+@pytest.mark.parametrize("width", [1.0, 2.0, 3.0, 4.5])
 @pytest.mark.parametrize("shape", sorted(CURVES))
-def test_fast_curve_covers_the_wide_line(qtbot, shape):
-    """Offset 1-px strokes cover about as many pixels as Qt's 2-px pen, all within one
-    pixel of it and it within one pixel of them."""
-    y, strokes = CURVES[shape]
+def test_fast_curve_covers_the_wide_line(qtbot, shape, width):
+    """Offset 1-px strokes cover about as many pixels as Qt's wide pen, all within one
+    pixel of it and it within one pixel of them, at any width (presentation mode's
+    pens are 3 px at 150 %, 4 px at 200 %, 4.5 px at 225 %)."""
+    y, thin, thick = CURVES[shape]
     used = []
-    original = FastCurveItem._offsets
-    FastCurveItem._offsets = lambda self, t: used.append(original(self, t)) or used[-1]
+    original = FastCurveItem._strokes
+    FastCurveItem._strokes = lambda self, t, w: used.append(original(self, t, w)) or used[-1]
     try:
-        fast = (_curve_pixels(FastCurveItem, y, False)[..., :3] != 255).any(axis=-1)
+        fast = (_curve_pixels(FastCurveItem, y, False, width)[..., :3] != 255).any(axis=-1)
     finally:
-        FastCurveItem._offsets = original
-    assert [len(u) for u in used] == [strokes]
-    ref = (_curve_pixels(pg.PlotCurveItem, y, False)[..., :3] != 255).any(axis=-1)
+        FastCurveItem._strokes = original
+    if width > 1.0:  # 1 px: Qt's own one-pixel line, as pyqtgraph draws it
+        (strokes,) = used
+        offsets = [o for _path, group in strokes for o in group]
+        kinds = {"steep" if dy == 0.0 and dx != 0.0 else "flat" for dx, dy in offsets if dx or dy}
+        assert kinds == (thin if width <= 2.0 else thick), offsets
+        assert len(offsets) <= 2 * round(width * 1.5)  # a few strokes
+    else:
+        assert used == []
+    ref = (_curve_pixels(pg.PlotCurveItem, y, False, width)[..., :3] != 255).any(axis=-1)
     assert 0.9 < fast.sum() / ref.sum() < 1.1
-    # each line is within one pixel of the other: no pixel astray, no part of the wide
-    # line left out, but for a few pixels where its joins overshoot sharp tips
+    # each line is within one pixel of the other: no pixel astray (but next to the
+    # curve's two ends, where the wide pen has square caps and the strokes shifted
+    # along a thick line's last segment do not), no part of the wide line left out but
+    # for a few pixels where its joins and caps overshoot sharp tips
+    astray = np.argwhere(fast & ~_grown(ref))[:, 0]  # columns (the array is x, y)
+    ends = np.array([1, len(y)]) * 600 / (len(y) + 1)
+    assert (np.abs(astray[:, None] - ends).min(axis=1) <= width + 1).all(), astray
+    assert len(astray) <= 2
+    assert (ref & ~_grown(fast)).sum() <= 0.002 * ref.sum()
+
+
+def test_fast_curve_on_a_high_dpi_image(qtbot):
+    """On a device with two pixels per unit the strokes still cover the wide line."""
+    y = CURVES["mixed"][0]
+    fast, ref = (
+        (_curve_pixels(cls, y, False, 3.0, ratio=2.0)[..., :3] != 255).any(axis=-1)
+        for cls in (FastCurveItem, pg.PlotCurveItem)
+    )
+    assert 0.9 < fast.sum() / ref.sum() < 1.1
     assert not (fast & ~_grown(ref)).any()
     assert (ref & ~_grown(fast)).sum() <= 0.002 * ref.sum()
 

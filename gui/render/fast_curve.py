@@ -1,16 +1,24 @@
-"""A ``PlotCurveItem`` that strokes aliased 2-pixel lines several times faster.
+"""A ``PlotCurveItem`` that strokes aliased lines of any width several times faster.
 
 Qt's raster engine strokes a *wide* aliased pen by building an outline polygon for every
-segment and filling it: about 0.8 ms for one 512-point curve of width 2, most of a
-frame for the six curves of the sinusoidal view. One-pixel cosmetic lines take a fast
-line-drawing path instead (about 8× faster). :class:`FastCurveItem` draws a solid,
-aliased, cosmetic width-2 curve on a raster device as three one-pixel strokes, offset by
-(0, 0), (1, 0) and (0, 1) device pixels: every point of the line is at least two pixels
-thick in every direction, as with the wide pen. A curve that is almost all steep (dense
-waves) or almost all flat (smooth trends), by screen length, needs only the sideways or
-the downward copy: two strokes; its few segments of the other kind (≤ 2 % of its
-length, e.g. the tips of a dense wave) are then one pixel thick. Everything else (antialiased, dashed,
-wider pens, fills, vector export) is drawn by pyqtgraph as before.
+segment and filling it: about 0.8 ms for one 512-point curve of width 2 to 6, most of a
+frame for the six curves of the sinusoidal view, and tens of ms for a dense wave. One-pixel
+cosmetic lines take a fast line-drawing path instead (about 30× faster).
+:class:`FastCurveItem` draws a solid, aliased, cosmetic curve of width ``w`` > 1 on a
+raster device as a few one-pixel strokes of the same path, offset in device pixels:
+
+* its *steep* segments (more rows than columns) are covered row by row, so they get
+  ``n_s`` strokes side by side, offset horizontally by ``k − (n_s − 1)/2``; a segment at
+  angle θ to the horizontal is ``w / sin θ`` pixels wide in a row, and ``n_s`` is that
+  width averaged over the curve's steep segments (``w · Σ length / Σ rows``), rounded;
+* its *flat* segments likewise get ``n_f`` strokes offset vertically.
+
+A curve that is almost all steep (dense waves) or almost all flat (smooth trends), by
+screen length, needs only one family of strokes; its few segments of the other kind
+(≤ 2 % of its length, e.g. the tips of a dense wave) are then one pixel thick. The
+strokes cover the wide pen's pixels to within one pixel (a test compares them for
+widths 2, 3 and 4.5). Everything else (widths ≤ 1, antialiased, dashed, fills, rotated
+views, vector export) is drawn by pyqtgraph as before.
 
 Its :meth:`~FastCurveItem.dataBounds` gives pyqtgraph's result for finite data from
 plain ``min``/``max`` (pyqtgraph's ``nanmin`` runs under a warnings context: most of the
@@ -28,15 +36,24 @@ from PySide6 import QtCore, QtGui
 from gui.render.pg_compat import cache_bounds, cached_bounds, is_exporting
 from gui.render.raster import on_raster
 
-_OFFSETS = ((0.0, 0.0), (1.0, 0.0), (0.0, 1.0))
-_STEEP_OFFSETS = ((0.0, 0.0), (1.0, 0.0))  # a line drawn one pixel per row
-_FLAT_OFFSETS = ((0.0, 0.0), (0.0, 1.0))  # a line drawn one pixel per column
 MINOR_SHARE = 0.02  # the other direction's share of the length below which it is ignored
 _TX_SCALE = QtGui.QTransform.TransformationType.TxScale.value
 
 
+def _spread(band: float) -> list[float]:
+    """Offsets of one-pixel strokes that together cover ``band`` pixels: ``ceil(band)``
+    strokes evenly spaced (at most one pixel apart) over ``band − 1``, centred on 0.
+    A stroke at offset ``o`` fills the pixel row ``floor(y + o)``; so do the wide
+    pen's rows ``y − band/2 … y + band/2`` on average over the fractional part of y."""
+    n = max(1, math.ceil(band - 1e-9))
+    if n == 1:
+        return [0.0]
+    span = band - 1.0
+    return [-span / 2 + span * k / (n - 1) for k in range(n)]
+
+
 class FastCurveItem(pg.PlotCurveItem):
-    """``PlotCurveItem`` with a fast path for solid aliased width-2 cosmetic pens."""
+    """``PlotCurveItem`` with a fast path for solid aliased cosmetic pens wider than 1 px."""
 
     def dataBounds(
         self,
@@ -79,7 +96,7 @@ class FastCurveItem(pg.PlotCurveItem):
             or not isinstance(pen, QtGui.QPen)
             or pen.style() != QtCore.Qt.PenStyle.SolidLine
             or not pen.isCosmetic()
-            or pen.widthF() != 2.0
+            or not pen.widthF() > 1.0
             or not on_raster(p)
         ):
             return None
@@ -90,39 +107,134 @@ class FastCurveItem(pg.PlotCurveItem):
             thin = self._thin_pen = (pen, one)
         return thin[1]
 
-    def _offsets(self, device: QtGui.QTransform) -> tuple[tuple[float, float], ...]:
-        """Device-pixel offsets of the one-pixel strokes for the current view."""
+    def _strokes(self, device: QtGui.QTransform, width: float) -> _Strokes | None:
+        """The one-pixel strokes for the current view: ``(path, offsets)`` pairs, the
+        path ``None`` for the whole curve (``None``: a view this cannot stroke, e.g.
+        rotated; pyqtgraph draws it). Cached for the data and the view's scale."""
         x, y = self.xData, self.yData
-        if device.type().value > _TX_SCALE or len(x) < 2:
-            return _OFFSETS
+        key = (x, y, device.m11(), device.m22(), device.type().value, width)
+        cached = getattr(self, "_stroke_cache", None)
+        if cached is not None and all(
+            a is b if isinstance(a, np.ndarray) else a == b
+            for a, b in zip(cached[0], key, strict=True)
+        ):
+            return cached[1]
+        strokes = self._compute_strokes(device, width)
+        self._stroke_cache = (key, strokes)
+        return strokes
+
+    def _compute_strokes(self, device: QtGui.QTransform, width: float) -> _Strokes | None:
+        x, y = self.xData, self.yData
+        if device.type().value > _TX_SCALE:
+            return None
+        if len(x) < 2:
+            return ((None, tuple((o, 0.0) for o in _spread(width))),)
         dx = np.abs(np.diff(x)) * abs(device.m11())
         dy = np.abs(np.diff(y)) * abs(device.m22())
-        steep = dy > dx
-        steep_len, flat_len = float(dy[steep].sum()), float(dx[~steep].sum())
-        if not (math.isfinite(steep_len) and math.isfinite(flat_len)):
-            return _OFFSETS
-        if flat_len <= MINOR_SHARE * steep_len:
-            return _STEEP_OFFSETS
-        if steep_len <= MINOR_SHARE * flat_len:
-            return _FLAT_OFFSETS
-        return _OFFSETS
+        finite = np.isfinite(dx) & np.isfinite(dy)
+        steep = finite & (dy > dx)
+        flat = finite & ~steep
+        length = np.hypot(dx, dy)
+        rows, cols = float(dy[steep].sum()), float(dx[flat].sum())
+        if not (math.isfinite(rows) and math.isfinite(cols)):
+            return None
+        if rows + cols == 0.0:  # all points at one pixel: a dot
+            return ((None, tuple((o, 0.0) for o in _spread(width))),)
+
+        # Strokes side by side, spread over as many pixels as the wide line is wide in a
+        # row (steep segments) or a column (flat ones), on average over those segments.
+        def family(
+            sel: np.ndarray, across: np.ndarray, total: float, horizontal: bool
+        ) -> tuple[float, np.ndarray, tuple[tuple[float, float], ...], bool]:
+            band = width * float(length[sel].sum()) / total if total > 0.0 else width
+            offsets = tuple((o, 0.0) if horizontal else (0.0, o) for o in _spread(band))
+            return total, sel, offsets, horizontal
+
+        steep_family = family(steep, dy, rows, True)
+        flat_family = family(flat, dx, cols, False)
+        major, minor = (steep_family, flat_family) if rows >= cols else (flat_family, steep_family)
+        out: list[tuple[QtGui.QPainterPath | None, tuple[tuple[float, float], ...]]] = [
+            (None, major[2])
+        ]
+        if width <= 2.0 and minor[0] <= MINOR_SHARE * major[0]:
+            return tuple(out)  # a thin line's few other segments: one pixel thick
+        # The other family strokes only its own segments and the tips where the curve
+        # turns back along its offsets (a wide pen's joins stick out there): a dense
+        # wave's tips are short pieces, its whole path thousands of rows.
+        offsets = tuple(o for o in minor[2] if o not in major[2])
+        along = y if minor[3] is False else x
+        path = _sub_path(x, y, minor[1], _turns(along, length), length, width)
+        if offsets and path is not None:
+            out.append((path, offsets))
+        return tuple(out)
 
     def paint(self, p: QtGui.QPainter, opt: object, widget: object) -> None:
         if self.xData is None or len(self.xData) == 0:
             return
         pen = self._fast_pen(p)
-        if pen is None:
+        strokes = (
+            None if pen is None else self._strokes(p.deviceTransform(), self.opts["pen"].widthF())
+        )
+        if pen is None or strokes is None:
             super().paint(p, opt, widget)
             return
         p.setRenderHint(p.RenderHint.Antialiasing, False)
         p.setPen(pen)
-        path = self.getPath()
         base = p.transform()
+        device = p.device()
+        ratio = device.devicePixelRatioF() if device is not None else 1.0
         try:
-            for dx, dy in self._offsets(
-                p.deviceTransform()
-            ):  # device-pixel offsets: post-multiplied translation
-                p.setTransform(base * QtGui.QTransform.fromTranslate(dx, dy))
-                p.drawPath(path)
+            for path, offsets in strokes:
+                drawn = self.getPath() if path is None else path
+                for dx, dy in offsets:  # device-pixel offsets: post-multiplied translation
+                    p.setTransform(base * QtGui.QTransform.fromTranslate(dx / ratio, dy / ratio))
+                    p.drawPath(drawn)
         finally:
             p.setTransform(base)
+
+
+_Strokes = tuple[tuple[QtGui.QPainterPath | None, tuple[tuple[float, float], ...]], ...]
+
+
+def _turns(values: np.ndarray, length: np.ndarray) -> np.ndarray:
+    """Indices of the points where ``values`` turns back (a local extreme between two
+    finite segments)."""
+    step = np.sign(np.diff(values))
+    inner = step[:-1] * step[1:] < 0
+    inner &= np.isfinite(length[:-1]) & np.isfinite(length[1:])
+    return np.nonzero(inner)[0] + 1
+
+
+def _sub_path(
+    x: np.ndarray,
+    y: np.ndarray,
+    segments: np.ndarray,
+    tips: np.ndarray,
+    length: np.ndarray,
+    reach: float,
+) -> QtGui.QPainterPath | None:
+    """A path of the segments ``i → i+1`` selected by ``segments`` (runs of them are
+    connected lines) and, at each point of ``tips``, the last ``reach`` pixels of the
+    two segments that meet there (``length``: segment lengths in pixels). ``None``
+    when there is nothing to draw."""
+    if not segments.any() and not tips.size:
+        return None
+    connect = np.zeros(len(x), dtype=bool)
+    connect[:-1] = segments
+    finite = np.isfinite(x) & np.isfinite(y)  # a selected segment's ends are finite
+    xs, ys = [np.where(finite, x, 0.0)], [np.where(finite, y, 0.0)]
+    links = [connect]
+    if tips.size:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            before = np.minimum(1.0, np.nan_to_num(reach / length[tips - 1], nan=1.0))
+            after = np.minimum(1.0, np.nan_to_num(reach / length[tips], nan=1.0))
+        for values, out in ((x, xs), (y, ys)):
+            piece = np.empty((tips.size, 3))
+            piece[:, 0] = values[tips] + (values[tips - 1] - values[tips]) * before
+            piece[:, 1] = values[tips]
+            piece[:, 2] = values[tips] + (values[tips + 1] - values[tips]) * after
+            out.append(piece.ravel())
+        link = np.ones((tips.size, 3), dtype=bool)
+        link[:, 2] = False
+        links.append(link.ravel())
+    return pg.arrayToQPath(np.concatenate(xs), np.concatenate(ys), connect=np.concatenate(links))

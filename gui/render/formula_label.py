@@ -39,7 +39,7 @@ class _Piece:
 
 @dataclass
 class _Box:
-    width: float = 0.0
+    x_advance: float = 0.0
     ascent: float = 0.0
     descent: float = 0.0
     pieces: list[_Piece] = field(default_factory=list)
@@ -85,13 +85,13 @@ class _Typesetter:
                 for text, italic in pieces:
                     font, metrics = self.font(scale, italic)
                     if italic_end and not italic:
-                        box.width += 0.06 * self.em(scale)  # italic correction
-                    box.pieces.append(_Piece("text", box.width, 0.0, text, font))
-                    box.width += metrics.horizontalAdvance(text)
+                        box.x_advance += 0.06 * self.em(scale)  # italic correction
+                    box.pieces.append(_Piece("text", box.x_advance, 0.0, text, font))
+                    box.x_advance += metrics.horizontalAdvance(text)
                     italic_end = italic and not text[-1:].isspace()
                 continue
             if italic_end:
-                box.width += 0.06 * self.em(scale)
+                box.x_advance += 0.06 * self.em(scale)
             italic_end = False
             if isinstance(node, Script):
                 self._script(box, node, level, scale)
@@ -116,10 +116,10 @@ class _Typesetter:
             sup = self.hbox(node.sup, level + 1, sub_scale)
             shift = max(0.42 * em, sup.descent + 0.25 * em)
             parts.append((sup, -shift, "sup"))
-        x0 = box.width + 0.02 * em
+        x0 = box.x_advance + 0.02 * em
         for part, dy, role in parts:
             box.add(part, x0, dy, role)
-        box.width = x0 + max(p.width for p, _, _ in parts) + 0.04 * em
+        box.x_advance = x0 + max(p.x_advance for p, _, _ in parts) + 0.04 * em
 
     def _axis(self, scale: float) -> float:
         """Height of the math axis (the middle of a minus sign) above the baseline."""
@@ -134,32 +134,32 @@ class _Typesetter:
         num, den = self.hbox(node.num, level, inner), self.hbox(node.den, level, inner)
         em, rule = self.em(scale), self._rule(scale)
         axis, gap, pad = self._axis(scale), 0.12 * em, 0.1 * em
-        width = max(num.width, den.width) + 2 * pad
-        x0 = box.width + 0.08 * em
+        width = max(num.x_advance, den.x_advance) + 2 * pad
+        x0 = box.x_advance + 0.08 * em
         bar_y = -axis
-        box.add(num, x0 + (width - num.width) / 2, bar_y - rule / 2 - gap - num.descent, "num")
-        box.add(den, x0 + (width - den.width) / 2, bar_y + rule / 2 + gap + den.ascent, "den")
+        box.add(num, x0 + (width - num.x_advance) / 2, bar_y - rule / 2 - gap - num.descent, "num")
+        box.add(den, x0 + (width - den.x_advance) / 2, bar_y + rule / 2 + gap + den.ascent, "den")
         path = QtGui.QPainterPath(QtCore.QPointF(x0, bar_y))
         path.lineTo(x0 + width, bar_y)
         box.pieces.append(_Piece("path", 0.0, 0.0, path=path, width=rule, role="bar"))
-        box.width = x0 + width + 0.08 * em
+        box.x_advance = x0 + width + 0.08 * em
 
     def _sqrt(self, box: _Box, node: Sqrt, level: int, scale: float) -> None:
         body = self.hbox(node.body, level, scale)
         em, rule = self.em(scale), self._rule(scale)
         gap = 0.12 * em
         top, bottom = -(body.ascent + gap + rule / 2), body.descent
-        x0 = box.width + 0.05 * em
+        x0 = box.x_advance + 0.05 * em
         sign = 0.55 * em
         path = QtGui.QPainterPath(QtCore.QPointF(x0, -0.3 * em))
         path.lineTo(x0 + 0.12 * em, -0.38 * em)
         path.lineTo(x0 + 0.3 * em, bottom)
         path.lineTo(x0 + sign, top)
-        path.lineTo(x0 + sign + body.width + 0.08 * em, top)
+        path.lineTo(x0 + sign + body.x_advance + 0.08 * em, top)
         box.pieces.append(_Piece("path", 0.0, 0.0, path=path, width=rule, role="root"))
         box.add(body, x0 + sign + 0.04 * em)
         box.ascent = max(box.ascent, -top + rule)
-        box.width = x0 + sign + body.width + 0.12 * em
+        box.x_advance = x0 + sign + body.x_advance + 0.12 * em
 
 
 @dataclass
@@ -240,16 +240,16 @@ def layout_formula(markup: str, font: QtGui.QFont, width: float) -> FormulaLayou
     x = 0.0
     for index, term in enumerate(term_boxes):
         gap = em * (1.0 if len(term.separator) >= 2 else 0.3) if term.separator else 0.0
-        units = [term.box] if term.box.width <= width else term.atoms
+        units = [term.box] if term.box.x_advance <= width else term.atoms
         for k, unit in enumerate(units):
             space = gap if k == 0 else 0.0
-            if lines[-1] and x + space + unit.width > width:
+            if lines[-1] and x + space + unit.x_advance > width:
                 lines.append([])
                 xs.append([])
                 x, space = 0.0, 0.0
             lines[-1].append((index, unit))
             xs[-1].append(x + space)
-            x += space + unit.width
+            x += space + unit.x_advance
     pieces: list[_Piece] = []
     leading = 0.2 * em
     y = 0.0
@@ -267,7 +267,7 @@ def layout_formula(markup: str, font: QtGui.QFont, width: float) -> FormulaLayou
             pieces.append(
                 _Piece(p.kind, p.x, p.y + y + ascent, p.text, p.font, path, p.width, p.role)
             )
-        widest = max(widest, line_x[-1] + line[-1][1].width)
+        widest = max(widest, line_x[-1] + line[-1][1].x_advance)
         y += ascent + descent + leading
     used = [sorted({i for i, _ in line}) for line in lines if line]
     return FormulaLayout(pieces, used, QtCore.QSizeF(widest, max(0.0, y - leading)))
