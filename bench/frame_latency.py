@@ -29,6 +29,11 @@ What it measures
       matplotlib side (it is on ours), so the ratio is conservative. For the
       sinusoidal view also ``matplotlib_course_median_ms``: the course figure
       (6 curves + the 512×512 PE heatmap).
+``presentation``
+    The lecture-size cases again on the stage: a 1920×1080 window in presentation mode
+    (menu, docks and status bar hidden, explanation hidden) at 150 % and 200 % UI scale,
+    where curves are 3 and 4 px wide and text is larger. Sequential phase (median, p95,
+    compute/draw/paint) and the drag phase's stall, no matplotlib comparison.
 ``scaling``
     Frame time (sequential phase) of sinusoidal, alibi, rope and relative at
     seq_len ∈ {64, 256, 1024, 4096, 16384} (sizes above a view's maximum are skipped).
@@ -39,8 +44,10 @@ What it measures
 
 Usage
 -----
-``python bench/frame_latency.py [--quick] [--json PATH]``. ``--quick`` is a smoke run
-(few changes, lecture size + one large view, < 60 s). Targets are printed as PASS/MISS,
+``python bench/frame_latency.py [--quick] [--only lecture|presentation] [--json PATH]``.
+``--quick`` is a smoke run (few changes, lecture size + one large view, the stage for one
+view, < 60 s); ``--only lecture`` measures the lecture-size cases only, windowed and on
+the stage (a before/after comparison in a few minutes). Targets are printed as PASS/MISS,
 never asserted: the script exits 0 unless it crashes.
 """
 
@@ -79,6 +86,8 @@ SWEEP_VIEWS = ("sinusoidal", "alibi", "rope", "relative")
 SWEEP_SIZES = (64, 256, 1024, 4096, 16384)
 DRAG_INTERVAL_MS = 16
 WINDOW_SIZE = (1600, 1000)
+STAGE_SIZE = (1920, 1080)  # presentation mode's full-screen stage
+STAGE_SCALES = (1.5, 2.0)
 RESULT_PREFIX = "BENCH-RESULT "
 
 # Targets (2-core CPU, offscreen).
@@ -351,7 +360,7 @@ class Harness:
         The view to measure.
     """
 
-    def __init__(self, view_id: str) -> None:
+    def __init__(self, view_id: str, stage_scale: float | None = None) -> None:
         from PySide6 import QtCore, QtWidgets
 
         import gui.window.engine
@@ -364,6 +373,11 @@ class Harness:
         self.window = MainWindow()
         self.window.resize(*WINDOW_SIZE)
         self.window.show()
+        if stage_scale is not None:  # presentation mode on a 1920×1080 stage
+            display = self.window.lecture.display
+            display.enter_presentation(fullscreen=False)  # offscreen: no real screen
+            display.set_scale(stage_scale)
+            self.window.resize(*STAGE_SIZE)
         self.window.set_view(view_id)
         self.widget = self.window.views[view_id]
         self.state = self.window.states[view_id]
@@ -584,6 +598,37 @@ def run_frame_case(view_id: str, size: str, changes: int, mpl_frames: int) -> di
     return record
 
 
+def run_stage_case(view_id: str, scale: float, changes: int) -> dict[str, Any]:
+    """Lecture size on the presentation stage at ``scale``; one ``presentation`` record."""
+    params, clamped = size_params(view_id, SIZES["lecture"])
+    h = Harness(view_id, stage_scale=scale)
+    h.set_params(params)
+    name, values = drag_plan(view_id, params, changes + 1)
+    h.sequential(name, values[: min(3, max(1, changes // 4))][::-1])  # warm-up (rebuild)
+    h.compute_ms.clear(), h.draw_ms.clear(), h.paint_ms.clear()
+    h.forced_paints = 0
+    lat, stall_seq = h.sequential(name, values)
+    w, hgt = h.canvas_size()
+    record: dict[str, Any] = {
+        "kind": "presentation",
+        "view": view_id,
+        "size": "lecture",
+        "scale": scale,
+        "stage": f"{STAGE_SIZE[0]}×{STAGE_SIZE[1]} at {round(scale * 100)} %",
+        "canvas": f"{w}×{hgt}",
+        "param": name,
+        "clamped": clamped,
+        "seq_len": params.get("seq_len"),
+        "matplotlib_median_ms": None,
+        **_frame_stats(h, lat, stall_seq),
+    }
+    h.set_params({**params, name: values[0]})
+    record.update(h.drag(name, values[1:]))
+    record["peak_rss_mb"] = peak_rss_mb()
+    h.close()
+    return record
+
+
 def run_sweep_case(view_id: str, seq_lens: Sequence[int], changes: int) -> list[dict[str, Any]]:
     """Frame time of ``view_id`` at each ``seq_len`` (``scaling`` records)."""
     from core.views import get_view
@@ -750,6 +795,20 @@ def evaluate(records: list[dict[str, Any]]) -> list[tuple[str, str, str]]:
                 ratio is not None and ratio >= MPL_RATIO,
                 f"{_fmt(ratio)}×",
             )
+        elif r["kind"] == "presentation":
+            for name, value, limit in (
+                ("median ≤ 8 ms", r["median_ms"], LECTURE_MEDIAN_MS),
+                ("p95 ≤ 16.7 ms", r["p95_ms"], LECTURE_P95_MS),
+            ):
+                status = "PASS" if value <= limit else "MISS"
+                r.setdefault("targets", {})[name] = status
+                rows.append(
+                    (
+                        f"{r['view']} stage {round(r['scale'] * 100)} %: {name}",
+                        f"{value:.1f} ms",
+                        status,
+                    )
+                )
         elif r["kind"] == "frame" and r["size"] == "large":
             check(
                 r,
@@ -830,6 +889,24 @@ def print_report(records: list[dict[str, Any]], rows: list[tuple[str, str, str]]
                     f"{_fmt(r['matplotlib_course_median_ms'])} | "
                     f"{_fmt(r['matplotlib_course_median_ms'] / r['median_ms'])}× |"
                 )
+    stage = [r for r in records if r.get("kind") == "presentation" and not r.get("error")]
+    if stage:
+        print(
+            f"\n### Presentation stage ({STAGE_SIZE[0]}×{STAGE_SIZE[1]}, presentation mode, "
+            "lecture size)\n"
+        )
+        print(
+            "| view | UI scale | canvas | median ms | p95 ms | compute ms | draw ms | "
+            "paint ms | max stall ms | last frame ms |"
+        )
+        print("|---|---|---|---|---|---|---|---|---|---|")
+        for r in stage:
+            print(
+                f"| {r['view']} | {round(r['scale'] * 100)} % | {r['canvas']} | "
+                f"{_fmt(r['median_ms'])} | {_fmt(r['p95_ms'])} | {_fmt(r['compute_ms'])} | "
+                f"{_fmt(r['draw_ms'])} | {_fmt(r['paint_ms'])} | {_fmt(r['max_stall_ms'], 0)} | "
+                f"{_fmt(r['last_frame_ms'], 0)} |"
+            )
     scaling = [r for r in records if r.get("kind") == "scaling"]
     if scaling:
         print("\n### Scaling (median frame ms by seq_len)\n")
@@ -873,6 +950,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="short smoke run (< 60 s)")
     parser.add_argument("--case", nargs=2, metavar=("VIEW", "SIZE"), help=argparse.SUPPRESS)
     parser.add_argument("--sweep", metavar="VIEW", help=argparse.SUPPRESS)
+    parser.add_argument("--stage", nargs=2, metavar=("VIEW", "SCALE"), help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--only",
+        choices=("lecture", "presentation"),
+        help="lecture: only the lecture-size cases, windowed and on the presentation stage "
+        "(no large, scaling, cold start); presentation: only the stage",
+    )
     parser.add_argument(
         "--seq-lens", type=int, nargs="+", default=list(SWEEP_SIZES), help=argparse.SUPPRESS
     )
@@ -883,6 +967,10 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.case:  # worker: one (view, size) in this fresh process
         rec = run_frame_case(args.case[0], args.case[1], args.changes, args.mpl_frames)
+        print(RESULT_PREFIX + json.dumps(_clean(rec)), flush=True)
+        return 0
+    if args.stage:
+        rec = run_stage_case(args.stage[0], float(args.stage[1]), args.changes)
         print(RESULT_PREFIX + json.dumps(_clean(rec)), flush=True)
         return 0
     if args.sweep:
@@ -913,15 +1001,29 @@ def main(argv: list[str] | None = None) -> int:
         f"{os.cpu_count()} CPUs, offscreen Qt",
         flush=True,
     )
-    for size, views in (("lecture", VIEW_IDS), ("large", large_views)):
-        for view in views:
+    sizes = (("lecture", VIEW_IDS), ("large", large_views))
+    for size, views in sizes if args.only != "presentation" else ():
+        for view in views if size == "lecture" or args.only is None else ():
             run(
                 f"{view} {size}",
                 lambda v=view, s=size: _subprocess(
                     ["--case", v, s, "--changes", str(changes), "--mpl-frames", str(mpl)], 600
                 ),
             )
-    sweep_views = ("sinusoidal",) if args.quick else SWEEP_VIEWS
+    # the same run: lecture size on the presentation stage
+    stage_views = ("sinusoidal",) if args.quick else VIEW_IDS
+    for scale in STAGE_SCALES:
+        for view in stage_views:
+            run(
+                f"{view} stage {round(scale * 100)} %",
+                lambda v=view, sc=scale: _subprocess(
+                    ["--stage", v, str(sc), "--changes", str(changes)], 600
+                ),
+            )
+    if args.only is not None:
+        sweep_views: tuple[str, ...] = ()
+    else:
+        sweep_views = ("sinusoidal",) if args.quick else SWEEP_VIEWS
     seq_lens = ["64"] if args.quick else [str(n) for n in SWEEP_SIZES]
     for view in sweep_views:
         run(
@@ -930,7 +1032,8 @@ def main(argv: list[str] | None = None) -> int:
                 ["--sweep", v, "--seq-lens", *seq_lens, "--changes", str(sweep_changes)], 900
             ),
         )
-    run("cold start", lambda: [run_cold_start(1 if args.quick else 3)])
+    if args.only is None:
+        run("cold start", lambda: [run_cold_start(1 if args.quick else 3)])
 
     for r in records:  # the required keys, everywhere
         for key in (

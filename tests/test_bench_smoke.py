@@ -78,5 +78,10 @@ def test_quick_benchmark_writes_valid_json(tmp_path):
         assert r["median_ms"] is not None and r["peak_rss_mb"] is not None
         assert r["matplotlib_median_ms"] is not None
         assert set(r["targets"].values()) <= {"PASS", "MISS"}
+    stage = [r for r in records if r["kind"] == "presentation"]  # same run: the stage
+    assert {r["scale"] for r in stage} == {1.5, 2.0}
+    for r in stage:
+        assert r["median_ms"] is not None and r["p95_ms"] is not None
+        assert set(r["targets"].values()) <= {"PASS", "MISS"}
     cold = next(r for r in records if r["kind"] == "cold_start")
     assert isinstance(cold["torch_on_startup"], bool)
