@@ -950,7 +950,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="short smoke run (< 60 s)")
     parser.add_argument("--case", nargs=2, metavar=("VIEW", "SIZE"), help=argparse.SUPPRESS)
     parser.add_argument("--sweep", metavar="VIEW", help=argparse.SUPPRESS)
-    parser.add_argument("--stage", nargs=2, metavar=("VIEW", "SCALE"), help=argparse.SUPPRESS)
+    parser.add_argument("--stage", nargs=2, metavar=("VIEW", "SCALES"), help=argparse.SUPPRESS)
     parser.add_argument(
         "--only",
         choices=("lecture", "presentation"),
@@ -969,9 +969,10 @@ def main(argv: list[str] | None = None) -> int:
         rec = run_frame_case(args.case[0], args.case[1], args.changes, args.mpl_frames)
         print(RESULT_PREFIX + json.dumps(_clean(rec)), flush=True)
         return 0
-    if args.stage:
-        rec = run_stage_case(args.stage[0], float(args.stage[1]), args.changes)
-        print(RESULT_PREFIX + json.dumps(_clean(rec)), flush=True)
+    if args.stage:  # worker: one view on the stage at each scale, in this fresh process
+        for scale in args.stage[1].split(","):
+            rec = run_stage_case(args.stage[0], float(scale), args.changes)
+            print(RESULT_PREFIX + json.dumps(_clean(rec)), flush=True)
         return 0
     if args.sweep:
         for rec in run_sweep_case(args.sweep, args.seq_lens, args.changes):
@@ -1010,16 +1011,14 @@ def main(argv: list[str] | None = None) -> int:
                     ["--case", v, s, "--changes", str(changes), "--mpl-frames", str(mpl)], 600
                 ),
             )
-    # the same run: lecture size on the presentation stage
+    # the same run: lecture size on the presentation stage (both scales in one process)
     stage_views = ("sinusoidal",) if args.quick else VIEW_IDS
-    for scale in STAGE_SCALES:
-        for view in stage_views:
-            run(
-                f"{view} stage {round(scale * 100)} %",
-                lambda v=view, sc=scale: _subprocess(
-                    ["--stage", v, str(sc), "--changes", str(changes)], 600
-                ),
-            )
+    scales = ",".join(str(sc) for sc in STAGE_SCALES)
+    for view in stage_views:
+        run(
+            f"{view} stage {' and '.join(f'{round(sc * 100)} %' for sc in STAGE_SCALES)}",
+            lambda v=view: _subprocess(["--stage", v, scales, "--changes", str(changes)], 600),
+        )
     if args.only is not None:
         sweep_views: tuple[str, ...] = ()
     else:
