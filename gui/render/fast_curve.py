@@ -37,15 +37,20 @@ from gui.render.pg_compat import cache_bounds, cached_bounds, is_exporting
 from gui.render.raster import on_raster
 
 MINOR_SHARE = 0.02  # the other direction's share of the length below which it is ignored
+NEAR_WHOLE = 0.2  # a band this little above a whole number of pixels is rounded down
 _TX_SCALE = QtGui.QTransform.TransformationType.TxScale.value
 
 
 def _spread(band: float) -> list[float]:
     """Offsets of one-pixel strokes that together cover ``band`` pixels: ``ceil(band)``
-    strokes evenly spaced (at most one pixel apart) over ``band − 1``, centred on 0.
+    strokes evenly spaced (at most one pixel apart) over ``band − 1``, centred on 0;
+    a band at most :data:`NEAR_WHOLE` above a whole number of pixels gets that many
+    strokes one pixel apart (a stroke less to draw; the line a little thinner).
     A stroke at offset ``o`` fills the pixel row ``floor(y + o)``; so do the wide
     pen's rows ``y − band/2 … y + band/2`` on average over the fractional part of y."""
     n = max(1, math.ceil(band - 1e-9))
+    if n > 1 and band - (n - 1) <= NEAR_WHOLE:  # e.g. a dense 2-px wave's 2.1: 2 strokes
+        return [k - (n - 2) / 2 for k in range(n - 1)]
     if n == 1:
         return [0.0]
     span = band - 1.0
