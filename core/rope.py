@@ -7,7 +7,10 @@ angle ``p·θ_i`` with ``θ_i = base^(−2i/d_rot)``. Two pairing conventions ex
 * ``"interleaved"``: pairs ``(2i, 2i+1)`` — GPT-J, Meta's original LLaMA code.
 
 Scaled frequencies follow HF transformers' ``modeling_rope_utils`` (linear, dynamic NTK,
-YaRN, Llama 3). Everything is float64 numpy unless a torch backend is passed.
+YaRN with DeepSeek's ``mscale``/``mscale_all_dim``, LongRoPE, Llama 3.1). Also here:
+RoFormer's long-term decay bound, xPos (Sun et al., 2022), and the multimodal position
+ids and rotations of Qwen2-VL (M-RoPE, and the vision encoder's 2-D RoPE). Everything is
+float64 numpy unless a torch backend is passed.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from core.backend import Backend, as_backend
 from core.rope_fast import pair_slices, rope_cos_sin, rotate_numpy, score_numpy
 
 ROPE_STYLES = ("half", "interleaved")
-ROPE_SCALINGS = ("linear", "dynamic", "yarn", "llama3")
+ROPE_SCALINGS = ("linear", "dynamic", "yarn", "longrope", "llama3")
 
 
 def _need(scaling: Mapping[str, Any], key: str) -> float:
@@ -89,12 +92,15 @@ def rope_inv_freq(
     base
         RoPE base ("rope_theta").
     scaling
-        ``None`` or an HF-style dict: ``rope_type`` in ``linear | dynamic | yarn | llama3``,
-        ``factor``, ``original_max_position_embeddings``, and per type ``beta_fast`` (32),
+        ``None`` or an HF-style dict: ``rope_type`` in
+        ``linear | dynamic | yarn | longrope | llama3``, ``factor``,
+        ``original_max_position_embeddings``, and per type ``beta_fast`` (32),
         ``beta_slow`` (1), ``mscale``, ``mscale_all_dim``, ``attention_factor``,
-        ``truncate`` (True), ``low_freq_factor`` (1), ``high_freq_factor`` (4).
+        ``truncate`` (True), ``low_freq_factor`` (1), ``high_freq_factor`` (4),
+        ``short_factor`` and ``long_factor`` (LongRoPE: one number per pair).
     seq_len
-        Current sequence length (dynamic NTK only; ``None`` means the original length).
+        Current sequence length (dynamic NTK; LongRoPE switches to ``long_factor`` when
+        it exceeds the original context; ``None`` means the original length).
     partial_rotary_factor
         Fraction of the head that rotates: ``d_rot = int(head_dim·partial_rotary_factor)``.
 
@@ -132,7 +138,48 @@ def rope_inv_freq(
         return _base_inv_freq(new_base, d_rot), 1.0
     if kind == "yarn":
         return _yarn(scaling, base, d_rot, factor, orig)
+    if kind == "longrope":
+        return _longrope(scaling, inv_freq, factor, orig, seq_len)
     return _llama3(scaling, inv_freq, factor, orig), 1.0
+
+
+def longrope_attention_factor(factor: float, original_max: int) -> float:
+    """LongRoPE's default attention factor ``sqrt(1 + ln(factor) / ln(original))``
+    (1 for ``factor <= 1``), as HF ``_compute_longrope_parameters``."""
+    if factor <= 1.0:
+        return 1.0
+    return math.sqrt(1.0 + math.log(factor) / math.log(original_max))
+
+
+def _longrope(
+    scaling: Mapping[str, Any],
+    inv_freq: np.ndarray,
+    factor: float,
+    orig: int,
+    seq_len: int | None,
+) -> tuple[np.ndarray, float]:
+    """HF ``_compute_longrope_parameters``: ``θ_i / ext_i`` with ``ext = long_factor``
+    once ``seq_len > original_max_position_embeddings``, else ``short_factor``."""
+    if orig < 2:
+        raise ValueError("scaling: LongRoPE needs original_max_position_embeddings >= 2")
+    lists = {}
+    for key in ("short_factor", "long_factor"):
+        values = scaling.get(key)
+        if values is None:
+            raise ValueError(f"scaling: '{key}' is required for rope_type 'longrope'")
+        arr = np.asarray(values, dtype=np.float64).ravel()
+        if arr.size != inv_freq.size:
+            raise ValueError(
+                f"scaling: '{key}' has {arr.size} numbers, expected d_rot/2 = {inv_freq.size}"
+            )
+        if not (np.all(np.isfinite(arr)) and np.all(arr > 0)):
+            raise ValueError(f"scaling: '{key}' must hold positive numbers")
+        lists[key] = arr
+    ext = lists["long_factor"] if seq_len and seq_len > orig else lists["short_factor"]
+    attention_factor = scaling.get("attention_factor")
+    if attention_factor is None:
+        attention_factor = longrope_attention_factor(factor, orig)
+    return inv_freq / ext, float(attention_factor)
 
 
 def _yarn(
@@ -303,5 +350,113 @@ def rope_score_vs_offset(
 
 
 def rope_decay(offsets: np.ndarray, inv_freq: np.ndarray) -> np.ndarray:
-    """Long-range decay: mean over pairs of ``cos(Δ·θ_i)`` (the score for q = k = 1)."""
+    """Mean over pairs of ``cos(Δ·θ_i)``: the score for ``q = k = (1, 0)`` in every pair,
+    divided by ``d_rot/2``. It oscillates (it is not a decay bound; see
+    :func:`roformer_decay_bound`)."""
     return np.asarray(rope_cos_sin(offsets, inv_freq)[0].mean(axis=1))
+
+
+def roformer_partial_sums(offsets: Any, inv_freq: Any) -> np.ndarray:
+    """``|S_j|`` for ``j = 1..d_rot/2`` with ``S_j = Σ_{k<j} e^{iΔθ_k}`` (RoFormer §3.4.3),
+    shape ``(len(offsets), d_rot/2)``."""
+    cos, sin = rope_cos_sin(offsets, inv_freq)
+    return np.asarray(np.hypot(np.cumsum(cos, axis=1), np.cumsum(sin, axis=1)))
+
+
+def roformer_decay_bound(offsets: Any, inv_freq: Any) -> np.ndarray:
+    """RoFormer's relative upper bound ``(1/(d/2))·Σ_{j=1}^{d/2} |S_j|`` (§3.4.3, Fig. 2).
+
+    By Abel summation, ``|Σ_i h_i e^{iΔθ_i}| ≤ (max_i |h_{i+1} − h_i|)·Σ_j |S_j|`` for the
+    per-pair products ``h_i`` of q and k: the bound's Δ-dependent part decays (with
+    ripples) as the relative distance Δ grows. At Δ = 0 it is ``(d/2 + 1)/2``.
+    """
+    return np.asarray(roformer_partial_sums(offsets, inv_freq).mean(axis=1))
+
+
+def xpos_zeta(d_rot: int) -> np.ndarray:
+    """xPos per-pair decay rates ``ζ_i = (2i + 0.4·d) / (1.4·d)``, ``i = 0..d/2 − 1``
+    (torchscale ``XPOS``: ``(arange(0, d, 2) + 0.4·d) / (1.4·d)``); all in [0.29, 1)."""
+    if d_rot < 2:
+        raise ValueError(f"xPos needs at least one pair (d_rot >= 2), got {d_rot}")
+    d = 2 * (int(d_rot) // 2)
+    return (np.arange(0, d, 2, dtype=np.float64) + 0.4 * d) / (1.4 * d)
+
+
+def xpos_weights(offsets: Any, d_rot: int, scale_base: float) -> np.ndarray:
+    """``ζ_i^(Δ/scale_base)``, shape ``(len(offsets), d_rot/2)``: xPos scales q at m by
+    ``ζ^(m/b)`` and k at n by ``ζ^(−n/b)``, so pair i of the score gains ``ζ_i^((m−n)/b)``."""
+    if not scale_base > 0:
+        raise ValueError(f"xPos scale_base must be positive, got {scale_base}")
+    delta = np.asarray(offsets, dtype=np.float64).ravel()
+    return np.asarray(np.power(xpos_zeta(d_rot)[None, :], delta[:, None] / float(scale_base)))
+
+
+def xpos_decay(offsets: Any, inv_freq: Any, scale_base: float) -> np.ndarray:
+    """Mean over pairs of ``ζ_i^(Δ/b)·cos(Δθ_i)``: :func:`rope_decay` with xPos."""
+    inv = np.asarray(inv_freq, dtype=np.float64).ravel()
+    w = xpos_weights(offsets, 2 * inv.size, scale_base)
+    return np.asarray((w * rope_cos_sin(offsets, inv)[0]).mean(axis=1))
+
+
+# ---------------------------------------------------------------- multimodal (Qwen2-VL)
+def mrope_position_ids(
+    text_before: int, grid_t: int, grid_h: int, grid_w: int, text_after: int
+) -> np.ndarray:
+    """Qwen2-VL position ids ``(3, seq)`` = (temporal, height, width) for ``text_before``
+    text tokens, one image or video of ``grid_t × grid_h × grid_w`` LLM tokens (the grid
+    after the 2×2 spatial merge) and ``text_after`` text tokens, as HF
+    ``Qwen2VLModel.get_rope_index``: text gets ``t = h = w`` = running index; the image's
+    patches get ``(t, h, w) + start``; text after the image resumes at the maximum + 1.
+    """
+    for name, v in (("text_before", text_before), ("text_after", text_after)):
+        if v < 0:
+            raise ValueError(f"{name} must be >= 0, got {v}")
+    for name, v in (("grid_t", grid_t), ("grid_h", grid_h), ("grid_w", grid_w)):
+        if v < 1:
+            raise ValueError(f"{name} must be >= 1, got {v}")
+    parts = [np.broadcast_to(np.arange(text_before), (3, text_before))]
+    t, h, w = np.meshgrid(np.arange(grid_t), np.arange(grid_h), np.arange(grid_w), indexing="ij")
+    parts.append(np.stack([t.ravel(), h.ravel(), w.ravel()]) + text_before)
+    start = int(parts[-1].max()) + 1
+    parts.append(np.broadcast_to(np.arange(text_after) + start, (3, text_after)))
+    return np.concatenate(parts, axis=1).astype(np.int64)
+
+
+def mrope_pair_axes(half: int, section: tuple[int, ...] | list[int]) -> np.ndarray:
+    """Which position axis (0 = t, 1 = h, 2 = w) turns each of the ``half`` pairs.
+
+    HF ``apply_multimodal_rotary_pos_emb`` splits the ``cat(freqs, freqs)`` cos/sin of
+    width ``2·half`` into ``mrope_section * 2`` and takes chunk ``k`` from axis ``k % 3``:
+    pair ``i`` (and its partner ``i + half``) follows the section that holds ``i``.
+    """
+    sec = [int(s) for s in section]
+    if len(sec) != 3 or min(sec) < 0:
+        raise ValueError(f"mrope_section must be three sizes >= 0, got {sec}")
+    if sum(sec) != half:
+        raise ValueError(f"mrope_section {sec} sums to {sum(sec)}, but d_rot/2 = {half}")
+    return np.repeat(np.arange(3), sec)
+
+
+def mrope_angles(positions: Any, inv_freq: Any, section: tuple[int, ...] | list[int]) -> np.ndarray:
+    """M-RoPE angles ``(seq, half)``: pair i turns by ``pos[axis_i]·θ_i`` with the axis of
+    its section (:func:`mrope_pair_axes`); ``positions`` is ``(3, seq)``."""
+    inv = np.asarray(inv_freq, dtype=np.float64).ravel()
+    pos = np.asarray(positions, dtype=np.float64)
+    axes = mrope_pair_axes(inv.size, section)
+    return np.asarray(pos[axes, :].T * inv[None, :])
+
+
+def vision_2d_angles(rows: Any, cols: Any, head_dim: int, base: float = 10000.0) -> np.ndarray:
+    """2-D RoPE of the Qwen2-VL vision encoder, angles ``(n, head_dim/2)``.
+
+    HF ``VisionRotaryEmbedding(head_dim // 2)`` has ``θ_j = base^(−2j/(head_dim/2))``,
+    ``j < head_dim/4``; the first ``head_dim/4`` pairs turn by ``row·θ_j``, the next
+    ``head_dim/4`` by ``col·θ_j`` (``cat(table[h], table[w])``, then ``rotate_half``).
+    """
+    if head_dim < 4 or head_dim % 4:
+        raise ValueError(f"2-D RoPE needs head_dim divisible by 4, got {head_dim}")
+    dim = head_dim // 2
+    theta = 1.0 / np.power(float(base), np.arange(0, dim, 2, dtype=np.float64) / dim)
+    r = np.asarray(rows, dtype=np.float64).ravel()[:, None]
+    c = np.asarray(cols, dtype=np.float64).ravel()[:, None]
+    return np.concatenate([r * theta[None, :], c * theta[None, :]], axis=1)

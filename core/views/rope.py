@@ -1,4 +1,7 @@
-"""RoPE view: one rotation pair as arrows, frequencies with scalings, score vs offset, decay."""
+"""RoPE view: one rotation pair as arrows, frequencies with scalings (LongRoPE, YaRN
+with DeepSeek's mscale, Llama 3.1), score vs offset, mean cos with xPos, RoFormer's decay
+bound, the course's "simplified RoPE" against the real rotation, and 2-D / M-RoPE on
+image patches (Qwen2-VL)."""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from core import tablecache
 from core.formula import plain_text
 from core.memory import check_allocation
 from core.params import Param, ParamModel
@@ -15,12 +19,21 @@ from core.rope import (
     ROPE_SCALINGS,
     ROPE_STYLES,
     apply_rope,
+    mrope_angles,
+    mrope_pair_axes,
+    mrope_position_ids,
+    roformer_decay_bound,
     rope_decay,
     rope_inv_freq,
     rope_pair_indices,
     rope_score_vs_offset,
     snapped_rotary_width,
+    vision_2d_angles,
+    xpos_weights,
+    xpos_zeta,
+    yarn_get_mscale,
 )
+from core.rope_fast import rope_cos_sin
 from core.viewdata import (
     Arrow,
     ComputeContext,
@@ -29,8 +42,11 @@ from core.viewdata import (
     Series,
     ViewData,
     ViewSpec,
+    block_envelope,
     envelope_xy,
+    fmt_value,
     sample_axis,
+    sampled_label,
     sampled_note,
 )
 
@@ -170,8 +186,172 @@ MODEL = ParamModel(
             64.0,
             0.5,
         ),
+        Param(
+            "mscale",
+            "float",
+            0.0,
+            "YaRN mscale",
+            "DeepSeek-style YaRN: with mscale and mscale_all_dim both set (> 0), cos/sin are "
+            "scaled by get_mscale(factor, mscale) / get_mscale(factor, mscale_all_dim) "
+            "(HF _compute_yarn_parameters); 0 = unset (plain YaRN: 0.1·ln(factor) + 1).",
+            0.0,
+            10.0,
+            0.1,
+        ),
+        Param(
+            "mscale_all_dim",
+            "float",
+            0.0,
+            "YaRN mscale_all_dim",
+            "DeepSeek-V2/V3 also multiply the softmax scale by get_mscale(factor, "
+            "mscale_all_dim)²; 0 = unset.",
+            0.0,
+            10.0,
+            0.1,
+        ),
+        Param(
+            "xpos_scale_base",
+            "float",
+            512.0,
+            "xPos scale base",
+            "xPos (Sun et al., 2022) scales q at m by ζ_i^(m/b) and k at n by ζ_i^(−n/b), "
+            "ζ_i = (2i + 0.4·d)/(1.4·d): pair i of the score decays as ζ_i^((m−n)/b). "
+            "torchscale default b = 512.",
+            1.0,
+            1e6,
+            64.0,
+            log_scale=True,
+        ),
+        Param(
+            "image_rope",
+            "choice",
+            "mrope",
+            "Image positions",
+            "mrope: Qwen2-VL's LLM (M-RoPE: pairs split into temporal/height/width sections "
+            "by mrope_section); 2d: Qwen2-VL's vision encoder (first half of the pairs turn by "
+            "row, second half by column).",
+            choices=("mrope", "2d"),
+        ),
+        Param(
+            "mrope_section",
+            "int_list",
+            (16, 24, 24),
+            "mrope_section (t, h, w)",
+            "Pairs per axis (temporal, height, width), fastest first; the image panels use "
+            "head dimension 2·sum (Qwen2-VL: 16, 24, 24 → 128).",
+            0,
+            512,
+            1,
+            max_items=3,
+        ),
+        Param(
+            "grid_h",
+            "int",
+            6,
+            "Image rows",
+            "Rows of LLM image tokens (after the 2×2 merge).",
+            1,
+            64,
+            1,
+        ),
+        Param("grid_w", "int", 8, "Image columns", "Columns of LLM image tokens.", 1, 64, 1),
+        Param(
+            "patch_row",
+            "int",
+            2,
+            "Query patch row",
+            "Row of the query patch (clamped to the grid).",
+            0,
+            63,
+            1,
+        ),
+        Param(
+            "patch_col",
+            "int",
+            3,
+            "Query patch column",
+            "Column of the query patch (clamped to the grid).",
+            0,
+            63,
+            1,
+        ),
     ),
 )
+
+# LongRoPE per-pair factors of Phi-3.5-mini-instruct (head_dim 96: 48 pairs; original
+# context 4096, extended 131072), rounded to the two decimals they were searched at, as
+# its config.json lists them (rope_scaling short_factor / long_factor).
+PHI35_SHORT_FACTOR = (
+    (1.0, 1.02, 1.03, 1.03)
+    + (1.05,) * 5
+    + (1.07, 1.1, 1.11, 1.16, 1.16, 1.17, 1.29, 1.34)
+    + (1.68, 1.79, 1.82, 1.85, 1.88, 1.91, 1.94, 1.99)
+    + (2.02,) * 6
+    + (2.03,) * 9
+    + (2.08, 2.09, 2.19, 2.22, 2.59, 2.73, 2.75, 2.84)
+)
+PHI35_LONG_FACTOR = (
+    1.08,
+    1.11,
+    1.14,
+    1.34,
+    1.59,
+    1.6,
+    1.62,
+    2.62,
+    3.23,
+    3.23,
+    4.79,
+    7.4,
+    7.7,
+    9.09,
+    12.2,
+    17.67,
+    24.46,
+    28.57,
+    30.42,
+    30.84,
+    32.59,
+    32.93,
+    42.32,
+    44.96,
+    50.34,
+    50.45,
+    57.55,
+    57.93,
+    58.21,
+    60.14,
+    62.61,
+    62.62,
+    62.71,
+    63.14,
+    63.14,
+    63.77,
+    63.93,
+    63.96,
+    63.97,
+    64.03,
+    64.07,
+    64.08,
+    64.12,
+    64.41,
+    64.48,
+    64.51,
+    64.53,
+    64.84,
+)
+
+
+def longrope_factors(half: int) -> tuple[np.ndarray, np.ndarray]:
+    """Phi-3.5-mini's LongRoPE ``(short_factor, long_factor)`` for ``half`` pairs: exact
+    for 48 pairs, otherwise linearly resampled over the relative pair index ``i/(half−1)``."""
+    src = np.linspace(0.0, 1.0, len(PHI35_SHORT_FACTOR))
+    dst = np.linspace(0.0, 1.0, half) if half > 1 else np.zeros(1)
+    return (
+        np.interp(dst, src, np.asarray(PHI35_SHORT_FACTOR)),
+        np.interp(dst, src, np.asarray(PHI35_LONG_FACTOR)),
+    )
+
 
 EXPLANATION = (
     "RoPE adds nothing to the token. Inside attention it rotates each pair of query and key "
@@ -181,7 +361,13 @@ EXPLANATION = (
     "angle between them, (m − n)·θ, so the score sees the relative offset. Fast pairs wrap "
     "around the circle many times, slow pairs barely move; context-extension methods (linear, "
     "dynamic NTK, YaRN, Llama 3.1) slow some frequencies down so longer inputs stay in the "
-    "angle range seen during training."
+    "angle range seen during training. "
+    "The course errs twice: its 'simplified RoPE' (× cos, no sin) is no rotation and its "
+    "score depends on m + n, not on m − n alone (course panel); and RoPE alone does not "
+    "'extrapolate excellently': longer contexts need PI, NTK, YaRN, LongRoPE or Llama 3.1 "
+    "scaling (frequency panel), usually with fine-tuning. Mean cos oscillates; RoFormer's "
+    "decay is a bound on |score| (bound panel), xPos adds a real decay, and Qwen2-VL's "
+    "M-RoPE / 2-D RoPE turn pairs by time, row and column (image panels)."
 )
 
 TOY_QK_SEED = 7
@@ -195,7 +381,7 @@ def _scaling(params: Mapping[str, Any], kind: str) -> dict[str, Any] | None:
             f"beta_slow ({params['beta_slow']:g}) must be smaller than beta_fast "
             f"({params['beta_fast']:g}) for YaRN"
         )
-    return {
+    out: dict[str, Any] = {
         "rope_type": kind,
         "factor": params["factor"],
         "original_max_position_embeddings": params["original_max_position_embeddings"],
@@ -204,6 +390,15 @@ def _scaling(params: Mapping[str, Any], kind: str) -> dict[str, Any] | None:
         "low_freq_factor": params["low_freq_factor"],
         "high_freq_factor": params["high_freq_factor"],
     }
+    if kind == "yarn":
+        for key in ("mscale", "mscale_all_dim"):
+            if params.get(key):
+                out[key] = params[key]
+    if kind == "longrope":
+        d_rot, _ = rotary_width(params)
+        short, long = longrope_factors(d_rot // 2)
+        out["short_factor"], out["long_factor"] = short, long
+    return out
 
 
 def rotary_width(params: Mapping[str, Any]) -> tuple[int, str]:
@@ -260,6 +455,270 @@ def _decay_series(
     return Series(f"{name}: {int(fast.sum())} fast pairs as a band", bx, by, style)
 
 
+def _weighted_decay_series(
+    name: str,
+    x: np.ndarray,
+    inv: np.ndarray,
+    stride: int,
+    weights: np.ndarray,
+    style: Literal["line", "dashed"],
+) -> Series:
+    """``mean_i w_i(Δ)·cos(Δ·θ_i)`` (xPos: ``w = ζ_i^(Δ/b)``), with the fast pairs as a
+    band of half-width ``Σ_fast w_i(Δ)/(d/2)`` when the sampling would alias them."""
+    fast = fast_pairs(inv, stride)
+    cos = rope_cos_sin(x, inv)[0]
+    if not fast.any():
+        return Series(name, x, (weights * cos).mean(axis=1), style)
+    slow = (weights[:, ~fast] * cos[:, ~fast]).sum(axis=1) / inv.size
+    width = weights[:, fast].sum(axis=1) / inv.size
+    bx, by = envelope_xy(x, slow - width, slow + width)
+    return Series(f"{name}: {int(fast.sum())} fast pairs as a band", bx, by, style)
+
+
+_BOUND_EXACT_ITEMS = 2**20  # offsets × pairs computed in full for a min–max envelope
+
+
+def _bound_series(
+    name: str,
+    L: int,
+    pos: np.ndarray,
+    stride: int,
+    inv: np.ndarray,
+    style: Literal["line", "dashed"],
+) -> Series:
+    """RoFormer's bound ``mean_j |S_j|`` over offsets ``0..L−1``: exact when every offset
+    is drawn; a per-block min–max envelope of the exact values when sampled (and small
+    enough); beyond that the fast pairs' part as a band (``| |G_j| − c_j | ≤ |S_j| ≤
+    |G_j| + c_j`` with ``G_j`` the slow pairs' partial sum and ``c_j`` the fast pairs in it)."""
+    x = pos.astype(float)
+    if stride == 1:
+        y = tablecache.cached(
+            ("roformer-bound-exact", inv.tobytes(), L), lambda: roformer_decay_bound(x, inv)
+        )
+        return Series(name, x, y, style)
+    if L * inv.size <= _BOUND_EXACT_ITEMS:
+        lo, hi = tablecache.cached(
+            ("roformer-bound", inv.tobytes(), L, stride),
+            lambda: block_envelope(roformer_decay_bound(np.arange(L), inv)[None, :], stride),
+        )
+        bx, by = envelope_xy(x, lo[0][: x.size], hi[0][: x.size])
+        return Series(f"{name}: min–max per {stride} offsets", bx, by, style)
+    fast = fast_pairs(inv, stride)
+    cos, sin = rope_cos_sin(x, inv)
+    cos[:, fast], sin[:, fast] = 0.0, 0.0
+    g = np.hypot(np.cumsum(cos, axis=1), np.cumsum(sin, axis=1))
+    c = np.cumsum(fast)[None, :].astype(float)
+    lo_b, hi_b = np.maximum(g - c, 0.0).mean(axis=1), (g + c).mean(axis=1)
+    bx, by = envelope_xy(x, lo_b, hi_b)
+    return Series(f"{name}: {int(fast.sum())} fast pairs as a band", bx, by, style)
+
+
+SIMPLIFIED_SHIFTS = 128  # shifts s = 0..127 of (m + s, n + s) in the course panel
+SIMPLIFIED_SHIFT = 100  # the second concrete pair: (m + 100, n + 100)
+
+
+def simplified_scores(
+    q: np.ndarray, k: np.ndarray, m: int, n: int, shifts: np.ndarray, inv: np.ndarray, style: str
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """Scores of the pairs ``(m + s, n + s)`` for the real rotation and the course's
+    "simplified RoPE" (each dimension of pair i multiplied by ``cos(p·θ_i)``, no sin), and
+    the course code as written (dimension j multiplied by ``cos(j/d)``: no position)."""
+    hd = q.size
+    s = np.asarray(shifts, dtype=np.float64)
+    qr = apply_rope(np.broadcast_to(q, (s.size, hd)), m + s, inv, style)
+    kr = apply_rope(np.broadcast_to(k, (s.size, hd)), n + s, inv, style)
+    real = np.einsum("sd,sd->s", qr, kr)
+    a_idx, b_idx = rope_pair_indices(2 * inv.size, style)
+    cm, cn = np.ones((s.size, hd)), np.ones((s.size, hd))
+    cos_m, cos_n = rope_cos_sin(m + s, inv)[0], rope_cos_sin(n + s, inv)[0]
+    cm[:, a_idx], cm[:, b_idx] = cos_m, cos_m
+    cn[:, a_idx], cn[:, b_idx] = cos_n, cos_n
+    cos_only = np.einsum("sd,sd->s", cm * q[None, :], cn * k[None, :])
+    literal = float(np.sum(q * k * np.cos(np.arange(hd) / hd) ** 2))
+    return real, cos_only, literal
+
+
+IMAGE_TEXT_BEFORE = 3  # text tokens before the image in the position-id table
+IMAGE_TEXT_AFTER = 2
+
+
+def image_layout(params: Mapping[str, Any]) -> tuple[int, int, int, int, int]:
+    """``(grid_h, grid_w, query row, query col, d_img)``: the query patch clamped to the
+    grid, ``d_img = 2·sum(mrope_section)`` the head dimension of the image panels."""
+    gh, gw = params["grid_h"], params["grid_w"]
+    sec = tuple(params["mrope_section"])
+    if len(sec) != 3:
+        raise ValueError(
+            f"mrope_section needs three sizes (temporal, height, width), got {len(sec)}"
+        )
+    d_img = 2 * sum(sec)
+    if d_img < 2:
+        raise ValueError("mrope_section sums to 0: no pair to rotate")
+    if params["image_rope"] == "2d" and d_img % 4:
+        raise ValueError(
+            f"2-D RoPE splits the pairs into rows and columns: 2·sum(mrope_section) = {d_img} "
+            "must be divisible by 4"
+        )
+    return gh, gw, min(params["patch_row"], gh - 1), min(params["patch_col"], gw - 1), d_img
+
+
+def image_angles(params: Mapping[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(ids, angles_2d, angles_1d)`` for the image's patches in raster order: the
+    Qwen2-VL position ids ``(3, h·w)`` of the image alone, each patch's pair angles under
+    the selected scheme, and under plain 1-D RoPE of the raster index ``row·w + col``."""
+    gh, gw, _, _, d_img = image_layout(params)
+    base = params["base"]
+    ids = mrope_position_ids(0, 1, gh, gw, 0)
+    inv = rope_inv_freq(d_img, base)[0]
+    if params["image_rope"] == "mrope":
+        ang = mrope_angles(ids, inv, tuple(params["mrope_section"]))
+    else:
+        ang = vision_2d_angles(ids[1], ids[2], d_img, base)
+    raster = np.arange(gh * gw, dtype=np.float64)
+    return ids, ang, raster[:, None] * inv[None, :]
+
+
+def _levels(image: np.ndarray) -> tuple[float, float]:
+    """Colour range of a similarity map: its data range (a constant map gets a unit span)."""
+    lo, hi = float(image.min()), float(image.max())
+    return (lo, hi) if hi > lo else (lo - 0.5, hi + 0.5)
+
+
+def _image_panels(params: Mapping[str, Any]) -> tuple[list[Panel], str]:
+    """The patch similarity heatmaps (2-D scheme vs 1-D raster) and the position-id table."""
+    gh, gw, r0, c0, d_img = image_layout(params)
+    sec = tuple(params["mrope_section"])
+
+    def make() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        ids, ang, ang1 = image_angles(params)
+        q_at = r0 * gw + c0
+        # q = k = (1, 0) in every pair: the score is mean_i cos(angle_q,i − angle_k,i)
+        m2, m1 = (np.cos(a[q_at][None, :] - a).mean(axis=1).reshape(gh, gw) for a in (ang, ang1))
+        return ids, m2, m1
+
+    key = ("rope-image", gh, gw, r0, c0, sec, params["image_rope"], params["base"])
+    ids, *maps = tablecache.cached(key, make)
+    scheme = f"M-RoPE {list(sec)}" if params["image_rope"] == "mrope" else "2-D RoPE (ViT)"
+
+    r1, c1 = (r0 + 1 if r0 + 1 < gh else r0 - 1), (c0 + 1 if c0 + 1 < gw else c0 - 1)
+    top = float(maps[0][r0, c0])
+    row_step = top - float(maps[0][r1, c0]) if gh > 1 else 0.0
+    col_step = top - float(maps[0][r0, c1]) if gw > 1 else 0.0
+
+    def probe_for(image: np.ndarray, what: str) -> Any:
+        def probe(x: float, y: float) -> str:
+            c, r = int(round(x)), int(round(y))
+            if not (0 <= r < gh and 0 <= c < gw):
+                return ""
+            t_, h_, w_ = ids[:, r * gw + c]
+            return (
+                f"patch (row {r}, col {c}): {what}; ids (t, h, w) = ({t_}, {h_}, {w_}), "
+                f"raster {r * gw + c}; score {fmt_value(float(image[r, c]))}"
+            )
+
+        return probe
+
+    common = dict(
+        kind="heatmap",
+        x_label="patch column",
+        y_label="patch row",
+        x_coords=np.arange(gw, dtype=float),
+        y_coords=np.arange(gh, dtype=float),
+        colormap="sequential",
+        value_label="mean_i cos",
+        row=2,
+    )
+    panels = [
+        Panel(
+            "patches",
+            f"{scheme}: query patch ({r0}, {c0}) vs all (min {maps[0].min():.4g})",
+            image=maps[0],
+            levels=_levels(maps[0]),
+            probe=probe_for(maps[0], scheme),
+            note=(
+                "q = k = (1, 0) in every pair: mean_i cos of the angle difference; it depends "
+                "on Δrow and Δcol (row pairs and column pairs turn separately): the patch "
+                "directly above is one row step away. Each map has its own colour range"
+                + f"; one row step lowers it by {row_step:.3g}, one column step by "
+                f"{col_step:.3g}"
+                + (
+                    ". M-RoPE gives rows and columns the slower pairs (the fastest turn by "
+                    "time, constant within one image) and columns the slowest: they barely "
+                    "move the score (Qwen3-VL interleaves t, h, w over the pairs instead)"
+                    if params["image_rope"] == "mrope"
+                    else ""
+                )
+            ),
+            col=0,
+            **common,  # type: ignore[arg-type]
+        ),
+        Panel(
+            "patches_1d",
+            f"1-D RoPE of the raster index row·{gw} + col, same θ (min {maps[1].min():.4g})",
+            image=maps[1],
+            levels=_levels(maps[1]),
+            probe=probe_for(maps[1], "1-D raster"),
+            note=(
+                f"flattened, the patch above is {gw} positions away and the row's last patch "
+                "sits next to the next row's first"
+            ),
+            col=1,
+            **common,  # type: ignore[arg-type]
+        ),
+    ]
+    full = mrope_position_ids(IMAGE_TEXT_BEFORE, 1, gh, gw, IMAGE_TEXT_AFTER)
+    n_img = gh * gw
+    kinds = ["text"] * IMAGE_TEXT_BEFORE + ["image"] * n_img + ["text"] * IMAGE_TEXT_AFTER
+    shown = list(range(IMAGE_TEXT_BEFORE))
+    img = list(range(IMAGE_TEXT_BEFORE, IMAGE_TEXT_BEFORE + n_img))
+    shown += img if n_img <= 8 else img[:4] + [-1] + img[-3:]
+    shown += list(range(IMAGE_TEXT_BEFORE + n_img, full.shape[1]))
+    resume = int(full[0, IMAGE_TEXT_BEFORE + n_img]) if IMAGE_TEXT_AFTER else 0
+    rows = []
+    for j in shown:
+        if j < 0:
+            rows.append(["…", "", "", "", ""])
+            continue
+        label = (
+            kinds[j]
+            if kinds[j] == "text"
+            else (f"patch ({(j - IMAGE_TEXT_BEFORE) // gw}, {(j - IMAGE_TEXT_BEFORE) % gw})")
+        )
+        rows.append([str(j), label, *(str(int(v)) for v in full[:, j])])
+    panels.append(
+        Panel(
+            "mrope_ids",
+            "Qwen2-VL position ids (get_rope_index): text, image, text",
+            "table",
+            header=["token", "what", "t", "h", "w"],
+            rows=rows,
+            note=(
+                f"text after the image resumes at max + 1 = {resume}, not at token index "
+                f"{IMAGE_TEXT_BEFORE + n_img}"
+            ),
+            row=2,
+            col=2,
+        )
+    )
+    if params["image_rope"] == "mrope":
+        axes = mrope_pair_axes(d_img // 2, sec)
+        turned = ", ".join(
+            f"{name} pairs {int(np.flatnonzero(axes == a)[0])}..{int(np.flatnonzero(axes == a)[-1])}"
+            for a, name in enumerate(("t", "h", "w"))
+            if (axes == a).any()
+        )
+        text = (
+            f"M-RoPE (head_dim {d_img}): pair i turns by t·θ_i, h·θ_i or w·θ_i by section "
+            f"({turned}); θ_i = {params['base']:g}^(−2i/{d_img})"
+        )
+    else:
+        text = (
+            f"2-D RoPE (head_dim {d_img}): pairs 0..{d_img // 4 - 1} turn by row·θ_j, pairs "
+            f"{d_img // 4}..{d_img // 2 - 1} by col·θ_j, θ_j = {params['base']:g}^(−4j/{d_img})"
+        )
+    return panels, text
+
+
 def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     """Display data of the RoPE view (offset curves sampled to ``ctx.max_points``)."""
     hd, style, m, n, L = (params[k] for k in ("head_dim", "style", "m", "n", "seq_len"))
@@ -284,10 +743,11 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         for r, name in enumerate(("unrotated", f"q (m={m})", f"k (n={n})"))
     ]
     _, wd = angle_parts((m - n) * theta)
-    af_note = f"; YaRN scales both by {af:.4g} (drawn at unit length)" if af != 1.0 else ""
+    af_note = f"; {kind} scales both by {af:.4g} (drawn at unit length)" if af != 1.0 else ""
 
     pairs = np.arange(half, dtype=float)
     freq = [Series("unscaled", pairs, inv0)]
+    orig = params["original_max_position_embeddings"]
     for other in ROPE_SCALINGS:
         try:
             values = inv if other == kind else frequencies(params, other)[0]
@@ -295,6 +755,17 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             notes.append(f"{other} curve skipped: {exc}")
             continue
         sel = other == kind
+        if other == "longrope":  # the length picks the factor list
+            which = f"long_factor (L > {orig})" if orig < L else f"short_factor (L ≤ {orig})"
+            freq.append(
+                Series(
+                    f"longrope {which}" + (" (selected)" if sel else ""),
+                    pairs,
+                    values,
+                    "line" if sel else "dashed",
+                )
+            )
+            continue
         freq.append(
             Series(
                 f"{other} ×{params['factor']:g}" + (" (selected)" if sel else ""),
@@ -358,12 +829,79 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
                 "scatter",
             )
         )
-    decay = [_decay_series("unscaled", pos.astype(float), inv0, stride, "line")]
+    xd = pos.astype(float)
+    decay = [_decay_series("RoPE mean_i cos(Δθ_i)", xd, inv0, stride, "line")]
     if kind != "none":
-        decay.append(
-            _decay_series(f"{kind} ×{params['factor']:g}", pos.astype(float), inv, stride, "dashed")
+        decay.append(_decay_series(f"{kind} ×{params['factor']:g}", xd, inv, stride, "dashed"))
+    xb = params["xpos_scale_base"]
+    xw = xpos_weights(xd, 2 * inv0.size, xb)
+    decay.append(_weighted_decay_series(f"xPos (b = {xb:g})", xd, inv0, stride, xw, "line"))
+    decay.append(
+        Series(
+            sampled_label("xPos envelope mean_i ζ_i^(Δ/b)", stride), xd, xw.mean(axis=1), "dashed"
         )
-    orig = params["original_max_position_embeddings"]
+    )
+    zeta = xpos_zeta(2 * inv0.size)
+    bound = [_bound_series("RoPE", L, pos, stride, inv0, "line")]
+    if kind != "none":
+        bound.append(_bound_series(f"{kind} ×{params['factor']:g}", L, pos, stride, inv, "dashed"))
+
+    shifts = np.arange(min(SIMPLIFIED_SHIFTS, max(ctx.max_points // 2, 2)), dtype=float)
+    real, cos_only, literal = simplified_scores(q, k, m, n, shifts, inv0, style)
+    s1 = min(SIMPLIFIED_SHIFT, shifts.size - 1)
+    course = [
+        Series("real rotation ⟨R_{m+s} q, R_{n+s} k⟩", shifts, real),
+        Series("course: × cos(p·θ_i), no sin", shifts, cos_only, "dashed"),
+        Series(
+            "course code as written: × cos(i/d), no p",
+            shifts,
+            np.full(shifts.size, literal),
+            "dashed",
+        ),
+        Series(
+            f"pairs ({m}, {n}) and ({m + s1}, {n + s1})",
+            np.array([0.0, float(s1), 0.0, float(s1)]),
+            np.array([real[0], real[s1], cos_only[0], cos_only[s1]]),
+            "scatter",
+        ),
+    ]
+    course_note = (
+        f"same m − n = {m - n}: ({m}, {n}) and ({m + s1}, {n + s1}) score {real[0]:.4f} and "
+        f"{real[s1]:.4f} with the rotation, but {cos_only[0]:.4f} and {cos_only[s1]:.4f} with "
+        "cos alone: cos(mθ)·cos(nθ) = ½[cos((m−n)θ) + cos((m+n)θ)] depends on m + n, so "
+        "that score is not a function of m − n. The course's code (theta = arange(d)/d, "
+        f"no position) gives {literal:.4f} for every m and n: no position at all"
+    )
+    image_panels, image_formula = _image_panels(params)
+    if kind == "yarn" and params["mscale"] and params["mscale_all_dim"]:
+        f_, ms, msa = params["factor"], params["mscale"], params["mscale_all_dim"]
+        soft = yarn_get_mscale(f_, msa) ** 2
+        notes.append(
+            f"YaRN mscale {ms:g}, mscale_all_dim {msa:g} (DeepSeek): cos/sin × "
+            f"get_mscale({f_:g}, {ms:g}) / get_mscale({f_:g}, {msa:g}) = {af:.6g}; DeepSeek's "
+            f"attention also multiplies the softmax scale by get_mscale({f_:g}, {msa:g})² = "
+            f"{soft:.6g}, so logits grow by {af**2 * soft:.6g} = get_mscale({f_:g}, {ms:g})²"
+        )
+    elif kind == "yarn" and (params["mscale"] or params["mscale_all_dim"]):
+        notes.append(
+            "YaRN: mscale and mscale_all_dim act only together (HF: 'if mscale and "
+            f"mscale_all_dim'); with one unset the factor is 0.1·ln({params['factor']:g}) + 1 "
+            f"= {af:.6g}"
+        )
+    if kind == "longrope":
+        notes.append(
+            "LongRoPE: per-pair factors of Phi-3.5-mini (48 pairs"
+            + ("" if half == 48 else f", resampled to {half}")
+            + f"); L = {L} {'>' if orig < L else '≤'} original {orig}: "
+            f"{'long' if orig < L else 'short'}_factor; attention factor "
+            f"sqrt(1 + ln {params['factor']:g} / ln {orig}) = {af:.6g}"
+        )
+    if kind == "none" and orig < L:
+        notes.append(
+            f"offsets up to {L - 1} exceed the original context {orig}: RoPE alone does not "
+            "extrapolate (the course's 'excellent extrapolation' holds only with PI, NTK, "
+            "YaRN, LongRoPE or Llama 3.1 scaling and usually fine-tuning)"
+        )
     if orig >= L:
         notes.append(
             f"dynamic ×{params['factor']:g} equals unscaled here (its line lies under it): "
@@ -409,20 +947,53 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         ),
         Panel(
             "decay",
-            "Long-range decay: mean_i cos(Δ·θ_i)",
+            "mean_i cos(Δ·θ_i): oscillates, not a decay; xPos makes it decay",
             "curves",
-            "offset Δ",
-            "mean cos",
+            "offset Δ = m − n (query after key)",
+            "mean over pairs",
             series=decay,
+            note=(
+                "mean cos is the score for q = k = (1, 0) in every pair, over d_rot/2: it swings "
+                "(to negative values) instead of decaying. xPos multiplies pair i by "
+                f"ζ_i^(Δ/b), ζ_i = (2i + 0.4·d)/(1.4·d) from {zeta[0]:.4f} to {zeta[-1]:.4f}"
+            ),
             row=1,
             col=1,
         ),
+        Panel(
+            "simplified",
+            "Course's 'simplified RoPE' (× cos) vs the real rotation",
+            "curves",
+            f"shift s: query at m + s = {m} + s, key at n + s = {n} + s",
+            "score",
+            series=course,
+            note=course_note,
+            row=0,
+            col=2,
+        ),
+        Panel(
+            "bound",
+            "RoFormer long-term decay bound (1/(d/2))·Σ_j |S_j|",
+            "curves",
+            "offset Δ",
+            "mean_j |S_j|",
+            series=bound,
+            note=(
+                "S_j = Σ_{k<j} e^{iΔθ_k} (RoFormer §3.4.3): |score| ≤ max_i |h_{i+1} − h_i| · "
+                f"Σ_j |S_j|; the bound starts at (d/2 + 1)/2 = {(inv0.size + 1) / 2:g} and "
+                "decays with ripples as the distance grows"
+            ),
+            row=1,
+            col=2,
+        ),
+        *image_panels,
     ]
     scale_txt = {
         "none": "",
         "linear": f", θ_i / {params['factor']:g} (linear)",
         "dynamic": f", dynamic NTK base at length {L}",
         "yarn": ", YaRN blend",
+        "longrope": ", θ_i / LongRoPE factor_i",
         "llama3": ", Llama 3.1 bands (kept / blended / divided by factor)",
     }[kind]
     formula = (  # core.formula markup; two spaces separate terms
@@ -432,6 +1003,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     )
     if af != 1.0:
         formula += f";  attention factor {af:.4g} multiplies cos and sin  (score × {af**2:.4g})"
+    notes.append(image_formula)
     return ViewData(
         "rope", dict(params), panels, plain_text(formula), notes=notes, formula_markup=formula
     )
