@@ -158,8 +158,8 @@ def test_simplified_rope_is_not_a_function_of_m_minus_n():
     real_b, cos_b = ref_scores(q, k, 105, 109, theta)
     assert real_a == pytest.approx(real_b, rel=1e-9)  # same m − n: same real score
     assert abs(cos_a - cos_b) > 1.0  # the cos-only score changes with m + n
-    real = series(panel, "real rotation")
-    cos_only = series(panel, "course: × cos")
+    real = series(panel, "rotation (real")
+    cos_only = series(panel, "× cos(p·θ_i)")
     assert real.y[0] == pytest.approx(real_a, rel=1e-9)
     assert real.y[100] == pytest.approx(real_b, rel=1e-9)
     assert np.ptp(real.y) < 1e-9
@@ -171,11 +171,20 @@ def test_simplified_rope_is_not_a_function_of_m_minus_n():
         )
     # the course's code as written: q * cos(arange(d)/d), k likewise: no position at all
     literal = float((q * np.cos(np.arange(64) / 64)) @ (k * np.cos(np.arange(64) / 64)))
-    assert np.allclose(series(panel, "course code as written").y, literal, rtol=1e-12)
+    assert np.allclose(series(panel, "× cos(i/d)").y, literal, rtol=1e-12)
     note = panel.note
     for value in (real_a, real_b, cos_a, cos_b, literal):
         assert f"{value:.4f}" in note
     assert "(5, 9) and (105, 109)" in note and "m + n" in note
+
+
+def test_topic_switches_between_sequence_and_image_panels():
+    seq = {p.key for p in view().panels}
+    img = {p.key for p in view(topic="images").panels}
+    assert seq == {"plane", "frequencies", "simplified", "score", "decay", "bound"}
+    assert img == {"patches", "patches_1d", "mrope_ids"}
+    assert "M-RoPE" in view(topic="images").formula
+    assert "2-D RoPE" in view(topic="images", image_rope="2d").formula
 
 
 def test_course_rope_notes_are_in_the_explanation():
@@ -376,7 +385,9 @@ def test_vision_2d_angles_match_hf():
 
 @pytest.mark.parametrize("mode", ["mrope", "2d"])
 def test_patch_maps_equal_reference_mean_cos(mode):
-    data = view(image_rope=mode, grid_h=4, grid_w=5, patch_row=1, patch_col=3, base=10000.0)
+    data = view(
+        topic="images", image_rope=mode, grid_h=4, grid_w=5, patch_row=1, patch_col=3, base=1e4
+    )
     theta = ref_theta(128)
     rows, cols = np.divmod(np.arange(20), 5)
     if mode == "mrope":
@@ -395,7 +406,7 @@ def test_patch_maps_equal_reference_mean_cos(mode):
 
 
 def test_position_id_table_quotes_get_rope_index():
-    data = view(grid_h=2, grid_w=3)
+    data = view(topic="images", grid_h=2, grid_w=3)
     ids = [7, 7, VISION_START] + [IMAGE_PAD] * 6 + [8, 8]
     ref = ref_get_rope_index(ids, [(1, 4, 6)])
     table = data.panel("mrope_ids")
@@ -409,10 +420,14 @@ def test_position_id_table_quotes_get_rope_index():
 def test_mrope_section_must_be_three_sizes():
     spec = VIEWS["rope"]
     with pytest.raises(ValueError, match="three sizes"):
-        spec.compute(spec.model.validate({"mrope_section": (16, 24)}, partial=True), CTX)
+        spec.compute(
+            spec.model.validate({"mrope_section": (16, 24), "topic": "images"}, partial=True), CTX
+        )
     with pytest.raises(ValueError, match="divisible by 4"):
         spec.compute(
-            spec.model.validate({"mrope_section": (1, 2, 2), "image_rope": "2d"}, partial=True),
+            spec.model.validate(
+                {"mrope_section": (1, 2, 2), "image_rope": "2d", "topic": "images"}, partial=True
+            ),
             CTX,
         )
 
@@ -455,3 +470,36 @@ def test_xpos_decay_curve_matches_torchscale():
     np.testing.assert_allclose(env.y, [np.mean(xpos_zeta(d) ** (x / b)) for x in env.x], rtol=1e-12)
     assert np.all(np.diff(env.y) < 0) and env.y[-1] < 0.5  # ζ_i < 1: a real decay
     assert re.search(r"from 0\.2857 to 0\.9[0-9]+", data.panel("decay").note)
+
+
+def test_rope_deck_notes_match_the_new_scenes():
+    import json
+    from pathlib import Path
+
+    deck = json.loads(
+        (Path(__file__).parent.parent / "resources/decks/rope-deep-dive.json").read_text("utf-8")
+    )
+    checked = 0
+    for scene in deck["scenes"]:
+        note, params = scene["note"], scene["params"]
+        if "simplified" in scene["title"]:
+            data = view(**params)
+            m, n = params["m"], params["n"]
+            assert f"m − n = {m - n}".replace("-", "−") in note
+            assert f"({m}, {n}) and ({m + 100}, {n + 100})" in note
+            real = series(data.panel("simplified"), "rotation (real")
+            cos_only = series(data.panel("simplified"), "× cos(p·θ_i)")
+            assert real.y[0] == pytest.approx(real.y[100], rel=1e-9)
+            assert abs(cos_only.y[0] - cos_only.y[100]) > 1e-3
+            checked += 1
+        if "M-RoPE" in scene["title"]:
+            data = view(**params)
+            sec = params["mrope_section"]
+            assert f"mrope_section {sec[0]}, {sec[1]}, {sec[2]} of {sum(sec)}" in note
+            assert "M-RoPE" in data.formula and params["topic"] == "images"
+            ids = mrope_position_ids(3, 1, params["grid_h"], params["grid_w"], 2)
+            resume = int(ids[0, 3 + params["grid_h"] * params["grid_w"]])
+            assert resume == ids[:, :-2].max() + 1
+            assert f"max + 1 = {resume}" in data.panel("mrope_ids").note
+            checked += 1
+    assert checked == 2

@@ -223,6 +223,16 @@ MODEL = ParamModel(
             log_scale=True,
         ),
         Param(
+            "topic",
+            "choice",
+            "sequence",
+            "Panels",
+            "sequence: the rotation, frequencies, the course's simplified RoPE, score, mean "
+            "cos with xPos and RoFormer's bound; images: image patches under M-RoPE or 2-D "
+            "RoPE next to 1-D RoPE, and Qwen2-VL's position ids.",
+            choices=("sequence", "images"),
+        ),
+        Param(
             "image_rope",
             "choice",
             "mrope",
@@ -626,7 +636,7 @@ def _image_panels(params: Mapping[str, Any]) -> tuple[list[Panel], str]:
         y_coords=np.arange(gh, dtype=float),
         colormap="sequential",
         value_label="mean_i cos",
-        row=2,
+        row=0,
     )
     panels = [
         Panel(
@@ -636,15 +646,13 @@ def _image_panels(params: Mapping[str, Any]) -> tuple[list[Panel], str]:
             levels=_levels(maps[0]),
             probe=probe_for(maps[0], scheme),
             note=(
-                "q = k = (1, 0) in every pair: mean_i cos of the angle difference; it depends "
-                "on Δrow and Δcol (row pairs and column pairs turn separately): the patch "
-                "directly above is one row step away. Each map has its own colour range"
-                + f"; one row step lowers it by {row_step:.3g}, one column step by "
+                "q = k = (1, 0) per pair: mean_i cos of the angle difference, a function of "
+                f"(Δrow, Δcol); one row step lowers it by {row_step:.3g}, one column step by "
                 f"{col_step:.3g}"
                 + (
-                    ". M-RoPE gives rows and columns the slower pairs (the fastest turn by "
-                    "time, constant within one image) and columns the slowest: they barely "
-                    "move the score (Qwen3-VL interleaves t, h, w over the pairs instead)"
+                    ". M-RoPE turns rows and columns with the slower pairs (the fastest follow "
+                    "time, constant in one image), columns with the slowest (Qwen3-VL "
+                    "interleaves t, h, w instead)"
                     if params["image_rope"] == "mrope"
                     else ""
                 )
@@ -696,7 +704,7 @@ def _image_panels(params: Mapping[str, Any]) -> tuple[list[Panel], str]:
                 f"text after the image resumes at max + 1 = {resume}, not at token index "
                 f"{IMAGE_TEXT_BEFORE + n_img}"
             ),
-            row=2,
+            row=0,
             col=2,
         )
     )
@@ -709,12 +717,12 @@ def _image_panels(params: Mapping[str, Any]) -> tuple[list[Panel], str]:
         )
         text = (
             f"M-RoPE (head_dim {d_img}): pair i turns by t·θ_i, h·θ_i or w·θ_i by section "
-            f"({turned}); θ_i = {params['base']:g}^(−2i/{d_img})"
+            f"({turned});  θ_i = {params['base']:g}^{{−2i/{d_img}}}"
         )
     else:
         text = (
             f"2-D RoPE (head_dim {d_img}): pairs 0..{d_img // 4 - 1} turn by row·θ_j, pairs "
-            f"{d_img // 4}..{d_img // 2 - 1} by col·θ_j, θ_j = {params['base']:g}^(−4j/{d_img})"
+            f"{d_img // 4}..{d_img // 2 - 1} by col·θ_j,  θ_j = {params['base']:g}^{{−4j/{d_img}}}"
         )
     return panels, text
 
@@ -850,29 +858,27 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     real, cos_only, literal = simplified_scores(q, k, m, n, shifts, inv0, style)
     s1 = min(SIMPLIFIED_SHIFT, shifts.size - 1)
     course = [
-        Series("real rotation ⟨R_{m+s} q, R_{n+s} k⟩", shifts, real),
-        Series("course: × cos(p·θ_i), no sin", shifts, cos_only, "dashed"),
+        Series("rotation (real RoPE)", shifts, real),
+        Series("× cos(p·θ_i) (course)", shifts, cos_only, "dashed"),
         Series(
-            "course code as written: × cos(i/d), no p",
+            "× cos(i/d), no p (course code)",
             shifts,
             np.full(shifts.size, literal),
             "dashed",
         ),
         Series(
-            f"pairs ({m}, {n}) and ({m + s1}, {n + s1})",
+            f"({m}, {n}) and ({m + s1}, {n + s1})",
             np.array([0.0, float(s1), 0.0, float(s1)]),
             np.array([real[0], real[s1], cos_only[0], cos_only[s1]]),
             "scatter",
         ),
     ]
     course_note = (
-        f"same m − n = {m - n}: ({m}, {n}) and ({m + s1}, {n + s1}) score {real[0]:.4f} and "
-        f"{real[s1]:.4f} with the rotation, but {cos_only[0]:.4f} and {cos_only[s1]:.4f} with "
-        "cos alone: cos(mθ)·cos(nθ) = ½[cos((m−n)θ) + cos((m+n)θ)] depends on m + n, so "
-        "that score is not a function of m − n. The course's code (theta = arange(d)/d, "
-        f"no position) gives {literal:.4f} for every m and n: no position at all"
+        f"({m}, {n}) and ({m + s1}, {n + s1}), same m − n = {m - n}: rotation "
+        f"{real[0]:.4f} and {real[s1]:.4f}; cos alone {cos_only[0]:.4f} and "
+        f"{cos_only[s1]:.4f}, since cos(mθ)·cos(nθ) = ½[cos((m−n)θ) + cos((m+n)θ)] depends "
+        f"on m + n. Course code (× cos(i/d), no p): {literal:.4f} for every m, n"
     )
-    image_panels, image_formula = _image_panels(params)
     if kind == "yarn" and params["mscale"] and params["mscale_all_dim"]:
         f_, ms, msa = params["factor"], params["mscale"], params["mscale_all_dim"]
         soft = yarn_get_mscale(f_, msa) ** 2
@@ -947,15 +953,15 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         ),
         Panel(
             "decay",
-            "mean_i cos(Δ·θ_i): oscillates, not a decay; xPos makes it decay",
+            "mean_i cos(Δθ_i) oscillates (not a decay); xPos decays",
             "curves",
             "offset Δ = m − n (query after key)",
             "mean over pairs",
             series=decay,
             note=(
-                "mean cos is the score for q = k = (1, 0) in every pair, over d_rot/2: it swings "
-                "(to negative values) instead of decaying. xPos multiplies pair i by "
-                f"ζ_i^(Δ/b), ζ_i = (2i + 0.4·d)/(1.4·d) from {zeta[0]:.4f} to {zeta[-1]:.4f}"
+                "mean cos = the score for q = k = (1, 0) per pair, / (d/2): it swings, it does "
+                "not decay. xPos: pair i × ζ_i^(Δ/b), ζ_i = (2i + 0.4·d)/(1.4·d) from "
+                f"{zeta[0]:.4f} to {zeta[-1]:.4f}"
             ),
             row=1,
             col=1,
@@ -964,7 +970,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             "simplified",
             "Course's 'simplified RoPE' (× cos) vs the real rotation",
             "curves",
-            f"shift s: query at m + s = {m} + s, key at n + s = {n} + s",
+            "shift s: query at m + s, key at n + s",
             "score",
             series=course,
             note=course_note,
@@ -979,14 +985,12 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             "mean_j |S_j|",
             series=bound,
             note=(
-                "S_j = Σ_{k<j} e^{iΔθ_k} (RoFormer §3.4.3): |score| ≤ max_i |h_{i+1} − h_i| · "
-                f"Σ_j |S_j|; the bound starts at (d/2 + 1)/2 = {(inv0.size + 1) / 2:g} and "
-                "decays with ripples as the distance grows"
+                "S_j = Σ_{k<j} e^{iΔθ_k}; |score| ≤ max_i |h_{i+1} − h_i|·Σ_j |S_j| (RoFormer "
+                f"§3.4.3); from (d/2 + 1)/2 = {(inv0.size + 1) / 2:g} it decays, with ripples"
             ),
             row=1,
             col=2,
         ),
-        *image_panels,
     ]
     scale_txt = {
         "none": "",
@@ -1003,7 +1007,9 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     )
     if af != 1.0:
         formula += f";  attention factor {af:.4g} multiplies cos and sin  (score × {af**2:.4g})"
-    notes.append(image_formula)
+    if params["topic"] == "images":  # the image panels instead of the 1-D ones
+        panels, formula = _image_panels(params)
+        notes = []
     return ViewData(
         "rope", dict(params), panels, plain_text(formula), notes=notes, formula_markup=formula
     )
