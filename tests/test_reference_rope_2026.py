@@ -503,3 +503,15 @@ def test_rope_deck_notes_match_the_new_scenes():
             assert f"max + 1 = {resume}" in data.panel("mrope_ids").note
             checked += 1
     assert checked == 2
+
+
+def test_patch_probes_read_the_drawn_cells():
+    data = view(topic="images", grid_h=3, grid_w=4, patch_row=2, patch_col=1)
+    for key in ("patches", "patches_1d"):
+        panel = data.panel(key)
+        for r, c in ((0, 0), (2, 1), (1, 3)):
+            text = panel.probe(float(c), float(r))
+            assert f"patch (row {r}, col {c})" in text
+            assert float(text.rsplit(" ", 1)[-1]) == pytest.approx(panel.image[r, c], rel=1e-5)
+        assert panel.probe(9.0, 0.0) == ""
+    assert "ids (t, h, w) = (0, 1, 3)" in data.panel("patches").probe(3.0, 1.0)
