@@ -867,7 +867,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             "dashed",
         ),
         Series(
-            f"({m}, {n}) and ({m + s1}, {n + s1})",
+            f"the two pairs: s = 0 and s = {s1}",
             np.array([0.0, float(s1), 0.0, float(s1)]),
             np.array([real[0], real[s1], cos_only[0], cos_only[s1]]),
             "scatter",
@@ -918,13 +918,13 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     panels = [
         Panel(
             "plane",
-            f"Pair {pair} (dims {a}, {b}), θ = {theta:.4g}: q at m·θ = "
-            f"{m * theta:.4g} rad ({_turns(tq)}; atan2 {wq:+.1f}°)",
+            f"q: m·θ = {m * theta:.4g} rad (atan2 {wq:+.1f}°)",
             "arrows",
-            f"k at n·θ = {n * theta:.4g} rad ({_turns(tk)}; atan2 {wk:+.1f}°)",
+            f"pair {pair}: k at n·θ = {n * theta:.4g} rad ({_turns(tk)}; atan2 {wk:+.1f}°)",
             "",
             arrows=arrows,
-            note=f"angle from k to q: (m − n)·θ → {wd:+.1f}°{af_note}",
+            note=f"pair {pair} = dims ({a}, {b}), θ = {theta:.6g}; q turned {_turns(tq)} "
+            f"and {wq:+.1f}°; angle from k to q: (m − n)·θ → {wd:+.1f}°{af_note}",
             row=0,
             col=0,
         ),
