@@ -246,7 +246,6 @@ def test_theme_toggle_changes_canvas_background(window, qtbot):
 def test_sweep_plays_pauses_undoes_and_exports(window, qtbot, tmp_path):
     sweep = window.lecture.sweep
     window.set_view("rope")
-    assert window.wait_idle()  # the view's first build is not part of the sweep's timing
     state = window.states["rope"]
     assert sweep.param_name() == "m"
     sweep.set_speed(60)

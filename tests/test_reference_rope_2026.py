@@ -95,7 +95,7 @@ def test_bound_panel_is_roformer_bound_and_decays_unlike_mean_cos():
     np.testing.assert_allclose(bound.y, ref, rtol=1e-10)
     assert bound.y[0] == pytest.approx(8.5)
     assert bound.y[150:].max() < 0.5 * bound.y[0]  # it decays
-    mean_cos = series(data.panel("decay"), "RoPE mean_i cos")
+    mean_cos = series(data.panel("decay"), "RoPE mean cos")
     np.testing.assert_allclose(
         mean_cos.y, [np.mean(np.cos(x * theta)) for x in mean_cos.x], rtol=1e-10, atol=1e-12
     )

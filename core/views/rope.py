@@ -716,7 +716,7 @@ def _image_panels(params: Mapping[str, Any]) -> tuple[list[Panel], str]:
             if (axes == a).any()
         )
         text = (
-            f"M-RoPE (head\\_dim {d_img}): pair i turns by t·θ_i, h·θ_i or w·θ_i by section "
+            f"\\text{{M-RoPE}} (head\\_dim {d_img}): pair i turns by t·θ_i, h·θ_i or w·θ_i by section "
             f"({turned});  θ_i = {params['base']:g}^{{−2i/{d_img}}}"
         )
     else:
@@ -838,17 +838,13 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             )
         )
     xd = pos.astype(float)
-    decay = [_decay_series("RoPE mean_i cos(Δθ_i)", xd, inv0, stride, "line")]
+    decay = [_decay_series("RoPE mean cos", xd, inv0, stride, "line")]
     if kind != "none":
         decay.append(_decay_series(f"{kind} ×{params['factor']:g}", xd, inv, stride, "dashed"))
     xb = params["xpos_scale_base"]
     xw = xpos_weights(xd, 2 * inv0.size, xb)
     decay.append(_weighted_decay_series(f"xPos (b = {xb:g})", xd, inv0, stride, xw, "line"))
-    decay.append(
-        Series(
-            sampled_label("xPos envelope mean_i ζ_i^(Δ/b)", stride), xd, xw.mean(axis=1), "dashed"
-        )
-    )
+    decay.append(Series(sampled_label("xPos envelope", stride), xd, xw.mean(axis=1), "dashed"))
     zeta = xpos_zeta(2 * inv0.size)
     bound = [_bound_series("RoPE", L, pos, stride, inv0, "line")]
     if kind != "none":
@@ -961,7 +957,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             note=(
                 "mean cos = the score for q = k = (1, 0) per pair, / (d/2): it swings, it does "
                 "not decay. xPos: pair i × ζ_i^(Δ/b), ζ_i = (2i + 0.4·d)/(1.4·d) from "
-                f"{zeta[0]:.4f} to {zeta[-1]:.4f}"
+                f"{zeta[0]:.4f} to {zeta[-1]:.4f}; its envelope is mean_i ζ_i^(Δ/b)"
             ),
             row=1,
             col=1,
