@@ -28,6 +28,10 @@ class Series:
     x: np.ndarray
     y: np.ndarray
     style: Literal["line", "step", "scatter", "dashed"] = "line"
+    color: int | None = None
+    """Palette index of the colour; ``None``: the series' own index in its panel."""
+    opacity: float = 1.0
+    """0..1; below 1 the curve is drawn faded (a trail's older part, a ghost)."""
 
 
 @dataclass
@@ -37,6 +41,17 @@ class Arrow:
     name: str
     x: float
     y: float
+
+
+@dataclass
+class Label:
+    """A text placed at data coordinates ``(x, y)`` of an ``arrows`` panel (an angle's
+    value beside its arc), centred there, in palette colour ``color``."""
+
+    text: str
+    x: float
+    y: float
+    color: int = 0
 
 
 @dataclass(frozen=True)
@@ -84,6 +99,9 @@ class Panel:
         (which may be a sample of a longer axis; values are exact at those coordinates).
     levels
         Fixed colour range; ``None`` means from the data (finite values).
+    arrows, labels
+        An ``arrows`` panel's vectors from the origin and texts at data coordinates; its
+        ``series`` are drawn behind the arrows (trails, arcs, projections).
     probe
         ``probe(x, y) -> str``: exact readout at data coordinates, computed on demand.
     x_axis, y_axis
@@ -113,6 +131,7 @@ class Panel:
     levels: tuple[float, float] | None = None
     value_label: str = "value"
     arrows: list[Arrow] = field(default_factory=list)
+    labels: list[Label] = field(default_factory=list)
     header: list[str] = field(default_factory=list)
     rows: list[list[str]] = field(default_factory=list)
     log_x: bool = False

@@ -315,6 +315,7 @@ DRAGS = {
     "relative": ("seq_len", [384, 512, 450]),
     "permutation": ("base", [1000.0, 5000.0]),
     "compare": ("seq_len", [384, 512, 450]),
+    "clock": ("m", [2.0, 2.5, 7.25, 3.0]),
 }
 LECTURE_SIZE = {"seq_len": 512, "d_model": 512, "heads": 8, "head_dim": 64, "max_positions": 512}
 

@@ -90,7 +90,7 @@ def line_series_lengths(view_id: str) -> list[int]:
     return [
         len(s.x)
         for p in data.panels
-        if p.kind == "curves"
+        if p.kind in ("curves", "arrows")  # an arrows panel's trails and arcs
         for s in p.series
         if s.style != "scatter"
     ]

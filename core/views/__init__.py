@@ -6,11 +6,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from core.viewdata import ComputeContext, ViewData, ViewSpec
-from core.views import alibi, compare, learned, permutation, relative, rope, sinusoidal
+from core.views import alibi, clock, compare, learned, permutation, relative, rope, sinusoidal
 
 # Every view is imported eagerly: a view whose module fails to import stops start-up
 # with its error instead of silently disappearing from the list.
-_MODULES = (sinusoidal, learned, rope, alibi, relative, permutation, compare)
+_MODULES = (sinusoidal, learned, rope, alibi, relative, permutation, compare, clock)
 
 
 VIEWS: dict[str, ViewSpec] = {m.SPEC.view_id: m.SPEC for m in _MODULES}

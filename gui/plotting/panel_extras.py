@@ -24,6 +24,7 @@ class PanelExtras:
     plot: pg.PlotItem
     panel: Panel | None
     arrows: list[pg.GraphicsObject]
+    text_labels: list[pg.TextItem]
     table: pg.TextItem | None
     tile_labels: TileLabels | None
     _table_html: str | None
@@ -46,6 +47,24 @@ class PanelExtras:
         if self.tile_labels is not None:
             self.tile_labels.detach()
             self.tile_labels = None
+
+    def _show_labels(self, panel: Panel, theme: Theme) -> None:
+        """An arrows panel's texts at data coordinates (the clock's angle and q·k)."""
+        if len(self.text_labels) != len(panel.labels):
+            for item in self.text_labels:
+                self.plot.removeItem(item)
+            self.text_labels = []
+            for label in panel.labels:
+                item = pg.TextItem(label.text, color=series_color(label.color, theme))
+                item.setAnchor((0.5, 0.5))
+                item.setFont(theme.font(11, bold=True))
+                self.plot.addItem(item)
+                self.text_labels.append(item)
+        for item, label in zip(self.text_labels, panel.labels, strict=True):
+            if item.toPlainText() != label.text:
+                item.setText(label.text)
+            item.setColor(series_color(label.color, theme))
+            item.setPos(label.x, label.y)
 
     def _show_arrows(self, panel: Panel, theme: Theme) -> None:
         if len(self.arrows) == 1 + 3 * len(panel.arrows):  # same arrows: move them

@@ -55,6 +55,7 @@ class PanelPlot(PanelExtras):
         self.image: pg.ImageItem | None = None
         self.colorbar: pg.ColorBarItem | None = None
         self.arrows: list[pg.GraphicsObject] = []
+        self.text_labels: list[pg.TextItem] = []  # an arrows panel's labels
         self.legend: pg.LegendItem | None = None
         self.table: pg.TextItem | None = None
         self.grid: GridLines | None = None
@@ -76,8 +77,9 @@ class PanelPlot(PanelExtras):
         shape = (
             panel.kind,
             len(panel.series),
-            tuple(s.style for s in panel.series),
+            tuple((s.style, s.color, s.opacity) for s in panel.series),
             len(panel.arrows),
+            len(panel.labels),
             panel.colormap,
             panel.log_x,
             panel.log_y,
@@ -114,14 +116,19 @@ class PanelPlot(PanelExtras):
         # Data goes to pyqtgraph only when it changed: a slider usually moves some panels
         # of a view (RoPE's m leaves its frequency and decay plots alone), and every
         # setData/setImage re-runs auto-range, axis layout and rendering.
-        if panel.kind in ("curves",):
+        if panel.kind in ("curves", "arrows"):  # an arrows panel's trails and arcs
             for item, s in zip(self.curves, panel.series, strict=True):
                 x, y = np.asarray(s.x, float), np.asarray(s.y, float)
                 if rebuilt or not same_arrays(item.getOriginalDataset(), (x, y)):
                     item.setData(x, y)
                     changed = True
-                item.opts["name"] = s.name
+                if panel.kind == "curves":
+                    item.opts["name"] = s.name
             self._refresh_legend(panel)
+            if panel.kind == "arrows":
+                self._show_arrows(panel, theme)
+                self._show_labels(panel, theme)
+                changed = True
         elif panel.kind == "bars" and panel.series:
             s = panel.series[0]
             x, height = np.asarray(s.x, float), np.asarray(s.y, float)
@@ -135,9 +142,6 @@ class PanelPlot(PanelExtras):
             changed |= self._show_image(panel, force=rebuilt)
             self._show_tile_labels(panel, theme)
             self._show_missing(panel, theme)
-        elif panel.kind == "arrows":
-            self._show_arrows(panel, theme)
-            changed = True
         elif panel.kind == "table":
             self._show_table(panel, theme)
             changed = True
@@ -207,6 +211,7 @@ class PanelPlot(PanelExtras):
             self.colorbar.hide()
             self.colorbar = None
         self.curves, self.bars, self.image, self.arrows, self.table = [], None, None, [], None
+        self.text_labels = []
         self._drop_tile_labels()
         for name in ("left", "bottom"):
             self.plot.showAxis(name, panel.kind != "table")
@@ -222,17 +227,25 @@ class PanelPlot(PanelExtras):
             self.grid = None
         if panel.kind in ("curves", "bars", "arrows"):
             self.grid = GridLines(self.plot, GRID_ALPHA, theme.background)
-        if panel.kind == "curves":
-            if 1 < len(panel.series) <= MAX_LEGEND_ENTRIES:  # more would hide the data
-                self.legend = self.plot.addLegend(
-                    offset=(-10, 5),
-                    colCount=2 if len(panel.series) > 3 else 1,
-                    labelTextSize=f"{theme.font_pt(10)}pt",
-                    labelTextColor=theme.foreground,
-                    brush=pg.mkBrush(theme.background + "c0"),
-                )
+        if panel.kind == "curves" and 1 < len(panel.series) <= MAX_LEGEND_ENTRIES:
+            # (more entries would hide the data)
+            self.legend = self.plot.addLegend(
+                offset=(-10, 5),
+                colCount=2 if len(panel.series) > 3 else 1,
+                labelTextSize=f"{theme.font_pt(10)}pt",
+                labelTextColor=theme.foreground,
+                brush=pg.mkBrush(theme.background + "c0"),
+            )
+        if panel.kind in ("curves", "arrows"):
             for i, s in enumerate(panel.series):
-                self.curves.append(self._make_curve(s.style, series_color(i, theme), s.name, theme))
+                color = pg.mkColor(series_color(i if s.color is None else s.color, theme))
+                if s.opacity < 1.0:  # faded: a trail's older part, a ghost
+                    color.setAlphaF(max(0.0, float(s.opacity)))
+                self.curves.append(
+                    self._make_curve(
+                        s.style, color, s.name if panel.kind == "curves" else None, theme
+                    )
+                )
         elif panel.kind == "bars":
             self.bars = pg.BarGraphItem(
                 x=[0], height=[0], width=0.8, brush=series_color(0, theme), pen=None
@@ -270,7 +283,7 @@ class PanelPlot(PanelExtras):
         self.legend = self.plot.legend = None
 
     def _make_curve(
-        self, style: str, color: str, name: str, theme: Theme
+        self, style: str, color: str | QtGui.QColor, name: str | None, theme: Theme
     ) -> LineItem | pg.PlotDataItem:
         width = theme.line_width
         if style == "scatter":

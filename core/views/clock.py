@@ -1,0 +1,320 @@
+"""RoPE clock: q and k turning in their rotation planes as positions advance.
+
+The positions are real numbers (``m``, ``n`` and a common ``shift``), so an animation of
+any of them moves the hands continuously. One pair is drawn large, with the trail of
+both tips, the arc of the angle (m − n)·θ between them and q·k as the projection of q
+onto k; next to it several pairs, from the fastest to the slowest, are clock hands
+turning at their own speeds θ_i (fast pairs wrap around, slow pairs creep). The
+frequencies are the RoPE view's (:func:`core.views.rope.frequencies`, with the selected
+context scaling).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from core.params import Param, ParamModel
+from core.viewdata import (
+    Arrow,
+    ComputeContext,
+    ExportData,
+    Label,
+    Panel,
+    Series,
+    ViewData,
+    ViewSpec,
+)
+from core.views import rope as rope_view
+
+# The frequency parameters are the RoPE view's own (same names, ranges and help).
+_ROPE_PARAMS = (
+    "head_dim",
+    "base",
+    "scaling",
+    "factor",
+    "original_max_position_embeddings",
+    "partial_rotary_factor",
+    "beta_fast",
+    "beta_slow",
+    "low_freq_factor",
+    "high_freq_factor",
+)
+TRAIL_SEGMENTS = 6  # a trail fades in this many steps, oldest faintest
+CIRCLE_POINTS = 96  # points per full turn of a drawn trail or arc
+Q, K, ARC, DOT = 0, 1, 2, 5  # palette indices: q, k, the angle, the projection
+
+MODEL = ParamModel(
+    "clock",
+    "RoPE clock",
+    (
+        Param(
+            "m",
+            "float",
+            2.0,
+            "Query position m",
+            "Position of the query; any real number, so an animation turns q smoothly.",
+            0.0,
+            100_000.0,
+            0.1,
+            decimals=3,
+        ),
+        Param(
+            "n",
+            "float",
+            1.0,
+            "Key position n",
+            "Position of the key.",
+            0.0,
+            100_000.0,
+            0.1,
+            decimals=3,
+        ),
+        Param(
+            "shift",
+            "float",
+            0.0,
+            "Shift both by s",
+            "Adds s to both positions: q and k turn together and the angle (m − n)·θ "
+            "between them, hence the score, stays the same.",
+            0.0,
+            100_000.0,
+            0.1,
+            decimals=3,
+        ),
+        Param(
+            "pair",
+            "int",
+            0,
+            "Pair drawn large",
+            "Rotation pair i drawn with its angle and projection (clamped to d_rot/2 − 1).",
+            0,
+            511,
+            1,
+        ),
+        Param(
+            "hands",
+            "int",
+            4,
+            "Clock hands",
+            "How many pairs turn side by side, spread from the fastest (pair 0) to the "
+            "slowest (the last pair).",
+            1,
+            8,
+            1,
+        ),
+        Param(
+            "trail",
+            "float",
+            2.0,
+            "Trail (positions)",
+            "How far back each tip's fading trail reaches, in positions.",
+            0.0,
+            64.0,
+            0.5,
+        ),
+        *(rope_view.MODEL[name] for name in _ROPE_PARAMS[:2]),
+        Param(
+            "seq_len",
+            "int",
+            256,
+            "Current length",
+            "The current sequence length: dynamic NTK raises the base once it exceeds "
+            "the original context.",
+            2,
+            1_048_576,
+            1,
+        ),
+        *(rope_view.MODEL[name] for name in _ROPE_PARAMS[2:]),
+    ),
+)
+
+EXPLANATION = (
+    "RoPE turns each pair of query and key dimensions like the hand of a clock: by p·θ_i "
+    "at position p. q at m and k at n are hands at angles m·θ and n·θ; their dot product "
+    "is the length of q's shadow on k, cos((m − n)·θ) for unit vectors, so it depends only "
+    "on the angle (m − n)·θ between them. Shift both positions by the same s and both hands "
+    "turn by s·θ: the angle and the score stay. Each pair has its own speed θ_i = "
+    "base^(−2i/d): the fast pairs spin round many times within a few tokens, the slow ones "
+    "barely move over the whole context; context scaling slows some of them further."
+)
+
+
+def hand_pairs(half: int, hands: int) -> list[int]:
+    """``hands`` pair indices (at most ``half``) spread geometrically from pair 0 (fastest)
+    to pair ``half − 1`` (slowest), increasing and distinct."""
+    count = max(1, min(int(hands), int(half)))
+    if count == 1:
+        return [0]
+    picked = np.round(np.geomspace(1, half, count)).astype(int) - 1
+    if len(set(picked.tolist())) < count:  # too few pairs for distinct geometric steps
+        picked = np.round(np.linspace(0, half - 1, count)).astype(int)
+    return sorted(set(picked.tolist()))
+
+
+def positions(params: Mapping[str, Any]) -> tuple[float, float]:
+    """``(m + s, n + s)``: where q and k are after the common shift ``s``."""
+    s = float(params["shift"])
+    return float(params["m"]) + s, float(params["n"]) + s
+
+
+def wrapped(angle: float) -> float:
+    """``angle`` wrapped to (−π, π] (the atan2 of its cos and sin)."""
+    return math.atan2(math.sin(angle), math.cos(angle))
+
+
+def _arc(a0: float, sweep: float, radius: float) -> tuple[np.ndarray, np.ndarray]:
+    count = max(2, math.ceil(abs(sweep) / (2 * math.pi) * CIRCLE_POINTS) + 1)
+    t = a0 + np.linspace(0.0, sweep, count)
+    return radius * np.cos(t), radius * np.sin(t)
+
+
+def trail_series(
+    name: str, p: float, theta: float, trail: float, radius: float, color: int
+) -> list[Series]:
+    """The path of a tip from position ``p − trail`` to ``p`` (angles ``p·θ``) at
+    ``radius``, as :data:`TRAIL_SEGMENTS` pieces fading from old (faint) to new."""
+    if trail <= 0:
+        return []
+    # at most ~2 turns are drawn: a longer trail would only paint the circle over
+    span = min(trail * theta, 2 * 2 * math.pi)
+    out = []
+    for j in range(TRAIL_SEGMENTS):
+        a0 = p * theta - span * (1 - j / TRAIL_SEGMENTS)
+        x, y = _arc(a0, span / TRAIL_SEGMENTS, radius)
+        out.append(
+            Series(f"{name} trail", x, y, color=color, opacity=0.12 + 0.6 * j / TRAIL_SEGMENTS)
+        )
+    return out
+
+
+def _turns(angle: float) -> str:
+    turns = angle / (2 * math.pi)
+    return f"{turns:.3g} turns" if abs(turns) >= 1 else f"{math.degrees(angle):.1f}°"
+
+
+def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
+    """Display data of the clock at positions ``m + shift`` and ``n + shift``."""
+    d_rot, snapped = rope_view.rotary_width(params)
+    half = d_rot // 2
+    inv, af = rope_view.frequencies(params)
+    notes = [snapped] if snapped else []
+    pair = min(params["pair"], half - 1)
+    if pair != params["pair"]:
+        notes.append(f"pair {params['pair']} clamped to {pair} (d_rot/2 − 1 = {half - 1})")
+    if af != 1.0:
+        notes.append(f"YaRN's attention factor {af:.4g} scales q and k; drawn at unit length")
+    pq, pk = positions(params)
+    m, n, shift, trail = params["m"], params["n"], params["shift"], params["trail"]
+    theta = float(inv[pair])
+    aq, ak = pq * theta, pk * theta
+    delta = (m - n) * theta
+    dw = wrapped(delta)
+    dot = math.cos(delta)
+
+    series = [
+        *trail_series("k", pk, theta, trail, 0.94, K),
+        *trail_series("q", pq, theta, trail, 1.0, Q),
+    ]
+    arc_x, arc_y = _arc(ak, dw, 0.3)
+    series.append(Series("angle (m − n)·θ", arc_x, arc_y, color=ARC))
+    kx, ky = math.cos(ak), math.sin(ak)
+    px, py = dot * kx, dot * ky  # the projection of q onto k
+    series.append(
+        Series(
+            "q's shadow on k",
+            np.array([math.cos(aq), px]),
+            np.array([math.sin(aq), py]),
+            "dashed",
+            color=DOT,
+        )
+    )
+    series.append(Series("q·k", np.array([0.0, px]), np.array([0.0, py]), color=DOT))
+    mid = ak + dw / 2
+    labels = [
+        Label(f"{math.degrees(dw):+.1f}°", 0.45 * math.cos(mid), 0.45 * math.sin(mid), ARC),
+        Label(f"q·k = {dot:+.3f}", px * 0.5 - 0.25 * ky, py * 0.5 + 0.25 * kx, DOT),
+    ]
+    plane = Panel(
+        "plane",
+        f"Pair {pair}, θ = {theta:.4g}: angle (m − n)·θ = ({m:g} − {n:g})·{theta:.4g} = "
+        f"{delta:.4g} rad → {math.degrees(dw):+.1f}°",
+        "arrows",
+        f"q at (m + s)·θ = {aq:.4g} rad ({_turns(aq)}), k at (n + s)·θ = {ak:.4g} rad",
+        "",
+        series=series,
+        arrows=[Arrow(f"q (m={pq:g})", math.cos(aq), math.sin(aq)), Arrow(f"k (n={pk:g})", kx, ky)],
+        labels=labels,
+        note=f"q·k = cos((m − n)·θ) = {dot:+.4f} for unit q, k: the length of q's shadow on k",
+        row=0,
+        col=0,
+    )
+    picked = hand_pairs(half, params["hands"])
+    cols = math.ceil(len(picked) / 2) if len(picked) > 1 else 1
+    plane.row_span, plane.col_span = (2 if len(picked) > 1 else 1), cols
+    panels = [plane]
+    for j, i in enumerate(picked):
+        th = float(inv[i])
+        hq, hk = pq * th, pk * th
+        wavelength = 2 * math.pi / th
+        hand_series = [
+            *trail_series("k", pk, th, trail, 0.94, K),
+            *trail_series("q", pq, th, trail, 1.0, Q),
+        ]
+        hx, hy = _arc(hk, wrapped((m - n) * th), 0.3)
+        hand_series.append(Series("angle", hx, hy, color=ARC))
+        panels.append(
+            Panel(
+                f"hand{j}",
+                f"pair {i}: θ = {th:.3g}, one turn per {wavelength:.3g} positions",
+                "arrows",
+                f"q: {_turns(hq)}",
+                "",
+                series=hand_series,
+                arrows=[
+                    Arrow("q", math.cos(hq), math.sin(hq)),
+                    Arrow("k", math.cos(hk), math.sin(hk)),
+                ],
+                x_axis=False,
+                y_axis=False,
+                row=j % 2 if len(picked) > 1 else 0,
+                col=cols + j // 2 if len(picked) > 1 else 1,
+            )
+        )
+    scale_txt = "" if params["scaling"] == "none" else f" ({params['scaling']} scaling)"
+    formula = (
+        f"q at (m + s)·θ_i, k at (n + s)·θ_i, θ_i = {params['base']:g}^(−2i/{d_rot}){scale_txt};  "
+        f"s = {shift:g} cancels: angle (m − n)·θ_{pair} = {m - n:g}·{theta:.6g} = {delta:.6g} rad;  "
+        f"q·k = cos({delta:.6g}) = {dot:.6f}"
+    )
+    return ViewData("clock", dict(params), panels, formula, notes=notes)
+
+
+def export(params: Mapping[str, Any]) -> ExportData:
+    """Per clock hand: ``[pair i, θ_i, (m + s)·θ_i, (n + s)·θ_i]`` (angles not wrapped)."""
+    d_rot, _ = rope_view.rotary_width(params)
+    inv, _ = rope_view.frequencies(params)
+    pq, pk = positions(params)
+    pairs = hand_pairs(d_rot // 2, params["hands"])
+    rows = [[float(i), float(inv[i]), pq * float(inv[i]), pk * float(inv[i])] for i in pairs]
+    return ExportData(
+        "hands",
+        np.array(rows, dtype=np.float64),
+        ("hand", "pair i | θ_i | q angle | k angle"),
+        "RoPE clock hands: pair index, θ_i, (m + s)·θ_i and (n + s)·θ_i in radians",
+    )
+
+
+SPEC = ViewSpec(
+    "clock",
+    "RoPE clock",
+    MODEL,
+    EXPLANATION,
+    compute,
+    export,
+    "(hands, 4) float64 rows [pair i, θ_i, (m + s)·θ_i, (n + s)·θ_i], radians, not wrapped, "
+    "selected scaling applied",
+)

@@ -1,0 +1,114 @@
+"""RoPE clock view: its hands turn exactly as core's RoPE frequencies say."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from core.encodings import rope_inv_freq
+from core.viewdata import ComputeContext
+from core.views import VIEWS, clock
+
+SPEC = VIEWS["clock"]
+
+
+def compute(**changes):
+    return SPEC.compute(SPEC.model.validate(changes, partial=True), ComputeContext())
+
+
+@pytest.mark.parametrize(
+    ("scaling", "extra"),
+    [
+        (None, {}),
+        ({"rope_type": "linear", "factor": 4.0}, {"scaling": "linear", "factor": 4.0}),
+        (
+            {
+                "rope_type": "yarn",
+                "factor": 8.0,
+                "original_max_position_embeddings": 2048,
+                "beta_fast": 32.0,
+                "beta_slow": 1.0,
+            },
+            {"scaling": "yarn", "factor": 8.0},
+        ),
+    ],
+)
+def test_hands_are_at_position_times_core_frequency(scaling, extra):
+    inv, _ = rope_inv_freq(32, 500.0, scaling)
+    for m, n, shift in [(2.0, 1.0, 0.0), (7.25, 3.5, 0.4), (1000.125, 0.0, 12.5)]:
+        data = compute(head_dim=32, base=500.0, m=m, n=n, shift=shift, hands=4, **extra)
+        pairs = clock.hand_pairs(16, 4)
+        assert pairs == [0, 2, 5, 15]  # fastest to slowest
+        for j, i in enumerate(pairs):
+            q, k = data.panel(f"hand{j}").arrows
+            np.testing.assert_allclose(
+                [q.x, q.y],
+                [math.cos((m + shift) * inv[i]), math.sin((m + shift) * inv[i])],
+                atol=1e-12,
+            )
+            np.testing.assert_allclose(
+                [k.x, k.y],
+                [math.cos((n + shift) * inv[i]), math.sin((n + shift) * inv[i])],
+                atol=1e-12,
+            )
+
+
+def test_shift_turns_both_hands_and_keeps_angle_and_score():
+    a, b = compute(m=5.0, n=2.0, shift=0.0), compute(m=5.0, n=2.0, shift=37.3)
+    qa, ka = a.panel("plane").arrows
+    qb, kb = b.panel("plane").arrows
+    assert not np.isclose(qa.x, qb.x)  # the hands moved ...
+    dot_a, dot_b = qa.x * ka.x + qa.y * ka.y, qb.x * kb.x + qb.y * kb.y
+    assert dot_a == pytest.approx(dot_b, abs=1e-12)  # ... the score did not
+    assert dot_a == pytest.approx(math.cos(3.0), abs=1e-12)
+    assert [lb.text for lb in a.panel("plane").labels] == [
+        lb.text for lb in b.panel("plane").labels
+    ]
+    assert a.panel("plane").title == b.panel("plane").title
+
+
+def test_projection_arc_and_trail():
+    data = compute(m=2.0, n=1.0, trail=2.0, head_dim=64, base=10000.0)
+    plane = data.panel("plane")
+    shadow = next(s for s in plane.series if s.name == "q·k")
+    np.testing.assert_allclose(shadow.x[-1], math.cos(1.0) * math.cos(1.0), atol=1e-12)
+    np.testing.assert_allclose(shadow.y[-1], math.cos(1.0) * math.sin(1.0), atol=1e-12)
+    arc = next(s for s in plane.series if s.name == "angle (m − n)·θ")
+    angles = np.arctan2(arc.y, arc.x)
+    assert angles[0] == pytest.approx(1.0) and angles[-1] == pytest.approx(2.0)  # k → q
+    trail = [s for s in plane.series if s.name == "q trail"]
+    assert len(trail) == clock.TRAIL_SEGMENTS
+    assert [s.opacity for s in trail] == sorted(s.opacity for s in trail)  # older: fainter
+    assert np.arctan2(trail[0].y[0], trail[0].x[0]) == pytest.approx(0.0, abs=1e-12)  # p − 2
+    assert np.arctan2(trail[-1].y[-1], trail[-1].x[-1]) == pytest.approx(2.0)  # the tip
+    assert "+57.3°" in plane.labels[0].text
+
+
+def test_export_rows():
+    params = SPEC.model.validate({"m": 3.0, "n": 1.0, "shift": 0.5, "head_dim": 16}, partial=True)
+    data = SPEC.export(params)
+    inv, _ = rope_inv_freq(16, 10000.0)
+    np.testing.assert_allclose(data.array[:, 1], inv[data.array[:, 0].astype(int)])
+    np.testing.assert_allclose(data.array[:, 2], 3.5 * data.array[:, 1])
+    np.testing.assert_allclose(data.array[:, 3], 1.5 * data.array[:, 1])
+
+
+def test_widget_draws_trails_faded_and_labels(qapp):
+    from gui.widgets.view_widget import ViewWidget
+
+    widget = ViewWidget(SPEC)
+    data = compute(m=2.0, n=1.0)
+    widget.show_data(data)
+    plot = widget.plots["plane"]
+    assert len(plot.curves) == len(data.panel("plane").series)
+    alphas = [item.opts["pen"].color().alphaF() for item in plot.curves]
+    assert min(alphas) < 0.3 and max(alphas) == 1.0
+    assert [t.toPlainText() for t in plot.text_labels] == [
+        lb.text for lb in data.panel("plane").labels
+    ]
+    line = plot.arrows[1]  # after the unit circle: q's shaft
+    x, y = line.getData()
+    assert (x[-1], y[-1]) == pytest.approx((math.cos(2.0), math.sin(2.0)))
+    widget.deleteLater()
