@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 
 EASES: tuple[str, ...] = ("linear", "geometric")
+MODES: tuple[str, ...] = ("once", "loop", "ping-pong")
 MAX_FRAMES = 100_000
 
 
@@ -70,13 +71,53 @@ def schedule(start: float, end: float, frames: int, ease: str = "linear") -> lis
     if frames == 1:
         return [start]
     last = frames - 1
-    if ease == "linear":
-        values = [start + (end - start) * (i / last) for i in range(frames)]
-    else:
-        ratio = end / start
-        values = [start * ratio ** (i / last) for i in range(frames)]
+    values = [value_at(start, end, i / last, ease) for i in range(frames)]
     values[0], values[-1] = start, end
     return values
+
+
+def check_sweep(start: float, end: float, ease: str) -> None:
+    """Raise ``ValueError`` (one line) unless ``start → end`` can be eased with ``ease``."""
+    schedule(start, end, 2, ease)
+
+
+def value_at(start: float, end: float, u: float, ease: str = "linear") -> float:
+    """The value a fraction ``u`` (0..1) of the way from ``start`` to ``end``.
+
+    ``linear``: ``start + (end − start)·u``; ``geometric``: ``start·(end/start)^u``.
+    :func:`schedule`'s frame ``i`` of ``n`` is ``value_at(start, end, i / (n − 1))``, so
+    an animation played live and the same animation exported visit the same values.
+    """
+    if u <= 0.0:
+        return float(start)
+    if u >= 1.0:
+        return float(end)
+    if ease == "linear":
+        return start + (end - start) * u
+    return float(start * (end / start) ** u)
+
+
+def progress_at(elapsed: float, duration: float, mode: str = "once") -> tuple[float, bool]:
+    """Where an animation of ``duration`` seconds is after ``elapsed`` seconds.
+
+    Returns
+    -------
+    (u, finished)
+        ``u`` in 0..1 is the fraction of the way from start to end. ``once`` stops at
+        the end (``finished`` from then on); ``loop`` starts over at the start;
+        ``ping-pong`` runs back to the start and then forth again. Only ``once`` finishes.
+    """
+    if mode not in MODES:
+        raise ValueError(f"unknown mode {mode!r}; use {', '.join(MODES)}")
+    if not (math.isfinite(duration) and duration > 0):
+        raise ValueError(f"duration must be a positive number of seconds, got {duration}")
+    t = max(0.0, float(elapsed)) / duration
+    if mode == "once":
+        return min(t, 1.0), t >= 1.0
+    if mode == "loop":
+        return t - math.floor(t), False
+    phase = t % 2.0
+    return (phase if phase <= 1.0 else 2.0 - phase), False
 
 
 def round_half_up(values: list[float]) -> list[int]:

@@ -248,10 +248,14 @@ def test_sweep_plays_pauses_undoes_and_exports(window, qtbot, tmp_path):
     window.set_view("rope")
     state = window.states["rope"]
     assert sweep.param_name() == "m"
-    sweep.set_speed(60)
+    now = [0.0]
+    sweep.clock = lambda: now[0]  # a fake clock: no wall-clock timing
     qtbot.keyClick(window, Key.Key_Space)
     assert sweep.playing
-    qtbot.waitUntil(lambda: state.values["m"] >= 8, timeout=3000)
+    setup = sweep.setup()
+    now[0] = setup.duration * 0.5
+    sweep._tick()
+    assert state.values["m"] == round((setup.start + setup.end) / 2) and state.values["m"] >= 8
     qtbot.keyClick(window, Key.Key_Space)
     assert not sweep.playing
     assert state.undo() and state.values["m"] == 5  # the whole sweep is one undo step

@@ -153,7 +153,7 @@ def save_settings(window: StudioWindow, store: Store) -> None:
             store.put(f"display/{key}", str(value))
     sweep = window.find_feature(SweepController)
     if sweep is not None:
-        store.put("animation/speed", str(sweep.speed))
+        store.put("animation/duration", str(sweep.default_duration))
     store.put("views/last", window.current_view)
     store.remove_group("params")
     for vid, state in window.states.items():
@@ -232,7 +232,7 @@ def restore_settings(window: StudioWindow, store: Store) -> list[str]:
         d.apply()
     sweep = window.find_feature(SweepController)
     if sweep is not None:
-        attempt("animation/speed", lambda t: sweep.set_speed(int(t)))
+        attempt("animation/duration", lambda t: sweep.set_default_duration(float(t)))
     for vid in VIEWS:
         attempt(f"params/{vid}", lambda t, v=vid: _restore_params(window, v, t))
     attempt("views/last", lambda t: window.set_view(t) if t in VIEWS else False)

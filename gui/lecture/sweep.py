@@ -1,8 +1,10 @@
 """Animation: sweep one int/float parameter of the current view, or export the sweep.
 
-A ``QTimer`` calls :meth:`gui.widgets.state.ViewState.set_param` at the chosen speed (steps per
-second); the update engine coalesces, so a slow view simply skips frames. A whole sweep
-is one undo step (``merge``). The sweep can be written as numbered PNG frames at slide
+A sweep runs a parameter from a start to an end value (linear or geometric) in a chosen
+duration, once, in a loop or ping-pong. A display-rate ``QTimer`` calls
+:meth:`gui.widgets.state.ViewState.set_param` with the value at the time elapsed; the
+update engine coalesces, so a slow view simply skips frames. A whole sweep is one undo
+step (``merge``). The sweep can be written as numbered PNG frames at slide
 size, from its start value (the deck scene's value or the parameter's minimum), with a
 progress dialog whose Cancel leaves no frame files.
 """
@@ -13,18 +15,23 @@ import math
 import os
 import shutil
 import tempfile
+import time
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 from superqt.utils import signals_blocked
 
 from core.params import Param, ParamModel
+from core.schedule import EASES, MODES, check_sweep, progress_at, round_half_up, value_at
 from gui.lecture.deck import DeckController
 from gui.window.protocol import StudioWindow
 
-DEFAULT_SWEEP = {"rope": "m", "sinusoidal": "base", "alibi": "query"}
+DEFAULT_SWEEP = {"rope": "m", "sinusoidal": "base", "alibi": "query", "clock": "shift"}
+CLOCK_POSITIONS = ("m", "n", "shift")
+DEFAULT_DURATION, MIN_DURATION, MAX_DURATION = 4.0, 0.1, 600.0  # seconds
 STEPS = 64
 MAX_FRAMES = 240
 FRAME_SIZE = (1920, 1080)  # exported frames: slide size
@@ -86,16 +93,50 @@ def sweep_values(param: Param, values: Mapping[str, Any]) -> list[Any]:
     ]
 
 
+@dataclass
+class SweepSetup:
+    """One view's animation: ``param`` from ``start`` to ``end`` in ``duration`` seconds,
+    eased ``linear`` or ``geometric``, played ``once``, in a ``loop`` or ``ping-pong``."""
+
+    param: str
+    start: float
+    end: float
+    duration: float = DEFAULT_DURATION
+    ease: str = "linear"
+    mode: str = "loop"
+
+
+def default_setup(param: Param, values: Mapping[str, Any], view_id: str = "") -> SweepSetup:
+    """The sweep offered for ``param``: the range :func:`sweep_values` visits from the
+    current value (the clock's positions: 25 positions on), geometric for a log-scale
+    parameter."""
+    if view_id == "clock" and param.name in CLOCK_POSITIONS:
+        first = float(values[param.name])
+        return SweepSetup(param.name, first, min(float(param.maximum or 0.0), first + 25.0))
+    stepped = sweep_values(param, values)
+    ease = "geometric" if param.log_scale and float(stepped[0]) > 0 else "linear"
+    return SweepSetup(param.name, float(stepped[0]), float(stepped[-1]), ease=ease)
+
+
 class SweepController(QtCore.QObject):
-    """Play/pause a parameter sweep of the current view; export it as PNG frames.
+    """Play/pause a smooth parameter sweep of the current view; export it as PNG frames.
+
+    A playing sweep sets the parameter on every display refresh to its value at the time
+    elapsed (:func:`core.schedule.progress_at`, :func:`core.schedule.value_at`), so the
+    motion is continuous and its speed does not depend on how fast a view draws: the
+    update engine keeps only the newest request of a view, so a slow view skips values
+    instead of queueing them. :attr:`clock` is the time source (tests replace it).
 
     Signals
     -------
     frame_written(int)
         An exported frame is written (the number written so far).
+    value_set(object)
+        A playing sweep set its parameter (the value).
     """
 
     frame_written = QtCore.Signal(int)
+    value_set = QtCore.Signal(object)
 
     def __init__(
         self,
@@ -107,12 +148,14 @@ class SweepController(QtCore.QObject):
         self.window = window
         self.frame_writer = frame_writer
         self.progress: QtWidgets.QProgressDialog | None = None
-        self.chosen: dict[str, str] = {}  # view id → parameter name
-        self.speed = 8  # steps per second
-        self.values: list[Any] = []
-        self.position = 0
+        self.setups: dict[str, SweepSetup] = {}  # view id → its animation
+        self.default_duration = DEFAULT_DURATION  # of views not animated yet (a setting)
+        self.clock: Callable[[], float] = time.monotonic
         self.view_id = ""
+        self._t0 = 0.0
+        self._playing: SweepSetup | None = None
         self.timer = QtCore.QTimer(self)
+        self.timer.setTimerType(QtCore.Qt.TimerType.PreciseTimer)
         self.timer.timeout.connect(self._tick)
         self._build(layout)
         window.view_changed.connect(lambda _view_id: self._view_changed())
@@ -123,18 +166,40 @@ class SweepController(QtCore.QObject):
         grid = QtWidgets.QGridLayout(box)
         self.combo = QtWidgets.QComboBox(box)
         self.combo.setObjectName("sweep-param")
-        self.combo.setToolTip("Parameter to sweep (Space plays/pauses)")
+        self.combo.setToolTip("Parameter to animate (Space plays/pauses)")
         self.combo.setSizeAdjustPolicy(
             QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
         self.combo.setMinimumContentsLength(12)
         self.combo.currentIndexChanged.connect(self._combo_changed)
-        self.speed_spin = QtWidgets.QSpinBox(box)
-        self.speed_spin.setObjectName("sweep-speed")
-        self.speed_spin.setRange(1, 60)
-        self.speed_spin.setSuffix(" steps/s")
-        self.speed_spin.setValue(self.speed)
-        self.speed_spin.valueChanged.connect(self.set_speed)
+        self.start_spin = QtWidgets.QDoubleSpinBox(box)
+        self.start_spin.setObjectName("sweep-start")
+        self.start_spin.setToolTip("Value at the start of the animation")
+        self.end_spin = QtWidgets.QDoubleSpinBox(box)
+        self.end_spin.setObjectName("sweep-end")
+        self.end_spin.setToolTip("Value at the end of the animation")
+        for spin, key in ((self.start_spin, "start"), (self.end_spin, "end")):
+            spin.setKeyboardTracking(False)
+            spin.valueChanged.connect(lambda v, k=key: self._edited(**{k: v}))
+        self.duration_spin = QtWidgets.QDoubleSpinBox(box)
+        self.duration_spin.setObjectName("sweep-duration")
+        self.duration_spin.setRange(MIN_DURATION, MAX_DURATION)
+        self.duration_spin.setDecimals(2)
+        self.duration_spin.setSingleStep(0.5)
+        self.duration_spin.setSuffix(" s")
+        self.duration_spin.setKeyboardTracking(False)
+        self.duration_spin.setToolTip("Seconds from start to end (Ctrl+] faster, Ctrl+[ slower)")
+        self.duration_spin.valueChanged.connect(lambda v: self._edited(duration=v))
+        self.ease_combo = QtWidgets.QComboBox(box)
+        self.ease_combo.setObjectName("sweep-ease")
+        self.ease_combo.addItems(list(EASES))
+        self.ease_combo.setToolTip("Equal steps (linear) or equal ratios (geometric)")
+        self.ease_combo.currentTextChanged.connect(lambda t: self._edited(ease=t))
+        self.mode_combo = QtWidgets.QComboBox(box)
+        self.mode_combo.setObjectName("sweep-mode")
+        self.mode_combo.addItems(list(MODES))
+        self.mode_combo.setToolTip("Play once, loop, or run back and forth")
+        self.mode_combo.currentTextChanged.connect(lambda t: self._edited(mode=t))
         self.play_button = QtWidgets.QPushButton(box)
         self._show_playing(False)
         self.play_button.setObjectName("sweep-play")
@@ -142,36 +207,122 @@ class SweepController(QtCore.QObject):
         self.export_button = QtWidgets.QPushButton("Export frames…", box)
         self.export_button.setObjectName("sweep-export")
         self.export_button.clicked.connect(self.export_dialog)
-        grid.addWidget(QtWidgets.QLabel("Sweep", box), 0, 0)
-        grid.addWidget(self.combo, 0, 1)
-        grid.addWidget(QtWidgets.QLabel("Speed", box), 1, 0)
-        grid.addWidget(self.speed_spin, 1, 1)
-        grid.addWidget(self.play_button, 2, 0)
-        grid.addWidget(self.export_button, 2, 1)
+        rows = (
+            ("Animate", self.combo),
+            ("From", self.start_spin),
+            ("To", self.end_spin),
+            ("Duration", self.duration_spin),
+            ("Easing", self.ease_combo),
+            ("Mode", self.mode_combo),
+        )
+        for row, (text, widget) in enumerate(rows):
+            grid.addWidget(QtWidgets.QLabel(text, box), row, 0)
+            grid.addWidget(widget, row, 1)
+        grid.addWidget(self.play_button, len(rows), 0)
+        grid.addWidget(self.export_button, len(rows), 1)
+        self.buttons = QtWidgets.QHBoxLayout()  # more export buttons go here
+        grid.addLayout(self.buttons, len(rows) + 1, 0, 1, 2)
         layout.addWidget(box)
 
     # ------------------------------------------------------------------ choice
-    def param_name(self, view_id: str | None = None) -> str | None:
-        """The parameter swept in ``view_id`` (default: the current view)."""
+    def setup(self, view_id: str | None = None) -> SweepSetup | None:
+        """The animation of ``view_id`` (default: the current view); ``None`` when the
+        view has no number parameter."""
         view_id = view_id or self.window.current_view
-        model = self.window.states[view_id].model if view_id in self.window.states else None
-        if model is None:
-            from core.views import get_view
+        known = self.setups.get(view_id)
+        if known is not None:
+            return known
+        model = self._model(view_id)
+        name = default_sweep_param(model)
+        if name is None:
+            return None
+        values = (
+            self.window.states[view_id].values
+            if view_id in self.window.states
+            else model.defaults()
+        )
+        self.setups[view_id] = default_setup(model[name], values, view_id)
+        self.setups[view_id].duration = self.default_duration
+        return self.setups[view_id]
 
-            model = get_view(view_id).model
-        return self.chosen.get(view_id) or default_sweep_param(model)
+    def _model(self, view_id: str) -> ParamModel:
+        if view_id in self.window.states:
+            return self.window.states[view_id].model
+        from core.views import get_view
+
+        return get_view(view_id).model
+
+    def param_name(self, view_id: str | None = None) -> str | None:
+        """The parameter animated in ``view_id`` (default: the current view)."""
+        setup = self.setup(view_id)
+        return None if setup is None else setup.param
 
     def choose(self, name: str) -> None:
-        """Sweep ``name`` in the current view (ValueError if not an int/float param)."""
-        model = self.window.current_state.model
-        if name not in {p.name for p in sweepable(model)}:
-            raise ValueError(f"{name!r} is not a number parameter of '{model.view_id}'")
+        """Animate ``name`` in the current view over its default range (ValueError if it
+        is not an int/float parameter)."""
+        state = self.window.current_state
+        if name not in {p.name for p in sweepable(state.model)}:
+            raise ValueError(f"{name!r} is not a number parameter of '{state.view_id}'")
         self.stop()
-        self.chosen[model.view_id] = name
-        self._fill_combo()
+        old = self.setup(state.view_id)
+        new = default_setup(state.model[name], state.values, state.view_id)
+        if old is not None:
+            new.duration, new.mode = old.duration, old.mode
+        self.setups[state.view_id] = new
+        self._fill(state.view_id)
+
+    def configure(self, **changes: Any) -> SweepSetup:
+        """Change the current view's animation: ``start``, ``end``, ``duration``, ``ease``,
+        ``mode`` (and ``param``, which takes that parameter's default range first).
+
+        Raises
+        ------
+        ValueError
+            One line: a value outside the parameter's range, a geometric sweep through
+            zero, a duration outside 0.1..600 s, an unknown mode or easing.
+        """
+        if "param" in changes:
+            self.choose(changes.pop("param"))
+        setup = self.setup()
+        if setup is None:
+            raise ValueError(f"view '{self.window.current_view}' has no number parameter")
+        new = SweepSetup(**{**setup.__dict__, **changes})
+        param = self.window.current_state.model[new.param]
+        lo, hi = float(param.minimum or 0.0), float(param.maximum or 0.0)  # numbers have both
+        for which in ("start", "end"):
+            value = float(getattr(new, which))
+            if not (lo <= value <= hi):
+                raise ValueError(
+                    f"{which} {value:g} is outside {param.name}'s range {param.range_text()}"
+                )
+        if not (MIN_DURATION <= float(new.duration) <= MAX_DURATION):
+            raise ValueError(f"duration must be {MIN_DURATION:g}..{MAX_DURATION:g} s")
+        if new.mode not in MODES:
+            raise ValueError(f"unknown mode {new.mode!r}; use {', '.join(MODES)}")
+        check_sweep(new.start, new.end, new.ease)
+        playing = self.playing
+        if playing and new.duration != setup.duration:  # keep the phase
+            now = self.clock()
+            self._t0 = now - (now - self._t0) * new.duration / setup.duration
+        self.setups[self.window.current_view] = new
+        self.default_duration = float(new.duration)
+        if playing:
+            self._playing = new
+        self._fill()
+        return new
+
+    def _edited(self, **change: Any) -> None:
+        """A control of the box changed: apply it, or say why not and show the setup."""
+        if self._filling:
+            return
+        try:
+            self.configure(**change)
+        except ValueError as exc:
+            self.window.show_status(str(exc), 6000)
+            self._fill()
 
     def cycle_param(self) -> None:
-        """Sweep the next number parameter of the current view."""
+        """Animate the next number parameter of the current view."""
         names = [p.name for p in sweepable(self.window.current_state.model)]
         if names:
             current = self.param_name()
@@ -180,20 +331,40 @@ class SweepController(QtCore.QObject):
             )
             self.window.show_status(f"Sweep parameter: {self.param_name()}", 3000)
 
-    def _fill_combo(self, view_id: str | None = None) -> None:
+    _filling = False
+
+    def _fill(self, view_id: str | None = None) -> None:
+        """Show the view's animation in the box's controls."""
         view_id = view_id or self.window.current_view
-        with signals_blocked(self.combo):
-            self.combo.clear()
-            for p in sweepable(self.window.states[view_id].model):
-                self.combo.addItem(f"{p.label} ({p.name})", p.name)
-            index = self.combo.findData(self.param_name(view_id))
-            self.combo.setCurrentIndex(max(index, 0))
+        if view_id not in self.window.states:
+            return
+        model = self.window.states[view_id].model
+        setup = self.setup(view_id)
+        self._filling = True
+        try:
+            with signals_blocked(self.combo):
+                self.combo.clear()
+                for p in sweepable(model):
+                    self.combo.addItem(f"{p.label} ({p.name})", p.name)
+                self.combo.setCurrentIndex(max(self.combo.findData(self.param_name(view_id)), 0))
+            if setup is None:
+                return
+            param = model[setup.param]
+            for spin, value in ((self.start_spin, setup.start), (self.end_spin, setup.end)):
+                spin.setDecimals(0 if param.kind == "int" else min(param.decimals, 6))
+                spin.setRange(float(param.minimum or 0.0), float(param.maximum or 0.0))
+                spin.setSingleStep(float(param.step or 1))
+                spin.setValue(value)
+            self.duration_spin.setValue(setup.duration)
+            self.ease_combo.setCurrentText(setup.ease)
+            self.mode_combo.setCurrentText(setup.mode)
+        finally:
+            self._filling = False
 
     def _combo_changed(self, index: int) -> None:
         name = self.combo.itemData(index)
-        if name and self.window.current_view:
-            self.stop()
-            self.chosen[self.window.current_view] = name
+        if name and self.window.current_view and not self._filling:
+            self.choose(name)
 
     def _view_changed(self) -> None:
         shown = self.window.current_view
@@ -201,48 +372,73 @@ class SweepController(QtCore.QObject):
             return
         if self.timer.isActive() and self.view_id != shown:
             self.stop()
-        self._fill_combo(shown)
+        self._fill(shown)
 
     # ------------------------------------------------------------------ playing
     @property
     def playing(self) -> bool:
         return self.timer.isActive()
 
-    def set_speed(self, steps_per_second: float) -> None:
-        """Steps per second (1–60)."""
-        self.speed = int(min(60, max(1, round(steps_per_second))))
-        if self.speed_spin.value() != self.speed:
-            self.speed_spin.setValue(self.speed)
-        self.timer.setInterval(round(1000 / self.speed))
+    @property
+    def duration(self) -> float:
+        """Seconds from start to end of the current view's animation."""
+        setup = self.setup()
+        return setup.duration if setup is not None else DEFAULT_DURATION
+
+    def set_duration(self, seconds: float) -> None:
+        """Seconds from start to end (clamped to 0.1..600); also the default of views
+        not animated yet."""
+        self.set_default_duration(seconds)
+        if self.setup() is not None:
+            self.configure(duration=self.default_duration)
+
+    def set_default_duration(self, seconds: float) -> None:
+        """The duration new animations start with (ValueError unless a finite number)."""
+        if not math.isfinite(seconds):
+            raise ValueError(f"duration must be a number of seconds, got {seconds}")
+        self.default_duration = round(min(MAX_DURATION, max(MIN_DURATION, float(seconds))), 2)
 
     def faster(self) -> None:
-        self.set_speed(self.speed * 1.5 if self.speed > 1 else 2)
+        self.set_duration(self.duration / 1.5)
 
     def slower(self) -> None:
-        self.set_speed(self.speed / 1.5)
+        self.set_duration(self.duration * 1.5)
+
+    @staticmethod
+    def interval_ms() -> int:
+        """Timer interval: one display refresh (60 Hz when the screen does not say)."""
+        screen = QtGui.QGuiApplication.primaryScreen()
+        rate = screen.refreshRate() if screen is not None else 60.0
+        return max(1, math.floor(1000.0 / (rate if 20.0 <= rate <= 500.0 else 60.0)))
 
     def play(self) -> None:
-        """Start sweeping the chosen parameter from its current value."""
-        name = self.param_name()
-        if name is None:
+        """Start the current view's animation from its start value."""
+        setup = self.setup()
+        if setup is None:
+            return
+        try:
+            check_sweep(setup.start, setup.end, setup.ease)
+        except ValueError as exc:
+            self.window.show_status(str(exc), 6000)
             return
         state = self.window.current_state
         self.view_id = state.view_id
-        self.values = sweep_values(state.model[name], state.values)
-        self.position = 0
+        self._playing = setup
         state.end_merge()  # the whole sweep becomes one undo step
-        self.timer.setInterval(round(1000 / self.speed))
-        self.timer.start()
+        self._t0 = self.clock()
+        self.timer.start(self.interval_ms())
         self._show_playing(True)
         self.window.show_status(
-            f"Sweeping {name}: {self.values[0]} → {self.values[-1]} at {self.speed} steps/s "
-            "(Space pauses)",
+            f"Animating {setup.param}: {setup.start:g} → {setup.end:g} in {setup.duration:g} s, "
+            f"{setup.ease}, {setup.mode} (Space pauses)",
             4000,
         )
+        self._tick()
 
     def stop(self) -> None:
         """Pause the sweep (the parameter keeps its value)."""
         self.timer.stop()
+        self._playing = None
         self._show_playing(False)
         if self.view_id in self.window.states:
             self.window.states[self.view_id].end_merge()
@@ -262,14 +458,27 @@ class SweepController(QtCore.QObject):
         """Space: play or pause."""
         self.stop() if self.playing else self.play()
 
+    def value_now(self) -> tuple[Any, bool]:
+        """``(value, finished)`` of the playing animation at :attr:`clock`'s time."""
+        setup = self._playing
+        assert setup is not None
+        u, done = progress_at(self.clock() - self._t0, setup.duration, setup.mode)
+        value: Any = value_at(setup.start, setup.end, u, setup.ease)
+        if self.window.states[self.view_id].model[setup.param].kind == "int":
+            value = round_half_up([value])[0]
+        return value, done
+
     def _tick(self) -> None:
-        if self.view_id != self.window.current_view or not self.values:
+        if self._playing is None or self.view_id != self.window.current_view:
             self.stop()
             return
-        self.position = (self.position + 1) % len(self.values)
-        self.window.states[self.view_id].set_param(
-            self.param_name(self.view_id), self.values[self.position]
-        )
+        value, done = self.value_now()
+        # Only the newest value of a view is computed (the engine drops waiting ones),
+        # so a slow view skips values rather than falling behind the clock.
+        self.window.states[self.view_id].set_param(self._playing.param, value)
+        self.value_set.emit(value)
+        if done:
+            self.stop()
 
     # ------------------------------------------------------------------ frames
     def start_value(self, view_id: str, name: str) -> Any:

@@ -1,0 +1,142 @@
+"""Smooth sweeps (issue 15 item 2): a playing animation sets its parameter to the value
+of the schedule at the time elapsed; driven by a fake clock, never the wall clock."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from core.encodings import rope_inv_freq
+from core.schedule import progress_at, round_half_up, schedule, value_at
+from core.views import clock
+
+
+def fake_clock(sweep):
+    now = [0.0]
+    sweep.clock = lambda: now[0]
+    return now
+
+
+def play_at(sweep, times):
+    """Play the current setup and tick at each of ``times``; the values it set."""
+    now = fake_clock(sweep)
+    seen: list = []
+    sweep.value_set.connect(seen.append)
+    sweep.play()  # ticks at time 0
+    for t in times:
+        now[0] = t
+        sweep._tick()
+    sweep.value_set.disconnect(seen.append)
+    return seen
+
+
+@pytest.mark.parametrize(
+    ("view_id", "param", "start", "end", "ease"),
+    [
+        ("clock", "shift", 0.0, 10.0, "linear"),
+        ("sinusoidal", "base", 100.0, 100000.0, "geometric"),
+        ("rope", "m", 3.0, 40.0, "linear"),  # an int parameter: the schedule rounded
+    ],
+)
+def test_frames_are_the_exact_schedule(window, view_id, param, start, end, ease):
+    window.set_view(view_id)
+    sweep = window.lecture.sweep
+    sweep.configure(param=param)
+    sweep.configure(start=start, end=end, duration=2.0, ease=ease, mode="once")
+    frames = 9
+    seen = play_at(sweep, [2.0 * i / (frames - 1) for i in range(1, frames)])
+    want = schedule(start, end, frames, ease)
+    if window.states[view_id].model[param].kind == "int":
+        want = round_half_up(want)
+    assert seen == want
+    assert not sweep.playing  # 'once' stops at the end
+    assert window.states[view_id].values[param] == want[-1]
+
+
+def test_loop_and_ping_pong_follow_the_clock(window):
+    window.set_view("clock")
+    sweep = window.lecture.sweep
+    sweep.configure(param="m", start=0.0, end=8.0, duration=4.0, ease="linear", mode="loop")
+    assert play_at(sweep, [1.0, 5.0, 7.0]) == [0.0, 2.0, 2.0, 6.0]
+    assert sweep.playing  # a loop never finishes
+    sweep.stop()
+    sweep.configure(mode="ping-pong")
+    assert play_at(sweep, [2.0, 4.0, 6.0, 8.0, 9.0]) == [0.0, 4.0, 8.0, 4.0, 0.0, 2.0]
+    sweep.stop()
+    assert progress_at(6.0, 4.0, "ping-pong") == (0.5, False)
+    assert value_at(1.0, 100.0, 0.5, "geometric") == pytest.approx(10.0)
+
+
+def test_clock_hands_turn_exactly_as_core_says(window):
+    """Drawn hands at sampled times: angle (m + s(t))·θ_i, θ_i from core's RoPE."""
+    window.set_view("clock")
+    state = window.states["clock"]
+    state.set_values({**state.values, "head_dim": 16, "base": 100.0, "m": 2.0, "n": 1.0})
+    sweep = window.lecture.sweep
+    sweep.configure(param="shift", start=0.0, end=30.0, duration=3.0, mode="once")
+    inv, _ = rope_inv_freq(16, 100.0)
+    pairs = clock.hand_pairs(8, state.values["hands"])
+    now = fake_clock(sweep)
+    sweep.play()
+    widget = window.views["clock"]
+    for t in (0.25, 1.0, 1.7, 3.0):
+        now[0] = t
+        sweep._tick()
+        assert window.wait_idle()
+        shift = 10.0 * t
+        assert state.values["shift"] == pytest.approx(shift)
+        for j, i in enumerate(pairs):
+            q_line, k_line = widget.plots[f"hand{j}"].arrows[1], widget.plots[f"hand{j}"].arrows[4]
+            qx, qy = q_line.getData()
+            kx, ky = k_line.getData()
+            np.testing.assert_allclose(
+                [qx[-1], qy[-1]],
+                [math.cos((2 + shift) * inv[i]), math.sin((2 + shift) * inv[i])],
+                atol=1e-9,
+            )
+            np.testing.assert_allclose(
+                [kx[-1], ky[-1]],
+                [math.cos((1 + shift) * inv[i]), math.sin((1 + shift) * inv[i])],
+                atol=1e-9,
+            )
+    assert not sweep.playing
+
+
+def test_controls_configure_and_refuse_bad_values(window):
+    window.set_view("sinusoidal")
+    sweep = window.lecture.sweep
+    sweep.configure(param="base")
+    sweep.mode_combo.setCurrentText("ping-pong")
+    sweep.duration_spin.setValue(7.5)
+    assert (sweep.setup().mode, sweep.setup().duration) == ("ping-pong", 7.5)
+    sweep.configure(ease="geometric", start=100.0, end=1000.0)
+    assert sweep.start_spin.value() == 100.0 and sweep.ease_combo.currentText() == "geometric"
+    window.set_view("clock")
+    sweep.configure(param="shift")
+    with pytest.raises(ValueError, match="geometric"):
+        sweep.configure(start=0.0, end=5.0, ease="geometric")
+    sweep.ease_combo.setCurrentText("geometric")  # from the box: a message, no change
+    assert sweep.setup().ease == "linear" and sweep.ease_combo.currentText() == "linear"
+    assert "geometric" in window.statusBar().currentMessage()
+    with pytest.raises(ValueError, match="duration"):
+        sweep.configure(duration=0.0)
+    with pytest.raises(ValueError, match="outside"):
+        sweep.configure(end=1e12)
+
+
+def test_faster_keeps_the_phase(window):
+    window.set_view("clock")
+    sweep = window.lecture.sweep
+    sweep.configure(param="m", start=0.0, end=12.0, duration=6.0, mode="loop")
+    play_at(sweep, [])
+    now = [3.0]
+    sweep.clock = lambda: now[0]
+    assert sweep.value_now()[0] == 6.0
+    sweep.faster()  # 4 s now: the value shown does not jump
+    assert sweep.setup().duration == 4.0
+    assert sweep.value_now()[0] == pytest.approx(6.0)
+    now[0] = 4.0
+    assert sweep.value_now()[0] == pytest.approx(9.0)
+    sweep.stop()
