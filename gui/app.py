@@ -15,14 +15,16 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 from PySide6 import QtCore, QtWidgets
 
 from core.memory import use_env_budget
 from core.scenes import SceneError, load_deck
 from gui.export.actions import ExportActions, install_export_actions
+from gui.export.animation import Sweep, export_animation
 from gui.export.headless import export_view
 from gui.lecture.controller import Lecture, install_lecture
 from gui.lecture.settings import open_store
@@ -83,12 +85,29 @@ def build_window(*, persist: bool = True) -> StudioMainWindow:
     store = open_store()
     window = StudioMainWindow(store if persist and not selftest() else ReadOnlyStore(store))
     install_export_actions(window)
-    install_lecture(window).sweep.frame_writer = export_view  # frames: the export path
+    lecture = install_lecture(window)
+    lecture.sweep.frame_writer = export_view  # frames: the export path
+    lecture.animation.writer = write_animation
     install_about_action(window)
     install_train_lab(window, lambda path: use_learned_table(window, path))
     if budget_problem:
         window.show_status(budget_problem, 20000)
     return window
+
+
+def write_animation(
+    view_id: str,
+    params: Mapping[str, Any],
+    param: str,
+    start: float,
+    end: float,
+    ease: str,
+    path: str | os.PathLike[str],
+    **options: Any,
+) -> Path:
+    """The window's animation export (:class:`gui.lecture.animate_dialog.AnimationExport`)
+    through :func:`gui.export.animation.export_animation`."""
+    return export_animation(view_id, params, Sweep(param, start, end, ease), path, **options)
 
 
 def use_learned_table(window: StudioMainWindow, path: str) -> None:

@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from gui.lecture.animate_dialog import AnimationExport
 from gui.lecture.deck import DECK_FILTER, SCENE_FILTER, DeckController, shipped_decks
 from gui.lecture.display import SCALE_CHOICES, DisplayController
 from gui.lecture.help import HelpOverlay
@@ -70,8 +71,9 @@ class Lecture(QtCore.QObject):
 
     Attributes
     ----------
-    display, deck, sweep, help
-        The presentation display, deck, animation and help-overlay controllers.
+    display, deck, sweep, animation, help
+        The presentation display, deck, animation, animation export (MP4/GIF/WebP) and
+        help-overlay controllers.
     store
         The window's settings store.
     """
@@ -85,6 +87,7 @@ class Lecture(QtCore.QObject):
         self.display = window.add_feature(DisplayController(window))
         self.deck = window.add_feature(DeckController(window))
         self.sweep = window.add_feature(SweepController(window, self.deck.body_layout))
+        self.animation = window.add_feature(AnimationExport(window, self.sweep))
         self.help = window.add_feature(HelpOverlay(window))
         self.display.applied.connect(self.deck.restyle)
         self.display.applied.connect(lambda: self.help.isVisible() and self.help.open_overlay())
@@ -161,10 +164,8 @@ class Lecture(QtCore.QObject):
                     path.stem.replace("-", " ").capitalize(), lambda p=path: deck.open_deck(p)
                 )
 
-        m = w.qt.menuBar().insertMenu(
-            w.menu("help").menuAction(), QtWidgets.QMenu("&Lecture", w.qt)
-        )
-        lec = m.menu()
+        lec = QtWidgets.QMenu("&Lecture", w.qt)
+        w.qt.menuBar().insertMenu(w.menu("help").menuAction(), lec)
         self._add(lec, "Next scene", ["PgDown", "Right"], lambda: deck.step(1), "action-next-scene")
         self._add(
             lec, "Previous scene", ["PgUp", "Left"], lambda: deck.step(-1), "action-previous-scene"
@@ -228,6 +229,13 @@ class Lecture(QtCore.QObject):
             ["Ctrl+Alt+E", "Ctrl+Shift+F"],
             sweep.export_dialog,
             "action-sweep-export",
+        )
+        self._add(
+            lec,
+            "Export animation (MP4 / GIF / WebP)…",
+            ["Ctrl+Alt+V"],
+            self.animation.open_dialog,
+            "action-animation-export",
         )
 
         v = w.menu("view")

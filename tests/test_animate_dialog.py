@@ -1,0 +1,95 @@
+"""The window's animation export (issue 15 item 4): MP4/GIF/WebP at the requested size
+with the Animation box's schedule, a progress bar, and a Cancel that leaves no file."""
+
+from __future__ import annotations
+
+import pytest
+from PIL import Image
+
+from core.schedule import schedule
+from gui.lecture.animate_dialog import AnimationExportDialog
+
+
+def _clock_sweep(window, start=0.0, end=6.0):
+    window.set_view("clock")
+    sweep = window.lecture.sweep
+    sweep.configure(param="shift", start=start, end=end, ease="linear", mode="loop")
+    return sweep
+
+
+def test_gif_has_the_requested_frames_size_and_schedule(window, tmp_path, monkeypatch):
+    _clock_sweep(window)
+    drawn: list[float] = []
+    from gui.export import animation
+
+    original = animation.FrameRenderer.render
+
+    def render(self, values):
+        drawn.append(values["shift"])
+        return original(self, values)
+
+    monkeypatch.setattr(animation.FrameRenderer, "render", render)
+    done: list[tuple[int, int]] = []
+    window.lecture.animation.frame_done.connect(lambda a, b: done.append((a, b)))
+    path = tmp_path / "clock.gif"
+    out = window.lecture.animation.export(path, width=160, height=90, duration=0.4, fps=10)
+    assert out == path
+    with Image.open(path) as gif:
+        assert gif.n_frames == 4 and gif.size == (160, 90)
+        total = 0
+        for i in range(gif.n_frames):
+            gif.seek(i)
+            total += gif.info["duration"]
+        assert total == 400
+    assert drawn == schedule(0.0, 6.0, 4)  # the Animation box's sweep, once
+    assert done == [(1, 4), (2, 4), (3, 4), (4, 4)]
+    assert window.lecture.animation.progress is None
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["clock.gif"]
+
+
+@pytest.mark.parametrize("suffix", [".mp4", ".webp"])
+def test_cancel_leaves_no_file(window, tmp_path, suffix):
+    if suffix == ".mp4":
+        pytest.importorskip("av")
+    _clock_sweep(window)
+    export = window.lecture.animation
+
+    def cancel_at_two(done, _total):
+        if done == 2:
+            export.progress.cancel()  # what the progress dialog's Cancel does
+
+    export.frame_done.connect(cancel_at_two)
+    path = tmp_path / f"clock{suffix}"
+    assert export.export(path, width=160, height=90, duration=0.5, fps=10) is None
+    assert list(tmp_path.iterdir()) == []  # no partial file, no temporary file
+    assert "cancelled" in window.statusBar().currentMessage()
+    existing = tmp_path / f"old{suffix}"
+    existing.write_bytes(b"keep me")
+    assert export.export(existing, width=160, height=90, duration=0.5, fps=10) is None
+    assert existing.read_bytes() == b"keep me"  # an existing file stays as it was
+    assert [p.name for p in tmp_path.iterdir()] == [existing.name]
+
+
+def test_bad_requests_are_one_line(window, tmp_path):
+    _clock_sweep(window)
+    export = window.lecture.animation
+    with pytest.raises(ValueError, match=r"\.gif, \.webp or \.mp4"):
+        export.export(tmp_path / "clock.png", width=160, height=90, duration=0.2, fps=10)
+    with pytest.raises(ValueError, match="even"):
+        pytest.importorskip("av")
+        export.export(tmp_path / "clock.mp4", width=161, height=90, duration=0.2, fps=10)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_dialog_defaults_and_format_switch(window, qtbot):
+    dialog = AnimationExportDialog(window, "/tmp/x/clock-shift.mp4", 3.5)
+    qtbot.addWidget(dialog)
+    values = dialog.values()
+    assert (values["width"], values["height"], values["duration"], values["fps"]) == (
+        1920,
+        1080,
+        3.5,
+        25,
+    )
+    dialog.format_combo.setCurrentIndex(dialog.format_combo.findData("gif"))
+    assert dialog.values()["path"] == "/tmp/x/clock-shift.gif"
