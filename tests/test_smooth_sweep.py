@@ -14,18 +14,23 @@ from core.views import clock
 
 
 def fake_clock(sweep):
+    """Drive ``sweep`` by hand: a fake time source, and its display timer never fires
+    (each test calls ``_tick`` itself)."""
     now = [0.0]
     sweep.clock = lambda: now[0]
+    sweep.interval_ms = lambda: 10**8
     return now
 
 
 def play_at(sweep, times):
-    """Play the current setup and tick at each of ``times``; the values it set."""
+    """Play the current setup and tick at each of ``times`` (each value drawn before
+    the next tick); the values it set."""
     now = fake_clock(sweep)
     seen: list = []
     sweep.value_set.connect(seen.append)
     sweep.play()  # ticks at time 0
     for t in times:
+        assert sweep.window.wait_idle()
         now[0] = t
         sweep._tick()
     sweep.value_set.disconnect(seen.append)
@@ -82,6 +87,7 @@ def test_clock_hands_turn_exactly_as_core_says(window):
     sweep.play()
     widget = window.views["clock"]
     for t in (0.25, 1.0, 1.7, 3.0):
+        assert window.wait_idle()
         now[0] = t
         sweep._tick()
         assert window.wait_idle()
@@ -130,6 +136,7 @@ def test_faster_keeps_the_phase(window):
     window.set_view("clock")
     sweep = window.lecture.sweep
     sweep.configure(param="m", start=0.0, end=12.0, duration=6.0, mode="loop")
+    window.wait_idle()
     play_at(sweep, [])
     now = [3.0]
     sweep.clock = lambda: now[0]
@@ -139,4 +146,32 @@ def test_faster_keeps_the_phase(window):
     assert sweep.value_now()[0] == pytest.approx(6.0)
     now[0] = 4.0
     assert sweep.value_now()[0] == pytest.approx(9.0)
+    sweep.stop()
+
+
+def test_a_value_not_yet_drawn_holds_the_next_one(window):
+    """Ticks while the last value is not on screen set nothing (the engine would drop
+    that frame for the newer one, and a slow view would never be drawn); once it is
+    drawn, the next tick takes its value from the clock, skipping the missed ones."""
+    window.set_view("clock")
+    sweep = window.lecture.sweep
+    sweep.configure(param="shift", start=0.0, end=10.0, duration=10.0, mode="once")
+    assert window.wait_idle()
+    now = fake_clock(sweep)
+    seen: list = []
+    sweep.value_set.connect(seen.append)
+    sweep.play()  # sets 0.0 (the value shown already: nothing to wait for)
+    now[0] = 1.0
+    sweep._tick()  # sets 1.0, not drawn yet
+    for t in (1.1, 1.2, 1.3):
+        now[0] = t
+        sweep._tick()  # skipped: 1.0 is not on screen
+    assert seen == [0.0, 1.0]
+    assert window.wait_idle()  # 1.0 drawn
+    now[0] = 2.5
+    sweep._tick()
+    assert seen == [0.0, 1.0, 2.5]
+    now[0] = 3.5 + 0.5  # never drawn within MAX_WAIT_S (say, a failed computation)
+    sweep._tick()
+    assert seen[-1] == 4.0
     sweep.stop()

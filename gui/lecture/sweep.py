@@ -32,6 +32,7 @@ from gui.window.protocol import StudioWindow
 DEFAULT_SWEEP = {"rope": "m", "sinusoidal": "base", "alibi": "query", "clock": "shift"}
 CLOCK_POSITIONS = ("m", "n", "shift")
 DEFAULT_DURATION, MIN_DURATION, MAX_DURATION = 4.0, 0.1, 600.0  # seconds
+MAX_WAIT_S = 0.5  # a value not drawn after this long (a failed computation) is passed
 STEPS = 64
 MAX_FRAMES = 240
 FRAME_SIZE = (1920, 1080)  # exported frames: slide size
@@ -154,6 +155,8 @@ class SweepController(QtCore.QObject):
         self.view_id = ""
         self._t0 = 0.0
         self._playing: SweepSetup | None = None
+        self._awaiting: float | None = None  # when the value not yet drawn was set
+        self._watched: set[str] = set()  # views whose drawn frames pace the animation
         self.timer = QtCore.QTimer(self)
         self.timer.setTimerType(QtCore.Qt.TimerType.PreciseTimer)
         self.timer.timeout.connect(self._tick)
@@ -426,6 +429,11 @@ class SweepController(QtCore.QObject):
         self._playing = setup
         state.end_merge()  # the whole sweep becomes one undo step
         self._t0 = self.clock()
+        self._awaiting = None
+        widget = self.window.views.get(state.view_id)
+        if widget is not None and state.view_id not in self._watched:
+            widget.rendered.connect(self._drawn)
+            self._watched.add(state.view_id)
         self.timer.start(self.interval_ms())
         self._show_playing(True)
         self.window.show_status(
@@ -472,13 +480,26 @@ class SweepController(QtCore.QObject):
         if self._playing is None or self.view_id != self.window.current_view:
             self.stop()
             return
+        now = self.clock()
+        if self._awaiting is not None and now - self._awaiting < MAX_WAIT_S:
+            # The last value is not drawn yet: setting another would make the engine
+            # drop that result for a newer one, again and again, and a view slower than
+            # the display would never be drawn. The next value is taken from the clock
+            # when this one is on screen, so a slow view skips values but never lags.
+            return
         value, done = self.value_now()
-        # Only the newest value of a view is computed (the engine drops waiting ones),
-        # so a slow view skips values rather than falling behind the clock.
-        self.window.states[self.view_id].set_param(self._playing.param, value)
+        state = self.window.states[self.view_id]
+        if state.values[self._playing.param] != value and state.set_param(
+            self._playing.param, value
+        ):
+            self._awaiting = now
         self.value_set.emit(value)
         if done:
             self.stop()
+
+    def _drawn(self) -> None:
+        """The view shown drew a frame: the next value may be set."""
+        self._awaiting = None
 
     # ------------------------------------------------------------------ frames
     def start_value(self, view_id: str, name: str) -> Any:
