@@ -85,3 +85,25 @@ def test_quick_benchmark_writes_valid_json(tmp_path):
         assert set(r["targets"].values()) <= {"PASS", "MISS"}
     cold = next(r for r in records if r["kind"] == "cold_start")
     assert isinstance(cold["torch_on_startup"], bool)
+
+
+@pytest.mark.slow
+def test_frame_pacing_quick_runs(tmp_path):
+    """``bench/frame_pacing.py --quick`` plays the clock for a second and reports
+    positive figures (no timing target is asserted: the benchmark prints PASS/MISS)."""
+    out = tmp_path / "pacing.json"
+    res = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "frame_pacing.py"), "--quick", "--json", str(out)],
+        cwd=ROOT,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert "Targets" in res.stdout
+    (rec,) = json.loads(out.read_text())
+    assert rec["view"] == "clock" and rec["frames"] > 1 and rec["computed"] > 1
+    for key in ("fps", "max_gap_ms", "max_stall_ms"):
+        assert isinstance(rec[key], (int, float)) and math.isfinite(rec[key]) and rec[key] > 0
+    assert set(rec["targets"].values()) <= {"PASS", "MISS"}

@@ -43,7 +43,7 @@ _ROPE_PARAMS = (
     "low_freq_factor",
     "high_freq_factor",
 )
-TRAIL_SEGMENTS = 6  # a trail fades in this many steps, oldest faintest
+TRAIL_SEGMENTS = 5  # a trail fades in this many steps, oldest faintest
 CIRCLE_POINTS = 96  # points per full turn of a drawn trail or arc
 Q, K, ARC, DOT = 0, 1, 2, 5  # palette indices: q, k, the angle, the projection
 
@@ -237,13 +237,17 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     labels = [
         Label(f"{math.degrees(dw):+.1f}°", 0.45 * math.cos(mid), 0.45 * math.sin(mid), ARC),
         Label(f"q·k = {dot:+.3f}", px * 0.5 - 0.25 * ky, py * 0.5 + 0.25 * kx, DOT),
+        # texts that follow the positions are labels: an axis title would re-lay out the
+        # plot on every frame of an animation
+        Label(f"q at (m + s)·θ = {aq:.4g} rad ({_turns(aq)})", 0.0, -1.3, Q),
+        Label(f"k at (n + s)·θ = {ak:.4g} rad ({_turns(ak)})", 0.0, -1.45, K),
     ]
     plane = Panel(
         "plane",
         f"Pair {pair}, θ = {theta:.4g}: angle (m − n)·θ = ({m:g} − {n:g})·{theta:.4g} = "
         f"{delta:.4g} rad → {math.degrees(dw):+.1f}°",
         "arrows",
-        f"q at (m + s)·θ = {aq:.4g} rad ({_turns(aq)}), k at (n + s)·θ = {ak:.4g} rad",
+        "",
         "",
         series=series,
         arrows=[Arrow(f"q (m={pq:g})", math.cos(aq), math.sin(aq)), Arrow(f"k (n={pk:g})", kx, ky)],
@@ -271,9 +275,10 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
                 f"hand{j}",
                 f"pair {i}: θ = {th:.3g}, one turn per {wavelength:.3g} positions",
                 "arrows",
-                f"q: {_turns(hq)}",
+                "",
                 "",
                 series=hand_series,
+                labels=[Label(f"q: {_turns(hq)}", 0.0, -1.3, Q)],
                 arrows=[
                     Arrow("q", math.cos(hq), math.sin(hq)),
                     Arrow("k", math.cos(hk), math.sin(hk)),

@@ -14,6 +14,7 @@ import pyqtgraph as pg
 
 from core.viewdata import Panel
 from gui.plotting.plot_data import series_color
+from gui.render.line_item import LineItem
 from gui.render.tile_labels import TileLabels
 from gui.theme import Theme
 
@@ -70,15 +71,15 @@ class PanelExtras:
         if len(self.arrows) == 1 + 3 * len(panel.arrows):  # same arrows: move them
             for i, a in enumerate(panel.arrows):
                 line, head, label = self.arrows[1 + 3 * i : 4 + 3 * i]
-                line.setData([0, a.x], [0, a.y])
-                head.setStyle(angle=180 - float(np.degrees(np.arctan2(a.y, a.x))))
+                line.setData(np.array([0.0, a.x]), np.array([0.0, a.y]))
+                # the head is turned as an item (a new style rebuilds its path and pens)
+                head.setRotation(-float(np.degrees(np.arctan2(a.y, a.x))))
                 head.setPos(a.x, a.y)
                 if label.toPlainText() != a.name:
                     label.setText(a.name)
                 label.setAnchor((0.5, 1.2 if a.y >= 0 else -0.2))
                 label.setPos(a.x * 1.12, a.y * 1.12)
-            self.plot.setRange(xRange=(-1.5, 1.5), yRange=(-1.5, 1.5), padding=0)
-            return
+            return  # the range is set: setting it again re-lays out the plot every frame
         for item in self.arrows:
             self.plot.removeItem(item)
         self.arrows = []
@@ -87,13 +88,16 @@ class PanelExtras:
         self.arrows.append(circle)
         for i, a in enumerate(panel.arrows):
             color = series_color(i, theme)
-            line = self.plot.plot(
-                [0, a.x], [0, a.y], pen=pg.mkPen(color, width=theme.line_width + 1)
-            )
+            line = LineItem(pen=pg.mkPen(color, width=theme.line_width + 1))
+            line.setData(np.array([0.0, a.x]), np.array([0.0, a.y]))
+            self.plot.addItem(line)
             angle = float(np.degrees(np.arctan2(a.y, a.x)))
+            # drawn pointing along +x (angle 180) and turned as an item: screen y points
+            # down, so a counter-clockwise data angle is a negative rotation
             head = pg.ArrowItem(
-                pos=(a.x, a.y), angle=180 - angle, headLen=theme.scaled(18), brush=color, pen=None
+                pos=(a.x, a.y), angle=180, headLen=theme.scaled(18), brush=color, pen=None
             )
+            head.setRotation(-angle)
             label = pg.TextItem(a.name, color=color, anchor=(0.5, 1.2 if a.y >= 0 else -0.2))
             label.setFont(theme.font(12, bold=True))
             label.setPos(a.x * 1.12, a.y * 1.12)
