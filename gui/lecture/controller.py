@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from gui.lecture.animate_dialog import AnimationExport
+from gui.lecture.composite import CompositeStage, ask_variant
 from gui.lecture.deck import DECK_FILTER, SCENE_FILTER, DeckController, shipped_decks
 from gui.lecture.display import SCALE_CHOICES, DisplayController
 from gui.lecture.help import HelpOverlay
@@ -71,9 +72,9 @@ class Lecture(QtCore.QObject):
 
     Attributes
     ----------
-    display, deck, sweep, animation, help
-        The presentation display, deck, animation, animation export (MP4/GIF/WebP) and
-        help-overlay controllers.
+    display, deck, sweep, animation, composite, help
+        The presentation display, deck, animation, animation export (MP4/GIF/WebP),
+        side-by-side/ghost stage and help-overlay controllers.
     store
         The window's settings store.
     """
@@ -88,6 +89,7 @@ class Lecture(QtCore.QObject):
         self.deck = window.add_feature(DeckController(window))
         self.sweep = window.add_feature(SweepController(window, self.deck.body_layout))
         self.animation = window.add_feature(AnimationExport(window, self.sweep))
+        self.composite = window.add_feature(CompositeStage(window))
         self.help = window.add_feature(HelpOverlay(window))
         self.display.applied.connect(self.deck.restyle)
         self.display.applied.connect(lambda: self.help.isVisible() and self.help.open_overlay())
@@ -236,6 +238,28 @@ class Lecture(QtCore.QObject):
             ["Ctrl+Alt+V"],
             self.animation.open_dialog,
             "action-animation-export",
+        )
+        lec.addSeparator()
+        comp = self.composite
+        side = self._add(
+            lec, "Side by side (B follows A)", ["Ctrl+Alt+B"], lambda: None, "action-side-by-side"
+        )
+        side.setCheckable(True)
+        side.toggled.connect(comp.set_side)
+        self._add(
+            lec,
+            "Side by side: set B…",
+            ["Ctrl+Alt+Shift+B"],
+            lambda: ask_variant(comp),
+            "action-side-variant",
+        )
+        ghost = self._add(
+            lec, "Ghost of the previous scene", ["Ctrl+Alt+G"], lambda: None, "action-ghost"
+        )
+        ghost.setCheckable(True)
+        ghost.toggled.connect(comp.set_ghost)
+        self._add(
+            lec, "Keep a ghost of this state", ["Ctrl+Alt+K"], comp.keep_ghost, "action-keep-ghost"
         )
 
         v = w.menu("view")

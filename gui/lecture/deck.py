@@ -49,7 +49,14 @@ class DeckController(QtCore.QObject):
         Index of the scene shown last, -1 when none.
     last_error
         The last one-line problem (for tests and the status bar).
+
+    Signals
+    -------
+    scene_shown(int, int)
+        ``(previous index, index)``: a scene was shown (previous -1 when none).
     """
+
+    scene_shown = QtCore.Signal(int, int)
 
     def __init__(self, window: StudioWindow) -> None:
         super().__init__(window.qt)
@@ -256,7 +263,7 @@ class DeckController(QtCore.QObject):
         scene = self.scenes[index]
         if not self.apply_scene(scene):
             return False
-        self.index = index
+        previous, self.index = self.index, index
         with signals_blocked(self.list):
             self.list.setCurrentRow(index)
         with signals_blocked(self.title_edit), signals_blocked(self.note_edit):
@@ -264,6 +271,7 @@ class DeckController(QtCore.QObject):
             self.note_edit.setPlainText(scene.note)
         self._set_view_title(scene, index)
         self._refresh_note()
+        self.scene_shown.emit(previous, index)
         return True
 
     def step(self, delta: int) -> bool:
