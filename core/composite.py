@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from core.formula import escape, plain_text
 from core.params import ParamError, ParamModel
 from core.viewdata import Panel, Series, ViewData
 
@@ -106,8 +107,21 @@ def side_by_side(a: ViewData, b: ViewData, label_a: str, label_b: str) -> ViewDa
         for p in b.panels
     ]
     notes = [f"{label_a}: {n}" for n in a.notes] + [f"{label_b}: {n}" for n in b.notes]
-    formula = f"{label_a}: {a.formula}\n{label_b}: {b.formula}" if a.formula else ""
-    return ViewData(a.view_id, dict(a.params), panels, formula, a.verdict, notes)
+    markup = ""
+    if a.formula:  # "A:" and "B:" start terms: the line wraps there first
+        markup = "  ".join(
+            f"{escape(label)}:  {d.formula_markup or escape(d.formula)}"
+            for label, d in ((label_a, a), (label_b, b))
+        )
+    return ViewData(
+        a.view_id,
+        dict(a.params),
+        panels,
+        plain_text(markup),
+        a.verdict,
+        notes,
+        formula_markup=markup,
+    )
 
 
 def _ghost_series(panel: Panel, label: str) -> list[Series]:

@@ -46,7 +46,8 @@ def test_side_by_side_places_b_right_of_a():
     assert keys == [f"A/{p.key}" for p in a.panels] + [f"B/{p.key}" for p in b.panels]
     width = max(p.col + p.col_span for p in a.panels)
     assert [p.col for p in both.panels[len(a.panels) :]] == [p.col + width for p in b.panels]
-    assert both.panels[0].title.startswith("A: ") and both.formula.count("\n") == 1
+    assert both.panels[0].title.startswith("A: ")
+    assert both.formula.startswith("A:  ") and f"B:  {b.formula}" in both.formula
 
 
 def test_ghost_adds_faint_earlier_curves_in_the_same_colours():

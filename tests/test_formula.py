@@ -90,6 +90,10 @@ EXPECTED = {
         {"d_model": 48, "base": 500.0},
         [("Σ", "i", None), ("500", None, "−2i/48"), ("m", "1", None)],
     ),
+    "clock": (
+        {"head_dim": 32, "base": 500.0, "pair": 3},
+        [("θ", "i", None), ("500", None, "−2i/32"), ("θ", "3", None)],
+    ),
 }
 
 
