@@ -32,10 +32,12 @@ def test_gif_has_the_requested_frames_size_and_schedule(window, tmp_path, monkey
     done: list[tuple[int, int]] = []
     window.lecture.animation.frame_done.connect(lambda a, b: done.append((a, b)))
     path = tmp_path / "clock.gif"
-    out = window.lecture.animation.export(path, width=160, height=90, duration=0.4, fps=10)
+    # big enough for plots: at 160x90 the formula fills the stage, the frames are equal and
+    # Pillow merges equal GIF frames into one
+    out = window.lecture.animation.export(path, width=480, height=270, duration=0.4, fps=10)
     assert out == path
     with Image.open(path) as gif:
-        assert gif.n_frames == 4 and gif.size == (160, 90)
+        assert gif.n_frames == 4 and gif.size == (480, 270)
         total = 0
         for i in range(gif.n_frames):
             gif.seek(i)
