@@ -108,8 +108,9 @@ def test_png_and_svg_every_view(view_id, tmp_path, capsys, qapp):
     root = ET.parse(svg).getroot()
     assert root.tag == f"{SVG}svg" and (root.get("width"), root.get("height")) == ("640", "400")
     lengths = line_series_lengths(view_id)
-    if lengths:  # curves are vector paths with all their points
-        assert max(path_lengths(root)) >= max(lengths)
+    if lengths:  # curves are vector paths with their points (a curve denser than the
+        # SVG's quarter-pixel columns is reduced to its envelope there: gui.render.envelope)
+        assert max(path_lengths(root)) >= min(0.9 * max(lengths), 4 * 640)
     else:  # heatmap-only views embed their images, axes stay vector
         assert list(root.iter(f"{SVG}image"))
         assert len(path_lengths(root)) > 10

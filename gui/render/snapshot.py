@@ -16,9 +16,13 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtSvg, QtWidgets
 
 from core.atomicio import atomic_path
-from gui.render import raster
+from gui.render import envelope, raster
 
 _PathLike = str | os.PathLike[str]
+
+#: Draw exported curves reduced to the output columns (:mod:`gui.render.envelope`);
+#: ``False`` strokes every point as before (for benchmarks and comparisons).
+reduce_curves = True
 
 
 def _plan(
@@ -70,12 +74,35 @@ class _ExportPainter(QtGui.QPainter):
 
     pen_scale = 1.0
 
+    def __init__(self) -> None:
+        super().__init__()
+        # id(path) -> (path, curve): the cached paths of the curves being exported,
+        # drawn reduced to the output columns (see gui.render.envelope)
+        self.curve_paths: dict[int, tuple[QtGui.QPainterPath, pg.PlotCurveItem]] = {}
+
     def setPen(self, pen) -> None:
         pen = QtGui.QPen(pen)
         if pen.isCosmetic() and self.pen_scale != 1.0 and pen.widthF() > 0:
             pen.setWidthF(pen.widthF() * self.pen_scale)
             pen.setCosmetic(True)
         super().setPen(pen)
+
+    def drawPath(self, path: QtGui.QPainterPath) -> None:
+        """A curve's own path is drawn reduced to what the output columns can show (its
+        cost bounded by the image width, not the number of points); anything else as is."""
+        entry = self.curve_paths.get(id(path))
+        if entry is not None and entry[0] is path and reduce_curves:
+            raster_device = raster.on_raster(self)
+            columns = 1.0 if raster_device else float(envelope.VECTOR_COLUMNS_PER_PX)
+            if envelope.paint_curve(self, entry[1], raster_device, columns):
+                return
+        super().drawPath(path)
+
+    def watch_curves(self, curves: list[pg.PlotCurveItem]) -> None:
+        """Route the paths of ``curves`` through :meth:`drawPath`'s reduction."""
+        for curve in curves:
+            path = curve.getPath()  # the object PlotCurveItem.paint hands to drawPath
+            self.curve_paths[id(path)] = (path, curve)
 
 
 def _play_axis(axis: pg.AxisItem, painter: QtGui.QPainter) -> None:
@@ -218,6 +245,7 @@ def _paint(
             item.setExportMode(True, {"antialias": True, "painter": painter})
         for axis in axes:
             axis.picture = SimpleNamespace(play=partial(_play_axis, axis))  # AxisItem.paint
+        painter.watch_curves([i for i in items if isinstance(i, pg.PlotCurveItem)])
         painter.scale(sx, sy)
         _paint_tree(widget, painter, opaque)
     finally:
