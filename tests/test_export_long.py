@@ -151,3 +151,95 @@ def test_window_export_still_writes_the_file(window, tmp_path, monkeypatch):
     values = window.states["sinusoidal"].values
     np.testing.assert_array_equal(np.load(target), get_view("sinusoidal").export(values).array)
     assert errors == []
+
+
+def _image_export_setup(window, tmp_path, monkeypatch, name: str):
+    from gui.export import actions as ea
+
+    errors: list[str] = []
+    monkeypatch.setattr(ea, "notify_error", lambda _w, message: errors.append(message))
+    options = ea.ExportOptions("png", width=480, height=320)
+    monkeypatch.setattr(ea, "ask_options", lambda *_a, **_k: options)
+    target = tmp_path / name
+    monkeypatch.setattr(ea, "ask_save_path", lambda *_a: str(target))
+    window.states["sinusoidal"].set_param("seq_len", 40)
+    assert window.wait_idle()
+    return ea, window.feature(ea.ExportActions), target, errors
+
+
+def test_window_image_export_shows_progress_to_100_and_equals_the_headless_file(
+    window, tmp_path, monkeypatch
+):
+    ea, actions, target, errors = _image_export_setup(window, tmp_path, monkeypatch, "w.png")
+    assert actions.export_current() == str(target)
+    assert errors == []
+    seen = actions.last_progress
+    assert seen[0] == 0 and seen[-1] == 100 and seen == sorted(seen)
+    assert len(seen) >= 5  # several parts: the four plots are tiles of their own
+    from gui.export.headless import export_view
+
+    reference = tmp_path / "headless.png"
+    export_view("sinusoidal", window.states["sinusoidal"].values, reference, width=480, height=320)
+
+    def pixels(path) -> np.ndarray:
+        image = QtGui.QImage(str(path)).convertToFormat(QtGui.QImage.Format.Format_ARGB32)
+        return np.frombuffer(image.constBits(), np.uint8).reshape(image.height(), -1).copy()
+
+    assert np.array_equal(pixels(target), pixels(reference))
+
+
+def test_window_image_export_cancelled_between_plots_leaves_no_file(window, tmp_path, monkeypatch):
+    ea, actions, target, errors = _image_export_setup(window, tmp_path, monkeypatch, "c.png")
+    target.write_bytes(b"older export")
+    real = ea.start_image
+    drawn: list[tuple[int, int]] = []
+
+    def start(*args):
+        export = real(*args)
+        steps = export.steps
+
+        def cancelling():
+            for done, total in steps():
+                drawn.append((done, total))
+                if done == 2:  # Cancel pressed while the plots are being drawn
+                    for dialog in window.qt.findChildren(
+                        QtWidgets.QProgressDialog, "export-progress"
+                    ):
+                        if dialog.maximum() == 100:  # the drawing's (not the computing's)
+                            dialog.cancel()
+                yield done, total
+
+        export.steps = cancelling
+        return export
+
+    monkeypatch.setattr(ea, "start_image", start)
+    assert actions.export_current() is None
+    assert drawn[-1][0] == 2 < drawn[-1][1]  # stopped between parts, not at the end
+    assert target.read_bytes() == b"older export"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c.png"]  # no temporary file
+    assert errors == []
+    # the window goes on: the next export draws and writes the file
+    monkeypatch.setattr(ea, "start_image", real)
+    assert actions.export_current() == str(target)
+    assert target.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_image_write_cancelled_before_the_rename_keeps_the_old_file(tmp_path):
+    import pytest
+
+    from gui.export.worker import ExportCancelled, ExportJob, write_image
+
+    target = tmp_path / "x.png"
+    target.write_bytes(b"old")
+    job = ExportJob()
+
+    def encode_then_cancel() -> bytes:
+        job.cancel()  # Cancel pressed while encoding
+        return b"new"
+
+    with pytest.raises(ExportCancelled):
+        write_image(job, target, "PNG image", encode_then_cancel)
+    assert target.read_bytes() == b"old"
+    assert list(tmp_path.iterdir()) == [target]
+    assert write_image(ExportJob(), target, "PNG image", lambda: b"new") == target
+    assert target.read_bytes() == b"new"

@@ -370,11 +370,11 @@ def test_exported_scene_title_and_note_are_plain_text(qapp):
     from PySide6 import QtCore
 
     from core.viewdata import ComputeContext
-    from gui.export.headless import _build_widget
+    from gui.export.headless import build_widget
 
     spec = VIEWS["alibi"]
     view = spec.compute(spec.model.defaults(), ComputeContext())
-    widget = _build_widget(spec, view, None, "<b>Title</b>", "<i>note</i>")
+    widget = build_widget(spec, view, None, "<b>Title</b>", "<i>note</i>")
     plain = QtCore.Qt.TextFormat.PlainText
     assert widget.title.textFormat() == plain and widget.title.text() == "<b>Title</b>"
     assert widget.status.textFormat() == plain and "<i>note</i>" in widget.status.text()

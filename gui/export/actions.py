@@ -4,7 +4,8 @@
 *Copy image* (Ctrl+Shift+C) and *Export all views…*. Every export makes the same file
 as :func:`gui.export.headless.export_view` (``main.py export``); its data and data files
 are made in a worker thread (:mod:`gui.export.worker`) behind a progress dialog with
-*Cancel*, and images are drawn on the GUI thread. The last
+*Cancel*; images are drawn on the GUI thread plot by plot, with progress and *Cancel*
+between plots, and encoded and written in the worker. The last
 folder used is remembered in the window's settings store (key ``export/last_dir``).
 The window is reached only through :class:`gui.window.protocol.StudioWindow`.
 """
@@ -12,6 +13,7 @@ The window is reached only through :class:`gui.window.protocol.StudioWindow`.
 from __future__ import annotations
 
 import os
+from collections.abc import Generator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -25,7 +27,8 @@ from gui.export.worker import (
     ExportJob,
     export_data,
     prepare_image,
-    render_image_export,
+    start_image,
+    write_image,
 )
 from gui.render.snapshot import copy_to_clipboard
 from gui.window.engine import error_text
@@ -254,6 +257,46 @@ def wait_for_job(parent: QtWidgets.QWidget, job: ExportJob, label: str) -> bool:
     return not (job.cancelled and (job.error is not None or not job.done()))
 
 
+def paint_with_progress(
+    parent: QtWidgets.QWidget,
+    steps: Generator[tuple[int, int], None, None],
+    label: str,
+    seen: list[int] | None = None,
+) -> bool:
+    """Run a stepwise drawing (``(done, total)`` per step) with a progress dialog.
+
+    Events are handled between steps (the window repaints, *Cancel* can be pressed);
+    returns ``False`` when cancelled, after stopping the drawing (``steps.close()``:
+    the widget is put back, nothing was written). ``seen`` collects the percentages
+    shown (for tests).
+    """
+    dialog = QtWidgets.QProgressDialog(label + "…", "Cancel", 0, 100, parent)
+    dialog.setObjectName("export-progress")
+    dialog.setWindowTitle("Exporting")
+    dialog.setWindowModality(QtCore.Qt.WindowModality.WindowModal)
+    dialog.setMinimumDuration(PROGRESS_DELAY_MS)
+    dialog.setAutoClose(False)
+    dialog.setAutoReset(False)
+    dialog.setValue(0)  # starts the minimum-duration clock
+    flags = QtCore.QEventLoop.ProcessEventsFlag.AllEvents
+    try:
+        for done, total in steps:
+            percent = round(100 * done / total) if total else 100
+            if seen is not None:
+                seen.append(percent)
+            dialog.setLabelText(f"{label}: drawing part {min(done + 1, total)} of {total}…")
+            dialog.setValue(percent)
+            QtWidgets.QApplication.processEvents(flags)
+            if dialog.wasCanceled():
+                steps.close()
+                return False
+        return True
+    finally:
+        steps.close()
+        dialog.close()
+        dialog.deleteLater()
+
+
 def notify_error(parent: QtWidgets.QWidget, message: str) -> None:
     """Show a failed export to the user (tests monkeypatch this)."""
     QtWidgets.QMessageBox.warning(parent, "Export failed", message)
@@ -267,6 +310,7 @@ class ExportActions(QtCore.QObject):
         super().__init__(window.qt)
         self.window = window
         self.last_job: ExportJob | None = None  # the latest export's worker (for tests)
+        self.last_progress: list[int] = []  # percentages the last image drawing showed
 
     def _params(self, view_id: str) -> dict[str, Any]:
         state = self.window.states.get(view_id)
@@ -296,14 +340,34 @@ class ExportActions(QtCore.QObject):
             if job.error is not None:
                 raise job.error
             if options.fmt not in DATA_FORMATS:
-                QtWidgets.QApplication.setOverrideCursor(QtCore.Qt.CursorShape.WaitCursor)
-                try:
-                    render_image_export(job.result, path, kwargs)
-                finally:
-                    QtWidgets.QApplication.restoreOverrideCursor()
+                return self._draw_image(view_id, path, job.result, kwargs)
         except Exception as exc:  # shown as one line, the window stays usable
             notify_error(self.window.qt, error_text(exc))
             return False
+        return True
+
+    def _draw_image(self, view_id: str, path: str, prepared: Any, kwargs: dict) -> bool:
+        """Draw a prepared image plot by plot behind a progress dialog (GUI thread),
+        then encode and write it in a worker; ``False`` when cancelled."""
+        label = f"Exporting {view_id} to {Path(path).name}"
+        export = start_image(prepared, path, kwargs)
+        try:
+            self.last_progress = []
+            if not paint_with_progress(self.window.qt, export.steps(), label, self.last_progress):
+                self.window.show_status(f"Export of {view_id} cancelled", 5000)
+                return False
+            encode = export.encoder()
+        finally:
+            export.close()
+        job = ExportJob()
+        job.phase = "Encoding"
+        self.last_job = job
+        job.start(lambda j: write_image(j, path, export.kind, encode))
+        if not wait_for_job(self.window.qt, job, label):
+            self.window.show_status(f"Export of {view_id} cancelled", 5000)
+            return False
+        if job.error is not None:
+            raise job.error
         return True
 
     def export_current(self, single_plot: bool = False) -> str | None:

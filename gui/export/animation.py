@@ -163,7 +163,7 @@ class FrameRenderer:
         theme.set_theme(ui_scale=export_ui_scale(*self.layout))  # plots take fonts from it
         try:
             if self.widget is None:
-                self.widget = headless._build_widget(self.spec, view, None, self.title, self.note)
+                self.widget = headless.build_widget(self.spec, view, None, self.title, self.note)
                 self.widget.resize(*self.layout)
             else:
                 self.widget.show_data(view)

@@ -265,7 +265,7 @@ def _scene_picture(scene: Scene, w: int, h: int, *, with_note: bool) -> Any:
         try:
             values = spec.model.validate(scene.params, partial=True)
             view = compute_view(scene.view_id, values, context_for_size(w, h))
-            widget = headless._build_widget(spec, view, None, scene.title or None, note)
+            widget = headless.build_widget(spec, view, None, scene.title or None, note)
         except ValueError as exc:  # the view refuses these parameters: show it on the slide
             widget = _error_widget(scene, user_message(exc), note)
     finally:
@@ -273,7 +273,7 @@ def _scene_picture(scene: Scene, w: int, h: int, *, with_note: bool) -> Any:
     picture = QtGui.QPicture()
     try:
         widget.resize(w, h)
-        snapshot._paint(widget, picture, QtCore.QSize(w, h), 1.0, 1.0, opaque=True)
+        snapshot.paint_widget(widget, picture, QtCore.QSize(w, h))
     finally:
         widget.deleteLater()
     return picture

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import csv
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -275,42 +276,115 @@ def render_view(
     note: str | None,
 ) -> None:
     """Draw ``view`` (or ``panel``) in an offscreen widget and render it to ``path``
-    (the drawing half of :func:`export_view`, given the computed view)."""
-    from gui.qt_app import ensure_app
+    (the drawing half of :func:`export_view`, given the computed view): an
+    :class:`ImageExport` painted in one go."""
+    from gui.render.snapshot import write_export
 
-    ensure_app(headless=True)  # offscreen platform unless a QApplication already exists
-    from gui import theme
-    from gui.render import snapshot as render_export
-
-    ui_scale, layout = _zoomed_layout(layout, pixels)
-    previous = theme.current_theme()
-    theme.set_theme(ui_scale=ui_scale)
+    export = ImageExport(spec, view, panel, fmt, layout, pixels, transparent, title, note)
     try:
-        widget = _build_widget(spec, view, panel, title, note)
+        for _ in export.steps():
+            pass
+        write_export(path, export.kind, export.encoder()())
     finally:
-        theme.set_theme(ui_scale=previous.ui_scale)  # the window's plots keep their look
-    try:
-        widget.resize(*layout)
+        export.close()
+
+
+class ImageExport:
+    """The drawing of one image export, step by step (GUI thread).
+
+    Builds the offscreen widget of ``view`` (or ``panel``) for the request; iterate
+    :meth:`steps` to paint it (``(done, total)`` after each plain widget or plot-sized
+    tile: a window shows progress and may stop between steps), then :meth:`encoder`
+    gives the file content and :meth:`close` releases the widget. Headless and window
+    exports both draw through this class, so they write the same file.
+
+    Parameters
+    ----------
+    spec, view, panel
+        The view, its computed data and optionally one plot of it.
+    fmt
+        ``"png"`` or ``"svg"``.
+    layout, pixels
+        Layout and pixel size ``(w, h)`` (see :func:`validate_request`).
+    transparent
+        PNG: transparent background.
+    title, note
+        Replace the view's title line / add a note line (scenes).
+    """
+
+    def __init__(
+        self,
+        spec: ViewSpec,
+        view: ViewData,
+        panel: Panel | None,
+        fmt: str,
+        layout: tuple[int, int],
+        pixels: tuple[int, int],
+        transparent: bool,
+        title: str | None,
+        note: str | None,
+    ) -> None:
+        from gui.qt_app import ensure_app
+
+        ensure_app(headless=True)  # offscreen platform unless a QApplication already exists
+        from gui import theme
+        from gui.render import snapshot
+
+        if fmt not in IMAGE_FORMATS:
+            raise ValueError(f"not an image format: {fmt!r}")
+        self.fmt = fmt
+        self.kind = "PNG image" if fmt == "png" else "SVG image"
+        ui_scale, size = _zoomed_layout(layout, pixels)
+        previous = theme.current_theme()
+        theme.set_theme(ui_scale=ui_scale)
+        try:
+            self.widget = build_widget(spec, view, panel, title, note)
+        finally:
+            theme.set_theme(ui_scale=previous.ui_scale)  # the window's plots keep their look
+        self.widget.resize(*size)
+        self.render: Any
         if fmt == "png":
-            render_export.render_png(
-                widget, path, width=pixels[0], height=pixels[1], transparent=transparent
+            self.render = snapshot.ImageRender(
+                self.widget, width=pixels[0], height=pixels[1], transparent=transparent
             )
         else:
-            render_export.render_svg(
-                widget,
-                path,
-                width=layout[0],
-                height=layout[1],
-                title=title or (panel.title if panel else spec.title),
+            self.render = snapshot.SvgRender(
+                self.widget, size[0], size[1], title or (panel.title if panel else spec.title)
             )
-    finally:
-        widget.deleteLater()
+
+    def steps(self) -> Generator[tuple[int, int], None, None]:
+        """Paint the image, yielding ``(done, total)`` after each part."""
+        yield from self.render.steps()
+
+    def encoder(self) -> Callable[[], bytes]:
+        """A function returning the file content once :meth:`steps` has finished. For
+        a PNG it encodes the image and may run in any thread; an SVG's text is finished
+        here (GUI thread: it measures fonts)."""
+        from gui.render.snapshot import png_bytes
+
+        if self.fmt == "png":
+            return partial(png_bytes, self.render.image)
+        data = self.render.svg_bytes()
+        return lambda: data
+
+    def close(self) -> None:
+        """Release the widget (the image or document stays with :meth:`encoder`)."""
+        if self.widget is not None:
+            self.widget.deleteLater()
+            self.widget = None
 
 
-def _build_widget(
+def build_widget(
     spec: ViewSpec, view: ViewData, panel: Panel | None, title: str | None, note: str | None
 ) -> Any:
-    """A never-shown widget drawing the whole view, or one plot of it."""
+    """A never-shown widget drawing the whole ``view`` as an export shows it, or only
+    its plot ``panel``.
+
+    The whole view is a :class:`gui.widgets.view_widget.ViewWidget` without its teaching
+    paragraph; ``title`` replaces its title line and ``note`` (plain text, not HTML) leads
+    its status line. Fonts and lines follow the current theme's UI scale: callers set
+    it for the export size first (see :func:`export_ui_scale`). GUI thread only.
+    """
     import pyqtgraph as pg
     from PySide6 import QtCore
 

@@ -6,8 +6,9 @@ for cancel at every write. A cancelled write raises :class:`ExportCancelled` ins
 atomic write, so its temporary file is removed and the destination stays as it was.
 
 An image export (PNG/SVG) computes its :class:`core.viewdata.ViewData` in the worker;
-the widgets are then drawn on the GUI thread (Qt widgets live there), which
-:func:`render_image_export` does.
+the widgets are then drawn on the GUI thread (Qt widgets live there) step by step, a
+plot-sized tile at a time (:func:`start_image`), and the finished image is encoded and
+written in the worker again (:func:`write_image`).
 
 Nothing here imports Qt: the GUI side (progress dialog, event loop) is in
 :mod:`gui.export.actions`.
@@ -29,11 +30,11 @@ from core.viewdata import Panel, ViewData, ViewSpec
 from core.views import compute_view
 from gui.export.headless import (
     ExportRequest,
+    ImageExport,
     context_for_size,
     export_format,
     export_view,
     find_panel,
-    render_view,
     validate_request,
     write_csv,
 )
@@ -121,8 +122,8 @@ def _write_checked(
     column_names: list[str] | None,
 ) -> None:
     """:func:`gui.export.headless.write_array`, checking for cancel at every write."""
+    job.phase = "Writing"  # before the check: a cancelling GUI then waits for the outcome
     job.check()
-    job.phase = "Writing"
     if export_format(path) == "npy":
         # a handle that is not a real file makes numpy write in chunks (checked)
         with atomic_open(path, "wb") as handle:
@@ -206,15 +207,14 @@ def prepare_image(
     return PreparedImage(request.spec, view, panel, request.layout, request.pixels)
 
 
-def render_image_export(
+def start_image(
     prepared: PreparedImage, path: str | os.PathLike[str], kwargs: Mapping[str, Any]
-) -> Path:
-    """Draw a prepared image export to ``path`` (GUI thread)."""
-    render_view(
+) -> ImageExport:
+    """The drawing of a prepared image export (GUI thread): iterate its ``steps()``."""
+    return ImageExport(
         prepared.spec,
         prepared.view,
         prepared.panel,
-        path,
         export_format(path),
         prepared.layout,
         prepared.pixels,
@@ -222,4 +222,18 @@ def render_image_export(
         None,
         None,
     )
+
+
+def write_image(
+    job: ExportJob, path: str | os.PathLike[str], kind: str, encode: Callable[[], bytes]
+) -> Path:
+    """Encode a drawn image (``encode``: see :meth:`ImageExport.encoder`) and write it
+    atomically, cancellable until the file replaces ``path`` (worker thread)."""
+    from gui.render.snapshot import write_export
+
+    job.phase = "Encoding"
+    data = encode()
+    job.phase = "Writing"  # before the check: the GUI then waits for the outcome
+    job.check()
+    write_export(path, kind, data, check=job.check)
     return Path(path)

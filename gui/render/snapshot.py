@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Callable, Generator
 from functools import partial
 from types import SimpleNamespace
 
@@ -62,6 +63,10 @@ def _sync_layout(widget: QtWidgets.QWidget) -> None:
         QtCore.QCoreApplication.sendPostedEvents(None, QtCore.QEvent.Type.LayoutRequest.value)
 
 
+_REPLACE = QtCore.Qt.ClipOperation.ReplaceClip
+_INTERSECT = QtCore.Qt.ClipOperation.IntersectClip
+
+
 class _ExportPainter(QtGui.QPainter):
     """QPainter widening cosmetic pens (pyqtgraph's default, drawn in device pixels) by
     the image's pixel ratio. Python graphics items get this object in ``paint``.
@@ -73,6 +78,7 @@ class _ExportPainter(QtGui.QPainter):
     """
 
     pen_scale = 1.0
+    tiles = False  # paint graphics views a tile at a time (see _paint_tree)
 
     def __init__(self) -> None:
         super().__init__()
@@ -86,6 +92,32 @@ class _ExportPainter(QtGui.QPainter):
             pen.setWidthF(pen.widthF() * self.pen_scale)
             pen.setCosmetic(True)
         super().setPen(pen)
+
+    #: device rectangle of the tile being painted (tiled paints only): an item that
+    #: *replaces* the clip (pyqtgraph's axis text) gets it intersected with the tile, or
+    #: text crossing two tiles would be drawn twice, darker
+    tile: QtCore.QRectF | None = None
+
+    def _keep_tile(self) -> None:
+        if self.tile is not None:
+            inverse, invertible = self.deviceTransform().inverted()
+            if invertible:
+                super().setClipRect(inverse.mapRect(self.tile), _INTERSECT)
+
+    def setClipRect(self, *args) -> None:
+        super().setClipRect(*args)
+        if not isinstance(args[-1], QtCore.Qt.ClipOperation) or args[-1] == _REPLACE:
+            self._keep_tile()
+
+    def setClipPath(self, *args) -> None:
+        super().setClipPath(*args)
+        if len(args) < 2 or args[-1] == _REPLACE:
+            self._keep_tile()
+
+    def setClipRegion(self, *args) -> None:
+        super().setClipRegion(*args)
+        if len(args) < 2 or args[-1] == _REPLACE:
+            self._keep_tile()
 
     def drawPath(self, path: QtGui.QPainterPath) -> None:
         """A curve's own path is drawn reduced to what the output columns can show (its
@@ -163,55 +195,159 @@ def _render_widget(
     painter.drawPicture(QtCore.QPointF(0, 0), picture)
 
 
+def _view_tiles(view: QtWidgets.QGraphicsView, painter: QtGui.QPainter) -> list[QtCore.QRectF]:
+    """Viewport rectangles (viewport coordinates) covering ``view``, one per plot where
+    the plots form a grid (else one per row of plots), edges on whole device pixels.
+
+    Painted one after the other, each clipped to its rectangle, they give the image a
+    single paint gives: every device pixel belongs to exactly one tile."""
+    viewport = QtCore.QRectF(view.viewport().rect())
+    scene = view.scene()
+    plots = [i for i in scene.items() if isinstance(i, pg.PlotItem) and i.isVisible()]
+    if len(plots) < 2:
+        return [viewport]
+    origin = QtCore.QPointF(view.viewport().geometry().topLeft())
+    device = painter.deviceTransform()
+    sx, sy = device.m11(), device.m22()
+    if device.type().value > QtGui.QTransform.TransformationType.TxScale.value:
+        return [viewport]
+    if sx <= 0 or sy <= 0:  # a mirrored device: one tile
+        return [viewport]
+
+    def cuts(edges: set[float], lo: float, hi: float, scale: float, shift: float) -> list[float]:
+        # to whole device pixels and back: adjacent tiles share the exact same edge
+        pixels = sorted({round(e * scale + shift) for e in edges if lo < e < hi})
+        inner = [(p - shift) / scale for p in pixels]
+        return [lo, *[c for c in inner if lo < c < hi], hi]
+
+    xs: set[float] = set()
+    ys: set[float] = set()
+    for plot in plots:
+        box = view.mapFromScene(plot.sceneBoundingRect()).boundingRect()
+        xs.update((box.left(), box.right() + 1.0))
+        ys.update((box.top(), box.bottom() + 1.0))
+    col = cuts(xs, viewport.left(), viewport.right() + 1, sx, device.dx() + sx * origin.x())
+    row = cuts(ys, viewport.top(), viewport.bottom() + 1, sy, device.dy() + sy * origin.y())
+    if (len(col) - 1) * (len(row) - 1) > MAX_TILES:
+        col = [col[0], col[-1]]
+    return [
+        QtCore.QRectF(QtCore.QPointF(x0, y0), QtCore.QPointF(x1, y1))
+        for y0, y1 in zip(row[:-1], row[1:], strict=True)
+        for x0, x1 in zip(col[:-1], col[1:], strict=True)
+    ]
+
+
+MAX_TILES = 16  # tiles of one graphics view in a tiled paint
+
+
+def _paint_view_part(
+    view: QtWidgets.QGraphicsView,
+    painter: QtGui.QPainter,
+    opaque: bool,
+    offset: QtCore.QPointF,
+    part: QtCore.QRectF | None,
+    fill: bool,
+) -> None:
+    """Paint ``view``'s scene (or the ``part`` of its viewport, clipped) at ``offset``."""
+    painter.save()
+    try:
+        painter.translate(offset)
+        if fill and opaque and view.backgroundBrush().style() != QtCore.Qt.BrushStyle.NoBrush:
+            painter.fillRect(QtCore.QRectF(view.rect()), view.backgroundBrush())
+        viewport = view.viewport()
+        rect = QtCore.QRectF(viewport.rect()) if part is None else part
+        source = view.viewportTransform().inverted()[0].mapRect(rect)
+        target = rect.translated(QtCore.QPointF(viewport.geometry().topLeft()))
+        if part is not None:
+            painter.setClipRect(target)
+            if isinstance(painter, _ExportPainter):
+                painter.tile = painter.deviceTransform().mapRect(target)
+        painter.setRenderHints(view.renderHints() | QtGui.QPainter.RenderHint.Antialiasing)
+        view.scene().render(painter, target, source, QtCore.Qt.AspectRatioMode.IgnoreAspectRatio)
+    finally:
+        if isinstance(painter, _ExportPainter):
+            painter.tile = None
+        painter.restore()
+
+
+def _paint_plain(
+    widget: QtWidgets.QWidget, painter: QtGui.QPainter, opaque: bool, offset: QtCore.QPointF
+) -> None:
+    """Paint a plain widget (not its children) at ``offset``."""
+    painter.save()
+    try:
+        painter.translate(offset)
+        flag = QtWidgets.QWidget.RenderFlag
+        _render_widget(widget, painter, flag.DrawWindowBackground if opaque else flag(0))
+    finally:
+        painter.restore()
+
+
 def _paint_tree(
     widget: QtWidgets.QWidget,
     painter: QtGui.QPainter,
     opaque: bool,
     top: bool = True,
-    offset: QtCore.QPoint | None = None,
-) -> None:
-    """Paint ``widget`` and its visible child widgets at ``offset`` (default: origin)."""
-    painter.save()
-    painter.translate(QtCore.QPointF(offset or QtCore.QPoint()))
+    offset: QtCore.QPointF | None = None,
+) -> list[Callable[[], None]]:
+    """The steps painting ``widget`` and its visible child widgets at ``offset`` (default:
+    origin), in order: one per plain widget, one per graphics view, or one per tile of
+    it when ``painter.tiles`` is set (see :func:`_view_tiles`)."""
+    offset = QtCore.QPointF(offset or QtCore.QPointF())
     if isinstance(widget, QtWidgets.QGraphicsView) and widget.scene() is not None:
-        if opaque and widget.backgroundBrush().style() != QtCore.Qt.BrushStyle.NoBrush:
-            painter.fillRect(QtCore.QRectF(widget.rect()), widget.backgroundBrush())
-        viewport = widget.viewport()
-        source = widget.viewportTransform().inverted()[0].mapRect(QtCore.QRectF(viewport.rect()))
-        painter.setRenderHints(widget.renderHints() | QtGui.QPainter.RenderHint.Antialiasing)
-        widget.scene().render(
-            painter,
-            QtCore.QRectF(viewport.geometry()),
-            source,
-            QtCore.Qt.AspectRatioMode.IgnoreAspectRatio,
-        )
-    else:
-        flag = QtWidgets.QWidget.RenderFlag
-        background = flag.DrawWindowBackground if opaque and top else flag(0)
-        _render_widget(widget, painter, background)
-        for child in widget.children():
-            if (
-                isinstance(child, QtWidgets.QWidget)
-                and child.isVisibleTo(widget)
-                and not child.isWindow()
-            ):
-                _paint_tree(child, painter, opaque, top=False, offset=child.pos())
-    painter.restore()
+        if not getattr(painter, "tiles", False):
+            return [partial(_paint_view_part, widget, painter, opaque, offset, None, True)]
+        painter.save()
+        painter.translate(offset)
+        tiles = _view_tiles(widget, painter)
+        painter.restore()
+        return [
+            partial(_paint_view_part, widget, painter, opaque, offset, tile, k == 0)
+            for k, tile in enumerate(tiles)
+        ]
+    steps: list[Callable[[], None]] = [
+        partial(_paint_plain, widget, painter, opaque and top, offset)
+    ]
+    for child in widget.children():
+        if (
+            isinstance(child, QtWidgets.QWidget)
+            and child.isVisibleTo(widget)
+            and not child.isWindow()
+        ):
+            steps += _paint_tree(
+                child, painter, opaque, False, offset + QtCore.QPointF(child.pos())
+            )
+    return steps
 
 
-def _paint(
+def paint_steps(
     widget: QtWidgets.QWidget,
     device: QtGui.QPaintDevice,
     logical: QtCore.QSize,
-    sx: float,
-    sy: float,
-    opaque: bool,
+    sx: float = 1.0,
+    sy: float = 1.0,
+    opaque: bool = True,
     pen_scale: float = 1.0,
-) -> None:
-    """Lay ``widget`` out at ``logical`` size temporarily; paint it scaled by sx, sy
-    (~1: they absorb the rounding of the logical size)."""
+    tiles: bool = False,
+) -> Generator[tuple[int, int], None, None]:
+    """Paint ``widget`` onto ``device`` step by step, yielding ``(done, total)`` steps.
+
+    The widget is laid out at ``logical`` size while painting (restored afterwards, also
+    when the caller stops iterating or a step fails) and painted scaled by ``sx``, ``sy``
+    (~1: they absorb the rounding of the logical size). Cosmetic pens widen by
+    ``pen_scale`` (an image's pixel ratio). A step is one plain widget or one graphics
+    view, or with ``tiles`` one plot-sized tile of it: the result is the same, and a
+    caller may handle events or stop between steps. The first yield, ``(0, total)``,
+    comes once the widget is laid out, before anything is painted.
+
+    Everything here touches widgets and graphics items: GUI thread only.
+    """
     old, painter = widget.size(), _ExportPainter()
-    painter.pen_scale, items, modes, axes, cached = pen_scale, [], {}, [], {}
+    painter.pen_scale, painter.tiles = pen_scale, tiles
+    items: list = []
+    modes: dict = {}
+    axes: list = []
+    cached: dict = {}
     try:
         widget.resize(logical)
         _sync_layout(widget)
@@ -247,7 +383,11 @@ def _paint(
             axis.picture = SimpleNamespace(play=partial(_play_axis, axis))  # AxisItem.paint
         painter.watch_curves([i for i in items if isinstance(i, pg.PlotCurveItem)])
         painter.scale(sx, sy)
-        _paint_tree(widget, painter, opaque)
+        plan = _paint_tree(widget, painter, opaque)
+        yield 0, len(plan)
+        for done, step in enumerate(plan, start=1):
+            step()
+            yield done, len(plan)
     finally:
         if painter.isActive():
             painter.end()
@@ -261,6 +401,58 @@ def _paint(
             item.setCacheMode(mode)
         widget.resize(old)
         _sync_layout(widget)
+
+
+def paint_widget(
+    widget: QtWidgets.QWidget,
+    device: QtGui.QPaintDevice,
+    logical: QtCore.QSize,
+    sx: float = 1.0,
+    sy: float = 1.0,
+    opaque: bool = True,
+    pen_scale: float = 1.0,
+) -> None:
+    """Paint ``widget`` onto ``device`` in one go (:func:`paint_steps` run to its end),
+    e.g. into a ``QPicture`` for a PDF page."""
+    for _ in paint_steps(widget, device, logical, sx, sy, opaque, pen_scale):
+        pass
+
+
+class ImageRender:
+    """``widget`` rendered to a ``QImage`` step by step (see :func:`render_image`).
+
+    Iterate :meth:`steps` to the end (each yields ``(done, total)``, painting one part
+    of the widget: a plain widget or one plot-sized tile); :attr:`image` is then the
+    finished image. Stopping early leaves the widget as it was.
+    """
+
+    def __init__(
+        self,
+        widget: QtWidgets.QWidget,
+        width: int | None = None,
+        height: int | None = None,
+        scale: float | None = None,
+        transparent: bool = False,
+    ) -> None:
+        self.widget = widget
+        self.logical, pixels, self.dpr = _plan(widget, width, height, scale)
+        self.image = QtGui.QImage(pixels, QtGui.QImage.Format.Format_ARGB32_Premultiplied)
+        fill = widget.palette().window().color()
+        self.image.fill(QtCore.Qt.GlobalColor.transparent if transparent else fill)
+        self.opaque = not transparent
+
+    def steps(self) -> Generator[tuple[int, int], None, None]:
+        """Paint, yielding ``(done, total)`` after each part (GUI thread)."""
+        image, dpr, logical = self.image, self.dpr, self.logical
+        image.setDevicePixelRatio(dpr)
+        sx = image.width() / dpr / logical.width()
+        sy = image.height() / dpr / logical.height()
+        try:
+            yield from paint_steps(
+                self.widget, image, logical, sx, sy, self.opaque, pen_scale=dpr, tiles=True
+            )
+        finally:
+            image.setDevicePixelRatio(1.0)
 
 
 def render_image(
@@ -290,15 +482,10 @@ def render_image(
     QtGui.QImage
         ``ARGB32_Premultiplied`` image, device pixel ratio 1.
     """
-    logical, pixels, dpr = _plan(widget, width, height, scale)
-    image = QtGui.QImage(pixels, QtGui.QImage.Format.Format_ARGB32_Premultiplied)
-    fill = widget.palette().window().color()
-    image.fill(QtCore.Qt.GlobalColor.transparent if transparent else fill)
-    image.setDevicePixelRatio(dpr)
-    sx, sy = pixels.width() / dpr / logical.width(), pixels.height() / dpr / logical.height()
-    _paint(widget, image, logical, sx, sy, opaque=not transparent, pen_scale=dpr)
-    image.setDevicePixelRatio(1.0)
-    return image
+    render = ImageRender(widget, width, height, scale, transparent)
+    for _ in render.steps():
+        pass
+    return render.image
 
 
 def _css_fonts(match: re.Match[str]) -> str:
@@ -307,13 +494,31 @@ def _css_fonts(match: re.Match[str]) -> str:
     return 'font-family="' + ", ".join(f"'{n}'" for n in names) + ', sans-serif"'
 
 
-def _write(path: _PathLike, kind: str, data: bytes) -> None:
-    """Write ``data`` atomically to ``path``; raise a one-line ``OSError`` naming it."""
+def write_export(
+    path: _PathLike, kind: str, data: bytes, check: Callable[[], None] | None = None
+) -> None:
+    """Write ``data`` atomically to ``path``; raise a one-line ``OSError`` naming it.
+
+    ``check`` is called once the content is complete, before it replaces ``path``: an
+    exception from it (a cancelled export) leaves ``path`` untouched and no temporary
+    file behind.
+    """
     try:
         with atomic_path(path) as tmp:
             tmp.write_bytes(data)
+            if check is not None:
+                check()
     except OSError as exc:
         raise OSError(f"cannot write {kind} to {os.fspath(path)!r}: {exc}") from exc
+
+
+def png_bytes(image: QtGui.QImage) -> bytes:
+    """``image`` encoded as PNG file content (any thread: a ``QImage`` is not a widget)."""
+    buffer = QtCore.QBuffer()
+    buffer.open(QtCore.QIODevice.OpenModeFlag.WriteOnly)
+    if not image.save(buffer, "PNG"):
+        raise OSError("Qt could not encode the image as PNG")
+    return bytes(buffer.data())
 
 
 def image_bytes_png(
@@ -324,11 +529,7 @@ def image_bytes_png(
     transparent: bool = False,
 ) -> bytes:
     """Return ``widget`` rendered (see :func:`render_image`) as PNG file content."""
-    buffer = QtCore.QBuffer()
-    buffer.open(QtCore.QIODevice.OpenModeFlag.WriteOnly)
-    if not render_image(widget, width, height, scale, transparent).save(buffer, "PNG"):
-        raise OSError("Qt could not encode the image as PNG")
-    return bytes(buffer.data())
+    return png_bytes(render_image(widget, width, height, scale, transparent))
 
 
 def render_png(
@@ -344,7 +545,7 @@ def render_png(
     Parameters are those of :func:`render_image`. Raises ``OSError`` if the file
     cannot be written (``path`` is then untouched).
     """
-    _write(path, "PNG image", image_bytes_png(widget, width, height, scale, transparent))
+    write_export(path, "PNG image", image_bytes_png(widget, width, height, scale, transparent))
 
 
 def copy_to_clipboard(widget: QtWidgets.QWidget) -> None:
@@ -376,25 +577,54 @@ def render_svg(
     The file is made portable (see :func:`portable_svg`): no stroke that relies on
     ``vector-effect``, one ``<text>`` per line of text.
     """
-    _, size, _ = _plan(widget, width, height, None)
-    buffer = QtCore.QBuffer()
-    buffer.open(QtCore.QIODevice.OpenModeFlag.WriteOnly)
-    generator = QtSvg.QSvgGenerator(QtSvg.QSvgGenerator.SvgVersion.Svg11)
-    generator.setOutputDevice(buffer)
-    generator.setSize(size)
-    generator.setViewBox(QtCore.QRect(QtCore.QPoint(0, 0), size))
-    generator.setResolution(round(widget.logicalDpiX()))  # font pt -> px as on screen
-    generator.setTitle(title)
-    _paint(widget, generator, size, 1.0, 1.0, opaque=True)
-    text = bytes(buffer.data()).decode("utf-8")
-    text = re.sub(
-        r'<svg width="[^"]*" height="[^"]*"',  # Qt writes mm; use px as viewBox
-        f'<svg width="{size.width()}" height="{size.height()}"',
-        text,
-        count=1,
-    )
-    text = re.sub(r'font-family="([^"\']*)"', _css_fonts, text)
-    _write(path, "SVG image", portable_svg(text).encode("utf-8"))
+    render = SvgRender(widget, width, height, title)
+    for _ in render.steps():
+        pass
+    write_export(path, "SVG image", render.svg_bytes())
+
+
+class SvgRender:
+    """``widget`` drawn into an SVG document step by step (see :func:`render_svg`).
+
+    Iterate :meth:`steps` to the end (``(done, total)`` after each plain widget or
+    graphics view), then :meth:`svg_bytes` is the portable file content.
+    """
+
+    def __init__(
+        self,
+        widget: QtWidgets.QWidget,
+        width: int | None = None,
+        height: int | None = None,
+        title: str = "",
+    ) -> None:
+        self.widget = widget
+        _, self.size, _ = _plan(widget, width, height, None)
+        self.buffer = QtCore.QBuffer()
+        self.buffer.open(QtCore.QIODevice.OpenModeFlag.WriteOnly)
+        generator = QtSvg.QSvgGenerator(QtSvg.QSvgGenerator.SvgVersion.Svg11)
+        generator.setOutputDevice(self.buffer)
+        generator.setSize(self.size)
+        generator.setViewBox(QtCore.QRect(QtCore.QPoint(0, 0), self.size))
+        generator.setResolution(round(widget.logicalDpiX()))  # font pt -> px as on screen
+        generator.setTitle(title)
+        self.generator = generator
+
+    def steps(self) -> Generator[tuple[int, int], None, None]:
+        """Paint, yielding ``(done, total)`` after each part (GUI thread)."""
+        yield from paint_steps(self.widget, self.generator, self.size, 1.0, 1.0, opaque=True)
+
+    def svg_bytes(self) -> bytes:
+        """The finished document, made portable (:func:`portable_svg`), as UTF-8."""
+        size = self.size
+        text = bytes(self.buffer.data()).decode("utf-8")
+        text = re.sub(
+            r'<svg width="[^"]*" height="[^"]*"',  # Qt writes mm; use px as viewBox
+            f'<svg width="{size.width()}" height="{size.height()}"',
+            text,
+            count=1,
+        )
+        text = re.sub(r'font-family="([^"\']*)"', _css_fonts, text)
+        return portable_svg(text).encode("utf-8")
 
 
 # ----------------------------------------------------------------- portable SVG
