@@ -283,7 +283,7 @@ def test_failed_render_keeps_old_png(tmp_path, capsys, monkeypatch, qapp):
     def broken(*_a, **_k):
         raise RuntimeError("renderer exploded")
 
-    monkeypatch.setattr(render_export, "_paint", broken)
+    monkeypatch.setattr(render_export, "_paint_tree", broken)
     code, _, err = run(capsys, "export", "sinusoidal", "-o", str(target), *SMALL)
     assert code == 1
     assert_one_line_error(err, "renderer exploded")
