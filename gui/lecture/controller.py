@@ -27,6 +27,7 @@ from gui.lecture.deck import DECK_FILTER, SCENE_FILTER, DeckController, shipped_
 from gui.lecture.display import SCALE_CHOICES, DisplayController
 from gui.lecture.help import HelpOverlay
 from gui.lecture.settings import restore_settings, save_settings
+from gui.lecture.stage_strip import install_stage_controls
 from gui.lecture.sweep import SweepController
 from gui.theme import DIVERGING_MAPS, SEQUENTIAL_MAPS
 from gui.window.protocol import StudioWindow
@@ -91,6 +92,7 @@ class Lecture(QtCore.QObject):
         self.animation = window.add_feature(AnimationExport(window, self.sweep))
         self.composite = window.add_feature(CompositeStage(window))
         self.help = window.add_feature(HelpOverlay(window))
+        self.stage = install_stage_controls(window, self.display, self.sweep.param_name)
         self.display.applied.connect(self.deck.restyle)
         self.display.applied.connect(lambda: self.help.isVisible() and self.help.open_overlay())
         self._build_actions()

@@ -8,17 +8,22 @@ model → widget updates are applied with signals blocked, so there are no echo 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.params import Param, ParamError
-from gui.widgets.slider_scale import PAGE_POSITIONS, IntScale
+from gui.widgets.slider_scale import (
+    PAGE_POSITIONS,
+    SLIDER_STEPS,
+    FloatScale,
+    IntScale,
+    step_value,
+)
 from gui.widgets.state import ViewState
 
-SLIDER_STEPS = 1000  # positions of a float slider (integer sliders use an IntScale)
+__all__ = ["SLIDER_STEPS", "ParamPanel", "ParamRow"]
 
 
 _NOTHING = object()
@@ -48,8 +53,9 @@ class _NumberSlider(QtWidgets.QSlider):
             super().keyPressEvent(event)
 
 
-class _Row:
-    """The widgets of one parameter and how to read/write them."""
+class ParamRow:
+    """The widgets of one parameter and how to read/write them (the panel's rows and the
+    presentation mode's parameter strip build their editors with it)."""
 
     def __init__(
         self,
@@ -101,6 +107,7 @@ class _Row:
         else:
             self.scale = None
             self.slider.setRange(0, SLIDER_STEPS)
+        self.fscale = FloatScale(float(p.minimum), float(p.maximum), p.log_scale, p.decimals)
         if p.kind == "int":
             spin = QtWidgets.QSpinBox(parent)
             spin.setRange(int(p.minimum), int(p.maximum))
@@ -127,33 +134,19 @@ class _Row:
         self.slider.setToolTip(p.help)
 
     def _slider_to_value(self, pos: int) -> float:
-        p = self.param
         if self.scale is not None:
             return self.scale.value(pos)
-        t = pos / SLIDER_STEPS
-        lo, hi = float(p.minimum), float(p.maximum)
-        if p.log_scale:
-            v = math.exp(math.log(lo) + t * (math.log(hi) - math.log(lo)))
-        else:
-            v = lo + t * (hi - lo)
-        return float(f"{v:.{p.decimals}g}") if p.log_scale else round(v, p.decimals)
+        return self.fscale.value(pos)
 
     def _value_to_slider(self, v: float) -> int:
-        p = self.param
         if self.scale is not None:
             return self.scale.position(v)
-        lo, hi = float(p.minimum), float(p.maximum)
-        if p.log_scale:
-            t = (math.log(max(v, lo)) - math.log(lo)) / (math.log(hi) - math.log(lo))
-        else:
-            t = (v - lo) / (hi - lo) if hi > lo else 0.0
-        return int(round(min(max(t, 0.0), 1.0) * SLIDER_STEPS))
+        return self.fscale.position(v)
 
     def _nudge(self, direction: int) -> None:
         """Arrow keys on an integer slider: exactly one step of the value."""
         p = self.param
-        value = self.state.values[p.name] + direction * int(p.step or 1)
-        self.state.set_param(p.name, int(min(max(value, p.minimum), p.maximum)))
+        self.state.set_param(p.name, step_value(p, self.state.values[p.name], direction))
 
     def _slider_moved(self, pos: int) -> None:
         value = self._slider_to_value(pos)
@@ -215,14 +208,14 @@ class ParamPanel(QtWidgets.QWidget):
     def __init__(self, state: ViewState, parent: QtWidgets.QWidget | None = None) -> None:
         super().__init__(parent)
         self.state = state
-        self.rows: dict[str, _Row] = {}
+        self.rows: dict[str, ParamRow] = {}
         layout = QtWidgets.QGridLayout(self)
         # label | editor | reset on the first line of a parameter; a number's slider gets
         # the whole second line (next to a spin box wide enough for "10000000.0000" it
         # was left 55 px for up to 1800 positions at 125 %)
         layout.setColumnStretch(0, 1)
         for r, param in enumerate(state.model.params):
-            row = _Row(param, state, self, self.entered.emit)
+            row = ParamRow(param, state, self, self.entered.emit)
             self.rows[param.name] = row
             label = QtWidgets.QLabel(param.label, self)
             label.setToolTip(f"{param.name}: {param.help}\nAllowed: {param.range_text()}")

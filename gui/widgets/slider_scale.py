@@ -15,7 +15,11 @@ between two of them shows at the lower one.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
+
+from core.params import Param
 
 DIRECT_LIMIT = 1000  # ranges with at most this many values get one position per value
 RELATIVE_STEP = 0.01  # beyond the knee, positions are 1 % apart (two steps ≤ 2 %)
@@ -68,3 +72,86 @@ class IntScale:
         """The slider position showing ``value``: the highest whose value is ≤ ``value``."""
         pos = int(np.searchsorted(self.values, value, side="right")) - 1
         return min(max(pos, 0), self.last)
+
+
+SLIDER_STEPS = 1000  # positions of a float slider (integer sliders use an IntScale)
+
+
+class FloatScale:
+    """Values a float slider stops at: :data:`SLIDER_STEPS` positions spread linearly
+    (or logarithmically, for ``log`` parameters such as RoPE's base) over the range.
+
+    Parameters
+    ----------
+    minimum, maximum
+        Inclusive range of the parameter.
+    log
+        Positions are equally spaced in ``log(value)``.
+    decimals
+        Linear values are rounded to this many decimals, log values to this many
+        significant digits (what the spin box shows).
+    """
+
+    def __init__(self, minimum: float, maximum: float, log: bool = False, decimals: int = 4):
+        self.minimum, self.maximum = float(minimum), float(maximum)
+        self.log = bool(log) and self.minimum > 0
+        self.decimals = int(decimals)
+
+    @property
+    def last(self) -> int:
+        """The highest slider position."""
+        return SLIDER_STEPS
+
+    def value(self, position: int) -> float:
+        """The value at slider ``position`` (clamped to ``0..last``)."""
+        t = min(max(int(position), 0), SLIDER_STEPS) / SLIDER_STEPS
+        lo, hi = self.minimum, self.maximum
+        if self.log:
+            v = math.exp(math.log(lo) + t * (math.log(hi) - math.log(lo)))
+            v = float(f"{v:.{self.decimals}g}")
+        else:
+            v = round(lo + t * (hi - lo), self.decimals)
+        return min(max(v, lo), hi)
+
+    def position(self, value: float) -> int:
+        """The slider position nearest to ``value``."""
+        lo, hi = self.minimum, self.maximum
+        if self.log:
+            t = (math.log(max(value, lo)) - math.log(lo)) / (math.log(hi) - math.log(lo))
+        else:
+            t = (value - lo) / (hi - lo) if hi > lo else 0.0
+        return int(round(min(max(t, 0.0), 1.0) * SLIDER_STEPS))
+
+
+def step_value(param: Param, value: float, direction: int, *, page: bool = False) -> int | float:
+    """``value`` of a number parameter moved one step in ``direction`` (±1), as its slider
+    moves it, clamped to the parameter's range.
+
+    A small step is what the slider's arrow keys do: one ``param.step`` for an integer,
+    one slider position for a float (1/1000 of the range, of its logarithm for a log
+    parameter). A ``page`` step is what Page Up/Down do on the slider:
+    :data:`PAGE_POSITIONS` positions of the slider's scale (for a wide integer range
+    about 10 % of the value, see :class:`IntScale`).
+    """
+    lo, hi = param.minimum, param.maximum
+    if lo is None or hi is None or param.kind not in ("int", "float"):
+        raise ValueError(f"{param.name} is not a number parameter with a range")
+    direction = 1 if direction > 0 else -1
+    if param.kind == "int":
+        if not page:
+            new: float = int(value) + direction * int(param.step or 1)
+        else:
+            scale = IntScale(int(lo), int(hi), int(param.step or 1))
+            pos = scale.position(value)
+            if direction < 0 and scale.value(pos) < value:
+                pos += 1  # between two positions: count from the one above
+            new = scale.value(pos + direction * PAGE_POSITIONS)
+        return int(min(max(new, lo), hi))
+    fscale = FloatScale(lo, hi, param.log_scale, param.decimals)
+    n = PAGE_POSITIONS if page else 1
+    pos = fscale.position(value)
+    new = fscale.value(pos + direction * n)
+    while (new - value) * direction <= 0 and 0 <= pos + direction * n <= SLIDER_STEPS:
+        pos += direction  # rounding kept the value: one position further
+        new = fscale.value(pos + direction * n)
+    return float(min(max(new, lo), hi))

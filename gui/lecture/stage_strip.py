@@ -1,0 +1,415 @@
+"""Parameters on stage: change the current view's parameters without leaving full screen.
+
+In presentation mode the parameter panel is hidden with the rest of the chrome.
+:class:`StageControls` gives the lecturer two ways to change parameters anyway:
+
+- a compact **parameter strip** (:class:`ParamStrip`) over the bottom of the stage,
+  generated from the view's :class:`~core.params.ParamModel` with the panel's own row
+  builder (:class:`gui.widgets.param_panel.ParamRow`). P shows or hides it, and so does
+  moving the pointer to the bottom edge of the stage; it hides itself after
+  :data:`IDLE_HIDE_MS` without use (pointer over it, typing in it or a change from it).
+- **nudge keys**: ← / → move the scene's main parameter (the one Space sweeps, e.g. the
+  RoPE query position ``m``) by one step of its slider, Shift+← / Shift+→ by a page of
+  the slider (:func:`gui.widgets.slider_scale.step_value`), clamped to its range.
+
+Every change goes through :meth:`gui.widgets.state.ViewState.set_param`, the panel's path,
+so Ctrl+Z undoes it (consecutive nudges of one parameter are one undo step, like a slider
+drag). Outside presentation mode ← / → keep stepping the deck. Page Up / Page Down (what
+clickers send) step the deck in both modes, also while a field of the strip has focus.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from core.params import Param
+from gui.lecture.display import DisplayController
+from gui.theme import current_theme
+from gui.widgets.param_panel import ParamRow
+from gui.widgets.slider_scale import step_value
+from gui.widgets.state import ViewState
+from gui.window.protocol import StudioWindow
+
+IDLE_HIDE_MS = 4000  # the strip hides after this long without use
+EDGE_PX = 6  # height of the bottom band of the stage that shows the strip (at 100 %)
+CELL_WIDTH = 200  # minimum width of one parameter's cell at 100 % (the strip reflows)
+STRIP_KINDS = ("int", "float", "bool", "choice", "int_list", "text")  # no file dialogs
+
+Key = QtCore.Qt.Key
+_NUDGE_KEYS = {Key.Key_Right: 1, Key.Key_Left: -1}
+_EDITORS = (
+    QtWidgets.QAbstractSpinBox,
+    QtWidgets.QLineEdit,
+    QtWidgets.QAbstractSlider,
+    QtWidgets.QComboBox,
+    QtWidgets.QTextEdit,
+    QtWidgets.QPlainTextEdit,
+)
+
+
+def nudged_value(param: Param, value: Any, direction: int, large: bool = False) -> Any:
+    """The value a nudge key gives ``param``: one slider step (``large``: one page of the
+    slider) in ``direction``, clamped to the range (:func:`step_value`)."""
+    return step_value(param, value, direction, page=large)
+
+
+class ParamStrip(QtWidgets.QFrame):
+    """Compact editors for every parameter of one view, in cells that reflow to the width.
+
+    Parameters
+    ----------
+    state
+        The view's parameters (the same :class:`ViewState` the panel edits).
+    main
+        Name of the main parameter: its cell comes first, is marked and keeps its slider.
+    parent
+        The stage.
+
+    Attributes
+    ----------
+    rows
+        ``name → ParamRow`` (the editors are ``rows[name].editor``).
+
+    Signals
+    -------
+    entered()
+        Enter committed a field (the keyboard goes back to the stage).
+    """
+
+    entered = QtCore.Signal()
+
+    def __init__(
+        self, state: ViewState, main: str | None, parent: QtWidgets.QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("stage-strip")
+        self.setFrameShape(QtWidgets.QFrame.Shape.StyledPanel)
+        self.setAutoFillBackground(True)
+        self.state = state
+        self.main = main
+        self.rows: dict[str, ParamRow] = {}
+        self.cells: dict[str, QtWidgets.QWidget] = {}
+        outer = QtWidgets.QVBoxLayout(self)
+        self.hint = QtWidgets.QLabel(self)
+        self.hint.setObjectName("stage-strip-hint")
+        self.hint.setWordWrap(True)
+        outer.addWidget(self.hint)
+        self.grid = QtWidgets.QGridLayout()
+        self.grid.setHorizontalSpacing(16)
+        outer.addLayout(self.grid)
+        params = [p for p in state.model.params if p.kind in STRIP_KINDS]
+        params.sort(key=lambda p: p.name != main)  # the main parameter first
+        for param in params:
+            self._add_cell(param)
+        self.columns = 0
+        self.set_main(main)
+        state.changed.connect(self.show_values)
+        self.show_values(state.values)
+
+    def _add_cell(self, param: Param) -> None:
+        cell = QtWidgets.QWidget(self)
+        cell.setObjectName(f"strip-cell-{param.name}")
+        box = QtWidgets.QVBoxLayout(cell)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.setSpacing(2)
+        row = ParamRow(param, self.state, cell, self.entered.emit)
+        row.editor.setObjectName(f"strip-{param.name}")
+        label = QtWidgets.QLabel(param.label, cell)
+        label.setToolTip(f"{param.name}: {param.help}\nAllowed: {param.range_text()}")
+        label.setBuddy(row.editor)
+        box.addWidget(label)
+        box.addWidget(row.editor)
+        if row.slider is not None:
+            row.slider.setObjectName(f"strip-slider-{param.name}")
+            box.addWidget(row.slider)
+        self.rows[param.name] = row
+        self.cells[param.name] = cell
+
+    def set_main(self, name: str | None) -> None:
+        """Mark ``name`` as the parameter the nudge keys move (only its slider shows)."""
+        self.main = name
+        for pname, row in self.rows.items():
+            if row.slider is not None:
+                row.slider.setVisible(pname == name)
+            font = self.cells[pname].font()
+            font.setBold(pname == name)
+            for label in self.cells[pname].findChildren(QtWidgets.QLabel):
+                label.setFont(font)
+        title = self.state.model[name].label if name in self.rows else ""
+        keys = f"←/→ {title} (Shift: larger steps) · " if title else ""
+        self.hint.setText(f"{keys}P hides · Ctrl+Z undoes")
+        self.columns = 0  # relayout at the next placement
+
+    def show_values(self, values: dict[str, Any]) -> None:
+        """Model → strip (signals blocked: no echo)."""
+        for name, row in self.rows.items():
+            row.show_value(values[name])
+
+    def reflow(self, width: int) -> None:
+        """Lay the cells out in as many columns as fit ``width`` (the main cell is 2 wide)."""
+        cell_w = current_theme().scaled(CELL_WIDTH)
+        columns = max(2, width // cell_w)
+        if columns == self.columns:
+            return
+        self.columns = columns
+        for cell in self.cells.values():
+            self.grid.removeWidget(cell)
+        r = c = 0
+        for name, cell in self.cells.items():
+            span = 2 if name == self.main else 1
+            if c + span > columns:
+                r, c = r + 1, 0
+            self.grid.addWidget(cell, r, c, 1, span)
+            c += span
+        for i in range(self.grid.columnCount()):
+            self.grid.setColumnStretch(i, 1 if i < columns else 0)
+
+    def restyle(self) -> None:
+        """Follow the theme: an opaque panel with a rule on top (it covers the plots'
+        bottom edge only while shown)."""
+        theme = current_theme()
+        bg = theme.chrome if theme.name == "dark" else "#f4f4f4"
+        self.setStyleSheet(
+            f"#stage-strip {{ background: {bg}; border: 1px solid {theme.control}; "
+            f"border-radius: {theme.scaled(6)}px; }} "
+            f"#stage-strip-hint {{ color: {theme.control}; }}"
+        )
+        self.columns = 0
+
+
+class _EdgeSensor(QtWidgets.QWidget):
+    """An invisible band along the bottom of the stage: the pointer entering it shows
+    the strip (Enter events arrive without mouse tracking)."""
+
+    def __init__(self, parent: QtWidgets.QWidget, entered: Callable[[], object]) -> None:
+        super().__init__(parent)
+        self.setObjectName("stage-strip-sensor")
+        self.setAttribute(QtCore.Qt.WidgetAttribute.WA_NoSystemBackground)
+        self._entered = entered
+
+    def enterEvent(self, event: QtGui.QEnterEvent) -> None:
+        self._entered()
+        super().enterEvent(event)
+
+
+class StageControls(QtCore.QObject):
+    """The parameter strip and nudge keys of one window's presentation mode.
+
+    Parameters
+    ----------
+    window
+        The main window.
+    display
+        Its presentation display (whether presentation mode is on).
+    main_param
+        ``main_param(view_id)``: the name of the view's main parameter (the lecture
+        passes the sweep's choice), ``None`` when it has no number parameter.
+
+    Attributes
+    ----------
+    strip
+        The strip shown now (``None`` before the first one is built).
+    """
+
+    def __init__(
+        self,
+        window: StudioWindow,
+        display: DisplayController,
+        main_param: Callable[[str], str | None],
+    ) -> None:
+        super().__init__(window.qt)
+        self.window = window
+        self.display = display
+        self.main_param = main_param
+        self.strips: dict[str, ParamStrip] = {}
+        self.strip: ParamStrip | None = None
+        self.timer = QtCore.QTimer(self)
+        self.timer.setSingleShot(True)
+        self.timer.setInterval(IDLE_HIDE_MS)
+        self.timer.timeout.connect(self._idle)
+        self.sensor = _EdgeSensor(window.stage, self.show_strip)
+        self.sensor.hide()
+        self.action = window.add_action(
+            "view", "Parameter strip (presentation)", "P", self.toggle, "action-stage-strip"
+        )
+        self.action.setEnabled(False)
+        window.stage.installEventFilter(self)
+        display.applied.connect(self._display_changed)
+        window.view_changed.connect(lambda _view_id: self._view_changed())
+        app = QtWidgets.QApplication.instance()
+        if app is not None:
+            app.installEventFilter(self)
+
+    # ------------------------------------------------------------------ strip
+    @property
+    def visible(self) -> bool:
+        """Whether the strip is shown."""
+        return self.strip is not None and self.strip.isVisible()
+
+    def strip_for(self, view_id: str) -> ParamStrip:
+        """The strip of ``view_id`` (built on first use, its main parameter kept current)."""
+        main = self.main_param(view_id)
+        strip = self.strips.get(view_id)
+        if strip is None:
+            self.window.view_widget(view_id)  # creates its state
+            strip = ParamStrip(self.window.states[view_id], main, self.window.stage)
+            strip.entered.connect(self.window.stage.setFocus)
+            strip.hide()
+            strip.installEventFilter(self)
+            strip.restyle()
+            self.strips[view_id] = strip
+        elif strip.main != main:
+            strip.set_main(main)
+        return strip
+
+    def show_strip(self) -> None:
+        """Show the current view's strip (presentation mode only) and restart the timer."""
+        if not self.display.presenting:
+            return
+        strip = self.strip_for(self.window.current_view)
+        if self.strip is not None and self.strip is not strip:
+            self.strip.hide()
+        self.strip = strip
+        self._place()
+        strip.show()
+        strip.raise_()
+        self.sensor.hide()
+        self.timer.start()
+
+    def hide_strip(self) -> None:
+        """Hide the strip; the keyboard goes back to the stage if it was in the strip."""
+        self.timer.stop()
+        if self.strip is not None and self.strip.isVisible():
+            focus = QtWidgets.QApplication.focusWidget()
+            self.strip.hide()
+            if focus is not None and self.strip.isAncestorOf(focus):
+                self.window.stage.setFocus()
+        self._place_sensor()
+
+    def toggle(self) -> None:
+        """P: show or hide the strip."""
+        self.hide_strip() if self.visible else self.show_strip()
+
+    def _idle(self) -> None:
+        if self.strip is not None and self.strip.underMouse():
+            self.timer.start()  # the pointer rests on it: the lecturer is about to use it
+        else:
+            self.hide_strip()
+
+    def _place(self) -> None:
+        stage, strip = self.window.stage, self.strip
+        if strip is None:
+            return
+        margin = current_theme().scaled(8)
+        width = max(200, stage.width() - 2 * margin)
+        strip.reflow(width)
+        strip.setFixedWidth(width)
+        height = min(strip.sizeHint().height(), max(80, stage.height() // 2))
+        strip.setFixedHeight(height)
+        strip.move(margin, max(0, stage.height() - height - margin))
+
+    def _place_sensor(self) -> None:
+        stage = self.window.stage
+        band = current_theme().scaled(EDGE_PX)
+        self.sensor.setGeometry(0, stage.height() - band, stage.width(), band)
+        self.sensor.setVisible(self.display.presenting and not self.visible)
+        if self.sensor.isVisible():
+            self.sensor.raise_()
+
+    def _display_changed(self) -> None:
+        self.action.setEnabled(self.display.presenting)
+        for strip in self.strips.values():
+            strip.restyle()
+        if not self.display.presenting:
+            self.hide_strip()
+        elif self.visible:
+            self._place()
+        self._place_sensor()
+
+    def _view_changed(self) -> None:
+        if self.visible:
+            self.show_strip()  # the new view's strip in its place
+
+    # ------------------------------------------------------------------ nudges
+    def nudge(self, direction: int, large: bool = False) -> bool:
+        """Move the current view's main parameter one step (``large``: one slider page);
+        False when the view has none or the value is already at that end."""
+        state = self.window.current_state
+        name = self.main_param(state.view_id)
+        if name is None:
+            return False
+        param = state.model[name]
+        old = state.values[name]
+        new = nudged_value(param, old, direction, large)
+        if new == old:
+            return False
+        accepted = state.set_param(name, new)
+        if self.visible:
+            self.timer.start()
+        return accepted
+
+    def _nudge_event(self, obj: QtCore.QObject, event: QtGui.QKeyEvent) -> int:
+        """The direction of ``event`` when it is a nudge key for the stage, else 0."""
+        direction = _NUDGE_KEYS.get(Key(event.key()), 0)
+        mods = event.modifiers() & ~QtCore.Qt.KeyboardModifier.KeypadModifier
+        if (
+            not direction
+            or not self.display.presenting
+            or mods
+            not in (QtCore.Qt.KeyboardModifier.NoModifier, QtCore.Qt.KeyboardModifier.ShiftModifier)
+            or not isinstance(obj, QtWidgets.QWidget)
+            or obj.window() is not self.window.qt
+            or isinstance(obj, _EDITORS)  # a focused field or slider keeps its arrows
+        ):
+            return 0
+        return direction
+
+    # ------------------------------------------------------------------ events
+    def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:
+        kind = event.type()
+        if kind == QtCore.QEvent.Type.ShortcutOverride and isinstance(event, QtGui.QKeyEvent):
+            if self._nudge_event(obj, event):
+                event.accept()  # not the deck's Left/Right: the key press comes to us
+                return True
+            if (
+                self.visible
+                and isinstance(obj, QtWidgets.QLineEdit)
+                and self.strip is not None
+                and self.strip.isAncestorOf(obj)
+                and event.key() == Key.Key_P
+            ):
+                event.accept()  # "p" typed into a text field of the strip
+                return True
+        elif kind == QtCore.QEvent.Type.KeyPress and isinstance(event, QtGui.QKeyEvent):
+            direction = self._nudge_event(obj, event)
+            if direction:
+                shift = event.modifiers() & QtCore.Qt.KeyboardModifier.ShiftModifier
+                self.nudge(direction, large=bool(shift))
+                return True
+            if (
+                self.visible
+                and isinstance(obj, QtWidgets.QWidget)
+                and self.strip is not None
+                and self.strip.isAncestorOf(obj)
+            ):
+                self.timer.start()  # typing in the strip is using it
+        elif obj is self.window.stage and kind == QtCore.QEvent.Type.Resize:
+            if self.visible:
+                self._place()
+            self._place_sensor()
+        elif obj is self.strip and kind in (
+            QtCore.QEvent.Type.Enter,
+            QtCore.QEvent.Type.HoverMove,
+        ):
+            self.timer.start()
+        return False
+
+
+def install_stage_controls(
+    window: StudioWindow, display: DisplayController, main_param: Callable[[str], str | None]
+) -> StageControls:
+    """Add the parameter strip and nudge keys to ``window`` (registered as a feature)."""
+    return window.add_feature(StageControls(window, display, main_param))

@@ -1,0 +1,187 @@
+"""Parameters on stage (issue 14, item 1): the presentation mode's parameter strip and
+nudge keys change the view through the panel's path (plot follows, Ctrl+Z undoes)."""
+
+from __future__ import annotations
+
+from PySide6 import QtCore, QtWidgets
+
+from core.scenes import Deck, Scene
+from core.views import VIEWS
+from gui.lecture.stage_strip import StageControls, nudged_value
+from gui.widgets.slider_scale import IntScale
+
+Key = QtCore.Qt.Key
+Mod = QtCore.Qt.KeyboardModifier
+
+
+def _present(window, view_id="rope"):
+    window.set_view(view_id)
+    window.lecture.display.enter_presentation(fullscreen=False)
+    assert window.wait_idle()
+    return window.feature(StageControls)
+
+
+def _drawn_q(window) -> str:
+    """The label of the rotated query arrow in the RoPE plane as drawn now."""
+    assert window.wait_idle()
+    data = window.views["rope"].data
+    arrows = next(p for p in data.panels if p.key == "plane").arrows
+    return next(a.name for a in arrows if a.name.startswith("q"))
+
+
+def test_strip_change_updates_plot_and_undo(window, qtbot):
+    controls = _present(window)
+    assert not controls.visible
+    qtbot.keyClick(window, Key.Key_P)
+    assert controls.visible and controls.strip.state is window.states["rope"]
+    strip = controls.strip
+    # generated from the ParamModel: every parameter but file pickers, main one first
+    model = VIEWS["rope"].model
+    assert list(strip.rows) == ["m"] + [p.name for p in model.params if p.name != "m"]
+    assert strip.rows["m"].slider.isVisibleTo(strip)
+    assert not strip.rows["n"].slider.isVisibleTo(strip)
+    spin = strip.findChild(QtWidgets.QSpinBox, "strip-m")
+    assert _drawn_q(window) == "q (m=5)"
+    spin.setValue(37)
+    assert window.states["rope"].values["m"] == 37
+    assert _drawn_q(window) == "q (m=37)"
+    window.views["rope"].flush_text()
+    assert "37·1 = 37 rad" in window.views["rope"].formula.text()
+    # a change from the panel shows in the strip (same state, no echo loop)
+    window.states["rope"].set_param("n", 12, merge=False)
+    assert strip.findChild(QtWidgets.QSpinBox, "strip-n").value() == 12
+    window.setFocus()
+    qtbot.keyClick(window, Key.Key_Z, Mod.ControlModifier)
+    qtbot.keyClick(window, Key.Key_Z, Mod.ControlModifier)
+    assert window.states["rope"].values["m"] == 5 and window.states["rope"].values["n"] == 9
+    assert spin.value() == 5
+    assert _drawn_q(window) == "q (m=5)"
+
+
+def test_nudge_keys_step_like_the_slider_and_clamp(window, qtbot):
+    controls = _present(window)
+    state = window.states["rope"]
+    window.stage.setFocus()
+    qtbot.keyClick(window.stage, Key.Key_Right)
+    assert state.values["m"] == 6
+    qtbot.keyClick(window.stage, Key.Key_Left)
+    qtbot.keyClick(window.stage, Key.Key_Left)
+    assert state.values["m"] == 4
+    # Shift: one page of the slider's piecewise scale (10 positions)
+    scale = IntScale(0, 1_000_000)
+    start = scale.value(scale.position(50_000))  # a value the slider stops at
+    state.set_param("m", start, merge=False)
+    qtbot.keyClick(window.stage, Key.Key_Right, Mod.ShiftModifier)
+    expected = scale.value(scale.position(start) + 10)
+    assert state.values["m"] == expected and start * 1.09 < expected < start * 1.11
+    qtbot.keyClick(window.stage, Key.Key_Left, Mod.ShiftModifier)
+    assert state.values["m"] == start
+    # clamped at both ends
+    state.set_param("m", 0, merge=False)
+    qtbot.keyClick(window.stage, Key.Key_Left)
+    qtbot.keyClick(window.stage, Key.Key_Left, Mod.ShiftModifier)
+    assert state.values["m"] == 0
+    state.set_param("m", 999_995, merge=False)
+    qtbot.keyClick(window.stage, Key.Key_Right, Mod.ShiftModifier)
+    assert state.values["m"] == 1_000_000
+    qtbot.keyClick(window.stage, Key.Key_Right)
+    assert state.values["m"] == 1_000_000
+    # consecutive nudges are one undo step, like a slider drag
+    state.set_param("m", 10, merge=False)
+    for _ in range(3):
+        qtbot.keyClick(window.stage, Key.Key_Right)
+    assert state.values["m"] == 13
+    assert controls.window.current_view == "rope"
+    state.undo()
+    assert state.values["m"] == 10
+
+
+def test_nudge_float_main_parameter_moves_one_slider_position(window, qtbot):
+    _present(window, "sinusoidal")
+    state = window.states["sinusoidal"]
+    param = VIEWS["sinusoidal"].model["base"]
+    assert param.log_scale
+    window.stage.setFocus()
+    qtbot.keyClick(window.stage, Key.Key_Right)
+    small = state.values["base"]
+    assert 10000 < small < 10000 * 1.02  # one of 1000 log positions over 2..1e7
+    qtbot.keyClick(window.stage, Key.Key_Right, Mod.ShiftModifier)
+    assert small * 1.1 < state.values["base"] < small * 1.25
+    assert nudged_value(param, param.maximum, 1, True) == param.maximum
+    assert nudged_value(param, param.minimum, -1) == param.minimum
+
+
+def test_arrows_step_the_deck_outside_presentation_and_clicker_keys_always(window, qtbot):
+    deck = window.lecture.deck
+    rope = VIEWS["rope"].model
+    scenes = tuple(
+        Scene("rope", rope.validate({"m": m}, partial=True), t) for m, t in ((3, "a"), (8, "b"))
+    )
+    deck.set_deck(Deck("d", scenes))
+    assert deck.index == 0
+    qtbot.keyClick(window, Key.Key_Right)  # not presenting: the deck steps
+    assert deck.index == 1
+    controls = _present(window)
+    state = window.states["rope"]
+    window.stage.setFocus()
+    qtbot.keyClick(window.stage, Key.Key_Right)  # presenting: the main parameter moves
+    assert deck.index == 1 and state.values["m"] == 9
+    qtbot.keyClick(window.stage, Key.Key_PageUp)  # the clicker still steps
+    assert deck.index == 0 and state.values["m"] == 3
+    # also while a field of the strip has the keyboard
+    controls.show_strip()
+    spin = controls.strip.findChild(QtWidgets.QSpinBox, "strip-n")
+    window.activateWindow()
+    spin.setFocus()
+    qtbot.keyClick(spin, Key.Key_Right)  # the field keeps its arrows
+    assert state.values["m"] == 3
+    qtbot.keyClick(spin, Key.Key_PageDown)
+    assert deck.index == 1
+
+
+def test_strip_appears_on_key_and_edge_and_hides(window, qtbot):
+    controls = _present(window)
+    action = next(a for a in window.actions() if a.objectName() == "action-stage-strip")
+    assert action.isEnabled()
+    qtbot.keyClick(window, Key.Key_P)
+    assert controls.visible
+    strip = controls.strip
+    # placed over the bottom of the stage, inside it
+    stage = window.stage.rect()
+    assert stage.contains(strip.geometry()) and strip.geometry().bottom() > stage.height() * 0.8
+    qtbot.keyClick(window, Key.Key_P)
+    assert not controls.visible
+    # the pointer at the bottom edge shows it
+    sensor = controls.sensor
+    assert sensor.isVisible() and sensor.geometry().bottom() == stage.bottom()
+    qtbot.mouseMove(window.stage, QtCore.QPoint(stage.width() // 2, stage.height() // 2))
+    qtbot.mouseMove(window.stage, QtCore.QPoint(stage.width() // 2, stage.height() - 2))
+    qtbot.waitUntil(lambda: controls.visible, timeout=2000)
+    assert not sensor.isVisible()
+    # idle: the timer hides it (and the keyboard returns to the stage)
+    assert controls.timer.isActive() and controls.timer.isSingleShot()
+    strip.findChild(QtWidgets.QSpinBox, "strip-m").setFocus()
+    qtbot.mouseMove(window.stage, QtCore.QPoint(5, 5))
+    controls.timer.timeout.emit()
+    assert not controls.visible
+    assert not strip.isAncestorOf(QtWidgets.QApplication.focusWidget())
+    # another view shows its own strip; leaving presentation hides it and disables P
+    qtbot.keyClick(window, Key.Key_P)
+    window.set_view("alibi")
+    assert controls.visible and controls.strip.state is window.states["alibi"]
+    assert controls.strip.main == "query"
+    window.lecture.display.leave_presentation()
+    assert not controls.visible and not sensor.isVisible() and not action.isEnabled()
+    qtbot.keyClick(window, Key.Key_P)
+    assert not controls.visible
+
+
+def test_strip_fits_the_stage_at_200_percent(window):
+    controls = _present(window)
+    window.lecture.display.set_scale(2.0)
+    controls.show_strip()
+    strip = controls.strip
+    assert window.stage.rect().contains(strip.geometry())
+    assert strip.height() <= window.stage.height() // 2
+    for name, cell in strip.cells.items():
+        assert strip.rect().contains(cell.geometry()), name
