@@ -358,8 +358,8 @@ def test_note_html_is_shown_as_plain_text(window, tmp_path):
     lecture = window.lecture
     assert lecture.deck.open_deck(path)
     lecture.deck.go(0)
-    lecture.deck.toggle_notes_overlay()
-    overlay = lecture.deck.note_overlay
+    lecture.presenter.toggle_note()
+    overlay = lecture.presenter.note_dock.label
     assert overlay.textFormat() == QtCore.Qt.TextFormat.PlainText
     assert overlay.text() == "<b>bold</b> &amp; <img src='x'>"
     tip = window.view_widget(deck["scenes"][0]["view"]).title.toolTip()

@@ -26,6 +26,7 @@ from gui.lecture.composite import CompositeStage, ask_variant
 from gui.lecture.deck import DECK_FILTER, SCENE_FILTER, DeckController, shipped_decks
 from gui.lecture.display import SCALE_CHOICES, DisplayController
 from gui.lecture.help import HelpOverlay
+from gui.lecture.presenter import install_presenter
 from gui.lecture.settings import restore_settings, save_settings
 from gui.lecture.stage_strip import install_stage_controls
 from gui.lecture.sweep import SweepController
@@ -93,7 +94,7 @@ class Lecture(QtCore.QObject):
         self.composite = window.add_feature(CompositeStage(window))
         self.help = window.add_feature(HelpOverlay(window))
         self.stage = install_stage_controls(window, self.display, self.sweep.param_name)
-        self.display.applied.connect(self.deck.restyle)
+        self.presenter = install_presenter(window, self.display, self.deck)
         self.display.applied.connect(lambda: self.help.isVisible() and self.help.open_overlay())
         self._build_actions()
         app = QtWidgets.QApplication.instance()
@@ -207,9 +208,9 @@ class Lecture(QtCore.QObject):
         )
         self._add(
             lec,
-            "Speaker note on screen",
+            "Speaker note below the stage",
             ["Ctrl+Shift+N", "Ctrl+Alt+N"],
-            deck.toggle_notes_overlay,
+            self.presenter.toggle_note,
             "action-notes-overlay",
         )
         lec.addSeparator()
@@ -267,6 +268,13 @@ class Lecture(QtCore.QObject):
         v = w.menu("view")
         v.addSeparator()
         self._add(v, "Presentation mode", ["F5"], d.toggle_presentation, "action-present")
+        self._add(
+            v,
+            "Presenter view (current and next scene, note, timer)",
+            ["Ctrl+Shift+V", "Ctrl+Alt+V"],
+            self.presenter.toggle_view,
+            "action-presenter-view",
+        )
         self._add(
             v, "Leave presentation / full screen / help", ["Esc"], self.escape, "action-escape"
         )

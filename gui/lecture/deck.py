@@ -1,7 +1,9 @@
 """Scenes and decks in the window: open/save files, the deck dock, stepping, titles.
 
 :class:`DeckController` owns the loaded deck (a mutable list of scenes), the deck dock
-(scene list, title and speaker-note fields) and the speaker-note overlay. Applying a
+(scene list, title and speaker-note fields); it emits ``note_changed`` whenever the
+current scene or its note changes (the presenter view and the note strip of
+:mod:`gui.lecture.presenter` follow it). Applying a
 scene goes through :meth:`gui.widgets.state.ViewState.set_values` (all-or-nothing, one undo
 step); a bad file never changes anything and reports one line in the status bar and the
 current view's banner.
@@ -20,7 +22,6 @@ from core.resources import resource_path
 from core.scenes import Deck, Scene, SceneError, load_deck, load_scene, save_deck, save_scene
 from core.views import VIEWS
 from gui.lecture.display import DisplayController
-from gui.theme import current_theme
 from gui.window.protocol import StudioWindow
 
 SCENE_FILTER = "PE Studio scenes (*.pe-scene.json *.json);;All files (*)"
@@ -54,9 +55,12 @@ class DeckController(QtCore.QObject):
     -------
     scene_shown(int, int)
         ``(previous index, index)``: a scene was shown (previous -1 when none).
+    note_changed()
+        A scene was shown, or the current scene's title or note was edited.
     """
 
     scene_shown = QtCore.Signal(int, int)
+    note_changed = QtCore.Signal()
 
     def __init__(self, window: StudioWindow) -> None:
         super().__init__(window.qt)
@@ -68,13 +72,6 @@ class DeckController(QtCore.QObject):
         self.last_error = ""
         self._titled: set[str] = set()
         self._build_dock()
-        self.note_overlay = QtWidgets.QLabel(window.stage)
-        self.note_overlay.setObjectName("speaker-note-overlay")
-        self.note_overlay.setWordWrap(True)
-        self.note_overlay.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # a note is not HTML
-        self.note_overlay.hide()
-        window.stage.installEventFilter(self)
-        self.restyle()
 
     # ------------------------------------------------------------------ dock
     def _build_dock(self) -> None:
@@ -114,43 +111,8 @@ class DeckController(QtCore.QObject):
         w.addDockWidget(QtCore.Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
         self.dock.hide()
 
-    def restyle(self) -> None:
-        """Follow the current theme (note overlay colours and size)."""
-        theme = current_theme()
-        fg, bg = (
-            ("#f2f2f2", "rgba(17, 20, 24, 215)")
-            if theme.name == "dark"
-            else ("#1a1a1a", "rgba(255, 255, 240, 230)")
-        )
-        self.note_overlay.setStyleSheet(
-            f"font-size: {theme.font_pt(13)}pt; color: {fg}; background: {bg}; "
-            "padding: 8px; border: 1px solid #888; border-radius: 6px;"
-        )
-        self._place_overlay()
-
-    def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:
-        if obj is self.window.stage and event.type() == QtCore.QEvent.Type.Resize:
-            self._place_overlay()
-        return False
-
-    def _place_overlay(self) -> None:
-        stack = self.window.stage
-        width = max(200, stack.width() - 40)
-        self.note_overlay.setFixedWidth(width)
-        height = self.note_overlay.heightForWidth(width)
-        self.note_overlay.setFixedHeight(max(height, 10))
-        self.note_overlay.move(20, max(0, stack.height() - height - 20))
-
-    def toggle_notes_overlay(self) -> None:
-        """Show or hide the speaker note over the bottom of the view."""
-        self.note_overlay.setVisible(not self.note_overlay.isVisible())
-        self._refresh_note()
-
     def _refresh_note(self) -> None:
-        note = self.scenes[self.index].note if 0 <= self.index < len(self.scenes) else ""
-        self.note_overlay.setText(note or "(no speaker note for this scene)")
-        self._place_overlay()
-        self.note_overlay.raise_()
+        self.note_changed.emit()
 
     # ------------------------------------------------------------------ errors
     def _fail(self, what: str, message: str) -> bool:

@@ -212,6 +212,9 @@ class StageControls(QtCore.QObject):
     ----------
     strip
         The strip shown now (``None`` before the first one is built).
+    key_windows
+        The top-level windows whose keys nudge (the main window; the presenter window
+        adds itself).
     """
 
     def __init__(
@@ -226,6 +229,7 @@ class StageControls(QtCore.QObject):
         self.main_param = main_param
         self.strips: dict[str, ParamStrip] = {}
         self.strip: ParamStrip | None = None
+        self.key_windows: set[QtWidgets.QWidget] = {window.qt}  # where ←/→ nudge
         self.timer = QtCore.QTimer(self)
         self.timer.setSingleShot(True)
         self.timer.setInterval(IDLE_HIDE_MS)
@@ -361,7 +365,7 @@ class StageControls(QtCore.QObject):
             or mods
             not in (QtCore.Qt.KeyboardModifier.NoModifier, QtCore.Qt.KeyboardModifier.ShiftModifier)
             or not isinstance(obj, QtWidgets.QWidget)
-            or obj.window() is not self.window.qt
+            or obj.window() not in self.key_windows
             or isinstance(obj, _EDITORS)  # a focused field or slider keeps its arrows
         ):
             return 0

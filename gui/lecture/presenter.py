@@ -1,0 +1,518 @@
+"""Presenter view and speaker note: what the lecturer sees that the audience does not.
+
+With two screens, presentation mode puts the stage full screen on the audience screen
+(the projector: the largest screen that is not the primary one) and opens a
+:class:`PresenterWindow` on the lecturer's screen (the primary one): the current and
+next scene (titles, a live preview of the stage, the next scene's view and values), the
+speaker note, a timer and the current view's parameter panel. :func:`plan_screens` makes
+the choice from plain screen geometries, so it is testable without screens.
+
+With one screen the audience sees everything the lecturer sees, so the speaker note is
+never drawn over the plots: Ctrl+Shift+N shows it in a strip docked below the stage (the
+stage gives up the room; :class:`NoteDock`), and Ctrl+Shift+V opens the presenter window
+anyway (to rehearse, or to drag it to a screen attached later).
+
+The window's shortcuts work in the presenter window too (its actions are added there),
+so a clicker keeps stepping the deck whichever window has the keyboard; the fields of
+its parameter panel keep their own keys (arrows, typing), as in the main window.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from core.views import VIEWS
+from gui.lecture.deck import DeckController
+from gui.lecture.display import DisplayController
+from gui.lecture.stage_strip import StageControls
+from gui.theme import current_theme, stylesheet
+from gui.widgets.param_panel import ParamPanel
+from gui.window.protocol import StudioWindow
+
+PREVIEW_THROTTLE_MS = 400  # the stage preview is grabbed at most this often
+NO_NOTE = "(no speaker note for this scene)"
+Key = QtCore.Qt.Key
+_FIELD_KEYS = {Key.Key_Left, Key.Key_Right, Key.Key_Up, Key.Key_Down, Key.Key_Home, Key.Key_End}
+_EDITORS = (
+    QtWidgets.QAbstractSpinBox,
+    QtWidgets.QLineEdit,
+    QtWidgets.QAbstractSlider,
+    QtWidgets.QComboBox,
+    QtWidgets.QTextEdit,
+    QtWidgets.QPlainTextEdit,
+)
+
+Geometry = tuple[int, int, int, int] | QtCore.QRect
+
+
+@dataclass(frozen=True)
+class ScreenPlan:
+    """Where presentation mode puts its windows.
+
+    Attributes
+    ----------
+    audience
+        Index of the screen that shows the stage full screen.
+    presenter
+        Index of the screen for the presenter window, ``None`` with a single screen.
+    """
+
+    audience: int
+    presenter: int | None
+
+
+def _area(geometry: Geometry) -> int:
+    if isinstance(geometry, QtCore.QRect):
+        return geometry.width() * geometry.height()
+    return int(geometry[2]) * int(geometry[3])
+
+
+def plan_screens(geometries: Sequence[Geometry], primary: int = 0) -> ScreenPlan:
+    """Choose the audience and presenter screens.
+
+    Parameters
+    ----------
+    geometries
+        One ``(x, y, width, height)`` (or ``QRect``) per screen, in Qt's order.
+    primary
+        Index of the primary screen (a laptop's own display, usually).
+
+    Returns
+    -------
+    ScreenPlan
+        One screen: the stage on it, no presenter window. Two or more: the presenter
+        window on the primary screen and the stage on the largest other screen (the
+        first of equally large ones).
+    """
+    if not geometries:
+        return ScreenPlan(0, None)
+    primary = primary if 0 <= primary < len(geometries) else 0
+    if len(geometries) == 1:
+        return ScreenPlan(primary, None)
+    others = [i for i in range(len(geometries)) if i != primary]
+    audience = max(others, key=lambda i: (_area(geometries[i]), -i))
+    return ScreenPlan(audience, primary)
+
+
+def format_elapsed(seconds: float) -> str:
+    """``seconds`` as ``m:ss``, or ``h:mm:ss`` from one hour on (negative counts as 0)."""
+    total = max(0, int(seconds))
+    hours, rest = divmod(total, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def scene_summary(view_id: str, params: dict, limit: int = 4) -> str:
+    """The view's title and its first ``limit`` number/choice parameters (``m = 40``)."""
+    spec = VIEWS.get(view_id)
+    if spec is None:
+        return view_id
+    shown = [
+        f"{p.name} = {p.format(params[p.name])}"
+        for p in spec.model.params
+        if p.kind in ("int", "float", "choice", "bool") and p.name in params
+    ][:limit]
+    return spec.title + (" · " + ", ".join(shown) if shown else "")
+
+
+class NoteDock(QtWidgets.QDockWidget):
+    """The speaker note in a strip docked below the stage: the stage shrinks for it, so
+    the note never covers a plot."""
+
+    def __init__(self, parent: QtWidgets.QMainWindow) -> None:
+        super().__init__("Speaker note", parent)
+        self.setObjectName("speaker-note-dock")
+        self.setFeatures(QtWidgets.QDockWidget.DockWidgetFeature.DockWidgetClosable)
+        self.label = QtWidgets.QLabel(self)
+        self.label.setObjectName("speaker-note-strip")
+        self.label.setWordWrap(True)
+        self.label.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # a note is not HTML
+        self.label.setMargin(8)
+        self.setWidget(self.label)
+        parent.addDockWidget(QtCore.Qt.DockWidgetArea.BottomDockWidgetArea, self)
+        self.hide()
+
+
+class PresenterWindow(QtWidgets.QWidget):
+    """The lecturer's screen: current and next scene, speaker note, timer, parameters.
+
+    Attributes
+    ----------
+    now_title, next_title, next_summary, note, clock, elapsed
+        The labels (plain text).
+    preview
+        The live picture of the stage.
+    panels
+        The parameter panels (one per view, in a stack).
+    """
+
+    def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent, QtCore.Qt.WindowType.Window)
+        self.setObjectName("presenter-view")
+        self.setWindowTitle("Presenter view — Positional Encoding Studio")
+        plain = QtCore.Qt.TextFormat.PlainText
+
+        def label(name: str, wrap: bool = True) -> QtWidgets.QLabel:
+            widget = QtWidgets.QLabel(self)
+            widget.setObjectName(name)
+            widget.setTextFormat(plain)
+            widget.setWordWrap(wrap)
+            return widget
+
+        self.now_title = label("presenter-now")
+        self.preview = label("presenter-preview", wrap=False)
+        self.preview.setAlignment(QtCore.Qt.AlignmentFlag.AlignCenter)
+        self.preview.setMinimumSize(160, 90)
+        self.preview.setSizePolicy(
+            QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Ignored
+        )
+        self.note = label("presenter-note")
+        self.note.setAlignment(QtCore.Qt.AlignmentFlag.AlignTop)
+        note_scroll = QtWidgets.QScrollArea(self)
+        note_scroll.setWidgetResizable(True)
+        note_scroll.setWidget(self.note)
+        self.next_title = label("presenter-next")
+        self.next_summary = label("presenter-next-summary")
+        self.elapsed = label("presenter-elapsed", wrap=False)
+        self.clock = label("presenter-clock", wrap=False)
+        self.reset_button = QtWidgets.QPushButton("Restart timer", self)
+        self.reset_button.setObjectName("presenter-reset-timer")
+        self.prev_button = QtWidgets.QPushButton("◀ Previous", self)
+        self.prev_button.setObjectName("presenter-previous")
+        self.next_button = QtWidgets.QPushButton("Next ▶", self)
+        self.next_button.setObjectName("presenter-next-button")
+        for button in (self.reset_button, self.prev_button, self.next_button):
+            button.setFocusPolicy(QtCore.Qt.FocusPolicy.NoFocus)  # the keys stay with the deck
+        self.panels = QtWidgets.QStackedWidget(self)
+        panel_scroll = QtWidgets.QScrollArea(self)
+        panel_scroll.setWidgetResizable(True)
+        panel_scroll.setWidget(self.panels)
+
+        left = QtWidgets.QVBoxLayout()
+        left.addWidget(self.now_title)
+        left.addWidget(self.preview, 3)
+        left.addWidget(note_scroll, 2)
+        right = QtWidgets.QVBoxLayout()
+        right.addWidget(self.next_title)
+        right.addWidget(self.next_summary)
+        timer_row = QtWidgets.QHBoxLayout()
+        timer_row.addWidget(self.elapsed)
+        timer_row.addStretch(1)
+        timer_row.addWidget(self.clock)
+        right.addLayout(timer_row)
+        buttons = QtWidgets.QHBoxLayout()
+        buttons.addWidget(self.prev_button)
+        buttons.addWidget(self.next_button)
+        buttons.addWidget(self.reset_button)
+        right.addLayout(buttons)
+        right.addWidget(panel_scroll, 1)
+        layout = QtWidgets.QHBoxLayout(self)
+        layout.addLayout(left, 3)
+        layout.addLayout(right, 2)
+        self.restyle()
+
+    def restyle(self) -> None:
+        """Sizes that read from a lectern (independent of the stage's UI scale)."""
+        theme = current_theme()
+        fg = theme.foreground
+        self.setStyleSheet(
+            stylesheet(replace(theme, ui_scale=1.2))  # the theme's chrome at lectern size
+            + f" #presenter-now {{ font-size: 20pt; font-weight: bold; color: {fg}; }} "
+            f"#presenter-next {{ font-size: 15pt; font-weight: bold; color: {fg}; }} "
+            f"#presenter-next-summary {{ font-size: 12pt; color: {theme.control}; }} "
+            f"#presenter-note {{ font-size: 16pt; color: {fg}; }} "
+            f"#presenter-elapsed {{ font-size: 24pt; font-weight: bold; color: {fg}; }} "
+            f"#presenter-clock {{ font-size: 18pt; color: {theme.control}; }} "
+            f"#presenter-preview {{ background: {theme.background}; "
+            f"border: 1px solid {theme.control}; }}"
+        )
+
+
+class Presenter(QtCore.QObject):
+    """The presenter window, the note strip and the screen choice of one main window.
+
+    Parameters
+    ----------
+    window
+        The main window.
+    display, deck
+        Its presentation display and deck (scenes, notes).
+
+    Attributes
+    ----------
+    view
+        The presenter window (built on first use, ``None`` before).
+    note_dock
+        The speaker-note strip below the stage.
+    plan
+        The screen plan used when presentation mode was entered last.
+    """
+
+    def __init__(
+        self, window: StudioWindow, display: DisplayController, deck: DeckController
+    ) -> None:
+        super().__init__(window.qt)
+        self.window = window
+        self.display = display
+        self.deck = deck
+        self.view: PresenterWindow | None = None
+        self.plan: ScreenPlan | None = None
+        self.note_dock = NoteDock(window.qt)
+        self.started = time.monotonic()
+        self._presenting = False
+        self._panels: dict[str, ParamPanel] = {}
+        self._preview_tries = 0
+        self.tick = QtCore.QTimer(self)
+        self.tick.setInterval(1000)
+        self.tick.timeout.connect(self._update_timer)
+        self.preview_timer = QtCore.QTimer(self)
+        self.preview_timer.setSingleShot(True)
+        self.preview_timer.setInterval(PREVIEW_THROTTLE_MS)
+        self.preview_timer.timeout.connect(self.update_preview)
+        display.applied.connect(self._display_changed)
+        deck.note_changed.connect(self.refresh)
+        window.view_changed.connect(lambda _view_id: self.refresh())
+        window.first_frame.connect(self._stage_drawn)
+
+    # ------------------------------------------------------------------ screens
+    def screens(self) -> list[QtGui.QScreen]:
+        """The screens in Qt's order."""
+        return list(QtGui.QGuiApplication.screens())
+
+    def current_plan(self) -> ScreenPlan:
+        """The plan for the screens attached now."""
+        screens = self.screens()
+        primary = QtGui.QGuiApplication.primaryScreen()
+        index = screens.index(primary) if primary in screens else 0
+        return plan_screens([s.geometry() for s in screens], index)
+
+    def _display_changed(self) -> None:
+        if self.view is not None:
+            self.view.restyle()
+        self._style_note()
+        if self.display.presenting and not self._presenting:
+            self._presenting = True
+            self.enter()
+        elif not self.display.presenting and self._presenting:
+            self._presenting = False
+            self.leave()
+
+    def enter(self) -> None:
+        """Presentation mode began: with two screens, stage to the audience screen and
+        the presenter window to the lecturer's; the timer starts."""
+        self.started = time.monotonic()
+        self.plan = self.current_plan()
+        if self.plan.presenter is None:
+            return
+        screens = self.screens()
+        self._move_stage(screens[self.plan.audience])
+        self.open_view(screens[self.plan.presenter])
+
+    def leave(self) -> None:
+        """Presentation mode ended: the presenter window closes."""
+        self.close_view()
+
+    def _move_stage(self, screen: QtGui.QScreen) -> None:
+        w = self.window.qt
+        if w.screen() is screen and w.isVisible():
+            return
+        full = QtCore.Qt.WindowState.WindowFullScreen
+        was_full = bool(w.windowState() & full)
+        if was_full:
+            w.setWindowState(w.windowState() & ~full)
+        handle = w.windowHandle()
+        if handle is not None:
+            handle.setScreen(screen)
+        w.setGeometry(screen.availableGeometry())
+        if was_full:
+            w.setWindowState(w.windowState() | full)
+
+    # ------------------------------------------------------------------ window
+    def _build_view(self) -> PresenterWindow:
+        view = PresenterWindow()
+        view.addActions(self.window.qt.actions())  # the shortcuts work there too
+        view.prev_button.clicked.connect(lambda: self.deck.step(-1))
+        view.next_button.clicked.connect(lambda: self.deck.step(1))
+        view.reset_button.clicked.connect(self.restart_timer)
+        view.installEventFilter(self)
+        controls = self.window.find_feature(StageControls)
+        if controls is not None:
+            controls.key_windows.add(view)  # ←/→ nudge there too
+        app = QtWidgets.QApplication.instance()
+        if app is not None:
+            app.installEventFilter(self)
+        self.window.qt.destroyed.connect(view.deleteLater)
+        return view
+
+    def open_view(self, screen: QtGui.QScreen | None = None) -> PresenterWindow:
+        """Show the presenter window (on ``screen``, maximized there)."""
+        if self.view is None:
+            self.view = self._build_view()
+        view = self.view
+        if screen is not None:
+            view.setGeometry(screen.availableGeometry())
+            handle = view.windowHandle()
+            if handle is not None:
+                handle.setScreen(screen)
+        view.show()
+        if screen is not None:
+            view.setGeometry(screen.availableGeometry())
+            view.showMaximized()
+        self.refresh()
+        self._update_timer()
+        self.tick.start()
+        return view
+
+    def close_view(self) -> None:
+        """Hide the presenter window."""
+        self.tick.stop()
+        if self.view is not None:
+            self.view.hide()
+
+    def toggle_view(self) -> None:
+        """Ctrl+Shift+V: open or close the presenter window (on any number of screens)."""
+        if self.view is not None and self.view.isVisible():
+            self.close_view()
+        else:
+            self.open_view()
+
+    def restart_timer(self) -> None:
+        """Count the elapsed time from now."""
+        self.started = time.monotonic()
+        self._update_timer()
+
+    def _update_timer(self) -> None:
+        if self.view is not None:
+            self.view.elapsed.setText(format_elapsed(time.monotonic() - self.started))
+            self.view.clock.setText(time.strftime("%H:%M"))
+
+    # ------------------------------------------------------------------ content
+    def current_note(self) -> str:
+        """The speaker note of the scene shown ("" without a deck)."""
+        deck = self.deck
+        return deck.scenes[deck.index].note if 0 <= deck.index < len(deck.scenes) else ""
+
+    def refresh(self) -> None:
+        """Show the current scene's note (strip and presenter) and the presenter's texts."""
+        note = self.current_note() or NO_NOTE
+        self.note_dock.label.setText(note)
+        view = self.view
+        if view is None or not view.isVisible():
+            return
+        deck, vid = self.deck, self.window.current_view
+        n = len(deck.scenes)
+        if 0 <= deck.index < n:
+            scene = deck.scenes[deck.index]
+            view.now_title.setText(f"Now {deck.index + 1}/{n}: {scene.title}")
+        else:
+            view.now_title.setText(f"Now: {VIEWS[vid].title if vid in VIEWS else vid}")
+        if 0 <= deck.index + 1 < n:
+            nxt = deck.scenes[deck.index + 1]
+            view.next_title.setText(f"Next {deck.index + 2}/{n}: {nxt.title}")
+            view.next_summary.setText(scene_summary(nxt.view_id, dict(nxt.params)))
+        else:
+            view.next_title.setText("Next: end of the deck" if n else "Next: no deck loaded")
+            view.next_summary.setText("")
+        view.note.setText(note)
+        self._show_panel(vid)
+        self.schedule_preview()
+
+    def _show_panel(self, view_id: str) -> None:
+        if self.view is None or view_id not in self.window.states:
+            return
+        panel = self._panels.get(view_id)
+        if panel is None:
+            panel = ParamPanel(self.window.states[view_id], self.view.panels)
+            panel.setObjectName(f"presenter-panel-{view_id}")
+            panel.state.changed.connect(lambda _values: self.schedule_preview())
+            self.view.panels.addWidget(panel)
+            self._panels[view_id] = panel
+        self.view.panels.setCurrentWidget(panel)
+
+    @property
+    def panel(self) -> ParamPanel | None:
+        """The parameter panel the presenter window shows now."""
+        if self.view is None:
+            return None
+        widget = self.view.panels.currentWidget()
+        return widget if isinstance(widget, ParamPanel) else None
+
+    def schedule_preview(self) -> None:
+        """Grab the stage soon (at most every :data:`PREVIEW_THROTTLE_MS`)."""
+        if self.view is not None and self.view.isVisible() and not self.preview_timer.isActive():
+            self.preview_timer.start()
+
+    def _stage_drawn(self) -> None:
+        self.schedule_preview()
+
+    def update_preview(self) -> None:
+        """Put a picture of the stage as the audience sees it into the presenter window."""
+        view = self.view
+        if view is None or not view.isVisible():
+            return
+        if not self.window.wait_idle(0.02) and self._preview_tries < 10:
+            self._preview_tries += 1
+            self.preview_timer.start()  # still drawing: try again a little later
+            return
+        self._preview_tries = 0
+        picture = self.window.stage.grab()
+        size = view.preview.size()
+        view.preview.setPixmap(
+            picture.scaled(
+                size,
+                QtCore.Qt.AspectRatioMode.KeepAspectRatio,
+                QtCore.Qt.TransformationMode.SmoothTransformation,
+            )
+        )
+
+    # ------------------------------------------------------------------ note strip
+    def toggle_note(self) -> None:
+        """Ctrl+Shift+N: show or hide the speaker note below the stage."""
+        self.refresh()
+        self._style_note()
+        self.note_dock.setVisible(not self.note_dock.isVisible())
+
+    def _style_note(self) -> None:
+        theme = current_theme()
+        self.note_dock.label.setStyleSheet(
+            f"font-size: {theme.font_pt(12)}pt; color: {theme.foreground};"
+        )
+
+    # ------------------------------------------------------------------ keys
+    def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:
+        view = self.view
+        if (
+            view is not None
+            and event.type() == QtCore.QEvent.Type.ShortcutOverride
+            and isinstance(event, QtGui.QKeyEvent)
+            and isinstance(obj, _EDITORS)
+            and obj.window() is view
+        ):
+            mods = event.modifiers() & ~QtCore.Qt.KeyboardModifier.KeypadModifier
+            plain = mods in (
+                QtCore.Qt.KeyboardModifier.NoModifier,
+                QtCore.Qt.KeyboardModifier.ShiftModifier,
+            )
+            typing = (
+                isinstance(obj, QtWidgets.QLineEdit)
+                and not isinstance(obj.parent(), (QtWidgets.QAbstractSpinBox, QtWidgets.QComboBox))
+                and bool(event.text())
+                and event.text().isprintable()
+            )
+            if plain and (event.key() in _FIELD_KEYS or typing):
+                event.accept()  # the field keeps its arrows and its letters
+                return True
+        if obj is view and event.type() == QtCore.QEvent.Type.Resize:
+            self.schedule_preview()
+        return False
+
+
+def install_presenter(
+    window: StudioWindow, display: DisplayController, deck: DeckController
+) -> Presenter:
+    """Add the presenter window and the note strip to ``window`` (a feature)."""
+    return window.add_feature(Presenter(window, display, deck))

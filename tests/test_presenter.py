@@ -1,0 +1,247 @@
+"""Presenter view (issue 14, item 5): the audience screen shows only the stage, the
+lecturer's screen the current and next scene, the note, a timer and the parameters; with
+one screen the speaker note never covers the plots."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6 import QtCore
+
+from core.scenes import Deck, Scene
+from core.views import VIEWS
+from gui.lecture.presenter import (
+    NO_NOTE,
+    Presenter,
+    ScreenPlan,
+    format_elapsed,
+    plan_screens,
+    scene_summary,
+)
+
+Key = QtCore.Qt.Key
+
+
+def _scene(view_id: str, title: str, note: str = "", **params) -> Scene:
+    return Scene(view_id, VIEWS[view_id].model.validate(params, partial=True), title, note)
+
+
+DECK = Deck(
+    "test",
+    (
+        _scene("rope", "Rotation", "Say: q turns by m·θ.", m=7),
+        _scene("alibi", "Bias", "<b>not bold</b>", query=3),
+        _scene("sinusoidal", "Waves"),
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    ("screens", "primary", "plan"),
+    [
+        ([], 0, ScreenPlan(0, None)),
+        ([(0, 0, 1920, 1080)], 0, ScreenPlan(0, None)),
+        # laptop (primary) + projector: stage on the projector, presenter on the laptop
+        ([(0, 0, 1600, 900), (1600, 0, 1920, 1080)], 0, ScreenPlan(1, 0)),
+        ([(0, 0, 1920, 1080), (1920, 0, 1600, 900)], 1, ScreenPlan(0, 1)),
+        # a projector smaller than the laptop is still the audience's
+        ([(0, 0, 2560, 1600), (2560, 0, 1024, 768)], 0, ScreenPlan(1, 0)),
+        # three screens: the largest that is not the primary
+        ([(0, 0, 1600, 900), (1600, 0, 1280, 720), (2880, 0, 3840, 2160)], 0, ScreenPlan(2, 0)),
+        ([(0, 0, 1600, 900), (1600, 0, 1920, 1080)], 5, ScreenPlan(1, 0)),  # bad primary
+    ],
+)
+def test_plan_screens(screens, primary, plan):
+    assert plan_screens(screens, primary) == plan
+    rects = [QtCore.QRect(*g) for g in screens]
+    assert plan_screens(rects, primary) == plan
+
+
+def test_timer_and_summary_texts():
+    assert format_elapsed(-3) == "0:00"
+    assert format_elapsed(59.9) == "0:59"
+    assert format_elapsed(61) == "1:01"
+    assert format_elapsed(3600 + 62) == "1:01:02"
+    assert scene_summary("rope", VIEWS["rope"].model.validate({"m": 40}, partial=True)) == (
+        "RoPE · head_dim = 64, base = 10000.0, style = half, pair = 0"
+    )
+
+
+def test_one_screen_note_strip_is_outside_the_plots(window, qtbot):
+    presenter = window.feature(Presenter)
+    lecture = window.lecture
+    lecture.deck.set_deck(DECK)
+    lecture.display.enter_presentation(fullscreen=False)
+    assert presenter.plan == ScreenPlan(0, None)
+    assert presenter.view is None  # one screen: no presenter window of its own
+    dock = presenter.note_dock
+    assert not dock.isVisible()
+    qtbot.keyClick(
+        window,
+        Key.Key_N,
+        QtCore.Qt.KeyboardModifier.ControlModifier | QtCore.Qt.KeyboardModifier.ShiftModifier,
+    )
+    assert dock.isVisible()
+    assert dock.label.text() == "Say: q turns by m·θ."
+    assert dock.label.textFormat() == QtCore.Qt.TextFormat.PlainText
+    assert window.wait_idle()
+    # not drawn over the stage: its own strip below it, the stage shrinks
+    stage = QtCore.QRect(window.stage.mapTo(window, QtCore.QPoint(0, 0)), window.stage.size())
+    strip = QtCore.QRect(dock.mapTo(window, QtCore.QPoint(0, 0)), dock.size())
+    assert not stage.intersects(strip) and strip.top() >= stage.bottom()
+    assert not window.stage.isAncestorOf(dock.label)
+    lecture.deck.step(1)
+    assert dock.label.text() == "<b>not bold</b>"  # plain text, shown literally
+    lecture.deck.step(1)
+    assert dock.label.text() == NO_NOTE
+    lecture.display.leave_presentation()
+    assert not dock.isVisible()
+
+
+def test_presenter_window_follows_the_deck_and_edits_parameters(window, qtbot):
+    presenter = window.feature(Presenter)
+    lecture = window.lecture
+    lecture.deck.set_deck(DECK)
+    lecture.display.enter_presentation(fullscreen=False)
+    qtbot.keyClick(
+        window,
+        Key.Key_V,
+        QtCore.Qt.KeyboardModifier.ControlModifier | QtCore.Qt.KeyboardModifier.ShiftModifier,
+    )
+    view = presenter.view
+    assert view is not None and view.isVisible() and view.isWindow()
+    assert view.now_title.text() == "Now 1/3: Rotation"
+    assert view.next_title.text() == "Next 2/3: Bias"
+    assert view.next_summary.text().startswith("ALiBi")
+    assert view.note.text() == "Say: q turns by m·θ."
+    assert re.fullmatch(r"\d+:\d\d", view.elapsed.text())
+    assert re.fullmatch(r"\d\d:\d\d", view.clock.text())
+    assert presenter.panel is not None and presenter.panel.state is window.states["rope"]
+    # a live picture of the stage
+    assert window.wait_idle()
+    presenter.update_preview()
+    pixmap = view.preview.pixmap()
+    assert pixmap is not None and not pixmap.isNull()
+    # the panel there edits the view (same state: plot follows, undo works)
+    spin = presenter.panel.rows["m"].editor
+    spin.setValue(21)
+    assert window.states["rope"].values["m"] == 21
+    assert window.wait_idle()
+    assert "m=21" in " ".join(a.name for p in window.views["rope"].data.panels for a in p.arrows)
+    window.states["rope"].undo()
+    assert spin.value() == 7
+    # the clicker's keys work with the keyboard in the presenter window, and the
+    # fields there keep their arrows
+    view.activateWindow()
+    spin.setFocus()
+    qtbot.keyClick(spin, Key.Key_Up)
+    assert window.states["rope"].values["m"] == 8 and lecture.deck.index == 0
+    qtbot.keyClick(spin, Key.Key_PageDown)
+    assert lecture.deck.index == 1 and window.current_view == "alibi"
+    assert view.now_title.text() == "Now 2/3: Bias"
+    assert view.note.text() == "<b>not bold</b>"
+    assert presenter.panel.state is window.states["alibi"]
+    lecture.deck.step(1)
+    assert view.next_title.text() == "Next: end of the deck"
+    presenter.restart_timer()
+    assert view.elapsed.text() == "0:00"
+    lecture.display.leave_presentation()
+    assert not view.isVisible()
+
+
+TWO_SCREENS = {
+    "screens": [
+        {"name": "laptop", "x": 0, "y": 0, "width": 1600, "height": 900},
+        {"name": "projector", "x": 1600, "y": 0, "width": 1920, "height": 1080},
+    ]
+}
+
+SCRIPT = r"""
+import json
+from PySide6 import QtWidgets
+from core.scenes import load_deck
+from gui.app import build_window
+from gui.lecture.deck import shipped_decks
+from gui.lecture.presenter import Presenter
+
+app = QtWidgets.QApplication.instance() or QtWidgets.QApplication([])
+win = build_window(persist=False)
+path = next(p for p in shipped_decks() if "lecture" in p.name)
+lec = win.lecture
+win.resize(1200, 800)
+win.show()
+lec.deck.set_deck(load_deck(path), path)
+win.wait_idle()
+lec.display.enter_presentation(fullscreen=True)
+win.wait_idle()
+for _ in range(20):
+    app.processEvents()
+p = win.feature(Presenter)
+v = p.view
+g = lambda r: [r.x(), r.y(), r.width(), r.height()]
+out = {
+    "screens": [s.name() for s in app.screens()],
+    "plan": [p.plan.audience, p.plan.presenter],
+    "stage_screen": win.screen().name(),
+    "stage_geometry": g(win.geometry()),
+    "full": win.isFullScreen(),
+    "chrome": win.menuBar().isVisible() or win.statusBar().isVisible(),
+    "view_visible": v is not None and v.isVisible(),
+    "view_screen": v.screen().name(),
+    "view_geometry": g(v.geometry()),
+    "now": v.now_title.text(),
+    "next": v.next_title.text(),
+    "note": v.note.text(),
+    "scene_note": lec.deck.scenes[0].note,
+    "note_dock": p.note_dock.isVisible(),
+    "panel": p.panel.state.view_id,
+    "view_id": win.current_view,
+    "elapsed": v.elapsed.text(),
+}
+lec.display.leave_presentation()
+out["after_visible"] = v.isVisible()
+print("RESULT " + json.dumps(out))
+win.close()
+"""
+
+
+@pytest.mark.slow
+def test_two_screens_stage_on_projector_presenter_on_laptop(tmp_path):
+    config = tmp_path / "screens.json"
+    config.write_text(json.dumps(TWO_SCREENS))
+    env = dict(
+        os.environ, QT_QPA_PLATFORM=f"offscreen:configfile={config}", PE_STUDIO_NO_SETTINGS="1"
+    )
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    line = next(ln for ln in done.stdout.splitlines() if ln.startswith("RESULT "))
+    out = json.loads(line[len("RESULT ") :])
+    assert out["screens"] == ["laptop", "projector"]
+    assert out["plan"] == [1, 0]
+    # the audience screen: only the stage, full screen
+    assert out["stage_screen"] == "projector" and out["full"] and not out["chrome"]
+    assert out["stage_geometry"] == [1600, 0, 1920, 1080]
+    assert not out["note_dock"]
+    # the lecturer's screen: current and next scene, note, timer, parameters
+    assert out["view_visible"] and out["view_screen"] == "laptop"
+    x, y, w, h = out["view_geometry"]
+    assert x >= 0 and x + w <= 1600 and w > 800 and h > 450
+    assert out["now"].startswith("Now 1/") and out["next"].startswith("Next 2/")
+    assert out["note"] == (out["scene_note"] or NO_NOTE) and out["note"]
+    assert out["panel"] == out["view_id"]
+    assert re.fullmatch(r"\d+:\d\d", out["elapsed"])
+    assert not out["after_visible"]
