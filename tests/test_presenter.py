@@ -130,9 +130,14 @@ def test_presenter_window_follows_the_deck_and_edits_parameters(window, qtbot):
     assert pixmap is not None and not pixmap.isNull()
     # the panel there edits the view (same state: plot follows, undo works)
     spin = presenter.panel.rows["m"].editor
+    before = pixmap.cacheKey()
+    presenter.preview_timer.stop()
     spin.setValue(21)
     assert window.states["rope"].values["m"] == 21
+    assert presenter.preview_timer.isActive()  # a new picture once the stage is still
     assert window.wait_idle()
+    presenter.preview_timer.timeout.emit()
+    assert view.preview.pixmap().cacheKey() != before
     assert "m=21" in " ".join(a.name for p in window.views["rope"].data.panels for a in p.arrows)
     window.states["rope"].undo()
     assert spin.value() == 7

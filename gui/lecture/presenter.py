@@ -33,7 +33,7 @@ from gui.theme import current_theme, stylesheet
 from gui.widgets.param_panel import ParamPanel
 from gui.window.protocol import StudioWindow
 
-PREVIEW_THROTTLE_MS = 400  # the stage preview is grabbed at most this often
+PREVIEW_QUIET_MS = 400  # the stage preview is grabbed after this long without change
 NO_NOTE = "(no speaker note for this scene)"
 Key = QtCore.Qt.Key
 _FIELD_KEYS = {Key.Key_Left, Key.Key_Right, Key.Key_Up, Key.Key_Down, Key.Key_Home, Key.Key_End}
@@ -271,7 +271,7 @@ class Presenter(QtCore.QObject):
         self.tick.timeout.connect(self._update_timer)
         self.preview_timer = QtCore.QTimer(self)
         self.preview_timer.setSingleShot(True)
-        self.preview_timer.setInterval(PREVIEW_THROTTLE_MS)
+        self.preview_timer.setInterval(PREVIEW_QUIET_MS)
         self.preview_timer.timeout.connect(self.update_preview)
         display.applied.connect(self._display_changed)
         deck.note_changed.connect(self.refresh)
@@ -293,6 +293,7 @@ class Presenter(QtCore.QObject):
     def _display_changed(self) -> None:
         if self.view is not None:
             self.view.restyle()
+            self.schedule_preview()  # the theme or scale changed what the audience sees
         self._style_note()
         if self.display.presenting and not self._presenting:
             self._presenting = True
@@ -442,8 +443,10 @@ class Presenter(QtCore.QObject):
         return widget if isinstance(widget, ParamPanel) else None
 
     def schedule_preview(self) -> None:
-        """Grab the stage soon (at most every :data:`PREVIEW_THROTTLE_MS`)."""
-        if self.view is not None and self.view.isVisible() and not self.preview_timer.isActive():
+        """Grab the stage once it has been still for :data:`PREVIEW_QUIET_MS` (a grab costs
+        ~30 ms at 1920×1080: never during a drag or a sweep, where the audience's frames
+        come first)."""
+        if self.view is not None and self.view.isVisible():
             self.preview_timer.start()
 
     def _stage_drawn(self) -> None:
