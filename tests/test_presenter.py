@@ -100,6 +100,8 @@ def test_one_screen_note_strip_is_outside_the_plots(window, qtbot):
     assert dock.label.text() == "<b>not bold</b>"  # plain text, shown literally
     lecture.deck.step(1)
     assert dock.label.text() == NO_NOTE
+    lecture.deck.note_edit.setPlainText("Point at the lowest row.")  # edited in the deck dock
+    assert dock.label.text() == "Point at the lowest row."
     lecture.display.leave_presentation()
     assert not dock.isVisible()
 
