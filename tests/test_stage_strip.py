@@ -170,8 +170,10 @@ def test_strip_appears_on_key_and_edge_and_hides(window, qtbot):
     window.set_view("alibi")
     assert controls.visible and controls.strip.state is window.states["alibi"]
     assert controls.strip.main == "query"
+    assert controls.filtering
     window.lecture.display.leave_presentation()
     assert not controls.visible and not sensor.isVisible() and not action.isEnabled()
+    assert not controls.filtering  # no filter on every event outside presentation
     qtbot.keyClick(window, Key.Key_P)
     assert not controls.visible
 

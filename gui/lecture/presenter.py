@@ -181,9 +181,12 @@ class PresenterWindow(QtWidgets.QWidget):
         self.clock = label("presenter-clock", wrap=False)
         self.reset_button = QtWidgets.QPushButton("Restart timer", self)
         self.reset_button.setObjectName("presenter-reset-timer")
-        self.prev_button = QtWidgets.QPushButton("◀ Previous", self)
+        icon = QtWidgets.QStyle.StandardPixmap  # drawn arrows: media glyphs are boxes in
+        self.prev_button = QtWidgets.QPushButton("Previous", self)  # common Debian fonts
+        self.prev_button.setIcon(self.style().standardIcon(icon.SP_ArrowBack))
         self.prev_button.setObjectName("presenter-previous")
-        self.next_button = QtWidgets.QPushButton("Next ▶", self)
+        self.next_button = QtWidgets.QPushButton("Next", self)
+        self.next_button.setIcon(self.style().standardIcon(icon.SP_ArrowForward))
         self.next_button.setObjectName("presenter-next-button")
         for button in (self.reset_button, self.prev_button, self.next_button):
             button.setFocusPolicy(QtCore.Qt.FocusPolicy.NoFocus)  # the keys stay with the deck
@@ -343,9 +346,6 @@ class Presenter(QtCore.QObject):
         controls = self.window.find_feature(StageControls)
         if controls is not None:
             controls.key_windows.add(view)  # ←/→ nudge there too
-        app = QtWidgets.QApplication.instance()
-        if app is not None:
-            app.installEventFilter(self)
         self.window.qt.destroyed.connect(view.deleteLater)
         return view
 
@@ -359,6 +359,10 @@ class Presenter(QtCore.QObject):
             handle = view.windowHandle()
             if handle is not None:
                 handle.setScreen(screen)
+        app = QtWidgets.QApplication.instance()
+        if app is not None:
+            app.removeEventFilter(self)  # at most once
+            app.installEventFilter(self)  # the fields' keys, while the window is open
         view.show()
         if screen is not None:
             view.setGeometry(screen.availableGeometry())
@@ -371,6 +375,9 @@ class Presenter(QtCore.QObject):
     def close_view(self) -> None:
         """Hide the presenter window."""
         self.tick.stop()
+        app = QtWidgets.QApplication.instance()
+        if app is not None:
+            app.removeEventFilter(self)
         if self.view is not None:
             self.view.hide()
 

@@ -243,9 +243,7 @@ class StageControls(QtCore.QObject):
         window.stage.installEventFilter(self)
         display.applied.connect(self._display_changed)
         window.view_changed.connect(lambda _view_id: self._view_changed())
-        app = QtWidgets.QApplication.instance()
-        if app is not None:
-            app.installEventFilter(self)
+        self.filtering = False  # the application's keys pass here while presenting
 
     # ------------------------------------------------------------------ strip
     @property
@@ -325,6 +323,7 @@ class StageControls(QtCore.QObject):
 
     def _display_changed(self) -> None:
         self.action.setEnabled(self.display.presenting)
+        self._filter_keys(self.display.presenting)
         for strip in self.strips.values():
             strip.restyle()
         if not self.display.presenting:
@@ -332,6 +331,18 @@ class StageControls(QtCore.QObject):
         elif self.visible:
             self._place()
         self._place_sensor()
+
+    def _filter_keys(self, on: bool) -> None:
+        """See the application's key events only while presenting (a Python filter on
+        every event costs time; closed windows must not keep one)."""
+        app = QtWidgets.QApplication.instance()
+        if app is None or on == self.filtering:
+            return
+        if on:
+            app.installEventFilter(self)
+        else:
+            app.removeEventFilter(self)
+        self.filtering = on
 
     def _view_changed(self) -> None:
         if self.visible:
