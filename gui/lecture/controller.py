@@ -271,7 +271,7 @@ class Lecture(QtCore.QObject):
         self._add(
             v,
             "Presenter view (current and next scene, note, timer)",
-            ["Ctrl+Shift+V", "Ctrl+Alt+V"],
+            ["Ctrl+Shift+V"],
             self.presenter.toggle_view,
             "action-presenter-view",
         )
