@@ -254,12 +254,12 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     enters = {
         "sinusoidal": f"x = emb + PE (d={d}, base {base:g})",
         "learned": f"x = emb + 0.5·E[p] (random table, d={d})",
-        "rope": f"q, k rotated by p·θ_i (θ_i = {base:g}^{{−2i/{d - d % 2}}})",
+        "rope": f"q, k rotated by p·θ_i  (θ_i = {base:g}^{{−2i/{d - d % 2}}})",
         "alibi": f"scores − {TOY_ALIBI_SLOPE:g}·|i − j|",
     }[method]
     formula = (  # core.formula markup; two spaces separate terms
         f"out = softmax(\\frac{{q k^{{\\text{{T}}}}}}{{\\sqrt{{{d}}}}}) v,  "
-        f"q, k, v = x W_q, x W_k, x W_v;  with {name}: "
+        f"q, k, v = x W_q, x W_k, x W_v;  with {name}:  "
         f"{enters};  causal: keys j > i masked (−∞);  B = A reordered by {perm.tolist()}"
     )
     return ViewData(

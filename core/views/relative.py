@@ -131,7 +131,7 @@ def _formula(params: Mapping[str, Any]) -> str:
         f"course grid[i, j] = i − j;  Shaw index = clip(j − i, −{k}, {k}) + {k} ∈ 0..{2 * k}  "
         f"(tables a^K, a^V: 2·{2 * k + 1}·d_{{head}} per layer);"
         f"  T5 bucket(j − i): {nb} buckets,  {per_dir} per direction = {per_dir // 2} exact "
-        f"+ {per_dir - per_dir // 2} logarithmic up to distance {md}"
+        f"+ {per_dir - per_dir // 2} logarithmic  up to distance {md}"
     )
 
 

@@ -990,11 +990,11 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     ]
     scale_txt = {
         "none": "",
-        "linear": f", θ_i / {params['factor']:g} (linear)",
-        "dynamic": f", dynamic NTK base at length {L}",
-        "yarn": ", YaRN blend",
-        "longrope": ", θ_i / LongRoPE factor_i",
-        "llama3": ", Llama 3.1 bands (kept / blended / divided by factor)",
+        "linear": f",  θ_i / {params['factor']:g} (linear)",  # two spaces: a new term
+        "dynamic": f",  dynamic NTK base at length {L}",
+        "yarn": ",  YaRN blend",
+        "longrope": ",  θ_i / LongRoPE factor_i",
+        "llama3": ",  Llama 3.1 bands  (kept / blended / divided by factor)",
     }[kind]
     formula = (  # core.formula markup; two spaces separate terms
         f"R_p rotates pair i = dims (a_i, b_i) by p·θ_i,  θ_i = {params['base']:g}"
