@@ -142,6 +142,8 @@ LONGEST = {  # the parameters that make a view's terms longest
     **{v: EXPECTED[v][0] for v in VIEW_IDS},
     "rope llama3": {"scaling": "llama3"},
     "permutation learned": {"method": "learned"},
+    "rope images-mrope": {"topic": "images", "image_rope": "mrope"},
+    "rope images-2d": {"topic": "images", "image_rope": "2d"},
 }
 
 

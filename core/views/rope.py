@@ -716,12 +716,12 @@ def _image_panels(params: Mapping[str, Any]) -> tuple[list[Panel], str]:
             if (axes == a).any()
         )
         text = (
-            f"\\text{{M-RoPE}} (head\\_dim {d_img}): pair i turns by t·θ_i, h·θ_i or w·θ_i by section "
-            f"({turned});  θ_i = {params['base']:g}^{{−2i/{d_img}}}"
+            f"\\text{{M-RoPE}} (head\\_dim {d_img}):  pair i turns by t·θ_i, h·θ_i or w·θ_i by section:  "
+            f"{turned.replace(', ', ',  ')};  θ_i = {params['base']:g}^{{−2i/{d_img}}}"
         )
     else:
         text = (
-            f"2-D RoPE (head\\_dim {d_img}): pairs 0..{d_img // 4 - 1} turn by row·θ_j, pairs "
+            f"2-D RoPE (head\\_dim {d_img}):  pairs 0..{d_img // 4 - 1} turn by row·θ_j,  pairs "
             f"{d_img // 4}..{d_img // 2 - 1} by col·θ_j,  θ_j = {params['base']:g}^{{−4j/{d_img}}}"
         )
     return panels, text
