@@ -125,3 +125,76 @@ def key_index_bias_row(
     j = np.arange(scores.size)
     base = np.where(j > query, -np.inf, scores) if causal else scores
     return softmax(base + float(sign) * float(slope) * j)
+
+
+# ------------------------------------------------------------------ other bias families
+def kerple_log_bias(distance: np.ndarray, r1: float, r2: float) -> np.ndarray:
+    """KERPLE, logarithmic variant (Chi et al. 2022): ``−r1·log(1 + r2·|i − j|)``, r1, r2 > 0."""
+    return np.asarray(
+        -float(r1) * np.log1p(float(r2) * np.abs(np.asarray(distance, dtype=np.float64)))
+    )
+
+
+def kerple_power_bias(distance: np.ndarray, r1: float, r2: float) -> np.ndarray:
+    """KERPLE, power variant (Chi et al. 2022): ``−r1·|i − j|^r2``, r1 > 0, 0 < r2 ≤ 2."""
+    return np.asarray(
+        -float(r1) * np.power(np.abs(np.asarray(distance, dtype=np.float64)), float(r2))
+    )
+
+
+def sandwich_bias(distance: np.ndarray, d_model: int, n_heads: int, head: int = 1) -> np.ndarray:
+    """Sandwich (Chi et al. 2023, "Dissecting Transformer Length Extrapolation via the Lens
+    of Receptive Field Analysis") for head ``head`` (1-based), as NeMo's
+    ``SandwichRelativePositionEmbedding``:
+    ``(Σ_{k=1}^{d/2} cos(Δ / 10000^{2k/d}) − d/2) / (h·8/H)``.
+
+    The inner product of two sinusoidal position vectors ``Δ`` apart, shifted to 0 at
+    ``Δ = 0`` and scaled per head like ALiBi's slopes.
+    """
+    d = int(d_model)
+    k = np.arange(1, d // 2 + 1, dtype=np.float64)
+    inv_freq = 1.0 / np.power(10000.0, 2.0 * k / d)
+    delta = np.asarray(distance, dtype=np.float64)
+    total = np.zeros(delta.shape)
+    chunk = max(1, 2**20 // max(k.size, 1))  # Δ × frequency temporaries stay ~8 MiB
+    flat = delta.ravel()
+    out = total.ravel()
+    for a in range(0, flat.size, chunk):
+        out[a : a + chunk] = np.cos(flat[a : a + chunk, None] * inv_freq[None, :]).sum(axis=1)
+    return np.asarray((out.reshape(delta.shape) - d / 2.0) / (int(head) * 8.0 / int(n_heads)))
+
+
+# FIRE's f_θ (Li et al. 2023) is a learned MLP; this fixed toy stands in for a trained one:
+# 1 → 3 ReLU units → 1, f(x) = Σ_k w2_k·relu(w1_k·x + b1_k) with f(0) = 0.
+FIRE_W1 = (1.0, 1.0, 1.0)
+FIRE_B1 = (0.0, -0.3, -0.7)
+FIRE_W2 = (-8.0, 5.0, 2.0)
+FIRE_C = 1.0  # ψ(x) = log(c·x + 1); c is learned in FIRE, fixed here
+
+
+def fire_psi(x: np.ndarray, c: float = FIRE_C) -> np.ndarray:
+    """FIRE's monotone transform ``ψ(x) = log(c·x + 1)``."""
+    return np.asarray(np.log1p(float(c) * np.asarray(x, dtype=np.float64)))
+
+
+def fire_mlp(x: np.ndarray) -> np.ndarray:
+    """The fixed toy MLP ``f_θ`` (see :data:`FIRE_W1`, :data:`FIRE_B1`, :data:`FIRE_W2`)."""
+    v = np.asarray(x, dtype=np.float64)
+    out = np.zeros(v.shape)
+    for w1, b1, w2 in zip(FIRE_W1, FIRE_B1, FIRE_W2, strict=True):
+        out += w2 * np.maximum(w1 * v + b1, 0.0)
+    return out
+
+
+def fire_bias(query: np.ndarray, key: np.ndarray, threshold: int) -> np.ndarray:
+    """FIRE (Li et al. 2023): ``b(i, j) = f_θ(ψ(i − j) / ψ(max(L, i)))`` for ``j ≤ i``.
+
+    ``L`` (``threshold``, learned in FIRE) is taken as the training length: the input of
+    f_θ stays in [0, 1] at any length, so a longer sequence is squeezed into the range
+    the MLP saw (progressive interpolation) instead of leaving it.
+    """
+    i = np.asarray(query, dtype=np.float64)
+    j = np.asarray(key, dtype=np.float64)
+    den = fire_psi(np.maximum(float(threshold), i))
+    den = np.where(den > 0, den, 1.0)  # ψ(0) = 0: query 0 with L = 0 sees only itself
+    return fire_mlp(fire_psi(i - j) / den)

@@ -131,3 +131,22 @@ def permutation_between(a: list[str], b: list[str]) -> np.ndarray:
 def permutation_gap(res_a: AttentionResult, res_b: AttentionResult, perm: np.ndarray) -> float:
     """``max |out_b − out_a[perm]|``: 0 means attention only permuted the outputs."""
     return float(np.max(np.abs(res_b.outputs - res_a.outputs[perm])))
+
+
+def no_rope_layers(num_layers: int, interval: int) -> np.ndarray:
+    """Which layers apply RoPE (1) and which are NoPE (0), as HF transformers' SmolLM3 and
+    Llama 4 configs build their default ``no_rope_layers``:
+    ``int((layer_idx + 1) % no_rope_layer_interval != 0)``: every ``interval``-th layer
+    (layers interval−1, 2·interval−1, … counting from 0) has no positional encoding.
+    """
+    if int(interval) < 1:
+        raise ValueError(f"no_rope_layer_interval must be at least 1, got {interval}")
+    idx = np.arange(int(num_layers))
+    return np.asarray(((idx + 1) % int(interval) != 0).astype(np.int64))
+
+
+def nope_causal_weight(queries: np.ndarray) -> np.ndarray:
+    """What a NoPE layer can still tell under a causal mask: with equal scores (nothing
+    about content or position), query ``i`` spreads its weight over keys ``0..i``, so each
+    key gets ``1/(i + 1)`` — a function of the query's absolute position."""
+    return 1.0 / (np.asarray(queries, dtype=np.float64) + 1.0)

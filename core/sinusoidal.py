@@ -7,6 +7,8 @@ An odd ``d_model`` works: its last column is a sine.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 from numpy.typing import ArrayLike
 
@@ -277,3 +279,66 @@ def similarity_block_mean(count: int, step: int, d_model: int, base: float) -> n
         lone = np.sin(centre * w) * dirichlet_mean_factor(np.array([w]), s)[0]
         sim = sim + lone[:, None] * lone[None, :]
     return sim
+
+
+# ------------------------------------------------------------------ token + PE (the sum)
+TOKEN_SEED = 20170612  # the toy token embeddings (Vaswani et al. appeared 12 June 2017)
+_TOKEN_BLOCK = 64  # positions per cached block of toy token rows
+
+
+@lru_cache(maxsize=8)
+def _token_block(d_model: int, block: int) -> np.ndarray:
+    """Toy token rows ``block·64 .. block·64 + 63`` (one seeded stream per block; read-only)."""
+    rng = np.random.default_rng([TOKEN_SEED, int(d_model), int(block)])
+    rows = rng.standard_normal((_TOKEN_BLOCK, int(d_model)))
+    rows.flags.writeable = False
+    return rows
+
+
+def toy_token_embeddings(positions: ArrayLike, d_model: int) -> np.ndarray:
+    """Seeded N(0, 1) toy token embedding of the token at each position, ``(len, d_model)``.
+
+    Like the course's ``token_emb = torch.randn(seq_len, d_model)``: every position holds
+    some token whose vector is random. Rows come from blocks of 64 positions with their
+    own random stream, so a row is the same whichever window of positions asks for it.
+    """
+    pos = np.asarray(positions, dtype=np.int64).ravel()
+    if pos.size and int(pos.min()) < 0:
+        raise ValueError("positions must be non-negative")
+    out = np.empty((pos.size, int(d_model)))
+    blocks = pos // _TOKEN_BLOCK
+    for b in np.unique(blocks):
+        sel = blocks == b
+        out[sel] = _token_block(int(d_model), int(b))[pos[sel] % _TOKEN_BLOCK]
+    return out
+
+
+def score_terms(
+    query: int, keys: np.ndarray, d_model: int, base: float = 10000.0, emb_std: float = 1.0
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The four terms of ``(x_i + p_i)·(x_j + p_j)`` for query ``i`` and keys ``j``.
+
+    ``x`` are the toy token embeddings times ``emb_std`` (:func:`toy_token_embeddings`),
+    ``p`` the sinusoidal PE. Identity projections: this is the dot product of the inputs,
+    the part of ``q·k`` that adding PE to the input creates before ``W_q``, ``W_k``.
+
+    Returns
+    -------
+    (terms, x_i, p_i)
+        ``terms`` is ``(4, len(keys))``: content–content ``x_i·x_j``, content–position
+        ``x_i·p_j``, position–content ``p_i·x_j``, position–position ``p_i·p_j``;
+        ``x_i`` and ``p_i`` are the query token's embedding and PE (``(d_model,)``).
+    """
+    keys = np.asarray(keys, dtype=np.int64)
+    rows = np.append(keys, int(query))
+    x = float(emb_std) * toy_token_embeddings(rows, d_model)
+    step = even_step(keys)
+    if step == 1 and keys[0] <= query <= keys[-1]:  # a window holding the query: a slice
+        table = sinusoidal_strided(int(keys[-1]) + 1, d_model, base)  # of the cached table
+        ps, pi = table[keys[0] :], table[int(query)]
+    else:
+        p = sinusoidal(int(rows.max()) + 1, d_model, base, positions=rows)
+        ps, pi = p[:-1], p[-1]
+    xi, xs = x[-1], x[:-1]
+    terms = np.stack([xs @ xi, ps @ xi, xs @ pi, ps @ pi])
+    return terms, xi, np.array(pi)

@@ -83,10 +83,17 @@ EXPLANATION = (
     "the penalty only depends on distance, it keeps working on sequences longer than "
     "those seen in training. Some code adds +m·j instead: −m·(i−j) = +m·j − m·i, and −m·i "
     "is the same for the whole row, so +m·j gives the same causal softmax; the sign "
-    "matters, since −m·j favours the first keys instead of the nearest ones."
+    "matters, since −m·j favours the first keys instead of the nearest ones. Bottom: the "
+    "course's own example, bias = -0.1 * torch.arange(8) added to an 8×8 score matrix, "
+    "broadcasts one bias per key index over every row: −0.1·j, the same for every query. "
+    "That is such a key-index bias, not ALiBi: it does not depend on the distance i − j, "
+    "it favours the first keys whichever query asks, and it has one fixed slope where "
+    "ALiBi gives every head its own m_h."
 )
 
 TOY_SCORE_SEED = 11
+COURSE_TOY_SLOPE = 0.1  # the course: bias = -0.1 * distance, distance = torch.arange(8)
+COURSE_TOY_SIZE = 8  # the course's scores = torch.randn(8, 8)
 
 
 def _sampled_bias(n: int, h: int, causal: bool, idx: np.ndarray, ctx: ComputeContext) -> np.ndarray:
@@ -213,6 +220,95 @@ def sign_note(scores: np.ndarray, query: int, head: int, m: float, causal: bool)
     return text if causal else text + " (without the causal mask, +m·j does not match −m·|i−j|)"
 
 
+def course_toy_bias(n: int, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """The course's ``scores + (-0.1 * torch.arange(n))`` bias: ``[i, j] = −0.1·j`` on
+    ``rows × cols`` (broadcast over the query rows; the course's code has no mask)."""
+    del n  # every row is the same: the bias only sees the key index
+    return np.broadcast_to(
+        -COURSE_TOY_SLOPE * np.asarray(cols, dtype=np.float64), (len(rows), len(cols))
+    )
+
+
+def course_panels(
+    n: int,
+    slopes: np.ndarray,
+    head: int,
+    query: int,
+    causal: bool,
+    ctx: ComputeContext,
+    slots: list[tuple[int, int]],
+) -> tuple[list[Panel], str]:
+    """The course's toy on its own 8 × 8 example next to the selected head's real ALiBi
+    bias on the same 8 positions (bottom row, at ``slots`` = ``[(col, col_span), (col,
+    col_span)]``; they do not follow a seq_len drag), and a note comparing them along the
+    view's query row."""
+    del ctx  # 8 × 8: nothing to sample
+    size = COURSE_TOY_SIZE
+    idx = np.arange(size)
+    m = float(slopes[head - 1])
+    toy = course_toy_bias(size, idx, idx)
+    real = alibi_bias(size, slopes.size, causal, heads=np.array([head - 1]))[0]
+
+    def probe(kind: str) -> Any:
+        def read(x: float, y: float) -> str:
+            i, j = int(round(y)), int(round(x))
+            if not (0 <= i < size and 0 <= j < size):
+                return ""
+            if kind == "toy":
+                return f"query i={i}, key j={j}: −0.1·j = {fmt_value(-COURSE_TOY_SLOPE * j + 0.0)}"
+            v = -math.inf if causal and j > i else -m * (i - j if causal else abs(i - j))
+            return f"head {head} (m = {m:.6g}), query i={i}, key j={j}: {fmt_value(v + 0.0)}"
+
+        return read
+
+    common: dict[str, Any] = {
+        "x_coords": idx,
+        "y_coords": idx,
+        "colormap": "sequential",
+        "value_label": "bias",
+        "row": 2,
+    }
+    panels = [
+        Panel(
+            "course",
+            "Course toy (its 8 × 8 code): bias = −0.1·torch.arange(8), [i, j] = −0.1·j",
+            "heatmap",
+            "key j",
+            "query i",
+            image=toy,
+            levels=(-COURSE_TOY_SLOPE * (size - 1), 0.0),
+            probe=probe("toy"),
+            note="every row is the same: no distance, no mask",
+            col=slots[0][0],
+            col_span=slots[0][1],
+            **common,
+        ),
+        Panel(
+            "real",
+            f"Real ALiBi on the same 8 positions, head {head}: "
+            + ("−m·(i − j), j ≤ i" if causal else "−m·|i − j|")
+            + f", m = {m:.4g}",
+            "heatmap",
+            "key j",
+            "query i",
+            image=real,
+            levels=(-m * (size - 1), 0.0),
+            probe=probe("real"),
+            col=slots[1][0],
+            col_span=slots[1][1],
+            **common,
+        ),
+    ]
+    near = max(query - 1, 0)
+    text = (
+        f"course toy vs ALiBi, query {query}: the toy bias is highest at key 0 (0) and "
+        f"lowest at key {n - 1} ({-COURSE_TOY_SLOPE * (n - 1) + 0.0:.3g}) for every query; "
+        f"ALiBi head {head} is highest at the query itself and gives key {near} "
+        f"{-m * (query - near) + 0.0:.3g} and key 0 {-m * query + 0.0:.3g}"
+    )
+    return panels, text
+
+
 def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     """Display data of the ALiBi view; per-head heatmaps are sampled to fit the grid."""
     n, h, causal = params["seq_len"], params["heads"], params["causal"]
@@ -263,16 +359,20 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             row=0,
             col=0,
             row_span=2,
-            col_span=max(grid_cols, 3),
+            col_span=max(grid_cols, 5),
         )
     ]
-    total_cols = max(grid_cols, 3)
-    span = total_cols // 3
+    total_cols = max(grid_cols, 5)
+    base, extra = divmod(total_cols, 5)  # five bottom panels share the columns
+    widths = [base + (1 if k < extra else 0) for k in range(5)]
+    starts = [sum(widths[:k]) for k in range(5)]
+    slots = list(zip(starts, widths, strict=True))
     bottom: dict[str, Any] = {"row": 2, "row_span": 1}
     profile = distance_series(n, slopes, head, ctx.max_points)
     scores = np.random.default_rng(TOY_SCORE_SEED).standard_normal(n)
     m_sel = float(slopes[head - 1])
     without, with_bias = alibi_attention_row(scores, query, m_sel, causal)
+    toy_row = key_index_bias_row(scores, query, COURSE_TOY_SLOPE, -1.0, causal)
     j_idx, row_note = row_keys(n, query, ctx.max_points)
     tag = " (keys sampled)" if row_note else ""
     notes.append(sign_note(scores, query, head, m_sel, causal))
@@ -284,8 +384,8 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             "head h",
             "slope m_h",
             series=[Series("m_h", np.arange(1, h + 1, dtype=float), slopes)],
-            col=0,
-            col_span=span,
+            col=slots[0][0],
+            col_span=slots[0][1],
             **bottom,
         ),
         Panel(
@@ -297,8 +397,8 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             "distance i − j",
             "bias",
             series=profile,
-            col=span,
-            col_span=span,
+            col=slots[1][0],
+            col_span=slots[1][1],
             **bottom,
         ),
         Panel(
@@ -310,13 +410,17 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             series=[
                 Series("without bias" + tag, j_idx.astype(float), without[j_idx], "step"),
                 Series("with ALiBi" + tag, j_idx.astype(float), with_bias[j_idx], "step"),
+                Series("with course toy −0.1·j" + tag, j_idx.astype(float), toy_row[j_idx], "step"),
             ],
             note=row_note,
-            col=2 * span,
-            col_span=total_cols - 2 * span,
+            col=slots[2][0],
+            col_span=slots[2][1],
             **bottom,
         ),
     ]
+    toy_panels, toy_note = course_panels(n, slopes, head, query, causal, ctx, slots[3:])
+    panels += toy_panels
+    notes.append(toy_note)
     kind = "−m·(i−j) for j ≤ i, −∞ for j > i" if causal else "−m·|i−j|"
     formula = (  # core.formula markup; two spaces separate terms
         f"bias[h, i, j] = {kind};  m_h = 2^{{−8h/{h}}}"

@@ -8,7 +8,13 @@ from typing import Any
 import numpy as np
 
 from core import tablecache
-from core.alibi import alibi_slopes
+from core.alibi import (
+    alibi_slopes,
+    fire_bias,
+    kerple_log_bias,
+    kerple_power_bias,
+    sandwich_bias,
+)
 from core.formula import plain_text
 from core.learned import learned_table_rows
 from core.memory import check_allocation
@@ -32,7 +38,21 @@ from core.views.rope import banded, fast_pairs
 SHAW_K = 16
 T5_BUCKETS, T5_MAX_DISTANCE = 32, 128
 LEARNED_SEED = 0
-CURVES = ("sinusoidal", "rope", "alibi_head1", "alibi_mean", "learned", "t5_bucket", "shaw_index")
+CURVES = (
+    "sinusoidal",
+    "rope",
+    "alibi_head1",
+    "alibi_mean",
+    "learned",
+    "t5_bucket",
+    "shaw_index",
+    "alibi_bias_head1",
+    "kerple_log",
+    "kerple_power",
+    "sandwich_head1",
+    "fire_last_query",
+)
+BIAS_ROWS = slice(7, 12)  # additive biases (0 at Δ = 0), drawn in the "biases" panel
 
 MODEL = ParamModel(
     "compare",
@@ -71,6 +91,27 @@ MODEL = ParamModel(
             1000.0,
             log_scale=True,
         ),
+        Param(
+            "kerple_r1",
+            "float",
+            1.0,
+            "KERPLE r₁",
+            "KERPLE's scale r₁ > 0 (learned per head; a fixed value here): log variant "
+            "−r₁·log(1 + r₂·Δ), power variant −r₁·Δ^r₂.",
+            0.01,
+            10.0,
+            0.1,
+        ),
+        Param(
+            "kerple_r2",
+            "float",
+            0.5,
+            "KERPLE r₂",
+            "KERPLE's r₂ > 0 (the power variant needs r₂ ≤ 2).",
+            0.01,
+            2.0,
+            0.05,
+        ),
     ),
 )
 
@@ -79,9 +120,13 @@ EXPLANATION = (
     "point of view. Additive encodings (sinusoidal, learned) change the input; RoPE rotates "
     "queries and keys; ALiBi, Shaw and T5 act on the scores through the distance only. "
     "Left: how similar (or how strongly weighted) two tokens Δ apart are, each scaled to 1 at "
-    "Δ = 0, and which learned index a relative method uses. Right: a learned table simply "
+    "Δ = 0, and which learned index a relative method uses. Third: a learned table simply "
     "stops at the training length, while the formula-based methods still produce values "
-    "there — values the model never saw, which is a different problem from having none."
+    "there — values the model never saw, which is a different problem from having none. "
+    "Far right: biases added to the scores against distance — ALiBi's line, KERPLE's "
+    "logarithmic and power kernels, Sandwich's shifted sinusoid inner product, and FIRE's "
+    "learned function of a log-scaled, length-normalised distance. Layers without any "
+    "positional encoding (NoPE), as SmolLM3 and Llama 4 use, are in Word order."
 )
 
 HEADER = [
@@ -141,6 +186,22 @@ TABLE = [
         "defined: distances ≥ max_distance share one bucket",
         "T5, Flan-T5",
     ],
+    [
+        "NoPE / hybrid",
+        "nowhere (causal mask only)",
+        "implicit (a causal query counts its keys)",
+        "none",
+        "nothing to run out of",
+        "SmolLM3, Llama 4: every 4th layer",
+    ],
+    [
+        "KERPLE / Sandwich / FIRE",
+        "attention (score bias)",
+        "relative (kernel / sinusoid / MLP of Δ)",
+        "2 per head / none / MLP",
+        "defined; FIRE rescales to the range seen",
+        "Chi 2022 / Chi 2023 / Li 2023",
+    ],
 ]
 
 
@@ -154,7 +215,9 @@ def distance_curves(params: Mapping[str, Any], deltas: np.ndarray) -> np.ndarray
 
     Sinusoidal, RoPE and ALiBi (as the weight factor ``exp(−m·Δ)``) are 1 at ``Δ = 0``;
     learned is the cosine between rows 0 and Δ of a random table with ``train_len`` rows
-    (NaN from ``train_len`` on: no row); T5 and Shaw give their (integer) index.
+    (NaN from ``train_len`` on: no row); T5 and Shaw give their (integer) index. Rows 7–11
+    are additive biases, 0 at ``Δ = 0``: ALiBi head 1 ``−m₁Δ``, KERPLE log and power,
+    Sandwich head 1 and FIRE (toy MLP) at the last query (:func:`fire_row`).
     """
     d = params["d_model"] - params["d_model"] % 2
     dl = np.asarray(deltas, dtype=np.int64)
@@ -171,7 +234,21 @@ def distance_curves(params: Mapping[str, Any], deltas: np.ndarray) -> np.ndarray
         out[4, ok] = rows @ row0 / (np.linalg.norm(rows, axis=1) * np.linalg.norm(row0))
     out[5] = t5_relative_bucket(-dl, True, T5_BUCKETS, T5_MAX_DISTANCE)
     out[6] = shaw_relative_index(1, SHAW_K, rows=dl, cols=np.zeros(1, dtype=np.int64))[:, 0]
+    out[7] = -slopes[0] * dl + 0.0
+    out[8] = kerple_log_bias(dl, params["kerple_r1"], params["kerple_r2"]) + 0.0
+    out[9] = kerple_power_bias(dl, params["kerple_r1"], params["kerple_r2"]) + 0.0
+    out[10] = sandwich_bias(dl, d, params["heads"], 1)
+    out[11] = fire_row(params, dl)
     return out
+
+
+def fire_row(params: Mapping[str, Any], deltas: np.ndarray) -> np.ndarray:
+    """FIRE's bias at distance Δ seen from the last query ``i = seq_len − 1`` (the only one
+    that sees every distance), ``L = train_len``; NaN where ``Δ > i``."""
+    i = params["seq_len"] - 1
+    dl = np.asarray(deltas, dtype=np.float64)
+    out = fire_bias(np.full(dl.shape, float(i)), i - dl, params["train_len"])
+    return np.where(dl <= i, out, np.nan)
 
 
 def _display_curves(params: Mapping[str, Any], count: int, stride: int) -> np.ndarray:
@@ -183,7 +260,7 @@ def _display_curves(params: Mapping[str, Any], count: int, stride: int) -> np.nd
     cap = tablecache.capacity(count)
     key = (
         "compare-curves",
-        *(params[k] for k in ("d_model", "heads", "train_len", "base")),
+        *(params[k] for k in ("d_model", "heads", "train_len", "base", "kerple_r1", "kerple_r2")),
         int(stride),
         cap,
     )
@@ -192,7 +269,59 @@ def _display_curves(params: Mapping[str, Any], count: int, stride: int) -> np.nd
         lambda: distance_curves(params, stride * np.arange(cap)),
         direct=lambda: distance_curves(params, stride * np.arange(count)),
     )
-    return full[:, :count]
+    out = np.vstack([full[:-1, :count], fire_row(params, stride * np.arange(count))[None]])
+    out.flags.writeable = False  # FIRE follows seq_len (its last query): never cached
+    return out
+
+
+def _sandwich_series(
+    params: Mapping[str, Any], x: np.ndarray, exact: np.ndarray, stride: int
+) -> Series:
+    """Sandwich head 1: exact, or — when some of its frequencies turn by π or more between
+    sampled distances — its slow part with the fast cosines as the band they can add."""
+    d = params["d_model"] - params["d_model"] % 2
+    k = np.arange(1, d // 2 + 1, dtype=np.float64)
+    freqs = 1.0 / np.power(10000.0, 2.0 * k / d)
+    fast = fast_pairs(freqs, stride)
+    if not fast.any():
+        return Series(sampled_label("Sandwich h1", stride), x, exact)
+    scale = 8.0 / params["heads"]
+    slow = (np.cos(x[:, None] * freqs[None, ~fast]).sum(axis=1) - d / 2.0) / scale
+    bx, by = banded(x, slow, fast.sum() / scale)
+    return Series(f"Sandwich h1: {int(fast.sum())} fast cos as a band", bx, by)
+
+
+def _bias_panels(
+    params: Mapping[str, Any], x: np.ndarray, curves: np.ndarray, stride: int, marker: Any
+) -> tuple[list[Panel], list[str]]:
+    """Bias families against distance (row 0, column 3): ALiBi, KERPLE, Sandwich, FIRE."""
+    n, t = params["seq_len"], params["train_len"]
+    r1, r2 = params["kerple_r1"], params["kerple_r2"]
+    m1 = float(alibi_slopes(params["heads"])[0])
+    biases = [
+        Series(sampled_label("ALiBi h1", stride), x, curves[7]),
+        Series(sampled_label("KERPLE log", stride), x, curves[8]),
+        Series(sampled_label("KERPLE power", stride), x, curves[9]),
+        _sandwich_series(params, x, curves[10], stride),
+        Series(sampled_label("FIRE (toy)", stride), x, curves[11]),
+    ]
+    finite = curves[BIAS_ROWS][np.isfinite(curves[BIAS_ROWS])]
+    low = float(finite.min()) if finite.size else -1.0
+    biases += marker(low, 0.0)
+    panel = Panel(
+        "biases",
+        "Bias added to the score vs distance Δ (ALiBi, KERPLE, Sandwich, FIRE)",
+        "curves",
+        "distance Δ = i − j",
+        "bias",
+        series=biases,
+        note=f"ALiBi head 1: −{m1:.3g}·Δ; KERPLE r₁ = {r1:g}, r₂ = {r2:g}; Sandwich d = "
+        f"{params['d_model'] - params['d_model'] % 2}, head 1 of {params['heads']}; FIRE "
+        f"toy MLP at query {n - 1}, L = {t}",
+        row=0,
+        col=3,
+    )
+    return [panel], []
 
 
 def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
@@ -250,6 +379,8 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         lanes.append(Series(sampled_label(name, stride), x, y))
     lanes += marker(-0.5, 4.5)
     notes += [s for s in [sampled_note("distances", n, stride)] if s]
+    bias_panels, bias_notes = _bias_panels(params, x, curves, stride, marker)
+    notes += bias_notes
     panels = [
         Panel(
             "distance",
@@ -292,9 +423,10 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             rows=[list(r) for r in TABLE],
             row=1,
             col=0,
-            col_span=3,
+            col_span=4,
         ),
     ]
+    panels[3:3] = bias_panels
     m = alibi_slopes(params["heads"])
     formula = (  # core.formula markup; two spaces separate terms
         f"sinusoidal \\frac{{Σ_i cos(Δω_i)}}{{d/2}};  RoPE mean_i cos(Δθ_i),  θ_i = "
@@ -308,7 +440,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
 
 
 def export(params: Mapping[str, Any]) -> ExportData:
-    """The ``(7, seq_len)`` distance-curve matrix over Δ = 0..seq_len−1 (rows: CURVES)."""
+    """The ``(12, seq_len)`` distance-curve matrix over Δ = 0..seq_len−1 (rows: CURVES)."""
     n = params["seq_len"]
     check_allocation("distance curves", (len(CURVES), n))
     block = max(1, 2**20 // params["d_model"])  # Δ × frequency temporaries stay ~8 MiB
@@ -331,9 +463,11 @@ SPEC = ViewSpec(
     EXPLANATION,
     compute,
     export,
-    "(7, seq_len) float64 over distance Δ = 0..seq_len−1; rows: [0] sinusoidal "
+    "(12, seq_len) float64 over distance Δ = 0..seq_len−1; rows: [0] sinusoidal "
     "PE_p·PE_p+Δ / (d/2), [1] RoPE mean cos(Δθ_i), [2] ALiBi head 1 exp(−m₁Δ), "
     "[3] ALiBi exp(−m̄Δ) with the mean slope, [4] learned cos(E_0, E_Δ) of a random "
     "train_len-row table (NaN from train_len on), [5] T5 bucket of −Δ "
-    "(bidirectional, 32 buckets, max distance 128), [6] Shaw index clip(−Δ, ±16) + 16",
+    "(bidirectional, 32 buckets, max distance 128), [6] Shaw index clip(−Δ, ±16) + 16, "
+    "[7] ALiBi head 1 bias −m₁Δ, [8] KERPLE −r₁·log(1 + r₂Δ), [9] KERPLE −r₁·Δ^r₂, "
+    "[10] Sandwich head 1, [11] FIRE (toy MLP) at query seq_len − 1, L = train_len",
 )

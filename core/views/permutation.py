@@ -11,6 +11,8 @@ from core.attention import (
     ATTENTION_METHODS,
     TOY_ALIBI_SLOPE,
     AttentionResult,
+    no_rope_layers,
+    nope_causal_weight,
     permutation_between,
     tokenize,
     toy_attention,
@@ -18,7 +20,15 @@ from core.attention import (
 from core.formula import plain_text
 from core.memory import check_allocation
 from core.params import Param, ParamModel
-from core.viewdata import ComputeContext, ExportData, Panel, ViewData, ViewSpec, fmt_value
+from core.viewdata import (
+    ComputeContext,
+    ExportData,
+    Panel,
+    Series,
+    ViewData,
+    ViewSpec,
+    fmt_value,
+)
 
 METHODS = tuple(m for m in ATTENTION_METHODS if m != "none")
 IDENTICAL_TOL = 1e-9
@@ -73,8 +83,22 @@ MODEL = ParamModel(
             100.0,
             log_scale=True,
         ),
+        Param(
+            "nope_interval",
+            "int",
+            4,
+            "NoPE every n-th layer",
+            "no_rope_layer_interval of SmolLM3 and Llama 4 (4 in both configs): layers "
+            "n, 2n, … (1-based) use no positional encoding; 1 makes every layer NoPE.",
+            1,
+            16,
+            1,
+        ),
     ),
 )
+
+SMOLLM3_LAYERS, LLAMA4_LAYERS = 36, 48  # SmolLM3-3B; Llama 4 Scout (HF config defaults)
+NOPE_QUERIES = 64  # query positions in the causal-NoPE panel
 
 EXPLANATION = (
     "Self-attention without positions and without a mask treats a sentence as a bag of "
@@ -84,7 +108,13 @@ EXPLANATION = (
     "use a causal mask, and the mask alone already leaks order: the first word sees only "
     "itself, so its output is its own value vector (middle row). Give the head positions "
     "and the outputs change too (bottom row); a symmetric distance bias such as ALiBi's "
-    "−m·|i−j| only sees distances, so a sentence and its exact reversal still look the same."
+    "−m·|i−j| only sees distances, so a sentence and its exact reversal still look the same. "
+    "The course says self-attention 'treats tokens independently': it does not — every "
+    "output row mixes the value vectors of all the tokens it attends to (each weight row "
+    "spreads over every key); what it cannot see without positions is their order. The "
+    "middle row is a NoPE layer: SmolLM3 and Llama 4 use one every 4th layer (right), and "
+    "under the causal mask even equal scores tell query i where it is: it spreads its "
+    "weight over i + 1 keys (bottom right)."
 )
 
 RUNS = (  # (tag, method or None for the selected one, causal)
@@ -163,6 +193,77 @@ def _verdict(
             f"(max difference {gaps['pe']:.2g}).{why}"
         )
     )
+
+
+def nope_panels(interval: int, rows: int) -> tuple[list[Panel], str]:
+    """Which layers of SmolLM3 and Llama 4 use RoPE (HF's default ``no_rope_layers``), and
+    what a causal NoPE layer still tells: the weight 1/(i + 1) equal scores give each key.
+    A fourth column: the layers (one column per model) over ``rows − 1`` rows, the
+    causal-NoPE weights below them."""
+    layers = np.full((LLAMA4_LAYERS, 2), np.nan)  # rows: layers, columns: models
+    layers[:SMOLLM3_LAYERS, 0] = no_rope_layers(SMOLLM3_LAYERS, interval)
+    layers[:, 1] = no_rope_layers(LLAMA4_LAYERS, interval)
+    nope_1based = [int(k) + 1 for k in np.flatnonzero(layers[:, 1] == 0)]
+    names = ("SmolLM3-3B", "Llama 4 Scout")
+    totals = (SMOLLM3_LAYERS, LLAMA4_LAYERS)
+
+    def probe_layer(px: float, py: float) -> str:
+        c, layer = int(round(px)), int(round(py))
+        if not (0 <= c < 2 and 0 <= layer < LLAMA4_LAYERS) or np.isnan(layers[layer, c]):
+            return ""
+        v = int(layers[layer, c])
+        kind = "RoPE" if v else "NoPE, no positional encoding"
+        return f"{names[c]}, layer {layer + 1} of {totals[c]}: {kind} ({v})"
+
+    q = np.arange(NOPE_QUERIES)
+    shown = ", ".join(map(str, nope_1based[:6])) + (", …" if len(nope_1based) > 6 else "")
+    panels = [
+        Panel(
+            "layers",
+            f"RoPE (1) or NoPE (0) per layer, interval {interval}",
+            "heatmap",
+            "model",
+            "layer index (0-based)",
+            image=layers,
+            x_coords=np.arange(2),
+            y_coords=np.arange(LLAMA4_LAYERS),
+            x_ticks=[(0.0, f"SmolLM3 ({SMOLLM3_LAYERS})"), (1.0, f"Llama 4 ({LLAMA4_LAYERS})")],
+            colormap="sequential",
+            levels=(0.0, 1.0),
+            value_label="RoPE (1) / NoPE (0)",
+            probe=probe_layer,
+            missing="no layer",
+            note=f"NoPE layers (1-based): {shown or 'none'}",
+            row=0,
+            col=3,
+            row_span=max(rows - 1, 1),
+        ),
+        Panel(
+            "nope",
+            "Causal NoPE: equal scores, weight 1/(i + 1)",
+            "curves",
+            "query position i",
+            "weight per key",
+            series=[
+                Series("causal", q.astype(float), nope_causal_weight(q)),
+                Series(
+                    f"bidirectional (1/{NOPE_QUERIES})",
+                    q.astype(float),
+                    np.full(q.size, 1.0 / NOPE_QUERIES),
+                    "dashed",
+                ),
+            ],
+            row=max(rows - 1, 1),
+            col=3,
+        ),
+    ]
+    note = (
+        "NoPE, equal scores: causal query i gives each of its i + 1 keys 1/(i + 1) "
+        f"(query 0: 1, query {NOPE_QUERIES - 1}: {1.0 / NOPE_QUERIES:.3g}), so averages over "
+        f"the prefix shrink with i and later layers can read it; bidirectional: "
+        f"1/{NOPE_QUERIES} for every query"
+    )
+    return panels, note
 
 
 def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
@@ -262,12 +363,15 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         f"q, k, v = x W_q, x W_k, x W_v;  with {name}:  "
         f"{enters};  causal: keys j > i masked (−∞);  B = A reordered by {perm.tolist()}"
     )
+    extra, nope_note = nope_panels(params["nope_interval"], len(tags))
+    panels += extra
     return ViewData(
         "permutation",
         dict(params),
         panels,
         plain_text(formula),
         _verdict(a, b, perm, gaps, method),
+        notes=[nope_note],
         formula_markup=formula,
     )
 

@@ -10,7 +10,16 @@ import numpy as np
 from core.formula import plain_text
 from core.memory import check_allocation
 from core.params import Param, ParamModel
-from core.relative import relative_positions, shaw_relative_index, t5_relative_bucket
+from core.relative import (
+    TOY_WIDTH,
+    deberta_index,
+    deberta_log_bucket,
+    deberta_terms,
+    relative_positions,
+    shaw_relative_index,
+    t5_relative_bucket,
+    transformer_xl_terms,
+)
 from core.toeplitz import even_step, offsets, toeplitz_view
 from core.viewdata import (
     ComputeContext,
@@ -79,6 +88,40 @@ MODEL = ParamModel(
             4096,
             1,
         ),
+        Param(
+            "query",
+            "int",
+            8,
+            "Query i (score terms)",
+            "Query whose Transformer-XL and DeBERTa score terms are drawn against each key "
+            "(clamped to seq_len−1).",
+            0,
+            4095,
+            1,
+        ),
+        Param(
+            "position_buckets",
+            "int",
+            256,
+            "DeBERTa buckets",
+            "DeBERTa-v2/v3 position_buckets (256): offsets |i − j| ≤ position_buckets/2 keep "
+            "their value, larger ones share logarithmic buckets; 2·position_buckets "
+            "relative embeddings.",
+            2,
+            1024,
+            1,
+        ),
+        Param(
+            "max_relative_positions",
+            "int",
+            512,
+            "DeBERTa max relative",
+            "DeBERTa's max_relative_positions (512): |i − j| = max − 1 reaches the last "
+            "bucket, position_buckets − 1.",
+            4,
+            8192,
+            1,
+        ),
     ),
 )
 
@@ -90,7 +133,12 @@ EXPLANATION = (
     "(one added to the keys, one to the values). T5 learns one "
     "scalar bias per bucket: small distances get a bucket each, larger ones share "
     "logarithmically wider buckets, and everything beyond max_distance lands in the last "
-    "one."
+    "one. Bottom, the two models the course names: Transformer-XL writes the score of "
+    "query i and key j as four terms, content (a), content–position (b) with R_{i−j} a "
+    "sinusoid of the distance, and two learned global biases u (c) and v (d) that replace "
+    "the query's own position; DeBERTa keeps content and position apart (disentangled "
+    "attention) and adds content→position (c2p) and position→content (p2c) terms that "
+    "read relative embeddings at a log-bucketed i − j."
 )
 
 
@@ -124,6 +172,114 @@ def _grids(
     return grid, shaw, t5
 
 
+TERM_REACH = 32  # keys within ±32 of the query (64 back for causal Transformer-XL)
+
+
+def _check_deberta(params: Mapping[str, Any]) -> None:
+    deberta_log_bucket(
+        np.zeros(1, dtype=np.int64), params["position_buckets"], params["max_relative_positions"]
+    )
+
+
+def term_keys(n: int, query: int, reach: int, causal: bool) -> np.ndarray:
+    """Keys of a score-term panel: those within ``reach`` of the query (only ``j ≤ i``
+    when ``causal``), exact, no sampling. A seq_len drag leaves them alone once the
+    sequence reaches past them."""
+    lo = max(0, query - reach)
+    hi = query if causal else min(n - 1, query + reach)
+    return np.arange(lo, hi + 1)
+
+
+def term_panels(params: Mapping[str, Any], ctx: ComputeContext) -> list[Panel]:
+    """Transformer-XL's (a)–(d) and DeBERTa's c2c/c2p/p2c for one query, and DeBERTa's
+    log buckets against i − j (row 1)."""
+    n = params["seq_len"]
+    i = min(params["query"], n - 1)
+    nb, mp = params["position_buckets"], params["max_relative_positions"]
+    xl_keys = term_keys(n, i, 2 * TERM_REACH, causal=True)
+    xl = transformer_xl_terms(i, xl_keys, TOY_WIDTH)
+    xk = xl_keys.astype(float)
+    xl_names = ("(a) q_i·k_j content", "(b) q_i·W_R R_{i−j}", "(c) u·k_j", "(d) v·W_R R_{i−j}")
+    xl_series = [Series(nm, xk, xl[t]) for t, nm in enumerate(xl_names)]
+    xl_series.append(Series("sum A_ij", xk, xl.sum(axis=0), "dashed"))
+    db_keys = term_keys(n, i, TERM_REACH, causal=False)
+    db = deberta_terms(i, db_keys, nb, mp, TOY_WIDTH)
+    dk = db_keys.astype(float)
+    db_series = [
+        Series(nm, dk, db[t])
+        for t, nm in enumerate(("c2c Q_i·K_j", "c2p Q_i·K_r[δ(i, j)]", "p2c K_j·Q_r[δ(j, i)]"))
+    ]
+    db_series.append(Series("sum", dk, db.sum(axis=0), "dashed"))
+    reach = 2 * mp
+    r_idx, r_stride = sample_axis(reach + 1, ctx.max_points // 2)
+    rel = np.concatenate([-r_idx[:0:-1], r_idx]).astype(np.int64)
+    bucket = deberta_log_bucket(rel, nb, mp).astype(float)
+    mid = nb // 2
+
+    def window(keys: np.ndarray, total: int) -> str:
+        return f" (keys {keys[0]}..{keys[-1]}, near the query)" if keys.size < total else ""
+
+    return [
+        Panel(
+            "xl_terms",
+            f"Transformer-XL: score of query {i} = (a) + (b) + (c) + (d), keys j ≤ {i}",
+            "curves",
+            "key j" + window(xl_keys, i + 1),
+            "score term (÷√d)",
+            series=xl_series,
+            note=f"toy head d = {TOY_WIDTH}, seeded; (c) and (d) use no query position: "
+            "u and v are the same for every query",
+            row=1,
+            col=0,
+            col_span=2,
+        ),
+        Panel(
+            "deberta_terms",
+            f"DeBERTa: score of query {i} = c2c + c2p + p2c",
+            "curves",
+            "key j" + window(db_keys, n),
+            "score term (÷√(3d))",
+            series=db_series,
+            note=f"toy head d = {TOY_WIDTH}, seeded, shared key/query projections as in "
+            f"DeBERTa-v3; δ = log bucket of i − j ({nb} buckets, max {mp})",
+            row=1,
+            col=2,
+        ),
+        Panel(
+            "deberta_buckets",
+            f"DeBERTa log bucket δ of i − j ({nb} buckets, max {mp})",
+            "curves",
+            "relative position i − j (query − key)",
+            "bucket δ",
+            series=[
+                Series(sampled_label("bucket δ", r_stride), rel.astype(float), bucket, "step"),
+                Series(
+                    sampled_label(f"row read − {nb} = clamp(δ, −{nb}, {nb - 1})", r_stride),
+                    rel.astype(float),
+                    (deberta_index(bucket.astype(np.int64), nb) - nb).astype(float),
+                    "step",
+                ),
+                Series(
+                    sampled_label("i − j (no bucketing)", r_stride),
+                    rel.astype(float),
+                    rel.astype(float),
+                    "dashed",
+                ),
+            ],
+            note=f"exact for |i − j| ≤ {mid}, logarithmic beyond; |i − j| = {mp - 1} → "
+            f"±{int(deberta_log_bucket(np.array([mp - 1]), nb, mp)[0])}; the embedding row "
+            f"is clamp(δ + {nb}, 0, {2 * nb - 1})"
+            + (
+                "; " + sampled_note("relative positions", reach + 1, r_stride)
+                if r_stride > 1
+                else ""
+            ),
+            row=1,
+            col=3,
+        ),
+    ]
+
+
 def _formula(params: Mapping[str, Any]) -> str:
     nb, md, k = params["num_buckets"], params["max_distance"], params["k"]
     per_dir = nb // 2 if params["bidirectional"] else nb
@@ -145,6 +301,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     """
     n, k, nb, md = params["seq_len"], params["k"], params["num_buckets"], params["max_distance"]
     _t5(np.zeros(1, dtype=np.int64), params)  # validate the bucket settings first
+    _check_deberta(params)
     idx, stride = sample_axis(n, ctx.max_cells)
     grid, shaw, t5 = _grids(n, k, idx, params)
     notes = [t for t in [sampled_note("positions", n, stride)] if t]
@@ -238,8 +395,8 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             value_label="bucket",
             probe=probe_t5,
             note="" if params["bidirectional"] else "decoder: keys after the query → bucket 0",
-            row=1,
-            col=0,
+            row=0,
+            col=2,
         ),
         Panel(
             "t5_curve",
@@ -248,10 +405,11 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             "relative position j − i (key − query)",
             "bucket / index",
             series=curve,
-            row=1,
-            col=1,
+            row=0,
+            col=3,
         ),
     ]
+    panels += term_panels(params, ctx)
     formula = _formula(params)
     return ViewData(
         "relative", dict(params), panels, plain_text(formula), notes=notes, formula_markup=formula

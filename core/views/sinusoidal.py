@@ -11,6 +11,7 @@ from core.formula import plain_text
 from core.memory import check_allocation
 from core.params import Param, ParamModel
 from core.sinusoidal import (
+    score_terms,
     similarity_block_mean,
     similarity_grid,
     sinusoidal,
@@ -81,8 +82,33 @@ MODEL = ParamModel(
             1,
             max_items=16,
         ),
+        Param(
+            "query",
+            "int",
+            10,
+            "Query position i",
+            "Token i whose embedding + PE is drawn, and whose score against each key j "
+            "is split into its four terms (clamped to seq_len−1).",
+            0,
+            65535,
+            1,
+        ),
+        Param(
+            "emb_std",
+            "float",
+            1.0,
+            "Token embedding scale σ",
+            "Standard deviation of the seeded toy token embeddings x (the course's "
+            "torch.randn: σ = 1). At 0 only the PE is left.",
+            0.0,
+            4.0,
+            0.1,
+        ),
     ),
 )
+
+KEY_WINDOW = 256  # keys in the four-term panel (fewer for a very wide d: 2^20 numbers)
+DIM_WINDOW = 128  # dimensions drawn in the embedding + PE panel
 
 EXPLANATION = (
     "Each position p gets a fixed vector of sines and cosines at geometrically spaced "
@@ -91,7 +117,13 @@ EXPLANATION = (
     "sin/cos of p+k are a rotation of sin/cos of p, PE_p·PE_q depends only on p−q for an "
     "even d: the similarity matrix is constant along its diagonals (an odd d's lone last "
     "sine column breaks this). Layout: interleaved "
-    "(column 2i = sin, 2i+1 = cos), as in Vaswani et al."
+    '(column 2i = sin, 2i+1 = cos), as in Vaswani et al. Bottom: what "added to the '
+    'input" does to one token vector x_i + p_i, and the four terms the sum puts into '
+    "every score (x_i + p_i)·(x_j + p_j): content–content, content–position, "
+    "position–content and position–position (before W_q, W_k; toy token vectors). "
+    "Course corrections: in PE(pos, 2i) and PE(pos, 2i+1), i is the pair index "
+    "0..⌈d/2⌉−1, not the embedding dimension (the dimensions are 2i and 2i+1); and the "
+    "course's positional_encoding code fails for an odd d_model above 1."
 )
 
 
@@ -156,6 +188,85 @@ def _similarity_note(n: int, d: int, base: float, s_pos: int) -> str:
             "(they are exactly when d is even)"
         )
     return "; ".join(t for t in parts if t)
+
+
+def odd_d_course_note(d: int) -> str:
+    """What the course's ``positional_encoding(max_len, d)`` does for an odd ``d``."""
+    if d % 2 == 0 or d == 1:  # d = 1: the lone cosine broadcasts into 0 columns, no error
+        return ""
+    return (
+        f"course code: positional_encoding(max_len, {d}) stops with a ValueError — "
+        f"pe[:, 1::2] has {d // 2} columns but cos(position·div_term) has {(d + 1) // 2} "
+        "(numpy cannot broadcast them); this app gives the odd last column a sine"
+    )
+
+
+def key_window(n: int, d: int, query: int) -> np.ndarray:
+    """Keys of the four-term panel: every key when they fit, else a window around
+    the query (exact values, no sampling: the content terms are noise that a sample
+    would not show more truthfully)."""
+    width = min(n, KEY_WINDOW, max(32, 2**20 // max(d, 1)))
+    start = min(max(query - width // 2, 0), n - width)
+    return np.arange(start, start + width)
+
+
+def sum_panels(params: Mapping[str, Any]) -> tuple[list[Panel], list[str]]:
+    """The token + PE panel and the four-term score panel (row 2), and their notes."""
+    n, d, base = params["seq_len"], params["d_model"], params["base"]
+    sigma = params["emb_std"]
+    i = min(params["query"], n - 1)
+    keys = key_window(n, d, i)
+    terms, xi, pi = score_terms(i, keys, d, base, sigma)
+    shown = min(d, DIM_WINDOW)
+    dim = np.arange(shown, dtype=float)
+    tag = f", dims 0..{shown - 1} of {d}" if shown < d else ""
+    x = keys.astype(float)
+    names = (
+        "x_i·x_j content–content",
+        "x_i·p_j content–position",
+        "p_i·x_j position–content",
+        "p_i·p_j position–position",
+    )
+    series = [Series(nm, x, terms[k]) for k, nm in enumerate(names)]
+    series.append(Series("sum = (x_i+p_i)·(x_j+p_j)", x, terms.sum(axis=0), "dashed"))
+    at_i = int(np.searchsorted(keys, i))
+    window = f"keys {keys[0]}..{keys[-1]} around the query" if keys.size < n else ""
+    note = (
+        f"at j = i = {i}: x_i·x_i = |x_i|² = {terms[0, at_i]:.3g} (≈ σ²·d = {sigma**2 * d:.3g}), "
+        f"p_i·p_i = {terms[3, at_i]:.3g} (each sin²+cos² pair adds 1); x_i·x_j for j ≠ i is "
+        "noise of size σ²·√d, x_i·p_j and p_i·x_j of size σ·√(d/2); only p_i·p_j is a "
+        + ("smooth function of i − j" if d % 2 == 0 else "smooth curve (odd d: not of i − j alone)")
+    )
+    notes = [t for t in (odd_d_course_note(d),) if t]
+    panels = [
+        Panel(
+            "sum",
+            f'What "added to the input" does to token i = {i}: x_i + p_i{tag}',
+            "curves",
+            "dimension",
+            "value",
+            series=[
+                Series(f"token x_i (σ = {sigma:g})", dim, xi[:shown], "dashed"),
+                Series("PE p_i", dim, pi[:shown]),
+                Series("input x_i + p_i", dim, xi[:shown] + pi[:shown]),
+            ],
+            note=f"first {shown} of {d} dimensions" if shown < d else "",
+            row=2,
+            col=0,
+        ),
+        Panel(
+            "terms",
+            f"Score of query i = {i} against key j, split into its four terms",
+            "curves",
+            "key j" + (f" ({window})" if window else ""),
+            "dot product",
+            series=series,
+            note=note,
+            row=2,
+            col=1,
+        ),
+    ]
+    return panels, notes
 
 
 def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
@@ -288,6 +399,9 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         f"PE[p, 2i] = sin(p·ω_i),  PE[p, 2i+1] = cos(p·ω_i),  ω_i = {base:g}^{{−2i/{d}}}"
         f"   → ω_0 = 1{omega1},  wavelengths {wl[0]:.3g} … {wl[-1]:.3g}"
     )
+    extra, extra_notes = sum_panels(params)
+    panels += extra
+    notes += extra_notes
     return ViewData(
         "sinusoidal",
         dict(params),
