@@ -12,7 +12,6 @@ from core.memory import check_allocation
 from core.params import Param, ParamModel
 from core.relative import (
     TOY_WIDTH,
-    deberta_index,
     deberta_log_bucket,
     deberta_terms,
     relative_positions,
@@ -173,6 +172,7 @@ def _grids(
 
 
 TERM_REACH = 32  # keys within ±32 of the query (64 back for causal Transformer-XL)
+BUCKET_POINTS = 24  # sampled relative positions per side in the DeBERTa bucket plot
 
 
 def _check_deberta(params: Mapping[str, Any]) -> None:
@@ -211,10 +211,14 @@ def term_panels(params: Mapping[str, Any], ctx: ComputeContext) -> list[Panel]:
     ]
     db_series.append(Series("sum", dk, db.sum(axis=0), "dashed"))
     reach = 2 * mp
-    r_idx, r_stride = sample_axis(reach + 1, ctx.max_points // 2)
+    # monotone (a line up to ±position_buckets/2, then a log curve): a sample draws it
+    # faithfully, and a few points keep the view within its antialiasing budget
+    r_idx, r_stride = sample_axis(reach + 1, BUCKET_POINTS)
+    mid = nb // 2
+    corners = [c for c in (mid, mid + 1, mp - 1, reach) if c <= reach]  # kink, last bucket
+    r_idx = np.unique(np.append(r_idx, corners))
     rel = np.concatenate([-r_idx[:0:-1], r_idx]).astype(np.int64)
     bucket = deberta_log_bucket(rel, nb, mp).astype(float)
-    mid = nb // 2
 
     def window(keys: np.ndarray, total: int) -> str:
         return f" (keys {keys[0]}..{keys[-1]}, near the query)" if keys.size < total else ""
@@ -254,21 +258,15 @@ def term_panels(params: Mapping[str, Any], ctx: ComputeContext) -> list[Panel]:
             series=[
                 Series(sampled_label("bucket δ", r_stride), rel.astype(float), bucket, "step"),
                 Series(
-                    sampled_label(f"row read − {nb} = clamp(δ, −{nb}, {nb - 1})", r_stride),
-                    rel.astype(float),
-                    (deberta_index(bucket.astype(np.int64), nb) - nb).astype(float),
-                    "step",
-                ),
-                Series(
-                    sampled_label("i − j (no bucketing)", r_stride),
-                    rel.astype(float),
-                    rel.astype(float),
+                    "i − j (no bucketing)",
+                    np.array([-reach, reach], dtype=float),
+                    np.array([-reach, reach], dtype=float),
                     "dashed",
                 ),
             ],
             note=f"exact for |i − j| ≤ {mid}, logarithmic beyond; |i − j| = {mp - 1} → "
             f"±{int(deberta_log_bucket(np.array([mp - 1]), nb, mp)[0])}; the embedding row "
-            f"is clamp(δ + {nb}, 0, {2 * nb - 1})"
+            f"read is clamp(δ + {nb}, 0, {2 * nb - 1}), so |δ| ≥ {nb} share the last rows"
             + (
                 "; " + sampled_note("relative positions", reach + 1, r_stride)
                 if r_stride > 1

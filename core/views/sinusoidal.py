@@ -107,7 +107,8 @@ MODEL = ParamModel(
     ),
 )
 
-KEY_WINDOW = 256  # keys in the four-term panel (fewer for a very wide d: 2^20 numbers)
+KEY_WINDOW = 64  # keys in the four-term panel (its 5 curves stay within the view's
+# antialiasing budget of points; fewer keys for a very wide d: 2^20 numbers)
 DIM_WINDOW = 128  # dimensions drawn in the embedding + PE panel
 
 EXPLANATION = (
