@@ -91,7 +91,9 @@ def test_token_plus_pe_and_its_four_score_terms(n, d, query, sigma):
         "p_i·p_j position–position",
     ]
     at_i = int(np.flatnonzero(keys == i)[0])
-    assert f"|x_i|² = {terms[0].y[at_i]:.3g}" in data.panel("terms").note
+    assert f"|x_i|² = {terms[0].y[at_i]:.3g}" in data.panel("terms").title
+    if n <= CTX.max_cells and d % 2 == 0:  # nothing sampled: room for the hover hint
+        assert not data.display_notes()
 
 
 def test_toy_tokens_are_the_same_rows_whichever_window_asks():

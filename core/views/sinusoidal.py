@@ -232,12 +232,6 @@ def sum_panels(params: Mapping[str, Any]) -> tuple[list[Panel], list[str]]:
     series.append(Series("sum = (x_i+p_i)·(x_j+p_j)", x, terms.sum(axis=0), "dashed"))
     at_i = int(np.searchsorted(keys, i))
     window = f"keys {keys[0]}..{keys[-1]} around the query" if keys.size < n else ""
-    note = (
-        f"at j = i = {i}: x_i·x_i = |x_i|² = {terms[0, at_i]:.3g} (≈ σ²·d = {sigma**2 * d:.3g}), "
-        f"p_i·p_i = {terms[3, at_i]:.3g} (each sin²+cos² pair adds 1); x_i·x_j for j ≠ i is "
-        "noise of size σ²·√d, x_i·p_j and p_i·x_j of size σ·√(d/2); only p_i·p_j is a "
-        + ("smooth function of i − j" if d % 2 == 0 else "smooth curve (odd d: not of i − j alone)")
-    )
     notes = [t for t in (odd_d_course_note(d),) if t]
     panels = [
         Panel(
@@ -257,12 +251,12 @@ def sum_panels(params: Mapping[str, Any]) -> tuple[list[Panel], list[str]]:
         ),
         Panel(
             "terms",
-            f"Score of query i = {i} against key j, split into its four terms",
+            f"Score of query i = {i} vs key j in four terms (at j = i: |x_i|² = "
+            f"{terms[0, at_i]:.3g}, p_i·p_i = {terms[3, at_i]:.3g})",
             "curves",
             "key j" + (f" ({window})" if window else ""),
             "dot product",
             series=series,
-            note=note,
             row=2,
             col=1,
         ),
