@@ -8,6 +8,20 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("PE_STUDIO_NO_SETTINGS", "1")
 
 import pytest
+from pytestqt.qtbot import QtBot
+
+# A wait is a ceiling, not a speed requirement: pytest-qt's 5 s default timed out on a
+# loaded 2-core machine (load ~15) while the condition came true later. Waits still return
+# as soon as their condition holds, so a longer ceiling costs nothing when tests pass.
+WAIT_CEILING_MS = 60_000
+_wait_until = QtBot.waitUntil
+
+
+def _patient_wait_until(self, callback, *, timeout: int = WAIT_CEILING_MS) -> None:  # type: ignore[no-untyped-def]
+    _wait_until(self, callback, timeout=max(timeout, WAIT_CEILING_MS))
+
+
+QtBot.waitUntil = _patient_wait_until  # type: ignore[method-assign]
 
 
 @pytest.fixture
