@@ -12,6 +12,12 @@ A *deck* is an ordered list of scenes for a lecture::
     {"format": "pe-studio-deck", "version": 1, "title": "...", "scenes": [{...}, ...]}
 
 Scenes inside a deck need only ``view`` and ``params`` (``format``/``version`` optional).
+Three optional fields stage a scene (see :class:`Scene`): ``panels`` (which panels to show,
+in which order: ``["waves", "heatmap"]``), ``reveal`` (``true``: Page Down reveals the
+panels one at a time before moving on) and ``highlight`` (one curve, row, head or cell
+emphasised while the rest is dimmed: ``{"panel": "waves", "series": "dim 4"}``,
+``{"panel": "grid", "row": 5}``, ``{"panel": "heads", "head": 3}``,
+``{"panel": "grid", "cell": [5, 2]}``).
 Parameters missing from ``params`` take their defaults (files from older versions keep
 loading); every given value is validated through the view's
 :class:`~core.params.ParamModel`, and the combination by computing the view at a tiny
@@ -33,13 +39,14 @@ import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from functools import cache
+from typing import Any, Literal
 
 from core.atomicio import atomic_write_text
 from core.fileread import FileReadError, read_regular
 from core.memory import MemoryBudgetError
 from core.params import MAX_NUMBER_CHARS, ParamError, ParamModel, check_encodable, short_repr
-from core.viewdata import ComputeContext
+from core.viewdata import ComputeContext, Panel, ViewData
 from core.views import VIEWS, compute_view, get_view
 
 SCENE_FORMAT = "pe-studio-scene"
@@ -55,7 +62,19 @@ MAX_SCENES = 1000
 # same checks as the display's computation).
 CHECK_CONTEXT = ComputeContext(max_cells=16, max_points=64)
 
-_SCENE_KEYS = ("format", "version", "view", "title", "note", "params")
+_SCENE_KEYS = (
+    "format",
+    "version",
+    "view",
+    "title",
+    "note",
+    "params",
+    "panels",
+    "reveal",
+    "highlight",
+)
+HIGHLIGHT_KINDS = ("series", "row", "head", "cell")
+MAX_SERIES_CHARS = 200
 _DECK_KEYS = ("format", "version", "title", "scenes")
 
 __all__ = [
@@ -66,13 +85,16 @@ __all__ = [
     "MAX_SCENES",
     "MAX_TITLE_CHARS",
     "SCENE_FORMAT",
+    "HIGHLIGHT_KINDS",
     "Deck",
+    "Highlight",
     "Scene",
     "SceneError",
     "deck_from_dict",
     "deck_to_dict",
     "load_deck",
     "load_scene",
+    "panel_keys",
     "params_to_json",
     "save_deck",
     "save_scene",
@@ -97,13 +119,53 @@ class SceneError(ValueError):
 
 
 @dataclass(frozen=True)
+class Highlight:
+    """What a scene emphasises in one of its panels while the rest is dimmed.
+
+    Attributes
+    ----------
+    panel
+        Key of the panel.
+    kind
+        ``series`` (a curve or arrow, by its name or the name's first words: ``"dim 4"``
+        matches ``"dim 4 (sin)"``), ``row`` (a heatmap row, by its position), ``head`` (a
+        tile of a mosaic of heads, from 1) or ``cell`` (a heatmap cell, ``(row, col)``
+        positions).
+    value
+        The name, row, head or ``(row, col)``.
+    """
+
+    panel: str
+    kind: Literal["series", "row", "head", "cell"]
+    value: str | int | tuple[int, int]
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object of the highlight."""
+        value = list(self.value) if isinstance(self.value, tuple) else self.value
+        return {"panel": self.panel, self.kind: value}
+
+
+@dataclass(frozen=True)
 class Scene:
-    """One view with all its (validated) parameters, a title and a speaker note."""
+    """One view with all its (validated) parameters, a title and a speaker note.
+
+    Attributes
+    ----------
+    panels
+        Keys of the panels to show, in this order; ``()``: all, as the view lays them out.
+    reveal
+        Whether stepping forward reveals the shown panels one at a time first.
+    highlight
+        What to emphasise, or ``None``.
+    """
 
     view_id: str
     params: dict[str, Any] = field(default_factory=dict)
     title: str = ""
     note: str = ""
+    panels: tuple[str, ...] = ()
+    reveal: bool = False
+    highlight: Highlight | None = None
 
 
 @dataclass(frozen=True)
@@ -207,6 +269,12 @@ def scene_to_dict(scene: Scene, *, header: bool = True) -> dict[str, Any]:
             "params": params_to_json(model, scene.params),
         }
     )
+    if scene.panels:
+        out["panels"] = list(scene.panels)
+    if scene.reveal:
+        out["reveal"] = True
+    if scene.highlight is not None:
+        out["highlight"] = scene.highlight.to_json()
     return out
 
 
@@ -247,11 +315,172 @@ def scene_from_dict(data: Any, *, prefix: str = "", in_deck: bool = False) -> Sc
         values = model.validate(params, partial=True)
     except ParamError as exc:
         raise SceneError(f"{prefix}params.{exc.name}", str(exc)[len(exc.name) + 2 :]) from None
-    _check_combination(view_id, values, prefix)
-    return Scene(view_id, values, _text(data, "title", prefix), _text(data, "note", prefix))
+    computed = _check_combination(view_id, values, prefix)
+    title, note = _text(data, "title", prefix), _text(data, "note", prefix)
+    panels, reveal, highlight = _staging(data, view_id, computed, prefix)
+    return Scene(view_id, values, title, note, panels, reveal, highlight)
 
 
-def _check_combination(view_id: str, values: Mapping[str, Any], prefix: str) -> None:
+# --------------------------------------------------------------------- staging
+@cache
+def _default_data(view_id: str) -> ViewData:
+    """The view at its defaults, tiny: which panels it has and what kind each is."""
+    return compute_view(view_id, VIEWS[view_id].model.validate({}, partial=True), CHECK_CONTEXT)
+
+
+def panel_keys(view_id: str) -> tuple[str, ...]:
+    """The keys of the panels of ``view_id``, in the view's order."""
+    return tuple(p.key for p in _default_data(view_id).panels)
+
+
+def _staging(
+    data: Mapping[str, Any], view_id: str, computed: ViewData | None, prefix: str
+) -> tuple[tuple[str, ...], bool, Highlight | None]:
+    """The scene's optional ``panels``, ``reveal`` and ``highlight`` fields, validated
+    against the view's panels (``computed``: the scene's own tiny computation, ``None``
+    for a scene that reads a table file, whose names and ranges are checked when shown)."""
+    keys = panel_keys(view_id)
+    known = f"panels of {view_id}: {', '.join(keys)}"
+    panels: tuple[str, ...] = ()
+    if "panels" in data:
+        raw = data["panels"]
+        if not isinstance(raw, list):
+            raise SceneError(f"{prefix}panels", f"expected a list of panel keys; {known}")
+        if not raw:
+            raise SceneError(f"{prefix}panels", f"expected at least one panel key; {known}")
+        for i, key in enumerate(raw):
+            where = f"{prefix}panels[{i}]"
+            if not isinstance(key, str) or key not in keys:
+                raise SceneError(where, f"unknown panel {short_repr(key)}; {known}")
+            if key in raw[:i]:
+                raise SceneError(where, f"{key!r} is listed twice")
+        panels = tuple(raw)
+    reveal = data.get("reveal", False)
+    if not isinstance(reveal, bool):
+        raise SceneError(f"{prefix}reveal", f"expected true or false, got {short_repr(reveal)}")
+    highlight = None
+    if "highlight" in data:
+        highlight = _highlight(data["highlight"], view_id, panels or keys, computed, prefix)
+    return panels, reveal, highlight
+
+
+def _highlight(
+    raw: Any, view_id: str, shown: tuple[str, ...], computed: ViewData | None, prefix: str
+) -> Highlight:
+    where = f"{prefix}highlight"
+    example = '{"panel": "<key>", "series" | "row" | "head" | "cell": ...}'
+    if not isinstance(raw, dict):
+        raise SceneError(where, f"expected an object like {example}, got {short_repr(raw)}")
+    _check_keys(raw, ("panel", *HIGHLIGHT_KINDS), f"{where}.")
+    key = raw.get("panel")
+    if key is None:
+        raise SceneError(f"{where}.panel", f"missing; one of {', '.join(shown)}")
+    if not isinstance(key, str) or key not in shown:
+        raise SceneError(
+            f"{where}.panel", f"{short_repr(key)} is not a shown panel; one of {', '.join(shown)}"
+        )
+    kinds = [k for k in HIGHLIGHT_KINDS if k in raw]
+    if len(kinds) != 1:
+        raise SceneError(where, f"expected exactly one of {', '.join(HIGHLIGHT_KINDS)}")
+    kind = kinds[0]
+    value = raw[kind]
+    field_name = f"{where}.{kind}"
+    panel = _default_data(view_id).panel(key)
+    own = computed.panel(key) if computed is not None else None
+    if kind == "series":
+        if panel.kind not in ("curves", "arrows"):
+            raise SceneError(field_name, f"panel {key!r} is a {panel.kind}, not a curves panel")
+        if not isinstance(value, str) or not value.strip():
+            raise SceneError(field_name, f"expected a series name, got {short_repr(value)}")
+        if len(value) > MAX_SERIES_CHARS:
+            raise SceneError(field_name, f"over the limit of {MAX_SERIES_CHARS} characters")
+        try:
+            check_encodable(kind, value)
+        except ParamError as exc:
+            raise SceneError(field_name, str(exc)[len(kind) + 2 :]) from None
+        if own is not None:
+            names = series_names(own)
+            if not any(name_matches(n, value) for n in names):
+                listed = ", ".join(repr(n) for n in names[:8])
+                raise SceneError(
+                    field_name, f"no series {short_repr(value)} in {key!r}; series: {listed}"
+                )
+        return Highlight(key, "series", value)
+    if kind == "head" and not panel.tiles:
+        raise SceneError(field_name, f"panel {key!r} is not a mosaic of heads")
+    if panel.kind != "heatmap":
+        raise SceneError(field_name, f"panel {key!r} is a {panel.kind}, not a heatmap")
+    if kind == "head":
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise SceneError(field_name, f"expected a head number, got {short_repr(value)}")
+        count = len(own.tiles) if own is not None else None
+        if value < 1 or (count is not None and value > count):
+            raise SceneError(
+                field_name, f"{short_repr(value)} is not a head of 1..{count or 'the heads'}"
+            )
+        return Highlight(key, "head", value)
+    if kind == "row":
+        row = _int(value, field_name, "a row position")
+        if own is not None:
+            _in_range(row, own, 0, field_name, "row")
+        return Highlight(key, "row", row)
+    if not isinstance(value, list) or len(value) != 2:
+        raise SceneError(field_name, f"expected [row, column], got {short_repr(value)}")
+    row = _int(value[0], f"{field_name}[0]", "a row position")
+    col = _int(value[1], f"{field_name}[1]", "a column position")
+    if own is not None:
+        _in_range(row, own, 0, f"{field_name}[0]", "row")
+        _in_range(col, own, 1, f"{field_name}[1]", "column")
+    return Highlight(key, "cell", (row, col))
+
+
+def _int(value: Any, field_name: str, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SceneError(field_name, f"expected {what} (an integer), got {short_repr(value)}")
+    return value
+
+
+def _in_range(value: int, panel: Panel, axis: int, field_name: str, what: str) -> None:
+    """Refuse a row (``axis`` 0) or column (1) outside the heatmap's positions. Sampled
+    axes are known only up to the last sample's block: the bound is that block's end."""
+    lo, hi = heatmap_extent(panel, axis)
+    if not lo <= value <= hi:
+        raise SceneError(
+            field_name, f"{short_repr(value)} is outside the panel's {what}s {lo}..{hi}"
+        )
+
+
+def heatmap_extent(panel: Panel, axis: int) -> tuple[int, int]:
+    """The first and last position of a heatmap's rows (``axis`` 0) or columns (1), per
+    tile for a mosaic."""
+    coords: Any
+    if panel.tiles:
+        tile = panel.tiles[0]
+        coords = tile.y_coords if axis == 0 else tile.x_coords
+    else:
+        coords = panel.y_coords if axis == 0 else panel.x_coords
+        if coords is None and panel.image is not None:
+            coords = range(panel.image.shape[axis])
+    values = [int(c) for c in (coords if coords is not None else [0])]
+    step = values[1] - values[0] if len(values) > 1 else 1
+    return values[0], values[-1] + max(step, 1) - 1
+
+
+def series_names(panel: Panel) -> list[str]:
+    """Names of a panel's curves (or arrows)."""
+    return [s.name for s in panel.series] or [a.name for a in panel.arrows]
+
+
+def name_matches(name: str, wanted: str) -> bool:
+    """Whether a series ``name`` is the one ``wanted`` names: equal, or ``wanted`` is its
+    first words (``"dim 4"`` matches ``"dim 4 (sin)"`` and ``"dim 4, …"``, not ``"dim 40"``)."""
+    wanted = wanted.strip()
+    return name == wanted or (
+        name.startswith(wanted) and not name[len(wanted)].isalnum() and name[len(wanted)] != "."
+    )
+
+
+def _check_combination(view_id: str, values: Mapping[str, Any], prefix: str) -> ViewData | None:
     """Refuse parameters that are valid one by one but that the view cannot draw together
     (a word order whose sentences are not permutations of each other, T5 buckets that do
     not fit ``max_distance``, ...). Scenes that read a table file are not computed here:
@@ -259,9 +488,9 @@ def _check_combination(view_id: str, values: Mapping[str, Any], prefix: str) -> 
     """
     model = VIEWS[view_id].model
     if any(p.kind == "file" and str(values.get(p.name, "")).strip() for p in model.params):
-        return
+        return None
     try:
-        compute_view(view_id, values, CHECK_CONTEXT)
+        return compute_view(view_id, values, CHECK_CONTEXT)
     except (ValueError, MemoryBudgetError) as exc:
         lines = str(exc).splitlines()
         raise SceneError(f"{prefix}params", lines[0] if lines else type(exc).__name__) from None

@@ -14,18 +14,22 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.params import ParamError
+from core.scenes import CHECK_CONTEXT as CHECK
 from core.scenes import (
     DECK_FORMAT,
+    HIGHLIGHT_KINDS,
     SCENE_FORMAT,
     Deck,
     SceneError,
     deck_from_dict,
     load_deck,
+    panel_keys,
     parse_json,
     save_deck,
     scene_from_dict,
+    scene_to_dict,
 )
-from core.views import VIEWS
+from core.views import VIEWS, compute_view
 from gui.cli import UsageError, parse_params
 
 FAST = settings(max_examples=150, deadline=None, derandomize=True)
@@ -103,6 +107,55 @@ def params_objects(draw: st.DrawFn, view_id: str | None = None) -> object:
     return draw(json_values) if draw(st.integers(0, 19)) == 5 else out
 
 
+# Series names and positions the highlight field may name (some exist, some do not).
+SERIES_WORDS = ["dim 0", "dim 4", "dim 40", "wavelength", "T5 bucket", "q (m=5)", "ALiBi", ""]
+# What each panel is (at the views' defaults): the highlight kinds that fit it.
+PANELS = {
+    v: {p.key: p for p in compute_view(v, VIEWS[v].model.validate({}, partial=True), CHECK).panels}
+    for v in VIEWS
+}
+
+
+def fitting_kinds(panel) -> list[str]:
+    if panel.kind in ("curves", "arrows"):
+        return ["series"]
+    if panel.kind == "heatmap":
+        return ["row", "cell", "head"] if panel.tiles else ["row", "cell"]
+    return list(HIGHLIGHT_KINDS)
+
+
+@st.composite
+def staging_fields(draw: st.DrawFn, view_id: str) -> dict[str, object]:
+    """Mostly valid ``panels`` / ``reveal`` / ``highlight`` fields, sometimes odd."""
+    keys = list(panel_keys(view_id))
+    out: dict[str, object] = {}
+    if draw(st.integers(0, 2)) == 1:
+        chosen = draw(st.lists(st.sampled_from(keys), max_size=len(keys), unique=True))
+        out["panels"] = odd(draw, st.just(chosen), json_values | st.lists(tricky_text, max_size=3))
+    if draw(st.integers(0, 2)) == 1:
+        out["reveal"] = odd(draw, st.booleans(), json_values)
+    if draw(st.integers(0, 2)) == 1:
+        key = draw(st.sampled_from(keys))
+        panel = PANELS[view_id][key]
+        names = [x.name for x in panel.series] + [a.name for a in panel.arrows]
+        kinds = fitting_kinds(panel) if draw(st.integers(0, 4)) else list(HIGHLIGHT_KINDS)
+        kind = draw(st.sampled_from(kinds))
+        value = {
+            "series": st.sampled_from(names + SERIES_WORDS) | tricky_text,
+            "row": st.integers(-2, 20),
+            "head": st.integers(-1, 40),
+            "cell": st.lists(st.integers(-2, 20), min_size=2, max_size=2),
+        }[kind]
+        highlight: dict[str, object] = {
+            "panel": odd(draw, st.just(key), json_values),
+            kind: odd(draw, value, json_values),
+        }
+        if draw(st.integers(0, 9)) == 5:
+            highlight[draw(st.sampled_from(HIGHLIGHT_KINDS))] = draw(json_values)
+        out["highlight"] = odd(draw, st.just(highlight), json_values)
+    return out
+
+
 @st.composite
 def scene_objects(draw: st.DrawFn, in_deck: bool = False) -> object:
     view_id = draw(st.sampled_from(VIEW_IDS))
@@ -116,6 +169,7 @@ def scene_objects(draw: st.DrawFn, in_deck: bool = False) -> object:
     if draw(st.booleans()):
         out["note"] = odd(draw, st.text(max_size=60), json_values | tricky_text)
     out["params"] = draw(params_objects(view_id))
+    out.update(draw(staging_fields(view_id)))
     if draw(st.integers(0, 19)) == 5:
         out[draw(st.text(max_size=8))] = draw(json_values)
     if draw(st.integers(0, 19)) == 5:
@@ -147,6 +201,29 @@ def test_scene_from_dict_raises_only_scene_error(data):
         return
     assert scene.view_id in VIEWS
     VIEWS[scene.view_id].model.validate(scene.params)  # what loads is complete and valid
+    keys = panel_keys(scene.view_id)
+    assert set(scene.panels) <= set(keys) and len(set(scene.panels)) == len(scene.panels)
+    if scene.highlight is not None:
+        assert scene.highlight.panel in (scene.panels or keys)
+
+
+@st.composite
+def staged_scenes(draw: st.DrawFn) -> dict[str, object]:
+    view_id = draw(st.sampled_from(VIEW_IDS))
+    return {"view": view_id, "params": {}, **draw(staging_fields(view_id))}
+
+
+@FAST
+@given(staged_scenes())
+def test_scene_staging_raises_only_scene_error_and_round_trips(data):
+    try:
+        scene = scene_from_dict(data, in_deck=True)
+    except SceneError as exc:
+        assert "\n" not in str(exc) and len(str(exc)) < 1000
+        assert exc.field.startswith(("panels", "reveal", "highlight")), exc.field
+        return
+    assert scene_from_dict(scene_to_dict(scene)) == scene
+    assert scene_to_dict(scene).keys() >= {k for k in ("panels", "highlight") if k in data}
 
 
 @settings(max_examples=100, deadline=None, derandomize=True)
