@@ -25,7 +25,9 @@ from gui.lecture.animate_dialog import AnimationExport
 from gui.lecture.composite import CompositeStage, ask_variant
 from gui.lecture.deck import DECK_FILTER, SCENE_FILTER, DeckController, shipped_decks
 from gui.lecture.display import SCALE_CHOICES, DisplayController
+from gui.lecture.focus import FocusController
 from gui.lecture.help import HelpOverlay
+from gui.lecture.overlay import StageOverlay
 from gui.lecture.presenter import install_presenter
 from gui.lecture.settings import restore_settings, save_settings
 from gui.lecture.stage_strip import install_stage_controls
@@ -77,6 +79,9 @@ class Lecture(QtCore.QObject):
     display, deck, sweep, animation, composite, help
         The presentation display, deck, animation, animation export (MP4/GIF/WebP),
         side-by-side/ghost stage and help-overlay controllers.
+    focus, overlay
+        Focus / panel staging (:mod:`gui.lecture.focus`) and the pointer, pen and
+        rectangle zoom layer (:mod:`gui.lecture.overlay`).
     store
         The window's settings store.
     """
@@ -95,6 +100,8 @@ class Lecture(QtCore.QObject):
         self.help = window.add_feature(HelpOverlay(window))
         self.stage = install_stage_controls(window, self.display, self.sweep.param_name)
         self.presenter = install_presenter(window, self.display, self.deck)
+        self.focus = window.add_feature(FocusController(window, self.deck))
+        self.overlay = window.add_feature(StageOverlay(window, self.deck))
         self.display.applied.connect(lambda: self.help.isVisible() and self.help.open_overlay())
         self._build_actions()
         app = QtWidgets.QApplication.instance()
@@ -265,6 +272,11 @@ class Lecture(QtCore.QObject):
             lec, "Keep a ghost of this state", ["Ctrl+Alt+K"], comp.keep_ghost, "action-keep-ghost"
         )
 
+        stage = QtWidgets.QMenu("&Stage", w.qt)
+        w.qt.menuBar().insertMenu(w.menu("help").menuAction(), stage)
+        self.focus.add_actions(stage)
+        self.overlay.add_actions(stage, self._add)
+
         v = w.menu("view")
         v.addSeparator()
         self._add(v, "Presentation mode", ["F5"], d.toggle_presentation, "action-present")
@@ -340,9 +352,12 @@ class Lecture(QtCore.QObject):
             self.deck.save_deck(path)
 
     def escape(self) -> None:
-        """Esc: close the help overlay, else leave presentation mode, else full screen."""
+        """Esc: close the help overlay, else put the pointer / pen / zoom away, else leave
+        the focused panel, else presentation mode, else full screen."""
         if self.help.isVisible():
             self.help.close_overlay()
+        elif self.overlay.escape() or self.focus.escape():
+            return
         elif self.display.presenting:
             self.display.leave_presentation()
         elif self.window.qt.isFullScreen():

@@ -12,6 +12,7 @@ current view's banner.
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -50,6 +51,9 @@ class DeckController(QtCore.QObject):
         Index of the scene shown last, -1 when none.
     last_error
         The last one-line problem (for tests and the status bar).
+    steppers
+        Asked in turn by :meth:`step` before it changes scenes (``stepper(delta)``); one
+        that returns ``True`` took the step (a revealing scene shows its next panel).
 
     Signals
     -------
@@ -57,10 +61,14 @@ class DeckController(QtCore.QObject):
         ``(previous index, index)``: a scene was shown (previous -1 when none).
     note_changed()
         A scene was shown, or the current scene's title or note was edited.
+    scene_staged(Scene, int)
+        A scene was applied: from the deck (its index) or from a scene file (-1); its
+        ``panels``, ``reveal`` and ``highlight`` stage the view (:mod:`gui.lecture.focus`).
     """
 
     scene_shown = QtCore.Signal(int, int)
     note_changed = QtCore.Signal()
+    scene_staged = QtCore.Signal(object, int)
 
     def __init__(self, window: StudioWindow) -> None:
         super().__init__(window.qt)
@@ -70,6 +78,7 @@ class DeckController(QtCore.QObject):
         self.index = -1
         self.path: Path | None = None
         self.last_error = ""
+        self.steppers: list[Callable[[int], bool]] = []
         self._titled: set[str] = set()
         self._build_dock()
 
@@ -152,6 +161,7 @@ class DeckController(QtCore.QObject):
         self.title_edit.setText(scene.title)
         self.note_edit.setPlainText(scene.note)
         self._set_view_title(scene, None)
+        self.scene_staged.emit(scene, -1)
         self.window.show_status(f"Opened scene {Path(path).name}", 5000)
         return True
 
@@ -234,10 +244,13 @@ class DeckController(QtCore.QObject):
         self._set_view_title(scene, index)
         self._refresh_note()
         self.scene_shown.emit(previous, index)
+        self.scene_staged.emit(scene, index)
         return True
 
     def step(self, delta: int) -> bool:
-        """Next (+1) or previous (−1) scene."""
+        """Next (+1) or previous (−1) scene, unless a stepper takes the step."""
+        if self.index >= 0 and any(stepper(delta) for stepper in self.steppers):
+            return True
         return self.go(self.index + delta if self.index >= 0 else 0)
 
     def first(self) -> bool:
@@ -257,7 +270,10 @@ class DeckController(QtCore.QObject):
     def replace_current(self) -> None:
         """Replace the current scene with the current view and parameters."""
         if 0 <= self.index < len(self.scenes):
-            self.scenes[self.index] = self.current_scene()
+            old, new = self.scenes[self.index], self.current_scene()
+            if old.view_id == new.view_id:  # the same view keeps its staging
+                new = replace(new, panels=old.panels, reveal=old.reveal, highlight=old.highlight)
+            self.scenes[self.index] = new
             self._fill_list()
         else:
             self.add_current()

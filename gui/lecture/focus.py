@@ -1,0 +1,428 @@
+"""Staging a view's plots: focus one panel, a scene's panels, step-by-step reveal, highlight.
+
+:class:`FocusController` rearranges the plots a :class:`~gui.widgets.view_widget.ViewWidget`
+drew, without redrawing them: it shows, hides and moves the ``PlotItem`` s inside the
+canvas' grid layout (hidden plots take no room unless they are kept as placeholders) and
+styles the highlighted panel (:mod:`gui.lecture.emphasis`). It re-applies itself after
+every redraw of a view (cheap comparisons when nothing changed), so a plot rebuilt for a
+new theme, scale or parameter shape comes back staged.
+
+- **Focus**: any panel fills the canvas, with its own axes (a panel of small multiples
+  that shares its neighbours' axes shows both), and back: a double-click on the plot, or
+  the panel's number key (1–9, in the order shown) while the stage has the keyboard; the
+  same key, a double-click or Esc goes back. Ctrl+digit still switches views.
+- **Scenes** (:class:`core.scenes.Scene`): ``panels`` shows only those panels, in that
+  order (laid out anew in a grid); ``reveal`` shows the first one and lets Page Down reveal
+  the next, one at a time (their places are kept free), before the deck moves on; Page
+  Up hides them again, and stepping back into such a scene shows all of them;
+  ``highlight`` emphasises one curve, row, head or cell and dims the rest.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from core.scenes import Highlight, Scene, panel_keys
+from gui.lecture.deck import DeckController
+from gui.lecture.emphasis import apply_highlight, clear_highlight
+from gui.plotting.panel_plot import PanelPlot
+from gui.widgets.view_widget import ViewWidget
+from gui.window.protocol import StudioWindow
+
+NUMBER_KEYS = 9
+Position = tuple[int, int, int, int]  # row, column, row span, column span
+
+
+def grid_shape(count: int) -> tuple[int, int]:
+    """Rows and columns of the grid that lays out ``count`` chosen panels (1–3 in a row,
+    4 as 2 × 2, then three columns)."""
+    if count <= 3:
+        return 1, max(count, 1)
+    cols = 2 if count == 4 else 3
+    return math.ceil(count / cols), cols
+
+
+@dataclass
+class Staging:
+    """How a scene stages its view.
+
+    Attributes
+    ----------
+    panels
+        The panel keys shown, in order; ``()``: all, laid out by the view.
+    reveal
+        Whether the panels are revealed one at a time.
+    shown
+        How many of them are revealed (with ``reveal``).
+    highlight
+        What is emphasised, or ``None``.
+    """
+
+    panels: tuple[str, ...] = ()
+    reveal: bool = False
+    shown: int = 0
+    highlight: Highlight | None = None
+
+
+@dataclass
+class _Placement:
+    """What :class:`FocusController` changed on one plot (to undo it exactly)."""
+
+    item: pg.PlotItem
+    original: Position | None = None  # where the view put it, once moved
+    current: Position | None = None  # where it is now, when moved
+    axes: bool = False  # both axes shown for focus
+    highlighted: bool = False
+    text_space: list[tuple[pg.AxisItem, float, float]] | None = None  # before the focus
+
+
+class FocusController(QtCore.QObject):
+    """Focus, panel choice, reveal and highlight on the views of one window.
+
+    Signals
+    -------
+    changed()
+        What the current view shows changed (focus, reveal step, scene staging).
+
+    Attributes
+    ----------
+    staging
+        The staging of each view a scene staged (at most the current scene's).
+    focused
+        ``(view id, panel key)`` of the focused panel, ``None`` when none is.
+    """
+
+    changed = QtCore.Signal()
+
+    def __init__(self, window: StudioWindow, deck: DeckController) -> None:
+        super().__init__(window.qt)
+        self.window = window
+        self.deck = deck
+        self.staging: dict[str, Staging] = {}
+        self.focused: tuple[str, str] | None = None
+        self.number_actions: list[QtGui.QAction] = []
+        self._placed: dict[str, dict[str, _Placement]] = {}
+        self._watched: set[str] = set()
+        self._viewports: dict[QtCore.QObject, ViewWidget] = {}
+        self._staged: tuple[int, str, tuple[str, ...], bool, Highlight | None] | None = None
+        self._direction = 1
+        deck.scene_staged.connect(self.stage_scene)
+        deck.steppers.append(self.reveal_step)
+        window.view_changed.connect(self._view_changed)
+        for view_id in list(window.views):
+            self._watch(view_id)
+
+    # ------------------------------------------------------------------ actions
+    def add_actions(self, menu: QtWidgets.QMenu) -> None:
+        """The number keys 1–9 (and keypad) focus the panel with that number while the
+        stage has the keyboard; listed in ``menu``."""
+        sub = menu.addMenu("Focus panel (same key or Esc: back)")
+        stage = self.window.stage
+        for n in range(1, NUMBER_KEYS + 1):
+            action = QtGui.QAction(f"Focus panel {n}", stage)
+            action.setObjectName(f"action-focus-panel-{n}")
+            action.setShortcuts(
+                [
+                    QtGui.QKeySequence(str(n)),
+                    QtGui.QKeySequence(f"Num+{n}"),
+                ]
+            )
+            action.setShortcutContext(QtCore.Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            action.triggered.connect(lambda _=False, n=n: self.toggle_number(n))
+            stage.addAction(action)
+            sub.addAction(action)
+            self.number_actions.append(action)
+
+    # ------------------------------------------------------------------ queries
+    def order(self, view_id: str | None = None) -> list[str]:
+        """The panel keys the view shows, in order (a scene's ``panels``, else all)."""
+        view_id = view_id or self.window.current_view
+        staging = self.staging.get(view_id)
+        if staging is not None and staging.panels:
+            return list(staging.panels)
+        widget = self.window.views.get(view_id)
+        if widget is not None and widget.data is not None:
+            return [p.key for p in widget.data.panels]
+        return list(panel_keys(view_id))
+
+    def numbered(self, view_id: str | None = None) -> list[str]:
+        """The panels the number keys reach, in order: those shown (revealed so far)."""
+        view_id = view_id or self.window.current_view
+        keys = self.order(view_id)
+        staging = self.staging.get(view_id)
+        if staging is not None and staging.reveal:
+            keys = keys[: staging.shown]
+        return keys
+
+    def shown_keys(self, view_id: str | None = None) -> list[str]:
+        """The panels visible now, in order (the focused one alone while focused)."""
+        view_id = view_id or self.window.current_view
+        if self.focused is not None and self.focused[0] == view_id:
+            return [self.focused[1]]
+        return self.numbered(view_id)
+
+    # ------------------------------------------------------------------ focus
+    def focus(self, key: str) -> bool:
+        """Let panel ``key`` of the current view fill the stage (``False``: not shown)."""
+        view_id = self.window.current_view
+        if key not in self.numbered(view_id):
+            return False
+        self.focused = (view_id, key)
+        self.apply(view_id)
+        keys = self.numbered(view_id)
+        n = keys.index(key) + 1
+        self.window.show_status(
+            f"Panel {n} of {len(keys)} fills the stage — {n}, Esc or a double-click goes back",
+            5000,
+        )
+        self.changed.emit()
+        return True
+
+    def unfocus(self) -> bool:
+        """Back to all panels (``False`` when none was focused)."""
+        if self.focused is None:
+            return False
+        view_id = self.focused[0]
+        self.focused = None
+        self.apply(view_id)
+        self.changed.emit()
+        return True
+
+    def toggle(self, key: str) -> bool:
+        """Focus ``key``, or go back when it is focused already."""
+        if self.focused == (self.window.current_view, key):
+            return self.unfocus()
+        return self.focus(key)
+
+    def toggle_number(self, n: int) -> bool:
+        """The number key ``n`` (1-based, in the order the panels are shown)."""
+        keys = self.numbered()
+        if not 1 <= n <= len(keys):
+            self.window.show_status(f"No panel {n} here (1–{len(keys)})", 3000)
+            return False
+        return self.toggle(keys[n - 1])
+
+    def escape(self) -> bool:
+        """Esc: leave focus; ``False`` when there was none (Esc does its other work)."""
+        return self.unfocus()
+
+    # ------------------------------------------------------------------ scenes
+    def stage_scene(self, scene: Scene, index: int) -> None:
+        """Stage the scene the deck shows now (showing the same scene again keeps how far
+        it is revealed; a scene entered backwards shows all its panels)."""
+        fields = (index, scene.view_id, scene.panels, scene.reveal, scene.highlight)
+        direction, self._direction = self._direction, 1
+        if index >= 0 and fields == self._staged:
+            return
+        self._staged = fields
+        previous = set(self.staging)
+        self.staging.clear()
+        if self.focused is not None:
+            previous.add(self.focused[0])
+            self.focused = None
+        if scene.panels or scene.reveal or scene.highlight is not None:
+            count = len(scene.panels or panel_keys(scene.view_id))
+            shown = (1 if direction > 0 else count) if scene.reveal else count
+            self.staging[scene.view_id] = Staging(
+                scene.panels, scene.reveal, shown, scene.highlight
+            )
+        for view_id in previous | {scene.view_id}:
+            self.apply(view_id)
+        self.changed.emit()
+
+    def reveal_step(self, delta: int) -> bool:
+        """Page Down / Up on a revealing scene: the next panel, or hide the last one;
+        ``False`` when the deck should step to another scene instead."""
+        self._direction = delta
+        index = self.deck.index
+        if not 0 <= index < len(self.deck.scenes):
+            return False
+        view_id = self.deck.scenes[index].view_id
+        staging = self.staging.get(view_id)
+        if staging is None or not staging.reveal or self.window.current_view != view_id:
+            return False
+        count = len(self.order(view_id))
+        if delta > 0 and staging.shown < count:
+            staging.shown += 1
+        elif delta < 0 and staging.shown > 1:
+            staging.shown -= 1
+        else:
+            return False
+        self._direction = 1
+        self.focused = None
+        self.apply(view_id)
+        self.changed.emit()
+        return True
+
+    # ------------------------------------------------------------------ wiring
+    def _view_changed(self, view_id: str) -> None:
+        self._watch(view_id)
+        if self.focused is not None and self.focused[0] != view_id:
+            old = self.focused[0]
+            self.focused = None
+            self.apply(old)
+        self.apply(view_id)
+
+    def _watch(self, view_id: str) -> None:
+        """Re-stage the view after each of its redraws; double-clicks focus its plots."""
+        if view_id in self._watched or view_id not in self.window.views:
+            return
+        widget = self.window.views[view_id]
+        self._watched.add(view_id)
+        widget.rendered.connect(lambda v=view_id: self.apply(v))
+        port = widget.canvas.viewport()
+        port.installEventFilter(self)
+        self._viewports[port] = widget
+
+    def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:
+        if (
+            event.type() == QtCore.QEvent.Type.MouseButtonDblClick
+            and obj in self._viewports
+            and isinstance(event, QtGui.QMouseEvent)
+            and event.button() == QtCore.Qt.MouseButton.LeftButton
+        ):
+            widget = self._viewports[obj]
+            if widget.spec.view_id == self.window.current_view:
+                key = self.panel_at(widget, event.position().toPoint())
+                if key is not None:
+                    self.toggle(key)
+                    return True
+        return False
+
+    @staticmethod
+    def panel_at(widget: ViewWidget, pos: QtCore.QPoint) -> str | None:
+        """The key of the visible plot at viewport point ``pos``, ``None`` if none."""
+        scene_pos = widget.canvas.mapToScene(pos)
+        for key, plot in widget.plots.items():
+            item = plot.plot
+            if item.isVisible() and item.sceneBoundingRect().contains(scene_pos):
+                return key
+        return None
+
+    # ------------------------------------------------------------------ layout
+    def apply(self, view_id: str) -> None:
+        """Bring the plots of ``view_id`` in line with its staging and focus (a few
+        comparisons when they already are)."""
+        widget = self.window.views.get(view_id)
+        if widget is None or widget.data is None or not widget.plots:
+            return
+        self._watch(view_id)
+        layout = widget.canvas.ci.layout
+        panels = {p.key: p for p in widget.data.panels if p.key in widget.plots}
+        staging = self.staging.get(view_id)
+        order = [k for k in self.order(view_id) if k in panels]
+        targets: dict[str, Position] = {}
+        if staging is not None and staging.panels:
+            rows, cols = grid_shape(len(order))
+            targets = {key: (i // cols, i % cols, 1, 1) for i, key in enumerate(order)}
+            parked = [key for key in panels if key not in targets]  # hidden, out of the way
+            targets.update({key: (rows + j, 0, 1, 1) for j, key in enumerate(parked)})
+        visible = set(order[: staging.shown] if staging is not None and staging.reveal else order)
+        focused = self.focused[1] if self.focused and self.focused[0] == view_id else None
+        if focused not in visible:
+            focused = None
+        placed = self._placed.setdefault(view_id, {})
+        moves: list[tuple[pg.PlotItem, Position]] = []
+        for key in panels:
+            item = widget.plots[key].plot
+            place = placed.get(key)
+            if place is None or place.item is not item:
+                place = placed[key] = _Placement(item)
+            want = targets.get(key) or place.original
+            if want is not None and want != (place.current or place.original):
+                if place.original is None:
+                    place.original = _position(layout, item)
+                moves.append((item, want))
+                place.current = None if want == place.original else want
+        # all out first, then all in: a grid refuses an item on a cell that is taken
+        for item, _where in moves:
+            _take_out(layout, item)
+        for item, where in moves:
+            layout.addItem(item, *where)
+        moved = bool(moves)
+        for key, panel in panels.items():
+            item = widget.plots[key].plot
+            place = placed[key]
+            show = key == focused if focused else key in visible
+            reserve = focused is None and key in order and key not in visible
+            policy = item.sizePolicy()
+            if policy.retainSizeWhenHidden() != reserve:
+                policy.setRetainSizeWhenHidden(reserve)
+                item.setSizePolicy(policy)
+                moved = True
+            if item.isVisible() != show:
+                item.setVisible(show)
+                moved = True
+            own_axes = key == focused and panel.kind != "table"
+            if own_axes != place.axes:
+                if own_axes:
+                    place.text_space = _text_space(widget.plots[key])
+                item.showAxis("bottom", own_axes or panel.x_axis)
+                item.showAxis("left", own_axes or panel.y_axis)
+                place.axes = own_axes
+                if not own_axes and place.text_space is not None:
+                    _restore_text_space(place.text_space)
+                    place.text_space = None
+            highlight = staging.highlight if staging is not None else None
+            if highlight is not None and highlight.panel == key:
+                apply_highlight(widget.plots[key], highlight)
+                place.highlighted = True
+            elif place.highlighted:
+                clear_highlight(widget.plots[key])
+                place.highlighted = False
+        if moved:
+            layout.invalidate()
+            layout.activate()
+
+    def geometry(self, view_id: str | None = None) -> dict[str, QtCore.QRectF]:
+        """Each visible plot's rectangle in its canvas (for tests and the overlay)."""
+        widget = self.window.views[view_id or self.window.current_view]
+        return {k: p.plot.geometry() for k, p in widget.plots.items() if p.plot.isVisible()}
+
+
+def _text_space(plot: PanelPlot) -> list[tuple[pg.AxisItem, float, float]]:
+    """The room each axis of ``plot`` (and its colour bar) keeps for its tick labels.
+
+    An axis only ever widens it (pyqtgraph): labels of the large, focused plot would
+    leave the plot wider than before once it is back among the others."""
+    axes = [plot.plot.getAxis(name) for name in ("left", "bottom", "right", "top")]
+    if plot.colorbar is not None:
+        axes.append(plot.colorbar.axis)
+    return [(axis, axis.textWidth, axis.textHeight) for axis in axes]
+
+
+def _restore_text_space(saved: list[tuple[pg.AxisItem, float, float]]) -> None:
+    for axis, width, height in saved:
+        try:
+            axis.textWidth, axis.textHeight = width, height
+            axis.setStyle()  # re-sizes the axis for that room
+        except RuntimeError:  # rebuilt meanwhile
+            continue
+
+
+def _position(layout: QtWidgets.QGraphicsGridLayout, item: pg.PlotItem) -> Position:
+    """Where ``item`` sits in ``layout`` (its first cell and its spans)."""
+    cells = [
+        (r, c)
+        for r in range(layout.rowCount())
+        for c in range(layout.columnCount())
+        if (found := layout.itemAt(r, c)) is not None and found.graphicsItem() is item
+    ]
+    if not cells:
+        return (0, 0, 1, 1)
+    rows, cols = [r for r, _ in cells], [c for _, c in cells]
+    return min(rows), min(cols), max(rows) - min(rows) + 1, max(cols) - min(cols) + 1
+
+
+def _take_out(layout: QtWidgets.QGraphicsGridLayout, item: pg.PlotItem) -> None:
+    """Remove ``item`` from ``layout`` (only to put it back elsewhere at once: pyqtgraph's
+    ``GraphicsLayout.clear`` expects every plot in the layout)."""
+    for i in range(layout.count()):
+        found = layout.itemAt(i)
+        if found is not None and found.graphicsItem() is item:
+            layout.removeAt(i)
+            return

@@ -1,0 +1,385 @@
+"""Focus one plot, a scene's panels, step-by-step reveal and highlight (issue 14, item 2).
+
+The plots are the view's own ``PlotItem`` s, rearranged in the canvas' grid: the tests
+read their geometry in the canvas, their visibility, item opacity and the heatmap mask.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from core.scenes import Deck, Highlight, Scene
+from core.views import VIEWS
+from gui.lecture.emphasis import DIM_ALPHA, DIM_OPACITY, highlight_mask
+from gui.lecture.focus import grid_shape
+from gui.theme import current_theme, set_theme
+
+Key = QtCore.Qt.Key
+
+
+@pytest.fixture(autouse=True)
+def _reset_theme():
+    yield
+    set_theme("light", ui_scale=1.0, sequential="viridis", diverging="CET-D1A")
+
+
+def _scene(view_id: str, title: str = "s", **staging) -> Scene:
+    params = VIEWS[view_id].model.validate(staging.pop("params", {}), partial=True)
+    return Scene(view_id, params, title, "note", **staging)
+
+
+def _settle(window) -> None:
+    assert window.wait_idle()
+    widget = window.views[window.current_view]
+    widget.canvas.ci.layout.activate()
+    QtWidgets.QApplication.processEvents()
+
+
+def _geometry(window, view_id=None) -> dict[str, tuple[float, float, float, float]]:
+    widget = window.views[view_id or window.current_view]
+    return {k: p.plot.geometry().getRect() for k, p in widget.plots.items() if p.plot.isVisible()}
+
+
+def _visible(window) -> list[str]:
+    widget = window.views[window.current_view]
+    return [k for k, p in widget.plots.items() if p.plot.isVisible()]
+
+
+def _focus_stage(window, qtbot):
+    window.activateWindow()
+    widget = window.views[window.current_view]
+    widget.setFocus()
+    qtbot.waitUntil(lambda: QtWidgets.QApplication.focusWidget() is widget)
+    return widget
+
+
+def _check_focus_and_back(window, qtbot, views, *, by_key: bool) -> int:
+    """Focus every panel of ``views`` (by number key or API) and back; returns the
+    number of panels checked."""
+    focus = window.lecture.focus
+    checked = 0
+    for view_id in views:
+        window.set_view(view_id)
+        _settle(window)
+        widget = _focus_stage(window, qtbot) if by_key else window.views[view_id]
+        before = _geometry(window)
+        assert list(before) == [p.key for p in widget.data.panels]
+        port = widget.canvas.viewport().rect()
+        for n, key in enumerate(focus.numbered(), start=1):
+            if by_key:
+                qtbot.keyClick(widget, Key.Key_0 + n)
+            else:
+                assert focus.toggle_number(n)
+            _settle(window)
+            shown = _geometry(window)
+            assert list(shown) == [key], (view_id, key, shown)
+            _x, _y, w, h = shown[key]
+            assert w >= 0.95 * port.width() and h >= 0.95 * port.height(), (view_id, key)
+            plot = widget.plots[key]
+            if plot.panel.kind != "table":  # its own axes, also where neighbours share them
+                assert plot.plot.getAxis("bottom").isVisible()
+                assert plot.plot.getAxis("left").isVisible()
+            if by_key:
+                qtbot.keyClick(widget, Key.Key_0 + n)  # the same key goes back
+            else:
+                assert focus.escape()
+            _settle(window)
+            assert _geometry(window) == before, (view_id, key)
+            assert focus.focused is None
+            checked += 1
+    return checked
+
+
+def test_focus_every_panel_of_every_view_and_back_by_number_key(window, qtbot):
+    assert _check_focus_and_back(window, qtbot, VIEWS, by_key=True) == sum(
+        len(window.views[v].data.panels) for v in VIEWS
+    )
+    for view_id in VIEWS:  # every axis is back as the view shows it
+        widget = window.views[view_id]
+        for panel in widget.data.panels:
+            if panel.kind != "table":
+                plot = widget.plots[panel.key].plot
+                assert plot.getAxis("bottom").isVisible() == panel.x_axis
+                assert plot.getAxis("left").isVisible() == panel.y_axis
+
+
+def test_focus_every_panel_in_presentation_mode_and_esc(window, qtbot):
+    window.lecture.display.enter_presentation(fullscreen=False)
+    try:
+        # a mosaic, nine small multiples, a table: the rest is as in the window
+        views = ("alibi", "permutation", "compare")
+        assert _check_focus_and_back(window, qtbot, views, by_key=False) == 17
+        # Esc leaves the focus first, then presentation mode
+        window.set_view("rope")
+        _settle(window)
+        assert window.lecture.focus.focus("score")
+        qtbot.keyClick(window, Key.Key_Escape)
+        assert window.lecture.focus.focused is None and window.lecture.display.presenting
+        qtbot.keyClick(window, Key.Key_Escape)
+        assert not window.lecture.display.presenting
+    finally:
+        window.lecture.display.leave_presentation()
+
+
+def test_double_click_focuses_the_plot_under_the_mouse_and_back(window, qtbot):
+    window.set_view("alibi")
+    _settle(window)
+    widget = window.views["alibi"]
+    before = _geometry(window)
+    rect = widget.plots["slopes"].plot.sceneBoundingRect()
+    pos = widget.canvas.mapFromScene(rect.center())
+    qtbot.mouseDClick(widget.canvas.viewport(), QtCore.Qt.MouseButton.LeftButton, pos=pos)
+    _settle(window)
+    assert _visible(window) == ["slopes"]
+    pos = widget.canvas.mapFromScene(widget.plots["slopes"].plot.sceneBoundingRect().center())
+    qtbot.mouseDClick(widget.canvas.viewport(), QtCore.Qt.MouseButton.LeftButton, pos=pos)
+    _settle(window)
+    assert _geometry(window) == before
+
+
+def test_number_keys_do_not_clash_and_ctrl_digits_still_switch_views(window, qtbot):
+    focus = window.lecture.focus
+    digits = {QtGui.QKeySequence(str(n)).toString() for n in range(1, 10)}
+    for action in window.actions():  # no window-wide action takes a plain digit
+        assert not digits & {s.toString() for s in action.shortcuts()}, action.objectName()
+    assert len(focus.number_actions) == 9
+    assert all(
+        a.shortcutContext() == QtCore.Qt.ShortcutContext.WidgetWithChildrenShortcut
+        for a in focus.number_actions
+    )
+    widget = _focus_stage(window, qtbot)
+    qtbot.keyClick(widget, Key.Key_3, QtCore.Qt.KeyboardModifier.ControlModifier)
+    assert window.current_view == "rope" and focus.focused is None
+    # a digit typed into a spin box edits it, it focuses nothing
+    window.activateWindow()
+    spin = window.panels["rope"].rows["m"].editor
+    spin.setFocus()
+    qtbot.waitUntil(lambda: spin.hasFocus())
+    spin.lineEdit().selectAll()
+    qtbot.keyClick(spin, Key.Key_2)
+    assert focus.focused is None
+    widget = _focus_stage(window, qtbot)
+    qtbot.keyClick(widget, Key.Key_9)  # no panel 9 in RoPE: nothing happens
+    assert focus.focused is None
+    qtbot.keyClick(widget, Key.Key_2)
+    assert focus.focused == ("rope", "frequencies")
+    window.set_view("alibi")  # another view leaves the focus
+    assert focus.focused is None
+    window.set_view("rope")
+    _settle(window)
+    assert len(_visible(window)) == 4
+
+
+def test_reveal_with_page_down_then_next_scene_and_back(window, qtbot):
+    deck = window.lecture.deck
+    focus = window.lecture.focus
+    deck.set_deck(
+        Deck(
+            "d",
+            (
+                _scene("relative", "first"),
+                _scene("sinusoidal", "reveal", reveal=True),
+                _scene("rope", "chosen", panels=("score", "plane"), reveal=True),
+                _scene("alibi", "after"),
+            ),
+        )
+    )
+    _settle(window)
+    full = _geometry(window, "relative")
+    qtbot.keyClick(window, Key.Key_PageDown)
+    _settle(window)
+    assert window.current_view == "sinusoidal" and deck.index == 1
+    sequence = [_visible(window)]
+    geometries = [_geometry(window)]
+    for _ in range(3):
+        qtbot.keyClick(window, Key.Key_PageDown)
+        _settle(window)
+        assert deck.index == 1
+        sequence.append(_visible(window))
+        geometries.append(_geometry(window))
+    keys = ["waves", "heatmap", "similarity", "wavelength"]
+    assert sequence == [keys[:1], keys[:2], keys[:3], keys]
+    # revealed panels keep their final places: nothing jumps while revealing
+    for shown in geometries:
+        for key, rect in shown.items():
+            assert rect == geometries[-1][key]
+    # the next Page Down moves on: a scene with its own panels, in its order, revealed
+    qtbot.keyClick(window, Key.Key_PageDown)
+    _settle(window)
+    assert deck.index == 2 and window.current_view == "rope"
+    assert _visible(window) == ["score"]
+    qtbot.keyClick(window, Key.Key_PageDown)
+    _settle(window)
+    shown = _geometry(window)
+    assert sorted(shown) == ["plane", "score"]
+    assert shown["score"][0] < shown["plane"][0]  # score first (left), as the scene says
+    assert len(_visible(window)) == 2  # frequencies and decay are not part of the scene
+    # Page Up hides again, then goes back; entering backwards shows everything
+    qtbot.keyClick(window, Key.Key_PageUp)
+    _settle(window)
+    assert deck.index == 2 and _visible(window) == ["score"]
+    qtbot.keyClick(window, Key.Key_PageUp)
+    _settle(window)
+    assert deck.index == 1 and _visible(window) == keys
+    # Page Up hides them one at a time again, then goes back; that view's own layout
+    for shown in (keys[:3], keys[:2], keys[:1]):
+        qtbot.keyClick(window, Key.Key_PageUp)
+        _settle(window)
+        assert deck.index == 1 and _visible(window) == shown
+    qtbot.keyClick(window, Key.Key_PageUp)
+    _settle(window)
+    assert deck.index == 0 and _geometry(window) == full
+    deck.go(3)
+    _settle(window)
+    window.set_view("rope")
+    _settle(window)
+    assert len(_visible(window)) == 4  # the rope layout is back too
+    assert focus.staging == {}
+
+
+def test_scene_panels_are_laid_out_in_a_grid_and_focus_numbers_follow_them(window, qtbot):
+    deck = window.lecture.deck
+    focus = window.lecture.focus
+    deck.set_deck(Deck("d", (_scene("compare", panels=("table", "distance", "indices")),)))
+    _settle(window)
+    shown = _geometry(window)
+    assert list(focus.shown_keys()) == ["table", "distance", "indices"]
+    assert sorted(shown) == ["distance", "indices", "table"]
+    xs = [shown[k][0] for k in ("table", "distance", "indices")]
+    assert xs == sorted(xs) and len({round(shown[k][1]) for k in shown}) == 1  # one row
+    assert grid_shape(3) == (1, 3) and grid_shape(4) == (2, 2) and grid_shape(9) == (3, 3)
+    assert focus.toggle_number(1) and focus.focused == ("compare", "table")
+    _settle(window)
+    assert _visible(window) == ["table"]
+    assert focus.toggle_number(1)
+    _settle(window)
+    assert _geometry(window) == shown
+
+
+def test_highlight_series_dims_the_other_curves_and_their_legend(window):
+    deck = window.lecture.deck
+    deck.set_deck(
+        Deck("d", (_scene("sinusoidal", highlight=Highlight("waves", "series", "dim 4")),))
+    )
+    _settle(window)
+    plot = window.views["sinusoidal"].plots["waves"]
+    names = [s.name for s in plot.panel.series]
+    chosen = [n.startswith("dim 4 ") for n in names]
+    assert sum(chosen) == 1
+    for item, on in zip(plot.curves, chosen, strict=True):
+        assert item.opacity() == (1.0 if on else DIM_OPACITY)
+        assert item.opts["pen"].color().alpha() == 255  # colours stay: only the rest dims
+    for (_sample, label), on in zip(plot.legend.items, chosen, strict=True):
+        assert label.opacity() == (1.0 if on else DIM_OPACITY)
+    highlighted = plot.curves[chosen.index(True)]
+    others = [c for c, on in zip(plot.curves, chosen, strict=True) if not on]
+    assert highlighted.zValue() > max(c.zValue() for c in others)
+    # the other panels are untouched
+    other = window.views["sinusoidal"].plots["wavelength"]
+    assert all(c.opacity() == 1.0 for c in other.curves)
+    # a redraw (new theme: rebuilt items) keeps the highlight
+    window.lecture.display.toggle_theme()
+    _settle(window)
+    plot = window.views["sinusoidal"].plots["waves"]
+    assert [c.opacity() for c in plot.curves].count(1.0) == 1
+    # another scene clears it
+    deck.set_deck(Deck("d", (_scene("sinusoidal"),)))
+    _settle(window)
+    assert all(c.opacity() == 1.0 for c in plot.curves)
+
+
+def _pixel(window, view_box, point: QtCore.QPointF) -> QtGui.QColor:
+    """The colour drawn at view point ``point`` of ``view_box``."""
+    canvas = window.views[window.current_view].canvas
+    image = canvas.grab().toImage()
+    return QtGui.QColor(image.pixel(canvas.mapFromScene(view_box.mapViewToScene(point))))
+
+
+def test_highlight_head_dims_the_other_heads(window):
+    deck = window.lecture.deck
+    plain = _scene("alibi", params={"heads": 8})
+    deck.set_deck(Deck("d", (plain, replace(plain, highlight=Highlight("heads", "head", 8)))))
+    _settle(window)
+    plot = window.views["alibi"].plots["heads"]
+    vb = plot.plot.getViewBox()
+    rows, cols = plot.image.image.shape
+    r = plot.image.mapRectToParent(plot.image.boundingRect())
+    dx, dy = r.width() / cols, r.height() / rows
+
+    def tile_rect(tile):
+        return QtCore.QRectF(
+            r.left() + tile.col0 * dx,
+            r.top() + tile.row0 * dy,
+            len(tile.x_coords) * dx,
+            len(tile.y_coords) * dy,
+        )
+
+    # the bottom-left cell of head 1 (steepest: the darkest colour) and of head 8
+    first, last = plot.panel.tiles[0], plot.panel.tiles[7]
+    in_first = tile_rect(first).bottomLeft() + QtCore.QPointF(dx / 2, -dy / 2)
+    in_last = tile_rect(last).bottomLeft() + QtCore.QPointF(dx / 2, -dy / 2)
+    before = (_pixel(window, vb, in_first), _pixel(window, vb, in_last))
+    assert highlight_mask(plot) is None or not highlight_mask(plot).isVisible()
+    deck.step(1)
+    _settle(window)
+    mask = highlight_mask(plot)
+    assert mask is not None and mask.isVisible()
+    assert mask.cells == (tile_rect(last),)
+    assert mask.fill.alpha() == DIM_ALPHA and mask.fill.name() == current_theme().background
+    assert mask.pen.widthF() > 0
+    after = (_pixel(window, vb, in_first), _pixel(window, vb, in_last))
+    assert after[1] == before[1]  # head 8 keeps its colour
+    a = DIM_ALPHA / 255  # head 1 is washed towards the background
+    for channel in ("red", "green", "blue"):
+        expected = a * 255 + (1 - a) * getattr(before[0], channel)()
+        assert abs(getattr(after[0], channel)() - expected) <= 3
+
+
+def test_highlight_row_and_cell_on_a_heatmap(window):
+    deck = window.lecture.deck
+    deck.set_deck(
+        Deck(
+            "d",
+            (
+                _scene("relative", params={"seq_len": 12}, highlight=Highlight("grid", "row", 5)),
+                _scene(
+                    "relative",
+                    params={"seq_len": 12},
+                    highlight=Highlight("shaw", "cell", (5, 2)),
+                ),
+            ),
+        )
+    )
+    _settle(window)
+    plot = window.views["relative"].plots["grid"]
+    mask = highlight_mask(plot)
+    assert mask is not None and mask.isVisible()
+    (cell,) = mask.cells
+    assert (cell.top(), cell.bottom()) == (4.5, 5.5)  # the row at position 5
+    assert (cell.left(), cell.right()) == (-0.5, 11.5)  # all its columns
+    deck.step(1)
+    _settle(window)
+    assert not highlight_mask(plot).isVisible()
+    shaw = window.views["relative"].plots["shaw"]
+    (cell,) = highlight_mask(shaw).cells
+    assert cell == QtCore.QRectF(1.5, 4.5, 1.0, 1.0)  # row 5, column 2
+    assert np.isfinite(shaw.image.image).all()
+
+
+def test_shipped_lecture_deck_stages_some_scenes():
+    from core.resources import resource_path
+    from core.scenes import load_deck
+
+    deck = load_deck(resource_path("decks") / "lecture-positional-encoding.json")
+    staged = {i: s for i, s in enumerate(deck.scenes) if s.panels or s.reveal or s.highlight}
+    assert 1 <= sum(s.reveal for s in staged.values()) <= 2
+    assert any(s.highlight for s in staged.values()) and any(s.panels for s in staged.values())
+    for scene in staged.values():  # the note tells the lecturer what Page Down does
+        if scene.reveal:
+            assert "Page Down" in scene.note
+        if scene.highlight is not None and scene.highlight.kind == "head":
+            assert f"Head {scene.highlight.value}" in scene.note
