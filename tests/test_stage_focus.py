@@ -79,6 +79,7 @@ def _check_focus_and_back(window, qtbot, views, *, by_key: bool) -> int:
             assert list(shown) == [key], (view_id, key, shown)
             _x, _y, w, h = shown[key]
             assert w >= 0.95 * port.width() and h >= 0.95 * port.height(), (view_id, key)
+            assert not widget.explanation.isVisible()  # its room goes to the plot
             plot = widget.plots[key]
             if plot.panel.kind != "table":  # its own axes, also where neighbours share them
                 assert plot.plot.getAxis("bottom").isVisible()
@@ -88,6 +89,7 @@ def _check_focus_and_back(window, qtbot, views, *, by_key: bool) -> int:
             else:
                 assert focus.escape()
             _settle(window)
+            assert widget.explanation.isVisible() != window.lecture.display.presenting
             assert _geometry(window) == before, (view_id, key)
             assert focus.focused is None
             checked += 1

@@ -8,7 +8,8 @@ every redraw of a view (cheap comparisons when nothing changed), so a plot rebui
 new theme, scale or parameter shape comes back staged.
 
 - **Focus**: any panel fills the canvas, with its own axes (a panel of small multiples
-  that shares its neighbours' axes shows both), and back: a double-click on the plot, or
+  that shares its neighbours' axes shows both), and the view's explanation paragraph
+  makes room for it (presentation mode hides it anyway), and back: a double-click on the plot, or
   the panel's number key (1–9, in the order shown) while the stage has the keyboard; the
   same key, a double-click or Esc goes back. Ctrl+digit still switches views.
 - **Scenes** (:class:`core.scenes.Scene`): ``panels`` shows only those panels, in that
@@ -28,6 +29,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.scenes import Highlight, Scene, panel_keys
 from gui.lecture.deck import DeckController
+from gui.lecture.display import DisplayController
 from gui.lecture.emphasis import apply_highlight, clear_highlight
 from gui.plotting.panel_plot import PanelPlot
 from gui.widgets.view_widget import ViewWidget
@@ -112,6 +114,9 @@ class FocusController(QtCore.QObject):
         self._direction = 1
         deck.scene_staged.connect(self.stage_scene)
         deck.steppers.append(self.reveal_step)
+        display = window.find_feature(DisplayController)
+        if display is not None:  # a new theme or scale shows the explanation again
+            display.applied.connect(lambda: self.apply(self.window.current_view))
         window.view_changed.connect(self._view_changed)
         for view_id in list(window.views):
             self._watch(view_id)
@@ -189,6 +194,7 @@ class FocusController(QtCore.QObject):
         view_id = self.focused[0]
         self.focused = None
         self.apply(view_id)
+        self._explain()
         self.changed.emit()
         return True
 
@@ -221,6 +227,7 @@ class FocusController(QtCore.QObject):
         self._staged = fields
         previous = set(self.staging)
         self.staging.clear()
+        refocus = self.focused is not None
         if self.focused is not None:
             previous.add(self.focused[0])
             self.focused = None
@@ -232,6 +239,8 @@ class FocusController(QtCore.QObject):
             )
         for view_id in previous | {scene.view_id}:
             self.apply(view_id)
+        if refocus:
+            self._explain()
         self.changed.emit()
 
     def reveal_step(self, delta: int) -> bool:
@@ -253,8 +262,10 @@ class FocusController(QtCore.QObject):
         else:
             return False
         self._direction = 1
-        self.focused = None
+        was_focused, self.focused = self.focused, None
         self.apply(view_id)
+        if was_focused is not None:
+            self._explain()
         self.changed.emit()
         return True
 
@@ -265,7 +276,14 @@ class FocusController(QtCore.QObject):
             old = self.focused[0]
             self.focused = None
             self.apply(old)
+            self._explain()
         self.apply(view_id)
+
+    def _explain(self) -> None:
+        """Show the explanations again as the display has them (not while presenting)."""
+        display = self.window.find_feature(DisplayController)
+        if display is not None:
+            display.sync_views()
 
     def _watch(self, view_id: str) -> None:
         """Re-stage the view after each of its redraws; double-clicks focus its plots."""
@@ -374,6 +392,8 @@ class FocusController(QtCore.QObject):
             elif place.highlighted:
                 clear_highlight(widget.plots[key])
                 place.highlighted = False
+        if focused is not None and widget.explanation.isVisible():
+            widget.show_explanation(False)  # the room goes to the focused plot
         if moved:
             layout.invalidate()
             layout.activate()
