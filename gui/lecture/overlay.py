@@ -265,6 +265,11 @@ class StageOverlay(QtWidgets.QWidget):
         return current_theme().scaled(DOT_RADIUS)
 
     # ------------------------------------------------------------------ events
+    def hideEvent(self, event: QtGui.QHideEvent) -> None:
+        """The window closes or hides: give the application its mouse cursor back."""
+        self._set_blank_cursor(False)
+        super().hideEvent(event)
+
     def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:
         kind = event.type()
         window = self.studio
