@@ -79,7 +79,8 @@ def _check_focus_and_back(window, qtbot, views, *, by_key: bool) -> int:
         assert list(before) == [p.key for p in widget.data.panels]
         port = widget.canvas.viewport().rect()
         for n, key in enumerate(focus.numbered(), start=1):
-            if by_key:
+            keyed = by_key and n <= 9  # panels past 9 have no key (double-click or API)
+            if keyed:
                 qtbot.keyClick(widget, Key.Key_0 + n)
             else:
                 assert focus.toggle_number(n)
@@ -93,7 +94,7 @@ def _check_focus_and_back(window, qtbot, views, *, by_key: bool) -> int:
             if plot.panel.kind != "table":  # its own axes, also where neighbours share them
                 assert plot.plot.getAxis("bottom").isVisible()
                 assert plot.plot.getAxis("left").isVisible()
-            if by_key:
+            if keyed:
                 qtbot.keyClick(widget, Key.Key_0 + n)  # the same key goes back
             else:
                 assert focus.escape()
@@ -123,7 +124,9 @@ def test_focus_every_panel_in_presentation_mode_and_esc(window, qtbot):
     try:
         # a mosaic, nine small multiples, a table: the rest is as in the window
         views = ("alibi", "permutation", "compare")
-        assert _check_focus_and_back(window, qtbot, views, by_key=False) == 17
+        assert _check_focus_and_back(window, qtbot, views, by_key=False) == sum(
+            len(window.views[v].data.panels) for v in views
+        )
         # Esc leaves the focus first, then presentation mode
         window.set_view("rope")
         _settle(window)
@@ -206,18 +209,24 @@ def test_reveal_with_page_down_then_next_scene_and_back(window, qtbot):
     assert window.current_view == "sinusoidal" and deck.index == 1
     sequence = [_visible(window)]
     geometries = [_geometry(window)]
-    for _ in range(3):
+    keys = [p.key for p in window.views["sinusoidal"].data.panels]
+    assert keys[:4] == ["waves", "heatmap", "similarity", "wavelength"]
+    for _ in range(len(keys) - 1):
         qtbot.keyClick(window, Key.Key_PageDown)
         _settle(window)
         assert deck.index == 1
         sequence.append(_visible(window))
         geometries.append(_geometry(window))
-    keys = ["waves", "heatmap", "similarity", "wavelength"]
-    assert sequence == [keys[:1], keys[:2], keys[:3], keys]
+    assert sequence == [keys[: i + 1] for i in range(len(keys))]
     # revealed panels keep their final places: nothing jumps while revealing
     for shown in geometries:
         for key, rect in shown.items():
-            assert rect == geometries[-1][key]
+            final = geometries[-1][key]  # within 2 px (a later row's axes settle its height)
+            assert all(abs(a - b) <= 2 for a, b in zip(rect, final, strict=True)), (
+                key,
+                rect,
+                final,
+            )
     # the next Page Down moves on: a scene with its own panels, in its order, revealed
     qtbot.keyClick(window, Key.Key_PageDown)
     _settle(window)
@@ -237,7 +246,7 @@ def test_reveal_with_page_down_then_next_scene_and_back(window, qtbot):
     _settle(window)
     assert deck.index == 1 and _visible(window) == keys
     # Page Up hides them one at a time again, then goes back; that view's own layout
-    for shown in (keys[:3], keys[:2], keys[:1]):
+    for shown in [keys[:i] for i in range(len(keys) - 1, 0, -1)]:
         qtbot.keyClick(window, Key.Key_PageUp)
         _settle(window)
         assert deck.index == 1 and _visible(window) == shown
@@ -331,8 +340,10 @@ def test_highlight_head_dims_the_other_heads(window):
 
     # the bottom-left cell of head 1 (steepest: the darkest colour) and of head 8
     first, last = plot.panel.tiles[0], plot.panel.tiles[7]
-    in_first = tile_rect(first).bottomLeft() + QtCore.QPointF(dx / 2, -dy / 2)
-    in_last = tile_rect(last).bottomLeft() + QtCore.QPointF(dx / 2, -dy / 2)
+    # three cells in from the corner: clear of the highlight's outline at any cell size
+    inside = QtCore.QPointF(2.5 * dx, -2.5 * dy)
+    in_first = tile_rect(first).bottomLeft() + inside
+    in_last = tile_rect(last).bottomLeft() + inside
     before = (_pixel(window, vb, in_first), _pixel(window, vb, in_last))
     assert highlight_mask(plot) is None or not highlight_mask(plot).isVisible()
     deck.step(1)
