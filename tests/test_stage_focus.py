@@ -27,15 +27,6 @@ def _reset_theme():
     set_theme("light", ui_scale=1.0, sequential="viridis", diverging="CET-D1A")
 
 
-@pytest.fixture(autouse=True)
-def _delete_windows_now():
-    """Delete this test's window (it holds up to every view) when the test ends, as
-    QTest.qWait would: else a later test's first wait pays seconds of deferred deletes
-    (the sweep test's timer starved behind them under load)."""
-    yield
-    QtCore.QCoreApplication.sendPostedEvents(None, QtCore.QEvent.Type.DeferredDelete)
-
-
 def _scene(view_id: str, title: str = "s", **staging) -> Scene:
     params = VIEWS[view_id].model.validate(staging.pop("params", {}), partial=True)
     return Scene(view_id, params, title, "note", **staging)

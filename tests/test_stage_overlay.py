@@ -21,15 +21,6 @@ def _reset_theme():
     set_theme("light", ui_scale=1.0, sequential="viridis", diverging="CET-D1A")
 
 
-@pytest.fixture(autouse=True)
-def _delete_windows_now():
-    """Delete this test's window (it holds up to every view) when the test ends, as
-    QTest.qWait would: else a later test's first wait pays seconds of deferred deletes
-    (the sweep test's timer starved behind them under load)."""
-    yield
-    QtCore.QCoreApplication.sendPostedEvents(None, QtCore.QEvent.Type.DeferredDelete)
-
-
 def _pixels(widget: QtWidgets.QWidget) -> np.ndarray:
     """The widget as drawn (children included), as an (h, w, 3) array."""
     image = widget.grab().toImage().convertToFormat(QtGui.QImage.Format.Format_RGB888)
