@@ -25,6 +25,7 @@ from gui.lecture.animate_dialog import AnimationExport
 from gui.lecture.composite import CompositeStage, ask_variant
 from gui.lecture.deck import DECK_FILTER, SCENE_FILTER, DeckController, shipped_decks
 from gui.lecture.display import SCALE_CHOICES, DisplayController
+from gui.lecture.editors import EDITOR_WIDGETS
 from gui.lecture.focus import FocusController
 from gui.lecture.help import HelpOverlay
 from gui.lecture.overlay import StageOverlay
@@ -38,14 +39,6 @@ from gui.window.protocol import StudioWindow
 Key = QtCore.Qt.Key
 _CLICKER_KEYS = {Key.Key_PageDown, Key.Key_PageUp}
 _EDITOR_KEYS = {Key.Key_Left, Key.Key_Right, Key.Key_Home, Key.Key_End, Key.Key_Space}
-_EDITORS = (
-    QtWidgets.QAbstractSpinBox,
-    QtWidgets.QLineEdit,
-    QtWidgets.QAbstractSlider,
-    QtWidgets.QComboBox,
-    QtWidgets.QTextEdit,
-    QtWidgets.QPlainTextEdit,
-)
 
 
 def install_lecture(window: StudioWindow) -> Lecture:
@@ -68,7 +61,7 @@ def is_editor(widget: QtCore.QObject | None, key: int) -> bool:
     """
     if key == Key.Key_Space:
         return is_text_field(widget)
-    return isinstance(widget, _EDITORS)
+    return isinstance(widget, EDITOR_WIDGETS)
 
 
 class Lecture(QtCore.QObject):
@@ -410,7 +403,7 @@ class Lecture(QtCore.QObject):
             return False
         key = event.key()
         if key in _CLICKER_KEYS:
-            if not self.deck.scenes and isinstance(obj, _EDITORS):
+            if not self.deck.scenes and isinstance(obj, EDITOR_WIDGETS):
                 event.accept()  # no deck to step: Page Up/Down move the slider / spin box
                 return True
             event.ignore()  # never let a focused editor keep the clicker's keys

@@ -28,6 +28,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from core.views import VIEWS
 from gui.lecture.deck import DeckController
 from gui.lecture.display import DisplayController
+from gui.lecture.editors import EDITOR_WIDGETS
 from gui.lecture.stage_strip import StageControls
 from gui.theme import current_theme, stylesheet
 from gui.widgets.param_panel import ParamPanel
@@ -37,14 +38,6 @@ PREVIEW_QUIET_MS = 400  # the stage preview is grabbed after this long without c
 NO_NOTE = "(no speaker note for this scene)"
 Key = QtCore.Qt.Key
 _FIELD_KEYS = {Key.Key_Left, Key.Key_Right, Key.Key_Up, Key.Key_Down, Key.Key_Home, Key.Key_End}
-_EDITORS = (
-    QtWidgets.QAbstractSpinBox,
-    QtWidgets.QLineEdit,
-    QtWidgets.QAbstractSlider,
-    QtWidgets.QComboBox,
-    QtWidgets.QTextEdit,
-    QtWidgets.QPlainTextEdit,
-)
 
 Geometry = tuple[int, int, int, int] | QtCore.QRect
 
@@ -499,7 +492,7 @@ class Presenter(QtCore.QObject):
             view is not None
             and event.type() == QtCore.QEvent.Type.ShortcutOverride
             and isinstance(event, QtGui.QKeyEvent)
-            and isinstance(obj, _EDITORS)
+            and isinstance(obj, EDITOR_WIDGETS)
             and obj.window() is view
         ):
             mods = event.modifiers() & ~QtCore.Qt.KeyboardModifier.KeypadModifier

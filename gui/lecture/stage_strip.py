@@ -27,6 +27,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.params import Param
 from gui.lecture.display import DisplayController
+from gui.lecture.editors import EDITOR_WIDGETS
 from gui.theme import current_theme
 from gui.widgets.param_panel import ParamRow
 from gui.widgets.slider_scale import step_value
@@ -40,14 +41,6 @@ STRIP_KINDS = ("int", "float", "bool", "choice", "int_list", "text")  # no file 
 
 Key = QtCore.Qt.Key
 _NUDGE_KEYS = {Key.Key_Right: 1, Key.Key_Left: -1}
-_EDITORS = (
-    QtWidgets.QAbstractSpinBox,
-    QtWidgets.QLineEdit,
-    QtWidgets.QAbstractSlider,
-    QtWidgets.QComboBox,
-    QtWidgets.QTextEdit,
-    QtWidgets.QPlainTextEdit,
-)
 
 
 def nudged_value(param: Param, value: Any, direction: int, large: bool = False) -> Any:
@@ -377,7 +370,7 @@ class StageControls(QtCore.QObject):
             not in (QtCore.Qt.KeyboardModifier.NoModifier, QtCore.Qt.KeyboardModifier.ShiftModifier)
             or not isinstance(obj, QtWidgets.QWidget)
             or obj.window() not in self.key_windows
-            or isinstance(obj, _EDITORS)  # a focused field or slider keeps its arrows
+            or isinstance(obj, EDITOR_WIDGETS)  # a focused field or slider keeps its arrows
         ):
             return 0
         return direction
