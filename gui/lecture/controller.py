@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from gui.lecture.animate_dialog import AnimationExport
+from gui.lecture.blank import install_blank_screen
 from gui.lecture.composite import CompositeStage, ask_variant
 from gui.lecture.deck import DECK_FILTER, SCENE_FILTER, DeckController, shipped_decks
 from gui.lecture.display import SCALE_CHOICES, DisplayController
@@ -72,9 +73,10 @@ class Lecture(QtCore.QObject):
     display, deck, sweep, animation, composite, help
         The presentation display, deck, animation, animation export (MP4/GIF/WebP),
         side-by-side/ghost stage and help-overlay controllers.
-    focus, overlay
-        Focus / panel staging (:mod:`gui.lecture.focus`) and the pointer, pen and
-        rectangle zoom layer (:mod:`gui.lecture.overlay`).
+    focus, overlay, blank
+        Focus / panel staging (:mod:`gui.lecture.focus`), the pointer, pen and
+        rectangle zoom layer (:mod:`gui.lecture.overlay`) and the blank screen
+        (:mod:`gui.lecture.blank`).
     store
         The window's settings store.
     """
@@ -95,6 +97,7 @@ class Lecture(QtCore.QObject):
         self.presenter = install_presenter(window, self.display, self.deck)
         self.focus = window.add_feature(FocusController(window, self.deck))
         self.overlay = window.add_feature(StageOverlay(window, self.deck))
+        self.blank = install_blank_screen(window)
         self.display.applied.connect(lambda: self.help.isVisible() and self.help.open_overlay())
         self._build_actions()
         app = QtWidgets.QApplication.instance()
@@ -269,6 +272,7 @@ class Lecture(QtCore.QObject):
         w.qt.menuBar().insertMenu(w.menu("help").menuAction(), stage)
         self.focus.add_actions(stage)
         self.overlay.add_actions(stage, self._add)
+        self.blank.add_actions(stage, self._add)
 
         v = w.menu("view")
         v.addSeparator()
