@@ -12,6 +12,15 @@ shows it.
 ``main.py export --deck DECK -o lecture.pdf`` calls :func:`export_deck_pdf`: one PDF page
 per scene, drawn with Qt's PDF writer (plots, text and lines stay vector; heatmaps are
 images), optionally with the scene's note under each slide as a handout (``--notes``).
+
+Every export shows a scene as the stage does (:func:`gui.widgets.staging.stage_widget`):
+only its ``panels``, in their order, and its ``highlight`` with the rest dimmed. A scene
+that ``reveal`` s its panels step by step gets one PDF page per step (as Page Down shows
+them: the first panel, then the first two, ..., all; the places of the hidden ones kept
+free), so the PDF can be presented from. A handout (``--notes``) and the image folder
+show each scene once, fully revealed (what a reader needs; the image names stay one per
+scene). :func:`scene_image` draws a scene the same way into an image (the presenter
+view's picture of the next scene).
 """
 
 from __future__ import annotations
@@ -19,6 +28,7 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +38,7 @@ from core.scenes import Deck, Scene, load_deck
 from core.views import compute_view, get_view
 from gui.export.headless import (
     IMAGE_FORMATS,
+    ImageExport,
     check_writable,
     context_for_size,
     export_ui_scale,
@@ -121,6 +132,7 @@ def export_deck(
                 transparent=transparent,
                 title=scene.title or None,
                 note=scene.note or None,
+                stage=partial(stage_scene, scene),
             )
         except ValueError as exc:  # the view refuses these parameters: show it on the slide
             _error_slide(scene, path, fmt, (width, height, scale), transparent, user_message(exc))
@@ -159,6 +171,65 @@ def _error_slide(
             snapshot.render_svg(widget, path, width=w, height=h, title=scene.title or spec.title)
     finally:
         widget.deleteLater()
+
+
+def stage_scene(scene: Scene, widget: Any, shown: int | None = None) -> None:
+    """Give ``widget`` (a drawn view of ``scene``) the scene's panels, reveal step
+    ``shown`` (``None``: all) and highlight, as the stage shows them."""
+    from gui.widgets.staging import stage_widget
+
+    if scene.panels or scene.highlight is not None or shown is not None:
+        stage_widget(widget, scene.panels, shown if scene.reveal else None, scene.highlight)
+
+
+def scene_steps(scene: Scene, panel_count: int) -> int:
+    """The reveal steps of ``scene`` whose view draws ``panel_count`` panels (1 without
+    ``reveal``)."""
+    from gui.widgets.staging import reveal_steps
+
+    return reveal_steps(scene.panels, scene.reveal, panel_count)
+
+
+def scene_image(scene: Scene, width: int, height: int, shown: int | None = None) -> Any:
+    """``scene`` drawn as its slide (title, no note) into a ``width`` x ``height``
+    ``QImage``, staged as on stage, at reveal step ``shown`` (``None``: fully revealed).
+
+    A scene whose view refuses its parameters draws the view's warning banner instead.
+    GUI thread; the current theme (light/dark, colormaps) is used.
+    """
+    w, h, pw, ph = pixel_size(width, height, None)
+    spec = get_view(scene.view_id)
+    try:
+        values = spec.model.validate(scene.params, partial=True)
+        view = compute_view(scene.view_id, values, context_for_size(pw, ph))
+    except ValueError as exc:
+        from gui.qt_app import ensure_app
+
+        ensure_app(headless=True)
+        from gui import theme
+        from gui.render import snapshot
+
+        previous = theme.current_theme()
+        theme.set_theme(ui_scale=export_ui_scale(w, h))
+        try:
+            widget = _error_widget(scene, user_message(exc), None)
+        finally:
+            theme.set_theme(ui_scale=previous.ui_scale)
+        try:
+            widget.resize(w, h)
+            return snapshot.render_image(widget, pw, ph)
+        finally:
+            widget.deleteLater()
+    export = ImageExport(
+        spec, view, None, "png", (w, h), (pw, ph), False, scene.title or None, None
+    )
+    try:
+        stage_scene(scene, export.widget, shown)
+        for _ in export.steps():
+            pass
+        return export.render.image
+    finally:
+        export.close()
 
 
 def _load(deck_path: str | os.PathLike[str]) -> Deck:
@@ -222,7 +293,12 @@ def export_deck_pdf(
     ensure_app(headless=True)
     from PySide6 import QtCore, QtGui
 
-    pictures = [_scene_picture(scene, w, h, with_note=not notes) for scene in deck.scenes]
+    # one page per reveal step; a handout shows each scene once, fully revealed
+    pages = [
+        (scene, picture)
+        for scene in deck.scenes
+        for picture in _scene_pictures(scene, w, h, with_note=not notes, steps=not notes)
+    ]
     page_h = h + (round(h * NOTES_SHARE) if notes else 0)
     with atomic_path(path) as tmp:
         writer = QtGui.QPdfWriter(os.fspath(tmp))
@@ -238,7 +314,7 @@ def export_deck_pdf(
         # Heatmap images lossless (Flate), not JPEG: a 32-pixel matrix must keep its colours.
         painter.setRenderHint(QtGui.QPainter.RenderHint.LosslessImageRendering)
         try:
-            for number, (scene, picture) in enumerate(zip(deck.scenes, pictures, strict=True)):
+            for number, (scene, picture) in enumerate(pages):
                 if number:
                     writer.newPage()
                 painter.drawPicture(0, 0, picture)
@@ -249,8 +325,9 @@ def export_deck_pdf(
     return Path(path)
 
 
-def _scene_picture(scene: Scene, w: int, h: int, *, with_note: bool) -> Any:
-    """``scene`` drawn at ``w`` x ``h`` into a ``QPicture`` (vector drawing commands)."""
+def _scene_pictures(scene: Scene, w: int, h: int, *, with_note: bool, steps: bool) -> list[Any]:
+    """``scene`` drawn at ``w`` x ``h`` into ``QPicture`` s (vector drawing commands): one
+    per reveal step with ``steps``, else one fully revealed."""
     from PySide6 import QtCore, QtGui
 
     from gui import theme
@@ -259,24 +336,33 @@ def _scene_picture(scene: Scene, w: int, h: int, *, with_note: bool) -> Any:
 
     spec = get_view(scene.view_id)
     note = (scene.note or None) if with_note else None
-    previous = theme.current_theme()
-    theme.set_theme(ui_scale=export_ui_scale(w, h))
     try:
+        values = spec.model.validate(scene.params, partial=True)
+        view = compute_view(scene.view_id, values, context_for_size(w, h))
+    except ValueError as exc:  # the view refuses these parameters: show it on the slide
+        view, problem = None, user_message(exc)
+    count = scene_steps(scene, len(view.panels)) if steps and view is not None else 1
+    pictures = []
+    for step in range(1, count + 1):
+        previous = theme.current_theme()
+        theme.set_theme(ui_scale=export_ui_scale(w, h))
         try:
-            values = spec.model.validate(scene.params, partial=True)
-            view = compute_view(scene.view_id, values, context_for_size(w, h))
-            widget = headless.build_widget(spec, view, None, scene.title or None, note)
-        except ValueError as exc:  # the view refuses these parameters: show it on the slide
-            widget = _error_widget(scene, user_message(exc), note)
-    finally:
-        theme.set_theme(ui_scale=previous.ui_scale)
-    picture = QtGui.QPicture()
-    try:
-        widget.resize(w, h)
-        snapshot.paint_widget(widget, picture, QtCore.QSize(w, h))
-    finally:
-        widget.deleteLater()
-    return picture
+            if view is None:
+                widget = _error_widget(scene, problem, note)
+            else:
+                widget = headless.build_widget(spec, view, None, scene.title or None, note)
+        finally:
+            theme.set_theme(ui_scale=previous.ui_scale)
+        picture = QtGui.QPicture()
+        try:
+            widget.resize(w, h)
+            if view is not None:
+                stage_scene(scene, widget, step if count > 1 else None)
+            snapshot.paint_widget(widget, picture, QtCore.QSize(w, h))
+        finally:
+            widget.deleteLater()
+        pictures.append(picture)
+    return pictures
 
 
 def _error_widget(scene: Scene, message: str, note: str | None) -> Any:

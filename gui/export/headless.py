@@ -113,6 +113,7 @@ def export_view(
     scale: float | None = None,
     title: str | None = None,
     note: str | None = None,
+    stage: Callable[[Any], None] | None = None,
 ) -> Path:
     """Write view ``view_id`` (or its plot ``panel``) to ``path``; format by extension.
 
@@ -136,6 +137,9 @@ def export_view(
         PNG only: pixel size = layout size x ``scale`` (text and lines scale too).
     title, note
         Replace the view's title line / add a note line in images (scenes).
+    stage
+        Images: called with the drawn widget before it is painted (a deck scene's
+        panels, reveal step and highlight: :func:`gui.widgets.staging.stage_widget`).
 
     Returns
     -------
@@ -166,7 +170,17 @@ def export_view(
         _write_panel_data(path, view_id, chosen)
     else:
         render_view(
-            spec, view, chosen, path, fmt, request.layout, request.pixels, transparent, title, note
+            spec,
+            view,
+            chosen,
+            path,
+            fmt,
+            request.layout,
+            request.pixels,
+            transparent,
+            title,
+            note,
+            stage,
         )
     return Path(path)
 
@@ -274,14 +288,17 @@ def render_view(
     transparent: bool,
     title: str | None,
     note: str | None,
+    stage: Callable[[Any], None] | None = None,
 ) -> None:
     """Draw ``view`` (or ``panel``) in an offscreen widget and render it to ``path``
     (the drawing half of :func:`export_view`, given the computed view): an
-    :class:`ImageExport` painted in one go."""
+    :class:`ImageExport` painted in one go, ``stage`` called with its widget first."""
     from gui.render.snapshot import write_export
 
     export = ImageExport(spec, view, panel, fmt, layout, pixels, transparent, title, note)
     try:
+        if stage is not None:
+            stage(export.widget)
         for _ in export.steps():
             pass
         write_export(path, export.kind, export.encoder()())

@@ -3,7 +3,7 @@
 :class:`FocusController` rearranges the plots a :class:`~gui.widgets.view_widget.ViewWidget`
 drew, without redrawing them: it shows, hides and moves the ``PlotItem`` s inside the
 canvas' grid layout (hidden plots take no room unless they are kept as placeholders) and
-styles the highlighted panel (:mod:`gui.lecture.emphasis`). It re-applies itself after
+styles the highlighted panel (:mod:`gui.plotting.emphasis`). It re-applies itself after
 every redraw of a view (cheap comparisons when nothing changed), so a plot rebuilt for a
 new theme, scale or parameter shape comes back staged.
 
@@ -21,7 +21,6 @@ new theme, scale or parameter shape comes back staged.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import pyqtgraph as pg
@@ -30,22 +29,14 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from core.scenes import Highlight, Scene, panel_keys
 from gui.lecture.deck import DeckController
 from gui.lecture.display import DisplayController
-from gui.lecture.emphasis import apply_highlight, clear_highlight
+from gui.plotting.emphasis import apply_highlight, clear_highlight
 from gui.plotting.panel_plot import PanelPlot
+from gui.widgets.staging import grid_shape
 from gui.widgets.view_widget import ViewWidget
 from gui.window.protocol import StudioWindow
 
 NUMBER_KEYS = 9
 Position = tuple[int, int, int, int]  # row, column, row span, column span
-
-
-def grid_shape(count: int) -> tuple[int, int]:
-    """Rows and columns of the grid that lays out ``count`` chosen panels (1–3 in a row,
-    4 as 2 × 2, then three columns)."""
-    if count <= 3:
-        return 1, max(count, 1)
-    cols = 2 if count == 4 else 3
-    return math.ceil(count / cols), cols
 
 
 @dataclass
