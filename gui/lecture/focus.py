@@ -7,8 +7,9 @@ styles the highlighted panel (:mod:`gui.plotting.emphasis`). It re-applies itsel
 every redraw of a view (cheap comparisons when nothing changed), so a plot rebuilt for a
 new theme, scale or parameter shape comes back staged.
 
-- **Focus**: any panel fills the canvas, with its own axes (a panel of small multiples
-  that shares its neighbours' axes shows both), and the view's explanation paragraph
+- **Focus**: any panel fills the canvas, with its own large axes (a panel of small
+  multiples that shares its neighbours' axes shows both; its title, axis titles, tick
+  labels, legend and colour bar grow with the room, :func:`focus_text_zoom`), and the view's explanation paragraph
   makes room for it (presentation mode hides it anyway), and back: a double-click on the plot, or
   the panel's number key (1–9, in the order shown) while the stage has the keyboard; the
   same key, a double-click or Esc goes back. Ctrl+digit still switches views.
@@ -21,6 +22,7 @@ new theme, scale or parameter shape comes back staged.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import pyqtgraph as pg
@@ -31,12 +33,29 @@ from gui.lecture.deck import DeckController
 from gui.lecture.display import DisplayController
 from gui.plotting.emphasis import apply_highlight, clear_highlight
 from gui.plotting.panel_plot import PanelPlot
+from gui.theme import current_theme
 from gui.widgets.staging import grid_shape
 from gui.widgets.view_widget import ViewWidget
 from gui.window.protocol import StudioWindow
 
 NUMBER_KEYS = 9
+# Focus mode's text: a plot of FOCUS_REFERENCE logical px (at the UI scale) keeps the
+# theme's sizes; a larger focused plot's text grows with its smaller side ratio, at
+# most FOCUS_MAX_ZOOM times (a title at 150 % presentation scale: 13 pt → up to 39 pt).
+FOCUS_REFERENCE = (640.0, 400.0)
+FOCUS_MAX_ZOOM = 2.0
 Position = tuple[int, int, int, int]  # row, column, row span, column span
+
+
+def focus_text_zoom(size: QtCore.QSize | QtCore.QSizeF, ui_scale: float | None = None) -> float:
+    """How much larger than the theme's the text of a focused plot filling ``size``
+    (logical px) is drawn: 1 up to :data:`FOCUS_REFERENCE` (times the UI scale), then
+    growing with the area's smaller side ratio, at most :data:`FOCUS_MAX_ZOOM`; rounded
+    to 1/8 so a resize by a few pixels does not re-lay out the text."""
+    scale = current_theme().ui_scale if ui_scale is None else ui_scale
+    ref_w, ref_h = FOCUS_REFERENCE
+    ratio = min(size.width() / (ref_w * scale), size.height() / (ref_h * scale))
+    return min(FOCUS_MAX_ZOOM, max(1.0, math.floor(ratio * 8) / 8))
 
 
 @dataclass
@@ -289,6 +308,14 @@ class FocusController(QtCore.QObject):
 
     def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:
         if (
+            event.type() == QtCore.QEvent.Type.Resize
+            and obj in self._viewports
+            and self.focused is not None
+            and self._viewports[obj].spec.view_id == self.focused[0]
+        ):
+            self.apply(self.focused[0])  # the focused plot's text follows the stage's size
+            return False
+        if (
             event.type() == QtCore.QEvent.Type.MouseButtonDblClick
             and obj in self._viewports
             and isinstance(event, QtGui.QMouseEvent)
@@ -367,11 +394,19 @@ class FocusController(QtCore.QObject):
                 item.setVisible(show)
                 moved = True
             own_axes = key == focused and panel.kind != "table"
-            if own_axes != place.axes:
-                if own_axes:
-                    place.text_space = _text_space(widget.plots[key])
+            if own_axes and not place.axes:
+                place.text_space = _text_space(widget.plots[key])
+            # the focused plot's text grows with the stage (before its axes' room is
+            # restored on the way back: the normal tick labels need the old room)
+            zoom = focus_text_zoom(widget.canvas.size()) if key == focused else 1.0
+            zoomed = zoom != widget.plots[key].text_zoom
+            if zoomed:  # (re-applies the axis labels, which shows the view's axes only)
+                widget.plots[key].set_text_zoom(zoom)
+                moved = True
+            if own_axes != place.axes or (zoomed and panel.kind != "table"):
                 item.showAxis("bottom", own_axes or panel.x_axis)
                 item.showAxis("left", own_axes or panel.y_axis)
+            if own_axes != place.axes:
                 place.axes = own_axes
                 if not own_axes and place.text_space is not None:
                     _restore_text_space(place.text_space)

@@ -7,6 +7,8 @@ keeps slider drags at display rate; a different shape rebuilds the items.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
@@ -68,6 +70,7 @@ class PanelPlot(PanelExtras):
         self._shown_title: str | None = None
         self._table_html: str | None = None
         self._image_source: tuple | None = None  # (levels, (image, x, y)) last shown
+        self.text_zoom = 1.0  # this plot's text relative to the theme (focus mode)
         self.hover = HoverOverlay(plot, self.probe_text, self.hover_cell)  # label by the cursor
 
     # ------------------------------------------------------------------ public
@@ -95,13 +98,15 @@ class PanelPlot(PanelExtras):
         # a drag); re-apply only when something it depends on changed.
         # Axes re-render (ticks, text) whenever one of their setters is called, so a
         # title that follows a slider (e.g. RoPE's m) must not re-style the axes.
-        if (panel.title, theme) != self._title:
-            self._apply_title(panel.title, theme)
-            self._title = (panel.title, theme)
+        text = self.text_theme(theme)
+        if (panel.title, text) != self._title:
+            self._apply_title(panel.title, text)
+            self._title = (panel.title, text)
             changed = True
-        labels_key = (panel.kind, panel.x_label, panel.y_label, panel.x_axis, panel.y_axis, theme)
+        labels_key = (panel.kind, panel.x_label, panel.y_label, panel.x_axis, panel.y_axis, text)
         if labels_key != self._labels_key:
-            self._apply_labels(panel, theme)
+            self._apply_labels(panel, text)
+            self._zoom_legend(text)
             self._labels_key = labels_key
             self._ticks = None
             changed = True
@@ -150,6 +155,40 @@ class PanelPlot(PanelExtras):
         # the plots right after it (~8 ms). Same computation, done before painting.
         if changed:
             self.plot.getViewBox().prepareForPaint()
+
+    def text_theme(self, theme: Theme) -> Theme:
+        """``theme`` with its text sizes multiplied by :attr:`text_zoom` (what the title,
+        axis titles, tick labels, legend and colour bar of this plot are drawn with)."""
+        if self.text_zoom == 1.0:
+            return theme
+        return replace(theme, ui_scale=theme.ui_scale * self.text_zoom)
+
+    def set_text_zoom(self, zoom: float) -> None:
+        """Draw this plot's text ``zoom`` times the theme's size (1: as the theme says).
+
+        Focus mode enlarges the text of the plot that fills the stage; lines and data
+        stay as they are.
+        """
+        zoom = float(zoom)
+        if zoom == self.text_zoom:
+            return
+        self.text_zoom = zoom
+        if self.panel is not None:
+            self.show(self.panel)
+
+    def _zoom_legend(self, text: Theme) -> None:
+        """The legend's and colour bar's text at the plot's text size."""
+        if self.legend is not None:
+            size = f"{text.font_pt(10)}pt"
+            if self.legend.opts.get("labelTextSize") != size:
+                self.legend.setLabelTextSize(size)
+                for _sample, label in self.legend.items:
+                    label.setText(label.text)  # setLabelTextSize only stores the size
+                self.legend.updateSize()
+        if self.colorbar is not None:
+            font, axis = text.font(10), self.colorbar.axis
+            if axis.style.get("tickFont") != font:
+                axis.setStyle(tickFont=font)
 
     def curve_points(self) -> int:
         """Number of points in this plot's curves (what antialiasing costs scale with)."""
@@ -404,7 +443,10 @@ class PanelPlot(PanelExtras):
         self.plot.showAxis("left", panel.y_axis)
         for name in ("bottom", "left"):
             axis = self.plot.getAxis(name)
-            axis.enableAutoSIPrefix(False)
+            if axis.autoSIPrefix:
+                # (pyqtgraph's enableAutoSIPrefix(False) still picks a prefix scale for a
+                # visible title: re-applied on a 0–0.5 axis it labelled the ticks ×1000)
+                axis.enableAutoSIPrefix(False)
             # No device cache: without the grid an axis replays its specs faster than a
             # cache is refilled and blended, and most axes move during a drag anyway.
             axis.setCacheMode(QtWidgets.QGraphicsItem.CacheMode.NoCache)
