@@ -4,7 +4,11 @@ With two screens, presentation mode puts the stage full screen on the audience s
 (the projector: the largest screen that is not the primary one) and opens a
 :class:`PresenterWindow` on the lecturer's screen (the primary one): the current and
 next scene (titles, a live preview of the stage, the next scene's view and values), the
-speaker note, a timer and the current view's parameter panel. :func:`plan_screens` makes
+speaker note, a timer and the current view's parameter panel. The next scene is shown as
+a picture too: drawn off-screen at :data:`THUMB_SIZE` by the deck export's code path
+(:attr:`Presenter.scene_renderer`, given by the composition root), once the stage has
+been still for a moment (never in the way of the audience's frames), cached per scene
+and theme, and the scene after it drawn ahead in the next quiet moment. :func:`plan_screens` makes
 the choice from plain screen geometries, so it is testable without screens.
 
 With one screen the audience sees everything the lecturer sees, so the speaker note is
@@ -19,12 +23,15 @@ its parameter panel keep their own keys (arrows, typing), as in the main window.
 
 from __future__ import annotations
 
+import json
 import time
-from collections.abc import Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from core.scenes import Scene
 from core.views import VIEWS
 from gui.lecture.deck import DeckController
 from gui.lecture.display import DisplayController
@@ -35,6 +42,8 @@ from gui.widgets.param_panel import ParamPanel
 from gui.window.protocol import StudioWindow
 
 PREVIEW_QUIET_MS = 400  # the stage preview is grabbed after this long without change
+THUMB_SIZE = (640, 360)  # layout size of the next scene's picture (16:9)
+THUMB_CACHE = 32  # pictures kept (scenes × themes)
 NO_NOTE = "(no speaker note for this scene)"
 Key = QtCore.Qt.Key
 _FIELD_KEYS = {Key.Key_Left, Key.Key_Right, Key.Key_Up, Key.Key_Down, Key.Key_Home, Key.Key_End}
@@ -139,6 +148,8 @@ class PresenterWindow(QtWidgets.QWidget):
         The labels (plain text).
     preview
         The live picture of the stage.
+    next_picture
+        The picture of the next scene.
     panels
         The parameter panels (one per view, in a stack).
     """
@@ -170,6 +181,12 @@ class PresenterWindow(QtWidgets.QWidget):
         note_scroll.setWidget(self.note)
         self.next_title = label("presenter-next")
         self.next_summary = label("presenter-next-summary")
+        self.next_picture = label("presenter-next-picture", wrap=False)
+        self.next_picture.setAlignment(QtCore.Qt.AlignmentFlag.AlignCenter)
+        self.next_picture.setMinimumSize(160, 90)
+        self.next_picture.setSizePolicy(
+            QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Ignored
+        )
         self.elapsed = label("presenter-elapsed", wrap=False)
         self.clock = label("presenter-clock", wrap=False)
         self.reset_button = QtWidgets.QPushButton("Restart timer", self)
@@ -195,6 +212,7 @@ class PresenterWindow(QtWidgets.QWidget):
         right = QtWidgets.QVBoxLayout()
         right.addWidget(self.next_title)
         right.addWidget(self.next_summary)
+        right.addWidget(self.next_picture, 1)
         timer_row = QtWidgets.QHBoxLayout()
         timer_row.addWidget(self.elapsed)
         timer_row.addStretch(1)
@@ -223,8 +241,8 @@ class PresenterWindow(QtWidgets.QWidget):
             f"#presenter-note {{ font-size: 16pt; color: {fg}; }} "
             f"#presenter-elapsed {{ font-size: 24pt; font-weight: bold; color: {fg}; }} "
             f"#presenter-clock {{ font-size: 18pt; color: {theme.control}; }} "
-            f"#presenter-preview {{ background: {theme.background}; "
-            f"border: 1px solid {theme.control}; }}"
+            f"#presenter-preview, #presenter-next-picture {{ background: {theme.background}; "
+            f"border: 1px solid {theme.control}; color: {theme.control}; }}"
         )
 
 
@@ -246,6 +264,13 @@ class Presenter(QtCore.QObject):
         The speaker-note strip below the stage.
     plan
         The screen plan used when presentation mode was entered last.
+    scene_renderer
+        ``(scene, width, height) → QImage``: draws a scene as its slide (the deck
+        export's :func:`gui.export.deck.scene_image`); ``None``: no picture of the next
+        scene, its title and values only.
+    next_image
+        The picture of the next scene shown now (full size), ``None`` when there is none
+        (yet).
     """
 
     def __init__(
@@ -269,6 +294,14 @@ class Presenter(QtCore.QObject):
         self.preview_timer.setSingleShot(True)
         self.preview_timer.setInterval(PREVIEW_QUIET_MS)
         self.preview_timer.timeout.connect(self.update_preview)
+        self.scene_renderer: Callable[[Scene, int, int], QtGui.QImage] | None = None
+        self.next_image: QtGui.QImage | None = None
+        self._thumbs: OrderedDict[tuple, QtGui.QImage] = OrderedDict()
+        self._thumb_tries = 0
+        self.thumb_timer = QtCore.QTimer(self)
+        self.thumb_timer.setSingleShot(True)
+        self.thumb_timer.setInterval(PREVIEW_QUIET_MS)
+        self.thumb_timer.timeout.connect(self.update_next_picture)
         display.applied.connect(self._display_changed)
         deck.note_changed.connect(self.refresh)
         window.view_changed.connect(lambda _view_id: self.refresh())
@@ -290,6 +323,8 @@ class Presenter(QtCore.QObject):
         if self.view is not None:
             self.view.restyle()
             self.schedule_preview()  # the theme or scale changed what the audience sees
+            if self.view.isVisible():
+                self._show_next_picture()  # another theme: another picture
         self._style_note()
         if self.display.presenting and not self._presenting:
             self._presenting = True
@@ -420,7 +455,106 @@ class Presenter(QtCore.QObject):
             view.next_summary.setText("")
         view.note.setText(note)
         self._show_panel(vid)
+        self._show_next_picture()
         self.schedule_preview()
+
+    # ------------------------------------------------------------------ next scene
+    def next_scene(self) -> Scene | None:
+        """The scene after the current one, ``None`` at the end or without a deck."""
+        deck = self.deck
+        i = deck.index + 1
+        return deck.scenes[i] if 0 <= i < len(deck.scenes) else None
+
+    @staticmethod
+    def thumb_key(scene: Scene) -> tuple:
+        """What a scene's picture depends on: the scene and the theme's look."""
+        theme = current_theme()
+        params = json.dumps(scene.params, sort_keys=True, default=repr)
+        return (
+            scene.view_id,
+            params,
+            scene.title,
+            scene.panels,
+            scene.highlight,
+            theme.name,
+            theme.sequential,
+            theme.diverging,
+        )
+
+    def _show_next_picture(self) -> None:
+        """The next scene's picture from the cache, else a placeholder and a drawing
+        in the next quiet moment."""
+        view = self.view
+        if view is None:
+            return
+        scene = self.next_scene()
+        image = self._thumbs.get(self.thumb_key(scene)) if scene is not None else None
+        self._set_next_image(image)
+        if scene is None:
+            view.next_picture.setText("")
+        elif image is None:
+            view.next_picture.setText("…" if self.scene_renderer is not None else "")
+            self.schedule_next_picture()
+        else:
+            self.schedule_next_picture()  # draw the scene after it ahead
+
+    def _set_next_image(self, image: QtGui.QImage | None) -> None:
+        view = self.view
+        self.next_image = image
+        if view is None:
+            return
+        if image is None:
+            view.next_picture.setPixmap(QtGui.QPixmap())
+            return
+        view.next_picture.setPixmap(
+            QtGui.QPixmap.fromImage(image).scaled(
+                view.next_picture.size(),
+                QtCore.Qt.AspectRatioMode.KeepAspectRatio,
+                QtCore.Qt.TransformationMode.SmoothTransformation,
+            )
+        )
+
+    def schedule_next_picture(self) -> None:
+        """Draw a missing picture (the next scene's, then the one after) once the stage
+        has been still for :data:`PREVIEW_QUIET_MS`."""
+        if self.scene_renderer is not None and self.view is not None and self.view.isVisible():
+            self.thumb_timer.start()
+
+    def _wanted_pictures(self) -> list[Scene]:
+        deck = self.deck
+        return [
+            deck.scenes[i]
+            for i in (deck.index + 1, deck.index + 2)
+            if 0 <= i < len(deck.scenes) and self.thumb_key(deck.scenes[i]) not in self._thumbs
+        ]
+
+    def update_next_picture(self) -> None:
+        """Draw one missing picture (one per quiet moment: the stage stays responsive)."""
+        view, render = self.view, self.scene_renderer
+        if view is None or not view.isVisible() or render is None:
+            return
+        wanted = self._wanted_pictures()
+        if not wanted:
+            return
+        if not self.window.wait_idle(0.02) and self._thumb_tries < 10:
+            self._thumb_tries += 1
+            self.thumb_timer.start()  # the stage is still drawing: later
+            return
+        self._thumb_tries = 0
+        scene = wanted[0]
+        try:
+            image = render(scene, *THUMB_SIZE)
+        except (ValueError, MemoryError) as exc:  # e.g. a table file gone: title only
+            self.window.show_status(f"No picture of the next scene: {exc}", 5000)
+            return
+        self._thumbs[self.thumb_key(scene)] = image
+        while len(self._thumbs) > THUMB_CACHE:
+            self._thumbs.popitem(last=False)
+        if scene is self.next_scene():
+            view.next_picture.setText("")
+            self._set_next_image(image)
+        if len(wanted) > 1:
+            self.thumb_timer.start()  # the scene after it, in the next quiet moment
 
     def _show_panel(self, view_id: str) -> None:
         if self.view is None or view_id not in self.window.states:
@@ -511,6 +645,7 @@ class Presenter(QtCore.QObject):
                 return True
         if obj is view and event.type() == QtCore.QEvent.Type.Resize:
             self.schedule_preview()
+            self._set_next_image(self.next_image)  # scaled to the label's new size
         return False
 
 

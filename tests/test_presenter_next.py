@@ -1,0 +1,103 @@
+"""The presenter view's picture of the next scene (issue 14, item 5): drawn off-screen
+by the deck export's code path, cached per scene, updated when the deck steps."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6 import QtGui
+
+from core.scenes import Deck, Highlight, Scene
+from core.views import VIEWS
+from gui.export.deck import scene_image
+from gui.lecture.presenter import THUMB_SIZE
+
+
+def _scene(view_id: str, title: str, **kw) -> Scene:
+    params = VIEWS[view_id].model.validate(kw.pop("params", {}), partial=True)
+    return Scene(view_id, params, title, "", **kw)
+
+
+DECK = Deck(
+    "next",
+    (
+        _scene("rope", "Rotation"),
+        _scene("alibi", "Bias", panels=("heads", "slopes")),
+        _scene(
+            "sinusoidal",
+            "Waves",
+            params={"seq_len": 32},
+            panels=("heatmap",),
+            highlight=Highlight("heatmap", "row", 3),
+        ),
+    ),
+)
+
+
+@pytest.fixture(scope="module")
+def win(qapp):
+    """One shown main window with the presenter view open on the test deck."""
+    from gui.app import build_window
+
+    w = build_window()
+    w.resize(1000, 640)
+    w.show()
+    assert w.wait_idle()
+    w.lecture.deck.set_deck(DECK)
+    w.lecture.presenter.open_view()
+    yield w
+    w.lecture.presenter.close_view()
+    w.close()
+
+
+def _pixels(image: QtGui.QImage) -> np.ndarray:
+    image = image.convertToFormat(QtGui.QImage.Format.Format_RGB888)
+    w, h = image.width(), image.height()
+    data = np.frombuffer(image.constBits(), np.uint8, count=image.bytesPerLine() * h)
+    return data.reshape(h, image.bytesPerLine())[:, : 3 * w].reshape(h, w, 3).astype(int)
+
+
+def _wait_picture(qtbot, presenter, scene) -> np.ndarray:
+    qtbot.waitUntil(
+        lambda: presenter.next_image is not None
+        and presenter.thumb_key(scene) in presenter._thumbs
+        and presenter.next_scene() is scene
+    )
+    label = presenter.view.next_picture.pixmap()
+    assert not label.isNull() and label.width() > 100  # shown, scaled to the label
+    return _pixels(presenter.next_image)
+
+
+def test_stepping_the_deck_shows_the_next_scene_as_exported(win, qtbot):
+    presenter, deck = win.lecture.presenter, win.lecture.deck
+    assert deck.go(0)
+    first = _wait_picture(qtbot, presenter, DECK.scenes[1])
+    assert first.shape[:2] == (THUMB_SIZE[1], THUMB_SIZE[0])
+    # the same picture as the deck export draws at that size (a few pixels may differ)
+    exported = _pixels(scene_image(DECK.scenes[1], *THUMB_SIZE))
+    assert np.mean(np.abs(first - exported).max(axis=2) > 24) < 0.01
+    assert deck.step(1)
+    second = _wait_picture(qtbot, presenter, DECK.scenes[2])
+    assert np.mean(np.abs(first - second).max(axis=2) > 24) > 0.1  # another scene
+    exported = _pixels(scene_image(DECK.scenes[2], *THUMB_SIZE))
+    assert np.mean(np.abs(second - exported).max(axis=2) > 24) < 0.01
+    # the last scene has no next one: no picture
+    assert deck.step(1)
+    qtbot.waitUntil(lambda: presenter.next_image is None)
+    assert presenter.view.next_picture.pixmap().isNull()
+
+
+def test_pictures_are_cached_and_drawn_ahead(win, qtbot, monkeypatch):
+    presenter, deck = win.lecture.presenter, win.lecture.deck
+    assert deck.go(0)
+    qtbot.waitUntil(lambda: len(presenter._wanted_pictures()) == 0)  # 1 and 2 drawn
+    drawn = []
+    real = presenter.scene_renderer
+    monkeypatch.setattr(
+        presenter, "scene_renderer", lambda *a: drawn.append(a[0]) or real(*a), raising=True
+    )
+    assert deck.step(1)
+    # the next scene's picture is there at once, from the cache: nothing drawn again
+    assert presenter.next_image is not None
+    assert presenter.next_scene() is DECK.scenes[2]
+    assert drawn == []
