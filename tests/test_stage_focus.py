@@ -14,8 +14,8 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.scenes import Deck, Highlight, Scene
 from core.views import VIEWS
-from gui.plotting.emphasis import DIM_ALPHA, DIM_OPACITY, highlight_mask
 from gui.lecture.focus import grid_shape
+from gui.plotting.emphasis import DIM_ALPHA, DIM_OPACITY, highlight_mask
 from gui.theme import current_theme, set_theme
 
 Key = QtCore.Qt.Key
