@@ -116,6 +116,10 @@ class Panel:
     missing
         What a NaN cell of a heatmap means (e.g. ``"no row"``); when set, the GUI hatches
         those cells instead of leaving them blank.
+    square
+        A heatmap whose rows and columns are the same kind of thing (query × key
+        positions, patch rows × columns): drawn with square cells. Grids of at most
+        16 × 16 cells are drawn square anyway.
     """
 
     key: str
@@ -149,6 +153,7 @@ class Panel:
     row_span: int = 1
     col_span: int = 1
     missing: str = ""
+    square: bool = False
 
     def data_table(self) -> tuple[list[str], np.ndarray]:
         """The panel's plotted numbers as ``(column names, 2-D array)`` for CSV/NPY.

@@ -38,6 +38,9 @@ class Theme:
     control
         Outlines of controls (slider grooves, spin-box arrows, check boxes): at least
         3:1 contrast on ``chrome`` (WCAG 1.4.11, non-text contrast).
+    masked, masked_hatch
+        Fill and hatching of a heatmap's masked cells (−∞): neutral, unlike the
+        background and, hatched, unlike any colormap's colour.
     """
 
     name: str = "light"
@@ -47,6 +50,8 @@ class Theme:
     primary: str = "#0072B2"  # Okabe–Ito blue
     chrome: str = "#ffffff"
     control: str = "#767676"
+    masked: str = "#c8c8c8"
+    masked_hatch: str = "#4a4a4a"
     ui_scale: float = 1.0
     sequential: str = "viridis"
     diverging: str = "CET-D1A"
@@ -84,6 +89,8 @@ DARK = Theme(
     primary="#4C8DFF",  # Okabe–Ito's #0072B2 has only 3.56:1 on the dark background
     chrome="#1b1f24",
     control="#9aa3ad",
+    masked="#454b52",
+    masked_hatch="#c4cad1",
 )
 THEMES = {"light": LIGHT, "dark": DARK}
 

@@ -267,6 +267,7 @@ def course_panels(
         "colormap": "sequential",
         "value_label": "bias",
         "row": 2,
+        "square": True,
     }
     panels = [
         Panel(

@@ -360,6 +360,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             levels=(-1.0, 1.0),
             value_label="cosine",
             probe=probe_sim,
+            square=True,
             missing="no row" if over else "",
             note="" if table.path else "random init: ≈0 off the diagonal, no structure yet",
             row=0,

@@ -636,6 +636,7 @@ def _image_panels(params: Mapping[str, Any]) -> tuple[list[Panel], str]:
         y_coords=np.arange(gh, dtype=float),
         colormap="sequential",
         value_label="mean_i cos",
+        square=True,
         row=0,
     )
     panels = [

@@ -372,6 +372,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             levels=(-float(np.ceil(d / 2)), float(np.ceil(d / 2))),
             value_label="dot product",
             probe=probe_sim,
+            square=True,
             note=_similarity_note(n, d, base, s_pos),
             row=1,
             col=0,

@@ -14,6 +14,7 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.viewdata import Panel
+from gui.plotting.cells import CellDisplay
 from gui.plotting.hover import HoverOverlay
 from gui.plotting.panel_extras import PanelExtras
 from gui.plotting.plot_data import color_levels, display_image, same_arrays, series_color
@@ -44,7 +45,7 @@ def wrap_words(text: str, metrics: QtGui.QFontMetricsF, width: float) -> list[st
     return lines or [""]
 
 
-class PanelPlot(PanelExtras):
+class PanelPlot(PanelExtras, CellDisplay):
     """One plot of a view: builds and refreshes pyqtgraph items for a :class:`Panel`."""
 
     def __init__(self, plot: pg.PlotItem) -> None:
@@ -252,6 +253,7 @@ class PanelPlot(PanelExtras):
         self.curves, self.bars, self.image, self.arrows, self.table = [], None, None, [], None
         self.text_labels = []
         self._drop_tile_labels()
+        self._drop_cells()
         for name in ("left", "bottom"):
             self.plot.showAxis(name, panel.kind != "table")
         self.plot.setMouseEnabled(x=panel.kind != "table", y=panel.kind != "table")
@@ -378,9 +380,9 @@ class PanelPlot(PanelExtras):
         ys = panel.y_coords if panel.y_coords is not None else np.arange(rows)
         dx = float(xs[1] - xs[0]) if len(xs) > 1 else 1.0
         dy = float(ys[1] - ys[0]) if len(ys) > 1 else 1.0
-        self.image.setRect(
-            QtCore.QRectF(float(xs[0]) - dx / 2, float(ys[0]) - dy / 2, cols * dx, rows * dy)
-        )
+        rect = QtCore.QRectF(float(xs[0]) - dx / 2, float(ys[0]) - dy / 2, cols * dx, rows * dy)
+        self.image.setRect(rect)
+        self._show_cells(panel, current_theme(), img, rect)
         if self.colorbar is not None and tuple(self.colorbar.levels()) != (lo, hi):
             # re-lays out its axis: only on a change; the image already has these levels
             self.colorbar.setLevels((lo, hi), update_items=False)

@@ -30,13 +30,19 @@ def display_image(image: np.ndarray) -> np.ndarray:
 
 
 def color_levels(panel: Panel, img: np.ndarray) -> tuple[float, float]:
+    """The colour range of a heatmap: the panel's levels, else its finite values'.
+
+    A diverging map's range is always symmetric about zero (given levels too), so zero
+    gets the map's neutral middle colour and the colour bar's middle tick reads 0.
+    """
     if panel.levels is not None:
-        lo, hi = panel.levels
+        lo, hi = (float(v) for v in panel.levels)
     else:
         finite = img[np.isfinite(img)]
         lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
-        if panel.colormap == "diverging":
-            lo, hi = -max(abs(lo), abs(hi)), max(abs(lo), abs(hi))
+    if panel.colormap == "diverging":
+        reach = max(abs(lo), abs(hi)) or 1.0
+        lo, hi = -reach, reach
     if hi <= lo:
         hi = lo + 1.0
     return float(lo), float(hi)

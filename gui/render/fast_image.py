@@ -4,8 +4,10 @@ pyqtgraph renders a float image with NaNs (masked cells, e.g. ALiBi's causal tri
 through a general RGBA path: about 2 ms for 512 × 512, then a slow draw of its
 non-premultiplied result. :class:`FastImageItem` applies the same level scaling and
 lookup table (same float32 arithmetic, so the same colour index for every cell) into a
-premultiplied ARGB32 image with masked cells (NaN, ±inf) fully transparent, which Qt
-draws without conversion. When the image is shown smaller than its cells (a 512 × 512 matrix in a
+premultiplied ARGB32 image, which Qt draws without conversion. Empty cells (NaN: a
+mosaic's gaps) are fully transparent; masked cells (±inf, e.g. ALiBi's −∞ above the
+diagonal) are transparent too unless the item is given a ``masked_color`` (the panels
+give one, so a causal mask is never mistaken for the background). When the image is shown smaller than its cells (a 512 × 512 matrix in a
 300-pixel panel), only the cell under each screen pixel's centre is coloured: the
 nearest-neighbour sample Qt would take anyway, so cost follows pixels on screen, not
 cells. Anything else (other dtypes, translucent lookup tables, rotated or vector
@@ -26,12 +28,15 @@ from gui.render.raster import on_raster
 _TX_SCALE = QtGui.QTransform.TransformationType.TxScale.value
 
 
-def argb_table(lut: np.ndarray) -> np.ndarray:
-    """Opaque ``(N, 3|4)`` uint8 RGB(A) lookup table as ``N + 1`` premultiplied ARGB32
-    words; the extra last entry is fully transparent (for NaN cells)."""
+def argb_table(lut: np.ndarray, masked: QtGui.QColor | None = None) -> np.ndarray:
+    """Opaque ``(N, 3|4)`` uint8 RGB(A) lookup table as ``N + 2`` premultiplied ARGB32
+    words: entry ``N`` is fully transparent (NaN cells), entry ``N + 1`` is the opaque
+    ``masked`` colour (±inf cells), transparent when ``masked`` is ``None``."""
     rgb = lut[:, :3].astype(np.uint32)
-    table = np.zeros(len(lut) + 1, dtype=np.uint32)
-    table[:-1] = 0xFF000000 | (rgb[:, 0] << 16) | (rgb[:, 1] << 8) | rgb[:, 2]
+    table = np.zeros(len(lut) + 2, dtype=np.uint32)
+    table[:-2] = 0xFF000000 | (rgb[:, 0] << 16) | (rgb[:, 1] << 8) | rgb[:, 2]
+    if masked is not None:
+        table[-1] = 0xFF000000 | (masked.rgb() & 0xFFFFFF)
     return table
 
 
@@ -42,8 +47,9 @@ def pixel_centres(start: float, stop: float) -> np.ndarray:
 
 
 def color_indices(image: np.ndarray, levels: tuple[float, float], n_colors: int) -> np.ndarray:
-    """Lookup-table index of every cell, as pyqtgraph computes it; masked cells (NaN and
-    ±inf, e.g. ALiBi's −∞ above the diagonal) → ``n_colors`` (transparent).
+    """Lookup-table index of every cell, as pyqtgraph computes it; empty cells (NaN) →
+    ``n_colors``, masked cells (±inf, e.g. ALiBi's −∞ above the diagonal) →
+    ``n_colors + 1`` (the entries :func:`argb_table` adds).
 
     ``(x − low) · n / (high − low)`` in float32, clipped to ``0..n−1`` and truncated.
     """
@@ -55,15 +61,28 @@ def color_indices(image: np.ndarray, levels: tuple[float, float], n_colors: int)
     work *= n_colors / span
     np.clip(work, 0, n_colors - 1, out=work)
     if masked.any():
-        work[masked] = n_colors
+        work[masked] = np.where(np.isnan(work[masked]), n_colors, n_colors + 1)
     return work.astype(np.uint16)
 
 
 class FastImageItem(pg.ImageItem):
     """``ImageItem`` with a premultiplied fast path for float32 heatmaps."""
 
-    _table_for: tuple[int, np.ndarray] | None = None
+    _table_for: tuple[np.ndarray, int | None, np.ndarray] | None = None
     _version = 0  # bumped whenever what is drawn may change
+    masked_color: QtGui.QColor | None = None  # ±inf cells; None: transparent
+    qimage: QtGui.QImage | None
+
+    def set_masked_color(self, color: QtGui.QColor | None) -> None:
+        """Draw masked (±inf) cells opaque in ``color`` (``None``: transparent)."""
+        old = None if self.masked_color is None else self.masked_color.rgba()
+        new = None if color is None else color.rgba()
+        if old == new:
+            return
+        self.masked_color = None if color is None else QtGui.QColor(color)
+        self._version += 1
+        self.qimage = None  # re-rendered with the new colour
+        self.update()
 
     def setImage(self, *args: object, **kwargs: object) -> None:
         self._version += 1
@@ -90,23 +109,24 @@ class FastImageItem(pg.ImageItem):
             or lut.dtype != np.uint8
             or lut.ndim != 2
             or lut.shape[1] not in (3, 4)
-            or len(lut) > 65535
+            or len(lut) > 65534
             or (lut.shape[1] == 4 and (lut[:, 3] != 255).any())
             or self.autoDownsample
             or self.axisOrder != "row-major"
         ):
             return None
         cached = self._table_for
-        if cached is None or cached[0] is not lut:
-            cached = self._table_for = (lut, argb_table(lut))
-        return cached[1]
+        masked = None if self.masked_color is None else self.masked_color.rgba()
+        if cached is None or cached[0] is not lut or cached[1] != masked:
+            cached = self._table_for = (lut, masked, argb_table(lut, self.masked_color))
+        return cached[2]
 
     def render(self) -> None:
         table = self._fast_table()
         if table is None:
             self._pyqtgraph_render()
             return
-        idx = color_indices(self.image, self.levels, len(table) - 1)
+        idx = color_indices(self.image, self.levels, len(table) - 2)
         pixels = table.take(idx)
         rows, cols = pixels.shape
         qimage = QtGui.QImage(
@@ -201,7 +221,7 @@ class FastImageItem(pg.ImageItem):
         if cached is None or cached[0] != key:
             # np.take: a third of the time of fancy indexing for these gathers
             cells = self.image.take(row, axis=0).take(col, axis=1)
-            pixels = table.take(color_indices(cells, self.levels, len(table) - 1))
+            pixels = table.take(color_indices(cells, self.levels, len(table) - 2))
             image = QtGui.QImage(
                 pixels.data,
                 col.size,

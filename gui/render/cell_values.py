@@ -1,0 +1,332 @@
+"""What a heatmap's cells say beyond their colour: values printed in small grids, and
+masked cells hatched.
+
+:class:`CellLayer` sits over a heatmap in its view box's own pixels (like the mosaic's
+tile labels). For a grid of at most :data:`MAX_CELLS` × :data:`MAX_CELLS` cells it prints
+every value in its cell, the way the course prints ``tensor([[0, -1, -2, …``: integers as
+integers, other numbers short (``-0.25``), ``−∞`` for a masked cell, in black or white,
+whichever contrasts more with the cell's colour, in a font that follows the UI scale and
+shrinks with the cells (hidden once it would be too small to read). Masked cells (±inf,
+a causal mask's −∞) are hatched over their neutral fill at any grid size, so a mask never
+reads as background.
+
+Drawing is cheap: texts, their colours and the masked runs are worked out once per new
+image; a paint only maps cells to pixels and draws cached ``QStaticText`` objects.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from gui.render.raster import pixel_translation
+from gui.render.view_box import ViewOverlay
+
+MAX_CELLS = 16  # grids up to 16 × 16 print their values
+MIN_PT = 6.0  # smaller value text is not drawn (unreadable)
+MAX_RUNS = 4096  # more masked runs than this: the fill alone marks them (no hatching)
+MASKED_TEXT = "−∞"
+
+
+def format_cell(value: float) -> str:
+    """A cell's value as printed in it: ``-7``, ``-0.25``, ``3.52``, ``−∞``.
+
+    Integers (within float rounding) print as integers; other values with three
+    significant digits from 1 up, two decimals below 1 (trailing zeros dropped).
+    """
+    v = float(value)
+    if math.isnan(v):
+        return ""
+    if math.isinf(v):
+        return MASKED_TEXT if v < 0 else "+∞"
+    r = round(v)
+    if abs(v - r) < 1e-9 * max(1.0, abs(v)) and abs(r) < 1e7:
+        return str(int(r))
+    if abs(v) >= 1:
+        text = f"{v:.3g}"
+        if "e" in text:
+            text = f"{v:.0f}"
+    else:
+        text = f"{v:.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "0", "") else text
+
+
+def relative_luminance(rgb: np.ndarray) -> np.ndarray:
+    """WCAG relative luminance of ``(..., 3)`` uint8 sRGB colours."""
+    c = np.asarray(rgb, dtype=np.float64)[..., :3] / 255.0
+    lin = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+    return lin @ np.array([0.2126, 0.7152, 0.0722])
+
+
+def dark_text(rgb: np.ndarray) -> np.ndarray:
+    """Whether black text contrasts more than white with each colour (WCAG ratio)."""
+    lum = relative_luminance(rgb)
+    return (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05)
+
+
+def masked_runs(image: np.ndarray) -> list[tuple[int, int, int]]:
+    """Runs of masked (±inf) cells per row: ``(row, first column, end column)``."""
+    inf = np.isinf(image)
+    runs: list[tuple[int, int, int]] = []
+    if not inf.any():
+        return runs
+    padded = np.zeros((inf.shape[0], inf.shape[1] + 2), dtype=np.int8)
+    padded[:, 1:-1] = inf
+    edges = np.diff(padded, axis=1)
+    rows, starts = np.nonzero(edges == 1)
+    _rows, ends = np.nonzero(edges == -1)
+    return [(int(r), int(a), int(b)) for r, a, b in zip(rows, starts, ends, strict=True)]
+
+
+class CellLayer(ViewOverlay):
+    """Values and masked-cell hatching over one heatmap of ``view``.
+
+    Parameters
+    ----------
+    view
+        The plot's view box (the layer's parent: it is clipped to it).
+    """
+
+    def __init__(self, view: pg.ViewBox) -> None:
+        super().__init__(view, z=5)  # over the data, under tile labels and hover
+        self.rect = QtCore.QRectF()  # the image in data coordinates
+        self.shape = (0, 0)
+        self.texts: list[tuple[int, int, str, bool]] = []  # row, col, text, dark
+        self.runs: list[tuple[int, int, int]] = []
+        self.widest = ""  # the longest text (sets the font size)
+        self.font_pt = 11.0
+        self.hatch = QtGui.QColor("#555555")
+        self.fill = QtGui.QColor("#c8c8c8")  # masked cells' fill (the image draws it)
+        self._static: dict[tuple[str, float], QtGui.QStaticText] = {}
+        self._fonts: dict[float, QtGui.QFont] = {}
+        self._version = 0  # bumped whenever what is drawn changes (but the view)
+        self._cache: tuple[tuple, QtGui.QImage] | None = None
+        self._layout: tuple[tuple, list] | None = None
+
+    # ------------------------------------------------------------------ data
+    def set_style(self, font_pt: float, hatch: QtGui.QColor) -> None:
+        """Value text at ``font_pt`` points at most, hatching in ``hatch``."""
+        if (font_pt, hatch.rgba()) != (self.font_pt, self.hatch.rgba()):
+            self.font_pt, self.hatch = float(font_pt), QtGui.QColor(hatch)
+            self._static.clear()
+            self._fonts.clear()
+            self._version += 1
+            self.update()
+
+    def set_cells(
+        self,
+        image: np.ndarray,
+        rect: QtCore.QRectF,
+        colors: np.ndarray | None,
+        masked_rgb: tuple[int, int, int],
+    ) -> None:
+        """Show ``image`` (drawn over ``rect`` in data coordinates) with cell colours
+        ``colors`` (``(rows, cols, 3)`` uint8: the text contrasts with them; ``None``:
+        no values printed) and masked cells filled with ``masked_rgb``."""
+        rows, cols = image.shape
+        self.rect, self.shape = QtCore.QRectF(rect), (rows, cols)
+        self.fill = QtGui.QColor(*masked_rgb)
+        self.runs = masked_runs(image)
+        if len(self.runs) > MAX_RUNS:
+            self.runs = []
+        self.texts = []
+        if colors is not None and rows <= MAX_CELLS and cols <= MAX_CELLS:
+            dark = dark_text(colors)
+            masked_dark = bool(dark_text(np.array(masked_rgb, dtype=np.uint8)))
+            for r in range(rows):
+                for c in range(cols):
+                    v = float(image[r, c])
+                    text = format_cell(v)
+                    if text:
+                        self.texts.append(
+                            (r, c, text, masked_dark if math.isinf(v) else bool(dark[r, c]))
+                        )
+        self.widest = max((t[2] for t in self.texts), key=len, default="")
+        self._version += 1
+        self.update()
+
+    def clear(self) -> None:
+        """Nothing to draw (not a small grid, no masked cells)."""
+        if self.texts or self.runs:
+            self.texts, self.runs = [], []
+            self._version += 1
+            self.update()
+
+    # ------------------------------------------------------------------ drawing
+    def _font(self, pt: float) -> QtGui.QFont:
+        font = self._fonts.get(pt)
+        if font is None:
+            font = self._fonts[pt] = QtGui.QFont()
+            font.setPointSizeF(pt)
+        return font
+
+    def value_font(self) -> QtGui.QFont | None:
+        """The font values are printed in now, ``None`` when the cells are too small."""
+        if not self.texts:
+            return None
+        cw, ch = self.cell_size()
+        base = self._font(self.font_pt)
+        metrics = QtGui.QFontMetricsF(base)
+        width = max(metrics.horizontalAdvance(self.widest), 1.0)
+        scale = min(1.0, 0.86 * cw / width, 0.72 * ch / metrics.height())
+        pt = math.floor(self.font_pt * scale * 2) / 2  # half points: few cached sizes
+        return self._font(pt) if pt >= MIN_PT else None
+
+    def cell_size(self) -> tuple[float, float]:
+        """Width and height of one cell in view-box pixels."""
+        rows, cols = self.shape
+        if rows == 0 or cols == 0:
+            return 0.0, 0.0
+        area = self.view.childGroup.transform().mapRect(self.rect)
+        return abs(area.width()) / cols, abs(area.height()) / rows
+
+    def shown(self) -> list[tuple[str, QtCore.QRectF]]:
+        """``(text, cell rectangle in view-box pixels)`` of every value printed now."""
+        if self.value_font() is None:
+            return []
+        return [(text, self._cell_rect(r, c)) for r, c, text, _dark in self.texts]
+
+    def _cell_rect(self, row: int, col: int) -> QtCore.QRectF:
+        rows, cols = self.shape
+        dx, dy = self.rect.width() / cols, self.rect.height() / rows
+        cell = QtCore.QRectF(self.rect.left() + col * dx, self.rect.top() + row * dy, dx, dy)
+        return self.view.childGroup.transform().mapRect(cell)
+
+    def paint(self, p: QtGui.QPainter, *args: object) -> None:
+        if not self.runs and not self.texts:
+            return
+        tr = self.view.childGroup.transform()
+        area = tr.mapRect(self.rect).normalized().intersected(self.boundingRect())
+        if area.isEmpty():
+            return
+        font = self.value_font()
+        if pixel_translation(p) is None:  # vector or scaled output (exports): draw as is
+            self._draw(p, tr, font)
+            return
+        # On screen, what is drawn is kept as an image of the visible cells and redrawn
+        # only when the cells, their values or their size on screen change: every other
+        # repaint of the plot (hover, a neighbour's update) is one blit.
+        ratio = p.device().devicePixelRatioF() or 1.0
+        key = (
+            self._version,
+            area.left(),
+            area.top(),
+            area.width(),
+            area.height(),
+            tr.m11(),
+            tr.m22(),
+            tr.dx(),
+            tr.dy(),
+            None if font is None else font.pointSizeF(),
+            ratio,
+        )
+        if self._cache is None or self._cache[0] != key:
+            image = QtGui.QImage(
+                max(1, math.ceil(area.width() * ratio)),
+                max(1, math.ceil(area.height() * ratio)),
+                QtGui.QImage.Format.Format_ARGB32_Premultiplied,
+            )
+            image.setDevicePixelRatio(ratio)
+            image.fill(0)
+            painter = QtGui.QPainter(image)
+            painter.setRenderHints(p.renderHints())
+            painter.translate(-area.left(), -area.top())
+            self._draw(painter, tr, font)
+            painter.end()
+            self._cache = (key, image)
+        p.drawImage(area.topLeft(), self._cache[1])
+
+    def _draw(self, p: QtGui.QPainter, tr: QtGui.QTransform, font: QtGui.QFont | None) -> None:
+        """Hatch the masked runs and print the values (view-box pixels)."""
+        rows, cols = self.shape
+        dx, dy = self.rect.width() / cols, self.rect.height() / rows
+        x0, y0 = self.rect.left(), self.rect.top()
+        if self.runs:
+            brush = QtGui.QBrush(self.hatch, QtCore.Qt.BrushStyle.BDiagPattern)
+            for r, a, b in self.runs:
+                p.fillRect(
+                    tr.mapRect(QtCore.QRectF(x0 + a * dx, y0 + r * dy, (b - a) * dx, dy)), brush
+                )
+        if font is None:
+            return
+        p.setFont(font)
+        # cell centres: the transform scales and translates (no rotation in a view box)
+        sx, sy = tr.m11() * dx, tr.m22() * dy
+        ox, oy = tr.m11() * x0 + tr.dx() + sx / 2, tr.m22() * y0 + tr.dy() + sy / 2
+        point, draw = QtCore.QPointF, p.drawStaticText
+        for color, items in self._prepared(font):
+            p.setPen(color)
+            for c, r, static, half_w, half_h, masked in items:
+                corner = point(ox + c * sx - half_w, oy + r * sy - half_h)
+                if masked:  # the hatching stops around the text
+                    p.fillRect(
+                        QtCore.QRectF(corner, static.size()).adjusted(-1, 0, 1, 0), self.fill
+                    )
+                draw(corner, static)
+
+    def _prepared(self, font: QtGui.QFont) -> list[tuple[QtGui.QColor, list[tuple]]]:
+        """The texts laid out in ``font``, grouped by colour: ``(colour, [(col, row,
+        static text, half width, half height, masked), ...])`` (cached)."""
+        pt = font.pointSizeF()
+        key = (self._version, pt)
+        if self._layout is not None and self._layout[0] == key:
+            return self._layout[1]
+        groups: dict[bool, list[tuple]] = {True: [], False: []}
+        for r, c, text, dark in self.texts:
+            static = self._static.get((text, pt))
+            if static is None:
+                static = self._static[text, pt] = QtGui.QStaticText(text)
+                static.setTextFormat(QtCore.Qt.TextFormat.PlainText)
+                static.prepare(QtGui.QTransform(), font)
+            size = static.size()
+            groups[dark].append(
+                (c, r, static, size.width() / 2, size.height() / 2, text == MASKED_TEXT)
+            )
+        black, white = QtGui.QColor(0, 0, 0), QtGui.QColor(255, 255, 255)
+        prepared = [(black, groups[True]), (white, groups[False])]
+        self._layout = (key, prepared)
+        return prepared
+
+
+class MaskedKey(QtWidgets.QGraphicsWidget):
+    """The key of masked cells under a heatmap's colour bar: a hatched swatch, "−∞"
+    and "masked" below it.
+
+    Parameters
+    ----------
+    font, color
+        The key's text font and colour.
+    fill, hatch
+        The swatch's fill and hatching (as the masked cells are drawn).
+    """
+
+    def __init__(
+        self, font: QtGui.QFont, color: QtGui.QColor, fill: QtGui.QColor, hatch: QtGui.QColor
+    ) -> None:
+        super().__init__()
+        self.key_font, self.key_color = QtGui.QFont(font), QtGui.QColor(color)
+        self.fill, self.hatch = QtGui.QColor(fill), QtGui.QColor(hatch)
+        metrics = QtGui.QFontMetricsF(self.key_font)
+        self.line = metrics.height()
+        self.swatch = round(self.line)
+        width = max(
+            self.swatch + 4 + metrics.horizontalAdvance(MASKED_TEXT),
+            metrics.horizontalAdvance("masked"),
+        )
+        self.setMinimumSize(width + 4, 2 * self.line + 2)
+        self.setMaximumHeight(2 * self.line + 2)
+        self.setToolTip("masked cells (−∞): no attention to these keys")
+
+    def paint(self, p: QtGui.QPainter, *args: object) -> None:
+        swatch = QtCore.QRectF(2, 1 + (self.line - self.swatch) / 2, self.swatch, self.swatch)
+        p.fillRect(swatch, self.fill)
+        p.fillRect(swatch, QtGui.QBrush(self.hatch, QtCore.Qt.BrushStyle.BDiagPattern))
+        p.setPen(self.key_color)
+        p.drawRect(swatch)
+        p.setFont(self.key_font)
+        left = QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignVCenter
+        p.drawText(QtCore.QRectF(swatch.right() + 4, 1, 200, self.line), int(left), MASKED_TEXT)
+        p.drawText(QtCore.QRectF(2, 1 + self.line, 200, self.line), int(left), "masked")

@@ -1,0 +1,172 @@
+"""Matrices as matrices: square cells, values printed in small grids, masked cells marked,
+diverging maps centred on zero (issue 14, item 3)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6 import QtCore, QtGui
+
+from core.viewdata import Panel
+from gui.plotting.plot_data import color_levels
+from gui.render.cell_values import format_cell
+
+
+@pytest.fixture(scope="module")
+def win(qapp):
+    """One shown main window for the module (each test sets the parameters it needs)."""
+    from gui.app import build_window
+
+    w = build_window()
+    w.resize(1600, 1000)
+    w.show()
+    assert w.wait_idle()
+    yield w
+    w.close()
+
+
+def _show(win, view_id: str, **params):
+    win.set_view(view_id)
+    state = win.states[view_id]
+    for name, value in params.items():
+        state.set_param(name, value)
+    assert win.wait_idle()
+    widget = win.views[view_id]
+    widget.canvas.viewport().repaint()  # lays out and paints every plot
+    return widget
+
+
+def _values(plot) -> dict[tuple[int, int], str]:
+    """Text per cell ``(row, col)`` of a plot's cell layer (printed when legible)."""
+    layer = plot.cells
+    assert layer is not None
+    return {(r, c): text for r, c, text, _dark in layer.texts}
+
+
+def test_format_cell():
+    assert [format_cell(v) for v in (-7.0, 0.0, -0.0, 3.0000000001, 31.0)] == [
+        "-7",
+        "0",
+        "0",
+        "3",
+        "31",
+    ]
+    assert [format_cell(v) for v in (-0.25, -0.30000000000000004, 0.7763, 3.5178, 1e-16)] == [
+        "-0.25",
+        "-0.3",
+        "0.78",
+        "3.52",
+        "0",
+    ]
+    assert format_cell(-np.inf) == "−∞" and format_cell(np.nan) == ""
+
+
+def test_course_grid_prints_i_minus_j_in_square_cells(win):
+    widget = _show(win, "relative", seq_len=8)
+    plot = widget.plots["grid"]
+    values = _values(plot)
+    assert plot.cells.value_font() is not None  # legible: printed
+    assert values[0, 7] == "-7" and values[7, 0] == "7" and values[3, 3] == "0"
+    assert values == {(i, j): str(i - j) for i in range(8) for j in range(8)}
+    width, height = plot.cells.cell_size()
+    assert width > 20 and abs(width - height) <= 1.0
+    shown = plot.cells.shown()  # every value is drawn inside its own cell
+    assert len(shown) == 64
+    vb = plot.plot.getViewBox().boundingRect()
+    assert all(vb.contains(rect) for _text, rect in shown)
+    # the lecturer can let the matrix fill its plot instead (context menu "Square cells")
+    plot.set_square_cells(False)
+    widget.canvas.viewport().repaint()
+    width, height = plot.cells.cell_size()
+    assert abs(width - height) > 1.0
+    plot.set_square_cells(None)
+    widget.canvas.viewport().repaint()
+    width, height = plot.cells.cell_size()
+    assert abs(width - height) <= 1.0
+
+
+def test_values_text_contrasts_and_hides_in_large_grids(win):
+    widget = _show(win, "relative", seq_len=8)
+    layer = widget.plots["grid"].cells
+    dark = {(r, c): d for r, c, _t, d in layer.texts}
+    # diverging map: the deep blue/red corners get white text, the pale diagonal black
+    assert not dark[0, 7] and not dark[7, 0] and dark[4, 4]
+    widget = _show(win, "relative", seq_len=40)  # 40 × 40: no values, cells stay square
+    plot = widget.plots["grid"]
+    assert plot.cells.texts == [] and plot.cells.shown() == []
+    width, height = plot.cells.cell_size()
+    assert abs(width - height) <= 1.0
+
+
+def _pixel(image: QtGui.QImage, widget, plot, data_point: QtCore.QPointF) -> QtGui.QColor:
+    vb = plot.plot.getViewBox()
+    pos = widget.canvas.mapFromScene(vb.mapViewToScene(data_point))
+    return image.pixelColor(pos.x(), pos.y())
+
+
+def test_masked_cells_are_marked_not_background(win):
+    widget = _show(win, "alibi", seq_len=8, heads=4, causal=True)
+    plot = widget.plots["real"]
+    assert _values(plot)[0, 7] == "−∞"
+    assert _values(plot)[7, 0] == format_cell(plot.panel.image[7, 0])
+    assert plot.masked_key is not None and plot.masked_key.isVisible()
+    grab = widget.canvas.grab().toImage()
+    background = QtGui.QColor(widget.canvas.backgroundBrush().color())
+    # masked corner cells [0, 6], [1, 7], well off their "−∞" text: not the background
+    for x, y in ((6.3, 0.3), (7.3, 1.3), (6.7, 0.7)):
+        color = _pixel(grab, widget, plot, QtCore.QPointF(x, y))
+        assert color.rgb() != background.rgb(), (x, y, color.name())
+    mosaic = widget.plots["heads"]  # every head's tile: masked above its diagonal
+    assert mosaic.cells.runs
+    tile = mosaic.panel.tiles[1]
+    color = _pixel(grab, widget, mosaic, QtCore.QPointF(tile.col0 + 6.5, tile.row0 + 0.4))
+    assert color.rgb() != background.rgb()
+    widget = _show(win, "alibi", causal=False)
+    assert widget.plots["real"].masked_key is None and not widget.plots["real"].cells.runs
+
+
+def test_masked_cells_in_png_export(tmp_path, qapp):
+    from gui.export.headless import export_view
+
+    path = tmp_path / "alibi.png"
+    export_view("alibi", {"seq_len": 8, "causal": True}, path, width=800, height=500, panel="real")
+    image = QtGui.QImage(str(path))
+    background = image.pixelColor(2, 2)  # the themed background
+    # the matrix fills the middle of the plot; masked cells are grey/hatched there
+    grey = QtGui.QColor("#c8c8c8")
+    hits = sum(
+        image.pixelColor(x, y).rgb() == grey.rgb()
+        for x in range(0, image.width(), 3)
+        for y in range(0, image.height(), 3)
+    )
+    assert hits > 100 and background.rgb() != grey.rgb()
+
+
+def test_diverging_range_is_symmetric_and_shows_zero(win):
+    panel = Panel("d", "d", "heatmap", colormap="diverging", levels=(-2.0, 5.0))
+    assert color_levels(panel, np.zeros((2, 2))) == (-5.0, 5.0)
+    panel = Panel("s", "s", "heatmap", colormap="sequential", levels=(-2.0, 5.0))
+    assert color_levels(panel, np.zeros((2, 2))) == (-2.0, 5.0)
+    widget = _show(win, "relative", seq_len=8)
+    plot = widget.plots["grid"]
+    lo, hi = plot.image.levels
+    assert lo == -hi
+    axis = plot.colorbar.axis
+    ticks = [
+        v for _spacing, values in axis.tickValues(lo, hi, axis.size().height()) for v in values
+    ]
+    assert 0.0 in ticks
+
+
+def test_value_font_follows_ui_scale(win):
+    widget = _show(win, "relative", seq_len=2)  # 2 × 2: cells roomy enough for 200 %
+    small = widget.plots["grid"].cells.value_font().pointSizeF()
+    assert small == 12.0
+    display = win.lecture.display
+    before = display.active_scale
+    try:
+        display.set_scale(2.0)
+        widget = _show(win, "relative")
+        assert widget.plots["grid"].cells.value_font().pointSizeF() > small
+    finally:
+        display.set_scale(before)
