@@ -117,6 +117,20 @@ class CellDisplay:
         if ratio != self._square_ratio:
             self._square_ratio = ratio
             self.plot.setAspectLocked(ratio is not None, ratio=ratio or 1.0)
+        # the padded side of a square matrix gets no ticks past the data: its labels (and
+        # so the axis' width) do not follow the padding, which follows the plot's size
+        dx, dy = rect.width() / cols, rect.height() / rows
+        spans = (
+            ("bottom", (rect.left() + dx / 2, rect.right() - dx / 2)),
+            ("left", (rect.top() + dy / 2, rect.bottom() - dy / 2)),
+        )
+        for name, span in spans:
+            axis = self.plot.getAxis(name)
+            limits = span if square else None
+            if getattr(axis, "data_limits", None) != limits and hasattr(axis, "data_limits"):
+                axis.data_limits = limits
+                axis.picture = None
+                axis.update()
 
     def set_square_cells(self, square: bool | None) -> None:
         """Draw this heatmap's cells square (``True``), as the panel fills the plot

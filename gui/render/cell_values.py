@@ -317,7 +317,8 @@ class MaskedKey(QtWidgets.QGraphicsWidget):
             metrics.horizontalAdvance("masked"),
         )
         self.setMinimumSize(width + 4, 2 * self.line + 2)
-        self.setMaximumHeight(2 * self.line + 2)
+        self.setPreferredSize(width + 4, 2 * self.line + 2)
+        self.setMaximumSize(width + 4, 2 * self.line + 2)
         self.setToolTip("masked cells (−∞): no attention to these keys")
 
     def paint(self, p: QtGui.QPainter, *args: object) -> None:

@@ -162,9 +162,23 @@ class FastAxisItem(pg.AxisItem):
             p.drawText(rect, int(flags), text)
 
     # ------------------------------------------------------------------ ticks
+    data_limits: tuple[float, float] | None = None
+    """Ticks only within these values (the data of a plot whose range is padded to keep
+    its aspect: labels then do not depend on the padding, nor the axis width on them)."""
+
     def tickValues(self, minVal: float, maxVal: float, size: float) -> list:
         """pyqtgraph's tick values (same arithmetic, in plain floats), de-duplicated by a
-        sorted neighbour search."""
+        sorted neighbour search; only within :attr:`data_limits` when set."""
+        limits = self.data_limits
+        if limits is not None and not self.logMode:
+            lo, hi = limits
+            return [
+                (spacing, [v for v in values if lo - 1e-9 * spacing <= v <= hi + 1e-9 * spacing])
+                for spacing, values in self._tick_values(minVal, maxVal, size)
+            ]
+        return self._tick_values(minVal, maxVal, size)
+
+    def _tick_values(self, minVal: float, maxVal: float, size: float) -> list:
         minVal, maxVal = sorted((minVal, maxVal))
         minVal *= self.scale
         maxVal *= self.scale
