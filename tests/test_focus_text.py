@@ -52,12 +52,12 @@ def _sizes(plot) -> dict[str, float]:
 
 
 def test_zoom_grows_with_the_room_up_to_a_cap():
-    small = focus_text_zoom(QtCore.QSize(600, 380), 1.0)
-    mid = focus_text_zoom(QtCore.QSize(1100, 700), 1.0)
+    small = focus_text_zoom(QtCore.QSize(420, 280), 1.0)
+    mid = focus_text_zoom(QtCore.QSize(800, 500), 1.0)
     big = focus_text_zoom(QtCore.QSize(5000, 3000), 1.0)
     assert small == 1.0 and 1.0 < mid < big == FOCUS_MAX_ZOOM
     # at 200 % the same room holds less enlargement (the theme is large already)
-    assert focus_text_zoom(QtCore.QSize(1100, 700), 2.0) < mid
+    assert focus_text_zoom(QtCore.QSize(800, 500), 2.0) < mid
 
 
 @pytest.mark.parametrize(

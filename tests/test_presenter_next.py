@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from PySide6 import QtGui
+from PySide6 import QtCore, QtGui
 
 from core.scenes import Deck, Highlight, Scene
 from core.views import VIEWS
@@ -59,9 +59,11 @@ def _pixels(image: QtGui.QImage) -> np.ndarray:
 
 def _wait_picture(qtbot, presenter, scene) -> np.ndarray:
     qtbot.waitUntil(
-        lambda: presenter.next_image is not None
-        and presenter.thumb_key(scene) in presenter._thumbs
-        and presenter.next_scene() is scene
+        lambda: (
+            presenter.next_image is not None
+            and presenter.thumb_key(scene) in presenter._thumbs
+            and presenter.next_scene() is scene
+        )
     )
     label = presenter.view.next_picture.pixmap()
     assert not label.isNull() and label.width() > 100  # shown, scaled to the label
@@ -101,3 +103,33 @@ def test_pictures_are_cached_and_drawn_ahead(win, qtbot, monkeypatch):
     assert presenter.next_image is not None
     assert presenter.next_scene() is DECK.scenes[2]
     assert drawn == []
+
+
+def test_a_picture_is_drawn_part_by_part_with_the_event_loop_in_between(win, qtbot, monkeypatch):
+    """The stage keeps drawing while a picture is made: every part of the drawing (the
+    computation, the widget, each painted tile) runs in its own pass of the event loop."""
+    presenter, deck = win.lecture.presenter, win.lecture.deck
+    passes = [0]
+    ticker = QtCore.QTimer()
+    ticker.setInterval(0)
+    ticker.timeout.connect(lambda: passes.__setitem__(0, passes[0] + 1))
+    seen: list[int] = []
+    real = presenter.scene_renderer
+
+    def recording(*args):
+        for part in real(*args):
+            seen.append(passes[0])
+            yield part
+
+    monkeypatch.setattr(presenter, "scene_renderer", recording)
+    presenter._thumbs.clear()
+    ticker.start()
+    try:
+        assert deck.go(0)
+        qtbot.waitUntil(lambda: presenter.next_image is not None and len(seen) > 3)
+        qtbot.waitUntil(lambda: presenter._job is None)
+    finally:
+        ticker.stop()
+    assert len(seen) > 3
+    # the event loop ran between parts
+    assert all(b > a for a, b in zip(seen, seen[1:], strict=False))

@@ -28,6 +28,7 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
+from collections.abc import Generator
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -195,7 +196,20 @@ def scene_image(scene: Scene, width: int, height: int, shown: int | None = None)
     ``QImage``, staged as on stage, at reveal step ``shown`` (``None``: fully revealed).
 
     A scene whose view refuses its parameters draws the view's warning banner instead.
-    GUI thread; the current theme (light/dark, colormaps) is used.
+    GUI thread; the current theme (light/dark, colormaps) is used. In one go:
+    :func:`scene_image_steps` draws the same part by part.
+    """
+    return list(scene_image_steps(scene, width, height, shown))[-1]
+
+
+def scene_image_steps(
+    scene: Scene, width: int, height: int, shown: int | None = None
+) -> Generator[Any, None, None]:
+    """:func:`scene_image` part by part: yields ``None`` after each part (computing the
+    view, building its widget, painting one plot-sized tile), then the ``QImage``.
+
+    A caller that returns to the event loop between parts (the presenter view) keeps the
+    window responsive; closing the generator early releases the widget.
     """
     w, h, pw, ph = pixel_size(width, height, None)
     spec = get_view(scene.view_id)
@@ -217,19 +231,24 @@ def scene_image(scene: Scene, width: int, height: int, shown: int | None = None)
             theme.set_theme(ui_scale=previous.ui_scale)
         try:
             widget.resize(w, h)
-            return snapshot.render_image(widget, pw, ph)
+            image = snapshot.render_image(widget, pw, ph)
         finally:
             widget.deleteLater()
+        yield image
+        return
+    yield None
     export = ImageExport(
         spec, view, None, "png", (w, h), (pw, ph), False, scene.title or None, None
     )
     try:
         stage_scene(scene, export.widget, shown)
+        yield None
         for _ in export.steps():
-            pass
-        return export.render.image
+            yield None
+        image = export.render.image
     finally:
         export.close()
+    yield image
 
 
 def _load(deck_path: str | os.PathLike[str]) -> Deck:

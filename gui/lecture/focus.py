@@ -41,8 +41,8 @@ from gui.window.protocol import StudioWindow
 NUMBER_KEYS = 9
 # Focus mode's text: a plot of FOCUS_REFERENCE logical px (at the UI scale) keeps the
 # theme's sizes; a larger focused plot's text grows with its smaller side ratio, at
-# most FOCUS_MAX_ZOOM times (a title at 150 % presentation scale: 13 pt → up to 39 pt).
-FOCUS_REFERENCE = (640.0, 400.0)
+# most FOCUS_MAX_ZOOM times (a title at 150 % presentation scale: 20 pt → up to 40 pt).
+FOCUS_REFERENCE = (480.0, 300.0)
 FOCUS_MAX_ZOOM = 2.0
 Position = tuple[int, int, int, int]  # row, column, row span, column span
 

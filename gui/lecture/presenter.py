@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from PySide6 import QtCore, QtGui, QtWidgets
@@ -265,8 +265,10 @@ class Presenter(QtCore.QObject):
     plan
         The screen plan used when presentation mode was entered last.
     scene_renderer
-        ``(scene, width, height) → QImage``: draws a scene as its slide (the deck
-        export's :func:`gui.export.deck.scene_image`); ``None``: no picture of the next
+        ``(scene, width, height) → iterator``: draws a scene as its slide part by part,
+        yielding ``None`` after each part and the ``QImage`` last (the deck export's
+        :func:`gui.export.deck.scene_image_steps`); one part runs per pass of the event
+        loop, so the stage keeps drawing in between. ``None``: no picture of the next
         scene, its title and values only.
     next_image
         The picture of the next scene shown now (full size), ``None`` when there is none
@@ -294,10 +296,17 @@ class Presenter(QtCore.QObject):
         self.preview_timer.setSingleShot(True)
         self.preview_timer.setInterval(PREVIEW_QUIET_MS)
         self.preview_timer.timeout.connect(self.update_preview)
-        self.scene_renderer: Callable[[Scene, int, int], QtGui.QImage] | None = None
+        self.scene_renderer: Callable[[Scene, int, int], Iterator[QtGui.QImage | None]] | None = (
+            None
+        )
         self.next_image: QtGui.QImage | None = None
         self._thumbs: OrderedDict[tuple, QtGui.QImage] = OrderedDict()
         self._thumb_tries = 0
+        self._job: tuple[Scene, tuple, Iterator[QtGui.QImage | None]] | None = None
+        self.job_timer = QtCore.QTimer(self)  # one part of a picture per event-loop pass
+        self.job_timer.setSingleShot(True)
+        self.job_timer.setInterval(0)
+        self.job_timer.timeout.connect(self._advance_job)
         self.thumb_timer = QtCore.QTimer(self)
         self.thumb_timer.setSingleShot(True)
         self.thumb_timer.setInterval(PREVIEW_QUIET_MS)
@@ -403,6 +412,7 @@ class Presenter(QtCore.QObject):
     def close_view(self) -> None:
         """Hide the presenter window."""
         self.tick.stop()
+        self._drop_job()
         app = QtWidgets.QApplication.instance()
         if app is not None:
             app.removeEventFilter(self)
@@ -529,9 +539,9 @@ class Presenter(QtCore.QObject):
         ]
 
     def update_next_picture(self) -> None:
-        """Draw one missing picture (one per quiet moment: the stage stays responsive)."""
+        """Start drawing one missing picture, a part per pass of the event loop."""
         view, render = self.view, self.scene_renderer
-        if view is None or not view.isVisible() or render is None:
+        if view is None or not view.isVisible() or render is None or self._job is not None:
             return
         wanted = self._wanted_pictures()
         if not wanted:
@@ -542,19 +552,46 @@ class Presenter(QtCore.QObject):
             return
         self._thumb_tries = 0
         scene = wanted[0]
-        try:
-            image = render(scene, *THUMB_SIZE)
-        except (ValueError, MemoryError) as exc:  # e.g. a table file gone: title only
-            self.window.show_status(f"No picture of the next scene: {exc}", 5000)
+        self._job = (scene, self.thumb_key(scene), render(scene, *THUMB_SIZE))
+        self.job_timer.start()
+
+    def _advance_job(self) -> None:
+        job = self._job
+        if job is None:
             return
-        self._thumbs[self.thumb_key(scene)] = image
+        scene, key, parts = job
+        view = self.view
+        if view is None or not view.isVisible():
+            self._drop_job()
+            return
+        try:
+            image = next(parts)
+        except (StopIteration, ValueError, MemoryError) as exc:  # e.g. a table file gone
+            self._drop_job()
+            if not isinstance(exc, StopIteration):
+                self.window.show_status(f"No picture of the next scene: {exc}", 5000)
+            return
+        if image is None:
+            self.job_timer.start()  # the next part in the next pass
+            return
+        self._job = None
+        self._thumbs[key] = image
         while len(self._thumbs) > THUMB_CACHE:
             self._thumbs.popitem(last=False)
-        if scene is self.next_scene():
+        nxt = self.next_scene()
+        if nxt is not None and self.thumb_key(nxt) == key:
             view.next_picture.setText("")
             self._set_next_image(image)
-        if len(wanted) > 1:
-            self.thumb_timer.start()  # the scene after it, in the next quiet moment
+        if self._wanted_pictures():
+            self.thumb_timer.start()  # the next one (or the scene after), when quiet again
+
+    def _drop_job(self) -> None:
+        """Stop the picture being drawn (a generator releases its widget)."""
+        if self._job is not None:
+            close = getattr(self._job[2], "close", None)
+            if close is not None:
+                close()
+        self._job = None
 
     def _show_panel(self, view_id: str) -> None:
         if self.view is None or view_id not in self.window.states:
