@@ -1,12 +1,14 @@
 """Quality of exported images: scaled PNG exports look like full-size ones (issue 13)."""
 
 import os
+import re
 import shutil
 import subprocess
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import numpy as np
 import pyqtgraph as pg
@@ -251,3 +253,150 @@ def test_librsvg_draws_the_formula_line(rope_svg, tmp_path):
     band = (slice(44, 66), slice(0, 1600))  # the formula line under the title
     want, got = ((p[band] < 100).all(axis=2).sum() for p in (expected, drawn))
     assert want > 500 and got >= 0.5 * want, (got, want)
+
+
+def _svg_rects(root: ET.Element) -> dict[str, tuple[float, float, float, float]]:
+    """``id`` -> ``(x0, y0, x1, y1)`` of every ``<clipPath>`` (bounds of its path)."""
+    rects = {}
+    for clip in root.iter(f"{SVG_NS}clipPath"):
+        values = [float(v) for v in re.findall(NUMBER, " ".join(p.get("d", "") for p in clip))]
+        if values:
+            xs, ys = values[::2], values[1::2]
+            rects[clip.get("id")] = (min(xs), min(ys), max(xs), max(ys))
+    return rects
+
+
+NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+
+
+def _clipped_away(root: ET.Element) -> list[str]:
+    """Shapes drawn entirely outside the clip that applies to them (invisible in any
+    renderer that clips): what a clip left active from an earlier item does."""
+    rects, lost = _svg_rects(root), []
+
+    def walk(element, matrix, clip):
+        for child in element:
+            m = matrix
+            if (t := child.get("transform")) is not None:
+                a, b, c, d, e, f = (float(v) for v in re.findall(NUMBER, t))
+                m = QtGui.QTransform(a, b, c, d, e, f) * matrix
+            own = clip
+            if (ref := child.get("clip-path")) is not None:
+                x0, y0, x1, y1 = rects[ref[5:-1]]  # url(#id), in the element's user space
+                own = m.mapRect(QtCore.QRectF(QtCore.QPointF(x0, y0), QtCore.QPointF(x1, y1)))
+            if child.tag in (f"{SVG_NS}path", f"{SVG_NS}polyline", f"{SVG_NS}polygon"):
+                data = child.get("d") or child.get("points") or ""
+                values = [float(v) for v in re.findall(NUMBER, data)]
+                if values and own is not None:
+                    xs, ys = values[::2], values[1::2]
+                    box = m.mapRect(
+                        QtCore.QRectF(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+                    )
+                    if not own.adjusted(-2, -2, 2, 2).intersects(box.adjusted(-1, -1, 1, 1)):
+                        lost.append(f"{child.get('stroke') or element.get('stroke')} {data[:40]}")
+            walk(child, m, own)
+
+    walk(root, QtGui.QTransform(), None)
+    return lost
+
+
+def test_rope_svg_leaves_no_shape_clipped_away(rope_svg):
+    # Qt's SVG writer kept a text label's clip active for what was drawn after it (the
+    # RoPE arrows, legend swatches): librsvg and browsers left those out.
+    root = ET.fromstring(rope_svg[0].read_text(encoding="utf-8"))
+    assert _clipped_away(root) == []
+
+
+@pytest.mark.parametrize(("view", "params"), [("compare", {}), ("alibi", {"heads": 12})])
+def test_svg_exports_keep_strokes_portable(tmp_path, qapp, view, params):
+    path = tmp_path / "x.svg"
+    export_view(view, params, path, width=800, height=500)
+    root = ET.fromstring(path.read_text(encoding="utf-8"))
+    clips = _svg_rects(root)
+    assert {e.get("clip-path")[5:-1] for e in root.iter() if e.get("clip-path")} <= set(clips)
+    # non-scaling strokes only where no transform scales them (ImageMagick, old viewers)
+    for group in root.iter(f"{SVG_NS}g"):
+        values = [float(v) for v in re.findall(NUMBER, group.get("transform", ""))]
+        if values and (abs(values[0]) != 1 or abs(values[3]) != 1 or values[1] or values[2]):
+            assert not [e for e in group.iter() if e.get("vector-effect") == "non-scaling-stroke"]
+
+
+def test_portable_svg_drops_only_the_clips_that_cut_nothing(qapp):
+    font = QtGui.QFont("DejaVu Sans")
+    font.setPixelSize(16)
+    width = QtGui.QFontMetricsF(font).horizontalAdvance("a title")
+    attrs = 'font-family="\'DejaVu Sans\', sans-serif" font-size="16" font-weight="400"'
+    clip = '<clipPath id="{}"><path d="M{},{} L{},{} L{},{} L{},{} Z"/></clipPath>'
+    defs = (
+        "<defs>"
+        + clip.format("fits", 0, 0, width + 8, 0, width + 8, 30, 0, 30)
+        + clip.format("cuts", 0, 0, width / 2, 0, width / 2, 30, 0, 30)
+        + clip.format("plot", 10, 10, 100, 10, 100, 100, 10, 100)
+        + "</defs>"
+    )
+    text = snapshot.portable_svg(
+        _svg(
+            defs
+            + '<g clip-path="url(#fits)"><g transform="matrix(1,0,0,1,0,0)">'
+            + f'<text x="4" y="20" {attrs}>a title</text></g></g>'
+            + f'<g clip-path="url(#cuts)"><text x="4" y="20" {attrs}>a title</text></g>'
+            + '<g clip-path="url(#plot)" stroke="#000" stroke-width="1">'
+            + '<polyline points="20,20 90,90"/></g>'
+            + '<g clip-path="url(#plot)" stroke="#000" stroke-width="1">'
+            + '<polyline points="20,20 190,90"/></g>'
+        )
+    )
+    groups = [g for g in ET.fromstring(text) if g.tag == f"{SVG_NS}g"]
+    assert [g.get("clip-path") for g in groups] == [None, "url(#cuts)", None, "url(#plot)"]
+
+
+def _render_rsvg(svg: Path, out: Path) -> np.ndarray:
+    subprocess.run(
+        ["rsvg-convert", "-b", "white", str(svg), "-o", str(out)], check=True, timeout=120
+    )
+    return _pixels(out)
+
+
+@pytest.mark.skipif(shutil.which("rsvg-convert") is None, reason="librsvg2-bin not installed")
+def test_librsvg_draws_the_rope_arrows_legend_swatches_and_whole_titles(rope_svg, tmp_path):
+    path, png = rope_svg
+    drawn, expected = _render_rsvg(path, tmp_path / "rsvg.png"), _pixels(png)
+    plane = (slice(100, 460), slice(50, 540))  # the rotation plot, top left (labels too)
+    legend = (slice(120, 200), slice(600, 1000))  # the frequency plot's legend
+    for part, colors in (
+        (plane, ((0xE6, 0x9F, 0x00), (0x00, 0x9E, 0x73), (0x00, 0x72, 0xB2))),
+        (legend, ((0x00, 0x9E, 0x73), (0xE6, 0x9F, 0x00))),
+    ):
+        for color in colors:
+            want, got = (
+                (np.abs(p[part] - np.array(color)) <= 40).all(axis=2).sum()
+                for p in (expected, drawn)
+            )
+            assert 0.7 * want <= got <= 1.4 * want, (part, color, got, want)
+    # no title loses its last letter to a clip: the same as with no clips at all
+    unclipped = tmp_path / "unclipped.svg"
+    unclipped.write_text(re.sub(r' clip-path="[^"]*"', "", path.read_text("utf-8")), "utf-8")
+    bare = _render_rsvg(unclipped, tmp_path / "bare.png")
+    titles = (slice(88, 124), slice(0, 1600))
+    assert (np.abs(drawn[titles] - bare[titles]).sum(axis=2) > 60).sum() == 0
+
+
+@pytest.mark.skipif(
+    shutil.which("convert") is None
+    or "MSVG"
+    not in subprocess.run(["convert", "-list", "format"], capture_output=True, text=True).stdout,
+    reason="ImageMagick with its own SVG renderer not installed",
+)
+def test_imagemagick_own_renderer_draws_the_plot_not_its_outside(tmp_path, qapp):
+    # ImageMagick 6's MSVG renderer inverts clip paths: it drew only what lay outside a
+    # clip (the RoPE plane's circle, grid and arrows were missing).
+    svg, png, out = tmp_path / "plane.svg", tmp_path / "plane.png", tmp_path / "im.png"
+    export_view("rope", {}, svg, panel="plane", width=400, height=400)
+    export_view("rope", {}, png, panel="plane", width=400, height=400)
+    subprocess.run(["convert", f"msvg:{svg}", str(out)], check=True, timeout=120)
+    drawn, expected = _pixels(out), _pixels(png)
+    for color in ((0xE6, 0x9F, 0x00), (0x00, 0x9E, 0x73), (0x99, 0x99, 0x99)):
+        want, got = (
+            (np.abs(p - np.array(color)) <= 40).all(axis=2).sum() for p in (expected, drawn)
+        )
+        assert 0.5 * want <= got <= 2 * want, (color, got, want)

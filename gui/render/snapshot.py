@@ -6,6 +6,7 @@ comes from ``QSvgGenerator`` (SVG 1.1: clip paths kept), not pyqtgraph's ``SVGEx
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import xml.etree.ElementTree as ET
@@ -195,6 +196,36 @@ def _render_widget(
     painter.drawPicture(QtCore.QPointF(0, 0), picture)
 
 
+def _render_scene(
+    scene: QtWidgets.QGraphicsScene,
+    painter: QtGui.QPainter,
+    target: QtCore.QRectF,
+    source: QtCore.QRectF,
+) -> None:
+    """``scene.render`` of ``source`` into ``target``; on a vector device through a QPicture.
+
+    Qt's SVG writer loses track of the clip when a painter state is restored inside
+    another clip (an item's text clip inside its plot's clip): everything drawn after
+    a text label stayed clipped to that label's box in the file (librsvg and browsers
+    left out RoPE's arrows and legend swatches). Replayed from a picture, every clip
+    reaches the writer as a clip of its own, and the file clips as the screen does."""
+    aspect = QtCore.Qt.AspectRatioMode.IgnoreAspectRatio
+    if raster.on_raster(painter):
+        scene.render(painter, target, source, aspect)
+        return
+    picture = QtGui.QPicture()
+    recorder = _ExportPainter()
+    if isinstance(painter, _ExportPainter):
+        recorder.pen_scale, recorder.curve_paths = painter.pen_scale, painter.curve_paths
+    recorder.begin(picture)
+    try:
+        recorder.setRenderHints(painter.renderHints())
+        scene.render(recorder, target, source, aspect)
+    finally:
+        recorder.end()
+    painter.drawPicture(QtCore.QPointF(0, 0), picture)
+
+
 def _view_tiles(view: QtWidgets.QGraphicsView, painter: QtGui.QPainter) -> list[QtCore.QRectF]:
     """Viewport rectangles (viewport coordinates) covering ``view``, one per plot where
     the plots form a grid (else one per row of plots), edges on whole device pixels.
@@ -263,7 +294,7 @@ def _paint_view_part(
             if isinstance(painter, _ExportPainter):
                 painter.tile = painter.deviceTransform().mapRect(target)
         painter.setRenderHints(view.renderHints() | QtGui.QPainter.RenderHint.Antialiasing)
-        view.scene().render(painter, target, source, QtCore.Qt.AspectRatioMode.IgnoreAspectRatio)
+        _render_scene(view.scene(), painter, target, source)
     finally:
         if isinstance(painter, _ExportPainter):
             painter.tile = None
@@ -575,7 +606,8 @@ def render_svg(
         Document ``<title>``.
 
     The file is made portable (see :func:`portable_svg`): no stroke that relies on
-    ``vector-effect``, one ``<text>`` per line of text.
+    ``vector-effect``, one ``<text>`` per line of text, clips only where they cut, each
+    scene drawn through a picture (see :func:`_render_scene`).
     """
     render = SvgRender(widget, width, height, title)
     for _ in render.steps():
@@ -713,20 +745,183 @@ def _split_scaled_group(group: ET.Element) -> list[ET.Element]:
     return out or [group]
 
 
+def _text_font(text: ET.Element) -> QtGui.QFont:
+    """The font Qt wrote ``<text>`` with (first family, pixel size, weight, style);
+    raises ``ValueError`` on a number Qt would not write."""
+    family = re.findall(r"'([^']*)'", text.get("font-family", "")) or ["Sans Serif"]
+    font = QtGui.QFont(family[0])
+    font.setWeight(QtGui.QFont.Weight(int(text.get("font-weight", "400"))))
+    font.setItalic(text.get("font-style") in ("italic", "oblique"))
+    font.setPixelSize(max(1, round(float(text.get("font-size", "12")))))
+    return font
+
+
 def _continues(run: ET.Element, after: ET.Element) -> bool:
     """Whether ``<text>`` ``after`` starts where ``run`` ends (within a quarter em):
     the next run of the same line, not the next tick label or table cell."""
-    family = re.findall(r"'([^']*)'", run.get("font-family", "")) or ["Sans Serif"]
-    font = QtGui.QFont(family[0])
     try:
         x0, x1 = float(run.get("x", "0")), float(after.get("x", "0"))
         size = float(run.get("font-size", "12"))
-        font.setWeight(QtGui.QFont.Weight(int(run.get("font-weight", "400"))))
+        font = _text_font(run)
     except ValueError:
         return False
-    font.setPixelSize(max(1, round(size)))
     width = QtGui.QFontMetricsF(font).horizontalAdvance(run.text or "")
     return abs(x0 + width - x1) <= 0.25 * size
+
+
+def _compose(outer: tuple[float, ...], inner: tuple[float, ...]) -> tuple[float, ...]:
+    """The SVG matrix ``outer · inner`` (``inner`` applied first)."""
+    a, b, c, d, e, f = outer
+    a2, b2, c2, d2, e2, f2 = inner
+    return (
+        a * a2 + c * b2,
+        b * a2 + d * b2,
+        a * c2 + c * d2,
+        b * c2 + d * d2,
+        a * e2 + c * f2 + e,
+        b * e2 + d * f2 + f,
+    )
+
+
+_IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+
+
+def _scale_of(m: tuple[float, ...]) -> float:
+    """The largest factor by which ``m`` stretches a length."""
+    return max(math.hypot(m[0], m[1]), math.hypot(m[2], m[3]))
+
+
+def _ink_boxes(
+    element: ET.Element, m: tuple[float, ...], stroke: float
+) -> list[QtCore.QRectF] | None:
+    """Boxes (in the coordinates ``m`` maps to) holding all that is drawn below
+    ``element``: geometry widened by the stroke, text as Qt measured it. ``stroke`` is
+    the inherited stroke width (0: none). None where something is not understood."""
+    boxes = []
+    for child in element:
+        transform = child.get("transform")
+        inner = _matrix(transform) if transform is not None else _IDENTITY
+        if inner is None:
+            return None
+        cm = _compose(m, inner)
+        try:
+            width = stroke
+            if child.get("stroke") == "none":
+                width = 0.0
+            elif child.get("stroke-width") is not None:
+                width = float(child.get("stroke-width", "1"))
+            if child.get("stroke") not in (None, "none") and child.get("stroke-width") is None:
+                width = max(width, 1.0)
+            box = _ink_box(child, cm, width)
+        except ValueError:
+            return None
+        if child.tag == _G:
+            found = _ink_boxes(child, cm, width)
+            if found is None:
+                return None
+            boxes += found
+        elif box is None:
+            return None
+        elif not box.isNull():
+            boxes.append(box)
+    return boxes
+
+
+def _ink_box(element: ET.Element, m: tuple[float, ...], stroke: float) -> QtCore.QRectF | None:
+    """The box of one shape or text (a null rect for a group: see :func:`_ink_boxes`);
+    None for an element this does not measure. Raises ``ValueError`` on bad numbers."""
+    tag = element.tag.rsplit("}", 1)[-1]
+    if tag == "g":
+        return QtCore.QRectF()
+    if tag == "text":
+        if len(element) or element.get("text-anchor") not in (None, "start"):
+            return None
+        x, y, font = float(element.get("x", "0")), float(element.get("y", "0")), _text_font(element)
+        metrics = QtGui.QFontMetricsF(font)
+        advance = metrics.horizontalAdvance(element.text or "")
+        local = QtCore.QRectF(x, y - metrics.ascent(), advance, metrics.height())
+        return QtGui.QTransform(*m).mapRect(local)
+    get = lambda k: float(element.get(k, "0"))  # noqa: E731
+    if tag in ("path", "polyline", "polygon"):
+        data = element.get("d" if tag == "path" else "points", "")
+        if tag == "path" and re.sub(rf"{_NUMBER}|[MLCZ,\s]", "", data):
+            return None  # only Qt's absolute M/L/C/Z (control points bound a curve)
+        values = [float(v) for v in re.findall(_NUMBER, data)]
+        points = list(zip(values[::2], values[1::2], strict=False))
+    elif tag in ("rect", "image"):
+        x, y, w, h = get("x"), get("y"), get("width"), get("height")
+        points = [(x, y), (x + w, y + h)]
+    elif tag == "line":
+        points = [(get("x1"), get("y1")), (get("x2"), get("y2"))]
+    elif tag in ("circle", "ellipse"):
+        rx = get("r") if tag == "circle" else get("rx")
+        ry = get("r") if tag == "circle" else get("ry")
+        points = [(get("cx") - rx, get("cy") - ry), (get("cx") + rx, get("cy") + ry)]
+    else:
+        return None
+    if not points:
+        return QtCore.QRectF()
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    local = QtCore.QRectF(QtCore.QPointF(min(xs), min(ys)), QtCore.QPointF(max(xs), max(ys)))
+    box = QtGui.QTransform(*m).mapRect(local)
+    if tag != "image" and stroke > 0:  # Qt's bevel joins stay within half a width
+        grow = stroke / 2 * (1.0 if element.get("vector-effect") else _scale_of(m))
+        box = box.adjusted(-grow, -grow, grow, grow)
+    return box
+
+
+def _clip_rects(root: ET.Element) -> dict[str, QtCore.QRectF]:
+    """``id`` -> rectangle of each ``<clipPath>`` that is one axis-aligned rectangle."""
+    rects = {}
+    for clip in root.iter(f"{{{_SVG_NS}}}clipPath"):
+        shapes = list(clip)
+        if len(shapes) != 1 or shapes[0].tag != f"{{{_SVG_NS}}}path" or clip.get("transform"):
+            continue
+        data = shapes[0].get("d", "")
+        if re.sub(rf"{_NUMBER}|[MLZ,\s]", "", data):
+            continue
+        values = [float(v) for v in re.findall(_NUMBER, data)]
+        points = set(zip(values[::2], values[1::2], strict=False))
+        xs, ys = {x for x, _ in points}, {y for _, y in points}
+        if len(points) == 4 and len(xs) == 2 and len(ys) == 2:
+            rects[clip.get("id", "")] = QtCore.QRectF(
+                QtCore.QPointF(min(xs), min(ys)), QtCore.QPointF(max(xs), max(ys))
+            )
+    return rects
+
+
+def _drop_idle_clips(root: ET.Element) -> None:
+    """Remove the clip from groups whose drawing lies inside it.
+
+    Qt clips a text item to its own box, which Qt's glyph advances just fill; a
+    renderer with a little wider advances (librsvg, browsers) lost the last letter of
+    titles and legend entries to that clip. ImageMagick's own renderer (MSVG) inverts
+    clip paths: it drew only what lies outside them. A clip that cuts nothing in Qt's
+    own layout is dropped; one that really cuts (a curve leaving its plot) is kept."""
+    rects = _clip_rects(root)
+    for group in root.iter(_G):
+        match = re.fullmatch(r"url\(#([^)]*)\)", group.get("clip-path", ""))
+        if match is None or match[1] not in rects or group.get("transform"):
+            continue
+        try:
+            width = float(group.get("stroke-width", "0")) if group.get("stroke") else 0.0
+        except ValueError:
+            continue
+        boxes = _ink_boxes(group, _IDENTITY, width)
+        clip = rects[match[1]].adjusted(-_CLIP_SLACK, -_CLIP_SLACK, _CLIP_SLACK, _CLIP_SLACK)
+        if boxes is not None and all(
+            clip.left() <= b.left()
+            and b.right() <= clip.right()
+            and clip.top() <= b.top()
+            and b.bottom() <= clip.bottom()
+            for b in boxes
+        ):
+            del group.attrib["clip-path"]
+
+
+#: ink this far (px) outside a clip does not keep it: a grid line ending a fraction of
+#: a pixel past its plot's edge (the view's rounding) shows that fraction unclipped
+_CLIP_SLACK = 1.0
 
 
 def _merge_text_runs(parent: ET.Element) -> None:
@@ -766,6 +961,7 @@ def portable_svg(text: str) -> str:
     (ImageMagick) drew a 3 px arrow 345 px wide. Such shapes get the matrix baked into
     their coordinates instead, in a group of their own. A line of text that Qt split
     into absolutely placed runs becomes one ``<text>`` (QtSvg left gaps inside it).
+    Clips that cut nothing are dropped (:func:`_drop_idle_clips`).
     """
     ET.register_namespace("", _SVG_NS)
     ET.register_namespace("xlink", "http://www.w3.org/1999/xlink")
@@ -794,6 +990,7 @@ def portable_svg(text: str) -> str:
                 del child.attrib["vector-effect"]  # no transform above it: same stroke
         _merge_text_runs(parent)
         stack.extend(children)
+    _drop_idle_clips(root)
     return '<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n' + ET.tostring(
         root, encoding="unicode"
     )
