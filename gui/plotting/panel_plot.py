@@ -64,6 +64,7 @@ class PanelPlot(PanelExtras, CellDisplay):
         self.grid: GridLines | None = None
         self.tile_labels: TileLabels | None = None
         self._shape: tuple | None = None
+        self.rebuilds = 0  # how often the items were made anew (their owners re-collect them)
         self._labels_key: tuple | None = None  # what _apply_labels last applied
         self._ticks: tuple | None = None  # explicit (x, y) ticks last set
         self._title: tuple | None = None  # what _apply_title last applied
@@ -92,6 +93,7 @@ class PanelPlot(PanelExtras, CellDisplay):
         rebuilt = shape != self._shape
         if rebuilt:
             self._rebuild(panel, theme)
+            self.rebuilds += 1
             self._shape = shape
         self.panel = panel
         changed = rebuilt

@@ -102,16 +102,32 @@ class FastAxisItem(pg.AxisItem):
     # ------------------------------------------------------------------ paint
     def paint(self, p: QtGui.QPainter, opt: object, widget: object) -> None:
         if self.picture is None:
-            picture = QtGui.QPicture()  # measure text on the device AxisItem.paint uses
-            painter = QtGui.QPainter(picture)
-            try:
-                if self.style["tickFont"]:
-                    painter.setFont(self.style["tickFont"])
-                specs = self.generateDrawSpecs(painter)
-            finally:
-                painter.end()
-            self.picture = _AxisDrawing(self, specs)
+            self._make_drawing()
         self.picture.play(p)
+
+    def _make_drawing(self) -> None:
+        picture = QtGui.QPicture()  # measure text on the device AxisItem.paint uses
+        painter = QtGui.QPainter(picture)
+        try:
+            if self.style["tickFont"]:
+                painter.setFont(self.style["tickFont"])
+            specs = self.generateDrawSpecs(painter)
+        finally:
+            painter.end()
+        self.picture = _AxisDrawing(self, specs)
+
+    def prepare_specs(self) -> bool:
+        """Generate the draw specs now, as the next paint would (``True`` when it did).
+
+        The specs report the tick labels' size, which can resize the axis and re-lay out
+        its plot: done before the paint (:func:`gui.render.settle.settle`), the paint
+        draws the settled layout once instead of painting, re-laying out and painting
+        again. Hidden axes, and axes outside a scene, are left to their paint.
+        """
+        if self.picture is not None or not self.isVisible() or self.scene() is None:
+            return False
+        self._make_drawing()
+        return True
 
     def draw_specs(
         self, p: QtGui.QPainter, axis_spec: tuple, tick_specs: list, text_specs: list

@@ -16,6 +16,7 @@ from core.viewdata import ViewData, ViewSpec
 from gui.plotting.panel_plot import PanelPlot
 from gui.render.fast_axis import hide_spare_axes, make_axes
 from gui.render.formula_label import FormulaLabel
+from gui.render.settle import Targets, settle, targets
 from gui.render.view_box import PlotViewBox
 from gui.theme import current_theme
 
@@ -36,6 +37,8 @@ class ViewWidget(QtWidgets.QWidget):
         self.plots: dict[str, PanelPlot] = {}
         self._layout_key: tuple | None = None
         self._items_seen = 0  # scene items when text caching was last applied
+        self._settle_targets: Targets | None = None  # layouts, views, axes (see _settle)
+        self._settle_key: tuple[int, int] = (0, 0)
         self._idle_text = self.HOVER_HINT  # status when not over data
         self._hover_hint = True  # the hint is for the lecturer: hidden while presenting
         layout = QtWidgets.QVBoxLayout(self)
@@ -123,6 +126,7 @@ class ViewWidget(QtWidgets.QWidget):
         for p in data.panels:
             self.plots[p.key].show(p)
         self._cache_text_items()
+        self._settle()
         self._set_draft(live)
         if live:
             self.full_quality()
@@ -215,6 +219,18 @@ class ViewWidget(QtWidgets.QWidget):
         for item in items:
             if isinstance(item, QtWidgets.QGraphicsTextItem) and item.cacheMode() == cache.NoCache:
                 item.setCacheMode(cache.DeviceCoordinateCache)
+
+    def _settle(self) -> None:
+        """Settle ranges, tick labels and layouts now, so that the next paint draws the
+        final picture once (see :mod:`gui.render.settle`)."""
+        key = (self._items_seen, sum(plot.rebuilds for plot in self.plots.values()))
+        if self._settle_targets is None or key != self._settle_key:
+            self._settle_targets, self._settle_key = targets(self.canvas.ci), key
+        try:
+            settle(self._settle_targets)
+        except RuntimeError:  # an item collected was deleted meanwhile: collect again
+            self._settle_targets = targets(self.canvas.ci)
+            settle(self._settle_targets)
 
     def _set_draft(self, draft: bool) -> None:
         """Live (draft) or full quality; full quality antialiases only affordable curves."""

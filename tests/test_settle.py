@@ -1,0 +1,136 @@
+"""A frame is laid out before it paints: one paint shows it, and the pixels are those the
+event loop would have settled on (gui.render.settle)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from core.viewdata import Panel, Series, ViewData
+from core.views import get_view
+from gui.render.fast_axis import FastAxisItem
+from gui.render.settle import SettleStats
+
+_layout_of = QtWidgets.QGraphicsWidget.layout
+
+
+def _data(scale: float, title: str) -> ViewData:
+    """Two plots side by side; ``scale`` sets how wide the left plot's tick labels are,
+    ``title`` how many lines its title takes."""
+    x = np.arange(40, dtype=float)
+    left = Panel(
+        "a",
+        title,
+        "curves",
+        "x",
+        "y",
+        series=[Series("s", x, np.sin(x / 6) * scale), Series("t", x, np.cos(x / 6) * scale)],
+        row=0,
+        col=0,
+    )
+    right = Panel("b", "right", "curves", "x", "y", series=[Series("u", x, x)], row=0, col=1)
+    return ViewData("t", {"scale": scale}, [left, right])
+
+
+def _count_paints(widget) -> list[int]:  # type: ignore[no-untyped-def]
+    """Count the canvas's paint events from now on."""
+    canvas, count = widget.canvas, [0]
+    paint = type(canvas).paintEvent
+
+    def counted(event: QtGui.QPaintEvent) -> None:
+        count[0] += 1
+        paint(canvas, event)
+
+    canvas.paintEvent = counted
+    return count
+
+
+def _widget(qtbot, settle: bool = True):  # type: ignore[no-untyped-def]
+    from gui.widgets.view_widget import ViewWidget
+
+    widget = ViewWidget(get_view("sinusoidal"))
+    qtbot.addWidget(widget)
+    if not settle:  # what the event loop arrives at by itself
+        widget._settle = lambda: None  # type: ignore[method-assign]
+    widget.show_explanation(False)
+    widget.resize(700, 460)
+    widget.show()
+    qtbot.waitExposed(widget)
+    return widget
+
+
+def _settled(widget) -> None:  # type: ignore[no-untyped-def]
+    """Run posted events and paints until nothing moves any more."""
+    for _ in range(6):
+        QtCore.QCoreApplication.sendPostedEvents()
+        widget.canvas.viewport().grab()
+    QtCore.QCoreApplication.sendPostedEvents()
+
+
+def _geometry(widget) -> list[tuple[float, float, float, float]]:  # type: ignore[no-untyped-def]
+    out = []
+    for plot in widget.plots.values():
+        items = [plot.plot, plot.plot.getViewBox(), plot.plot.titleLabel]
+        items += [plot.plot.getAxis(name) for name in ("left", "bottom")]
+        for item in items:
+            r = item.sceneBoundingRect()
+            out.append((r.x(), r.y(), r.width(), r.height()))
+    return out
+
+
+LONG = "a title long enough to wrap onto a second line of this narrow plot at any scale"
+# each step changes the left axis's tick-label width (so the columns) or the title's lines
+STEPS = [(1.0, "short"), (-25000.0, "short"), (0.01, LONG), (1.0, "short"), (-25000.0, LONG)]
+
+
+def test_a_frame_is_laid_out_before_its_one_paint(qtbot):
+    widget = _widget(qtbot)
+    widget.show_data(_data(*STEPS[0]))
+    _settled(widget)
+    paints = _count_paints(widget)
+    relayouts = 0
+    for step in STEPS[1:]:
+        before = SettleStats.relayouts
+        widget.show_data(_data(*step), live=True)
+        relayouts += SettleStats.relayouts - before
+        # nothing left for the paint to lay out: layouts valid, axes' specs made
+        owners = [w for w in widget._settle_targets.owners if _layout_of(w) is not None]
+        assert all(_layout_of(w).isActivated() for w in owners)
+        axes = [a for a in widget._settle_targets.axes if a.isVisible()]
+        assert axes and all(isinstance(a, FastAxisItem) for a in axes)
+        assert all(a.picture is not None for a in axes)
+        laid_out = _geometry(widget)
+        paints[0] = 0
+        widget.canvas.viewport().grab()  # the frame's paint
+        assert paints[0] == 1
+        # the paint found nothing to lay out: before, a changed tick width re-laid out
+        # from the event loop after it and everything was painted again
+        assert all(_layout_of(w).isActivated() for w in owners)
+        for _ in range(4):
+            QtCore.QCoreApplication.sendPostedEvents()
+        assert _geometry(widget) == laid_out
+    assert relayouts >= len(STEPS) - 1  # every step did re-lay out, before the paint
+
+
+def _image(widget) -> QtGui.QImage:  # type: ignore[no-untyped-def]
+    """The canvas, every item drawn afresh: text items keep device caches, and a cached
+    text blitted after a move keeps the sub-pixel placement it was drawn at (so cached
+    pixels depend on where an item has been, with or without settling)."""
+    for item in widget.canvas.scene().items():
+        item.setCacheMode(QtWidgets.QGraphicsItem.CacheMode.NoCache)
+    return widget.canvas.grab().toImage().convertToFormat(QtGui.QImage.Format.Format_RGB32)
+
+
+@pytest.mark.parametrize("steps", [STEPS, STEPS[-1:]], ids=["drag", "one frame"])
+def test_settled_frames_draw_the_pixels_the_event_loop_settles_on(qtbot, steps):
+    fast, plain = _widget(qtbot), _widget(qtbot, settle=False)
+    for widget in (fast, plain):
+        for step in steps:
+            widget.show_data(_data(*step), live=True)
+            QtCore.QCoreApplication.sendPostedEvents()
+        _settled(widget)
+    assert _geometry(fast) == _geometry(plain)
+    a, b = _image(fast), _image(plain)
+    assert a.size() == b.size()
+    assert a == b
