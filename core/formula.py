@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 __all__ = [
     "Frac",
@@ -237,8 +238,20 @@ _SIMPLE = re.compile(r"[\w.′']+")
 
 
 def plain_text(markup: str) -> str:
-    """The plain-text form of ``markup`` (see the module docstring)."""
-    return plain_text_nodes(parse(markup))
+    """The plain-text form of ``markup`` (see the module docstring).
+
+    Made term by term, each term's form cached: a formula that follows a slider changes
+    only the terms holding values (the same text as from the whole markup at once).
+    """
+    try:
+        return "".join(sep + _plain_term(term) for term, sep in terms(markup))
+    except FormulaError:
+        return plain_text_nodes(parse(markup))  # the whole markup's own error
+
+
+@lru_cache(maxsize=512)
+def _plain_term(term: str) -> str:
+    return plain_text_nodes(parse(term))
 
 
 def plain_text_nodes(nodes: tuple[Node, ...]) -> str:

@@ -222,3 +222,57 @@ def test_rendered_formula_sets_scripts_above_and_below_the_line(window, qapp):
     italic = {p.text: p.font.italic() for p in layout.pieces if p.kind == "text"}
     assert italic["ω"] and italic["p"] and not italic["PE["]
     assert label.text() == widget.data.formula  # plain text for copying and tooltips
+
+
+def _pieces(layout) -> list[tuple]:  # type: ignore[no-untyped-def]
+    out = []
+    for p in layout.pieces:
+        path = None
+        if p.path is not None:
+            path = tuple(
+                (p.path.elementAt(i).x, p.path.elementAt(i).y) for i in range(p.path.elementCount())
+            )
+        font = p.font.key() if p.font is not None else None
+        out.append((p.kind, p.x, p.y, p.text, font, path, p.width, p.role))
+    return out
+
+
+def test_terms_laid_out_once_are_reused_with_the_same_result(qapp):
+    """A formula that follows a slider changes its value terms only: the others come
+    from the term cache, and the layout equals one made from nothing."""
+    from gui.render.formula_label import TermCache
+
+    rope = "R_p rotates pair i,  θ_i = 10000^{−2i/64};  \\frac{m·θ}{2} = {v} rad,  √{d} = 8"
+    TermCache.boxes.clear()
+    _layout(rope.replace("{v}", "1"), 30, 900)
+    hits, misses = TermCache.hits, TermCache.misses
+    cached = _layout(rope.replace("{v}", "231"), 30, 900)
+    assert TermCache.misses - misses == 1  # the term holding the value
+    assert TermCache.hits - hits == 3
+    TermCache.boxes.clear()
+    TermCache.setters.clear()
+    fresh = _layout(rope.replace("{v}", "231"), 30, 900)
+    assert _pieces(cached) == _pieces(fresh)
+    assert cached.lines == fresh.lines and cached.size == fresh.size
+    narrow = _layout(rope.replace("{v}", "231"), 30, 260)  # wraps, from cached terms
+    TermCache.boxes.clear()
+    assert _pieces(narrow) == _pieces(_layout(rope.replace("{v}", "231"), 30, 260))
+
+
+@pytest.mark.parametrize("case", sorted(LONGEST))
+def test_plain_text_term_by_term_equals_the_whole_markup(case):
+    from core.formula import plain_text_nodes
+
+    view = case.split()[0]
+    markup = _data(view, **LONGEST[case]).formula_markup
+    assert plain_text(markup) == plain_text_nodes(parse(markup))
+
+
+@pytest.mark.parametrize(
+    "markup",
+    ["a  _b", "x^{a  b}  y", "\\text{p  q}  r_i", "a\\_  b", "  lead", "trail  ", "a    b  c"],
+)
+def test_plain_text_of_edge_terms_is_the_whole_markups(markup):
+    from core.formula import plain_text_nodes
+
+    assert plain_text(markup) == plain_text_nodes(parse(markup))

@@ -204,36 +204,79 @@ class FormulaLayout:
 @lru_cache(maxsize=64)
 def _parsed(markup: str) -> tuple[tuple[str, tuple[Node, ...], tuple[tuple[Node, ...], ...]], ...]:
     """Terms of ``markup``: ``(separator, nodes, atoms)`` (atoms: split at spaces)."""
-    out = []
-    for term, sep in split_terms(markup):
-        nodes = parse(term)
-        atoms: list[list[Node]] = [[]]
-        for node in nodes:
-            if isinstance(node, Text) and " " in node.text and not node.upright:
-                parts = node.text.split(" ")
-                for k, part in enumerate(parts):
-                    if k:
-                        atoms.append([])
-                    if part:
-                        atoms[-1].append(Text(part + (" " if k < len(parts) - 1 else "")))
-            else:
-                atoms[-1].append(node)
-        out.append((sep, nodes, tuple(tuple(a) for a in atoms if a)))
-    return tuple(out)
+    return tuple((sep, *_parsed_term(term)) for term, sep in split_terms(markup))
+
+
+@lru_cache(maxsize=512)
+def _parsed_term(term: str) -> tuple[tuple[Node, ...], tuple[tuple[Node, ...], ...]]:
+    """``(nodes, atoms)`` of one term. Cached per term: a formula that follows a slider
+    changes a few terms (the values) and keeps the rest."""
+    nodes = parse(term)
+    atoms: list[list[Node]] = [[]]
+    for node in nodes:
+        if isinstance(node, Text) and " " in node.text and not node.upright:
+            parts = node.text.split(" ")
+            for k, part in enumerate(parts):
+                if k:
+                    atoms.append([])
+                if part:
+                    atoms[-1].append(Text(part + (" " if k < len(parts) - 1 else "")))
+        else:
+            atoms[-1].append(node)
+    return nodes, tuple(tuple(a) for a in atoms if a)
+
+
+class TermCache:
+    """Laid-out terms by base font and term, shared by every layout (boxes are never
+    changed once made: lines copy their pieces). ``hits``/``misses`` for tests."""
+
+    MAX = 512
+    boxes: dict[
+        tuple[str, tuple[Node, ...], tuple[tuple[Node, ...], ...]], tuple[_Box, list[_Box]]
+    ] = {}
+    setters: dict[str, _Typesetter] = {}
+    hits = 0
+    misses = 0
+
+    @classmethod
+    def term(
+        cls, font: QtGui.QFont, nodes: tuple[Node, ...], atoms: tuple[tuple[Node, ...], ...]
+    ) -> tuple[_Box, list[_Box]]:
+        """``(box of the term, boxes of its atoms)`` set in ``font``."""
+        key = (font.key(), nodes, atoms)
+        found = cls.boxes.get(key)
+        if found is not None:
+            cls.hits += 1
+            return found
+        cls.misses += 1
+        setter = cls.setter(font)
+        found = (setter.hbox(nodes, 0, 1.0), [setter.hbox(a, 0, 1.0) for a in atoms])
+        if len(cls.boxes) >= cls.MAX:
+            cls.boxes.clear()
+        cls.boxes[key] = found
+        return found
+
+    @classmethod
+    def setter(cls, font: QtGui.QFont) -> _Typesetter:
+        """The typesetter of ``font`` (its derived fonts and metrics made once)."""
+        key = font.key()
+        setter = cls.setters.get(key)
+        if setter is None:
+            if len(cls.setters) >= 16:
+                cls.setters.clear()
+            setter = cls.setters[key] = _Typesetter(QtGui.QFont(font))
+        return setter
 
 
 def layout_formula(markup: str, font: QtGui.QFont, width: float) -> FormulaLayout:
     """Lay ``markup`` out in lines no wider than ``width`` (wrapping between terms)."""
-    setter = _Typesetter(font)
+    setter = TermCache.setter(font)
     em = setter.em(1.0)
     try:
         parsed = _parsed(markup)
     except FormulaError:
         parsed = (("", (Text(markup, upright=True),), ((Text(markup, upright=True),),)),)
-    term_boxes = [
-        _Term(sep, setter.hbox(nodes, 0, 1.0), [setter.hbox(a, 0, 1.0) for a in atoms])
-        for sep, nodes, atoms in parsed
-    ]
+    term_boxes = [_Term(sep, *TermCache.term(font, nodes, atoms)) for sep, nodes, atoms in parsed]
     # place terms (or, for a term wider than the line, its atoms) in lines
     lines: list[list[tuple[int, _Box]]] = [[]]
     xs: list[list[float]] = [[]]
