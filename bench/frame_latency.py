@@ -930,6 +930,31 @@ def print_report(records: list[dict[str, Any]], rows: list[tuple[str, str, str]]
     print("\n### Targets\n\n| target | measured | status |\n|---|---|---|")
     for what, value, status in rows:
         print(f"| {what} | {value} | {status} |")
+    print()
+    for line in summary_lines(records):
+        print(line)
+
+
+def summary_lines(records: list[dict[str, Any]]) -> list[str]:
+    """One ``PASS``/``MISS`` line per lecture-size case, windowed and on the stage (after
+    :func:`evaluate`): median and p95 against their targets, side by side."""
+    out = []
+    for r in records:
+        if r.get("error") or r.get("size") != "lecture":
+            continue
+        if r.get("kind") == "frame":
+            where = "windowed"
+        elif r.get("kind") == "presentation":
+            where = f"stage {round(r['scale'] * 100)} %"
+        else:
+            continue
+        targets = r.get("targets", {})
+        ok = all(targets.get(k) == "PASS" for k in ("median ≤ 8 ms", "p95 ≤ 16.7 ms"))
+        out.append(
+            f"{'PASS' if ok else 'MISS'}  {r['view']:<12} {where:<12} median "
+            f"{r['median_ms']:5.1f} ms  p95 {r['p95_ms']:5.1f} ms"
+        )
+    return out
 
 
 def _clean(obj: Any) -> Any:
