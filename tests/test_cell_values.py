@@ -79,10 +79,22 @@ def test_course_grid_prints_i_minus_j_in_square_cells(win):
     widget.canvas.viewport().repaint()
     width, height = plot.cells.cell_size()
     assert abs(width - height) > 1.0
+    win.lecture.display.apply()  # plots built anew (theme, scale, presentation) keep it
+    assert win.wait_idle()
+    plot = widget.plots["grid"]
+    widget.canvas.viewport().repaint()
+    assert plot.square_cells is False and plot._square_action.isChecked() is False
+    width, height = plot.cells.cell_size()
+    assert abs(width - height) > 1.0
     plot.set_square_cells(None)
     widget.canvas.viewport().repaint()
     width, height = plot.cells.cell_size()
     assert abs(width - height) <= 1.0
+    # focus mode's text zoom enlarges the values with the plot's other text
+    base = plot.cells.font_pt
+    plot.set_text_zoom(1.5)
+    assert plot.cells.font_pt == 1.5 * base
+    plot.set_text_zoom(1.0)
 
 
 def test_values_text_contrasts_and_hides_in_large_grids(win):

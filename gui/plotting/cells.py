@@ -18,6 +18,7 @@ Nothing is computed here: the values are the panel's own.
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable
 
 import numpy as np
 import pyqtgraph as pg
@@ -46,6 +47,8 @@ class CellDisplay:
     cells: CellLayer | None = None
     masked_key: MaskedKey | None = None
     square_cells: bool | None = None  # the lecturer's choice; None: automatic
+    #: told the lecturer's choice (the view keeps it for the plots it builds anew)
+    square_changed: Callable[[bool | None], None] | None = None
     _square_ratio: float | None = None  # the aspect ratio locked now (None: unlocked)
     _square_action: QtGui.QAction | None = None
 
@@ -61,7 +64,7 @@ class CellDisplay:
         self.image.set_masked_color(masked)
         if self.cells is None:
             self.cells = CellLayer(self.plot.getViewBox())
-        self.cells.set_style(theme.font_pt(VALUE_PT), QtGui.QColor(theme.masked_hatch))
+        self._style_cells(self.text_theme(theme))
         colors = None
         lut = self.image.lut
         if rows <= MAX_CELLS and cols <= MAX_CELLS and isinstance(lut, np.ndarray):
@@ -71,14 +74,23 @@ class CellDisplay:
         self.cells.set_cells(image, rect, colors, (masked.red(), masked.green(), masked.blue()))
         self._show_masked_key(bool(self.cells.runs) or bool(np.isinf(image).any()), theme)
 
+    def _style_cells(self, text: Theme) -> None:
+        """Value text at the plot's text size (``text``: the theme, zoomed in focus)."""
+        if self.cells is not None:
+            self.cells.set_style(text.font_pt(VALUE_PT), QtGui.QColor(text.masked_hatch))
+
+    def text_theme(self, theme: Theme) -> Theme:  # PanelPlot's (focus mode's text zoom)
+        return theme
+
     def _show_masked_key(self, shown: bool, theme: Theme) -> None:
         """The "−∞ masked" key under the colour bar, while masked cells are drawn."""
         if not shown or self.colorbar is None:
             self._drop_masked_key()
             return
         if self.masked_key is None:
+            text = self.text_theme(theme)
             self.masked_key = MaskedKey(
-                theme.font(9),
+                text.font(9),
                 QtGui.QColor(theme.foreground),
                 QtGui.QColor(theme.masked),
                 QtGui.QColor(theme.masked_hatch),
@@ -136,6 +148,8 @@ class CellDisplay:
         """Draw this heatmap's cells square (``True``), as the panel fills the plot
         (``False``) or as chosen automatically (``None``)."""
         self.square_cells = square
+        if self.square_changed is not None:
+            self.square_changed(square)
         panel = getattr(self, "panel", None)
         if panel is None or self.image is None or self.image.image is None:
             return

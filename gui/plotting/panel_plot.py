@@ -148,6 +148,7 @@ class PanelPlot(PanelExtras, CellDisplay):
                 changed = True
         elif panel.kind == "heatmap" and panel.image is not None:
             changed |= self._show_image(panel, force=rebuilt)
+            self._style_cells(text)
             self._show_tile_labels(panel, theme)
             self._show_missing(panel, theme)
         elif panel.kind == "table":

@@ -26,7 +26,7 @@ from gui.render.raster import pixel_translation
 from gui.render.view_box import ViewOverlay
 
 MAX_CELLS = 16  # grids up to 16 × 16 print their values
-MIN_PT = 6.0  # smaller value text is not drawn (unreadable)
+MIN_PT = 6.0  # smaller value text is not drawn (unreadable; nor under half the wanted size)
 MAX_RUNS = 4096  # more masked runs than this: the fill alone marks them (no hatching)
 MASKED_TEXT = "−∞"
 
@@ -173,7 +173,9 @@ class CellLayer(ViewOverlay):
         width = max(metrics.horizontalAdvance(self.widest), 1.0)
         scale = min(1.0, 0.86 * cw / width, 0.72 * ch / metrics.height())
         pt = math.floor(self.font_pt * scale * 2) / 2  # half points: few cached sizes
-        return self._font(pt) if pt >= MIN_PT else None
+        # too small to read: under 6 pt, or under half the size the UI scale asks for
+        # (at 200 % the audience sits as far as the scale says)
+        return self._font(pt) if pt >= max(MIN_PT, 0.5 * self.font_pt) else None
 
     def cell_size(self) -> tuple[float, float]:
         """Width and height of one cell in view-box pixels."""
@@ -312,22 +314,33 @@ class MaskedKey(QtWidgets.QGraphicsWidget):
         metrics = QtGui.QFontMetricsF(self.key_font)
         self.line = metrics.height()
         self.swatch = round(self.line)
-        width = max(
+        # clear of the colour bar's last tick label, centred on the bar's end above
+        self.top = round(0.7 * self.line)
+        # the content is right-aligned under the colour bar and may reach left of it
+        # (into the gap by the data) rather than widen the bar's column
+        self.content_width = max(
             self.swatch + 4 + metrics.horizontalAdvance(MASKED_TEXT),
             metrics.horizontalAdvance("masked"),
         )
-        self.setMinimumSize(width + 4, 2 * self.line + 2)
-        self.setPreferredSize(width + 4, 2 * self.line + 2)
-        self.setMaximumSize(width + 4, 2 * self.line + 2)
+        size = QtCore.QSizeF(self.swatch + 4, self.top + 2 * self.line + 2)
+        self.setMinimumSize(size)
+        self.setPreferredSize(size)
+        self.setMaximumSize(1e6, size.height())  # as wide as the bar and its labels
         self.setToolTip("masked cells (−∞): no attention to these keys")
 
+    def boundingRect(self) -> QtCore.QRectF:
+        rect = super().boundingRect()
+        left = min(0.0, rect.width() - self.content_width - 4)
+        return QtCore.QRectF(left, 0, rect.width() - left, rect.height())
+
     def paint(self, p: QtGui.QPainter, *args: object) -> None:
-        swatch = QtCore.QRectF(2, 1 + (self.line - self.swatch) / 2, self.swatch, self.swatch)
+        top, x0 = self.top + 1, min(2.0, self.size().width() - self.content_width - 2)
+        swatch = QtCore.QRectF(x0, top + (self.line - self.swatch) / 2, self.swatch, self.swatch)
         p.fillRect(swatch, self.fill)
         p.fillRect(swatch, QtGui.QBrush(self.hatch, QtCore.Qt.BrushStyle.BDiagPattern))
         p.setPen(self.key_color)
         p.drawRect(swatch)
         p.setFont(self.key_font)
         left = QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignVCenter
-        p.drawText(QtCore.QRectF(swatch.right() + 4, 1, 200, self.line), int(left), MASKED_TEXT)
-        p.drawText(QtCore.QRectF(2, 1 + self.line, 200, self.line), int(left), "masked")
+        p.drawText(QtCore.QRectF(swatch.right() + 4, top, 200, self.line), int(left), MASKED_TEXT)
+        p.drawText(QtCore.QRectF(x0, top + self.line, 200, self.line), int(left), "masked")

@@ -7,6 +7,8 @@ while the last good plots stay.
 
 from __future__ import annotations
 
+from functools import partial
+
 import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 from superqt.utils import qdebounced, qthrottled
@@ -35,6 +37,7 @@ class ViewWidget(QtWidgets.QWidget):
         self.spec = spec
         self.data: ViewData | None = None
         self.plots: dict[str, PanelPlot] = {}
+        self.square_cells: dict[str, bool] = {}  # "Square cells" chosen per panel key
         self._layout_key: tuple | None = None
         self._items_seen = 0  # scene items when text caching was last applied
         self._settle_targets: Targets | None = None  # layouts, views, axes (see _settle)
@@ -121,7 +124,10 @@ class ViewWidget(QtWidgets.QWidget):
                     viewBox=PlotViewBox(),
                 )
                 hide_spare_axes(item)
-                self.plots[p.key] = PanelPlot(item)
+                plot = self.plots[p.key] = PanelPlot(item)
+                # the lecturer's "Square cells" choice outlives a rebuilt plot
+                plot.square_cells = self.square_cells.get(p.key)
+                plot.square_changed = partial(self._square_changed, p.key)
             self._layout_key = key
         for p in data.panels:
             self.plots[p.key].show(p)
@@ -140,6 +146,12 @@ class ViewWidget(QtWidgets.QWidget):
             self._apply_text(texts)
         self.clear_error()
         self.rendered.emit()
+
+    def _square_changed(self, key: str, square: bool | None) -> None:
+        if square is None:
+            self.square_cells.pop(key, None)
+        else:
+            self.square_cells[key] = square
 
     @property
     def text_pending(self) -> bool:
