@@ -133,3 +133,40 @@ def test_a_picture_is_drawn_part_by_part_with_the_event_loop_in_between(win, qtb
     assert len(seen) > 3
     # the event loop ran between parts
     assert all(b > a for a, b in zip(seen, seen[1:], strict=False))
+
+
+def test_no_part_of_a_picture_is_drawn_while_a_sweep_animates(win, qtbot, monkeypatch):
+    """A sweep's frames come first: while it plays, no picture starts and a started one
+    does not advance; it goes on once the sweep stops."""
+    presenter, deck = win.lecture.presenter, win.lecture.deck
+    qtbot.waitUntil(lambda: presenter._job is None)
+    presenter._thumbs.clear()
+    assert deck.go(0)
+    presenter.thumb_timer.stop()
+    sweep = win.lecture.sweep
+    parts: list[object] = []
+    real = presenter.scene_renderer
+
+    def recording(*args):
+        for part in real(*args):
+            parts.append(part)
+            yield part
+
+    monkeypatch.setattr(presenter, "scene_renderer", recording)
+    sweep.play()
+    try:
+        assert presenter.stage_animating()
+        presenter.update_next_picture()
+        assert presenter._job is None  # not started while the stage animates
+        sweep.stop()
+        presenter.update_next_picture()
+        assert presenter._job is not None
+        sweep.play()
+        presenter.job_timer.stop()
+        presenter._advance_job()
+        assert parts == []  # not advanced while the stage animates
+    finally:
+        sweep.stop()
+    presenter._advance_job()
+    assert len(parts) == 1  # goes on afterwards
+    qtbot.waitUntil(lambda: presenter._job is None and presenter.next_image is not None)

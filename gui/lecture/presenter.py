@@ -8,7 +8,8 @@ speaker note, a timer and the current view's parameter panel. The next scene is 
 a picture too: drawn off-screen at :data:`THUMB_SIZE` by the deck export's code path
 (:attr:`Presenter.scene_renderer`, given by the composition root), once the stage has
 been still for a moment (never in the way of the audience's frames), cached per scene
-and theme, and the scene after it drawn ahead in the next quiet moment. :func:`plan_screens` makes
+and theme, and the scene after it drawn ahead in the next quiet moment; one part of a picture is
+drawn per pass of the event loop, and none while a sweep animates the stage. :func:`plan_screens` makes
 the choice from plain screen geometries, so it is testable without screens.
 
 With one screen the audience sees everything the lecturer sees, so the speaker note is
@@ -37,6 +38,7 @@ from gui.lecture.deck import DeckController
 from gui.lecture.display import DisplayController
 from gui.lecture.editors import EDITOR_WIDGETS
 from gui.lecture.stage_strip import StageControls
+from gui.lecture.sweep import SweepController
 from gui.theme import current_theme, stylesheet
 from gui.widgets.param_panel import ParamPanel
 from gui.window.protocol import StudioWindow
@@ -538,6 +540,11 @@ class Presenter(QtCore.QObject):
             if 0 <= i < len(deck.scenes) and self.thumb_key(deck.scenes[i]) not in self._thumbs
         ]
 
+    def stage_animating(self) -> bool:
+        """Whether the stage is playing a sweep (its frames come first: pictures wait)."""
+        sweep = self.window.find_feature(SweepController)
+        return sweep is not None and sweep.playing
+
     def update_next_picture(self) -> None:
         """Start drawing one missing picture, a part per pass of the event loop."""
         view, render = self.view, self.scene_renderer
@@ -546,6 +553,9 @@ class Presenter(QtCore.QObject):
         wanted = self._wanted_pictures()
         if not wanted:
             return
+        if self.stage_animating():
+            self.thumb_timer.start()  # after the animation
+            return
         if not self.window.wait_idle(0.02) and self._thumb_tries < 10:
             self._thumb_tries += 1
             self.thumb_timer.start()  # the stage is still drawing: later
@@ -553,7 +563,7 @@ class Presenter(QtCore.QObject):
         self._thumb_tries = 0
         scene = wanted[0]
         self._job = (scene, self.thumb_key(scene), render(scene, *THUMB_SIZE))
-        self.job_timer.start()
+        self.job_timer.start(0)
 
     def _advance_job(self) -> None:
         job = self._job
@@ -564,6 +574,9 @@ class Presenter(QtCore.QObject):
         if view is None or not view.isVisible():
             self._drop_job()
             return
+        if self.stage_animating():
+            self.job_timer.start(PREVIEW_QUIET_MS)  # no part between a sweep's frames
+            return
         try:
             image = next(parts)
         except (StopIteration, ValueError, MemoryError) as exc:  # e.g. a table file gone
@@ -572,7 +585,7 @@ class Presenter(QtCore.QObject):
                 self.window.show_status(f"No picture of the next scene: {exc}", 5000)
             return
         if image is None:
-            self.job_timer.start()  # the next part in the next pass
+            self.job_timer.start(0)  # the next part in the next pass
             return
         self._job = None
         self._thumbs[key] = image
