@@ -182,3 +182,76 @@ def test_value_font_follows_ui_scale(win):
         assert widget.plots["grid"].cells.value_font().pointSizeF() > small
     finally:
         display.set_scale(before)
+
+
+def _reference_runs(image: np.ndarray) -> list[tuple[int, int, int]]:
+    """Masked runs as first written: an edge pass per direction."""
+    inf = np.isinf(image)
+    if not inf.any():
+        return []
+    padded = np.zeros((inf.shape[0], inf.shape[1] + 2), dtype=np.int8)
+    padded[:, 1:-1] = inf
+    edges = np.diff(padded, axis=1)
+    rows, starts = np.nonzero(edges == 1)
+    _rows, ends = np.nonzero(edges == -1)
+    return [(int(r), int(a), int(b)) for r, a, b in zip(rows, starts, ends, strict=True)]
+
+
+def test_masked_runs_in_one_pass_are_the_runs_row_by_row():
+    from gui.render.cell_values import masked_runs
+
+    rng = np.random.default_rng(3)
+    images = [np.zeros((5, 7)), np.full((4, 6), -np.inf), np.full((1, 1), np.inf)]
+    causal = np.zeros((9, 9))
+    causal[np.triu_indices(9, 1)] = -np.inf
+    images.append(causal)
+    for _ in range(40):
+        shape = tuple(rng.integers(1, 30, size=2))
+        image = rng.normal(size=shape).astype(rng.choice([np.float32, np.float64]))
+        image[rng.random(shape) < rng.random()] = rng.choice([-np.inf, np.inf])
+        images.append(image)
+    for image in images:
+        assert masked_runs(image) == _reference_runs(image)
+
+
+def test_masked_run_rectangles_are_qts_to_the_bit_and_paint_the_same(qapp):
+    """The runs' rectangles, mapped for all runs at once, equal ``QTransform.mapRect``
+    run by run, and the hatching painted from them is the same image."""
+    import pyqtgraph as pg
+
+    from gui.render.cell_values import CellLayer
+
+    view = pg.ViewBox()
+    layer = CellLayer(view)
+    image = np.zeros((83, 61))
+    image[np.triu_indices(61, 1)[0], np.triu_indices(61, 1)[1]] = -np.inf
+    image[40:47, 3:9] = np.inf
+    rect = QtCore.QRectF(-0.5, -0.5, 61, 83)
+    layer.set_cells(image, rect, None, (200, 200, 200))
+    assert len(layer.runs) > 60
+    rows, cols = layer.shape
+    dx, dy = rect.width() / cols, rect.height() / rows
+    transforms = [
+        QtGui.QTransform(0.3298128363504203, 0, 0, 0.3298128363504203, 39.77, 15.69),
+        QtGui.QTransform(2.5, 0, 0, -1.75, 0.5, 300.25),
+        QtGui.QTransform(-1.3, 0, 0, 0.7, 500.0, -3.3),
+        QtGui.QTransform().rotate(30).scale(2, 2),  # not a view box's, still the same
+    ]
+    for tr in transforms:
+        fast = layer._run_rects(tr, rect.left(), rect.top(), dx, dy)
+        slow = [
+            tr.mapRect(QtCore.QRectF(rect.left() + a * dx, rect.top() + r * dy, (b - a) * dx, dy))
+            for r, a, b in layer.runs
+        ]
+        assert fast == [[m.x(), m.y(), m.width(), m.height()] for m in slow]
+        images = []
+        for rects in (fast, [[m.x(), m.y(), m.width(), m.height()] for m in slow]):
+            out = QtGui.QImage(400, 320, QtGui.QImage.Format.Format_ARGB32_Premultiplied)
+            out.fill(0)
+            p = QtGui.QPainter(out)
+            brush = QtGui.QBrush(layer.hatch, QtCore.Qt.BrushStyle.BDiagPattern)
+            for x, y, w, h in rects:
+                p.fillRect(QtCore.QRectF(x, y, w, h), brush)
+            p.end()
+            images.append(out)
+        assert images[0] == images[1]

@@ -69,16 +69,32 @@ def dark_text(rgb: np.ndarray) -> np.ndarray:
 
 def masked_runs(image: np.ndarray) -> list[tuple[int, int, int]]:
     """Runs of masked (±inf) cells per row: ``(row, first column, end column)``."""
-    inf = np.isinf(image)
-    runs: list[tuple[int, int, int]] = []
-    if not inf.any():
-        return runs
-    padded = np.zeros((inf.shape[0], inf.shape[1] + 2), dtype=np.int8)
-    padded[:, 1:-1] = inf
-    edges = np.diff(padded, axis=1)
-    rows, starts = np.nonzero(edges == 1)
-    _rows, ends = np.nonzero(edges == -1)
-    return [(int(r), int(a), int(b)) for r, a, b in zip(rows, starts, ends, strict=True)]
+    return [tuple(run) for run in masked_run_array(image).tolist()]
+
+
+def masked_run_array(image: np.ndarray) -> np.ndarray:
+    """:func:`masked_runs` as an ``(n, 3)`` integer array, rows in order.
+
+    One pass over the image: each row padded with an unmasked cell, the whole flattened
+    so that every change between masked and unmasked is one index, starts and ends
+    alternating (an 832 × 832 causal mosaic: about a third of the time of two
+    ``nonzero`` passes per direction).
+    """
+    rows, cols = image.shape
+    padded = np.zeros((rows, cols + 1), dtype=np.bool_)
+    np.isinf(image, out=padded[:, :cols])
+    flat = padded.ravel()
+    if not flat.any():
+        return np.zeros((0, 3), dtype=np.int64)
+    # edges: where a cell differs from the one before it (the first cell vs unmasked)
+    edges = np.flatnonzero(flat[1:] != flat[:-1]) + 1
+    if flat[0]:
+        edges = np.concatenate(([0], edges))
+    starts, ends = edges[0::2], edges[1::2]
+    out = np.empty((starts.size, 3), dtype=np.int64)
+    out[:, 0], out[:, 1] = np.divmod(starts, cols + 1)
+    out[:, 2] = ends - out[:, 0] * (cols + 1)
+    return out
 
 
 class CellLayer(ViewOverlay):
@@ -105,6 +121,8 @@ class CellLayer(ViewOverlay):
         self._version = 0  # bumped whenever what is drawn changes (but the view)
         self._cache: tuple[tuple, QtGui.QImage] | None = None
         self._layout: tuple[tuple, list] | None = None
+        # (self.runs, the same runs as an (n, 3) array) when set_cells made them
+        self._run_array: tuple[list, np.ndarray] | None = None
 
     # ------------------------------------------------------------------ data
     def set_style(self, font_pt: float, hatch: QtGui.QColor) -> None:
@@ -129,9 +147,11 @@ class CellLayer(ViewOverlay):
         rows, cols = image.shape
         self.rect, self.shape = QtCore.QRectF(rect), (rows, cols)
         self.fill = QtGui.QColor(*masked_rgb)
-        self.runs = masked_runs(image)
-        if len(self.runs) > MAX_RUNS:
-            self.runs = []
+        runs = masked_run_array(image)
+        if len(runs) > MAX_RUNS:
+            runs = runs[:0]
+        self.runs = [tuple(run) for run in runs.tolist()]
+        self._run_array = (self.runs, runs)
         self.texts = []
         if colors is not None and rows <= MAX_CELLS and cols <= MAX_CELLS:
             dark = dark_text(colors)
@@ -248,10 +268,9 @@ class CellLayer(ViewOverlay):
         x0, y0 = self.rect.left(), self.rect.top()
         if self.runs:
             brush = QtGui.QBrush(self.hatch, QtCore.Qt.BrushStyle.BDiagPattern)
-            for r, a, b in self.runs:
-                p.fillRect(
-                    tr.mapRect(QtCore.QRectF(x0 + a * dx, y0 + r * dy, (b - a) * dx, dy)), brush
-                )
+            fill, rect = p.fillRect, QtCore.QRectF
+            for x, y, w, h in self._run_rects(tr, x0, y0, dx, dy):
+                fill(rect(x, y, w, h), brush)
         if font is None:
             return
         p.setFont(font)
@@ -268,6 +287,34 @@ class CellLayer(ViewOverlay):
                         QtCore.QRectF(corner, static.size()).adjusted(-1, 0, 1, 0), self.fill
                     )
                 draw(corner, static)
+
+    def _run_rects(
+        self, tr: QtGui.QTransform, x0: float, y0: float, dx: float, dy: float
+    ) -> list[list[float]]:
+        """``tr.mapRect(QRectF(x0 + a·dx, y0 + r·dy, (b − a)·dx, dy))`` of every masked
+        run as ``[x, y, w, h]``, worked out for all runs at once: Qt's own arithmetic for
+        a scaling transform (the view box's), so the same rectangles to the last bit
+        (a test compares them); other transforms map run by run."""
+        made = self._run_array
+        if made is not None and made[0] is self.runs:
+            runs = made[1]
+        else:
+            runs = np.array(self.runs, dtype=np.int64).reshape(-1, 3)
+        r, a, b = runs[:, 0].astype(float), runs[:, 1].astype(float), runs[:, 2].astype(float)
+        x, y, w = x0 + a * dx, y0 + r * dy, (b - a) * dx
+        h = np.full_like(x, dy)
+        if tr.type().value > QtGui.QTransform.TransformationType.TxScale.value:
+            return [
+                (lambda m: [m.x(), m.y(), m.width(), m.height()])(tr.mapRect(QtCore.QRectF(*vals)))
+                for vals in np.column_stack([x, y, w, h]).tolist()
+            ]
+        m11, m22, tx, ty = tr.m11(), tr.m22(), tr.dx(), tr.dy()
+        mx, my = m11 * x + tx, m22 * y + ty
+        mw, mh = m11 * w, m22 * h
+        flip_w, flip_h = mw < 0, mh < 0
+        mw, mh = np.abs(mw), np.abs(mh)
+        mx, my = np.where(flip_w, mx - mw, mx), np.where(flip_h, my - mh, my)
+        return np.column_stack([mx, my, mw, mh]).tolist()
 
     def _prepared(self, font: QtGui.QFont) -> list[tuple[QtGui.QColor, list[tuple]]]:
         """The texts laid out in ``font``, grouped by colour: ``(colour, [(col, row,
