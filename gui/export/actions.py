@@ -211,6 +211,21 @@ PROGRESS_DELAY_MS = 400  # a quicker export shows no progress dialog
 POLL_MS = 50
 
 
+def _progress_dialog(
+    parent: QtWidgets.QWidget, label: str, maximum: int
+) -> QtWidgets.QProgressDialog:
+    """The export's window-modal progress dialog with *Cancel*, shown only once the
+    export has taken :data:`PROGRESS_DELAY_MS`; it stays open until closed."""
+    dialog = QtWidgets.QProgressDialog(label + "…", "Cancel", 0, maximum, parent)
+    dialog.setObjectName("export-progress")
+    dialog.setWindowTitle("Exporting")
+    dialog.setWindowModality(QtCore.Qt.WindowModality.WindowModal)
+    dialog.setMinimumDuration(PROGRESS_DELAY_MS)
+    dialog.setAutoClose(False)
+    dialog.setAutoReset(False)
+    return dialog
+
+
 def wait_for_job(parent: QtWidgets.QWidget, job: ExportJob, label: str) -> bool:
     """Run the event loop until ``job`` ends, with a progress dialog offering *Cancel*.
 
@@ -220,13 +235,7 @@ def wait_for_job(parent: QtWidgets.QWidget, job: ExportJob, label: str) -> bool:
     replaced after *Cancel* was answered; a computation still running is left to finish
     in the background and its result is dropped.
     """
-    dialog = QtWidgets.QProgressDialog(label + "…", "Cancel", 0, 0, parent)
-    dialog.setObjectName("export-progress")
-    dialog.setWindowTitle("Exporting")
-    dialog.setWindowModality(QtCore.Qt.WindowModality.WindowModal)
-    dialog.setMinimumDuration(PROGRESS_DELAY_MS)
-    dialog.setAutoClose(False)
-    dialog.setAutoReset(False)
+    dialog = _progress_dialog(parent, label, 0)  # 0: busy, no percentage
     loop = QtCore.QEventLoop()
     timer = QtCore.QTimer()
     timer.setInterval(POLL_MS)
@@ -270,13 +279,7 @@ def paint_with_progress(
     the widget is put back, nothing was written). ``seen`` collects the percentages
     shown (for tests).
     """
-    dialog = QtWidgets.QProgressDialog(label + "…", "Cancel", 0, 100, parent)
-    dialog.setObjectName("export-progress")
-    dialog.setWindowTitle("Exporting")
-    dialog.setWindowModality(QtCore.Qt.WindowModality.WindowModal)
-    dialog.setMinimumDuration(PROGRESS_DELAY_MS)
-    dialog.setAutoClose(False)
-    dialog.setAutoReset(False)
+    dialog = _progress_dialog(parent, label, 100)
     dialog.setValue(0)  # starts the minimum-duration clock
     flags = QtCore.QEventLoop.ProcessEventsFlag.AllEvents
     try:

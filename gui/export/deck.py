@@ -377,7 +377,7 @@ def _scene_pictures(scene: Scene, w: int, h: int, *, with_note: bool, steps: boo
             widget.resize(w, h)
             if view is not None:
                 stage_scene(scene, widget, step if count > 1 else None)
-            snapshot.paint_widget(widget, picture, QtCore.QSize(w, h))
+            snapshot.run_steps(snapshot.paint_steps(widget, picture, QtCore.QSize(w, h)))
         finally:
             widget.deleteLater()
         pictures.append(picture)

@@ -16,7 +16,7 @@ from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import numpy as np
 
@@ -169,19 +169,10 @@ def export_view(
     if fmt in ("csv", "npy"):
         _write_panel_data(path, view_id, chosen)
     else:
-        render_view(
-            spec,
-            view,
-            chosen,
-            path,
-            fmt,
-            request.layout,
-            request.pixels,
-            transparent,
-            title,
-            note,
-            stage,
+        export = ImageExport(
+            spec, view, chosen, fmt, request.layout, request.pixels, transparent, title, note
         )
+        export.write(path, stage)
     return Path(path)
 
 
@@ -196,15 +187,17 @@ class ExportRequest:
     pixels: tuple[int, int]  # image size (width, height) in px
 
 
+class ImageSize(TypedDict, total=False):
+    """The size options of an image export, as :func:`export_view` takes them."""
+
+    width: int | None
+    height: int | None
+    scale: float | None
+    transparent: bool
+
+
 def validate_request(
-    view_id: str,
-    params: Mapping[str, Any],
-    path: str | os.PathLike[str],
-    *,
-    width: int | None = None,
-    height: int | None = None,
-    scale: float | None = None,
-    transparent: bool = False,
+    view_id: str, params: Mapping[str, Any], path: str | os.PathLike[str], **size: Unpack[ImageSize]
 ) -> ExportRequest:
     """Check an export request as :func:`export_view` does, before any work.
 
@@ -219,11 +212,12 @@ def validate_request(
     spec = get_view(view_id)
     fmt = export_format(path)
     values = spec.model.validate(params, partial=True)
+    scale, transparent = size.get("scale"), size.get("transparent", False)
     if scale is not None and fmt != "png":
         raise ValueError("scale applies to PNG export only; give width and height instead")
     if transparent and fmt != "png":
         raise ValueError("a transparent background applies to PNG export only")
-    w, h, pw, ph = pixel_size(width, height, scale)
+    w, h, pw, ph = pixel_size(size.get("width"), size.get("height"), scale)
     check_writable(path)
     return ExportRequest(spec, fmt, dict(values), (w, h), (pw, ph))
 
@@ -275,35 +269,6 @@ def _zoomed_layout(
     if zoom <= 1.0:
         return ui_scale, (w, h)
     return ui_scale, (max(1, round(pixels[0] / ratio)), max(1, round(pixels[1] / ratio)))
-
-
-def render_view(
-    spec: ViewSpec,
-    view: ViewData,
-    panel: Panel | None,
-    path: str | os.PathLike[str],
-    fmt: str,
-    layout: tuple[int, int],
-    pixels: tuple[int, int],
-    transparent: bool,
-    title: str | None,
-    note: str | None,
-    stage: Callable[[Any], None] | None = None,
-) -> None:
-    """Draw ``view`` (or ``panel``) in an offscreen widget and render it to ``path``
-    (the drawing half of :func:`export_view`, given the computed view): an
-    :class:`ImageExport` painted in one go, ``stage`` called with its widget first."""
-    from gui.render.snapshot import write_export
-
-    export = ImageExport(spec, view, panel, fmt, layout, pixels, transparent, title, note)
-    try:
-        if stage is not None:
-            stage(export.widget)
-        for _ in export.steps():
-            pass
-        write_export(path, export.kind, export.encoder()())
-    finally:
-        export.close()
 
 
 class ImageExport:
@@ -383,6 +348,21 @@ class ImageExport:
             return partial(png_bytes, self.render.image)
         data = self.render.svg_bytes()
         return lambda: data
+
+    def write(
+        self, path: str | os.PathLike[str], stage: Callable[[Any], None] | None = None
+    ) -> None:
+        """Paint in one go, ``stage`` called with the widget first, write ``path``
+        atomically and :meth:`close` (the drawing half of :func:`export_view`)."""
+        from gui.render.snapshot import run_steps, write_export
+
+        try:
+            if stage is not None:
+                stage(self.widget)
+            run_steps(self.steps())
+            write_export(path, self.kind, self.encoder()())
+        finally:
+            self.close()
 
     def close(self) -> None:
         """Release the widget (the image or document stays with :meth:`encoder`)."""

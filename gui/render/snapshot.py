@@ -10,7 +10,7 @@ import math
 import os
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterable
 from functools import partial
 from types import SimpleNamespace
 
@@ -434,18 +434,10 @@ def paint_steps(
         _sync_layout(widget)
 
 
-def paint_widget(
-    widget: QtWidgets.QWidget,
-    device: QtGui.QPaintDevice,
-    logical: QtCore.QSize,
-    sx: float = 1.0,
-    sy: float = 1.0,
-    opaque: bool = True,
-    pen_scale: float = 1.0,
-) -> None:
-    """Paint ``widget`` onto ``device`` in one go (:func:`paint_steps` run to its end),
-    e.g. into a ``QPicture`` for a PDF page."""
-    for _ in paint_steps(widget, device, logical, sx, sy, opaque, pen_scale):
+def run_steps(steps: Iterable[tuple[int, int]]) -> None:
+    """Run a stepwise drawing (:func:`paint_steps`, ``ImageRender.steps`` …) to its end
+    in one go, e.g. ``run_steps(paint_steps(widget, picture, size))`` for a PDF page."""
+    for _ in steps:
         pass
 
 
@@ -514,8 +506,7 @@ def render_image(
         ``ARGB32_Premultiplied`` image, device pixel ratio 1.
     """
     render = ImageRender(widget, width, height, scale, transparent)
-    for _ in render.steps():
-        pass
+    run_steps(render.steps())
     return render.image
 
 
@@ -610,8 +601,7 @@ def render_svg(
     scene drawn through a picture (see :func:`_render_scene`).
     """
     render = SvgRender(widget, width, height, title)
-    for _ in render.steps():
-        pass
+    run_steps(render.steps())
     write_export(path, "SVG image", render.svg_bytes())
 
 
