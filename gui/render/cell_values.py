@@ -110,9 +110,10 @@ class CellLayer(ViewOverlay):
         super().__init__(view, z=5)  # over the data, under tile labels and hover
         self.rect = QtCore.QRectF()  # the image in data coordinates
         self.shape = (0, 0)
-        self.texts: list[tuple[int, int, str, bool]] = []  # row, col, text, dark
+        self._texts: list[tuple[int, int, str, bool]] | None = []  # None: not made yet
+        self._source: tuple[np.ndarray, np.ndarray, bool] | None = None  # to make them from
         self.runs: list[tuple[int, int, int]] = []
-        self.widest = ""  # the longest text (sets the font size)
+        self._widest = ""  # the longest text (sets the font size)
         self.font_pt = 11.0
         self.hatch = QtGui.QColor("#555555")
         self.fill = QtGui.QColor("#c8c8c8")  # masked cells' fill (the image draws it)
@@ -123,6 +124,7 @@ class CellLayer(ViewOverlay):
         self._layout: tuple[tuple, list] | None = None
         # (self.runs, the same runs as an (n, 3) array) when set_cells made them
         self._run_array: tuple[list, np.ndarray] | None = None
+        self._chosen: tuple[tuple, QtGui.QFont | None] | None = None  # value_font's
 
     # ------------------------------------------------------------------ data
     def set_style(self, font_pt: float, hatch: QtGui.QColor) -> None:
@@ -152,26 +154,48 @@ class CellLayer(ViewOverlay):
             runs = runs[:0]
         self.runs = [tuple(run) for run in runs.tolist()]
         self._run_array = (self.runs, runs)
-        self.texts = []
+        self._texts, self._source = [], None
         if colors is not None and rows <= MAX_CELLS and cols <= MAX_CELLS:
-            dark = dark_text(colors)
+            # the texts are made when first needed: cells too small to print in (a
+            # crowded stage) never format them
             masked_dark = bool(dark_text(np.array(masked_rgb, dtype=np.uint8)))
-            for r in range(rows):
-                for c in range(cols):
-                    v = float(image[r, c])
-                    text = format_cell(v)
-                    if text:
-                        self.texts.append(
-                            (r, c, text, masked_dark if math.isinf(v) else bool(dark[r, c]))
-                        )
-        self.widest = max((t[2] for t in self.texts), key=len, default="")
+            self._texts, self._source = None, (image, dark_text(colors), masked_dark)
         self._version += 1
         self.update()
 
+    @property
+    def texts(self) -> list[tuple[int, int, str, bool]]:
+        """``(row, col, text, dark)`` of every value to print (``dark``: black text)."""
+        if self._texts is None:
+            self._texts = self._make_texts()
+            self._widest = max((t[2] for t in self._texts), key=len, default="")
+        return self._texts
+
+    def _make_texts(self) -> list[tuple[int, int, str, bool]]:
+        assert self._source is not None
+        image, dark, masked_dark = self._source
+        cols = image.shape[1]
+        values = image.ravel()
+        ints = (np.abs(values) < 1e7) & (values == np.rint(values))  # False for NaN, ±inf
+        texts = []
+        for k, (v, is_int, d) in enumerate(
+            zip(values.tolist(), ints.tolist(), dark.ravel().tolist(), strict=True)
+        ):
+            text = str(int(v)) if is_int else format_cell(v)
+            if text:
+                texts.append((k // cols, k % cols, text, masked_dark if math.isinf(v) else d))
+        return texts
+
+    @property
+    def widest(self) -> str:
+        """The longest text (it sets the font size)."""
+        _ = self.texts
+        return self._widest
+
     def clear(self) -> None:
         """Nothing to draw (not a small grid, no masked cells)."""
-        if self.texts or self.runs:
-            self.texts, self.runs = [], []
+        if self._texts != [] or self.runs:
+            self._texts, self._source, self.runs = [], None, []
             self._version += 1
             self.update()
 
@@ -185,17 +209,30 @@ class CellLayer(ViewOverlay):
 
     def value_font(self) -> QtGui.QFont | None:
         """The font values are printed in now, ``None`` when the cells are too small."""
-        if not self.texts:
+        if self._texts == []:
             return None
         cw, ch = self.cell_size()
+        key = (self._version, cw, ch)
+        if self._chosen is not None and self._chosen[0] == key:
+            return self._chosen[1]
+        font = self._choose_font(cw, ch)
+        self._chosen = (key, font)
+        return font
+
+    def _choose_font(self, cw: float, ch: float) -> QtGui.QFont | None:
         base = self._font(self.font_pt)
         metrics = QtGui.QFontMetricsF(base)
+        least = max(MIN_PT, 0.5 * self.font_pt)
+        if self.font_pt * min(1.0, 0.72 * ch / metrics.height()) < least:
+            return None  # too low for any text (without making the texts)
+        if not self.texts:
+            return None
         width = max(metrics.horizontalAdvance(self.widest), 1.0)
         scale = min(1.0, 0.86 * cw / width, 0.72 * ch / metrics.height())
         pt = math.floor(self.font_pt * scale * 2) / 2  # half points: few cached sizes
         # too small to read: under 6 pt, or under half the size the UI scale asks for
         # (at 200 % the audience sits as far as the scale says)
-        return self._font(pt) if pt >= max(MIN_PT, 0.5 * self.font_pt) else None
+        return self._font(pt) if pt >= least else None
 
     def cell_size(self) -> tuple[float, float]:
         """Width and height of one cell in view-box pixels."""
@@ -218,7 +255,7 @@ class CellLayer(ViewOverlay):
         return self.view.childGroup.transform().mapRect(cell)
 
     def paint(self, p: QtGui.QPainter, *args: object) -> None:
-        if not self.runs and not self.texts:
+        if not self.runs and self._texts == []:
             return
         tr = self.view.childGroup.transform()
         area = tr.mapRect(self.rect).normalized().intersected(self.boundingRect())
