@@ -3,6 +3,8 @@ diverging maps centred on zero (issue 14, item 3)."""
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
+
 import numpy as np
 import pytest
 from PySide6 import QtCore, QtGui
@@ -10,6 +12,8 @@ from PySide6 import QtCore, QtGui
 from core.viewdata import Panel
 from gui.plotting.plot_data import color_levels
 from gui.render.cell_values import format_cell
+
+SVG_NS = "{http://www.w3.org/2000/svg}"
 
 
 @pytest.fixture(scope="module")
@@ -255,3 +259,15 @@ def test_masked_run_rectangles_are_qts_to_the_bit_and_paint_the_same(qapp):
             p.end()
             images.append(out)
         assert images[0] == images[1]
+
+
+def test_svg_export_prints_values_and_marks_masked_cells(tmp_path, qapp):
+    from gui.export.headless import export_view
+
+    path = tmp_path / "real.svg"
+    export_view("alibi", {"seq_len": 8, "causal": True}, path, width=800, height=500, panel="real")
+    text = path.read_text(encoding="utf-8")
+    texts = [t.text for t in ET.fromstring(text).iter(f"{SVG_NS}text")]
+    assert texts.count("−∞") == 28 + 1  # the 28 masked cells of 8 × 8, and the key
+    assert texts.count("0") >= 8 and "-3.5" in texts  # the diagonal, the far corner
+    assert "masked" in texts and "<pattern" in text  # the key's word, the hatching
