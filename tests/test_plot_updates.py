@@ -202,3 +202,52 @@ def test_same_array_detects_any_changed_cell():
     assert same_array(base[:, ::2], base[:, ::2].copy())  # strided: value comparison
     assert not same_array(np.arange(5000), np.arange(5000.0))  # int vs float: changed
     assert not same_array(base, base[:299])
+
+
+def _axis_state(plot: PanelPlot) -> list:
+    out = []
+    for name in ("bottom", "left"):
+        axis = plot.plot.getAxis(name)
+        out.append(
+            (
+                axis.labelText,
+                dict(axis.labelStyle),
+                axis.isVisible(),
+                axis.style["tickFont"].key(),
+                axis.style["maxTickLevel"],
+                axis.textPen().color().name(),
+                axis.pen().color().name(),
+                axis.cacheMode(),
+                axis.autoSIPrefix,
+            )
+        )
+    return out
+
+
+def test_an_axis_title_that_follows_a_slider_is_set_alone(qtbot):
+    """RoPE's plane names n·θ in its x-axis title: a new title text sets that title and
+    leaves the axes' styles, which are the same, alone; the axes end as a plot built
+    for that panel from the start."""
+    from gui.plotting.panel_plot import PanelPlot as Plot
+
+    def panel(x_label: str, y_axis: bool = True) -> Panel:
+        p = _curves(np.sin(np.arange(20.0)), np.cos(np.arange(20.0)))
+        return Panel("p", "t", "curves", x_label, "score", series=p.series, y_axis=y_axis)
+
+    win, plot = _panel_plot(qtbot, (500, 300))
+    plot.show(panel("k at n·θ = 1 rad"))
+    restyles = plot.restyles
+    for n in (2, 3, 4):
+        plot.show(panel(f"k at n·θ = {n} rad"))
+    assert plot.restyles == restyles and plot.relabels == 3
+    plot.show(panel("k at n·θ = 4 rad", y_axis=False))  # not a text: styled in full
+    assert plot.restyles == restyles + 1
+    plot.show(panel("k at n·θ = 5 rad", y_axis=False))
+    assert plot.relabels == 4 and not plot.plot.getAxis("left").isVisible()
+    fresh_win = pg.GraphicsLayoutWidget()
+    qtbot.addWidget(fresh_win)
+    fresh_win.resize(500, 300)
+    fresh_win.show()
+    fresh = Plot(fresh_win.addPlot())
+    fresh.show(panel("k at n·θ = 5 rad", y_axis=False))
+    assert _axis_state(plot) == _axis_state(fresh)

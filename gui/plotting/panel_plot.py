@@ -65,6 +65,7 @@ class PanelPlot(PanelExtras, CellDisplay):
         self.tile_labels: TileLabels | None = None
         self._shape: tuple | None = None
         self.rebuilds = 0  # how often the items were made anew (their owners re-collect them)
+        self.restyles = self.relabels = 0  # axis titles set with their styles / text alone
         self._labels_key: tuple | None = None  # what _apply_labels last applied
         self._ticks: tuple | None = None  # explicit (x, y) ticks last set
         self._title: tuple | None = None  # what _apply_title last applied
@@ -108,8 +109,18 @@ class PanelPlot(PanelExtras, CellDisplay):
             changed = True
         labels_key = (panel.kind, panel.x_label, panel.y_label, panel.x_axis, panel.y_axis, text)
         if labels_key != self._labels_key:
-            self._apply_labels(panel, text)
-            self._zoom_legend(text)
+            old = self._labels_key
+            if (
+                old is not None
+                and panel.kind != "table"
+                and (old[0], *old[3:]) == (labels_key[0], *labels_key[3:])
+            ):
+                # only an axis title's text changed (RoPE's plane names n·θ on its x
+                # axis): set that title; the styles set with it are the same
+                self._relabel(panel, text, old[1], old[2])
+            else:
+                self._apply_labels(panel, text)
+                self._zoom_legend(text)
             self._labels_key = labels_key
             self._ticks = None
             changed = True
@@ -438,10 +449,24 @@ class PanelPlot(PanelExtras, CellDisplay):
                 label.set_text_in_place(text)
             self._shown_title = text
 
+    def _relabel(self, panel: Panel, theme: Theme, x_label: str, y_label: str) -> None:
+        """Set the axis titles that differ from ``x_label`` / ``y_label`` (the last ones
+        applied), in :meth:`_apply_labels`' style, which is set already."""
+        self.relabels += 1
+        style = {"color": theme.foreground, "font-size": f"{theme.font_pt(12)}pt"}
+        for name, text, before, shown in (
+            ("bottom", panel.x_label, x_label, panel.x_axis),
+            ("left", panel.y_label, y_label, panel.y_axis),
+        ):
+            if text != before:
+                self.plot.setLabel(name, text, **style)
+                self.plot.showAxis(name, shown)  # setLabel shows the axis
+
     def _apply_labels(self, panel: Panel, theme: Theme) -> None:
         style = {"color": theme.foreground, "font-size": f"{theme.font_pt(12)}pt"}
         if panel.kind == "table":
             return
+        self.restyles += 1
         self.plot.setLabel("bottom", panel.x_label, **style)
         self.plot.setLabel("left", panel.y_label, **style)
         self.plot.showAxis("bottom", panel.x_axis)  # setLabel shows the axis
