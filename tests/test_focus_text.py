@@ -114,3 +114,33 @@ def test_focused_text_follows_a_resize(win):
         focus.unfocus()
         win.resize(1400, 900)
         _settle(win)
+
+
+def test_focused_plot_fits_the_canvas_when_the_grid_did_not(win):
+    """Word order's eleven panels in presentation mode need more height than the canvas
+    has (the grid overflows it); the one focused plot fits the canvas, bottom axis
+    included, and the grid is as before after Esc."""
+    display = win.lecture.display
+    win.set_view("permutation")
+    display.enter_presentation(fullscreen=False)
+    try:
+        _settle(win)
+        widget = win.views["permutation"]
+        canvas = widget.canvas
+        grid_before = canvas.ci.geometry()
+        assert grid_before.height() > canvas.height()  # (else this test shows nothing)
+        focus = win.lecture.focus
+        key = widget.data.panels[0].key
+        assert focus.focus(key)
+        _settle(win)
+        plot = widget.plots[key].plot
+        assert plot.geometry().bottom() <= canvas.height() + 0.5
+        bottom_axis = plot.getAxis("bottom")
+        assert bottom_axis.isVisible()
+        assert plot.mapRectToScene(bottom_axis.boundingRect()).bottom() <= canvas.height() + 0.5
+        focus.unfocus()
+        _settle(win)
+        assert canvas.ci.geometry() == grid_before
+    finally:
+        display.leave_presentation()
+        _settle(win)

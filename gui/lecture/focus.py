@@ -423,6 +423,11 @@ class FocusController(QtCore.QObject):
         if moved:
             layout.invalidate()
             layout.activate()
+            # the canvas sizes its grid only when it is resized itself: a grid taller
+            # than the canvas (its plots' minimum heights) stayed that tall for the one
+            # focused plot, whose bottom was cut off
+            canvas = widget.canvas
+            canvas.ci.setGeometry(QtCore.QRectF(0, 0, canvas.width(), canvas.height()))
 
     def geometry(self, view_id: str | None = None) -> dict[str, QtCore.QRectF]:
         """Each visible plot's rectangle in its canvas (for tests and the overlay)."""
