@@ -271,3 +271,28 @@ def test_svg_export_prints_values_and_marks_masked_cells(tmp_path, qapp):
     assert texts.count("−∞") == 28 + 1  # the 28 masked cells of 8 × 8, and the key
     assert texts.count("0") >= 8 and "-3.5" in texts  # the diagonal, the far corner
     assert "masked" in texts and "<pattern" in text  # the key's word, the hatching
+
+
+def test_a_heatmap_rebuilt_as_curves_ticks_its_whole_range(qtbot):
+    """A square matrix limits its ticks to its cells; the same plot rebuilt for curves
+    (another panel shape) ticks the curves' whole range again."""
+    import pyqtgraph as pg
+
+    from core.viewdata import Series
+    from gui.plotting.panel_plot import PanelPlot
+    from gui.render.fast_axis import hide_spare_axes, make_axes
+    from gui.render.view_box import PlotViewBox
+
+    win = pg.GraphicsLayoutWidget()
+    qtbot.addWidget(win)
+    item = win.addPlot(axisItems=make_axes(), viewBox=PlotViewBox())
+    hide_spare_axes(item)
+    plot = PanelPlot(item)
+    plot.show(Panel("m", "m", "heatmap", image=np.arange(16.0).reshape(4, 4)))
+    assert plot.plot.getAxis("bottom").data_limits == (0.0, 3.0)
+    x = np.linspace(-50.0, 50.0, 11)
+    plot.show(Panel("m", "m", "curves", series=[Series("a", x, x), Series("b", x, -x)]))
+    axis = plot.plot.getAxis("bottom")
+    assert axis.data_limits is None
+    ticks = [v for _s, values in axis.tickValues(-50.0, 50.0, 400) for v in values]
+    assert min(ticks) < 0 < max(ticks)

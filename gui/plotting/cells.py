@@ -114,6 +114,11 @@ class CellDisplay:
             self.cells = None
         self._drop_masked_key()
         self._square_ratio = None
+        for name in ("bottom", "left"):  # a plot rebuilt as curves ticks its whole range
+            axis = self.plot.getAxis(name)
+            if getattr(axis, "data_limits", None) is not None:
+                axis.data_limits = None
+                axis.picture = None
 
     def _lock_square(self, panel: Panel, shape: tuple[int, int], rect: QtCore.QRectF) -> None:
         square = self.square_cells
