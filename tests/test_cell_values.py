@@ -296,3 +296,45 @@ def test_a_heatmap_rebuilt_as_curves_ticks_its_whole_range(qtbot):
     assert axis.data_limits is None
     ticks = [v for _s, values in axis.tickValues(-50.0, 50.0, 400) for v in values]
     assert min(ticks) < 0 < max(ticks)
+
+
+@pytest.mark.parametrize("ratio", [1.0, 2.0, 1.25])
+def test_masked_slivers_left_out_change_no_pixel(qapp, ratio):
+    """Runs whose rectangle rounds to no pixel row or column are not filled; the image is
+    the same as with every run filled (minified and magnified masks, fractional
+    offsets, device pixel ratios)."""
+    from gui.render.cell_values import filled_rects
+
+    rng = np.random.default_rng(7)
+    image = np.zeros((300, 300))
+    for k in range(4):  # a mosaic of causal blocks, as ALiBi's heads
+        block = np.zeros((75, 300))
+        block[np.triu_indices(75, 1, 300)] = -np.inf
+        image[75 * k : 75 * (k + 1)] = np.roll(block, 7 * k, axis=1)
+    runs = _reference_runs(image)
+    brush = QtGui.QBrush(QtGui.QColor("#555555"), QtCore.Qt.BrushStyle.BDiagPattern)
+    left_out = 0
+    for sx, sy in [(0.33, 0.3298), (0.5, 0.5), (1.7, 1.3), (0.913, 2.25)]:
+        for _ in range(3):
+            ox, oy = rng.uniform(-3, 3, size=2)
+            rects = [[ox + a * sx, oy + r * sy, (b - a) * sx, sy] for r, a, b in runs]
+            images = []
+            for keep in (False, True):
+                out = QtGui.QImage(
+                    int(330 * ratio),
+                    int(330 * ratio),
+                    QtGui.QImage.Format.Format_ARGB32_Premultiplied,
+                )
+                out.setDevicePixelRatio(ratio)
+                out.fill(0)
+                p = QtGui.QPainter(out)
+                p.translate(0.37, -0.61)
+                drawn = filled_rects(p, rects) if keep else rects
+                if keep:
+                    left_out += len(rects) - len(drawn)
+                for x, y, w, h in drawn:
+                    p.fillRect(QtCore.QRectF(x, y, w, h), brush)
+                p.end()
+                images.append(out)
+            assert images[0] == images[1], (sx, sy, ox, oy)
+    assert left_out > 300  # the minified cases skip most runs
