@@ -1,0 +1,366 @@
+"""Screenshots of the real window, with automatic layout findings (issues 13 and 14).
+
+Renders the main window for every view at its defaults and for every scene of the
+shipped lecture deck, at the window sizes, UI scales and modes asked for, writes one PNG
+per shot and prints, per shot, what a lecturer would see go wrong:
+
+``elided``
+    a label (``QLabel``, a plot title) whose text was elided with "…" or does not fit
+    the rectangle it is drawn in;
+``overlap``
+    two text boxes of the plot canvas (plot titles, axis titles, legends, table and
+    arrow texts) that overlap;
+``table``
+    table rows cut off: below the visible part of the canvas and not reachable by
+    scrolling (``rows hidden, scrollable`` when a scroll bar reaches them);
+``outside``
+    a widget or a plot that lies (partly) outside the window or its canvas.
+
+Each shot is named ``<view or scene>-<width>x<height>-<scale>-<mode>.png``; scenes are
+``scene01`` … in deck order. Modes: ``window`` (menu, docks, status bar), ``present``
+(``lecture.display.enter_presentation(fullscreen=False)``, then the window is resized).
+
+Usage::
+
+    python bench/shots.py -o /tmp/shots                       # everything (long)
+    python bench/shots.py -o /tmp/shots --views compare --scenes none \\
+        --sizes 1920x1080 --scales 100,200 --modes window,present
+    QT_QPA_PLATFORM=xcb DISPLAY=:12 python bench/shots.py -o /tmp/shots --scenes 5,11
+
+``--scenes`` takes ``all`` (default), ``none`` or 1-based scene numbers; ``--views``
+``all`` (default), ``none`` or view ids; ``--no-png`` only prints the findings. The
+script exits 0 unless it crashes; ``--strict`` exits 1 when any shot has a finding.
+Headless (``offscreen``) unless ``QT_QPA_PLATFORM`` is set (``xcb`` under Xvfb).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("PE_STUDIO_NO_SETTINGS", "1")
+
+from PySide6 import QtCore, QtGui, QtWidgets  # noqa: E402
+
+DECK = ROOT / "resources" / "decks" / "lecture-positional-encoding.json"
+SIZES = ("1280x720", "1600x1000", "1920x1080", "3840x2160")
+SCALES = (100, 150, 200, 300)
+MODES = ("window", "present")
+TOLERANCE = 1.0  # px a box may pass another's edge (rounding) before it counts
+
+
+# ---------------------------------------------------------------------- findings
+def _window_rect(widget: QtWidgets.QWidget, window: QtWidgets.QWidget) -> QtCore.QRect:
+    return QtCore.QRect(widget.mapTo(window, QtCore.QPoint(0, 0)), widget.size())
+
+
+def _clipped_by_scroll(widget: QtWidgets.QWidget) -> bool:
+    """Whether ``widget`` sits inside a scroll area's viewport (its overflow scrolls)."""
+    parent = widget.parentWidget()
+    while parent is not None:
+        area = parent.parentWidget()
+        if isinstance(area, QtWidgets.QAbstractScrollArea) and area.viewport() is parent:
+            return True
+        parent = area
+    return False
+
+
+def label_findings(window: QtWidgets.QWidget) -> list[str]:
+    """Visible ``QLabel`` s whose text is elided or does not fit them."""
+    out = []
+    for label in window.findChildren(QtWidgets.QLabel):
+        if not label.isVisible() or not label.text() or label.width() <= 0:
+            continue
+        name = label.objectName() or type(label).__name__
+        text = QtGui.QTextDocumentFragment.fromHtml(label.text()).toPlainText()
+        short = text if len(text) <= 40 else text[:37] + "..."
+        rect = label.contentsRect()
+        if label.wordWrap():
+            need = label.heightForWidth(label.width())
+            if need > label.height() + TOLERANCE:
+                out.append(
+                    f"elided: label {name} '{short}' needs {need} px high, has {label.height()}"
+                )
+        else:
+            need = label.sizeHint().width() - (label.width() - rect.width())
+            if need > rect.width() + TOLERANCE and label.minimumSizeHint().width() > rect.width():
+                out.append(
+                    f"elided: label {name} '{short}' needs {need} px wide, has {rect.width()}"
+                )
+    return out
+
+
+def _scene_to_window(
+    canvas: QtWidgets.QGraphicsView, window: QtWidgets.QWidget, rect: QtCore.QRectF
+) -> QtCore.QRectF:
+    poly = canvas.mapFromScene(rect)
+    box = poly.boundingRect()
+    return QtCore.QRectF(box.translated(canvas.viewport().mapTo(window, QtCore.QPoint(0, 0))))
+
+
+def _visible_canvas(
+    canvas: QtWidgets.QGraphicsView, window: QtWidgets.QWidget
+) -> tuple[QtCore.QRectF, QtCore.QRectF]:
+    """The canvas viewport's rectangle in window coordinates, and the part of it that is
+    on screen (a canvas inside a scroll area shows only part of itself)."""
+    port = canvas.viewport()
+    full = QtCore.QRectF(_window_rect(port, window))
+    shown = full
+    parent = canvas.parentWidget()
+    while parent is not None and parent is not window:
+        shown = shown.intersected(QtCore.QRectF(_window_rect(parent, window)))
+        parent = parent.parentWidget()
+    return full, shown
+
+
+def text_boxes(widget) -> list[tuple[str, str, QtCore.QRectF]]:
+    """``(panel key, what, scene rect)`` of the text boxes drawn on the view's canvas."""
+    boxes: list[tuple[str, str, QtCore.QRectF]] = []
+    for key, plot in widget.plots.items():
+        item = plot.plot
+        if not item.isVisible():
+            continue
+        title = item.titleLabel
+        if title.isVisible() and title.text:
+            boxes.append((key, "title", title.item.mapRectToScene(title.item.boundingRect())))
+        for name in ("left", "bottom", "right", "top"):
+            axis = item.getAxis(name)
+            if axis.isVisible() and axis.label.isVisible() and axis.labelText:
+                label = axis.label
+                boxes.append(
+                    (key, f"{name} axis title", label.mapRectToScene(label.boundingRect()))
+                )
+        legend = getattr(plot, "legend", None)
+        if legend is not None and legend.isVisible() and legend.scene() is not None:
+            boxes.append((key, "legend", legend.sceneBoundingRect()))
+        table = getattr(plot, "table", None)
+        if table is not None and table.isVisible():
+            boxes.append((key, "table", table.sceneBoundingRect()))
+        for text in getattr(plot, "text_labels", []):
+            if text.isVisible():
+                boxes.append((key, "label", text.sceneBoundingRect()))
+    return boxes
+
+
+def _table_rows(plot) -> list[tuple[str, float, float]]:
+    """``(first cell text, top, bottom)`` in scene coordinates of each row of a table
+    panel's table (from its laid-out text document)."""
+    text_item = plot.table.textItem
+    document = text_item.document()
+    layout = document.documentLayout()
+    rows = []
+    for frame in document.rootFrame().childFrames():
+        if not isinstance(frame, QtGui.QTextTable):
+            continue
+        for r in range(frame.rows()):
+            cell = frame.cellAt(r, 0)
+            block = cell.firstCursorPosition().block()
+            rect = layout.blockBoundingRect(block)
+            top = text_item.mapToScene(QtCore.QPointF(0, rect.top())).y()
+            bottom = text_item.mapToScene(QtCore.QPointF(0, rect.bottom())).y()
+            rows.append((block.text(), top, bottom))
+    return rows
+
+
+def canvas_findings(widget, window: QtWidgets.QWidget) -> list[str]:
+    """Elided titles, overlapping text boxes, cut-off table rows and plots outside the
+    visible canvas of ``widget`` (a ``ViewWidget``)."""
+    out: list[str] = []
+    canvas = widget.canvas
+    full, shown = _visible_canvas(canvas, window)
+    for key, plot in widget.plots.items():
+        item = plot.plot
+        if not item.isVisible():
+            continue
+        title = item.titleLabel
+        if title.isVisible() and title.text:
+            if "…" in title.text:
+                out.append(f"elided: title of {key} '{title.text[:40]}'")
+            text_w = title.item.boundingRect().width()
+            if text_w > item.geometry().width() + TOLERANCE:
+                out.append(
+                    f"elided: title of {key} is {text_w:.0f} px wide, plot {item.geometry().width():.0f}"
+                )
+        rect = _scene_to_window(canvas, window, item.sceneBoundingRect())
+        if not full.adjusted(-TOLERANCE, -TOLERANCE, TOLERANCE, TOLERANCE).contains(rect):
+            out.append(f"outside: plot {key} {rect.getRect()} beyond canvas {full.getRect()}")
+        elif rect.height() < 40 or rect.width() < 40:
+            out.append(f"outside: plot {key} squeezed to {rect.width():.0f}x{rect.height():.0f} px")
+        if getattr(plot, "table", None) is not None and plot.table.isVisible():
+            vb = _scene_to_window(canvas, window, item.getViewBox().sceneBoundingRect())
+            cut, hidden = [], []
+            for text, top, bottom in _table_rows(plot):
+                y0 = _scene_to_window(canvas, window, QtCore.QRectF(0, top, 1, bottom - top))
+                if y0.bottom() > vb.bottom() + TOLERANCE:
+                    cut.append(text or "?")
+                elif y0.bottom() > shown.bottom() + TOLERANCE:
+                    hidden.append(text or "?")
+            if cut:
+                out.append(f"table: {key} rows cut off: {', '.join(cut)}")
+            if hidden:
+                out.append(f"table: {key} rows hidden, scrollable: {', '.join(hidden)}")
+    boxes = text_boxes(widget)
+    for i, (key_a, what_a, a) in enumerate(boxes):
+        for key_b, what_b, b in boxes[i + 1 :]:
+            inter = a.intersected(b)
+            if inter.width() > 2 and inter.height() > 2:
+                out.append(
+                    f"overlap: {key_a} {what_a} and {key_b} {what_b} "
+                    f"({inter.width():.0f}x{inter.height():.0f} px)"
+                )
+    return out
+
+
+def outside_findings(window: QtWidgets.QWidget) -> list[str]:
+    """Visible widgets that reach outside the window (not counting scrolled content)."""
+    out = []
+    bounds = window.rect()
+    reported: list[QtWidgets.QWidget] = []
+    for child in window.findChildren(QtWidgets.QWidget):
+        if not child.isVisible() or child.isWindow() or child.width() <= 0:
+            continue
+        if any(r.isAncestorOf(child) for r in reported) or _clipped_by_scroll(child):
+            continue
+        rect = _window_rect(child, window)
+        if not bounds.contains(rect):
+            reported.append(child)
+            out.append(
+                f"outside: widget {child.objectName() or type(child).__name__} {rect.getRect()}"
+            )
+    return out
+
+
+def layout_info(window) -> str:
+    """How the current view is laid out: plot columns, and whether it scrolls."""
+    widget = window.views.get(window.current_view)
+    if widget is None:
+        return ""
+    text = f"columns {getattr(widget, 'columns', '?')}"
+    scroll = getattr(widget, "scroll_area", None)
+    if scroll is not None and scroll.verticalScrollBar().maximum() > 0:
+        bar = scroll.verticalScrollBar()
+        text += f", scrolls ({bar.maximum() + bar.pageStep()} px in {bar.pageStep()})"
+    return text
+
+
+def findings(window) -> list[str]:
+    """Every finding of the window as shown now (see the module docstring)."""
+    qt = window
+    out = label_findings(qt)
+    widget = window.views.get(window.current_view)
+    if widget is not None:
+        out += canvas_findings(widget, qt)
+    out += outside_findings(qt)
+    lst = getattr(window, "view_list", None)
+    if lst is not None and lst.isVisible() and lst.verticalScrollBar().maximum() > 0:
+        out.append("scroll: the view list needs scrolling")
+    if qt.width() > 0 and (qt.width(), qt.height()) != window.property("asked_size"):
+        asked = window.property("asked_size")
+        if asked is not None:
+            out.append(
+                f"outside: window is {qt.width()}x{qt.height()}, asked {asked[0]}x{asked[1]}"
+            )
+    return out
+
+
+# ---------------------------------------------------------------------- driving
+def settle(window, app: QtWidgets.QApplication) -> None:
+    """Let the window draw, lay out and re-fit everything (a few event-loop passes)."""
+    window.wait_idle(60)
+    deadline = time.monotonic() + 0.3
+    while time.monotonic() < deadline:
+        app.processEvents()
+        time.sleep(0.01)
+    window.wait_idle(60)
+    app.processEvents()
+
+
+def parse_list(text: str, all_items: tuple[str, ...] | list[str]) -> list[str]:
+    if text == "all":
+        return list(all_items)
+    if text == "none":
+        return []
+    return [t.strip() for t in text.split(",") if t.strip()]
+
+
+def shots(args: argparse.Namespace) -> Iterator[tuple[str, list[str]]]:
+    """Take every shot asked for; yields ``(file stem, findings)``."""
+    from core.scenes import Scene, load_deck
+    from core.views import VIEW_IDS
+    from gui.app import build_window
+    from gui.qt_app import ensure_app
+
+    app = ensure_app()
+    views = parse_list(args.views, VIEW_IDS)
+    deck = load_deck(Path(args.deck))
+    scenes = [
+        int(s) for s in parse_list(args.scenes, [str(i + 1) for i in range(len(deck.scenes))])
+    ]
+    window = build_window(persist=False)
+    window.show()
+    lecture = window.lecture
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    for mode in parse_list(args.modes, MODES):
+        for size in parse_list(args.sizes, SIZES):
+            w, h = (int(v) for v in size.split("x"))
+            for scale in (int(s) for s in parse_list(args.scales, [str(s) for s in SCALES])):
+                display = lecture.display
+                if mode == "present":
+                    display.enter_presentation(fullscreen=False)
+                else:
+                    display.leave_presentation()
+                display.set_scale(scale / 100)
+                window.resize(w, h)
+                window.setProperty("asked_size", (w, h))
+                if scenes:
+                    lecture.deck.set_deck(deck, Path(args.deck))
+                targets = [(v, None) for v in views] + [(f"scene{i:02d}", i) for i in scenes]
+                for name, scene in targets:
+                    if scene is None:  # the view alone, at its defaults, unstaged
+                        lecture.deck.index = -1
+                        lecture.focus.stage_scene(Scene(view_id=name), -1)
+                        window.set_view(name)
+                        window.states[name].reset()
+                        window.views[name].set_heading(None)
+                    else:
+                        lecture.deck.go(scene - 1)
+                    settle(window, app)
+                    stem = f"{name}-{w}x{h}-{scale}-{mode}"
+                    if not args.no_png:
+                        window.grab().save(str(out / f"{stem}.png"))
+                    yield f"{stem} [{layout_info(window)}]", findings(window)
+    window.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("-o", "--out", default="shots", help="output folder")
+    parser.add_argument("--views", default="all", help="view ids, 'all' or 'none'")
+    parser.add_argument("--scenes", default="all", help="1-based scene numbers, 'all' or 'none'")
+    parser.add_argument("--deck", default=str(DECK), help="deck file (the shipped lecture)")
+    parser.add_argument("--sizes", default=",".join(SIZES), help="WxH list")
+    parser.add_argument("--scales", default=",".join(map(str, SCALES)), help="percent list")
+    parser.add_argument("--modes", default=",".join(MODES), help="window,present")
+    parser.add_argument("--no-png", action="store_true", help="findings only")
+    parser.add_argument("--strict", action="store_true", help="exit 1 on any finding")
+    args = parser.parse_args(argv)
+    total = 0
+    for stem, found in shots(args):
+        total += len(found)
+        print(f"{stem}: {'ok' if not found else f'{len(found)} findings'}", flush=True)
+        for line in found:
+            print(f"    {line}", flush=True)
+    print(f"{total} findings")
+    return 1 if args.strict and total else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
