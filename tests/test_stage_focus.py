@@ -68,7 +68,6 @@ def _check_focus_and_back(window, qtbot, views, *, by_key: bool) -> int:
         widget = _focus_stage(window, qtbot) if by_key else window.views[view_id]
         before = _geometry(window)
         assert list(before) == [p.key for p in widget.data.panels]
-        port = widget.canvas.viewport().rect()
         for n, key in enumerate(focus.numbered(), start=1):
             keyed = by_key and n <= 9  # panels past 9 have no key (double-click or API)
             if keyed:
@@ -79,7 +78,11 @@ def _check_focus_and_back(window, qtbot, views, *, by_key: bool) -> int:
             shown = _geometry(window)
             assert list(shown) == [key], (view_id, key, shown)
             _x, _y, w, h = shown[key]
+            # the canvas is as tall as what it shows: the focused plot fills it, and the
+            # view does not scroll
+            port = widget.canvas.viewport().rect()
             assert w >= 0.95 * port.width() and h >= 0.95 * port.height(), (view_id, key)
+            assert widget.scroll_area.verticalScrollBar().maximum() == 0, (view_id, key)
             assert not widget.explanation.isVisible()  # its room goes to the plot
             plot = widget.plots[key]
             if plot.panel.kind != "table":  # its own axes, also where neighbours share them

@@ -78,6 +78,7 @@ class DisplayController(QtCore.QObject):
         for widget in list(self.window.views.values()):
             widget.show_explanation(not self.presenting)
             widget.show_hover_hint(not self.presenting)
+            widget.set_presenting(self.presenting)
 
     def set_theme_name(self, name: str) -> None:
         """Switch to ``light`` or ``dark`` (ValueError otherwise)."""

@@ -353,7 +353,7 @@ class FocusController(QtCore.QObject):
         order = [k for k in self.order(view_id) if k in panels]
         targets: dict[str, Position] = {}
         if staging is not None and staging.panels:
-            rows, cols = grid_shape(len(order))
+            rows, cols = grid_shape(len(order), widget.fitting_columns(3))
             targets = {key: (i // cols, i % cols, 1, 1) for i, key in enumerate(order)}
             parked = [key for key in panels if key not in targets]  # hidden, out of the way
             targets.update({key: (rows + j, 0, 1, 1) for j, key in enumerate(parked)})
@@ -423,6 +423,7 @@ class FocusController(QtCore.QObject):
         if moved:
             layout.invalidate()
             layout.activate()
+            widget.fit_height()  # the rows now shown, each legible (the view scrolls)
             # the canvas sizes its grid only when it is resized itself: a grid taller
             # than the canvas (its plots' minimum heights) stayed that tall for the one
             # focused plot, whose bottom was cut off

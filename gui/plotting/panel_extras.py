@@ -106,6 +106,15 @@ class PanelExtras:
             self.arrows += [line, head, label]
         self.plot.setRange(xRange=(-1.5, 1.5), yRange=(-1.5, 1.5), padding=0)
 
+    def table_height(self) -> float | None:
+        """Pixels this plot needs to show its whole table (title row included) at the
+        width it has now; ``None`` when it shows no table."""
+        if self.table is None or not self.table.isVisible():
+            return None
+        title = self.plot.titleLabel
+        title_h = title.maximumHeight() if title.isVisible() else 0.0
+        return float(title_h + self.table.textItem.document().size().height() + 8)
+
     def _show_table(self, panel: Panel, theme: Theme) -> None:
         cell = f"padding: 2px 8px; border-bottom: 1px solid {theme.grid};"
         head = "".join(f"<th align='left' style='{cell}'>{h}</th>" for h in panel.header)

@@ -11,6 +11,7 @@ from dataclasses import replace
 
 import numpy as np
 import pyqtgraph as pg
+import shiboken6
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.viewdata import Panel
@@ -430,6 +431,8 @@ class PanelPlot(PanelExtras, CellDisplay):
         (never cut: the audience reads the whole title)."""
         title, color, size = self._full_title
         label = self.plot.titleLabel
+        if not shiboken6.isValid(label):  # geometry signals while the plot is destroyed
+            return
         width = label.width() - 8
         font = QtGui.QFont(label.item.font())
         font.setPointSizeF(float(size[:-2]))

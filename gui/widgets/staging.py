@@ -19,12 +19,11 @@ from gui.plotting.emphasis import apply_highlight
 from gui.widgets.view_widget import ViewWidget
 
 
-def grid_shape(count: int) -> tuple[int, int]:
+def grid_shape(count: int, max_cols: int = 3) -> tuple[int, int]:
     """Rows and columns of the grid that lays out ``count`` chosen panels (1–3 in a row,
-    4 as 2 × 2, then three columns)."""
-    if count <= 3:
-        return 1, max(count, 1)
-    cols = 2 if count == 4 else 3
+    4 as 2 × 2, then three columns; never more than ``max_cols``, the columns that fit)."""
+    cols = max(count, 1) if count <= 3 else 2 if count == 4 else 3
+    cols = max(1, min(cols, max_cols))
     return math.ceil(count / cols), cols
 
 

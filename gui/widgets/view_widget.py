@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import partial
 
 import pyqtgraph as pg
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 from superqt.utils import qdebounced, qthrottled
 
 from core.formula import escape
@@ -21,6 +21,20 @@ from gui.render.formula_label import FormulaLabel
 from gui.render.settle import Targets, settle, targets
 from gui.render.view_box import PlotViewBox
 from gui.theme import current_theme
+from gui.widgets.grid_flow import Position, columns_for, flow_grid, grid_columns, min_panel_size
+
+TABLE_PAD = 12  # px a table panel keeps below its table (view box margins, rounding)
+
+
+class _Canvas(pg.GraphicsLayoutWidget):
+    """The plot canvas; it asks for the height :meth:`ViewWidget.fit_height` gives it.
+
+    ``QGraphicsView`` asks for its scene's size, which grows with a focused plot: the
+    view stayed taller, and scrolled, after a focus and back.
+    """
+
+    def sizeHint(self) -> QtCore.QSize:
+        return QtCore.QSize(super().sizeHint().width(), self.minimumHeight())
 
 
 class ViewWidget(QtWidgets.QWidget):
@@ -44,7 +58,22 @@ class ViewWidget(QtWidgets.QWidget):
         self._settle_key: tuple[int, int] = (0, 0)
         self._idle_text = self.HOVER_HINT  # status when not over data
         self._hover_hint = True  # the hint is for the lecturer: hidden while presenting
-        layout = QtWidgets.QVBoxLayout(self)
+        self._columns = 0  # plot columns the grid is laid out in (0: the view's own)
+        self._presenting = False
+        outer = QtWidgets.QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        # Everything scrolls together when the plots, at their smallest legible size,
+        # and the text do not fit (a large UI scale in a small window).
+        self.scroll_area = QtWidgets.QScrollArea(self)
+        self.scroll_area.setObjectName("view-scroll")
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+        self.scroll_area.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.body = QtWidgets.QWidget(self.scroll_area)
+        self.body.setObjectName("view-body")
+        self.scroll_area.setWidget(self.body)
+        outer.addWidget(self.scroll_area)
+        layout = QtWidgets.QVBoxLayout(self.body)
         layout.setContentsMargins(6, 6, 6, 6)
         self.title = QtWidgets.QLabel(spec.title, self)
         self.title.setObjectName("view-title")
@@ -61,7 +90,7 @@ class ViewWidget(QtWidgets.QWidget):
         self.verdict.setObjectName("view-verdict")
         self.verdict.setWordWrap(True)
         self.verdict.hide()
-        self.canvas = pg.GraphicsLayoutWidget(self)
+        self.canvas = _Canvas(self)
         self.canvas.setObjectName("view-canvas")
         # Items that want antialiasing set it themselves (curves in full quality, arrows,
         # symbols); inheriting it costs ~2 ms a frame in borders and legend samples.
@@ -101,6 +130,12 @@ class ViewWidget(QtWidgets.QWidget):
             layout.addWidget(w)
         layout.addWidget(self.canvas, 1)
         layout.addWidget(self.status)
+        # the grid re-fits (columns, height) once a resize is over, from the event loop
+        self._fit_timer = QtCore.QTimer(self)
+        self._fit_timer.setSingleShot(True)
+        self._fit_timer.setInterval(0)
+        self._fit_timer.timeout.connect(self.fit_grid)
+        self.canvas.installEventFilter(self)
         self.apply_theme()
 
     # ----------------------------------------------------------------- drawing
@@ -110,16 +145,21 @@ class ViewWidget(QtWidgets.QWidget):
         With ``live`` (updates while a slider moves) curves are drawn in draft quality
         and redrawn antialiased once no update has arrived for a short while.
         """
-        key = tuple((p.key, p.row, p.col, p.row_span, p.col_span) for p in data.panels)
+        own = {p.key: (p.row, p.col, p.row_span, p.col_span) for p in data.panels}
+        columns = self._columns_now(own)
+        key = (tuple(own.items()), columns)
         if key != self._layout_key:
             self.canvas.clear()
             self.plots = {}
+            self._columns = columns
+            where = flow_grid(own, columns)
             for p in data.panels:
+                row, col, row_span, col_span = where[p.key]
                 item = self.canvas.addPlot(
-                    row=p.row,
-                    col=p.col,
-                    rowspan=p.row_span,
-                    colspan=p.col_span,
+                    row=row,
+                    col=col,
+                    rowspan=row_span,
+                    colspan=col_span,
                     axisItems=make_axes(),
                     viewBox=PlotViewBox(),
                 )
@@ -145,6 +185,7 @@ class ViewWidget(QtWidgets.QWidget):
             self.live_text.cancel()
             self._apply_text(texts)
         self.clear_error()
+        self.fit_height()
         self.rendered.emit()
 
     def _square_changed(self, key: str, square: bool | None) -> None:
@@ -152,6 +193,109 @@ class ViewWidget(QtWidgets.QWidget):
             self.square_cells.pop(key, None)
         else:
             self.square_cells[key] = square
+
+    # ----------------------------------------------------------------- layout fit
+    @property
+    def columns(self) -> int:
+        """Plot columns the grid is laid out in now."""
+        return self._columns
+
+    def panel_size(self) -> tuple[float, float]:
+        """The smallest legible plot (px) at the current UI scale and mode."""
+        return min_panel_size(current_theme().ui_scale, self._presenting)
+
+    def fitting_columns(self, grid: int) -> int:
+        """How many of ``grid`` plot columns fit the width the plots have now (``grid``
+        while the view has no size yet)."""
+        width = (
+            self.scroll_area.width() - self.scroll_area.verticalScrollBar().sizeHint().width() - 12
+        )
+        if width <= 0 or not self.isVisible():  # laid out when shown (see showEvent)
+            return grid
+        return columns_for(width, grid, self.panel_size()[0])
+
+    def _columns_now(self, positions: dict[str, Position]) -> int:
+        return self.fitting_columns(grid_columns(positions))
+
+    def set_presenting(self, presenting: bool) -> None:
+        """Presentation mode: plots need more room (fewer, larger columns)."""
+        if presenting != self._presenting:
+            self._presenting = presenting
+            self.fit_grid()
+
+    def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:
+        if obj is self.canvas and event.type() == QtCore.QEvent.Type.Resize:
+            self._fit_timer.start()  # not inside the resize: it may rebuild the grid
+        return False
+
+    def resizeEvent(self, event: QtGui.QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_timer.start()
+
+    def showEvent(self, event: QtGui.QShowEvent) -> None:
+        super().showEvent(event)
+        self._fit_timer.start()
+
+    def fit_grid(self) -> None:
+        """Lay the plots out in as many columns as fit (rebuilding the grid when that
+        number changed) and give the canvas the height its rows need."""
+        if self.data is None:
+            return
+        own = {p.key: (p.row, p.col, p.row_span, p.col_span) for p in self.data.panels}
+        if self._columns_now(own) != self._columns:
+            self.show_data(self.data)  # rebuilds in the new columns, then fits the height
+        else:
+            self.fit_height()
+
+    def fit_height(self) -> None:
+        """Give the canvas the height its visible rows need: each row at least the
+        smallest legible plot, a table's row its whole table (the view scrolls when the
+        window is lower). A widget never shown (an export's) keeps no minimum."""
+        layout = self.canvas.ci.layout
+        if not self.isVisible():  # an export's widget: drawn at the size asked for
+            for r in range(layout.rowCount()):
+                layout.setRowMinimumHeight(r, 0.0)
+            self.canvas.setMinimumHeight(0)
+            return
+        min_h = self.panel_size()[1]
+        need: dict[int, float] = {}
+        shown = [
+            plot
+            for plot in self.plots.values()
+            if plot.plot.isVisible() or plot.plot.sizePolicy().retainSizeWhenHidden()
+        ]
+        for plot in shown:
+            item = plot.plot
+            cells = [
+                r
+                for r in range(layout.rowCount())
+                for c in range(layout.columnCount())
+                if (found := layout.itemAt(r, c)) is not None and found.graphicsItem() is item
+            ]
+            if not cells:
+                continue
+            top, span = min(cells), max(cells) - min(cells) + 1
+            height = min_h * span if len(shown) > 1 else min_h  # one (focused): one plot
+            table = plot.table_height()
+            if table is not None:
+                height = max(height, table)
+            for r in range(top, top + span):
+                need[r] = max(need.get(r, 0.0), height / span)
+        for r in range(layout.rowCount()):  # the grid keeps each row at its need
+            layout.setRowMinimumHeight(r, need.get(r, 0.0))
+        _left, margin_top, _right, margin_bottom = layout.getContentsMargins()
+        spacing = layout.verticalSpacing() if need else 0.0
+        total = (
+            sum(need.values())
+            + spacing * max(len(need) - 1, 0)
+            + margin_top
+            + margin_bottom
+            + 2 * self.canvas.frameWidth()
+            + TABLE_PAD
+        )
+        height = int(total) + 1
+        if self.canvas.minimumHeight() != height:
+            self.canvas.setMinimumHeight(height)
 
     @property
     def text_pending(self) -> bool:

@@ -1,0 +1,100 @@
+"""How many plot columns fit, and how a view's panel grid flows into fewer of them.
+
+A view lays its panels out in a grid (``Panel.row``, ``col`` and spans) meant for a
+wide window at 100 %. At a larger UI scale or in a narrower window the same grid gives
+plots too small to read, so the grid drops to fewer columns (:func:`columns_for`) and
+its panels flow into them (:func:`flow_grid`): the grid's columns are cut into blocks
+as wide as the columns that fit, and the blocks are stacked, so small multiples (Word
+order's 3 × 3 matrix, the clock's hands) keep their rows together. A panel as wide as
+the whole grid (ALiBi's mosaic, Compare's table) stays as wide as the new grid. A
+single column takes the panels in reading order. Nothing here draws.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+Position = tuple[int, int, int, int]  # row, column, row span, column span
+
+MIN_PANEL_WIDTH = 240  # px at 100 %: the narrowest plot whose title and ticks read well
+MIN_PANEL_HEIGHT = 180  # px at 100 %: the lowest one (title, data, axis)
+PRESENT_WIDTH_FACTOR = 1.25  # presenting, a plot needs more room: fewer, larger columns
+
+
+def min_panel_size(scale: float, presenting: bool = False) -> tuple[float, float]:
+    """The smallest legible plot, in pixels, at UI ``scale`` (1.0 = 100 %)."""
+    width = MIN_PANEL_WIDTH * scale * (PRESENT_WIDTH_FACTOR if presenting else 1.0)
+    return width, MIN_PANEL_HEIGHT * scale
+
+
+def grid_columns(positions: Mapping[str, Position]) -> int:
+    """Number of columns of a panel grid (at least 1)."""
+    return max((col + cs for _r, col, _rs, cs in positions.values()), default=1)
+
+
+def columns_for(width: float, grid: int, min_width: float) -> int:
+    """How many of a grid's ``grid`` columns fit into ``width`` pixels with every column
+    at least ``min_width`` wide (at least 1, at most ``grid``)."""
+    if min_width <= 0:
+        return max(grid, 1)
+    return max(1, min(grid, int(width // min_width)))
+
+
+def flow_grid(positions: Mapping[str, Position], columns: int) -> dict[str, Position]:
+    """``positions`` (key → row, column, spans) laid out anew in ``columns`` columns.
+
+    Unchanged when the grid has no more columns than that. Otherwise the grid is cut
+    into horizontal bands (a panel spanning every column is a band of its own; the rows
+    between such panels are one band), each band into blocks of ``columns`` columns, and
+    the blocks are stacked top to bottom, each keeping only the rows it uses. A panel
+    reaching past its block is cut to the block; a last, narrower block is stretched
+    over the columns when they are a multiple of its width. ``columns == 1`` stacks the
+    panels in reading order (row, then column).
+    """
+    grid = grid_columns(positions)
+    if columns >= grid or not positions:
+        return dict(positions)
+    columns = max(columns, 1)
+    if columns == 1:
+        out: dict[str, Position] = {}
+        cursor = 0
+        for key, (_r, _c, rs, _cs) in sorted(positions.items(), key=lambda kv: kv[1][:2]):
+            out[key] = (cursor, 0, rs, 1)
+            cursor += rs
+        return out
+    full = sorted(
+        ((k, p) for k, p in positions.items() if p[1] == 0 and p[3] >= grid),
+        key=lambda kv: kv[1][0],
+    )
+    starts = [pos[0] for _k, pos in full]
+    groups: list[dict[str, Position]] = [{} for _ in range(len(full) + 1)]
+    for key, pos in positions.items():
+        if pos[1] == 0 and pos[3] >= grid:
+            continue
+        groups[sum(1 for s in starts if s <= pos[0])][key] = pos  # full-width ones above
+    # bands top to bottom: the panels above the first full-width panel, that panel, ...
+    bands: list[dict[str, Position]] = [groups[0]]
+    for (key, pos), group in zip(full, groups[1:], strict=True):
+        bands += [{key: pos}, group]
+    out = {}
+    cursor = 0
+    wide = {key for key, _pos in full}
+    for members in bands:
+        if len(members) == 1 and next(iter(members)) in wide:
+            key, (_r, _c, rs, _cs) = next(iter(members.items()))
+            out[key] = (cursor, 0, rs, columns)
+            cursor += rs
+            continue
+        for start in range(0, grid, columns):
+            block = {k: p for k, p in members.items() if start <= p[1] < start + columns}
+            if not block:
+                continue
+            width = min(columns, grid - start)
+            stretch = columns // width if columns % width == 0 else 1
+            rows = sorted({r for p in block.values() for r in range(p[0], p[0] + p[2])})
+            new_row = {r: i for i, r in enumerate(rows)}
+            for key, (row, col, rs, cs) in block.items():
+                cs = min(cs, start + width - col)
+                out[key] = (cursor + new_row[row], (col - start) * stretch, rs, cs * stretch)
+            cursor += len(rows)
+    return out

@@ -1,0 +1,222 @@
+"""Layout that fits the scale (issue 14 item 3): the plot grid drops to fewer columns
+when plots would get too small, the view scrolls when even those do not fit, plot
+titles wrap instead of being elided, and every row of a table can be reached. One
+window for the module; geometry only (offscreen), no timing."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from core.viewdata import ComputeContext
+from core.views import VIEW_IDS, compute_view, get_view
+from gui.widgets.grid_flow import columns_for, flow_grid, grid_columns, min_panel_size
+
+SIZES = ((1280, 720), (1920, 1080), (3840, 2160))
+SCALES = (1.0, 2.0, 3.0)
+TOL = 1.0
+
+
+def _positions(view_id: str) -> dict[str, tuple[int, int, int, int]]:
+    data = compute_view(view_id, get_view(view_id).model.defaults(), ComputeContext())
+    return {p.key: (p.row, p.col, p.row_span, p.col_span) for p in data.panels}
+
+
+# ---------------------------------------------------------------------- pure flow
+@pytest.mark.parametrize("view_id", VIEW_IDS)
+def test_every_view_flows_into_fewer_columns_without_overlap(view_id):
+    own = _positions(view_id)
+    grid = grid_columns(own)
+    assert flow_grid(own, grid) == own
+    for columns in range(1, grid):
+        flowed = flow_grid(own, columns)
+        assert set(flowed) == set(own)
+        cells: dict[tuple[int, int], str] = {}
+        for key, (row, col, rs, cs) in flowed.items():
+            assert rs >= 1 and cs >= 1 and col + cs <= columns, (columns, key)
+            for r in range(row, row + rs):
+                for c in range(col, col + cs):
+                    assert (r, c) not in cells, (columns, key, cells.get((r, c)))
+                    cells[(r, c)] = key
+
+
+def test_small_multiples_keep_their_rows_and_wide_panels_stay_wide():
+    own = _positions("permutation")  # a 3 x 3 matrix of heatmaps, a column beside it
+    flowed = flow_grid(own, 3)
+    for key in ("weights_a_none", "weights_b_none", "diff_none", "diff_pe"):
+        assert flowed[key] == own[key]  # the matrix stays as it is
+    assert flowed["layers"][0] >= 3 and flowed["nope"][0] >= 3  # below it
+    compare = flow_grid(_positions("compare"), 2)
+    assert compare["table"][1:] == (0, 1, 2)  # as wide as the grid, below the plots
+    assert compare["table"][0] > max(p[0] for k, p in compare.items() if k != "table")
+    single = flow_grid(_positions("sinusoidal"), 1)
+    order = sorted(single, key=lambda k: single[k][0])
+    assert order == ["waves", "heatmap", "similarity", "wavelength", "sum", "terms"]
+
+
+def test_columns_fall_as_the_legible_plot_grows():
+    widths = [min_panel_size(s)[0] for s in SCALES]
+    assert widths == sorted(widths) and widths[0] < widths[-1]
+    counts = [columns_for(1500, 4, w) for w in widths]
+    assert counts == sorted(counts, reverse=True) and counts[0] == 4 and counts[-1] < 4
+    assert columns_for(100, 4, 500) == 1  # never none
+    assert min_panel_size(2.0, presenting=True)[0] > min_panel_size(2.0)[0]
+
+
+# ---------------------------------------------------------------------- the window
+@pytest.fixture(scope="module")
+def studio(qapp):
+    from gui.app import build_window
+    from gui.theme import current_theme, set_theme
+
+    saved = current_theme()
+    win = build_window(persist=False)
+    win.resize(1600, 1000)
+    win.show()
+    assert win.wait_idle(60)
+    yield win
+    win.lecture.display.leave_presentation()
+    win.close()
+    set_theme(saved.name, ui_scale=saved.ui_scale)
+
+
+def _show(win, view_id: str, size: tuple[int, int], scale: float, present: bool = False):
+    display = win.lecture.display
+    if present:
+        display.enter_presentation(fullscreen=False)
+    else:
+        display.leave_presentation()
+    display.set_scale(scale)
+    win.resize(*size)
+    win.set_view(view_id)
+    app = QtWidgets.QApplication.instance()
+    for _ in range(4):  # resize → re-fit (a zero-time timer) → layout → repaint
+        assert win.wait_idle(60)
+        app.processEvents()
+    widget = win.views[view_id]
+    widget.canvas.ci.layout.activate()
+    app.processEvents()
+    return widget
+
+
+def _columns(widget) -> int:
+    """Plot columns shown: the distinct left edges of the plots."""
+    return len({round(p.plot.geometry().x()) for p in widget.plots.values()})
+
+
+def _scroll_area(widget) -> QtWidgets.QScrollArea | None:
+    """The scroll area the view's canvas sits in, if any."""
+    parent = widget.canvas.parentWidget()
+    while parent is not None and not isinstance(parent, QtWidgets.QScrollArea):
+        parent = parent.parentWidget()
+    return parent
+
+
+def _problems(widget, min_w: float, min_h: float) -> list[str]:
+    """Elided or overflowing titles, plots below the legible size, cut table rows."""
+    out = []
+    for key, plot in widget.plots.items():
+        item = plot.plot
+        if not item.isVisible():
+            continue
+        rect = item.geometry()
+        if rect.height() < 0.9 * min_h or rect.width() < 0.45 * min_w:
+            out.append(f"{key} squeezed to {rect.width():.0f}x{rect.height():.0f}")
+        title = item.titleLabel
+        if "…" in title.text or title.item.boundingRect().width() > rect.width() + TOL:
+            out.append(f"{key} title does not fit: {title.text!r}")
+        if plot.table is not None:
+            box = item.getViewBox().sceneBoundingRect()
+            text = plot.table.textItem
+            table = text.mapRectToScene(text.boundingRect())
+            if table.bottom() > box.bottom() + TOL:
+                out.append(
+                    f"{key}: table rows cut off ({table.height():.0f} px in {box.height():.0f})"
+                )
+    if widget.canvas.height() + TOL < widget.canvas.minimumHeight():
+        out.append("canvas lower than its rows need")
+    return out
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_compare_fits_every_scale(studio, size):
+    """Compare at 100/200/300 %: no title elided, every plot legible (else fewer columns
+    and a scroll bar), every table row reachable; the columns fall as the scale rises.
+    On main at 200 % the plots were squeezed to a few px and the table showed one row."""
+    problems, columns = [], []
+    for scale in SCALES:
+        widget = _show(studio, "compare", size, scale)
+        min_w, min_h = min_panel_size(scale)
+        problems += [f"{scale:.0%}: {p}" for p in _problems(widget, min_w, min_h)]
+        columns.append(_columns(widget))
+        area = _scroll_area(widget)
+        if area is not None:  # everything the view holds can be scrolled to
+            bar = area.verticalScrollBar()
+            assert bar.maximum() + area.viewport().height() >= area.widget().height() - TOL
+    assert problems == []
+    assert columns == sorted(columns, reverse=True), columns
+    if size[0] <= 1920:  # (at 3840 px even 300 % leaves room for four)
+        assert columns[-1] < columns[0], columns
+
+
+def test_table_rows_are_all_reachable_at_200_percent(studio):
+    """Compare's Shaw and T5 rows (cut off at 200 % before) lie inside the table's plot,
+    and scrolling the view brings them on screen."""
+    widget = _show(studio, "compare", (1920, 1080), 2.0, present=True)
+    plot = widget.plots["table"]
+    text = plot.table.textItem
+    document = text.document()
+    (table,) = [f for f in document.rootFrame().childFrames() if isinstance(f, QtGui.QTextTable)]
+    rows = []
+    for r in range(table.rows()):
+        block = table.cellAt(r, 0).firstCursorPosition().block()
+        if block.text().startswith(("Shaw", "T5")):
+            rect = document.documentLayout().blockBoundingRect(block)
+            rows.append(text.mapRectToScene(rect))
+    assert len(rows) == 2
+    box = plot.plot.getViewBox().sceneBoundingRect()
+    for row in rows:
+        assert box.contains(row), (row, box)
+    area = _scroll_area(widget)
+    assert area is not None
+    for row in rows:
+        top_left = widget.canvas.mapFromScene(row.topLeft())
+        in_body = widget.canvas.mapTo(area.widget(), top_left)
+        area.ensureVisible(in_body.x(), in_body.y() + int(row.height()), 0, 0)
+        on_screen = widget.canvas.mapTo(area.viewport(), top_left)
+        assert area.viewport().rect().contains(on_screen), on_screen
+    area.verticalScrollBar().setValue(0)
+
+
+def test_word_order_row_titles_stay_at_200_percent(studio):
+    """Word order at 200 %: the titles that say which row has positions are whole, and
+    the grid drops to fewer columns (on main its plots were squeezed)."""
+    widget = _show(studio, "permutation", (1920, 1080), 2.0)
+    assert _problems(widget, *min_panel_size(2.0)) == []
+    assert _columns(widget) < 4
+    for key, words in (("weights_a_none", "no positions"), ("weights_a_pe", "PE")):
+        title = widget.plots[key].plot.titleLabel
+        assert words in title.text.replace("<br>", " ")
+        assert title.isVisible() and title.item.boundingRect().height() > 0
+
+
+def test_focus_needs_no_scrolling_and_the_grid_comes_back(studio):
+    widget = _show(studio, "permutation", (1280, 720), 2.0)
+    focus = studio.lecture.focus
+    before = widget.canvas.minimumHeight()
+    assert focus.focus("layers")
+    assert studio.wait_idle(60)
+    QtWidgets.QApplication.processEvents()
+    assert widget.canvas.minimumHeight() < before
+    assert focus.unfocus()
+    assert studio.wait_idle(60)
+    QtWidgets.QApplication.processEvents()
+    assert widget.canvas.minimumHeight() == before
+
+
+def test_presenting_prefers_fewer_columns(studio):
+    window_cols = _columns(_show(studio, "relative", (1920, 1080), 1.5))
+    present_cols = _columns(_show(studio, "relative", (1920, 1080), 1.5, present=True))
+    # the stage is wider (no side panel) yet keeps no more columns than the window
+    assert present_cols <= window_cols
+    assert QtCore.QSize(1920, 1080) == studio.size()
