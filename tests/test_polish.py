@@ -8,6 +8,7 @@ import re
 
 import numpy as np
 import pytest
+from PySide6 import QtWidgets
 
 from core.viewdata import ComputeContext
 from core.views import compute_view, get_view
@@ -136,6 +137,9 @@ def test_titles_wrap_instead_of_eliding_at_200_percent(window, qtbot):
         window.set_view(view_id)
         assert window.wait_idle()
         widget = window.view_widget(view_id)
+        for _ in range(3):  # axes learn their labels' sizes when painted, then re-lay out
+            widget.canvas.grab()
+            QtWidgets.QApplication.processEvents()
         assert widget.data is not None, view_id
         for panel in widget.data.panels:
             label = widget.plots[panel.key].plot.titleLabel

@@ -7,6 +7,7 @@ while the last good plots stay.
 
 from __future__ import annotations
 
+import math
 from functools import partial
 
 import pyqtgraph as pg
@@ -72,6 +73,13 @@ class ViewWidget(QtWidgets.QWidget):
         self.body = QtWidgets.QWidget(self.scroll_area)
         self.body.setObjectName("view-body")
         self.scroll_area.setWidget(self.body)
+        # painted by nothing of its own: the window's background shows (a transparent
+        # PNG export stays transparent around the plots)
+        self.scroll_area.viewport().setAutoFillBackground(False)
+        self.body.setAutoFillBackground(False)
+        self.scroll_area.setStyleSheet(
+            "QScrollArea#view-scroll, QWidget#view-body { background: transparent; }"
+        )
         outer.addWidget(self.scroll_area)
         layout = QtWidgets.QVBoxLayout(self.body)
         layout.setContentsMargins(6, 6, 6, 6)
@@ -234,7 +242,7 @@ class ViewWidget(QtWidgets.QWidget):
 
     def showEvent(self, event: QtGui.QShowEvent) -> None:
         super().showEvent(event)
-        self._fit_timer.start()
+        self.fit_grid()  # at once: the view appears laid out (tests wait no longer)
 
     def fit_grid(self) -> None:
         """Lay the plots out in as many columns as fit (rebuilding the grid when that
@@ -281,6 +289,7 @@ class ViewWidget(QtWidgets.QWidget):
                 height = max(height, table)
             for r in range(top, top + span):
                 need[r] = max(need.get(r, 0.0), height / span)
+        need = {r: float(math.ceil(h)) for r, h in need.items()}  # whole px: stable sums
         for r in range(layout.rowCount()):  # the grid keeps each row at its need
             layout.setRowMinimumHeight(r, need.get(r, 0.0))
         _left, margin_top, _right, margin_bottom = layout.getContentsMargins()
@@ -296,6 +305,14 @@ class ViewWidget(QtWidgets.QWidget):
         height = int(total) + 1
         if self.canvas.minimumHeight() != height:
             self.canvas.setMinimumHeight(height)
+            # the scroll bar comes or goes, and the canvas takes its size, now rather
+            # than a few event-loop passes later (titles re-wrap to the width)
+            request = QtCore.QEvent(QtCore.QEvent.Type.LayoutRequest)
+            QtCore.QCoreApplication.sendEvent(self.scroll_area, request)
+            body = self.body.layout()
+            if body is not None:
+                body.activate()
+            self._settle()  # plots of the new size, laid out before they paint
 
     @property
     def text_pending(self) -> bool:
