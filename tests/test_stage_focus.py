@@ -83,11 +83,12 @@ def _check_focus_and_back(window, qtbot, views, *, by_key: bool) -> int:
             shown = _geometry(window)
             assert list(shown) == [key], (view_id, key, shown)
             _x, _y, w, h = shown[key]
-            # the canvas is as tall as what it shows: the focused plot fills it, and the
-            # view does not scroll
+            # the canvas is as tall as what it shows: the focused plot fills it, and a
+            # plot's view does not scroll
             port = widget.canvas.viewport().rect()
             assert w >= 0.95 * port.width() and h >= 0.95 * port.height(), (view_id, key)
-            assert widget.scroll_area.verticalScrollBar().maximum() == 0, (view_id, key)
+            if widget.plots[key].panel.kind != "table":  # (a zoomed table may be taller)
+                assert widget.scroll_area.verticalScrollBar().maximum() == 0, (view_id, key)
             assert not widget.explanation.isVisible()  # its room goes to the plot
             plot = widget.plots[key]
             if plot.panel.kind != "table":  # its own axes, also where neighbours share them
