@@ -128,7 +128,9 @@ def test_focused_plot_fits_the_canvas_when_the_grid_did_not(win):
         widget = win.views["permutation"]
         canvas = widget.canvas
         grid_before = canvas.ci.geometry()
-        assert grid_before.height() > canvas.height()  # (else this test shows nothing)
+        # (else this test shows nothing; the canvas is as tall as its grid and the view
+        # scrolls it, so the grid overflows what the view shows)
+        assert grid_before.height() > widget.scroll_area.viewport().height()
         focus = win.lecture.focus
         key = widget.data.panels[0].key
         assert focus.focus(key)
@@ -138,6 +140,7 @@ def test_focused_plot_fits_the_canvas_when_the_grid_did_not(win):
         bottom_axis = plot.getAxis("bottom")
         assert bottom_axis.isVisible()
         assert plot.mapRectToScene(bottom_axis.boundingRect()).bottom() <= canvas.height() + 0.5
+        assert canvas.height() <= widget.scroll_area.viewport().height()  # all of it shown
         focus.unfocus()
         _settle(win)
         assert canvas.ci.geometry() == grid_before
