@@ -223,11 +223,13 @@ def test_no_leaked_top_level_widgets(qtbot):
 
     before = {id(w) for w in QtWidgets.QApplication.topLevelWidgets()}
     win = MainWindow()
+    qtbot.addWidget(win)  # deleted later like every test's window
     win.show()
     assert win.wait_idle()
     win.close()
-    win.deleteLater()
-    QtCore.QCoreApplication.sendPostedEvents(None, QtCore.QEvent.Type.DeferredDelete)
+    # No deleteLater + sendPostedEvents(DeferredDelete) here: flushing deferred deletes
+    # (the previous test's window, deleted late by pytest-qt) segfaulted an xdist worker.
+    # Closing must hide every window the main window opened; deleting it would hide a leak.
     QtWidgets.QApplication.processEvents()
     leaked = [
         w for w in QtWidgets.QApplication.topLevelWidgets() if id(w) not in before and w.isVisible()
