@@ -46,7 +46,8 @@ Usage
 -----
 ``python bench/frame_latency.py [--quick] [--only lecture|presentation] [--json PATH]``.
 ``--quick`` is a smoke run (few changes, lecture size + one large view, the stage for one
-view, < 60 s); ``--only lecture`` measures the lecture-size cases only, windowed and on
+view, all in one worker process: its peak RSS is that process's, not one case's; < 30 s);
+``--only lecture`` measures the lecture-size cases only, windowed and on
 the stage (a before/after comparison in a few minutes). Targets are printed as PASS/MISS,
 never asserted: the script exits 0 unless it crashes.
 """
@@ -388,6 +389,7 @@ class Harness:
         self.keep_drawn = 0
         self.errors: list[str] = []
         original = gui.window.engine.compute_view
+        self._original_compute = original
 
         def timed_compute(view: str, params: Any, ctx: Any) -> Any:
             t0 = time.perf_counter()
@@ -541,8 +543,12 @@ class Harness:
         return self.widget.canvas.width(), self.widget.canvas.height()
 
     def close(self) -> None:
-        """Close the window (stops the engine)."""
+        """Close the window (stops the engine); the next harness in this process times
+        the engine's own compute, not this one's wrapper."""
+        import gui.window.engine
+
         self.window.close()
+        gui.window.engine.compute_view = self._original_compute
 
 
 def _frame_stats(h: Harness, lat: list[float], stall_seq: float) -> dict[str, float]:
@@ -972,7 +978,8 @@ def main(argv: list[str] | None = None) -> int:
     """Run the benchmark (see the module docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", type=Path, help="write all records as JSON to this path")
-    parser.add_argument("--quick", action="store_true", help="short smoke run (< 60 s)")
+    parser.add_argument("--quick", action="store_true", help="short smoke run (< 30 s)")
+    parser.add_argument("--batch", nargs="+", metavar="ARGS_JSON", help=argparse.SUPPRESS)
     parser.add_argument("--case", nargs=2, metavar=("VIEW", "SIZE"), help=argparse.SUPPRESS)
     parser.add_argument("--sweep", metavar="VIEW", help=argparse.SUPPRESS)
     parser.add_argument("--stage", nargs=2, metavar=("VIEW", "SCALES"), help=argparse.SUPPRESS)
@@ -990,6 +997,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sweep-changes", type=int, default=10, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 
+    if args.batch:  # worker (--quick): several worker runs in this one process
+        for spec in args.batch:
+            case_args = json.loads(spec)
+            try:
+                main(case_args)
+            except Exception as exc:  # the other cases still run; the error is reported
+                err = {"error": f"{type(exc).__name__}: {exc}", "args": case_args}
+                print(RESULT_PREFIX + json.dumps(err), flush=True)
+        return 0
     if args.case:  # worker: one (view, size) in this fresh process
         rec = run_frame_case(args.case[0], args.case[1], args.changes, args.mpl_frames)
         print(RESULT_PREFIX + json.dumps(_clean(rec)), flush=True)
@@ -1027,22 +1043,29 @@ def main(argv: list[str] | None = None) -> int:
         f"{os.cpu_count()} CPUs, offscreen Qt",
         flush=True,
     )
+    # Worker runs: (label, arguments, timeout). Each runs in a fresh process; with --quick
+    # all of them run in one process (imports and window set-up paid once).
+    jobs: list[tuple[str, list[str], float]] = []
     sizes = (("lecture", VIEW_IDS), ("large", large_views))
     for size, views in sizes if args.only != "presentation" else ():
         for view in views if size == "lecture" or args.only is None else ():
-            run(
-                f"{view} {size}",
-                lambda v=view, s=size: _subprocess(
-                    ["--case", v, s, "--changes", str(changes), "--mpl-frames", str(mpl)], 600
-                ),
+            jobs.append(
+                (
+                    f"{view} {size}",
+                    ["--case", view, size, "--changes", str(changes), "--mpl-frames", str(mpl)],
+                    600,
+                )
             )
     # the same run: lecture size on the presentation stage (both scales in one process)
     stage_views = ("sinusoidal",) if args.quick else VIEW_IDS
     scales = ",".join(str(sc) for sc in STAGE_SCALES)
     for view in stage_views:
-        run(
-            f"{view} stage {' and '.join(f'{round(sc * 100)} %' for sc in STAGE_SCALES)}",
-            lambda v=view: _subprocess(["--stage", v, scales, "--changes", str(changes)], 600),
+        jobs.append(
+            (
+                f"{view} stage {' and '.join(f'{round(sc * 100)} %' for sc in STAGE_SCALES)}",
+                ["--stage", view, scales, "--changes", str(changes)],
+                600,
+            )
         )
     if args.only is not None:
         sweep_views: tuple[str, ...] = ()
@@ -1050,12 +1073,22 @@ def main(argv: list[str] | None = None) -> int:
         sweep_views = ("sinusoidal",) if args.quick else SWEEP_VIEWS
     seq_lens = ["64"] if args.quick else [str(n) for n in SWEEP_SIZES]
     for view in sweep_views:
-        run(
-            f"scaling {view}",
-            lambda v=view: _subprocess(
-                ["--sweep", v, "--seq-lens", *seq_lens, "--changes", str(sweep_changes)], 900
-            ),
+        jobs.append(
+            (
+                f"scaling {view}",
+                ["--sweep", view, "--seq-lens", *seq_lens, "--changes", str(sweep_changes)],
+                900,
+            )
         )
+    if args.quick:
+        # the stage last: its UI scale must not carry over to the windowed cases
+        jobs.sort(key=lambda job: job[1][0] == "--stage")
+        batch = ["--batch", *(json.dumps(job_args) for _label, job_args, _t in jobs)]
+        timeout_s = sum(t for _label, _args, t in jobs)
+        run(f"{len(jobs)} cases in one process", lambda: _subprocess(batch, timeout_s))
+    else:
+        for label, job_args, timeout_s in jobs:
+            run(label, lambda a=job_args, t=timeout_s: _subprocess(a, t))
     if args.only is None:
         run("cold start", lambda: [run_cold_start(1 if args.quick else 3)])
 
