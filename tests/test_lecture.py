@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.scenes import (
     Deck,
@@ -486,3 +486,45 @@ def test_theme_toggles_do_not_leak(window):
     # What remains is bookkeeping of weak-key tables that pyqtgraph prunes lazily: a
     # handful of objects over the whole run, whatever ran before.
     assert (after_objects - objects) / toggles < 4, (objects, after_objects)
+
+
+def test_only_a_shown_window_filters_the_applications_events(qtbot, monkeypatch):
+    """The lecture controller's application-wide event filter (shortcut overrides) is
+    installed while its window is shown: a closed window kept it, and every closed
+    window's Python filter then ran on every event of the process."""
+    from gui.app import build_window
+
+    win = build_window()
+    qtbot.addWidget(win)
+    seen: list[QtCore.QObject] = []
+    lecture = win.lecture
+    original = lecture._shortcut_override
+
+    def spy(obj, event):  # type: ignore[no-untyped-def]
+        seen.append(obj)
+        return original(obj, event)
+
+    # A plain Python helper of the filter, patched on this instance only: replacing the
+    # C++ virtual eventFilter itself on the class left shiboken calling a freed function
+    # later in the worker (a segfault).
+    monkeypatch.setattr(lecture, "_shortcut_override", spy)
+    probe = QtCore.QObject()  # belongs to no window: only an application filter sees it
+
+    def filtered() -> bool:
+        seen.clear()
+        event = QtGui.QKeyEvent(
+            QtCore.QEvent.Type.ShortcutOverride,
+            QtCore.Qt.Key.Key_A,
+            QtCore.Qt.KeyboardModifier.NoModifier,
+        )
+        QtCore.QCoreApplication.sendEvent(probe, event)
+        return probe in seen
+
+    assert not filtered()  # built, not shown yet
+    win.show()
+    assert filtered()
+    win.close()
+    assert not filtered()
+    win.show()  # shown again: the shortcut overrides work again
+    assert filtered()
+    win.close()

@@ -100,9 +100,10 @@ class Lecture(QtCore.QObject):
         self.blank = install_blank_screen(window)
         self.display.applied.connect(lambda: self.help.isVisible() and self.help.open_overlay())
         self._build_actions()
-        app = QtWidgets.QApplication.instance()
-        app.installEventFilter(self)
+        self._app_filter = False  # see _filter_app(): only while the window is shown
         window.qt.installEventFilter(self)
+        if window.qt.isVisible():
+            self._filter_app(True)
         QtCore.QTimer.singleShot(0, self.restore)
 
     # ------------------------------------------------------------------ actions
@@ -384,12 +385,31 @@ class Lecture(QtCore.QObject):
         save_settings(self.window, self.store)
 
     # ------------------------------------------------------------------ events
+    def _filter_app(self, on: bool) -> None:
+        """See the application's events (for the shortcut overrides) only while the
+        window is shown: a Python filter on every event of the application costs time,
+        and a closed window must not keep one (each closed window's filter slowed every
+        later window in the same process)."""
+        app = QtWidgets.QApplication.instance()
+        if app is None or on == self._app_filter:
+            return
+        if on:
+            app.installEventFilter(self)
+        else:
+            app.removeEventFilter(self)
+        self._app_filter = on
+
     def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:
         kind = event.type()
         if kind == QtCore.QEvent.Type.ShortcutOverride:
             return self._shortcut_override(obj, event)
-        if obj is self.window.qt and kind == QtCore.QEvent.Type.Close:
-            self.save()
+        if obj is self.window.qt:
+            if kind == QtCore.QEvent.Type.Close:
+                self.save()
+            elif kind == QtCore.QEvent.Type.Show:
+                self._filter_app(True)
+            elif kind == QtCore.QEvent.Type.Hide:
+                self._filter_app(False)
         return False
 
     def _is_undo_key(self, event: QtGui.QKeyEvent) -> bool:
