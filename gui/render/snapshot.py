@@ -943,6 +943,97 @@ def _merge_text_runs(parent: ET.Element) -> None:
         parent.extend(keep)
 
 
+_IMAGE = f"{{{_SVG_NS}}}image"
+_XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
+#: an ``<image>`` drawn at least this many output px per image pixel is a grid of
+#: cells (a heatmap), not a picture; one of at most this many pixels becomes rects
+CELL_MIN_PX = 3.0
+CELL_RECTS_MAX = 64 * 64
+#: nearest-neighbour scaling, as Qt drew it: the SVG 1.1 keyword (Inkscape, Firefox)
+#: first, then CSS's (Chromium); a renderer keeps the last value it understands
+_PIXELATED = "image-rendering:optimizeSpeed;image-rendering:pixelated"
+
+
+def _image_pixels(image: ET.Element) -> QtGui.QImage | None:
+    """The raster an ``<image>`` embeds (Qt writes PNG data URLs), else None."""
+    href = image.get(_XLINK_HREF) or image.get("href") or ""
+    head, _, data = href.partition(",")
+    if not head.startswith("data:image/") or not head.endswith(";base64"):
+        return None
+    raster_image = QtGui.QImage.fromData(QtCore.QByteArray.fromBase64(data.encode("ascii")))
+    if raster_image.isNull():
+        return None
+    return raster_image.convertToFormat(QtGui.QImage.Format.Format_RGBA8888)
+
+
+def _cell_rects(image: ET.Element, pixels: QtGui.QImage) -> ET.Element:
+    """``image``'s pixels as a group of crisp-edged rects (a run of equal pixels in a row
+    is one rect): librsvg 2.54 smooths every scaled image, ``image-rendering`` or not."""
+    w, h = pixels.width(), pixels.height()
+    raw = bytes(pixels.constBits())[: pixels.bytesPerLine() * h]
+    stride = pixels.bytesPerLine()
+    x0, y0 = float(image.get("x", "0")), float(image.get("y", "0"))
+    cw, ch = float(image.get("width", str(w))) / w, float(image.get("height", str(h))) / h
+    group = ET.Element(_G, {"shape-rendering": "crispEdges", "stroke": "none"})
+    group.tail = image.tail
+    for row in range(h):
+        top, bottom = y0 + row * ch, y0 + (row + 1) * ch
+        line = raw[row * stride : row * stride + 4 * w]
+        col = 0
+        while col < w:
+            rgba = line[4 * col : 4 * col + 4]
+            end = col + 1
+            while end < w and line[4 * end : 4 * end + 4] == rgba:
+                end += 1
+            if rgba[3]:
+                left, right = x0 + col * cw, x0 + end * cw
+                attrib = {
+                    "x": f"{left:.6g}",
+                    "y": f"{top:.6g}",
+                    "width": f"{right - left:.6g}",
+                    "height": f"{bottom - top:.6g}",
+                    "fill": "#{:02x}{:02x}{:02x}".format(*rgba[:3]),
+                }
+                if rgba[3] < 255:
+                    attrib["fill-opacity"] = f"{rgba[3] / 255:.4g}"
+                ET.SubElement(group, f"{{{_SVG_NS}}}rect", attrib)
+            col = end
+    return group
+
+
+def _crisp_cells(root: ET.Element) -> None:
+    """Heatmaps drawn as Qt drew them, one sharp colour per cell, in any renderer.
+
+    Every enlarged ``<image>`` asks for nearest-neighbour scaling (Inkscape 1.2 and
+    browsers honour it); a small one (at most :data:`CELL_RECTS_MAX` cells) becomes
+    rects as well, since librsvg 2.54 ignores ``image-rendering`` and blurred the
+    course grid's cells into each other."""
+    parents = {child: parent for parent in root.iter() for child in parent}
+    for image in list(root.iter(_IMAGE)):
+        pixels = _image_pixels(image)
+        if pixels is None:
+            continue
+        parent = parents.get(image)
+        m = _matrix(parent.get("transform")) if parent is not None else None
+        a, b, c, d = m[:4] if m is not None else (1.0, 0.0, 0.0, 1.0)
+        try:
+            px_w = float(image.get("width", "0")) / pixels.width() * math.hypot(a, b)
+            px_h = float(image.get("height", "0")) / pixels.height() * math.hypot(c, d)
+        except ValueError:
+            continue
+        if min(px_w, px_h) <= 1.0:
+            continue  # drawn at or below its own resolution: nothing to keep sharp
+        image.set("image-rendering", "optimizeSpeed")
+        style = image.get("style", "")
+        image.set("style", f"{style.rstrip(';')};{_PIXELATED}" if style else _PIXELATED)
+        small = pixels.width() * pixels.height() <= CELL_RECTS_MAX
+        cells = min(pixels.width(), pixels.height()) > 1 and min(px_w, px_h) >= CELL_MIN_PX
+        if parent is not None and small and cells:  # a colour bar's strip stays an image
+            index = list(parent).index(image)
+            parent.remove(image)
+            parent.insert(index, _cell_rects(image, pixels))
+
+
 def portable_svg(text: str) -> str:
     """Rewrite Qt's SVG so other renderers draw it as Qt meant.
 
@@ -951,7 +1042,8 @@ def portable_svg(text: str) -> str:
     (ImageMagick) drew a 3 px arrow 345 px wide. Such shapes get the matrix baked into
     their coordinates instead, in a group of their own. A line of text that Qt split
     into absolutely placed runs becomes one ``<text>`` (QtSvg left gaps inside it).
-    Clips that cut nothing are dropped (:func:`_drop_idle_clips`).
+    Clips that cut nothing are dropped (:func:`_drop_idle_clips`). Heatmap cells stay
+    sharp (:func:`_crisp_cells`).
     """
     ET.register_namespace("", _SVG_NS)
     ET.register_namespace("xlink", "http://www.w3.org/1999/xlink")
@@ -981,6 +1073,7 @@ def portable_svg(text: str) -> str:
         _merge_text_runs(parent)
         stack.extend(children)
     _drop_idle_clips(root)
+    _crisp_cells(root)
     return '<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n' + ET.tostring(
         root, encoding="unicode"
     )

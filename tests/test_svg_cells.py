@@ -1,0 +1,111 @@
+"""Heatmap cells stay sharp in exported SVG, in librsvg and Inkscape alike (issue 14)."""
+
+import os
+import shutil
+import subprocess
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+from PySide6 import QtCore, QtGui
+
+from gui.export.headless import export_view
+from gui.render import snapshot
+
+NS = "{http://www.w3.org/2000/svg}"
+
+
+def _png_href(pixels: np.ndarray) -> str:
+    h, w, _ = pixels.shape
+    data = np.ascontiguousarray(pixels, dtype=np.uint8)
+    image = QtGui.QImage(data.data, w, h, 4 * w, QtGui.QImage.Format.Format_RGBA8888).copy()
+    buffer = QtCore.QBuffer()
+    buffer.open(QtCore.QIODevice.OpenModeFlag.WriteOnly)
+    image.save(buffer, "PNG")
+    return "data:image/png;base64," + bytes(buffer.data().toBase64()).decode("ascii")
+
+
+def _svg_with_image(pixels: np.ndarray, scale: float) -> ET.Element:
+    h, w, _ = pixels.shape
+    text = (
+        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"'
+        ' width="400" height="400">'
+        f'<g transform="matrix({scale},0,0,{scale},10,20)">'
+        f'<image x="0" y="0" width="{w}" height="{h}" preserveAspectRatio="none"'
+        f' xlink:href="{_png_href(pixels)}"/></g></svg>'
+    )
+    return ET.fromstring(snapshot.portable_svg(text))
+
+
+def test_a_small_enlarged_image_becomes_one_rect_per_run_of_equal_cells(qapp):
+    pixels = np.zeros((2, 3, 4), np.uint8)
+    pixels[..., 3] = 255
+    pixels[0, :2, 0] = 200  # two equal red cells: one rect
+    pixels[0, 2, 2] = 100
+    pixels[1, :, 1] = [10, 20, 30]
+    pixels[1, 2, 3] = 0  # transparent: no rect
+    root = _svg_with_image(pixels, 20.0)
+    assert list(root.iter(f"{NS}image")) == []
+    (group,) = [g for g in root.iter(f"{NS}g") if g.get("shape-rendering") == "crispEdges"]
+    rects = [(r.get("x"), r.get("y"), r.get("width"), r.get("fill")) for r in group]
+    assert rects == [
+        ("0", "0", "2", "#c80000"),
+        ("2", "0", "1", "#000064"),
+        ("0", "1", "1", "#000a00"),
+        ("1", "1", "1", "#001400"),
+    ]
+
+
+def test_a_large_enlarged_heatmap_image_asks_for_nearest_neighbour_scaling(qapp):
+    rng = np.random.default_rng(0)
+    pixels = rng.integers(0, 256, (80, 90, 4), dtype=np.uint8)
+    pixels[..., 3] = 255
+    (image,) = _svg_with_image(pixels, 4.0).iter(f"{NS}image")
+    assert image.get("image-rendering") == "optimizeSpeed"
+    assert image.get("style").endswith("image-rendering:optimizeSpeed;image-rendering:pixelated")
+    # an image drawn at its own resolution is left as Qt wrote it
+    (plain,) = _svg_with_image(pixels, 1.0).iter(f"{NS}image")
+    assert plain.get("style") is None
+
+
+@pytest.fixture(scope="module")
+def grid_svg(tmp_path_factory, qapp):
+    path = tmp_path_factory.mktemp("cells") / "grid.svg"
+    export_view("relative", {}, path, panel="grid", width=400, height=400)
+    return path
+
+
+def _cell_geometry(root: ET.Element) -> tuple[float, float, float, list[ET.Element]]:
+    """``(x0, y0, cell px, rects)`` of the course grid's crisp cells in output pixels."""
+    for parent in root.iter(f"{NS}g"):
+        for group in parent:
+            if group.get("shape-rendering") == "crispEdges":
+                m = snapshot._matrix(parent.get("transform"))
+                assert m is not None and m[1] == m[2] == 0
+                rects = list(group)
+                return m[4], m[5], m[0], rects
+    raise AssertionError("no crisp cell group in the SVG")
+
+
+@pytest.mark.skipif(shutil.which("rsvg-convert") is None, reason="librsvg2-bin not installed")
+def test_librsvg_draws_the_course_grid_with_sharp_cell_edges(grid_svg, tmp_path):
+    out = tmp_path / "grid.png"
+    subprocess.run(
+        ["rsvg-convert", "-b", "white", str(grid_svg), "-o", str(out)], check=True, timeout=120
+    )
+    image = QtGui.QImage(str(out)).convertToFormat(QtGui.QImage.Format.Format_RGB888)
+    raw = np.frombuffer(image.constBits(), np.uint8).reshape(image.height(), -1)
+    pixels = raw[:, : image.width() * 3].reshape(image.height(), image.width(), 3).astype(int)
+    x0, y0, cell, rects = _cell_geometry(ET.parse(grid_svg).getroot())
+    fills = {tuple(int(r.get("fill")[i : i + 2], 16) for i in (1, 3, 5)) for r in rects}
+    assert cell > 10 and len(rects) == 144  # 12 x 12 cells, each its own colour run
+    for row in (0, 5, 11):  # just under a row's top edge: no value text there
+        y = int(y0 + row * cell + 2)
+        line = pixels[y, int(x0) + 1 : int(x0 + 12 * cell) - 1]
+        colours = [tuple(p) for p in line]
+        assert set(colours) <= fills  # no colour between two cells'
+        changes = sum(a != b for a, b in zip(colours, colours[1:], strict=False))
+        assert changes == 11  # every cell edge is one step from one colour to the next
