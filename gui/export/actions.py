@@ -331,6 +331,9 @@ class ExportActions(QtCore.QObject):
             self.window.show_status("An export is still running", 5000)
             return False
         kwargs = options.export_kwargs()
+        if options.fmt not in DATA_FORMATS and view_id in self.window.states:
+            # the lecturer's "Square cells" choices, drawn as the window draws them
+            kwargs["square_cells"] = dict(self.window.view_widget(view_id).square_cells)
         params = dict(self._params(view_id))
         job = ExportJob()
         self.last_job = job

@@ -114,6 +114,7 @@ def export_view(
     title: str | None = None,
     note: str | None = None,
     stage: Callable[[Any], None] | None = None,
+    square_cells: Mapping[str, bool] | None = None,
 ) -> Path:
     """Write view ``view_id`` (or its plot ``panel``) to ``path``; format by extension.
 
@@ -140,6 +141,9 @@ def export_view(
     stage
         Images: called with the drawn widget before it is painted (a deck scene's
         panels, reveal step and highlight: :func:`gui.widgets.staging.stage_widget`).
+    square_cells
+        Images: the lecturer's "Square cells" choice per plot key (a window's
+        ``ViewWidget.square_cells``), overriding the automatic one as on screen.
 
     Returns
     -------
@@ -170,7 +174,16 @@ def export_view(
         _write_panel_data(path, view_id, chosen)
     else:
         export = ImageExport(
-            spec, view, chosen, fmt, request.layout, request.pixels, transparent, title, note
+            spec,
+            view,
+            chosen,
+            fmt,
+            request.layout,
+            request.pixels,
+            transparent,
+            title,
+            note,
+            square_cells=square_cells,
         )
         export.write(path, stage)
     return Path(path)
@@ -292,6 +305,8 @@ class ImageExport:
         PNG: transparent background.
     title, note
         Replace the view's title line / add a note line (scenes).
+    square_cells
+        The lecturer's "Square cells" choice per plot key (see :func:`build_widget`).
     """
 
     def __init__(
@@ -305,6 +320,8 @@ class ImageExport:
         transparent: bool,
         title: str | None,
         note: str | None,
+        *,
+        square_cells: Mapping[str, bool] | None = None,
     ) -> None:
         from gui.qt_app import ensure_app
 
@@ -320,7 +337,7 @@ class ImageExport:
         previous = theme.current_theme()
         theme.set_theme(ui_scale=ui_scale)
         try:
-            self.widget = build_widget(spec, view, panel, title, note)
+            self.widget = build_widget(spec, view, panel, title, note, square_cells=square_cells)
         finally:
             theme.set_theme(ui_scale=previous.ui_scale)  # the window's plots keep their look
         self.widget.resize(*size)
@@ -372,7 +389,13 @@ class ImageExport:
 
 
 def build_widget(
-    spec: ViewSpec, view: ViewData, panel: Panel | None, title: str | None, note: str | None
+    spec: ViewSpec,
+    view: ViewData,
+    panel: Panel | None,
+    title: str | None,
+    note: str | None,
+    *,
+    square_cells: Mapping[str, bool] | None = None,
 ) -> Any:
     """A never-shown widget drawing the whole ``view`` as an export shows it, or only
     its plot ``panel``.
@@ -380,7 +403,9 @@ def build_widget(
     The whole view is a :class:`gui.widgets.view_widget.ViewWidget` without its teaching
     paragraph; ``title`` replaces its title line and ``note`` (plain text, not HTML) leads
     its status line. Fonts and lines follow the current theme's UI scale: callers set
-    it for the export size first (see :func:`export_ui_scale`). GUI thread only.
+    it for the export size first (see :func:`export_ui_scale`). ``square_cells`` (plot
+    key -> bool) is the lecturer's "Square cells" choice, drawn as the window draws it
+    (plots not named get the automatic choice). GUI thread only.
     """
     import pyqtgraph as pg
     from PySide6 import QtCore
@@ -389,14 +414,18 @@ def build_widget(
     from gui.theme import current_theme
 
     theme = current_theme()
+    chosen = dict(square_cells or {})
     if panel is not None:
         canvas = pg.GraphicsLayoutWidget()
         canvas.setBackground(theme.background)
-        PanelPlot(canvas.addPlot()).show(panel)
+        plot = PanelPlot(canvas.addPlot())
+        plot.square_cells = chosen.get(panel.key)
+        plot.show(panel)
         return canvas
     from gui.widgets.view_widget import ViewWidget
 
     widget = ViewWidget(spec)
+    widget.square_cells = chosen  # given to the plots show_data builds
     widget.explanation.hide()  # the teaching paragraph stays in the app
     widget.show_data(view)
     plain = QtCore.Qt.TextFormat.PlainText  # a scene's title and note are not HTML

@@ -221,6 +221,7 @@ def start_image(
         bool(kwargs.get("transparent", False)),
         None,
         None,
+        square_cells=kwargs.get("square_cells"),
     )
 
 
