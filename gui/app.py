@@ -16,6 +16,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,7 @@ from core.memory import use_env_budget
 from core.scenes import SceneError, load_deck
 from gui.export.actions import ExportActions, install_export_actions
 from gui.export.animation import Sweep, export_animation
-from gui.export.deck import scene_image_steps
+from gui.export.deck import SceneWidgets, scene_image_steps
 from gui.export.headless import export_view
 from gui.lecture.controller import Lecture, install_lecture
 from gui.lecture.settings import open_store
@@ -89,7 +90,8 @@ def build_window(*, persist: bool = True) -> StudioMainWindow:
     lecture = install_lecture(window)
     lecture.sweep.frame_writer = export_view  # frames: the export path
     lecture.animation.writer = write_animation
-    lecture.presenter.scene_renderer = scene_image_steps  # the next scene's picture
+    # the next scene's picture, a view's off-screen widget drawn again for its next scene
+    lecture.presenter.scene_renderer = partial(scene_image_steps, widgets=SceneWidgets())
     install_about_action(window)
     install_train_lab(window, lambda path: use_learned_table(window, path))
     if budget_problem:

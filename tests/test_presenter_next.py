@@ -170,3 +170,10 @@ def test_no_part_of_a_picture_is_drawn_while_a_sweep_animates(win, qtbot, monkey
     presenter._advance_job()
     assert len(parts) == 1  # goes on afterwards
     qtbot.waitUntil(lambda: presenter._job is None and presenter.next_image is not None)
+
+
+def test_the_presenter_draws_pictures_with_kept_view_widgets(win):
+    from gui.export.deck import SceneWidgets
+
+    renderer = win.lecture.presenter.scene_renderer
+    assert isinstance(renderer.keywords["widgets"], SceneWidgets)  # see test_scene_widgets

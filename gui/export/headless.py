@@ -307,6 +307,13 @@ class ImageExport:
         Replace the view's title line / add a note line (scenes).
     square_cells
         The lecturer's "Square cells" choice per plot key (see :func:`build_widget`).
+    widget
+        A view widget this class built before for ``spec`` (a whole view, same
+        request size and theme), drawn again with ``view`` instead of building one:
+        :meth:`show_view` updates the plots it has, where building them anew blocks
+        the GUI thread for up to a second. The caller keeps it (:meth:`close` leaves
+        it); the plots' staging is the caller's (same scene staging: see
+        :class:`gui.export.deck.SceneWidgets`).
     """
 
     def __init__(
@@ -322,6 +329,7 @@ class ImageExport:
         note: str | None,
         *,
         square_cells: Mapping[str, bool] | None = None,
+        widget: Any = None,
     ) -> None:
         from gui.qt_app import ensure_app
 
@@ -336,8 +344,13 @@ class ImageExport:
         ui_scale, size = _zoomed_layout(layout, pixels)
         previous = theme.current_theme()
         theme.set_theme(ui_scale=ui_scale)
+        self.owned = widget is None
         try:
-            self.widget = build_widget(spec, view, panel, title, note, square_cells=square_cells)
+            if widget is None:
+                widget = build_widget(spec, view, panel, title, note, square_cells=square_cells)
+            else:
+                fill_widget(widget, view, title, note, square_cells)
+            self.widget = widget
         finally:
             theme.set_theme(ui_scale=previous.ui_scale)  # the window's plots keep their look
         self.widget.resize(*size)
@@ -382,10 +395,11 @@ class ImageExport:
             self.close()
 
     def close(self) -> None:
-        """Release the widget (the image or document stays with :meth:`encoder`)."""
-        if self.widget is not None:
+        """Release the widget (the image or document stays with :meth:`encoder`); a
+        widget given to the constructor is left to its owner."""
+        if self.widget is not None and self.owned:
             self.widget.deleteLater()
-            self.widget = None
+        self.widget = None
 
 
 def build_widget(
@@ -408,7 +422,6 @@ def build_widget(
     (plots not named get the automatic choice). GUI thread only.
     """
     import pyqtgraph as pg
-    from PySide6 import QtCore
 
     from gui.plotting.panel_plot import PanelPlot
     from gui.theme import current_theme
@@ -425,18 +438,33 @@ def build_widget(
     from gui.widgets.view_widget import ViewWidget
 
     widget = ViewWidget(spec)
-    widget.square_cells = chosen  # given to the plots show_data builds
     widget.explanation.hide()  # the teaching paragraph stays in the app
+    fill_widget(widget, view, title, note, chosen)
+    return widget
+
+
+def fill_widget(
+    widget: Any,
+    view: ViewData,
+    title: str | None,
+    note: str | None,
+    square_cells: Mapping[str, bool] | None = None,
+) -> None:
+    """Draw ``view`` in a view widget made by :func:`build_widget` (again: the plots it
+    has are updated), with its title line, note and the "Square cells" choices."""
+    from PySide6 import QtCore
+
+    widget.square_cells = dict(square_cells or {})  # given to the plots show_data builds
+    for key, plot in widget.plots.items():  # and to those it keeps
+        plot.square_cells = widget.square_cells.get(key)
     widget.show_data(view)
     plain = QtCore.Qt.TextFormat.PlainText  # a scene's title and note are not HTML
-    if title:
-        widget.title.setTextFormat(plain)
-        widget.title.setText(title)
+    widget.title.setTextFormat(plain if title else QtCore.Qt.TextFormat.AutoText)
+    widget.title.setText(title or widget.spec.title)
     notes = ([note] if note else []) + view.display_notes()
     widget.status.setTextFormat(plain)
     widget.status.setText(" · ".join(notes))
     widget.status.setVisible(bool(notes))
-    return widget
 
 
 # ----------------------------------------------------------------------- data files
