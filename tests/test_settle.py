@@ -134,3 +134,33 @@ def test_settled_frames_draw_the_pixels_the_event_loop_settles_on(qtbot, steps):
     a, b = _image(fast), _image(plain)
     assert a.size() == b.size()
     assert a == b
+
+
+def test_deferred_size_work_registered_before_layout_is_in_the_settled_frame(qtbot):
+    """Work a module would leave to the event loop (axis titles re-fitted to their new
+    length) runs inside the settle when registered in BEFORE_LAYOUT: its size change is
+    laid out before the frame's paint."""
+    from gui.render import settle as settle_module
+
+    widget = _widget(qtbot)
+    widget.show_data(_data(*STEPS[0]))
+    _settled(widget)
+    plot = widget.plots["a"].plot
+    top = plot.getViewBox().geometry().top()
+    seen: list[object] = []
+
+    def grow_title_row(canvas: object) -> None:  # as a deferred re-fit would, once
+        seen.append(canvas)
+        if len(seen) == 1:
+            plot.layout.setRowFixedHeight(0, 90)
+
+    settle_module.BEFORE_LAYOUT.append(grow_title_row)
+    try:
+        widget.show_data(_data(*STEPS[1]), live=True)
+    finally:
+        settle_module.BEFORE_LAYOUT.remove(grow_title_row)
+    assert seen and all(c is widget.canvas for c in seen)
+    owners = [w for w in widget._settle_targets.owners if _layout_of(w) is not None]
+    assert all(_layout_of(w).isActivated() for w in owners)
+    # the data sits below the 90 px title row already, before any event is processed
+    assert plot.getViewBox().geometry().top() >= top + 40

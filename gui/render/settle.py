@@ -17,6 +17,7 @@ have arrived at (a test compares the pixels).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 import pyqtgraph as pg
@@ -25,6 +26,19 @@ from PySide6 import QtWidgets
 MAX_ROUNDS = 4  # layout ↔ tick-label feedback settles in one or two rounds
 # pyqtgraph's PlotItem, GraphicsLayout, … shadow QGraphicsWidget.layout() with an attribute
 _layout_of = QtWidgets.QGraphicsWidget.layout
+
+
+#: Work that changes sizes and that its owner would otherwise leave to the event loop,
+#: run for a canvas (a ``QGraphicsView``) before each round's layouts are activated:
+#: e.g. axis titles re-fitted to their new length (a module that defers such work
+#: registers its runner here, so that a settled frame includes it).
+BEFORE_LAYOUT: list[Callable[[QtWidgets.QGraphicsView], object]] = []
+
+
+def before_layout(canvas: QtWidgets.QGraphicsView) -> None:
+    """Run the :data:`BEFORE_LAYOUT` hooks for ``canvas``."""
+    for hook in BEFORE_LAYOUT:
+        hook(canvas)
 
 
 class SettleStats:
@@ -61,13 +75,14 @@ def targets(root: QtWidgets.QGraphicsItem) -> Targets:
     return Targets([w for _d, _i, w in found], views, axes)
 
 
-def settle(found: Targets) -> int:
+def settle(found: Targets, before: Callable[[], object] | None = None) -> int:
     """Update the view boxes and axes of ``found`` and activate its invalidated layouts
     (deepest first) until they stay valid; returns the number of re-layout rounds.
 
     View boxes get their auto-range and transform; visible
     :class:`gui.render.fast_axis.FastAxisItem`\\ s generate their draw specs now
-    rather than inside the paint (other axes are left to it).
+    rather than inside the paint (other axes are left to it). ``before`` runs ahead of
+    each round's layouts (see :data:`BEFORE_LAYOUT`).
     """
     SettleStats.calls += 1
     rounds = 0
@@ -78,6 +93,8 @@ def settle(found: Targets) -> int:
             prepare = getattr(axis, "prepare_specs", None)
             if prepare is not None:
                 prepare()
+        if before is not None:
+            before()
         activated = False
         for owner in found.owners:  # deepest first: an inner layout invalidates its parent's
             layout = _layout_of(owner)

@@ -19,7 +19,7 @@ from core.viewdata import ViewData, ViewSpec
 from gui.plotting.panel_plot import PanelPlot
 from gui.render.fast_axis import hide_spare_axes, make_axes
 from gui.render.formula_label import FormulaLabel
-from gui.render.settle import Targets, settle, targets
+from gui.render.settle import Targets, before_layout, settle, targets
 from gui.render.view_box import PlotViewBox
 from gui.theme import current_theme
 from gui.widgets.grid_flow import Position, columns_for, flow_grid, grid_columns, min_panel_size
@@ -399,11 +399,15 @@ class ViewWidget(QtWidgets.QWidget):
         key = (self._items_seen, sum(plot.rebuilds for plot in self.plots.values()))
         if self._settle_targets is None or key != self._settle_key:
             self._settle_targets, self._settle_key = targets(self.canvas.ci), key
+
+        def before() -> None:
+            before_layout(self.canvas)
+
         try:
-            settle(self._settle_targets)
+            settle(self._settle_targets, before)
         except RuntimeError:  # an item collected was deleted meanwhile: collect again
             self._settle_targets = targets(self.canvas.ci)
-            settle(self._settle_targets)
+            settle(self._settle_targets, before)
 
     def _set_draft(self, draft: bool) -> None:
         """Live (draft) or full quality; full quality antialiases only affordable curves."""
