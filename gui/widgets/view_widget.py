@@ -291,7 +291,8 @@ class ViewWidget(QtWidgets.QWidget):
                 need[r] = max(need.get(r, 0.0), height / span)
         need = {r: float(math.ceil(h)) for r, h in need.items()}  # whole px: stable sums
         for r in range(layout.rowCount()):  # the grid keeps each row at its need
-            layout.setRowMinimumHeight(r, need.get(r, 0.0))
+            if layout.rowMinimumHeight(r) != need.get(r, 0.0):  # (setting re-lays out)
+                layout.setRowMinimumHeight(r, need.get(r, 0.0))
         _left, margin_top, _right, margin_bottom = layout.getContentsMargins()
         spacing = layout.verticalSpacing() if need else 0.0
         total = (
