@@ -25,7 +25,7 @@ from PySide6 import QtCore, QtWidgets
 from core.memory import use_env_budget
 from core.scenes import SceneError, load_deck
 from gui.export.actions import ExportActions, install_export_actions
-from gui.export.animation import Sweep, export_animation
+from gui.export.animation import FrameRenderer, Sweep, export_animation
 from gui.export.deck import SceneWidgets, scene_image_steps
 from gui.export.headless import export_view
 from gui.lecture.controller import Lecture, install_lecture
@@ -88,8 +88,21 @@ def build_window(*, persist: bool = True) -> StudioMainWindow:
     window = StudioMainWindow(store if persist and not selftest() else ReadOnlyStore(store))
     install_export_actions(window)
     lecture = install_lecture(window)
-    lecture.sweep.frame_writer = export_view  # frames: the export path
-    lecture.animation.writer = write_animation
+
+    def square_cells(view_id: str) -> dict[str, bool]:
+        """The lecturer's "Square cells" choices in ``view_id``'s plots (exports keep them)."""
+        return dict(window.view_widget(view_id).square_cells) if view_id in window.states else {}
+
+    def frame_writer(view_id: str, params: Mapping[str, Any], path: Any, **kw: Any) -> Path:
+        return export_view(view_id, params, path, square_cells=square_cells(view_id), **kw)
+
+    def animation_writer(view_id: str, *args: Any, **options: Any) -> Path:
+        cells = square_cells(view_id)
+        renderer = partial(FrameRenderer, square_cells=cells)
+        return write_animation(view_id, *args, renderer=renderer, **options)
+
+    lecture.sweep.frame_writer = frame_writer  # frames: the export path
+    lecture.animation.writer = animation_writer
     # the next scene's picture, a view's off-screen widget drawn again for its next scene
     lecture.presenter.scene_renderer = partial(scene_image_steps, widgets=SceneWidgets())
     install_about_action(window)

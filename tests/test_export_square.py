@@ -50,6 +50,17 @@ def test_window_exports_draw_the_cells_as_the_lecturer_chose(window, monkeypatch
     grid, shaw, t5 = _cell_aspects(view_svg)  # the three matrices of the first row
     assert abs(grid - 1.0) > 0.05
     assert abs(shaw - 1.0) < 0.01 and abs(t5 - 1.0) < 0.01  # untouched: automatic, square
+    # a sweep's frames and an animation are drawn with it too
+    frame = tmp_path / "frame.svg"
+    params = window.states["relative"].values
+    window.lecture.sweep.frame_writer("relative", params, frame, width=1600, height=600)
+    assert _cell_aspects(frame) == pytest.approx([grid, shaw, t5], abs=0.01)
+    import gui.app
+
+    seen = []
+    monkeypatch.setattr(gui.app, "export_animation", lambda *a, **k: seen.append(k))
+    window.lecture.animation.writer("relative", params, "seq_len", 4, 8, "linear", "a.gif")
+    assert seen[0]["renderer"].keywords["square_cells"] == {"grid": False}
     # headless, the same plot without the choice is square
     export_view("relative", {}, tmp_path / "auto.svg", panel="grid", width=500, height=300)
     (auto,) = _cell_aspects(tmp_path / "auto.svg")

@@ -132,6 +132,8 @@ class FrameRenderer:
         Layout and pixel size ``(w, h)`` (see :func:`gui.export.headless.pixel_size`).
     title, note
         Replace the view's title line / add a note line (scenes).
+    square_cells
+        The lecturer's "Square cells" choice per plot key (a window's animation).
     """
 
     def __init__(
@@ -141,12 +143,15 @@ class FrameRenderer:
         pixels: tuple[int, int],
         title: str | None = None,
         note: str | None = None,
+        *,
+        square_cells: Mapping[str, bool] | None = None,
     ) -> None:
         from gui.qt_app import ensure_app
 
         ensure_app(headless=True)
         self.spec, self.layout, self.pixels = spec, layout, pixels
         self.title, self.note = title, note
+        self.square_cells = dict(square_cells or {})
         self.context = context_for_size(*pixels)
         self.widget: Any = None
 
@@ -163,7 +168,9 @@ class FrameRenderer:
         theme.set_theme(ui_scale=export_ui_scale(*self.layout))  # plots take fonts from it
         try:
             if self.widget is None:
-                self.widget = headless.build_widget(self.spec, view, None, self.title, self.note)
+                self.widget = headless.build_widget(
+                    self.spec, view, None, self.title, self.note, square_cells=self.square_cells
+                )
                 self.widget.resize(*self.layout)
             else:
                 self.widget.show_data(view)
