@@ -13,6 +13,8 @@ box); Right / Left, Home / End act on the deck only when the focus is not in an 
 (spin box, line edit, slider, combo box, text field), so editing keeps working; Space
 plays / pauses unless a text field has focus (it types there); Ctrl+Z / Ctrl+Shift+Z
 undo the view's parameters unless a focused text field has typing of its own to undo.
+Up / Down (Shift: a screen) scroll a view taller than the stage by one plot row unless
+a field, slider, spin box or list has focus, which keeps its arrows.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from gui.window.protocol import StudioWindow
 
 Key = QtCore.Qt.Key
 _CLICKER_KEYS = {Key.Key_PageDown, Key.Key_PageUp}
+_SCROLL_KEYS = {Key.Key_Down: 1, Key.Key_Up: -1}
 _EDITOR_KEYS = {Key.Key_Left, Key.Key_Right, Key.Key_Home, Key.Key_End, Key.Key_Space}
 
 
@@ -100,6 +103,9 @@ class Lecture(QtCore.QObject):
         self.blank = install_blank_screen(window)
         self.display.applied.connect(lambda: self.help.isVisible() and self.help.open_overlay())
         self._build_actions()
+        # a new view or scene starts at its top (its title), not where the last one was
+        window.view_changed.connect(lambda _view: self.scroll_to_top())
+        self.deck.scene_shown.connect(lambda _previous, _index: self.scroll_to_top())
         self._app_filter = False  # see _filter_app(): only while the window is shown
         window.qt.installEventFilter(self)
         if window.qt.isVisible():
@@ -384,6 +390,31 @@ class Lecture(QtCore.QObject):
         self.display.leave_presentation()
         save_settings(self.window, self.store)
 
+    # ------------------------------------------------------------------ scrolling
+    def scroll_to_top(self) -> None:
+        """Scroll the current view back to its top."""
+        self.window.view_widget(self.window.current_view).scroll_to_top()
+
+    def _scroll_event(self, obj: QtCore.QObject, event: QtGui.QKeyEvent) -> int:
+        """The direction of ``event`` when it is a ↑ / ↓ that scrolls the stage, else 0.
+
+        Lists, fields, sliders and spin boxes keep their arrows; so does every widget
+        when the current view fits (nothing to scroll).
+        """
+        direction = _SCROLL_KEYS.get(Key(event.key()), 0)
+        mods = event.modifiers() & ~QtCore.Qt.KeyboardModifier.KeypadModifier
+        if (
+            not direction
+            or mods
+            not in (QtCore.Qt.KeyboardModifier.NoModifier, QtCore.Qt.KeyboardModifier.ShiftModifier)
+            or not isinstance(obj, QtWidgets.QWidget)
+            or obj.window() is not self.window.qt
+            or isinstance(obj, (*EDITOR_WIDGETS, QtWidgets.QAbstractItemView))
+            or not self.window.view_widget(self.window.current_view).scrolls
+        ):
+            return 0
+        return direction
+
     # ------------------------------------------------------------------ events
     def _filter_app(self, on: bool) -> None:
         """See the application's events (for the shortcut overrides) only while the
@@ -403,6 +434,13 @@ class Lecture(QtCore.QObject):
         kind = event.type()
         if kind == QtCore.QEvent.Type.ShortcutOverride:
             return self._shortcut_override(obj, event)
+        if kind == QtCore.QEvent.Type.KeyPress and isinstance(event, QtGui.QKeyEvent):
+            direction = self._scroll_event(obj, event)
+            if direction:  # ↑ / ↓: one plot row, Shift: one screen
+                shift = event.modifiers() & QtCore.Qt.KeyboardModifier.ShiftModifier
+                view = self.window.view_widget(self.window.current_view)
+                view.scroll_rows(direction, page=bool(shift))
+                return True
         if obj is self.window.qt:
             if kind == QtCore.QEvent.Type.Close:
                 self.save()

@@ -34,8 +34,22 @@ class _Canvas(pg.GraphicsLayoutWidget):
     view stayed taller, and scrolled, after a focus and back.
     """
 
+    def __init__(self, owner: ViewWidget) -> None:
+        super().__init__(owner)
+        self._owner = owner
+
     def sizeHint(self) -> QtCore.QSize:
         return QtCore.QSize(super().sizeHint().width(), self.minimumHeight())
+
+    def wheelEvent(self, event: QtGui.QWheelEvent) -> None:
+        """The wheel scrolls the view when it scrolls; Ctrl+wheel (or the wheel when the
+        view fits) zooms the plot under the pointer, as before."""
+        ctrl = event.modifiers() & QtCore.Qt.KeyboardModifier.ControlModifier
+        if not ctrl and self._owner.scrolls:
+            QtCore.QCoreApplication.sendEvent(self._owner.scroll_area.verticalScrollBar(), event)
+            event.accept()
+            return
+        super().wheelEvent(event)
 
 
 class ViewWidget(QtWidgets.QWidget):
@@ -224,6 +238,51 @@ class ViewWidget(QtWidgets.QWidget):
 
     def _columns_now(self, positions: dict[str, Position]) -> int:
         return self.fitting_columns(grid_columns(positions))
+
+    @property
+    def scrolls(self) -> bool:
+        """Whether the view is taller than its place (and scrolls)."""
+        return self.scroll_area.verticalScrollBar().maximum() > 0
+
+    def scroll_to_top(self) -> None:
+        """Scroll back to the title (a new view or scene starts at the top)."""
+        self.scroll_area.verticalScrollBar().setValue(0)
+
+    def row_tops(self) -> list[int]:
+        """The tops of the plot rows shown, in the scrolled body's pixels, top first."""
+        tops: set[int] = set()
+        viewport = self.canvas.viewport()
+        for plot in self.plots.values():
+            item = plot.plot
+            if not item.isVisible():
+                continue
+            top = self.canvas.mapFromScene(item.sceneBoundingRect().topLeft())
+            tops.add(viewport.mapTo(self.body, top).y())
+        return sorted(tops)
+
+    def scroll_rows(self, direction: int, page: bool = False) -> bool:
+        """Scroll one plot row down (``direction`` > 0) or up (``page``: one screen);
+        False when the view does not scroll or is already at that end."""
+        bar = self.scroll_area.verticalScrollBar()
+        if bar.maximum() <= 0:
+            return False
+        value = bar.value()
+        if page:
+            target = value + direction * bar.pageStep()
+        elif direction > 0:
+            below = [t for t in self.row_tops() if t > value + 2]
+            target = below[0] if below else bar.maximum()
+        else:
+            tops = self.row_tops()
+            above = [t for t in tops if t < value - 2]
+            target = above[-1] if above else 0
+            if tops and target == tops[0] and target < bar.pageStep() // 2:
+                target = 0  # the first row and the title and formula above it fit
+        target = max(bar.minimum(), min(bar.maximum(), target))
+        if target == value:
+            return False
+        bar.setValue(target)
+        return True
 
     def set_presenting(self, presenting: bool) -> None:
         """Presentation mode: plots need more room (fewer, larger columns)."""

@@ -1,0 +1,144 @@
+"""A stage taller than the window (issue 14): the wheel and ↑ / ↓ scroll the view, Ctrl+wheel
+zooms a plot, a new view or scene starts at its top, and the parameter dock widens with
+the UI scale. One window for the module; geometry and values only, no timing."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from core.scenes import Deck, Scene
+
+Mod = QtCore.Qt.KeyboardModifier
+
+
+@pytest.fixture(scope="module")
+def studio(qapp):
+    from gui.app import build_window
+    from gui.theme import current_theme, set_theme
+
+    saved = current_theme()
+    win = build_window(persist=False)
+    win.resize(1280, 720)
+    win.show()
+    assert win.wait_idle(60)
+    yield win
+    win.lecture.display.leave_presentation()
+    win.close()
+    set_theme(saved.name, ui_scale=saved.ui_scale)
+
+
+def _settle(win) -> None:
+    app = QtWidgets.QApplication.instance()
+    for _ in range(4):  # resize → re-fit (a zero-time timer) → layout → repaint
+        assert win.wait_idle(60)
+        app.processEvents()
+
+
+def _show(win, view_id: str, scale: float, size: tuple[int, int] = (1280, 720)):
+    win.lecture.display.leave_presentation()
+    win.lecture.display.set_scale(scale)
+    win.resize(*size)
+    win.set_view(view_id)
+    _settle(win)
+    return win.views[view_id]
+
+
+def _wheel(widget, plot_key: str, modifiers=Mod.NoModifier) -> None:
+    """One notch of the wheel (down) over the middle of a plot."""
+    canvas = widget.canvas
+    box = widget.plots[plot_key].plot.getViewBox()
+    pos = QtCore.QPointF(canvas.mapFromScene(box.sceneBoundingRect().center()))
+    event = QtGui.QWheelEvent(
+        pos,
+        QtCore.QPointF(canvas.viewport().mapToGlobal(pos.toPoint())),
+        QtCore.QPoint(0, 0),
+        QtCore.QPoint(0, -120),
+        QtCore.Qt.MouseButton.NoButton,
+        modifiers,
+        QtCore.Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
+    QtWidgets.QApplication.sendEvent(canvas.viewport(), event)
+
+
+def _range(widget, plot_key: str) -> list[list[float]]:
+    return widget.plots[plot_key].plot.getViewBox().viewRange()
+
+
+def test_wheel_scrolls_a_tall_view_and_ctrl_wheel_zooms(studio):
+    widget = _show(studio, "permutation", 2.0)
+    bar = widget.scroll_area.verticalScrollBar()
+    assert widget.scrolls and bar.value() == 0
+    key = "weights_a_none"  # the top left plot: on screen at the top
+    before = _range(widget, key)
+    _wheel(widget, key)
+    assert bar.value() > 0  # the view scrolled ...
+    assert _range(widget, key) == before  # ... and the plot kept its range
+    scrolled = bar.value()
+    _wheel(widget, key, Mod.ControlModifier)
+    assert bar.value() == scrolled
+    assert _range(widget, key) != before  # Ctrl+wheel zoomed the plot
+    widget.plots[key].plot.getViewBox().autoRange()
+    # a view that fits keeps the wheel for zooming
+    fits = _show(studio, "learned", 1.0, (1920, 1080))
+    assert not fits.scrolls
+    plot = next(iter(fits.plots))
+    before = _range(fits, plot)
+    _wheel(fits, plot)
+    assert _range(fits, plot) != before
+
+
+def _key(win, target, key, modifiers=Mod.NoModifier) -> None:
+    target.setFocus()
+    QtWidgets.QApplication.processEvents()
+    QtWidgets.QApplication.sendEvent(
+        target, QtGui.QKeyEvent(QtCore.QEvent.Type.KeyPress, key, modifiers)
+    )
+
+
+def test_arrow_keys_scroll_by_rows_and_fields_keep_them(studio):
+    widget = _show(studio, "permutation", 2.0)
+    bar = widget.scroll_area.verticalScrollBar()
+    bar.setValue(0)
+    tops = widget.row_tops()
+    assert len(tops) >= 3 and bar.value() == 0
+    _key(studio, widget.canvas, QtCore.Qt.Key.Key_Down)
+    assert bar.value() == tops[0]  # the first plot row at the top
+    _key(studio, widget.canvas, QtCore.Qt.Key.Key_Down)
+    assert bar.value() == tops[1]  # the next one
+    _key(studio, widget.canvas, QtCore.Qt.Key.Key_Up)
+    assert bar.value() == tops[0]
+    _key(studio, widget.canvas, QtCore.Qt.Key.Key_Up)
+    assert bar.value() == 0  # back to the title
+    _key(studio, widget.canvas, QtCore.Qt.Key.Key_Down, Mod.ShiftModifier)
+    assert bar.value() == min(bar.pageStep(), bar.maximum())  # one screen
+    # a focused spin box keeps its arrows: its value steps, the view stays
+    spin = studio.panels["permutation"].findChild(QtWidgets.QSpinBox)
+    assert spin is not None
+    value, scrolled = spin.value(), bar.value()
+    _key(studio, spin, QtCore.Qt.Key.Key_Up)
+    assert spin.value() != value
+    assert bar.value() == scrolled
+    spin.setValue(value)
+    _settle(studio)
+
+
+def test_a_new_view_or_scene_starts_at_the_top(studio):
+    widget = _show(studio, "permutation", 2.0)
+    bar = widget.scroll_area.verticalScrollBar()
+    bar.setValue(bar.maximum())
+    studio.set_view("compare")
+    studio.set_view("permutation")
+    assert bar.value() == 0
+    deck = studio.lecture.deck
+    values = dict(studio.states["permutation"].values)
+    deck.set_deck(
+        Deck("t", (Scene("permutation", values, "a", ""), Scene("permutation", values, "b", "")))
+    )
+    assert deck.go(0)
+    _settle(studio)
+    bar.setValue(bar.maximum())
+    assert deck.go(1)  # the same view, the next scene
+    _settle(studio)
+    assert bar.value() == 0
