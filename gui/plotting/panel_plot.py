@@ -17,6 +17,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from core.viewdata import Panel
 from gui.plotting.cells import CellDisplay
 from gui.plotting.hover import HoverOverlay
+from gui.plotting.legend_strip import StripLegend
 from gui.plotting.panel_extras import PanelExtras
 from gui.plotting.plot_data import color_levels, display_image, same_arrays, series_color
 from gui.render.fast_axis import FastColorBarItem
@@ -60,7 +61,7 @@ class PanelPlot(PanelExtras, CellDisplay):
         self.colorbar: pg.ColorBarItem | None = None
         self.arrows: list[pg.GraphicsObject] = []
         self.text_labels: list[pg.TextItem] = []  # an arrows panel's labels
-        self.legend: pg.LegendItem | None = None
+        self.legend: StripLegend | None = None
         self.table: pg.TextItem | None = None
         self.grid: GridLines | None = None
         self.tile_labels: TileLabels | None = None
@@ -284,14 +285,14 @@ class PanelPlot(PanelExtras, CellDisplay):
         if panel.kind in ("curves", "bars", "arrows"):
             self.grid = GridLines(self.plot, GRID_ALPHA, theme.background)
         if panel.kind == "curves" and 1 < len(panel.series) <= MAX_LEGEND_ENTRIES:
-            # (more entries would hide the data)
-            self.legend = self.plot.addLegend(
-                offset=(-10, 5),
-                colCount=2 if len(panel.series) > 3 else 1,
+            # (more entries would hide the data); in a strip above the data, never over
+            # the curves (see legend_strip)
+            self.legend = StripLegend(
+                colCount=len(panel.series),
                 labelTextSize=f"{theme.font_pt(10)}pt",
                 labelTextColor=theme.foreground,
-                brush=pg.mkBrush(theme.background + "c0"),
             )
+            self.legend.attach(self.plot)
         if panel.kind in ("curves", "arrows"):
             for i, s in enumerate(panel.series):
                 color = pg.mkColor(series_color(i if s.color is None else s.color, theme))
@@ -334,7 +335,9 @@ class PanelPlot(PanelExtras, CellDisplay):
         handed back on the next rebuild and stay invisible for good.
         """
         legend = self.legend or self.plot.legend
-        if legend is not None and legend.scene() is not None:
+        if isinstance(legend, StripLegend):
+            legend.detach(self.plot)
+        elif legend is not None and legend.scene() is not None:
             legend.scene().removeItem(legend)
         self.legend = self.plot.legend = None
 

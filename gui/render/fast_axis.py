@@ -94,10 +94,50 @@ class FastAxisItem(pg.AxisItem):
       replaying them (spans and text) is cheaper than recording and playing a picture.
     """
 
+    _label_fit: tuple | None = None  # (html, room) the title was last fitted to
+
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
         self._text_sizes: dict[str, tuple[float, float]] = {}
         self._text_font_key: tuple | None = None
+
+    # ------------------------------------------------------------------ title
+    def resizeEvent(self, ev: object = None) -> None:
+        """Wrap the axis title onto more lines when it is longer than the axis, then
+        place it (pyqtgraph's): a long title ("wavelength (positions)" on a short
+        plot) ran past the plot's ends into its neighbours."""
+        if self.label is not None:
+            self.fit_label()
+        super().resizeEvent(ev)
+
+    def fit_label(self) -> bool:
+        """Give the title a text width of the axis' length when it does not fit on one
+        line (centred lines; one line again when it fits). Returns whether its size
+        changed (the axis then re-computes the room it asks for across)."""
+        label = self.label
+        if label is None or not label.isVisible():
+            return False
+        vertical = self.orientation in ("left", "right")
+        room = float(self.size().height() if vertical else self.size().width()) - 4
+        html = label.toHtml()
+        key = (html, round(room))
+        if key == self._label_fit:
+            return False
+        before = label.boundingRect().size()
+        document = label.document()
+        if label.textWidth() >= 0:
+            label.setTextWidth(-1)
+        natural = document.idealWidth() + 2 * document.documentMargin()
+        if room > 40 and natural > room:
+            option = document.defaultTextOption()
+            option.setAlignment(_ALIGN.AlignHCenter)
+            document.setDefaultTextOption(option)
+            label.setTextWidth(room)
+        self._label_fit = (label.toHtml(), round(room))
+        if label.boundingRect().size() == before:
+            return False
+        self._adjustSize()
+        return True
 
     # ------------------------------------------------------------------ paint
     def paint(self, p: QtGui.QPainter, opt: object, widget: object) -> None:
