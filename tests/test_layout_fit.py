@@ -1,0 +1,118 @@
+"""Layout that fits the UI scale (issue 14 item 3), first part: legends sit in a strip
+outside the data, and axis titles stay within their own plot, clear of their tick
+labels and of the data (a long title wraps). Geometry only (offscreen), no timing."""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+import pytest
+from PySide6 import QtCore, QtGui
+
+from core.views import VIEW_IDS
+
+TOL = 1.0  # px: rounding of scene coordinates
+
+
+def _settle(window, qtbot, widget) -> None:
+    assert window.wait_idle()
+    for _ in range(3):  # axes learn their labels' sizes when painted, then re-lay out
+        widget.canvas.grab()
+        qtbot.wait(1)
+
+
+def _tick_text_rects(axis: pg.AxisItem) -> list[QtCore.QRectF]:
+    """Scene rectangles of the ink of the tick labels ``axis`` draws now."""
+    picture = QtGui.QPicture()
+    painter = QtGui.QPainter(picture)
+    try:
+        if axis.style["tickFont"]:
+            painter.setFont(axis.style["tickFont"])
+        specs = axis.generateDrawSpecs(painter)
+        metrics = QtGui.QFontMetricsF(painter.font())
+    finally:
+        painter.end()
+    if specs is None:
+        return []
+    out = []
+    for rect, flags, text in specs[2]:
+        box = metrics.boundingRect(QtCore.QRectF(rect), int(flags), text)
+        ink = metrics.tightBoundingRect(text).translated(box.left(), box.top() + metrics.ascent())
+        out.append(axis.mapRectToScene(ink))
+    return out
+
+
+def _axis_title_rect(axis: pg.AxisItem) -> QtCore.QRectF | None:
+    """Scene rectangle of the ink of the axis title's lines."""
+    label = axis.label
+    if not axis.isVisible() or not label.isVisible() or not axis.labelText:
+        return None
+    document = label.document()
+    metrics = QtGui.QFontMetricsF(label.font())
+    ink = QtCore.QRectF()
+    block = document.begin()
+    while block.isValid():
+        layout = block.layout()
+        origin = document.documentLayout().blockBoundingRect(block).topLeft()
+        for i in range(layout.lineCount()):
+            line = layout.lineAt(i)
+            text = block.text()[line.textStart() : line.textStart() + line.textLength()]
+            tight = metrics.tightBoundingRect(text.strip())
+            baseline = origin.y() + line.y() + line.ascent()
+            ink = ink.united(tight.translated(origin.x() + line.naturalTextRect().left(), baseline))
+        block = block.next()
+    return label.mapRectToScene(ink)
+
+
+def _overlap(a: QtCore.QRectF, b: QtCore.QRectF) -> bool:
+    return a.adjusted(TOL, TOL, -TOL, -TOL).intersects(b.adjusted(TOL, TOL, -TOL, -TOL))
+
+
+def _inside(inner: QtCore.QRectF, outer: QtCore.QRectF) -> bool:
+    return outer.adjusted(-TOL, -TOL, TOL, TOL).contains(inner)
+
+
+def layout_problems(widget) -> list[str]:
+    """Legends over data, axis titles outside their plot or over tick labels/data."""
+    problems: list[str] = []
+    plots = {key: p for key, p in widget.plots.items() if p.panel is not None}
+    for key, panel_plot in plots.items():
+        plot = panel_plot.plot
+        where = f"{widget.spec.view_id}/{key}"
+        plot_rect = plot.sceneBoundingRect()
+        vb_rect = plot.getViewBox().sceneBoundingRect()
+        for name in ("left", "bottom"):
+            axis = plot.getAxis(name)
+            rect = _axis_title_rect(axis)
+            if rect is None:
+                continue
+            if not _inside(rect, plot_rect):
+                problems.append(f"{where}: {name} axis title {rect} outside its plot")
+            if any(_overlap(rect, tick) for tick in _tick_text_rects(axis)):
+                problems.append(f"{where}: {name} axis title overlaps a tick label")
+            if _overlap(rect, vb_rect):
+                problems.append(f"{where}: {name} axis title over the data")
+        legend = panel_plot.legend
+        if legend is not None:
+            legend_rect = legend.sceneBoundingRect()
+            if _overlap(legend_rect, vb_rect):
+                problems.append(f"{where}: legend {legend_rect} over the data {vb_rect}")
+            if not _inside(legend_rect, plot_rect):
+                problems.append(f"{where}: legend {legend_rect} outside its plot")
+            for _sample, label in legend.items:
+                if not _inside(label.sceneBoundingRect(), legend_rect):
+                    problems.append(f"{where}: legend entry {label.text!r} cut off")
+    return problems
+
+
+@pytest.mark.parametrize("scale", [1.0, 2.0])
+def test_legends_and_axis_titles_fit(window, qtbot, scale):
+    """Every view at 1600 × 1000, 100 and 200 %: legends outside the data, axis titles
+    inside their plot and clear of tick labels and data."""
+    window.lecture.display.set_scale(scale)
+    problems: list[str] = []
+    for view_id in VIEW_IDS:
+        window.set_view(view_id)
+        widget = window.views[view_id]
+        _settle(window, qtbot, widget)
+        problems += layout_problems(widget)
+    assert not problems, "\n".join(problems)
