@@ -56,7 +56,7 @@ class StripLegend(pg.LegendItem):
 
     def setParentItem(self, parent: QtWidgets.QGraphicsItem | None) -> None:
         # no anchoring (pyqtgraph's anchors it to a corner of the view box)
-        QtWidgets.QGraphicsWidget.setParentItem(self, parent)
+        QtWidgets.QGraphicsWidget.setParentItem(self, parent)  # type: ignore[arg-type]
 
     def updateSize(self) -> None:
         # pyqtgraph sets the geometry from its entries; here the plot's grid places it
