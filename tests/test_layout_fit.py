@@ -116,3 +116,31 @@ def test_legends_and_axis_titles_fit(window, qtbot, scale):
         _settle(window, qtbot, widget)
         problems += layout_problems(widget)
     assert not problems, "\n".join(problems)
+
+
+def test_window_teardown_after_legends_and_wrapped_titles(qtbot):
+    """Close and collect one window, then close, delete and collect another, both after
+    showing every view (legend strips, wrapped axis titles): the teardown segfaulted
+    (a legend strip owned through the grid, an axis re-fitting its title while its
+    grid was destroyed)."""
+    import gc
+
+    from PySide6 import QtWidgets
+
+    from gui.app import build_window
+
+    for delete in (False, True):
+        win = build_window()
+        win.resize(1600, 1000)
+        win.show()
+        for view_id in VIEW_IDS:
+            win.set_view(view_id)
+            assert win.wait_idle()
+        win.close()
+        if delete:
+            win.deleteLater()
+            QtCore.QCoreApplication.sendPostedEvents(None, QtCore.QEvent.Type.DeferredDelete)
+        del win
+        QtWidgets.QApplication.processEvents()
+        gc.collect()
+        QtWidgets.QApplication.processEvents()

@@ -40,6 +40,10 @@ class StripLegend(pg.LegendItem):
         top = plot.getAxis("top")
         if not top.isVisible():
             plot.layout.removeItem(top)
+        # Qt must own it (a child of the plot): ``layout.addItem`` leaves it owned by
+        # Python, and a collected wrapper then deleted it in the middle of the plot's
+        # own destruction (a segfault in the window's teardown)
+        self.setParentItem(plot)
         plot.layout.addItem(self, LEGEND_ROW, LEGEND_COL)
         plot.legend = self
 

@@ -106,7 +106,8 @@ class FastAxisItem(pg.AxisItem):
         """Wrap the axis title onto more lines when it is longer than the axis, then
         place it (pyqtgraph's): a long title ("wavelength (positions)" on a short
         plot) ran past the plot's ends into its neighbours."""
-        if self.label is not None:
+        # out of its plot's grid (the grid is being destroyed): nothing to fit
+        if self.label is not None and self.parentLayoutItem() is not None:
             self.fit_label()
         super().resizeEvent(ev)
 
@@ -136,7 +137,10 @@ class FastAxisItem(pg.AxisItem):
         self._label_fit = (label.toHtml(), round(room))
         if label.boundingRect().size() == before:
             return False
-        self._adjustSize()
+        # re-size from the event loop, not inside this resize: changing the size
+        # constraints from ``resizeEvent`` re-entered the plot's grid while the plot
+        # was being destroyed (a segfault in the window's teardown)
+        QtCore.QTimer.singleShot(0, self, self._adjustSize)
         return True
 
     # ------------------------------------------------------------------ paint
