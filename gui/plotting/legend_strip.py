@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 
 import pyqtgraph as pg
+import shiboken6
 from PySide6 import QtCore, QtWidgets
 
 LEGEND_ROW, LEGEND_COL = 1, 1  # the top axis' cell of PlotItem's grid
@@ -62,9 +63,17 @@ class StripLegend(pg.LegendItem):
         # no anchoring (pyqtgraph's anchors it to a corner of the view box)
         QtWidgets.QGraphicsWidget.setParentItem(self, parent)  # type: ignore[arg-type]
 
+    def _alive(self) -> bool:
+        """Whether the wrapper still has its state: the collector clears a closed
+        window's wrappers first, and Qt's destructors then still resize the legend
+        (an exception in that Qt virtual crashed the teardown)."""
+        state = vars(self)
+        return "items" in state and "layout" in state and shiboken6.isValid(state["layout"])
+
     def updateSize(self) -> None:
         # pyqtgraph sets the geometry from its entries; here the plot's grid places it
-        self.updateGeometry()
+        if self._alive():
+            self.updateGeometry()
 
     # ------------------------------------------------------------------ size
     def entry_width(self) -> float:
@@ -84,12 +93,16 @@ class StripLegend(pg.LegendItem):
             self.updateGeometry()
 
     def resizeEvent(self, ev: object) -> None:
+        if not self._alive():
+            return
         self.fit_columns(self.geometry().width())  # (``self.size`` is an option)
         super().resizeEvent(ev)
 
     def sizeHint(
         self, which: QtCore.Qt.SizeHint, constraint: QtCore.QSizeF | None = None
     ) -> QtCore.QSizeF:
+        if not self._alive():
+            return QtCore.QSizeF(0, 0)
         if which == _HINT.MaximumSize:
             return QtCore.QSizeF(1e6, 1e6)
         if which not in (_HINT.MinimumSize, _HINT.PreferredSize):

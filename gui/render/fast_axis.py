@@ -23,6 +23,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
 
 import pyqtgraph as pg
+import shiboken6
 from PySide6 import QtCore, QtGui
 
 from gui.render.axis_specs import generate_draw_specs, log_rank, separate_labels
@@ -106,6 +107,9 @@ class FastAxisItem(pg.AxisItem):
         """Wrap the axis title onto more lines when it is longer than the axis, then
         place it (pyqtgraph's): a long title ("wavelength (positions)" on a short
         plot) ran past the plot's ends into its neighbours."""
+        label = vars(self).get("label", False)
+        if label is False or (label is not None and not shiboken6.isValid(label)):
+            return  # teardown: the collector cleared the wrapper, or Qt deleted its title
         # out of its plot's grid (the grid is being destroyed): nothing to fit
         if self.label is not None and self.parentLayoutItem() is not None:
             self.fit_label()
