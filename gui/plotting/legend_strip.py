@@ -2,10 +2,17 @@
 
 pyqtgraph's ``LegendItem`` is anchored inside the view box: on a small plot (200 %, a
 presentation screen) it covered the curves it names. :class:`StripLegend` is the same
-item (entries, samples, ``items``) placed in the ``PlotItem``'s own grid, in the row
-of the (never shown) top axis: the data area shrinks by the strip's height instead.
-Its entries flow into as many columns as the plot's width holds, so a narrow plot gets
-a taller strip rather than a wider column.
+item (entries, samples, ``items``) placed on the plot's top axis, which is otherwise
+never shown: the axis sits in the ``PlotItem``'s grid right above the view box and as
+wide as it, and takes the legend's height, so the data area shrinks by the strip's
+height instead. The entries flow into as many columns as the data's width holds, so a
+narrow plot gets a taller strip rather than a wider one.
+
+Teardown safety (each of these crashed closing a window or the application): no Qt
+virtual is overridden in Python (``sizeHint``, ``resizeEvent``), the legend is not an
+item of the plot's grid layout, and its entries never move to other cells (pyqtgraph's
+``setColumnCount``): a plot whose width holds another number of columns gets a new
+legend (:meth:`StripLegend.columns_for`).
 """
 
 from __future__ import annotations
@@ -14,103 +21,81 @@ import math
 
 import pyqtgraph as pg
 import shiboken6
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
-LEGEND_ROW, LEGEND_COL = 1, 1  # the top axis' cell of PlotItem's grid
 SAMPLE_WIDTH = 20.0  # px of an entry's line sample (pyqtgraph's ItemSample)
 _HINT = QtCore.Qt.SizeHint
 
 
 class StripLegend(pg.LegendItem):
-    """``LegendItem`` laid out in its plot's grid above the view box.
+    """``LegendItem`` on its plot's top axis (the strip above the view box)."""
 
-    It asks for no width of its own (the columns of the view's grid stay as wide as
-    they are) and for the height of its entries at the current number of columns,
-    which follows the width it gets (:meth:`fit_columns`).
-    """
+    _width = 0.0  # the strip's width (the data's), px
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(offset=None, frame=False, **kwargs)
-        # laid out in the plot's grid: it scales and moves with the plot (also in exports)
+        # drawn with the plot: it scales and moves with it (also in exports)
         self.setFlag(self.GraphicsItemFlag.ItemIgnoresTransformations, False)
 
     # ------------------------------------------------------------------ placement
     def attach(self, plot: pg.PlotItem) -> None:
-        """Put the legend in ``plot``'s grid above the data (``plot.legend``: items
-        added to the plot with a name get an entry)."""
+        """Show the legend above ``plot``'s data (``plot.legend``: items added to the
+        plot with a name get an entry)."""
         top = plot.getAxis("top")
-        if not top.isVisible():
-            plot.layout.removeItem(top)
-        # Qt must own it (a child of the plot): ``layout.addItem`` leaves it owned by
-        # Python, and a collected wrapper then deleted it in the middle of the plot's
-        # own destruction (a segfault in the window's teardown)
-        self.setParentItem(plot)
-        plot.layout.addItem(self, LEGEND_ROW, LEGEND_COL)
+        # the axis is only the strip's room: no line, no ticks, no values
+        top.setStyle(showValues=False, tickLength=0)
+        top.setPen(QtGui.QPen(QtCore.Qt.PenStyle.NoPen))
+        top.setHeight(0)
+        plot.showAxis("top")
+        self.setParentItem(top)
         plot.legend = self
 
     def detach(self, plot: pg.PlotItem) -> None:
-        """Take the legend out of ``plot`` (grid, scene and ``plot.legend``)."""
-        plot.layout.removeItem(self)
-        top = plot.getAxis("top")
-        if not any(plot.layout.itemAt(i) is top for i in range(plot.layout.count())):
-            plot.layout.addItem(top, LEGEND_ROW, LEGEND_COL)
+        """Take the legend out of ``plot`` (scene and ``plot.legend``); the strip's
+        axis is hidden again."""
         if self.scene() is not None:
             self.scene().removeItem(self)
         if plot.legend is self:
             plot.legend = None
+        plot.hideAxis("top")
 
     def setParentItem(self, parent: QtWidgets.QGraphicsItem | None) -> None:
         # no anchoring (pyqtgraph's anchors it to a corner of the view box)
         QtWidgets.QGraphicsWidget.setParentItem(self, parent)  # type: ignore[arg-type]
 
-    def _alive(self) -> bool:
-        """Whether the wrapper still has its state: the collector clears a closed
-        window's wrappers first, and Qt's destructors then still resize the legend
-        (an exception in that Qt virtual crashed the teardown)."""
-        state = vars(self)
-        return "items" in state and "layout" in state and shiboken6.isValid(state["layout"])
-
-    def updateSize(self) -> None:
-        # pyqtgraph sets the geometry from its entries; here the plot's grid places it
-        if self._alive():
-            self.updateGeometry()
-
     # ------------------------------------------------------------------ size
-    def entry_width(self) -> float:
-        """Width of the widest entry (sample, label and spacing) in px."""
-        widths = [label.itemRect().width() for _sample, label in self.items]
-        spacing = self.layout.horizontalSpacing()
-        return SAMPLE_WIDTH + (max(widths) if widths else 0.0) + 2 * max(0.0, spacing) + 6
-
-    def fit_columns(self, width: float) -> None:
-        """As many columns as ``width`` holds (at least one)."""
-        if not self.items:
+    def updateSize(self) -> None:
+        """The legend as wide as the strip and as high as its entries; the strip's
+        axis takes that height (pyqtgraph's sizes the legend to its entries alone)."""
+        if not shiboken6.isValid(self.layout):
             return
-        columns = max(1, min(len(self.items), math.floor(width / self.entry_width())))
-        if columns != self.columnCount:
-            self.setColumnCount(columns)
-            self.layout.invalidate()
-            self.updateGeometry()
-
-    def resizeEvent(self, ev: object) -> None:
-        if not self._alive():
-            return
-        self.fit_columns(self.geometry().width())  # (``self.size`` is an option)
-        super().resizeEvent(ev)
-
-    def sizeHint(
-        self, which: QtCore.Qt.SizeHint, constraint: QtCore.QSizeF | None = None
-    ) -> QtCore.QSizeF:
-        if not self._alive():
-            return QtCore.QSizeF(0, 0)
-        if which == _HINT.MaximumSize:
-            return QtCore.QSizeF(1e6, 1e6)
-        if which not in (_HINT.MinimumSize, _HINT.PreferredSize):
-            return QtCore.QSizeF(0, 0)
         height = self.layout.effectiveSizeHint(_HINT.PreferredSize).height() if self.items else 0
-        return QtCore.QSizeF(10.0, height)
+        width = max(self._width, self.layout.effectiveSizeHint(_HINT.MinimumSize).width())
+        self.setGeometry(0, 0, width, height)
+        axis = self.parentItem()
+        if isinstance(axis, pg.AxisItem) and axis.height() != height:
+            axis.setHeight(int(math.ceil(height)))
+
+    def set_width(self, width: float) -> None:
+        """Make the strip ``width`` px wide (the data's width)."""
+        self._width = max(0.0, width)
+        self.updateSize()
+
+    def entry_widths(self) -> list[float]:
+        """Width of each entry (sample, label and spacing) in px."""
+        spacing = 2 * max(0.0, self.layout.horizontalSpacing()) + 6
+        return [SAMPLE_WIDTH + label.itemRect().width() + spacing for _s, label in self.items]
+
+    def columns_for(self, width: float) -> int:
+        """The most columns of entries (filled row by row, each column as wide as its
+        widest entry) that ``width`` px hold; at least one."""
+        widths = self.entry_widths()
+        for columns in range(len(widths), 1, -1):
+            total = sum(max(widths[j::columns]) for j in range(columns))
+            if total <= width:
+                return columns
+        return 1
 
     def addItem(self, item: object, name: str) -> None:
         super().addItem(item, name)
-        self.layout.invalidate()
-        self.updateGeometry()
+        self.updateSize()

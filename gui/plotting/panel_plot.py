@@ -20,7 +20,7 @@ from gui.plotting.hover import HoverOverlay
 from gui.plotting.legend_strip import StripLegend
 from gui.plotting.panel_extras import PanelExtras
 from gui.plotting.plot_data import color_levels, display_image, same_arrays, series_color
-from gui.render.fast_axis import FastColorBarItem
+from gui.render.fast_axis import FastAxisItem, FastColorBarItem
 from gui.render.fast_image import FastImageItem
 from gui.render.grid_lines import GridLines
 from gui.render.line_item import LineItem
@@ -62,6 +62,7 @@ class PanelPlot(PanelExtras, CellDisplay):
         self.arrows: list[pg.GraphicsObject] = []
         self.text_labels: list[pg.TextItem] = []  # an arrows panel's labels
         self.legend: StripLegend | None = None
+        self._legend_width: float | None = None  # the width the legend was fitted to
         self.table: pg.TextItem | None = None
         self.grid: GridLines | None = None
         self.tile_labels: TileLabels | None = None
@@ -77,6 +78,9 @@ class PanelPlot(PanelExtras, CellDisplay):
         self._image_source: tuple | None = None  # (levels, (image, x, y)) last shown
         self.text_zoom = 1.0  # this plot's text relative to the theme (focus mode)
         self.hover = HoverOverlay(plot, self.probe_text, self.hover_cell)  # label by the cursor
+        top = plot.getAxis("top")
+        if isinstance(top, FastAxisItem):  # the legend strip's axis, as wide as the data
+            top.add_length_listener(self._fit_legend)
 
     # ------------------------------------------------------------------ public
     def show(self, panel: Panel) -> None:
@@ -287,12 +291,7 @@ class PanelPlot(PanelExtras, CellDisplay):
         if panel.kind == "curves" and 1 < len(panel.series) <= MAX_LEGEND_ENTRIES:
             # (more entries would hide the data); in a strip above the data, never over
             # the curves (see legend_strip)
-            self.legend = StripLegend(
-                colCount=len(panel.series),
-                labelTextSize=f"{theme.font_pt(10)}pt",
-                labelTextColor=theme.foreground,
-            )
-            self.legend.attach(self.plot)
+            self._make_legend(len(panel.series), theme)
         if panel.kind in ("curves", "arrows"):
             for i, s in enumerate(panel.series):
                 color = pg.mkColor(series_color(i if s.color is None else s.color, theme))
@@ -371,9 +370,49 @@ class PanelPlot(PanelExtras, CellDisplay):
     def _refresh_legend(self, panel: Panel) -> None:
         if self.legend is None:
             return
+        renamed = False
         for (_sample, label), s in zip(self.legend.items, panel.series, strict=False):
             if label.text != s.name:
                 label.setText(s.name)
+                renamed = True
+        if renamed or self._legend_width is None:
+            self._fit_legend(self.plot.getViewBox().width())
+
+    def _make_legend(self, columns: int, theme: Theme) -> StripLegend:
+        """A legend strip above the data with ``columns`` columns of entries."""
+        self.legend = StripLegend(
+            colCount=columns,
+            labelTextSize=f"{theme.font_pt(10)}pt",
+            labelTextColor=theme.foreground,
+        )
+        self.legend.attach(self.plot)
+        self._legend_width = None
+        return self.legend
+
+    def _fit_legend(self, width: float) -> None:
+        """Flow the legend's entries into the columns the data's ``width`` holds: a
+        new legend when that number changed (see :class:`StripLegend`), with the
+        entries' opacities (a highlighted series) kept."""
+        legend = self.legend
+        if legend is None or not shiboken6.isValid(legend) or width <= 0 or not legend.items:
+            return
+        self._legend_width = width
+        columns = legend.columns_for(width)
+        if columns == legend.columnCount:
+            legend.set_width(width)
+            return
+        opacities = [(sample.opacity(), label.opacity()) for sample, label in legend.items]
+        self._drop_legend()
+        legend = self._make_legend(columns, current_theme())
+        for item in self.curves:
+            name = item.name()
+            if name:
+                legend.addItem(item, name)
+        for (sample, label), (a, b) in zip(legend.items, opacities, strict=False):
+            sample.setOpacity(a)
+            label.setOpacity(b)
+        legend.set_width(width)
+        self._legend_width = width
 
     def _show_image(self, panel: Panel, *, force: bool) -> bool:
         """Show the panel's image; ``False`` when it is the one already shown."""

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 import pyqtgraph as pg
 import shiboken6
-from PySide6 import QtCore, QtGui
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from gui.render.axis_specs import generate_draw_specs, log_rank, separate_labels
 from gui.render.pg_compat import report_text_size
@@ -80,6 +80,81 @@ def drop_close(values: Iterable[float], seen: Sequence[float], atol: float) -> l
     return out
 
 
+class _TitleRefits:
+    """Axis titles to re-fit, run from the event loop once the layout has settled.
+
+    One application-wide zero-interval timer (a child of the application) and a weak set
+    of axes: an axis Qt deleted meanwhile is skipped (``shiboken6.isValid``), one the
+    collector freed drops out of the set. A timer per axis, or one bound to the axis
+    (``QTimer.singleShot(0, axis, ...)``), segfaulted when the axis was destroyed with
+    its window. Axes of a scene no view shows (a closed window) wait for a later run:
+    re-fitting them, and re-building their plots' legends, after their window closed
+    left the application crashing at exit.
+    """
+
+    def __init__(self) -> None:
+        self.pending: weakref.WeakSet[FastAxisItem] = weakref.WeakSet()
+        self.timer: QtCore.QTimer | None = None
+
+    def post(self, axis: FastAxisItem) -> None:
+        self.pending.add(axis)
+        timer = self.timer
+        if timer is None or not shiboken6.isValid(timer):
+            app = QtCore.QCoreApplication.instance()
+            if app is None:
+                return
+            timer = self.timer = QtCore.QTimer(app)
+            timer.setSingleShot(True)
+            timer.setInterval(0)
+            timer.timeout.connect(self.run)
+        if not timer.isActive():
+            timer.start()
+
+    def run(self) -> None:
+        """Re-fit every pending title whose axis is alive and shown (a re-fit may post
+        another: a title that wraps changes the axis' size, and so the layout)."""
+        axes = list(self.pending)
+        self.pending.clear()
+        for axis in axes:
+            if not shiboken6.isValid(axis):
+                continue
+            if _shown(axis):
+                axis.refit_title()
+            else:
+                self.pending.add(axis)  # (not re-posted: the next post runs it)
+
+
+def _shown(item: QtWidgets.QGraphicsItem) -> bool:
+    """Whether a visible view shows ``item``'s scene."""
+    scene = item.scene()
+    return scene is not None and any(view.isVisible() for view in scene.views())
+
+
+_REFITS = _TitleRefits()
+
+
+def post_title_refit(axis: FastAxisItem) -> None:
+    """Fit ``axis``'s title to its length from the event loop (see :class:`_TitleRefits`)."""
+    _REFITS.post(axis)
+
+
+def run_title_refits(widget: QtWidgets.QWidget) -> None:
+    """Run the pending title re-fits of ``widget``'s plots now, shown or not (offscreen
+    rendering lays out without an event loop: :mod:`gui.render.snapshot`)."""
+    axes = list(_REFITS.pending)
+    mine = [axis for axis in axes if shiboken6.isValid(axis) and _in_widget(axis, widget)]
+    for axis in mine:
+        _REFITS.pending.discard(axis)
+        axis.refit_title()
+
+
+def _in_widget(item: QtWidgets.QGraphicsItem, widget: QtWidgets.QWidget) -> bool:
+    scene = item.scene()
+    return scene is not None and any(
+        view is widget or widget.isAncestorOf(view) for view in scene.views()
+    )
+
+
 class FastAxisItem(pg.AxisItem):
     """``AxisItem`` with the same output and a faster draw-spec generation and paint.
 
@@ -101,51 +176,126 @@ class FastAxisItem(pg.AxisItem):
         super().__init__(*args, **kwargs)
         self._text_sizes: dict[str, tuple[float, float]] = {}
         self._text_font_key: tuple | None = None
+        self._length_listeners: list[weakref.WeakMethod] = []
 
     # ------------------------------------------------------------------ title
     def resizeEvent(self, ev: object = None) -> None:
-        """Wrap the axis title onto more lines when it is longer than the axis, then
-        place it (pyqtgraph's): a long title ("wavelength (positions)" on a short
-        plot) ran past the plot's ends into its neighbours."""
+        """Place the title (pyqtgraph's) and post a re-fit of its lines
+        (:meth:`refit_title`) to the event loop.
+
+        Nothing is measured or re-sized inside this Qt virtual: it also runs while Qt
+        destroys the plot (the grid lets go of its items), where changing size
+        constraints, or a timer bound to the dying axis, crashed the window's teardown.
+        """
         label = vars(self).get("label", False)
         if label is False or (label is not None and not shiboken6.isValid(label)):
             return  # teardown: the collector cleared the wrapper, or Qt deleted its title
-        # out of its plot's grid (the grid is being destroyed): nothing to fit
-        if self.label is not None and self.parentLayoutItem() is not None:
-            self.fit_label()
         super().resizeEvent(ev)
+        if label is not None:
+            post_title_refit(self)
+
+    def setLabel(self, *args: object, **kwargs: object) -> None:
+        """pyqtgraph's; a new title is fitted to the axis again (:meth:`refit_title`)."""
+        super().setLabel(*args, **kwargs)
+        post_title_refit(self)
+
+    def add_length_listener(self, method: Callable[[float], object]) -> None:
+        """Call the bound ``method(length)`` from the event loop after the axis was
+        resized (length along the axis, px); held weakly."""
+        self._length_listeners.append(weakref.WeakMethod(method))
+
+    def refit_title(self) -> None:
+        """Wrap the title to the axis' length (:meth:`fit_label`) and, when its size
+        changed, re-size the axis across and place the title again; then tell the
+        length listeners."""
+        if self.label is None or self.parentLayoutItem() is None or self.scene() is None:
+            return  # out of its plot's grid (being destroyed): nothing to fit
+        if self.fit_label():
+            self.showLabel(True)  # re-computes the room across for the new title size
+            super().resizeEvent(None)
+        self.place_title()
+        vertical = self.orientation in ("left", "right")
+        length = float(self.size().height() if vertical else self.size().width())
+        for ref in self._length_listeners:
+            method = ref()
+            if method is not None:
+                method(length)
+
+    def title_span(self) -> tuple[float, float]:
+        """Where along the axis its title may sit: ``(start, length)`` in the axis'
+        coordinates. A vertical axis of a plot with a strip above its data (a legend
+        on the top axis, see ``gui.plotting.legend_strip``) also has the strip's height:
+        the title is centred on both. That room does not change when the strip grows
+        (the data gets shorter by as much), so the title's lines, the axis' width, the
+        strip's columns and its height cannot chase each other."""
+        vertical = self.orientation in ("left", "right")
+        length = float(self.size().height() if vertical else self.size().width())
+        plot = self.parentItem()
+        if not vertical or not isinstance(plot, pg.PlotItem):
+            return 0.0, length
+        top = plot.getAxis("top")
+        if top is self or not top.isVisible() or top.height() <= 0:
+            return 0.0, length
+        above = max(0.0, self.geometry().top() - top.geometry().top())
+        return -above, length + above
+
+    def place_title(self) -> None:
+        """Centre the title on :meth:`title_span` at its scale (pyqtgraph's centres
+        the unscaled title on the axis)."""
+        label = self.label
+        if label is None:
+            return
+        start, length = self.title_span()
+        scale = label.scale()
+        if start == 0.0 and scale == 1.0:
+            return
+        br = label.boundingRect()
+        if self.orientation in ("left", "right"):
+            pos = QtCore.QPointF(label.pos().x(), int(start + length / 2 + br.width() * scale / 2))
+        elif self.orientation == "bottom":
+            pos = QtCore.QPointF(
+                int(start + length / 2 - br.width() * scale / 2),
+                int(self.size().height() - br.height() * scale + TITLE_NUDGE),
+            )
+        else:
+            return
+        if label.pos() != pos:
+            label.setPos(pos)
 
     def fit_label(self) -> bool:
-        """Give the title a text width of the axis' length when it does not fit on one
-        line (centred lines; one line again when it fits). Returns whether its size
-        changed (the axis then re-computes the room it asks for across)."""
+        """Fit the title into the axis' room (:meth:`title_span`): one line when it
+        fits, else centred lines a text width of the room long, and when a word is
+        still longer than the room (a short axis at a large UI scale), the lines
+        scaled down to the room (not below half size). A long title ("wavelength
+        (positions)" on a short plot) ran past the plot's ends into its neighbours.
+        Returns whether the title's size changed."""
         label = self.label
         if label is None or not label.isVisible():
             return False
-        vertical = self.orientation in ("left", "right")
-        room = float(self.size().height() if vertical else self.size().width()) - 4
+        room = self.title_span()[1] - 4
         html = label.toHtml()
         key = (html, round(room))
         if key == self._label_fit:
             return False
-        before = label.boundingRect().size()
+        before = (label.boundingRect().size(), label.scale())
         document = label.document()
         if label.textWidth() >= 0:
             label.setTextWidth(-1)
-        natural = document.idealWidth() + 2 * document.documentMargin()
-        if room > 40 and natural > room:
+        margins = 2 * document.documentMargin()
+        natural = document.idealWidth() + margins
+        scale = 1.0
+        if room > 8 and natural > room:
             option = document.defaultTextOption()
             option.setAlignment(_ALIGN.AlignHCenter)
             document.setDefaultTextOption(option)
-            label.setTextWidth(room)
+            label.setTextWidth(max(room, 24.0))
+            widest = document.idealWidth() + margins
+            if widest > room:
+                scale = max(0.5, room / widest)
+        if label.scale() != scale:
+            label.setScale(scale)
         self._label_fit = (label.toHtml(), round(room))
-        if label.boundingRect().size() == before:
-            return False
-        # re-size from the event loop, not inside this resize: changing the size
-        # constraints from ``resizeEvent`` re-entered the plot's grid while the plot
-        # was being destroyed (a segfault in the window's teardown)
-        QtCore.QTimer.singleShot(0, self, self._adjustSize)
-        return True
+        return (label.boundingRect().size(), label.scale()) != before
 
     # ------------------------------------------------------------------ paint
     def paint(self, p: QtGui.QPainter, opt: object, widget: object) -> None:

@@ -19,6 +19,7 @@ from PySide6 import QtCore, QtGui, QtSvg, QtWidgets
 
 from core.atomicio import atomic_path
 from gui.render import envelope, raster
+from gui.render.fast_axis import run_title_refits
 
 _PathLike = str | os.PathLike[str]
 
@@ -62,6 +63,7 @@ def _sync_layout(widget: QtWidgets.QWidget) -> None:
             if w.testAttribute(QtCore.Qt.WidgetAttribute.WA_PendingResizeEvent):
                 QtCore.QCoreApplication.sendEvent(w, QtGui.QResizeEvent(w.size(), w.size()))
         QtCore.QCoreApplication.sendPostedEvents(None, QtCore.QEvent.Type.LayoutRequest.value)
+        run_title_refits(widget)  # axis titles wrap to their new lengths (posted to the loop)
 
 
 _REPLACE = QtCore.Qt.ClipOperation.ReplaceClip
