@@ -24,6 +24,8 @@ import shiboken6
 from PySide6 import QtCore, QtGui, QtWidgets
 
 SAMPLE_WIDTH = 20.0  # px of an entry's line sample (pyqtgraph's ItemSample)
+MAX_SHARE = 0.3  # of the plot's height under its title the strip takes before its text shrinks
+SCALES = (1.0, 0.9, 0.8, 0.7, 0.6)  # sizes the strip's text may take, largest first
 _HINT = QtCore.Qt.SizeHint
 
 
@@ -46,6 +48,9 @@ class StripLegend(pg.LegendItem):
         top.setStyle(showValues=False, tickLength=0)
         top.setPen(QtGui.QPen(QtCore.Qt.PenStyle.NoPen))
         top.setHeight(0)
+        # a plot too small for its grid's minimum squeezes the strip: the legend is
+        # cut there rather than drawn over the data
+        top.setFlag(top.GraphicsItemFlag.ItemClipsChildrenToShape, True)
         plot.showAxis("top")
         self.setParentItem(top)
         plot.legend = self
@@ -58,6 +63,8 @@ class StripLegend(pg.LegendItem):
         if plot.legend is self:
             plot.legend = None
         plot.hideAxis("top")
+        top = plot.getAxis("top")
+        top.setFlag(top.GraphicsItemFlag.ItemClipsChildrenToShape, False)
 
     def setParentItem(self, parent: QtWidgets.QGraphicsItem | None) -> None:
         # no anchoring (pyqtgraph's anchors it to a corner of the view box)
@@ -73,18 +80,61 @@ class StripLegend(pg.LegendItem):
         width = max(self._width, self.layout.effectiveSizeHint(_HINT.MinimumSize).width())
         self.setGeometry(0, 0, width, height)
         axis = self.parentItem()
-        if isinstance(axis, pg.AxisItem) and axis.height() != height:
-            axis.setHeight(int(math.ceil(height)))
+        room = int(math.ceil(height * self.scale()))
+        if isinstance(axis, pg.AxisItem) and axis.maximumHeight() != room:
+            axis.setHeight(room)
 
-    def set_width(self, width: float) -> None:
-        """Make the strip ``width`` px wide (the data's width)."""
-        self._width = max(0.0, width)
+    def set_strip(self, width: float, scale: float = 1.0) -> None:
+        """Make the strip ``width`` px wide (the data's width), its entries drawn at
+        ``scale``."""
+        if self.scale() != scale:
+            self.setScale(scale)
+        self._width = max(0.0, width) / scale
+        self.wrap_labels(self._width - SAMPLE_WIDTH - self._spacing())
         self.updateSize()
 
+    def _spacing(self) -> float:
+        return 2 * max(0.0, self.layout.horizontalSpacing()) + 6
+
+    def wrap_labels(self, room: float) -> None:
+        """Wrap the entries' text that is longer than ``room`` px (one column on a
+        narrow plot: "longrope short_factor (L ≤ 2048)" ran into the next plot)."""
+        changed = False
+        for _sample, label in self.items:
+            item = label.item
+            wrap = room if _natural_width(label) > room and room > 24 else -1.0
+            if item.textWidth() != wrap:
+                item.setTextWidth(wrap)
+                label.updateMin()
+                changed = True
+        if changed:
+            self.layout.invalidate()
+
+    def row_height(self) -> float:
+        """Height of one row of entries (px, unscaled)."""
+        rows = max(1, math.ceil(len(self.items) / max(1, self.columnCount)))
+        return self.layout.effectiveSizeHint(_HINT.PreferredSize).height() / rows
+
+    def plan(self, width: float, plot_height: float) -> tuple[int, float]:
+        """``(columns, scale)`` for a strip ``width`` px wide in a plot ``plot_height``
+        px high (under its title): the largest of :data:`SCALES` at which the entries,
+        in as many columns as fit, take at most :data:`MAX_SHARE` of the plot's
+        height (the smallest when none does). A narrow plot with many entries (six
+        methods on a 200 % stage) otherwise kept a sliver of data under a tall strip.
+        """
+        row = self.row_height()
+        cap = MAX_SHARE * plot_height
+        columns = self.columns_for(width)
+        for scale in SCALES:
+            columns = self.columns_for(width / scale)
+            if plot_height <= 0 or math.ceil(len(self.items) / columns) * row * scale <= cap:
+                return columns, scale
+        return columns, SCALES[-1]
+
     def entry_widths(self) -> list[float]:
-        """Width of each entry (sample, label and spacing) in px."""
-        spacing = 2 * max(0.0, self.layout.horizontalSpacing()) + 6
-        return [SAMPLE_WIDTH + label.itemRect().width() + spacing for _s, label in self.items]
+        """Width of each entry (sample, its label on one line, spacing) in px."""
+        spacing = self._spacing()
+        return [SAMPLE_WIDTH + _natural_width(label) + spacing for _s, label in self.items]
 
     def columns_for(self, width: float) -> int:
         """The most columns of entries (filled row by row, each column as wide as its
@@ -99,3 +149,13 @@ class StripLegend(pg.LegendItem):
     def addItem(self, item: object, name: str) -> None:
         super().addItem(item, name)
         self.updateSize()
+
+
+def _natural_width(label: pg.LabelItem) -> float:
+    """Width of ``label``'s text on one line (px), wrapped or not."""
+    item = label.item
+    if item.textWidth() < 0:
+        return float(label.itemRect().width())
+    document = item.document().clone()
+    document.setTextWidth(-1)
+    return float(document.idealWidth() + 2 * document.documentMargin())

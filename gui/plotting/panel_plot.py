@@ -78,9 +78,10 @@ class PanelPlot(PanelExtras, CellDisplay):
         self._image_source: tuple | None = None  # (levels, (image, x, y)) last shown
         self.text_zoom = 1.0  # this plot's text relative to the theme (focus mode)
         self.hover = HoverOverlay(plot, self.probe_text, self.hover_cell)  # label by the cursor
-        top = plot.getAxis("top")
-        if isinstance(top, FastAxisItem):  # the legend strip's axis, as wide as the data
-            top.add_length_listener(self._fit_legend)
+        top, left = plot.getAxis("top"), plot.getAxis("left")
+        if isinstance(top, FastAxisItem) and isinstance(left, FastAxisItem):
+            top.add_length_listener(self._fit_legend)  # the strip's axis: the data's width
+            left.add_length_listener(self._data_height_changed)
 
     # ------------------------------------------------------------------ public
     def show(self, panel: Panel) -> None:
@@ -389,17 +390,24 @@ class PanelPlot(PanelExtras, CellDisplay):
         self._legend_width = None
         return self.legend
 
+    def _data_height_changed(self, _height: float) -> None:
+        if self.legend is not None and self._legend_width is not None:
+            self._fit_legend(self._legend_width)
+
     def _fit_legend(self, width: float) -> None:
-        """Flow the legend's entries into the columns the data's ``width`` holds: a
-        new legend when that number changed (see :class:`StripLegend`), with the
-        entries' opacities (a highlighted series) kept."""
+        """Flow the legend's entries into the columns the data's ``width`` holds, at
+        the text size that keeps the strip low (:meth:`StripLegend.plan`): a new
+        legend when the number of columns changed (see :class:`StripLegend`), with
+        the entries' opacities (a highlighted series) kept."""
         legend = self.legend
         if legend is None or not shiboken6.isValid(legend) or width <= 0 or not legend.items:
             return
         self._legend_width = width
-        columns = legend.columns_for(width)
+        # the plot's height under its title (the strip and the data share it)
+        below_title = self.plot.height() - self.plot.getAxis("top").geometry().top()
+        columns, scale = legend.plan(width, below_title)
         if columns == legend.columnCount:
-            legend.set_width(width)
+            legend.set_strip(width, scale)
             return
         opacities = [(sample.opacity(), label.opacity()) for sample, label in legend.items]
         self._drop_legend()
@@ -411,7 +419,7 @@ class PanelPlot(PanelExtras, CellDisplay):
         for (sample, label), (a, b) in zip(legend.items, opacities, strict=False):
             sample.setOpacity(a)
             label.setOpacity(b)
-        legend.set_width(width)
+        legend.set_strip(width, scale)
         self._legend_width = width
 
     def _show_image(self, panel: Panel, *, force: bool) -> bool:

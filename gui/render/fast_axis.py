@@ -34,6 +34,17 @@ _SOLID_LINE = QtCore.Qt.PenStyle.SolidLine
 _SOLID_BRUSH = QtCore.Qt.BrushStyle.SolidPattern
 _ALIGN = QtCore.Qt.AlignmentFlag
 TITLE_NUDGE = 5  # px AxisItem.resizeEvent moves its title outwards of the axis edge
+MAX_TITLE_LINES = 2  # an axis title wraps onto at most this many lines ...
+TITLE_SCALES = (1.0, 0.9, 0.8, 0.7, 0.6, 0.5)  # ... at the largest of these sizes
+
+
+def _line_count(document: QtGui.QTextDocument) -> int:
+    """Number of laid-out lines of ``document``."""
+    count, block = 0, document.begin()
+    while block.isValid():
+        count += block.layout().lineCount()
+        block = block.next()
+    return count
 
 
 class _AxisDrawing:
@@ -264,11 +275,12 @@ class FastAxisItem(pg.AxisItem):
 
     def fit_label(self) -> bool:
         """Fit the title into the axis' room (:meth:`title_span`): one line when it
-        fits, else centred lines a text width of the room long, and when a word is
-        still longer than the room (a short axis at a large UI scale), the lines
-        scaled down to the room (not below half size). A long title ("wavelength
-        (positions)" on a short plot) ran past the plot's ends into its neighbours.
-        Returns whether the title's size changed."""
+        fits, else centred lines as long as the room, at most :data:`MAX_TITLE_LINES`
+        of them; when that takes more lines, or a word is longer than the room (a
+        short axis at a large UI scale), the largest of :data:`TITLE_SCALES` at which
+        it fits. A long title ("wavelength (positions)" on a short plot) ran past the
+        plot's ends into its neighbours; three or more lines of a vertical title took
+        the data's width. Returns whether the title's size changed."""
         label = self.label
         if label is None or not label.isVisible():
             return False
@@ -288,10 +300,12 @@ class FastAxisItem(pg.AxisItem):
             option = document.defaultTextOption()
             option.setAlignment(_ALIGN.AlignHCenter)
             document.setDefaultTextOption(option)
-            label.setTextWidth(max(room, 24.0))
-            widest = document.idealWidth() + margins
-            if widest > room:
-                scale = max(0.5, room / widest)
+            for scale in TITLE_SCALES:
+                width = room / scale
+                label.setTextWidth(max(width, 24.0))
+                widest = document.idealWidth() + margins
+                if widest <= width and _line_count(document) <= MAX_TITLE_LINES:
+                    break
         if label.scale() != scale:
             label.setScale(scale)
         self._label_fit = (label.toHtml(), round(room))
