@@ -27,6 +27,7 @@ SAMPLE_WIDTH = 20.0  # px of an entry's line sample (pyqtgraph's ItemSample)
 MAX_SHARE = 0.3  # of the plot's height under its title the strip takes before its text shrinks
 SCALES = (1.0, 0.9, 0.8, 0.7, 0.6)  # sizes the strip's text may take, largest first
 _HINT = QtCore.Qt.SizeHint
+_WORD_WRAP = QtGui.QTextOption.WrapMode.WordWrap
 
 
 class StripLegend(pg.LegendItem):
@@ -104,6 +105,11 @@ class StripLegend(pg.LegendItem):
             item = label.item
             wrap = room if _natural_width(label) > room and room > 24 else -1.0
             if item.textWidth() != wrap:
+                document = item.document()
+                option = document.defaultTextOption()
+                if option.wrapMode() != _WORD_WRAP:  # never inside a word
+                    option.setWrapMode(_WORD_WRAP)
+                    document.setDefaultTextOption(option)
                 item.setTextWidth(wrap)
                 label.updateMin()
                 changed = True

@@ -299,6 +299,7 @@ class FastAxisItem(pg.AxisItem):
         if room > 8 and natural > room:
             option = document.defaultTextOption()
             option.setAlignment(_ALIGN.AlignHCenter)
+            option.setWrapMode(QtGui.QTextOption.WrapMode.WordWrap)  # never inside a word
             document.setDefaultTextOption(option)
             for scale in TITLE_SCALES:
                 width = room / scale
