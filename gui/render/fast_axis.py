@@ -34,6 +34,7 @@ _SOLID_LINE = QtCore.Qt.PenStyle.SolidLine
 _SOLID_BRUSH = QtCore.Qt.BrushStyle.SolidPattern
 _ALIGN = QtCore.Qt.AlignmentFlag
 TITLE_NUDGE = 5  # px AxisItem.resizeEvent moves its title outwards of the axis edge
+REFIT_ROUNDS = 4  # title re-fits and layouts alternated in one pass of the event loop
 MAX_TITLE_LINES = 2  # an axis title wraps onto at most this many lines ...
 TITLE_SCALES = (1.0, 0.9, 0.8, 0.7, 0.6, 0.5)  # ... at the largest of these sizes
 
@@ -122,17 +123,25 @@ class _TitleRefits:
             timer.start()
 
     def run(self) -> None:
-        """Re-fit every pending title whose axis is alive and shown (a re-fit may post
-        another: a title that wraps changes the axis' size, and so the layout)."""
-        axes = list(self.pending)
-        self.pending.clear()
-        for axis in axes:
-            if not shiboken6.isValid(axis):
-                continue
-            if _shown(axis):
-                axis.refit_title()
-            else:
-                self.pending.add(axis)  # (not re-posted: the next post runs it)
+        """Re-fit every pending title whose axis is alive and shown. A re-fit changes
+        the layout (a title that wraps changes its axis' size), which re-sizes axes
+        that need a re-fit in turn: the layout requests are delivered and those run
+        too, a few rounds, so that one pass of the event loop settles the plots."""
+        for _round in range(REFIT_ROUNDS):
+            axes = list(self.pending)
+            self.pending.clear()
+            ran = False
+            for axis in axes:
+                if not shiboken6.isValid(axis):
+                    continue
+                if _shown(axis):
+                    axis.refit_title()
+                    ran = True
+                else:
+                    self.pending.add(axis)  # (not re-posted: the next post runs it)
+            if not ran:
+                return
+            QtCore.QCoreApplication.sendPostedEvents(None, QtCore.QEvent.Type.LayoutRequest.value)
 
 
 def _shown(item: QtWidgets.QGraphicsItem) -> bool:
@@ -234,21 +243,25 @@ class FastAxisItem(pg.AxisItem):
 
     def title_span(self) -> tuple[float, float]:
         """Where along the axis its title may sit: ``(start, length)`` in the axis'
-        coordinates. A vertical axis of a plot with a strip above its data (a legend
-        on the top axis, see ``gui.plotting.legend_strip``) also has the strip's height:
-        the title is centred on both. That room does not change when the strip grows
-        (the data gets shorter by as much), so the title's lines, the axis' width, the
-        strip's columns and its height cannot chase each other."""
+        coordinates. A vertical axis of a plot has the plot's height under its title
+        row: the data, the strip above it (a legend on the top axis, see
+        ``gui.plotting.legend_strip``) and the empty corner beside the bottom axis;
+        the title is centred on that. That room does not change when the strip or
+        the bottom axis grow (the data gets shorter by as much), so the title's
+        lines, the axis' width, the strip's columns and its height cannot chase each
+        other; and a short plot's title has more room than its data's height."""
         vertical = self.orientation in ("left", "right")
         length = float(self.size().height() if vertical else self.size().width())
         plot = self.parentItem()
-        if not vertical or not isinstance(plot, pg.PlotItem):
+        if not vertical or not isinstance(plot, pg.PlotItem) or self.parentLayoutItem() is None:
             return 0.0, length
         top = plot.getAxis("top")
-        if top is self or not top.isVisible() or top.height() <= 0:
+        if top is self:
             return 0.0, length
-        above = max(0.0, self.geometry().top() - top.geometry().top())
-        return -above, length + above
+        first = top.geometry().top() if top.isVisible() else self.geometry().top()
+        above = max(0.0, self.geometry().top() - first)
+        below = max(0.0, plot.size().height() - self.geometry().bottom())
+        return -above, length + above + below
 
     def place_title(self) -> None:
         """Centre the title on :meth:`title_span` at its scale (pyqtgraph's centres
@@ -258,8 +271,10 @@ class FastAxisItem(pg.AxisItem):
             return
         start, length = self.title_span()
         scale = label.scale()
-        if start == 0.0 and scale == 1.0:
-            return
+        vertical = self.orientation in ("left", "right")
+        own = self.size().height() if vertical else self.size().width()
+        if start == 0.0 and scale == 1.0 and length == own:
+            return  # where pyqtgraph placed it
         br = label.boundingRect()
         if self.orientation in ("left", "right"):
             pos = QtCore.QPointF(label.pos().x(), int(start + length / 2 + br.width() * scale / 2))
