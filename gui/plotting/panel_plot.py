@@ -52,6 +52,12 @@ class PanelPlot(PanelExtras, CellDisplay):
 
     def __init__(self, plot: pg.PlotItem) -> None:
         self.plot = plot
+        # The view's grid shares its room by stretch alone, not by what the plots hold:
+        # legend strips and wrapped axis titles follow the plot's size, and size hints
+        # following them made the grid settle where its path led (a panel focused and
+        # back came back some px off).
+        plot.setMinimumSize(0, 0)
+        plot.setPreferredSize(100, 100)
         # a title that never widens the grid (long titles wrap onto more lines)
         install_title_label(plot).geometryChanged.connect(self._elide_title)
         self.panel: Panel | None = None
