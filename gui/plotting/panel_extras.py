@@ -11,6 +11,7 @@ import weakref
 
 import numpy as np
 import pyqtgraph as pg
+from PySide6 import QtCore
 
 from core.viewdata import Panel
 from gui.plotting.plot_data import series_color
@@ -26,6 +27,7 @@ class PanelExtras:
     panel: Panel | None
     arrows: list[pg.GraphicsObject]
     text_labels: list[pg.TextItem]
+    _label_homes: list[tuple[pg.TextItem, float, float]]
     table: pg.TextItem | None
     tile_labels: TileLabels | None
     _table_html: str | None
@@ -65,7 +67,61 @@ class PanelExtras:
             if item.toPlainText() != label.text:
                 item.setText(label.text)
             item.setColor(series_color(label.color, theme))
-            item.setPos(label.x, label.y)
+        # arrow tips' names first (they belong to their tips), then the panel's texts
+        tips = [
+            (label, a.x * 1.12, a.y * 1.12)
+            for a, label in zip(panel.arrows, self.arrows[3::3], strict=True)
+        ]
+        texts = [(i, lb.x, lb.y) for i, lb in zip(self.text_labels, panel.labels, strict=True)]
+        self._label_homes = tips + texts
+        self.place_labels()
+
+    def place_labels(self) -> None:
+        """Put an arrows panel's texts at their data points, moved in pixels where they
+        would collide or reach outside the data area.
+
+        Texts keep their size in pixels while the data area does not (larger UI scales,
+        presentation mode), so where they fit is known only here. Greedy, in order: each
+        text goes to the nearest height (its own, or just above or below a text already
+        placed) at which its box lies inside the view box and meets none placed before.
+        Called on every show and whenever the view's transform changes (resize, range);
+        it only moves the existing items.
+        """
+        if not self._label_homes:
+            return
+        vb = self.plot.getViewBox()
+        area = vb.sceneBoundingRect()
+        if area.width() < 2 or area.height() < 2:
+            for item, x, y in self._label_homes:
+                item.setPos(x, y)
+            return
+        placed: list[QtCore.QRectF] = []
+        for item, x, y in self._label_homes:
+            local = item.boundingRect()  # pixels, relative to the anchor point
+            home = vb.mapViewToScene(QtCore.QPointF(x, y))
+            box = local.translated(home)
+            # inside the area (left/top win when the text is larger than the area)
+            if box.right() > area.right():
+                box.translate(area.right() - box.right(), 0.0)
+            if box.left() < area.left():
+                box.translate(area.left() - box.left(), 0.0)
+            heights = [box.top()] + [p.top() - box.height() for p in placed]
+            heights += [p.bottom() for p in placed]
+            low, high = area.top(), area.bottom() - box.height()
+            start = box.top()
+            best = None
+            for top in sorted(heights, key=lambda t: abs(t - start)):
+                top = min(max(top, low), high) if high >= low else low
+                trial = QtCore.QRectF(box.left(), top, box.width(), box.height())
+                if not any(_overlap(trial, p) for p in placed):
+                    best = trial
+                    break
+            if best is None:  # no free height: inside the area at least
+                best = QtCore.QRectF(
+                    box.left(), min(max(start, low), max(high, low)), box.width(), box.height()
+                )
+            placed.append(best)
+            item.setPos(vb.mapSceneToView(best.topLeft() - local.topLeft()))
 
     def _show_arrows(self, panel: Panel, theme: Theme) -> None:
         if len(self.arrows) == 1 + 3 * len(panel.arrows):  # same arrows: move them
@@ -78,7 +134,6 @@ class PanelExtras:
                 if label.toPlainText() != a.name:
                     label.setText(a.name)
                 label.setAnchor((0.5, 1.2 if a.y >= 0 else -0.2))
-                label.setPos(a.x * 1.12, a.y * 1.12)
             return  # the range is set: setting it again re-lays out the plot every frame
         for item in self.arrows:
             self.plot.removeItem(item)
@@ -149,3 +204,9 @@ class PanelExtras:
         self.table.setPos(0, 1)
         self.plot.setRange(xRange=(0, 1), yRange=(0, 1), padding=0)
         self.plot.showGrid(x=False, y=False)
+
+
+def _overlap(a: QtCore.QRectF, b: QtCore.QRectF) -> bool:
+    """Whether two boxes share more than a pixel's sliver."""
+    inter = a.intersected(b)
+    return inter.width() > 0.5 and inter.height() > 0.5

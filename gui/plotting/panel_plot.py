@@ -67,6 +67,8 @@ class PanelPlot(PanelExtras, CellDisplay):
         self.colorbar: pg.ColorBarItem | None = None
         self.arrows: list[pg.GraphicsObject] = []
         self.text_labels: list[pg.TextItem] = []  # an arrows panel's labels
+        # every text of an arrows panel with its data point (see place_labels)
+        self._label_homes: list[tuple[pg.TextItem, float, float]] = []
         self.legend: StripLegend | None = None
         self._legend_width: float | None = None  # the width the legend was fitted to
         self.table: pg.TextItem | None = None
@@ -84,6 +86,8 @@ class PanelPlot(PanelExtras, CellDisplay):
         self._image_source: tuple | None = None  # (levels, (image, x, y)) last shown
         self.text_zoom = 1.0  # this plot's text relative to the theme (focus mode)
         self.hover = HoverOverlay(plot, self.probe_text, self.hover_cell)  # label by the cursor
+        # an arrows panel's texts are fitted in pixels: again when the pixels change
+        plot.getViewBox().sigTransformChanged.connect(self.place_labels)
         top, left = plot.getAxis("top"), plot.getAxis("left")
         if isinstance(top, FastAxisItem) and isinstance(left, FastAxisItem):
             top.add_length_listener(self._fit_legend)  # the strip's axis: the data's width
@@ -279,6 +283,7 @@ class PanelPlot(PanelExtras, CellDisplay):
             self.colorbar = None
         self.curves, self.bars, self.image, self.arrows, self.table = [], None, None, [], None
         self.text_labels = []
+        self._label_homes = []
         self._drop_tile_labels()
         self._drop_cells()
         for name in ("left", "bottom"):
