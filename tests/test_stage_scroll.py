@@ -142,3 +142,27 @@ def test_a_new_view_or_scene_starts_at_the_top(studio):
     assert deck.go(1)  # the same view, the next scene
     _settle(studio)
     assert bar.value() == 0
+
+
+def test_parameter_dock_widens_with_the_ui_scale(studio):
+    """At 300 % every spin box of every view's panel shows its whole value (on main the
+    dock kept 360 px and they were squeezed to ~96 px for hints up to 429), and the dock
+    takes at most half the window."""
+    from core.views import VIEW_IDS
+
+    _show(studio, "sinusoidal", 1.0, (1920, 1080))
+    narrow = studio.side.width()
+    app = QtWidgets.QApplication.instance()
+    studio.lecture.display.set_scale(3.0)
+    cut = []
+    for view_id in VIEW_IDS:
+        studio.set_view(view_id)
+        for _ in range(3):
+            app.processEvents()
+        for spin in studio.panels[view_id].findChildren(QtWidgets.QAbstractSpinBox):
+            if spin.width() < spin.sizeHint().width():
+                cut.append((view_id, spin.objectName(), spin.width(), spin.sizeHint().width()))
+    assert cut == []
+    assert narrow < studio.side.width() <= studio.width() // 2
+    _show(studio, "sinusoidal", 1.0)
+    assert studio.side.width() < studio.width() // 2

@@ -25,6 +25,8 @@ from gui.window.store import MemoryStore, SettingsStore
 
 MIN_CELLS, MAX_CELLS = 128, 1024
 F = TypeVar("F")
+SIDE_MIN_WIDTH = 360  # px: the side dock's narrowest (at 100 %; it widens with the fonts)
+SIDE_MAX_SHARE = 0.5  # of the window's width at most, whatever the UI scale
 
 
 class MainWindow(QtWidgets.QMainWindow):
@@ -99,8 +101,14 @@ class MainWindow(QtWidgets.QMainWindow):
         self.side.setObjectName("side-dock")
         self.side.setWidget(side)
         self.side.setFeatures(QtWidgets.QDockWidget.DockWidgetFeature.DockWidgetMovable)
-        self.side.setMinimumWidth(360)
+        self.side.setMinimumWidth(SIDE_MIN_WIDTH)
         self.addDockWidget(QtCore.Qt.DockWidgetArea.LeftDockWidgetArea, self.side)
+        self._side_scroll = scroll
+        # the dock re-fits its width to the panels' fonts once a re-style or resize is over
+        self._side_timer = QtCore.QTimer(self)
+        self._side_timer.setSingleShot(True)
+        self._side_timer.setInterval(0)
+        self._side_timer.timeout.connect(self.fit_side_width)
         self.view_stack = QtWidgets.QStackedWidget(self)
         self.view_stack.installEventFilter(self)  # its size decides the sampling
         self.setCentralWidget(self.view_stack)
@@ -278,6 +286,7 @@ class MainWindow(QtWidgets.QMainWindow):
             widget.rendered.connect(self._on_rendered)
             self._states[view_id], self._views[view_id] = state, widget
             self.panels[view_id] = panel
+            self._side_timer.start()  # its spin boxes may want a wider dock
             self.view_stack.addWidget(widget)
             self.panel_stack.addWidget(panel)
             self.request(view_id)
@@ -337,6 +346,57 @@ class MainWindow(QtWidgets.QMainWindow):
         context = self.compute_context()
         self._requested[view_id] = context
         return self.engine.request(view_id, self._states[view_id].values, context)
+
+    # ------------------------------------------------------------------ side dock
+    def side_width_needed(self) -> int:
+        """Width (px) the side dock needs for every parameter panel built so far to show
+        at its narrowest (spin boxes with their whole values, beside a wrapped label and
+        the reset button), at the current fonts; at least :data:`SIDE_MIN_WIDTH`."""
+        need = 0
+        for panel in self.panels.values():
+            spins = panel.findChildren(QtWidgets.QAbstractSpinBox)
+            # the grid lays a spin box out no narrower than its minimum width (set: it
+            # may shrink below its hint); the dock makes room for its whole hint
+            narrowest = max(
+                (s.minimumWidth() or s.minimumSizeHint().width() for s in spins), default=0
+            )
+            wanted = max((s.sizeHint().width() for s in spins), default=0)
+            need = max(need, panel.minimumSizeHint().width() + max(0, wanted - narrowest))
+        side_layout = self.side.widget().layout()
+        margins = side_layout.contentsMargins() if side_layout is not None else None
+        extra = (
+            (margins.left() + margins.right() if margins is not None else 0)
+            + 2 * self._side_scroll.frameWidth()
+            + self._side_scroll.verticalScrollBar().sizeHint().width()
+            + 2
+            * self.side.style().pixelMetric(QtWidgets.QStyle.PixelMetric.PM_DockWidgetFrameWidth)
+            + 4
+        )
+        return max(SIDE_MIN_WIDTH, need + extra)
+
+    def fit_side_width(self) -> None:
+        """Give the side dock the width its panels need at the current UI scale, at most
+        :data:`SIDE_MAX_SHARE` of the window (its panels scroll sideways beyond that)."""
+        bound = max(SIDE_MIN_WIDTH, int(self.width() * SIDE_MAX_SHARE))
+        width = min(self.side_width_needed(), bound)
+        if width != self.side.minimumWidth():
+            self.side.setMinimumWidth(width)
+            if self.side.isVisible():
+                self.resizeDocks([self.side], [width], QtCore.Qt.Orientation.Horizontal)
+
+    def changeEvent(self, event: QtCore.QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() in (QtCore.QEvent.Type.StyleChange, QtCore.QEvent.Type.FontChange):
+            self._refit_side()  # new fonts (UI scale): new spin box hints
+
+    def resizeEvent(self, event: QtGui.QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._refit_side()
+
+    def _refit_side(self) -> None:
+        timer = getattr(self, "_side_timer", None)  # (events before the dock exists)
+        if timer is not None:
+            timer.start()
 
     def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:
         if obj is self.view_stack and event.type() == QtCore.QEvent.Type.Resize:
