@@ -104,8 +104,9 @@ class Lecture(QtCore.QObject):
         self.display.applied.connect(lambda: self.help.isVisible() and self.help.open_overlay())
         self._build_actions()
         # a new view or scene starts at its top (its title), not where the last one was
-        window.view_changed.connect(lambda _view: self.scroll_to_top())
-        self.deck.scene_shown.connect(lambda _previous, _index: self.scroll_to_top())
+        # (bound methods: disconnected with this object, unlike lambdas, at teardown)
+        window.view_changed.connect(self.scroll_to_top)
+        self.deck.scene_shown.connect(self.scroll_to_top)
         self._app_filter = False  # see _filter_app(): only while the window is shown
         window.qt.installEventFilter(self)
         if window.qt.isVisible():
@@ -391,8 +392,8 @@ class Lecture(QtCore.QObject):
         save_settings(self.window, self.store)
 
     # ------------------------------------------------------------------ scrolling
-    def scroll_to_top(self) -> None:
-        """Scroll the current view back to its top."""
+    def scroll_to_top(self, *_args: object) -> None:
+        """Scroll the current view back to its top (a view switch, a deck scene)."""
         self.window.view_widget(self.window.current_view).scroll_to_top()
 
     def _scroll_event(self, obj: QtCore.QObject, event: QtGui.QKeyEvent) -> int:
