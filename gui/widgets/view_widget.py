@@ -24,6 +24,7 @@ from gui.render.view_box import PlotViewBox
 from gui.theme import current_theme
 from gui.widgets.grid_flow import Position, columns_for, flow_grid, grid_columns, min_panel_size
 
+WHEEL_STEP = 33  # px at 100 % the view scrolls per wheel step (a notch is three)
 TABLE_PAD = 12  # px a table panel keeps below its table (view box margins, rounding)
 
 
@@ -489,6 +490,9 @@ class ViewWidget(QtWidgets.QWidget):
         """Re-style labels and canvas for the current theme and UI scale."""
         theme = current_theme()
         self.canvas.setBackground(theme.background)
+        # a wheel notch (three steps) scrolls ~100 px at 100 %, and as much more as the
+        # plots are larger (Qt's 20 px steps crawled through a 2877 px stage at 200 %)
+        self.scroll_area.verticalScrollBar().setSingleStep(theme.scaled(WHEEL_STEP))
         self.title.setStyleSheet(f"font-size: {theme.font_pt(20)}pt; font-weight: bold;")
         self.explanation.setStyleSheet(f"font-size: {theme.font_pt(12)}pt;")
         self.formula.set_point_size(theme.font_pt(15))
