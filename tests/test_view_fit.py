@@ -220,3 +220,24 @@ def test_presenting_prefers_fewer_columns(studio):
     # the stage is wider (no side panel) yet keeps no more columns than the window
     assert present_cols <= window_cols
     assert QtCore.QSize(1920, 1080) == studio.size()
+
+
+def test_a_legend_with_many_entries_leaves_the_data_its_room(studio):
+    """RoPE's frequency plot with YaRN names six curves (lecture deck scene 12): in a
+    1280 x 720 window its legend strip left the data 0 px (a sliver at 1600 x 1000 with
+    the deck dock open); the grid now adds the strip's height to the smallest legible
+    plot (the view scrolls a little instead). Data now 158 px of a 180 px minimum."""
+    _show(studio, "rope", (1280, 720), 1.0)
+    state = studio.states["rope"]
+    assert state.set_param("scaling", "yarn", merge=False)
+    try:
+        widget = _show(studio, "rope", (1280, 720), 1.0)
+        plot = widget.plots["frequencies"]
+        assert plot.legend is not None and len(plot.legend.items) >= 6
+        min_h = widget.panel_size()[1]
+        data_h = plot.plot.getViewBox().height()
+        assert data_h >= 0.5 * min_h, (data_h, min_h)
+        strip = plot.plot.getAxis("top").geometry().height()
+        assert strip > 0 and data_h > strip  # the data, not the legend, fills the plot
+    finally:
+        state.reset()

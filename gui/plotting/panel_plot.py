@@ -401,6 +401,19 @@ class PanelPlot(PanelExtras, CellDisplay):
         self._legend_width = None
         return self.legend
 
+    def legend_room(self) -> float:
+        """Pixels the legend strip takes at its full text size at the plot's width now
+        (0 without a legend): the view's grid adds them to the smallest legible plot,
+        so a legend with many entries does not squeeze the data to a sliver."""
+        legend = self.legend
+        if legend is None or not shiboken6.isValid(legend) or not legend.items:
+            return 0.0
+        width = self.plot.getViewBox().width()
+        if width <= 0:
+            width = 0.8 * self.plot.width()
+        rows = -(-len(legend.items) // legend.columns_for(width))
+        return float(rows * legend.row_height())
+
     def _data_height_changed(self, _height: float) -> None:
         if self.legend is not None and self._legend_width is not None:
             self._fit_legend(self._legend_width)

@@ -344,6 +344,7 @@ class ViewWidget(QtWidgets.QWidget):
                 continue
             top, span = min(cells), max(cells) - min(cells) + 1
             height = min_h * span if len(shown) > 1 else min_h  # one (focused): one plot
+            height += plot.legend_room()  # the strip above the data comes on top
             table = plot.table_height()
             if table is not None:
                 height = max(height, table)
