@@ -26,9 +26,10 @@ def win(qapp):
 
 
 def _settle(w) -> None:
-    assert w.wait_idle()
-    w.views[w.current_view].canvas.ci.layout.activate()
-    QtWidgets.QApplication.processEvents()
+    for _ in range(3):  # a re-fit of the grid (zero-time timer) may follow a layout
+        assert w.wait_idle()
+        w.views[w.current_view].canvas.ci.layout.activate()
+        QtWidgets.QApplication.processEvents()
 
 
 def _sizes(plot) -> dict[str, float]:
@@ -46,8 +47,11 @@ def _sizes(plot) -> dict[str, float]:
         / (item.titleLabel.text.count("<br>") + 1),
         "bottom title px": bottom.label.boundingRect().height(),
     }
-    if plot.legend is not None:
-        out["legend px"] = plot.legend.items[0][1].item.boundingRect().height()
+    if plot.legend is not None:  # one line of its text as drawn (the strip's text scale
+        # included; an entry wraps onto more lines on a narrower plot)
+        document = plot.legend.items[0][1].item.document().clone()
+        document.setTextWidth(-1)
+        out["legend px"] = document.size().height() * plot.legend.scale()
     return out
 
 

@@ -137,6 +137,18 @@ class StripLegend(pg.LegendItem):
                 return columns, scale
         return columns, SCALES[-1]
 
+    def one_line_height(self) -> float:
+        """Height (px, unscaled) of a strip whose entries each stay on one line and fill
+        ``columns_for(width)`` columns is ``rows × one_line_height()``: the tallest
+        entry's text on one line, with the layout's spacing (wrapping, which depends on
+        the plot's width and history, left out)."""
+        heights = []
+        for _sample, label in self.items:
+            document = label.item.document().clone()
+            document.setTextWidth(-1)
+            heights.append(document.size().height())
+        return max(heights, default=0.0) + max(0.0, self.layout.verticalSpacing())
+
     def entry_widths(self) -> list[float]:
         """Width of each entry (sample, its label on one line, spacing) in px."""
         spacing = self._spacing()

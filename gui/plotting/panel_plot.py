@@ -412,7 +412,7 @@ class PanelPlot(PanelExtras, CellDisplay):
         if width <= 0:
             width = 0.8 * self.plot.width()
         rows = -(-len(legend.items) // legend.columns_for(width))
-        return float(rows * legend.row_height())
+        return float(rows * legend.one_line_height())
 
     def _data_height_changed(self, _height: float) -> None:
         if self.legend is not None and self._legend_width is not None:
@@ -435,7 +435,7 @@ class PanelPlot(PanelExtras, CellDisplay):
             return
         opacities = [(sample.opacity(), label.opacity()) for sample, label in legend.items]
         self._drop_legend()
-        legend = self._make_legend(columns, current_theme())
+        legend = self._make_legend(columns, self.text_theme(current_theme()))
         for item in self.curves:
             name = item.name()
             if name:
