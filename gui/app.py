@@ -166,6 +166,7 @@ def exec_window(
     show()
     code = app.exec()
     window.engine.stop()
+    window.settings.sync()  # on disk now: main.py ends the process without teardown
     return code
 
 
