@@ -47,11 +47,11 @@ def _sizes(plot) -> dict[str, float]:
         / (item.titleLabel.text.count("<br>") + 1),
         "bottom title px": bottom.label.boundingRect().height(),
     }
-    if plot.legend is not None:  # one line of its text as drawn (the strip's text scale
-        # included; an entry wraps onto more lines on a narrower plot)
+    if plot.legend is not None:  # one line of its text at the zoomed font (the strip
+        # then fits its text to the plot's height: StripLegend.plan, not the zoom)
         document = plot.legend.items[0][1].item.document().clone()
         document.setTextWidth(-1)
-        out["legend px"] = document.size().height() * plot.legend.scale()
+        out["legend px"] = document.size().height()
     return out
 
 

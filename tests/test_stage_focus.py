@@ -191,6 +191,11 @@ def test_number_keys_do_not_clash_and_ctrl_digits_still_switch_views(window, qtb
 def test_reveal_with_page_down_then_next_scene_and_back(window, qtbot):
     deck = window.lecture.deck
     focus = window.lecture.focus
+    # the parameter dock widens to the widest panel built so far (RoPE's): build the
+    # deck's views first, so the canvas keeps one width while the deck steps
+    for view_id in ("rope", "sinusoidal", "alibi", "relative"):
+        window.set_view(view_id)
+        _settle(window)
     deck.set_deck(
         Deck(
             "d",

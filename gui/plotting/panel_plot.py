@@ -401,16 +401,15 @@ class PanelPlot(PanelExtras, CellDisplay):
         self._legend_width = None
         return self.legend
 
-    def legend_room(self) -> float:
-        """Pixels the legend strip takes at its full text size at the plot's width now
-        (0 without a legend): the view's grid adds them to the smallest legible plot,
-        so a legend with many entries does not squeeze the data to a sliver."""
+    def legend_room(self, width: float) -> float:
+        """Pixels the legend strip takes at its full text size, one line per entry, in
+        a plot whose data is ``width`` px wide (0 without a legend): the view's grid
+        adds them to the smallest legible plot, so a legend with many entries does not
+        squeeze the data to a sliver. The grid passes the smallest legible width, not
+        the plot's width now (which a scroll bar changes: the room would chase it)."""
         legend = self.legend
         if legend is None or not shiboken6.isValid(legend) or not legend.items:
             return 0.0
-        width = self.plot.getViewBox().width()
-        if width <= 0:
-            width = 0.8 * self.plot.width()
         rows = -(-len(legend.items) // legend.columns_for(width))
         return float(rows * legend.one_line_height())
 

@@ -325,7 +325,8 @@ class ViewWidget(QtWidgets.QWidget):
                 layout.setRowMinimumHeight(r, 0.0)
             self.canvas.setMinimumHeight(0)
             return
-        min_h = self.panel_size()[1]
+        min_w, min_h = self.panel_size()
+        legend_w = 0.8 * min_w  # the data's width in the narrowest legible plot
         need: dict[int, float] = {}
         shown = [
             plot
@@ -344,7 +345,7 @@ class ViewWidget(QtWidgets.QWidget):
                 continue
             top, span = min(cells), max(cells) - min(cells) + 1
             height = min_h * span if len(shown) > 1 else min_h  # one (focused): one plot
-            height += plot.legend_room()  # the strip above the data comes on top
+            height += plot.legend_room(legend_w)  # the strip above the data on top
             table = plot.table_height()
             if table is not None:
                 height = max(height, table)
