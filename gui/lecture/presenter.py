@@ -169,13 +169,17 @@ class PresenterWindow(QtWidgets.QWidget):
             widget.setWordWrap(wrap)
             return widget
 
+        def picture(name: str) -> QtWidgets.QLabel:
+            widget = label(name, wrap=False)
+            widget.setAlignment(QtCore.Qt.AlignmentFlag.AlignCenter)
+            widget.setMinimumSize(160, 90)
+            widget.setSizePolicy(
+                QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Ignored
+            )
+            return widget
+
         self.now_title = label("presenter-now")
-        self.preview = label("presenter-preview", wrap=False)
-        self.preview.setAlignment(QtCore.Qt.AlignmentFlag.AlignCenter)
-        self.preview.setMinimumSize(160, 90)
-        self.preview.setSizePolicy(
-            QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Ignored
-        )
+        self.preview = picture("presenter-preview")
         self.note = label("presenter-note")
         self.note.setAlignment(QtCore.Qt.AlignmentFlag.AlignTop)
         note_scroll = QtWidgets.QScrollArea(self)
@@ -183,12 +187,7 @@ class PresenterWindow(QtWidgets.QWidget):
         note_scroll.setWidget(self.note)
         self.next_title = label("presenter-next")
         self.next_summary = label("presenter-next-summary")
-        self.next_picture = label("presenter-next-picture", wrap=False)
-        self.next_picture.setAlignment(QtCore.Qt.AlignmentFlag.AlignCenter)
-        self.next_picture.setMinimumSize(160, 90)
-        self.next_picture.setSizePolicy(
-            QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Ignored
-        )
+        self.next_picture = picture("presenter-next-picture")
         self.elapsed = label("presenter-elapsed", wrap=False)
         self.clock = label("presenter-clock", wrap=False)
         self.reset_button = QtWidgets.QPushButton("Restart timer", self)

@@ -142,11 +142,7 @@ class StripLegend(pg.LegendItem):
         ``columns_for(width)`` columns is ``rows × one_line_height()``: the tallest
         entry's text on one line, with the layout's spacing (wrapping, which depends on
         the plot's width and history, left out)."""
-        heights = []
-        for _sample, label in self.items:
-            document = label.item.document().clone()
-            document.setTextWidth(-1)
-            heights.append(document.size().height())
+        heights = [_one_line(label).size().height() for _sample, label in self.items]
         return max(heights, default=0.0) + max(0.0, self.layout.verticalSpacing())
 
     def entry_widths(self) -> list[float]:
@@ -171,9 +167,14 @@ class StripLegend(pg.LegendItem):
 
 def _natural_width(label: pg.LabelItem) -> float:
     """Width of ``label``'s text on one line (px), wrapped or not."""
-    item = label.item
-    if item.textWidth() < 0:
+    if label.item.textWidth() < 0:
         return float(label.itemRect().width())
-    document = item.document().clone()
-    document.setTextWidth(-1)
+    document = _one_line(label)
     return float(document.idealWidth() + 2 * document.documentMargin())
+
+
+def _one_line(label: pg.LabelItem) -> QtGui.QTextDocument:
+    """A copy of ``label``'s text document laid out on one line (no wrapping)."""
+    document = label.item.document().clone()
+    document.setTextWidth(-1)
+    return document
