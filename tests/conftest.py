@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -36,6 +37,33 @@ def window(qtbot):
     assert win.wait_idle()
     yield win
     win.close()
+
+
+@contextlib.contextmanager
+def _open_window(width: int, height: int):  # type: ignore[no-untyped-def]
+    """A shown main window (no settings written) of ``width`` x ``height``, left out of
+    presentation mode, closed, and the theme restored when the block ends."""
+    from gui.app import build_window
+    from gui.theme import current_theme, set_theme
+
+    saved = current_theme()
+    win = build_window(persist=False)
+    win.resize(width, height)
+    win.show()
+    assert win.wait_idle(60)
+    try:
+        yield win
+    finally:
+        win.lecture.display.leave_presentation()
+        win.close()
+        set_theme(saved.name, ui_scale=saved.ui_scale)
+
+
+@pytest.fixture(scope="session")
+def open_window():
+    """``open_window(width, height)``: a context manager for a module's shared window
+    (one window per test module keeps the suite fast)."""
+    return _open_window
 
 
 @pytest.fixture(autouse=True)

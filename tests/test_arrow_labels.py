@@ -8,20 +8,12 @@ from PySide6 import QtCore, QtWidgets
 
 
 @pytest.fixture(scope="module")
-def studio(qapp):
-    from gui.app import build_window
-    from gui.theme import current_theme, set_theme
-
-    saved = current_theme()
-    win = build_window(persist=False)
-    win.show()
-    win.lecture.display.enter_presentation(fullscreen=False)
-    win.lecture.display.set_scale(2.0)
-    win.resize(1920, 1080)
-    yield win
-    win.lecture.display.leave_presentation()
-    win.close()
-    set_theme(saved.name, ui_scale=saved.ui_scale)
+def studio(qapp, open_window):
+    with open_window(1920, 1080) as win:
+        win.lecture.display.enter_presentation(fullscreen=False)
+        win.lecture.display.set_scale(2.0)
+        win.resize(1920, 1080)
+        yield win
 
 
 def _label_boxes(win, view_id: str) -> tuple[QtCore.QRectF, list[tuple[str, QtCore.QRectF]]]:

@@ -13,19 +13,9 @@ Mod = QtCore.Qt.KeyboardModifier
 
 
 @pytest.fixture(scope="module")
-def studio(qapp):
-    from gui.app import build_window
-    from gui.theme import current_theme, set_theme
-
-    saved = current_theme()
-    win = build_window(persist=False)
-    win.resize(1280, 720)
-    win.show()
-    assert win.wait_idle(60)
-    yield win
-    win.lecture.display.leave_presentation()
-    win.close()
-    set_theme(saved.name, ui_scale=saved.ui_scale)
+def studio(qapp, open_window):
+    with open_window(1280, 720) as win:
+        yield win
 
 
 def _settle(win) -> None:

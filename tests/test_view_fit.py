@@ -65,19 +65,9 @@ def test_columns_fall_as_the_legible_plot_grows():
 
 # ---------------------------------------------------------------------- the window
 @pytest.fixture(scope="module")
-def studio(qapp):
-    from gui.app import build_window
-    from gui.theme import current_theme, set_theme
-
-    saved = current_theme()
-    win = build_window(persist=False)
-    win.resize(1600, 1000)
-    win.show()
-    assert win.wait_idle(60)
-    yield win
-    win.lecture.display.leave_presentation()
-    win.close()
-    set_theme(saved.name, ui_scale=saved.ui_scale)
+def studio(qapp, open_window):
+    with open_window(1600, 1000) as win:
+        yield win
 
 
 def _show(win, view_id: str, size: tuple[int, int], scale: float, present: bool = False):
