@@ -259,6 +259,46 @@ def test_enter_in_a_spin_box_returns_focus_and_ctrl_z_undoes(window, qtbot):
     assert state.values["seq_len"] == 200
 
 
+def test_each_typed_entry_is_its_own_undo_step(window, qtbot):
+    """Type 1000, Enter, then 5, Enter in one spin box: Ctrl+Z goes back to 1000, not
+    to the value before both (the two commits merged into one undo step, like a drag)."""
+    window.set_view("rope")
+    state = window.states["rope"]
+    spin = window.panels["rope"].rows["m"].editor
+    start = state.values["m"]
+    for typed in ("1000", "7"):
+        _focus(window, qtbot, spin)
+        spin.selectAll()
+        qtbot.keyClicks(spin, typed)
+        qtbot.keyClick(spin, Key.Key_Return)
+        assert state.values["m"] == int(typed)
+    qtbot.keyClick(_focused(), Key.Key_Z, Mod.ControlModifier)
+    assert state.values["m"] == 1000
+    qtbot.keyClick(_focused(), Key.Key_Z, Mod.ControlModifier)
+    assert state.values["m"] == start
+    qtbot.keyClick(_focused(), Key.Key_Z, Mod.ControlModifier | Mod.ShiftModifier)
+    assert state.values["m"] == 1000
+
+
+def test_each_typed_sentence_is_its_own_undo_step(window, qtbot):
+    """A text field commits while typing (one merged step) and Enter closes the step:
+    two sentences typed one after the other are two undo steps."""
+    window.set_view("permutation")
+    state = window.states["permutation"]
+    field = window.panels["permutation"].rows["sentence"].editor
+    start = state.values["sentence"]
+    for typed in ("the cat sat", "a dog ran"):
+        _focus(window, qtbot, field)
+        field.selectAll()
+        qtbot.keyClicks(field, typed)
+        qtbot.keyClick(field, Key.Key_Return)
+        assert state.values["sentence"] == typed
+    qtbot.keyClick(_focused(), Key.Key_Z, Mod.ControlModifier)
+    assert state.values["sentence"] == "the cat sat"
+    qtbot.keyClick(_focused(), Key.Key_Z, Mod.ControlModifier)
+    assert state.values["sentence"] == start
+
+
 def test_undo_works_while_a_spin_box_or_slider_keeps_focus(window, qtbot):
     window.set_view("rope")
     state = window.states["rope"]

@@ -85,7 +85,7 @@ class ParamRow:
         else:
             self.editor = QtWidgets.QLineEdit(parent)
             self.editor.returnPressed.connect(self._text_entered)
-            self.editor.editingFinished.connect(self._text_committed)
+            self.editor.editingFinished.connect(self._text_finished)
             if p.kind == "text":
                 self.editor.textEdited.connect(self._text_committed)
         self.editor.setObjectName(f"param-{p.name}")
@@ -128,6 +128,9 @@ class ParamRow:
         # Enter emits editingFinished with the focus still here (a focus change emits it
         # after the focus left); the value is committed (valueChanged) before
         spin.editingFinished.connect(lambda: spin.hasFocus() and self._on_enter())
+        # a typed value (Enter or leaving the field) is one undo step of its own; the
+        # arrow keys' and wheel's steps before it merge like a slider drag
+        spin.editingFinished.connect(self.state.end_merge)
         self.editor = spin
         self.slider.valueChanged.connect(self._slider_moved)
         self.slider.sliderReleased.connect(self.state.end_merge)
@@ -164,6 +167,11 @@ class ParamRow:
             self.state.error.emit(str(exc))
             return False
         return self.state.set_param(self.param.name, value, merge=self.param.kind == "text")
+
+    def _text_finished(self) -> None:
+        """Enter or leaving the field: commit; the next edit is a new undo step."""
+        self._text_committed()
+        self.state.end_merge()
 
     def _text_entered(self) -> None:
         """Enter: commit, and leave the field unless the text was refused (to fix it)."""
