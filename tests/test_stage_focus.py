@@ -410,3 +410,35 @@ def test_shipped_lecture_deck_stages_some_scenes():
             assert "Page Down" in scene.note
         if scene.highlight is not None and scene.highlight.kind == "head":
             assert f"Head {scene.highlight.value}" in scene.note
+
+
+def test_revealed_plots_show_the_scenes_data_range(window, qtbot):
+    """A scene that changes the data while its plots are hidden (reveal): each plot,
+    once revealed, spans the new data, not the range it had before it was hidden
+    (lecture deck scene 3, d = 16 after 32: the PE matrix kept 0..32 with its columns
+    in the left half, the wavelengths 0..15 with 8 points)."""
+    window.set_view("sinusoidal")
+    _settle(window)
+    assert window.states["sinusoidal"].values["d_model"] == 32
+    deck = window.lecture.deck
+    deck.set_deck(
+        Deck(
+            "d",
+            (
+                _scene("relative", "first"),
+                _scene("sinusoidal", "reveal", reveal=True, params={"d_model": 16}),
+            ),
+        )
+    )
+    _settle(window)
+    qtbot.keyClick(window, Key.Key_PageDown)
+    _settle(window)
+    widget = window.views["sinusoidal"]
+    for _ in range(len(widget.data.panels) - 1):
+        qtbot.keyClick(window, Key.Key_PageDown)
+        _settle(window)
+    assert deck.index == 1 and len(_visible(window)) == len(widget.data.panels)
+    (x0, x1), _ = widget.plots["heatmap"].plot.getViewBox().viewRange()
+    assert x1 - x0 < 20, (x0, x1)  # 16 columns and the padding, not 32
+    (x0, x1), _ = widget.plots["wavelength"].plot.getViewBox().viewRange()
+    assert x1 < 10, (x0, x1)  # pairs 0..7

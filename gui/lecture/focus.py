@@ -393,6 +393,8 @@ class FocusController(QtCore.QObject):
             if item.isVisible() != show:
                 item.setVisible(show)
                 moved = True
+                if show:  # auto range skips hidden items: data drawn while hidden
+                    item.getViewBox().updateAutoRange()  # kept the old range
             own_axes = key == focused and panel.kind != "table"
             if own_axes and not place.axes:
                 place.text_space = _text_space(widget.plots[key])
