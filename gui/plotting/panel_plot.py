@@ -20,7 +20,7 @@ from gui.plotting.hover import HoverOverlay
 from gui.plotting.legend_strip import StripLegend
 from gui.plotting.panel_extras import PanelExtras
 from gui.plotting.plot_data import color_levels, display_image, same_arrays, series_color
-from gui.render.fast_axis import FastAxisItem, FastColorBarItem
+from gui.render.fast_axis import FastAxisItem, FastColorBarItem, fit_value_axis
 from gui.render.fast_image import FastImageItem
 from gui.render.grid_lines import GridLines
 from gui.render.line_item import LineItem
@@ -218,9 +218,7 @@ class PanelPlot(PanelExtras, CellDisplay):
                     label.setText(label.text)  # setLabelTextSize only stores the size
                 self.legend.updateSize()
         if self.colorbar is not None:
-            font, axis = text.font(10), self.colorbar.axis
-            if axis.style.get("tickFont") != font:
-                axis.setStyle(tickFont=font)
+            fit_value_axis(self.colorbar, text.font(10))
 
     def curve_points(self) -> int:
         """Number of points in this plot's curves (what antialiasing costs scale with)."""
@@ -331,7 +329,8 @@ class PanelPlot(PanelExtras, CellDisplay):
             )
             self.colorbar.setImageItem(self.image, insert_in=self.plot)
             # two tick levels, as on the plots' axes (see _apply_labels)
-            self.colorbar.axis.setStyle(tickFont=theme.font(10), maxTickLevel=1)
+            self.colorbar.axis.setStyle(maxTickLevel=1)
+            fit_value_axis(self.colorbar, theme.font(10))
             self.colorbar.axis.setTextPen(theme.foreground)
             self.colorbar.axis.setPen(theme.foreground)
             # no device cache, as for the plot axes (see _apply_labels): a colour bar whose

@@ -525,6 +525,26 @@ def hide_spare_axes(plot: pg.PlotItem) -> None:
         plot.getAxis(name).unlinkFromView()
 
 
+VALUE_AXIS_WIDTH = 45  # px: pyqtgraph's colour bar value axis at 100 %
+VALUE_AXIS_SAMPLE = "-0.00"  # the widest label that must fit (ticks as "-0.5", "-10")
+
+
+def fit_value_axis(colorbar: pg.ColorBarItem, font: QtGui.QFont) -> None:
+    """Set a vertical colour bar's value axis to ``font`` and make it wide enough for
+    labels as wide as :data:`VALUE_AXIS_SAMPLE` in it (never below pyqtgraph's 45 px):
+    a label wider than its axis is not drawn, so at 200 % a fixed 45 px kept only "0"."""
+    axis = colorbar.axis
+    if axis.style.get("tickFont") != font:
+        axis.setStyle(tickFont=font)
+    if colorbar.horizontal:
+        return
+    text = QtGui.QFontMetricsF(font).horizontalAdvance(VALUE_AXIS_SAMPLE)
+    gap = max(0, axis.style["tickLength"]) + axis.style["tickTextOffset"][0]
+    width = float(max(VALUE_AXIS_WIDTH, math.ceil(text + gap + 2)))
+    if axis.width() != width:
+        axis.setWidth(width)
+
+
 class FastColorBarItem(pg.ColorBarItem):
     """``pg.ColorBarItem`` whose axes are :class:`FastAxisItem`.
 
@@ -554,6 +574,6 @@ class FastColorBarItem(pg.ColorBarItem):
                 new.setLabel(label)
         self.axis = self.getAxis(main)
         if not self.horizontal:
-            self.axis.setWidth(45)
+            self.axis.setWidth(VALUE_AXIS_WIDTH)
         self.axis.unlinkFromView()
         self.axis.setRange(self.values[0], self.values[1])

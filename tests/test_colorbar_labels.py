@@ -1,0 +1,36 @@
+"""Colour bars keep their value labels at every UI scale: the value axis was 45 px
+wide whatever its font, so at 200 % only the labels narrower than that were drawn
+(the PE matrix's bar read "0" alone, the similarity's "0" and "10" without "−10")."""
+
+from __future__ import annotations
+
+from PySide6 import QtGui
+
+
+def _labels(axis) -> list[str]:
+    picture = QtGui.QPicture()
+    painter = QtGui.QPainter(picture)
+    try:
+        specs = axis.generateDrawSpecs(painter)
+    finally:
+        painter.end()
+    return [text for _rect, _flags, text in specs[2]] if specs else []
+
+
+def test_colour_bar_labels_at_200_percent(window, qtbot):
+    display = window.lecture.display
+    window.resize(1920, 1080)
+    display.enter_presentation(fullscreen=False)
+    try:
+        display.set_scale(2.0)
+        window.set_view("sinusoidal")
+        assert window.wait_idle()
+        widget = window.views["sinusoidal"]
+        widget.canvas.grab()
+        heat = _labels(widget.plots["heatmap"].colorbar.axis)
+        sim = _labels(widget.plots["similarity"].colorbar.axis)
+    finally:
+        display.set_scale(1.0)
+        display.leave_presentation()
+    assert {"-1.0", "0", "1.0"} <= set(heat), heat  # both ends and the zero
+    assert any(t.startswith("-") for t in sim) and "0" in sim, sim
