@@ -228,6 +228,20 @@ def test_compare_says_sinusoidal_and_rope_are_the_same_curve():
     assert "RoPE score" in note and "PE_p·PE_q" in note
 
 
+def test_compare_names_each_lane_where_it_is_drawn():
+    """The extrapolation panel's lanes carry the method's name on the y axis (it read
+    "method lane" 0..4, and the audience had to match colours with the legend)."""
+    data = view("compare", seq_len=64)
+    panel = next(p for p in data.panels if p.key == "extrapolation")
+    ticks = dict(panel.y_ticks or [])
+    for series in panel.series:
+        if series.name.startswith("train_len"):
+            continue
+        lane = float(np.nanmin(series.y))
+        assert ticks[lane] == series.name.split(" (")[0], (lane, series.name)
+    assert ticks[4] == "learned" and np.isnan(panel.series[4].y[-1])
+
+
 # ------------------------------------------------------------------ 7: identity first
 @pytest.mark.parametrize("sentence", ["dog bites dog", "man bites man", "a b a"])
 def test_a_sentence_compared_with_itself_reads_identical(sentence):

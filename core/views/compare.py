@@ -372,7 +372,8 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         Series(sampled_label("Shaw index", stride), x, curves[6], "step"),
     ] + marker(0.0, T5_BUCKETS)
     lanes = []
-    for lane, name in enumerate(("T5 / Shaw", "ALiBi", "RoPE", "sinusoidal", "learned")):
+    lane_names = ("T5 / Shaw", "ALiBi", "RoPE", "sinusoidal", "learned")
+    for lane, name in enumerate(lane_names):
         y = np.full(x.size, float(lane))
         if name == "learned":
             y[dl >= t] = np.nan
@@ -408,8 +409,9 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             "Defined for which positions? (gap = no value)",
             "curves",
             "position / distance",
-            "method lane",
+            "method",
             series=lanes,
+            y_ticks=list(enumerate(lane_names)),  # a lane is named where it is drawn
             note=f"from {t} on (rows 0..{t - 1} exist): learned has no row; the others give "
             "values never seen in training",
             row=0,
