@@ -272,6 +272,9 @@ def test_help_overlay_lists_shortcuts(window, qtbot):
     text = help_overlay.label.text()
     for needle in ("Next scene", "Presentation mode", "F5", "Undo", "Full screen"):
         assert needle in text
+    # keys that are no menu action are listed too: on stage Right nudges, not steps
+    for needle in ("Nudge the main parameter", "Shift+Left, Shift+Right", "Double-click"):
+        assert needle in text
     qtbot.keyClick(window, Key.Key_Escape)
     assert not help_overlay.isVisible()
 

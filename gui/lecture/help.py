@@ -24,9 +24,22 @@ def shortcut_text(action: QtGui.QAction) -> str:
     return ", ".join(s.toString(fmt) for s in action.shortcuts() if not s.isEmpty())
 
 
+# Keys and mouse gestures that are no menu action (the stage's event filters handle
+# them: gui.lecture.stage_strip, gui.widgets.view_widget, gui.lecture.focus).
+STAGE_KEYS: list[tuple[str, str]] = [
+    ("Nudge the main parameter (presenting; else previous / next scene)", "Left, Right"),
+    ("Nudge by a larger step (presenting)", "Shift+Left, Shift+Right"),
+    ("Scroll one plot row", "Down, Up"),
+    ("Scroll one screen", "Shift+Down, Shift+Up"),
+    ("Scroll the plots / zoom a plot", "Wheel / Ctrl+Wheel"),
+    ("Focus a plot (again: back)", "Double-click"),
+]
+
+
 def shortcut_table(qt_window: QtWidgets.QMainWindow) -> list[tuple[str, list[tuple[str, str]]]]:
     """``[(menu title, [(action text, shortcuts), ...]), ...]`` for every action with a
-    shortcut, grouped by the menu holding it ("Other" for actions in no menu)."""
+    shortcut, grouped by the menu holding it ("Other" for actions in no menu), then the
+    keys and gestures that are no action (:data:`STAGE_KEYS`)."""
     sections: list[tuple[str, list[tuple[str, str]]]] = []
     seen: set[int] = set()
 
@@ -52,6 +65,7 @@ def shortcut_table(qt_window: QtWidgets.QMainWindow) -> list[tuple[str, list[tup
     ]
     if other:
         sections.append(("Other", other))
+    sections.append(("Keys and mouse on the stage", list(STAGE_KEYS)))
     return sections
 
 
