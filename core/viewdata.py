@@ -34,6 +34,17 @@ class Series:
     """0..1; below 1 the curve is drawn faded (a trail's older part, a ghost)."""
 
 
+@dataclass(frozen=True)
+class Band:
+    """A range of x of a ``curves`` panel where there is no data, and why: drawn as a
+    hatched band over the plot's whole height with ``label`` in the legend (e.g. the
+    learned table's positions that have no row). Not data: CSV/NPY leave it out."""
+
+    x0: float
+    x1: float
+    label: str
+
+
 @dataclass
 class Arrow:
     """A 2-D vector from the origin, drawn in an ``arrows`` panel."""
@@ -113,6 +124,9 @@ class Panel:
         For a mosaic heatmap: where each small matrix sits in ``image`` and its label.
     row, col, row_span, col_span
         Position in the view's grid layout.
+    bands
+        Ranges of x a ``curves`` panel marks as having no data (:class:`Band`): drawn
+        hatched under the curves with a legend entry each, and kept in the view range.
     missing
         What a NaN cell of a heatmap means (e.g. ``"no row"``); when set, the GUI hatches
         those cells instead of leaving them blank.
@@ -154,6 +168,7 @@ class Panel:
     col_span: int = 1
     missing: str = ""
     square: bool = False
+    bands: list[Band] = field(default_factory=list)
 
     def data_table(self) -> tuple[list[str], np.ndarray]:
         """The panel's plotted numbers as ``(column names, 2-D array)`` for CSV/NPY.
@@ -161,6 +176,7 @@ class Panel:
         Curves: one ``x`` column per distinct x plus a column per series (series of
         other lengths are padded with NaN). Heatmaps: the matrix itself with the column
         coordinates as names. Arrows: rows ``(x, y)``. Tables have no numeric data.
+        :attr:`bands` are not data and are left out.
         """
         if self.kind == "heatmap" and self.image is not None:
             cols = self.x_coords if self.x_coords is not None else np.arange(self.image.shape[1])

@@ -19,7 +19,7 @@ import pytest
 from core.attention import _projections, token_embeddings, tokenize, toy_attention
 from core.relative import t5_relative_bucket
 from core.rope import apply_rope
-from core.viewdata import ComputeContext, ViewData
+from core.viewdata import Band, ComputeContext, ViewData
 from core.views import VIEWS
 
 CTX = ComputeContext()
@@ -420,10 +420,17 @@ def test_learned_overflow_is_drawn_not_only_an_error():
     assert "no row" in sim.probe(70.0, 3.0) and "no row" in table.probe(0.0, 70.0)
     norms = data.panel("norms").series
     assert np.isnan(norms[0].y[64:]).all() and np.isfinite(norms[0].y[:64]).all()
-    hatch = [s for s in norms if s.name.startswith("no row")]
-    assert hatch and hatch[0].x.min() >= 63.5 and hatch[0].x.max() <= 79.5
+    # the positions without a row are a band of the curve panels, not a curve
+    for key in ("dims", "norms"):
+        panel = data.panel(key)
+        assert panel.bands == [Band(63.5, 79.5, "no row: positions 64..79")]
+        assert not [s for s in panel.series if "no row" in s.name]
+        names, table = panel.data_table()  # CSV/NPY: the curves alone, NaN past the table
+        assert not [n for n in names if "no row" in n]
+        assert np.array_equal(table[:, 0], np.arange(80.0)) and np.isnan(table[64:, 1]).all()
     inside = view("learned", max_positions=64, seq_len=48)
     assert inside.verdict == "" and inside.panel("similarity").missing == ""
+    assert inside.panel("norms").bands == [] and inside.panel("dims").bands == []
     with pytest.raises(ValueError, match="max_positions=64"):  # the export has no rows
         spec = VIEWS["learned"]
         spec.export(spec.model.validate({"seq_len": 80}, partial=True))
@@ -480,7 +487,69 @@ def test_learned_overflow_in_the_window_is_drawn_hatched_without_an_error(window
         return bg.isVisible() and bg.brush().style() == QtCore.Qt.BrushStyle.BDiagPattern
 
     assert hatched("similarity") and hatched("table")
+    from gui.render.band_item import BandSample
+
+    for key in ("dims", "norms"):  # the curve plots: a hatched band, not a zigzag curve
+        plot = widget.plots[key]
+        assert [(b.x0, b.x1) for b in plot.bands] == [(63.5, 79.5)]
+        band, vb = plot.bands[0], plot.plot.getViewBox()
+        assert band.isVisible() and band.zValue() < 0  # under the curves
+        assert not [c for c in plot.curves if "no row" in (c.name() or "")]
+        (x_lo, x_hi), (y_lo, y_hi) = vb.viewRange()
+        assert x_lo < 0 and x_hi >= 79.5  # the view keeps the band
+        # drawn over the missing positions and the plot's whole height
+        drawn = band.mapRectToScene(band.boundingRect())
+        view = vb.sceneBoundingRect()
+        left = vb.mapViewToScene(QtCore.QPointF(63.5, y_lo)).x()
+        right = vb.mapViewToScene(QtCore.QPointF(79.5, y_lo)).x()
+        assert abs(drawn.left() - left) < 0.5 and abs(drawn.right() - right) < 0.5
+        assert abs(drawn.top() - view.top()) < 1 and abs(drawn.bottom() - view.bottom()) < 1
+        entries = {label.text: sample for sample, label in plot.legend.items}
+        assert isinstance(entries.get("no row: positions 64..79"), BandSample), list(entries)
+    state.set_param("seq_len", 100)  # the band follows the length
+    assert window.wait_idle()
+    plot = widget.plots["norms"]
+    assert [(b.x0, b.x1, b.label) for b in plot.bands] == [(63.5, 99.5, "no row: positions 64..99")]
+    assert "no row: positions 64..99" in [label.text for _s, label in plot.legend.items]
+    assert plot.plot.getViewBox().viewRange()[0][1] >= 99.5
     state.set_param("seq_len", 48)  # back inside the table: no hatching
     assert window.wait_idle()
     assert widget.data.params["seq_len"] == 48
     assert not hatched("similarity") and not hatched("table")
+    assert widget.plots["norms"].bands == [] and widget.plots["dims"].bands == []
+
+
+def test_learned_no_row_band_in_exports(tmp_path, qapp):
+    """Headless export past max_positions: the band is grey-hatched pixels, not a curve's
+    colour; the plot's CSV holds the curves alone (NaN past the table), no zigzag."""
+    from PySide6 import QtGui
+
+    from gui.export.headless import export_view
+    from gui.plotting.plot_data import series_color
+    from gui.theme import current_theme
+
+    path = tmp_path / "norms.png"
+    export_view("learned", {"seq_len": 80}, path, width=480, height=320, panel="norms")
+    image = QtGui.QImage(str(path)).convertToFormat(QtGui.QImage.Format.Format_RGB32)
+    w, h = image.width(), image.height()
+    rgb = np.frombuffer(image.constBits(), np.uint32).reshape(h, -1)[:, :w] & 0xFFFFFF
+    theme = current_theme()
+    fill, hatch, line = (
+        QtGui.QColor(c).rgb() & 0xFFFFFF
+        for c in (theme.masked, theme.masked_hatch, series_color(0, theme))
+    )
+    grey = (rgb == fill) | (rgb == hatch)
+    cols = np.nonzero(grey.sum(axis=0) > h / 3)[0]  # the band's columns (not the key's)
+    assert cols.size and np.all(np.diff(cols) == 1)
+    rows = np.nonzero(grey[:, cols].all(axis=1))[0]
+    assert rows.size > h / 2 and np.all(np.diff(rows) == 1)
+    box = rgb[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1]
+    assert (box == hatch).sum() > 0.05 * box.size and (box == fill).sum() > 0.5 * box.size
+    assert not (box == line).any()  # no curve drawn over the missing positions
+    assert 0.1 * w < cols.size < 0.25 * w and cols[0] > w / 2  # positions 64..79 of 0..79
+    csv = tmp_path / "norms.csv"
+    export_view("learned", {"seq_len": 80}, csv, panel="norms")
+    lines = csv.read_text(encoding="utf-8").splitlines()
+    assert "no row" not in lines[0] and len(lines) == 81
+    assert all(line.endswith(",nan") for line in lines[65:])
+    assert [line.split(",")[1] for line in lines[1:]] == [str(p) for p in range(80)]

@@ -16,6 +16,7 @@ from core.memory import check_allocation
 from core.params import Param, ParamModel
 from core.table_formats import load_position_table
 from core.viewdata import (
+    Band,
     ComputeContext,
     ExportData,
     Panel,
@@ -212,16 +213,6 @@ def _cosine(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return (a / np.where(na > 0, na, 1.0)) @ (b / np.where(nb > 0, nb, 1.0)).T
 
 
-def _hatch(
-    lo: float, hi: float, first: int, last: int, strokes: int = 16
-) -> tuple[np.ndarray, np.ndarray]:
-    """A zigzag between ``lo`` and ``hi`` over positions ``first..last``: drawn, it
-    hatches the band of positions that have no row."""
-    x = np.linspace(first - 0.5, last + 0.5, max(2, strokes) + 1)
-    y = np.where(np.arange(x.size) % 2 == 0, lo, hi).astype(float)
-    return x, y
-
-
 def _robust_level(image: np.ndarray) -> tuple[float, int]:
     """Colour limit for a loaded table: the 99.5th percentile of |E| (one outlier must
     not flatten the map), and how many shown cells lie beyond it (they saturate)."""
@@ -239,7 +230,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     """Display data of the learned view (cost bounded by ``ctx``).
 
     Past ``max_positions`` the positions that have no row are drawn as such (NaN cells,
-    a hatched "no row" band in the curves) and the verdict says why; only the export
+    a "no row" :class:`~core.viewdata.Band` in the curve panels, which is not data) and the verdict says why; only the export
     refuses them.
 
     Raises
@@ -316,15 +307,9 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         v = _cosine(table.row(p)[None], table.row(q)[None])[0, 0]
         return f"cos(E[{p}], E[{q}]) = {fmt_value(v)}"
 
-    def with_hatch(series: list[Series], lo: float, hi: float) -> list[Series]:
-        if not over:
-            return series
-        hx, hy = _hatch(lo, hi, rows, n - 1)
-        return [*series, Series(f"no row: {missing}", hx, hy)]
-
+    # the positions without a row: a hatched band in the curve plots, not a curve
+    bands = [Band(rows - 0.5, n - 0.5, f"no row: {missing}")] if over else []
     src = "loaded table" if table.path else f"random init, seed {table.seed}"
-    finite_rows = q_rows[:vc, shown] if vc else np.zeros((1, 1))
-    dims_lo, dims_hi = float(np.min(finite_rows)), float(np.max(finite_rows))
     panels = [
         Panel(
             "table",
@@ -372,14 +357,11 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             "curves",
             "position p",
             "E[p, dim]",
-            series=with_hatch(
-                [
-                    Series(sampled_label(f"dim {c}", s_q), q_pos.astype(float), q_rows[:, c])
-                    for c in shown
-                ],
-                dims_lo,
-                dims_hi,
-            ),
+            series=[
+                Series(sampled_label(f"dim {c}", s_q), q_pos.astype(float), q_rows[:, c])
+                for c in shown
+            ],
+            bands=bands,
             row=1,
             col=0,
         ),
@@ -389,11 +371,8 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             "curves",
             "position p",
             "‖E[p]‖",
-            series=with_hatch(
-                [Series(sampled_label("‖E[p]‖", s_q), q_pos.astype(float), norms)],
-                0.0,
-                float(np.nanmax(norms)) if vc else 1.0,
-            ),
+            series=[Series(sampled_label("‖E[p]‖", s_q), q_pos.astype(float), norms)],
+            bands=bands,
             row=1,
             col=1,
         ),

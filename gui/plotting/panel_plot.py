@@ -14,12 +14,13 @@ import pyqtgraph as pg
 import shiboken6
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from core.viewdata import Panel
+from core.viewdata import Band, Panel
 from gui.plotting.cells import CellDisplay
 from gui.plotting.hover import HoverOverlay
 from gui.plotting.legend_strip import StripLegend
 from gui.plotting.panel_extras import PanelExtras
 from gui.plotting.plot_data import color_levels, display_image, same_arrays, series_color
+from gui.render.band_item import BandItem, BandSample
 from gui.render.fast_axis import FastAxisItem, FastColorBarItem, fit_value_axis
 from gui.render.fast_image import FastImageItem
 from gui.render.grid_lines import GridLines
@@ -62,6 +63,7 @@ class PanelPlot(PanelExtras, CellDisplay):
         install_title_label(plot).geometryChanged.connect(self._elide_title)
         self.panel: Panel | None = None
         self.curves: list[LineItem | pg.PlotDataItem] = []  # lines; symbols
+        self.bands: list[BandItem] = []  # a curves panel's ranges without data (hatched)
         self.bars: pg.BarGraphItem | None = None
         self.image: pg.ImageItem | None = None
         self.colorbar: pg.ColorBarItem | None = None
@@ -101,6 +103,7 @@ class PanelPlot(PanelExtras, CellDisplay):
             panel.kind,
             len(panel.series),
             tuple((s.style, s.color, s.opacity) for s in panel.series),
+            len(panel.bands) if panel.kind == "curves" else 0,
             len(panel.arrows),
             len(panel.labels),
             panel.colormap,
@@ -160,6 +163,9 @@ class PanelPlot(PanelExtras, CellDisplay):
                     changed = True
                 if panel.kind == "curves":
                     item.opts["name"] = s.name
+            if panel.kind == "curves":
+                for band, b in zip(self.bands, panel.bands, strict=True):
+                    band.set_band(*self._band_x(panel, b), b.label)
             self._refresh_legend(panel)
             if panel.kind == "arrows":
                 self._show_arrows(panel, theme)
@@ -280,6 +286,7 @@ class PanelPlot(PanelExtras, CellDisplay):
             self.colorbar.hide()
             self.colorbar = None
         self.curves, self.bars, self.image, self.arrows, self.table = [], None, None, [], None
+        self.bands = []
         self.text_labels = []
         self._label_homes = []
         self._drop_tile_labels()
@@ -298,10 +305,11 @@ class PanelPlot(PanelExtras, CellDisplay):
             self.grid = None
         if panel.kind in ("curves", "bars", "arrows"):
             self.grid = GridLines(self.plot, GRID_ALPHA, theme.background)
-        if panel.kind == "curves" and 1 < len(panel.series) <= MAX_LEGEND_ENTRIES:
+        entries = len(panel.series) + len(panel.bands)
+        if panel.kind == "curves" and entries > 1 and len(panel.series) <= MAX_LEGEND_ENTRIES:
             # (more entries would hide the data); in a strip above the data, never over
             # the curves (see legend_strip)
-            self._make_legend(len(panel.series), theme)
+            self._make_legend(entries, theme)
         if panel.kind in ("curves", "arrows"):
             for i, s in enumerate(panel.series):
                 color = pg.mkColor(series_color(i if s.color is None else s.color, theme))
@@ -312,6 +320,9 @@ class PanelPlot(PanelExtras, CellDisplay):
                         s.style, color, s.name if panel.kind == "curves" else None, theme
                     )
                 )
+            if panel.kind == "curves":
+                for b in panel.bands:
+                    self._make_band(panel, b, theme)
         elif panel.kind == "bars":
             self.bars = pg.BarGraphItem(
                 x=[0], height=[0], width=0.8, brush=series_color(0, theme), pen=None
@@ -378,13 +389,36 @@ class PanelPlot(PanelExtras, CellDisplay):
         self.plot.addItem(item)
         return item
 
+    @staticmethod
+    def _band_x(panel: Panel, band: Band) -> tuple[float, float]:
+        """``band``'s ends in the view's x coordinates (``log10`` on a log axis)."""
+        if not panel.log_x:
+            return float(band.x0), float(band.x1)
+        ends = [float(np.log10(v)) if v > 0 else float("nan") for v in (band.x0, band.x1)]
+        return ends[0], ends[1]
+
+    def _make_band(self, panel: Panel, band: Band, theme: Theme) -> BandItem:
+        """A hatched band (the masked cells' look) with its legend entry."""
+        item = BandItem(
+            *self._band_x(panel, band),
+            band.label,
+            QtGui.QColor(theme.masked),
+            QtGui.QColor(theme.masked_hatch),
+        )
+        self.plot.addItem(item)  # measured by auto-range: the view keeps the band
+        self.bands.append(item)
+        if self.legend is not None:
+            self.legend.addItem(BandSample(item), band.label)
+        return item
+
     def _refresh_legend(self, panel: Panel) -> None:
         if self.legend is None:
             return
         renamed = False
-        for (_sample, label), s in zip(self.legend.items, panel.series, strict=False):
-            if label.text != s.name:
-                label.setText(s.name)
+        names = [s.name for s in panel.series] + [b.label for b in panel.bands]
+        for (_sample, label), name in zip(self.legend.items, names, strict=False):
+            if label.text != name:
+                label.setText(name)
                 renamed = True
         if renamed or self._legend_width is None:
             self._fit_legend(self.plot.getViewBox().width())
@@ -438,6 +472,8 @@ class PanelPlot(PanelExtras, CellDisplay):
             name = item.name()
             if name:
                 legend.addItem(item, name)
+        for band in self.bands:
+            legend.addItem(BandSample(band), band.label)
         for (sample, label), (a, b) in zip(legend.items, opacities, strict=False):
             sample.setOpacity(a)
             label.setOpacity(b)
