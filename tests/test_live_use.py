@@ -43,15 +43,16 @@ def _walk_values(param: Param) -> list[Any]:
 
 
 def _legend_problems(plots, where: str) -> list[str]:
-    """Every curves plot with 2..MAX_LEGEND_ENTRIES lines shows a visible legend with one
-    entry per line, labelled with the line's name."""
+    """Every curves plot with 2..MAX_LEGEND_ENTRIES lines (or a line and a band) shows a
+    visible legend with one entry per line, labelled with the line's name, then one per
+    band (a range without data, e.g. the learned table's "no row")."""
     problems = []
     for key, plot in plots.items():
         panel = plot.panel
         if panel is None or panel.kind != "curves":
             continue
-        names = [s.name for s in panel.series]
-        if not 1 < len(names) <= MAX_LEGEND_ENTRIES:
+        names = [s.name for s in panel.series] + [b.label for b in panel.bands]
+        if not (len(names) > 1 and len(panel.series) <= MAX_LEGEND_ENTRIES):
             shown = plot.plot.legend is not None and plot.plot.legend.isVisible()
             if shown:
                 problems.append(f"{where}: {key} has {len(names)} lines and shows a legend")
