@@ -93,3 +93,25 @@ def test_the_label_is_hidden_where_there_is_nothing_to_read(learned):
     scene.sigMouseMoved.emit(QtCore.QPointF(-50.0, -50.0))  # outside every plot
     assert not any(p.hover.shown for p in learned.plots.values())
     assert np.isfinite(float(table.panel.image[2, 2]))
+
+
+def test_the_label_follows_new_data_and_hides_with_its_plot(window):
+    """A readout left under a resting cursor follows the data (a nudge of m on stage
+    read "query at m=16" after m went back to 5) and goes with its plot when a focus
+    or reveal hides that plot (it stayed over the focused plot's axis)."""
+    window.set_view("rope")
+    assert window.wait_idle(30)
+    widget = window.views["rope"]
+    plot = widget.plots["score"]
+    point = plot.plot.getViewBox().mapViewToScene(QtCore.QPointF(-100.0, 0.0))
+    plot.hover.move(point)
+    assert plot.hover.shown and "m=5" in plot.hover.text()
+    assert window.states["rope"].set_param("m", 16, merge=False)
+    assert window.wait_idle(30)
+    assert plot.hover.shown and "m=16" in plot.hover.text(), plot.hover.text()
+    focus = window.lecture.focus
+    numbered = focus.numbered()
+    assert focus.toggle_number(numbered.index("plane") + 1)
+    assert window.wait_idle(30)
+    assert not plot.plot.isVisible() and not plot.hover.shown
+    assert focus.escape()

@@ -59,6 +59,9 @@ class HoverOverlay(QtCore.QObject):
             item.hide()
         self._scene: QtWidgets.QGraphicsScene | None = None
         self._viewports: list[QtWidgets.QWidget] = []
+        self._at: QtCore.QPointF | None = None  # the scene point read last (shown)
+        # a plot hidden (a focused neighbour, a reveal step) takes its readout along
+        plot.visibleChanged.connect(self._plot_visibility)
         self.attach()
 
     # ------------------------------------------------------------------ wiring
@@ -101,8 +104,19 @@ class HoverOverlay(QtCore.QObject):
 
     def hide(self) -> None:
         """Hide every part of the overlay."""
+        self._at = None
         for item in self._items:
             item.hide()
+
+    def refresh(self) -> None:
+        """Read again where the label is (the plot's data changed under a resting
+        cursor: a nudge on stage, an animation); nothing when it is hidden."""
+        if self._at is not None and self.shown:
+            self.move(self._at)
+
+    def _plot_visibility(self) -> None:
+        if not self.plot.isVisible():
+            self.hide()
 
     @QtCore.Slot(object)
     def move(self, scene_pos: QtCore.QPointF) -> None:
@@ -137,6 +151,7 @@ class HoverOverlay(QtCore.QObject):
                     line.setValue(value)
                     line.show()
         self._show_label(text, scene_pos, theme)
+        self._at = QtCore.QPointF(scene_pos)
 
     def _show_label(self, text: str, scene_pos: QtCore.QPointF, theme: Theme) -> None:
         """Put the label up-right of the cursor, flipped and clamped to stay on the canvas."""

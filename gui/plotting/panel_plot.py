@@ -193,6 +193,7 @@ class PanelPlot(PanelExtras, CellDisplay):
         # the plots right after it (~8 ms). Same computation, done before painting.
         if changed:
             self.plot.getViewBox().prepareForPaint()
+            self.hover.refresh()  # a readout under a resting cursor reads the new data
 
     def text_theme(self, theme: Theme) -> Theme:
         """``theme`` with its text sizes multiplied by :attr:`text_zoom` (what the title,
