@@ -244,7 +244,7 @@ def test_masked_run_rectangles_are_qts_to_the_bit_and_paint_the_same(qapp):
         QtGui.QTransform().rotate(30).scale(2, 2),  # not a view box's, still the same
     ]
     for tr in transforms:
-        fast = layer._run_rects(tr, rect.left(), rect.top(), dx, dy)
+        fast = layer._run_rect_array(tr, rect.left(), rect.top(), dx, dy).tolist()
         slow = [
             tr.mapRect(QtCore.QRectF(rect.left() + a * dx, rect.top() + r * dy, (b - a) * dx, dy))
             for r, a, b in layer.runs
@@ -301,11 +301,12 @@ def test_a_heatmap_rebuilt_as_curves_ticks_its_whole_range(qtbot):
 
 
 @pytest.mark.parametrize("ratio", [1.0, 2.0, 1.25])
-def test_masked_slivers_left_out_change_no_pixel(qapp, ratio):
-    """Runs whose rectangle rounds to no pixel row or column are not filled; the image is
-    the same as with every run filled (minified and magnified masks, fractional
-    offsets, device pixel ratios)."""
-    from gui.render.cell_values import filled_rects
+def test_masked_runs_filled_in_one_path_paint_what_fill_rect_paints(qapp, ratio):
+    """The masked runs' rectangles filled as one path (:func:`fill_rects`) give the same
+    image as one ``fillRect`` each: minified masks (most runs round to no pixel row),
+    magnified ones, fractional offsets, a mirrored scale, a clip, device pixel ratios;
+    an antialiased painter takes the run-by-run path."""
+    from gui.render.cell_values import fill_rects
 
     rng = np.random.default_rng(7)
     image = np.zeros((300, 300))
@@ -315,13 +316,14 @@ def test_masked_slivers_left_out_change_no_pixel(qapp, ratio):
         image[75 * k : 75 * (k + 1)] = np.roll(block, 7 * k, axis=1)
     runs = _reference_runs(image)
     brush = QtGui.QBrush(QtGui.QColor("#555555"), QtCore.Qt.BrushStyle.BDiagPattern)
-    left_out = 0
-    for sx, sy in [(0.33, 0.3298), (0.5, 0.5), (1.7, 1.3), (0.913, 2.25)]:
+    cases = [(0.33, 0.3298, 1, 1), (0.5, 0.5, 1, 1), (1.7, 1.3, 1, 1), (0.913, 2.25, 1, 1)]
+    cases += [(0.61, 0.47, -1.0, 0.8), (1.0, 1.0, 1.0, 1.0, True)]  # mirrored; antialiased
+    for sx, sy, px, py, *aa in cases:
         for _ in range(3):
             ox, oy = rng.uniform(-3, 3, size=2)
             rects = [[ox + a * sx, oy + r * sy, (b - a) * sx, sy] for r, a, b in runs]
             images = []
-            for keep in (False, True):
+            for one_path in (False, True):
                 out = QtGui.QImage(
                     int(330 * ratio),
                     int(330 * ratio),
@@ -330,13 +332,17 @@ def test_masked_slivers_left_out_change_no_pixel(qapp, ratio):
                 out.setDevicePixelRatio(ratio)
                 out.fill(0)
                 p = QtGui.QPainter(out)
-                p.translate(0.37, -0.61)
-                drawn = filled_rects(p, rects) if keep else rects
-                if keep:
-                    left_out += len(rects) - len(drawn)
-                for x, y, w, h in drawn:
-                    p.fillRect(QtCore.QRectF(x, y, w, h), brush)
+                p.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, bool(aa))
+                p.translate(0.37 + (330 if px < 0 else 0), -0.61)
+                p.scale(px, py)
+                p.setClipRect(QtCore.QRectF(5.3, 7.7, 250.2, 260.9))
+                if one_path:
+                    fill_rects(p, np.array(rects), brush)
+                else:
+                    for x, y, w, h in rects:
+                        p.fillRect(QtCore.QRectF(x, y, w, h), brush)
                 p.end()
                 images.append(out)
-            assert images[0] == images[1], (sx, sy, ox, oy)
-    assert left_out > 300  # the minified cases skip most runs
+            bits = np.frombuffer(images[0].constBits(), dtype=np.uint32)
+            assert np.count_nonzero(bits) > 200  # hatched pixels to compare
+            assert images[0] == images[1], (sx, sy, px, py, ox, oy)
