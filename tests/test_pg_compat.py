@@ -212,6 +212,32 @@ def test_title_text_changes_in_place_without_a_new_layout(qtbot):
     assert not plot.layout.isActivated()  # what set_text_in_place avoids
 
 
+def test_wrapped_title_changes_in_place_while_its_lines_stay(qtbot):
+    """A wrapped title whose new text takes as many lines is swapped in place (the
+    grid stays laid out) and looks as ``setText`` draws it: same height, centred
+    lines in the same style; a text of another number of lines re-fits the title row."""
+    win, plot, label = _plot_with_title(qtbot)
+    plot.setTitle("q: m·θ = 27 rad<br>(atan2 +107.3°)", color="#cc0000", size="20pt")
+    pg.QtWidgets.QApplication.processEvents()
+    plot.layout.activate()
+    height, row = label.itemRect().height(), label.maximumHeight()
+    label.set_text_in_place("q: m·θ = 512 rad<br>(atan2 −175.4°)")
+    assert plot.layout.isActivated()  # the grid was not invalidated
+    assert label.itemRect().height() == height and label.maximumHeight() == row
+    assert label.text == "q: m·θ = 512 rad<br>(atan2 −175.4°)"
+    assert label.item.toPlainText().split("\n") == ["q: m·θ = 512 rad", "(atan2 −175.4°)"]
+    in_place = win.grab().toImage()
+    label.setText(label.text)  # pyqtgraph's way, same style
+    pg.QtWidgets.QApplication.processEvents()
+    assert label.itemRect().height() == height
+    assert win.grab().toImage() == in_place  # the same picture
+    label.set_text_in_place("one<br>two<br>three lines")
+    assert label.itemRect().height() > height  # another height: the row follows
+    assert not plot.layout.isActivated()
+    pg.QtWidgets.QApplication.processEvents()
+    assert label.maximumHeight() >= label.itemRect().height()
+
+
 def test_dying_label_answers_size_hints_and_ignores_resizes(qapp):
     """A LabelItem whose attributes the garbage collector already cleared (its Qt
     destructor still asks for size hints and sends resize events) answers an empty size

@@ -551,13 +551,14 @@ class PanelPlot(PanelExtras, CellDisplay):
             else title
         )
         if text != self._shown_title:
-            one_line = "<br>" not in text and "<br>" not in (self._shown_title or "")
-            if self._shown_title is None or not label.isVisible() or not one_line:
+            shown = self._shown_title
+            same_lines = shown is not None and shown.count("<br>") == text.count("<br>")
+            if shown is None or not label.isVisible() or not same_lines:
                 self.plot.setTitle(text, color=color, size=size)
             else:
-                # Same style, one line: only the text changes (RoPE's title follows m).
-                # PlotItem.setTitle re-fixes the title row and invalidates the layout of
-                # every plot (~1 ms a frame); the label's size does not change.
+                # Same style, as many lines: only the text changes (RoPE's title follows
+                # m). PlotItem.setTitle re-fixes the title row and invalidates the layout
+                # of every plot (~1 ms a frame); the label's height does not change.
                 label.set_text_in_place(text)
             self._shown_title = text
 

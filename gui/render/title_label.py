@@ -6,7 +6,8 @@ wraps onto more lines instead, see ``gui.plotting.panel_plot``; the title row gr
 the text's height: ``PlotItem.setTitle`` fixes it at 30 px, which cuts a two-line or a
 200 % title), centres its lines, and
 :meth:`TitleLabel.set_text_in_place` swaps the text of a title whose size does not
-change (RoPE's title follows a slider) without re-laying out every plot (~1 ms a frame). :func:`install_title_label` gives a ``PlotItem`` one, in place of the
+change (RoPE's title follows a slider, on one line or wrapped onto the same number of
+lines) without re-laying out every plot (~1 ms a frame). :func:`install_title_label` gives a ``PlotItem`` one, in place of the
 label ``PlotItem.__init__`` creates.
 """
 
@@ -19,6 +20,7 @@ from PySide6 import QtCore, QtGui
 
 MIN_WIDTH = 10.0  # px the title asks for across, whatever its text
 ROW_HEIGHT = 30  # px: PlotItem.setTitle's fixed title row, kept for short one-line titles
+_LINE_BREAK = "\u2028"  # Qt's line separator: a <br> in rich text
 _HINT = QtCore.Qt.SizeHint
 
 
@@ -75,23 +77,34 @@ class TitleLabel(pg.LabelItem):
         return QtCore.QSizeF(0, 0)
 
     def set_text_in_place(self, text: str) -> None:
-        """Show ``text`` in the style of the current text, leaving the layout alone.
+        """Show ``text`` (lines joined by ``<br>``) in the style of the current text,
+        leaving the layout alone while the title's height stays.
 
         ``LabelItem.setText`` rebuilds the rich text and re-lays out the plot grid. For a
-        one-line title whose style stays (the caller elides it to the plot's width) only
-        the characters change: they are replaced in the text document, keeping the
-        format of its first character, and the text is centred again.
+        title whose style stays (the caller wraps it to the plot's width, onto as many
+        lines as before) only the characters change: they are replaced in the text
+        document, keeping the format of its first character, and the lines are centred
+        again. A text of another height (other lines) re-fits the title row and the grid
+        as ``setText`` does.
         """
         document = self.item.document()
         if document.isEmpty():
             self.setText(text)
             return
+        lines = text.split("<br>")
         cursor = QtGui.QTextCursor(document)
         cursor.movePosition(QtGui.QTextCursor.MoveOperation.NextCharacter)
         style = cursor.charFormat()  # the format of the first character
         cursor.select(QtGui.QTextCursor.SelectionType.Document)
-        cursor.insertText(text, style)
+        cursor.insertText(_LINE_BREAK.join(lines), style)  # what setHtml makes of <br>
         self.text = text
+        if self.item.textWidth() >= 0:
+            self.item.setTextWidth(-1)  # one line each: their natural width
+        if len(lines) > 1:  # centred lines (the block keeps setText's alignment)
+            self.item.setTextWidth(document.idealWidth())
+        if self.itemRect().height() != self._height:
+            self.updateMin()
+            self.updateGeometry()
         self.resizeEvent(None)
 
 
