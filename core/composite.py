@@ -107,6 +107,11 @@ def side_by_side(a: ViewData, b: ViewData, label_a: str, label_b: str) -> ViewDa
         for p in b.panels
     ]
     notes = [f"{label_a}: {n}" for n in a.notes] + [f"{label_b}: {n}" for n in b.notes]
+    note_panels = {
+        f"{label}: {n}": tuple(f"{side}/{k}" for k in keys)
+        for label, side, d in ((label_a, "A", a), (label_b, "B", b))
+        for n, keys in d.note_panels.items()
+    }
     markup = ""
     if a.formula:  # "A:" and "B:" start terms: the line wraps there first
         markup = "  ".join(
@@ -121,6 +126,7 @@ def side_by_side(a: ViewData, b: ViewData, label_a: str, label_b: str) -> ViewDa
         a.verdict,
         notes,
         formula_markup=markup,
+        note_panels=note_panels,
     )
 
 

@@ -8,7 +8,7 @@ the exporters only write them, so "the plot equals the core's output" by constru
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -209,11 +209,28 @@ class ViewData:
     #: the formula as :mod:`core.formula` markup (typeset by the GUI); ``formula`` is
     #: its plain form. Empty: the GUI shows ``formula`` as it stands.
     formula_markup: str = ""
+    #: the panels (keys) a note of :attr:`notes` speaks of; a note not listed is about
+    #: the whole view. A stage showing some panels shows only the notes about them.
+    note_panels: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
-    def display_notes(self) -> list[str]:
-        """The view's notes, then each panel's own note (prefixed with its title)."""
-        return list(self.notes) + [
-            f"{p.title}: {p.note}" for p in self.panels if p.note and p.note not in self.notes
+    def display_notes(self, shown: Collection[str] | None = None) -> list[str]:
+        """The view's notes, then each panel's own note (prefixed with its title).
+
+        Parameters
+        ----------
+        shown
+            Keys of the panels on screen (a scene shows some, a reveal step fewer, a
+            focused plot one): only their notes, the view notes about them and those
+            about the whole view. ``None``: every note.
+        """
+
+        def about_shown(keys: Collection[str]) -> bool:
+            return shown is None or not keys or any(k in shown for k in keys)
+
+        return [n for n in self.notes if about_shown(self.note_panels.get(n, ()))] + [
+            f"{p.title}: {p.note}"
+            for p in self.panels
+            if p.note and p.note not in self.notes and (shown is None or p.key in shown)
         ]
 
     def panel(self, key: str) -> Panel:

@@ -237,8 +237,23 @@ def test_reveal_with_page_down_then_next_scene_and_back(window, qtbot):
     _settle(window)
     assert deck.index == 2 and window.current_view == "rope"
     assert _visible(window) == ["score"]
+    # the notes under the plots are those of the plots shown, no others
+    rope = window.views["rope"]
+    notes = rope.status.text()
+    assert "fixed random q, k" in notes  # the score's
+    assert "xPos" not in notes and "RoFormer" not in notes and "pair 0 = dims" not in notes
+    assert "dynamic ×4" not in notes  # a view note about the frequency plot
     qtbot.keyClick(window, Key.Key_PageDown)
     _settle(window)
+    assert "fixed random q, k" in rope.status.text() and "pair 0 = dims" in rope.status.text()
+    assert "xPos" not in rope.status.text()
+    focus.focus("plane")  # a focused plot: its notes alone
+    _settle(window)
+    assert "pair 0 = dims" in rope.status.text()
+    assert "fixed random q, k" not in rope.status.text()
+    focus.unfocus()
+    _settle(window)
+    assert "fixed random q, k" in rope.status.text()
     shown = _geometry(window)
     assert sorted(shown) == ["plane", "score"]
     assert shown["score"][0] < shown["plane"][0]  # score first (left), as the scene says
@@ -264,6 +279,8 @@ def test_reveal_with_page_down_then_next_scene_and_back(window, qtbot):
     _settle(window)
     assert len(_visible(window)) == len(window.views["rope"].data.panels)  # all back
     assert focus.staging == {}
+    notes = window.views["rope"].status.text()  # every plot shown: every note
+    assert all(t in notes for t in ("fixed random q, k", "xPos", "RoFormer", "dynamic ×4"))
 
 
 def test_scene_panels_are_laid_out_in_a_grid_and_focus_numbers_follow_them(window, qtbot):

@@ -553,3 +553,28 @@ def test_learned_no_row_band_in_exports(tmp_path, qapp):
     assert "no row" not in lines[0] and len(lines) == 81
     assert all(line.endswith(",nan") for line in lines[65:])
     assert [line.split(",")[1] for line in lines[1:]] == [str(p) for p in range(80)]
+
+
+# ------------------------------------------------------------------ notes on a stage
+def test_notes_read_as_text_and_follow_the_panels_shown():
+    """No formula markup (``_{``, ``^{``) in any note a view displays at its defaults;
+    a stage showing some panels shows their notes and the view notes about them or
+    about the whole view, not those about panels it does not show."""
+    for view_id, spec in VIEWS.items():
+        data = spec.compute(spec.model.defaults(), ComputeContext())
+        for note in data.display_notes():
+            assert "_{" not in note and "^{" not in note and "\\" not in note, (view_id, note)
+        for n, keys in data.note_panels.items():  # tagged notes name panels that exist
+            assert n in data.notes and set(keys) <= {p.key for p in data.panels}, (view_id, n)
+        assert data.display_notes(None) == data.display_notes([p.key for p in data.panels])
+    rope = view("rope")
+    plane = rope.display_notes(["plane"])
+    assert len(plane) == 1 and plane[0].startswith(rope.panel("plane").title)
+    every = " ".join(rope.display_notes())
+    assert "dynamic ×4" in every and "xPos" in every and "Sⱼ = Σ over k < j" in every
+    assert "dynamic ×4" in " ".join(rope.display_notes(["frequencies"]))
+    alibi = view("alibi")
+    sign, toy = alibi.notes  # about the softmax row, about the course toy
+    assert alibi.display_notes(["heads"]) == []
+    assert alibi.display_notes(["row"])[0] == sign and toy not in alibi.display_notes(["row"])
+    assert toy in alibi.display_notes(["course"])

@@ -376,7 +376,8 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     toy_row = key_index_bias_row(scores, query, COURSE_TOY_SLOPE, -1.0, causal)
     j_idx, row_note = row_keys(n, query, ctx.max_points)
     tag = " (keys sampled)" if row_note else ""
-    notes.append(sign_note(scores, query, head, m_sel, causal))
+    row_sign = sign_note(scores, query, head, m_sel, causal)
+    notes.append(row_sign)
     panels += [
         Panel(
             "slopes",
@@ -420,6 +421,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         ),
     ]
     toy_panels, toy_note = course_panels(n, slopes, head, query, causal, ctx, slots[3:])
+    about = {row_sign: ("row",), toy_note: ("course", "real")}  # a stage shows them with these
     panels += toy_panels
     notes.append(toy_note)
     kind = "−m·(i−j) for j ≤ i, −∞ for j > i" if causal else "−m·|i−j|"
@@ -432,7 +434,13 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         f",  steepest m_{{{steep + 1}}} = {slopes[steep]:.4g}"
     )
     return ViewData(
-        "alibi", dict(params), panels, plain_text(formula), notes=notes, formula_markup=formula
+        "alibi",
+        dict(params),
+        panels,
+        plain_text(formula),
+        notes=notes,
+        formula_markup=formula,
+        note_panels=about,
     )
 
 

@@ -346,6 +346,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         f"{same:.1g}), so one line hides the other: PE_p·PE_q = Σ_i cos((p − q)·ω_i) is "
         "the RoPE score ⟨R_p q, R_q k⟩ for q = k = (1, 0) in every pair, with θ_i = ω_i"
     )
+    about: dict[str, tuple[str, ...]] = {notes[-1]: ("distance",)}  # a note's panels
 
     def marker(lo: float, hi: float) -> list[Series]:
         if t >= n:
@@ -367,6 +368,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             f"sinusoidal and RoPE: distances sampled every {stride}; the {int(fast.sum())} "
             f"pairs turning by π or more between samples are drawn as the band they can add"
         )
+        about[notes[-1]] = ("distance",)
     idx = [
         Series(sampled_label("T5 bucket", stride), x, curves[5], "step"),
         Series(sampled_label("Shaw index", stride), x, curves[6], "step"),
@@ -437,7 +439,13 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         f"{t} × d;  T5 bucket(−Δ),  Shaw clip(−Δ, ±{SHAW_K}) + {SHAW_K}"
     )
     return ViewData(
-        "compare", dict(params), panels, plain_text(formula), notes=notes, formula_markup=formula
+        "compare",
+        dict(params),
+        panels,
+        plain_text(formula),
+        notes=notes,
+        formula_markup=formula,
+        note_panels=about,
     )
 
 

@@ -373,6 +373,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         _verdict(a, b, perm, gaps, method),
         notes=[nope_note],
         formula_markup=formula,
+        note_panels={nope_note: ("nope",)},
     )
 
 

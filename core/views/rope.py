@@ -734,6 +734,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     d_rot, snapped = rotary_width(params)
     half, kind = d_rot // 2, params["scaling"]
     notes = [snapped] if snapped else []
+    about: dict[str, tuple[str, ...]] = {}  # the panels a note speaks of (a stage shows some)
     pair = min(params["pair"], half - 1)
     if pair != params["pair"]:
         notes.append(f"pair {params['pair']} clamped to {pair} (d_rot/2 − 1 = {half - 1})")
@@ -762,6 +763,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             values = inv if other == kind else frequencies(params, other)[0]
         except ValueError as exc:
             notes.append(f"{other} curve skipped: {exc}")
+            about[notes[-1]] = ("frequencies",)
             continue
         sel = other == kind
         if other == "longrope":  # the length picks the factor list
@@ -819,6 +821,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             f"turning by π or more between samples (θ_i·{stride} ≥ π) would alias, so they "
             "are drawn as the band they can add (the exact curve lies inside it)"
         )
+        about[notes[-1]] = ("score", "decay")
     else:
         score = [
             Series(
@@ -885,12 +888,14 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             f"attention also multiplies the softmax scale by get_mscale({f_:g}, {msa:g})² = "
             f"{soft:.6g}, so logits grow by {af**2 * soft:.6g} = get_mscale({f_:g}, {ms:g})²"
         )
+        about[notes[-1]] = ("frequencies", "score")
     elif kind == "yarn" and (params["mscale"] or params["mscale_all_dim"]):
         notes.append(
             "YaRN: mscale and mscale_all_dim act only together (HF: 'if mscale and "
             f"mscale_all_dim'); with one unset the factor is 0.1·ln({params['factor']:g}) + 1 "
             f"= {af:.6g}"
         )
+        about[notes[-1]] = ("frequencies", "score")
     if kind == "longrope":
         notes.append(
             "LongRoPE: per-pair factors of Phi-3.5-mini (48 pairs"
@@ -899,18 +904,21 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             f"{'long' if orig < L else 'short'}_factor; attention factor "
             f"sqrt(1 + ln {params['factor']:g} / ln {orig}) = {af:.6g}"
         )
+        about[notes[-1]] = ("frequencies", "score")
     if kind == "none" and orig < L:
         notes.append(
             f"offsets up to {L - 1} exceed the original context {orig}: RoPE alone does not "
             "extrapolate (the course's 'excellent extrapolation' holds only with PI, NTK, "
             "YaRN, LongRoPE or Llama 3.1 scaling and usually fine-tuning)"
         )
+        about[notes[-1]] = ("frequencies", "score", "decay")
     if orig >= L:
         notes.append(
             f"dynamic ×{params['factor']:g} equals unscaled here (its line lies under it): "
             f"dynamic NTK raises the base only once the length L = {L} exceeds the original "
             f"context {orig}"
         )
+        about[notes[-1]] = ("frequencies",)
     notes += [t for t in [sampled_note("offsets", L, stride)] if t]
     panels = [
         Panel(
@@ -957,8 +965,8 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             series=decay,
             note=(
                 "mean cos = the score for q = k = (1, 0) per pair, / (d/2): it swings, it does "
-                "not decay. xPos: pair i × ζ_i^(Δ/b), ζ_i = (2i + 0.4·d)/(1.4·d) from "
-                f"{zeta[0]:.4f} to {zeta[-1]:.4f}; its envelope is mean_i ζ_i^(Δ/b)"
+                "not decay. xPos: pair i × ζᵢ^(Δ/b), ζᵢ = (2i + 0.4·d)/(1.4·d) from "
+                f"{zeta[0]:.4f} to {zeta[-1]:.4f}; its envelope is meanᵢ ζᵢ^(Δ/b)"
             ),
             row=1,
             col=1,
@@ -982,7 +990,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             "mean_j |S_j|",
             series=bound,
             note=(
-                "S_j = Σ_{k<j} e^{iΔθ_k}; |score| ≤ max_i |h_{i+1} − h_i|·Σ_j |S_j| (RoFormer "
+                "Sⱼ = Σ over k < j of exp(iΔθₖ); |score| ≤ maxᵢ |hᵢ₊₁ − hᵢ| · Σⱼ |Sⱼ| (RoFormer "
                 f"§3.4.3); from (d/2 + 1)/2 = {(inv0.size + 1) / 2:g} it decays, with ripples"
             ),
             row=1,
@@ -1006,9 +1014,15 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         formula += f";  attention factor {af:.4g} multiplies cos and sin  (score × {af**2:.4g})"
     if params["topic"] == "images":  # the image panels instead of the 1-D ones
         panels, formula = _image_panels(params)
-        notes = []
+        notes, about = [], {}
     return ViewData(
-        "rope", dict(params), panels, plain_text(formula), notes=notes, formula_markup=formula
+        "rope",
+        dict(params),
+        panels,
+        plain_text(formula),
+        notes=notes,
+        formula_markup=formula,
+        note_panels=about,
     )
 
 

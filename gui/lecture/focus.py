@@ -431,6 +431,7 @@ class FocusController(QtCore.QObject):
             # focused plot, whose bottom was cut off
             canvas = widget.canvas
             canvas.ci.setGeometry(QtCore.QRectF(0, 0, canvas.width(), canvas.height()))
+        widget.refresh_notes()  # the notes of the plots shown now, no others
 
     def geometry(self, view_id: str | None = None) -> dict[str, QtCore.QRectF]:
         """Each visible plot's rectangle in its canvas (for tests and the overlay)."""

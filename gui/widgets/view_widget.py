@@ -408,9 +408,16 @@ class ViewWidget(QtWidgets.QWidget):
         self.title.setText(self.spec.title if text is None else text)
         self.title.setToolTip(tooltip)
 
+    def shown_panels(self) -> list[str] | None:
+        """Keys of the plots visible now when some are hidden (a scene's panels, a
+        reveal step, a focused plot); ``None`` when every plot is."""
+        keys = [key for key, plot in self.plots.items() if plot.plot.isVisible()]
+        return None if len(keys) == len(self.plots) else keys
+
     def _idle_for(self, data: ViewData) -> str:
-        """The status line when the cursor is over no data: the notes, else the hint."""
-        notes = data.display_notes()
+        """The status line when the cursor is over no data: the notes of the plots
+        shown, else the hint."""
+        notes = data.display_notes(self.shown_panels())
         if notes:
             return " · ".join(notes)
         return self.HOVER_HINT if self._hover_hint else ""
@@ -423,7 +430,17 @@ class ViewWidget(QtWidgets.QWidget):
             self._idle_text = self.HOVER_HINT if visible else ""
             self.status.setText(self._idle_text)
             return
+        self.refresh_notes(force=True)
+
+    def refresh_notes(self, *, force: bool = False) -> None:
+        """Show the notes of the plots visible now (call after showing or hiding plots:
+        a stage shows only the notes of what the audience sees)."""
+        if self.data is None:
+            return
         idle = self._idle_for(self.data)
+        pending = self._latest_text is not None and self._latest_text[2] != idle
+        if idle == self._idle_text and not pending and not force:
+            return
         if self._latest_text is not None:
             self._latest_text = (*self._latest_text[:2], idle)
         self._idle_text = idle
