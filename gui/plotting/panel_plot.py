@@ -643,4 +643,7 @@ class PanelPlot(PanelExtras, CellDisplay):
         if xs.size == 0:
             return None
         k = int(np.argmin(np.abs(xs - x)))
+        for band in panel.bands:  # a range without data says why, not "nan"
+            if band.x0 <= x <= band.x1:
+                return f"{panel.x_label} = {xs[k]:.6g} — {band.label}"
         return f"{panel.x_label} = {xs[k]:.6g} — " + ", ".join(parts)
