@@ -506,6 +506,9 @@ def test_learned_overflow_in_the_window_is_drawn_hatched_without_an_error(window
         assert abs(drawn.top() - view.top()) < 1 and abs(drawn.bottom() - view.bottom()) < 1
         entries = {label.text: sample for sample, label in plot.legend.items}
         assert isinstance(entries.get("no row: positions 64..79"), BandSample), list(entries)
+        hover = widget.readout_at(key, 72.0, 0.5 * (y_lo + y_hi))
+        assert hover.endswith("= 72 — no row: positions 64..79"), hover
+        assert "nan" not in widget.readout_at(key, 70.2, 0.5 * (y_lo + y_hi))
     state.set_param("seq_len", 100)  # the band follows the length
     assert window.wait_idle()
     plot = widget.plots["norms"]
@@ -578,3 +581,32 @@ def test_notes_read_as_text_and_follow_the_panels_shown():
     assert alibi.display_notes(["heads"]) == []
     assert alibi.display_notes(["row"])[0] == sign and toy not in alibi.display_notes(["row"])
     assert toy in alibi.display_notes(["course"])
+
+
+def test_slides_show_the_notes_of_the_plots_they_show(qapp):
+    """A deck slide (scene 8 reveals RoPE's plane first) has the scene's note and the
+    notes of the plots it shows, not those of panels the scene hides."""
+    from core.resources import resource_path
+    from core.scenes import load_deck
+    from core.views import compute_view, get_view
+    from gui.export.deck import stage_scene
+    from gui.export.headless import build_widget, context_for_size
+
+    scene = load_deck(resource_path("decks") / "lecture-positional-encoding.json").scenes[7]
+    assert scene.view_id == "rope" and scene.reveal and scene.panels[0] == "plane"
+    data = compute_view(
+        "rope",
+        get_view("rope").model.validate(scene.params, partial=True),
+        context_for_size(640, 400),
+    )
+    for step, shown in ((1, ["pair 0 = dims"]), (2, ["pair 0 = dims", "fixed random q, k"])):
+        widget = build_widget(get_view("rope"), data, None, scene.title, scene.note)
+        try:
+            assert "xPos" in widget.status.text()  # drawn, not staged yet: every note
+            stage_scene(scene, widget, step)  # step 2 reveals the score
+            text = widget.status.text()
+            assert text.startswith(scene.note) and all(t in text for t in shown), text
+            assert "xPos" not in text and "RoFormer" not in text and "dynamic" not in text
+            assert ("fixed random q, k" in text) == (step == 2)
+        finally:
+            widget.deleteLater()

@@ -461,10 +461,7 @@ def fill_widget(
     plain = QtCore.Qt.TextFormat.PlainText  # a scene's title and note are not HTML
     widget.title.setTextFormat(plain if title else QtCore.Qt.TextFormat.AutoText)
     widget.title.setText(title or widget.spec.title)
-    notes = ([note] if note else []) + view.display_notes()
-    widget.status.setTextFormat(plain)
-    widget.status.setText(" · ".join(notes))
-    widget.status.setVisible(bool(notes))
+    widget.show_notes_line(note or "")  # then the notes of the plots shown
 
 
 # ----------------------------------------------------------------------- data files

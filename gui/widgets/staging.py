@@ -82,6 +82,7 @@ def stage_widget(
             item.setVisible(False)
     if highlight is not None and highlight.panel in widget.plots:
         apply_highlight(widget.plots[highlight.panel], highlight)
+    widget.show_notes_line()  # the notes of the plots shown, as on stage
     layout.invalidate()
     layout.activate()
 

@@ -76,6 +76,7 @@ class ViewWidget(QtWidgets.QWidget):
         self._hover_hint = True  # the hint is for the lecturer: hidden while presenting
         self._columns = 0  # plot columns the grid is laid out in (0: the view's own)
         self._presenting = False
+        self._lead_note = ""  # an image's first note (see show_notes_line)
         outer = QtWidgets.QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         # Everything scrolls together when the plots, at their smallest legible size,
@@ -431,6 +432,19 @@ class ViewWidget(QtWidgets.QWidget):
             self.status.setText(self._idle_text)
             return
         self.refresh_notes(force=True)
+
+    def show_notes_line(self, lead: str | None = None) -> None:
+        """An image's notes line: ``lead`` (a scene's note; ``None``: the one given
+        before), then the notes of the plots shown; hidden when empty. Exports call it
+        after drawing and again after staging (which hides plots)."""
+        if lead is not None:
+            self._lead_note = lead
+        notes = [self._lead_note] if self._lead_note else []
+        if self.data is not None:
+            notes += self.data.display_notes(self.shown_panels())
+        self.status.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # a note is not HTML
+        self.status.setText(" · ".join(notes))
+        self.status.setVisible(bool(notes))
 
     def refresh_notes(self, *, force: bool = False) -> None:
         """Show the notes of the plots visible now (call after showing or hiding plots:
