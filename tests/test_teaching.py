@@ -550,6 +550,21 @@ def test_learned_no_row_band_in_exports(tmp_path, qapp):
     assert (box == hatch).sum() > 0.05 * box.size and (box == fill).sum() > 0.5 * box.size
     assert not (box == line).any()  # no curve drawn over the missing positions
     assert 0.1 * w < cols.size < 0.25 * w and cols[0] > w / 2  # positions 64..79 of 0..79
+    # the SVG's band is hatched as finely (not stretched by the data's scale to a few
+    # wide, blurred stripes): a row across it crosses many hatch lines
+    from PySide6 import QtSvg
+
+    svg = tmp_path / "norms.svg"
+    export_view("learned", {"seq_len": 80}, svg, width=480, height=320, panel="norms")
+    drawn = QtGui.QImage(w, h, QtGui.QImage.Format.Format_RGB32)
+    drawn.fill(QtGui.QColor("white"))
+    painter = QtGui.QPainter(drawn)
+    QtSvg.QSvgRenderer(str(svg)).render(painter)
+    painter.end()
+    mid = (rows[0] + rows[-1]) // 2
+    dark = [drawn.pixelColor(int(x), int(mid)).lightness() < 128 for x in cols[3:-3]]
+    crossings = sum(1 for a, b in zip(dark, dark[1:], strict=False) if b and not a)
+    assert crossings >= cols.size // 12, (crossings, cols.size)
     csv = tmp_path / "norms.csv"
     export_view("learned", {"seq_len": 80}, csv, panel="norms")
     lines = csv.read_text(encoding="utf-8").splitlines()

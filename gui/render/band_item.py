@@ -93,7 +93,18 @@ class BandItem(pg.GraphicsObject):
         rect = self.region().normalized()
         if rect.isEmpty():
             return
-        _hatched(p, rect, self.fill, self.hatch)
+        # Filled in the painter's device space: the data's scale (a few px per position
+        # across, tens per unit up) must not stretch the hatching. On screen and in PNGs
+        # Qt keeps pattern brushes in device pixels anyway; an SVG writes the pattern in
+        # the item's coordinates, where it came out as wide, blurred stripes.
+        tr = p.transform()
+        if tr.type().value > QtGui.QTransform.TransformationType.TxScale.value:
+            _hatched(p, rect, self.fill, self.hatch)  # (no rotation in a view box)
+            return
+        p.save()
+        p.resetTransform()
+        _hatched(p, tr.mapRect(rect), self.fill, self.hatch)
+        p.restore()
 
 
 class BandSample(pg.ItemSample):
