@@ -243,6 +243,9 @@ def layout_info(window) -> str:
     if widget is None:
         return ""
     text = f"columns {getattr(widget, 'columns', '?')}"
+    canvas = getattr(widget, "canvas", None)
+    if canvas is not None:
+        text += f", canvas {canvas.minimumHeight()} px"
     scroll = getattr(widget, "scroll_area", None)
     if scroll is not None and scroll.verticalScrollBar().maximum() > 0:
         bar = scroll.verticalScrollBar()

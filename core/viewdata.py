@@ -131,9 +131,11 @@ class Panel:
         What a NaN cell of a heatmap means (e.g. ``"no row"``); when set, the GUI hatches
         those cells instead of leaving them blank.
     square
-        A heatmap whose rows and columns are the same kind of thing (query × key
-        positions, patch rows × columns): drawn with square cells. Grids of at most
-        16 × 16 cells are drawn square anyway.
+        ``True``: a heatmap whose rows and columns are the same kind of thing (query ×
+        key positions, patch rows × columns), drawn with square cells. ``None``
+        (default): grids of at most 16 × 16 cells are drawn square, larger ones fill
+        the plot. ``False``: rows and columns are different things (Word order's words
+        × output dimensions): the cells fill the plot, however few.
     """
 
     key: str
@@ -167,7 +169,7 @@ class Panel:
     row_span: int = 1
     col_span: int = 1
     missing: str = ""
-    square: bool = False
+    square: bool | None = None
     bands: list[Band] = field(default_factory=list)
 
     def data_table(self) -> tuple[list[str], np.ndarray]:

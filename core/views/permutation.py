@@ -310,14 +310,15 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     for r, tag in enumerate(tags):
         label = labels[tag]
         for c, s in enumerate(("a", "b")):
-            words = " · ".join(toks[s])
+            # the words are the ticks: the axis titles only say which side is which
+            # (a title listing them too wrapped and shrank unreadably on a narrow plot)
             panels.append(
                 Panel(
                     f"weights_{s}_{tag}",
                     f"{s.upper()}: '{' '.join(toks[s])}' — {label}",
                     "heatmap",
-                    f"keys: {words}",
-                    f"queries: {words}",
+                    "keys",
+                    "queries",
                     image=runs[f"{s}_{tag}"].weights,
                     x_coords=np.arange(len(toks[s])),
                     y_coords=np.arange(len(toks[s])),
@@ -338,7 +339,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
                 f"out_B − out_A reordered — {label}: max {gap:.2g}",
                 "heatmap",
                 "output dimension",
-                f"rows of B: {' · '.join(b)}",
+                "rows of B",
                 image=diffs[tag],
                 x_coords=np.arange(params["d_model"]),
                 y_coords=np.arange(len(b)),
@@ -349,6 +350,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
                 probe=diff_probe(tag),
                 row=r,
                 col=2,
+                square=False,  # words × dimensions: as tall as the plot, not a sliver
             )
         )
     d, base = params["d_model"], params["base"]

@@ -4,7 +4,8 @@
 heatmap it
 
 * locks the aspect ratio so that cells are square when the panel asks for it
-  (``Panel.square``: query × key matrices) or the grid is small (at most 16 × 16), or
+  (``Panel.square``: query × key matrices) or the grid is small (at most 16 × 16) and
+  the panel does not say otherwise (``Panel.square=False``: words × dimensions), or
   when the lecturer ticks "Square cells" in the plot's context menu (which overrides
   the automatic choice for that plot);
 * gives masked cells (±inf: a causal mask's −∞) a neutral fill, hatched, and a key
@@ -34,8 +35,11 @@ KEY_ROW = 4  # the key's row in the colour bar's own grid (its bar and axis: row
 
 
 def square_by_default(panel: Panel, shape: tuple[int, int]) -> bool:
-    """Whether a heatmap of ``shape`` is drawn with square cells unless overridden."""
-    return panel.square or (shape[0] <= MAX_CELLS and shape[1] <= MAX_CELLS)
+    """Whether a heatmap of ``shape`` is drawn with square cells unless overridden:
+    as the panel says (``Panel.square``), else when the grid is small."""
+    if panel.square is not None:
+        return panel.square
+    return shape[0] <= MAX_CELLS and shape[1] <= MAX_CELLS
 
 
 class CellDisplay:

@@ -7,6 +7,7 @@ keeps slider drags at display rate; a different shape rebuilds the items.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
@@ -21,7 +22,12 @@ from gui.plotting.legend_strip import StripLegend
 from gui.plotting.panel_extras import PanelExtras
 from gui.plotting.plot_data import color_levels, display_image, same_arrays, series_color
 from gui.render.band_item import BandItem, BandSample
-from gui.render.fast_axis import FastAxisItem, FastColorBarItem, fit_value_axis
+from gui.render.fast_axis import (
+    MAX_TITLE_LINES,
+    FastAxisItem,
+    FastColorBarItem,
+    fit_value_axis,
+)
 from gui.render.fast_image import FastImageItem
 from gui.render.grid_lines import GridLines
 from gui.render.line_item import LineItem
@@ -34,6 +40,7 @@ pg.setConfigOptions(imageAxisOrder="row-major", antialias=True)
 
 MAX_LEGEND_ENTRIES = 6
 GRID_ALPHA = 0.25  # grid opacity (pyqtgraph's showGrid alpha)
+WORD_ROOM_PAD = 1.1  # the data's height over its cells' (the view's range padding)
 
 
 def wrap_words(text: str, metrics: QtGui.QFontMetricsF, width: float) -> list[str]:
@@ -87,6 +94,8 @@ class PanelPlot(PanelExtras, CellDisplay):
         self._table_html: str | None = None
         self._image_source: tuple | None = None  # (levels, (image, x, y)) last shown
         self.text_zoom = 1.0  # this plot's text relative to the theme (focus mode)
+        #: told when the data's height changed (the view re-fits rows for word ticks)
+        self.data_resized: Callable[[PanelPlot], object] | None = None
         self.hover = HoverOverlay(plot, self.probe_text, self.hover_cell)  # label by the cursor
         # an arrows panel's texts are fitted in pixels: again when the pixels change
         plot.getViewBox().sigTransformChanged.connect(self.place_labels)
@@ -148,8 +157,14 @@ class PanelPlot(PanelExtras, CellDisplay):
         # set alone, they leave the axis labels and styles as they are
         ticks = (panel.x_ticks, panel.y_ticks)
         if panel.kind != "table" and ticks != self._ticks:
-            self.plot.getAxis("bottom").setTicks([panel.x_ticks] if panel.x_ticks else None)
-            self.plot.getAxis("left").setTicks([panel.y_ticks] if panel.y_ticks else None)
+            for name, explicit in (("bottom", panel.x_ticks), ("left", panel.y_ticks)):
+                axis = self.plot.getAxis(name)
+                axis.setTicks([explicit] if explicit else None)
+                if isinstance(axis, FastAxisItem):
+                    # words (tokens, model names) are each needed: none left out
+                    axis.keep_labels = bool(explicit) and any(
+                        ch.isalpha() for _v, text in explicit or () for ch in text
+                    )
             self._ticks = ticks
             changed = True
         # Data goes to pyqtgraph only when it changed: a slider usually moves some panels
@@ -447,7 +462,62 @@ class PanelPlot(PanelExtras, CellDisplay):
         rows = -(-len(legend.items) // legend.columns_for(width))
         return float(rows * legend.one_line_height())
 
+    def title_room(self, width: float) -> float:
+        """Pixels the plot's title and its bottom axis title take beyond one line each
+        in a plot ``width`` px wide (0 for a table): the view's grid adds them to the
+        smallest legible plot, as :meth:`legend_room`, so that a title wrapped onto
+        three or four lines (Word order's "A: 'dog bites man' — causal mask, no
+        positions" over a narrow matrix) does not squeeze the data to a sliver. The
+        title wraps at the data's width (its row spans the view box's column only):
+        ``width`` less what the axes and the colour bar beside the data take now."""
+        panel = self.panel
+        if panel is None or panel.kind == "table":
+            return 0.0
+        plot = self.plot
+        beside = plot.width() - plot.getViewBox().width()
+        data_w = width - (beside if 0 < beside < width else 0.2 * width)
+        text = self.text_theme(current_theme())
+        room = 0.0
+        title = self._full_title[0]
+        # (visible to the plot: a plot a reveal keeps hidden holds its room already)
+        if title and plot.titleLabel.isVisibleTo(plot):
+            metrics = QtGui.QFontMetricsF(text.font(13))
+            lines = len(wrap_words(title, metrics, data_w - 8))
+            room += (lines - 1) * metrics.lineSpacing()
+        axis = plot.getAxis("bottom")
+        label = getattr(axis, "label", None)
+        if panel.x_axis and panel.x_label and label is not None and label.isVisibleTo(plot):
+            metrics = QtGui.QFontMetricsF(text.font(12))
+            lines = len(wrap_words(panel.x_label, metrics, data_w - 4))
+            room += (min(lines, MAX_TITLE_LINES) - 1) * metrics.lineSpacing()
+        return float(room)
+
+    def word_room(self) -> float:
+        """The plot height (px) at which a heatmap's word ticks all fit at full size:
+        its rows as tall as a word tick's line, and square cells as wide as the widest
+        word under them (Word order's "bites"), with the room its title and axes take
+        now; 0 for other plots. The view's grid gives the row at least that, so the
+        words need not shrink (:attr:`FastAxisItem.keep_labels`)."""
+        if self.panel is None or self.image is None or self.image.image is None:
+            return 0.0
+        bottom, left = self.plot.getAxis("bottom"), self.plot.getAxis("left")
+        if not isinstance(bottom, FastAxisItem) or not isinstance(left, FastAxisItem):
+            return 0.0
+        cell = left.word_extent() if left.isVisibleTo(self.plot) else 0.0
+        if self._square_ratio is not None and bottom.isVisibleTo(self.plot):
+            cell = max(cell, bottom.word_extent())  # square: as tall as wide
+        if cell <= 0:
+            return 0.0
+        view = self.plot.getViewBox()
+        beside = self.plot.height() - view.height()  # title, strip, bottom axis
+        if beside <= 0:
+            return 0.0
+        rows = self.image.image.shape[0]
+        return float(beside + WORD_ROOM_PAD * rows * cell)
+
     def _data_height_changed(self, _height: float) -> None:
+        if self.data_resized is not None:
+            self.data_resized(self)
         if self.legend is not None and self._legend_width is not None:
             self._fit_legend(self._legend_width)
 

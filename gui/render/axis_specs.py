@@ -44,7 +44,9 @@ class AxisLayout(NamedTuple):
     """``(level, tick value)`` of each of ``text_specs``, in the same order."""
 
 
-def generate_draw_specs(axis: Any, p: QtGui.QPainter) -> AxisLayout:
+def generate_draw_specs(
+    axis: Any, p: QtGui.QPainter, font: QtGui.QFont | None = None
+) -> AxisLayout:
     """``(axis_spec, tick_specs, text_specs)`` of ``axis`` as pyqtgraph computes them.
 
     Parameters
@@ -54,6 +56,8 @@ def generate_draw_specs(axis: Any, p: QtGui.QPainter) -> AxisLayout:
         fast ``tickValues``).
     p
         The painter whose font and device the text is measured with.
+    font
+        The tick labels' font (default: the axis style's ``tickFont``).
 
     Returns
     -------
@@ -62,8 +66,10 @@ def generate_draw_specs(axis: Any, p: QtGui.QPainter) -> AxisLayout:
         to the axis before returning, and which tick each label belongs to.
     """
     style = axis.style
-    if style["tickFont"] is not None:
-        p.setFont(style["tickFont"])
+    if font is None:
+        font = style["tickFont"]
+    if font is not None:
+        p.setFont(font)
     bounds = axis.mapRectFromParent(axis.geometry())
     linked = axis.linkedView()
     if linked is None or axis.grid is False:

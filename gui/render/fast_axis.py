@@ -27,7 +27,7 @@ import shiboken6
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from gui.render.axis_specs import generate_draw_specs, log_rank, separate_labels
-from gui.render.pg_compat import report_text_size
+from gui.render.pg_compat import explicit_ticks, report_text_size
 from gui.render.raster import pixel_translation
 from gui.render.settle import BEFORE_LAYOUT
 
@@ -38,6 +38,9 @@ TITLE_NUDGE = 5  # px AxisItem.resizeEvent moves its title outwards of the axis 
 REFIT_ROUNDS = 4  # title re-fits and layouts alternated in one pass of the event loop
 MAX_TITLE_LINES = 2  # an axis title wraps onto at most this many lines ...
 TITLE_SCALES = (1.0, 0.9, 0.8, 0.7, 0.6, 0.5)  # ... at the largest of these sizes
+# word tick labels that crowd shrink to the largest of these sizes at which all fit
+# (the smallest is the floor: below it they are drawn anyway, none left out)
+WORD_TICK_SCALES = (1.0, 0.9, 0.8, 0.7)
 
 
 def _line_count(document: QtGui.QTextDocument) -> int:
@@ -196,6 +199,10 @@ class FastAxisItem(pg.AxisItem):
     """
 
     _label_fit: tuple | None = None  # (html, room) the title was last fitted to
+    keep_labels = False
+    """Every tick label is drawn (word ticks: tokens, model names): they shrink, down to
+    the last of :data:`WORD_TICK_SCALES`, instead of being left out when they crowd."""
+    tick_scale = 1.0  # the tick labels' size relative to the style's, as last drawn
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
@@ -403,8 +410,9 @@ class FastAxisItem(pg.AxisItem):
                     continue
             p.setPen(pen)
             p.drawLine(p1, p2)
-        if self.style["tickFont"] is not None:
-            p.setFont(self.style["tickFont"])
+        font = self.tick_font()
+        if font is not None:
+            p.setFont(font)
         p.setPen(self.textPen())
         p.setClipRect(self.boundingRect().toAlignedRect())
         for rect, flags, text in text_specs:
@@ -470,16 +478,74 @@ class FastAxisItem(pg.AxisItem):
 
         return measure
 
+    def tick_font(self) -> QtGui.QFont | None:
+        """The tick labels' font as drawn: the style's at :attr:`tick_scale`."""
+        font = self.style["tickFont"]
+        if font is None or self.tick_scale == 1.0:
+            return font
+        scaled = QtGui.QFont(font)
+        size = font.pointSizeF()
+        if size > 0:
+            scaled.setPointSizeF(size * self.tick_scale)
+        else:
+            scaled.setPixelSize(max(1, round(font.pixelSize() * self.tick_scale)))
+        return scaled
+
+    def word_extent(self) -> float:
+        """Pixels along the axis that each of its word ticks needs at full size (the
+        widest label with the gap kept between neighbours, :func:`label_boxes`, on a
+        horizontal axis; a line on a vertical one); 0 without :attr:`keep_labels`."""
+        ticks = explicit_ticks(self)
+        if not self.keep_labels or not ticks:
+            return 0.0
+        metrics = QtGui.QFontMetricsF(self.style["tickFont"] or QtGui.QFont())
+        line = metrics.height()
+        if self.orientation in ("left", "right"):
+            return float(line)
+        widest = max(metrics.horizontalAdvance(text) for level in ticks for _v, text in level)
+        return float(widest + line / 2)
+
+    def drawPicture(
+        self, p: QtGui.QPainter, axisSpec: tuple, tickSpecs: list, textSpecs: list
+    ) -> None:
+        """pyqtgraph's, with the tick labels in :meth:`tick_font` (the size their draw
+        specs were measured at: scaled or vector output draws through this)."""
+        font = self.style["tickFont"]
+        scaled = self.tick_font()
+        if scaled is font:
+            super().drawPicture(p, axisSpec, tickSpecs, textSpecs)
+            return
+        self.style["tickFont"] = scaled
+        try:
+            super().drawPicture(p, axisSpec, tickSpecs, textSpecs)
+        finally:
+            self.style["tickFont"] = font
+
     def generateDrawSpecs(self, p: QtGui.QPainter) -> tuple | None:
         """``AxisItem.generateDrawSpecs``'s specs (see :mod:`gui.render.axis_specs`), less
         the tick labels that would overlap another (:func:`separate_labels`); the text
-        room reported to the axis also clears its title (:meth:`title_clearance`)."""
-        layout = generate_draw_specs(self, p)
-        if layout.specs is None:
-            return None
-        axis_spec, tick_specs, text_specs = layout.specs
-        ranks = self.label_ranks(layout.label_ticks)
-        text_specs = separate_labels(self.orientation, text_specs, ranks)
+        room reported to the axis also clears its title (:meth:`title_clearance`).
+
+        With :attr:`keep_labels` (word ticks) no label is left out: they are drawn at
+        the largest of :data:`WORD_TICK_SCALES` at which none overlaps another or runs
+        off the axis, and all of them at the smallest when even that crowds."""
+        scales = WORD_TICK_SCALES if self.keep_labels else (1.0,)
+        for scale in scales:
+            self.tick_scale = scale
+            layout = generate_draw_specs(self, p, self.tick_font())
+            if layout.specs is None:
+                return None
+            axis_spec, tick_specs, text_specs = layout.specs
+            ranks = self.label_ranks(layout.label_ticks)
+            kept = separate_labels(self.orientation, text_specs, ranks)
+            # one tick line per tick in range: as many labels, or some were left out
+            if len(kept) >= len(tick_specs):
+                text_specs = kept
+                break
+            if scale != scales[-1]:
+                continue
+            if not self.keep_labels:
+                text_specs = kept
         report_text_size(self, layout.text_size + self.title_clearance(layout.text_size))
         return axis_spec, tick_specs, text_specs
 

@@ -192,6 +192,7 @@ class ViewWidget(QtWidgets.QWidget):
                 # the lecturer's "Square cells" choice outlives a rebuilt plot
                 plot.square_cells = self.square_cells.get(p.key)
                 plot.square_changed = partial(self._square_changed, p.key)
+                plot.data_resized = self._data_resized
             self._layout_key = key
         for p in data.panels:
             self.plots[p.key].show(p)
@@ -212,6 +213,15 @@ class ViewWidget(QtWidgets.QWidget):
         self.fit_height()
         self.rendered.emit()
 
+    def _data_resized(self, plot: PanelPlot) -> None:
+        """A plot's data changed height: fit the rows again when its word ticks now
+        need a taller plot (its axes and title are measured when drawn: after a new UI
+        scale, later than the rows were fitted)."""
+        if not self.isVisible() or sum(p.plot.isVisible() for p in self.plots.values()) < 2:
+            return  # (a focused plot fills the stage, whatever its ticks)
+        if plot.word_room() > plot.plot.height() + 1.0:
+            self._fit_timer.start()
+
     def _square_changed(self, key: str, square: bool | None) -> None:
         if square is None:
             self.square_cells.pop(key, None)
@@ -228,12 +238,17 @@ class ViewWidget(QtWidgets.QWidget):
         """The smallest legible plot (px) at the current UI scale and mode."""
         return min_panel_size(current_theme().ui_scale, self._presenting)
 
+    def _plot_width(self) -> float:
+        """The width the plot grid has, as if the view scrolled (the same with or
+        without a scroll bar, so nothing fitted to it chases the bar)."""
+        return float(
+            self.scroll_area.width() - self.scroll_area.verticalScrollBar().sizeHint().width() - 12
+        )
+
     def fitting_columns(self, grid: int) -> int:
         """How many of ``grid`` plot columns fit the width the plots have now (``grid``
         while the view has no size yet)."""
-        width = (
-            self.scroll_area.width() - self.scroll_area.verticalScrollBar().sizeHint().width() - 12
-        )
+        width = self._plot_width()
         if width <= 0 or not self.isVisible():  # laid out when shown (see showEvent)
             return grid
         return columns_for(width, grid, self.panel_size()[0])
@@ -318,8 +333,11 @@ class ViewWidget(QtWidgets.QWidget):
 
     def fit_height(self) -> None:
         """Give the canvas the height its visible rows need: each row at least the
-        smallest legible plot, a table's row its whole table (the view scrolls when the
-        window is lower). A widget never shown (an export's) keeps no minimum."""
+        smallest legible plot plus its wrapped title's and legend's room, a heatmap's
+        row the room its word ticks need at full size (again when its axes changed
+        size, :meth:`_data_resized`), a table's row its whole table (the view scrolls
+        when the window is lower). A widget never shown (an export's) keeps no
+        minimum."""
         layout = self.canvas.ci.layout
         if not self.isVisible():  # an export's widget: drawn at the size asked for
             for r in range(layout.rowCount()):
@@ -328,6 +346,8 @@ class ViewWidget(QtWidgets.QWidget):
             return
         min_w, min_h = self.panel_size()
         legend_w = 0.8 * min_w  # the data's width in the narrowest legible plot
+        columns = max(layout.columnCount(), 1)
+        column_w = self._plot_width() / columns
         need: dict[int, float] = {}
         shown = [
             plot
@@ -337,16 +357,23 @@ class ViewWidget(QtWidgets.QWidget):
         for plot in shown:
             item = plot.plot
             cells = [
-                r
+                (r, c)
                 for r in range(layout.rowCount())
                 for c in range(layout.columnCount())
                 if (found := layout.itemAt(r, c)) is not None and found.graphicsItem() is item
             ]
             if not cells:
                 continue
-            top, span = min(cells), max(cells) - min(cells) + 1
+            rows = [r for r, _c in cells]
+            top, span = min(rows), max(rows) - min(rows) + 1
             height = min_h * span if len(shown) > 1 else min_h  # one (focused): one plot
             height += plot.legend_room(legend_w)  # the strip above the data on top
+            if len(shown) > 1:  # (a focused plot fills the stage: room to spare)
+                # a title wrapped onto more lines: at the plot's width with or without a
+                # scroll bar (the room must not follow the bar), not below the legible one
+                col_span = len({c for _r, c in cells})
+                height += plot.title_room(max(min_w, column_w * col_span))
+                height = max(height, plot.word_room())  # word ticks at full size
             table = plot.table_height()
             if table is not None:
                 height = max(height, table)

@@ -1,0 +1,154 @@
+"""Word order ("dog bites man", the course's central demo) read from the back row: in a
+1600 x 1000 window at 100 % and on stage at 150/200 % every word label and every value
+of the 3 x 3 attention matrices shows. On main the matrices were ~75 x 40 px (titles
+wrapped onto 3-4 lines took the row's minimum height), "bites" was left off the x axes,
+the axis titles shrank to 60 %, the cells were too small for their values and the
+out_B - out_A heatmap was a sliver. One window for the module; geometry only."""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+import pytest
+from PySide6 import QtGui, QtWidgets
+
+from gui.render.fast_axis import WORD_TICK_SCALES, FastAxisItem, hide_spare_axes, make_axes
+
+MATRICES = [f"weights_{s}_{tag}" for tag in ("none", "causal", "pe") for s in ("a", "b")]
+DIFFS = ["diff_none", "diff_causal", "diff_pe"]
+CASES = {  # (window size, UI scale, presenting)
+    "window-1600x1000-100": ((1600, 1000), 1.0, False),
+    "stage-1920x1080-150": ((1920, 1080), 1.5, True),
+    "stage-1920x1080-200": ((1920, 1080), 2.0, True),
+}
+
+
+@pytest.fixture(scope="module")
+def studio(qapp, open_window):
+    with open_window(1600, 1000) as win:
+        yield win
+
+
+def _show(win, case: str):
+    size, scale, present = CASES[case]
+    display = win.lecture.display
+    if present:
+        display.enter_presentation(fullscreen=False)
+    else:
+        display.leave_presentation()
+    display.set_scale(scale)
+    win.resize(*size)
+    win.set_view("permutation")
+    app = QtWidgets.QApplication.instance()
+    for _ in range(4):  # resize → re-fit (a zero-time timer) → layout → repaint
+        assert win.wait_idle(60)
+        app.processEvents()
+    widget = win.views["permutation"]
+    widget.canvas.ci.layout.activate()
+    app.processEvents()
+    return widget
+
+
+def _labels(axis) -> list[str]:
+    """The tick labels the axis draws now."""
+    if axis.picture is None:
+        axis._make_drawing()
+    specs = axis.picture.specs
+    return [] if specs is None else [text for _rect, _flags, text in specs[2]]
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_every_word_tick_shows(studio, case):
+    """Each matrix names every word on both axes, each difference plot every row of B
+    (main dropped "bites" from the x axes at 100 % and at 200 % on stage, and showed
+    only "man" down the difference plots)."""
+    widget = _show(studio, case)
+    missing = []
+    for key in MATRICES + DIFFS + ["layers"]:
+        plot = widget.plots[key]
+        panel = plot.panel
+        for name, ticks in (("bottom", panel.x_ticks), ("left", panel.y_ticks)):
+            if ticks:
+                drawn = _labels(plot.plot.getAxis(name))
+                if drawn != [text for _v, text in ticks]:
+                    missing.append(f"{key} {name}: {drawn}")
+    assert missing == []
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_matrices_keep_their_data_room_and_print_their_values(studio, case):
+    """Wrapped titles no longer squeeze the data: each 3 x 3 matrix keeps at least
+    60 % of the smallest legible plot's height for its cells (main: 56 and 36 px of
+    180 at 100 %), and every cell prints its value (main: none in the first two rows)."""
+    widget = _show(studio, case)
+    min_h = widget.panel_size()[1]
+    problems = []
+    for key in MATRICES:
+        plot = widget.plots[key]
+        data_h = plot.plot.getViewBox().height()
+        if data_h < 0.6 * min_h:
+            problems.append(f"{key}: data {data_h:.0f} px of {min_h:.0f}")
+        shown = [text for text, _rect in plot.cells.shown()]
+        if len(shown) != 9:
+            problems.append(f"{key}: {len(shown)} of 9 values shown")
+    assert problems == []
+
+
+def test_axis_titles_read_whole_and_differences_fill_their_plot(studio):
+    """At 100 % the axis titles are drawn at 90 % of their size or more (main shrank
+    "queries: dog · bites · man" to 60-80 %), and the out_B - out_A heatmaps (3 words x 16
+    dimensions) fill their plot's height instead of a 3-cell sliver of square cells."""
+    widget = _show(studio, "window-1600x1000-100")
+    shrunk = []
+    for key in MATRICES + DIFFS:
+        for name in ("bottom", "left"):
+            label = widget.plots[key].plot.getAxis(name).label
+            if label.isVisible() and label.scale() < 0.9:
+                shrunk.append(f"{key} {name}: {label.scale():.1f}")
+    assert shrunk == []
+    for key in DIFFS:
+        plot = widget.plots[key]
+        cw, ch = plot.cells.cell_size()
+        data_h = plot.plot.getViewBox().height()
+        assert ch > 2 * cw and 3 * ch >= 0.75 * data_h, (key, cw, ch, data_h)
+
+
+def test_title_room_counts_the_wrapped_lines(studio):
+    """The room the grid adds for a title grows with its lines at the smallest
+    legible width: none for a one-line title, some for Word order's long ones."""
+    widget = _show(studio, "window-1600x1000-100")
+    min_w = widget.panel_size()[0]
+    long_title = widget.plots["weights_a_causal"]
+    assert long_title.title_room(min_w) > 0
+    assert long_title.title_room(10 * min_w) == 0  # one line when wide enough
+    assert long_title.title_room(min_w) > long_title.title_room(2 * min_w)
+
+
+def test_crowded_word_ticks_shrink_instead_of_dropping(qapp):
+    """Word ticks in a plot too narrow for them at full size: a plain axis leaves some
+    out, a word axis draws them all at a smaller size (not below its floor)."""
+    view = pg.GraphicsLayoutWidget()
+    try:
+        plot = view.addPlot(axisItems=make_axes())
+        hide_spare_axes(plot)
+        view.resize(240, 160)
+        words = [(0, "alpha"), (1, "bravo"), (2, "charlie"), (3, "delta")]
+        axis = plot.getAxis("bottom")
+        assert isinstance(axis, FastAxisItem)
+        font = QtGui.QFont()
+        font.setPointSize(12)
+        axis.setStyle(tickFont=font)
+        axis.setTicks([words])
+        plot.setXRange(-0.5, 3.5, padding=0)
+        view.show()
+        QtWidgets.QApplication.processEvents()
+        plot.layout.activate()
+        axis.picture = None
+        crowded = _labels(axis)
+        assert len(crowded) < len(words)  # too narrow at full size
+        axis.keep_labels = True
+        axis.picture = None
+        assert _labels(axis) == [text for _v, text in words]
+        assert WORD_TICK_SCALES[-1] <= axis.tick_scale < 1.0
+    finally:
+        view.close()
+        view.deleteLater()
