@@ -14,8 +14,10 @@ label ``PlotItem.__init__`` creates.
 from __future__ import annotations
 
 import math
+import weakref
 
 import pyqtgraph as pg
+import shiboken6
 from PySide6 import QtCore, QtGui
 
 MIN_WIDTH = 10.0  # px the title asks for across, whatever its text
@@ -28,6 +30,7 @@ class TitleLabel(pg.LabelItem):
     """``LabelItem`` whose size hints ask for its text's height but not its width."""
 
     _height = 0.0  # the text's height, as last measured (LabelItem.__init__ lays out first)
+    _plot: weakref.ref[pg.PlotItem] | None = None  # the plot whose title this is
 
     def updateMin(self) -> None:
         """Minimum size: :data:`MIN_WIDTH` across, the text's height (``LabelItem``'s own
@@ -38,10 +41,20 @@ class TitleLabel(pg.LabelItem):
         self._fit_row()
 
     def _fit_row(self) -> None:
-        """Make the plot's title row as tall as the text (at least :data:`ROW_HEIGHT`)."""
-        plot = self.parentItem()
+        """Make the plot's title row as tall as the text (at least :data:`ROW_HEIGHT`).
+
+        The plot comes from the reference :func:`install_title_label` keeps, never from
+        ``self.parentItem()``: this also runs from ``resizeEvent`` while the plot is being
+        destroyed (its layout deleted, the title re-sized to its own limits), when the
+        plot's wrapper is already gone. ``parentItem()`` then made a new, Python-owned
+        wrapper of the half-destroyed plot, and dropping it deleted the plot a second
+        time: a title freed under its plot, a segfault when the window or the
+        application was torn down.
+        """
+        plot = self._plot() if self._plot is not None else None
         if (
-            not isinstance(plot, pg.PlotItem)
+            plot is None
+            or not shiboken6.isValid(plot)  # being destroyed
             or getattr(plot, "titleLabel", None) is not self
             or self.maximumHeight() == 0  # hidden title (setTitle(None))
         ):
@@ -122,6 +135,7 @@ def install_title_label(plot: pg.PlotItem) -> TitleLabel:
         old.scene().removeItem(old)
     old.setParentItem(None)
     plot.titleLabel = new
+    new._plot = weakref.ref(plot)
     plot.layout.addItem(new, 0, 1)
     if shown:
         plot.setTitle(old.text, **{k: v for k, v in old.opts.items() if k != "justify"})
