@@ -9,7 +9,6 @@ of Qt's abort with a core dump).
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 
@@ -42,19 +41,5 @@ def main(argv: list[str] | None = None) -> int:
     return cli_main(args, _T0)
 
 
-def _leave(code: int, window_ran: bool) -> None:
-    """Exit with ``code``. After a window ran, the process ends without the
-    interpreter's teardown: there PySide deletes the Python-owned graphics items after
-    the QApplication, and a plot item's destructor re-laid out a deleted parent
-    (segfault at exit in ~40 % of ``present`` self-tests). Settings are synced and
-    streams flushed when the event loop ends (``gui.app.exec_window``), so nothing is
-    lost."""
-    if not window_ran:
-        sys.exit(code)
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(code)
-
-
 if __name__ == "__main__":
-    _leave(main(), _opens_window(sys.argv[1:]))
+    sys.exit(main())

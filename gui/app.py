@@ -24,6 +24,7 @@ from PySide6 import QtCore, QtWidgets
 
 from core.memory import use_env_budget
 from core.scenes import SceneError, load_deck
+from gui import gui_gc
 from gui.export.actions import ExportActions, install_export_actions
 from gui.export.animation import FrameRenderer, Sweep, export_animation
 from gui.export.deck import SceneWidgets, scene_image_steps
@@ -41,6 +42,7 @@ __all__ = [
     "build_window",
     "ensure_app",
     "exec_window",
+    "release_windows",
     "run_gui",
     "run_present",
     "selftest",
@@ -142,7 +144,10 @@ def run_gui(t0: float | None = None) -> int:
     t0 = time.perf_counter() if t0 is None else t0
     app = ensure_app()
     window = build_window()
-    return exec_window(app, window, t0, window.show)
+    code = exec_window(app, window, t0, window.show)
+    del window  # the window's Python side is garbage now: release_windows frees it
+    release_windows()
+    return code
 
 
 def exec_window(
@@ -152,7 +157,9 @@ def exec_window(
 
     With ``PE_STUDIO_SELFTEST=1`` the window quits (exit code 0) right after its first
     frame and prints ``first-frame-ms: <ms since t0>``; after 30 s it gives up (exit 3)
-    so a CI job never hangs.
+    so a CI job never hangs. When the loop ends the window's settings are synced and the
+    window is deleted, while the application is alive (its Python side stays to
+    :func:`release_windows`, once the caller dropped its references).
     """
     if selftest():
 
@@ -166,8 +173,26 @@ def exec_window(
     show()
     code = app.exec()
     window.engine.stop()
-    window.settings.sync()  # on disk now: main.py ends the process without teardown
+    window.settings.sync()
+    window.deleteLater()
+    QtCore.QCoreApplication.sendPostedEvents(None, QtCore.QEvent.Type.DeferredDelete)
     return code
+
+
+def release_windows() -> None:
+    """Free what Python still holds of the deleted windows while the application lives.
+
+    The window's features, views and plot caches form reference cycles (cycles are
+    collected on the GUI thread's timer, :mod:`gui.gui_gc`, and the window itself was
+    frozen there), and they hold Python-owned graphics items: plots of rebuilt layouts,
+    their axes and titles, context menus. Left to the interpreter's exit, PySide deleted
+    all of these after the event loop in no particular order, a plot before its items
+    or an item under a half-deleted plot, and pyqtgraph's Python virtuals ran on them
+    (segfaults at exit in ~40 % of ``main.py present`` self-tests). Collected here, each
+    goes while its parents and the application are intact, and PySide's exit finds
+    nothing left to delete.
+    """
+    gui_gc.collect_all()
 
 
 def run_present(deck_path: str, t0: float) -> int:
@@ -199,4 +224,7 @@ def run_present(deck_path: str, t0: float) -> int:
     lecture.restore()
     lecture.deck.set_deck(deck, Path(deck_path))
     lecture.display.enter_presentation(fullscreen=True)
-    return exec_window(app, window, t0, window.showFullScreen)
+    code = exec_window(app, window, t0, window.showFullScreen)
+    del window, lecture  # see run_gui
+    release_windows()
+    return code

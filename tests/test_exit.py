@@ -36,6 +36,27 @@ QtCore.QCoreApplication.sendPostedEvents(None, QtCore.QEvent.Type.DeferredDelete
 print("deleted")
 """
 
+# A presentation's self-test run, then what is left for PySide to delete at exit.
+_PRESENT_THEN_COUNT = """
+import sys
+import time
+from shiboken6 import Shiboken
+from PySide6 import QtCore, QtWidgets
+from gui.app import run_present
+
+code = run_present(sys.argv[1], time.perf_counter())
+app = QtWidgets.QApplication.instance()
+left = sorted(
+    type(w).__name__
+    for w in Shiboken.getAllValidWrappers()
+    if isinstance(w, (QtCore.QObject, QtWidgets.QGraphicsItem))
+    and w is not app
+    and Shiboken.ownedByPython(w)
+)
+print("left:", len(left), sorted(set(left))[:12])
+sys.exit(code)
+"""
+
 
 def _run(script: str, *args: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     env = dict(
@@ -63,3 +84,13 @@ def test_plots_deleted_under_titles_taller_than_their_row(tmp_path):
     done = _run(_TALL_TITLES, tmp_path=tmp_path)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "deleted" in done.stdout
+
+
+def test_presentation_leaves_nothing_for_the_interpreters_exit(tmp_path):
+    """After ``main.py present``'s event loop nothing Python-owned of the window is left
+    (408 plot items, menus and the window were before, deleted by PySide at exit in no
+    particular order: a segfault in ~40 % of the runs), and the process ends normally."""
+    deck = ROOT / "resources" / "decks" / "quick-tour.json"
+    done = _run(_PRESENT_THEN_COUNT, str(deck), tmp_path=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "left: 0 []" in done.stdout, done.stdout
