@@ -170,27 +170,3 @@ def test_deferred_size_work_registered_before_layout_is_in_the_settled_frame(qtb
     assert all(_layout_of(w).isActivated() for w in owners)
     # the data sits below the 90 px title row already, before any event is processed
     assert plot.getViewBox().geometry().top() >= top + 40
-
-
-def test_axis_titles_rewrapped_by_a_frame_are_in_its_one_paint(qtbot):
-    """An axis title that wraps onto other lines for the new frame (its re-fit is posted
-    by the axis' resize) is re-fitted and laid out before the frame's paint: the event
-    loop has nothing left to move after it (before, RoPE's plots painted such frames
-    twice)."""
-    import dataclasses
-
-    widget = _widget(qtbot)
-    widget.show_data(_data(*STEPS[0]))
-    _settled(widget)
-    paints = _count_paints(widget)
-    for scale, x_label in [(-25000.0, "position " * 12), (1.0, "x"), (0.01, "offset " * 9)]:
-        data = _data(scale, "short")
-        left = dataclasses.replace(data.panels[0], x_label=x_label.strip())
-        widget.show_data(dataclasses.replace(data, panels=[left, data.panels[1]]), live=True)
-        axis = widget.plots["a"].plot.getAxis("bottom")
-        laid_out = (_geometry(widget), axis.label.boundingRect(), axis.label.pos())
-        paints[0] = 0
-        widget.canvas.viewport().grab()
-        assert paints[0] == 1
-        _settled(widget)  # the posted events and re-fits the event loop would run
-        assert (_geometry(widget), axis.label.boundingRect(), axis.label.pos()) == laid_out

@@ -29,7 +29,6 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from gui.render.axis_specs import generate_draw_specs, log_rank, separate_labels
 from gui.render.pg_compat import explicit_ticks, report_text_size
 from gui.render.raster import pixel_translation
-from gui.render.settle import BEFORE_LAYOUT
 
 _SOLID_LINE = QtCore.Qt.PenStyle.SolidLine
 _SOLID_BRUSH = QtCore.Qt.BrushStyle.SolidPattern
@@ -170,10 +169,6 @@ def run_title_refits(widget: QtWidgets.QWidget) -> None:
     for axis in mine:
         _REFITS.pending.discard(axis)
         axis.refit_title()
-
-
-# a settled frame (gui.render.settle) includes the re-fits its layout passes post
-BEFORE_LAYOUT.append(run_title_refits)
 
 
 def _in_widget(item: QtWidgets.QGraphicsItem, widget: QtWidgets.QWidget) -> bool:
