@@ -11,6 +11,7 @@ import pytest
 from PySide6 import QtCore, QtGui
 
 from core.views import VIEW_IDS
+from gui.plotting.legend_strip import StripLegend
 
 TOL = 1.0  # px: rounding of scene coordinates
 
@@ -163,6 +164,30 @@ def test_legends_never_drawn_over_the_data(shared_window, qtbot, presenting, sca
         if presenting:
             display.leave_presentation()
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("columns", [1, 2])
+def test_strip_legend_fits_its_strip(qapp, columns):
+    """A strip legend is never wider than its strip when its entries can wrap: the
+    room left for the label counts the layout's own margins (9 px a side; 6 px in all
+    were counted, the ALiBi distance legend came out 262 px in a 255 px strip), and
+    the column count is chosen with them too."""
+    names = ["all 8 heads (m = 0.00391 … 0.5)", "head 1: m = 0.5 (softmax row)"]
+    plot = pg.PlotItem()
+    curves = [plot.plot([0, 1], [0, 1]) for _ in names]
+    for width in range(200, 700, 13):
+        legend = StripLegend(colCount=columns)
+        legend.attach(plot)
+        for curve, name in zip(curves, names, strict=True):
+            legend.addItem(curve, name)
+        if legend.columns_for(width) != columns:
+            legend.detach(plot)
+            continue
+        legend.set_strip(width)
+        least = legend.layout.effectiveSizeHint(QtCore.Qt.SizeHint.MinimumSize).width()
+        assert least <= width + 0.5, (width, least)
+        assert legend.geometry().width() <= width + 0.5
+        legend.detach(plot)
 
 
 def test_window_teardown_after_legends_and_wrapped_titles(qtbot):

@@ -91,11 +91,21 @@ class StripLegend(pg.LegendItem):
         if self.scale() != scale:
             self.setScale(scale)
         self._width = max(0.0, width) / scale
-        self.wrap_labels(self._width - SAMPLE_WIDTH - self._spacing())
+        # one column: margins, sample, the gap to the label, the label
+        self.wrap_labels(self._width - self._margins() - SAMPLE_WIDTH - self._gap())
         self.updateSize()
 
-    def _spacing(self) -> float:
-        return 2 * max(0.0, self.layout.horizontalSpacing()) + 6
+    def _gap(self) -> float:
+        """The layout's horizontal spacing: between a sample and its label, and between
+        one entry's label and the next entry's sample."""
+        return max(0.0, self.layout.horizontalSpacing())
+
+    def _margins(self) -> float:
+        """The layout's left and right contents margins together (the style's, 9 px
+        each with Fusion: a guessed 6 px left the ALiBi distance legend 7 px wider than
+        its strip, cut at its right edge)."""
+        left, _top, right, _bottom = self.layout.getContentsMargins()
+        return left + right
 
     def wrap_labels(self, room: float) -> None:
         """Wrap the entries' text that is longer than ``room`` px (one column on a
@@ -146,17 +156,20 @@ class StripLegend(pg.LegendItem):
         return max(heights, default=0.0) + max(0.0, self.layout.verticalSpacing())
 
     def entry_widths(self) -> list[float]:
-        """Width of each entry (sample, its label on one line, spacing) in px."""
-        spacing = self._spacing()
-        return [SAMPLE_WIDTH + _natural_width(label) + spacing for _s, label in self.items]
+        """Width of each entry (sample, its label on one line, the gaps before the label
+        and after it) in px."""
+        gap = self._gap()
+        return [SAMPLE_WIDTH + _natural_width(label) + 2 * gap for _s, label in self.items]
 
     def columns_for(self, width: float) -> int:
         """The most columns of entries (filled row by row, each column as wide as its
-        widest entry) that ``width`` px hold; at least one."""
+        widest entry) that ``width`` px hold with the layout's margins (the last entry
+        has no gap after it); at least one."""
         widths = self.entry_widths()
+        frame = self._margins() - self._gap()
         for columns in range(len(widths), 1, -1):
             total = sum(max(widths[j::columns]) for j in range(columns))
-            if total <= width:
+            if total + frame <= width:
                 return columns
         return 1
 
