@@ -5,11 +5,13 @@ shipped lecture deck, at the window sizes, UI scales and modes asked for, writes
 per shot and prints, per shot, what a lecturer would see go wrong:
 
 ``elided``
-    a label (``QLabel``, a plot title) whose text was elided with "…" or does not fit
-    the rectangle it is drawn in;
-``overlap``
-    two text boxes of the plot canvas (plot titles, axis titles, legends, table and
-    arrow texts) that overlap;
+    a label (``QLabel``) whose text was elided with "…" or does not fit the rectangle
+    it is drawn in;
+``canvas``
+    what the tests gate on (:mod:`gui.plotting.layout_check`): a plot title elided or
+    wider than its plot, an axis title or a legend cut or over the data, two texts of
+    the plot canvas (titles, axis titles, tick labels, legends, colour-bar labels,
+    table and arrow texts) that overlap;
 ``table``
     table rows cut off: below the visible part of the canvas and not reachable by
     scrolling (``rows hidden, scrollable`` when a scroll bar reaches them);
@@ -48,6 +50,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("PE_STUDIO_NO_SETTINGS", "1")
 
 from PySide6 import QtCore, QtGui, QtWidgets  # noqa: E402
+
+from gui.plotting.layout_check import layout_problems  # noqa: E402
 
 DECK = ROOT / "resources" / "decks" / "lecture-positional-encoding.json"
 SIZES = ("1280x720", "1600x1000", "1920x1080", "3840x2160")
@@ -120,35 +124,6 @@ def _visible_canvas(
     return full, shown
 
 
-def text_boxes(widget) -> list[tuple[str, str, QtCore.QRectF]]:
-    """``(panel key, what, scene rect)`` of the text boxes drawn on the view's canvas."""
-    boxes: list[tuple[str, str, QtCore.QRectF]] = []
-    for key, plot in widget.plots.items():
-        item = plot.plot
-        if not item.isVisible():
-            continue
-        title = item.titleLabel
-        if title.isVisible() and title.text:
-            boxes.append((key, "title", title.item.mapRectToScene(title.item.boundingRect())))
-        for name in ("left", "bottom", "right", "top"):
-            axis = item.getAxis(name)
-            if axis.isVisible() and axis.label.isVisible() and axis.labelText:
-                label = axis.label
-                boxes.append(
-                    (key, f"{name} axis title", label.mapRectToScene(label.boundingRect()))
-                )
-        legend = getattr(plot, "legend", None)
-        if legend is not None and legend.isVisible() and legend.scene() is not None:
-            boxes.append((key, "legend", legend.sceneBoundingRect()))
-        table = getattr(plot, "table", None)
-        if table is not None and table.isVisible():
-            boxes.append((key, "table", table.sceneBoundingRect()))
-        for text in getattr(plot, "text_labels", []):
-            if text.isVisible():
-                boxes.append((key, "label", text.sceneBoundingRect()))
-    return boxes
-
-
 def _table_rows(plot) -> list[tuple[str, float, float]]:
     """``(first cell text, top, bottom)`` in scene coordinates of each row of a table
     panel's table (from its laid-out text document)."""
@@ -170,8 +145,9 @@ def _table_rows(plot) -> list[tuple[str, float, float]]:
 
 
 def canvas_findings(widget, window: QtWidgets.QWidget) -> list[str]:
-    """Elided titles, overlapping text boxes, cut-off table rows and plots outside the
-    visible canvas of ``widget`` (a ``ViewWidget``)."""
+    """Cut-off table rows and plots outside the visible canvas of ``widget`` (a
+    ``ViewWidget``), and what :func:`gui.plotting.layout_check.layout_problems` finds
+    (elided titles, overlapping text boxes, ...)."""
     out: list[str] = []
     canvas = widget.canvas
     full, shown = _visible_canvas(canvas, window)
@@ -179,15 +155,6 @@ def canvas_findings(widget, window: QtWidgets.QWidget) -> list[str]:
         item = plot.plot
         if not item.isVisible():
             continue
-        title = item.titleLabel
-        if title.isVisible() and title.text:
-            if "…" in title.text:
-                out.append(f"elided: title of {key} '{title.text[:40]}'")
-            text_w = title.item.boundingRect().width()
-            if text_w > item.geometry().width() + TOLERANCE:
-                out.append(
-                    f"elided: title of {key} is {text_w:.0f} px wide, plot {item.geometry().width():.0f}"
-                )
         rect = _scene_to_window(canvas, window, item.sceneBoundingRect())
         if not full.adjusted(-TOLERANCE, -TOLERANCE, TOLERANCE, TOLERANCE).contains(rect):
             out.append(f"outside: plot {key} {rect.getRect()} beyond canvas {full.getRect()}")
@@ -206,15 +173,9 @@ def canvas_findings(widget, window: QtWidgets.QWidget) -> list[str]:
                 out.append(f"table: {key} rows cut off: {', '.join(cut)}")
             if hidden:
                 out.append(f"table: {key} rows hidden, scrollable: {', '.join(hidden)}")
-    boxes = text_boxes(widget)
-    for i, (key_a, what_a, a) in enumerate(boxes):
-        for key_b, what_b, b in boxes[i + 1 :]:
-            inter = a.intersected(b)
-            if inter.width() > 2 and inter.height() > 2:
-                out.append(
-                    f"overlap: {key_a} {what_a} and {key_b} {what_b} "
-                    f"({inter.width():.0f}x{inter.height():.0f} px)"
-                )
+    # titles elided or wider than their plot, axis titles and legends cut or misplaced,
+    # and any two texts of the canvas overlapping: the tests' gate, one copy
+    out += [f"canvas: {problem}" for problem in layout_problems(widget)]
     return out
 
 

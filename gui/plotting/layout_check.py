@@ -1,0 +1,271 @@
+"""Where a view's canvas text is drawn, and what of it is cut, elided or overlapping.
+
+Test and benchmark support (issues 13 and 14: "a test checks bounding boxes of titles,
+axis labels and legends for overlaps and clipping"): ``tests/test_layout_fit.py`` gates
+on :func:`layout_problems`, ``bench/shots.py`` prints it next to its screenshots. One
+copy of the geometry for both. Nothing here changes what is drawn.
+
+Every rectangle is in the coordinates of the view's canvas scene, and is the ink of the
+text (its glyphs' tight bounding rectangle), not the item's box: a text item's document
+margin is empty and may touch a neighbour. A view is duck-typed: ``widget.plots`` maps a
+panel key to a panel plot with ``plot`` (a ``PlotItem``), ``panel``, ``legend``,
+``colorbar``, ``table``, ``text_labels`` and ``masked_key`` where it has them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui, QtWidgets
+
+TOL = 1.0  # px: rounding of scene coordinates; a box may pass another's edge by this much
+ELLIPSIS = "…"
+Box = tuple[str, str, QtCore.QRectF]  # panel key, what, scene rectangle of the ink
+
+
+# ---------------------------------------------------------------------- geometry
+def overlap(a: QtCore.QRectF, b: QtCore.QRectF) -> bool:
+    """Whether ``a`` and ``b`` share more than :data:`TOL` px each way."""
+    return a.adjusted(TOL, TOL, -TOL, -TOL).intersects(b.adjusted(TOL, TOL, -TOL, -TOL))
+
+
+def inside(inner: QtCore.QRectF, outer: QtCore.QRectF) -> bool:
+    """Whether ``inner`` lies in ``outer`` (to :data:`TOL` px)."""
+    return outer.adjusted(-TOL, -TOL, TOL, TOL).contains(inner)
+
+
+def shown(item: QtWidgets.QGraphicsItem | None) -> bool:
+    """Whether ``item`` is drawn: visible (with its parents) and in a scene."""
+    return item is not None and item.isVisible() and item.scene() is not None
+
+
+def _font_at(block: QtGui.QTextBlock, position: int, default: QtGui.QFont) -> QtGui.QFont:
+    """The font of the character at ``position`` (in the block) of rich text."""
+    it = block.begin()
+    while not it.atEnd():
+        fragment = it.fragment()
+        start = fragment.position() - block.position()
+        if start <= position < start + fragment.length():
+            return fragment.charFormat().font()
+        it += 1
+    return default
+
+
+def text_ink(item: QtWidgets.QGraphicsTextItem) -> QtCore.QRectF:
+    """Scene rectangle of the ink of ``item``'s lines (empty for no text): each line's
+    glyphs measured in the font its text is set in (a span's, not the item's)."""
+    document = item.document()
+    ink = QtCore.QRectF()
+    block = document.begin()
+    while block.isValid():
+        layout = block.layout()
+        origin = document.documentLayout().blockBoundingRect(block).topLeft()
+        for i in range(layout.lineCount()):
+            line = layout.lineAt(i)
+            text = block.text()[line.textStart() : line.textStart() + line.textLength()]
+            stripped = text.strip()
+            if not stripped:
+                continue
+            lead = len(text) - len(text.lstrip())
+            font = _font_at(block, line.textStart() + lead, document.defaultFont())
+            metrics = QtGui.QFontMetricsF(font)
+            tight = metrics.tightBoundingRect(stripped)
+            left = (
+                origin.x() + line.naturalTextRect().left() + metrics.horizontalAdvance(text[:lead])
+            )
+            baseline = origin.y() + line.y() + line.ascent()
+            ink = ink.united(tight.translated(left, baseline))
+        block = block.next()
+    if ink.isEmpty():
+        return QtCore.QRectF()
+    return item.mapRectToScene(ink)
+
+
+def tick_text_rects(axis: pg.AxisItem) -> list[tuple[str, QtCore.QRectF]]:
+    """``(text, scene rectangle of its ink)`` of each tick label ``axis`` draws now."""
+    if not shown(axis) or not axis.style.get("showValues", True):
+        return []
+    picture = QtGui.QPicture()
+    painter = QtGui.QPainter(picture)
+    try:
+        if axis.style["tickFont"]:
+            painter.setFont(axis.style["tickFont"])
+        specs = axis.generateDrawSpecs(painter)
+        metrics = QtGui.QFontMetricsF(painter.font())
+    finally:
+        painter.end()
+    if specs is None:
+        return []
+    out = []
+    for rect, flags, text in specs[2]:
+        box = metrics.boundingRect(QtCore.QRectF(rect), int(flags), text)
+        ink = metrics.tightBoundingRect(text).translated(box.left(), box.top() + metrics.ascent())
+        out.append((text, axis.mapRectToScene(ink)))
+    return out
+
+
+def axis_title_rect(axis: pg.AxisItem) -> QtCore.QRectF | None:
+    """Scene rectangle of the ink of the axis title's lines (``None`` when none shows)."""
+    if not shown(axis) or not axis.label.isVisible() or not axis.labelText:
+        return None
+    rect = text_ink(axis.label)
+    return None if rect.isEmpty() else rect
+
+
+def title_rect(plot: pg.PlotItem) -> QtCore.QRectF | None:
+    """Scene rectangle of the ink of ``plot``'s title (``None`` when none shows)."""
+    title = plot.titleLabel
+    if not shown(title) or not title.text or title.maximumHeight() == 0:
+        return None
+    rect = text_ink(title.item)
+    return None if rect.isEmpty() else rect
+
+
+def drawn_legend(legend: pg.LegendItem, strip_axis: pg.AxisItem) -> QtCore.QRectF:
+    """Scene rectangle of what is drawn of ``legend``: its strip axis clips it."""
+    rect = legend.sceneBoundingRect()
+    clips = strip_axis.flags() & strip_axis.GraphicsItemFlag.ItemClipsChildrenToShape
+    if legend.parentItem() is strip_axis and clips:
+        box = strip_axis.mapRectToScene(
+            QtCore.QRectF(0, 0, strip_axis.width(), strip_axis.height())
+        )
+        rect = rect.intersected(box)
+    return rect
+
+
+def legend_ink(legend: pg.LegendItem) -> QtCore.QRectF:
+    """Scene rectangle of the legend's entries (samples and the ink of their labels)."""
+    ink = QtCore.QRectF()
+    for sample, label in legend.items:
+        if sample.isVisible():
+            ink = ink.united(sample.sceneBoundingRect())
+        if label.isVisible():
+            ink = ink.united(text_ink(label.item))
+    return ink
+
+
+# ---------------------------------------------------------------------- collection
+def _panel_plots(widget: Any) -> Iterator[tuple[str, Any]]:
+    """``(key, panel plot)`` of the plots the view shows now."""
+    for key, panel_plot in widget.plots.items():
+        if getattr(panel_plot, "panel", True) is not None and shown(panel_plot.plot):
+            yield key, panel_plot
+
+
+def text_boxes(widget: Any) -> list[Box]:
+    """``(panel key, what, scene rect)`` of every text drawn on the view's canvas:
+    titles, axis titles, tick labels (one box each), legends, colour-bar ticks and
+    titles, the masked-cells key, tables and arrow labels."""
+    boxes: list[Box] = []
+    for key, panel_plot in _panel_plots(widget):
+        plot = panel_plot.plot
+        rect = title_rect(plot)
+        if rect is not None:
+            boxes.append((key, "title", rect))
+        axes = [(name, plot.getAxis(name)) for name in ("left", "bottom", "right", "top")]
+        colorbar = getattr(panel_plot, "colorbar", None)
+        if colorbar is not None and shown(colorbar):
+            axes.append(("colour bar", colorbar.axis))
+        for name, axis in axes:
+            rect = axis_title_rect(axis)
+            if rect is not None:
+                boxes.append((key, f"{name} axis title", rect))
+            for text, tick in tick_text_rects(axis):
+                boxes.append((key, f"{name} tick {text!r}", tick))
+        legend = getattr(panel_plot, "legend", None)
+        if legend is not None and shown(legend) and legend.items:
+            boxes.append((key, "legend", legend_ink(legend)))
+        key_item = getattr(panel_plot, "masked_key", None)
+        if key_item is not None and shown(key_item):
+            boxes.append((key, "masked key", key_item.sceneBoundingRect()))
+        table = getattr(panel_plot, "table", None)
+        if table is not None and shown(table):
+            boxes.append((key, "table", table.sceneBoundingRect()))
+        for label in getattr(panel_plot, "text_labels", []):
+            if shown(label):
+                boxes.append(
+                    (key, f"label {label.textItem.toPlainText()!r}", label.sceneBoundingRect())
+                )
+    return [box for box in boxes if not box[2].isEmpty()]
+
+
+# ---------------------------------------------------------------------- findings
+def _where(widget: Any, key: str) -> str:
+    return f"{widget.spec.view_id}/{key}" if hasattr(widget, "spec") else key
+
+
+def _plot_problems(widget: Any, key: str, panel_plot: Any) -> list[str]:
+    """One plot's own problems: an elided or too wide title, axis titles outside the
+    plot or over its tick labels or data, a legend over the data, cut by its strip,
+    outside its plot, or with entries outside it."""
+    problems: list[str] = []
+    where = _where(widget, key)
+    plot = panel_plot.plot
+    plot_rect = plot.sceneBoundingRect()
+    vb_rect = plot.getViewBox().sceneBoundingRect()
+    title = title_rect(plot)
+    if title is not None:
+        text = plot.titleLabel.text
+        if ELLIPSIS in QtGui.QTextDocumentFragment.fromHtml(text).toPlainText():
+            problems.append(f"{where}: title elided {text[:60]!r}")
+        if not inside(title, plot_rect):
+            problems.append(
+                f"{where}: title {title.width():.0f} px wide, outside its plot "
+                f"({plot_rect.width():.0f} px wide)"
+            )
+    for name in ("left", "bottom"):
+        axis = plot.getAxis(name)
+        rect = axis_title_rect(axis)
+        if rect is None:
+            continue
+        if not inside(rect, plot_rect):
+            problems.append(f"{where}: {name} axis title outside its plot")
+        if any(overlap(rect, tick) for _text, tick in tick_text_rects(axis)):
+            problems.append(f"{where}: {name} axis title overlaps a tick label")
+        if overlap(rect, vb_rect):
+            problems.append(f"{where}: {name} axis title over the data")
+    legend = getattr(panel_plot, "legend", None)
+    if legend is None:
+        return problems
+    if not shown(legend):
+        problems.append(f"{where}: legend not shown")
+        return problems
+    drawn = drawn_legend(legend, plot.getAxis("top"))
+    if overlap(drawn, vb_rect):
+        problems.append(f"{where}: legend drawn over the data")
+    legend_rect = legend.sceneBoundingRect()
+    if not inside(legend_rect, drawn):
+        problems.append(
+            f"{where}: legend cut by its strip ({legend_rect.width():.1f} px wide, "
+            f"strip {drawn.width():.1f})"
+        )
+    if not inside(legend_rect, plot_rect):
+        problems.append(f"{where}: legend outside its plot")
+    for _sample, label in legend.items:
+        if not inside(label.sceneBoundingRect(), legend_rect):
+            problems.append(f"{where}: legend entry {label.text!r} outside its legend")
+    return problems
+
+
+def overlapping(boxes: Iterable[Box]) -> list[tuple[Box, Box]]:
+    """Pairs of ``boxes`` that overlap (:func:`overlap`)."""
+    boxes = list(boxes)
+    return [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1 :] if overlap(a[2], b[2])]
+
+
+def layout_problems(widget: Any) -> list[str]:
+    """Everything cut, elided or overlapping on the view's canvas, one line each: each
+    plot's own problems (see :func:`_plot_problems`) and any two text boxes of the
+    canvas (:func:`text_boxes`, across plots too) that overlap."""
+    problems: list[str] = []
+    for key, panel_plot in _panel_plots(widget):
+        problems += _plot_problems(widget, key, panel_plot)
+    for (key_a, what_a, a), (key_b, what_b, b) in overlapping(text_boxes(widget)):
+        inter = a.intersected(b)
+        problems.append(
+            f"{_where(widget, key_a)} {what_a} overlaps {_where(widget, key_b)} {what_b} "
+            f"({inter.width():.1f} x {inter.height():.1f} px)"
+        )
+    return problems
