@@ -179,7 +179,9 @@ def text_boxes(widget: Any) -> list[Box]:
             boxes.append((key, "legend", legend_ink(legend)))
         key_item = getattr(panel_plot, "masked_key", None)
         if key_item is not None and shown(key_item):
-            boxes.append((key, "masked key", key_item.sceneBoundingRect()))
+            drawn = key_item.content_rect() if hasattr(key_item, "content_rect") else None
+            rect = key_item.mapRectToScene(drawn) if drawn is not None else None
+            boxes.append((key, "masked key", rect or key_item.sceneBoundingRect()))
         table = getattr(panel_plot, "table", None)
         if table is not None and shown(table):
             boxes.append((key, "table", table.sceneBoundingRect()))

@@ -484,8 +484,15 @@ class MaskedKey(QtWidgets.QGraphicsWidget):
         left = min(0.0, rect.width() - self.content_width - 4)
         return QtCore.QRectF(left, 0, rect.width() - left, rect.height())
 
+    def content_rect(self) -> QtCore.QRectF:
+        """What the key draws (swatch, "−∞", "masked"), in its own coordinates: below
+        the room it keeps clear of the colour bar's last tick label."""
+        x0 = min(2.0, self.size().width() - self.content_width - 2)
+        return QtCore.QRectF(x0, self.top + 1, self.content_width, 2 * self.line)
+
     def paint(self, p: QtGui.QPainter, *args: object) -> None:
-        top, x0 = self.top + 1, min(2.0, self.size().width() - self.content_width - 2)
+        content = self.content_rect()
+        top, x0 = content.top(), content.left()
         swatch = QtCore.QRectF(x0, top + (self.line - self.swatch) / 2, self.swatch, self.swatch)
         p.fillRect(swatch, self.fill)
         p.fillRect(swatch, QtGui.QBrush(self.hatch, QtCore.Qt.BrushStyle.BDiagPattern))
