@@ -231,3 +231,32 @@ def test_a_legend_with_many_entries_leaves_the_data_its_room(studio):
         assert strip > 0 and data_h > strip  # the data, not the legend, fills the plot
     finally:
         state.reset()
+
+
+@pytest.mark.parametrize("view_id", ["alibi", "rope", "compare"])
+def test_legend_text_stays_legible_on_narrow_plots(studio, view_id):
+    """Issue 14 (a): a narrow plot with many legend entries kept its strip low by
+    shrinking the text to 60 % (RoPE's course-vs-real plot, Compare's distance plot,
+    ALiBi's softmax row with 12 heads at 1600 x 1000, 100 %), too small for the back
+    row. The grid now gives each plot its legend's room at full size (and a wrapped
+    title's lines): every legend is drawn at full size, at least 80 % in any case,
+    and the data keeps a legible height under it."""
+    _show(studio, view_id, (1600, 1000), 1.0)
+    state = studio.states[view_id]
+    if view_id == "alibi":
+        assert state.set_values({**state.values, "heads": 12, "head": 5})
+    try:
+        widget = _show(studio, view_id, (1600, 1000), 1.0)
+        min_h = widget.panel_size()[1]
+        seen = 0
+        for key, plot in widget.plots.items():
+            legend = plot.legend
+            if legend is None or not legend.items:
+                continue
+            seen += 1
+            assert legend.scale() >= 0.8, (key, legend.scale())
+            data_h = plot.plot.getViewBox().height()
+            assert data_h >= 0.4 * min_h, (key, data_h, min_h)
+        assert seen >= 2
+    finally:
+        state.reset()

@@ -24,8 +24,10 @@ import shiboken6
 from PySide6 import QtCore, QtGui, QtWidgets
 
 SAMPLE_WIDTH = 20.0  # px of an entry's line sample (pyqtgraph's ItemSample)
-MAX_SHARE = 0.3  # of the plot's height under its title the strip takes before its text shrinks
-SCALES = (1.0, 0.9, 0.8, 0.7, 0.6)  # sizes the strip's text may take, largest first
+MAX_SHARE = 0.3  # of the plot's height under its title the strip may always take
+# sizes the strip's text may take, largest first: never below 80 % (read from the back
+# row); a plot whose legend needs more room gets it from the grid (a taller row)
+SCALES = (1.0, 0.9, 0.8)
 _HINT = QtCore.Qt.SizeHint
 _WORD_WRAP = QtGui.QTextOption.WrapMode.WordWrap
 
@@ -126,26 +128,51 @@ class StripLegend(pg.LegendItem):
         if changed:
             self.layout.invalidate()
 
-    def row_height(self) -> float:
-        """Height of one row of entries (px, unscaled)."""
-        rows = max(1, math.ceil(len(self.items) / max(1, self.columnCount)))
-        return self.layout.effectiveSizeHint(_HINT.PreferredSize).height() / rows
+    def strip_height(self, width: float, scale: float = 1.0) -> float:
+        """Height (px) of the strip ``width`` px wide with its entries at ``scale``: in
+        as many columns as fit, one line each; in one column an entry wider than the
+        strip wraps (its wrapped height). Depends on the texts and the width alone,
+        not on how the legend is laid out now."""
+        if not self.items:
+            return 0.0
+        columns = self.columns_for(width / scale)
+        spacing = max(0.0, self.layout.verticalSpacing())
+        _left, top, _right, bottom = self.layout.getContentsMargins()
+        if columns > 1:
+            rows = math.ceil(len(self.items) / columns)
+            return (rows * self.one_line_height() + top + bottom) * scale
+        room = width / scale - SAMPLE_WIDTH - self._spacing()
+        total = 0.0
+        for _sample, label in self.items:
+            document = _one_line(label)
+            if document.idealWidth() + 2 * document.documentMargin() > room and room > 24:
+                option = document.defaultTextOption()
+                option.setWrapMode(_WORD_WRAP)
+                document.setDefaultTextOption(option)
+                document.setTextWidth(room)
+            total += document.size().height() + spacing
+        return (total + top + bottom) * scale
 
-    def plan(self, width: float, plot_height: float) -> tuple[int, float]:
+    def plan(
+        self, width: float, plot_height: float, room: float = 0.0, shared: float = 0.0
+    ) -> tuple[int, float]:
         """``(columns, scale)`` for a strip ``width`` px wide in a plot ``plot_height``
         px high (under its title): the largest of :data:`SCALES` at which the entries,
-        in as many columns as fit, take at most :data:`MAX_SHARE` of the plot's
-        height (the smallest when none does). A narrow plot with many entries (six
-        methods on a 200 % stage) otherwise kept a sliver of data under a tall strip.
+        in as many columns as fit, take at most ``room`` px or :data:`MAX_SHARE` of the
+        plot's height, whichever is more, and no more than the data keeps of the
+        ``shared`` px that the strip and the data share (the smallest scale when none
+        does: the text never goes below 80 %). ``room`` is what the plot's grid added
+        to it for its legend (see ``PanelPlot.legend_room``): a plot given that room
+        keeps its text at full size unless the legend would be taller than its data.
         """
-        row = self.row_height()
-        cap = MAX_SHARE * plot_height
-        columns = self.columns_for(width)
+        cap = max(MAX_SHARE * plot_height, room)
         for scale in SCALES:
-            columns = self.columns_for(width / scale)
-            if plot_height <= 0 or math.ceil(len(self.items) / columns) * row * scale <= cap:
-                return columns, scale
-        return columns, SCALES[-1]
+            height = self.strip_height(width, scale)
+            if plot_height <= 0 or (
+                height <= cap + 0.5 and (shared <= 0 or height <= shared - height)
+            ):
+                return self.columns_for(width / scale), scale
+        return self.columns_for(width / SCALES[-1]), SCALES[-1]
 
     def one_line_height(self) -> float:
         """Height (px, unscaled) of a strip whose entries each stay on one line and fill

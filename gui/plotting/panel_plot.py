@@ -80,6 +80,9 @@ class PanelPlot(PanelExtras, CellDisplay):
         self._label_homes: list[tuple[pg.TextItem, float, float]] = []
         self.legend: StripLegend | None = None
         self._legend_width: float | None = None  # the width the legend was fitted to
+        # the smallest legible plot without a legend (px; its view's grid sets it, 0:
+        # none, e.g. an export's): a plot taller than that has room for its legend
+        self.legible_height = 0.0
         self.table: pg.TextItem | None = None
         self.grid: GridLines | None = None
         self.tile_labels: TileLabels | None = None
@@ -451,16 +454,24 @@ class PanelPlot(PanelExtras, CellDisplay):
         return self.legend
 
     def legend_room(self, width: float) -> float:
-        """Pixels the legend strip takes at its full text size, one line per entry, in
-        a plot whose data is ``width`` px wide (0 without a legend): the view's grid
-        adds them to the smallest legible plot, so a legend with many entries does not
-        squeeze the data to a sliver. The grid passes the smallest legible width, not
-        the plot's width now (which a scroll bar changes: the room would chase it)."""
+        """Pixels the legend strip takes at its full text size in a plot whose data is
+        ``width`` px wide (0 without a legend): the view's grid adds them to the
+        smallest legible plot, so a legend with many entries neither squeezes the data
+        to a sliver nor shrinks its text (:meth:`StripLegend.plan` keeps the full size
+        in that room). The grid passes the smallest legible width, not the plot's width
+        now (which a scroll bar changes: the room would chase it)."""
         legend = self.legend
         if legend is None or not shiboken6.isValid(legend) or not legend.items:
             return 0.0
-        rows = -(-len(legend.items) // legend.columns_for(width))
-        return float(rows * legend.one_line_height())
+        return float(legend.strip_height(width, 1.0))
+
+    def set_legible_height(self, height: float) -> None:
+        """The smallest legible plot without a legend is ``height`` px (the grid's row
+        minimum, before it adds the legend's room); the legend re-fits to the room
+        above it."""
+        if height != self.legible_height:
+            self.legible_height = height
+            self._data_height_changed(0.0)
 
     def title_room(self, width: float) -> float:
         """Pixels the plot's title and its bottom axis title take beyond one line each
@@ -532,7 +543,11 @@ class PanelPlot(PanelExtras, CellDisplay):
         self._legend_width = width
         # the plot's height under its title (the strip and the data share it)
         below_title = self.plot.height() - self.plot.getAxis("top").geometry().top()
-        columns, scale = legend.plan(width, below_title)
+        # the room the grid gave the strip: what the plot has above a legible plot
+        room = self.plot.height() - self.legible_height if self.legible_height > 0 else 0.0
+        # the data's and the strip's height together (they share it)
+        shared = self.plot.getViewBox().height() + self.plot.getAxis("top").height()
+        columns, scale = legend.plan(width, below_title, room, shared)
         if columns == legend.columnCount:
             legend.set_strip(width, scale)
             return

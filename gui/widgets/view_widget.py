@@ -342,10 +342,14 @@ class ViewWidget(QtWidgets.QWidget):
         if not self.isVisible():  # an export's widget: drawn at the size asked for
             for r in range(layout.rowCount()):
                 layout.setRowMinimumHeight(r, 0.0)
+            for plot in self.plots.values():
+                plot.set_legible_height(0.0)
             self.canvas.setMinimumHeight(0)
             return
         min_w, min_h = self.panel_size()
-        legend_w = 0.8 * min_w  # the data's width in the narrowest legible plot
+        # the data's width in the narrowest legible plot (its left axis and title take
+        # ~30 %: at 0.8 a narrow plot's legend wrapped more than its room allowed)
+        legend_w = 0.7 * min_w
         columns = max(layout.columnCount(), 1)
         column_w = self._plot_width() / columns
         need: dict[int, float] = {}
@@ -367,13 +371,15 @@ class ViewWidget(QtWidgets.QWidget):
             rows = [r for r, _c in cells]
             top, span = min(rows), max(rows) - min(rows) + 1
             height = min_h * span if len(shown) > 1 else min_h  # one (focused): one plot
-            height += plot.legend_room(legend_w)  # the strip above the data on top
+            legend = plot.legend_room(legend_w)  # the strip above the data on top
             if len(shown) > 1:  # (a focused plot fills the stage: room to spare)
                 # a title wrapped onto more lines: at the plot's width with or without a
                 # scroll bar (the room must not follow the bar), not below the legible one
                 col_span = len({c for _r, c in cells})
                 height += plot.title_room(max(min_w, column_w * col_span))
                 height = max(height, plot.word_room())  # word ticks at full size
+            plot.set_legible_height(height)  # the legend keeps its full size above it
+            height += legend
             table = plot.table_height()
             if table is not None:
                 height = max(height, table)
