@@ -127,6 +127,7 @@ def side_by_side(a: ViewData, b: ViewData, label_a: str, label_b: str) -> ViewDa
         notes,
         formula_markup=markup,
         note_panels=note_panels,
+        verdict_short=a.verdict_short,
     )
 
 

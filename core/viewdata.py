@@ -214,6 +214,9 @@ class ViewData:
     #: the panels (keys) a note of :attr:`notes` speaks of; a note not listed is about
     #: the whole view. A stage showing some panels shows only the notes about them.
     note_panels: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: the verdict in one short line, for the stage (presentation mode), where the
+    #: whole ``verdict`` goes to the lecturer's note. Empty: the stage shows ``verdict``.
+    verdict_short: str = ""
 
     def display_notes(self, shown: Collection[str] | None = None) -> list[str]:
         """The view's notes, then each panel's own note (prefixed with its title).

@@ -156,3 +156,30 @@ def test_parameter_dock_widens_with_the_ui_scale(studio):
     assert narrow < studio.side.width() <= studio.width() // 2
     _show(studio, "sinusoidal", 1.0)
     assert studio.side.width() < studio.width() // 2
+
+
+def test_word_order_verdict_is_one_short_line_on_stage(studio):
+    """Issue 14 (b): Word order's verdict (five bold lines, about half the stage at
+    200 %) is one short line on stage; the whole verdict stays in the window and goes
+    to the lecturer (the presenter's note, the label's tooltip)."""
+    widget = _show(studio, "permutation", 2.0, (1920, 1080))
+    whole = widget.data.verdict
+    assert widget.verdict.text() == whole and widget.verdict.isVisible()  # the window
+    display = studio.lecture.display
+    display.enter_presentation(fullscreen=False)
+    try:
+        display.set_scale(2.0)
+        studio.resize(1920, 1080)
+        _settle(studio)
+        label = widget.verdict
+        assert label.isVisible() and label.text() != whole
+        assert "causal mask" in label.text() and "differ" in label.text()
+        assert label.toolTip() == whole
+        line = QtGui.QFontMetrics(label.font()).lineSpacing()
+        assert label.height() <= 2.6 * line, (label.height(), line)  # at most two lines
+        assert whole in studio.lecture.presenter.note_text()
+    finally:
+        display.leave_presentation()
+        _settle(studio)
+    assert widget.verdict.text() == whole
+    assert whole not in studio.lecture.presenter.note_text()

@@ -399,6 +399,11 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         verdict,
         notes=notes,
         formula_markup=formula,
+        verdict_short=(
+            f"seq_len {n} > max_positions {rows}: {missing} have no row — no extrapolation"
+            if over
+            else ""
+        ),
     )
 
 

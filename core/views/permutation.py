@@ -195,6 +195,26 @@ def _verdict(
     )
 
 
+def short_verdict(a: list[str], b: list[str], gaps: Mapping[str, float], method: str) -> str:
+    """The verdict in one short line for the stage: each run and whether it tells the
+    two sentences apart (the lecturer's note carries the whole :func:`_verdict`)."""
+    if a == b:
+        return "Both sentences are the same: nothing to tell apart."
+
+    def told(gap: float, digits: str) -> str:
+        return (
+            f"differ ({gap:{digits}})"
+            if gap >= IDENTICAL_TOL
+            else f"same outputs, reordered ({gap:.2g})"
+        )
+
+    name = METHOD_NAMES[method].split(" (")[0]
+    return (
+        f"No positions → {told(gaps['none'], '.2g')};  causal mask → "
+        f"{told(gaps['causal'], '.3g')};  {name} → {told(gaps['pe'], '.3g')}"
+    )
+
+
 def nope_panels(interval: int, rows: int) -> tuple[list[Panel], str]:
     """Which layers of SmolLM3 and Llama 4 use RoPE (HF's default ``no_rope_layers``), and
     what a causal NoPE layer still tells: the weight 1/(i + 1) equal scores give each key.
@@ -376,6 +396,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         notes=[nope_note],
         formula_markup=formula,
         note_panels={nope_note: ("nope",)},
+        verdict_short=short_verdict(a, b, gaps, method),
     )
 
 

@@ -443,9 +443,25 @@ class Presenter(QtCore.QObject):
         deck = self.deck
         return deck.scenes[deck.index].note if 0 <= deck.index < len(deck.scenes) else ""
 
+    def stage_verdict(self) -> str:
+        """The whole verdict of the view on stage when the stage shows it in short
+        (presentation mode), else "": it belongs to the lecturer's note."""
+        widget = self.window.views.get(self.window.current_view)
+        if widget is None or not self.display.presenting:
+            return ""
+        verdict = widget.verdict_text
+        return verdict if verdict and widget.verdict.text() != verdict else ""
+
+    def note_text(self) -> str:
+        """The speaker note shown to the lecturer: the scene's note, then the stage's
+        whole verdict when the stage shows it in short."""
+        note = self.current_note() or NO_NOTE
+        verdict = self.stage_verdict()
+        return f"{note}\n\nVerdict (in short on stage): {verdict}" if verdict else note
+
     def refresh(self) -> None:
         """Show the current scene's note (strip and presenter) and the presenter's texts."""
-        note = self.current_note() or NO_NOTE
+        note = self.note_text()
         self.note_dock.label.setText(note)
         view = self.view
         if view is None or not view.isVisible():
@@ -645,6 +661,10 @@ class Presenter(QtCore.QObject):
             self.preview_timer.start()  # still drawing: try again a little later
             return
         self._preview_tries = 0
+        note = self.note_text()  # the stage's verdict follows its parameters
+        if view.note.text() != note:
+            view.note.setText(note)
+            self.note_dock.label.setText(note)
         picture = self.window.stage.grab()
         size = view.preview.size()
         view.preview.setPixmap(

@@ -145,8 +145,9 @@ class ViewWidget(QtWidgets.QWidget):
         self.live_text = qthrottled(
             self._apply_text, self.TEXT_REFRESH_MS, leading=True, parent=self
         )
-        self._latest_text: tuple[str, str, str] | None = None
-        self._shown_text: tuple[str, str, str] | None = None
+        # (formula, (verdict, its short stage form), status line)
+        self._latest_text: tuple[str, tuple[str, str], str] | None = None
+        self._shown_text: tuple[str, tuple[str, str], str] | None = None
         self.status = QtWidgets.QLabel("", self)
         self.status.setObjectName("view-readout")
         self.status.setWordWrap(True)
@@ -202,7 +203,11 @@ class ViewWidget(QtWidgets.QWidget):
         if live:
             self.full_quality()
         self.data = data
-        texts = (data.formula_markup or escape(data.formula), data.verdict, self._idle_for(data))
+        texts = (
+            data.formula_markup or escape(data.formula),
+            (data.verdict, data.verdict_short),
+            self._idle_for(data),
+        )
         self._latest_text = texts
         if live:
             self.live_text(texts)  # at once, or when the interval is over (latest wins)
@@ -305,6 +310,8 @@ class ViewWidget(QtWidgets.QWidget):
         """Presentation mode: plots need more room (fewer, larger columns)."""
         if presenting != self._presenting:
             self._presenting = presenting
+            if self._shown_text is not None:
+                self._show_verdict(*self._shown_text[1])
             self.fit_grid()
 
     def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:
@@ -419,15 +426,29 @@ class ViewWidget(QtWidgets.QWidget):
     def _full_quality(self) -> None:
         self._set_draft(False)
 
-    def _apply_text(self, texts: tuple[str, str, str]) -> None:
+    def _apply_text(self, texts: tuple[str, tuple[str, str], str]) -> None:
         """Show the formula, verdict and notes."""
         self._shown_text = texts
-        formula, verdict, idle = texts
+        formula, verdicts, idle = texts
         self.formula.setText(formula)
-        self.verdict.setText(verdict)
-        self.verdict.setVisible(bool(verdict))
+        self._show_verdict(*verdicts)
         self._idle_text = idle
         self.status.setText(idle)
+
+    def _show_verdict(self, verdict: str, short: str) -> None:
+        """The verdict in the window; on the stage its short form, one line where it
+        has one (the whole verdict is the lecturer's: :attr:`verdict_text`, the tooltip
+        and the presenter's note; Word order's took half the stage at 200 %)."""
+        text = short if self._presenting and short else verdict
+        if self.verdict.text() != text:
+            self.verdict.setText(text)
+        self.verdict.setToolTip(verdict if text != verdict else "")
+        self.verdict.setVisible(bool(text))
+
+    @property
+    def verdict_text(self) -> str:
+        """The whole verdict of the data shown ("" when there is none)."""
+        return self._shown_text[1][0] if self._shown_text is not None else ""
 
     def flush_text(self) -> None:
         """Show text held back during a drag now (tests, exports, the CLI)."""
