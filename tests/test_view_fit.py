@@ -54,6 +54,24 @@ def test_small_multiples_keep_their_rows_and_wide_panels_stay_wide():
     assert order == ["waves", "heatmap", "similarity", "wavelength", "sum", "terms"]
 
 
+def test_a_last_single_column_becomes_one_row_of_the_stage():
+    """Issue 14 (d): Word order's layer plots (a column beside its 3 x 3 matrix) were
+    stacked below it at full width in three rows of the 200 % stage (the layer plot
+    spanned two), RoPE clock's slow hands and Relative's bucket curves in two: a
+    leftover column of no more panels than columns now reads left to right in one row."""
+    perm = flow_grid(_positions("permutation"), 3)
+    assert perm["layers"][0] == perm["nope"][0] > 2  # one row, below the matrix
+    assert perm["layers"][2] == perm["nope"][2] == 1
+    assert perm["layers"][1] == 0 and perm["layers"][3] + perm["nope"][3] == 3
+    for view_id, keys in (
+        ("relative", ("t5_curve", "deberta_buckets")),
+        ("clock", ("hand2", "hand3")),
+    ):
+        flowed = flow_grid(_positions(view_id), 3)
+        assert flowed[keys[0]][0] == flowed[keys[1]][0], (view_id, flowed)
+    assert flow_grid(_positions("compare"), 3)["biases"][1:] == (0, 1, 3)  # one: stretched
+
+
 def test_columns_fall_as_the_legible_plot_grows():
     widths = [min_panel_size(s)[0] for s in SCALES]
     assert widths == sorted(widths) and widths[0] < widths[-1]

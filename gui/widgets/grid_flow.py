@@ -48,7 +48,8 @@ def flow_grid(positions: Mapping[str, Position], columns: int) -> dict[str, Posi
     between such panels are one band), each band into blocks of ``columns`` columns, and
     the blocks are stacked top to bottom, each keeping only the rows it uses. A panel
     reaching past its block is cut to the block; a last, narrower block is stretched
-    over the columns when they are a multiple of its width. ``columns == 1`` stacks the
+    over the columns when they are a multiple of its width, and a last block of one
+    column with no more panels than columns becomes one row, its panels side by side. ``columns == 1`` stacks the
     panels in reading order (row, then column).
     """
     grid = grid_columns(positions)
@@ -90,6 +91,20 @@ def flow_grid(positions: Mapping[str, Position], columns: int) -> dict[str, Posi
             if not block:
                 continue
             width = min(columns, grid - start)
+            if width == 1 and 1 < len(block) <= columns:
+                # a last single column (Word order's layer plots, the clock's slow hands)
+                # reads left to right in one row rather than stacked at full width:
+                # one row of the stage instead of one per panel (or two for a panel
+                # that spanned two rows beside the grid)
+                ordered = sorted(block, key=lambda k: block[k][0])
+                share, extra = divmod(columns, len(ordered))
+                col = 0
+                for i, key in enumerate(ordered):  # the first ones take what is left over
+                    span = share + (1 if i < extra else 0)
+                    out[key] = (cursor, col, 1, span)
+                    col += span
+                cursor += 1
+                continue
             stretch = columns // width if columns % width == 0 else 1
             rows = sorted({r for p in block.values() for r in range(p[0], p[0] + p[2])})
             new_row = {r: i for i, r in enumerate(rows)}
