@@ -141,7 +141,7 @@ class StripLegend(pg.LegendItem):
         if columns > 1:
             rows = math.ceil(len(self.items) / columns)
             return (rows * self.one_line_height() + top + bottom) * scale
-        room = width / scale - SAMPLE_WIDTH - self._spacing()
+        room = width / scale - self._margins() - SAMPLE_WIDTH - self._gap()
         total = 0.0
         for _sample, label in self.items:
             document = _one_line(label)
@@ -166,13 +166,29 @@ class StripLegend(pg.LegendItem):
         keeps its text at full size unless the legend would be taller than its data.
         """
         cap = max(MAX_SHARE * plot_height, room)
+        narrowest = self.narrowest()
         for scale in SCALES:
             height = self.strip_height(width, scale)
             if plot_height <= 0 or (
-                height <= cap + 0.5 and (shared <= 0 or height <= shared - height)
+                height <= cap + 0.5
+                and (shared <= 0 or height <= shared - height)
+                and narrowest * scale <= width + 0.5  # no word wider than the strip
             ):
                 return self.columns_for(width / scale), scale
         return self.columns_for(width / SCALES[-1]), SCALES[-1]
+
+    def narrowest(self) -> float:
+        """The narrowest the strip can be (px, unscaled): a sample and the longest word
+        of any entry (entries wrap at spaces only)."""
+        widest = 0.0
+        for _sample, label in self.items:
+            document = _one_line(label)
+            option = document.defaultTextOption()
+            option.setWrapMode(_WORD_WRAP)
+            document.setDefaultTextOption(option)
+            document.setTextWidth(0)
+            widest = max(widest, document.idealWidth() + 2 * document.documentMargin())
+        return self._margins() + SAMPLE_WIDTH + self._gap() + widest if self.items else 0.0
 
     def one_line_height(self) -> float:
         """Height (px, unscaled) of a strip whose entries each stay on one line and fill
