@@ -251,8 +251,10 @@ def test_a_legend_with_many_entries_leaves_the_data_its_room(studio):
         state.reset()
 
 
-@pytest.mark.parametrize("view_id", ["alibi", "rope", "compare"])
-def test_legend_text_stays_legible_on_narrow_plots(studio, view_id):
+@pytest.mark.parametrize(
+    ("view_id", "heads"), [("alibi", 8), ("alibi", 12), ("rope", 0), ("compare", 0)]
+)
+def test_legend_text_stays_legible_on_narrow_plots(studio, view_id, heads):
     """Issue 14 (a): a narrow plot with many legend entries kept its strip low by
     shrinking the text to 60 % (RoPE's course-vs-real plot, Compare's distance plot,
     ALiBi's softmax row with 12 heads at 1600 x 1000, 100 %), too small for the back
@@ -262,7 +264,7 @@ def test_legend_text_stays_legible_on_narrow_plots(studio, view_id):
     _show(studio, view_id, (1600, 1000), 1.0)
     state = studio.states[view_id]
     if view_id == "alibi":
-        assert state.set_values({**state.values, "heads": 12, "head": 5})
+        assert state.set_values({**state.values, "heads": heads, "head": 5})
     try:
         widget = _show(studio, view_id, (1600, 1000), 1.0)
         min_h = widget.panel_size()[1]
@@ -273,8 +275,11 @@ def test_legend_text_stays_legible_on_narrow_plots(studio, view_id):
                 continue
             seen += 1
             assert legend.scale() >= 0.8, (key, legend.scale())
-            data_h = plot.plot.getViewBox().height()
+            box = plot.plot.getViewBox()
+            data_h = box.height()
             assert data_h >= 0.4 * min_h, (key, data_h, min_h)
+            # no wider than the data (over the next plot's axis title)
+            assert legend.sceneBoundingRect().width() <= box.width() + 1, key
         assert seen >= 2
     finally:
         state.reset()
