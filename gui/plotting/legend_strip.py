@@ -142,15 +142,7 @@ class StripLegend(pg.LegendItem):
             rows = math.ceil(len(self.items) / columns)
             return (rows * self.one_line_height() + top + bottom) * scale
         room = width / scale - self._margins() - SAMPLE_WIDTH - self._gap()
-        total = 0.0
-        for _sample, label in self.items:
-            document = _one_line(label)
-            if document.idealWidth() + 2 * document.documentMargin() > room and room > 24:
-                option = document.defaultTextOption()
-                option.setWrapMode(_WORD_WRAP)
-                document.setDefaultTextOption(option)
-                document.setTextWidth(room)
-            total += document.size().height() + spacing
+        total = sum(_wrapped_height(label, room) + spacing for _sample, label in self.items)
         return (total + top + bottom) * scale
 
     def plan(
@@ -180,14 +172,7 @@ class StripLegend(pg.LegendItem):
     def narrowest(self) -> float:
         """The narrowest the strip can be (px, unscaled): a sample and the longest word
         of any entry (entries wrap at spaces only)."""
-        widest = 0.0
-        for _sample, label in self.items:
-            document = _one_line(label)
-            option = document.defaultTextOption()
-            option.setWrapMode(_WORD_WRAP)
-            document.setDefaultTextOption(option)
-            document.setTextWidth(0)
-            widest = max(widest, document.idealWidth() + 2 * document.documentMargin())
+        widest = max((_wrapped(label, 0.0)[0] for _sample, label in self.items), default=0.0)
         return self._margins() + SAMPLE_WIDTH + self._gap() + widest if self.items else 0.0
 
     def one_line_height(self) -> float:
@@ -247,3 +232,34 @@ def _one_line_size(label: pg.LabelItem) -> tuple[float, float]:
     height = float(document.size().height())
     label._one_line_cache = (key, width, height)
     return width, height
+
+
+def _wrapped(label: pg.LabelItem, room: float) -> tuple[float, float]:
+    """Width (the widest line) and height (px) of ``label``'s text wrapped at spaces
+    within ``room`` px (0: every word on its own line), from a copy of its document;
+    the last one asked is kept on the label for its text, style, font and room (the
+    grid asks on every frame)."""
+    item = label.item
+    key = (label.text, repr(label.opts), item.font().key(), room)
+    slot = "_words_cache" if room <= 0 else "_wrap_cache"  # the longest word; a strip
+    cached: tuple[tuple[object, ...], float, float] | None = getattr(label, slot, None)
+    if cached is not None and cached[0] == key:
+        return cached[1], cached[2]
+    document = item.document().clone()
+    option = document.defaultTextOption()
+    option.setWrapMode(_WORD_WRAP)
+    document.setDefaultTextOption(option)
+    document.setTextWidth(room)
+    width = float(document.idealWidth() + 2 * document.documentMargin())
+    height = float(document.size().height())
+    setattr(label, slot, (key, width, height))
+    return width, height
+
+
+def _wrapped_height(label: pg.LabelItem, room: float) -> float:
+    """Height (px) of ``label``'s text in a one-column strip whose text has ``room`` px:
+    one line when it fits (or the room is too small to wrap in), else wrapped."""
+    width, height = _one_line_size(label)
+    if width <= room or room <= 24:
+        return height
+    return _wrapped(label, room)[1]
