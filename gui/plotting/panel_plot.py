@@ -468,10 +468,9 @@ class PanelPlot(PanelExtras, CellDisplay):
     def set_legible_height(self, height: float) -> None:
         """The smallest legible plot without a legend is ``height`` px (the grid's row
         minimum, before it adds the legend's room); the legend re-fits to the room
-        above it."""
-        if height != self.legible_height:
-            self.legible_height = height
-            self._data_height_changed(0.0)
+        above it when the plot's size changes next (re-fitting it here, outside the
+        layout pass, left bottom axis titles over their tick labels at 200 %)."""
+        self.legible_height = height
 
     def title_room(self, width: float) -> float:
         """Pixels the plot's title and its bottom axis title take beyond one line each
