@@ -8,7 +8,8 @@ import pytest
 from PySide6 import QtCore, QtGui
 
 from core.scenes import Deck, Highlight, Scene
-from core.views import VIEWS
+from core.viewdata import ComputeContext
+from core.views import VIEWS, compute_view
 from gui.export.deck import scene_image
 from gui.lecture.presenter import THUMB_SIZE
 
@@ -177,3 +178,38 @@ def test_the_presenter_draws_pictures_with_kept_view_widgets(win):
 
     renderer = win.lecture.presenter.scene_renderer
     assert isinstance(renderer.keywords["widgets"], SceneWidgets)  # see test_scene_widgets
+
+
+def test_a_view_widget_for_a_picture_is_built_a_plot_per_part(win, monkeypatch):
+    """Issue 14 (c): the first picture of a view built its off-screen widget, every plot
+    of it, in one part (0.2-0.8 s of stage stall, see bench/presenter_pictures.py); now
+    each part builds or draws at most one plot, at the picture's UI scale, and the
+    stage's theme is back in between (the stage draws with its own). The picture is the
+    one the deck export draws."""
+    import gui.widgets.view_widget as view_widget
+    from gui.export.deck import SceneWidgets, scene_image_steps
+    from gui.theme import current_theme
+
+    built = [0]
+
+    class Counting(view_widget.PanelPlot):
+        def __init__(self, *args, **kwargs):
+            built[0] += 1
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(view_widget, "PanelPlot", Counting)
+    scene = _scene("permutation", "Order")
+    stage_scale = current_theme().ui_scale
+    per_part, image = [], None
+    steps = scene_image_steps(scene, *THUMB_SIZE, widgets=SceneWidgets())
+    for part in steps:
+        assert current_theme().ui_scale == stage_scale
+        per_part.append(built[0])
+        built[0] = 0
+        image = part if part is not None else image
+    panels = len(compute_view("permutation", dict(scene.params), ComputeContext()).panels)
+    assert sum(per_part) == panels > 3
+    assert max(per_part) == 1  # one plot per part, never the view at once
+    assert image is not None
+    reference = scene_image(scene, *THUMB_SIZE)
+    assert image.size() == reference.size()

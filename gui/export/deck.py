@@ -40,11 +40,13 @@ from core.views import compute_view, get_view
 from gui.export.headless import (
     IMAGE_FORMATS,
     ImageExport,
+    build_widget_steps,
     check_writable,
     context_for_size,
     export_ui_scale,
     export_view,
     pixel_size,
+    prepare_layout,
 )
 
 MAX_SLUG = 60
@@ -299,12 +301,16 @@ def scene_image_steps(
     look = current_theme()
     key = SceneWidgets.key(scene, shown if scene.reveal else None, (pw, ph))
     kept = widgets.take(key, look) if widgets is not None else None
+    if kept is None:  # built a plot per part (in one go: 0.2-0.8 s without the loop)
+        kept = yield from build_widget_steps(spec, view, (w, h), (pw, ph))
     export = ImageExport(
         spec, view, None, "png", (w, h), (pw, ph), False, scene.title or None, None, widget=kept
     )
     export.owned = True  # released on failure or when closed early
     try:
         stage_scene(scene, export.widget, shown)
+        yield None
+        prepare_layout(export.widget)  # the staged layout in a part of its own
         yield None
         for _ in export.steps():
             yield None

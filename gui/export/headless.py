@@ -443,6 +443,63 @@ def build_widget(
     return widget
 
 
+def build_widget_steps(
+    spec: ViewSpec,
+    view: ViewData,
+    layout: tuple[int, int],
+    pixels: tuple[int, int],
+    *,
+    square_cells: Mapping[str, bool] | None = None,
+) -> Generator[None, None, Any]:
+    """:func:`build_widget` of a whole view part by part, for an export of ``layout``
+    drawn at ``pixels`` (see :class:`ImageExport`, which draws it given as its
+    ``widget``): yields ``None`` after the widget and after each plot is built or drawn
+    (:meth:`ViewWidget.show_data_steps`), and returns the widget. Each part runs at the
+    export's UI scale, the theme is the window's in between (the stage may draw
+    meanwhile). Closed early, it releases the widget. GUI thread only."""
+    from gui import theme
+    from gui.render import snapshot
+    from gui.widgets.view_widget import ViewWidget
+
+    ui_scale, size = _zoomed_layout(layout, pixels)
+
+    def themed(part: Callable[[], Any]) -> Any:
+        previous = theme.current_theme()
+        theme.set_theme(ui_scale=ui_scale)
+        try:
+            return part()
+        finally:
+            theme.set_theme(ui_scale=previous.ui_scale)
+
+    widget = themed(lambda: ViewWidget(spec))
+    done = False
+    try:
+        widget.explanation.hide()  # the teaching paragraph stays in the app
+        widget.square_cells = dict(square_cells or {})
+        # at the picture's size from the start: each plot is laid out where it will be
+        # drawn (laying them all out anew at that size was one long part)
+        widget.resize(*size)
+        snapshot._sync_layout(widget)
+        yield None
+        parts = widget.show_data_steps(view)
+        end = object()
+        while themed(lambda: next(parts, end)) is not end:
+            yield None
+        done = True
+    finally:
+        if not done:
+            widget.deleteLater()
+    return widget
+
+
+def prepare_layout(widget: Any) -> None:
+    """Lay a never-shown export widget out at its size now (what painting it starts
+    with), so a caller drawing part by part spends a part of its own on it."""
+    from gui.render import snapshot
+
+    snapshot._sync_layout(widget)
+
+
 def fill_widget(
     widget: Any,
     view: ViewData,
