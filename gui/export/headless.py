@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import csv
 import os
-from collections.abc import Callable, Generator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -473,6 +473,7 @@ def build_widget_steps(
 
     widget = themed(lambda: ViewWidget(spec))
     done = False
+    parts: Iterator[None] = iter(())
     try:
         widget.explanation.hide()  # the teaching paragraph stays in the app
         widget.square_cells = dict(square_cells or {})
@@ -488,6 +489,9 @@ def build_widget_steps(
         done = True
     finally:
         if not done:
+            # finished before it goes: a half-built view widget crashed the
+            # interpreter's exit (a segfault after the presenter closed mid-picture)
+            themed(lambda: [None for _ in parts])
             widget.deleteLater()
     return widget
 
