@@ -302,7 +302,8 @@ def scene_image_steps(
     key = SceneWidgets.key(scene, shown if scene.reveal else None, (pw, ph))
     kept = widgets.take(key, look) if widgets is not None else None
     if kept is None:  # built a plot per part (in one go: 0.2-0.8 s without the loop)
-        kept = yield from build_widget_steps(spec, view, (w, h), (pw, ph))
+        keep = partial(widgets.give, key, look) if widgets is not None else None
+        kept = yield from build_widget_steps(spec, view, (w, h), (pw, ph), keep=keep)
     export = ImageExport(
         spec, view, None, "png", (w, h), (pw, ph), False, scene.title or None, None, widget=kept
     )

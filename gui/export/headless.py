@@ -450,13 +450,15 @@ def build_widget_steps(
     pixels: tuple[int, int],
     *,
     square_cells: Mapping[str, bool] | None = None,
+    keep: Callable[[Any], None] | None = None,
 ) -> Generator[None, None, Any]:
     """:func:`build_widget` of a whole view part by part, for an export of ``layout``
     drawn at ``pixels`` (see :class:`ImageExport`, which draws it given as its
     ``widget``): yields ``None`` after the widget and after each plot is built or drawn
     (:meth:`ViewWidget.show_data_steps`), and returns the widget. Each part runs at the
     export's UI scale, the theme is the window's in between (the stage may draw
-    meanwhile). Closed early, it releases the widget. GUI thread only."""
+    meanwhile). Closed early, it finishes the widget and gives it to ``keep`` (a cache
+    of widgets to draw again), else releases it. GUI thread only."""
     from gui import theme
     from gui.render import snapshot
     from gui.widgets.view_widget import ViewWidget
@@ -492,7 +494,10 @@ def build_widget_steps(
             # finished before it goes: a half-built view widget crashed the
             # interpreter's exit (a segfault after the presenter closed mid-picture)
             themed(lambda: [None for _ in parts])
-            widget.deleteLater()
+            if keep is not None:  # (one left for deletion at exit still crashed it)
+                keep(widget)
+            else:
+                widget.deleteLater()
     return widget
 
 
