@@ -260,44 +260,30 @@ def test_enter_in_a_spin_box_returns_focus_and_ctrl_z_undoes(window, qtbot):
     assert state.values["seq_len"] == 200
 
 
-def test_each_typed_entry_is_its_own_undo_step(window, qtbot):
-    """Type 1000, Enter, then 5, Enter in one spin box: Ctrl+Z goes back to 1000, not
-    to the value before both (the two commits merged into one undo step, like a drag)."""
-    window.set_view("rope")
-    state = window.states["rope"]
-    spin = window.panels["rope"].rows["m"].editor
-    start = state.values["m"]
-    for typed in ("1000", "7"):
-        _focus(window, qtbot, spin)
-        spin.selectAll()
-        qtbot.keyClicks(spin, typed)
-        qtbot.keyClick(spin, Key.Key_Return)
-        assert state.values["m"] == int(typed)
-    qtbot.keyClick(_focused(), Key.Key_Z, Mod.ControlModifier)
-    assert state.values["m"] == 1000
-    qtbot.keyClick(_focused(), Key.Key_Z, Mod.ControlModifier)
-    assert state.values["m"] == start
-    qtbot.keyClick(_focused(), Key.Key_Z, Mod.ControlModifier | Mod.ShiftModifier)
-    assert state.values["m"] == 1000
-
-
-def test_each_typed_sentence_is_its_own_undo_step(window, qtbot):
-    """A text field commits while typing (one merged step) and Enter closes the step:
-    two sentences typed one after the other are two undo steps."""
-    window.set_view("permutation")
-    state = window.states["permutation"]
-    field = window.panels["permutation"].rows["sentence"].editor
-    start = state.values["sentence"]
-    for typed in ("the cat sat", "a dog ran"):
+@pytest.mark.parametrize(
+    "view_id,name,typed",
+    [("rope", "m", (1000, 7)), ("permutation", "sentence", ("the cat sat", "a dog ran"))],
+)
+def test_each_typed_value_is_its_own_undo_step(window, qtbot, view_id, name, typed):
+    """Type a value, Enter, then another, Enter, in one field (a spin box, a text field
+    that commits while typing): Ctrl+Z goes back to the first value, not to the value
+    before both (the two commits merged into one undo step, like a slider drag)."""
+    window.set_view(view_id)
+    state = window.states[view_id]
+    field = window.panels[view_id].rows[name].editor
+    start = state.values[name]
+    for value in typed:
         _focus(window, qtbot, field)
         field.selectAll()
-        qtbot.keyClicks(field, typed)
+        qtbot.keyClicks(field, str(value))
         qtbot.keyClick(field, Key.Key_Return)
-        assert state.values["sentence"] == typed
+        assert state.values[name] == value
     qtbot.keyClick(_focused(), Key.Key_Z, Mod.ControlModifier)
-    assert state.values["sentence"] == "the cat sat"
+    assert state.values[name] == typed[0]
     qtbot.keyClick(_focused(), Key.Key_Z, Mod.ControlModifier)
-    assert state.values["sentence"] == start
+    assert state.values[name] == start
+    qtbot.keyClick(_focused(), Key.Key_Z, Mod.ControlModifier | Mod.ShiftModifier)
+    assert state.values[name] == typed[0]
 
 
 def test_undo_works_while_a_spin_box_or_slider_keeps_focus(window, qtbot):
