@@ -487,3 +487,26 @@ def test_parameter_panel_widgets_do_not_overlap(qtbot, view_id):
         for b in widgets[i + 1 :]:
             overlap = a.geometry().intersected(b.geometry())
             assert overlap.isEmpty(), (a.objectName() or a.text(), b.objectName() or b.text())
+
+
+def test_the_notes_line_does_not_resize_the_plots_when_its_text_changes(window, qtbot):
+    """The notes / readout line under the plots changes its text while the lecturer
+    hovers (a one-line readout instead of RoPE's several lines of notes) or drags (a
+    note that follows m gains or loses a line): the canvas above it was resized each
+    time, every plot re-laid out and repainted (~40 ms frames in a RoPE drag at
+    1600 x 1000). The line now only grows while the view keeps its width."""
+    window.resize(1600, 1000)
+    window.set_view("rope")
+    assert window.wait_idle()
+    widget = window.views["rope"]
+    widget.flush_text()
+    QtWidgets.QApplication.processEvents()
+    notes = widget.status.text()
+    before = widget.canvas.height()
+    readout = widget.readout_at("score", 0.0, 0.0)  # the cursor over a plot
+    assert readout and readout != notes
+    QtWidgets.QApplication.processEvents()
+    assert widget.canvas.height() == before
+    widget.readout_at("score", 1e9, 1e9)  # off the data: the notes again
+    QtWidgets.QApplication.processEvents()
+    assert widget.status.text() == notes and widget.canvas.height() == before

@@ -344,6 +344,8 @@ class ViewWidget(QtWidgets.QWidget):
 
     def resizeEvent(self, event: QtGui.QResizeEvent) -> None:
         super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self._release_status_height()
         self._fit_timer.start()
 
     def showEvent(self, event: QtGui.QShowEvent) -> None:
@@ -456,7 +458,27 @@ class ViewWidget(QtWidgets.QWidget):
         self.formula.setText(formula)
         self._show_verdict(*verdicts)
         self._idle_text = idle
-        self.status.setText(idle)
+        self._set_status(idle)
+
+    def _set_status(self, text: str) -> None:
+        """Show ``text`` in the notes / readout line, which only grows while the view
+        keeps its width: a note or readout that follows a slider gains and loses a line
+        (RoPE's, every few values of m), and each time the canvas above it was resized
+        and every plot re-laid out and repainted (~40 ms frames in a RoPE drag)."""
+        label = self.status
+        shown = label.isVisible() and label.width() > 0
+        held = label.height() if shown else 0  # the text shown so far (maybe never held)
+        label.setText(text)
+        if not shown:
+            return
+        need = max(held, label.heightForWidth(label.width()))
+        if need > label.minimumHeight():
+            label.setMinimumHeight(need)
+
+    def _release_status_height(self) -> None:
+        """Let the notes line take its own height again (a new width or text size)."""
+        if self.status.minimumHeight():
+            self.status.setMinimumHeight(0)
 
     def _show_verdict(self, verdict: str, short: str) -> None:
         """The verdict in the window; on the stage its short form, one line where it
@@ -506,7 +528,7 @@ class ViewWidget(QtWidgets.QWidget):
         self._hover_hint = visible
         if self.data is None:
             self._idle_text = self.HOVER_HINT if visible else ""
-            self.status.setText(self._idle_text)
+            self._set_status(self._idle_text)
             return
         self.refresh_notes(force=True)
 
@@ -520,7 +542,7 @@ class ViewWidget(QtWidgets.QWidget):
         if self.data is not None:
             notes += self.data.display_notes(self.shown_panels())
         self.status.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # a note is not HTML
-        self.status.setText(" · ".join(notes))
+        self._set_status(" · ".join(notes))
         self.status.setVisible(bool(notes))
 
     def refresh_notes(self, *, force: bool = False) -> None:
@@ -535,7 +557,7 @@ class ViewWidget(QtWidgets.QWidget):
         if self._latest_text is not None:
             self._latest_text = (*self._latest_text[:2], idle)
         self._idle_text = idle
-        self.status.setText(idle)
+        self._set_status(idle)
         if self._shown_text is not None:
             self._shown_text = (*self._shown_text[:2], idle)
 
@@ -614,6 +636,7 @@ class ViewWidget(QtWidgets.QWidget):
             f"font-size: {theme.font_pt(14)}pt; font-weight: bold; padding: 4px;"
         )
         self.status.setStyleSheet(f"font-size: {theme.font_pt(12)}pt;")
+        self._release_status_height()
         if self.data is not None:
             self._layout_key = None
             self.show_data(self.data)
@@ -623,10 +646,10 @@ class ViewWidget(QtWidgets.QWidget):
         for plot in self.plots.values():
             text = plot.probe_text(scene_pos)
             if text:
-                self.status.setText(text)
+                self._set_status(text)
                 return
         # nothing under the cursor (between plots, a gap between tiles): no stale value
-        self.status.setText(self._idle_text)
+        self._set_status(self._idle_text)
 
     def readout_at(self, panel_key: str, x: float, y: float) -> str:
         """Exact readout of a panel at data coordinates (what hovering shows)."""
