@@ -149,6 +149,7 @@ class ViewWidget(QtWidgets.QWidget):
         # (formula, (verdict, its short stage form), status line)
         self._latest_text: tuple[str, tuple[str, str], str] | None = None
         self._shown_text: tuple[str, tuple[str, str], str] | None = None
+        self._notes_for: list[str] | None = None  # the plots the notes line was for
         self.status = QtWidgets.QLabel("", self)
         self.status.setObjectName("view-readout")
         self.status.setWordWrap(True)
@@ -460,12 +461,16 @@ class ViewWidget(QtWidgets.QWidget):
         self._idle_text = idle
         self._set_status(idle)
 
-    def _set_status(self, text: str) -> None:
+    def _set_status(self, text: str, *, hold: bool = True) -> None:
         """Show ``text`` in the notes / readout line, which only grows while the view
         keeps its width: a note or readout that follows a slider gains and loses a line
         (RoPE's, every few values of m), and each time the canvas above it was resized
         and every plot re-laid out and repainted (~40 ms frames in a RoPE drag)."""
         label = self.status
+        if not hold:  # other notes (plots shown or hidden, an image's notes line)
+            self._release_status_height()
+            label.setText(text)
+            return
         shown = label.isVisible() and label.width() > 0
         held = label.height() if shown else 0  # the text shown so far (maybe never held)
         label.setText(text)
@@ -542,7 +547,7 @@ class ViewWidget(QtWidgets.QWidget):
         if self.data is not None:
             notes += self.data.display_notes(self.shown_panels())
         self.status.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # a note is not HTML
-        self._set_status(" · ".join(notes))
+        self._set_status(" · ".join(notes), hold=False)
         self.status.setVisible(bool(notes))
 
     def refresh_notes(self, *, force: bool = False) -> None:
@@ -557,7 +562,9 @@ class ViewWidget(QtWidgets.QWidget):
         if self._latest_text is not None:
             self._latest_text = (*self._latest_text[:2], idle)
         self._idle_text = idle
-        self._set_status(idle)
+        shown = self.shown_panels()  # other plots shown: their own notes' height
+        self._set_status(idle, hold=shown == self._notes_for)
+        self._notes_for = shown
         if self._shown_text is not None:
             self._shown_text = (*self._shown_text[:2], idle)
 
