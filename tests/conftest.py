@@ -59,6 +59,36 @@ def _open_window(width: int, height: int):  # type: ignore[no-untyped-def]
         set_theme(saved.name, ui_scale=saved.ui_scale)
 
 
+def _show_view(win, view_id: str, size: tuple[int, int], scale: float, present: bool = False):  # type: ignore[no-untyped-def]
+    """Show ``view_id`` in ``win`` at ``size`` and UI ``scale`` (presenting or not), laid
+    out and painted; returns its view widget."""
+    from PySide6 import QtWidgets
+
+    display = win.lecture.display
+    if present:
+        display.enter_presentation(fullscreen=False)
+    else:
+        display.leave_presentation()
+    display.set_scale(scale)
+    win.resize(*size)
+    win.set_view(view_id)
+    app = QtWidgets.QApplication.instance()
+    for _ in range(4):  # resize → re-fit (a zero-time timer) → layout → repaint
+        assert win.wait_idle(60)
+        app.processEvents()
+    widget = win.views[view_id]
+    widget.canvas.ci.layout.activate()
+    app.processEvents()
+    return widget
+
+
+@pytest.fixture(scope="session")
+def show_view():
+    """``show_view(win, view_id, size, scale, present=False)``: show a view in a shared
+    window at a window size and UI scale, settled (see :func:`_show_view`)."""
+    return _show_view
+
+
 @pytest.fixture(scope="session")
 def open_window():
     """``open_window(width, height)``: a context manager for a module's shared window

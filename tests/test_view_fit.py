@@ -88,25 +88,6 @@ def studio(qapp, open_window):
         yield win
 
 
-def _show(win, view_id: str, size: tuple[int, int], scale: float, present: bool = False):
-    display = win.lecture.display
-    if present:
-        display.enter_presentation(fullscreen=False)
-    else:
-        display.leave_presentation()
-    display.set_scale(scale)
-    win.resize(*size)
-    win.set_view(view_id)
-    app = QtWidgets.QApplication.instance()
-    for _ in range(4):  # resize → re-fit (a zero-time timer) → layout → repaint
-        assert win.wait_idle(60)
-        app.processEvents()
-    widget = win.views[view_id]
-    widget.canvas.ci.layout.activate()
-    app.processEvents()
-    return widget
-
-
 def _columns(widget) -> int:
     """Plot columns shown: the distinct left edges of the plots."""
     return len({round(p.plot.geometry().x()) for p in widget.plots.values()})
@@ -147,13 +128,13 @@ def _problems(widget, min_w: float, min_h: float) -> list[str]:
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_compare_fits_every_scale(studio, size):
+def test_compare_fits_every_scale(studio, show_view, size):
     """Compare at 100/200/300 %: no title elided, every plot legible (else fewer columns
     and a scroll bar), every table row reachable; the columns fall as the scale rises.
     On main at 200 % the plots were squeezed to a few px and the table showed one row."""
     problems, columns = [], []
     for scale in SCALES:
-        widget = _show(studio, "compare", size, scale)
+        widget = show_view(studio, "compare", size, scale)
         min_w, min_h = min_panel_size(scale)
         problems += [f"{scale:.0%}: {p}" for p in _problems(widget, min_w, min_h)]
         columns.append(_columns(widget))
@@ -167,10 +148,10 @@ def test_compare_fits_every_scale(studio, size):
         assert columns[-1] < columns[0], columns
 
 
-def test_table_rows_are_all_reachable_at_200_percent(studio):
+def test_table_rows_are_all_reachable_at_200_percent(studio, show_view):
     """Compare's Shaw and T5 rows (cut off at 200 % before) lie inside the table's plot,
     and scrolling the view brings them on screen."""
-    widget = _show(studio, "compare", (1920, 1080), 2.0, present=True)
+    widget = show_view(studio, "compare", (1920, 1080), 2.0, present=True)
     plot = widget.plots["table"]
     text = plot.table.textItem
     document = text.document()
@@ -196,10 +177,10 @@ def test_table_rows_are_all_reachable_at_200_percent(studio):
     area.verticalScrollBar().setValue(0)
 
 
-def test_word_order_row_titles_stay_at_200_percent(studio):
+def test_word_order_row_titles_stay_at_200_percent(studio, show_view):
     """Word order at 200 %: the titles that say which row has positions are whole, and
     the grid drops to fewer columns (on main its plots were squeezed)."""
-    widget = _show(studio, "permutation", (1920, 1080), 2.0)
+    widget = show_view(studio, "permutation", (1920, 1080), 2.0)
     assert _problems(widget, *min_panel_size(2.0)) == []
     assert _columns(widget) < 4
     for key, words in (("weights_a_none", "no positions"), ("weights_a_pe", "PE")):
@@ -208,8 +189,8 @@ def test_word_order_row_titles_stay_at_200_percent(studio):
         assert title.isVisible() and title.item.boundingRect().height() > 0
 
 
-def test_focus_needs_no_scrolling_and_the_grid_comes_back(studio):
-    widget = _show(studio, "permutation", (1280, 720), 2.0)
+def test_focus_needs_no_scrolling_and_the_grid_comes_back(studio, show_view):
+    widget = show_view(studio, "permutation", (1280, 720), 2.0)
     focus = studio.lecture.focus
     before = widget.canvas.minimumHeight()
     assert focus.focus("layers")
@@ -222,24 +203,24 @@ def test_focus_needs_no_scrolling_and_the_grid_comes_back(studio):
     assert widget.canvas.minimumHeight() == before
 
 
-def test_presenting_prefers_fewer_columns(studio):
-    window_cols = _columns(_show(studio, "relative", (1920, 1080), 1.5))
-    present_cols = _columns(_show(studio, "relative", (1920, 1080), 1.5, present=True))
+def test_presenting_prefers_fewer_columns(studio, show_view):
+    window_cols = _columns(show_view(studio, "relative", (1920, 1080), 1.5))
+    present_cols = _columns(show_view(studio, "relative", (1920, 1080), 1.5, present=True))
     # the stage is wider (no side panel) yet keeps no more columns than the window
     assert present_cols <= window_cols
     assert QtCore.QSize(1920, 1080) == studio.size()
 
 
-def test_a_legend_with_many_entries_leaves_the_data_its_room(studio):
+def test_a_legend_with_many_entries_leaves_the_data_its_room(studio, show_view):
     """RoPE's frequency plot with YaRN names six curves (lecture deck scene 12): in a
     1280 x 720 window its legend strip left the data 0 px (a sliver at 1600 x 1000 with
     the deck dock open); the grid now adds the strip's height to the smallest legible
     plot (the view scrolls a little instead). Data now 158 px of a 180 px minimum."""
-    _show(studio, "rope", (1280, 720), 1.0)
+    show_view(studio, "rope", (1280, 720), 1.0)
     state = studio.states["rope"]
     assert state.set_param("scaling", "yarn", merge=False)
     try:
-        widget = _show(studio, "rope", (1280, 720), 1.0)
+        widget = show_view(studio, "rope", (1280, 720), 1.0)
         plot = widget.plots["frequencies"]
         assert plot.legend is not None and len(plot.legend.items) >= 6
         min_h = widget.panel_size()[1]
@@ -254,19 +235,19 @@ def test_a_legend_with_many_entries_leaves_the_data_its_room(studio):
 @pytest.mark.parametrize(
     ("view_id", "heads"), [("alibi", 8), ("alibi", 12), ("rope", 0), ("compare", 0)]
 )
-def test_legend_text_stays_legible_on_narrow_plots(studio, view_id, heads):
+def test_legend_text_stays_legible_on_narrow_plots(studio, show_view, view_id, heads):
     """Issue 14 (a): a narrow plot with many legend entries kept its strip low by
     shrinking the text to 60 % (RoPE's course-vs-real plot, Compare's distance plot,
     ALiBi's softmax row with 12 heads at 1600 x 1000, 100 %), too small for the back
     row. The grid now gives each plot its legend's room at full size (and a wrapped
     title's lines): every legend is drawn at full size, at least 80 % in any case,
     and the data keeps a legible height under it."""
-    _show(studio, view_id, (1600, 1000), 1.0)
+    show_view(studio, view_id, (1600, 1000), 1.0)
     state = studio.states[view_id]
     if view_id == "alibi":
         assert state.set_values({**state.values, "heads": heads, "head": 5})
     try:
-        widget = _show(studio, view_id, (1600, 1000), 1.0)
+        widget = show_view(studio, view_id, (1600, 1000), 1.0)
         min_h = widget.panel_size()[1]
         seen = 0
         for key, plot in widget.plots.items():

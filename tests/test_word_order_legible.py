@@ -28,24 +28,9 @@ def studio(qapp, open_window):
         yield win
 
 
-def _show(win, case: str):
+def _show(show_view, win, case: str):  # type: ignore[no-untyped-def]
     size, scale, present = CASES[case]
-    display = win.lecture.display
-    if present:
-        display.enter_presentation(fullscreen=False)
-    else:
-        display.leave_presentation()
-    display.set_scale(scale)
-    win.resize(*size)
-    win.set_view("permutation")
-    app = QtWidgets.QApplication.instance()
-    for _ in range(4):  # resize → re-fit (a zero-time timer) → layout → repaint
-        assert win.wait_idle(60)
-        app.processEvents()
-    widget = win.views["permutation"]
-    widget.canvas.ci.layout.activate()
-    app.processEvents()
-    return widget
+    return show_view(win, "permutation", size, scale, present)
 
 
 def _labels(axis) -> list[str]:
@@ -57,11 +42,11 @@ def _labels(axis) -> list[str]:
 
 
 @pytest.mark.parametrize("case", list(CASES))
-def test_every_word_tick_shows(studio, case):
+def test_every_word_tick_shows(studio, show_view, case):
     """Each matrix names every word on both axes, each difference plot every row of B
     (main dropped "bites" from the x axes at 100 % and at 200 % on stage, and showed
     only "man" down the difference plots)."""
-    widget = _show(studio, case)
+    widget = _show(show_view, studio, case)
     missing = []
     for key in MATRICES + DIFFS + ["layers"]:
         plot = widget.plots[key]
@@ -75,11 +60,11 @@ def test_every_word_tick_shows(studio, case):
 
 
 @pytest.mark.parametrize("case", list(CASES))
-def test_matrices_keep_their_data_room_and_print_their_values(studio, case):
+def test_matrices_keep_their_data_room_and_print_their_values(studio, show_view, case):
     """Wrapped titles no longer squeeze the data: each 3 x 3 matrix keeps at least
     60 % of the smallest legible plot's height for its cells (main: 56 and 36 px of
     180 at 100 %), and every cell prints its value (main: none in the first two rows)."""
-    widget = _show(studio, case)
+    widget = _show(show_view, studio, case)
     min_h = widget.panel_size()[1]
     problems = []
     for key in MATRICES:
@@ -93,11 +78,11 @@ def test_matrices_keep_their_data_room_and_print_their_values(studio, case):
     assert problems == []
 
 
-def test_axis_titles_read_whole_and_differences_fill_their_plot(studio):
+def test_axis_titles_read_whole_and_differences_fill_their_plot(studio, show_view):
     """At 100 % the axis titles are drawn at 90 % of their size or more (main shrank
     "queries: dog · bites · man" to 60-80 %), and the out_B - out_A heatmaps (3 words x 16
     dimensions) fill their plot's height instead of a 3-cell sliver of square cells."""
-    widget = _show(studio, "window-1600x1000-100")
+    widget = _show(show_view, studio, "window-1600x1000-100")
     shrunk = []
     for key in MATRICES + DIFFS:
         for name in ("bottom", "left"):
@@ -112,10 +97,10 @@ def test_axis_titles_read_whole_and_differences_fill_their_plot(studio):
         assert ch > 2 * cw and 3 * ch >= 0.75 * data_h, (key, cw, ch, data_h)
 
 
-def test_title_room_counts_the_wrapped_lines(studio):
+def test_title_room_counts_the_wrapped_lines(studio, show_view):
     """The room the grid adds for a title grows with its lines at the smallest
     legible width: none for a one-line title, some for Word order's long ones."""
-    widget = _show(studio, "window-1600x1000-100")
+    widget = _show(show_view, studio, "window-1600x1000-100")
     min_w = widget.panel_size()[0]
     long_title = widget.plots["weights_a_causal"]
     assert long_title.title_room(min_w) > 0
