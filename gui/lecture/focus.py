@@ -35,7 +35,7 @@ from gui.plotting.emphasis import apply_highlight, clear_highlight
 from gui.plotting.panel_plot import PanelPlot
 from gui.theme import current_theme
 from gui.widgets.staging import grid_shape
-from gui.widgets.view_widget import ViewWidget
+from gui.widgets.view_widget import ViewWidget, grid_position
 from gui.window.protocol import StudioWindow
 
 NUMBER_KEYS = 9
@@ -371,7 +371,7 @@ class FocusController(QtCore.QObject):
             want = targets.get(key) or place.original
             if want is not None and want != (place.current or place.original):
                 if place.original is None:
-                    place.original = _position(layout, item)
+                    place.original = grid_position(layout, item) or (0, 0, 1, 1)
                 moves.append((item, want))
                 place.current = None if want == place.original else want
         # all out first, then all in: a grid refuses an item on a cell that is taken
@@ -457,20 +457,6 @@ def _restore_text_space(saved: list[tuple[pg.AxisItem, float, float]]) -> None:
             axis.setStyle()  # re-sizes the axis for that room
         except RuntimeError:  # rebuilt meanwhile
             continue
-
-
-def _position(layout: QtWidgets.QGraphicsGridLayout, item: pg.PlotItem) -> Position:
-    """Where ``item`` sits in ``layout`` (its first cell and its spans)."""
-    cells = [
-        (r, c)
-        for r in range(layout.rowCount())
-        for c in range(layout.columnCount())
-        if (found := layout.itemAt(r, c)) is not None and found.graphicsItem() is item
-    ]
-    if not cells:
-        return (0, 0, 1, 1)
-    rows, cols = [r for r, _ in cells], [c for _, c in cells]
-    return min(rows), min(cols), max(rows) - min(rows) + 1, max(cols) - min(cols) + 1
 
 
 def _take_out(layout: QtWidgets.QGraphicsGridLayout, item: pg.PlotItem) -> None:

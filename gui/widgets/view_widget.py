@@ -54,6 +54,21 @@ class _Canvas(pg.GraphicsLayoutWidget):
         super().wheelEvent(event)
 
 
+def grid_position(layout: QtWidgets.QGraphicsGridLayout, item: pg.PlotItem) -> Position | None:
+    """Where ``item`` sits in ``layout``: its first row and column and its spans, or
+    ``None`` when it is not in the grid."""
+    cells = [
+        (r, c)
+        for r in range(layout.rowCount())
+        for c in range(layout.columnCount())
+        if (found := layout.itemAt(r, c)) is not None and found.graphicsItem() is item
+    ]
+    if not cells:
+        return None
+    rows, cols = [r for r, _ in cells], [c for _, c in cells]
+    return min(rows), min(cols), max(rows) - min(rows) + 1, max(cols) - min(cols) + 1
+
+
 class ViewWidget(QtWidgets.QWidget):
     """Display of one view."""
 
@@ -392,23 +407,15 @@ class ViewWidget(QtWidgets.QWidget):
             if plot.plot.isVisible() or plot.plot.sizePolicy().retainSizeWhenHidden()
         ]
         for plot in shown:
-            item = plot.plot
-            cells = [
-                (r, c)
-                for r in range(layout.rowCount())
-                for c in range(layout.columnCount())
-                if (found := layout.itemAt(r, c)) is not None and found.graphicsItem() is item
-            ]
-            if not cells:
+            where = grid_position(layout, plot.plot)
+            if where is None:
                 continue
-            rows = [r for r, _c in cells]
-            top, span = min(rows), max(rows) - min(rows) + 1
+            top, _col, span, col_span = where
             height = min_h * span if len(shown) > 1 else min_h  # one (focused): one plot
             legend = plot.legend_room(legend_w)  # the strip above the data on top
             if len(shown) > 1:  # (a focused plot fills the stage: room to spare)
                 # a title wrapped onto more lines: at the plot's width with or without a
                 # scroll bar (the room must not follow the bar), not below the legible one
-                col_span = len({c for _r, c in cells})
                 height += plot.title_room(max(min_w, column_w * col_span))
                 height = max(height, plot.word_room())  # word ticks at full size
             plot.set_legible_height(height)  # the legend keeps its full size above it
