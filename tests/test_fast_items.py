@@ -144,6 +144,29 @@ def test_fast_curve_covers_the_wide_line(qtbot, shape, width):
     assert (ref & ~_grown(fast)).sum() <= 0.002 * ref.sum()
 
 
+@pytest.mark.parametrize("gap", [False, True])
+def test_fast_curve_strokes_other_segments_from_their_points_only(qtbot, gap):
+    """A thick line's few segments of the other direction (a flat trend's steep start)
+    get their strokes from a path of their own points and tips, not of every point of
+    the curve (each a move that draws nothing: most of the strokes' time)."""
+    x = np.arange(400, dtype=float)
+    y = np.exp(-x / 8.0) + 0.002 * np.sin(x / 30.0)  # steep first, then gently flat
+    if gap:
+        y[[100, 101, 250]] = np.nan
+    item = FastCurveItem(x=x, y=y, pen=pg.mkPen("#0072B2", width=4))
+    device = QtGui.QTransform.fromScale(1.5, -250.0)
+    strokes = item._compute_strokes(device, 4.0)
+    assert strokes is not None and len(strokes) == 2
+    (whole, major), (path, minor) = strokes
+    assert whole is None and path is not None
+    assert {dx for dx, _dy in major} == {0.0} and {dy for _dx, dy in minor} == {0.0}
+    step = np.abs(np.diff(y)) * 250.0 > np.abs(np.diff(x)) * 1.5
+    steep_points = np.count_nonzero(np.append(step, False) | np.insert(step, 0, False))
+    tips = path.elementCount() - steep_points
+    assert tips % 3 == 0 and tips <= 3 * 40, tips  # the wave's few turns, three points each
+    assert path.elementCount() < len(x) / 3
+
+
 def test_fast_curve_on_a_high_dpi_image(qtbot):
     """On a device with two pixels per unit the strokes still cover the wide line."""
     y = CURVES["mixed"][0]

@@ -134,10 +134,12 @@ class FastCurveItem(pg.PlotCurveItem):
             return None
         if len(x) < 2:
             return ((None, tuple((o, 0.0) for o in _spread(width))),)
-        # (slicing rather than np.diff, no nan_to_num: their call overhead is more than
-        # their work for a few hundred points, several curves a frame)
-        dx = np.abs(x[1:] - x[:-1]) * abs(device.m11())
-        dy = np.abs(y[1:] - y[:-1]) * abs(device.m22())
+        # (slicing rather than np.diff, no nan_to_num, ufunc reductions rather than the
+        # array methods: their call overhead is more than their work for a few hundred
+        # points, several curves a frame)
+        step_x, step_y = x[1:] - x[:-1], y[1:] - y[:-1]  # signed: where the curve turns
+        dx = np.abs(step_x) * abs(device.m11())
+        dy = np.abs(step_y) * abs(device.m22())
         length = np.hypot(dx, dy)  # NaN where either is (inf − inf: NaN too)
         finite = np.isfinite(length)
         all_finite = bool(finite.all())
@@ -147,12 +149,13 @@ class FastCurveItem(pg.PlotCurveItem):
             flat = finite & ~steep
         else:
             flat = ~steep
-        rows, cols = float(dy[steep].sum()), float(dx[flat].sum())
+        add = np.add.reduce
+        rows, cols = float(add(dy[steep])), float(add(dx[flat]))
         if not (math.isfinite(rows) and math.isfinite(cols)):
             return None
         if rows + cols == 0.0:  # all points at one pixel: a dot
             return ((None, tuple((o, 0.0) for o in _spread(width))),)
-        steep_length, flat_length = float(length[steep].sum()), float(length[flat].sum())
+        steep_length, flat_length = float(add(length[steep])), float(add(length[flat]))
 
         # Strokes side by side, spread over as many pixels as the wide line is wide in a
         # row (steep segments) or a column (flat ones), on average over those segments.
@@ -177,9 +180,14 @@ class FastCurveItem(pg.PlotCurveItem):
         offsets = tuple(o for o in minor[2] if o not in major[2])
         if not offsets:
             return tuple(out)
-        along = y if minor[3] is False else x
+        along = step_y if minor[3] is False else step_x
         path = _sub_path(
-            x, y, minor[1], _turns(along, finite), length, width, all_finite=all_finite
+            x,
+            y,
+            minor[1],
+            _turns(along, None if all_finite else finite),
+            length,
+            width,
         )
         if path is not None:
             out.append((path, offsets))
@@ -213,13 +221,15 @@ class FastCurveItem(pg.PlotCurveItem):
 _Strokes = tuple[tuple[QtGui.QPainterPath | None, tuple[tuple[float, float], ...]], ...]
 
 
-def _turns(values: np.ndarray, finite: np.ndarray) -> np.ndarray:
-    """Indices of the points where ``values`` turns back (a local extreme between two
-    segments whose lengths are finite: ``finite``)."""
-    step = np.sign(values[1:] - values[:-1])
+def _turns(steps: np.ndarray, finite: np.ndarray | None) -> np.ndarray:
+    """Indices of the points where a curve whose values change by ``steps`` from one
+    point to the next turns back (a local extreme between two segments whose lengths
+    are finite: ``finite``, ``None`` when all are)."""
+    step = np.sign(steps)
     inner = step[:-1] * step[1:] < 0
-    inner &= finite[:-1]
-    inner &= finite[1:]
+    if finite is not None:
+        inner &= finite[:-1]
+        inner &= finite[1:]
     return np.flatnonzero(inner) + 1
 
 
@@ -230,24 +240,28 @@ def _sub_path(
     tips: np.ndarray,
     length: np.ndarray,
     reach: float,
-    *,
-    all_finite: bool = False,
 ) -> QtGui.QPainterPath | None:
     """A path of the segments ``i → i+1`` selected by ``segments`` (runs of them are
     connected lines) and, at each point of ``tips``, the last ``reach`` pixels of the
     two segments that meet there (``length``: segment lengths in pixels, finite at
-    tips). ``None`` when there is nothing to draw. ``all_finite``: every point is
-    finite (no NaN to blank out)."""
+    tips). ``None`` when there is nothing to draw.
+
+    The path holds the points of the selected segments and tips only (all finite: a
+    segment's length is finite only between finite points): the curve's other points
+    would each be a move that draws nothing, and building them cost as much as the
+    rest of the strokes.
+    """
     if not tips.size and not segments.any():
         return None
-    n = len(x)
-    if all_finite:
-        xs, ys = [x], [y]
-    else:
-        finite = np.isfinite(x) & np.isfinite(y)  # a selected segment's ends are finite
-        xs, ys = [np.where(finite, x, 0.0)], [np.where(finite, y, 0.0)]
-    connect = np.zeros(n + 3 * tips.size, dtype=bool)
-    connect[: n - 1] = segments
+    # the points a selected segment starts or ends at, each connected to the next one
+    # kept when the segment between them is selected (then that is the point after it)
+    start = np.append(segments, False)
+    used = start.copy()
+    used[1:] |= segments
+    kept = np.flatnonzero(used)
+    xs, ys = [x[kept]], [y[kept]]
+    connect = np.zeros(kept.size + 3 * tips.size, dtype=bool)
+    connect[: kept.size] = start[kept]
     if tips.size:
         # reach / 0 is inf, capped at 1 (a tip's lengths are finite: no NaN)
         with np.errstate(divide="ignore"):
@@ -260,6 +274,8 @@ def _sub_path(
             piece[:, 1] = at
             piece[:, 2] = at + (values[tips + 1] - at) * after
             out.append(piece.ravel())
-        link = connect[n:].reshape(-1, 3)
+        link = connect[kept.size :].reshape(-1, 3)
         link[:, :2] = True
-    return pg.arrayToQPath(np.concatenate(xs), np.concatenate(ys), connect=connect)
+    return pg.arrayToQPath(
+        np.concatenate(xs), np.concatenate(ys), connect=connect, finiteCheck=False
+    )
