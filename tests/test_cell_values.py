@@ -346,3 +346,52 @@ def test_masked_runs_filled_in_one_path_paint_what_fill_rect_paints(qapp, ratio)
             bits = np.frombuffer(images[0].constBits(), dtype=np.uint32)
             assert np.count_nonzero(bits) > 200  # hatched pixels to compare
             assert images[0] == images[1], (sx, sy, px, py, ox, oy)
+
+
+def test_new_hatching_is_drawn_onto_the_screen_as_its_cached_image_would_be(qapp):
+    """A new picture of masked cells (a drag's frame) is drawn straight onto the painter,
+    no image made, with the same pixels as the image made and blitted when the same
+    picture is painted again: fractional item offsets, views cutting the image, minified
+    and magnified masks."""
+    import pyqtgraph as pg
+
+    from gui.render.cell_values import CellLayer
+
+    rng = np.random.default_rng(3)
+    hatch = np.uint32(QtGui.QColor("#555555").rgba())
+
+    def paint(layer, ox: float, oy: float, size: tuple[float, float]) -> QtGui.QImage:
+        out = QtGui.QImage(420, 420, QtGui.QImage.Format.Format_ARGB32_Premultiplied)
+        out.fill(QtGui.QColor(10, 200, 30))
+        p = QtGui.QPainter(out)
+        p.translate(ox, oy)
+        p.setClipRect(QtCore.QRectF(0, 0, *size))  # the view box clips its overlays
+        layer.paint(p)
+        p.end()
+        return out
+
+    for n in (61, 511):
+        image = np.zeros((n, n))
+        image[np.triu_indices(n, 1)] = -np.inf
+        view = pg.ViewBox(enableMouse=False)
+        layer = CellLayer(view)
+        layer.set_cells(image, QtCore.QRectF(-0.5, -0.5, n, n), None, (200, 200, 200))
+        for size in ((377.3, 131.7), (80.5, 380.25)):
+            view.resize(*size)
+            for _ in range(4):
+                m = rng.uniform(-0.1, 0.15)
+                view.setRange(
+                    xRange=(-0.5 - m * n, n - 0.5 + m * n),
+                    yRange=(-0.5 + m * n, n - 0.5),
+                    padding=0,
+                )
+                view.updateMatrix()  # (as a paint of the view box would)
+                ox, oy = rng.uniform(-5, 30, size=2)
+                direct = paint(layer, ox, oy, size)
+                assert layer._cache is None  # drawn without an image
+                cached = paint(layer, ox, oy, size)  # the same picture again: kept
+                assert layer._cache is not None
+                bits = np.frombuffer(direct.constBits(), dtype=np.uint32)
+                assert np.count_nonzero(bits == hatch) > 20  # hatched pixels to compare
+                assert direct == cached, (n, size, ox, oy)
+                layer._cache = None  # the next range is new
