@@ -249,3 +249,40 @@ def test_fast_curve_data_bounds_equal_pyqtgraph(qtbot, case):
             assert fast.dataBounds(ax, frac, ortho) == pytest.approx(
                 slow.dataBounds(ax, frac, ortho), nan_ok=True
             ), (ax, frac, ortho)
+
+
+def test_color_indices_mark_empty_and_masked_cells_in_place():
+    """Indices equal the float32 formula with empty (NaN → n) and masked (±inf → n + 1)
+    cells gathered and set one by one (the former implementation), for float32 and
+    float64 images, equal levels and any table size; no warning for the NaN casts."""
+    import warnings
+
+    from gui.render.fast_image import color_indices
+
+    def reference(image, levels, n):
+        low, high = float(levels[0]), float(levels[1])
+        span = (high - low) or 1.0
+        work = np.subtract(image, low, dtype=np.float32)
+        masked = ~np.isfinite(work)
+        work *= n / span
+        np.clip(work, 0, n - 1, out=work)
+        work[masked] = np.where(np.isnan(work[masked]), n, n + 1)
+        return work.astype(np.uint16)
+
+    rng = np.random.default_rng(0)
+    for k in range(40):
+        image = rng.normal(0, 3, (23, 37)).astype(np.float32 if k % 2 else np.float64)
+        u = rng.random(image.shape)
+        image[u < 0.1], image[(u > 0.1) & (u < 0.2)], image[(u > 0.2) & (u < 0.3)] = (
+            np.nan,
+            np.inf,
+            -np.inf,
+        )
+        levels = (1.0, 1.0) if k % 7 == 0 else tuple(sorted(rng.normal(0, 3, 2)))
+        n = int(rng.integers(2, 300))
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            got = color_indices(image, levels, n)
+        want = reference(image, levels, n)
+        assert {n, n + 1} <= set(np.unique(want).tolist())
+        np.testing.assert_array_equal(got, want)
