@@ -212,6 +212,24 @@ def test_title_text_changes_in_place_without_a_new_layout(qtbot):
     assert not plot.layout.isActivated()  # what set_text_in_place avoids
 
 
+def test_title_changed_in_place_is_drawn_from_a_device_cache(qtbot):
+    """Titles paint from a device cache (the view widget sets it on its texts); a text
+    swapped in place in a box of the same size is drawn, not left blank (RoPE's plane
+    title vanished from the 200 % stage after a few values of m)."""
+    cache = pg.QtWidgets.QGraphicsItem.CacheMode
+    win, plot, label = _plot_with_title(qtbot)
+    label.setText("q: m·θ = 11 rad (atan2 +57.3°)")
+    pg.QtWidgets.QApplication.processEvents()
+    label.item.setCacheMode(cache.DeviceCoordinateCache)
+    win.grab()  # the cache is filled
+    box = label.itemRect()
+    label.set_text_in_place("q: m·θ = 19 rad (atan2 +51.6°)")
+    assert label.itemRect() == box  # (the case: same box, digits of one width)
+    cached = win.grab().toImage()
+    label.item.setCacheMode(cache.NoCache)
+    assert win.grab().toImage() == cached
+
+
 def test_wrapped_title_changes_in_place_while_its_lines_stay(qtbot):
     """A wrapped title whose new text takes as many lines is swapped in place (the
     grid stays laid out) and looks as ``setText`` draws it: same height, centred

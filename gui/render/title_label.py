@@ -119,6 +119,10 @@ class TitleLabel(pg.LabelItem):
             self.updateMin()
             self.updateGeometry()
         self.resizeEvent(None)
+        # the whole text anew: a device-cached title (the view's texts are) whose box
+        # stayed kept only the changed lines' old area, left blank (RoPE's plane title
+        # vanished from the 200 % stage after a few values of m)
+        self.item.update()
 
 
 def install_title_label(plot: pg.PlotItem) -> TitleLabel:
