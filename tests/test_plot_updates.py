@@ -251,3 +251,57 @@ def test_an_axis_title_that_follows_a_slider_is_set_alone(qtbot):
     fresh = Plot(fresh_win.addPlot())
     fresh.show(panel("k at n·θ = 5 rad", y_axis=False))
     assert _axis_state(plot) == _axis_state(fresh)
+
+
+def test_legend_names_that_follow_a_slider_keep_the_legend_laid_out(qtbot):
+    """RoPE's score legend names the query position ("query at m=100"): a new m of the
+    same width replaces the entries' text without re-laying out the legend or planning
+    its strip again (it did on every frame); a name of another size re-plans it."""
+    from PySide6 import QtWidgets
+
+    from gui.plotting.legend_strip import StripLegend
+
+    win, plot = _panel_plot(qtbot, (700, 450))
+    x = np.arange(20, dtype=float)
+
+    def panel(m: int, extra: str = "") -> Panel:
+        return Panel(
+            "score",
+            "score",
+            "curves",
+            series=[
+                Series(f"query at m={m}{extra}", x, np.sin(x + m)),
+                Series(f"query at m={m + 512}", x, np.cos(x + m), "dashed"),
+            ],
+        )
+
+    plot.show(panel(100))
+    QtWidgets.QApplication.processEvents()
+    win.ci.layout.activate()
+    legend = plot.legend
+    assert isinstance(legend, StripLegend)
+    legend.layout.activate()
+    boxes = [label.itemRect().size() for _s, label in legend.items]
+    plans = _counting(legend, "set_strip")
+    cache = QtWidgets.QGraphicsItem.CacheMode
+    for _s, label in legend.items:  # as the view widget draws its texts
+        label.item.setCacheMode(cache.DeviceCoordinateCache)
+    win.grab()
+    plot.show(panel(101))
+    cached = win.grab().toImage()
+    for _s, label in legend.items:
+        label.item.setCacheMode(cache.NoCache)
+    assert win.grab().toImage() == cached  # the new names drawn
+    labels = [label for _s, label in legend.items]
+    assert [label.item.toPlainText() for label in labels] == ["query at m=101", "query at m=613"]
+    assert [label.text for label in labels] == ["query at m=101", "query at m=613"]
+    assert [label.itemRect().size() for label in labels] == boxes  # (digits: same width)
+    assert legend.layout.isActivated()  # nothing to lay out again
+    assert plans[0] == 0
+    html = labels[0].item.toHtml()
+    labels[0].setText(labels[0].text)  # what LabelItem.setText makes of it: the same
+    assert labels[0].item.toHtml() == html
+    legend.layout.activate()
+    plot.show(panel(102, " and a much longer name than before"))
+    assert labels[0].item.toPlainText().endswith("much longer name than before")
+    assert plans[0] == 1  # planned anew

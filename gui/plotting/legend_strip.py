@@ -201,9 +201,59 @@ class StripLegend(pg.LegendItem):
                 return columns
         return 1
 
+    def rename(self, label: pg.LabelItem, text: str) -> bool:
+        """Show ``text`` in the entry ``label``; returns whether the entry changed size
+        (then the strip must be planned again: :meth:`plan`, :meth:`set_strip`).
+
+        ``LabelItem.setText`` re-lays out the legend on every call. A name that follows
+        a slider (RoPE's "query at m=…", "m − n = …") mostly keeps its size: only the
+        text of the entry is replaced then, and the layout, its columns and the
+        entry's one-line size stay. A wrapped entry (its lines may change), or one
+        whose box changed, is set as ``setText`` does.
+        """
+        item = label.item
+        if label.text == text:
+            return False
+        if item.textWidth() >= 0 or not shiboken6.isValid(self.layout):
+            label.setText(text)
+            return True
+        before = label.itemRect().size()
+        cached = getattr(label, "_one_line_cache", None)
+        old_key = (label.text, repr(label.opts), item.font().key())
+        label.text = text
+        item.setHtml(label_html(label, text))
+        if label.itemRect().size() != before:
+            label.setText(text)  # its minimum size, position and the layout
+            return True
+        if cached is not None and cached[0] == old_key:  # the same box: the same line
+            label._one_line_cache = ((text, *old_key[1:]), cached[1], cached[2])
+        item.update()  # all of it (a device-cached text redraws its changed area only)
+        return False
+
     def addItem(self, item: object, name: str) -> None:
         super().addItem(item, name)
         self.updateSize()
+
+
+def label_html(label: pg.LabelItem, text: str) -> str:
+    """The rich text ``LabelItem.setText(text)`` gives ``label``'s text item in its
+    current style (``label.opts``: color, family, size, bold, italic); a test compares
+    the two."""
+    opts = label.opts
+    color = opts["color"]
+    if color is None:
+        color = pg.getConfigOption("foreground")
+    style = ["color: " + pg.mkColor(color).name(QtGui.QColor.NameFormat.HexArgb)]
+    if "family" in opts:
+        style.append("font-family: " + opts["family"])
+    if "size" in opts:
+        style.append("font-size: " + opts["size"])
+    if opts.get("bold") in (True, False):
+        style.append("font-weight: " + ("bold" if opts["bold"] else "normal"))
+    if opts.get("italic") in (True, False):
+        style.append("font-style: " + ("italic" if opts["italic"] else "normal"))
+    joined = "; ".join(style)
+    return f"<span style='{joined}'>{text}</span>"
 
 
 def _natural_width(label: pg.LabelItem) -> float:

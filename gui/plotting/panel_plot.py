@@ -55,6 +55,27 @@ def wrap_words(text: str, metrics: QtGui.QFontMetricsF, width: float) -> list[st
     return lines or [""]
 
 
+_LINE_COUNTS: dict[tuple[str, str, float], tuple[int, float]] = {}
+_LINE_COUNTS_MAX = 4096  # (texts × fonts × widths seen: cleared when full)
+
+
+def wrapped_lines(text: str, font: QtGui.QFont, width: float) -> tuple[int, float]:
+    """``(lines, line spacing)`` of ``text`` wrapped by :func:`wrap_words` within
+    ``width`` px in ``font``; kept per text, font and width (the view's grid asks for
+    every plot's title and axis title on each frame, ~0.1 ms each measured anew)."""
+    key = (text, font.key(), width)
+    known = _LINE_COUNTS.get(key)
+    if known is None:
+        if len(_LINE_COUNTS) >= _LINE_COUNTS_MAX:
+            _LINE_COUNTS.clear()
+        metrics = QtGui.QFontMetricsF(font)
+        known = _LINE_COUNTS[key] = (
+            len(wrap_words(text, metrics, width)),
+            float(metrics.lineSpacing()),
+        )
+    return known
+
+
 class PanelPlot(PanelExtras, CellDisplay):
     """One plot of a view: builds and refreshes pyqtgraph items for a :class:`Panel`."""
 
@@ -436,9 +457,8 @@ class PanelPlot(PanelExtras, CellDisplay):
         renamed = False
         names = [s.name for s in panel.series] + [b.label for b in panel.bands]
         for (_sample, label), name in zip(self.legend.items, names, strict=False):
-            if label.text != name:
-                label.setText(name)
-                renamed = True
+            # (a name that follows a slider mostly keeps its size: no re-plan then)
+            renamed |= self.legend.rename(label, name)
         if renamed or self._legend_width is None:
             self._fit_legend(self.plot.getViewBox().width())
 
@@ -491,15 +511,13 @@ class PanelPlot(PanelExtras, CellDisplay):
         title = self._full_title[0]
         # (visible to the plot: a plot a reveal keeps hidden holds its room already)
         if title and plot.titleLabel.isVisibleTo(plot):
-            metrics = QtGui.QFontMetricsF(text.font(13))
-            lines = len(wrap_words(title, metrics, data_w - 8))
-            room += (lines - 1) * metrics.lineSpacing()
+            lines, spacing = wrapped_lines(title, text.font(13), data_w - 8)
+            room += (lines - 1) * spacing
         axis = plot.getAxis("bottom")
         label = getattr(axis, "label", None)
         if panel.x_axis and panel.x_label and label is not None and label.isVisibleTo(plot):
-            metrics = QtGui.QFontMetricsF(text.font(12))
-            lines = len(wrap_words(panel.x_label, metrics, data_w - 4))
-            room += (min(lines, MAX_TITLE_LINES) - 1) * metrics.lineSpacing()
+            lines, spacing = wrapped_lines(panel.x_label, text.font(12), data_w - 4)
+            room += (min(lines, MAX_TITLE_LINES) - 1) * spacing
         return float(room)
 
     def word_room(self) -> float:
