@@ -395,3 +395,32 @@ def test_new_hatching_is_drawn_onto_the_screen_as_its_cached_image_would_be(qapp
                 assert np.count_nonzero(bits == hatch) > 20  # hatched pixels to compare
                 assert direct == cached, (n, size, ox, oy)
                 layer._cache = None  # the next range is new
+
+
+def test_a_new_mask_is_kept_as_an_array_and_drawn_from_it(qapp):
+    """A new image's masked runs stay one array (a drag's frame makes no list of ~2000
+    tuples); the list reads the same runs when asked for, and the hatching is drawn
+    without it."""
+    import pyqtgraph as pg
+
+    from gui.render.cell_values import CellLayer, masked_runs
+
+    image = np.zeros((200, 200))
+    image[np.triu_indices(200, 1)] = -np.inf
+    view = pg.ViewBox(enableMouse=False)
+    view.resize(300, 150)
+    view.setRange(xRange=(-0.5, 199.5), yRange=(-0.5, 199.5), padding=0)
+    view.updateMatrix()
+    layer = CellLayer(view)
+    layer.set_cells(image, QtCore.QRectF(-0.5, -0.5, 200, 200), None, (200, 200, 200))
+    assert layer.masked and layer._run_list is None
+    out = QtGui.QImage(320, 170, QtGui.QImage.Format.Format_ARGB32_Premultiplied)
+    out.fill(0)
+    p = QtGui.QPainter(out)
+    layer.paint(p)
+    p.end()
+    assert layer._run_list is None  # drawn from the array
+    assert np.count_nonzero(np.frombuffer(out.constBits(), dtype=np.uint32)) > 1000
+    assert layer.runs == masked_runs(image) and len(layer.runs) == 199
+    layer.clear()
+    assert not layer.masked and layer.runs == []

@@ -179,7 +179,9 @@ class CellLayer(ViewOverlay):
         self.shape = (0, 0)
         self._texts: list[tuple[int, int, str, bool]] | None = []  # None: not made yet
         self._source: tuple[np.ndarray, np.ndarray, bool] | None = None  # to make them from
-        self.runs: list[tuple[int, int, int]] = []
+        # masked runs, (n, 3) rows of (row, first column, end column); as tuples on demand
+        self._runs = np.zeros((0, 3), dtype=np.int64)
+        self._run_list: list[tuple[int, int, int]] | None = []
         self._widest = ""  # the longest text (sets the font size)
         self.font_pt = 11.0
         self.hatch = QtGui.QColor("#555555")
@@ -190,8 +192,6 @@ class CellLayer(ViewOverlay):
         self._cache: tuple[tuple, QtGui.QImage] | None = None
         self._drawn: tuple | None = None  # the key of the picture painted last
         self._layout: tuple[tuple, list] | None = None
-        # (self.runs, the same runs as an (n, 3) array) when set_cells made them
-        self._run_array: tuple[list, np.ndarray] | None = None
         self._chosen: tuple[tuple, QtGui.QFont | None] | None = None  # value_font's
 
     # ------------------------------------------------------------------ data
@@ -218,10 +218,9 @@ class CellLayer(ViewOverlay):
         self.rect, self.shape = QtCore.QRectF(rect), (rows, cols)
         self.fill = QtGui.QColor(*masked_rgb)
         runs = masked_run_array(image)
-        if len(runs) > MAX_RUNS:
-            runs = runs[:0]
-        self.runs = [tuple(run) for run in runs.tolist()]
-        self._run_array = (self.runs, runs)
+        # (kept as the array: a list of ~2000 tuples for ALiBi's stage mosaic cost
+        # ~0.4 ms on every frame of a drag, and drawing needs the array)
+        self._runs, self._run_list = (runs[:0] if len(runs) > MAX_RUNS else runs), None
         self._texts, self._source = [], None
         if colors is not None and rows <= MAX_CELLS and cols <= MAX_CELLS:
             # the texts are made when first needed: cells too small to print in (a
@@ -260,10 +259,23 @@ class CellLayer(ViewOverlay):
         _ = self.texts
         return self._widest
 
+    @property
+    def runs(self) -> list[tuple[int, int, int]]:
+        """The masked runs: ``(row, first column, end column)`` per run, rows in order."""
+        if self._run_list is None:
+            self._run_list = [(r, a, b) for r, a, b in self._runs.tolist()]
+        return self._run_list
+
+    @property
+    def masked(self) -> bool:
+        """Whether masked runs are hatched."""
+        return len(self._runs) > 0
+
     def clear(self) -> None:
         """Nothing to draw (not a small grid, no masked cells)."""
-        if self._texts != [] or self.runs:
-            self._texts, self._source, self.runs = [], None, []
+        if self._texts != [] or self.masked:
+            self._texts, self._source = [], None
+            self._runs, self._run_list = self._runs[:0], []
             self._version += 1
             self.update()
 
@@ -323,7 +335,7 @@ class CellLayer(ViewOverlay):
         return self.view.childGroup.transform().mapRect(cell)
 
     def paint(self, p: QtGui.QPainter, *args: object) -> None:
-        if not self.runs and self._texts == []:
+        if not self.masked and self._texts == []:
             return
         tr = self.view.childGroup.transform()
         area = tr.mapRect(self.rect).normalized().intersected(self.boundingRect())
@@ -416,7 +428,7 @@ class CellLayer(ViewOverlay):
         rows, cols = self.shape
         dx, dy = self.rect.width() / cols, self.rect.height() / rows
         x0, y0 = self.rect.left(), self.rect.top()
-        if self.runs:
+        if self.masked:
             brush = QtGui.QBrush(self.hatch, QtCore.Qt.BrushStyle.BDiagPattern)
             fill_rects(p, self._run_rect_array(tr, x0, y0, dx, dy), brush)
         if font is None:
@@ -444,11 +456,7 @@ class CellLayer(ViewOverlay):
         Qt's own arithmetic for a scaling transform (the view box's), so the same
         rectangles to the last bit (a test compares them); other transforms map run by
         run."""
-        made = self._run_array
-        if made is not None and made[0] is self.runs:
-            runs = made[1]
-        else:
-            runs = np.array(self.runs, dtype=np.int64).reshape(-1, 3)
+        runs = self._runs
         r, a, b = runs[:, 0].astype(float), runs[:, 1].astype(float), runs[:, 2].astype(float)
         x, y, w = x0 + a * dx, y0 + r * dy, (b - a) * dx
         h = np.full_like(x, dy)
