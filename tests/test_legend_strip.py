@@ -26,3 +26,49 @@ def test_one_line_sizes_follow_text_size_and_renames(qapp):
     legend.set_strip(120.0)  # narrow: the long entry wraps, its one-line width stays
     assert label.item.textWidth() > 0
     assert abs(legend.entry_widths()[0] - longer[0]) < 0.1 * longer[0]  # not the 120 px
+
+
+def test_strip_axis_is_not_painted(qapp, monkeypatch):
+    """The strip's axis draws nothing (no values, no line, no ticks): it is not painted
+    (it spans the data, so every change of the data painted it: a loop over its
+    invisible ticks), and the plot's pixels are those of painting it."""
+    import numpy as np
+    from PySide6 import QtGui
+
+    from gui.render.fast_axis import FastAxisItem, hide_spare_axes, make_axes
+
+    plot = pg.PlotItem(axisItems=make_axes())
+    hide_spare_axes(plot)
+    legend = StripLegend(colCount=2, labelTextSize="10pt")
+    legend.attach(plot)
+    for k, name in enumerate(("sin", "cos", "tan")):
+        legend.addItem(plot.plot(np.arange(50), np.sin(np.arange(50) / (k + 2))), name)
+    view = pg.GraphicsView()
+    view.setCentralItem(plot)
+    view.resize(400, 300)
+    plot.layout.activate()
+    top = plot.getAxis("top")
+    assert isinstance(top, FastAxisItem) and top.isVisible() and top.draws_nothing()
+    assert not plot.getAxis("bottom").draws_nothing()
+
+    played: list[str] = []
+    draw_specs = FastAxisItem.draw_specs
+
+    def counted(self: FastAxisItem, p: QtGui.QPainter, *specs: object) -> None:
+        played.append(self.orientation)
+        draw_specs(self, p, *specs)
+
+    monkeypatch.setattr(FastAxisItem, "draw_specs", counted)
+
+    def pixels() -> np.ndarray:
+        return pg.imageToArray(view.grab().toImage(), copy=True)
+
+    skipped = pixels()
+    assert "top" not in played and {"bottom", "left"} <= set(played)
+    played.clear()
+    monkeypatch.setattr(FastAxisItem, "draws_nothing", lambda self: False)
+    replayed = pixels()
+    assert "top" in played  # (its ticks replayed: nothing drawn)
+    np.testing.assert_array_equal(skipped, replayed)
+    assert (skipped[..., :3] != 255).any()  # the plot drawn
+    view.close()

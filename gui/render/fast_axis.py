@@ -31,6 +31,7 @@ from gui.render.pg_compat import explicit_ticks, report_text_size
 from gui.render.raster import pixel_translation
 
 _SOLID_LINE = QtCore.Qt.PenStyle.SolidLine
+_NO_PEN = QtCore.Qt.PenStyle.NoPen
 _SOLID_BRUSH = QtCore.Qt.BrushStyle.SolidPattern
 _ALIGN = QtCore.Qt.AlignmentFlag
 TITLE_NUDGE = 5  # px AxisItem.resizeEvent moves its title outwards of the axis edge
@@ -336,9 +337,22 @@ class FastAxisItem(pg.AxisItem):
 
     # ------------------------------------------------------------------ paint
     def paint(self, p: QtGui.QPainter, opt: object, widget: object) -> None:
+        if self.draws_nothing():
+            return
         if self.picture is None:
             self._make_drawing()
         self.picture.play(p)
+
+    def draws_nothing(self) -> bool:
+        """Whether the axis paints nothing of its own: no values, and no line or ticks
+        (a legend strip's axis, :mod:`gui.plotting.legend_strip`; a title is an item of
+        its own). Such an axis spans its plot's data and was painted with every change
+        of the data: a loop over its invisible ticks (50-100 a plot, a few plots a frame)."""
+        return (
+            not self.style["showValues"]
+            and self.pen().style() == _NO_PEN
+            and self.tickPen().style() == _NO_PEN
+        )
 
     def _make_drawing(self) -> None:
         picture = QtGui.QPicture()  # measure text on the device AxisItem.paint uses
