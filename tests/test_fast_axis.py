@@ -256,3 +256,53 @@ def test_fast_colour_bar_draws_what_pyqtgraphs_draws(qtbot):
     axes = [i for i in fast.scene().items() if isinstance(i, pg.AxisItem)]
     assert len(axes) == 4 and all(type(a) is FastAxisItem for a in axes)
     assert fast.axis is fast.getAxis("right") and fast.axis.linkedView() is None
+
+
+def test_axis_draws_only_the_labels_of_its_exposed_part(qtbot):
+    """Repainted for its ticks inside the data (the data changed there), an axis draws
+    no tick label: the pixels Qt repaints are those of drawing the whole axis."""
+    from PySide6 import QtWidgets
+
+    from gui.render.fast_axis import hide_spare_axes, make_axes
+
+    view = pg.GraphicsView()
+    qtbot.addWidget(view)
+    plot = pg.PlotItem(axisItems=make_axes())
+    hide_spare_axes(plot)
+    view.setCentralItem(plot)
+    view.resize(400, 300)
+    plot.plot(np.arange(50), np.sin(np.arange(50) / 5.0))
+    view.grab()  # laid out, specs made
+    left = plot.getAxis("left")
+    assert left.style["tickLength"] < 0  # ticks point into the data
+    whole = left.boundingRect()
+    data = left.mapRectFromItem(plot.vb, plot.vb.boundingRect())
+    strip = whole.intersected(data)  # the ticks' part: what a change of the data repaints
+    assert not strip.isEmpty() and strip.width() < whole.width() / 2
+    device = left.deviceTransform(view.viewportTransform())
+
+    def pixels(exposed: QtCore.QRectF) -> np.ndarray:
+        image = QtGui.QImage(
+            view.viewport().size(), QtGui.QImage.Format.Format_ARGB32_Premultiplied
+        )
+        image.fill(QtGui.QColor("white"))
+        painter = QtGui.QPainter(image)
+        painter.setTransform(device)
+        option = QtWidgets.QStyleOptionGraphicsItem()
+        option.exposedRect = exposed
+        left.paint(painter, option, None)
+        painter.end()
+        return pg.imageToArray(image, copy=True, transpose=False)
+
+    painted = pixels(whole)
+    assert left.drawn_labels > 2
+    partly = pixels(strip)
+    assert left.drawn_labels == 0
+    # what Qt repaints (the strip, its pixels rounded outwards) is the same
+    x0, y0, x1, y1 = device.mapRect(strip).toAlignedRect().getCoords()
+    np.testing.assert_array_equal(
+        partly[y0 : y1 + 1, x0 : x1 + 1], painted[y0 : y1 + 1, x0 : x1 + 1]
+    )
+    assert (partly[y0 : y1 + 1, x0 : x1 + 1, :3] != 255).any()  # the ticks
+    labels = slice(0, x0 - 2)  # left of the axis line
+    assert (painted[:, labels, :3] != 255).any() and not (partly[:, labels, :3] != 255).any()

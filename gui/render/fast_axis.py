@@ -34,6 +34,7 @@ _SOLID_LINE = QtCore.Qt.PenStyle.SolidLine
 _NO_PEN = QtCore.Qt.PenStyle.NoPen
 _SOLID_BRUSH = QtCore.Qt.BrushStyle.SolidPattern
 _ALIGN = QtCore.Qt.AlignmentFlag
+LABEL_INK = 2.0  # px a tick label's ink may reach past its rectangle's sides
 TITLE_NUDGE = 5  # px AxisItem.resizeEvent moves its title outwards of the axis edge
 REFIT_ROUNDS = 4  # title re-fits and layouts alternated in one pass of the event loop
 MAX_TITLE_LINES = 2  # an axis title wraps onto at most this many lines ...
@@ -205,6 +206,12 @@ class FastAxisItem(pg.AxisItem):
         self._text_sizes: dict[str, tuple[float, float]] = {}
         self._text_font_key: tuple | None = None
         self._length_listeners: list[weakref.WeakMethod] = []
+        # Qt tells paint() which part of the axis it repaints (exposedRect): an axis
+        # whose ticks reach into its plot's data is repainted with every change of the
+        # data there, its labels outside that part (clipped away) need not be drawn
+        self.setFlag(self.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
+        self._exposed: QtCore.QRectF | None = None
+        self.drawn_labels = 0  # tick labels the last paint drew (tests)
 
     # ------------------------------------------------------------------ title
     def resizeEvent(self, ev: object = None) -> None:
@@ -341,7 +348,12 @@ class FastAxisItem(pg.AxisItem):
             return
         if self.picture is None:
             self._make_drawing()
-        self.picture.play(p)
+        # the part Qt repaints (ItemUsesExtendedStyleOption): see draw_specs
+        self._exposed = getattr(opt, "exposedRect", None)
+        try:
+            self.picture.play(p)
+        finally:
+            self._exposed = None
 
     def draws_nothing(self) -> bool:
         """Whether the axis paints nothing of its own: no values, and no line or ticks
@@ -387,6 +399,13 @@ class FastAxisItem(pg.AxisItem):
             self.drawPicture(p, axis_spec, tick_specs, text_specs)
             return
         dx, dy = t.dx(), t.dy()
+        # Only what Qt repaints: the painter is clipped to it. (Exposed rectangles are
+        # whole pixels, rounded outwards; a label's text may run past its rectangle, a
+        # quarter line up and down (see label_boxes) and its ink a pixel sideways: a label
+        # is drawn when its rectangle grown by that meets the exposed part.)
+        exposed = self._exposed
+        if exposed is not None and (exposed.isEmpty() or exposed.contains(self.boundingRect())):
+            exposed = None
         p.setRenderHint(p.RenderHint.Antialiasing, False)
         p.setRenderHint(p.RenderHint.TextAntialiasing, True)
         pen, p1, p2 = axis_spec
@@ -410,12 +429,16 @@ class FastAxisItem(pg.AxisItem):
                     # the device pixels the aliased line covers, back in item coordinates
                     c1, c2 = floor(min(x1, x2) + dx), floor(max(x1, x2) + dx)
                     row = floor(y1 + dy)
-                    p.fillRect(QtCore.QRectF(c1 - dx, row - dy, c2 - c1 + 1, 1), color)
+                    span = QtCore.QRectF(c1 - dx, row - dy, c2 - c1 + 1, 1)
+                    if exposed is None or exposed.intersects(span):
+                        p.fillRect(span, color)
                     continue
                 if x1 == x2 and y1 != y2:
                     r1, r2 = floor(min(y1, y2) + dy), floor(max(y1, y2) + dy)
                     col = floor(x1 + dx)
-                    p.fillRect(QtCore.QRectF(col - dx, r1 - dy, 1, r2 - r1 + 1), color)
+                    span = QtCore.QRectF(col - dx, r1 - dy, 1, r2 - r1 + 1)
+                    if exposed is None or exposed.intersects(span):
+                        p.fillRect(span, color)
                     continue
             p.setPen(pen)
             p.drawLine(p1, p2)
@@ -424,8 +447,15 @@ class FastAxisItem(pg.AxisItem):
             p.setFont(font)
         p.setPen(self.textPen())
         p.setClipRect(self.boundingRect().toAlignedRect())
+        drawn = 0
         for rect, flags, text in text_specs:
+            if exposed is not None:
+                q = rect.height() / 4
+                if not exposed.intersects(rect.adjusted(-LABEL_INK, -q, LABEL_INK, q)):
+                    continue
             p.drawText(rect, int(flags), text)
+            drawn += 1
+        self.drawn_labels = drawn
 
     # ------------------------------------------------------------------ ticks
     data_limits: tuple[float, float] | None = None
