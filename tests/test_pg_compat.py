@@ -84,6 +84,56 @@ def test_a_name_pyqtgraph_takes_over_is_reported(qtbot, monkeypatch):
     assert compat_problems() == ["ImageItem._version: now used by pyqtgraph, and by fast_image"]
 
 
+def _menu_texts(menu) -> list:
+    """The texts of ``menu``'s actions, a submenu's as a nested list (what a right click
+    shows, widgets in the menu left out)."""
+    return [
+        [a.text(), _menu_texts(a.menu())] if a.menu() is not None else a.text()
+        for a in menu.actions()
+    ]
+
+
+def test_view_box_menus_are_built_on_first_use_and_the_same(qtbot):
+    """A view box builds no menu until right-clicked (pyqtgraph builds one per view box,
+    about a tenth of a window's build); the menu it then shows is pyqtgraph's own."""
+    from pyqtgraph.graphicsItems.ViewBox.ViewBoxMenu import ViewBoxMenu
+
+    from gui.render.view_box import PlotViewBox
+
+    plot = pg.PlotItem(viewBox=PlotViewBox())
+    view = plot.getViewBox()
+    assert view.menu is None and view.menuEnabled()
+    menu = view.getMenu(None)  # the right click
+    assert isinstance(menu, ViewBoxMenu) and view.menu is menu
+    assert view.getMenu(None) is menu  # built once
+    assert view.getContextMenus(None) == menu.actions()  # right click on an item in it
+    eager = ViewBoxMenu(pg.ViewBox())  # what pyqtgraph builds in ViewBox.__init__
+    assert _menu_texts(menu) == _menu_texts(eager)
+    assert "View All" in _menu_texts(menu)
+    other = pg.ViewBox()
+    other.setMenuEnabled(False)
+    assert other.getMenu(None) is None and other.getContextMenus(None) == []
+    other.setMenuEnabled(True)
+    assert isinstance(other.getMenu(None), ViewBoxMenu)
+
+
+def test_a_view_box_building_its_menu_eagerly_again_is_reported(qtbot, monkeypatch):
+    from pyqtgraph.graphicsItems.ViewBox.ViewBoxMenu import ViewBoxMenu
+
+    monkeypatch.setattr(pg_compat._VIEW_BOX_MODULE, "ViewBoxMenu", ViewBoxMenu)
+    assert compat_problems() == [
+        "ViewBox.menu: built in __init__ again; update defer_view_box_menus"
+    ]
+
+
+def test_a_changed_replaced_view_box_method_is_reported(qtbot, monkeypatch):
+    """pyqtgraph's own getMenu is fingerprinted, not the replacement installed here."""
+    assert inspect.unwrap(pg.ViewBox.getMenu) is not pg.ViewBox.getMenu
+    monkeypatch.setattr(pg.ViewBox.getMenu, "__wrapped__", lambda self, ev: self.menu)
+    problems = compat_problems()
+    assert len(problems) == 1 and problems[0].startswith("ViewBox.getMenu: source changed")
+
+
 # ------------------------------------------------------------------ source rules
 def _gui_modules() -> list[Path]:
     return sorted(p for p in GUI.rglob("*.py") if p != COMPAT)

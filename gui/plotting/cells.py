@@ -28,6 +28,7 @@ from PySide6 import QtCore, QtGui
 from core.viewdata import Panel
 from gui.render.cell_values import MAX_CELLS, CellLayer, MaskedKey
 from gui.render.fast_image import FastImageItem, color_indices
+from gui.render.pg_compat import view_box_menu
 from gui.theme import Theme
 
 VALUE_PT = 12.0  # value text at UI scale 1, before it shrinks to fit the cells
@@ -169,7 +170,7 @@ class CellDisplay:
         """A checkable "Square cells" entry in the plot's context menu."""
         if self._square_action is not None:
             return
-        menu = self.plot.getViewBox().menu
+        menu = view_box_menu(self.plot.getViewBox())
         if menu is None:
             return
         menu.addSeparator()

@@ -12,8 +12,8 @@ small named function here, and described in a table:
 * :data:`OWN_ATTRIBUTES`: names the code stores on pyqtgraph objects for itself, which
   pyqtgraph must not start using.
 * :data:`PORTED_SOURCES`: pyqtgraph functions whose logic is ported or replicated in
-  ``gui/`` (e.g. ``AxisItem.generateDrawSpecs`` in :mod:`gui.render.axis_specs`),
-  fingerprinted.
+  ``gui/`` (e.g. ``AxisItem.generateDrawSpecs`` in :mod:`gui.render.axis_specs`), or
+  replaced here (``ViewBox.getMenu``: see :func:`defer_view_box_menus`), fingerprinted.
 
 :func:`compat_problems` checks all four against the installed pyqtgraph and names
 every member that is missing or changed shape, so an upgrade fails in one named place.
@@ -21,14 +21,17 @@ every member that is missing or changed shape, so an upgrade fails in one named 
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import importlib
 import inspect
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import pyqtgraph as pg
-from PySide6 import QtCore, QtGui
+from PySide6 import QtCore, QtGui, QtWidgets
 
 
 @dataclass(frozen=True)
@@ -148,6 +151,8 @@ INTERNAL_MEMBERS: dict[str, dict[str, Member]] = {
         "prepareForPaint": _method(used_by="panel_plot"),
         "background": _attribute(used_by="panel_plot"),  # the view's background rect item
         "updateBackground": _method(used_by="panel_plot"),
+        "menu": _attribute(used_by="pg_compat (view_box_menu)"),  # None until built
+        "menuEnabled": _method(used_by="pg_compat (view_box_menu)"),
     },
     "GraphicsScene": {
         "prepareForPaint": _method(used_by="snapshot"),
@@ -212,6 +217,28 @@ PORTED_SOURCES: dict[str, tuple[str, str]] = {
     "PlotCurveItem.dataBounds": (
         "aabf2e35cff62b3cb82ee1a91ffb672d4cfd983d3793c73d428a24d700feea0a",
         "gui/render/fast_curve.py (FastCurveItem.dataBounds)",
+    ),
+    # defer_view_box_menus: __init__ and _applyMenuEnabled build the menu by the module's
+    # name ViewBoxMenu (replaced); getMenu and getContextMenus are replaced
+    "ViewBox.__init__": (
+        "a1712ac3bde50bb3c7391c12308b56d1e323f3f99c3c621f977dad1231dc541f",
+        "gui/render/pg_compat.py (defer_view_box_menus)",
+    ),
+    "ViewBox._applyMenuEnabled": (
+        "c544f335ce792c44c3fd45c0c786048056b743f9e0ad4cbb0cd4ea78d287de9a",
+        "gui/render/pg_compat.py (defer_view_box_menus)",
+    ),
+    "ViewBox.getMenu": (
+        "7e0b39a6c407c379df068e381e4f1c9ee58f71d9ed5b755cc1ec56db54cf5457",
+        "gui/render/pg_compat.py (view_box_menu)",
+    ),
+    "ViewBox.getContextMenus": (
+        "eb079fda9e8e732074b4e271cb6ea296cb7e493dd1dc6426396a9f4a68610c90",
+        "gui/render/pg_compat.py (defer_view_box_menus)",
+    ),
+    "ViewBox.updateViewLists": (
+        "47eb97676541d640e705d374cada94e94c544ed217c3f38433afc236959aec03",
+        "gui/render/pg_compat.py (view_box_menu)",
     ),
     "LabelItem.updateMin": (
         "27fe4c9e2af977a83e61950f127121d2472a8776d438573f7d78dc9d31e08492",
@@ -330,12 +357,66 @@ def guard_dying_labels() -> None:
 
 guard_dying_labels()
 
+#: The module whose global ``ViewBoxMenu`` ``ViewBox`` builds its menu with.
+_VIEW_BOX_MODULE: Any = sys.modules[pg.ViewBox.__module__]
+#: pyqtgraph's view box menu (a ``QMenu``).
+ViewBoxMenu: Any = importlib.import_module(
+    "pyqtgraph.graphicsItems.ViewBox.ViewBoxMenu"
+).ViewBoxMenu
+
+
+def _deferred_menu(view: pg.ViewBox) -> None:
+    """Stands in for ``ViewBoxMenu`` where ``ViewBox`` builds its menu: none yet."""
+    return None
+
+
+def view_box_menu(view: pg.ViewBox) -> QtWidgets.QMenu | None:
+    """``view``'s context menu (pyqtgraph's ``ViewBoxMenu``), built now if it was not
+    yet; ``None`` when the view's menu is disabled."""
+    if view.menu is None and view.menuEnabled():
+        view.menu = ViewBoxMenu(view)
+        view.updateViewLists()  # the menu's list of views to link to
+    return view.menu
+
+
+def defer_view_box_menus() -> None:
+    """Build each ``ViewBox``'s context menu when it is first used, not in ``__init__``.
+
+    pyqtgraph builds a ``ViewBoxMenu`` (two forms of axis controls, about 25 widgets)
+    for every view box it creates, although few are ever right-clicked: the plots are
+    rebuilt on every theme or scale change, and the menus were about a tenth of a
+    window's build. ``ViewBox`` builds it by the module's name ``ViewBoxMenu`` (in
+    ``__init__`` and ``_applyMenuEnabled``), which now builds nothing; ``getMenu`` (the
+    right click) and ``getContextMenus`` (a right click on an item in the view) build it
+    with :func:`view_box_menu`. The menu is the same as before when shown. Idempotent.
+    """
+    if _VIEW_BOX_MODULE.ViewBoxMenu is _deferred_menu:
+        return
+    _VIEW_BOX_MODULE.ViewBoxMenu = _deferred_menu
+    get_menu, get_context_menus = pg.ViewBox.getMenu, pg.ViewBox.getContextMenus
+
+    @functools.wraps(get_menu)
+    def getMenu(self: pg.ViewBox, ev: Any) -> QtWidgets.QMenu | None:
+        return view_box_menu(self)
+
+    @functools.wraps(get_context_menus)
+    def getContextMenus(self: pg.ViewBox, event: Any) -> list:
+        menu = view_box_menu(self)
+        return menu.actions() if menu is not None and self.menuEnabled() else []
+
+    pg.ViewBox.getMenu = getMenu
+    pg.ViewBox.getContextMenus = getContextMenus
+
+
+defer_view_box_menus()
+
 
 # ---------------------------------------------------------------------- checking
 def source_fingerprint(qualname: str) -> str:
-    """SHA-256 of the installed pyqtgraph's source of ``"Class.method"``."""
+    """SHA-256 of the installed pyqtgraph's source of ``"Class.method"`` (pyqtgraph's
+    own where this module replaced it)."""
     owner, name = qualname.split(".")
-    source = inspect.getsource(getattr(_CLASSES[owner], name))
+    source = inspect.getsource(inspect.unwrap(getattr(_CLASSES[owner], name)))
     return hashlib.sha256(source.encode("utf-8")).hexdigest()
 
 
@@ -407,6 +488,11 @@ def compat_problems(
         for name, used_by in names.items():
             if hasattr(fresh_for(owner)(), name):
                 problems.append(f"{owner}.{name}: now used by pyqtgraph, and by {used_by}")
+    view = fresh_for("ViewBox")()
+    if view.menu is not None:
+        problems.append("ViewBox.menu: built in __init__ again; update defer_view_box_menus")
+    elif not isinstance(view_box_menu(view), ViewBoxMenu):
+        problems.append("ViewBox.menu: view_box_menu built no ViewBoxMenu")
     for qualname, (digest, port) in (PORTED_SOURCES if ported is None else ported).items():
         if source_fingerprint(qualname) != digest:
             problems.append(f"{qualname}: source changed since pyqtgraph 0.14.0; update {port}")
