@@ -230,6 +230,34 @@ def test_rope_curves_equal_core_and_depend_on_offset_only():
     np.testing.assert_allclose(data.panel("frequencies").series[0].y, inv)
 
 
+def test_rope_frame_of_m_reuses_what_m_leaves_alone():
+    """A drag of m recomputes only what depends on m, n and the pair: the frequencies,
+    decay and bound curves, the offsets and the toy q, k are the ones of the frame
+    before (the same read-only arrays, which the plots also skip as unchanged), and
+    everything equals a computation from scratch."""
+    rope_view._fixed_cached.cache_clear()
+    first = view("rope", head_dim=32, seq_len=300, m=3, n=1)
+    second = view("rope", head_dim=32, seq_len=300, m=4, n=1, pair=2)
+    assert rope_view._fixed_cached.cache_info().hits >= 1
+    for key in ("frequencies", "decay", "bound"):
+        for a, b in zip(first.panel(key).series, second.panel(key).series, strict=True):
+            assert a.x is b.x and a.y is b.y
+            assert not a.y.flags.writeable
+    assert first.panel("score").series[0].y is not second.panel("score").series[0].y
+    rope_view._fixed_cached.cache_clear()
+    fresh = view("rope", head_dim=32, seq_len=300, m=4, n=1, pair=2)
+    assert fresh.notes == second.notes and fresh.formula == second.formula
+    for a_panel, b_panel in zip(fresh.panels, second.panels, strict=True):
+        assert (a_panel.title, a_panel.note) == (b_panel.title, b_panel.note)
+        for a, b in zip(a_panel.series, b_panel.series, strict=True):
+            assert a.name == b.name
+            np.testing.assert_array_equal(a.y, b.y)
+    other = view("rope", head_dim=32, seq_len=300, m=4, n=1, pair=2, base=500.0)
+    assert not np.array_equal(
+        other.panel("frequencies").series[0].y, fresh.panel("frequencies").series[0].y
+    )
+
+
 def test_rope_scaling_and_clamping():
     data = view(
         "rope",

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any, Literal
+from functools import lru_cache
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
@@ -728,33 +729,70 @@ def _image_panels(params: Mapping[str, Any]) -> tuple[list[Panel], str]:
     return panels, text
 
 
-def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
-    """Display data of the RoPE view (offset curves sampled to ``ctx.max_points``)."""
-    hd, style, m, n, L = (params[k] for k in ("head_dim", "style", "m", "n", "seq_len"))
+#: Parameters a frame of the RoPE view changes alone while the rest stays: the query and
+#: key positions and the pair drawn (a drag of m). What depends on none of them is kept.
+FRAME_PARAMS = frozenset({"m", "n", "pair"})
+
+
+class Fixed(NamedTuple):
+    """What the RoPE view computes alike for every ``m``, ``n`` and pair: frequencies,
+    the sampled offsets, the toy q and k, the decay and bound curves (:func:`fixed`).
+    Its arrays are read-only: every frame of a drag shares them."""
+
+    d_rot: int
+    snapped: str  # the note when the rotary width was snapped ("" if not)
+    inv0: np.ndarray  # θ_i unscaled
+    inv: np.ndarray  # θ_i with the selected scaling
+    af: float  # attention factor
+    a_idx: np.ndarray
+    b_idx: np.ndarray
+    skipped: tuple[str, ...]  # "<scaling> curve skipped: …" notes
+    freq: tuple[Series, ...]
+    pos: np.ndarray  # sampled offsets 0, stride, …
+    stride: int
+    fast: np.ndarray  # pairs drawn as a band (θ_i·stride ≥ π)
+    offs: np.ndarray  # the score panel's signed offsets
+    q: np.ndarray
+    k: np.ndarray
+    qf: np.ndarray  # q and k in the fast pairs only (zero elsewhere)
+    kf: np.ndarray
+    amp: float  # the most the fast pairs add to the score
+    decay: tuple[Series, ...]
+    zeta: np.ndarray
+    bound: tuple[Series, ...]
+
+
+def fixed(params: Mapping[str, Any], max_points: int) -> Fixed:
+    """:class:`Fixed` for ``params`` (all but :data:`FRAME_PARAMS` count) and the point
+    budget, kept for the last few (a drag of m recomputed them on every frame, about
+    half of the view's compute)."""
+    key = tuple(sorted((k, v) for k, v in params.items() if k not in FRAME_PARAMS))
+    try:
+        hash(key)
+    except TypeError:  # a value that cannot be a key: computed anew
+        return _compute_fixed(params, max_points)
+    return _fixed_cached(key, int(max_points))
+
+
+@lru_cache(maxsize=8)
+def _fixed_cached(key: tuple[tuple[str, Any], ...], max_points: int) -> Fixed:
+    return _compute_fixed(dict(key), max_points)
+
+
+def _read_only(*arrays: np.ndarray) -> None:
+    for array in arrays:
+        if isinstance(array, np.ndarray):
+            array.flags.writeable = False
+
+
+def _compute_fixed(params: Mapping[str, Any], max_points: int) -> Fixed:
+    hd, style, L = params["head_dim"], params["style"], params["seq_len"]
     d_rot, snapped = rotary_width(params)
     half, kind = d_rot // 2, params["scaling"]
-    notes = [snapped] if snapped else []
-    about: dict[str, tuple[str, ...]] = {}  # the panels a note speaks of (a stage shows some)
-    pair = min(params["pair"], half - 1)
-    if pair != params["pair"]:
-        notes.append(f"pair {params['pair']} clamped to {pair} (d_rot/2 − 1 = {half - 1})")
-    if d_rot < hd:
-        notes.append(f"partial rotary: dims {d_rot}..{hd - 1} pass through unrotated")
+    skipped: list[str] = []
     inv0, _ = frequencies(params, "none")
     inv, af = frequencies(params)
     a_idx, b_idx = rope_pair_indices(d_rot, style)
-    a, b, theta = int(a_idx[pair]), int(b_idx[pair]), float(inv[pair])
-    unit = np.zeros((3, hd))
-    unit[:, a] = 1.0
-    rot = apply_rope(unit, [0, m, n], inv, style)  # unit q = k in the pair plane
-    (tq, wq), (tk, wk) = angle_parts(m * theta), angle_parts(n * theta)
-    arrows = [
-        Arrow(name, float(rot[r, a]), float(rot[r, b]))
-        for r, name in enumerate(("unrotated", f"q (m={m})", f"k (n={n})"))
-    ]
-    _, wd = angle_parts((m - n) * theta)
-    af_note = f"; {kind} scales both by {af:.4g} (drawn at unit length)" if af != 1.0 else ""
-
     pairs = np.arange(half, dtype=float)
     freq = [Series("unscaled", pairs, inv0)]
     orig = params["original_max_position_embeddings"]
@@ -762,8 +800,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         try:
             values = inv if other == kind else frequencies(params, other)[0]
         except ValueError as exc:
-            notes.append(f"{other} curve skipped: {exc}")
-            about[notes[-1]] = ("frequencies",)
+            skipped.append(f"{other} curve skipped: {exc}")
             continue
         sel = other == kind
         if other == "longrope":  # the length picks the factor list
@@ -786,22 +823,101 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             )
         )
 
-    pos, stride = sample_axis(L, ctx.max_points // 2)
+    pos, stride = sample_axis(L, max_points // 2)
     fast = fast_pairs(inv, stride)
     if fast.any():  # half the points again: every sampled offset becomes a stroke
-        pos, stride = sample_axis(L, ctx.max_points // 4)
+        pos, stride = sample_axis(L, max_points // 4)
         fast = fast_pairs(inv, stride)
     offs = np.concatenate([-pos[:0:-1], pos]).astype(float)
     q, k = np.random.default_rng(TOY_QK_SEED).standard_normal((2, hd))
+    # exact score = slow pairs + fast pairs; the fast pairs add at most Σ |q_i||k_i|
+    fast_dims = np.concatenate([a_idx[fast], b_idx[fast]])
+    qf, kf = np.zeros(hd), np.zeros(hd)
+    qf[fast_dims], kf[fast_dims] = q[fast_dims], k[fast_dims]
+    amp = af**2 * float(
+        np.sum(np.hypot(q[a_idx], q[b_idx])[fast] * np.hypot(k[a_idx], k[b_idx])[fast])
+    )
+    xd = pos.astype(float)
+    decay = [_decay_series("RoPE mean cos", xd, inv0, stride, "line")]
+    if kind != "none":
+        decay.append(_decay_series(f"{kind} ×{params['factor']:g}", xd, inv, stride, "dashed"))
+    xb = params["xpos_scale_base"]
+    xw = xpos_weights(xd, 2 * inv0.size, xb)
+    decay.append(_weighted_decay_series(f"xPos (b = {xb:g})", xd, inv0, stride, xw, "line"))
+    decay.append(Series(sampled_label("xPos envelope", stride), xd, xw.mean(axis=1), "dashed"))
+    zeta = xpos_zeta(2 * inv0.size)
+    bound = [_bound_series("RoPE", L, pos, stride, inv0, "line")]
+    if kind != "none":
+        bound.append(_bound_series(f"{kind} ×{params['factor']:g}", L, pos, stride, inv, "dashed"))
+    _read_only(inv0, inv, a_idx, b_idx, pos, fast, offs, q, k, qf, kf, zeta)
+    for series in (*freq, *decay, *bound):
+        _read_only(series.x, series.y)
+    return Fixed(
+        d_rot,
+        snapped,
+        inv0,
+        inv,
+        af,
+        a_idx,
+        b_idx,
+        tuple(skipped),
+        tuple(freq),
+        pos,
+        stride,
+        fast,
+        offs,
+        q,
+        k,
+        qf,
+        kf,
+        amp,
+        tuple(decay),
+        zeta,
+        tuple(bound),
+    )
+
+
+def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
+    """Display data of the RoPE view (offset curves sampled to ``ctx.max_points``)."""
+    hd, style, m, n, L = (params[k] for k in ("head_dim", "style", "m", "n", "seq_len"))
+    f = fixed(params, ctx.max_points)
+    d_rot, snapped, inv0, inv, af = f.d_rot, f.snapped, f.inv0, f.inv, f.af
+    a_idx, b_idx, stride, fast, offs, q, k = (
+        f.a_idx,
+        f.b_idx,
+        f.stride,
+        f.fast,
+        f.offs,
+        f.q,
+        f.k,
+    )
+    half, kind = d_rot // 2, params["scaling"]
+    orig = params["original_max_position_embeddings"]
+    notes = [snapped] if snapped else []
+    about: dict[str, tuple[str, ...]] = {}  # the panels a note speaks of (a stage shows some)
+    pair = min(params["pair"], half - 1)
+    if pair != params["pair"]:
+        notes.append(f"pair {params['pair']} clamped to {pair} (d_rot/2 − 1 = {half - 1})")
+    if d_rot < hd:
+        notes.append(f"partial rotary: dims {d_rot}..{hd - 1} pass through unrotated")
+    a, b, theta = int(a_idx[pair]), int(b_idx[pair]), float(inv[pair])
+    unit = np.zeros((3, hd))
+    unit[:, a] = 1.0
+    rot = apply_rope(unit, [0, m, n], inv, style)  # unit q = k in the pair plane
+    (tq, wq), (tk, wk) = angle_parts(m * theta), angle_parts(n * theta)
+    arrows = [
+        Arrow(name, float(rot[r, a]), float(rot[r, b]))
+        for r, name in enumerate(("unrotated", f"q (m={m})", f"k (n={n})"))
+    ]
+    _, wd = angle_parts((m - n) * theta)
+    af_note = f"; {kind} scales both by {af:.4g} (drawn at unit length)" if af != 1.0 else ""
+    for note in f.skipped:
+        notes.append(note)
+        about[note] = ("frequencies",)
+    freq = list(f.freq)
     score = []
     if fast.any():
-        # exact score = slow pairs + fast pairs; the fast pairs add at most Σ |q_i||k_i|
-        fast_dims = np.concatenate([a_idx[fast], b_idx[fast]])
-        qf, kf = np.zeros(hd), np.zeros(hd)
-        qf[fast_dims], kf[fast_dims] = q[fast_dims], k[fast_dims]
-        amp = af**2 * float(
-            np.sum(np.hypot(q[a_idx], q[b_idx])[fast] * np.hypot(k[a_idx], k[b_idx])[fast])
-        )
+        qf, kf, amp = f.qf, f.kf, f.amp
         for qp in (m, m + L):
             slow = af**2 * (
                 rope_score_vs_offset(q, k, offs, inv, style, qp)
@@ -841,18 +957,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
                 "scatter",
             )
         )
-    xd = pos.astype(float)
-    decay = [_decay_series("RoPE mean cos", xd, inv0, stride, "line")]
-    if kind != "none":
-        decay.append(_decay_series(f"{kind} ×{params['factor']:g}", xd, inv, stride, "dashed"))
-    xb = params["xpos_scale_base"]
-    xw = xpos_weights(xd, 2 * inv0.size, xb)
-    decay.append(_weighted_decay_series(f"xPos (b = {xb:g})", xd, inv0, stride, xw, "line"))
-    decay.append(Series(sampled_label("xPos envelope", stride), xd, xw.mean(axis=1), "dashed"))
-    zeta = xpos_zeta(2 * inv0.size)
-    bound = [_bound_series("RoPE", L, pos, stride, inv0, "line")]
-    if kind != "none":
-        bound.append(_bound_series(f"{kind} ×{params['factor']:g}", L, pos, stride, inv, "dashed"))
+    decay, zeta, bound = list(f.decay), f.zeta, list(f.bound)
 
     shifts = np.arange(min(SIMPLIFIED_SHIFTS, max(ctx.max_points // 2, 2)), dtype=float)
     real, cos_only, literal = simplified_scores(q, k, m, n, shifts, inv0, style)
