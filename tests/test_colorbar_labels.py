@@ -34,3 +34,21 @@ def test_colour_bar_labels_at_200_percent(window, qtbot):
         display.leave_presentation()
     assert {"-1.0", "0", "1.0"} <= set(heat), heat  # both ends and the zero
     assert any(t.startswith("-") for t in sim) and "0" in sim, sim
+
+
+def test_colour_bar_ends_at_300_percent(window, show_view):
+    """The labels at a bar's ends stick out half a line past it: pyqtgraph leaves 15 px
+    for that, so on stage at 300 % the attention matrices' bars read 0.2 … 0.8 without
+    0 and 1.0, and Shaw's index bar 2 … 6 without 0 and 8."""
+    try:
+        weights = show_view(window, "permutation", (1600, 1000), 3.0, present=True)
+        weights.canvas.grab()
+        attention = _labels(weights.plots["weights_a_none"].colorbar.axis)
+        relative = show_view(window, "relative", (1600, 1000), 3.0, present=True)
+        relative.canvas.grab()
+        shaw = _labels(relative.plots["shaw"].colorbar.axis)
+    finally:
+        window.lecture.display.set_scale(1.0)
+        window.lecture.display.leave_presentation()
+    assert {"0", "1.0"} <= set(attention), attention
+    assert {"0", "8"} <= set(shaw), shaw

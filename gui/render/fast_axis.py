@@ -639,16 +639,30 @@ VALUE_AXIS_WIDTH = 45  # px: pyqtgraph's colour bar value axis at 100 %
 VALUE_AXIS_SAMPLE = "-0.00"  # the widest label that must fit (ticks as "-0.5", "-10")
 
 
+VALUE_AXIS_OVERHANG = 15  # px pyqtgraph lets a vertical axis's labels run past its ends
+
+
 def fit_value_axis(colorbar: pg.ColorBarItem, font: QtGui.QFont) -> None:
     """Set a vertical colour bar's value axis to ``font`` and make it wide enough for
     labels as wide as :data:`VALUE_AXIS_SAMPLE` in it (never below pyqtgraph's 45 px):
-    a label wider than its axis is not drawn, so at 200 % a fixed 45 px kept only "0"."""
+    a label wider than its axis is not drawn, so at 200 % a fixed 45 px kept only "0".
+
+    A label must also lie within the axis's length plus a margin at both ends, 15 px in
+    pyqtgraph whatever the font: the labels at the bar's ends (0 and 1 of an attention
+    matrix) stick out half a line, so from about 300 % on they were not drawn and the
+    bar read 0.2 … 0.8. The margin grows to half a line of ``font``.
+    """
     axis = colorbar.axis
     if axis.style.get("tickFont") != font:
         axis.setStyle(tickFont=font)
     if colorbar.horizontal:
         return
-    text = QtGui.QFontMetricsF(font).horizontalAdvance(VALUE_AXIS_SAMPLE)
+    metrics = QtGui.QFontMetricsF(font)
+    overhang = max(VALUE_AXIS_OVERHANG, math.ceil(metrics.height() / 2 + 1))
+    if axis.style.get("hideOverlappingLabels") != overhang:
+        axis.prepareGeometryChange()  # the margin is part of the axis's bounding rect
+        axis.setStyle(hideOverlappingLabels=overhang)
+    text = metrics.horizontalAdvance(VALUE_AXIS_SAMPLE)
     gap = max(0, axis.style["tickLength"]) + axis.style["tickTextOffset"][0]
     width = float(max(VALUE_AXIS_WIDTH, math.ceil(text + gap + 2)))
     if axis.width() != width:
