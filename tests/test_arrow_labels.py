@@ -44,3 +44,36 @@ def test_plane_texts_neither_collide_nor_leave_the_view_at_200_percent(studio, v
             if inter.width() > 1 and inter.height() > 1:
                 problems.append(f"{text_a!r} overlaps {text_b!r}")
     assert not problems
+
+
+def test_zoomed_plane_hides_the_names_of_arrows_out_of_view(studio):
+    """In a rectangle-zoomed RoPE plane, an arrow's name whose tip is out of the data
+    area is hidden (pushed inside, it stuck to the plot's edge, next to no arrow), the
+    others stay by their tips; back to the whole plane, all are shown again."""
+    area, _boxes = _label_boxes(studio, "rope")
+    plot = studio.views["rope"].plots["plane"]
+    vb = plot.plot.getViewBox()
+    tips = [
+        (label, head.pos())
+        for head, label in zip(plot.arrows[2::3], plot.arrows[3::3], strict=True)
+    ]
+    assert len(tips) >= 2
+    # a rectangle around the first tip only
+    first = tips[0][1]
+    rect = QtCore.QRectF(first.x() - 0.15, first.y() - 0.15, 0.3, 0.3)
+    assert any(not rect.contains(tip) for _label, tip in tips)
+    overlay = studio.lecture.overlay
+    overlay.zoom_plot(plot.plot, rect)
+    canvas = studio.views["rope"].canvas
+    try:
+        canvas.grab()  # the view's transform follows its range when it paints
+        area = vb.sceneBoundingRect()
+        for label, tip in tips:
+            assert label.isVisible() == rect.contains(tip), label.toPlainText()
+            if label.isVisible():
+                label.updateTransform(force=True)
+                assert area.adjusted(-1, -1, 1, 1).contains(label.sceneBoundingRect())
+    finally:
+        overlay.unzoom()
+    canvas.grab()
+    assert all(label.isVisible() for label, _tip in tips)

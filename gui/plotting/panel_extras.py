@@ -27,7 +27,7 @@ class PanelExtras:
     panel: Panel | None
     arrows: list[pg.GraphicsObject]
     text_labels: list[pg.TextItem]
-    _label_homes: list[tuple[pg.TextItem, float, float]]
+    _label_homes: list[tuple[pg.TextItem, float, float, float, float]]
     table: pg.TextItem | None
     tile_labels: TileLabels | None
     _table_html: str | None
@@ -69,10 +69,13 @@ class PanelExtras:
             item.setColor(series_color(label.color, theme))
         # arrow tips' names first (they belong to their tips), then the panel's texts
         tips = [
-            (label, a.x * 1.12, a.y * 1.12)
+            (label, a.x * 1.12, a.y * 1.12, a.x, a.y)
             for a, label in zip(panel.arrows, self.arrows[3::3], strict=True)
         ]
-        texts = [(i, lb.x, lb.y) for i, lb in zip(self.text_labels, panel.labels, strict=True)]
+        texts = [
+            (i, lb.x, lb.y, lb.x, lb.y)
+            for i, lb in zip(self.text_labels, panel.labels, strict=True)
+        ]
         self._label_homes = tips + texts
         self.place_labels()
 
@@ -86,17 +89,27 @@ class PanelExtras:
         placed) at which its box lies inside the view box and meets none placed before.
         Called on every show and whenever the view's transform changes (resize, range);
         it only moves the existing items.
+
+        A text whose data point (an arrow's tip, the clock's angle) is out of the data
+        area, as in a rectangle-zoomed plane, is hidden: pushed inside, it stuck to the
+        plot's edge and named nothing there.
         """
         if not self._label_homes:
             return
         vb = self.plot.getViewBox()
         area = vb.sceneBoundingRect()
         if area.width() < 2 or area.height() < 2:
-            for item, x, y in self._label_homes:
+            for item, x, y, _px, _py in self._label_homes:
                 item.setPos(x, y)
             return
+        inside = area.adjusted(-0.5, -0.5, 0.5, 0.5)
         placed: list[QtCore.QRectF] = []
-        for item, x, y in self._label_homes:
+        for item, x, y, px, py in self._label_homes:
+            shown = inside.contains(vb.mapViewToScene(QtCore.QPointF(px, py)))
+            if item.isVisible() != shown:
+                item.setVisible(shown)
+            if not shown:
+                continue
             local = item.boundingRect()  # pixels, relative to the anchor point
             home = vb.mapViewToScene(QtCore.QPointF(x, y))
             box = local.translated(home)

@@ -97,8 +97,9 @@ class PanelPlot(PanelExtras, CellDisplay):
         self.colorbar: pg.ColorBarItem | None = None
         self.arrows: list[pg.GraphicsObject] = []
         self.text_labels: list[pg.TextItem] = []  # an arrows panel's labels
-        # every text of an arrows panel with its data point (see place_labels)
-        self._label_homes: list[tuple[pg.TextItem, float, float]] = []
+        # every text of an arrows panel with where it goes and the data point it names
+        # (see place_labels)
+        self._label_homes: list[tuple[pg.TextItem, float, float, float, float]] = []
         self.legend: StripLegend | None = None
         self._legend_width: float | None = None  # the width the legend was fitted to
         # the smallest legible plot without a legend (px; its view's grid sets it, 0:
