@@ -264,3 +264,31 @@ def test_legend_text_stays_legible_on_narrow_plots(studio, show_view, view_id, h
         assert seen >= 2
     finally:
         state.reset()
+
+
+def test_compare_legends_fit_their_strips_on_stage_at_300_percent(studio, show_view, qtbot):
+    """Compare at 1600 x 1000 presenting at 300 % (coming from 200 %): every legend lies
+    within its strip and keeps its text at 80 % or more. The view's scroll bar arrives
+    after the first paint and narrows the data by its width; the strips re-plan to it
+    (from the event loop: measured in between, the extrapolation legend was 20 px wider
+    than its strip)."""
+    from gui.plotting.layout_check import layout_problems
+
+    show_view(studio, "compare", (1600, 1000), 2.0, present=True)
+    widget = show_view(studio, "compare", (1600, 1000), 3.0, present=True)
+    for _ in range(3):  # axes learn their labels' sizes when painted, then re-lay out
+        widget.canvas.grab()
+        qtbot.wait(1)
+    assert _scroll_area(widget).verticalScrollBar().isVisible()
+    problems = [p for p in layout_problems(widget) if "legend" in p]
+    for key, plot in widget.plots.items():
+        legend = plot.legend
+        if legend is None or not legend.items:
+            continue
+        strip = plot.plot.getAxis("top").sceneBoundingRect()
+        drawn = legend.sceneBoundingRect()
+        if drawn.width() > strip.width() + TOL:
+            problems.append(f"{key}: legend {drawn.width():.0f} px, strip {strip.width():.0f}")
+        if legend.scale() < 0.8:
+            problems.append(f"{key}: legend text at {legend.scale():.0%}")
+    assert problems == []
