@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
+import pytest
 from PySide6 import QtCore
 
 from core.viewdata import Panel, Series
@@ -305,3 +306,31 @@ def test_legend_names_that_follow_a_slider_keep_the_legend_laid_out(qtbot):
     plot.show(panel(102, " and a much longer name than before"))
     assert labels[0].item.toPlainText().endswith("much longer name than before")
     assert plans[0] == 1  # planned anew
+
+
+def test_arrows_left_in_place_are_not_set_again(qtbot):
+    """RoPE's plane: a drag of m turns q's arrow alone; the unrotated and k arrows keep
+    their line, head and label (each was set again on every frame), q's follows."""
+    from core.viewdata import Arrow
+
+    _win, plot = _panel_plot(qtbot, (400, 400))
+
+    def plane(m: int) -> Panel:
+        q = (float(np.cos(m)), float(np.sin(m)))
+        return Panel(
+            "plane",
+            "plane",
+            "arrows",
+            arrows=[Arrow("unrotated", 1.0, 0.0), Arrow(f"q (m={m})", *q), Arrow("k", 0.0, 1.0)],
+        )
+
+    plot.show(plane(1))
+    lines = plot.arrows[1::3]
+    calls = [_counting(line, "setData") for line in lines]
+    plot.show(plane(2))
+    assert [c[0] for c in calls] == [0, 1, 0]
+    q_line, q_head, q_label = plot.arrows[4:7]
+    x, y = q_line.getOriginalDataset()
+    assert (x[-1], y[-1]) == pytest.approx((np.cos(2), np.sin(2)))
+    assert q_head.pos().x() == pytest.approx(np.cos(2))
+    assert q_label.toPlainText() == "q (m=2)"
