@@ -115,3 +115,22 @@ def test_the_label_follows_new_data_and_hides_with_its_plot(window):
     assert window.wait_idle(30)
     assert not plot.plot.isVisible() and not plot.hover.shown
     assert focus.escape()
+
+
+def test_a_canvas_closed_under_a_live_plot_leaves_the_readout_quiet(qtbot):
+    """pyqtgraph's ``GraphicsView.close()`` deletes the scene's items, then lets its
+    viewport go, which sends it a Leave: the readout hid its deleted items and raised
+    (inside a failed test's teardown, where the plot was still referenced, PySide then
+    crashed the whole run instead of reporting the failure)."""
+    import pyqtgraph as pg
+
+    from gui.plotting.panel_plot import PanelPlot
+
+    win = pg.GraphicsLayoutWidget()
+    qtbot.addWidget(win)
+    plot = PanelPlot(win.addPlot())  # kept alive past the close, as a traceback keeps it
+    port = win.viewport()
+    win.scene().clear()  # what close() does first
+    leave = QtCore.QEvent(QtCore.QEvent.Type.Leave)
+    assert plot.hover.eventFilter(port, leave) is False  # raised RuntimeError before
+    assert not plot.hover.shown

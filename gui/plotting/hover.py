@@ -14,6 +14,7 @@ import math
 from collections.abc import Callable
 
 import pyqtgraph as pg
+import shiboken6
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from gui.theme import Theme, current_theme
@@ -92,7 +93,7 @@ class HoverOverlay(QtCore.QObject):
     @property
     def shown(self) -> bool:
         """Whether the label is visible."""
-        return self.label.isVisible()
+        return shiboken6.isValid(self.label) and self.label.isVisible()
 
     def text(self) -> str:
         """The label's text (empty when hidden)."""
@@ -106,7 +107,8 @@ class HoverOverlay(QtCore.QObject):
         """Hide every part of the overlay."""
         self._at = None
         for item in self._items:
-            item.hide()
+            if shiboken6.isValid(item):  # not deleted with its scene (a canvas closed)
+                item.hide()
 
     def refresh(self) -> None:
         """Read again where the label is (the plot's data changed under a resting
