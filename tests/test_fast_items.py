@@ -224,6 +224,68 @@ def test_fast_image_minified_samples_like_qt(qtbot, size):
     np.testing.assert_array_equal(pixels[1], pixels[0])
 
 
+class _CountedTakes(np.ndarray):
+    """An image that counts the gathers (``take``) made from it and its copies."""
+
+    takes: list[int]
+
+    def __array_finalize__(self, obj: object) -> None:
+        self.takes = getattr(obj, "takes", [])
+
+    def take(self, indices, axis=None, **kwargs):  # type: ignore[override]
+        self.takes.append(axis)
+        out = np.asarray(self).take(indices, axis=axis, **kwargs).view(_CountedTakes)
+        out.takes = self.takes
+        return out
+
+
+@pytest.mark.parametrize("size", [(611, 97), (150, 333)])
+@pytest.mark.parametrize("flip", [False, True])
+def test_fast_image_magnified_axis_is_read_without_a_gather(qtbot, monkeypatch, size, flip):
+    """Minified along one axis and magnified along the other (ALiBi's stage mosaic:
+    wider on screen than its cells, fewer pixel rows than cells): only the sampled rows
+    (or columns) are gathered, the magnified axis is read as it is, also when it runs
+    backwards; the same pixels as when every cell of it is gathered by index."""
+    rng = np.random.default_rng(12)
+    data = rng.normal(size=(200, 300)).astype(np.float32)
+    data[np.triu_indices(200, 1)] = -np.inf
+    data[90:95] = np.nan
+    stretch = QtCore.Qt.AspectRatioMode.IgnoreAspectRatio  # each axis its own scale
+    source = QtCore.QRectF(-3.3, -2.7, 306.1, 205.2)
+
+    def shown(counted: _CountedTakes) -> np.ndarray:
+        item = FastImageItem(axisOrder="row-major")
+        item.setColorMap(pg.colormap.get("viridis"))
+        item.set_masked_color(QtGui.QColor("#c8c8c8"))
+        item.setImage(data.copy(), autoLevels=False, levels=(-2.0, 2.0))
+        if flip:  # the magnified axis runs backwards
+            sx, sy = (-1.0, 1.0) if size[0] > 300 else (1.0, -1.0)
+            dx, dy = (300.0 if sx < 0 else 0.0), (200.0 if sy < 0 else 0.0)
+            item.setTransform(QtGui.QTransform(sx, 0, 0, sy, dx, dy))
+        item.image = counted  # (what setImage stored, counting the gathers from it)
+        pixels = _render(item, size, source, stretch)
+        assert item._sampled is not None  # the per-pixel sampling path was taken
+        return pixels
+
+    counted = data.view(_CountedTakes)
+    pixels = shown(counted)
+    assert counted.takes == [0 if size[0] > 300 else 1]  # one gather: the minified axis
+    assert len(np.unique(pixels.reshape(-1, 4), axis=0)) > 50
+
+    samples = FastImageItem._axis_samples
+
+    def by_index(*args: object) -> tuple:  # every cell gathered by its index
+        cells, count, start, extent = samples(*args)
+        if isinstance(cells, slice):
+            cells = np.arange(args[-1])[cells]
+        return cells, count, start, extent
+
+    monkeypatch.setattr(FastImageItem, "_axis_samples", staticmethod(by_index))
+    gathered = data.view(_CountedTakes)
+    np.testing.assert_array_equal(pixels, shown(gathered))
+    assert len(gathered.takes) == 2
+
+
 @pytest.mark.parametrize("case", ["finite", "nan", "inf", "int", "fill", "wide_pen", "flat"])
 def test_fast_curve_data_bounds_equal_pyqtgraph(qtbot, case):
     rng = np.random.default_rng(3)
