@@ -113,3 +113,37 @@ def test_range_equals_pyqtgraphs_view_box(qtbot):
         ranges = [plot.getViewBox().viewRange() for plot in plots]
         assert ranges[1] == ranges[0]
         assert ranges[0][0][0] < x.min() and ranges[0][0][1] > x.max()
+
+
+def test_a_seq_len_frame_leaves_the_alibi_plots_it_does_not_change_alone(window):
+    """ALiBi's slopes and the course's 8 × 8 examples do not depend on seq_len: a frame
+    of a seq_len drag neither re-ranges them nor regenerates their axes (the heads
+    mosaic and the distance plot, which do depend on it, do both)."""
+    window.set_view("alibi")
+    widget, state = window.views["alibi"], window.states["alibi"]
+    assert state.set_param("seq_len", 24) and window.wait_idle()
+    widget.canvas.viewport().repaint()  # every axis drawn once
+    plots = widget.plots
+    ranged: dict[str, list[int]] = {}
+    regenerated: dict[str, int] = {}
+    for key, plot in plots.items():
+        ranged[key] = _count_auto_ranges(plot.plot.getViewBox())
+        for name in ("left", "bottom"):
+            axis = plot.plot.getAxis(name)
+            make = axis._make_drawing
+
+            def counted(key: str = key, make=make) -> None:
+                regenerated[key] = regenerated.get(key, 0) + 1
+                make()
+
+            axis._make_drawing = counted
+    views = {key: plot.plot.getViewBox().viewRange() for key, plot in plots.items()}
+    assert state.set_param("seq_len", 30) and window.wait_idle()
+    widget.canvas.viewport().repaint()
+    assert widget.data.params["seq_len"] == 30
+    for key in ("heads", "distance"):  # what depends on seq_len is drawn anew
+        assert ranged[key][0] == 1 and regenerated.get(key, 0) == 2, key
+        assert plots[key].plot.getViewBox().viewRange() != views[key]
+    for key in ("slopes", "course", "real"):
+        assert ranged[key][0] == 0 and key not in regenerated, key
+        assert plots[key].plot.getViewBox().viewRange() == views[key]
