@@ -10,6 +10,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.viewdata import ComputeContext
 from core.views import VIEW_IDS, compute_view, get_view
+from gui.plotting.layout_check import layout_problems
 from gui.widgets.grid_flow import columns_for, flow_grid, grid_columns, min_panel_size
 
 SIZES = ((1280, 720), (1920, 1080), (3840, 2160))
@@ -292,3 +293,24 @@ def test_compare_legends_fit_their_strips_on_stage_at_300_percent(studio, show_v
         if legend.scale() < 0.8:
             problems.append(f"{key}: legend text at {legend.scale():.0%}")
     assert problems == []
+
+
+def test_a_view_switched_to_is_laid_out_before_its_first_paint(studio, show_view):
+    """Issue 14 item 3, seen as a flash: a view laid out in a wider window (three or
+    more columns) and switched to after the window got narrower (two columns, 200 %)
+    settled its rows only from the event loop, after its first paint: its axis titles
+    (Word order's "queries" and "keys") overlapped their tick labels and its legends
+    were cut by their strips until then, in the rows below the fold until scrolled to.
+    The plots of a grid rebuilt in fewer columns were settled with the old plots'
+    items, and the title re-fits deferred while the view was hidden waited for the
+    loop. Checked as the first paint draws it: before any event is processed."""
+    for view_id in ("permutation", "sinusoidal"):
+        show_view(studio, view_id, (2400, 900), 2.0)
+    studio.set_view("clock")  # both hidden while the window changes
+    studio.resize(1280, 720)
+    assert studio.wait_idle(60)
+    for view_id in ("permutation", "sinusoidal"):
+        before = _columns(studio.views[view_id])
+        studio.set_view(view_id)
+        widget = studio.views[view_id]
+        assert layout_problems(widget) == [], (view_id, before, _columns(widget))

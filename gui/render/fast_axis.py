@@ -163,14 +163,17 @@ def post_title_refit(axis: FastAxisItem) -> None:
     _REFITS.post(axis)
 
 
-def run_title_refits(widget: QtWidgets.QWidget) -> None:
+def run_title_refits(widget: QtWidgets.QWidget) -> int:
     """Run the pending title re-fits of ``widget``'s plots now, shown or not (offscreen
-    rendering lays out without an event loop: :mod:`gui.render.snapshot`)."""
+    rendering lays out without an event loop: :mod:`gui.render.snapshot`; a view that
+    appears settles before its first paint: ``ViewWidget.showEvent``); returns how
+    many ran."""
     axes = list(_REFITS.pending)
     mine = [axis for axis in axes if shiboken6.isValid(axis) and _in_widget(axis, widget)]
     for axis in mine:
         _REFITS.pending.discard(axis)
         axis.refit_title()
+    return len(mine)
 
 
 def _in_widget(item: QtWidgets.QGraphicsItem, widget: QtWidgets.QWidget) -> bool:

@@ -18,7 +18,7 @@ from superqt.utils import qdebounced, qthrottled
 from core.formula import escape
 from core.viewdata import ViewData, ViewSpec
 from gui.plotting.panel_plot import PanelPlot
-from gui.render.fast_axis import hide_spare_axes, make_axes
+from gui.render.fast_axis import REFIT_ROUNDS, hide_spare_axes, make_axes, run_title_refits
 from gui.render.formula_label import FormulaLabel
 from gui.render.settle import Targets, before_layout, settle, targets
 from gui.render.view_box import PlotViewBox
@@ -206,6 +206,10 @@ class ViewWidget(QtWidgets.QWidget):
             self._layout_key = None  # half built until the last plot is in
             self.canvas.clear()
             self.plots = {}
+            # the settle's layouts, views and axes are the old plots' (collected anew:
+            # the same panels in other columns have as many items, and a settle of the
+            # removed plots left the new ones below the fold unmeasured until painted)
+            self._settle_targets = None
             self._columns = columns
             where = flow_grid(own, columns)
             for p in data.panels:
@@ -367,6 +371,23 @@ class ViewWidget(QtWidgets.QWidget):
     def showEvent(self, event: QtGui.QShowEvent) -> None:
         super().showEvent(event)
         self.fit_grid()  # at once: the view appears laid out (tests wait no longer)
+        self._settle_shown()
+
+    def _settle_shown(self) -> None:
+        """Finish now what a view that appears would otherwise finish from the event
+        loop after its first paint: the axis titles re-fitted to the lengths the plots
+        got while the view was hidden or just now (a hidden view's re-fits wait for it
+        to be shown; a view shown in a window of another size or mode re-lays out as it
+        appears), their legend strips re-planned, and the rows fitted to them. The
+        first frame then shows the settled layout: at 200 % the axis titles of a view
+        switched to overlapped their tick labels for a frame or two, in the rows below
+        the fold until scrolled to. Runs when the view is shown, never per frame."""
+        for _ in range(REFIT_ROUNDS):
+            self._settle()
+            if not run_title_refits(self):
+                break
+            self.fit_height()
+        self._settle()
 
     def fit_grid(self) -> None:
         """Lay the plots out in as many columns as fit (rebuilding the grid when that
