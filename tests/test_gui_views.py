@@ -82,8 +82,26 @@ def assert_plots_match_core(window, view_id):
             np.testing.assert_allclose(got["bars.height"], panel.series[0].y)
 
 
+@pytest.fixture(scope="module")
+def _module_window(qapp, open_window):
+    with open_window(1600, 1000) as win:
+        yield win
+
+
+@pytest.fixture
+def shared(_module_window):
+    """The module's window (one for the per-view tests, not one per test), each view's
+    parameters back at their defaults and the window at 1600x1000 after each test."""
+    yield _module_window
+    for state in _module_window.states.values():
+        state.reset()
+    _module_window.resize(1600, 1000)
+    assert _module_window.wait_idle(60)
+
+
 @pytest.mark.parametrize("view_id", VIEW_IDS)
-def test_view_builds_and_plots_equal_core(window, view_id):
+def test_view_builds_and_plots_equal_core(shared, view_id):
+    window = shared
     window.set_view(view_id)
     assert window.wait_idle()
     widget = window.views[view_id]
@@ -95,7 +113,8 @@ def test_view_builds_and_plots_equal_core(window, view_id):
 
 
 @pytest.mark.parametrize("view_id", VIEW_IDS)
-def test_each_parameter_widget_to_model_and_back(window, view_id):
+def test_each_parameter_widget_to_model_and_back(shared, view_id):
+    window = shared
     window.set_view(view_id)
     state, panel = window.states[view_id], window.panels[view_id]
     for param in state.model.params:
