@@ -25,6 +25,35 @@ def _patient_wait_until(self, callback, *, timeout: int = WAIT_CEILING_MS) -> No
 QtBot.waitUntil = _patient_wait_until  # type: ignore[method-assign]
 
 
+# The modules whose tests take longest (seconds of CPU each: real windows at 200-300 %,
+# benchmarks in a subprocess), run first. Under `pytest -n auto` each worker takes the
+# next tests in this order, so the last ones are short: a long test started last kept
+# one worker busy while the other had nothing left to do. Only the order changes; every
+# module still runs all its tests in its own order.
+SLOW_MODULES_FIRST = (
+    "test_stage_scroll.py",
+    "test_layout_fit.py",
+    "test_view_fit.py",
+    "test_bench_smoke.py",
+    "test_stage_focus.py",
+    "test_lecture.py",
+    "test_live_use.py",
+    "test_training.py",
+    "test_render_export.py",
+    "test_presenter.py",
+    "test_word_order_legible.py",
+    "test_parsers_property.py",
+    "test_presenter_next.py",
+    "test_stage_strip.py",
+    "test_gui_views.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {name: i for i, name in enumerate(SLOW_MODULES_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable
+
+
 @pytest.fixture
 def window(qtbot):
     """A shown main window; closed (engine stopped) after the test."""
