@@ -85,6 +85,8 @@ class ViewWidget(QtWidgets.QWidget):
         self.plots: dict[str, PanelPlot] = {}
         self.square_cells: dict[str, bool] = {}  # "Square cells" chosen per panel key
         self._layout_key: tuple | None = None
+        # a theme or UI scale applied while hidden: the plots are redrawn when shown
+        self._restyle_on_show = False
         self._items_seen = 0  # scene items when text caching was last applied
         self._settle_targets: Targets | None = None  # layouts, views, axes (see _settle)
         self._settle_key: tuple[int, int] = (0, 0)
@@ -199,6 +201,7 @@ class ViewWidget(QtWidgets.QWidget):
         parts, the presenter's picture of the next scene, keeps the stage live). The
         parts run in :meth:`show_data`'s order; ``parts=False`` (:meth:`show_data`)
         lays the plots out only with the grid."""
+        self._restyle_on_show = False  # drawn in the current theme from here on
         own = {p.key: (p.row, p.col, p.row_span, p.col_span) for p in data.panels}
         columns = self._columns_now(own)
         key = (tuple(own.items()), columns)
@@ -370,7 +373,10 @@ class ViewWidget(QtWidgets.QWidget):
 
     def showEvent(self, event: QtGui.QShowEvent) -> None:
         super().showEvent(event)
-        self.fit_grid()  # at once: the view appears laid out (tests wait no longer)
+        if self._restyle_on_show and self.data is not None:
+            self.show_data(self.data)  # the theme or scale applied while hidden; fits too
+        else:
+            self.fit_grid()  # at once: the view appears laid out (tests wait no longer)
         self._settle_shown()
 
     def _settle_shown(self) -> None:
@@ -654,7 +660,8 @@ class ViewWidget(QtWidgets.QWidget):
         self.banner.setText("")
 
     def apply_theme(self) -> None:
-        """Re-style labels and canvas for the current theme and UI scale."""
+        """Re-style labels and canvas for the current theme and UI scale (a hidden
+        view's plots when it is next shown)."""
         theme = current_theme()
         self.canvas.setBackground(theme.background)
         # a wheel notch (three steps) scrolls ~100 px at 100 %, and as much more as the
@@ -674,7 +681,11 @@ class ViewWidget(QtWidgets.QWidget):
         self._release_status_height()
         if self.data is not None:
             self._layout_key = None
-            self.show_data(self.data)
+            if self.isVisible():
+                self.show_data(self.data)
+            else:  # a hidden view (another view's page) is redrawn when shown, not now:
+                # a theme or scale change redrew all ten views' plots (ViewWidget.showEvent)
+                self._restyle_on_show = True
 
     # ----------------------------------------------------------------- hover
     def _mouse_moved(self, scene_pos: QtCore.QPointF) -> None:
