@@ -8,7 +8,7 @@ import pyqtgraph as pg
 import pytest
 from PySide6 import QtCore, QtGui
 
-from gui.render.axis_specs import generate_draw_specs, label_boxes, separate_labels
+from gui.render.axis_specs import box_edges, generate_draw_specs, label_boxes, separate_labels
 from gui.render.fast_axis import FastAxisItem, drop_close
 
 
@@ -90,6 +90,56 @@ def test_draw_specs_equal_pyqtgraph(qtbot, grid, log):
     assert checked > 100  # labels were really compared
     if log:  # pyqtgraph labels every minor tick of a log axis: some pile up
         assert separated > 0
+
+
+def _separated_by_qt(orientation: str, text_specs: list, ranks: list | None) -> list:
+    """The former :func:`separate_labels`: Qt's ``QRectF.intersects`` of every pair."""
+    boxes = label_boxes(orientation, [spec[0] for spec in text_specs])
+    order = sorted(range(len(text_specs)), key=lambda k: ranks[k]) if ranks else range(len(boxes))
+    kept: list[int] = []
+    for k in order:
+        if not any(boxes[k].intersects(boxes[other]) for other in kept):
+            kept.append(k)
+    return [text_specs[k] for k in sorted(kept)]
+
+
+@pytest.mark.parametrize("orientation", AXES)
+def test_label_boxes_meet_as_qt_rectangles_intersect(orientation):
+    """The float boxes meet exactly where Qt's rectangles intersect (touching edges,
+    empty and negative sizes, coordinates on a coarse grid so that edges coincide), and
+    the labels kept are the ones Qt's rectangles keep, whatever the ranks."""
+    rng = np.random.default_rng(23)
+    for trial in range(300):
+        n = int(rng.integers(0, 12))
+        grid = 0.25 if trial % 2 else 0.1  # a coarse grid: many exact touches
+        rects = [
+            QtCore.QRectF(
+                float(rng.integers(-40, 40)) * grid * 8,
+                float(rng.integers(-40, 40)) * grid * 4,
+                float(rng.choice([0, -1, 1, 2, 3, 5, 8])) * grid * 8,
+                float(rng.choice([0, -1, 1, 2, 4])) * grid * 10,
+            )
+            for _ in range(n)
+        ]
+        qt = label_boxes(orientation, rects)
+        edges = box_edges(orientation, rects)
+        for i in range(n):
+            for j in range(n):
+                a, b = edges[i], edges[j]
+                meet = (
+                    a is not None
+                    and b is not None
+                    and a[0] < b[1]
+                    and b[0] < a[1]
+                    and a[2] < b[3]
+                    and b[2] < a[3]
+                )
+                assert meet == qt[i].intersects(qt[j]), (rects[i], rects[j])
+        specs = [(rect, 0, str(k)) for k, rect in enumerate(rects)]
+        ranks = [(int(rng.integers(0, 3)), 0) for _ in range(n)] if trial % 3 else None
+        assert separate_labels(orientation, specs, ranks) == _separated_by_qt(
+            orientation, specs, ranks
+        )
 
 
 def test_drop_close_matches_isclose():

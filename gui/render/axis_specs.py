@@ -15,10 +15,9 @@ that would overlap (the minor labels of a log axis, ``9·10¹`` over ``8·10¹``
 from __future__ import annotations
 
 import math
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
-import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
 from gui.render.pg_compat import device_transform, explicit_ticks
@@ -77,30 +76,22 @@ def generate_draw_specs(
     else:
         tick_bounds = linked.mapRectToItem(axis, linked.boundingRect())
     orientation = axis.orientation
+    # the axis line's ends: pyqtgraph's pg.Point(corner) + pg.Point(±1, ±1), the same
+    # additions on plain QPointF (pg.Point's arithmetic was a fifth of this function)
+    left, top, right, bottom = bounds.left(), bounds.top(), bounds.right(), bounds.bottom()
+    point = QtCore.QPointF
     if orientation == "left":
-        span = (
-            pg.Point(bounds.topRight()) + pg.Point(-1.0, -1.0),
-            pg.Point(bounds.bottomRight()) + pg.Point(-1.0, 1.0),
-        )
-        tick_start, tick_stop, tick_dir, dim = tick_bounds.right(), bounds.right(), -1, 0
+        span = (point(right + -1.0, top + -1.0), point(right + -1.0, bottom + 1.0))
+        tick_start, tick_stop, tick_dir, dim = tick_bounds.right(), right, -1, 0
     elif orientation == "right":
-        span = (
-            pg.Point(bounds.topLeft()) + pg.Point(1.0, -1.0),
-            pg.Point(bounds.bottomLeft()) + pg.Point(1.0, 1.0),
-        )
-        tick_start, tick_stop, tick_dir, dim = tick_bounds.left(), bounds.left(), 1, 0
+        span = (point(left + 1.0, top + -1.0), point(left + 1.0, bottom + 1.0))
+        tick_start, tick_stop, tick_dir, dim = tick_bounds.left(), left, 1, 0
     elif orientation == "top":
-        span = (
-            pg.Point(bounds.bottomLeft()) + pg.Point(-1.0, -1.0),
-            pg.Point(bounds.bottomRight()) + pg.Point(1.0, -1.0),
-        )
-        tick_start, tick_stop, tick_dir, dim = tick_bounds.bottom(), bounds.bottom(), -1, 1
+        span = (point(left + -1.0, bottom + -1.0), point(right + 1.0, bottom + -1.0))
+        tick_start, tick_stop, tick_dir, dim = tick_bounds.bottom(), bottom, -1, 1
     else:
-        span = (
-            pg.Point(bounds.topLeft()) + pg.Point(-1.0, 1.0),
-            pg.Point(bounds.topRight()) + pg.Point(1.0, 1.0),
-        )
-        tick_start, tick_stop, tick_dir, dim = tick_bounds.top(), bounds.top(), 1, 1
+        span = (point(left + -1.0, top + 1.0), point(right + 1.0, top + 1.0))
+        tick_start, tick_stop, tick_dir, dim = tick_bounds.top(), top, 1, 1
     # dim below is 0 for a vertical axis, 1 for a horizontal one
     transform = device_transform(axis)
     if transform is None:
@@ -164,13 +155,13 @@ def generate_draw_specs(
                 tick_specs.append((pen, QtCore.QPointF(x, tick_start), QtCore.QPointF(x, stop)))
 
     if style["stopAxisAtTick"][0] is True:
-        lowest = min(map(min, positions))
+        lowest = cast(float, min(map(min, positions)))  # (as pyqtgraph computes it)
         if dim == 0:
             span[0].setY(max(span[0].y(), lowest))
         else:
             span[0].setX(max(span[0].x(), lowest))
     if style["stopAxisAtTick"][1] is True:
-        highest = max(map(max, positions))
+        highest = cast(float, max(map(max, positions)))
         if dim == 0:
             span[1].setY(min(span[1].y(), highest))
         else:
@@ -270,15 +261,54 @@ def separate_labels(orientation: str, text_specs: list, ranks: list | None = Non
     list
         The kept specs in their original order: ``text_specs`` itself when none overlap.
     """
-    boxes = label_boxes(orientation, [spec[0] for spec in text_specs])
+    boxes = box_edges(orientation, [spec[0] for spec in text_specs])
     order = sorted(range(len(text_specs)), key=lambda k: ranks[k]) if ranks else range(len(boxes))
-    kept: list[int] = []
+    kept: list[tuple[float, float, float, float]] = []
+    keep: list[int] = []
     for k in order:
-        if not any(boxes[k].intersects(boxes[other]) for other in kept):
-            kept.append(k)
-    if len(kept) == len(text_specs):
+        box = boxes[k]
+        if box is not None:
+            left, right, top, bottom = box
+            if any(left < r and lo < right and top < b and t < bottom for lo, r, t, b in kept):
+                continue
+            kept.append(box)
+        keep.append(k)
+    if len(keep) == len(text_specs):
         return text_specs
-    return [text_specs[k] for k in sorted(kept)]
+    return [text_specs[k] for k in sorted(keep)]
+
+
+def box_edges(
+    orientation: str, rects: list[QtCore.QRectF]
+) -> list[tuple[float, float, float, float] | None]:
+    """:func:`label_boxes` as ``(left, right, top, bottom)`` floats, ``None`` for a box
+    with no area: two boxes meet (``QRectF.intersects``) when ``left < other right``,
+    ``other left < right`` and the same across. The same arithmetic as
+    ``QRectF.adjusted`` and ``intersects`` in plain floats (a ``QRectF`` per label and
+    a Qt call per pair were a quarter of an axis's draw specs, for every axis whose
+    range moved on every frame of a drag; a test compares them with Qt's)."""
+    vertical = orientation in ("left", "right")
+    out: list[tuple[float, float, float, float] | None] = []
+    for rect in rects:
+        x, y, w, h = rect.x(), rect.y(), rect.width(), rect.height()
+        line = h / 0.8
+        if vertical:  # rect.adjusted(0, -(line - h) / 2, 0, (line - h) / 2)
+            x1, x2, y1, y2 = 0.0, 0.0, -(line - h) / 2, (line - h) / 2
+        else:  # rect.adjusted(-line / 4, 0, line / 4, line - h)
+            x1, x2, y1, y2 = -line / 4, line / 4, 0.0, line - h
+        x, y, w, h = x + x1, y + y1, w + x2 - x1, h + y2 - y1
+        left = right = x
+        if w < 0:
+            left += w
+        else:
+            right += w
+        top = bottom = y
+        if h < 0:
+            top += h
+        else:
+            bottom += h
+        out.append(None if left == right or top == bottom else (left, right, top, bottom))
+    return out
 
 
 def log_rank(value: float) -> int:
