@@ -531,3 +531,28 @@ def test_only_a_shown_window_filters_the_applications_events(qtbot, monkeypatch)
     win.show()  # shown again: the shortcut overrides work again
     assert filtered()
     win.close()
+
+
+def test_a_theme_changed_while_a_view_is_hidden_shows_when_it_is_shown(window, qtbot):
+    """A theme change redraws the views on screen at once and a hidden view (another
+    page of the stack) when it is next shown: it never shows in the old colours."""
+    first = window.current_view
+    hidden = "alibi" if first != "alibi" else "rope"
+    window.set_view(hidden)
+    assert window.wait_idle(30)
+    window.set_view(first)
+    assert window.wait_idle(30)
+    widget = window.views[hidden]
+
+    def pens() -> set[str]:
+        return {
+            plot.plot.getAxis("left").textPen().color().name() for plot in widget.plots.values()
+        }
+
+    light = pens()
+    qtbot.keyClick(window, Key.Key_T, QtCore.Qt.KeyboardModifier.ControlModifier)
+    dark = current_theme().foreground
+    assert current_theme().name == "dark" and {dark} != light
+    window.set_view(hidden)  # no event processed in between: its first paint is dark
+    assert pens() == {dark}
+    assert widget.canvas.backgroundBrush().color().name() == current_theme().background
