@@ -356,3 +356,20 @@ def test_axis_draws_only_the_labels_of_its_exposed_part(qtbot):
     assert (partly[y0 : y1 + 1, x0 : x1 + 1, :3] != 255).any()  # the ticks
     labels = slice(0, x0 - 2)  # left of the axis line
     assert (painted[:, labels, :3] != 255).any() and not (partly[:, labels, :3] != 255).any()
+
+
+def test_a_new_axis_title_of_the_same_axis_size_is_centred_again(qtbot):
+    """A new bottom title on an axis that keeps its size (deck scene 17 -> 18: DeBERTa's
+    "key j" became "key j (keys 0..40, near the query)") was left where pyqtgraph had
+    centred the old text: it ran 230 px past the plot's right end at 3840x2160 / 200 %."""
+    from gui.render.fast_axis import run_title_refits
+
+    win, plot = _shown_panel(qtbot, _view_panel("relative", "deberta_terms"), (900, 500))
+    axis = plot.plot.getAxis("bottom")
+    for text in ("key j", "key j (keys 0..40, near the query)", "j"):
+        size = axis.size()
+        axis.setLabel(text)
+        run_title_refits(win)
+        assert axis.size() == size  # the room across did not change: no resize event
+        title = _title_text(axis)
+        assert title.center().x() == pytest.approx(axis.size().width() / 2, abs=1.0), text

@@ -287,12 +287,12 @@ class FastAxisItem(pg.AxisItem):
         label = self.label
         if label is None:
             return
+        # Always placed here, also where pyqtgraph's own place would do (no span, no
+        # scale: the same formula): pyqtgraph places the title only when the axis is
+        # resized, so a new title on an axis of the same size stayed where the old one
+        # had been centred (DeBERTa's "key j (keys 0..40, …)" ran past its plot's end).
         start, length = self.title_span()
         scale = label.scale()
-        vertical = self.orientation in ("left", "right")
-        own = self.size().height() if vertical else self.size().width()
-        if start == 0.0 and scale == 1.0 and length == own:
-            return  # where pyqtgraph placed it
         br = label.boundingRect()
         if self.orientation in ("left", "right"):
             pos = QtCore.QPointF(label.pos().x(), int(start + length / 2 + br.width() * scale / 2))
