@@ -95,6 +95,9 @@ def test_export_rows():
 
 
 def test_widget_draws_trails_faded_and_labels(qapp):
+    import pyqtgraph as pg
+
+    from gui.theme import current_theme
     from gui.widgets.view_widget import ViewWidget
 
     widget = ViewWidget(SPEC)
@@ -107,6 +110,10 @@ def test_widget_draws_trails_faded_and_labels(qapp):
     assert [t.toPlainText() for t in plot.text_labels] == [
         lb.text for lb in data.panel("plane").labels
     ]
+    background = pg.mkColor(current_theme().background)
+    for text in plot.text_labels:  # on a patch of the background: readable over the lines
+        assert text.fill.color().rgb() == background.rgb()
+        assert 0.5 < text.fill.color().alphaF() < 1.0
     line = plot.arrows[1]  # after the unit circle: q's shaft
     x, y = line.getData()
     assert (x[-1], y[-1]) == pytest.approx((math.cos(2.0), math.sin(2.0)))

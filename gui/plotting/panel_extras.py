@@ -65,10 +65,16 @@ class PanelExtras:
                 item.setFont(theme.font(11, bold=True))
                 self.plot.addItem(item)
                 self.text_labels.append(item)
+        # on a translucent patch of the background, as the tile labels: a line through
+        # the text (the clock's k arrow through "q·k = +0.540") leaves it readable
+        halo = pg.mkColor(theme.background + "c0")
         for item, label in zip(self.text_labels, panel.labels, strict=True):
             if item.toPlainText() != label.text:
                 item.setText(label.text)
             item.setColor(series_color(label.color, theme))
+            if item.fill.color() != halo:
+                item.fill = pg.mkBrush(halo)
+                item.update()
         # arrow tips' names first (they belong to their tips), then the panel's texts
         tips = [
             (label, a.x * 1.12, a.y * 1.12, a.x, a.y)
