@@ -11,7 +11,14 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from core.viewdata import ComputeContext
 from core.views import VIEW_IDS, compute_view, get_view
 from gui.plotting.layout_check import layout_problems
-from gui.widgets.grid_flow import columns_for, flow_grid, grid_columns, min_panel_size
+from gui.widgets.grid_flow import (
+    balance_rows,
+    columns_for,
+    flow_grid,
+    grid_columns,
+    min_panel_size,
+)
+from gui.widgets.view_widget import TABLE_PAD, grid_position
 
 SIZES = ((1280, 720), (1920, 1080), (3840, 2160))
 SCALES = (1.0, 2.0, 3.0)
@@ -314,3 +321,56 @@ def test_a_view_switched_to_is_laid_out_before_its_first_paint(studio, show_view
         studio.set_view(view_id)
         widget = studio.views[view_id]
         assert layout_problems(widget) == [], (view_id, before, _columns(widget))
+
+
+def _row_data_heights(widget) -> dict[int, float]:
+    """Each grid row's data area: the lowest view box of the plots in that row alone
+    (tables and plots spanning rows left out)."""
+    layout = widget.canvas.ci.layout
+    rows: dict[int, float] = {}
+    for plot in widget.plots.values():
+        where = grid_position(layout, plot.plot)
+        if plot.table is not None or not plot.plot.isVisible() or where is None:
+            continue
+        top, _col, span, _cols = where
+        if span == 1:
+            data = plot.plot.getViewBox().height()
+            rows[top] = min(rows.get(top, data), data)
+    return rows
+
+
+def test_rows_share_the_stage_with_equal_data_areas(studio, show_view):
+    """Issue 14 item 3, lecture legibility: on stage at 1920 x 1080 and 100 % the
+    Sinusoidal view's middle row (the similarity map, square cells) had a data area
+    of 142 px against 245 px and 237 px above and below it: each row's minimum counted
+    its legend at the narrowest legible plot's width (six lines where one is drawn),
+    and the grid shared the rest by its own rule. Now the rows' data areas are equal
+    (200 px each), at least their legible minimum. Compare's table keeps its own
+    height, the plots above it get the rest (the table's row had 180 px to spare)."""
+    widget = show_view(studio, "sinusoidal", (1920, 1080), 1.0, present=True)
+    assert not widget.scrolls
+    rows = _row_data_heights(widget)
+    assert len(rows) == 3, rows
+    assert min(rows.values()) >= 0.9 * max(rows.values()), rows
+    assert _problems(widget, *widget.panel_size()) == []
+
+    widget = show_view(studio, "compare", (1920, 1080), 1.0, present=True)
+    assert not widget.scrolls
+    table = widget.plots["table"].plot
+    where = grid_position(widget.canvas.ci.layout, table)
+    assert where is not None
+    need = widget.canvas.ci.layout.rowMinimumHeight(where[0])
+    assert table.geometry().height() <= need + TABLE_PAD, (table.geometry().height(), need)
+    assert _problems(widget, *widget.panel_size()) == []
+
+
+def test_balance_rows_gives_every_flexible_row_the_same_data_height():
+    # 700 px for three rows: a legend row (overhead 100), a plain one (40), a table (200)
+    heights = balance_rows({0: 220, 1: 180, 2: 200}, {0: 100, 1: 40}, 700)
+    assert heights == {0: 100 + 180, 1: 40 + 180, 2: 200}
+    # too little room: every row its need (the view scrolls)
+    assert balance_rows({0: 220, 1: 180}, {0: 100, 1: 40}, 300) == {0: 220, 1: 180}
+    # a row whose need is above the shared data height keeps its need, the rest share
+    heights = balance_rows({0: 400, 1: 180, 2: 180}, {0: 40, 1: 40, 2: 40}, 800)
+    assert heights == {0: 400, 1: 200, 2: 200}
+    assert balance_rows({0: 200}, {}, 900) == {0: 200}  # nothing to share

@@ -493,6 +493,14 @@ class PanelPlot(PanelExtras, CellDisplay):
         layout pass, left bottom axis titles over their tick labels at 200 %)."""
         self.legible_height = height
 
+    def data_width(self, width: float) -> float:
+        """The data's width (px) in this plot were it ``width`` px wide: less what its
+        axes and colour bar beside the data take now (a fifth of it before it was laid
+        out)."""
+        plot = self.plot
+        beside = plot.width() - plot.getViewBox().width()
+        return width - (beside if 0 < beside < width else 0.2 * width)
+
     def title_room(self, width: float) -> float:
         """Pixels the plot's title and its bottom axis title take beyond one line each
         in a plot ``width`` px wide (0 for a table): the view's grid adds them to the
@@ -505,8 +513,7 @@ class PanelPlot(PanelExtras, CellDisplay):
         if panel is None or panel.kind == "table":
             return 0.0
         plot = self.plot
-        beside = plot.width() - plot.getViewBox().width()
-        data_w = width - (beside if 0 < beside < width else 0.2 * width)
+        data_w = self.data_width(width)
         text = self.text_theme(current_theme())
         room = 0.0
         title = self._full_title[0]

@@ -113,3 +113,35 @@ def flow_grid(positions: Mapping[str, Position], columns: int) -> dict[str, Posi
                 out[key] = (cursor + new_row[row], (col - start) * stretch, rs, cs * stretch)
             cursor += len(rows)
     return out
+
+
+def balance_rows(
+    need: Mapping[int, float], overhead: Mapping[int, float], height: float
+) -> dict[int, float]:
+    """Heights for a grid's rows that share ``height`` px so that their data areas are
+    as large as possible and equal.
+
+    ``need`` is each row's smallest height (its legible plot, legend, title, table);
+    ``overhead`` what a row takes besides its data (the largest of its plots' title,
+    legend strip and axes; a plot spanning rows counts its share in each). A row with
+    no overhead (a table's alone) keeps its need. The others get the same data height
+    ``d``, ``overhead + d``, where that is at least their need: the largest ``d`` for
+    which all rows fit ``height``. Each row keeps at least its need (with less
+    ``height`` than the needs the rows are their needs, and the view scrolls).
+    """
+    heights = dict(need)
+    flexible = {r for r in need if r in overhead}
+    if not flexible:
+        return heights
+    fixed = {r for r in need if r not in flexible}
+    while flexible:
+        room = height - sum(need[r] for r in fixed)
+        data = (room - sum(overhead[r] for r in flexible)) / len(flexible)
+        held = {r for r in flexible if need[r] > overhead[r] + data}
+        if not held:
+            for r in flexible:
+                heights[r] = overhead[r] + data
+            break
+        fixed |= held  # these keep their need; the rest share what is left
+        flexible -= held
+    return heights

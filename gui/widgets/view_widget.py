@@ -23,9 +23,17 @@ from gui.render.formula_label import FormulaLabel
 from gui.render.settle import Targets, before_layout, settle, targets
 from gui.render.view_box import PlotViewBox
 from gui.theme import current_theme
-from gui.widgets.grid_flow import Position, columns_for, flow_grid, grid_columns, min_panel_size
+from gui.widgets.grid_flow import (
+    Position,
+    balance_rows,
+    columns_for,
+    flow_grid,
+    grid_columns,
+    min_panel_size,
+)
 
 WHEEL_STEP = 33  # px at 100 % the view scrolls per wheel step (a notch is three)
+LEGEND_SHARE = 0.8  # of a plot's width its data (and legend strip) has, at least
 TABLE_PAD = 12  # px a table panel keeps below its table (view box margins, rounding)
 
 
@@ -411,39 +419,59 @@ class ViewWidget(QtWidgets.QWidget):
         smallest legible plot plus its wrapped title's and legend's room, a heatmap's
         row the room its word ticks need at full size (again when its axes changed
         size, :meth:`_data_resized`), a table's row its whole table (the view scrolls
-        when the window is lower). A widget never shown (an export's) keeps no
-        minimum."""
+        when the window is lower). The height the canvas has beyond that goes to the
+        rows so that their data areas are equal (:meth:`_balance_rows`). A widget never
+        shown (an export's) keeps no minimum.
+
+        When the canvas changed height the plots are laid out anew and the rows fitted
+        once more to what they measure then: a title's wrapped lines depend on the
+        axes beside its data, which a plot back from a focus had at their focused
+        size (its row kept a line too few)."""
+        if self._fit_rows():
+            self._fit_rows()
+
+    def _fit_rows(self) -> bool:
+        """:meth:`fit_height` once; whether the canvas's height changed."""
         layout = self.canvas.ci.layout
         if not self.isVisible():  # an export's widget: drawn at the size asked for
             for r in range(layout.rowCount()):
                 layout.setRowMinimumHeight(r, 0.0)
+                layout.setRowPreferredHeight(r, 0.0)
             for plot in self.plots.values():
                 plot.set_legible_height(0.0)
             self.canvas.setMinimumHeight(0)
-            return
+            return False
         min_w, min_h = self.panel_size()
-        # the data's width in the narrowest legible plot (its left axis and title take
-        # ~30 %: at 0.8 a narrow plot's legend wrapped more than its room allowed)
-        legend_w = 0.7 * min_w
         columns = max(layout.columnCount(), 1)
-        column_w = self._plot_width() / columns
+        left, margin_top, right, margin_bottom = layout.getContentsMargins()
+        gap = max(layout.horizontalSpacing(), 0.0)
+        # a column's width with or without a scroll bar (the room must not follow the
+        # bar): the grid's width less its margins and the gaps between its columns
+        inner = self._plot_width() - 2 * self.canvas.frameWidth() - left - right
+        column_w = (inner - gap * (columns - 1)) / columns
         need: dict[int, float] = {}
         shown = [
             plot
             for plot in self.plots.values()
             if plot.plot.isVisible() or plot.plot.sizePolicy().retainSizeWhenHidden()
         ]
+        spans: list[tuple[PanelPlot, int, int]] = []
         for plot in shown:
             where = grid_position(layout, plot.plot)
             if where is None:
                 continue
             top, _col, span, col_span = where
+            spans.append((plot, top, span))
             height = min_h * span if len(shown) > 1 else min_h  # one (focused): one plot
-            legend = plot.legend_room(legend_w)  # the strip above the data on top
+            # the plot's width in the grid (not below the legible one): its legend
+            # strip takes the lines that the data's width there needs at full text
+            # size; the axes and colour bar beside the data counted as a fixed share,
+            # not as wide as they are now (before the first settle, they were wider)
+            width = max(min_w, column_w * col_span + gap * (col_span - 1))
+            legend = plot.legend_room(LEGEND_SHARE * width)  # the strip on top
             if len(shown) > 1:  # (a focused plot fills the stage: room to spare)
-                # a title wrapped onto more lines: at the plot's width with or without a
-                # scroll bar (the room must not follow the bar), not below the legible one
-                height += plot.title_room(max(min_w, column_w * col_span))
+                # a title wrapped onto more lines, not below the legible one
+                height += plot.title_room(width)
                 height = max(height, plot.word_room())  # word ticks at full size
             plot.set_legible_height(height)  # the legend keeps its full size above it
             height += legend
@@ -456,7 +484,6 @@ class ViewWidget(QtWidgets.QWidget):
         for r in range(layout.rowCount()):  # the grid keeps each row at its need
             if layout.rowMinimumHeight(r) != need.get(r, 0.0):  # (setting re-lays out)
                 layout.setRowMinimumHeight(r, need.get(r, 0.0))
-        _left, margin_top, _right, margin_bottom = layout.getContentsMargins()
         spacing = layout.verticalSpacing() if need else 0.0
         total = (
             sum(need.values())
@@ -467,7 +494,8 @@ class ViewWidget(QtWidgets.QWidget):
             + TABLE_PAD
         )
         height = int(total) + 1
-        if self.canvas.minimumHeight() != height:
+        changed = self.canvas.minimumHeight() != height
+        if changed:
             self.canvas.setMinimumHeight(height)
             # the scroll bar comes or goes, and the canvas takes its size, now rather
             # than a few event-loop passes later (titles re-wrap to the width)
@@ -477,6 +505,46 @@ class ViewWidget(QtWidgets.QWidget):
             if body is not None:
                 body.activate()
             self._settle()  # plots of the new size, laid out before they paint
+        self._balance_rows(need, spans if len(shown) > 1 else [])
+        return changed
+
+    def _balance_rows(
+        self, need: dict[int, float], spans: list[tuple[PanelPlot, int, int]]
+    ) -> None:
+        """Share the canvas's height among the rows so that their data areas are equal
+        (:func:`balance_rows`): each row's preferred height is its plots' title, legend
+        and axes (measured now; a plot spanning rows counts its share in each) plus one
+        data height, never below its need. Left to the grid's own distribution with one
+        plot (focused) or none. Per frame this measures and compares: the grid is laid
+        out again only when a row's height changed (whole pixels)."""
+        layout = self.canvas.ci.layout
+        overhead: dict[int, float] = {}
+        spacing = max(layout.verticalSpacing(), 0.0)
+        for plot, top, span in spans:
+            if plot.table_height() is not None or not plot.plot.isVisible():
+                continue  # a table keeps its height; a hidden plot is not measured
+            data = plot.plot.getViewBox().height()
+            if data <= 0:
+                continue
+            share = (plot.plot.height() - data - spacing * (span - 1)) / span
+            for r in range(top, top + span):
+                overhead[r] = max(overhead.get(r, 0.0), share)
+        want: dict[int, float] = {}
+        if overhead:
+            _left, margin_top, _right, margin_bottom = layout.getContentsMargins()
+            # (the viewport's: the grid follows it, after a focus a little later)
+            rows = self.canvas.viewport().height() - margin_top - margin_bottom
+            rows -= spacing * max(len(need) - 1, 0) + TABLE_PAD
+            want = {r: float(int(h)) for r, h in balance_rows(need, overhead, rows).items()}
+        changed = False
+        for r in range(layout.rowCount()):
+            height = want.get(r, 0.0)
+            if layout.rowPreferredHeight(r) != height:  # (setting re-lays out)
+                layout.setRowPreferredHeight(r, height)
+                changed = True
+        if changed:
+            layout.activate()
+            self._settle()
 
     @property
     def text_pending(self) -> bool:
