@@ -31,6 +31,7 @@ from gui.widgets.grid_flow import (
     grid_columns,
     min_panel_size,
 )
+from gui.widgets.line_box import LineBox
 
 WHEEL_STEP = 33  # px at 100 % the view scrolls per wheel step (a notch is three)
 LEGEND_SHARE = 0.8  # of a plot's width its data (and legend strip) has, at least
@@ -181,7 +182,9 @@ class ViewWidget(QtWidgets.QWidget):
         for w in (self.title, self.explanation, self.formula, self.banner, self.verdict):
             layout.addWidget(w)
         layout.addWidget(self.canvas, 1)
-        layout.addWidget(self.status)
+        # a new notes or readout text in the room of the last re-lays nothing out
+        self._status_box = LineBox(self.status, self.body)
+        layout.addWidget(self._status_box)
         # the grid re-fits (columns, height) once a resize is over, from the event loop
         self._fit_timer = QtCore.QTimer(self)
         self._fit_timer.setSingleShot(True)
@@ -572,20 +575,22 @@ class ViewWidget(QtWidgets.QWidget):
         if not hold:  # other notes (plots shown or hidden, an image's notes line)
             self._release_status_height()
             label.setText(text)
+            self._status_box.sync()
             return
         shown = label.isVisible() and label.width() > 0
         held = label.height() if shown else 0  # the text shown so far (maybe never held)
         label.setText(text)
-        if not shown:
-            return
-        need = max(held, label.heightForWidth(label.width()))
-        if need > label.minimumHeight():
-            label.setMinimumHeight(need)
+        if shown:
+            need = max(held, label.heightForWidth(label.width()))
+            if need > label.minimumHeight():
+                label.setMinimumHeight(need)
+        self._status_box.sync()
 
     def _release_status_height(self) -> None:
         """Let the notes line take its own height again (a new width or text size)."""
         if self.status.minimumHeight():
             self.status.setMinimumHeight(0)
+            self._status_box.sync()
 
     def _show_verdict(self, verdict: str, short: str) -> None:
         """The verdict in the window; on the stage its short form, one line where it
@@ -747,6 +752,7 @@ class ViewWidget(QtWidgets.QWidget):
         )
         self.status.setStyleSheet(f"font-size: {theme.font_pt(12)}pt;")
         self._release_status_height()
+        self._status_box.sync()
         if self.data is not None:
             self._layout_key = None
             if self.isVisible():
