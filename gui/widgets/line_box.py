@@ -95,7 +95,8 @@ class LineBox(QtWidgets.QWidget):
 
     # ----------------------------------------------------------------- events
     def event(self, event: QtCore.QEvent) -> bool:
-        if event.type() == QtCore.QEvent.Type.LayoutRequest:  # from the label
+        # (a wrapper the collector is clearing has lost its attributes: events pass)
+        if event.type() == QtCore.QEvent.Type.LayoutRequest and hasattr(self, "label"):
             parent = self.parentWidget()
             if self.sync() and parent is not None:
                 # the layout's own request is handled in this pass, as the label's
@@ -105,7 +106,7 @@ class LineBox(QtWidgets.QWidget):
         return super().event(event)
 
     def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:
-        if obj is self.label and event.type() in (
+        if obj is getattr(self, "label", None) and event.type() in (
             QtCore.QEvent.Type.ShowToParent,
             QtCore.QEvent.Type.HideToParent,
         ):
@@ -114,6 +115,8 @@ class LineBox(QtWidgets.QWidget):
 
     def resizeEvent(self, event: QtGui.QResizeEvent) -> None:
         super().resizeEvent(event)
+        if not hasattr(self, "label"):
+            return
         self.label.setGeometry(self.rect())
         if event.size().width() != event.oldSize().width():
             # the layout's cached heights at other widths may be an older text's
