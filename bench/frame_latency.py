@@ -44,9 +44,11 @@ What it measures
 
 Usage
 -----
-``python bench/frame_latency.py [--quick] [--only lecture|presentation] [--json PATH]``.
+``python bench/frame_latency.py [--quick|--smoke] [--only lecture|presentation] [--json PATH]``.
 ``--quick`` is a smoke run (few changes, lecture size + one large view, the stage for one
 view, all in one worker process: its peak RSS is that process's, not one case's; < 30 s);
+``--smoke`` is ``--quick`` with two timed changes and one matplotlib draw per case, the
+least that still gives every figure (the test suite's check that the benchmark runs);
 ``--only lecture`` measures the lecture-size cases only, windowed and on
 the stage (a before/after comparison in a few minutes). Targets are printed as PASS/MISS,
 never asserted: the script exits 0 unless it crashes.
@@ -188,7 +190,12 @@ class MplFigure:
     CMAPS = {"diverging": "RdBu_r", "sequential": "viridis", "categorical": "tab10"}
 
     def __init__(
-        self, data: Any, width_px: int, height_px: int, panel_keys: Sequence[str] | None = None
+        self,
+        data: Any,
+        width_px: int,
+        height_px: int,
+        panel_keys: Sequence[str] | None = None,
+        warm: bool = True,
     ) -> None:
         import matplotlib
 
@@ -217,7 +224,8 @@ class MplFigure:
             ax.set_xlabel(p.x_label, fontsize=8)
             ax.set_ylabel(p.y_label, fontsize=8)
             self.artists[p.key] = self._build(ax, p)
-        self.fig.canvas.draw()
+        if warm:  # the first draw lays the figure out: not a redraw
+            self.fig.canvas.draw()
 
     def _build(self, ax: Any, p: Any) -> Any:
         import numpy as np
@@ -297,10 +305,11 @@ class MplFigure:
 def time_matplotlib(
     datas: Sequence[Any], width_px: int, height_px: int, panel_keys: Sequence[str] | None = None
 ) -> float:
-    """Median ms of a matplotlib redraw of each ``ViewData`` in ``datas``."""
-    fig = MplFigure(datas[0], width_px, height_px, panel_keys)
+    """Median ms of a matplotlib redraw of each ``ViewData`` in ``datas`` after the first
+    (one ``ViewData``: its first draw, layout included, timed; for ``--smoke``)."""
+    fig = MplFigure(datas[0], width_px, height_px, panel_keys, warm=len(datas) > 1)
     times = []
-    for data in datas[1:]:
+    for data in datas[1:] or datas:
         t0 = time.perf_counter()
         fig.update(data)
         times.append((time.perf_counter() - t0) * 1e3)
@@ -592,7 +601,7 @@ def run_frame_case(view_id: str, size: str, changes: int, mpl_frames: int) -> di
     w, hgt = h.canvas_size()
     datas = h.drawn
     h.close()
-    if len(datas) >= 2:
+    if datas and len(datas) >= min(2, mpl_frames):
         record["matplotlib_median_ms"] = time_matplotlib(datas, w, hgt)
         record["matplotlib_ratio"] = record["matplotlib_median_ms"] / record["median_ms"]
         if view_id == "sinusoidal":
@@ -979,6 +988,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", type=Path, help="write all records as JSON to this path")
     parser.add_argument("--quick", action="store_true", help="short smoke run (< 30 s)")
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="--quick with the fewest frames that still give every figure (the test suite's "
+        "check that the benchmark runs; its numbers mean little)",
+    )
     parser.add_argument("--batch", nargs="+", metavar="ARGS_JSON", help=argparse.SUPPRESS)
     parser.add_argument("--case", nargs=2, metavar=("VIEW", "SIZE"), help=argparse.SUPPRESS)
     parser.add_argument("--sweep", metavar="VIEW", help=argparse.SUPPRESS)
@@ -996,6 +1011,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mpl-frames", type=int, default=11, help=argparse.SUPPRESS)
     parser.add_argument("--sweep-changes", type=int, default=10, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    args.quick = args.quick or args.smoke
 
     if args.batch:  # worker (--quick): several worker runs in this one process
         for spec in args.batch:
@@ -1023,8 +1039,11 @@ def main(argv: list[str] | None = None) -> int:
     from core.views import VIEW_IDS
 
     t_start = time.perf_counter()
-    changes, mpl = (3, 3) if args.quick else (args.changes, args.mpl_frames)
-    sweep_changes = 3 if args.quick else args.sweep_changes
+    # --smoke: 2 timed changes (a median and a p95), one matplotlib frame (its first draw)
+    changes, mpl = (args.changes, args.mpl_frames)
+    if args.quick:
+        changes, mpl = (2, 1) if args.smoke else (3, 3)
+    sweep_changes = 2 if args.smoke else 3 if args.quick else args.sweep_changes
     large_views = ("alibi",) if args.quick else VIEW_IDS
     records: list[dict[str, Any]] = []
 
@@ -1039,7 +1058,7 @@ def main(argv: list[str] | None = None) -> int:
         )
 
     print(
-        f"frame latency benchmark ({'quick' if args.quick else 'full'}), "
+        f"frame latency benchmark ({'smoke' if args.smoke else 'quick' if args.quick else 'full'}), "
         f"{os.cpu_count()} CPUs, offscreen Qt",
         flush=True,
     )

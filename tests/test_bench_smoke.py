@@ -1,4 +1,5 @@
-"""Smoke test of ``bench/frame_latency.py --quick`` so the benchmark never rots.
+"""Smoke test of ``bench/frame_latency.py --smoke`` (the ``--quick`` cases with the fewest
+frames that still give every figure) so the benchmark never rots.
 
 Checks the JSON structure and that every measured number is positive and finite; no
 timing targets are asserted (they are reported by the benchmark itself).
@@ -45,7 +46,7 @@ def test_quick_benchmark_writes_valid_json(tmp_path):
     out = tmp_path / "bench.json"
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     res = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "frame_latency.py"), "--quick", "--json", str(out)],
+        [sys.executable, str(ROOT / "bench" / "frame_latency.py"), "--smoke", "--json", str(out)],
         cwd=ROOT,
         env=env,
         capture_output=True,
