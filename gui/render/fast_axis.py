@@ -581,13 +581,10 @@ class FastAxisItem(pg.AxisItem):
             ranks = self.label_ranks(layout.label_ticks)
             kept = separate_labels(self.orientation, text_specs, ranks)
             # one tick line per tick in range: as many labels, or some were left out
-            if len(kept) >= len(tick_specs):
+            # (word ticks then try the next size, and at the last keep them all)
+            if len(kept) >= len(tick_specs) or not self.keep_labels:
                 text_specs = kept
                 break
-            if scale != scales[-1]:
-                continue
-            if not self.keep_labels:
-                text_specs = kept
         report_text_size(self, layout.text_size + self.title_clearance(layout.text_size))
         return axis_spec, tick_specs, text_specs
 
