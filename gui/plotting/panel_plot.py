@@ -479,8 +479,9 @@ class PanelPlot(PanelExtras, CellDisplay):
         ``width`` px wide (0 without a legend): the view's grid adds them to the
         smallest legible plot, so a legend with many entries neither squeezes the data
         to a sliver nor shrinks its text (:meth:`StripLegend.plan` keeps the full size
-        in that room). The grid passes the smallest legible width, not the plot's width
-        now (which a scroll bar changes: the room would chase it)."""
+        in that room). The grid passes a share of the plot's width in its grid as if the
+        view scrolled, not the plot's width now (which a scroll bar changes: the room
+        would chase it)."""
         legend = self.legend
         if legend is None or not shiboken6.isValid(legend) or not legend.items:
             return 0.0
