@@ -348,3 +348,62 @@ def test_color_indices_mark_empty_and_masked_cells_in_place():
         want = reference(image, levels, n)
         assert {n, n + 1} <= set(np.unique(want).tolist())
         np.testing.assert_array_equal(got, want)
+
+
+def test_fast_curve_one_direction_lines_skip_the_general_pass(qtbot, monkeypatch):
+    """A single segment (Compare's ``train_len`` markers) and a level line whose x
+    increase ("defined for which positions") get their strokes without the general
+    pass, and exactly the strokes it finds; other lines still go through it."""
+    rng = np.random.default_rng(5)
+    calls = []
+    general = FastCurveItem._compute_strokes
+    monkeypatch.setattr(
+        FastCurveItem,
+        "_compute_strokes",
+        lambda self, t, w: calls.append(len(self.xData)) or general(self, t, w),
+    )
+    simple = [
+        (np.array([32.0, 32.0]), np.array([-1.0, 1.0])),  # vertical marker
+        (np.array([0.0, 5.0]), np.array([0.2, 0.3])),  # flat segment
+        (np.arange(400.0), np.full(400, 2.0)),  # level line
+        (np.cumsum(rng.random(300) + 0.01), np.full(300, -0.7)),
+    ]
+    general_only = [
+        (np.arange(50.0), np.sin(np.arange(50.0))),
+        (np.arange(50.0)[::-1].copy(), np.full(50, 1.0)),  # x decreasing
+        (np.array([0.0, 1.0, 0.5]), np.full(3, 1.0)),  # x turning back: tips
+        (np.array([1.0, 1.0]), np.array([2.0, 2.0])),  # a dot
+        (np.arange(20.0), np.where(np.arange(20) == 7, np.nan, 1.0)),
+    ]
+    for k, (x, y) in enumerate(simple + general_only):
+        item = FastCurveItem(x=x, y=y, pen=pg.mkPen("b", width=4))
+        for sx, sy in ((3.0, -120.0), (-0.7, 40.0), (1.0, -1.0)):
+            device = QtGui.QTransform.fromScale(sx, sy)
+            for width in (1.5, 2.0, 3.0, 4.0, 4.5):
+                calls.clear()
+                item._stroke_cache = None
+                strokes = item._strokes(device, width)
+                assert calls == ([] if k < len(simple) else [len(x)]), (k, sx, width)
+                if k < len(simple):
+                    assert strokes == general(item, device, width), (k, sx, width)
+    assert FastCurveItem.simple_strokes == 0  # counted per item
+
+
+def test_fast_curve_keeps_its_data_extent_across_view_changes(qtbot):
+    """pyqtgraph forgets a curve's data bounds with every change of its view's range
+    (each frame of a drag); the extent of the same arrays is not measured again,
+    that of new data is."""
+    x = np.arange(300.0)
+    item = FastCurveItem(x=x, y=np.sin(x / 9.0), pen=pg.mkPen("b", width=3))
+    first = (item.dataBounds(0), item.dataBounds(1))
+    assert item.extents_measured == 2
+    rect = item.boundingRect()
+    for _ in range(3):
+        item.viewTransformChanged()  # the view's range moved: pyqtgraph drops its bounds
+        assert (item.dataBounds(0), item.dataBounds(1)) == first
+        assert item.boundingRect() == rect
+    assert item.extents_measured == 2
+    item.setData(x=x, y=2.0 * np.sin(x / 9.0))
+    assert item.dataBounds(0) == (0.0, 299.0)
+    assert item.dataBounds(1) == pytest.approx((-2.0, 2.0), abs=1e-3)
+    assert item.extents_measured == 4  # new arrays (x too: setData keeps a new view)

@@ -60,6 +60,10 @@ def _spread(band: float) -> list[float]:
 class FastCurveItem(pg.PlotCurveItem):
     """``PlotCurveItem`` with a fast path for solid aliased cosmetic pens wider than 1 px."""
 
+    _extent_cache: tuple[tuple | None, tuple | None] = (None, None)  # (array, (min, max))
+    extents_measured = 0  # data extents computed (min/max over an array; tests)
+    simple_strokes = 0  # stroke sets found without numpy's general pass (tests)
+
     def dataBounds(
         self,
         ax: int,
@@ -81,11 +85,32 @@ class FastCurveItem(pg.PlotCurveItem):
             and (pen is None or pen.isCosmetic())
             and (shadow is None or shadow.isCosmetic())
         ):
-            bounds = (float(data.min()), float(data.max()))
+            bounds = self.extent(ax)
             if math.isfinite(bounds[0]) and math.isfinite(bounds[1]):  # else NaN/inf rules
                 cache_bounds(self, ax, (frac, orthoRange), bounds)
                 return bounds
         return super().dataBounds(ax, frac, orthoRange)
+
+    def extent(self, ax: int) -> tuple[float, float]:
+        """``(min, max)`` of the x (``ax`` 0) or y data as given (NaN when it has NaN),
+        kept for as long as the item shows the same arrays.
+
+        pyqtgraph forgets its data bounds whenever the view's range or size changes
+        (``viewTransformChanged``), which a plot's x range does on every frame of a
+        ``seq_len`` drag: the bounds are then asked for again by the next paint's
+        bounding rect and auto-range. ``setData`` stores new arrays (a new view of the
+        data even for the same buffer), so a kept extent is never stale.
+        """
+        data = self.xData if ax == 0 else self.yData
+        known = self._extent_cache[ax]
+        if known is not None and known[0] is data:
+            return known[1]
+        extent = (float(data.min()), float(data.max()))
+        cache = list(self._extent_cache)
+        cache[ax] = (data, extent)
+        self._extent_cache = (cache[0], cache[1])
+        self.extents_measured += 1
+        return extent
 
     def _fast_pen(self, p: QtGui.QPainter) -> QtGui.QPen | None:
         """The one-pixel pen of the offset strokes, or ``None`` for pyqtgraph's path."""
@@ -124,9 +149,53 @@ class FastCurveItem(pg.PlotCurveItem):
             for a, b in zip(cached[0], key, strict=True)
         ):
             return cached[1]
-        strokes = self._compute_strokes(device, width)
+        strokes = self._simple_strokes(device, width)
+        if strokes is None:
+            strokes = self._compute_strokes(device, width)
+        else:
+            self.simple_strokes += 1
         self._stroke_cache = (key, strokes)
         return strokes
+
+    def _simple_strokes(self, device: QtGui.QTransform, width: float) -> _Strokes | None:
+        """:meth:`_compute_strokes`'s result for a line of one direction, found without
+        its dozens of numpy calls (each costs more than its work on a short line, and a
+        view has several such lines: Compare's ``train_len`` markers, its level lines
+        of "defined for which positions"): a single finite segment, or a level line
+        (every y the same finite value) whose x increase. ``None``: the general pass.
+        The same arithmetic on the same values, so the same offsets (a test compares).
+        """
+        x, y = self.xData, self.yData
+        if (
+            device.type().value > _TX_SCALE
+            or x.dtype != np.float64
+            or y.dtype != np.float64
+            or len(x) < 2
+        ):
+            return None
+        if len(x) == 2:  # one segment: steep or flat, no turns
+            dx = abs(float(x[1]) - float(x[0])) * abs(device.m11())
+            dy = abs(float(y[1]) - float(y[0])) * abs(device.m22())
+            length = float(np.hypot(dx, dy))
+            if not math.isfinite(length):
+                return None
+            steep = dy > dx
+            total = dy if steep else dx
+            if total == 0.0:  # a dot
+                return None
+            band = width * length / total
+            return ((None, tuple((o, 0.0) if steep else (0.0, o) for o in _spread(band))),)
+        low, high = self.extent(1)
+        if low != high or not math.isfinite(low):
+            return None
+        step_x = x[1:] - x[:-1]
+        if not bool(np.greater(step_x, 0.0).all()):
+            return None  # (x turning back: tips; NaN)
+        cols = float(np.add.reduce(step_x * abs(device.m11())))  # |dy| is 0: every segment flat
+        if not math.isfinite(cols) or cols == 0.0:
+            return None
+        band = width * cols / cols  # (the general pass: width · flat length / columns)
+        return ((None, tuple((0.0, o) for o in _spread(band))),)
 
     def _compute_strokes(self, device: QtGui.QTransform, width: float) -> _Strokes | None:
         x, y = self.xData, self.yData
