@@ -46,11 +46,21 @@ def test_ci_runs_the_gates_in_order() -> None:
         "ruff format --check .",
         "python .ci/mypy_gate.py",
         "lint-imports",
+        'wait "$bundle_pid"',
         ".venv/bin/python -m pytest",
-        "bash .ci/build_bundle.sh",
     ]
-    positions = [script.index(step) for step in order]
+    lines = [line for line in script.splitlines() if not line.lstrip().startswith("#")]
+
+    def first_line(command: str) -> int:
+        return next(n for n, line in enumerate(lines) if command in line)
+
+    positions = [first_line(step) for step in order]
     assert positions == sorted(positions)
+    # the bundle builds in the background while the gates run, and the tests come last,
+    # so that the run ends with pytest's summary
+    assert first_line("bash .ci/build_bundle.sh") < first_line("ruff check .")
+    last_step = script.rsplit('step "', 1)[1]
+    assert last_step.startswith("tests") and ".venv/bin/python -m pytest" in last_step
 
 
 def test_pre_commit_runs_the_same_checks() -> None:
