@@ -424,3 +424,51 @@ def test_a_new_mask_is_kept_as_an_array_and_drawn_from_it(qapp):
     assert layer.runs == masked_runs(image) and len(layer.runs) == 199
     layer.clear()
     assert not layer.masked and layer.runs == []
+
+
+@pytest.mark.parametrize("scale", [(3.1, 2.6), (2.9, 0.43), (-1.7, 1.3)])
+def test_a_causal_mosaic_is_hatched_as_one_staircase_per_tile(qapp, scale):
+    """A causal mask's runs in a tile stack up to one right edge: they are filled as one
+    staircase polygon per tile (a subpath of two corners per run), not as a closed
+    rectangle each (ALiBi's stage mosaic: ~1000 rectangles of five points), with the
+    pixels of one ``fillRect`` per run: magnified, minified rows (most round to no
+    pixel row), mirrored."""
+    from gui.render.cell_values import fill_rects, masked_run_array
+
+    class Recorder(QtGui.QPainter):
+        paths: list[QtGui.QPainterPath] = []
+
+        def fillPath(self, path, brush):
+            self.paths.append(QtGui.QPainterPath(path))
+            super().fillPath(path, brush)
+
+    c, gap = 24, 3
+    image = np.full((c, 3 * c + 2 * gap), np.nan)
+    for k in range(3):  # three heads side by side, as ALiBi's mosaic row
+        tile = np.zeros((c, c))
+        tile[np.triu_indices(c, 1)] = -np.inf
+        image[:, k * (c + gap) : k * (c + gap) + c] = tile
+    runs = masked_run_array(image)
+    assert len(runs) == 3 * (c - 1)
+    sx, sy = scale
+    rects = np.array([[a * sx, r * sy, (b - a) * sx, sy] for r, a, b in runs.tolist()])
+    brush = QtGui.QBrush(QtGui.QColor("#555555"), QtCore.Qt.BrushStyle.BDiagPattern)
+    images = []
+    for one_path in (False, True):
+        out = QtGui.QImage(260, 80, QtGui.QImage.Format.Format_ARGB32_Premultiplied)
+        out.fill(0)
+        p = Recorder(out)
+        p.translate(10.37 + (240 if sx < 0 else 0), 5.61)
+        if one_path:
+            fill_rects(p, rects, brush)
+        else:
+            for x, y, w, h in rects.tolist():
+                p.fillRect(QtCore.QRectF(x, y, w, h), brush)
+        p.end()
+        images.append(out)
+    assert images[0] == images[1]
+    (path,) = Recorder.paths
+    starts = [k for k in range(path.elementCount()) if path.elementAt(k).isMoveTo()]
+    assert len(starts) == 3  # one polygon per tile
+    rows = sum(1 for r, a, b in runs.tolist() if round(r * sy) < round((r + 1) * sy))
+    assert path.elementCount() <= 2 * rows + 2 * 3
