@@ -131,6 +131,24 @@ def test_alibi_heads_equal_core(heads):
     assert np.isnan(p.image[~covered]).all()  # gaps between tiles are transparent
 
 
+def test_alibi_panels_that_do_not_follow_seq_len_keep_their_arrays():
+    """Frames of a seq_len or query drag hand the slopes and the course's 8 × 8 panels the
+    same (read-only) arrays, which the plots recognise without comparing them; another
+    head or mask gives the real bias anew, with its values."""
+    first = view("alibi", CTX, seq_len=300, heads=8, head=2, query=20)
+    again = view("alibi", CTX, seq_len=301, heads=8, head=2, query=21)
+    for key, names in (("slopes", ()), ("course", ("image", "x_coords", "y_coords"))):
+        for name in names:
+            a, b = getattr(first.panel(key), name), getattr(again.panel(key), name)
+            assert a is b and not a.flags.writeable, (key, name)
+    assert first.panel("real").image is again.panel("real").image
+    (a,), (b,) = first.panel("slopes").series, again.panel("slopes").series
+    assert a.x is b.x and a.y is b.y and not a.y.flags.writeable
+    np.testing.assert_array_equal(a.y, alibi_slopes(8))
+    other = view("alibi", CTX, seq_len=301, heads=8, head=3, query=21, causal=False)
+    np.testing.assert_array_equal(other.panel("real").image, alibi_bias(8, 8, causal=False)[2])
+
+
 def test_alibi_mosaic_probe_reads_each_head_exactly():
     n = 50
     data = view("alibi", SMALL, seq_len=n, heads=6, causal=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping
 from typing import Any
@@ -94,6 +95,30 @@ EXPLANATION = (
 TOY_SCORE_SEED = 11
 COURSE_TOY_SLOPE = 0.1  # the course: bias = -0.1 * distance, distance = torch.arange(8)
 COURSE_TOY_SIZE = 8  # the course's scores = torch.randn(8, 8)
+
+
+@functools.lru_cache(maxsize=64)
+def head_table(h: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(slopes, head numbers 1..h)`` of ``h`` heads, read-only and kept: every frame
+    of a drag of another parameter (seq_len, query) hands the slopes panel the same
+    arrays, which its plot recognises without comparing them."""
+    slopes, numbers = alibi_slopes(h), np.arange(1, h + 1, dtype=float)
+    slopes.setflags(write=False)
+    numbers.setflags(write=False)
+    return slopes, numbers
+
+
+@functools.lru_cache(maxsize=64)
+def _course_arrays(h: int, head: int, causal: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Positions, the course's toy bias and head ``head``'s real bias on the course's
+    8 × 8 example, read-only and kept (they do not follow seq_len or the query: a drag
+    hands those plots the same arrays)."""
+    idx = np.arange(COURSE_TOY_SIZE)
+    toy = course_toy_bias(COURSE_TOY_SIZE, idx, idx)
+    real = alibi_bias(COURSE_TOY_SIZE, h, causal, heads=np.array([head - 1]))[0]
+    for array in (idx, real):
+        array.setflags(write=False)
+    return idx, toy, real
 
 
 def _sampled_bias(n: int, h: int, causal: bool, idx: np.ndarray, ctx: ComputeContext) -> np.ndarray:
@@ -244,10 +269,8 @@ def course_panels(
     view's query row."""
     del ctx  # 8 × 8: nothing to sample
     size = COURSE_TOY_SIZE
-    idx = np.arange(size)
     m = float(slopes[head - 1])
-    toy = course_toy_bias(size, idx, idx)
-    real = alibi_bias(size, slopes.size, causal, heads=np.array([head - 1]))[0]
+    idx, toy, real = _course_arrays(slopes.size, head, causal)
 
     def probe(kind: str) -> Any:
         def read(x: float, y: float) -> str:
@@ -315,7 +338,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     n, h, causal = params["seq_len"], params["heads"], params["causal"]
     head = min(params["head"], h)
     query = min(params["query"], n - 1)
-    slopes = alibi_slopes(h)
+    slopes, numbers = head_table(h)
     grid_cols = math.ceil(math.sqrt(h))
     grid_rows = math.ceil(h / grid_cols)
     # tiles and their gaps (an eighth of a tile) fit in the display budget together
@@ -385,7 +408,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             "bars",
             "head h",
             "slope m_h",
-            series=[Series("m_h", np.arange(1, h + 1, dtype=float), slopes)],
+            series=[Series("m_h", numbers, slopes)],
             col=slots[0][0],
             col_span=slots[0][1],
             **bottom,
