@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 import pytest
-from PySide6 import QtCore
+from PySide6 import QtCore, QtGui
 
 from core.viewdata import Panel, Series
 from gui.plotting.panel_plot import PanelPlot
@@ -126,6 +126,46 @@ def test_mosaic_tiles_are_labelled_in_their_corners(qtbot):
     plot.show(_heatmap(image))  # no tiles: no labels
     assert plot.tile_labels is None
     assert not [i for i in win.scene().items() if type(i).__name__ == "TileLabels"]
+
+
+def test_tile_labels_measure_their_texts_once_while_the_tiles_move(qtbot):
+    """A drag moves and resizes the tiles on every frame (ALiBi's seq_len); the labels
+    are measured once per text, not on every paint, and placed as before."""
+    from core.viewdata import Tile
+
+    win, plot = _panel_plot(qtbot, (700, 400))
+    panel = _heatmap(np.full((9, 20), np.nan))
+    panel.tiles = (Tile("left tile label", "l", 0, 0, np.arange(4), np.arange(4)),)
+    plot.show(panel)
+    pg.QtWidgets.QApplication.processEvents()
+    labels = plot.tile_labels
+    measured = []
+
+    class Counting:
+        def __init__(self, metrics):
+            self.metrics = metrics
+
+        def horizontalAdvance(self, text):
+            measured.append(text)
+            return self.metrics.horizontalAdvance(text)
+
+        def __getattr__(self, name):
+            return getattr(self.metrics, name)
+
+    real = labels.metrics
+    labels.metrics = Counting(real)
+    out = QtGui.QImage(700, 400, QtGui.QImage.Format.Format_ARGB32_Premultiplied)
+    for size in (4, 5, 6, 5):  # the tile grows and shrinks, as in a drag
+        panel = _heatmap(np.full((9, 20), np.nan))
+        panel.tiles = (Tile("left tile label", "l", 0, 0, np.arange(size), np.arange(4)),)
+        plot.show(panel)
+        p = QtGui.QPainter(out)
+        labels.paint(p)
+        p.end()
+    assert len(measured) <= 1  # the long label once (or known already)
+    ((text, rect),) = labels.shown()
+    assert text == "left tile label"
+    assert rect.width() == real.horizontalAdvance(text) + 8  # the 4-px margins
 
 
 def test_title_that_follows_a_slider_shows_the_new_text(qtbot):

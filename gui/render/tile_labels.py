@@ -20,6 +20,7 @@ from core.viewdata import Tile
 from gui.render.view_box import ViewOverlay
 
 MARGIN = 4.0  # px around the text, as QGraphicsTextItem's document margin
+_TOP_LEFT = int(QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignTop)
 
 
 def _layout(tiles: Sequence[Tile]) -> list[tuple]:
@@ -43,6 +44,10 @@ class TileLabels(ViewOverlay):
         super().__init__(view, z=10)  # over the data
         self.font = QtGui.QFont(font)
         self.metrics = QtGui.QFontMetricsF(self.font)
+        self._height = self.metrics.height()
+        # each label's width in the font, measured once (the labels stay while a drag
+        # moves and resizes the tiles: 16 measurements a frame for ALiBi's 8 heads)
+        self._widths: dict[str, float] = {}
         self.color = QtGui.QColor(color)
         self.fill = QtGui.QColor(fill)
         self.tiles: tuple[Tile, ...] = ()
@@ -54,21 +59,27 @@ class TileLabels(ViewOverlay):
             self.tiles = tiles
             self.update()
 
+    def _width(self, text: str) -> float:
+        width = self._widths.get(text)
+        if width is None:
+            width = self._widths[text] = self.metrics.horizontalAdvance(text)
+        return width
+
     def shown(self) -> list[tuple[str, QtCore.QRectF]]:
         """``(text, backing rectangle in view-box pixels)`` of every tile's label now."""
         tr = self.view.childGroup.transform()  # data (cells) → view-box pixels
         sx, sy = abs(tr.m11()), abs(tr.m22())
-        height = self.metrics.height()
+        height = self._height
         out = []
         for tile in self.tiles:
             roomy = (
                 len(tile.y_coords) * sy >= 3 * height
-                and len(tile.x_coords) * sx >= self.metrics.horizontalAdvance(tile.label) + 12
+                and len(tile.x_coords) * sx >= self._width(tile.label) + 12
             )
             text = tile.label if roomy else tile.short
             # the tile's top-right corner: right edge of its last column, top of its first row
             corner = tr.map(QtCore.QPointF(tile.col0 + len(tile.x_coords) - 0.5, tile.row0 - 0.5))
-            width = self.metrics.horizontalAdvance(text) + 2 * MARGIN
+            width = self._width(text) + 2 * MARGIN
             out.append(
                 (text, QtCore.QRectF(corner.x() - width, corner.y(), width, height + 2 * MARGIN))
             )
@@ -79,8 +90,4 @@ class TileLabels(ViewOverlay):
         p.setPen(self.color)
         for text, rect in self.shown():
             p.fillRect(rect, self.fill)
-            p.drawText(
-                rect.adjusted(MARGIN, MARGIN, -MARGIN, -MARGIN),
-                int(QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignTop),
-                text,
-            )
+            p.drawText(rect.adjusted(MARGIN, MARGIN, -MARGIN, -MARGIN), _TOP_LEFT, text)
