@@ -407,3 +407,37 @@ def test_fast_curve_keeps_its_data_extent_across_view_changes(qtbot):
     assert item.dataBounds(0) == (0.0, 299.0)
     assert item.dataBounds(1) == pytest.approx((-2.0, 2.0), abs=1e-3)
     assert item.extents_measured == 4  # new arrays (x too: setData keeps a new view)
+
+
+def test_fast_curve_bounding_rect_equals_pyqtgraph_without_its_pixel_vectors(qtbot, monkeypatch):
+    """The bounding rect pyqtgraph computes (data bounds and the pen's padding in
+    pixels) for every view range, without pyqtgraph's ``pixelVectors`` (and its
+    caches of ``Point`` copies): each frame of a drag computes it twice per curve."""
+    win = pg.PlotWidget()
+    qtbot.addWidget(win)
+    win.resize(500, 300)
+    win.show()
+    x = np.arange(200.0)
+    y = np.sin(x / 7.0) * 3.0
+    fast = FastCurveItem(x=x, y=y, pen=pg.mkPen("b", width=4))
+    slow = pg.PlotCurveItem(x=x, y=y, pen=pg.mkPen("b", width=4))
+    for item in (fast, slow):
+        win.addItem(item)
+    calls = []
+    vectors = pg.GraphicsItem.pixelVectors
+    monkeypatch.setattr(
+        pg.GraphicsItem,
+        "pixelVectors",
+        lambda self, *a: calls.append(self is fast) or vectors(self, *a),
+    )
+    rng = np.random.default_rng(2)
+    for _ in range(25):
+        lo = rng.uniform(-50, 150)
+        win.setRange(xRange=(lo, lo + rng.uniform(1, 400)), yRange=(-rng.uniform(0.1, 9), 4))
+        QtCore.QCoreApplication.processEvents()
+        for item in (fast, slow):
+            item.viewTransformChanged()  # forget the rects: computed anew below
+        assert fast.boundingRect() == slow.boundingRect()
+        assert fast.boundingRect().width() > x[-1]  # grown by the padding
+    assert calls and not any(calls)  # pyqtgraph's item called it, the fast one never
+    assert FastCurveItem(x=x, y=y).boundingRect() == pg.PlotCurveItem(x=x, y=y).boundingRect()

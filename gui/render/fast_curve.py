@@ -33,7 +33,14 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
-from gui.render.pg_compat import cache_bounds, cached_bounds, is_exporting
+from gui.render.pg_compat import (
+    cache_bounds,
+    cached_bounds,
+    device_transform,
+    is_exporting,
+    keep_rect,
+    kept_rect,
+)
 from gui.render.raster import on_raster
 
 MINOR_SHARE = 0.02  # the other direction's share of the length below which it is ignored
@@ -90,6 +97,53 @@ class FastCurveItem(pg.PlotCurveItem):
                 cache_bounds(self, ax, (frac, orthoRange), bounds)
                 return bounds
         return super().dataBounds(ax, frac, orthoRange)
+
+    def boundingRect(self) -> QtCore.QRectF:
+        """pyqtgraph's bounding rect: the data bounds grown by the pen's padding in
+        pixels (:meth:`pixel_size`). pyqtgraph forgets it with new data and with every
+        view change, so each frame of a drag computes every curve's twice; its pixel
+        size, through caches that return fresh ``Point`` copies, was half of that."""
+        rect = kept_rect(self)
+        if rect is not None:
+            return rect
+        x_lo, x_hi = self.dataBounds(ax=0)
+        if x_lo is None or x_hi is None:
+            return QtCore.QRectF()
+        y_lo, y_hi = self.dataBounds(ax=1)
+        if y_lo is None or y_hi is None:
+            return QtCore.QRectF()
+        px = py = 0.0
+        pad = self.pixelPadding()
+        if pad > 0:
+            px, py = self.pixel_size()
+            px *= pad
+            py *= pad
+        rect = QtCore.QRectF(x_lo - px, y_lo - py, (2 * px) + x_hi - x_lo, (2 * py) + y_hi - y_lo)
+        keep_rect(self, rect)
+        return rect
+
+    def pixel_size(self) -> tuple[float, float]:
+        """Lengths in item coordinates of a device pixel along x and across it: the
+        lengths of pyqtgraph's ``pixelVectors()`` (the same Qt arithmetic), 0 where it
+        has none (no view yet, a degenerate transform) or they overflow."""
+        dt = device_transform(self)
+        if dt is None:
+            return 0.0, 0.0
+        # (translation left out, as pyqtgraph does: it only loses precision)
+        dt.setMatrix(dt.m11(), dt.m12(), 0, dt.m21(), dt.m22(), 0, 0, 0, 1)
+        view_dir = dt.map(QtCore.QLineF(QtCore.QPointF(0, 0), QtCore.QPointF(1, 0)))
+        if view_dir.length() == 0:
+            return 0.0, 0.0
+        unit = view_dir.unitVector()
+        inverse = pg.functions.invertQTransform(dt)
+        lengths = []
+        for line in (unit, unit.normalVector()):
+            end = inverse.map(line).p2()
+            try:
+                lengths.append(math.hypot(end.x(), end.y()))
+            except OverflowError:
+                lengths.append(0.0)
+        return lengths[0], lengths[1]
 
     def extent(self, ax: int) -> tuple[float, float]:
         """``(min, max)`` of the x (``ax`` 0) or y data as given (NaN when it has NaN),

@@ -77,6 +77,9 @@ PRIVATE_MEMBERS: dict[str, dict[str, Member]] = {
     },
     "PlotCurveItem": {
         "_boundsCache": _attribute(used_by="fast_curve"),  # [(frac, orthoRange), bounds] per axis
+        "_boundingRect": _attribute(
+            used_by="fast_curve"
+        ),  # the rect boundingRect keeps (None: stale)
         "_exportOpts": _attribute(used_by="fast_curve"),  # False unless exporting
     },
     "ImageItem": {
@@ -218,6 +221,15 @@ PORTED_SOURCES: dict[str, tuple[str, str]] = {
         "aabf2e35cff62b3cb82ee1a91ffb672d4cfd983d3793c73d428a24d700feea0a",
         "gui/render/fast_curve.py (FastCurveItem.dataBounds)",
     ),
+    "PlotCurveItem.boundingRect": (
+        "477566e3fad303e818c2965829dfac2a9b63d017fc1b3c6fe39cf4add39a09d1",
+        "gui/render/fast_curve.py (FastCurveItem.boundingRect)",
+    ),
+    # (GraphicsItem's, for direction (1, 0): FastCurveItem.pixel_size)
+    "PlotCurveItem.pixelVectors": (
+        "20041e421cd7ee7108a6507d944f5a3e886dfc2b35d9d2c76e81a7b34e1a5e92",
+        "gui/render/fast_curve.py (FastCurveItem.pixel_size)",
+    ),
     # defer_view_box_menus: __init__ and _applyMenuEnabled build the menu by the module's
     # name ViewBoxMenu (replaced); getMenu and getContextMenus are replaced
     "ViewBox.__init__": (
@@ -308,6 +320,18 @@ def cache_bounds(curve: pg.PlotCurveItem, ax: int, key: tuple, bounds: tuple) ->
     """Store ``bounds`` as ``curve``'s data bounds of axis ``ax`` for ``key``, where
     ``PlotCurveItem.dataBounds`` keeps them (cleared by ``setData``)."""
     curve._boundsCache[ax] = [key, bounds]
+
+
+def kept_rect(curve: pg.PlotCurveItem) -> QtCore.QRectF | None:
+    """The bounding rect ``curve`` keeps, or ``None`` when it must be computed again
+    (``PlotCurveItem.invalidateBounds``: new data, a new view transform)."""
+    return curve._boundingRect
+
+
+def keep_rect(curve: pg.PlotCurveItem, rect: QtCore.QRectF) -> None:
+    """Store ``rect`` as ``curve``'s bounding rect, where ``PlotCurveItem.boundingRect``
+    keeps it (cleared by ``invalidateBounds``)."""
+    curve._boundingRect = rect
 
 
 def is_exporting(item: pg.GraphicsItem) -> bool:
