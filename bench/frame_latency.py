@@ -152,14 +152,15 @@ def drag_plan(view_id: str, params: dict[str, Any], n: int) -> tuple[str, list[A
     from core.views import get_view
 
     model = get_view(view_id).model
-    if "seq_len" in params and view_id != "rope":
+    if "seq_len" in params and view_id not in ("rope", "clock"):
         top = int(params["seq_len"])
         lo = max(int(model["seq_len"].minimum or 1), int(top * 0.75), top - 4 * n)
         values = sorted({int(round(v)) for v in _linspace(lo, top, n)})
         while len(values) < n and values[0] > 1:  # small sizes: extend downwards
             values.insert(0, values[0] - 1)
         return "seq_len", values
-    if view_id == "rope":
+    if view_id in ("rope", "clock"):  # the query position turns the hands (the clock's
+        # seq_len only moves dynamic NTK's base: with the default scaling it draws nothing)
         top = max(int(params.get("seq_len", 256)), n)
         return "m", [int(round(v)) for v in _linspace(1, top, n)]
     return "base", [float(round(v, 3)) for v in _geomspace(1000.0, 10000.0, n)]
