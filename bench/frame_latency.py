@@ -47,8 +47,9 @@ Usage
 ``python bench/frame_latency.py [--quick|--smoke] [--only lecture|presentation] [--json PATH]``.
 ``--quick`` is a smoke run (few changes, lecture size + one large view, the stage for one
 view, all in one worker process: its peak RSS is that process's, not one case's; < 30 s);
-``--smoke`` is ``--quick`` with two timed changes and one matplotlib draw per case, the
-least that still gives every figure (the test suite's check that the benchmark runs);
+``--smoke`` is ``--quick`` with two timed changes and one matplotlib draw per case (without
+constrained layout), and one start-up for the cold start (timed under ``-X importtime``),
+the least that still gives every figure (the test suite's check that the benchmark runs);
 ``--only lecture`` measures the lecture-size cases only, windowed and on
 the stage (a before/after comparison in a few minutes). Targets are printed as PASS/MISS,
 never asserted: the script exits 0 unless it crashes.
@@ -197,6 +198,7 @@ class MplFigure:
         height_px: int,
         panel_keys: Sequence[str] | None = None,
         warm: bool = True,
+        layout: str | None = "constrained",
     ) -> None:
         import matplotlib
 
@@ -206,7 +208,7 @@ class MplFigure:
 
         self.keys = [p.key for p in data.panels if panel_keys is None or p.key in panel_keys]
         panels = [data.panel(k) for k in self.keys]
-        self.fig = Figure(figsize=(width_px / 100, height_px / 100), dpi=100, layout="constrained")
+        self.fig = Figure(figsize=(width_px / 100, height_px / 100), dpi=100, layout=layout)
         FigureCanvasAgg(self.fig)
         if panel_keys is not None:  # course figure: side by side
             grid = [(0, i, 1, 1) for i in range(len(panels))]
@@ -304,11 +306,16 @@ class MplFigure:
 
 
 def time_matplotlib(
-    datas: Sequence[Any], width_px: int, height_px: int, panel_keys: Sequence[str] | None = None
+    datas: Sequence[Any],
+    width_px: int,
+    height_px: int,
+    panel_keys: Sequence[str] | None = None,
+    layout: str | None = "constrained",
 ) -> float:
     """Median ms of a matplotlib redraw of each ``ViewData`` in ``datas`` after the first
-    (one ``ViewData``: its first draw, layout included, timed; for ``--smoke``)."""
-    fig = MplFigure(datas[0], width_px, height_px, panel_keys, warm=len(datas) > 1)
+    (one ``ViewData``: its first draw, layout included, timed; for ``--smoke``).
+    ``layout``: the figure's layout engine (``None``: none, for ``--smoke``)."""
+    fig = MplFigure(datas[0], width_px, height_px, panel_keys, warm=len(datas) > 1, layout=layout)
     times = []
     for data in datas[1:] or datas:
         t0 = time.perf_counter()
@@ -575,8 +582,11 @@ def _frame_stats(h: Harness, lat: list[float], stall_seq: float) -> dict[str, fl
     }
 
 
-def run_frame_case(view_id: str, size: str, changes: int, mpl_frames: int) -> dict[str, Any]:
-    """Measure one (view, size) in this process; returns one ``frame`` record."""
+def run_frame_case(
+    view_id: str, size: str, changes: int, mpl_frames: int, mpl_layout: str | None = "constrained"
+) -> dict[str, Any]:
+    """Measure one (view, size) in this process; returns one ``frame`` record
+    (``mpl_layout``: the matplotlib figure's layout engine, see :func:`time_matplotlib`)."""
     params, clamped = size_params(view_id, SIZES[size])
     h = Harness(view_id)
     h.set_params(params)
@@ -603,11 +613,11 @@ def run_frame_case(view_id: str, size: str, changes: int, mpl_frames: int) -> di
     datas = h.drawn
     h.close()
     if datas and len(datas) >= min(2, mpl_frames):
-        record["matplotlib_median_ms"] = time_matplotlib(datas, w, hgt)
+        record["matplotlib_median_ms"] = time_matplotlib(datas, w, hgt, layout=mpl_layout)
         record["matplotlib_ratio"] = record["matplotlib_median_ms"] / record["median_ms"]
         if view_id == "sinusoidal":
             record["matplotlib_course_median_ms"] = time_matplotlib(
-                datas, w, hgt, panel_keys=("waves", "heatmap")
+                datas, w, hgt, panel_keys=("waves", "heatmap"), layout=mpl_layout
             )
     else:
         record["matplotlib_median_ms"] = None
@@ -690,8 +700,12 @@ def run_sweep_case(view_id: str, seq_lens: Sequence[int], changes: int) -> list[
 
 
 # ---------------------------------------------------------------------------- cold start
-def run_cold_start(repeats: int) -> dict[str, Any]:
-    """Cold start of ``main.py`` to its first frame, and whether torch is imported."""
+def run_cold_start(repeats: int, timed_importtime: bool = False) -> dict[str, Any]:
+    """Cold start of ``main.py`` to its first frame, and whether torch is imported
+    (``timed_importtime``, for ``--smoke``: the timed runs run under ``-X importtime``
+    too, instead of one more start-up for it; its launch times include that overhead)."""
+    import tempfile
+
     env = {
         **os.environ,
         "QT_QPA_PLATFORM": "offscreen",
@@ -699,33 +713,40 @@ def run_cold_start(repeats: int) -> dict[str, Any]:
         "PE_STUDIO_NO_SETTINGS": "1",
     }
     in_app, launch, wall = [], [], []
+    importtime = ["-X", "importtime"] if timed_importtime else []
+    stderr_text = ""
     for _ in range(repeats):
-        t0 = time.perf_counter()
-        proc = subprocess.Popen(
-            [sys.executable, "main.py"],
+        with tempfile.TemporaryFile("w+") as err:  # a pipe left unread could fill up
+            t0 = time.perf_counter()
+            proc = subprocess.Popen(
+                [sys.executable, *importtime, "main.py"],
+                cwd=ROOT,
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=err,
+                text=True,
+            )
+            assert proc.stdout is not None
+            for line in proc.stdout:
+                if line.startswith("first-frame-ms:"):
+                    launch.append((time.perf_counter() - t0) * 1e3)
+                    in_app.append(float(line.split(":", 1)[1]))
+            proc.wait(timeout=60)
+            wall.append((time.perf_counter() - t0) * 1e3)
+            err.seek(0)
+            stderr_text = err.read()
+    if not timed_importtime:
+        stderr_text = subprocess.run(
+            [sys.executable, "-X", "importtime", "main.py"],
             cwd=ROOT,
             env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            capture_output=True,
             text=True,
-        )
-        for line in proc.stdout:
-            if line.startswith("first-frame-ms:"):
-                launch.append((time.perf_counter() - t0) * 1e3)
-                in_app.append(float(line.split(":", 1)[1]))
-        proc.wait(timeout=60)
-        wall.append((time.perf_counter() - t0) * 1e3)
-    res = subprocess.run(
-        [sys.executable, "-X", "importtime", "main.py"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+            timeout=60,
+        ).stderr
     modules = [
         ln.rsplit("|", 1)[-1].strip()
-        for ln in res.stderr.splitlines()
+        for ln in stderr_text.splitlines()
         if ln.startswith("import time:") and "|" in ln
     ]
     heavy = sorted({m.split(".")[0] for m in modules} & {"torch", "matplotlib", "scipy"})
@@ -1010,6 +1031,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--changes", type=int, default=50, help=argparse.SUPPRESS)
     parser.add_argument("--mpl-frames", type=int, default=11, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--mpl-layout",
+        default="constrained",
+        choices=("constrained", "none"),
+        help=argparse.SUPPRESS,
+    )
     parser.add_argument("--sweep-changes", type=int, default=10, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     args.quick = args.quick or args.smoke
@@ -1024,7 +1051,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(RESULT_PREFIX + json.dumps(err), flush=True)
         return 0
     if args.case:  # worker: one (view, size) in this fresh process
-        rec = run_frame_case(args.case[0], args.case[1], args.changes, args.mpl_frames)
+        layout = None if args.mpl_layout == "none" else args.mpl_layout
+        rec = run_frame_case(args.case[0], args.case[1], args.changes, args.mpl_frames, layout)
         print(RESULT_PREFIX + json.dumps(_clean(rec)), flush=True)
         return 0
     if args.stage:  # worker: one view on the stage at each scale, in this fresh process
@@ -1040,8 +1068,10 @@ def main(argv: list[str] | None = None) -> int:
     from core.views import VIEW_IDS
 
     t_start = time.perf_counter()
-    # --smoke: 2 timed changes (a median and a p95), one matplotlib frame (its first draw)
+    # --smoke: 2 timed changes (a median and a p95), one matplotlib frame (its first draw,
+    # without constrained layout: that was half of the smoke run's CPU)
     changes, mpl = (args.changes, args.mpl_frames)
+    mpl_layout = ["--mpl-layout", "none"] if args.smoke else []
     if args.quick:
         changes, mpl = (2, 1) if args.smoke else (3, 3)
     sweep_changes = 2 if args.smoke else 3 if args.quick else args.sweep_changes
@@ -1072,7 +1102,10 @@ def main(argv: list[str] | None = None) -> int:
             jobs.append(
                 (
                     f"{view} {size}",
-                    ["--case", view, size, "--changes", str(changes), "--mpl-frames", str(mpl)],
+                    [
+                        *("--case", view, size, "--changes", str(changes)),
+                        *("--mpl-frames", str(mpl), *mpl_layout),
+                    ],
                     600,
                 )
             )
@@ -1110,7 +1143,8 @@ def main(argv: list[str] | None = None) -> int:
         for label, job_args, timeout_s in jobs:
             run(label, lambda a=job_args, t=timeout_s: _subprocess(a, t))
     if args.only is None:
-        run("cold start", lambda: [run_cold_start(1 if args.quick else 3)])
+        repeats = 1 if args.quick else 3
+        run("cold start", lambda: [run_cold_start(repeats, timed_importtime=args.smoke)])
 
     for r in records:  # the required keys, everywhere
         for key in (
