@@ -50,7 +50,8 @@ def rgba(image) -> np.ndarray:
 
 
 def distinct_colours(px: np.ndarray) -> int:
-    return len(np.unique(px.reshape(-1, 4), axis=0))
+    # one uint32 per RGBA pixel: the same count as unique rows, without a row sort
+    return len(np.unique(np.ascontiguousarray(px).view(np.uint32)))
 
 
 def path_lengths(root: ET.Element) -> list[int]:
