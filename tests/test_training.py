@@ -21,7 +21,7 @@ from core.relative import t5_relative_bucket
 from core.rope import rope_inv_freq
 from core.sinusoidal import sinusoidal
 from core.training.lab import TrainConfig, TrainControl, default_eval_lengths
-from core.training.model import ModelConfig, position_tables
+from core.training.model import PE_LABELS, ModelConfig, position_tables
 from core.training.tasks import IGNORE, Task
 from gui.cli import main as cli_main
 
@@ -350,34 +350,6 @@ def tiny_page(qtbot, steps=5):
     return page
 
 
-def test_train_page_trains_off_the_gui_thread_and_draws(qtbot, torch):
-    page = tiny_page(qtbot)
-    assert page.selected_methods() == ["learned", "rope", "alibi"]
-    page.start()
-    assert page.running  # start() returned while training runs on the worker thread
-    qtbot.waitUntil(lambda: not page.running, timeout=120_000)
-    assert page.status.text().startswith("done on cpu"), page.status.text()
-    assert set(page.results) == {"learned", "rope", "alibi"}
-    for pe in ("learned", "rope", "alibi"):
-        assert page.curves[pe]["steps"] == [1, 2, 3, 4, 5]
-        x, y = page.curves[pe]["loss_curve"].getData()
-        assert len(x) == 5 and np.all(y > 0)
-    extrapolation = {item.name(): item.getData() for item in page.extra_plot.listDataItems()}
-    assert set(extrapolation) == {"learned (no row past 8)", "RoPE", "ALiBi"}
-    np.testing.assert_array_equal(extrapolation["RoPE"][0], [4, 8, 12, 16, 24, 32])
-    np.testing.assert_array_equal(extrapolation["learned (no row past 8)"][0], [4, 8])
-    assert page.sim_image.image.shape == (8, 8)
-    np.testing.assert_allclose(np.diag(page.sim_image.image), 1.0, atol=1e-9)
-    assert "no row" in page.summary.text()
-    # the attention plot shows the latest method; the chooser shows any finished one
-    assert [page.attn_method.itemData(i) for i in range(3)] == ["learned", "rope", "alibi"]
-    np.testing.assert_array_equal(page.attention_map, page.results["alibi"]["attention"][0, 0])
-    page.attn_method.setCurrentIndex(0)
-    np.testing.assert_array_equal(page.attention_map, page.results["learned"]["attention"][0, 0])
-    np.testing.assert_array_equal(page.attn_image.image, page.attention_map.T)
-    assert "learned" in page.attn_plot.titleLabel.text
-
-
 def test_train_page_cancel_stops_the_run(qtbot, torch):
     page = tiny_page(qtbot, steps=100_000)
     page.start()
@@ -463,42 +435,62 @@ def check_only(page, *methods):
         item.setCheckState(QtCore.Qt.CheckState.Checked if on else QtCore.Qt.CheckState.Unchecked)
 
 
-def test_train_page_shows_attention_map_and_rope_frequencies(qtbot, torch):
-    from core.training.model import rope_frequencies
-
-    page = tiny_page(qtbot, steps=3)
-    check_only(page, "rope")
-    assert page.attention_map is None and len(page.rope_curve.yData or []) == 0
-    page.start()
-    qtbot.waitUntil(lambda: not page.running, timeout=120_000)
-    assert page.status.text().startswith("done on cpu"), page.status.text()
-    attn = page.attention_map
-    assert attn.shape == (8, 8)  # shift task, training length 8: one sample, query × key
-    assert np.all(np.triu(attn, k=1) == 0.0)  # causal: no key after the query
-    np.testing.assert_allclose(attn.sum(axis=1), 1.0, atol=1e-6)
-    assert np.all(np.diag(attn) > 0)
-    np.testing.assert_array_equal(page.attn_image.image, attn.T)
-    cfg = page.configs()[0].model_config()
-    np.testing.assert_array_equal(page.rope_curve.yData, rope_frequencies(cfg))
-    np.testing.assert_array_equal(page.rope_curve.yData, rope_inv_freq(16, 10000.0)[0])
-    assert not page.use_button.isEnabled()  # no learned table in this run
-
-
-def test_use_in_learned_view_sets_table_file_and_the_table_loads(window, qtbot, torch, tmp_path):
+def test_train_page_trains_off_the_gui_thread_draws_and_feeds_the_learned_view(
+    window, qtbot, torch, tmp_path
+):
+    """One run of the lab window (each run spawns a process that imports torch: the
+    checks of three runs share one). Training runs off the GUI thread and draws loss,
+    extrapolation and similarity; each method's attention map is a causal distribution
+    and RoPE's frequency plot is the model's; "Use in Learned view" saves the trained
+    table and the Learned view loads it (no row past the table)."""
     from PySide6 import QtCore, QtGui
+
+    from core.training.model import rope_frequencies
 
     window.findChild(QtGui.QAction, "action-train-lab").trigger()
     page = window.train_page
-    page.steps.setValue(3)
+    page.steps.setValue(5)
     page.train_len.setValue(8)
     page.d_model.setCurrentText("32")
     page.layers.setValue(1)
     page.heads.setCurrentText("2")
-    check_only(page, "learned")
     page.table_folder = tmp_path
+    assert page.selected_methods() == ["learned", "rope", "alibi"]
+    assert page.attention_map is None and len(page.rope_curve.yData or []) == 0
     assert not page.use_button.isEnabled()
     page.start()
+    assert page.running  # start() returned while training runs on the worker thread
     qtbot.waitUntil(lambda: not page.running, timeout=120_000)
+    assert page.status.text().startswith("done on cpu"), page.status.text()
+    assert set(page.results) == {"learned", "rope", "alibi"}
+    for pe in ("learned", "rope", "alibi"):
+        assert page.curves[pe]["steps"] == [1, 2, 3, 4, 5]
+        x, y = page.curves[pe]["loss_curve"].getData()
+        assert len(x) == 5 and np.all(y > 0)
+    extrapolation = {item.name(): item.getData() for item in page.extra_plot.listDataItems()}
+    assert set(extrapolation) == {"learned (no row past 8)", "RoPE", "ALiBi"}
+    np.testing.assert_array_equal(extrapolation["RoPE"][0], [4, 8, 12, 16, 24, 32])
+    np.testing.assert_array_equal(extrapolation["learned (no row past 8)"][0], [4, 8])
+    assert page.sim_image.image.shape == (8, 8)
+    np.testing.assert_allclose(np.diag(page.sim_image.image), 1.0, atol=1e-9)
+    assert "no row" in page.summary.text()
+    # the attention plot shows the latest method; the chooser shows any finished one
+    assert [page.attn_method.itemData(i) for i in range(3)] == ["learned", "rope", "alibi"]
+    np.testing.assert_array_equal(page.attention_map, page.results["alibi"]["attention"][0, 0])
+    for index, pe in enumerate(("learned", "rope", "alibi")):
+        page.attn_method.setCurrentIndex(index)
+        attn = page.attention_map
+        np.testing.assert_array_equal(attn, page.results[pe]["attention"][0, 0])
+        assert attn.shape == (8, 8)  # shift task, training length 8: one sample, query × key
+        assert np.all(np.triu(attn, k=1) == 0.0), pe  # causal: no key after the query
+        np.testing.assert_allclose(attn.sum(axis=1), 1.0, atol=1e-6)
+        assert np.all(np.diag(attn) > 0), pe
+        np.testing.assert_array_equal(page.attn_image.image, attn.T)
+        assert PE_LABELS[pe] in page.attn_plot.titleLabel.text
+    (rope,) = [c for c in page.configs() if c.pe == "rope"]
+    np.testing.assert_array_equal(page.rope_curve.yData, rope_frequencies(rope.model_config()))
+    np.testing.assert_array_equal(page.rope_curve.yData, rope_inv_freq(16, 10000.0)[0])
+    # the trained table, into the Learned view
     assert page.use_button.isEnabled()
     qtbot.mouseClick(page.use_button, QtCore.Qt.MouseButton.LeftButton)
     path = window.states["learned"].values["table_file"]
@@ -510,3 +502,23 @@ def test_use_in_learned_view_sets_table_file_and_the_table_loads(window, qtbot, 
     shown = window.views["learned"].data.panel("table").image
     np.testing.assert_allclose(shown[:8], page.learned_table)  # the trained rows
     assert np.isnan(shown[8:]).all()  # the view's longer sequence: no row past the table
+
+
+def test_a_run_without_learned_leaves_use_in_learned_view_off(qtbot, torch):
+    """A finished run with no learned method has no table to use: the button stays off
+    (the messages of a real run, relayed in-process as the lab's worker relays them)."""
+    from core.training.runner import run_configs
+    from gui.widgets.train_page import TrainWorker
+
+    page = tiny_page(qtbot, steps=3)
+    check_only(page, "rope")
+    sent: list = []
+    run_configs(page.configs(), sent.append, TrainControl())
+    worker = TrainWorker(page.configs(), TrainControl(), None)
+    worker.progress.connect(page._on_progress)
+    worker.method_done.connect(page._on_method_done)
+    worker.finished.connect(page._on_finished)
+    assert [worker._relay(m) for m in sent][-1] is True  # "finished" ends the relay
+    assert page.status.text().startswith("done"), page.status.text()
+    assert page.attention_map is not None and len(page.rope_curve.yData) > 0
+    assert not page.use_button.isEnabled()  # no learned table in this run
