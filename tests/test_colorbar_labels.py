@@ -4,7 +4,15 @@ wide whatever its font, so at 200 % only the labels narrower than that were draw
 
 from __future__ import annotations
 
+import pytest
 from PySide6 import QtGui
+
+
+@pytest.fixture(scope="module")
+def window(qapp, open_window):
+    """One window for the module (each test leaves presentation mode and 100 %)."""
+    with open_window(1600, 1000) as win:
+        yield win
 
 
 def _labels(axis) -> list[str]:

@@ -140,15 +140,19 @@ def test_each_parameter_widget_to_model_and_back(shared, view_id):
     assert_plots_match_core(window, view_id)
 
 
-def test_model_updates_do_not_echo(window):
+def test_model_updates_do_not_echo(shared):
     """Setting the model updates widgets with signals blocked: one change, one undo step."""
+    window = shared
     state = window.states["sinusoidal"]
     seen = []
     state.changed.connect(seen.append)
-    state.set_param("seq_len", 77)
-    assert len(seen) == 1
-    assert window.panels["sinusoidal"].rows["seq_len"].editor.value() == 77
-    assert state.undo() and state.values["seq_len"] == 100
+    try:
+        state.set_param("seq_len", 77)
+        assert len(seen) == 1
+        assert window.panels["sinusoidal"].rows["seq_len"].editor.value() == 77
+        assert state.undo() and state.values["seq_len"] == 100
+    finally:
+        state.changed.disconnect(seen.append)
 
 
 def test_model_updates_touch_only_changed_widgets(window):
@@ -190,7 +194,8 @@ def test_invalid_input_shows_message_and_keeps_last_good_state(window, qtbot):
     assert not widget.banner.isVisible()
 
 
-def test_hover_readout_gives_exact_value(window):
+def test_hover_readout_gives_exact_value(shared):
+    window = shared
     window.set_view("sinusoidal")
     widget = window.views["sinusoidal"]
     text = widget.readout_at("heatmap", 3.0, 10.0)
@@ -199,7 +204,8 @@ def test_hover_readout_gives_exact_value(window):
     assert f"{expected:.6g}" in text
 
 
-def test_alibi_mosaic_hover_reads_each_head_and_clears_in_gaps(window):
+def test_alibi_mosaic_hover_reads_each_head_and_clears_in_gaps(shared):
+    window = shared
     window.set_view("alibi")
     assert window.wait_idle()
     widget = window.views["alibi"]
@@ -212,7 +218,8 @@ def test_alibi_mosaic_hover_reads_each_head_and_clears_in_gaps(window):
     assert gap == widget._idle_text  # no stale value between tiles
 
 
-def test_every_view_png_at_1600x1000(window, tmp_path):
+def test_every_view_png_at_1600x1000(shared, tmp_path):
+    window = shared
     out = Path(SHOT_DIR) if SHOT_DIR else tmp_path
     out.mkdir(parents=True, exist_ok=True)
     window.resize(1600, 1000)
