@@ -99,6 +99,8 @@ def _show_view(win, view_id: str, size: tuple[int, int], scale: float, present: 
 
     display = win.lecture.display
     if present:
+        if not display.presenting:
+            display.present_scale = scale  # entering applies it: one re-style, not two
         display.enter_presentation(fullscreen=False)
     else:
         display.leave_presentation()

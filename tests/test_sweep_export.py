@@ -10,13 +10,17 @@ from core.views import get_view
 from gui.export.headless import export_view
 
 
-def _recording(sweep):
-    """Make ``sweep`` record the parameters of every frame it draws."""
+def _recording(sweep, small: bool = False):
+    """Make ``sweep`` record the parameters of every frame it draws (``small``: and draw
+    it at 320 x 180 instead of the slide size it asks for, where only the parameters
+    and files are checked)."""
     calls: list[dict] = []
 
     def writer(view_id, params, path, **size):
         calls.append(dict(params))
-        return export_view(view_id, params, path, **size)
+        return export_view(
+            view_id, params, path, **({"width": 320, "height": 180} if small else size)
+        )
 
     sweep.frame_writer = writer
     return calls
@@ -50,7 +54,7 @@ def test_frames_start_at_the_scene_value(window, tmp_path):
     assert deck.go(0)
     assert window.wait_idle()
     window.states["rope"].set_param("m", 30)
-    calls = _recording(sweep)
+    calls = _recording(sweep, small=True)
     sweep.export_frames(tmp_path, max_frames=2)
     assert [c["m"] for c in calls] == [7, 8]
 
@@ -58,7 +62,7 @@ def test_frames_start_at_the_scene_value(window, tmp_path):
 def test_cancel_after_two_frames_leaves_no_frame_files(window, tmp_path):
     sweep = window.lecture.sweep
     window.set_view("rope")
-    calls = _recording(sweep)
+    calls = _recording(sweep, small=True)
     shown: list[bool] = []
 
     def cancel_at_two(count: int) -> None:

@@ -28,6 +28,13 @@ def studio(qapp, open_window):
         yield win
 
 
+@pytest.fixture(scope="module", params=list(CASES))
+def case(request) -> str:
+    """A case of :data:`CASES`; module-scoped, so pytest runs every test of one case
+    before the next (one mode and scale switch per case, not one per test)."""
+    return request.param
+
+
 def _show(show_view, win, case: str):  # type: ignore[no-untyped-def]
     size, scale, present = CASES[case]
     return show_view(win, "permutation", size, scale, present)
@@ -41,7 +48,6 @@ def _labels(axis) -> list[str]:
     return [] if specs is None else [text for _rect, _flags, text in specs[2]]
 
 
-@pytest.mark.parametrize("case", list(CASES))
 def test_every_word_tick_shows(studio, show_view, case):
     """Each matrix names every word on both axes, each difference plot every row of B
     (main dropped "bites" from the x axes at 100 % and at 200 % on stage, and showed
@@ -59,7 +65,6 @@ def test_every_word_tick_shows(studio, show_view, case):
     assert missing == []
 
 
-@pytest.mark.parametrize("case", list(CASES))
 def test_matrices_keep_their_data_room_and_print_their_values(studio, show_view, case):
     """Wrapped titles no longer squeeze the data: each 3 x 3 matrix keeps at least
     60 % of the smallest legible plot's height for its cells (main: 56 and 36 px of
