@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
+from window_reuse import reused_window, reused_window_holder  # noqa: F401  (fixtures)
 
 from core.scenes import (
     Deck,
@@ -31,6 +32,19 @@ from gui.lecture.settings import MemoryStore, restore_settings, save_settings
 from gui.theme import current_theme, set_theme
 
 Key = QtCore.Qt.Key
+
+
+@pytest.fixture
+def window(reused_window):  # noqa: F811
+    """This module's tests reuse one main window where they can (``window_reuse``)."""
+    return reused_window
+
+
+@pytest.fixture
+def fresh_window(qapp, open_window):
+    """A main window of its own (1600 x 1000)."""
+    with open_window(1600, 1000) as win:
+        yield win
 
 
 @pytest.fixture(autouse=True)
@@ -464,16 +478,17 @@ def _census() -> tuple[int, int]:
     return len(objects), sum(isinstance(o, QtWidgets.QCheckBox) for o in objects)
 
 
-def test_theme_toggles_do_not_leak(window):
+def test_theme_toggles_do_not_leak(fresh_window):
     """Every theme change rebuilds the plots; the old ones (with their context menus,
     23 check boxes each) must go. The comparison view's table panel kept them before."""
+    window = fresh_window  # (its own: no other view built, as the census was measured)
     window.set_view("compare")
     assert window.wait_idle()
     display = window.lecture.display
     # Warm-up: caches, both themes' style sheets, weak-key tables. From the second toggle
-    # on the census is flat (toggle by toggle: the same count), so a few toggles suffice;
-    # even counts end in the theme the test started with.
-    for _ in range(4):
+    # on the census is flat (toggle by toggle: the same count), so two warm-up toggles
+    # suffice; even counts end in the theme the test started with.
+    for _ in range(2):
         display.toggle_theme()
         assert window.wait_idle()
     objects, boxes = _census()

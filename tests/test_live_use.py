@@ -9,6 +9,7 @@ from typing import Any
 import pyqtgraph as pg
 import pytest
 from PySide6 import QtCore, QtWidgets
+from window_reuse import reused_window, reused_window_holder  # noqa: F401  (fixtures)
 
 from core.params import Param
 from core.viewdata import ComputeContext
@@ -17,6 +18,12 @@ from gui.plotting.panel_plot import MAX_LEGEND_ENTRIES
 
 Key = QtCore.Qt.Key
 Mod = QtCore.Qt.KeyboardModifier
+
+
+@pytest.fixture
+def window(reused_window):  # noqa: F811
+    """This module's tests reuse one main window where they can (``window_reuse``)."""
+    return reused_window
 
 
 # --------------------------------------------------------------------------- legends
@@ -422,10 +429,10 @@ def _scroll_area(window) -> QtWidgets.QScrollArea:
 
 def test_short_parameter_panel_does_not_scroll_after_a_long_one(window, qtbot):
     window.set_view("sinusoidal")
-    qtbot.wait(50)
+    assert window.wait_idle()
     assert _scroll_area(window).verticalScrollBar().maximum() == 0  # it fits at first
     window.set_view("rope")
-    qtbot.wait(50)
+    assert window.wait_idle()  # RoPE's longer panel laid out and drawn
     window.set_view("sinusoidal")
     qtbot.waitUntil(lambda: _scroll_area(window).verticalScrollBar().maximum() == 0, timeout=2000)
 
@@ -434,10 +441,13 @@ def test_short_parameter_panel_does_not_scroll_after_a_long_one(window, qtbot):
 def test_view_list_shows_every_view_without_scrolling(window, qtbot, scale):
     _lecture(window).display.set_scale(scale)
     views = window.view_list
-    qtbot.wait(50)
-    last = views.visualItemRect(views.item(views.count() - 1))
-    assert views.verticalScrollBar().maximum() == 0
-    assert last.bottom() <= views.viewport().height()
+
+    def fits() -> None:
+        last = views.visualItemRect(views.item(views.count() - 1))
+        assert views.verticalScrollBar().maximum() == 0
+        assert last.bottom() <= views.viewport().height()
+
+    qtbot.waitUntil(fits)  # (the list lays out in the event loop)
 
 
 def test_page_keys_move_a_focused_slider_without_a_deck_and_step_an_open_deck(window, qtbot):
@@ -457,18 +467,21 @@ def test_page_keys_move_a_focused_slider_without_a_deck_and_step_an_open_deck(wi
     assert deck.index == 1 and state.values["m"] == 2
 
 
+def _sliders_span_the_panel(window, view_id: str) -> None:
+    panel = window.panels[view_id]
+    assert _scroll_area(window).horizontalScrollBar().maximum() == 0, view_id
+    for name, row in panel.rows.items():
+        if row.slider is not None:
+            assert row.slider.width() >= 0.8 * panel.width(), (view_id, name)
+
+
 @pytest.mark.parametrize("scale", [1.0, 1.25])
 def test_every_slider_spans_the_side_panel(window, qtbot, scale):
     """A slider shares no line with its spin box: at 125 % it was left 55 px wide."""
     _lecture(window).display.set_scale(scale)
     for view_id in VIEW_IDS:
-        window.set_view(view_id)
-        qtbot.wait(20)
-        panel = window.panels[view_id]
-        assert _scroll_area(window).horizontalScrollBar().maximum() == 0, view_id
-        for name, row in panel.rows.items():
-            if row.slider is not None:
-                assert row.slider.width() >= 0.8 * panel.width(), (view_id, name)
+        window.set_view(view_id)  # (its panel lays out in the event loop)
+        qtbot.waitUntil(lambda v=view_id: _sliders_span_the_panel(window, v))
 
 
 @pytest.mark.parametrize("view_id", VIEW_IDS)

@@ -1,0 +1,134 @@
+"""One main window per test module, reused by its tests (import ``reused_window`` and
+``reused_window_holder``).
+
+Building, showing and first drawing a main window costs about half a second of CPU per
+test. After a test that changed only views, parameters, the window size, the sweep or
+the panel focus, the fixture puts those back as a new window has them (in the fixture,
+not in the tests) and the next test reuses the window. After a test that failed, or
+that left a changed theme, UI scale, colormap, presentation mode, deck or scene, help
+overlay, pen, pointer or sweep clock, the window is closed and the next test gets a new
+one: restyling every view the window has built costs more than a new window, and a
+failure never carries over.
+Between tests the window is hidden, as a closed one would be (a shown window filters
+the application's key events for the lecture keys).
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+SIZE = (1600, 1000)  # as conftest's ``window``
+
+
+def _new_window() -> Any:
+    from gui.app import build_window
+
+    win = build_window(persist=False)
+    win.resize(*SIZE)
+    win.show()
+    assert win.wait_idle(60)
+    return win
+
+
+def _show_again(win: Any) -> None:
+    """Show the hidden window, active as a new one is (the offscreen platform activates a
+    window when it is first shown only)."""
+    from PySide6 import QtWidgets
+
+    win.show()
+    with warnings.catch_warnings():  # (deprecated in Qt 6, not replaced for this use)
+        warnings.simplefilter("ignore", DeprecationWarning)
+        QtWidgets.QApplication.setActiveWindow(win)
+    assert win.wait_idle(60)
+
+
+def _close(win: Any) -> None:
+    win.close()  # (the autouse ``_restore_theme`` puts the global theme back)
+
+
+def reusable(win: Any) -> bool:
+    """Whether ``win`` shows the theme, scale, colormaps and mode of a new window, with
+    no deck, help overlay, pen or pointer."""
+    from gui.lecture.display import DEFAULT_PRESENT_SCALE
+    from gui.theme import LIGHT
+
+    lecture = win.lecture
+    display = lecture.display
+    return (
+        not display.presenting
+        and display.theme_name == "light"
+        and display.ui_scale == 1.0
+        and display.present_scale == DEFAULT_PRESENT_SCALE
+        and (display.sequential, display.diverging) == (LIGHT.sequential, LIGHT.diverging)
+        and not lecture.deck.scenes
+        and lecture.deck.index == -1
+        and lecture.deck.path is None
+        and not lecture.deck.title_edit.text()
+        and not lecture.deck.note_edit.toPlainText()
+        and not lecture.deck.last_error
+        and lecture.sweep.clock is time.monotonic
+        and not lecture.focus.staging
+        and not lecture.help.isVisible()
+        and not lecture.overlay.mode
+        and not lecture.overlay.strokes
+        and not win.isFullScreen()
+    )
+
+
+def reset_window(win: Any) -> None:
+    """Back to what a new window shows: no sweep or focused panel, every view at its
+    defaults with no undo history, the first view, 1600 x 1000."""
+    from core.views import VIEWS
+
+    lecture = win.lecture
+    lecture.sweep.stop()
+    lecture.focus.unfocus()
+    for state in win.states.values():
+        state.reset()
+        state._undo.clear()
+        state._redo.clear()
+    win.set_view(next(iter(VIEWS)))
+    win.resize(*SIZE)
+    assert win.wait_idle(60)
+    assert not any(win.view_error(v) for v in win.states), "a view failed at its defaults"
+
+
+class _Holder:
+    win: Any = None
+
+
+@pytest.fixture(scope="module")
+def reused_window_holder(qapp) -> Iterator[_Holder]:  # type: ignore[no-untyped-def]
+    holder = _Holder()
+    yield holder
+    if holder.win is not None:
+        _close(holder.win)
+
+
+@pytest.fixture
+def reused_window(request, reused_window_holder):  # type: ignore[no-untyped-def]
+    """The module's shown main window (1600 x 1000, no settings written, as conftest's
+    ``window``): the previous test's, reset, or a new one."""
+    holder = reused_window_holder
+    if holder.win is None:
+        holder.win = _new_window()
+    else:
+        _show_again(holder.win)
+    failed = request.session.testsfailed
+    yield holder.win
+    win, holder.win = holder.win, None
+    if request.session.testsfailed != failed or not reusable(win):
+        _close(win)  # whatever it left behind goes with it
+        return
+    try:
+        reset_window(win)
+    except Exception:
+        _close(win)
+        raise
+    win.hide()
+    holder.win = win
