@@ -47,13 +47,15 @@ def _stage_id(stage: tuple) -> str:
 
 
 def _geometry(widget) -> list[tuple]:
-    """Where everything the checker reads lies now: every text box, and the scene rect
-    of every visible item on the canvas (plots, view boxes, axes, legends), and the
-    plots' titles (whole or elided)."""
-    items = widget.canvas.scene().items()
-    drawn = [(type(i).__name__, i.sceneBoundingRect().getRect()) for i in items if i.isVisible()]
+    """Where everything on the canvas lies now: the scene rect of every visible item
+    (plots, view boxes, axes, legends, labels), each view box's range (with the axes'
+    sizes, what their tick labels depend on) and the plots' titles (whole or elided).
+    Cheap: no tick label is generated here."""
+    items = [i for i in widget.canvas.scene().items() if i.isVisible()]
+    drawn = [(type(i).__name__, i.sceneBoundingRect().getRect()) for i in items]
+    ranges = [i.viewRange() for i in items if isinstance(i, pg.ViewBox)]
     titles = [plot.plot.titleLabel.text for plot in widget.plots.values()]
-    return [(k, w, r.getRect()) for k, w, r in text_boxes(widget)] + drawn + titles
+    return drawn + ranges + titles
 
 
 def _settle(window, qtbot, widget) -> None:
