@@ -11,6 +11,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
+from window_reuse import reused_window, reused_window_holder  # noqa: F401  (fixtures)
 
 from core.scenes import Deck, Highlight, Scene
 from core.views import VIEWS
@@ -19,6 +20,12 @@ from gui.plotting.emphasis import DIM_ALPHA, DIM_OPACITY, highlight_mask
 from gui.theme import current_theme, set_theme
 
 Key = QtCore.Qt.Key
+
+
+@pytest.fixture
+def window(reused_window):  # noqa: F811
+    """This module's tests reuse one main window where they can (``window_reuse``)."""
+    return reused_window
 
 
 @pytest.fixture(autouse=True)
