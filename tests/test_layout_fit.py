@@ -137,6 +137,53 @@ def test_nothing_cut_elided_or_overlapping(shared_window, qtbot, stage):
     assert not problems, "\n".join(problems)
 
 
+def _row_state(widget) -> tuple:
+    """What the ALiBi softmax row's layout decides: its left axis' width, its legend's
+    columns and text size, and its data's size (whole px)."""
+    plot = widget.plots["row"]
+    view = plot.plot.getViewBox()
+    legend = plot.legend
+    return (
+        round(plot.plot.getAxis("left").width()),
+        legend.columnCount if legend is not None else 0,
+        legend.scale() if legend is not None else 0.0,
+        round(view.width()),
+        round(view.height()),
+    )
+
+
+def test_scene_15_row_plot_settles_in_one_layout(shared_window, qtbot):
+    """Scene 15 (ALiBi) at 1280 × 720 on stage at 200 %: the softmax row's legend
+    columns follow its data's width, its tick labels its data's height, the axis'
+    width its labels. It flipped between two layouts on every re-fit (legend on one
+    line ↔ two, axis 93 ↔ 111 px wide), one with the axis title over the labels
+    "0.05", "0.15", "0.25". Settled, further re-fits change nothing, and nothing
+    overlaps."""
+    from core.scenes import load_deck
+    from gui.render.fast_axis import run_title_refits
+
+    window = shared_window
+    _set_stage(window, 1280, 720, True, 2.0)
+    deck = window.lecture.deck
+    deck.set_deck(load_deck(DECK), DECK)
+    deck.go(14)
+    widget = window.views[window.current_view]
+    assert window.current_view == "alibi"
+    _settle(window, qtbot, widget)
+    states, problems = [], []
+    for _round in range(3):
+        for axis in ("left", "bottom"):  # what the event loop does after a resize
+            widget.plots["row"].plot.getAxis(axis).refit_title()
+        run_title_refits(widget)
+        _settle(window, qtbot, widget)
+        widget.fit_height()
+        _settle(window, qtbot, widget)
+        states.append(_row_state(widget))
+        problems += layout_problems(widget)
+    assert not problems, "\n".join(problems)
+    assert len(set(states)) == 1, states
+
+
 # ---------------------------------------------------------------------- the checker
 @pytest.fixture
 def scene_plots(qapp):

@@ -232,6 +232,10 @@ class PanelPlot(PanelExtras, CellDisplay):
         # next paint, which moves every item and so schedules a second full repaint of
         # the plots right after it (~8 ms). Same computation, done before painting.
         if changed:
+            for name in ("left", "bottom"):  # new labels: the axes may get narrower
+                axis = self.plot.getAxis(name)
+                if isinstance(axis, FastAxisItem):
+                    axis.release_text_room()
             self.plot.getViewBox().prepareForPaint()
             self.hover.refresh()  # a readout under a resting cursor reads the new data
 

@@ -208,6 +208,8 @@ class FastAxisItem(pg.AxisItem):
     of other widths (``0.5``, ``-1.5``, ``0``) moved the data area and re-laid out the
     whole canvas every few frames. :meth:`release_room` fits it again."""
     text_need: float | None = None  # the room the last draw specs' labels needed (px)
+    _held_key: tuple | None = None  # what the held tick text room is for
+    _held_room = 0.0  # px: see held_text_room
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
@@ -590,7 +592,8 @@ class FastAxisItem(pg.AxisItem):
             if len(kept) >= len(tick_specs) or not self.keep_labels:
                 text_specs = kept
                 break
-        need = layout.text_size + self.title_clearance(layout.text_size)
+        # what the labels need, never less than held while the layout settles
+        need = self.held_text_room(layout.text_size + self.title_clearance(layout.text_size))
         room = need
         if self.hold_room and self.text_need is not None:  # what it has, or more
             room = max(
@@ -613,6 +616,39 @@ class FastAxisItem(pg.AxisItem):
             self.picture = picture  # (reporting drops the specs: they still hold)
             return False
         return True
+
+    def held_text_room(self, size: float) -> float:
+        """The room across the axis to report for tick text (and title) that needs
+        ``size`` px: never less than the most it needed since its data last changed
+        (:meth:`release_text_room`) in a plot as large across the axis, with the same
+        tick font.
+
+        The tick labels depend on the axis' length (taller data: more ticks, "0.05"
+        between "0.1" and "0.15"), which depends on what shares the plot with the data,
+        which can depend on the axis' width: a legend strip whose columns follow the
+        data's width. ALiBi's softmax row at 1280 × 720, 200 %, on stage flipped for
+        ever between two layouts, one of them with the axis 18 px too narrow for its
+        labels: wider labels, one legend column fewer, a shorter plot, narrower
+        labels, a column more, and again. Held at its widest the axis only grows
+        while nothing else changes, so the layout settles (the legend keeps the column
+        it dropped; the labels fit)."""
+        plot = self.parentItem()
+        vertical = self.orientation in ("left", "right")
+        across = 0.0
+        if isinstance(plot, QtWidgets.QGraphicsWidget):
+            across = plot.size().width() if vertical else plot.size().height()
+        font = self.tick_font()
+        key = (round(across), font.key() if font is not None else "", self.tick_scale)
+        if key != self._held_key:
+            self._held_key, self._held_room = key, size
+        elif size > self._held_room:
+            self._held_room = size
+        return self._held_room
+
+    def release_text_room(self) -> None:
+        """Forget the room held for the tick text (:meth:`held_text_room`): the plot
+        shows new data, whose labels may be narrower."""
+        self._held_key = None
 
     def label_ranks(self, label_ticks: list[tuple[int, float]]) -> list[tuple[int, int]]:
         """Which labels stay when labels crowd (lowest first): higher tick levels, and
