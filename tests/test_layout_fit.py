@@ -184,6 +184,30 @@ def test_scene_15_row_plot_settles_in_one_layout(shared_window, qtbot):
     assert len(set(states)) == 1, states
 
 
+def _drawn_labels(axis) -> list[str]:
+    """The tick labels ``axis`` draws (its draw specs as last generated)."""
+    axis.prepare_specs()
+    specs = axis.picture.specs if axis.picture is not None else None
+    return [text for _rect, _flags, text in specs[2]] if specs else []
+
+
+def test_small_grids_label_every_index(shared_window, qtbot):
+    """The relative view's 12 × 12 grids (course grid, Shaw, T5) at 1920 × 1080, 100 %,
+    windowed: every row and column index is labelled, 0 to 11, as the course prints a
+    small grid (pyqtgraph's spacing labelled the columns 0, 2, 5, 7, 10: no 11)."""
+    window = shared_window
+    _set_stage(window, 1920, 1080, False, 1.0)
+    _view_at_defaults(window, "relative")
+    widget = window.views["relative"]
+    _settle(window, qtbot, widget)
+    every = [str(i) for i in range(12)]
+    for key in ("grid", "shaw", "t5"):
+        plot = widget.plots[key].plot
+        for name in ("bottom", "left"):
+            assert _drawn_labels(plot.getAxis(name)) == every, (key, name)
+    assert not layout_problems(widget)
+
+
 # ---------------------------------------------------------------------- the checker
 @pytest.fixture
 def scene_plots(qapp):
