@@ -208,6 +208,42 @@ def test_small_grids_label_every_index(shared_window, qtbot):
     assert not layout_problems(widget)
 
 
+def test_deck_dock_costs_no_plot_column(shared_window, qtbot):
+    """Windowed at 200 % on 1920 × 1080 the deck dock cannot be narrower than its
+    Animation box (446 px): beside the view it left every view one column. Opened
+    there it shares the side dock's place in a tab (raised), the view keeps its two
+    columns, and the dock is not cut (at least its minimum size); at 100 % it is
+    beside the view again, which keeps more than two columns."""
+    from core.scenes import load_deck
+
+    window = shared_window
+    _set_stage(window, 1920, 1080, False, 2.0)
+    _view_at_defaults(window, "relative")
+    widget = window.views["relative"]
+    _settle(window, qtbot, widget)
+    alone = widget.columns
+    assert alone == 2
+    deck = window.lecture.deck
+    try:
+        deck.set_deck(load_deck(DECK), DECK)
+        _view_at_defaults(window, "relative")
+        _settle(window, qtbot, widget)
+        dock, side = deck.dock, window.side
+        assert dock in window.tabifiedDockWidgets(side)
+        assert not dock.visibleRegion().isEmpty()  # its tab is the one shown
+        assert widget.columns == alone
+        least = dock.minimumSizeHint()
+        assert dock.width() >= least.width() and dock.height() >= least.height()
+        window.lecture.display.set_scale(1.0)
+        _settle(window, qtbot, widget)
+        qtbot.waitUntil(lambda: dock not in window.tabifiedDockWidgets(side))
+        _settle(window, qtbot, widget)
+        assert window.dockWidgetArea(dock) == QtCore.Qt.DockWidgetArea.RightDockWidgetArea
+        assert widget.columns == widget.fitting_columns(4) > 2
+    finally:
+        deck.dock.hide()
+
+
 # ---------------------------------------------------------------------- the checker
 @pytest.fixture
 def scene_plots(qapp):
