@@ -191,12 +191,15 @@ def _drawn_labels(axis) -> list[str]:
     return [text for _rect, _flags, text in specs[2]] if specs else []
 
 
-def test_small_grids_label_every_index(shared_window, qtbot):
-    """The relative view's 12 × 12 grids (course grid, Shaw, T5) at 1920 × 1080, 100 %,
-    windowed: every row and column index is labelled, 0 to 11, as the course prints a
-    small grid (pyqtgraph's spacing labelled the columns 0, 2, 5, 7, 10: no 11)."""
+@pytest.mark.parametrize("size", [(1920, 1080), (1600, 1000)], ids=["1920", "1600"])
+def test_small_grids_label_every_index(shared_window, qtbot, size):
+    """The relative view's 12 × 12 grids (course grid, Shaw, T5) at 100 %, windowed
+    (no deck dock): every row and column index is labelled, 0 to 11, as the course
+    prints a small grid (pyqtgraph's spacing labelled the columns 0, 2, 5, 7, 10: no
+    11; at 1600 × 1000 the cells are 13 px wide and the labels shrink to fit)."""
     window = shared_window
-    _set_stage(window, 1920, 1080, False, 1.0)
+    window.lecture.deck.dock.hide()  # (an earlier stage's deck opened it)
+    _set_stage(window, *size, False, 1.0)
     _view_at_defaults(window, "relative")
     widget = window.views["relative"]
     _settle(window, qtbot, widget)

@@ -44,8 +44,8 @@ TITLE_SCALES = (1.0, 0.9, 0.8, 0.7, 0.6, 0.5)  # ... at the largest of these siz
 WORD_TICK_SCALES = (1.0, 0.9, 0.8, 0.7)
 # a small grid's index labels (every row or column) shrink to the largest of these at
 # which all fit; when none does, some are left out (the first and last stay)
-INDEX_TICK_SCALES = (1.0, 0.9, 0.8, 0.7)
-INDEX_TICK_GAP = 0.5  # of the gap kept between horizontal labels: short numbers
+INDEX_TICK_SCALES = (1.0, 0.9, 0.8, 0.7, 0.6)
+INDEX_TICK_GAP = 0.25  # of the gap kept between horizontal labels: short numbers
 
 
 def _line_count(document: QtGui.QTextDocument) -> int:
