@@ -193,7 +193,10 @@ class DeckController(QtCore.QObject):
             dock.raise_()
             self.auto_tabbed = True
         elif not want and tabbed:
-            qt.addDockWidget(area.RightDockWidgetArea, dock)  # out of the tabs
+            # out of the tabs (moved by addDockWidget alone, it left its tab behind)
+            qt.removeDockWidget(dock)
+            qt.addDockWidget(area.RightDockWidgetArea, dock)
+            dock.show()
             alone = max(side.minimumWidth(), side.minimumSizeHint().width())
             qt.resizeDocks([side, dock], [alone, DOCK_WIDTH], QtCore.Qt.Orientation.Horizontal)
             self.auto_tabbed = False
