@@ -191,28 +191,26 @@ def _drawn_labels(axis) -> list[str]:
     return [text for _rect, _flags, text in specs[2]] if specs else []
 
 
-@pytest.mark.parametrize("size", [(1920, 1080), (1600, 1000)], ids=["1920", "1600"])
-def test_small_grids_label_every_index(shared_window, qtbot, size):
-    """The relative view's 12 × 12 grids (course grid, Shaw, T5) at 100 %, windowed
-    (no deck dock): the rows and columns are labelled by index as the course prints a
-    small grid, the first and the last (11) always (pyqtgraph's spacing labelled the
-    columns 0, 2, 5, 7, 10: no 11). The labels shrink to fit the cells (12-17 px wide
-    here: the side dock's width depends on the views shown before); in a fresh window
-    at 1920 × 1080 all twelve are drawn, and when "10" and "11" still touch, "10" is
-    the one left out."""
-    window = shared_window
-    window.lecture.deck.dock.hide()  # (an earlier stage's deck opened it)
-    _set_stage(window, *size, False, 1.0)
-    _view_at_defaults(window, "relative")
-    widget = window.views["relative"]
-    _settle(window, qtbot, widget)
-    for key in ("grid", "shaw", "t5"):
-        plot = widget.plots[key].plot
-        for name in ("bottom", "left"):
-            drawn = _drawn_labels(plot.getAxis(name))
-            assert drawn[0] == "0" and drawn[-1] == "11", (key, name, drawn)
-            assert drawn == sorted(drawn, key=int) and len(drawn) >= 11, (key, name, drawn)
-    assert not layout_problems(widget)
+def test_small_grids_label_every_index(open_window, qtbot):
+    """The relative view's 12 × 12 grids (course grid, Shaw, T5) at 100 %, windowed,
+    at 1920 × 1080 and 1600 × 1000: every row and column index is labelled, 0 to 11,
+    as the course prints a small grid (pyqtgraph's spacing labelled the columns 0, 2,
+    5, 7, 10: no 11); at 1600 × 1000 the cells are 13 px wide and the labels shrink to
+    fit. A window of its own: the shared one's side dock is as wide as the widest
+    parameter panel shown before, which leaves the grids narrower."""
+    every = [str(i) for i in range(12)]
+    with open_window(1920, 1080) as window:
+        for size in ((1920, 1080), (1600, 1000)):
+            window.resize(*size)
+            window.set_view("relative")
+            widget = window.views["relative"]
+            _settle(window, qtbot, widget)
+            for key in ("grid", "shaw", "t5"):
+                plot = widget.plots[key].plot
+                for name in ("bottom", "left"):
+                    drawn = _drawn_labels(plot.getAxis(name))
+                    assert drawn == every, (size, key, name, drawn)
+            assert not layout_problems(widget)
 
 
 def test_deck_dock_costs_no_plot_column(shared_window, qtbot):
@@ -224,6 +222,7 @@ def test_deck_dock_costs_no_plot_column(shared_window, qtbot):
     from core.scenes import load_deck
 
     window = shared_window
+    window.lecture.deck.dock.hide()  # (an earlier stage's deck opened it)
     _set_stage(window, 1920, 1080, False, 2.0)
     _view_at_defaults(window, "relative")
     widget = window.views["relative"]
