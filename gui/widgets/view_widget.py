@@ -693,20 +693,13 @@ class ViewWidget(QtWidgets.QWidget):
         if self.data is None:
             return
         idle = self._idle_for(self.data)
-        shown = self.shown_panels()  # other plots shown: their own notes' height
-        if not force and shown == self._notes_for:
-            latest = self._latest_text[2] if self._latest_text is not None else idle
-            # the notes shown, or due when a drag's text interval ends (the window
-            # re-stages the view after every frame: the notes line of a drag followed
-            # the slider on every frame, its label and all behind it repainted)
-            if idle == latest and (idle == self._idle_text or self.text_pending):
-                return
         pending = self._latest_text is not None and self._latest_text[2] != idle
         if idle == self._idle_text and not pending and not force:
             return
         if self._latest_text is not None:
             self._latest_text = (*self._latest_text[:2], idle)
         self._idle_text = idle
+        shown = self.shown_panels()  # other plots shown: their own notes' height
         self._set_status(idle, hold=shown == self._notes_for)
         self._notes_for = shown
         if self._shown_text is not None:
