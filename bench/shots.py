@@ -179,18 +179,6 @@ def canvas_findings(widget, window: QtWidgets.QWidget) -> list[str]:
     return out
 
 
-def _behind_tab(child: QtWidgets.QWidget, window: QtWidgets.QWidget) -> bool:
-    """Whether ``child`` is (in) a dock widget behind another's tab: Qt moves such a
-    dock out of sight, far outside the window, but leaves it visible."""
-    widget: QtWidgets.QWidget | None = child
-    while widget is not None and widget is not window:
-        if isinstance(widget, QtWidgets.QDockWidget) and isinstance(window, QtWidgets.QMainWindow):
-            tabbed = window.tabifiedDockWidgets(widget)
-            return bool(tabbed) and widget.visibleRegion().isEmpty()
-        widget = widget.parentWidget()
-    return False
-
-
 def outside_findings(window: QtWidgets.QWidget) -> list[str]:
     """Visible widgets that reach outside the window (not counting scrolled content)."""
     out = []
@@ -200,8 +188,6 @@ def outside_findings(window: QtWidgets.QWidget) -> list[str]:
         if not child.isVisible() or child.isWindow() or child.width() <= 0:
             continue
         if any(r.isAncestorOf(child) for r in reported) or _clipped_by_scroll(child):
-            continue
-        if _behind_tab(child, window):
             continue
         rect = _window_rect(child, window)
         if not bounds.contains(rect):

@@ -214,7 +214,7 @@ class Lecture(QtCore.QObject):
             lec,
             "Show / hide deck panel",
             ["Ctrl+Shift+D", "Ctrl+Alt+D"],
-            deck.toggle_dock,
+            lambda: deck.dock.setVisible(not deck.dock.isVisible()),
             "action-deck-panel",
         )
         self._add(

@@ -23,10 +23,8 @@ from core.resources import resource_path
 from core.scenes import Deck, Scene, SceneError, load_deck, load_scene, save_deck, save_scene
 from core.views import VIEWS
 from gui.lecture.display import DisplayController
-from gui.widgets.grid_flow import columns_for
 from gui.window.protocol import StudioWindow
 
-DOCK_WIDTH = 300  # px the deck dock asks for beside the view (at least its minimum)
 SCENE_FILTER = "PE Studio scenes (*.pe-scene.json *.json);;All files (*)"
 DECK_FILTER = "PE Studio decks (*.pe-deck.json *.json);;All files (*)"
 
@@ -121,85 +119,6 @@ class DeckController(QtCore.QObject):
         self.dock.setMinimumWidth(280)
         w.addDockWidget(QtCore.Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
         self.dock.hide()
-        # beside the view, or tabbed with the side dock when beside it the views would
-        # lose a column (place_dock): re-decided once a show, resize or re-style is over
-        self.auto_tabbed = False
-        self._place_timer = QtCore.QTimer(self)
-        self._place_timer.setSingleShot(True)
-        self._place_timer.setInterval(0)
-        self._place_timer.timeout.connect(self.place_dock)
-        w.installEventFilter(self)
-        display = self.window.find_feature(DisplayController)
-        if display is not None:
-            display.applied.connect(self._post_place)
-
-    def _post_place(self, *_args: object) -> None:
-        self._place_timer.start()
-
-    def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:
-        if event.type() == QtCore.QEvent.Type.Resize and obj is self.window.qt:
-            self._place_timer.start()  # not inside the resize: it moves docks
-        return False
-
-    def _side_dock(self) -> QtWidgets.QDockWidget | None:
-        return self.window.qt.findChild(QtWidgets.QDockWidget, "side-dock")
-
-    def place_dock(self) -> None:
-        """Put the deck dock beside the view, or in a tab with the side dock ("Views and
-        parameters") when beside it the views would have fewer plot columns than with
-        the two docks in one place (at 200 % on 1920 × 1080 the dock cannot be narrower
-        than its Animation box, 446 px, and every view fell to one column). The deck's
-        tab is raised when it goes there. A dock the lecturer moved elsewhere, floated
-        or tabbed by hand stays where it is; on stage the docks are hidden anyway."""
-        qt, dock, side = self.window.qt, self.dock, self._side_dock()
-        display = self.window.find_feature(DisplayController)
-        if side is None or not side.isVisible() or dock.isFloating():
-            return
-        if dock.isHidden() or (display is not None and display.presenting):
-            return
-        area = QtCore.Qt.DockWidgetArea
-        tabbed = dock in qt.tabifiedDockWidgets(side)
-        if tabbed and not self.auto_tabbed:
-            return
-        if not tabbed and qt.dockWidgetArea(dock) != area.RightDockWidgetArea:
-            return
-        view = self.window.views.get(self.window.current_view)
-        central = qt.centralWidget()
-        if view is None or central is None:
-            return
-        layout = qt.layout()
-        if layout is not None:
-            layout.activate()  # the docks' and the view's sizes now (a dock just shown)
-        separator = qt.style().pixelMetric(
-            QtWidgets.QStyle.PixelMetric.PM_DockWidgetSeparatorExtent, None, qt
-        )
-        need = max(dock.minimumSizeHint().width(), dock.minimumWidth(), DOCK_WIDTH)
-        now = central.width()
-        if tabbed:  # the side dock back at its own width, the deck dock beside the view
-            alone = max(side.minimumWidth(), side.minimumSizeHint().width())
-            beside, together = now + max(0, side.width() - alone) - need - separator, now
-        else:
-            beside = now
-            together = now + dock.width() + separator - max(0, need - side.width())
-        least = view.panel_size()[0]
-        offset = now - view.plot_width()  # what the view takes beside its plots
-
-        def columns(width: float) -> int:
-            return columns_for(width - offset, 2, least)
-
-        want = columns(beside) < columns(together)
-        if want and not tabbed:
-            qt.tabifyDockWidget(side, dock)
-            dock.raise_()
-            self.auto_tabbed = True
-        elif not want and tabbed:
-            # out of the tabs (moved by addDockWidget alone, it left its tab behind)
-            qt.removeDockWidget(dock)
-            qt.addDockWidget(area.RightDockWidgetArea, dock)
-            dock.show()
-            alone = max(side.minimumWidth(), side.minimumSizeHint().width())
-            qt.resizeDocks([side, dock], [alone, DOCK_WIDTH], QtCore.Qt.Orientation.Horizontal)
-            self.auto_tabbed = False
 
     def _refresh_note(self) -> None:
         self.note_changed.emit()
@@ -274,30 +193,11 @@ class DeckController(QtCore.QObject):
         self.go(0)
 
     def show_dock(self) -> None:
-        """Show the deck dock at a modest width (the view keeps the room), or in a tab
-        with the side dock when beside the view it would cost a plot column
-        (:meth:`place_dock`)."""
+        """Show the deck dock at a modest width (the view keeps the room)."""
         display = self.window.find_feature(DisplayController)
         if not self.dock.isVisible() and not (display is not None and display.presenting):
             self.dock.show()
-            if not self.auto_tabbed:
-                self.window.qt.resizeDocks(
-                    [self.dock], [DOCK_WIDTH], QtCore.Qt.Orientation.Horizontal
-                )
-        self.place_dock()
-        if not self.dock.isHidden():
-            self.dock.raise_()  # its tab in front when it shares the side dock's place
-
-    def toggle_dock(self) -> None:
-        """Show the deck dock (raise its tab when it shares the side dock's place), or
-        hide it when it is in sight."""
-        dock = self.dock
-        if dock.isHidden():
-            self.show_dock()
-        elif not dock.visibleRegion().isEmpty() or dock.isFloating():
-            dock.hide()
-        else:
-            dock.raise_()  # behind the side dock's tab
+            self.window.qt.resizeDocks([self.dock], [300], QtCore.Qt.Orientation.Horizontal)
 
     def deck(self) -> Deck:
         """The deck as edited now."""

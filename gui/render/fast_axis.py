@@ -42,10 +42,6 @@ TITLE_SCALES = (1.0, 0.9, 0.8, 0.7, 0.6, 0.5)  # ... at the largest of these siz
 # word tick labels that crowd shrink to the largest of these sizes at which all fit
 # (the smallest is the floor: below it they are drawn anyway, none left out)
 WORD_TICK_SCALES = (1.0, 0.9, 0.8, 0.7)
-# a small grid's index labels (every row or column) shrink to the largest of these at
-# which all fit; when none does, some are left out (the first and last stay)
-INDEX_TICK_SCALES = (1.0, 0.9, 0.8, 0.7, 0.6)
-INDEX_TICK_GAP = 0.25  # of the gap kept between horizontal labels: short numbers
 
 
 def _line_count(document: QtGui.QTextDocument) -> int:
@@ -206,10 +202,6 @@ class FastAxisItem(pg.AxisItem):
     keep_labels = False
     """Every tick label is drawn (word ticks: tokens, model names): they shrink, down to
     the last of :data:`WORD_TICK_SCALES`, instead of being left out when they crowd."""
-    index_labels = False
-    """The explicit ticks label every index of a small grid: they shrink, down to the
-    last of :data:`INDEX_TICK_SCALES`, to keep all of them; at that size the first and
-    last index stay when some must be left out."""
     tick_scale = 1.0  # the tick labels' size relative to the style's, as last drawn
     hold_room = False
     """The room across the axis for its tick labels only grows (a slider drag): labels
@@ -586,13 +578,7 @@ class FastAxisItem(pg.AxisItem):
         With :attr:`keep_labels` (word ticks) no label is left out: they are drawn at
         the largest of :data:`WORD_TICK_SCALES` at which none overlaps another or runs
         off the axis, and all of them at the smallest when even that crowds."""
-        scales: tuple[float, ...]
-        if self.keep_labels:
-            scales = WORD_TICK_SCALES
-        elif self.index_labels:
-            scales = INDEX_TICK_SCALES
-        else:
-            scales = (1.0,)
+        scales = WORD_TICK_SCALES if self.keep_labels else (1.0,)
         for scale in scales:
             self.tick_scale = scale
             layout = generate_draw_specs(self, p, self.tick_font())
@@ -600,16 +586,12 @@ class FastAxisItem(pg.AxisItem):
                 return None
             axis_spec, tick_specs, text_specs = layout.specs
             ranks = self.label_ranks(layout.label_ticks)
-            gap = INDEX_TICK_GAP if self.index_labels and not self.keep_labels else 1.0
-            kept = separate_labels(self.orientation, text_specs, ranks, gap)
+            kept = separate_labels(self.orientation, text_specs, ranks)
             # one tick line per tick in range: as many labels, or some were left out
-            # (word ticks then try the next size, and at the last keep them all; index
-            # labels at the last keep those that fit, the ends first)
-            if len(kept) >= len(tick_specs) or not (self.keep_labels or self.index_labels):
+            # (word ticks then try the next size, and at the last keep them all)
+            if len(kept) >= len(tick_specs) or not self.keep_labels:
                 text_specs = kept
                 break
-            if self.index_labels and scale == scales[-1]:
-                text_specs = kept
         # what the labels need, never less than held while the layout settles
         need = self.held_text_room(layout.text_size + self.title_clearance(layout.text_size))
         room = need
@@ -671,11 +653,6 @@ class FastAxisItem(pg.AxisItem):
     def label_ranks(self, label_ticks: list[tuple[int, float]]) -> list[tuple[int, int]]:
         """Which labels stay when labels crowd (lowest first): higher tick levels, and
         on a log axis the rounder values (decades, then ×5, then ×2)."""
-        if self.index_labels and label_ticks:
-            # a small grid's first and last index first, then every other one in order
-            values = [v for _level, v in label_ticks]
-            ends = (min(values), max(values))
-            return [(0 if v in ends else 1, 0) for _level, v in label_ticks]
         return [(level, log_rank(v) if self.logMode else 0) for level, v in label_ticks]
 
     def title_clearance(self, text_size: float) -> float:

@@ -306,13 +306,9 @@ class ViewWidget(QtWidgets.QWidget):
         """The smallest legible plot (px) at the current UI scale and mode."""
         return min_panel_size(current_theme().ui_scale, self._presenting)
 
-    def plot_width(self) -> float:
+    def _plot_width(self) -> float:
         """The width the plot grid has, as if the view scrolled (the same with or
         without a scroll bar, so nothing fitted to it chases the bar)."""
-        return self._plot_width()
-
-    def _plot_width(self) -> float:
-        """:meth:`plot_width`."""
         return float(
             self.scroll_area.width() - self.scroll_area.verticalScrollBar().sizeHint().width() - 12
         )
