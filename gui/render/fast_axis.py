@@ -203,11 +203,6 @@ class FastAxisItem(pg.AxisItem):
     """Every tick label is drawn (word ticks: tokens, model names): they shrink, down to
     the last of :data:`WORD_TICK_SCALES`, instead of being left out when they crowd."""
     tick_scale = 1.0  # the tick labels' size relative to the style's, as last drawn
-    hold_room = False
-    """The room across the axis for its tick labels only grows (a slider drag): labels
-    of other widths (``0.5``, ``-1.5``, ``0``) moved the data area and re-laid out the
-    whole canvas every few frames. :meth:`release_room` fits it again."""
-    text_need: float | None = None  # the room the last draw specs' labels needed (px)
     _held_key: tuple | None = None  # what the held tick text room is for
     _held_room = 0.0  # px: see held_text_room
 
@@ -593,29 +588,10 @@ class FastAxisItem(pg.AxisItem):
                 text_specs = kept
                 break
         # what the labels need, never less than held while the layout settles
-        need = self.held_text_room(layout.text_size + self.title_clearance(layout.text_size))
-        room = need
-        if self.hold_room and self.text_need is not None:  # what it has, or more
-            room = max(
-                need, self.textWidth if self.orientation in ("left", "right") else self.textHeight
-            )
-        self.text_need = need
-        report_text_size(self, room)
+        report_text_size(
+            self, self.held_text_room(layout.text_size + self.title_clearance(layout.text_size))
+        )
         return axis_spec, tick_specs, text_specs
-
-    def release_room(self) -> bool:
-        """End :attr:`hold_room`: the axis takes the room its labels need now (as
-        pyqtgraph sizes it: it shrinks only by more than 10 px). Whether it changed."""
-        self.hold_room = False
-        need = self.text_need
-        if need is None:
-            return False
-        before, picture = (self.textWidth, self.textHeight), self.picture
-        report_text_size(self, need)
-        if (self.textWidth, self.textHeight) == before:
-            self.picture = picture  # (reporting drops the specs: they still hold)
-            return False
-        return True
 
     def held_text_room(self, size: float) -> float:
         """The room across the axis to report for tick text (and title) that needs

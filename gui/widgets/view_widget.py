@@ -18,13 +18,7 @@ from superqt.utils import qdebounced, qthrottled
 from core.formula import escape
 from core.viewdata import ViewData, ViewSpec
 from gui.plotting.panel_plot import PanelPlot
-from gui.render.fast_axis import (
-    REFIT_ROUNDS,
-    FastAxisItem,
-    hide_spare_axes,
-    make_axes,
-    run_title_refits,
-)
+from gui.render.fast_axis import REFIT_ROUNDS, hide_spare_axes, make_axes, run_title_refits
 from gui.render.formula_label import FormulaLabel
 from gui.render.settle import Targets, before_layout, settle, targets
 from gui.render.view_box import PlotViewBox
@@ -250,7 +244,6 @@ class ViewWidget(QtWidgets.QWidget):
                 plot.data_resized = self._data_resized
                 yield None
             self._layout_key = key
-        self._hold_axes(live)
         for p in data.panels:
             self.plots[p.key].show(p)
             yield None
@@ -563,25 +556,6 @@ class ViewWidget(QtWidgets.QWidget):
 
     def _full_quality(self) -> None:
         self._set_draft(False)
-        if self._hold_axes(False):
-            self._settle()  # the axes fitted to their labels again, laid out now
-
-    def _hold_axes(self, hold: bool) -> bool:
-        """While a slider drags (``hold``) the plots' axes keep the room they have for
-        their tick labels, or grow (:attr:`FastAxisItem.hold_room`): a label of another
-        width re-laid out the whole canvas (9 of 40 frames of a RoPE drag on the stage).
-        Once the drag is over they fit their labels again; whether one changed size."""
-        changed = False
-        for plot in self.plots.values():
-            for name in ("left", "bottom"):
-                axis = plot.plot.getAxis(name)
-                if not isinstance(axis, FastAxisItem):
-                    continue
-                if hold:
-                    axis.hold_room = True
-                elif axis.hold_room:
-                    changed |= axis.release_room()
-        return changed
 
     def _apply_text(self, texts: tuple[str, tuple[str, str], str]) -> None:
         """Show the formula, verdict and notes."""
