@@ -71,7 +71,9 @@ class PanelExtras:
         for item, label in zip(self.text_labels, panel.labels, strict=True):
             if item.toPlainText() != label.text:
                 item.setText(label.text)
-            item.setColor(series_color(label.color, theme))
+            color = pg.mkColor(series_color(label.color, theme))
+            if item.color != color:  # (a new colour re-renders the text)
+                item.setColor(color)
             if item.fill.color() != halo:
                 item.fill = pg.mkBrush(halo)
                 item.update()
@@ -112,14 +114,23 @@ class PanelExtras:
             return
         inside = area.adjusted(-0.5, -0.5, 0.5, 0.5)
         placed: list[QtCore.QRectF] = []
+        # the view box's mappings (vb.mapViewToScene, mapSceneToView), each transform
+        # taken once for all the texts: the same arithmetic, without pyqtgraph's
+        # per-call matrix updates and inversions (most of this method's time)
+        to_box = vb.childTransform()
+        from_box = pg.functions.invertQTransform(to_box)
+
+        def to_scene(point: QtCore.QPointF) -> QtCore.QPointF:
+            return vb.mapToScene(to_box.map(point))
+
         for item, x, y, px, py in self._label_homes:
-            shown = inside.contains(vb.mapViewToScene(QtCore.QPointF(px, py)))
+            shown = inside.contains(to_scene(QtCore.QPointF(px, py)))
             if item.isVisible() != shown:
                 item.setVisible(shown)
             if not shown:
                 continue
             local = item.boundingRect()  # pixels, relative to the anchor point
-            home = vb.mapViewToScene(QtCore.QPointF(x, y))
+            home = to_scene(QtCore.QPointF(x, y))
             box = local.translated(home)
             # inside the area (left/top win when the text is larger than the area)
             if box.right() > area.right():
@@ -142,7 +153,7 @@ class PanelExtras:
                     box.left(), min(max(start, low), max(high, low)), box.width(), box.height()
                 )
             placed.append(best)
-            item.setPos(vb.mapSceneToView(best.topLeft() - local.topLeft()))
+            item.setPos(from_box.map(vb.mapFromScene(best.topLeft() - local.topLeft())))
 
     def _show_arrows(self, panel: Panel, theme: Theme) -> None:
         if len(self.arrows) == 1 + 3 * len(panel.arrows):  # same arrows: move them
@@ -169,6 +180,7 @@ class PanelExtras:
         for i, a in enumerate(panel.arrows):
             color = series_color(i, theme)
             line = LineItem(pen=pg.mkPen(color, width=theme.line_width + 1))
+            line.wide_pen_points = 2  # one segment: Qt's wide pen is the cheapest stroke
             line.setData(np.array([0.0, a.x]), np.array([0.0, a.y]))
             self.plot.addItem(line)
             angle = float(np.degrees(np.arctan2(a.y, a.x)))

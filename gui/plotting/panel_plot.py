@@ -40,6 +40,9 @@ pg.setConfigOptions(imageAxisOrder="row-major", antialias=True)
 
 MAX_LEGEND_ENTRIES = 6
 GRID_ALPHA = 0.25  # grid opacity (pyqtgraph's showGrid alpha)
+#: an arrows panel's curves (the clock's trails and arcs, at most 49 points; an arrow's
+#: shaft) are stroked with Qt's wide pen: cheaper than offset strokes for so few points
+ARROWS_WIDE_PEN_POINTS = 64
 WORD_ROOM_PAD = 1.1  # the data's height over its cells' (the view's range padding)
 
 
@@ -285,6 +288,16 @@ class PanelPlot(PanelExtras, CellDisplay):
         (a dashed path cannot be split into fast segments).
         """
         restyled = False
+        # an arrows panel's shafts: aliased while live, on the fast curve path (they are
+        # antialiased once settled, as they are drawn)
+        for line in self.arrows[1::3]:
+            if isinstance(line, LineItem):
+                if line.settled_antialias is None:
+                    line.settled_antialias = bool(line.opts["antialias"])
+                aa = line.settled_antialias and dashes
+                if line.opts["antialias"] != aa:
+                    line.opts["antialias"] = aa
+                    line.update()
         for item in self.curves:
             full = getattr(item, "_full_pen", None)
             if full is None:
@@ -360,11 +373,12 @@ class PanelPlot(PanelExtras, CellDisplay):
                 color = pg.mkColor(series_color(i if s.color is None else s.color, theme))
                 if s.opacity < 1.0:  # faded: a trail's older part, a ghost
                     color.setAlphaF(max(0.0, float(s.opacity)))
-                self.curves.append(
-                    self._make_curve(
-                        s.style, color, s.name if panel.kind == "curves" else None, theme
-                    )
+                item = self._make_curve(
+                    s.style, color, s.name if panel.kind == "curves" else None, theme
                 )
+                if panel.kind == "arrows" and isinstance(item, LineItem):
+                    item.wide_pen_points = ARROWS_WIDE_PEN_POINTS
+                self.curves.append(item)
             if panel.kind == "curves":
                 for b in panel.bands:
                     self._make_band(panel, b, theme)

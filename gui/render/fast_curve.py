@@ -68,6 +68,12 @@ class FastCurveItem(pg.PlotCurveItem):
     """``PlotCurveItem`` with a fast path for solid aliased cosmetic pens wider than 1 px."""
 
     _extent_cache: tuple[tuple | None, tuple | None] = (None, None)  # (array, (min, max))
+    #: a curve of at most this many points is stroked with Qt's own wide pen where the
+    #: offset strokes would be used (0: never). For a few points (the clock's arcs and
+    #: trails, an arrow's shaft) Qt's stroke costs less than finding and drawing the
+    #: offset strokes; pyqtgraph draws it, so its pixels are the wide pen's own.
+    wide_pen_points = 0
+    wide_pen_paints = 0  # paints stroked with the wide pen (tests)
     extents_measured = 0  # data extents computed (min/max over an array; tests)
     simple_strokes = 0  # stroke sets found without numpy's general pass (tests)
 
@@ -320,6 +326,10 @@ class FastCurveItem(pg.PlotCurveItem):
         if self.xData is None or len(self.xData) == 0:
             return
         pen = self._fast_pen(p)
+        if pen is not None and len(self.xData) <= self.wide_pen_points:
+            self.wide_pen_paints += 1
+            super().paint(p, opt, widget)
+            return
         strokes = (
             None if pen is None else self._strokes(p.deviceTransform(), self.opts["pen"].widthF())
         )

@@ -16,7 +16,7 @@ import math
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
-from gui.render.pg_compat import explicit_ticks
+from gui.render.pg_compat import explicit_ticks, tick_state
 from gui.render.raster import pixel_translation
 from gui.render.view_box import ViewOverlay
 
@@ -62,12 +62,48 @@ class GridLines(ViewOverlay):
         self.plot = plot
         self.alpha = float(alpha)
         self.background = QtGui.QColor(background)
+        # the lines last found and what they were found for (see lines)
+        self._lines: tuple[tuple, list[tuple[bool, float, QtGui.QColor]]] | None = None
+        self.lines_found = 0  # how often the lines were worked out (tests)
 
     def lines(self) -> list[tuple[bool, float, QtGui.QColor]]:
-        """``(vertical, position in view-box pixels, colour)`` of every grid line."""
+        """``(vertical, position in view-box pixels, colour)`` of every grid line.
+
+        Kept while the view's size and range, the axes' tick settings and colours stay
+        the same: a frame that moves a plot's data (the clock's hands) but not its range
+        repaints the grid under it with the lines found before (the axes' tick values
+        were most of the grid's paint).
+        """
         rect = self.view.boundingRect()
         (x0, x1), (y0, y1) = self.view.viewRange()
         tr = self.view.childGroup.transform()  # view coordinates → view-box pixels
+        key = (
+            (rect.x(), rect.y(), rect.width(), rect.height()),
+            (x0, x1, y0, y1),
+            (tr.m11(), tr.m12(), tr.m21(), tr.m22(), tr.dx(), tr.dy()),
+            self.alpha,
+            self.background.rgba(),
+            *(
+                (tick_state(axis), axis.tickPen().color().rgba())
+                for axis in (self.plot.getAxis("bottom"), self.plot.getAxis("left"))
+            ),
+        )
+        if self._lines is not None and self._lines[0] == key:
+            return self._lines[1]
+        out = self._find_lines(rect, x0, x1, y0, y1, tr)
+        self._lines = (key, out)
+        self.lines_found += 1
+        return out
+
+    def _find_lines(
+        self,
+        rect: QtCore.QRectF,
+        x0: float,
+        x1: float,
+        y0: float,
+        y1: float,
+        tr: QtGui.QTransform,
+    ) -> list[tuple[bool, float, QtGui.QColor]]:
         out: list[tuple[bool, float, QtGui.QColor]] = []
         for name, vertical, lo, hi, length in (
             ("bottom", True, x0, x1, rect.width()),

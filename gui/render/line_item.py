@@ -36,6 +36,10 @@ class LineItem(FastCurveItem):
     (the item itself, where a ``PlotDataItem`` has its curve).
     """
 
+    #: how its owner draws it once settled, where it is aliased while live (its owner's
+    #: business; ``None``: not told)
+    settled_antialias: bool | None = None
+
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self._original: tuple[np.ndarray | None, np.ndarray | None] = (None, None)

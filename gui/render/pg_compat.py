@@ -296,6 +296,22 @@ def explicit_ticks(axis: pg.AxisItem) -> list | None:
     return axis._tickLevels
 
 
+def tick_state(axis: pg.AxisItem) -> tuple:
+    """What besides the range and length decides ``axis``'s tick values: its explicit
+    ticks (a copy), spacing, density, scale, log mode and deepest tick level (and the
+    data limits of a :class:`gui.render.fast_axis.FastAxisItem`)."""
+    explicit = axis._tickLevels
+    return (
+        None if explicit is None else tuple(tuple(level) for level in explicit),
+        None if axis._tickSpacing is None else tuple(map(tuple, axis._tickSpacing)),
+        axis._tickDensity,
+        axis.scale,
+        axis.logMode,
+        axis.style.get("maxTickLevel"),
+        getattr(axis, "data_limits", None),
+    )
+
+
 def report_text_size(axis: pg.AxisItem, size: float) -> None:
     """Tell ``axis`` how much room its tick text needs across the axis (px), as
     ``AxisItem.generateDrawSpecs`` does; the axis resizes itself when that changed."""

@@ -1,0 +1,122 @@
+"""What a frame of the RoPE clock redoes (issue 14 item 7: frame time on the stage).
+
+Structural counts, not timings: a drag of ``m`` moves q's hands, trails and texts; the
+clock's short curves are stroked with Qt's wide pen (no offset strokes to find), the
+arrows' shafts are aliased while live, the grid keeps its lines and the texts keep
+their colours.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+import pytest
+from PySide6 import QtCore, QtGui
+
+from core.viewdata import ComputeContext
+from core.views import VIEWS
+from gui.render.fast_curve import FastCurveItem
+from gui.render.line_item import LineItem
+
+SPEC = VIEWS["clock"]
+
+
+def compute(**changes):
+    return SPEC.compute(SPEC.model.validate(changes, partial=True), ComputeContext())
+
+
+@pytest.fixture(scope="module")
+def clock_widget(qapp):
+    from gui.widgets.view_widget import ViewWidget
+
+    widget = ViewWidget(SPEC)
+    widget.resize(1100, 700)
+    widget.show_data(compute(m=2.0))
+    widget.canvas.grab()
+    yield widget
+    widget.deleteLater()
+
+
+def _shafts(widget) -> list[LineItem]:
+    return [
+        line
+        for plot in widget.plots.values()
+        for line in plot.arrows[1::3]
+        if isinstance(line, LineItem)
+    ]
+
+
+def test_live_frame_strokes_the_short_curves_with_the_wide_pen(clock_widget, monkeypatch):
+    general = FastCurveItem._compute_strokes
+    found: list[int] = []
+    monkeypatch.setattr(
+        FastCurveItem,
+        "_compute_strokes",
+        lambda self, t, w: found.append(len(self.xData)) or general(self, t, w),
+    )
+    curves = [item for plot in clock_widget.plots.values() for item in plot.curves]
+    items = curves + _shafts(clock_widget)
+    before = sum(item.wide_pen_paints for item in items)
+    clock_widget.show_data(compute(m=2.7), live=True)
+    assert all(not line.opts["antialias"] for line in _shafts(clock_widget))  # live
+    clock_widget.canvas.grab()
+    assert found == []  # no offset strokes worked out for the clock's arcs
+    assert all(len(item.xData) <= item.wide_pen_points for item in items)
+    assert sum(item.wide_pen_paints for item in items) - before >= len(items) // 2
+    clock_widget.show_data(compute(m=2.7))  # settled: the shafts antialiased again
+    assert all(line.opts["antialias"] for line in _shafts(clock_widget))
+
+
+def test_a_drag_keeps_the_grid_lines_and_the_text_colours(clock_widget, monkeypatch):
+    grids = [plot.grid for plot in clock_widget.plots.values()]
+    clock_widget.show_data(compute(m=3.1), live=True)
+    clock_widget.canvas.grab()
+    found = [grid.lines_found for grid in grids]
+    recoloured: list[object] = []
+    original = pg.TextItem.setColor
+    monkeypatch.setattr(
+        pg.TextItem, "setColor", lambda self, c: recoloured.append(c) or original(self, c)
+    )
+    texts = {
+        plot: [t.toPlainText() for t in plot.text_labels] for plot in clock_widget.plots.values()
+    }
+    clock_widget.show_data(compute(m=3.4), live=True)
+    clock_widget.canvas.grab()
+    assert [grid.lines_found for grid in grids] == found  # same range: same lines
+    assert recoloured == []
+    # (the texts did follow m)
+    assert any(
+        [t.toPlainText() for t in plot.text_labels] != shown for plot, shown in texts.items()
+    )
+    plane = clock_widget.plots["plane"]
+    plane.plot.getViewBox().setRange(xRange=(-1.2, 1.2), yRange=(-1.2, 1.2), padding=0)
+    clock_widget.canvas.grab()
+    assert plane.grid.lines_found == found[list(clock_widget.plots).index("plane")] + 1
+    plane.plot.getViewBox().setRange(xRange=(-1.5, 1.5), yRange=(-1.5, 1.5), padding=0)
+
+
+def _render(item: pg.GraphicsObject, source: QtCore.QRectF) -> np.ndarray:
+    scene = pg.GraphicsScene()
+    scene.addItem(item)
+    image = QtGui.QImage(300, 300, QtGui.QImage.Format.Format_ARGB32_Premultiplied)
+    image.fill(QtGui.QColor("white"))
+    painter = QtGui.QPainter(image)
+    scene.render(painter, QtCore.QRectF(0, 0, 300, 300), source)
+    painter.end()
+    scene.removeItem(item)
+    return pg.imageToArray(image, copy=True)
+
+
+@pytest.mark.parametrize("alpha", [255, 150])
+@pytest.mark.parametrize("width", [3.0, 4.0])
+def test_wide_pen_curves_are_pyqtgraphs_pixels(qapp, alpha, width):
+    t = np.linspace(0.3, 2.4, 30)  # an arc of a trail
+    x, y = np.cos(t), np.sin(t)
+    color = QtGui.QColor(0, 114, 178, alpha)
+    fast = LineItem(pen=pg.mkPen(color, width=width), antialias=False)
+    fast.wide_pen_points = 64
+    fast.setData(x, y)
+    slow = pg.PlotCurveItem(x=x, y=y, pen=pg.mkPen(color, width=width), antialias=False)
+    source = QtCore.QRectF(-1.1, -0.1, 2.2, 1.2)
+    np.testing.assert_array_equal(_render(fast, source), _render(slow, source))
+    assert fast.wide_pen_paints == 1
