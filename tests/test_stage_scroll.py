@@ -183,3 +183,111 @@ def test_word_order_verdict_is_one_short_line_on_stage(studio):
         _settle(studio)
     assert widget.verdict.text() == whole
     assert whole not in studio.lecture.presenter.note_text()
+
+
+def _drag(qtbot, win, view_id: str, name: str, values) -> None:
+    """Live frames, as a slider drag gives them (no wait_idle: that brings every plot up
+    to date, as tests and exports need)."""
+    state, widget = win.states[view_id], win.views[view_id]
+    for value in values:
+        state.set_param(name, value)
+        qtbot.waitUntil(lambda v=value: widget.data.params[name] == v, timeout=30000)
+
+
+def _drawn(widget) -> dict:
+    return {key: plot.panel for key, plot in widget.plots.items()}
+
+
+def _current(widget, keys) -> bool:
+    latest = {p.key: p for p in widget.data.panels}
+    return all(widget.plots[k].panel is latest[k] for k in keys)
+
+
+def _picture(qtbot, widget, keys) -> QtGui.QImage:
+    """The plots ``keys`` as the scrolled view shows them, in full quality."""
+    qtbot.waitUntil(lambda: not widget._draft, timeout=10000)
+    QtWidgets.QApplication.processEvents()
+    rect = QtCore.QRect()
+    for key in keys:
+        scene = widget.plots[key].plot.sceneBoundingRect()
+        rect |= widget.canvas.mapFromScene(scene).boundingRect()
+    return widget.canvas.viewport().grab(rect).toImage()
+
+
+def test_plots_out_of_sight_wait_for_a_drag_and_are_current_when_seen(studio, qtbot):
+    """A live frame leaves the plots scrolled out of sight as they are; scrolled to, they
+    show the latest frame, pixel for pixel as when drawn on every frame."""
+    widget = _show(studio, "permutation", 2.0)
+    bar = widget.scroll_area.verticalScrollBar()
+    start = studio.states["permutation"].values["base"]
+    drag = [start * 2, start * 4, start * 3]
+    # the reference: scrolled down to a lower plot, it follows every frame
+    lower = ["weights_a_pe"]  # (one plot column, the seventh plot, at 1280 x 720, 200 %)
+    plot = widget.plots[lower[0]].plot
+    top = widget.canvas.mapFromScene(plot.sceneBoundingRect().topLeft())
+    down = widget.canvas.mapTo(widget.body, top).y()
+    bar.setValue(down)
+    _drag(qtbot, studio, "permutation", "base", drag)
+    assert not set(lower) & set(widget.pending_panels) and _current(widget, lower)
+    reference = _picture(qtbot, widget, lower)
+    # back up at the first plot, the same drag again: the lower plots keep their frame
+    bar.setValue(widget.row_tops()[0])
+    _drag(qtbot, studio, "permutation", "base", [start])
+    unseen = set(widget.pending_panels)
+    assert set(lower) <= unseen
+    assert "weights_a_none" not in unseen
+    kept = _drawn(widget)
+    _drag(qtbot, studio, "permutation", "base", drag)
+    drawn = _drawn(widget)
+    assert all(drawn[k] is kept[k] for k in unseen)  # not drawn during the drag
+    assert drawn["weights_a_none"] is not kept["weights_a_none"]  # the seen plots were
+    assert widget.deferred_shows > 0
+    # scrolled into sight, they show the latest frame at once, as a fresh drawing does
+    bar.setValue(down)
+    assert not set(lower) & set(widget.pending_panels) and _current(widget, lower)
+    assert _picture(qtbot, widget, lower) == reference
+    bar.setValue(0)
+    _drag(qtbot, studio, "permutation", "base", [start])
+    _settle(studio)
+
+
+def test_an_export_or_grab_while_scrolled_draws_every_plot(studio, qtbot):
+    """The whole canvas read while plots wait out of sight: they are drawn first."""
+    from gui.render import snapshot
+
+    widget = _show(studio, "permutation", 2.0)
+    start = studio.states["permutation"].values["base"]
+    _drag(qtbot, studio, "permutation", "base", [start * 2])
+    assert widget.pending_panels
+    snapshot.render_image(widget, 320, 240)
+    assert widget.pending_panels == [] and _current(widget, widget.plots)
+    _drag(qtbot, studio, "permutation", "base", [start])
+    assert widget.pending_panels
+    widget.canvas.grab()
+    assert widget.pending_panels == [] and _current(widget, widget.plots)
+    _drag(qtbot, studio, "permutation", "base", [start * 2])
+    assert widget.pending_panels
+    assert studio.wait_idle(60)  # what tests and the CLI wait for
+    assert widget.pending_panels == [] and _current(widget, widget.plots)
+    _drag(qtbot, studio, "permutation", "base", [start])
+    _settle(studio)
+
+
+def test_a_plot_focused_or_shown_again_shows_the_latest_frame(studio, qtbot):
+    widget = _show(studio, "permutation", 2.0)
+    widget.scroll_area.verticalScrollBar().setValue(widget.row_tops()[0])
+    start = studio.states["permutation"].values["base"]
+    _drag(qtbot, studio, "permutation", "base", [start * 2])
+    assert "diff_pe" in widget.pending_panels
+    focus = studio.lecture.focus
+    try:
+        assert focus.focus("diff_pe")  # it fills the view: drawn at once
+        assert "diff_pe" not in widget.pending_panels and _current(widget, ["diff_pe"])
+        _drag(qtbot, studio, "permutation", "base", [start])  # the others are hidden
+        assert focus.unfocus()
+        # back in the grid, whatever the view shows of it is current
+        assert not set(widget.pending_panels) & (set(widget.plots) - widget._unseen())
+        assert _current(widget, set(widget.plots) - set(widget.pending_panels))
+    finally:
+        focus.unfocus()
+        _settle(studio)

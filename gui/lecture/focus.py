@@ -122,6 +122,7 @@ class FocusController(QtCore.QObject):
         self._viewports: dict[QtCore.QObject, ViewWidget] = {}
         self._staged: tuple[int, str, tuple[str, ...], bool, Highlight | None] | None = None
         self._direction = 1
+        self._applying = False  # apply() runs
         deck.scene_staged.connect(self.stage_scene)
         deck.steppers.append(self.reveal_step)
         display = window.find_feature(DisplayController)
@@ -302,6 +303,7 @@ class FocusController(QtCore.QObject):
         widget = self.window.views[view_id]
         self._watched.add(view_id)
         widget.rendered.connect(lambda v=view_id: self.apply(v))
+        widget.caught_up.connect(lambda v=view_id: self._caught_up(v))
         port = widget.canvas.viewport()
         port.installEventFilter(self)
         self._viewports[port] = widget
@@ -339,10 +341,25 @@ class FocusController(QtCore.QObject):
                 return key
         return None
 
+    def _caught_up(self, view_id: str) -> None:
+        """Plots of ``view_id`` left out of sight were drawn late: stage them too (from
+        the event loop when that happened inside :meth:`apply`)."""
+        if self._applying:
+            QtCore.QTimer.singleShot(0, self, lambda: self.apply(view_id))
+        else:
+            self.apply(view_id)
+
     # ------------------------------------------------------------------ layout
     def apply(self, view_id: str) -> None:
         """Bring the plots of ``view_id`` in line with its staging and focus (a few
         comparisons when they already are)."""
+        applying, self._applying = self._applying, True
+        try:
+            self._apply(view_id)
+        finally:
+            self._applying = applying
+
+    def _apply(self, view_id: str) -> None:
         widget = self.window.views.get(view_id)
         if widget is None or widget.data is None or not widget.plots:
             return

@@ -50,6 +50,21 @@ def _plan(
     return logical, QtCore.QSize(pw, ph), dpr
 
 
+def bring_up_to_date(widget: QtWidgets.QWidget) -> None:
+    """Let ``widget``, its children and its parents draw what they left behind while it
+    was out of sight (a view's plots scrolled out of its stage: ``bring_up_to_date``)
+    before the whole of it is painted or read."""
+    chain = [widget, *widget.findChildren(QtWidgets.QWidget)]
+    parent = widget.parentWidget()
+    while parent is not None:
+        chain.append(parent)
+        parent = parent.parentWidget()
+    for w in chain:
+        hook = getattr(w, "bring_up_to_date", None)
+        if callable(hook):
+            hook()
+
+
 def _sync_layout(widget: QtWidgets.QWidget) -> None:
     """Bring layouts and geometries up to date, also for a widget never shown: a hidden
     widget only records resizes, deliver them as show() would; then deliver posted
@@ -382,6 +397,7 @@ def paint_steps(
     axes: list = []
     cached: dict = {}
     try:
+        bring_up_to_date(widget)  # every plot current, also those scrolled out of sight
         widget.resize(logical)
         _sync_layout(widget)
         views = [widget, *widget.findChildren(QtWidgets.QGraphicsView)]

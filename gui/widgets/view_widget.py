@@ -16,7 +16,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from superqt.utils import qdebounced, qthrottled
 
 from core.formula import escape
-from core.viewdata import ViewData, ViewSpec
+from core.viewdata import Panel, ViewData, ViewSpec
 from gui.plotting.panel_plot import PanelPlot
 from gui.render.fast_axis import REFIT_ROUNDS, hide_spare_axes, make_axes, run_title_refits
 from gui.render.formula_label import FormulaLabel
@@ -33,6 +33,16 @@ from gui.widgets.grid_flow import (
 )
 from gui.widgets.line_box import LineBox
 
+# events after which a plot left behind out of sight may be in sight (the canvas moved
+# in its scroll area or was resized, the scroll area resized, a paint of the canvas due)
+_SIGHT_EVENTS = frozenset(
+    (
+        QtCore.QEvent.Type.Resize,
+        QtCore.QEvent.Type.Move,
+        QtCore.QEvent.Type.Show,
+        QtCore.QEvent.Type.Paint,
+    )
+)
 WHEEL_STEP = 33  # px at 100 % the view scrolls per wheel step (a notch is three)
 LEGEND_SHARE = 0.8  # of a plot's width its data (and legend strip) has, at least
 TABLE_PAD = 12  # px a table panel keeps below its table (view box margins, rounding)
@@ -51,6 +61,11 @@ class _Canvas(pg.GraphicsLayoutWidget):
 
     def sizeHint(self) -> QtCore.QSize:
         return QtCore.QSize(super().sizeHint().width(), self.minimumHeight())
+
+    def grab(self, *args: object) -> QtGui.QPixmap:
+        """The whole canvas, scrolled-out plots included: those are drawn first."""
+        self._owner.bring_up_to_date()
+        return super().grab(*args)
 
     def wheelEvent(self, event: QtGui.QWheelEvent) -> None:
         """The wheel scrolls the view when it scrolls; Ctrl+wheel (or the wheel when the
@@ -82,6 +97,9 @@ class ViewWidget(QtWidgets.QWidget):
     """Display of one view."""
 
     rendered = QtCore.Signal()  # a ViewData has been drawn
+    # plots left out of sight were drawn late (scrolled into sight, exported): what is
+    # re-applied after each frame (a scene's highlight, a focus) is due for them too
+    caught_up = QtCore.Signal()
     FULL_QUALITY_DELAY_MS = 150  # after the last live update, redraw in full quality
     AA_POINT_BUDGET = 1200  # antialias thick curves only up to this many points per view
     TEXT_REFRESH_MS = 100  # live text refreshes at most ten times a second while dragging
@@ -104,6 +122,13 @@ class ViewWidget(QtWidgets.QWidget):
         self._columns = 0  # plot columns the grid is laid out in (0: the view's own)
         self._presenting = False
         self._lead_note = ""  # an image's first note (see show_notes_line)
+        # Live frames skip the plots scrolled out of sight (see show_data_steps): their
+        # latest panels wait here, drawn the moment they can be seen or read
+        self._pending: dict[str, Panel] = {}
+        self._catching_up = False
+        self._fitting = 0  # fit_height runs (it draws what came into sight at its end)
+        self._draft = False  # curves in draft quality (a live frame's)
+        self.deferred_shows = 0  # plot updates skipped so far (tests count them)
         outer = QtWidgets.QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         # Everything scrolls together when the plots, at their smallest legible size,
@@ -191,6 +216,10 @@ class ViewWidget(QtWidgets.QWidget):
         self._fit_timer.setInterval(0)
         self._fit_timer.timeout.connect(self.fit_grid)
         self.canvas.installEventFilter(self)
+        # plots scrolled into sight are drawn before they are painted
+        self.scroll_area.verticalScrollBar().valueChanged.connect(self._show_seen)
+        self.scroll_area.viewport().installEventFilter(self)
+        self.canvas.viewport().installEventFilter(self)
         self.apply_theme()
 
     # ----------------------------------------------------------------- drawing
@@ -216,6 +245,10 @@ class ViewWidget(QtWidgets.QWidget):
         own = {p.key: (p.row, p.col, p.row_span, p.col_span) for p in data.panels}
         columns = self._columns_now(own)
         key = (tuple(own.items()), columns)
+        # a live frame leaves the plots scrolled out of sight as they are (their panels
+        # wait in _pending); any other draw, or a new grid, draws every plot
+        unseen = self._unseen() if live and key == self._layout_key else set()
+        self._pending = {k: p for k, p in self._pending.items() if k in unseen}
         if key != self._layout_key:
             self._layout_key = None  # half built until the last plot is in
             self.canvas.clear()
@@ -245,6 +278,10 @@ class ViewWidget(QtWidgets.QWidget):
                 yield None
             self._layout_key = key
         for p in data.panels:
+            if p.key in unseen:
+                self._pending[p.key] = p
+                self.deferred_shows += 1
+                continue
             self.plots[p.key].show(p)
             yield None
         if parts:  # the grid, then each plot in its place: the settle below is short
@@ -273,6 +310,77 @@ class ViewWidget(QtWidgets.QWidget):
         self.clear_error()
         self.fit_height()
         self.rendered.emit()
+
+    # ----------------------------------------------------------------- out of sight
+    def _seen_rect(self) -> QtCore.QRectF | None:
+        """The part of the canvas's scene the scrolled view shows now; ``None`` when the
+        view is not on screen (nothing is left out then)."""
+        if not self.isVisible():
+            return None
+        port = self.scroll_area.viewport()
+        canvas_port = self.canvas.viewport()
+        origin = canvas_port.mapTo(port, QtCore.QPoint(0, 0))
+        seen = port.rect().translated(-origin).intersected(canvas_port.rect())
+        if seen.isEmpty():
+            return QtCore.QRectF()
+        return self.canvas.mapToScene(seen).boundingRect()
+
+    def _unseen(self) -> set[str]:
+        """Keys of the plots shown (not hidden by a focus or a reveal step) that lie
+        entirely outside the part of the canvas the view shows now."""
+        seen = self._seen_rect()
+        if seen is None:
+            return set()
+        return {
+            key
+            for key, plot in self.plots.items()
+            if plot.plot.isVisible()
+            and plot.panel is not None  # drawn before: laid out
+            and not plot.plot.sceneBoundingRect().intersects(seen)
+        }
+
+    @property
+    def pending_panels(self) -> list[str]:
+        """Keys of the plots that still show an older frame (scrolled out of sight)."""
+        return list(self._pending)
+
+    def bring_up_to_date(self) -> None:
+        """Draw the latest data in every plot left behind while out of sight (before
+        anything reads or paints the whole canvas: exports, grabs, tests)."""
+        self._show_pending(list(self._pending))
+
+    def _show_seen(self, *, fit: bool = True) -> None:
+        """Draw the plots left behind that can be seen now (scrolled to, resized, shown
+        again after a focus or a reveal step)."""
+        if not self._pending or self._catching_up or self._fitting:
+            return  # (fit_height looks again when it is done)
+        unseen = self._unseen() if self.isVisible() else set(self._pending)
+        self._show_pending([k for k in self._pending if k not in unseen], fit=fit)
+
+    def _show_pending(self, keys: list[str], *, fit: bool = True) -> None:
+        """Draw the waiting panels of ``keys``, settle, and fit the rows (``fit``; else
+        from the event loop)."""
+        if not keys or self._catching_up:
+            return
+        self._catching_up = True
+        try:
+            for key in keys:
+                panel = self._pending.pop(key, None)
+                plot = self.plots.get(key)
+                if panel is not None and plot is not None:
+                    plot.show(panel)
+            self._cache_text_items()
+            self._settle()
+            self._set_draft(self._draft)
+            if fit:
+                self.fit_height()
+            else:
+                self._fit_timer.start()
+        finally:
+            self._catching_up = False
+        if self._pending and fit:  # the rows moved: more may be in sight now
+            self._show_seen()
+        self.caught_up.emit()
 
     def _data_resized(self, plot: PanelPlot) -> None:
         """A plot's data changed height: fit the rows again when its word ticks now
@@ -372,8 +480,15 @@ class ViewWidget(QtWidgets.QWidget):
 
     def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:
         # (a wrapper the collector is clearing has no canvas left: its events pass)
-        if event.type() == QtCore.QEvent.Type.Resize and obj is getattr(self, "canvas", None):
+        kind = event.type()
+        canvas = getattr(self, "canvas", None)
+        if kind == QtCore.QEvent.Type.Resize and obj is canvas:
             self._fit_timer.start()  # not inside the resize: it may rebuild the grid
+        if getattr(self, "_pending", None) and kind in _SIGHT_EVENTS:
+            # the view's window onto the canvas moved or grew, or a paint is due: draw
+            # the plots left behind that it shows now, before they are painted (the
+            # rows are fitted again from the event loop, not inside a resize or paint)
+            self._show_seen(fit=False)
         return False
 
     def resizeEvent(self, event: QtGui.QResizeEvent) -> None:
@@ -430,8 +545,14 @@ class ViewWidget(QtWidgets.QWidget):
         once more to what they measure then: a title's wrapped lines depend on the
         axes beside its data, which a plot back from a focus had at their focused
         size (its row kept a line too few)."""
-        if self._fit_rows():
-            self._fit_rows()
+        self._fitting += 1  # (a scroll bar's range changing meanwhile waits for the end)
+        try:
+            if self._fit_rows():
+                self._fit_rows()
+        finally:
+            self._fitting -= 1
+        if self._pending and not self._fitting:  # rows moved, plots shown again:
+            self._show_seen()  # some may be in sight now
 
     def _fit_rows(self) -> bool:
         """:meth:`fit_height` once; whether the canvas's height changed."""
@@ -609,6 +730,7 @@ class ViewWidget(QtWidgets.QWidget):
 
     def flush_text(self) -> None:
         """Show text held back during a drag now (tests, exports, the CLI)."""
+        self.bring_up_to_date()
         self.live_text.cancel()
         if self._latest_text is not None and self.text_pending:
             self._apply_text(self._latest_text)
@@ -718,6 +840,7 @@ class ViewWidget(QtWidgets.QWidget):
 
     def _set_draft(self, draft: bool) -> None:
         """Live (draft) or full quality; full quality antialiases only affordable curves."""
+        self._draft = draft
         points = sum(plot.curve_points() for plot in self.plots.values())
         antialias = not draft and points <= self.AA_POINT_BUDGET
         for plot in self.plots.values():
@@ -773,6 +896,7 @@ class ViewWidget(QtWidgets.QWidget):
 
     def readout_at(self, panel_key: str, x: float, y: float) -> str:
         """Exact readout of a panel at data coordinates (what hovering shows)."""
+        self._show_pending([panel_key] if panel_key in self._pending else [])
         plot = self.plots[panel_key]
         vb = plot.plot.getViewBox()
         scene_pos = vb.mapViewToScene(QtCore.QPointF(x, y))
