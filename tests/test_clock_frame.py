@@ -77,13 +77,26 @@ def test_a_drag_keeps_the_grid_lines_and_the_text_colours(clock_widget, monkeypa
     monkeypatch.setattr(
         pg.TextItem, "setColor", lambda self, c: recoloured.append(c) or original(self, c)
     )
+    anchored: list[object] = []
+    anchor = pg.TextItem.setAnchor
+    monkeypatch.setattr(
+        pg.TextItem, "setAnchor", lambda self, a: anchored.append(a) or anchor(self, a)
+    )
     texts = {
         plot: [t.toPlainText() for t in plot.text_labels] for plot in clock_widget.plots.values()
     }
-    clock_widget.show_data(compute(m=3.4), live=True)
+    old, new = compute(m=3.1), compute(m=3.4)
+    clock_widget.show_data(new, live=True)
     clock_widget.canvas.grab()
     assert [grid.lines_found for grid in grids] == found  # same range: same lines
     assert recoloured == []
+    # an arrow's name is re-anchored only where its tip crossed y = 0 (above / below)
+    crossed = [
+        (a.y >= 0) != (b.y >= 0)
+        for p, q in zip(old.panels, new.panels, strict=True)
+        for a, b in zip(p.arrows, q.arrows, strict=True)
+    ]
+    assert len(anchored) == sum(crossed) < len(new.panels)
     # (the texts did follow m)
     assert any(
         [t.toPlainText() for t in plot.text_labels] != shown for plot, shown in texts.items()
@@ -93,6 +106,19 @@ def test_a_drag_keeps_the_grid_lines_and_the_text_colours(clock_widget, monkeypa
     clock_widget.canvas.grab()
     assert plane.grid.lines_found == found[list(clock_widget.plots).index("plane")] + 1
     plane.plot.getViewBox().setRange(xRange=(-1.5, 1.5), yRange=(-1.5, 1.5), padding=0)
+
+
+def test_curves_of_one_view_share_their_pixel_size(clock_widget):
+    clock_widget.show_data(compute(m=4.0), live=True)
+    clock_widget.canvas.grab()
+    found = FastCurveItem.pixel_sizes_found
+    curves = [item for plot in clock_widget.plots.values() for item in plot.curves]
+    rects = [item.boundingRect() for item in curves]
+    clock_widget.show_data(compute(m=4.3), live=True)  # q's trails and arcs move
+    clock_widget.canvas.grab()
+    moved = [a != item.boundingRect() for a, item in zip(rects, curves, strict=True)]
+    assert sum(moved) >= 10
+    assert FastCurveItem.pixel_sizes_found == found  # same views: same pixel sizes
 
 
 def _render(item: pg.GraphicsObject, source: QtCore.QRectF) -> np.ndarray:

@@ -168,7 +168,9 @@ class PanelExtras:
                 head.setPos(a.x, a.y)
                 if label.toPlainText() != a.name:
                     label.setText(a.name)
-                label.setAnchor((0.5, 1.2 if a.y >= 0 else -0.2))
+                anchor = pg.Point(0.5, 1.2 if a.y >= 0 else -0.2)
+                if label.anchor != anchor:  # (setAnchor re-places the text)
+                    label.setAnchor(anchor)
             return  # the range is set: setting it again re-lays out the plot every frame
         for item in self.arrows:
             self.plot.removeItem(item)

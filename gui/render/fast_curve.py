@@ -40,6 +40,7 @@ from gui.render.pg_compat import (
     is_exporting,
     keep_rect,
     kept_rect,
+    stroke_aliased,
 )
 from gui.render.raster import on_raster
 
@@ -74,6 +75,7 @@ class FastCurveItem(pg.PlotCurveItem):
     #: offset strokes; pyqtgraph draws it, so its pixels are the wide pen's own.
     wide_pen_points = 0
     wide_pen_paints = 0  # paints stroked with the wide pen (tests)
+    pixel_sizes_found = 0  # pixel sizes worked out, of all curves (tests)
     extents_measured = 0  # data extents computed (min/max over an array; tests)
     simple_strokes = 0  # stroke sets found without numpy's general pass (tests)
 
@@ -135,6 +137,20 @@ class FastCurveItem(pg.PlotCurveItem):
         dt = device_transform(self)
         if dt is None:
             return 0.0, 0.0
+        # the lengths depend on the linear part alone, the same for every curve of a
+        # view (a frame moving many curves asked for each one's)
+        key = (dt.m11(), dt.m12(), dt.m21(), dt.m22())
+        known = _PIXEL_SIZES.get(key)
+        if known is not None:
+            return known
+        if len(_PIXEL_SIZES) >= 256:
+            _PIXEL_SIZES.clear()
+        FastCurveItem.pixel_sizes_found += 1
+        known = _PIXEL_SIZES[key] = self._pixel_size(dt)
+        return known
+
+    @staticmethod
+    def _pixel_size(dt: QtGui.QTransform) -> tuple[float, float]:
         # (translation left out, as pyqtgraph does: it only loses precision)
         dt.setMatrix(dt.m11(), dt.m12(), 0, dt.m21(), dt.m22(), 0, 0, 0, 1)
         view_dir = dt.map(QtCore.QLineF(QtCore.QPointF(0, 0), QtCore.QPointF(1, 0)))
@@ -328,7 +344,7 @@ class FastCurveItem(pg.PlotCurveItem):
         pen = self._fast_pen(p)
         if pen is not None and len(self.xData) <= self.wide_pen_points:
             self.wide_pen_paints += 1
-            super().paint(p, opt, widget)
+            stroke_aliased(self, p)  # (pyqtgraph's paint, less its other cases)
             return
         strokes = (
             None if pen is None else self._strokes(p.deviceTransform(), self.opts["pen"].widthF())
@@ -350,6 +366,9 @@ class FastCurveItem(pg.PlotCurveItem):
         finally:
             p.setTransform(base)
 
+
+#: pixel_size's lengths by the linear part of the device transform
+_PIXEL_SIZES: dict[tuple[float, float, float, float], tuple[float, float]] = {}
 
 _Strokes = tuple[tuple[QtGui.QPainterPath | None, tuple[tuple[float, float], ...]], ...]
 
