@@ -49,9 +49,19 @@ TO=()
 if timeout --version >/dev/null 2>&1; then TO=(timeout "${SMOKE_TIMEOUT:-60}"); fi
 
 # ---------------------------------------------------------------- 1. build --
+# The two packages are independent (each copies the bundle into a folder of its own and
+# compresses it; the .tar.gz's gzip alone is ~7 s of one core): built side by side. A
+# failed build ends the run, as it did when they were built one after the other.
 if [[ "${SKIP_PACKAGE_BUILD:-0}" != "1" ]]; then
-    if [[ $HAVE_DPKG == 1 ]]; then "$PKG_SCRIPT_DIR/build_deb.sh" >/dev/null; fi
-    "$PKG_SCRIPT_DIR/build_tarball.sh" >/dev/null
+    deb_build=""
+    if [[ $HAVE_DPKG == 1 ]]; then
+        "$PKG_SCRIPT_DIR/build_deb.sh" >/dev/null &
+        deb_build=$!
+    fi
+    tgz_build=0
+    "$PKG_SCRIPT_DIR/build_tarball.sh" >/dev/null || tgz_build=$?
+    if [[ -n $deb_build ]]; then wait "$deb_build"; fi
+    if [[ $tgz_build -ne 0 ]]; then exit "$tgz_build"; fi
 fi
 
 # ---------------------------------------------------------------- 2. sizes --
@@ -89,51 +99,59 @@ check_installed() {
         "$label: menu entry Exec=$exec_line exited $rc"
 }
 
+# The .deb (installed system-wide) and the .tar.gz (installed into a temporary HOME) are
+# checked side by side: neither touches what the other installs, each runs the app from
+# its own folders. Each check counts its own failures and keeps its output, printed in
+# this order afterwards (what each prints on stdout and stderr, there again).
 # ------------------------------------------------------------------ 3. .deb --
-SUDO=()
-if [[ $(id -u) -ne 0 ]] && sudo -n true 2>/dev/null; then SUDO=(sudo -n); fi
-if [[ "${CHECK_DEB:-1}" == "0" || $HAVE_DPKG == 0 || ! -f "$DEB" ]]; then
-    say ".deb: check skipped (CHECK_DEB=0, no dpkg, or no .deb)"
-elif [[ $(id -u) -ne 0 && ${#SUDO[@]} -eq 0 ]]; then
-    say ".deb: check skipped (needs root or password-less sudo for dpkg -i)"
-elif dpkg-query -W -f='${Status}' "$APP" 2>/dev/null | grep -q 'ok installed'; then
-    fail ".deb: $APP is already installed on this machine; not touching it (dpkg -r $APP first)"
-else
-    say ".deb: $(basename "$DEB")"
-    DESKTOP="/usr/share/applications/$APP.desktop"
-    ICON="$(dpkg-deb -c "$DEB" | awk '{ print $6 }' | sed -n 's|^\./\(usr/share/icons/.*\.png\)$|/\1|p')"
-    PATHS=("/opt/$APP" "/usr/bin/$APP" "$DESKTOP" "$ICON" "/usr/share/doc/$APP")
-    MISSING=()
-    for dep in $(dpkg-deb -f "$DEB" Depends | tr ',' '\n' | sed 's/([^)]*)//; s/|.*//; s/ //g'); do
-        dpkg-query -W -f='${Status}' "$dep" 2>/dev/null | grep -q 'ok installed' || MISSING+=("$dep")
-    done
-    FORCE=()
-    if [[ ${#MISSING[@]} -gt 0 ]]; then
-        say "  note: declared but not installed here: ${MISSING[*]} (apt installs them; forced past for this offscreen check)"
-        FORCE=(--force-depends)
-    fi
-    if ${SUDO[@]+"${SUDO[@]}"} dpkg -i ${FORCE[@]+"${FORCE[@]}"} "$DEB" > "$WORK/dpkg-i.log" 2>&1; then
-        for p in "${PATHS[@]}"; do [[ -e "$p" ]] || fail ".deb: $p not installed"; done
-        if [[ "$(readlink -f "/usr/bin/$APP")" != "/opt/$APP/$APP" ]]; then
-            fail ".deb: /usr/bin/$APP does not lead to /opt/$APP/$APP"
-        fi
-        N_BEFORE="$(find "/opt/$APP" | wc -l)"
-        mkdir -p "$WORK/deb-bin" "$WORK/deb-home"
-        ln -s "/usr/bin/$APP" "$WORK/deb-bin/$APP"
-        check_installed deb "$WORK/deb-bin" "$DESKTOP" "$WORK/deb-home"
-        if [[ "$(find "/opt/$APP" | wc -l)" != "$N_BEFORE" ]]; then fail ".deb: the app wrote files under /opt/$APP"; fi
+check_deb() {
+    FAILURES=0
+    SUDO=()
+    if [[ $(id -u) -ne 0 ]] && sudo -n true 2>/dev/null; then SUDO=(sudo -n); fi
+    if [[ "${CHECK_DEB:-1}" == "0" || $HAVE_DPKG == 0 || ! -f "$DEB" ]]; then
+        say ".deb: check skipped (CHECK_DEB=0, no dpkg, or no .deb)"
+    elif [[ $(id -u) -ne 0 && ${#SUDO[@]} -eq 0 ]]; then
+        say ".deb: check skipped (needs root or password-less sudo for dpkg -i)"
+    elif dpkg-query -W -f='${Status}' "$APP" 2>/dev/null | grep -q 'ok installed'; then
+        fail ".deb: $APP is already installed on this machine; not touching it (dpkg -r $APP first)"
     else
-        sed 's/^/    /' "$WORK/dpkg-i.log" >&2
-        fail ".deb: dpkg -i failed"
+        say ".deb: $(basename "$DEB")"
+        DESKTOP="/usr/share/applications/$APP.desktop"
+        ICON="$(dpkg-deb -c "$DEB" | awk '{ print $6 }' | sed -n 's|^\./\(usr/share/icons/.*\.png\)$|/\1|p')"
+        PATHS=("/opt/$APP" "/usr/bin/$APP" "$DESKTOP" "$ICON" "/usr/share/doc/$APP")
+        MISSING=()
+        for dep in $(dpkg-deb -f "$DEB" Depends | tr ',' '\n' | sed 's/([^)]*)//; s/|.*//; s/ //g'); do
+            dpkg-query -W -f='${Status}' "$dep" 2>/dev/null | grep -q 'ok installed' || MISSING+=("$dep")
+        done
+        FORCE=()
+        if [[ ${#MISSING[@]} -gt 0 ]]; then
+            say "  note: declared but not installed here: ${MISSING[*]} (apt installs them; forced past for this offscreen check)"
+            FORCE=(--force-depends)
+        fi
+        if ${SUDO[@]+"${SUDO[@]}"} dpkg -i ${FORCE[@]+"${FORCE[@]}"} "$DEB" > "$WORK/dpkg-i.log" 2>&1; then
+            for p in "${PATHS[@]}"; do [[ -e "$p" ]] || fail ".deb: $p not installed"; done
+            if [[ "$(readlink -f "/usr/bin/$APP")" != "/opt/$APP/$APP" ]]; then
+                fail ".deb: /usr/bin/$APP does not lead to /opt/$APP/$APP"
+            fi
+            N_BEFORE="$(find "/opt/$APP" | wc -l)"
+            mkdir -p "$WORK/deb-bin" "$WORK/deb-home"
+            ln -s "/usr/bin/$APP" "$WORK/deb-bin/$APP"
+            check_installed deb "$WORK/deb-bin" "$DESKTOP" "$WORK/deb-home"
+            if [[ "$(find "/opt/$APP" | wc -l)" != "$N_BEFORE" ]]; then fail ".deb: the app wrote files under /opt/$APP"; fi
+        else
+            sed 's/^/    /' "$WORK/dpkg-i.log" >&2
+            fail ".deb: dpkg -i failed"
+        fi
+        ${SUDO[@]+"${SUDO[@]}"} dpkg -r "$APP" > "$WORK/dpkg-r.log" 2>&1 || fail ".deb: dpkg -r failed"
+        ${SUDO[@]+"${SUDO[@]}"} dpkg -P "$APP" > "$WORK/dpkg-p.log" 2>&1 || fail ".deb: dpkg -P failed"
+        LEFT=()
+        for p in "${PATHS[@]}"; do if [[ -e "$p" || -L "$p" ]]; then LEFT+=("$p"); fi; done
+        if dpkg-query -W -f='${Status}' "$APP" 2>/dev/null | grep -q 'installed'; then LEFT+=("its dpkg status"); fi
+        verdict ${#LEFT[@]} "  deb: dpkg -r and -P removed everything (${PATHS[*]})" \
+            ".deb: left behind after dpkg -r/-P: ${LEFT[*]:-}"
     fi
-    ${SUDO[@]+"${SUDO[@]}"} dpkg -r "$APP" > "$WORK/dpkg-r.log" 2>&1 || fail ".deb: dpkg -r failed"
-    ${SUDO[@]+"${SUDO[@]}"} dpkg -P "$APP" > "$WORK/dpkg-p.log" 2>&1 || fail ".deb: dpkg -P failed"
-    LEFT=()
-    for p in "${PATHS[@]}"; do if [[ -e "$p" || -L "$p" ]]; then LEFT+=("$p"); fi; done
-    if dpkg-query -W -f='${Status}' "$APP" 2>/dev/null | grep -q 'installed'; then LEFT+=("its dpkg status"); fi
-    verdict ${#LEFT[@]} "  deb: dpkg -r and -P removed everything (${PATHS[*]})" \
-        ".deb: left behind after dpkg -r/-P: ${LEFT[*]:-}"
-fi
+    return "$FAILURES"
+}
 
 # ---------------------------------------------------------------- 4. .tar.gz --
 # What a per-user install leaves in HOME, apart from the app's own ~/.config and ~/.cache.
@@ -144,43 +162,61 @@ home_state() {
 home_files() {
     (cd "$1" && find . \( -path ./.config -o -path ./.cache \) -prune -o \( -type f -o -type l \) -print)
 }
-if [[ -f "$TARBALL" ]]; then
-    say ".tar.gz: $(basename "$TARBALL"), per-user install into a temporary HOME"
-    H="$WORK/home dir"  # a space, as in many real home folders' subpaths
-    mkdir -p "$H" "$WORK/unpack"
-    tar -C "$WORK/unpack" -xzf "$TARBALL"
-    TOP="$WORK/unpack/$(basename "$TARBALL" .tar.gz)"
-    USER_ENV=(env -i "HOME=$H" PATH=/usr/bin:/bin LANG=C.UTF-8)
-    rc=0; "${USER_ENV[@]}" "$TOP/install.sh" > "$WORK/install1.log" 2>&1 || rc=$?
-    verdict $rc "  install.sh: installed" "install.sh (1st run) exited $rc: $(tail -n 3 "$WORK/install1.log")"
-    S1="$(home_state "$H")"
-    rc=0; "${USER_ENV[@]}" "$TOP/install.sh" > "$WORK/install2.log" 2>&1 || rc=$?
-    verdict $rc "  install.sh again: installed" "install.sh (2nd run) exited $rc"
-    if [[ "$S1" == "$(home_state "$H")" ]]; then same=0; else same=1; fi
-    verdict $same "  install.sh twice: the same files both times" "install.sh is not idempotent"
-    for p in ".local/opt/$APP/$APP" ".local/opt/$APP/uninstall.sh" ".local/bin/$APP" \
-        ".local/share/applications/$APP.desktop" ".local/share/icons/hicolor/256x256/apps/$APP.png"; do
-        [[ -e "$H/$p" ]] || fail "install.sh did not install ~/$p"
-    done
-    check_installed tarball "$H/.local/bin" "$H/.local/share/applications/$APP.desktop" "$H"
-    rc=0; "${USER_ENV[@]}" "$TOP/uninstall.sh" > "$WORK/uninstall1.log" 2>&1 || rc=$?
-    verdict $rc "  uninstall.sh: removed" "uninstall.sh (1st run) exited $rc"
-    rc=0; "${USER_ENV[@]}" "$TOP/uninstall.sh" > "$WORK/uninstall2.log" 2>&1 || rc=$?
-    if [[ $rc -eq 0 ]] && ! grep -q 'nothing to remove' "$WORK/uninstall2.log"; then rc=1; fi
-    verdict $rc "  uninstall.sh again: nothing to remove" "uninstall.sh (2nd run) failed or removed something"
-    left="$(home_files "$H")"
-    if [[ -z "$left" && ! -e "$H/.local/opt" ]]; then rc=0; else rc=1; fi
-    verdict $rc "  uninstall.sh: nothing left in HOME (the app's own ~/.config and ~/.cache are kept)" \
-        "uninstall.sh left: ${left:-$H/.local/opt}"
-    rc=0; "${USER_ENV[@]}" "$TOP/install.sh" > /dev/null 2>&1 || rc=$?
-    "${USER_ENV[@]}" "$H/.local/opt/$APP/uninstall.sh" > "$WORK/uninstall3.log" 2>&1 || rc=$?
-    left="$(home_files "$H")"
-    if [[ -n "$left" ]]; then rc=1; fi
-    verdict $rc "  ~/.local/opt/$APP/uninstall.sh (the installed copy): nothing left" \
-        "install + installed uninstall.sh failed or left: $left"
-else
-    fail "missing $TARBALL"
-fi
+check_tarball() {
+    FAILURES=0
+    if [[ -f "$TARBALL" ]]; then
+        say ".tar.gz: $(basename "$TARBALL"), per-user install into a temporary HOME"
+        H="$WORK/home dir"  # a space, as in many real home folders' subpaths
+        mkdir -p "$H" "$WORK/unpack"
+        tar -C "$WORK/unpack" -xzf "$TARBALL"
+        TOP="$WORK/unpack/$(basename "$TARBALL" .tar.gz)"
+        USER_ENV=(env -i "HOME=$H" PATH=/usr/bin:/bin LANG=C.UTF-8)
+        rc=0; "${USER_ENV[@]}" "$TOP/install.sh" > "$WORK/install1.log" 2>&1 || rc=$?
+        verdict $rc "  install.sh: installed" "install.sh (1st run) exited $rc: $(tail -n 3 "$WORK/install1.log")"
+        S1="$(home_state "$H")"
+        rc=0; "${USER_ENV[@]}" "$TOP/install.sh" > "$WORK/install2.log" 2>&1 || rc=$?
+        verdict $rc "  install.sh again: installed" "install.sh (2nd run) exited $rc"
+        if [[ "$S1" == "$(home_state "$H")" ]]; then same=0; else same=1; fi
+        verdict $same "  install.sh twice: the same files both times" "install.sh is not idempotent"
+        for p in ".local/opt/$APP/$APP" ".local/opt/$APP/uninstall.sh" ".local/bin/$APP" \
+            ".local/share/applications/$APP.desktop" ".local/share/icons/hicolor/256x256/apps/$APP.png"; do
+            [[ -e "$H/$p" ]] || fail "install.sh did not install ~/$p"
+        done
+        check_installed tarball "$H/.local/bin" "$H/.local/share/applications/$APP.desktop" "$H"
+        rc=0; "${USER_ENV[@]}" "$TOP/uninstall.sh" > "$WORK/uninstall1.log" 2>&1 || rc=$?
+        verdict $rc "  uninstall.sh: removed" "uninstall.sh (1st run) exited $rc"
+        rc=0; "${USER_ENV[@]}" "$TOP/uninstall.sh" > "$WORK/uninstall2.log" 2>&1 || rc=$?
+        if [[ $rc -eq 0 ]] && ! grep -q 'nothing to remove' "$WORK/uninstall2.log"; then rc=1; fi
+        verdict $rc "  uninstall.sh again: nothing to remove" "uninstall.sh (2nd run) failed or removed something"
+        left="$(home_files "$H")"
+        if [[ -z "$left" && ! -e "$H/.local/opt" ]]; then rc=0; else rc=1; fi
+        verdict $rc "  uninstall.sh: nothing left in HOME (the app's own ~/.config and ~/.cache are kept)" \
+            "uninstall.sh left: ${left:-$H/.local/opt}"
+        rc=0; "${USER_ENV[@]}" "$TOP/install.sh" > /dev/null 2>&1 || rc=$?
+        "${USER_ENV[@]}" "$H/.local/opt/$APP/uninstall.sh" > "$WORK/uninstall3.log" 2>&1 || rc=$?
+        left="$(home_files "$H")"
+        if [[ -n "$left" ]]; then rc=1; fi
+        verdict $rc "  ~/.local/opt/$APP/uninstall.sh (the installed copy): nothing left" \
+            "install + installed uninstall.sh failed or left: $left"
+    else
+        fail "missing $TARBALL"
+    fi
+    return "$FAILURES"
+}
+
+check_deb >"$WORK/check-deb.out" 2>"$WORK/check-deb.err" &
+deb_check=$!
+check_tarball >"$WORK/check-tgz.out" 2>"$WORK/check-tgz.err" &
+tgz_check=$!
+deb_failed=0
+wait "$deb_check" || deb_failed=$?
+tgz_failed=0
+wait "$tgz_check" || tgz_failed=$?
+for part in deb tgz; do
+    cat "$WORK/check-$part.out"
+    cat "$WORK/check-$part.err" >&2
+done
+FAILURES=$((FAILURES + deb_failed + tgz_failed))
 
 if [[ $FAILURES -ne 0 ]]; then
     say "RESULT: FAILED ($FAILURES check(s))"
