@@ -291,3 +291,32 @@ def test_a_plot_focused_or_shown_again_shows_the_latest_frame(studio, qtbot):
     finally:
         focus.unfocus()
         _settle(studio)
+
+
+def test_a_highlight_follows_a_plot_drawn_late(studio, qtbot):
+    """A scene's highlight is re-applied to a plot drawn when scrolled to (a mosaic's
+    head tile moves with seq_len: the mask of the old frame would frame another place)."""
+    from core.scenes import Highlight
+
+    _show(studio, "alibi", 2.0)
+    values = dict(studio.states["alibi"].values)
+    deck = studio.lecture.deck
+    scene = Scene("alibi", values, "a", "", highlight=Highlight("heads", "head", 2))
+    deck.set_deck(Deck("t", (scene,)))
+    assert deck.go(0)
+    _settle(studio)
+    widget = studio.views["alibi"]
+    bar = widget.scroll_area.verticalScrollBar()
+    bar.setValue(bar.maximum())
+    _drag(qtbot, studio, "alibi", "seq_len", [values["seq_len"] * 2])
+    assert "heads" in widget.pending_panels  # (out of sight at the bottom)
+    mask = widget.plots["heads"]._highlight_mask
+    old = [QtCore.QRectF(r) for r in mask.cells]
+    bar.setValue(widget.row_tops()[0])  # the first plot row (heads) at the top
+    assert "heads" not in widget.pending_panels and _current(widget, ["heads"])
+    late = [QtCore.QRectF(r) for r in mask.cells]
+    studio.lecture.focus.apply("alibi")  # what the next frame would apply
+    assert late == list(mask.cells) != old
+    deck.set_deck(Deck("t", (Scene("alibi", values, "a", ""),)))  # no highlight left
+    assert deck.go(0)
+    _settle(studio)
