@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from types import SimpleNamespace
 
+import numpy as np
 import pyqtgraph as pg
 import pytest
 from PySide6 import QtCore, QtWidgets
@@ -106,6 +107,46 @@ def _view_at_defaults(window, view_id: str) -> None:
         window.views[view_id].set_heading(None)
 
 
+def _drawn_labels(axis) -> list[str]:
+    """The tick labels ``axis`` draws (its draw specs as last generated)."""
+    axis.prepare_specs()
+    specs = axis.picture.specs if axis.picture is not None else None
+    return [text for _rect, _flags, text in specs[2]] if specs else []
+
+
+MIN_INDEX_CELL = 12  # px: "10" at 6 pt with the gap kept between index labels
+
+
+def _unlabelled_indices(widget) -> list[str]:
+    """Small grids (at most 16 × 16 cells, no ticks of their own) whose rows or columns
+    are not each labelled with their index, in order (the course prints a small grid
+    with every index; pyqtgraph's spacing labelled a 12 × 12 grid 0, 2, 5, 7, 10).
+    Grids with two-digit indices and cells under :data:`MIN_INDEX_CELL` are left out:
+    there the labels would be smaller than the values printed in the cells (the
+    permutation view's 16 × 16 grids at 1280 × 720, 100 %, on stage: 10.7 px)."""
+    out = []
+    for key, plot in widget.plots.items():
+        panel = plot.panel
+        if not plot.plot.isVisible() or panel.kind != "heatmap" or panel.image is None:
+            continue
+        rows, cols = np.shape(panel.image)
+        for name, count, coords, ticks in (
+            ("bottom", cols, panel.x_coords, panel.x_ticks),
+            ("left", rows, panel.y_coords, panel.y_ticks),
+        ):
+            values = np.arange(count) if coords is None else np.asarray(coords, float)
+            if ticks or count > 16 or not np.all(values == np.round(values)):
+                continue
+            vb = plot.plot.getViewBox()
+            cell = (vb.width() if name == "bottom" else vb.height()) / count
+            if count > 10 and cell < MIN_INDEX_CELL:
+                continue  # two-digit labels no smaller than the cells' values do not fit
+            drawn = _drawn_labels(plot.plot.getAxis(name))
+            if drawn != [str(int(v)) for v in values]:
+                out.append(f"{key} {name} axis labels {drawn}, not every index ({cell:.1f} px)")
+    return out
+
+
 @pytest.mark.parametrize("stage", STAGES, ids=_stage_id)
 def test_nothing_cut_elided_or_overlapping(shared_window, qtbot, stage):
     """Every view at its defaults at 1920 × 1080 windowed at 100 % and presenting at
@@ -125,7 +166,7 @@ def test_nothing_cut_elided_or_overlapping(shared_window, qtbot, stage):
         _view_at_defaults(window, view_id)
         widget = window.views[view_id]
         _settle(window, qtbot, widget)
-        problems += layout_problems(widget)
+        problems += layout_problems(widget) + _unlabelled_indices(widget)
     if scenes:
         deck = window.lecture.deck
         deck.set_deck(load_deck(DECK), DECK)
@@ -133,7 +174,8 @@ def test_nothing_cut_elided_or_overlapping(shared_window, qtbot, stage):
             deck.go(number - 1)
             widget = window.views[window.current_view]
             _settle(window, qtbot, widget)
-            problems += [f"scene {number}: {p}" for p in layout_problems(widget)]
+            found = layout_problems(widget) + _unlabelled_indices(widget)
+            problems += [f"scene {number}: {p}" for p in found]
     assert not problems, "\n".join(problems)
 
 

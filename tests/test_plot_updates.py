@@ -219,7 +219,14 @@ def test_explicit_ticks_follow_the_data_without_relabelling(qtbot):
     assert relabels[0] == 0  # only the ticks changed: labels are not re-laid out
     assert plot.plot.getAxis("bottom").labelText == "key j"
     plot.show(Panel("h", "heatmap", "heatmap", "key j", "query i", image=image.copy()))
-    assert plot.plot.getAxis("bottom")._tickLevels is None  # back to automatic ticks
+    # no ticks of its own: a small grid labels every column (index_ticks) ...
+    assert [list(level) for level in plot.plot.getAxis("bottom")._tickLevels] == [
+        [(float(j), str(j)) for j in range(4)]
+    ]
+    large = np.zeros((3, 17))  # ... a larger one goes back to automatic ticks
+    plot.show(Panel("h", "heatmap", "heatmap", "key j", "query i", image=large))
+    assert plot.plot.getAxis("bottom")._tickLevels is None
+    assert plot.plot.getAxis("left")._tickLevels is not None  # 3 rows: every index
 
 
 def test_same_array_detects_any_changed_cell():

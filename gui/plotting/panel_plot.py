@@ -22,6 +22,7 @@ from gui.plotting.legend_strip import StripLegend
 from gui.plotting.panel_extras import PanelExtras
 from gui.plotting.plot_data import color_levels, display_image, same_arrays, series_color
 from gui.render.band_item import BandItem, BandSample
+from gui.render.cell_values import MAX_CELLS
 from gui.render.fast_axis import (
     MAX_TITLE_LINES,
     FastAxisItem,
@@ -56,6 +57,30 @@ def wrap_words(text: str, metrics: QtGui.QFontMetricsF, width: float) -> list[st
         else:
             lines.append(word)
     return lines or [""]
+
+
+def index_ticks(panel: Panel) -> tuple[list[tuple[float, str]] | None, ...]:
+    """``(x, y)`` ticks that label every column and row of a small heatmap (at most
+    :data:`MAX_CELLS` along that axis, whole-number coordinates) that has no ticks of
+    its own; ``None`` for an axis that keeps pyqtgraph's. pyqtgraph's spacing labelled
+    a 12 × 12 grid's columns 0, 2, 5, 7, 10 (no 11): the course prints a small grid with
+    every index, as its values are printed in the cells."""
+    if panel.kind != "heatmap" or panel.image is None or np.ndim(panel.image) != 2:
+        return None, None
+    rows, cols = np.shape(panel.image)
+    out: list[list[tuple[float, str]] | None] = []
+    for coords, count in ((panel.x_coords, cols), (panel.y_coords, rows)):
+        values = np.arange(count, dtype=float) if coords is None else np.asarray(coords, float)
+        if (
+            not 1 < count <= MAX_CELLS
+            or values.shape != (count,)
+            or not np.all(np.isfinite(values))
+            or not np.all(values == np.round(values))
+        ):
+            out.append(None)
+            continue
+        out.append([(float(v), str(int(v))) for v in values])
+    return out[0], out[1]
 
 
 _LINE_COUNTS: dict[tuple[str, str, float], tuple[int, float]] = {}
@@ -116,6 +141,7 @@ class PanelPlot(PanelExtras, CellDisplay):
         self.restyles = self.relabels = 0  # axis titles set with their styles / text alone
         self._labels_key: tuple | None = None  # what _apply_labels last applied
         self._ticks: tuple | None = None  # explicit (x, y) ticks last set
+        self._tick_values: tuple | None = None  # ... and their values (kept over a re-style)
         self._title: tuple | None = None  # what _apply_title last applied
         self._full_title: tuple[str, str, str] = ("", "#000000", "13pt")
         self._shown_title: str | None = None
@@ -184,16 +210,23 @@ class PanelPlot(PanelExtras, CellDisplay):
         # explicit ticks follow the data (ALiBi's tiles move with the sequence length):
         # set alone, they leave the axis labels and styles as they are
         ticks = (panel.x_ticks, panel.y_ticks)
-        if panel.kind != "table" and ticks != self._ticks:
-            for name, explicit in (("bottom", panel.x_ticks), ("left", panel.y_ticks)):
+        index = index_ticks(panel)
+        if panel.kind != "table" and (ticks, index) != self._ticks:
+            for name, explicit, indices in (
+                ("bottom", panel.x_ticks, index[0]),
+                ("left", panel.y_ticks, index[1]),
+            ):
                 axis = self.plot.getAxis(name)
-                axis.setTicks([explicit] if explicit else None)
+                axis.setTicks([explicit or indices] if explicit or indices else None)
                 if isinstance(axis, FastAxisItem):
                     # words (tokens, model names) are each needed: none left out
                     axis.keep_labels = bool(explicit) and any(
                         ch.isalpha() for _v, text in explicit or () for ch in text
                     )
-            self._ticks = ticks
+                    axis.index_labels = not explicit and bool(indices)
+                    if (ticks, index) != self._tick_values:  # (not a re-style's)
+                        axis.forget_text_room()
+            self._ticks = self._tick_values = (ticks, index)
             changed = True
         # Data goes to pyqtgraph only when it changed: a slider usually moves some panels
         # of a view (RoPE's m leaves its frequency and decay plots alone), and every
@@ -338,7 +371,7 @@ class PanelPlot(PanelExtras, CellDisplay):
     # ------------------------------------------------------------------ drawing
     def _rebuild(self, panel: Panel, theme: Theme) -> None:
         self._labels_key = self._title = self._table_html = self._image_source = None
-        self._ticks = None
+        self._ticks = self._tick_values = None
         self.plot.clear()
         if self.colorbar is not None:
             self.colorbar.hide()

@@ -243,7 +243,9 @@ def label_boxes(orientation: str, rects: list[QtCore.QRectF]) -> list[QtCore.QRe
     return out
 
 
-def separate_labels(orientation: str, text_specs: list, ranks: list | None = None) -> list:
+def separate_labels(
+    orientation: str, text_specs: list, ranks: list | None = None, gap: float = 1.0
+) -> list:
     """``text_specs`` without the labels whose text would overlap a more important one.
 
     Parameters
@@ -255,13 +257,16 @@ def separate_labels(orientation: str, text_specs: list, ranks: list | None = Non
     ranks
         A sortable importance per label, lowest first (default: their order). Labels
         are kept in that order (stable) when they overlap none kept before.
+    gap
+        The share of :func:`label_boxes`' gap between neighbours along a horizontal
+        axis that is kept (1: all of it, half a line).
 
     Returns
     -------
     list
         The kept specs in their original order: ``text_specs`` itself when none overlap.
     """
-    boxes = box_edges(orientation, [spec[0] for spec in text_specs])
+    boxes = box_edges(orientation, [spec[0] for spec in text_specs], gap)
     order = sorted(range(len(text_specs)), key=lambda k: ranks[k]) if ranks else range(len(boxes))
     kept: list[tuple[float, float, float, float]] = []
     keep: list[int] = []
@@ -279,7 +284,7 @@ def separate_labels(orientation: str, text_specs: list, ranks: list | None = Non
 
 
 def box_edges(
-    orientation: str, rects: list[QtCore.QRectF]
+    orientation: str, rects: list[QtCore.QRectF], gap: float = 1.0
 ) -> list[tuple[float, float, float, float] | None]:
     """:func:`label_boxes` as ``(left, right, top, bottom)`` floats, ``None`` for a box
     with no area: two boxes meet (``QRectF.intersects``) when ``left < other right``,
@@ -294,8 +299,8 @@ def box_edges(
         line = h / 0.8
         if vertical:  # rect.adjusted(0, -(line - h) / 2, 0, (line - h) / 2)
             x1, x2, y1, y2 = 0.0, 0.0, -(line - h) / 2, (line - h) / 2
-        else:  # rect.adjusted(-line / 4, 0, line / 4, line - h)
-            x1, x2, y1, y2 = -line / 4, line / 4, 0.0, line - h
+        else:  # rect.adjusted(-line / 4, 0, line / 4, line - h) (× gap sideways)
+            x1, x2, y1, y2 = -gap * line / 4, gap * line / 4, 0.0, line - h
         x, y, w, h = x + x1, y + y1, w + x2 - x1, h + y2 - y1
         left = right = x
         if w < 0:

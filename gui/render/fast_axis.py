@@ -27,7 +27,7 @@ import shiboken6
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from gui.render.axis_specs import generate_draw_specs, log_rank, separate_labels
-from gui.render.pg_compat import explicit_ticks, report_text_size
+from gui.render.pg_compat import explicit_ticks, report_text_size, reset_text_size
 from gui.render.raster import pixel_translation
 
 _SOLID_LINE = QtCore.Qt.PenStyle.SolidLine
@@ -42,6 +42,12 @@ TITLE_SCALES = (1.0, 0.9, 0.8, 0.7, 0.6, 0.5)  # ... at the largest of these siz
 # word tick labels that crowd shrink to the largest of these sizes at which all fit
 # (the smallest is the floor: below it they are drawn anyway, none left out)
 WORD_TICK_SCALES = (1.0, 0.9, 0.8, 0.7)
+# a small grid's index labels (every row or column) shrink to the largest of these at
+# which all fit; when none does, some are left out (the first and last stay)
+INDEX_TICK_SCALES = (1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.45, 0.4, 0.35)
+# ... those under 0.6 only while the labels stay this large (as the values in the cells)
+INDEX_TICK_MIN_PT = 6.0
+INDEX_TICK_GAP = 0.25  # of the gap kept between horizontal labels: short numbers
 
 
 def _line_count(document: QtGui.QTextDocument) -> int:
@@ -202,9 +208,14 @@ class FastAxisItem(pg.AxisItem):
     keep_labels = False
     """Every tick label is drawn (word ticks: tokens, model names): they shrink, down to
     the last of :data:`WORD_TICK_SCALES`, instead of being left out when they crowd."""
+    index_labels = False
+    """The explicit ticks label every index of a small grid: they shrink, down to the
+    last of :data:`INDEX_TICK_SCALES`, to keep all of them; at that size the first and
+    last index stay when some must be left out."""
     tick_scale = 1.0  # the tick labels' size relative to the style's, as last drawn
     _held_key: tuple | None = None  # what the held tick text room is for
     _held_room = 0.0  # px: see held_text_room
+    _fresh_room = False  # the next text room is reported as to a new axis (forget_text_room)
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
@@ -535,6 +546,16 @@ class FastAxisItem(pg.AxisItem):
             scaled.setPixelSize(max(1, round(font.pixelSize() * self.tick_scale)))
         return scaled
 
+    def index_scales(self) -> tuple[float, ...]:
+        """The sizes :attr:`index_labels` try, largest first: down to 0.6, and smaller
+        while the labels are at least :data:`INDEX_TICK_MIN_PT` (at 300 % a 12 × 12
+        grid's cells are 17 px wide, "10" at 0.6 is 16.5 px)."""
+        font = self.style["tickFont"]
+        size = font.pointSizeF() if font is not None else -1.0
+        if size <= 0:
+            return INDEX_TICK_SCALES[:5]
+        return tuple(s for s in INDEX_TICK_SCALES if s >= 0.6 or size * s >= INDEX_TICK_MIN_PT)
+
     def word_extent(self) -> float:
         """Pixels along the axis that each of its word ticks needs at full size (the
         widest label with the gap kept between neighbours, :func:`label_boxes`, on a
@@ -573,7 +594,13 @@ class FastAxisItem(pg.AxisItem):
         With :attr:`keep_labels` (word ticks) no label is left out: they are drawn at
         the largest of :data:`WORD_TICK_SCALES` at which none overlaps another or runs
         off the axis, and all of them at the smallest when even that crowds."""
-        scales = WORD_TICK_SCALES if self.keep_labels else (1.0,)
+        scales: tuple[float, ...]
+        if self.keep_labels:
+            scales = WORD_TICK_SCALES
+        elif self.index_labels:
+            scales = self.index_scales()
+        else:
+            scales = (1.0,)
         for scale in scales:
             self.tick_scale = scale
             layout = generate_draw_specs(self, p, self.tick_font())
@@ -581,16 +608,23 @@ class FastAxisItem(pg.AxisItem):
                 return None
             axis_spec, tick_specs, text_specs = layout.specs
             ranks = self.label_ranks(layout.label_ticks)
-            kept = separate_labels(self.orientation, text_specs, ranks)
+            gap = INDEX_TICK_GAP if self.index_labels and not self.keep_labels else 1.0
+            kept = separate_labels(self.orientation, text_specs, ranks, gap)
             # one tick line per tick in range: as many labels, or some were left out
-            # (word ticks then try the next size, and at the last keep them all)
-            if len(kept) >= len(tick_specs) or not self.keep_labels:
+            # (word ticks then try the next size, and at the last keep them all; index
+            # labels at the last keep those that fit, the ends first)
+            if len(kept) >= len(tick_specs) or not (self.keep_labels or self.index_labels):
                 text_specs = kept
                 break
+            if self.index_labels and scale == scales[-1]:
+                text_specs = kept
         # what the labels need, never less than held while the layout settles
-        report_text_size(
-            self, self.held_text_room(layout.text_size + self.title_clearance(layout.text_size))
-        )
+        room = self.held_text_room(layout.text_size + self.title_clearance(layout.text_size))
+        if self._fresh_room:  # new ticks: the room a new axis would take for them
+            self._fresh_room = False
+            reset_text_size(self, room)
+        else:
+            report_text_size(self, room)
         return axis_spec, tick_specs, text_specs
 
     def held_text_room(self, size: float) -> float:
@@ -626,9 +660,23 @@ class FastAxisItem(pg.AxisItem):
         shows new data, whose labels may be narrower."""
         self._held_key = None
 
+    def forget_text_room(self) -> None:
+        """:meth:`release_text_room`, and size the axis for the next labels as a new
+        axis would be: it has new ticks (a small grid's index labels, or none any
+        more). pyqtgraph keeps the room of wider labels shown before (up to 10 px): a
+        kept scene widget drew a 16-cell grid after a 48-cell one with its heatmap
+        4 px narrower than a new widget did."""
+        self._held_key = None
+        self._fresh_room = True
+
     def label_ranks(self, label_ticks: list[tuple[int, float]]) -> list[tuple[int, int]]:
         """Which labels stay when labels crowd (lowest first): higher tick levels, and
         on a log axis the rounder values (decades, then ×5, then ×2)."""
+        if self.index_labels and label_ticks:
+            # a small grid's first and last index first, then every other one in order
+            values = [v for _level, v in label_ticks]
+            ends = (min(values), max(values))
+            return [(0 if v in ends else 1, 0) for _level, v in label_ticks]
         return [(level, log_rank(v) if self.logMode else 0) for level, v in label_ticks]
 
     def title_clearance(self, text_size: float) -> float:

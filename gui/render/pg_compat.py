@@ -318,6 +318,15 @@ def report_text_size(axis: pg.AxisItem, size: float) -> None:
     axis._updateMaxTextSize(size)
 
 
+def reset_text_size(axis: pg.AxisItem, size: float) -> None:
+    """:func:`report_text_size` from the room a new axis starts with (pyqtgraph's 30 px
+    wide, 18 px high): it keeps a room up to 10 px larger than reported (it shrinks only
+    by more), so an axis that showed wider labels before would stay wider than a new
+    one showing the same labels."""
+    axis.textWidth, axis.textHeight = 30, 18  # as AxisItem.__init__
+    axis._updateMaxTextSize(size)
+
+
 def device_transform(item: pg.GraphicsItem) -> QtGui.QTransform | None:
     """``item``'s transform to device pixels (``None`` when it is not in a view)."""
     return item.deviceTransform_()
