@@ -147,6 +147,40 @@ LONGEST = {  # the parameters that make a view's terms longest
 }
 
 
+def test_a_formula_taller_than_its_limit_is_drawn_smaller_whole(qapp):
+    """With a maximum height (a short screen) the formula is drawn at the largest size
+    at which it fits, every term still there (nothing elided: the same plain text and
+    terms); without one, or when it fits, at full size. The size chosen does not
+    depend on the text shown before (a kept label draws what a fresh one draws)."""
+    from gui.render.formula_label import FormulaLabel
+
+    long = "course grid[i, j] = i − j;  Shaw = clip(j − i, −4, 4) + 4;  " + ";  ".join(
+        f"T5 bucket_{{{k}}} = 8 + \\frac{{log(d/8)}}{{log 16}}·8" for k in range(4)
+    )
+    label = FormulaLabel()
+    label.set_point_size(30)
+    label.resize(700, 100)
+    label.setText(long)
+    full = label.heightForWidth(700)
+    terms = sum(len(line) for line in label.formula_layout(700).lines)
+    assert label.fit_scale() == 1.0 and full > 200  # (no limit: full size, tall)
+    label.set_max_height(full // 2)
+    assert label.heightForWidth(700) <= full // 2 and label.fit_scale() < 1.0
+    assert sum(len(line) for line in label.formula_layout(700).lines) == terms
+    assert label.text() == plain_text(long)
+    label.set_max_height(full + 10)  # it fits: full size again
+    assert label.heightForWidth(700) == full and label.fit_scale() == 1.0
+    label.set_max_height(full // 2)
+    label.heightForWidth(700)
+    label.setText("T5 bucket = 8")  # short after long: as a fresh label
+    fresh = FormulaLabel()
+    fresh.set_point_size(30)
+    fresh.set_max_height(full // 2)
+    fresh.setText("T5 bucket = 8")
+    assert label.heightForWidth(700) == fresh.heightForWidth(700)
+    assert label.fit_scale() == fresh.fit_scale() == 1.0
+
+
 @pytest.mark.parametrize("case", sorted(LONGEST))
 def test_long_formulas_wrap_only_between_terms_at_200_percent(qapp, case):
     """At 200 % (the formula's 15 pt doubled) on the stage's width minus margins, and in

@@ -226,6 +226,30 @@ def test_scene_15_row_plot_settles_in_one_layout(shared_window, qtbot):
     assert len(set(states)) == 1, states
 
 
+def test_formula_leaves_the_grids_on_a_short_screen(shared_window, qtbot):
+    """At 1280 × 720 on stage at 200 % the relative view's formula wrapped into six
+    lines, half the screen, and its grids started below the fold: it is drawn smaller
+    (at most a fifth of the view, every term still there) and the first row of plots,
+    the course grid's data included, is on screen without scrolling."""
+    window = shared_window
+    _set_stage(window, 1280, 720, True, 2.0)
+    _view_at_defaults(window, "relative")
+    widget = window.views["relative"]
+    _settle(window, qtbot, widget)
+    formula = widget.formula
+    assert formula.height() <= 0.2 * widget.height() + 1
+    assert formula.fit_scale() < 1.0  # (drawn smaller: it did not fit at full size)
+    assert formula.text() == widget.data.formula  # whole
+    assert widget.scroll_area.verticalScrollBar().value() == 0
+    port = widget.scroll_area.viewport()
+    grid = widget.plots["grid"].plot
+    data = grid.getViewBox().sceneBoundingRect()
+    bottom = widget.canvas.mapFromScene(data.bottomLeft())
+    on_port = widget.canvas.viewport().mapTo(port, bottom)
+    assert 0 < on_port.y() <= port.height(), (on_port.y(), port.height())
+    assert not layout_problems(widget)
+
+
 # ---------------------------------------------------------------------- the checker
 @pytest.fixture
 def scene_plots(qapp):

@@ -333,12 +333,18 @@ class FormulaLabel(QtWidgets.QWidget):
     :mod:`core.formula` markup, ``text`` gives the plain form)."""
 
     MARGIN = 2
+    FIT_SCALES = (1.0, 0.9, 0.8, 0.7, 0.6)
+    """Sizes (of the base font) tried, largest first, when a :meth:`set_max_height` is
+    set: the formula is drawn at the largest at which it is no taller (at the last
+    when none is). Nothing is left out: a smaller font only wraps into fewer lines."""
 
     def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
         super().__init__(parent)
         self._markup = ""
         self._plain = ""
         self._cache: tuple[float, FormulaLayout] | None = None
+        self._max_height = 0  # px; 0: none (see set_max_height)
+        self._fit: tuple[float, int, float] | None = None  # (width, max, scale) last fitted
         self._font = QtGui.QFont()  # own font: style sheets set every widget's font size
         policy = QtWidgets.QSizePolicy(
             QtWidgets.QSizePolicy.Policy.Preferred, QtWidgets.QSizePolicy.Policy.Minimum
@@ -380,6 +386,23 @@ class FormulaLabel(QtWidgets.QWidget):
         self._font = font
         self._changed()
 
+    def set_max_height(self, height: int) -> None:
+        """Keep the formula at most ``height`` px tall (0: no limit) by drawing it
+        smaller, down to the last of :data:`FIT_SCALES`: at 1280 × 720 on stage at
+        200 % the relative view's formula wrapped into six lines, half the screen,
+        and its grids started below the fold."""
+        height = max(0, int(height))
+        if height != self._max_height:
+            self._max_height = height
+            self._changed()
+
+    def max_height(self) -> int:
+        return self._max_height
+
+    def fit_scale(self) -> float:
+        """The size the formula is drawn at, relative to its base font (1: full)."""
+        return 1.0 if self._fit is None else self._fit[2]
+
     def formula_font(self) -> QtGui.QFont:
         """The base font of the formula."""
         return QtGui.QFont(self._font)
@@ -395,8 +418,44 @@ class FormulaLabel(QtWidgets.QWidget):
         w = float(self.width() if width is None else width) - 2 * self.MARGIN
         if self._cache is not None and self._cache[0] == w:
             return self._cache[1]
-        result = layout_formula(self._markup, self._font, max(w, 1.0))
+        result = self._fitted_layout(max(w, 1.0))
         self._cache = (w, result)
+        return result
+
+    def _scaled_font(self, scale: float) -> QtGui.QFont:
+        if scale == 1.0:
+            return self._font
+        font = QtGui.QFont(self._font)
+        font.setPointSizeF(self._font.pointSizeF() * scale)
+        return font
+
+    def _fitted_layout(self, width: float) -> FormulaLayout:
+        """The layout at the largest of :data:`FIT_SCALES` that is no taller than the
+        maximum height (the last when none is). The search starts from the size
+        fitted last at this width and maximum (a slider drag: one layout a frame), goes
+        down while too tall and up while a larger size can fit: a larger font is at
+        least as tall in proportion (its lines are as many or more), so the one chosen
+        does not depend on what was shown before."""
+        if self._max_height <= 0:
+            self._fit = None
+            return layout_formula(self._markup, self._font, width)
+        limit = self._max_height - 2 * self.MARGIN
+        scales = self.FIT_SCALES
+        k = 0
+        if self._fit is not None and self._fit[:2] == (width, self._max_height):
+            k = scales.index(self._fit[2])
+        result = layout_formula(self._markup, self._scaled_font(scales[k]), width)
+        if result.size.height() > limit:
+            while k + 1 < len(scales) and result.size.height() > limit:
+                k += 1
+                result = layout_formula(self._markup, self._scaled_font(scales[k]), width)
+        else:
+            while k > 0 and result.size.height() * scales[k - 1] / scales[k] <= limit:
+                larger = layout_formula(self._markup, self._scaled_font(scales[k - 1]), width)
+                if larger.size.height() > limit:
+                    break
+                k, result = k - 1, larger
+        self._fit = (width, self._max_height, scales[k])
         return result
 
     def hasHeightForWidth(self) -> bool:

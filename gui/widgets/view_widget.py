@@ -46,6 +46,7 @@ _SIGHT_EVENTS = frozenset(
 WHEEL_STEP = 33  # px at 100 % the view scrolls per wheel step (a notch is three)
 LEGEND_SHARE = 0.8  # of a plot's width its data (and legend strip) has, at least
 TABLE_PAD = 12  # px a table panel keeps below its table (view box margins, rounding)
+FORMULA_SHARE = 0.2  # of the view's height the formula takes at most (drawn smaller)
 
 
 class _Canvas(pg.GraphicsLayoutWidget):
@@ -495,6 +496,9 @@ class ViewWidget(QtWidgets.QWidget):
         super().resizeEvent(event)
         if event.size().width() != event.oldSize().width():
             self._release_status_height()
+        # on a short screen the formula is drawn smaller rather than push the plots
+        # below the fold (1280 x 720 at 200 % on stage: six lines, half the screen)
+        self.formula.set_max_height(round(FORMULA_SHARE * event.size().height()))
         self._fit_timer.start()
 
     def showEvent(self, event: QtGui.QShowEvent) -> None:
