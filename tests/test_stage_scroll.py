@@ -265,6 +265,7 @@ def test_an_export_or_grab_while_scrolled_draws_every_plot(studio, qtbot):
     assert widget.pending_panels
     widget.canvas.grab()
     assert widget.pending_panels == [] and _current(widget, widget.plots)
+    assert widget.canvas.grab(rectangle=QtCore.QRect(0, 0, 8, 8)).width() == 8
     _drag(qtbot, studio, "permutation", "base", [start * 2])
     assert widget.pending_panels
     assert studio.wait_idle(60)  # what tests and the CLI wait for

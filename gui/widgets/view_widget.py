@@ -63,10 +63,10 @@ class _Canvas(pg.GraphicsLayoutWidget):
     def sizeHint(self) -> QtCore.QSize:
         return QtCore.QSize(super().sizeHint().width(), self.minimumHeight())
 
-    def grab(self, *args: object) -> QtGui.QPixmap:
+    def grab(self, *args: object, **kwargs: object) -> QtGui.QPixmap:
         """The whole canvas, scrolled-out plots included: those are drawn first."""
         self._owner.bring_up_to_date()
-        return super().grab(*args)
+        return super().grab(*args, **kwargs)
 
     def wheelEvent(self, event: QtGui.QWheelEvent) -> None:
         """The wheel scrolls the view when it scrolls; Ctrl+wheel (or the wheel when the
