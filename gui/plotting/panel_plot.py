@@ -29,6 +29,7 @@ from gui.render.fast_axis import (
     FastColorBarItem,
     fit_value_axis,
 )
+from gui.render.fast_curve import FastCurveItem
 from gui.render.fast_image import FastImageItem
 from gui.render.grid_lines import GridLines
 from gui.render.line_item import LineItem
@@ -346,6 +347,12 @@ class PanelPlot(PanelExtras, CellDisplay):
                     solid = item._solid_pen = QtGui.QPen(full)
                     solid.setStyle(QtCore.Qt.PenStyle.SolidLine)
                 pen = solid
+            curve = item.curve
+            if isinstance(curve, FastCurveItem) and curve.live != (not dashes):
+                curve.live = not dashes  # (live: noisy curves' tips left out)
+                if curve.live_cut:
+                    curve.live_cut = False
+                    curve.update()  # drawn whole again
             if item.opts.get("antialias") == antialias and item.opts["pen"] is pen:
                 continue
             # Set on the PlotDataItem too: it re-applies its options on every view change.

@@ -75,6 +75,12 @@ class FastCurveItem(pg.PlotCurveItem):
     #: offset strokes; pyqtgraph draws it, so its pixels are the wide pen's own.
     wide_pen_points = 0
     wide_pen_paints = 0  # paints stroked with the wide pen (tests)
+    #: a live frame (its owner's business): a curve whose other family is at most
+    #: :data:`MINOR_SHARE` of its length then leaves that family out at any width (the
+    #: tips of a noisy curve, e.g. the learned view's random rows: half the strokes'
+    #: cost). ``live_cut`` says it did, so that its owner repaints it once settled.
+    live = False
+    live_cut = False
     pixel_sizes_found = 0  # pixel sizes worked out, of all curves (tests)
     extents_measured = 0  # data extents computed (min/max over an array; tests)
     simple_strokes = 0  # stroke sets found without numpy's general pass (tests)
@@ -218,7 +224,7 @@ class FastCurveItem(pg.PlotCurveItem):
         path ``None`` for the whole curve (``None``: a view this cannot stroke, e.g.
         rotated; pyqtgraph draws it). Cached for the data and the view's scale."""
         x, y = self.xData, self.yData
-        key = (x, y, device.m11(), device.m22(), device.type().value, width)
+        key = (x, y, device.m11(), device.m22(), device.type().value, width, self.live)
         cached = getattr(self, "_stroke_cache", None)
         if cached is not None and all(
             a is b if isinstance(a, np.ndarray) else a == b
@@ -317,8 +323,12 @@ class FastCurveItem(pg.PlotCurveItem):
         out: list[tuple[QtGui.QPainterPath | None, tuple[tuple[float, float], ...]]] = [
             (None, major[2])
         ]
-        if width <= 2.0 and minor[0] <= MINOR_SHARE * major[0]:
-            return tuple(out)  # a thin line's few other segments: one pixel thick
+        if minor[0] <= MINOR_SHARE * major[0]:
+            if width <= 2.0:
+                return tuple(out)  # a thin line's few other segments: one pixel thick
+            if self.live:
+                self.live_cut = True  # (and its tips' overhang, till settled)
+                return tuple(out)
         # The other family strokes only its own segments and the tips where the curve
         # turns back along its offsets (a wide pen's joins stick out there): a dense
         # wave's tips are short pieces, its whole path thousands of rows.
