@@ -158,6 +158,37 @@ def test_parameter_dock_widens_with_the_ui_scale(studio):
     assert studio.side.width() < studio.width() // 2
 
 
+def test_deck_dock_below_the_side_dock_costs_no_plot_column(studio):
+    """Windowed at 200 % on 1920 × 1080 the deck dock cannot be narrower than its
+    Animation box (446 px): beside the view it left every view one plot column. It
+    opens below the side dock, in its column: the view keeps the columns it has
+    without it, and the column follows the UI scale both ways (200 → 300 → 100 %:
+    back to the 100 % width; a deck dock tabbed at 300 % kept it 930 px wide)."""
+    deck = studio.lecture.deck
+    deck.dock.hide()
+    try:
+        widget = _show(studio, "relative", 1.0, (1920, 1080))
+        narrow = studio.side.width()
+        widget = _show(studio, "relative", 2.0, (1920, 1080))
+        alone = widget.columns
+        assert alone >= 2
+        deck.show_dock()
+        _settle(studio)
+        dock = deck.dock
+        assert dock.isVisible() and not dock.visibleRegion().isEmpty()
+        assert studio.dockWidgetArea(dock) == studio.dockWidgetArea(studio.side)
+        assert abs(dock.x() - studio.side.x()) <= 1 and dock.y() > studio.side.y()
+        assert widget.columns == alone
+        assert studio.height() <= 1080  # both fit in the column's height (the deck scrolls)
+        _show(studio, "relative", 3.0, (1920, 1080))
+        assert studio.side.width() > narrow
+        widget = _show(studio, "relative", 1.0, (1920, 1080))
+        assert studio.side.width() == narrow and dock.width() == narrow
+        assert widget.columns == widget.fitting_columns(4)
+    finally:
+        deck.dock.hide()
+
+
 def test_word_order_verdict_is_one_short_line_on_stage(studio):
     """Issue 14 (b): Word order's verdict (five bold lines, about half the stage at
     200 %) is one short line on stage; the whole verdict stays in the window and goes

@@ -25,6 +25,7 @@ from core.views import VIEWS
 from gui.lecture.display import DisplayController
 from gui.window.protocol import StudioWindow
 
+DECK_SHARE = 0.45  # of the side column's height the deck dock takes when shown below it
 SCENE_FILTER = "PE Studio scenes (*.pe-scene.json *.json);;All files (*)"
 DECK_FILTER = "PE Studio decks (*.pe-deck.json *.json);;All files (*)"
 
@@ -115,9 +116,26 @@ class DeckController(QtCore.QObject):
         self.body_layout.addWidget(self.title_edit)
         self.body_layout.addWidget(QtWidgets.QLabel("Speaker note", body))
         self.body_layout.addWidget(self.note_edit)
-        self.dock.setWidget(body)
+        # scrolls up and down: below the side dock it has part of the column's height
+        # (at 300 % its Animation box alone is taller than half of 1080 px)
+        scroll = QtWidgets.QScrollArea(self.dock)
+        scroll.setObjectName("deck-scroll")
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setWidget(body)
+        self.dock.setWidget(scroll)
         self.dock.setMinimumWidth(280)
-        w.addDockWidget(QtCore.Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
+        # in the side dock's column, below "Views and parameters": beside the view it
+        # took a plot column (at 200 % on 1920 x 1080 it cannot be narrower than its
+        # Animation box, 446 px, and every view fell to one column). The column is as
+        # wide as the side dock makes it at each UI scale, both ways.
+        side = w.findChild(QtWidgets.QDockWidget, "side-dock")
+        if side is not None and w.dockWidgetArea(side) != QtCore.Qt.DockWidgetArea.NoDockWidgetArea:
+            w.addDockWidget(w.dockWidgetArea(side), self.dock)
+            w.splitDockWidget(side, self.dock, QtCore.Qt.Orientation.Vertical)
+        else:
+            w.addDockWidget(QtCore.Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
         self.dock.hide()
 
     def _refresh_note(self) -> None:
@@ -193,11 +211,26 @@ class DeckController(QtCore.QObject):
         self.go(0)
 
     def show_dock(self) -> None:
-        """Show the deck dock at a modest width (the view keeps the room)."""
+        """Show the deck dock: below the side dock (its share of the column's height,
+        the view keeps its width), or where the lecturer moved it."""
         display = self.window.find_feature(DisplayController)
         if not self.dock.isVisible() and not (display is not None and display.presenting):
+            qt = self.window.qt
+            side = qt.findChild(QtWidgets.QDockWidget, "side-dock")
+            height = side.height() if side is not None else 0  # the column, alone
             self.dock.show()
-            self.window.qt.resizeDocks([self.dock], [300], QtCore.Qt.Orientation.Horizontal)
+            if (
+                side is not None
+                and side.isVisible()
+                and not self.dock.isFloating()
+                and qt.dockWidgetArea(self.dock) == qt.dockWidgetArea(side)
+            ):
+                share = round(DECK_SHARE * height)
+                qt.resizeDocks(
+                    [side, self.dock], [height - share, share], QtCore.Qt.Orientation.Vertical
+                )
+            else:
+                qt.resizeDocks([self.dock], [300], QtCore.Qt.Orientation.Horizontal)
 
     def deck(self) -> Deck:
         """The deck as edited now."""

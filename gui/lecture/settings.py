@@ -36,6 +36,11 @@ ORGANISATION = "PE Studio"
 APPLICATION = "Positional Encoding Studio"
 NO_SETTINGS_ENV = "PE_STUDIO_NO_SETTINGS"
 SETTINGS_VERSION = 1
+# the docks' places (QMainWindow.saveState) are kept under this key since the deck dock
+# sits below the side dock: a state saved before ("window/state", the deck dock beside
+# the view) is left unused, without a message
+DOCK_STATE_KEY = "window/docks"
+DOCK_STATE_VERSION = 2
 MAX_SETTINGS_BYTES = 4 * 2**20
 
 
@@ -140,7 +145,7 @@ def save_settings(window: StudioWindow, store: Store) -> None:
     """
     store.put("version", str(SETTINGS_VERSION))
     store.put("window/geometry", _b64(window.qt.saveGeometry()))
-    store.put("window/state", _b64(window.qt.saveState(SETTINGS_VERSION)))
+    store.put(DOCK_STATE_KEY, _b64(window.qt.saveState(DOCK_STATE_VERSION)))
     d = window.find_feature(DisplayController)
     if d is not None:
         for key, value in (
@@ -199,9 +204,9 @@ def restore_settings(window: StudioWindow, store: Store) -> list[str]:
         lambda t: window.qt.restoreGeometry(QtCore.QByteArray(base64.b64decode(t, validate=True))),
     )
     attempt(
-        "window/state",
+        DOCK_STATE_KEY,
         lambda t: window.qt.restoreState(
-            QtCore.QByteArray(base64.b64decode(t, validate=True)), SETTINGS_VERSION
+            QtCore.QByteArray(base64.b64decode(t, validate=True)), DOCK_STATE_VERSION
         ),
     )
     d = window.find_feature(DisplayController)

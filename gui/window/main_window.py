@@ -382,7 +382,18 @@ class MainWindow(QtWidgets.QMainWindow):
         if width != self.side.minimumWidth():
             self.side.setMinimumWidth(width)
             if self.side.isVisible():
-                self.resizeDocks([self.side], [width], QtCore.Qt.Orientation.Horizontal)
+                # with the docks sharing its column (the deck dock below it): the
+                # column follows the scale both ways (one left at 300 % stayed wide)
+                area = self.dockWidgetArea(self.side)
+                docks = [self.side] + [
+                    dock
+                    for dock in self.findChildren(QtWidgets.QDockWidget)
+                    if dock is not self.side
+                    and dock.isVisible()
+                    and not dock.isFloating()
+                    and self.dockWidgetArea(dock) == area
+                ]
+                self.resizeDocks(docks, [width] * len(docks), QtCore.Qt.Orientation.Horizontal)
 
     def changeEvent(self, event: QtCore.QEvent) -> None:
         super().changeEvent(event)
