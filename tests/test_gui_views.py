@@ -288,9 +288,14 @@ def test_live_text_is_throttled_but_always_ends_on_the_latest(window, qtbot):
     window.set_view("rope")
     assert window.wait_idle()
     widget, state = window.views["rope"], window.states["rope"]
-    shown = []
+    shown, notes = [], []
     widget.formula.setText = (lambda original: lambda text: (shown.append(text), original(text)))(
         widget.formula.setText
+    )
+    # the notes line too (RoPE's shows m): the window re-stages the view after each
+    # frame, which set the latest notes on every frame, past the interval
+    widget.status.setText = (lambda original: lambda text: (notes.append(text), original(text)))(
+        widget.status.setText
     )
     widget.live_text.setTimeout(3_600_000)  # the interval does not end during the drag
     widget.live_text.flush(restart_timer=False)  # ... and none is running before it
@@ -300,11 +305,13 @@ def test_live_text_is_throttled_but_always_ends_on_the_latest(window, qtbot):
     ctx = window.compute_context()
     first = VIEWS["rope"].compute({**state.values, "m": 10}, ctx).formula_markup
     assert shown == [first]  # once, at the start of the drag
+    assert len(notes) == 1 and "(10, " in notes[0]
     assert widget.text_pending
     widget.live_text.setTimeout(0)  # the interval ends
     qtbot.waitUntil(lambda: not widget.text_pending, timeout=5000)
     expected = VIEWS["rope"].compute(state.values, window.compute_context()).formula_markup
     assert shown == [first, expected]  # the latest value, without any flush
+    assert len(notes) == 2 and f"({state.values['m']}, " in notes[1]
 
 
 def test_live_updates_draw_draft_lines_then_full_quality(window, qtbot):

@@ -170,3 +170,77 @@ def test_deferred_size_work_registered_before_layout_is_in_the_settled_frame(qtb
     assert all(_layout_of(w).isActivated() for w in owners)
     # the data sits below the 90 px title row already, before any event is processed
     assert plot.getViewBox().geometry().top() >= top + 40
+
+
+def test_a_drag_keeps_the_axis_room_of_its_widest_labels_until_it_is_over(qtbot):
+    """While a slider drags, an axis whose tick labels get narrower (``-20000`` →
+    ``0.5``) keeps its room: the frame re-lays nothing out (before, the data area moved
+    and the whole canvas was laid out again, 9 of 40 frames of a RoPE drag on the
+    stage). Wider labels still widen it (never clipped); once the drag is over it fits
+    its labels again, as wide as in a plot drawn afresh."""
+    widget = _widget(qtbot)
+    widget.show_data(_data(1.0, "short"))
+    _settled(widget)
+    axis = widget.plots["a"].plot.getAxis("left")
+    narrow = axis.width()
+    widget.show_data(_data(-25000.0, "short"), live=True)
+    wide = axis.width()
+    assert wide > narrow + 10  # wider labels: a wider axis at once
+    before = SettleStats.relayouts
+    widget.show_data(_data(1.0, "short"), live=True)
+    assert SettleStats.relayouts == before  # nothing re-laid out
+    assert axis.width() == wide and axis.text_need is not None
+    assert axis.textWidth >= axis.text_need  # room for every label drawn
+    widget._full_quality()  # the drag is over (no live frame for a while)
+    assert all(_layout_of(w).isActivated() for w in widget._settle_targets.owners)
+    assert axis.width() == narrow
+    fresh = _widget(qtbot)
+    fresh.show_data(_data(1.0, "short"))
+    _settled(fresh)
+    assert _geometry(fresh) == _geometry(widget)
+
+
+def test_a_rope_drag_of_m_never_narrows_the_simplified_plots_axis(qtbot):
+    """The course's "simplified RoPE" plot's values follow m: its tick labels change
+    width (``-1.5``, ``0.5``, ``1``) every few frames of a drag. The left axis keeps its
+    widest room through the drag, also where its labels would fit a narrower one (there
+    it shrank before, re-laying out the canvas), and fits them once the drag is over."""
+    from core.viewdata import ComputeContext
+    from core.views import compute_view
+    from gui.theme import current_theme, set_theme
+    from gui.widgets.view_widget import ViewWidget
+
+    saved = current_theme()
+    set_theme(ui_scale=1.5)  # stage-size labels: widths differ by more than 10 px
+    try:
+        widget = ViewWidget(get_view("rope"))
+        qtbot.addWidget(widget)
+        widget.show_explanation(False)
+        widget.resize(1300, 800)
+        widget.show()
+        qtbot.waitExposed(widget)
+        model = get_view("rope").model
+        params = {**model.defaults(), "seq_len": 512}
+
+        def frame(m: int, live: bool = True) -> None:
+            data = compute_view("rope", model.validate({**params, "m": m}), ComputeContext())
+            widget.show_data(data, live=live)
+            QtCore.QCoreApplication.sendPostedEvents()
+            widget.canvas.viewport().grab()
+
+        frame(326, live=False)
+        axis = widget.plots["simplified"].plot.getAxis("left")
+        widths, rooms = [axis.width()], []
+        for m in (351, 376, 401, 426, 451):
+            frame(m)
+            widths.append(axis.width())
+            rooms.append((axis.textWidth, axis.text_need))
+        assert widths == sorted(widths)  # never narrower during the drag
+        slack = [room - need for room, need in rooms]
+        assert min(slack) >= 0  # every label has room
+        assert max(slack) > 10  # a frame whose labels fit a narrower axis (it shrank)
+        widget._full_quality()
+        assert axis.width() < widths[-1]
+        assert axis.textWidth == pytest.approx(axis.text_need)
+    finally:
+        set_theme(saved.name, ui_scale=saved.ui_scale)

@@ -466,3 +466,85 @@ def test_revealed_plots_show_the_scenes_data_range(window, qtbot):
     assert x1 - x0 < 20, (x0, x1)  # 16 columns and the padding, not 32
     (x0, x1), _ = widget.plots["wavelength"].plot.getViewBox().viewRange()
     assert x1 < 10, (x0, x1)  # pairs 0..7
+
+
+def test_a_drags_held_axis_room_ends_with_a_focus_and_back(window, qtbot):
+    """Through a slider drag an axis keeps the room of its widest tick labels (no
+    re-layout when they narrow); a focus ends that hold before anything moves, so the
+    plots come back from it laid out as without the drag, whenever the full-quality
+    timer fires (a release left to it came during the focus in one run of three: the
+    plots came back 31 px shorter)."""
+    window.set_view("rope")
+    _settle(window)
+    widget, focus = window.views["rope"], window.lecture.focus
+    before = _geometry(window)
+    data = widget.data
+    key = "simplified"  # (its values follow m: a drag narrows its labels)
+    wide = replace(
+        data,
+        panels=[
+            replace(p, series=[replace(s, y=np.asarray(s.y) * -25000.0) for s in p.series])
+            if p.key == key
+            else p
+            for p in data.panels
+        ],
+    )
+    axis = widget.plots[key].plot.getAxis("left")
+    width = axis.width()
+    full_quality = widget.full_quality
+    widget.full_quality = lambda: None  # (the drag is not over during the test)
+    try:
+        widget.show_data(wide, live=True)
+        widget.show_data(data, live=True)
+        assert axis.textWidth > axis.text_need + 10  # the wide labels' room is held
+        assert focus.toggle_number(focus.numbered().index(key) + 1)
+        _settle(window)
+        assert axis.textWidth < axis.text_need + 10  # released as the focus began
+        assert focus.escape()
+        _settle(window)
+        assert _geometry(window) == before
+        assert axis.width() == width
+    finally:
+        widget.full_quality = full_quality
+        focus.escape()
+
+
+def test_a_focus_during_a_drag_shows_the_right_notes_at_once_and_after_it(window, qtbot):
+    """The notes line of a drag refreshes with the formula's interval, but a focus
+    and back show the notes of the plots shown at once, and the text due when the
+    interval ends is the latest: the notes of a frame drawn while focused are not
+    shown after the way back (they kept the focused panel's notes, and the line its
+    height: the plots came back 31 px shorter)."""
+    window.set_view("rope")
+    _settle(window)
+    widget, focus, state = window.views["rope"], window.lecture.focus, window.states["rope"]
+    everything = widget.data.display_notes(None)
+    key = next(
+        k for k in focus.numbered() if widget.data.display_notes([k]) not in ([], everything)
+    )
+    notes: list[str] = []
+    set_text = widget.status.setText
+    widget.status.setText = lambda text: (notes.append(text), set_text(text))
+    widget.live_text.setTimeout(3_600_000)  # the interval does not end during the drag
+    widget.live_text.flush(restart_timer=False)  # ... and none is running before it
+
+    def drag_to(m: int) -> None:
+        state.set_param("m", m)
+        qtbot.waitUntil(lambda: widget.data.params["m"] == m, timeout=5000)
+
+    try:
+        drag_to(state.values["m"] + 1)
+        assert focus.toggle_number(focus.numbered().index(key) + 1)
+        assert widget.status.text() == " · ".join(widget.data.display_notes([key]))
+        drag_to(state.values["m"] + 1)  # a frame drawn while focused: its text waits
+        assert focus.escape()
+        assert widget.status.text() == " · ".join(widget.data.display_notes(None))
+        shown = len(notes)
+        widget.live_text.setTimeout(0)  # the interval ends
+        qtbot.waitUntil(lambda: not widget.text_pending, timeout=5000)
+        assert notes[shown:] in ([], [" · ".join(widget.data.display_notes(None))])
+        assert widget.status.text() == " · ".join(widget.data.display_notes(None))
+    finally:
+        del widget.status.setText
+        widget.live_text.setTimeout(widget.TEXT_REFRESH_MS)
+        focus.escape()

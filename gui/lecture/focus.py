@@ -414,6 +414,7 @@ class FocusController(QtCore.QObject):
                     item.getViewBox().updateAutoRange()  # kept the old range
             own_axes = key == focused and panel.kind != "table"
             if own_axes and not place.axes:
+                widget.release_held_room(settle=False)  # (see below: the room kept)
                 place.text_space = _text_space(widget.plots[key])
             # the focused plot's text grows with the stage (before its axes' room is
             # restored on the way back: the normal tick labels need the old room)
@@ -440,6 +441,9 @@ class FocusController(QtCore.QObject):
         if focused is not None and widget.explanation.isVisible():
             widget.show_explanation(False)  # the room goes to the focused plot
         if moved:
+            # a drag's held tick-label room ends with the layout it was held in (a
+            # release left to the full-quality timer came during a focus or after it)
+            widget.release_held_room(settle=False)
             layout.invalidate()
             layout.activate()
             widget.fit_height()  # the rows now shown, each legible (the view scrolls)

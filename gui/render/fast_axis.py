@@ -216,6 +216,10 @@ class FastAxisItem(pg.AxisItem):
     _held_key: tuple | None = None  # what the held tick text room is for
     _held_room = 0.0  # px: see held_text_room
     _fresh_room = False  # the next text room is reported as to a new axis (forget_text_room)
+    _text_need: float | None = None  # px: what the last draw specs' text needed
+    drag_hold = False
+    """A slider drags (:meth:`hold_for_drag`): new data keeps the room held for the
+    tick text (:meth:`held_text_room`) instead of releasing it."""
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
@@ -649,6 +653,7 @@ class FastAxisItem(pg.AxisItem):
             across = plot.size().width() if vertical else plot.size().height()
         font = self.tick_font()
         key = (round(across), font.key() if font is not None else "", self.tick_scale)
+        self._text_need = size
         if key != self._held_key:
             self._held_key, self._held_room = key, size
         elif size > self._held_room:
@@ -657,8 +662,42 @@ class FastAxisItem(pg.AxisItem):
 
     def release_text_room(self) -> None:
         """Forget the room held for the tick text (:meth:`held_text_room`): the plot
-        shows new data, whose labels may be narrower."""
+        shows new data, whose labels may be narrower (not while :attr:`drag_hold`)."""
+        if not self.drag_hold:
+            self._held_key = None
+
+    @property
+    def text_need(self) -> float | None:
+        """The room (px) the tick text of the last draw specs needed (``None``: none yet)."""
+        return self._text_need
+
+    def hold_for_drag(self) -> None:
+        """Keep the room held for the tick text through new data (a slider drag): RoPE's
+        simplified plot's labels (``-1.5``, ``0.5``, ``1``) narrowed the axis every few
+        values of m on the stage, which moved the data area and re-laid out the whole
+        canvas (10 of 40 frames at 150 %). The room still only grows with wider labels
+        (never clipped) and is held only while the plot keeps its size across the axis
+        and its tick font (:meth:`held_text_room`: a focus, resize, scale or mode
+        starts afresh); :meth:`end_drag_hold` fits the labels again."""
+        self.drag_hold = True
+
+    def end_drag_hold(self) -> bool:
+        """The drag is over (or the layout changes): the axis takes the room its labels
+        need now, as after new data (pyqtgraph shrinks it only by more than 10 px);
+        whether its size changed."""
+        if not self.drag_hold:
+            return False
+        self.drag_hold = False
         self._held_key = None
+        need = self._text_need
+        if need is None:
+            return False
+        before, picture = (self.textWidth, self.textHeight), self.picture
+        report_text_size(self, need)
+        if (self.textWidth, self.textHeight) == before:
+            self.picture = picture  # (reporting drops the specs: they still hold)
+            return False
+        return True
 
     def forget_text_room(self) -> None:
         """:meth:`release_text_room`, and size the axis for the next labels as a new

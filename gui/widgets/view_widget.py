@@ -18,7 +18,13 @@ from superqt.utils import qdebounced, qthrottled
 from core.formula import escape
 from core.viewdata import Panel, ViewData, ViewSpec
 from gui.plotting.panel_plot import PanelPlot
-from gui.render.fast_axis import REFIT_ROUNDS, hide_spare_axes, make_axes, run_title_refits
+from gui.render.fast_axis import (
+    REFIT_ROUNDS,
+    FastAxisItem,
+    hide_spare_axes,
+    make_axes,
+    run_title_refits,
+)
 from gui.render.formula_label import FormulaLabel
 from gui.render.settle import Targets, before_layout, settle, targets
 from gui.render.view_box import PlotViewBox
@@ -196,12 +202,13 @@ class ViewWidget(QtWidgets.QWidget):
         # a drag it refreshes at most every TEXT_REFRESH_MS (the first change at once),
         # and always ends on the latest.
         self.live_text = qthrottled(
-            self._apply_text, self.TEXT_REFRESH_MS, leading=True, parent=self
+            self._apply_latest_text, self.TEXT_REFRESH_MS, leading=True, parent=self
         )
         # (formula, (verdict, its short stage form), status line)
         self._latest_text: tuple[str, tuple[str, str], str] | None = None
         self._shown_text: tuple[str, tuple[str, str], str] | None = None
         self._notes_for: list[str] | None = None  # the plots the notes line was for
+        self._dragging = False  # a live frame was drawn and full quality is due
         self.status = QtWidgets.QLabel("", self)
         self.status.setObjectName("view-readout")
         self.status.setWordWrap(True)
@@ -278,6 +285,8 @@ class ViewWidget(QtWidgets.QWidget):
                 plot.data_resized = self._data_resized
                 yield None
             self._layout_key = key
+        # the second live frame before full quality: a slider drags
+        self._hold_axes(live and self._dragging)
         for p in data.panels:
             if p.key in unseen:
                 self._pending[p.key] = p
@@ -296,6 +305,7 @@ class ViewWidget(QtWidgets.QWidget):
         self._set_draft(live)
         if live:
             self.full_quality()
+        self._dragging = live
         self.data = data
         texts = (
             data.formula_markup or escape(data.formula),
@@ -475,6 +485,7 @@ class ViewWidget(QtWidgets.QWidget):
         """Presentation mode: plots need more room (fewer, larger columns)."""
         if presenting != self._presenting:
             self._presenting = presenting
+            self.release_held_room()
             if self._shown_text is not None:
                 self._show_verdict(*self._shown_text[1])
             self.fit_grid()
@@ -494,6 +505,7 @@ class ViewWidget(QtWidgets.QWidget):
 
     def resizeEvent(self, event: QtGui.QResizeEvent) -> None:
         super().resizeEvent(event)
+        self.release_held_room()
         if event.size().width() != event.oldSize().width():
             self._release_status_height()
         # on a short screen the formula is drawn smaller rather than push the plots
@@ -680,7 +692,44 @@ class ViewWidget(QtWidgets.QWidget):
         return self._latest_text != self._shown_text
 
     def _full_quality(self) -> None:
+        self._dragging = False
         self._set_draft(False)
+        self.release_held_room()
+
+    def _hold_axes(self, hold: bool) -> None:
+        """Through a slider drag (``hold``) the plots' axes keep the room they hold for
+        their tick labels (:meth:`FastAxisItem.hold_for_drag`); otherwise it ends."""
+        if not hold:
+            self.release_held_room(settle=False)
+            return
+        for plot in self.plots.values():
+            for name in ("left", "bottom"):
+                axis = plot.plot.getAxis(name)
+                if isinstance(axis, FastAxisItem):
+                    axis.hold_for_drag()
+
+    def release_held_room(self, *, settle: bool = True) -> bool:
+        """End the drag's hold on the axes' tick-label room (the drag is over, or the
+        plots' sizes or layout change: a focus and back, a resize, another scale or
+        mode): each axis fits its labels again and, with ``settle``, the view is laid
+        out now, so that what follows starts from the layout the plots have without a
+        drag. Whether an axis changed size."""
+        self._dragging = False
+        changed = False
+        for plot in self.plots.values():
+            for name in ("left", "bottom"):
+                axis = plot.plot.getAxis(name)
+                if isinstance(axis, FastAxisItem):
+                    changed |= axis.end_drag_hold()
+        if changed and settle:
+            self._settle()
+        return changed
+
+    def _apply_latest_text(self, texts: tuple[str, tuple[str, str], str]) -> None:
+        """:meth:`_apply_text` at the end of a drag's text interval: the latest text,
+        which may be newer than the frame's ``texts`` (the notes of the plots shown now,
+        after a focus or back meanwhile: the frame's were the plots shown then)."""
+        self._apply_text(self._latest_text if self._latest_text is not None else texts)
 
     def _apply_text(self, texts: tuple[str, tuple[str, str], str]) -> None:
         """Show the formula, verdict and notes."""
@@ -789,13 +838,21 @@ class ViewWidget(QtWidgets.QWidget):
         if self.data is None:
             return
         idle = self._idle_for(self.data)
+        shown = self.shown_panels()  # other plots shown: their own notes' height
+        if not force and shown == self._notes_for:
+            latest = self._latest_text[2] if self._latest_text is not None else idle
+            # the notes shown, or due when a drag's text interval ends (the window
+            # re-stages the view after every frame: the notes line of a drag followed
+            # the slider on every frame, its label and all behind it repainted); other
+            # plots shown (a focus, back, a reveal) get their notes at once
+            if idle == latest and (idle == self._idle_text or self.text_pending):
+                return
         pending = self._latest_text is not None and self._latest_text[2] != idle
         if idle == self._idle_text and not pending and not force:
             return
         if self._latest_text is not None:
             self._latest_text = (*self._latest_text[:2], idle)
         self._idle_text = idle
-        shown = self.shown_panels()  # other plots shown: their own notes' height
         self._set_status(idle, hold=shown == self._notes_for)
         self._notes_for = shown
         if self._shown_text is not None:
