@@ -97,6 +97,7 @@ def test_a_frame_is_laid_out_before_its_one_paint(qtbot):
     paints = _count_paints(widget)
     relayouts = 0
     for step in STEPS[1:]:
+        widget.release_held_room()  # each step the first frame of a drag: none held
         before = SettleStats.relayouts
         widget.show_data(_data(*step), live=True)
         relayouts += SettleStats.relayouts - before
@@ -244,3 +245,32 @@ def test_a_rope_drag_of_m_never_narrows_the_simplified_plots_axis(qtbot):
         assert axis.textWidth == pytest.approx(axis.text_need)
     finally:
         set_theme(saved.name, ui_scale=saved.ui_scale)
+
+
+def test_a_drag_keeps_a_titles_lines_until_it_is_over(qtbot):
+    """A title that needs fewer lines during a drag (RoPE's plane title follows m: one
+    or two lines at 200 %) keeps its lines, the last ones blank: the frame re-lays
+    nothing out (each change re-laid out the plot and the canvas). More lines still
+    show at once; once the drag is over it wraps as a plot drawn afresh."""
+    widget = _widget(qtbot)
+    widget.show_data(_data(1.0, "short"))
+    _settled(widget)
+    title = widget.plots["a"].plot.titleLabel
+    one_line = title.height()
+    widget.show_data(_data(1.0, LONG), live=True)
+    _settled(widget)
+    two_lines = title.height()
+    assert two_lines > one_line
+    before = SettleStats.relayouts
+    widget.show_data(_data(1.0, "short"), live=True)  # the drag's next frame
+    assert SettleStats.relayouts == before  # nothing re-laid out
+    assert title.height() == two_lines
+    assert title.text.startswith("short<br>")  # the text, then a blank line
+    widget._full_quality()  # the drag is over
+    assert title.text == "short" and title.height() == one_line
+    assert all(_layout_of(w).isActivated() for w in widget._settle_targets.owners)
+    fresh = _widget(qtbot)
+    fresh.show_data(_data(1.0, "short"))
+    _settled(fresh)
+    _settled(widget)
+    assert _geometry(fresh) == _geometry(widget)

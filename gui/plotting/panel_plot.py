@@ -105,6 +105,9 @@ def wrapped_lines(text: str, font: QtGui.QFont, width: float) -> tuple[int, floa
     return known
 
 
+_BLANK_LINE = "<br>\u00a0"  # a title line kept through a drag (a space: a whole line's height)
+
+
 class PanelPlot(PanelExtras, CellDisplay):
     """One plot of a view: builds and refreshes pyqtgraph items for a :class:`Panel`."""
 
@@ -146,6 +149,8 @@ class PanelPlot(PanelExtras, CellDisplay):
         self._title: tuple | None = None  # what _apply_title last applied
         self._full_title: tuple[str, str, str] = ("", "#000000", "13pt")
         self._shown_title: str | None = None
+        # a slider drags: the title keeps as many lines as shown (see _elide_title)
+        self.hold_title_lines = False
         self._table_html: str | None = None
         self._image_source: tuple | None = None  # (levels, (image, x, y)) last shown
         self.text_zoom = 1.0  # this plot's text relative to the theme (focus mode)
@@ -579,6 +584,8 @@ class PanelPlot(PanelExtras, CellDisplay):
         # (visible to the plot: a plot a reveal keeps hidden holds its room already)
         if title and plot.titleLabel.isVisibleTo(plot):
             lines, spacing = wrapped_lines(title, text.font(13), data_w - 8)
+            if self.hold_title_lines and self._shown_title is not None:  # (a drag's)
+                lines = max(lines, self._shown_title.count("<br>") + 1)
             room += (lines - 1) * spacing
         axis = plot.getAxis("bottom")
         label = getattr(axis, "label", None)
@@ -719,8 +726,15 @@ class PanelPlot(PanelExtras, CellDisplay):
             if width > 20
             else title
         )
-        if text != self._shown_title:
-            shown = self._shown_title
+        shown = self._shown_title
+        if self.hold_title_lines and shown is not None and label.isVisible():
+            # fewer lines during a drag: blank ones keep the title row's height (RoPE's
+            # plane title took one or two lines as m moved at 200 %, each time
+            # re-laying out the plot and the canvas); end_drag_hold wraps it anew
+            missing = shown.count("<br>") - text.count("<br>")
+            if missing > 0:
+                text += _BLANK_LINE * missing
+        if text != shown:
             same_lines = shown is not None and shown.count("<br>") == text.count("<br>")
             if shown is None or not label.isVisible() or not same_lines:
                 self.plot.setTitle(text, color=color, size=size)
@@ -730,6 +744,18 @@ class PanelPlot(PanelExtras, CellDisplay):
                 # of every plot (~1 ms a frame); the label's height does not change.
                 label.set_text_in_place(text)
             self._shown_title = text
+
+    def end_drag_hold(self) -> bool:
+        """End :attr:`hold_title_lines`: the title takes the lines it needs again;
+        whether it changed."""
+        if not self.hold_title_lines:
+            return False
+        self.hold_title_lines = False
+        shown = self._shown_title
+        if shown is None or not shown.endswith(_BLANK_LINE):
+            return False
+        self._elide_title()
+        return self._shown_title != shown
 
     def _relabel(self, panel: Panel, theme: Theme, x_label: str, y_label: str) -> None:
         """Set the axis titles that differ from ``x_label`` / ``y_label`` (the last ones

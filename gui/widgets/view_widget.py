@@ -698,18 +698,20 @@ class ViewWidget(QtWidgets.QWidget):
 
     def _hold_axes(self, hold: bool) -> None:
         """Through a slider drag (``hold``) the plots' axes keep the room they hold for
-        their tick labels (:meth:`FastAxisItem.hold_for_drag`); otherwise it ends."""
+        their tick labels (:meth:`FastAxisItem.hold_for_drag`) and their titles their
+        lines (:attr:`PanelPlot.hold_title_lines`); otherwise that ends."""
         if not hold:
             self.release_held_room(settle=False)
             return
         for plot in self.plots.values():
+            plot.hold_title_lines = True
             for name in ("left", "bottom"):
                 axis = plot.plot.getAxis(name)
                 if isinstance(axis, FastAxisItem):
                     axis.hold_for_drag()
 
     def release_held_room(self, *, settle: bool = True) -> bool:
-        """End the drag's hold on the axes' tick-label room (the drag is over, or the
+        """End the drag's hold on the axes' tick-label room and the titles' lines (the drag is over, or the
         plots' sizes or layout change: a focus and back, a resize, another scale or
         mode): each axis fits its labels again and, with ``settle``, the view is laid
         out now, so that what follows starts from the layout the plots have without a
@@ -717,6 +719,7 @@ class ViewWidget(QtWidgets.QWidget):
         self._dragging = False
         changed = False
         for plot in self.plots.values():
+            changed |= plot.end_drag_hold()
             for name in ("left", "bottom"):
                 axis = plot.plot.getAxis(name)
                 if isinstance(axis, FastAxisItem):
