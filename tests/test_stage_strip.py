@@ -187,3 +187,46 @@ def test_strip_fits_the_stage_at_200_percent(window):
     assert strip.height() <= window.stage.height() // 2
     for name, cell in strip.cells.items():
         assert strip.rect().contains(cell.geometry()), name
+
+
+def test_application_key_filters_ask_nothing_of_other_events(window):
+    """The lecture's and the strip's filters see every event of every object while
+    installed on the application (over a million while windows are built): for an event
+    that is neither a key event nor one of the window's, stage's or strip's own, they
+    return before asking its type (a Python enum built per call), and still look at key
+    events and the window's own events."""
+    from PySide6 import QtGui
+
+    asked: list[str] = []
+
+    def counting(base):  # type: ignore[no-untyped-def]
+        class Counting(base):  # type: ignore[misc, valid-type]
+            def type(self):  # type: ignore[no-untyped-def]
+                asked.append(base.__name__)
+                return super().type()
+
+        return Counting
+
+    strip = window.feature(StageControls)
+    filters = (window.lecture, strip)
+    other = QtWidgets.QLabel()
+    rect = QtCore.QRect(0, 0, 4, 4)
+    for event in (
+        counting(QtGui.QPaintEvent)(rect),
+        counting(QtGui.QResizeEvent)(QtCore.QSize(4, 4), QtCore.QSize(2, 2)),
+        counting(QtCore.QEvent)(QtCore.QEvent.Type.Polish),
+        counting(QtCore.QChildEvent)(QtCore.QEvent.Type.ChildAdded, QtCore.QObject()),
+    ):
+        for f in filters:
+            assert f.eventFilter(other, event) is False
+    assert asked == []
+    key = counting(QtGui.QKeyEvent)(QtCore.QEvent.Type.KeyPress, Key.Key_A, Mod.NoModifier)
+    for f in filters:
+        assert f.eventFilter(other, key) is False
+    assert asked == ["QKeyEvent", "QKeyEvent"]
+    asked.clear()
+    window.lecture.eventFilter(window, counting(QtGui.QPaintEvent)(rect))
+    strip.eventFilter(
+        window.stage, counting(QtGui.QResizeEvent)(QtCore.QSize(4, 4), QtCore.QSize(2, 2))
+    )
+    assert asked == ["QPaintEvent", "QResizeEvent"]

@@ -108,6 +108,7 @@ class Lecture(QtCore.QObject):
         window.view_changed.connect(self.scroll_to_top)
         self.deck.scene_shown.connect(self.scroll_to_top)
         self._app_filter = False  # see _filter_app(): only while the window is shown
+        self._window_qt = window.qt  # compared with every event's receiver (eventFilter)
         window.qt.installEventFilter(self)
         if window.qt.isVisible():
             self._filter_app(True)
@@ -432,17 +433,23 @@ class Lecture(QtCore.QObject):
         self._app_filter = on
 
     def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:
-        kind = event.type()
-        if kind == QtCore.QEvent.Type.ShortcutOverride:
-            return self._shortcut_override(obj, event)
-        if kind == QtCore.QEvent.Type.KeyPress and isinstance(event, QtGui.QKeyEvent):
-            direction = self._scroll_event(obj, event)
-            if direction:  # ↑ / ↓: one plot row, Shift: one screen
-                shift = event.modifiers() & QtCore.Qt.KeyboardModifier.ShiftModifier
-                view = self.window.view_widget(self.window.current_view)
-                view.scroll_rows(direction, page=bool(shift))
-                return True
-        if obj is self.window.qt:
+        # As the application's filter this sees every event of every object (over a
+        # million while the tests build windows). ``event.type()`` builds a Python enum
+        # (several microseconds); an ``isinstance`` test does not: only key events and the
+        # window's own events are looked at further.
+        if isinstance(event, QtGui.QKeyEvent):
+            kind = event.type()
+            if kind == QtCore.QEvent.Type.ShortcutOverride:
+                return self._shortcut_override(obj, event)
+            if kind == QtCore.QEvent.Type.KeyPress:
+                direction = self._scroll_event(obj, event)
+                if direction:  # ↑ / ↓: one plot row, Shift: one screen
+                    shift = event.modifiers() & QtCore.Qt.KeyboardModifier.ShiftModifier
+                    view = self.window.view_widget(self.window.current_view)
+                    view.scroll_rows(direction, page=bool(shift))
+                    return True
+        elif obj is self._window_qt:
+            kind = event.type()
             if kind == QtCore.QEvent.Type.Close:
                 self.save()
             elif kind == QtCore.QEvent.Type.Show:

@@ -233,6 +233,7 @@ class StageControls(QtCore.QObject):
             "view", "Parameter strip (presentation)", "P", self.toggle, "action-stage-strip"
         )
         self.action.setEnabled(False)
+        self._stage = window.stage  # compared with every event's receiver (eventFilter)
         window.stage.installEventFilter(self)
         display.applied.connect(self._display_changed)
         window.view_changed.connect(lambda _view_id: self._view_changed())
@@ -377,6 +378,11 @@ class StageControls(QtCore.QObject):
 
     # ------------------------------------------------------------------ events
     def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:
+        # The application's filter while presenting: it sees every event of every object.
+        # ``event.type()`` builds a Python enum (several microseconds), so it is asked only
+        # of key events and of the stage's and the strip's own events.
+        if not (isinstance(event, QtGui.QKeyEvent) or obj is self._stage or obj is self.strip):
+            return False
         kind = event.type()
         if kind == QtCore.QEvent.Type.ShortcutOverride and isinstance(event, QtGui.QKeyEvent):
             if self._nudge_event(obj, event):
@@ -404,7 +410,7 @@ class StageControls(QtCore.QObject):
                 and self.strip.isAncestorOf(obj)
             ):
                 self.timer.start()  # typing in the strip is using it
-        elif obj is self.window.stage and kind == QtCore.QEvent.Type.Resize:
+        elif obj is self._stage and kind == QtCore.QEvent.Type.Resize:
             if self.visible:
                 self._place()
             self._place_sensor()
