@@ -47,6 +47,13 @@ def _values(plot) -> dict[tuple[int, int], str]:
     return {(r, c): text for r, c, text, _dark in layer.texts}
 
 
+def _square_action(menu) -> QtGui.QAction:
+    """The one "Square cells" entry of a plot's context menu (below pyqtgraph's own)."""
+    texts = [a.text() for a in menu.actions()]
+    assert "View All" in texts and texts.count("Square cells") == 1
+    return next(a for a in menu.actions() if a.text() == "Square cells")
+
+
 def test_format_cell():
     assert [format_cell(v) for v in (-7.0, 0.0, -0.0, 3.0000000001, 31.0)] == [
         "-7",
@@ -80,8 +87,15 @@ def test_course_grid_prints_i_minus_j_in_square_cells(win):
     assert len(shown) == 64
     vb = plot.plot.getViewBox().boundingRect()
     assert all(vb.contains(rect) for _text, rect in shown)
-    # the lecturer can let the matrix fill its plot instead (context menu "Square cells")
-    plot.set_square_cells(False)
+    # no context menu is built with the plot (few are ever right-clicked) ...
+    view = plot.plot.getViewBox()
+    assert view.menu is None
+    # ... the right click builds it, "Square cells" ticked as the cells are drawn
+    action = _square_action(view.getMenu(None))
+    assert action.isCheckable() and action.isChecked()
+    # the lecturer can let the matrix fill its plot instead
+    action.trigger()
+    assert plot.square_cells is False
     widget.canvas.viewport().repaint()
     # (whether the free cells come out unequal depends on the plot's shape: test the lock)
     assert not plot.plot.getViewBox().state["aspectLocked"]
@@ -89,11 +103,13 @@ def test_course_grid_prints_i_minus_j_in_square_cells(win):
     assert win.wait_idle()
     plot = widget.plots["grid"]
     widget.canvas.viewport().repaint()
-    assert plot.square_cells is False and plot._square_action.isChecked() is False
+    assert plot.plot.getViewBox().menu is None
+    action = _square_action(plot.plot.getViewBox().getMenu(None))
+    assert plot.square_cells is False and action.isChecked() is False
     assert not plot.plot.getViewBox().state["aspectLocked"]
     plot.set_square_cells(None)
     widget.canvas.viewport().repaint()
-    assert plot.plot.getViewBox().state["aspectLocked"]
+    assert plot.plot.getViewBox().state["aspectLocked"] and action.isChecked()
     width, height = plot.cells.cell_size()
     assert abs(width - height) <= 1.0
     # focus mode's text zoom enlarges the values with the plot's other text

@@ -117,6 +117,27 @@ def test_view_box_menus_are_built_on_first_use_and_the_same(qtbot):
     assert isinstance(other.getMenu(None), ViewBoxMenu)
 
 
+def test_menu_entries_are_added_when_the_menu_is_built(qtbot):
+    """extend_view_box_menu adds entries to a view box's menu when the right click builds
+    it (once), or at once to a menu built already."""
+    from gui.render.pg_compat import extend_view_box_menu
+
+    view = pg.ViewBox()
+    added: list = []
+
+    def extend(menu) -> None:
+        added.append(menu)
+        menu.addAction("Extra")
+
+    extend_view_box_menu(view, extend)
+    assert view.menu is None and added == []  # nothing built for it
+    menu = view.getMenu(None)
+    assert added == [menu] and _menu_texts(menu)[-1] == "Extra"
+    assert view.getMenu(None) is menu and added == [menu]  # once
+    extend_view_box_menu(view, extend)  # built already: now
+    assert added == [menu, menu] and _menu_texts(menu)[-2:] == ["Extra", "Extra"]
+
+
 def test_a_view_box_building_its_menu_eagerly_again_is_reported(qtbot, monkeypatch):
     from pyqtgraph.graphicsItems.ViewBox.ViewBoxMenu import ViewBoxMenu
 

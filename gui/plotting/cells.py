@@ -23,12 +23,12 @@ from collections.abc import Callable
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6 import QtCore, QtGui
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.viewdata import Panel
 from gui.render.cell_values import MAX_CELLS, CellLayer, MaskedKey
 from gui.render.fast_image import FastImageItem, color_indices
-from gui.render.pg_compat import view_box_menu
+from gui.render.pg_compat import extend_view_box_menu
 from gui.theme import Theme
 
 VALUE_PT = 12.0  # value text at UI scale 1, before it shrinks to fit the cells
@@ -55,7 +55,9 @@ class CellDisplay:
     #: told the lecturer's choice (the view keeps it for the plots it builds anew)
     square_changed: Callable[[bool | None], None] | None = None
     _square_ratio: float | None = None  # the aspect ratio locked now (None: unlocked)
-    _square_action: QtGui.QAction | None = None
+    _square_action: QtGui.QAction | None = None  # built with the context menu
+    _square_menu_asked = False  # the action is added when the context menu is built
+    _square_shown = False  # whether the cells are drawn square now
 
     def _show_cells(
         self, panel: Panel, theme: Theme, image: np.ndarray, rect: QtCore.QRectF
@@ -129,6 +131,7 @@ class CellDisplay:
         square = self.square_cells
         if square is None:
             square = square_by_default(panel, shape)
+        self._square_shown = square
         if self._square_action is not None and self._square_action.isChecked() != square:
             self._square_action.blockSignals(True)
             self._square_action.setChecked(square)
@@ -167,12 +170,23 @@ class CellDisplay:
         self._lock_square(panel, self.image.image.shape, rect)
 
     def _install_square_action(self) -> None:
-        """A checkable "Square cells" entry in the plot's context menu."""
-        if self._square_action is not None:
+        """A checkable "Square cells" entry in the plot's context menu, added when the
+        menu is built (most plots are never right-clicked: building every heatmap's menu
+        with the plot cost more than the rest of its context menus' use)."""
+        if self._square_menu_asked:
             return
-        menu = view_box_menu(self.plot.getViewBox())
-        if menu is None:
-            return
+        self._square_menu_asked = True
+        me = weakref.ref(self)  # the menu outlives a replaced plot's display
+
+        def extend(menu: QtWidgets.QMenu) -> None:
+            display = me()
+            if display is not None:
+                display._add_square_action(menu)
+
+        extend_view_box_menu(self.plot.getViewBox(), extend)
+
+    def _add_square_action(self, menu: QtWidgets.QMenu) -> None:
+        """The "Square cells" entry itself, ticked as the cells are drawn now."""
         menu.addSeparator()
         action = menu.addAction("Square cells")
         action.setCheckable(True)
@@ -184,5 +198,6 @@ class CellDisplay:
             if display is not None:
                 display.set_square_cells(on)
 
+        action.setChecked(self._square_shown)
         action.toggled.connect(toggled)
         self._square_action = action

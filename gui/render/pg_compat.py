@@ -199,6 +199,7 @@ OWN_ATTRIBUTES: dict[str, dict[str, str]] = {
     "ImageItem": {"_table_for": "fast_image", "_version": "fast_image", "_sampled": "fast_image"},
     "AxisItem": {"_text_sizes": "fast_axis", "_text_font_key": "fast_axis"},
     "LabelItem": {"_height": "title_label"},
+    "ViewBox": {"_pe_menu_extensions": "pg_compat (extend_view_box_menu)"},
 }
 
 #: pyqtgraph functions whose logic the code ports or replicates: ``"Class.method"`` →
@@ -435,11 +436,24 @@ def _deferred_menu(view: pg.ViewBox) -> None:
 
 def view_box_menu(view: pg.ViewBox) -> QtWidgets.QMenu | None:
     """``view``'s context menu (pyqtgraph's ``ViewBoxMenu``), built now if it was not
-    yet; ``None`` when the view's menu is disabled."""
+    yet, with the entries :func:`extend_view_box_menu` added to it; ``None`` when the
+    view's menu is disabled."""
     if view.menu is None and view.menuEnabled():
         view.menu = ViewBoxMenu(view)
         view.updateViewLists()  # the menu's list of views to link to
+        for extend in vars(view).pop("_pe_menu_extensions", ()):
+            extend(view.menu)
     return view.menu
+
+
+def extend_view_box_menu(view: pg.ViewBox, extend: Callable[[QtWidgets.QMenu], object]) -> None:
+    """Call ``extend`` with ``view``'s context menu once it exists: now if it was built,
+    else when :func:`view_box_menu` builds it (on the first right click), so that a
+    plot nobody right-clicks never builds one (heatmaps add their "Square cells" so)."""
+    if view.menu is not None:
+        extend(view.menu)
+    else:
+        vars(view).setdefault("_pe_menu_extensions", []).append(extend)
 
 
 def defer_view_box_menus() -> None:
