@@ -344,3 +344,35 @@ def test_dying_label_answers_size_hints_and_ignores_resizes(qapp):
     assert getattr(guarded, "_pe_guarded", False)
     pg_compat.guard_dying_labels()  # idempotent: not wrapped twice
     assert pg.LabelItem.resizeEvent is guarded
+
+
+def test_an_axis_title_is_set_again_only_when_it_changes(qtbot, monkeypatch):
+    """pyqtgraph re-set an axis title's HTML (parsed and laid out anew) on every pen or
+    label change, seven times while building an axis with no title; it is set when it
+    changes only, and shows what pyqtgraph shows."""
+    from PySide6 import QtWidgets
+
+    set_html: list[str] = []
+    original = QtWidgets.QGraphicsTextItem.setHtml
+
+    def counting(self, html: str) -> None:
+        set_html.append(html)
+        original(self, html)
+
+    monkeypatch.setattr(QtWidgets.QGraphicsTextItem, "setHtml", counting)
+    axis = pg.AxisItem("left")
+    assert len(set_html) == 2  # no title, then its colour (the text pen's)
+    axis.setPen(axis.pen())
+    axis.setTextPen(axis.textPen())
+    axis.setTickPen(axis.tickPen())
+    axis.enableAutoSIPrefix(False)
+    axis.showLabel(True)
+    assert len(set_html) == 2
+    axis.setLabel("time", units="s")
+    assert len(set_html) == 3 and axis.label.toPlainText().strip() == "time (s)"
+    axis.setLabel("time", units="s")
+    assert len(set_html) == 3
+    axis.setTextPen("r")  # the colour is in the HTML
+    assert len(set_html) == 4 and set_html[-1] == axis.labelString()
+    axis.setLabel("x")
+    assert len(set_html) == 5 and axis.label.toPlainText().strip() == "x"
