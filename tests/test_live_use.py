@@ -523,3 +523,41 @@ def test_the_notes_line_does_not_resize_the_plots_when_its_text_changes(window, 
     widget.readout_at("score", 1e9, 1e9)  # off the data: the notes again
     QtWidgets.QApplication.processEvents()
     assert widget.status.text() == notes and widget.canvas.height() == before
+
+
+def test_the_same_notes_text_on_an_unchanged_line_is_not_measured_again(qtbot):
+    """Each drag frame shows its notes, and the throttled text brings the same notes
+    again; the readout is set on every mouse move over the same cell. Each time the
+    notes line laid out its (wrapped) text twice to measure it (~0.3 ms a frame on the
+    stage). The same text on a line nothing else changed is left as it is; a new text
+    and a narrower line still holds it."""
+    from gui.widgets.view_widget import ViewWidget
+
+    spec = VIEWS["rope"]
+    widget = ViewWidget(spec)
+    qtbot.addWidget(widget)
+    widget.resize(900, 600)
+    widget.show()
+    widget.show_data(spec.compute(spec.model.defaults(), ComputeContext(64, 128)))
+    widget.flush_text()
+    QtWidgets.QApplication.processEvents()
+    label = widget.status
+    measured: list[int] = []
+    real = label.heightForWidth
+    label.heightForWidth = lambda w: (measured.append(w), real(w))[1]  # a spy
+    readout = widget.readout_at("score", 0.0, 0.0)
+    assert readout and measured  # a new text is measured
+    measured.clear()
+    assert widget.readout_at("score", 0.0, 0.0) == readout  # the same cell again
+    assert not measured
+    notes = widget.readout_at("score", 1e9, 1e9)  # off the data: the notes, measured
+    assert notes != readout and measured
+    measured.clear()
+    widget.refresh_notes(force=True)  # the same notes again
+    assert not measured and label.text() == notes
+    width = label.width()
+    widget.resize(700, 600)  # a narrower line still holds all of its text
+    QtWidgets.QApplication.processEvents()
+    widget.readout_at("score", 1e9, 1e9)
+    assert label.width() < width and label.text() == notes
+    assert label.height() >= real(label.width())

@@ -136,6 +136,9 @@ class ViewWidget(QtWidgets.QWidget):
         self._fitting = 0  # fit_height runs (it draws what came into sight at its end)
         self._draft = False  # curves in draft quality (a live frame's)
         self.deferred_shows = 0  # plot updates skipped so far (tests count them)
+        # the notes line as the last held _set_status left it (see _status_state)
+        self._status_kept: tuple | None = None
+        self.status_sets = 0  # _set_status calls that measured the text (tests: counted)
         outer = QtWidgets.QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         # Everything scrolls together when the plots, at their smallest legible size,
@@ -750,10 +753,18 @@ class ViewWidget(QtWidgets.QWidget):
         and every plot re-laid out and repainted (~40 ms frames in a RoPE drag)."""
         label = self.status
         if not hold:  # other notes (plots shown or hidden, an image's notes line)
+            self._status_kept = None
             self._release_status_height()
             label.setText(text)
             self._status_box.sync()
             return
+        # The same text on a line left as the last call left it (the drag's throttled
+        # text arriving after the notes it carries were shown, the readout re-set on
+        # every mouse move): the same measurements, to the same result (the label laid
+        # out its text twice: ~0.3 ms at 150 % on the stage).
+        if self._status_kept is not None and self._status_kept == self._status_state(text):
+            return
+        self.status_sets += 1
         shown = label.isVisible() and label.width() > 0
         held = label.height() if shown else 0  # the text shown so far (maybe never held)
         label.setText(text)
@@ -762,6 +773,24 @@ class ViewWidget(QtWidgets.QWidget):
             if need > label.minimumHeight():
                 label.setMinimumHeight(need)
         self._status_box.sync()
+        self._status_kept = self._status_state(text)
+
+    def _status_state(self, text: str) -> tuple:
+        """What a held :meth:`_set_status` of ``text`` reads and sets: equal after one
+        call and before the next, the next would change nothing."""
+        label = self.status
+        return (
+            text,
+            label.text(),
+            label.isVisible(),
+            label.size(),
+            label.minimumHeight(),
+            label.font(),
+            label.textFormat(),
+            label.wordWrap(),
+            label.styleSheet(),
+            self._status_box.size(),
+        )
 
     def _release_status_height(self) -> None:
         """Let the notes line take its own height again (a new width or text size)."""
