@@ -78,3 +78,27 @@ def test_a_longer_text_a_minimum_height_and_hiding_reach_the_layout(qtbot):
     label.show()
     QtWidgets.QApplication.processEvents()
     assert box.isVisible() and below.geometry().top() == top_before
+
+
+def test_a_new_text_is_laid_out_once_at_the_width_and_a_new_font_again(qtbot):
+    """The box read the label's height at its width for its own needs, again for the
+    label's posted request and again for the layout: the same new text laid out three
+    times (~0.1 ms each for a view's notes at 150 %). A new font or size measures anew,
+    and the box follows it."""
+    _top, label, below, _requests = _column(qtbot, boxed=True)
+    box = label.parentWidget()
+    widths: list[int] = []
+    real = label.heightForWidth
+    label.heightForWidth = lambda w: (widths.append(w), real(w))[1]  # a spy
+    label.setText(" ".join(["a note that wraps"] * 5))
+    QtWidgets.QApplication.processEvents()
+    assert widths == [box.width()]
+    assert box.height() == real(box.width())
+    widths.clear()
+    before = box.height()
+    label.setStyleSheet("font-size: 16pt;")  # the same text, larger
+    QtWidgets.QApplication.processEvents()
+    assert widths  # measured again
+    assert box.height() > before
+    assert box.height() == label.height() == real(box.width())
+    assert below.geometry().top() >= box.geometry().bottom()

@@ -769,7 +769,7 @@ class ViewWidget(QtWidgets.QWidget):
         held = label.height() if shown else 0  # the text shown so far (maybe never held)
         label.setText(text)
         if shown:
-            need = max(held, label.heightForWidth(label.width()))
+            need = max(held, self._status_box.label_height(label.width()))
             if need > label.minimumHeight():
                 label.setMinimumHeight(need)
         self._status_box.sync()
