@@ -71,10 +71,12 @@ def index_ticks(panel: Panel) -> tuple[list[tuple[float, str]] | None, ...]:
     rows, cols = np.shape(panel.image)
     out: list[list[tuple[float, str]] | None] = []
     for coords, count in ((panel.x_coords, cols), (panel.y_coords, rows)):
+        if not 1 < count <= MAX_CELLS:  # (a lecture-size map, every frame: nothing built)
+            out.append(None)
+            continue
         values = np.arange(count, dtype=float) if coords is None else np.asarray(coords, float)
         if (
-            not 1 < count <= MAX_CELLS
-            or values.shape != (count,)
+            values.shape != (count,)
             or not np.all(np.isfinite(values))
             or not np.all(values == np.round(values))
         ):

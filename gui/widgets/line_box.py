@@ -155,9 +155,10 @@ class LineBox(QtWidgets.QWidget):
         return super().event(event)
 
     def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:
-        if event.type() in self._RESTYLED:
+        kind = event.type()  # (a Python enum built per call: asked once)
+        if kind in self._RESTYLED:
             self._heights = None
-        if obj is getattr(self, "label", None) and event.type() in (
+        if obj is getattr(self, "label", None) and kind in (
             QtCore.QEvent.Type.ShowToParent,
             QtCore.QEvent.Type.HideToParent,
         ):
