@@ -224,6 +224,62 @@ def test_fast_image_minified_samples_like_qt(qtbot, size):
     np.testing.assert_array_equal(pixels[1], pixels[0])
 
 
+@pytest.mark.parametrize("size", [(97, 61), (150, 333), (611, 97)])
+def test_fast_image_live_frame_samples_every_other_pixel(qtbot, size):
+    """A live frame (a slider drag) samples a minified axis at every other screen pixel,
+    each sample drawn over its two pixels: the gathered and coloured picture is about
+    half as long along it, covers the same pixels, and once settled the picture is
+    every pixel's own sample again (Qt's, as without a live frame)."""
+    rng = np.random.default_rng(13)
+    data = rng.normal(size=(200, 300)).astype(np.float32)
+    source = QtCore.QRectF(-3.3, -2.7, 306.1, 205.2)
+    reference = pg.ImageItem(axisOrder="row-major")
+    item = FastImageItem(axisOrder="row-major")
+    for each in (reference, item):
+        each.setColorMap(pg.colormap.get("viridis"))
+        each.setImage(data, autoLevels=False, levels=(-2.0, 2.0))
+    settled = _render(reference, size, source)
+    full = _render(item, size, source)
+    full_shape = (item._sampled[1].width(), item._sampled[1].height())
+    np.testing.assert_array_equal(full, settled)
+    assert not item.live_sampled
+    before = FastImageItem.live_samples
+    item.live = True
+    live = _render(item, size, source)
+    assert item.live_sampled and FastImageItem.live_samples == before + 1
+    live_shape = (item._sampled[1].width(), item._sampled[1].height())
+    for n_live, n_full, cells in zip(live_shape, full_shape, (300, 200), strict=True):
+        # a minified axis: half the samples (rounded up); a magnified one: every cell
+        assert n_live == ((n_full + 1) // 2 if n_full < cells else n_full)
+    painted = (live != 255).any(axis=-1)
+    np.testing.assert_array_equal(painted, (settled != 255).any(axis=-1))  # same area
+    assert (live != settled).any()  # (coarser)
+    item.live = False
+    np.testing.assert_array_equal(_render(item, size, source), settled)
+    assert not item.live_sampled
+
+
+def test_panel_plot_repaints_a_live_sampled_heatmap_when_settled(window):
+    """The view's heatmaps are live while a slider moves and repainted at every pixel's
+    own sample once settled (full quality)."""
+    widget = window.views["sinusoidal"]
+    images = [p.image for p in widget.plots.values() if isinstance(p.image, FastImageItem)]
+    assert images
+    widget._set_draft(True)
+    assert all(i.live for i in images)
+    for image in images:
+        image.live_sampled = True  # (as a minified live paint leaves it)
+    updated: list[object] = []
+    original = FastImageItem.update
+    try:
+        FastImageItem.update = lambda self, *a: updated.append(self) or original(self, *a)
+        widget._set_draft(False)
+    finally:
+        FastImageItem.update = original
+    assert not any(i.live for i in images)
+    assert all(i in updated for i in images)
+
+
 class _CountedTakes(np.ndarray):
     """An image that counts the gathers (``take``) made from it and its copies."""
 
@@ -274,8 +330,8 @@ def test_fast_image_magnified_axis_is_read_without_a_gather(qtbot, monkeypatch, 
 
     samples = FastImageItem._axis_samples
 
-    def by_index(*args: object) -> tuple:  # every cell gathered by its index
-        cells, count, start, extent = samples(*args)
+    def by_index(*args: object, **kwargs: int) -> tuple:  # every cell gathered by its index
+        cells, count, start, extent = samples(*args, **kwargs)
         if isinstance(cells, slice):
             cells = np.arange(args[-1])[cells]
         return cells, count, start, extent

@@ -329,6 +329,11 @@ class PanelPlot(PanelExtras, CellDisplay):
         (a dashed path cannot be split into fast segments).
         """
         restyled = False
+        image = self.image
+        if isinstance(image, FastImageItem) and image.live != (not dashes):
+            image.live = not dashes  # (live: a minified heatmap sampled coarsely)
+            if image.live_sampled:
+                image.update()  # sampled at every pixel again
         # an arrows panel's shafts: aliased while live, on the fast curve path (they are
         # antialiased once settled, as they are drawn)
         for line in self.arrows[1::3]:

@@ -26,6 +26,7 @@ from gui.render.pg_compat import mark_rendered
 from gui.render.raster import on_raster
 
 _TX_SCALE = QtGui.QTransform.TransformationType.TxScale.value
+LIVE_STEP = 2  # a live frame samples every other screen pixel of a minified axis
 
 
 def argb_table(lut: np.ndarray, masked: QtGui.QColor | None = None) -> np.ndarray:
@@ -79,6 +80,14 @@ class FastImageItem(pg.ImageItem):
     _version = 0  # bumped whenever what is drawn may change
     masked_color: QtGui.QColor | None = None  # ±inf cells; None: transparent
     qimage: QtGui.QImage | None
+    #: a live frame (its owner's business, as :attr:`FastCurveItem.live`): a minified
+    #: axis is sampled at every :data:`LIVE_STEP`-th screen pixel, each sample drawn
+    #: over its block of pixels (a fraction of the gathering and colouring per frame of
+    #: a slider drag); ``live_sampled`` says a picture was drawn so, for its owner to
+    #: repaint it once settled.
+    live = False
+    live_sampled = False
+    live_samples = 0  # pictures sampled coarsely (tests)
 
     def set_masked_color(self, color: QtGui.QColor | None) -> None:
         """Draw masked (±inf) cells opaque in ``color`` (``None``: transparent)."""
@@ -165,18 +174,29 @@ class FastImageItem(pg.ImageItem):
 
     @staticmethod
     def _axis_samples(
-        minified: bool, start: float, stop: float, ratio: float, offset: float, scale: float, n: int
+        minified: bool,
+        start: float,
+        stop: float,
+        ratio: float,
+        offset: float,
+        scale: float,
+        n: int,
+        *,
+        step: int = 1,
     ) -> tuple[np.ndarray | slice, int, float, float]:
         """Cells to draw along one axis and where, in logical painter coordinates.
 
         Returns ``(cells, count, start, extent)``: ``cells`` are the cell indices in
         drawing order, or a ``slice`` when they are every cell in order or reversed (a
-        magnified axis: the image is read as it is, no copy gathered along it).
+        magnified axis: the image is read as it is, no copy gathered along it). A
+        minified axis gets the cell under every ``step``-th pixel's centre (``step`` > 1:
+        under the middle of each block of ``step`` pixels), drawn over all the pixels.
         """
         if not minified:  # every cell, flipped when the axis runs backwards
             return slice(None) if scale > 0 else slice(None, None, -1), n, start, stop - start
         pixels = pixel_centres(start * ratio, stop * ratio)
-        cells = np.clip(np.floor(((pixels + 0.5) / ratio - offset) / scale), 0, n - 1)
+        centres = pixels + 0.5 if step == 1 else pixels[::step] + step / 2
+        cells = np.clip(np.floor((centres / ratio - offset) / scale), 0, n - 1)
         first = pixels[0] / ratio if pixels.size else start
         return cells.astype(np.intp), cells.size, first, pixels.size / ratio
 
@@ -202,11 +222,12 @@ class FastImageItem(pg.ImageItem):
         area = t.mapRect(QtCore.QRectF(0, 0, cols, rows))
         # A minified axis gets one sample per screen pixel (the cell under its centre);
         # a magnified one keeps its cells and Qt enlarges them exactly as it would.
+        step = LIVE_STEP if self.live else 1
         x_axis = self._axis_samples(
-            abs(sx) < 1.0, area.left(), area.right(), ratio, t.dx(), t.m11(), cols
+            abs(sx) < 1.0, area.left(), area.right(), ratio, t.dx(), t.m11(), cols, step=step
         )
         y_axis = self._axis_samples(
-            abs(sy) < 1.0, area.top(), area.bottom(), ratio, t.dy(), t.m22(), rows
+            abs(sy) < 1.0, area.top(), area.bottom(), ratio, t.dy(), t.m22(), rows, step=step
         )
         (col, n_cols, x0, width), (row, n_rows, y0, height) = x_axis, y_axis
         if n_cols == 0 or n_rows == 0:
@@ -224,6 +245,7 @@ class FastImageItem(pg.ImageItem):
             t.dy(),
             ratio,
             self._version,
+            step,
         )
         cached = getattr(self, "_sampled", None)
         if cached is None or cached[0] != key:
@@ -242,6 +264,9 @@ class FastImageItem(pg.ImageItem):
                 QtGui.QImage.Format.Format_ARGB32_Premultiplied,
             )
             cached = self._sampled = (key, image, pixels)
+            if step > 1 and (abs(sx) < 1.0 or abs(sy) < 1.0):
+                FastImageItem.live_samples += 1
+        self.live_sampled = step > 1 and (abs(sx) < 1.0 or abs(sy) < 1.0)
         p.save()
         try:
             p.resetTransform()
