@@ -488,3 +488,54 @@ def test_a_causal_mosaic_is_hatched_as_one_staircase_per_tile(qapp, scale):
     assert len(starts) == 3  # one polygon per tile
     rows = sum(1 for r, a, b in runs.tolist() if round(r * sy) < round((r + 1) * sy))
     assert path.elementCount() <= 2 * rows + 2 * 3
+
+
+def test_a_few_staircases_are_built_as_polygons_with_the_same_elements(qapp, monkeypatch):
+    """A mask of a few staircases (ALiBi's mosaic: one per tile) gets its path built as a
+    polygon per staircase, element for element the path built through pyqtgraph's
+    serialised stream for many (the same fill)."""
+    from gui.render import cell_values
+    from gui.render.cell_values import PathStats, fill_rects, masked_run_array
+
+    class Recorder(QtGui.QPainter):
+        paths: list[QtGui.QPainterPath] = []
+
+        def fillPath(self, path, brush):
+            self.paths.append(QtGui.QPainterPath(path))
+            super().fillPath(path, brush)
+
+    c, gap = 40, 3
+    image = np.full((2 * c + gap, 3 * c + 2 * gap), np.nan)
+    for k in range(6):  # two rows of three causal heads
+        tile = np.zeros((c, c))
+        tile[np.triu_indices(c, 1)] = -np.inf
+        r, q = divmod(k, 3)
+        image[r * (c + gap) : r * (c + gap) + c, q * (c + gap) : q * (c + gap) + c] = tile
+    runs = masked_run_array(image)
+    brush = QtGui.QBrush(QtGui.QColor("#555555"), QtCore.Qt.BrushStyle.BDiagPattern)
+    for sx, sy in ((1.37, 0.61), (2.2, 1.9), (-0.8, 0.45)):
+        rects = np.array([[a * sx, r * sy, (b - a) * sx, sy] for r, a, b in runs.tolist()])
+        images, elements = [], []
+        for polygons in (True, False):
+            monkeypatch.setattr(cell_values, "MAX_POLYGONS", 64 if polygons else 0)
+            before = PathStats.polygons
+            Recorder.paths = []
+            out = QtGui.QImage(300, 120, QtGui.QImage.Format.Format_ARGB32_Premultiplied)
+            out.fill(0)
+            p = Recorder(out)
+            p.translate(10.37 + (240 if sx < 0 else 0), 5.61)
+            fill_rects(p, rects, brush)
+            p.end()
+            assert (PathStats.polygons - before == 6) is polygons  # one per tile
+            (path,) = Recorder.paths
+            elements.append(
+                [
+                    (e.type, e.x, e.y)
+                    for e in (path.elementAt(k) for k in range(path.elementCount()))
+                ]
+                + [path.fillRule()]
+            )
+            images.append(out)
+        assert len(elements[0]) > 6 * 4
+        assert elements[0] == elements[1]
+        assert images[0] == images[1]
