@@ -112,6 +112,44 @@ def test_view_builds_and_plots_equal_core(shared, view_id):
     assert_plots_match_core(window, view_id)
 
 
+def test_plots_build_their_plot_options_menu_when_first_used(shared):
+    """pyqtgraph builds a "Plot Options" context menu (a form of ~40 widgets) with each
+    PlotItem and colour bar; the views' plots build none until one is right-clicked, and
+    the right click shows pyqtgraph's menu, whose controls work."""
+    from types import SimpleNamespace
+
+    import pyqtgraph as pg
+
+    from gui.render import pg_compat
+
+    window = shared
+    for view_id in VIEW_IDS:
+        window.set_view(view_id)
+        assert window.wait_idle()
+    scenes = [widget.canvas.scene() for widget in window.views.values()]
+    plots = [item for scene in scenes for item in scene.items() if isinstance(item, pg.PlotItem)]
+    assert len(plots) > 2 * len(VIEW_IDS)
+    assert any(isinstance(plot, pg.ColorBarItem) for plot in plots)
+    assert [plot for plot in plots if pg_compat.plot_menu_built(plot)] == []
+    # a right click on a curves plot: the view box's menu, its parents' menus added
+    widget = window.views[VIEW_IDS[0]]
+    plot = next(p.plot for p in widget.plots.values() if p.curves)
+    view = plot.getViewBox()
+    event = SimpleNamespace(acceptedItem=view)
+    menu = view.scene().addParentContextMenus(view, view.getMenu(event), event)
+    texts = [action.text() for action in menu.actions()]
+    assert "View All" in texts and "Plot Options" in texts
+    options = next(a.menu() for a in menu.actions() if a.text() == "Plot Options")
+    assert options is plot.ctrlMenu and pg_compat.plot_menu_built(plot)
+    assert [a.text() for a in options.actions()][-2:] == ["Grid", "Points"]
+    assert [p for p in plots if pg_compat.plot_menu_built(p)] == [plot]  # that one only
+    # its Grid entry shows pyqtgraph's axis grid lines, and hides them again
+    plot.ctrl.xGridCheck.setChecked(True)
+    assert plot.getAxis("bottom").grid == plot.ctrl.gridAlphaSlider.value() > 0
+    plot.ctrl.xGridCheck.setChecked(False)
+    assert plot.getAxis("bottom").grid is False
+
+
 @pytest.mark.parametrize("view_id", VIEW_IDS)
 def test_each_parameter_widget_to_model_and_back(shared, view_id):
     window = shared

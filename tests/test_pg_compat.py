@@ -155,6 +155,165 @@ def test_a_changed_replaced_view_box_method_is_reported(qtbot, monkeypatch):
     assert len(problems) == 1 and problems[0].startswith("ViewBox.getMenu: source changed")
 
 
+# ------------------------------------------------------------------ Plot Options menus
+class _EagerPlot(pg.PlotItem):
+    """A plot built by pyqtgraph's own ``PlotItem.__init__`` (its menu built at once)."""
+
+    def __init__(self, **kwargs) -> None:
+        pg_compat.PYQTGRAPH_PLOT_ITEM_INIT(self, **kwargs)
+
+
+def _use(plot) -> list:
+    """What the code and a user do with a plot's Plot Options before and after adding
+    curves: pyqtgraph's setters, the controls themselves (values out of range, radio
+    buttons of one group, groups), curves added after (which take the settings)."""
+    first = plot.plot([1.0, 2.0, 3.0], [1.0, 10.0, 100.0])
+    plot.showGrid(x=True, alpha=0.3)
+    plot.showGrid(x=False, y=False)  # as the app's plots do: nothing changes
+    plot.showGrid(y=True)
+    plot.setLogMode(y=True)
+    plot.setLogMode(x=False)
+    plot.setDownsampling(ds=4, auto=True, mode="peak")
+    plot.setDownsampling(mode="mean")
+    plot.setDownsampling(mode="subsample")
+    plot.ctrl.meanRadio.setChecked(True)
+    plot.ctrl.meanRadio.setChecked(False)  # the checked radio button stays checked
+    plot.setClipToView(True)
+    plot.ctrl.alphaSlider.setValue(5000)  # beyond its maximum (1000)
+    clamped = [plot.alphaState(), first.opts["alphaHint"]]
+    plot.ctrl.alphaSlider.setValue(400)
+    plot.ctrl.autoAlphaCheck.setChecked(True)
+    plot.ctrl.autoAlphaCheck.setChecked(False)
+    plot.ctrl.gridAlphaSlider.setValue(-3)  # below its minimum (0)
+    clamped.append(plot.getAxis("bottom").grid)
+    plot.ctrl.gridAlphaSlider.setValue(90)
+    plot.ctrl.fftCheck.setChecked(False)
+    plot.ctrl.pointsGroup.setChecked(False)
+    second = plot.plot([0.0, 1.0, 2.0, 3.0], [5.0, 6.0, 7.0, 8.0])
+    plot.ctrl.maxTracesCheck.setChecked(True)
+    plot.ctrl.maxTracesSpin.setValue(1)  # only the newest curve shown
+    curves = [
+        (
+            dict(
+                (k, c.opts[k])
+                for k in (
+                    "logMode",
+                    "downsample",
+                    "autoDownsample",
+                    "downsampleMethod",
+                    "clipToView",
+                    "alphaHint",
+                    "alphaMode",
+                    "fftMode",
+                    "symbol",
+                )
+            ),
+            c.isVisible(),
+        )
+        for c in (first, second)
+    ]
+    axes = [(name, plot.getAxis(name).grid, plot.getAxis(name).logMode) for name in plot.axes]
+    return [
+        clamped,
+        curves,
+        axes,
+        plot.alphaState(),
+        plot.downsampleMode(),
+        plot.pointMode(),
+        plot.clipToViewMode(),
+    ]
+
+
+def test_plot_options_are_built_on_first_use_and_behave_as_pyqtgraphs(qtbot):
+    """A PlotItem builds no Plot Options menu until it is used; until then what
+    pyqtgraph's methods set and read is kept by stand-ins, with the same effects on the
+    plot, its axes and its curves as pyqtgraph's own form; built, the menu is the same
+    as pyqtgraph's, set to that state, and drives the plot."""
+    lazy, eager = pg.PlotItem(), _EagerPlot()
+    assert not pg_compat.plot_menu_built(lazy) and pg_compat.plot_menu_built(eager)
+    assert isinstance(lazy.ctrl, pg_compat.PlotControls)
+    assert _use(lazy) == _use(eager)
+    assert not pg_compat.plot_menu_built(lazy)  # none of that needed the menu
+    held = lazy.ctrl.yGridCheck  # a stand-in kept across the build
+    # the right click: the scene asks the view box's parents for their menus
+    menu = lazy.getContextMenus(None)
+    assert pg_compat.plot_menu_built(lazy) and isinstance(lazy.ctrl, type(eager.ctrl))
+    assert menu is lazy.ctrlMenu and lazy.getContextMenus(None) is menu  # built once
+    assert menu.title() == eager.ctrlMenu.title() == "Plot Options"
+    assert _menu_texts(menu) == _menu_texts(eager.ctrlMenu)
+    assert [a.text() for a in menu.actions()] == [
+        "Transforms",
+        "Downsample",
+        "Average",
+        "Alpha",
+        "Grid",
+        "Points",
+    ]
+    # the form shows the state set before it existed, and saves it as pyqtgraph's does
+    state, expected = lazy.saveState(), eager.saveState()
+    del state["view"], expected["view"]
+    assert state == expected and state["meanRadio"] and state["gridAlphaSlider"] == 90
+    # its controls drive the plot (grid, log mode), also through a stand-in held before
+    for plot in (lazy, eager):
+        plot.ctrl.xGridCheck.setChecked(True)
+        plot.ctrl.logYCheck.setChecked(False)
+    held.setChecked(False)
+    eager.ctrl.yGridCheck.setChecked(False)
+    assert held.isChecked() is False and lazy.ctrl.yGridCheck.isChecked() is False
+    assert lazy.getAxis("bottom").grid == eager.getAxis("bottom").grid == 90
+    assert lazy.getAxis("left").grid is eager.getAxis("left").grid is False
+    assert lazy.curves[0].opts["logMode"] == [False, False]
+    lazy.restoreState(eager.saveState())
+    assert lazy.saveState()["xGridCheck"] is True
+
+
+def test_a_plots_menu_is_built_by_what_the_stand_ins_do_not_keep(qtbot):
+    """Anything else asked of the form (a signal, a widget the stand-ins do not keep)
+    builds the real menu first; a closed plot's menu is gone, as pyqtgraph's."""
+    plot = pg.PlotItem()
+    plot.showGrid(x=True)
+    signal = plot.ctrl.xGridCheck.toggled
+    assert pg_compat.plot_menu_built(plot)
+    seen: list = []
+    signal.connect(seen.append)
+    plot.showGrid(x=False)
+    assert seen == [False] and plot.getAxis("bottom").grid is False
+    other = pg.PlotItem()
+    assert other.ctrl.transformGroup.isVisible() is False  # a group: the real widget
+    assert pg_compat.plot_menu_built(other)
+    averaged, eager = pg.PlotItem(), _EagerPlot()
+    for each in (averaged, eager):  # a curve with parameters to average over
+        each.plot([0.0, 1.0], [2.0, 3.0], params={"run": 1})
+    assert pg_compat.plot_menu_built(averaged)
+    assert (
+        averaged.ctrl.avgParamList.item(0).text() == "run"
+        and averaged.paramList == {"run": False} == eager.paramList
+    )
+    closing = pg.GraphicsLayoutWidget()
+    qtbot.addWidget(closing)
+    last = closing.addPlot()
+    last.close()
+    assert last.ctrlMenu is None and last.getMenu() is None
+
+
+def test_a_plot_building_its_menu_eagerly_again_is_reported(qtbot, monkeypatch):
+    monkeypatch.setattr(pg.PlotItem, "__init__", pg_compat.PYQTGRAPH_PLOT_ITEM_INIT)
+    assert compat_problems() == [
+        "PlotItem.ctrlMenu: built in __init__ again; update defer_plot_menus"
+    ]
+
+
+def test_a_renamed_plot_options_control_is_reported(qtbot, monkeypatch):
+    defaults = dict(pg_compat.plot_menu_defaults())
+    del defaults["maxTracesSpin"]
+    monkeypatch.setattr(pg_compat, "_DEFAULTS", defaults)
+    monkeypatch.setattr(pg_compat, "_FORM_NAMES", pg_compat._FORM_NAMES - {"gridGroup"})
+    assert compat_problems() == [
+        "PlotItem Plot Options: no control 'maxTracesSpin' (for updateDecimation)",
+        "PlotItem Plot Options: no group 'gridGroup'",
+    ]
+
+
 # ------------------------------------------------------------------ source rules
 def _gui_modules() -> list[Path]:
     return sorted(p for p in GUI.rglob("*.py") if p != COMPAT)

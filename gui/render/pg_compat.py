@@ -13,7 +13,8 @@ small named function here, and described in a table:
   pyqtgraph must not start using.
 * :data:`PORTED_SOURCES`: pyqtgraph functions whose logic is ported or replicated in
   ``gui/`` (e.g. ``AxisItem.generateDrawSpecs`` in :mod:`gui.render.axis_specs`), or
-  replaced here (``ViewBox.getMenu``: see :func:`defer_view_box_menus`), fingerprinted.
+  replaced here (``ViewBox.getMenu``: see :func:`defer_view_box_menus`;
+  ``PlotItem.__init__``: see :func:`defer_plot_menus`), fingerprinted.
 
 :func:`compat_problems` checks all four against the installed pyqtgraph and names
 every member that is missing or changed shape, so an upgrade fails in one named place.
@@ -26,6 +27,7 @@ import hashlib
 import importlib
 import inspect
 import sys
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -91,6 +93,10 @@ PRIVATE_MEMBERS: dict[str, dict[str, Member]] = {
     },
     "ViewBox": {
         "_itemBoundsCache": _attribute(used_by="view_box"),  # item → bounds of childrenBounds
+    },
+    "PlotItem": {
+        # a slot of the Plot Options form (PLOT_MENU_SLOTS)
+        "_handle_max_traces_toggle": _method("check_state", used_by="pg_compat (plot menus)"),
     },
 }
 
@@ -169,6 +175,18 @@ INTERNAL_MEMBERS: dict[str, dict[str, Member]] = {
     "PlotItem": {
         "titleLabel": _attribute(used_by="title_label"),
         "layout": _attribute(used_by="title_label"),
+        # the slots of the Plot Options form (PLOT_MENU_SLOTS)
+        "updateAlpha": _method("args", used_by="pg_compat (plot menus)"),
+        "updateGrid": _method("args", used_by="pg_compat (plot menus)"),
+        "updateSpectrumMode": _method("b", used_by="pg_compat (plot menus)"),
+        "updateSubtractMeanMode": _method(used_by="pg_compat (plot menus)"),
+        "updateLogMode": _method(used_by="pg_compat (plot menus)"),
+        "updateDerivativeMode": _method(used_by="pg_compat (plot menus)"),
+        "updatePhasemapMode": _method(used_by="pg_compat (plot menus)"),
+        "updateDownsampling": _method(used_by="pg_compat (plot menus)"),
+        "avgParamListClicked": _method("item", used_by="pg_compat (plot menus)"),
+        "avgToggled": _method("b", used_by="pg_compat (plot menus)"),
+        "updateDecimation": _method(used_by="pg_compat (plot menus)"),
     },
     "LabelItem": {
         "item": _attribute(used_by="title_label, panel_plot"),
@@ -266,6 +284,11 @@ PORTED_SOURCES: dict[str, tuple[str, str]] = {
     "LabelItem.updateMin": (
         "27fe4c9e2af977a83e61950f127121d2472a8776d438573f7d78dc9d31e08492",
         "gui/render/title_label.py (TitleLabel.updateMin)",
+    ),
+    # defer_plot_menus: pyqtgraph's __init__ less the Plot Options menu
+    "PlotItem.__init__": (
+        "5043d18613d5d6cefb6d6509ab2a0d5d68d00c6e6fa8992239e0ad5d1c94fe5f",
+        "gui/render/pg_compat.py (_plot_item_init, build_plot_menu, PLOT_MENU_SLOTS)",
     ),
     "ColorBarItem.__init__": (
         "395c3a525484f7fbe4e8f78f4cace62100e81b3ddcecf97e6e0e34ce725d1b1e",
@@ -531,6 +554,424 @@ def defer_view_box_menus() -> None:
 defer_view_box_menus()
 
 
+#: pyqtgraph's ``PlotItem`` module: its Plot Options form is ``ui_template.Ui_Form``.
+_PLOT_ITEM_MODULE: Any = sys.modules[pg.PlotItem.__module__]
+#: pyqtgraph's own ``PlotItem.__init__`` (which builds the Plot Options menu).
+PYQTGRAPH_PLOT_ITEM_INIT: Callable[..., None] = pg.PlotItem.__init__
+
+#: The Plot Options form's signals and the ``PlotItem`` slots they drive, in the order
+#: ``PlotItem.__init__`` connects them: ``(widget, signal, slot)``.
+PLOT_MENU_SLOTS: tuple[tuple[str, str, str], ...] = (
+    ("alphaGroup", "toggled", "updateAlpha"),
+    ("alphaSlider", "valueChanged", "updateAlpha"),
+    ("autoAlphaCheck", "toggled", "updateAlpha"),
+    ("xGridCheck", "toggled", "updateGrid"),
+    ("yGridCheck", "toggled", "updateGrid"),
+    ("gridAlphaSlider", "valueChanged", "updateGrid"),
+    ("fftCheck", "toggled", "updateSpectrumMode"),
+    ("subtractMeanCheck", "toggled", "updateSubtractMeanMode"),
+    ("logXCheck", "toggled", "updateLogMode"),
+    ("logYCheck", "toggled", "updateLogMode"),
+    ("derivativeCheck", "toggled", "updateDerivativeMode"),
+    ("phasemapCheck", "toggled", "updatePhasemapMode"),
+    ("downsampleSpin", "valueChanged", "updateDownsampling"),
+    ("downsampleCheck", "toggled", "updateDownsampling"),
+    ("autoDownsampleCheck", "toggled", "updateDownsampling"),
+    ("subsampleRadio", "toggled", "updateDownsampling"),
+    ("meanRadio", "toggled", "updateDownsampling"),
+    ("clipToViewCheck", "toggled", "updateDownsampling"),
+    ("avgParamList", "itemClicked", "avgParamListClicked"),
+    ("averageGroup", "toggled", "avgToggled"),
+    ("maxTracesCheck", "toggled", "_handle_max_traces_toggle"),
+    ("forgetTracesCheck", "toggled", "updateDecimation"),
+    ("maxTracesSpin", "valueChanged", "updateDecimation"),
+)
+
+#: The Plot Options menu's submenus: (title, the form's group widget), as pyqtgraph's.
+PLOT_MENU_GROUPS: tuple[tuple[str, str], ...] = (
+    ("Transforms", "transformGroup"),
+    ("Downsample", "decimateGroup"),
+    ("Average", "averageGroup"),
+    ("Alpha", "alphaGroup"),
+    ("Grid", "gridGroup"),
+    ("Points", "pointsGroup"),
+)
+
+
+@dataclass
+class _Default:
+    """A control of the Plot Options form as ``Ui_Form.setupUi`` leaves it."""
+
+    kind: str  # "check" (a checkable button or group box), "range" (slider, spin box), "list"
+    checkable: bool = False
+    checked: bool = False
+    exclusive: str | None = None  # an auto-exclusive button's group (its parent's name)
+    value: int = 0
+    minimum: int = 0
+    maximum: int = 0
+
+
+_DEFAULTS: dict[str, _Default] = {}
+_FORM_NAMES: set[str] = set()  # the names of all the form's widgets and layouts
+
+
+def plot_menu_defaults() -> dict[str, _Default]:
+    """The state of each control of pyqtgraph's Plot Options form when it is new, read
+    from one form built for it (once): the checkable buttons and group boxes, the
+    sliders and spin boxes, the (empty) list of parameters to average over."""
+    if not _DEFAULTS:
+        form = QtWidgets.QWidget()
+        ui = _PLOT_ITEM_MODULE.ui_template.Ui_Form()
+        ui.setupUi(form)
+        _FORM_NAMES.update(vars(ui))
+        for name, widget in vars(ui).items():
+            if isinstance(widget, QtWidgets.QAbstractButton | QtWidgets.QGroupBox):
+                exclusive = None
+                if isinstance(widget, QtWidgets.QAbstractButton) and widget.autoExclusive():
+                    parent = widget.parentWidget()  # (the group: its buttons)
+                    exclusive = name if parent is None else parent.objectName()
+                _DEFAULTS[name] = _Default(
+                    "check", widget.isCheckable(), widget.isChecked(), exclusive
+                )
+            elif isinstance(widget, QtWidgets.QAbstractSlider | QtWidgets.QSpinBox):
+                _DEFAULTS[name] = _Default(
+                    "range",
+                    value=widget.value(),
+                    minimum=widget.minimum(),
+                    maximum=widget.maximum(),
+                )
+            elif isinstance(widget, QtWidgets.QListWidget) and widget.count() == 0:
+                _DEFAULTS[name] = _Default("list")
+    return _DEFAULTS
+
+
+class PlotControls:
+    """Stands in for a ``PlotItem``'s Plot Options form (``plot.ctrl``) until its menu
+    is built.
+
+    ``ctrl.<name>`` is a :class:`PlotControl` holding that control's state: what
+    pyqtgraph's methods read (``showGrid``, ``setLogMode``, ``addItem``, ...) is
+    answered from it, and what they set is kept in it and runs the plot's slots the real
+    control's signal would (only when it changes, as Qt does). Anything else asked of
+    the form builds the real menu (:func:`build_plot_menu`), which takes the state over.
+    """
+
+    def __init__(self, plot: pg.PlotItem) -> None:
+        self.plot_ref = weakref.ref(plot)
+        self.state: dict[str, bool | int] = {}
+        self.real: Any = None  # pyqtgraph's form once the menu is built
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        default = plot_menu_defaults().get(name)
+        if default is None or self.real is not None:
+            return getattr(self.built(), name)
+        control = PlotControl(self, name, default)
+        setattr(self, name, control)
+        return control
+
+    def built(self) -> Any:
+        """The real form (the plot's menu built now if it was not yet)."""
+        if self.real is None:
+            plot = self.plot_ref()
+            if plot is None:
+                raise RuntimeError("the plot of these Plot Options is gone")
+            build_plot_menu(plot)
+        return self.real
+
+    def emit(self, name: str, signal: str, value: bool | int) -> None:
+        """Run the slots that ``name``'s ``signal`` drives, as Qt would with ``value``."""
+        plot = self.plot_ref()
+        if plot is None:
+            return
+        for widget, signal_name, slot in PLOT_MENU_SLOTS:
+            if widget == name and signal_name == signal:
+                method = getattr(plot, slot)
+                if _takes_argument(method):
+                    method(value)
+                else:
+                    method()
+
+
+@functools.cache
+def _slot_takes_argument(function: Any) -> bool:
+    params = list(inspect.signature(function).parameters.values())[1:]
+    return any(
+        p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.VAR_POSITIONAL) for p in params
+    )
+
+
+def _takes_argument(method: Any) -> bool:
+    """Whether a bound slot accepts the signal's value (PySide passes it then)."""
+    return _slot_takes_argument(getattr(method, "__func__", method))
+
+
+class PlotControl:
+    """One control of a :class:`PlotControls`: a checkable button or group box, a
+    slider or spin box, or the empty parameter list. Before the menu is built it keeps
+    its state and runs the plot's slots on a change, as the real control would; after,
+    it hands everything to the real control."""
+
+    def __init__(self, controls: PlotControls, name: str, default: _Default) -> None:
+        self._controls = controls
+        self._name = name
+        self._default = default
+
+    def _real(self) -> Any:
+        return getattr(self._controls.built(), self._name)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(self._real(), name)
+
+    def _get(self) -> Any:
+        default = self._default
+        return self._controls.state.get(
+            self._name, default.checked if default.kind == "check" else default.value
+        )
+
+    # checkable buttons and group boxes
+    def isChecked(self) -> bool:
+        if self._controls.real is not None or self._default.kind != "check":
+            return bool(self._real().isChecked())
+        return bool(self._get())
+
+    def setChecked(self, checked: bool) -> None:
+        default = self._default
+        if self._controls.real is not None or default.kind != "check" or type(checked) is not bool:
+            self._real().setChecked(checked)
+            return
+        if not default.checkable or self._get() == checked:
+            return
+        if not checked and default.exclusive is not None:
+            return  # the checked button of an auto-exclusive group stays checked
+        controls = self._controls
+        controls.state[self._name] = checked
+        if checked and default.exclusive is not None:
+            for name, other in plot_menu_defaults().items():
+                if name != self._name and other.exclusive == default.exclusive:
+                    sibling = getattr(controls, name)
+                    if sibling._get():
+                        controls.state[name] = False
+                        controls.emit(name, "toggled", False)
+        controls.emit(self._name, "toggled", checked)
+
+    # sliders and spin boxes
+    def value(self) -> int:
+        if self._controls.real is not None or self._default.kind != "range":
+            return int(self._real().value())
+        return int(self._get())
+
+    def setValue(self, value: int) -> None:
+        default = self._default
+        if self._controls.real is not None or default.kind != "range" or type(value) is not int:
+            self._real().setValue(value)
+            return
+        value = min(max(value, default.minimum), default.maximum)
+        if value != self._get():
+            self._controls.state[self._name] = value
+            self._controls.emit(self._name, "valueChanged", value)
+
+    def minimum(self) -> int:
+        if self._controls.real is not None or self._default.kind != "range":
+            return int(self._real().minimum())
+        return self._default.minimum
+
+    def maximum(self) -> int:
+        if self._controls.real is not None or self._default.kind != "range":
+            return int(self._real().maximum())
+        return self._default.maximum
+
+    # the parameter list (empty until the menu is built)
+    def count(self) -> int:
+        if self._controls.real is not None or self._default.kind != "list":
+            return int(self._real().count())
+        return 0
+
+    def clear(self) -> None:
+        if self._controls.real is not None or self._default.kind != "list":
+            self._real().clear()
+
+
+def plot_menu_built(plot: pg.PlotItem) -> bool:
+    """Whether ``plot``'s Plot Options menu (and form) exists."""
+    return "ctrlMenu" in vars(plot)
+
+
+def build_plot_menu(plot: pg.PlotItem) -> QtWidgets.QMenu | None:
+    """Build ``plot``'s Plot Options menu now if it was not yet, as pyqtgraph's
+    ``PlotItem.__init__`` builds it: the form (set to the state its stand-in kept), the
+    menu of its six groups, the ``WidgetGroup`` of ``saveState`` and the signal
+    connections. Returns the menu (``None`` after ``PlotItem.close``)."""
+    state = vars(plot)
+    if "ctrlMenu" in state:
+        return state["ctrlMenu"]
+    stand_in = state.get("ctrl")
+    form = QtWidgets.QWidget()
+    ctrl = _PLOT_ITEM_MODULE.ui_template.Ui_Form()
+    ctrl.setupUi(form)
+    if isinstance(stand_in, PlotControls):
+        # the state the stand-in took (its slots already ran): set without signals (of
+        # any control: a radio button checked unchecks the group's other one)
+        widgets = [getattr(ctrl, name) for name in plot_menu_defaults()]
+        for widget in widgets:
+            widget.blockSignals(True)
+        for name, value in stand_in.state.items():
+            widget = getattr(ctrl, name)
+            if isinstance(value, bool):
+                widget.setChecked(value)
+            else:
+                widget.setValue(value)
+        for widget in widgets:
+            widget.blockSignals(False)
+    translate = _PLOT_ITEM_MODULE.translate
+    menu = QtWidgets.QMenu(translate("PlotItem", "Plot Options"))
+    for title, group in PLOT_MENU_GROUPS:
+        sub = menu.addMenu(translate("PlotItem", title))
+        action = QtWidgets.QWidgetAction(plot)
+        action.setDefaultWidget(getattr(ctrl, group))
+        sub.addAction(action)
+    state_group = _PLOT_ITEM_MODULE.WidgetGroup()
+    for _title, group in PLOT_MENU_GROUPS:
+        state_group.autoAdd(getattr(ctrl, group))
+    state["ctrl"] = ctrl
+    state["ctrlMenu"] = menu
+    state["stateGroup"] = state_group
+    for widget, signal, slot in PLOT_MENU_SLOTS:
+        getattr(getattr(ctrl, widget), signal).connect(getattr(plot, slot))
+    if isinstance(stand_in, PlotControls):
+        stand_in.real = ctrl
+    return menu
+
+
+def _built_attribute(name: str) -> property:
+    """A ``PlotItem`` attribute made by :func:`build_plot_menu` (built on first read)."""
+
+    def get(self: pg.PlotItem) -> Any:
+        build_plot_menu(self)
+        return vars(self)[name]
+
+    def set_(self: pg.PlotItem, value: Any) -> None:
+        vars(self)[name] = value
+
+    return property(get, set_, doc=f"pyqtgraph's ``PlotItem.{name}``, built on first use.")
+
+
+def _plot_item_init(
+    self: pg.PlotItem,
+    parent: QtCore.QObject | None = None,
+    name: str | None = None,
+    labels: dict[str, Any] | None = None,
+    title: str | None = None,
+    viewBox: pg.ViewBox | None = None,
+    axisItems: dict[str, pg.AxisItem] | None = None,
+    enableMenu: bool = True,
+    **kwargs: Any,
+) -> None:
+    """pyqtgraph 0.14.0's ``PlotItem.__init__`` with the Plot Options menu left to
+    :func:`build_plot_menu` (``self.ctrl`` is a :class:`PlotControls` until then)."""
+    m = _PLOT_ITEM_MODULE  # the names pyqtgraph's __init__ uses
+    super(pg.PlotItem, self).__init__(parent)
+    self.setSizePolicy(
+        QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Expanding
+    )
+    ## Set up control buttons
+    self.autoBtn = m.ButtonItem(m.icons.getGraphPixmap("auto"), 14, self)
+    self.autoBtn.mode = "auto"
+    self.autoBtn.clicked.connect(self.autoBtnClicked)
+    self.buttonsHidden = False
+    self.mouseHovering = False
+    self.layout = QtWidgets.QGraphicsGridLayout()
+    self.layout.setContentsMargins(1, 1, 1, 1)
+    self.setLayout(self.layout)
+    self.layout.setHorizontalSpacing(0)
+    self.layout.setVerticalSpacing(0)
+    if viewBox is None:
+        viewBox = m.ViewBox(parent=self, enableMenu=enableMenu)
+    self.vb = viewBox
+    self.vb.sigStateChanged.connect(self.viewStateChanged)
+    self.setMenuEnabled(enableMenu, None)
+    if name is not None:
+        self.vb.register(name)
+    self.vb.sigRangeChanged.connect(self.sigRangeChanged)
+    self.vb.sigXRangeChanged.connect(self.sigXRangeChanged)
+    self.vb.sigYRangeChanged.connect(self.sigYRangeChanged)
+    self.vb.sigRangeChangedManually.connect(self.sigRangeChangedManually)
+    self.layout.addItem(self.vb, 2, 1)
+    self.alpha = 1.0
+    self.autoAlpha = True
+    self.spectrumMode = False
+    self.legend = None
+    self.axes = {}
+    self.setAxisItems(axisItems)
+    self.titleLabel = m.LabelItem("", size="11pt", parent=self)
+    self.layout.addItem(self.titleLabel, 0, 1)
+    self.setTitle(None)  ## hide
+    for i in range(4):
+        self.layout.setRowPreferredHeight(i, 0)
+        self.layout.setRowMinimumHeight(i, 0)
+        self.layout.setRowSpacing(i, 0)
+        self.layout.setRowStretchFactor(i, 1)
+    for i in range(3):
+        self.layout.setColumnPreferredWidth(i, 0)
+        self.layout.setColumnMinimumWidth(i, 0)
+        self.layout.setColumnSpacing(i, 0)
+        self.layout.setColumnStretchFactor(i, 1)
+    self.layout.setRowStretchFactor(2, 100)
+    self.layout.setColumnStretchFactor(1, 100)
+    self.items = []
+    self.curves = []
+    self.itemMeta = weakref.WeakKeyDictionary()
+    self.dataItems = []
+    self.paramList = {}
+    self.avgCurves = {}
+    self.avgPen = m.fn.mkPen((0, 200, 0))
+    self.avgShadowPen = m.fn.mkPen((0, 0, 0), width=4)
+    ### The context menu: built by build_plot_menu when first used
+    self.ctrl = PlotControls(self)
+    self.fileDialog = None
+    if labels is None:
+        labels = {}
+    for label in list(self.axes.keys()):
+        if label in kwargs:
+            labels[label] = kwargs[label]
+            del kwargs[label]
+    for k in labels:
+        if isinstance(labels[k], str):
+            labels[k] = (labels[k],)
+        self.setLabel(k, *labels[k])
+    if title is not None:
+        self.setTitle(title)
+    if kwargs:
+        self.plot(**kwargs)
+
+
+def defer_plot_menus() -> None:
+    """Build each ``PlotItem``'s Plot Options menu when it is first used, not in ``__init__``.
+
+    pyqtgraph builds the "Plot Options" context menu (a form of about 40 widgets, six
+    submenus, a ``WidgetGroup`` and 23 signal connections) for every ``PlotItem`` and
+    ``ColorBarItem``: about a quarter of a plot's construction, and the app rebuilds
+    its plots on every view, theme or scale change while few are ever right-clicked.
+    ``PlotItem.__init__`` is replaced by :func:`_plot_item_init` (pyqtgraph's, less
+    the menu: fingerprinted), which gives the plot a :class:`PlotControls` as ``ctrl``;
+    ``ctrlMenu`` and ``stateGroup`` become properties that build the menu when read
+    (the right click: ``getContextMenus``/``getMenu``; ``saveState``, ``close``, ...).
+    What the menu shows and does, once built, is pyqtgraph's. Idempotent.
+    """
+    if pg.PlotItem.__init__ is _plot_item_init:
+        return
+    _plot_item_init.__wrapped__ = PYQTGRAPH_PLOT_ITEM_INIT  # type: ignore[attr-defined]
+    pg.PlotItem.__init__ = _plot_item_init
+    pg.PlotItem.ctrlMenu = _built_attribute("ctrlMenu")
+    pg.PlotItem.stateGroup = _built_attribute("stateGroup")
+
+
+defer_plot_menus()
+
+
 # ---------------------------------------------------------------------- checking
 def source_fingerprint(qualname: str) -> str:
     """SHA-256 of the installed pyqtgraph's source of ``"Class.method"`` (pyqtgraph's
@@ -562,6 +1003,25 @@ def _member_problem(owner: str, name: str, member: Member, fresh: Callable[[], A
     if missing:
         return f"{where}: no key {', '.join(map(repr, missing))}"
     return None
+
+
+def plot_menu_problems(plot: pg.PlotItem) -> list[str]:
+    """What differs from what :func:`defer_plot_menus` expects of a new ``plot`` and of
+    pyqtgraph's Plot Options form (controls renamed or of another kind)."""
+    if plot_menu_built(plot) or not isinstance(vars(plot).get("ctrl"), PlotControls):
+        return ["PlotItem.ctrlMenu: built in __init__ again; update defer_plot_menus"]
+    defaults = plot_menu_defaults()
+    problems = [
+        f"PlotItem Plot Options: no control {widget!r} (for {slot})"
+        for widget, _signal, slot in PLOT_MENU_SLOTS
+        if widget not in defaults
+    ]
+    problems += [
+        f"PlotItem Plot Options: no group {group!r}"
+        for _title, group in PLOT_MENU_GROUPS
+        if group not in _FORM_NAMES
+    ]
+    return problems
 
 
 def compat_problems(
@@ -613,6 +1073,7 @@ def compat_problems(
         problems.append("ViewBox.menu: built in __init__ again; update defer_view_box_menus")
     elif not isinstance(view_box_menu(view), ViewBoxMenu):
         problems.append("ViewBox.menu: view_box_menu built no ViewBoxMenu")
+    problems += plot_menu_problems(fresh_for("PlotItem")())
     for qualname, (digest, port) in (PORTED_SOURCES if ported is None else ported).items():
         if source_fingerprint(qualname) != digest:
             problems.append(f"{qualname}: source changed since pyqtgraph 0.14.0; update {port}")
