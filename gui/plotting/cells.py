@@ -79,7 +79,8 @@ class CellDisplay:
             idx = color_indices(image, tuple(np.ravel(self.image.levels)), n)
             colors = lut[np.minimum(idx, n - 1), :3]
         self.cells.set_cells(image, rect, colors, (masked.red(), masked.green(), masked.blue()))
-        self._show_masked_key(self.cells.masked or bool(np.isinf(image).any()), theme)
+        # (set_cells looked for masked cells: the image is not scanned again)
+        self._show_masked_key(self.cells.any_masked, theme)
 
     def _style_cells(self, text: Theme) -> None:
         """Value text at the plot's text size (``text``: the theme, zoomed in focus)."""

@@ -256,6 +256,8 @@ class CellLayer(ViewOverlay):
         self._drawn: tuple | None = None  # the key of the picture painted last
         self._layout: tuple[tuple, list] | None = None
         self._chosen: tuple[tuple, QtGui.QFont | None] | None = None  # value_font's
+        #: whether the image last set has masked (±inf) cells, hatched or not
+        self.any_masked = False
 
     # ------------------------------------------------------------------ data
     def set_style(self, font_pt: float, hatch: QtGui.QColor) -> None:
@@ -281,6 +283,7 @@ class CellLayer(ViewOverlay):
         self.rect, self.shape = QtCore.QRectF(rect), (rows, cols)
         self.fill = QtGui.QColor(*masked_rgb)
         runs = masked_run_array(image)
+        self.any_masked = len(runs) > 0  # (also when too many runs to hatch)
         # (kept as the array: a list of ~2000 tuples for ALiBi's stage mosaic cost
         # ~0.4 ms on every frame of a drag, and drawing needs the array)
         self._runs, self._run_list = (runs[:0] if len(runs) > MAX_RUNS else runs), None
@@ -336,6 +339,7 @@ class CellLayer(ViewOverlay):
 
     def clear(self) -> None:
         """Nothing to draw (not a small grid, no masked cells)."""
+        self.any_masked = False
         if self._texts != [] or self.masked:
             self._texts, self._source = [], None
             self._runs, self._run_list = self._runs[:0], []
