@@ -18,7 +18,7 @@ from gui.widgets.grid_flow import (
     grid_columns,
     min_panel_size,
 )
-from gui.widgets.view_widget import TABLE_PAD, grid_position
+from gui.widgets.view_widget import TABLE_PAD, grid_position, grid_positions
 
 SIZES = ((1280, 720), (1920, 1080), (3840, 2160))
 SCALES = (1.0, 2.0, 3.0)
@@ -362,6 +362,37 @@ def test_rows_share_the_stage_with_equal_data_areas(studio, show_view):
     need = widget.canvas.ci.layout.rowMinimumHeight(where[0])
     assert table.geometry().height() <= need + TABLE_PAD, (table.geometry().height(), need)
     assert _problems(widget, *widget.panel_size()) == []
+
+
+class _CountingGrid:
+    """A plot grid's layout that counts the cells asked for (``itemAt``)."""
+
+    def __init__(self, layout: QtWidgets.QGraphicsGridLayout) -> None:
+        self.inner, self.cells_asked = layout, 0
+
+    def itemAt(self, *args: int) -> object:
+        self.cells_asked += 1
+        return self.inner.itemAt(*args)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.inner, name)
+
+
+def test_fitting_the_rows_asks_the_grid_for_each_cell_once(studio, show_view, monkeypatch):
+    """The rows are fitted on every frame of a drag: the plots' places in the grid come
+    from one pass over its cells, not a pass per plot (ALiBi's six plots on the stage
+    asked for each cell six times, every frame). The places are the same."""
+    widget = show_view(studio, "alibi", (1920, 1080), 1.5, present=True)
+    layout = widget.canvas.ci.layout
+    assert sum(p.plot.isVisible() for p in widget.plots.values()) >= 4
+    before = {key: grid_position(layout, p.plot) for key, p in widget.plots.items()}
+    counting = _CountingGrid(layout)
+    monkeypatch.setattr(widget.canvas.ci, "layout", counting)
+    widget.fit_height()
+    cells = layout.rowCount() * layout.columnCount()
+    assert 0 < counting.cells_asked <= 2 * cells  # (a second fit when the canvas grew)
+    monkeypatch.undo()
+    assert grid_positions(layout) == {p.plot: before[k] for k, p in widget.plots.items()}
 
 
 def test_balance_rows_gives_every_flexible_row_the_same_data_height():

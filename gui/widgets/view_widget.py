@@ -88,16 +88,24 @@ class _Canvas(pg.GraphicsLayoutWidget):
 def grid_position(layout: QtWidgets.QGraphicsGridLayout, item: pg.PlotItem) -> Position | None:
     """Where ``item`` sits in ``layout``: its first row and column and its spans, or
     ``None`` when it is not in the grid."""
-    cells = [
-        (r, c)
-        for r in range(layout.rowCount())
-        for c in range(layout.columnCount())
-        if (found := layout.itemAt(r, c)) is not None and found.graphicsItem() is item
-    ]
-    if not cells:
-        return None
-    rows, cols = [r for r, _ in cells], [c for _, c in cells]
-    return min(rows), min(cols), max(rows) - min(rows) + 1, max(cols) - min(cols) + 1
+    return grid_positions(layout).get(item)
+
+
+def grid_positions(layout: QtWidgets.QGraphicsGridLayout) -> dict[object, Position]:
+    """:func:`grid_position` of every item in ``layout``, by item, from one pass over
+    its cells (the view's rows are fitted on every frame: a pass per plot asked the
+    grid for each cell once per plot)."""
+    cells: dict[object, list[tuple[int, int]]] = {}
+    for r in range(layout.rowCount()):
+        for c in range(layout.columnCount()):
+            found = layout.itemAt(r, c)
+            if found is not None:
+                cells.setdefault(found.graphicsItem(), []).append((r, c))
+    out: dict[object, Position] = {}
+    for item, where in cells.items():
+        rows, cols = [r for r, _ in where], [c for _, c in where]
+        out[item] = (min(rows), min(cols), max(rows) - min(rows) + 1, max(cols) - min(cols) + 1)
+    return out
 
 
 class ViewWidget(QtWidgets.QWidget):
@@ -599,8 +607,9 @@ class ViewWidget(QtWidgets.QWidget):
             if plot.plot.isVisible() or plot.plot.sizePolicy().retainSizeWhenHidden()
         ]
         spans: list[tuple[PanelPlot, int, int]] = []
+        positions = grid_positions(layout) if shown else {}
         for plot in shown:
-            where = grid_position(layout, plot.plot)
+            where = positions.get(plot.plot)
             if where is None:
                 continue
             top, _col, span, col_span = where
