@@ -445,6 +445,43 @@ def test_fast_curve_one_direction_lines_skip_the_general_pass(qtbot, monkeypatch
     assert FastCurveItem.simple_strokes == 0  # counted per item
 
 
+def test_fast_curve_live_level_line_is_stroked_as_one_segment(qtbot):
+    """On a live frame a level line (Compare's "defined for which positions") is
+    stroked from its first point to its last: a two-point path, the same offsets, the
+    same pixel row and ends within a pixel; marked ``live_cut`` so that it is drawn
+    whole again once settled, when its strokes are the general pass's again."""
+    x = np.cumsum(np.random.default_rng(3).random(400) + 0.05)
+    item = FastCurveItem(x=x, y=np.full(400, 0.3), pen=pg.mkPen("b", width=4))
+    device = QtGui.QTransform(0.97, 0, 0, -150.0, 3.3, 100.4)
+    settled = item._strokes(device, 4.0)
+    assert settled == item._compute_strokes(device, 4.0) and settled[0][0] is None
+    assert not item.live_cut
+    item.live = True
+    live = item._strokes(device, 4.0)
+    ((path, offsets),) = live
+    assert path is not None and path.elementCount() == 2
+    assert offsets == settled[0][1] and item.live_cut
+
+    def pixels(strokes) -> np.ndarray:
+        image = QtGui.QImage(460, 200, QtGui.QImage.Format.Format_ARGB32_Premultiplied)
+        image.fill(0)
+        p = QtGui.QPainter(image)
+        p.setPen(QtGui.QPen(QtGui.QColor("black"), 1.0))
+        for drawn, shifts in strokes:
+            for dx, dy in shifts:
+                p.setTransform(device * QtGui.QTransform.fromTranslate(dx, dy))
+                p.drawPath(item.getPath() if drawn is None else drawn)
+        p.end()
+        return pg.imageToArray(image, copy=True)[..., 3].T > 0  # rows × columns
+
+    whole, ends = pixels(settled), pixels(live)
+    assert np.array_equal(whole.any(axis=1), ends.any(axis=1))  # the same rows
+    cols = [np.flatnonzero(m.any(axis=0)) for m in (whole, ends)]
+    assert abs(cols[0][0] - cols[1][0]) <= 1 and abs(cols[0][-1] - cols[1][-1]) <= 1
+    item.live = False
+    assert item._strokes(device, 4.0) == settled
+
+
 def test_fast_curve_keeps_its_data_extent_across_view_changes(qtbot):
     """pyqtgraph forgets a curve's data bounds with every change of its view's range
     (each frame of a drag); the extent of the same arrays is not measured again,

@@ -277,7 +277,17 @@ class FastCurveItem(pg.PlotCurveItem):
         if not math.isfinite(cols) or cols == 0.0:
             return None
         band = width * cols / cols  # (the general pass: width · flat length / columns)
-        return ((None, tuple((0.0, o) for o in _spread(band))),)
+        offsets = tuple((0.0, o) for o in _spread(band))
+        if self.live and len(x) > 2:
+            # a live frame strokes the line from its first point to its last, one
+            # segment instead of hundreds (Compare's "defined for which positions":
+            # five 512-point lines a frame); the same row, its ends' pixels to within
+            # one of the whole path's: drawn whole again once settled
+            self.live_cut = True
+            line = QtGui.QPainterPath(QtCore.QPointF(float(x[0]), low))
+            line.lineTo(QtCore.QPointF(float(x[-1]), low))
+            return ((line, offsets),)
+        return ((None, offsets),)
 
     def _compute_strokes(self, device: QtGui.QTransform, width: float) -> _Strokes | None:
         x, y = self.xData, self.yData
