@@ -395,6 +395,43 @@ def test_fitting_the_rows_asks_the_grid_for_each_cell_once(studio, show_view, mo
     assert grid_positions(layout) == {p.plot: before[k] for k, p in widget.plots.items()}
 
 
+def test_a_frame_that_changes_no_title_measures_no_title(studio, show_view, monkeypatch):
+    """The rows are fitted on every frame: a plot whose title, axis title, width and
+    text size are unchanged answers its title room as before without wrapping the
+    titles again (two fonts and their keys per plot and frame); a new title is
+    measured, and its room follows it."""
+    from gui.plotting import panel_plot
+
+    widget = show_view(studio, "alibi", (1920, 1080), 1.5, present=True)
+    plots = [p for p in widget.plots.values() if p.plot.isVisible() and p.table is None]
+    measured = [0]
+    original = panel_plot.wrapped_lines
+
+    def counted(*args: object) -> tuple[int, float]:
+        measured[0] += 1
+        return original(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(panel_plot, "wrapped_lines", counted)
+    widget.fit_height()  # (a first fit may measure what changed since the last)
+    rooms = [p._title_room for p in plots]
+    measured[0] = 0
+    widget.fit_height()
+    assert measured[0] == 0
+    assert [p._title_room for p in plots] == rooms
+    plot = plots[0]
+    title, *style = plot._full_title
+    long = title + " and a much longer title" * 40  # wraps onto more lines
+    plot._full_title = (long, *style)
+    try:
+        widget.fit_height()
+        assert measured[0] >= 1
+        assert plot._title_room[1] > rooms[0][1]
+    finally:
+        plot._full_title = (title, *style)
+        widget.fit_height()
+    assert [p._title_room for p in plots] == rooms
+
+
 def test_balance_rows_gives_every_flexible_row_the_same_data_height():
     # 700 px for three rows: a legend row (overhead 100), a plain one (40), a table (200)
     heights = balance_rows({0: 220, 1: 180, 2: 200}, {0: 100, 1: 40}, 700)

@@ -153,6 +153,8 @@ class PanelPlot(PanelExtras, CellDisplay):
         self._shown_title: str | None = None
         # a slider drags: the title keeps as many lines as shown (see _elide_title)
         self.hold_title_lines = False
+        self._title_room: tuple[tuple | None, float] = (None, 0.0)  # title_room's last
+        self.title_rooms_reused = 0  # title_room answers given again unmeasured (tests)
         self._table_html: str | None = None
         self._image_source: tuple | None = None  # (levels, (image, x, y)) last shown
         self.text_zoom = 1.0  # this plot's text relative to the theme (focus mode)
@@ -585,20 +587,32 @@ class PanelPlot(PanelExtras, CellDisplay):
             return 0.0
         plot = self.plot
         data_w = self.data_width(width)
-        text = self.text_theme(current_theme())
-        room = 0.0
+        theme = current_theme()
         title = self._full_title[0]
         # (visible to the plot: a plot a reveal keeps hidden holds its room already)
-        if title and plot.titleLabel.isVisibleTo(plot):
-            lines, spacing = wrapped_lines(title, text.font(13), data_w - 8)
-            if self.hold_title_lines and self._shown_title is not None:  # (a drag's)
-                lines = max(lines, self._shown_title.count("<br>") + 1)
-            room += (lines - 1) * spacing
-        axis = plot.getAxis("bottom")
-        label = getattr(axis, "label", None)
+        title = title if title and plot.titleLabel.isVisibleTo(plot) else ""
+        held = 0  # the lines a drag holds the title at
+        if title and self.hold_title_lines and self._shown_title is not None:
+            held = self._shown_title.count("<br>") + 1
+        label = getattr(plot.getAxis("bottom"), "label", None)
+        x_label = ""
         if panel.x_axis and panel.x_label and label is not None and label.isVisibleTo(plot):
-            lines, spacing = wrapped_lines(panel.x_label, text.font(12), data_w - 4)
+            x_label = panel.x_label
+        # what the room depends on (the view asks on every frame of a drag: the same
+        # answer, measured again, took two fonts and their keys per plot)
+        key = (title, held, x_label, data_w, theme, self.text_zoom)
+        if key == self._title_room[0]:
+            self.title_rooms_reused += 1
+            return self._title_room[1]
+        text = self.text_theme(theme)
+        room = 0.0
+        if title:
+            lines, spacing = wrapped_lines(title, text.font(13), data_w - 8)
+            room += (max(lines, held) - 1) * spacing
+        if x_label:
+            lines, spacing = wrapped_lines(x_label, text.font(12), data_w - 4)
             room += (min(lines, MAX_TITLE_LINES) - 1) * spacing
+        self._title_room = (key, float(room))
         return float(room)
 
     def word_room(self) -> float:
