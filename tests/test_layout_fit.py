@@ -107,46 +107,6 @@ def _view_at_defaults(window, view_id: str) -> None:
         window.views[view_id].set_heading(None)
 
 
-def _drawn_labels(axis) -> list[str]:
-    """The tick labels ``axis`` draws (its draw specs as last generated)."""
-    axis.prepare_specs()
-    specs = axis.picture.specs if axis.picture is not None else None
-    return [text for _rect, _flags, text in specs[2]] if specs else []
-
-
-MIN_INDEX_CELL = 12  # px: "10" at 6 pt with the gap kept between index labels
-
-
-def _unlabelled_indices(widget) -> list[str]:
-    """Small grids (at most 16 × 16 cells, no ticks of their own) whose rows or columns
-    are not each labelled with their index, in order (the course prints a small grid
-    with every index; pyqtgraph's spacing labelled a 12 × 12 grid 0, 2, 5, 7, 10).
-    Grids with two-digit indices and cells under :data:`MIN_INDEX_CELL` are left out:
-    there the labels would be smaller than the values printed in the cells (the
-    permutation view's 16 × 16 grids at 1280 × 720, 100 %, on stage: 10.7 px)."""
-    out = []
-    for key, plot in widget.plots.items():
-        panel = plot.panel
-        if not plot.plot.isVisible() or panel.kind != "heatmap" or panel.image is None:
-            continue
-        rows, cols = np.shape(panel.image)
-        for name, count, coords, ticks in (
-            ("bottom", cols, panel.x_coords, panel.x_ticks),
-            ("left", rows, panel.y_coords, panel.y_ticks),
-        ):
-            values = np.arange(count) if coords is None else np.asarray(coords, float)
-            if ticks or count > 16 or not np.all(values == np.round(values)):
-                continue
-            vb = plot.plot.getViewBox()
-            cell = (vb.width() if name == "bottom" else vb.height()) / count
-            if count > 10 and cell < MIN_INDEX_CELL:
-                continue  # two-digit labels no smaller than the cells' values do not fit
-            drawn = _drawn_labels(plot.plot.getAxis(name))
-            if drawn != [str(int(v)) for v in values]:
-                out.append(f"{key} {name} axis labels {drawn}, not every index ({cell:.1f} px)")
-    return out
-
-
 @pytest.mark.parametrize("stage", STAGES, ids=_stage_id)
 def test_nothing_cut_elided_or_overlapping(shared_window, qtbot, stage):
     """Every view at its defaults at 1920 × 1080 windowed at 100 % and presenting at
@@ -166,7 +126,7 @@ def test_nothing_cut_elided_or_overlapping(shared_window, qtbot, stage):
         _view_at_defaults(window, view_id)
         widget = window.views[view_id]
         _settle(window, qtbot, widget)
-        problems += layout_problems(widget) + _unlabelled_indices(widget)
+        problems += layout_problems(widget)
     if scenes:
         deck = window.lecture.deck
         deck.set_deck(load_deck(DECK), DECK)
@@ -174,7 +134,7 @@ def test_nothing_cut_elided_or_overlapping(shared_window, qtbot, stage):
             deck.go(number - 1)
             widget = window.views[window.current_view]
             _settle(window, qtbot, widget)
-            found = layout_problems(widget) + _unlabelled_indices(widget)
+            found = layout_problems(widget)
             problems += [f"scene {number}: {p}" for p in found]
     assert not problems, "\n".join(problems)
 
@@ -359,3 +319,50 @@ def test_window_teardown_after_legends_and_wrapped_titles(qtbot):
         QtWidgets.QApplication.processEvents()
         gc.collect()
         QtWidgets.QApplication.processEvents()
+
+
+def test_checker_finds_a_small_grid_not_labelled_with_every_index(scene_plots):
+    """A 3 × 16 grid whose bottom axis leaves out "10", "12" and "14" (as Word order's
+    output grids at 1280 × 720, 100 %, on stage) is found; labelled with every index,
+    it is not. Other plots (no heatmap) are not asked for indices."""
+    from gui.plotting.layout_check import unlabelled_indices
+
+    widget, view = scene_plots
+    panel = SimpleNamespace(
+        kind="heatmap",
+        image=np.zeros((3, 16)),
+        x_coords=None,
+        y_coords=None,
+        x_ticks=None,
+        y_ticks=None,
+    )
+    plot = widget.plots["a"]
+    plot.panel = panel
+    plot.plot.setGeometry(0, 0, 720, 240)
+    plot.plot.setRange(xRange=(-0.5, 15.5), yRange=(-0.5, 2.5), padding=0)
+    plot.plot.getAxis("left").setTicks([[(i, str(i)) for i in range(3)]])
+    bottom = plot.plot.getAxis("bottom")
+    bottom.setTicks([[(i, str(i)) for i in range(16) if i not in (10, 12, 14)]])
+    _grab(view)
+    found = unlabelled_indices(widget)
+    assert len(found) == 1 and "a: bottom axis labels" in found[0], found
+    assert "9 11 13 15" in found[0]
+    bottom.setTicks([[(i, str(i)) for i in range(16)]])
+    _grab(view)
+    assert unlabelled_indices(widget) == []
+
+
+def test_small_grids_label_every_index_in_a_small_window(shared_window, qtbot):
+    """At 1280 × 720, 100 %, windowed, Word order's 3 × 16 output grids (9 px columns
+    in three plot columns) labelled 0–9, 11, 13, 15 and Relative's square 12 × 12 grids
+    (11 px rows) 0, 2, 4, 6, 8, 11: the first now has fewer, wider plot columns (the
+    need of its index labels at their smallest size), the second taller rows. Every
+    index labelled, nothing else wrong."""
+    window = shared_window
+    _set_stage(window, 1280, 720, False, 1.0)
+    for view_id in ("permutation", "relative"):
+        _view_at_defaults(window, view_id)
+        widget = window.views[view_id]
+        _settle(window, qtbot, widget)
+        assert layout_problems(widget) == [], view_id
+    assert window.views["permutation"].columns == 2

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
@@ -251,6 +252,36 @@ def _plot_problems(widget: Any, key: str, panel_plot: Any) -> list[str]:
     return problems
 
 
+def unlabelled_indices(widget: Any) -> list[str]:
+    """Small grids (at most 16 × 16 cells, whole-number coordinates, no ticks of their
+    own) whose rows or columns are not each labelled with their index, in order: the
+    course prints a small grid with every index (pyqtgraph's spacing labelled a 12 × 12
+    grid 0, 2, 5, 7, 10), and its values in the cells."""
+    problems = []
+    for key, panel_plot in _panel_plots(widget):
+        panel = panel_plot.panel
+        if getattr(panel, "kind", None) != "heatmap" or np.ndim(panel.image) != 2:
+            continue
+        rows, cols = np.shape(panel.image)
+        plot = panel_plot.plot
+        for name, count, coords, ticks in (
+            ("bottom", cols, panel.x_coords, panel.x_ticks),
+            ("left", rows, panel.y_coords, panel.y_ticks),
+        ):
+            values = np.arange(count) if coords is None else np.asarray(coords, float)
+            if ticks or not 1 < count <= 16 or not np.all(values == np.round(values)):
+                continue
+            drawn = [text for text, _rect in tick_text_rects(plot.getAxis(name))]
+            if drawn != [str(int(v)) for v in values]:
+                view = plot.getViewBox()
+                cell = (view.width() if name == "bottom" else view.height()) / count
+                problems.append(
+                    f"{_where(widget, key)}: {name} axis labels {' '.join(drawn)}, "
+                    f"not every index ({count} cells, {cell:.1f} px each)"
+                )
+    return problems
+
+
 def overlapping(boxes: Iterable[Box]) -> list[tuple[Box, Box]]:
     """Pairs of ``boxes`` that overlap (:func:`overlap`)."""
     boxes = list(boxes)
@@ -260,7 +291,8 @@ def overlapping(boxes: Iterable[Box]) -> list[tuple[Box, Box]]:
 def layout_problems(widget: Any) -> list[str]:
     """Everything cut, elided or overlapping on the view's canvas, one line each: each
     plot's own problems (see :func:`_plot_problems`) and any two text boxes of the
-    canvas (:func:`text_boxes`, across plots too) that overlap."""
+    canvas (:func:`text_boxes`, across plots too) that overlap, and small grids not
+    labelled with every index (:func:`unlabelled_indices`)."""
     problems: list[str] = []
     for key, panel_plot in _panel_plots(widget):
         problems += _plot_problems(widget, key, panel_plot)
@@ -270,4 +302,4 @@ def layout_problems(widget: Any) -> list[str]:
             f"{_where(widget, key_a)} {what_a} overlaps {_where(widget, key_b)} {what_b} "
             f"({inter.width():.1f} x {inter.height():.1f} px)"
         )
-    return problems
+    return problems + unlabelled_indices(widget)

@@ -28,6 +28,7 @@ from gui.render.fast_axis import (
     FastAxisItem,
     FastColorBarItem,
     fit_value_axis,
+    index_label_pitch,
 )
 from gui.render.fast_curve import FastCurveItem
 from gui.render.fast_image import FastImageItem
@@ -46,6 +47,11 @@ GRID_ALPHA = 0.25  # grid opacity (pyqtgraph's showGrid alpha)
 #: shaft) are stroked with Qt's wide pen: cheaper than offset strokes for so few points
 ARROWS_WIDE_PEN_POINTS = 64
 WORD_ROOM_PAD = 1.1  # the data's height over its cells' (the view's range padding)
+TICK_PT = 11  # pt at 100 %: tick labels
+# px a heatmap's plot takes beside its data, fixed and per 100 % of UI scale: its left
+# axis (tick labels, title) and its colour bar (Word order's output grids 133, 177, 232
+# and 334 px at 100, 150, 200 and 300 %; Relative's 113 at 100 %, ALiBi's 106)
+INDEX_GRID_ROOM = (30.0, 100.0)
 
 
 def wrap_words(text: str, metrics: QtGui.QFontMetricsF, width: float) -> list[str]:
@@ -84,6 +90,39 @@ def index_ticks(panel: Panel) -> tuple[list[tuple[float, str]] | None, ...]:
             continue
         out.append([(float(v), str(int(v))) for v in values])
     return out[0], out[1]
+
+
+_INDEX_TEXTS = [tuple(str(i) for i in range(n)) for n in range(MAX_CELLS + 1)]
+_COORD_TEXTS: dict[tuple[int, str, bytes], tuple[str, ...]] = {}  # index labels per coords
+
+
+def index_width(panel: Panel, font: QtGui.QFont, scale: float) -> float:
+    """The plot width (px) in which a small heatmap labels every one of its columns
+    (:func:`index_ticks`) at the smallest size index labels take
+    (:func:`gui.render.fast_axis.index_label_pitch` in tick ``font``), with
+    :data:`INDEX_GRID_ROOM` at UI ``scale`` beside its data; 0 for other panels. Word
+    order's 3 × 16 output grids at 1280 × 720, 100 %, on stage had 10.7 px columns
+    in four plot columns: "10", "12" and "14" were left out."""
+    image = panel.image
+    if panel.kind != "heatmap" or panel.x_ticks or image is None or image.ndim != 2:
+        return 0.0  # (explicit ticks: the axis shows those)
+    count = image.shape[1]
+    texts: tuple[str, ...] | None = ()
+    if panel.x_coords is None:  # 0 … count - 1 (no arrays built: asked on every frame)
+        texts = _INDEX_TEXTS[count] if 1 < count <= MAX_CELLS else ()
+    elif 1 < count <= MAX_CELLS:
+        coords = np.asarray(panel.x_coords)
+        key = (count, coords.dtype.str, coords.tobytes())
+        texts = _COORD_TEXTS.get(key)
+        if texts is None:
+            if len(_COORD_TEXTS) >= 256:
+                _COORD_TEXTS.clear()
+            columns = index_ticks(panel)[0]
+            texts = _COORD_TEXTS[key] = tuple(text for _v, text in columns or ())
+    if not texts:
+        return 0.0
+    fixed, per_scale = INDEX_GRID_ROOM
+    return len(texts) * index_label_pitch(font, texts) + fixed + per_scale * scale
 
 
 _LINE_COUNTS: dict[tuple[str, str, float], tuple[int, float]] = {}
@@ -620,15 +659,28 @@ class PanelPlot(PanelExtras, CellDisplay):
         its rows as tall as a word tick's line, and square cells as wide as the widest
         word under them (Word order's "bites"), with the room its title and axes take
         now; 0 for other plots. The view's grid gives the row at least that, so the
-        words need not shrink (:attr:`FastAxisItem.keep_labels`)."""
+        words need not shrink (:attr:`FastAxisItem.keep_labels`). A small grid's index
+        labels count the same at their smallest size (:func:`index_label_pitch`):
+        Relative's square 12 × 12 grids at 1280 × 720, 100 %, windowed had 11 px rows
+        and left out "10" (pyqtgraph labelled 0, 2, 4, 6, 8, 11)."""
         if self.panel is None or self.image is None or self.image.image is None:
             return 0.0
         bottom, left = self.plot.getAxis("bottom"), self.plot.getAxis("left")
         if not isinstance(bottom, FastAxisItem) or not isinstance(left, FastAxisItem):
             return 0.0
-        cell = left.word_extent() if left.isVisibleTo(self.plot) else 0.0
+        # the index ticks as set (index_ticks' of the panel shown: not built anew here,
+        # the grid asks on every frame)
+        columns, rows_index = self._tick_values[1] if self._tick_values else (None, None)
+        font = left.style["tickFont"] or QtGui.QFont()
+        cell = 0.0
+        if left.isVisibleTo(self.plot):
+            cell = left.word_extent()
+            if rows_index and left.index_labels:  # every row's index, at their smallest
+                cell = max(cell, index_label_pitch(font, [t for _v, t in rows_index], True))
         if self._square_ratio is not None and bottom.isVisibleTo(self.plot):
             cell = max(cell, bottom.word_extent())  # square: as tall as wide
+            if columns and bottom.index_labels:
+                cell = max(cell, index_label_pitch(font, [t for _v, t in columns]))
         if cell <= 0:
             return 0.0
         view = self.plot.getViewBox()
@@ -811,7 +863,7 @@ class PanelPlot(PanelExtras, CellDisplay):
             axis.setCacheMode(QtWidgets.QGraphicsItem.CacheMode.NoCache)
             # Two tick levels: the third (sub-minor) adds faint grid lines nobody reads on a
             # projector and costs as much to draw as the rest together.
-            axis.setStyle(tickFont=theme.font(11), maxTickLevel=1)
+            axis.setStyle(tickFont=theme.font(TICK_PT), maxTickLevel=1)
             axis.setTextPen(theme.foreground)
             axis.setPen(theme.foreground)
 

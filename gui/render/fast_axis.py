@@ -50,6 +50,45 @@ INDEX_TICK_MIN_PT = 6.0
 INDEX_TICK_GAP = 0.25  # of the gap kept between horizontal labels: short numbers
 
 
+def index_tick_scales(font: QtGui.QFont | None) -> tuple[float, ...]:
+    """The sizes a small grid's index labels in tick ``font`` try, largest first: down
+    to 0.6, and smaller while the labels are at least :data:`INDEX_TICK_MIN_PT` (at
+    300 % a 12 × 12 grid's cells are 17 px wide, "10" at 0.6 is 16.5 px)."""
+    size = font.pointSizeF() if font is not None else -1.0
+    if size <= 0:
+        return INDEX_TICK_SCALES[:5]
+    return tuple(s for s in INDEX_TICK_SCALES if s >= 0.6 or size * s >= INDEX_TICK_MIN_PT)
+
+
+_PITCHES: dict[tuple[str, tuple[str, ...], bool], float] = {}
+
+
+def index_label_pitch(font: QtGui.QFont, texts: Sequence[str], vertical: bool = False) -> float:
+    """Pixels from one label's centre to the next that an axis needs to draw every one
+    of a small grid's index labels ``texts`` (tick ``font``) at their smallest size
+    (:func:`index_tick_scales`), and a pixel for rounding: along a horizontal axis
+    the widest label with the gap kept between index labels (:data:`INDEX_TICK_GAP`
+    of :func:`gui.render.axis_specs.box_edges`'), along a ``vertical`` one a line.
+    Kept per font and texts."""
+    key = (font.key(), tuple(texts), vertical)
+    pitch = _PITCHES.get(key)
+    if pitch is None:
+        small = QtGui.QFont(font)
+        scale = index_tick_scales(font)[-1]
+        if font.pointSizeF() > 0:
+            small.setPointSizeF(font.pointSizeF() * scale)
+        else:
+            small.setPixelSize(max(1, round(font.pixelSize() * scale)))
+        metrics = QtGui.QFontMetricsF(small)
+        box = QtCore.QRectF(0, 0, 100, 100)
+        sizes = [metrics.boundingRect(box, _ALIGN.AlignCenter, text) for text in texts]
+        widest = max((r.width() for r in sizes), default=0.0)
+        line = max((r.height() for r in sizes), default=0.0)  # (box_edges' h / 0.8)
+        pitch = line if vertical else widest + INDEX_TICK_GAP * line / 2
+        pitch = _PITCHES[key] = pitch + 1.0
+    return pitch
+
+
 def _line_count(document: QtGui.QTextDocument) -> int:
     """Number of laid-out lines of ``document``."""
     count, block = 0, document.begin()
@@ -551,14 +590,9 @@ class FastAxisItem(pg.AxisItem):
         return scaled
 
     def index_scales(self) -> tuple[float, ...]:
-        """The sizes :attr:`index_labels` try, largest first: down to 0.6, and smaller
-        while the labels are at least :data:`INDEX_TICK_MIN_PT` (at 300 % a 12 × 12
-        grid's cells are 17 px wide, "10" at 0.6 is 16.5 px)."""
-        font = self.style["tickFont"]
-        size = font.pointSizeF() if font is not None else -1.0
-        if size <= 0:
-            return INDEX_TICK_SCALES[:5]
-        return tuple(s for s in INDEX_TICK_SCALES if s >= 0.6 or size * s >= INDEX_TICK_MIN_PT)
+        """The sizes :attr:`index_labels` try, largest first (:func:`index_tick_scales`
+        of the tick font)."""
+        return index_tick_scales(self.style["tickFont"])
 
     def word_extent(self) -> float:
         """Pixels along the axis that each of its word ticks needs at full size (the

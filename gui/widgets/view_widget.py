@@ -8,7 +8,7 @@ while the last good plots stay.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import partial
 
 import pyqtgraph as pg
@@ -17,7 +17,7 @@ from superqt.utils import qdebounced, qthrottled
 
 from core.formula import escape
 from core.viewdata import Panel, ViewData, ViewSpec
-from gui.plotting.panel_plot import PanelPlot
+from gui.plotting.panel_plot import TICK_PT, PanelPlot, index_width
 from gui.render.fast_axis import (
     REFIT_ROUNDS,
     FastAxisItem,
@@ -262,7 +262,7 @@ class ViewWidget(QtWidgets.QWidget):
         lays the plots out only with the grid."""
         self._restyle_on_show = False  # drawn in the current theme from here on
         own = {p.key: (p.row, p.col, p.row_span, p.col_span) for p in data.panels}
-        columns = self._columns_now(own)
+        columns = self._columns_now(own, data.panels)
         key = (tuple(own.items()), columns)
         # a live frame leaves the plots scrolled out of sight as they are (their panels
         # wait in _pending); any other draw, or a new grid, draws every plot
@@ -436,16 +436,38 @@ class ViewWidget(QtWidgets.QWidget):
             self.scroll_area.width() - self.scroll_area.verticalScrollBar().sizeHint().width() - 12
         )
 
-    def fitting_columns(self, grid: int) -> int:
+    def fitting_columns(self, grid: int, min_width: float = 0.0) -> int:
         """How many of ``grid`` plot columns fit the width the plots have now (``grid``
-        while the view has no size yet)."""
+        while the view has no size yet), each at least the smallest legible plot and
+        ``min_width`` px wide (a plot's own width: the grid's margins and the gaps
+        between its columns left out)."""
         width = self._plot_width()
         if width <= 0 or not self.isVisible():  # laid out when shown (see showEvent)
             return grid
-        return columns_for(width, grid, self.panel_size()[0])
+        columns = columns_for(width, grid, self.panel_size()[0])
+        if min_width > 0 and columns > 1:
+            layout = self.canvas.ci.layout
+            left, _top, right, _bottom = layout.getContentsMargins()
+            gap = max(layout.horizontalSpacing(), 0.0)
+            inner = width - 2 * self.canvas.frameWidth() - left - right
+            while columns > 1 and (inner - gap * (columns - 1)) / columns < min_width:
+                columns -= 1
+        return columns
 
-    def _columns_now(self, positions: dict[str, Position]) -> int:
-        return self.fitting_columns(grid_columns(positions))
+    def _columns_now(self, positions: dict[str, Position], panels: Sequence[Panel]) -> int:
+        return self.fitting_columns(grid_columns(positions), self._index_need(panels))
+
+    def _index_need(self, panels: Sequence[Panel]) -> float:
+        """The width (px) a plot column needs for every small grid among ``panels`` to
+        label each of its columns (:func:`index_width`; a panel spanning columns shares
+        its need among them): the grid drops to fewer, wider columns rather than leave
+        indices out."""
+        theme = current_theme()
+        font = theme.font(TICK_PT)
+        return max(
+            (index_width(p, font, theme.ui_scale) / max(p.col_span, 1) for p in panels),
+            default=0.0,
+        )
 
     @property
     def scrolls(self) -> bool:
@@ -554,7 +576,7 @@ class ViewWidget(QtWidgets.QWidget):
         if self.data is None:
             return
         own = {p.key: (p.row, p.col, p.row_span, p.col_span) for p in self.data.panels}
-        if self._columns_now(own) != self._columns:
+        if self._columns_now(own, self.data.panels) != self._columns:
             self.show_data(self.data)  # rebuilds in the new columns, then fits the height
         else:
             self.fit_height()
