@@ -158,12 +158,16 @@ def test_parameter_dock_widens_with_the_ui_scale(studio):
     assert studio.side.width() < studio.width() // 2
 
 
-def test_deck_dock_below_the_side_dock_costs_no_plot_column(studio):
+def test_deck_dock_in_the_side_column_costs_no_plot_column(studio):
     """Windowed at 200 % on 1920 × 1080 the deck dock cannot be narrower than its
     Animation box (446 px): beside the view it left every view one plot column. It
-    opens below the side dock, in its column: the view keeps the columns it has
-    without it, and the column follows the UI scale both ways (200 → 300 → 100 %:
-    back to the 100 % width; a deck dock tabbed at 300 % kept it 930 px wide)."""
+    opens in the side dock's column (the view keeps the columns it has without it), and
+    the column follows the UI scale both ways (200 → 300 → 100 %: back to the 100 %
+    width; a deck dock tabbed at 300 % kept it 930 px wide). At 100 % it lies below the
+    side dock; at 200 % the column is too low for both (:data:`TAB_BELOW`) and the deck
+    is a tab beside the side dock, in front when opened."""
+    from gui.lecture.deck import DECK_SHARE
+
     deck = studio.lecture.deck
     deck.dock.hide()
     try:
@@ -175,16 +179,57 @@ def test_deck_dock_below_the_side_dock_costs_no_plot_column(studio):
         deck.show_dock()
         _settle(studio)
         dock = deck.dock
-        assert dock.isVisible() and not dock.visibleRegion().isEmpty()
+        assert dock.isVisible() and not dock.visibleRegion().isEmpty()  # in front
         assert studio.dockWidgetArea(dock) == studio.dockWidgetArea(studio.side)
-        assert abs(dock.x() - studio.side.x()) <= 1 and dock.y() > studio.side.y()
+        assert deck.tabbed() and dock.x() <= 1  # the left column (its tab in front)
         assert widget.columns == alone
-        assert studio.height() <= 1080  # both fit in the column's height (the deck scrolls)
+        assert studio.height() <= 1080
         _show(studio, "relative", 3.0, (1920, 1080))
         assert studio.side.width() > narrow
         widget = _show(studio, "relative", 1.0, (1920, 1080))
         assert studio.side.width() == narrow and dock.width() == narrow
         assert widget.columns == widget.fitting_columns(4)
+        assert not deck.tabbed() and dock.y() > studio.side.y()  # below it
+        column = studio.stage.height()
+        assert abs(dock.height() - DECK_SHARE * column) < 0.1 * column
+    finally:
+        deck.dock.hide()
+
+
+def test_parameters_get_the_column_at_300_percent_with_the_deck_open(studio):
+    """At 300 % windowed on 1920 × 1080 the parameter panel and the deck dock shared the
+    side column's height, about half each, and both scrolled (the parameters showed two
+    rows under the view list). The column too low for both, the deck dock is a tab
+    beside the side dock with the parameters in front, each tab the whole column's
+    height; the "Show / hide deck panel" action brings the deck's tab to the front
+    (it hid the dock, which counted as shown behind the tab), and again hides it.
+    Back at 100 % the deck is below the side dock again."""
+    deck = studio.lecture.deck
+    deck.dock.hide()
+    try:
+        _show(studio, "relative", 1.0, (1920, 1080))
+        deck.show_dock()
+        _settle(studio)
+        assert not deck.tabbed()
+        half = studio.side.height()
+        _show(studio, "relative", 3.0, (1920, 1080))
+        side, dock = studio.side, deck.dock
+        assert deck.tabbed()
+        assert not side.visibleRegion().isEmpty() and dock.visibleRegion().isEmpty()
+        column = studio.stage.height()
+        assert side.height() > 0.85 * column > half  # the whole column, less the tabs
+        toggle = studio.findChild(QtGui.QAction, "action-deck-panel")
+        toggle.trigger()
+        _settle(studio)
+        assert not dock.visibleRegion().isEmpty() and dock.height() > 0.85 * column
+        toggle.trigger()
+        _settle(studio)
+        assert dock.isHidden()
+        toggle.trigger()
+        _settle(studio)
+        assert deck.tabbed() and not dock.visibleRegion().isEmpty()
+        _show(studio, "relative", 1.0, (1920, 1080))
+        assert not deck.tabbed() and dock.y() > side.y()
     finally:
         deck.dock.hide()
 

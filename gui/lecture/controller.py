@@ -215,7 +215,7 @@ class Lecture(QtCore.QObject):
             lec,
             "Show / hide deck panel",
             ["Ctrl+Shift+D", "Ctrl+Alt+D"],
-            lambda: deck.dock.setVisible(not deck.dock.isVisible()),
+            deck.toggle_dock,
             "action-deck-panel",
         )
         self._add(

@@ -23,9 +23,16 @@ from core.resources import resource_path
 from core.scenes import Deck, Scene, SceneError, load_deck, load_scene, save_deck, save_scene
 from core.views import VIEWS
 from gui.lecture.display import DisplayController
+from gui.theme import current_theme
 from gui.window.protocol import StudioWindow
 
 DECK_SHARE = 0.45  # of the side column's height the deck dock takes when shown below it
+# px at 100 % (× the UI scale): a side column lower than this holds the deck dock as a
+# tab beside "Views and parameters" instead of below it (the view list, ~200 px of
+# parameters and the deck's smallest body, ~560 px, do not fit both: at 300 % on
+# 1920 × 1080 each had about half of 1000 px and both scrolled, the parameters showed
+# two rows)
+TAB_BELOW = 900
 SCENE_FILTER = "PE Studio scenes (*.pe-scene.json *.json);;All files (*)"
 DECK_FILTER = "PE Studio decks (*.pe-deck.json *.json);;All files (*)"
 
@@ -81,7 +88,19 @@ class DeckController(QtCore.QObject):
         self.last_error = ""
         self.steppers: list[Callable[[int], bool]] = []
         self._titled: set[str] = set()
+        self._short: bool | None = None  # the column was too low for both docks
         self._build_dock()
+        # the column's height or the UI scale changed: arrange the docks again
+        self._arrange_timer = QtCore.QTimer(self)
+        self._arrange_timer.setSingleShot(True)
+        self._arrange_timer.setInterval(0)
+        self._arrange_timer.timeout.connect(self.arrange_dock)
+        display = window.find_feature(DisplayController)
+        if display is not None:
+            display.applied.connect(self._arrange_timer.start)
+        side = self._side()
+        if side is not None:
+            side.installEventFilter(self)  # (its own events: resizes, few others)
 
     # ------------------------------------------------------------------ dock
     def _build_dock(self) -> None:
@@ -212,25 +231,95 @@ class DeckController(QtCore.QObject):
 
     def show_dock(self) -> None:
         """Show the deck dock: below the side dock (its share of the column's height,
-        the view keeps its width), or where the lecturer moved it."""
+        the view keeps its width), as the tab shown beside it in a column too low for
+        both (:meth:`arrange_dock`), or where the lecturer moved it."""
         display = self.window.find_feature(DisplayController)
-        if not self.dock.isVisible() and not (display is not None and display.presenting):
-            qt = self.window.qt
-            side = qt.findChild(QtWidgets.QDockWidget, "side-dock")
-            height = side.height() if side is not None else 0  # the column, alone
+        if display is not None and display.presenting:
+            return
+        if self.tabbed():
             self.dock.show()
-            if (
-                side is not None
-                and side.isVisible()
-                and not self.dock.isFloating()
-                and qt.dockWidgetArea(self.dock) == qt.dockWidgetArea(side)
-            ):
-                share = round(DECK_SHARE * height)
-                qt.resizeDocks(
-                    [side, self.dock], [height - share, share], QtCore.Qt.Orientation.Vertical
-                )
+            self.dock.raise_()  # (a tab behind the side dock's)
+        elif not self.dock.isVisible():
+            qt = self.window.qt
+            side = self._side()
+            self.dock.show()
+            if self._in_column(side):
+                self._short = None
+                self.arrange_dock()
+                if self.tabbed():
+                    self.dock.raise_()  # asked for: its tab in front
             else:
                 qt.resizeDocks([self.dock], [300], QtCore.Qt.Orientation.Horizontal)
+
+    def toggle_dock(self) -> None:
+        """Show the deck dock (:meth:`show_dock`: a tab behind the side dock's comes to
+        the front), or hide it when it shows."""
+        if self.dock.isVisible() and not self.dock.visibleRegion().isEmpty():
+            self.dock.hide()
+        else:
+            self.show_dock()
+
+    def _side(self) -> QtWidgets.QDockWidget | None:
+        return self.window.qt.findChild(QtWidgets.QDockWidget, "side-dock")
+
+    def _in_column(self, side: QtWidgets.QDockWidget | None) -> bool:
+        """Whether the deck dock is open in the side dock's column (not floating, not
+        moved elsewhere by the lecturer)."""
+        qt = self.window.qt
+        return (
+            side is not None
+            and not side.isHidden()
+            and not self.dock.isHidden()
+            and not side.isFloating()
+            and not self.dock.isFloating()
+            and qt.dockWidgetArea(self.dock) == qt.dockWidgetArea(side)
+        )
+
+    def tabbed(self) -> bool:
+        """Whether the deck dock is a tab beside the side dock."""
+        side = self._side()
+        return side is not None and side in self.window.qt.tabifiedDockWidgets(self.dock)
+
+    def arrange_dock(self) -> None:
+        """Place the open deck dock in the side dock's column for its height: below the
+        side dock (:data:`DECK_SHARE` of the column) while the column is at least
+        :data:`TAB_BELOW` px × the UI scale high, else as a tab beside it, with the
+        parameters in front (each gets the whole height; one click on "Lecture deck"
+        shows the deck). Only when the column's lowness changes, or the dock is shown:
+        a lecturer's own arrangement stays until then. Not while presenting (no docks)
+        nor for a deck dock floating or moved to another side."""
+        display = self.window.find_feature(DisplayController)
+        side = self._side()
+        if side is None or (display is not None and display.presenting):
+            return
+        if not self._in_column(side):
+            self._short = None
+            return
+        qt = self.window.qt
+        column = self.window.stage.height()  # (the column beside the view is as high)
+        short = column < TAB_BELOW * current_theme().ui_scale
+        if short == self._short:
+            return
+        self._short = short
+        tabbed = self.tabbed()
+        if short and not tabbed:
+            qt.tabifyDockWidget(side, self.dock)
+            side.raise_()
+        elif not short:
+            if tabbed:  # (Qt does not split two docks of one tab group: out, then in)
+                qt.removeDockWidget(self.dock)
+                qt.addDockWidget(qt.dockWidgetArea(side), self.dock)
+                qt.splitDockWidget(side, self.dock, QtCore.Qt.Orientation.Vertical)
+                self.dock.show()
+            share = round(DECK_SHARE * column)
+            qt.resizeDocks(
+                [side, self.dock], [column - share, share], QtCore.Qt.Orientation.Vertical
+            )
+
+    def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:
+        if event.type() == QtCore.QEvent.Type.Resize:  # (the side dock's)
+            self._arrange_timer.start()
+        return False
 
     def deck(self) -> Deck:
         """The deck as edited now."""
