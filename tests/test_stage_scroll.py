@@ -201,7 +201,7 @@ def test_parameters_get_the_column_at_300_percent_with_the_deck_open(studio):
     side column's height, about half each, and both scrolled (the parameters showed two
     rows under the view list). The column too low for both, the deck dock is a tab
     beside the side dock with the parameters in front, each tab the whole column's
-    height; the "Show / hide deck panel" action brings the deck's tab to the front
+    height, the tabs' titles whole; the "Show / hide deck panel" action brings the deck's tab to the front
     (it hid the dock, which counted as shown behind the tab), and again hides it.
     Back at 100 % the deck is below the side dock again."""
     deck = studio.lecture.deck
@@ -218,6 +218,13 @@ def test_parameters_get_the_column_at_300_percent_with_the_deck_open(studio):
         assert not side.visibleRegion().isEmpty() and dock.visibleRegion().isEmpty()
         column = studio.stage.height()
         assert side.height() > 0.85 * column > half  # the whole column, less the tabs
+        bars = [b for b in studio.findChildren(QtWidgets.QTabBar) if b.isVisible()]
+        assert [b.tabText(i) for b in bars for i in range(b.count())] == [
+            "Views and parameters",
+            "Deck",
+        ]
+        for bar in bars:  # whole ("Lecture deck" and the side's title were elided)
+            assert all(bar.tabRect(i).width() >= bar.tabSizeHint(i).width() for i in (0, 1))
         toggle = studio.findChild(QtGui.QAction, "action-deck-panel")
         toggle.trigger()
         _settle(studio)

@@ -33,6 +33,8 @@ DECK_SHARE = 0.45  # of the side column's height the deck dock takes when shown 
 # 1920 × 1080 each had about half of 1000 px and both scrolled, the parameters showed
 # two rows)
 TAB_BELOW = 900
+DECK_TITLE, DECK_TAB = "Lecture deck", "Deck"  # the dock's title; as a tab (short: at
+# 300 % "Views and parameters" and "Lecture deck" were both elided in their 821 px column)
 SCENE_FILTER = "PE Studio scenes (*.pe-scene.json *.json);;All files (*)"
 DECK_FILTER = "PE Studio decks (*.pe-deck.json *.json);;All files (*)"
 
@@ -105,7 +107,7 @@ class DeckController(QtCore.QObject):
     # ------------------------------------------------------------------ dock
     def _build_dock(self) -> None:
         w = self.window.qt
-        self.dock = QtWidgets.QDockWidget("Lecture deck", w)
+        self.dock = QtWidgets.QDockWidget(DECK_TITLE, w)
         self.dock.setObjectName("deck-dock")
         self.dock.setFeatures(
             QtWidgets.QDockWidget.DockWidgetFeature.DockWidgetMovable
@@ -283,11 +285,11 @@ class DeckController(QtCore.QObject):
     def arrange_dock(self) -> None:
         """Place the open deck dock in the side dock's column for its height: below the
         side dock (:data:`DECK_SHARE` of the column) while the column is at least
-        :data:`TAB_BELOW` px × the UI scale high, else as a tab beside it, with the
-        parameters in front (each gets the whole height; one click on "Lecture deck"
-        shows the deck). Only when the column's lowness changes, or the dock is shown:
-        a lecturer's own arrangement stays until then. Not while presenting (no docks)
-        nor for a deck dock floating or moved to another side."""
+        :data:`TAB_BELOW` px × the UI scale high, else as a tab beside it (titled
+        :data:`DECK_TAB`) with the parameters in front: each gets the whole height, one
+        click on the tab shows the deck. Only when the column's lowness changes, or the
+        dock is shown: a lecturer's own arrangement stays until then. Not while
+        presenting (no docks) nor for a deck dock floating or moved to another side."""
         display = self.window.find_feature(DisplayController)
         side = self._side()
         if side is None or (display is not None and display.presenting):
@@ -302,6 +304,7 @@ class DeckController(QtCore.QObject):
             return
         self._short = short
         tabbed = self.tabbed()
+        self.dock.setWindowTitle(DECK_TAB if short else DECK_TITLE)
         if short and not tabbed:
             qt.tabifyDockWidget(side, self.dock)
             side.raise_()

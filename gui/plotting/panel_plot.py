@@ -48,10 +48,11 @@ GRID_ALPHA = 0.25  # grid opacity (pyqtgraph's showGrid alpha)
 ARROWS_WIDE_PEN_POINTS = 64
 WORD_ROOM_PAD = 1.1  # the data's height over its cells' (the view's range padding)
 TICK_PT = 11  # pt at 100 %: tick labels
-# px a heatmap's plot takes beside its data, fixed and per 100 % of UI scale: its left
-# axis (tick labels, title) and its colour bar (Word order's output grids 133, 177, 232
-# and 334 px at 100, 150, 200 and 300 %; Relative's 113 at 100 %, ALiBi's 106)
-INDEX_GRID_ROOM = (30.0, 100.0)
+# px a heatmap's plot takes beside its data (its left axis: tick labels and title; its
+# colour bar), fixed and per pt of the tick font: at least what Word order's output
+# grids take (133, 167, 177, 232 and 334 px at 11, 14, 16, 22 and 33 pt: 100, 125,
+# 150, 200 and 300 %; Relative's 113 at 100 %, ALiBi's 106)
+INDEX_GRID_ROOM = (40.0, 9.5)
 
 
 def wrap_words(text: str, metrics: QtGui.QFontMetricsF, width: float) -> list[str]:
@@ -96,11 +97,11 @@ _INDEX_TEXTS = [tuple(str(i) for i in range(n)) for n in range(MAX_CELLS + 1)]
 _COORD_TEXTS: dict[tuple[int, str, bytes], tuple[str, ...]] = {}  # index labels per coords
 
 
-def index_width(panel: Panel, font: QtGui.QFont, scale: float) -> float:
+def index_width(panel: Panel, font: QtGui.QFont) -> float:
     """The plot width (px) in which a small heatmap labels every one of its columns
     (:func:`index_ticks`) at the smallest size index labels take
     (:func:`gui.render.fast_axis.index_label_pitch` in tick ``font``), with
-    :data:`INDEX_GRID_ROOM` at UI ``scale`` beside its data; 0 for other panels. Word
+    :data:`INDEX_GRID_ROOM` beside its data; 0 for other panels. Word
     order's 3 × 16 output grids at 1280 × 720, 100 %, on stage had 10.7 px columns
     in four plot columns: "10", "12" and "14" were left out."""
     image = panel.image
@@ -121,8 +122,9 @@ def index_width(panel: Panel, font: QtGui.QFont, scale: float) -> float:
             texts = _COORD_TEXTS[key] = tuple(text for _v, text in columns or ())
     if not texts:
         return 0.0
-    fixed, per_scale = INDEX_GRID_ROOM
-    return len(texts) * index_label_pitch(font, texts) + fixed + per_scale * scale
+    fixed, per_pt = INDEX_GRID_ROOM
+    room = fixed + per_pt * max(font.pointSizeF(), 0.0)
+    return len(texts) * index_label_pitch(font, texts) + room
 
 
 _LINE_COUNTS: dict[tuple[str, str, float], tuple[int, float]] = {}

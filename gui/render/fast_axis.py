@@ -45,19 +45,25 @@ WORD_TICK_SCALES = (1.0, 0.9, 0.8, 0.7)
 # a small grid's index labels (every row or column) shrink to the largest of these at
 # which all fit; when none does, some are left out (the first and last stay)
 INDEX_TICK_SCALES = (1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.45, 0.4, 0.35)
+# ... and, as a last resort where even those crowd (one plot column of a 16-cell grid at
+# 1280 × 720, 300 %, windowed: 16 px cells), these (the grid's columns are planned for
+# the sizes above: index_label_pitch)
+INDEX_TICK_LAST_RESORT = (0.3, 0.25, 0.2)
 # ... those under 0.6 only while the labels stay this large (as the values in the cells)
 INDEX_TICK_MIN_PT = 6.0
 INDEX_TICK_GAP = 0.25  # of the gap kept between horizontal labels: short numbers
 
 
-def index_tick_scales(font: QtGui.QFont | None) -> tuple[float, ...]:
+def index_tick_scales(font: QtGui.QFont | None, last_resort: bool = False) -> tuple[float, ...]:
     """The sizes a small grid's index labels in tick ``font`` try, largest first: down
     to 0.6, and smaller while the labels are at least :data:`INDEX_TICK_MIN_PT` (at
-    300 % a 12 × 12 grid's cells are 17 px wide, "10" at 0.6 is 16.5 px)."""
+    300 % a 12 × 12 grid's cells are 17 px wide, "10" at 0.6 is 16.5 px); with
+    ``last_resort`` :data:`INDEX_TICK_LAST_RESORT` too, as far as that size."""
     size = font.pointSizeF() if font is not None else -1.0
     if size <= 0:
         return INDEX_TICK_SCALES[:5]
-    return tuple(s for s in INDEX_TICK_SCALES if s >= 0.6 or size * s >= INDEX_TICK_MIN_PT)
+    scales = INDEX_TICK_SCALES + (INDEX_TICK_LAST_RESORT if last_resort else ())
+    return tuple(s for s in scales if s >= 0.6 or size * s >= INDEX_TICK_MIN_PT)
 
 
 _PITCHES: dict[tuple[str, tuple[str, ...], bool], float] = {}
@@ -591,8 +597,8 @@ class FastAxisItem(pg.AxisItem):
 
     def index_scales(self) -> tuple[float, ...]:
         """The sizes :attr:`index_labels` try, largest first (:func:`index_tick_scales`
-        of the tick font)."""
-        return index_tick_scales(self.style["tickFont"])
+        of the tick font, the last resort included)."""
+        return index_tick_scales(self.style["tickFont"], last_resort=True)
 
     def word_extent(self) -> float:
         """Pixels along the axis that each of its word ticks needs at full size (the

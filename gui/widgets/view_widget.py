@@ -462,12 +462,8 @@ class ViewWidget(QtWidgets.QWidget):
         label each of its columns (:func:`index_width`; a panel spanning columns shares
         its need among them): the grid drops to fewer, wider columns rather than leave
         indices out."""
-        theme = current_theme()
-        font = theme.font(TICK_PT)
-        return max(
-            (index_width(p, font, theme.ui_scale) / max(p.col_span, 1) for p in panels),
-            default=0.0,
-        )
+        font = current_theme().font(TICK_PT)
+        return max((index_width(p, font) / max(p.col_span, 1) for p in panels), default=0.0)
 
     @property
     def scrolls(self) -> bool:
