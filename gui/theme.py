@@ -102,15 +102,15 @@ def current_theme() -> Theme:
     return _current
 
 
-def set_theme(
+def compose_theme(
     name: str | None = None,
     *,
     ui_scale: float | None = None,
     sequential: str | None = None,
     diverging: str | None = None,
 ) -> Theme:
-    """Change the current theme (only the given fields) and return it."""
-    global _current
+    """The theme :func:`set_theme` would make current (the current one's fields where
+    none is given); ValueError for a scale or colormap out of range."""
     base = THEMES[name] if name else _current
     changes: dict = {}
     for key, value in (
@@ -125,7 +125,19 @@ def set_theme(
         raise ValueError(f"sequential colormap must be one of {', '.join(SEQUENTIAL_MAPS)}")
     if changes["diverging"] not in DIVERGING_MAPS:
         raise ValueError(f"diverging colormap must be one of {', '.join(DIVERGING_MAPS)}")
-    _current = replace(base, **changes)
+    return replace(base, **changes)
+
+
+def set_theme(
+    name: str | None = None,
+    *,
+    ui_scale: float | None = None,
+    sequential: str | None = None,
+    diverging: str | None = None,
+) -> Theme:
+    """Change the current theme (only the given fields) and return it."""
+    global _current
+    _current = compose_theme(name, ui_scale=ui_scale, sequential=sequential, diverging=diverging)
     return _current
 
 

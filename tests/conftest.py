@@ -91,11 +91,9 @@ def _open_window(width: int, height: int):  # type: ignore[no-untyped-def]
 def _show_view(win, view_id: str, size: tuple[int, int], scale: float, present: bool = False):  # type: ignore[no-untyped-def]
     """Show ``view_id`` in ``win`` at ``size`` and UI ``scale`` (presenting or not), laid
     out and painted; returns its view widget."""
-    from dataclasses import replace
-
     from PySide6 import QtWidgets
 
-    from gui.theme import THEMES, current_theme
+    from gui.theme import current_theme
 
     display = win.lecture.display
     if present:
@@ -104,13 +102,7 @@ def _show_view(win, view_id: str, size: tuple[int, int], scale: float, present: 
         display.enter_presentation(fullscreen=False)
     else:
         display.leave_presentation()
-    styled = replace(
-        THEMES[display.theme_name],
-        ui_scale=scale,
-        sequential=display.sequential,
-        diverging=display.diverging,
-    )
-    if display.active_scale != scale or current_theme() != styled:
+    if display.active_scale != scale or current_theme() != display.theme_at(scale):
         display.set_scale(scale)  # re-styles every view: only when the scale changes
     win.resize(*size)
     win.set_view(view_id)

@@ -8,7 +8,7 @@ import pyqtgraph as pg
 import pytest
 from PySide6 import QtCore, QtGui
 
-from gui.render.axis_specs import box_edges, generate_draw_specs, label_boxes, separate_labels
+from gui.render.axis_specs import box_edges, generate_draw_specs, separate_labels
 from gui.render.fast_axis import FastAxisItem, drop_close
 
 
@@ -39,6 +39,20 @@ def _plot_pair(qtbot, grid: bool, log: bool):
         plot.showAxis("right")
     win.show()
     return win, plain, fast
+
+
+def label_boxes(orientation: str, rects: list[QtCore.QRectF]) -> list[QtCore.QRectF]:
+    """:func:`gui.render.axis_specs.box_edges` in Qt's rectangles (``QRectF.adjusted``;
+    what the product computed before): the whole line of each label, on a horizontal
+    axis with a quarter line's gap either side."""
+    out = []
+    for rect in rects:
+        line = rect.height() / 0.8
+        if orientation in ("left", "right"):
+            out.append(rect.adjusted(0, -(line - rect.height()) / 2, 0, (line - rect.height()) / 2))
+        else:
+            out.append(rect.adjusted(-line / 4, 0, line / 4, line - rect.height()))
+    return out
 
 
 def _overlaps(orientation: str, text_specs: list) -> int:

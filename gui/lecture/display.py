@@ -11,7 +11,16 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtWidgets
 
-from gui.theme import DIVERGING_MAPS, SEQUENTIAL_MAPS, THEMES, current_theme, set_theme, stylesheet
+from gui.theme import (
+    DIVERGING_MAPS,
+    SEQUENTIAL_MAPS,
+    THEMES,
+    Theme,
+    compose_theme,
+    current_theme,
+    set_theme,
+    stylesheet,
+)
 from gui.window.protocol import StudioWindow
 
 MIN_SCALE, MAX_SCALE, SCALE_STEP = 1.0, 3.0, 0.25
@@ -57,6 +66,16 @@ class DisplayController(QtCore.QObject):
     def active_scale(self) -> float:
         """The UI scale in effect now (presentation or normal)."""
         return self.present_scale if self.presenting else self.ui_scale
+
+    def theme_at(self, scale: float) -> Theme:
+        """The theme :meth:`apply` makes current at UI ``scale`` (the theme's name and
+        colormaps as set now)."""
+        return compose_theme(
+            self.theme_name,
+            ui_scale=scale,
+            sequential=self.sequential,
+            diverging=self.diverging,
+        )
 
     def apply(self) -> None:
         """Make the current settings the global theme and re-style everything."""

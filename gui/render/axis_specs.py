@@ -8,7 +8,7 @@ It has no side effect: the text size pyqtgraph reports to the axis at the end is
 returned instead (:func:`gui.render.pg_compat.source_fingerprint` notices when
 pyqtgraph's original changes).
 
-:func:`label_boxes` and :func:`separate_labels` add what pyqtgraph lacks: tick labels
+:func:`box_edges` and :func:`separate_labels` add what pyqtgraph lacks: tick labels
 that would overlap (the minor labels of a log axis, ``9·10¹`` over ``8·10¹``) are left out.
 """
 
@@ -225,24 +225,6 @@ def generate_draw_specs(
     return AxisLayout((axis_spec, tick_specs, text_specs), last_text_size2, label_ticks)
 
 
-def label_boxes(orientation: str, rects: list[QtCore.QRectF]) -> list[QtCore.QRectF]:
-    """The room each tick label's text takes, for text rectangles of an axis.
-
-    pyqtgraph sizes a label's rectangle at 0.8 × its line height and draws the whole
-    line in it without clipping: centred on a left or right axis, from the top on a top
-    or bottom one. The box is that whole line; on a horizontal axis it also keeps a
-    gap of a quarter line on either side, so neighbours never touch.
-    """
-    out = []
-    for rect in rects:
-        line = rect.height() / 0.8
-        if orientation in ("left", "right"):
-            out.append(rect.adjusted(0, -(line - rect.height()) / 2, 0, (line - rect.height()) / 2))
-        else:
-            out.append(rect.adjusted(-line / 4, 0, line / 4, line - rect.height()))
-    return out
-
-
 def separate_labels(
     orientation: str, text_specs: list, ranks: list | None = None, gap: float = 1.0
 ) -> list:
@@ -258,7 +240,7 @@ def separate_labels(
         A sortable importance per label, lowest first (default: their order). Labels
         are kept in that order (stable) when they overlap none kept before.
     gap
-        The share of :func:`label_boxes`' gap between neighbours along a horizontal
+        The share of :func:`box_edges`' gap between neighbours along a horizontal
         axis that is kept (1: all of it, half a line).
 
     Returns
@@ -286,12 +268,18 @@ def separate_labels(
 def box_edges(
     orientation: str, rects: list[QtCore.QRectF], gap: float = 1.0
 ) -> list[tuple[float, float, float, float] | None]:
-    """:func:`label_boxes` as ``(left, right, top, bottom)`` floats, ``None`` for a box
-    with no area: two boxes meet (``QRectF.intersects``) when ``left < other right``,
-    ``other left < right`` and the same across. The same arithmetic as
-    ``QRectF.adjusted`` and ``intersects`` in plain floats (a ``QRectF`` per label and
-    a Qt call per pair were a quarter of an axis's draw specs, for every axis whose
-    range moved on every frame of a drag; a test compares them with Qt's)."""
+    """The room each tick label's text takes, for text rectangles of an axis, as
+    ``(left, right, top, bottom)`` floats, ``None`` for a box with no area.
+
+    pyqtgraph sizes a label's rectangle at 0.8 × its line height and draws the whole
+    line in it without clipping: centred on a left or right axis, from the top on a top
+    or bottom one. The box is that whole line; on a horizontal axis it also keeps a
+    gap of a quarter line (× ``gap``) on either side, so neighbours never touch. Two
+    boxes meet (``QRectF.intersects``) when ``left < other right``, ``other left <
+    right`` and the same across. Plain floats, not ``QRectF.adjusted`` and
+    ``intersects`` (a ``QRectF`` per label and a Qt call per pair were a quarter of an
+    axis's draw specs, for every axis whose range moved on every frame of a drag; a
+    test compares them with Qt's rectangles)."""
     vertical = orientation in ("left", "right")
     out: list[tuple[float, float, float, float] | None] = []
     for rect in rects:

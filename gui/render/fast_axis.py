@@ -466,7 +466,7 @@ class FastAxisItem(pg.AxisItem):
         dx, dy = t.dx(), t.dy()
         # Only what Qt repaints: the painter is clipped to it. (Exposed rectangles are
         # whole pixels, rounded outwards; a label's text may run past its rectangle, a
-        # quarter line up and down (see label_boxes) and its ink a pixel sideways: a label
+        # quarter line up and down (see box_edges) and its ink a pixel sideways: a label
         # is drawn when its rectangle grown by that meets the exposed part.)
         exposed = self._exposed
         if exposed is not None and (exposed.isEmpty() or exposed.contains(self.boundingRect())):
@@ -602,8 +602,8 @@ class FastAxisItem(pg.AxisItem):
 
     def word_extent(self) -> float:
         """Pixels along the axis that each of its word ticks needs at full size (the
-        widest label with the gap kept between neighbours, :func:`label_boxes`, on a
-        horizontal axis; a line on a vertical one); 0 without :attr:`keep_labels`."""
+        widest label with the gap kept between neighbours, ``axis_specs.box_edges``, on
+        a horizontal axis; a line on a vertical one); 0 without :attr:`keep_labels`."""
         ticks = explicit_ticks(self)
         if not self.keep_labels or not ticks:
             return 0.0
@@ -765,7 +765,7 @@ class FastAxisItem(pg.AxisItem):
         but draws it ``TITLE_NUDGE`` px outwards of the axis edge with the text
         document's margin around it: from 100 % font size on (or with a large tick font)
         the title's text reaches into the tick labels. Horizontal axes also lose the
-        quarter line a label's text runs past its rectangle (see :func:`label_boxes`).
+        quarter line a label's text runs past its rectangle (``axis_specs.box_edges``).
         The gap kept is the tick text offset (the gap between ticks and their labels).
         """
         if not self.label.isVisible():

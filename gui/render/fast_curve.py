@@ -188,9 +188,8 @@ class FastCurveItem(pg.PlotCurveItem):
         if known is not None and known[0] is data:
             return known[1]
         extent = (float(data.min()), float(data.max()))
-        cache = list(self._extent_cache)
-        cache[ax] = (data, extent)
-        self._extent_cache = (cache[0], cache[1])
+        x_known, y_known = self._extent_cache
+        self._extent_cache = ((data, extent), y_known) if ax == 0 else (x_known, (data, extent))
         self.extents_measured += 1
         return extent
 

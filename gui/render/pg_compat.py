@@ -218,10 +218,7 @@ OWN_ATTRIBUTES: dict[str, dict[str, str]] = {
     },
     "PlotDataItem": {"_full_pen": "panel_plot", "_solid_pen": "panel_plot"},
     "ImageItem": {"_table_for": "fast_image", "_version": "fast_image", "_sampled": "fast_image"},
-    "AxisItem": {
-        "_text_sizes": "fast_axis",
-        "_text_font_key": "fast_axis",
-    },
+    "AxisItem": {"_text_sizes": "fast_axis", "_text_font_key": "fast_axis"},
     "LabelItem": {"_height": "title_label"},
     "ViewBox": {"_pe_menu_extensions": "pg_compat (extend_view_box_menu)"},
 }
