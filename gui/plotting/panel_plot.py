@@ -29,6 +29,7 @@ from gui.render.fast_axis import (
     FastColorBarItem,
     fit_value_axis,
     index_label_pitch,
+    smallest_index_font,
 )
 from gui.render.fast_curve import FastCurveItem
 from gui.render.fast_image import FastImageItem
@@ -48,11 +49,12 @@ GRID_ALPHA = 0.25  # grid opacity (pyqtgraph's showGrid alpha)
 ARROWS_WIDE_PEN_POINTS = 64
 WORD_ROOM_PAD = 1.1  # the data's height over its cells' (the view's range padding)
 TICK_PT = 11  # pt at 100 %: tick labels
-# px a heatmap's plot takes beside its data (its left axis: tick labels and title; its
-# colour bar), fixed and per pt of the tick font: at least what Word order's output
-# grids take (133, 167, 177, 232 and 334 px at 11, 14, 16, 22 and 33 pt: 100, 125,
-# 150, 200 and 300 %; Relative's 113 at 100 %, ALiBi's 106)
-INDEX_GRID_ROOM = (40.0, 9.5)
+# px a heatmap's plot takes beside its data besides its row labels (the left axis'
+# ticks and title, the colour bar), fixed and per pt of the tick font: a little more
+# than Word order's output grids (96, 121, 126, 161 and 227 px at 11, 14, 16, 22 and
+# 33 pt: 100, 125, 150, 200 and 300 %) and Relative's grids (102, 132, 167, 236 at 11,
+# 16, 22, 33 pt) take
+INDEX_GRID_ROOM = (38.0, 6.1)
 
 
 def wrap_words(text: str, metrics: QtGui.QFontMetricsF, width: float) -> list[str]:
@@ -94,37 +96,73 @@ def index_ticks(panel: Panel) -> tuple[list[tuple[float, str]] | None, ...]:
 
 
 _INDEX_TEXTS = [tuple(str(i) for i in range(n)) for n in range(MAX_CELLS + 1)]
-_COORD_TEXTS: dict[tuple[int, str, bytes], tuple[str, ...]] = {}  # index labels per coords
+_COORD_TEXTS: dict[tuple[int, int, str, bytes], tuple[str, ...]] = {}
 
 
 def index_width(panel: Panel, font: QtGui.QFont) -> float:
     """The plot width (px) in which a small heatmap labels every one of its columns
     (:func:`index_ticks`) at the smallest size index labels take
-    (:func:`gui.render.fast_axis.index_label_pitch` in tick ``font``), with
-    :data:`INDEX_GRID_ROOM` beside its data; 0 for other panels. Word
-    order's 3 × 16 output grids at 1280 × 720, 100 %, on stage had 10.7 px columns
-    in four plot columns: "10", "12" and "14" were left out."""
-    image = panel.image
-    if panel.kind != "heatmap" or panel.x_ticks or image is None or image.ndim != 2:
-        return 0.0  # (explicit ticks: the axis shows those)
-    count = image.shape[1]
-    texts: tuple[str, ...] | None = ()
-    if panel.x_coords is None:  # 0 … count - 1 (no arrays built: asked on every frame)
-        texts = _INDEX_TEXTS[count] if 1 < count <= MAX_CELLS else ()
-    elif 1 < count <= MAX_CELLS:
-        coords = np.asarray(panel.x_coords)
-        key = (count, coords.dtype.str, coords.tobytes())
-        texts = _COORD_TEXTS.get(key)
-        if texts is None:
-            if len(_COORD_TEXTS) >= 256:
-                _COORD_TEXTS.clear()
-            columns = index_ticks(panel)[0]
-            texts = _COORD_TEXTS[key] = tuple(text for _v, text in columns or ())
+    (:func:`gui.render.fast_axis.index_label_pitch` in tick ``font``), with its row
+    labels (:func:`row_label_width`) and :data:`INDEX_GRID_ROOM` beside its data; 0 for
+    other panels. Word order's 3 × 16 output grids at 1280 × 720, 100 %, on stage had
+    10.7 px columns in four plot columns: "10", "12" and "14" were left out."""
+    texts = _index_texts(panel, panel.x_coords, 1)
     if not texts:
         return 0.0
     fixed, per_pt = INDEX_GRID_ROOM
-    room = fixed + per_pt * max(font.pointSizeF(), 0.0)
+    room = fixed + per_pt * max(font.pointSizeF(), 0.0) + row_label_width(panel, font)
     return len(texts) * index_label_pitch(font, texts) + room
+
+
+def _index_texts(panel: Panel, coords: object, axis: int) -> tuple[str, ...]:
+    """The index labels of a heatmap's columns (``axis`` 1) or rows (0), as
+    :func:`index_ticks` makes them; () without (explicit ticks, too many cells).
+    No arrays built for 0 … n - 1 (asked on every frame); others kept per coords."""
+    image = panel.image
+    explicit = panel.x_ticks if axis == 1 else panel.y_ticks
+    if panel.kind != "heatmap" or explicit or image is None or image.ndim != 2:
+        return ()
+    count = image.shape[axis]
+    if not 1 < count <= MAX_CELLS:
+        return ()
+    if coords is None:
+        return _INDEX_TEXTS[count]
+    array = np.asarray(coords)
+    key = (axis, count, array.dtype.str, array.tobytes())
+    texts = _COORD_TEXTS.get(key)
+    if texts is None:
+        if len(_COORD_TEXTS) >= 256:
+            _COORD_TEXTS.clear()
+        ticks = index_ticks(panel)[0 if axis == 1 else 1]
+        texts = _COORD_TEXTS[key] = tuple(text for _v, text in ticks or ())
+    return texts
+
+
+_WIDEST: dict[tuple[str, bool, tuple[str, ...]], float] = {}
+
+
+def row_label_width(panel: Panel, font: QtGui.QFont) -> float:
+    """The width (px) of a heatmap's widest row label: its own ticks (words, kept at
+    full size) in tick ``font``, its index labels at their smallest size, else its
+    last row's coordinate in ``font``."""
+    texts: tuple[str, ...]
+    smallest = False
+    if panel.y_ticks:
+        texts = tuple(text for _v, text in panel.y_ticks)
+    else:
+        texts = _index_texts(panel, panel.y_coords, 0)
+        smallest = bool(texts)
+        if not texts:
+            rows = np.shape(panel.image)[0] if panel.image is not None else 0
+            texts = (str(rows),)
+    key = (font.key(), smallest, texts)
+    width = _WIDEST.get(key)
+    if width is None:
+        if len(_WIDEST) >= 256:
+            _WIDEST.clear()
+        metrics = QtGui.QFontMetricsF(smallest_index_font(font) if smallest else font)
+        width = _WIDEST[key] = max((metrics.horizontalAdvance(t) for t in texts), default=0.0)
+    return width
 
 
 _LINE_COUNTS: dict[tuple[str, str, float], tuple[int, float]] = {}

@@ -66,6 +66,18 @@ def index_tick_scales(font: QtGui.QFont | None, last_resort: bool = False) -> tu
     return tuple(s for s in scales if s >= 0.6 or size * s >= INDEX_TICK_MIN_PT)
 
 
+def smallest_index_font(font: QtGui.QFont) -> QtGui.QFont:
+    """Tick ``font`` at the smallest of its :func:`index_tick_scales` (the last resort
+    left out)."""
+    small = QtGui.QFont(font)
+    scale = index_tick_scales(font)[-1]
+    if font.pointSizeF() > 0:
+        small.setPointSizeF(font.pointSizeF() * scale)
+    else:
+        small.setPixelSize(max(1, round(font.pixelSize() * scale)))
+    return small
+
+
 _PITCHES: dict[tuple[str, tuple[str, ...], bool], float] = {}
 
 
@@ -79,13 +91,7 @@ def index_label_pitch(font: QtGui.QFont, texts: Sequence[str], vertical: bool = 
     key = (font.key(), tuple(texts), vertical)
     pitch = _PITCHES.get(key)
     if pitch is None:
-        small = QtGui.QFont(font)
-        scale = index_tick_scales(font)[-1]
-        if font.pointSizeF() > 0:
-            small.setPointSizeF(font.pointSizeF() * scale)
-        else:
-            small.setPixelSize(max(1, round(font.pixelSize() * scale)))
-        metrics = QtGui.QFontMetricsF(small)
+        metrics = QtGui.QFontMetricsF(smallest_index_font(font))
         box = QtCore.QRectF(0, 0, 100, 100)
         sizes = [metrics.boundingRect(box, _ALIGN.AlignCenter, text) for text in texts]
         widest = max((r.width() for r in sizes), default=0.0)
