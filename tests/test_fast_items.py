@@ -254,6 +254,9 @@ def test_fast_image_live_frame_samples_every_other_pixel(qtbot, size):
     painted = (live != 255).any(axis=-1)
     np.testing.assert_array_equal(painted, (settled != 255).any(axis=-1))  # same area
     assert (live != settled).any()  # (coarser)
+    item.setExportMode(True)  # an export during a drag: every pixel's own sample
+    np.testing.assert_array_equal(_render(item, size, source), settled)
+    item.setExportMode(False)
     item.live = False
     np.testing.assert_array_equal(_render(item, size, source), settled)
     assert not item.live_sampled

@@ -22,7 +22,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
-from gui.render.pg_compat import mark_rendered
+from gui.render.pg_compat import is_exporting, mark_rendered
 from gui.render.raster import on_raster
 
 _TX_SCALE = QtGui.QTransform.TransformationType.TxScale.value
@@ -222,7 +222,7 @@ class FastImageItem(pg.ImageItem):
         area = t.mapRect(QtCore.QRectF(0, 0, cols, rows))
         # A minified axis gets one sample per screen pixel (the cell under its centre);
         # a magnified one keeps its cells and Qt enlarges them exactly as it would.
-        step = LIVE_STEP if self.live else 1
+        step = LIVE_STEP if self.live and not is_exporting(self) else 1  # (exports: every pixel)
         x_axis = self._axis_samples(
             abs(sx) < 1.0, area.left(), area.right(), ratio, t.dx(), t.m11(), cols, step=step
         )
