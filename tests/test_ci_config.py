@@ -41,26 +41,37 @@ def test_readme_names_the_xcb_packages_main_checks() -> None:
 
 def test_ci_runs_the_gates_in_order() -> None:
     script = (REPO / ".ci" / "run").read_text(encoding="utf-8")
-    order = [
-        "ruff check .",
-        "ruff format --check .",
-        "python .ci/mypy_gate.py",
-        "lint-imports",
-        'wait "$bundle_pid"',
-        ".venv/bin/python -m pytest",
-    ]
     lines = [line for line in script.splitlines() if not line.lstrip().startswith("#")]
 
     def first_line(command: str) -> int:
         return next(n for n, line in enumerate(lines) if command in line)
 
+    # the tests (the README's command) start in the background right after the install,
+    # then the bundle build; the gates run in order while both run
+    order = [
+        ".venv/bin/pip install -q --no-compile",
+        ".venv/bin/python -m pytest",
+        "bash .ci/build_bundle.sh",
+        "ruff check .",
+        "ruff format --check .",
+        "python .ci/mypy_gate.py",
+        "lint-imports",
+        'wait "$bundle_pid"',
+        'wait "$test_pid"',
+        'cat "$test_log"',
+    ]
     positions = [first_line(step) for step in order]
     assert positions == sorted(positions)
-    # the bundle builds in the background while the gates run, and the tests come last,
-    # so that the run ends with pytest's summary
-    assert first_line("bash .ci/build_bundle.sh") < first_line("ruff check .")
+    readme_line = lines[first_line(".venv/bin/python -m pytest")]
+    assert readme_line.startswith("python3 -m venv .venv && ")  # as in the README, unchanged
+    assert lines[first_line(".venv/bin/python -m pytest") + 1].startswith('} >"$test_log" 2>&1')
+    # the last step prints the tests' output, so that the run ends with pytest's summary,
+    # and exits with pytest's status
     last_step = script.rsplit('step "', 1)[1]
-    assert last_step.startswith("tests") and ".venv/bin/python -m pytest" in last_step
+    assert last_step.startswith("tests")
+    after_output = last_step.split('cat "$test_log"', 1)[1]
+    assert "echo" not in after_output.replace('echo "error:', "")
+    assert 'exit "$rc"' in after_output
 
 
 def test_pre_commit_runs_the_same_checks() -> None:

@@ -39,8 +39,16 @@ def _load(path: Path) -> np.ndarray:
 
 
 def _count_color(px: np.ndarray, color: str, tol: int = 10) -> int:
-    diff = np.abs(px[..., :3].astype(np.int16) - np.array(_rgb(color), dtype=np.int16))
-    return int(np.all(diff <= tol, axis=-1).sum())
+    """Pixels whose red, green and blue are each within ``tol`` of ``color``'s."""
+    # each channel compared in uint8 against its clipped range: the same count as the
+    # absolute difference in int16, without converting the image (3200 x 2000: 6 M pixels)
+    inside = None
+    for channel, value in enumerate(_rgb(color)):
+        lo, hi = max(value - tol, 0), min(value + tol, 255)
+        plane = px[..., channel]
+        near = (plane >= lo) & (plane <= hi)
+        inside = near if inside is None else inside & near
+    return int(np.count_nonzero(inside))
 
 
 def _distinct_colors(px: np.ndarray) -> int:
