@@ -535,3 +535,38 @@ def test_an_axis_title_is_set_again_only_when_it_changes(qtbot, monkeypatch):
     assert len(set_html) == 4 and set_html[-1] == axis.labelString()
     axis.setLabel("x")
     assert len(set_html) == 5 and axis.label.toPlainText().strip() == "x"
+
+
+def test_plots_and_labels_answer_qts_bounding_rect_without_python(qtbot, monkeypatch):
+    """Plots and labels (titles, legend entries) give Qt's QGraphicsWidget.boundingRect:
+    the rect pyqtgraph's GraphicsWidget method computes, and Qt asking for it calls no
+    Python for them (view boxes, which pad theirs, still do)."""
+    from PySide6 import QtWidgets
+
+    win = pg.GraphicsLayoutWidget()
+    qtbot.addWidget(win)
+    win.resize(500, 300)
+    plot = win.addPlot(title="a title")
+    plot.addLegend()
+    plot.plot([0.0, 1.0, 2.0], [1.0, 3.0, 2.0], name="first")
+    plot.plot([0.0, 1.0, 2.0], [2.0, 0.0, 1.0], name="second")
+    win.addLabel("a label", row=1, col=0)
+    win.show()
+    qtbot.waitExposed(win)
+    widgets = [item for item in win.scene().items() if isinstance(item, pg.PlotItem | pg.LabelItem)]
+    assert len(widgets) >= 5  # the plot, its title, two legend labels, the label
+    pyqtgraphs = pg.GraphicsWidget.boundingRect
+    for item in widgets:
+        assert type(item).boundingRect is QtWidgets.QGraphicsWidget.boundingRect
+        assert item.boundingRect() == pyqtgraphs(item)
+        assert item.boundingRect() == item.rect()
+    asked: list[str] = []
+
+    def counted(self):
+        asked.append(type(self).__name__)
+        return pyqtgraphs(self)
+
+    monkeypatch.setattr(pg.GraphicsWidget, "boundingRect", counted)
+    win.viewport().repaint()
+    win.scene().itemsBoundingRect()  # every item's bounding rect, asked by Qt
+    assert "ViewBox" in asked and set(asked) == {"ViewBox"}

@@ -247,6 +247,11 @@ PORTED_SOURCES: dict[str, tuple[str, str]] = {
         "477566e3fad303e818c2965829dfac2a9b63d017fc1b3c6fe39cf4add39a09d1",
         "gui/render/fast_curve.py (FastCurveItem.boundingRect)",
     ),
+    # qt_widget_bounding_rects: Qt's own for PlotItem and LabelItem (the same rect)
+    "GraphicsWidget.boundingRect": (
+        "22f1b46ddb5942f12e66689538f8b2561cf7fe4d25c5ef80dbffdb208b310d17",
+        "gui/render/pg_compat.py (qt_widget_bounding_rects)",
+    ),
     # (GraphicsItem's, for direction (1, 0): FastCurveItem.pixel_size)
     "PlotCurveItem.pixelVectors": (
         "20041e421cd7ee7108a6507d944f5a3e886dfc2b35d9d2c76e81a7b34e1a5e92",
@@ -304,6 +309,7 @@ _CLASSES: dict[str, type] = {
     "GraphicsScene": pg.GraphicsScene,
     "LegendItem": pg.LegendItem,
     "PlotDataItem": pg.PlotDataItem,
+    "GraphicsWidget": pg.GraphicsWidget,
 }
 
 _FRESH: dict[str, Callable[[], Any]] = {
@@ -450,6 +456,28 @@ def guard_dying_labels() -> None:
 
 
 guard_dying_labels()
+
+#: pyqtgraph widgets that answer ``boundingRect`` with Qt's own ``QGraphicsWidget``
+#: method (see :func:`qt_widget_bounding_rects`)
+QT_BOUNDING_RECTS: tuple[type, ...] = (pg.PlotItem, pg.LabelItem)
+
+
+def qt_widget_bounding_rects() -> None:
+    """Give :data:`QT_BOUNDING_RECTS` Qt's ``QGraphicsWidget.boundingRect``.
+
+    pyqtgraph's ``GraphicsWidget.boundingRect`` is its geometry mapped from the parent,
+    kept per geometry: for a widget without a transform of its own (a plot, a title, a
+    legend's label) exactly Qt's ``rect()``, which Qt's own method returns. Qt asks
+    every drawn item for its bounding rect, several times per paint, and a Python
+    override costs a call into Python each time (about a hundred per frame of a
+    several-plot view); with Qt's method set on the class, PySide calls no Python.
+    Idempotent.
+    """
+    for cls in QT_BOUNDING_RECTS:
+        cls.boundingRect = QtWidgets.QGraphicsWidget.boundingRect
+
+
+qt_widget_bounding_rects()
 
 
 def keep_identical_axis_titles() -> None:
