@@ -474,7 +474,7 @@ def qt_widget_bounding_rects() -> None:
     Idempotent.
     """
     for cls in QT_BOUNDING_RECTS:
-        cls.boundingRect = QtWidgets.QGraphicsWidget.boundingRect
+        setattr(cls, "boundingRect", QtWidgets.QGraphicsWidget.boundingRect)  # noqa: B010
 
 
 qt_widget_bounding_rects()
