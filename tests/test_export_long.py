@@ -131,7 +131,9 @@ def test_window_export_can_be_cancelled_and_the_gui_keeps_running(
     assert not target.exists()
     assert list(tmp_path.iterdir()) == []  # no temporary file left either
     assert errors == []
-    assert len(ticks) >= 5  # the event loop ran during the export
+    # The event loop ran during the export: the click above came from a timer tick while
+    # the export was writing (how many ticks fit in depends on the machine's load).
+    assert ticks
 
 
 def test_window_export_still_writes_the_file(window, tmp_path, monkeypatch):
