@@ -52,6 +52,8 @@ CURVES = (
     "sandwich_head1",
     "fire_last_query",
 )
+#: largest difference (rounding) at which the RoPE curve is drawn from sinusoidal's array
+SAME_CURVE = 1e-9
 BIAS_ROWS = slice(7, 12)  # additive biases (0 at Δ = 0), drawn in the "biases" panel
 
 MODEL = ParamModel(
@@ -357,7 +359,13 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
 
     if t >= n:
         notes.append(f"train_len {t} ≥ seq_len {n}: every distance shown was seen in training")
-    sim = [Series(sampled_label(nm, stride), x, curves[i]) for i, nm in enumerate(names)]
+    # RoPE's row is sinusoidal's up to rounding (``same`` above): drawn from the same
+    # array, the RoPE line hides the sinusoidal one pixel for pixel, and the window
+    # leaves the hidden line's live strokes out (gui.render.line_item.LineItem.cover)
+    rows = list(curves[:5])
+    if same <= SAME_CURVE:
+        rows[1] = rows[0]
+    sim = [Series(sampled_label(nm, stride), x, rows[i]) for i, nm in enumerate(names)]
     sim += marker(-1.0, 1.0)
     if fast.any():  # a plain sample of the fast pairs aliases: draw what they can add
         slow = np.cos(x[:, None] * freqs[None, ~fast]).sum(axis=1) / freqs.size

@@ -328,6 +328,7 @@ class PanelPlot(PanelExtras, CellDisplay):
                     changed = True
                 if panel.kind == "curves":
                     item.opts["name"] = s.name
+            self._find_covers()
             if panel.kind == "curves":
                 for band, b in zip(self.bands, panel.bands, strict=True):
                     band.set_band(*self._band_x(panel, b), b.label)
@@ -363,6 +364,25 @@ class PanelPlot(PanelExtras, CellDisplay):
                     axis.release_text_room()
             self.plot.getViewBox().prepareForPaint()
             self.hover.refresh()  # a readout under a resting cursor reads the new data
+
+    def _find_covers(self) -> None:
+        """Tell each line of a series whose arrays a later series shows too (Compare's
+        sinusoidal and RoPE curves) which line is drawn above it with the same data:
+        where that line hides every pixel of it, it paints nothing
+        (:meth:`LineItem.hidden_under`)."""
+        lines = [item for item in self.curves if isinstance(item, LineItem)]
+        for i, item in enumerate(lines):
+            x, y = item.getOriginalDataset()
+            item.cover = next(
+                (
+                    later
+                    for later in lines[i + 1 :]
+                    if x is not None
+                    and later.getOriginalDataset()[0] is x
+                    and later.getOriginalDataset()[1] is y
+                ),
+                None,
+            )
 
     def text_theme(self, theme: Theme) -> Theme:
         """``theme`` with its text sizes multiplied by :attr:`text_zoom` (what the title,

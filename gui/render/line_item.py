@@ -15,8 +15,13 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
+from PySide6 import QtCore, QtGui
 
 from gui.render.fast_curve import FastCurveItem
+from gui.render.pg_compat import is_exporting
+
+_SOLID_BRUSH = QtCore.Qt.BrushStyle.SolidPattern
+_SOLID_LINE = QtCore.Qt.PenStyle.SolidLine
 
 
 def log_mapped(values: np.ndarray) -> np.ndarray:
@@ -39,6 +44,12 @@ class LineItem(FastCurveItem):
     #: how its owner draws it once settled, where it is aliased while live (its owner's
     #: business; ``None``: not told)
     settled_antialias: bool | None = None
+    #: a line of the same plot drawn right above this one, with the same arrays (its
+    #: owner's business, e.g. Compare's sinusoidal and RoPE curves: the same values).
+    #: Where its aliased opaque strokes cover every pixel of this line's, this line
+    #: paints nothing (see :meth:`hidden_under`).
+    cover: LineItem | None = None
+    covered_paints = 0  # paints left out because the cover hides every pixel (tests)
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
@@ -62,6 +73,68 @@ class LineItem(FastCurveItem):
             self._show_original()
             return
         super().setData(*args, **kwargs)  # pyqtgraph's own calls (options only)
+
+    def paint(self, p: QtGui.QPainter, opt: object, widget: object) -> None:
+        cover = self.cover
+        if cover is not None and self.hidden_under(cover):
+            LineItem.covered_paints += 1
+            return
+        super().paint(p, opt, widget)
+
+    def hidden_under(self, cover: LineItem) -> bool:
+        """Whether ``cover``, painted after this line, sets every pixel this line would.
+
+        It does when it draws the same arrays through the same transform with an opaque
+        pen of the same shape (colour aside), aliased, and nothing but the line (no
+        fill, shadow or composition mode): the same pixels (the same strokes, from
+        the same data, width and view), each set to its opaque colour. Emphasis
+        (other z, dimmed opacity), antialiasing (blended edges) and vector export are
+        then drawn as before.
+        """
+        if (
+            cover.xData is None
+            or cover._original[0] is not self._original[0]
+            or cover._original[1] is not self._original[1]
+            or cover._log != self._log
+            or cover.live != self.live
+            or cover.wide_pen_points != self.wide_pen_points
+            or not cover.isVisible()
+            or cover.zValue() != self.zValue()
+            or cover.effectiveOpacity() != 1.0
+            or cover.parentItem() is not self.parentItem()
+            or cover.pos() != self.pos()
+            or not cover.transform().isIdentity()
+            or not self.transform().isIdentity()
+            or is_exporting(self)
+        ):
+            return False
+        for opts in (self.opts, cover.opts):
+            if (
+                opts["antialias"]
+                or opts["fillLevel"] is not None
+                or opts["shadowPen"] is not None
+                or opts["compositionMode"] is not None
+            ):
+                return False
+        if (self.opts["stepMode"], self.opts["connect"]) != (
+            cover.opts["stepMode"],
+            cover.opts["connect"],
+        ):
+            return False
+        mine, theirs = self.opts["pen"], cover.opts["pen"]
+        if not isinstance(mine, QtGui.QPen) or not isinstance(theirs, QtGui.QPen):
+            return False
+        brush = theirs.brush()
+        return (
+            brush.style() == _SOLID_BRUSH
+            and brush.color().alpha() == 255
+            and mine.widthF() == theirs.widthF()
+            and mine.style() == theirs.style() == _SOLID_LINE
+            and mine.isCosmetic() == theirs.isCosmetic()
+            and mine.capStyle() == theirs.capStyle()
+            and mine.joinStyle() == theirs.joinStyle()
+            and mine.miterLimit() == theirs.miterLimit()
+        )
 
     def setLogMode(self, x: bool, y: bool) -> None:
         if (bool(x), bool(y)) == self._log:

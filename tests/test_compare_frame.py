@@ -1,0 +1,127 @@
+"""What a live frame of the Compare view paints (issue 14 item 7: frame time on the stage).
+
+Structural, not timings: Compare's sinusoidal and RoPE curves are the same values (up to
+rounding); the RoPE line, drawn from the same array right above the sinusoidal one,
+hides it pixel for pixel while aliased, so a live frame leaves the hidden line out
+(its strokes were an eighth of the view's paint). Antialiased (settled) lines, dimmed
+or emphasised lines and lines of other shapes are painted as before.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+import pytest
+from PySide6 import QtCore, QtGui
+
+from core.viewdata import ComputeContext
+from core.views import VIEWS
+from gui.render.line_item import LineItem
+from gui.theme import set_theme
+
+SPEC = VIEWS["compare"]
+
+
+def compute(**changes):
+    return SPEC.compute(SPEC.model.validate(changes, partial=True), ComputeContext())
+
+
+def test_rope_is_drawn_from_the_sinusoidal_array():
+    series = compute(seq_len=300, d_model=64).panel("distance").series
+    assert series[0].name.startswith("sinusoidal") and series[1].name.startswith("RoPE")
+    assert series[1].y is series[0].y and series[1].x is series[0].x
+
+
+@pytest.fixture(scope="module")
+def pair_plot(qapp):
+    win = pg.GraphicsLayoutWidget()
+    win.resize(420, 300)
+    plot = win.addPlot()
+    x = np.arange(300.0)
+    y = np.cos(x / 7.0) * np.exp(-x / 150.0)
+    lower = LineItem(pen=pg.mkPen(QtGui.QColor(230, 60, 20), width=3), antialias=False)
+    upper = LineItem(pen=pg.mkPen(QtGui.QColor(0, 114, 178), width=3), antialias=False)
+    for item in (lower, upper):
+        plot.addItem(item)
+        item.setData(x, y)
+    plot.getViewBox().prepareForPaint()
+    yield win, plot, lower, upper
+    win.close()
+
+
+def _grab(win) -> np.ndarray:
+    image = win.grab().toImage().convertToFormat(QtGui.QImage.Format.Format_RGB32)
+    return np.frombuffer(image.constBits(), np.uint8).reshape(image.height(), -1).copy()
+
+
+def test_a_hidden_line_paints_nothing_and_the_pixels_stay(pair_plot):
+    win, _plot, lower, upper = pair_plot
+    lower.cover = None
+    both = _grab(win)
+    assert lower.hidden_under(upper)
+    lower.cover = upper
+    before = LineItem.covered_paints
+    left_out = _grab(win)
+    assert LineItem.covered_paints > before  # the lower line was left out
+    np.testing.assert_array_equal(left_out, both)  # and nothing of it showed
+
+
+@pytest.mark.parametrize("change", ["antialias", "dimmed", "raised", "wider", "other data"])
+def test_a_line_that_shows_is_painted(pair_plot, change):
+    win, _plot, lower, upper = pair_plot
+    lower.cover = upper
+    x, y = upper.getOriginalDataset()
+    pen = upper.opts["pen"]
+    if change == "antialias":  # blended edges: the lower line's colour shows
+        upper.opts["antialias"] = True
+    elif change == "dimmed":
+        upper.setOpacity(0.4)
+    elif change == "raised":  # emphasis lifts the lower line above
+        lower.setZValue(10.0)
+    elif change == "wider":
+        lower.setPen(pg.mkPen(QtGui.QColor(230, 60, 20), width=4))
+    else:
+        upper.setData(x, y + 0.0)  # equal values, another array: not known to be the same
+    try:
+        assert not lower.hidden_under(upper)
+        before = LineItem.covered_paints
+        _grab(win)
+        assert LineItem.covered_paints == before
+    finally:
+        upper.opts["antialias"] = False
+        upper.setOpacity(1.0)
+        lower.setZValue(0.0)
+        lower.setPen(pg.mkPen(QtGui.QColor(230, 60, 20), width=3))
+        upper.setPen(pen)
+        upper.setData(x, y)
+    assert lower.hidden_under(upper)
+
+
+def test_compare_live_frames_leave_the_hidden_sinusoidal_line_out(qapp, qtbot):
+    from gui.widgets.view_widget import ViewWidget
+
+    set_theme(ui_scale=1.5)  # stage pens: 3 px (the conftest restores the theme)
+    widget = ViewWidget(SPEC)
+    try:
+        widget.resize(1200, 900)
+        widget.show()
+        qtbot.waitExposed(widget)
+        widget.show_data(compute(seq_len=400))
+        widget.canvas.grab()
+        sinusoidal, rope = widget.plots["distance"].curves[:2]
+        assert sinusoidal.cover is rope
+        assert all(c.cover is None for c in widget.plots["distance"].curves[1:])
+        settled = LineItem.covered_paints
+        widget.canvas.grab()  # settled: antialiased (both painted) or aliased as live
+        assert LineItem.covered_paints == settled + (not sinusoidal.opts["antialias"])
+        for n in (390, 380):
+            widget.show_data(compute(seq_len=n), live=True)
+            assert sinusoidal.cover is rope
+            before = LineItem.covered_paints
+            widget.canvas.grab()
+            assert not sinusoidal.opts["antialias"]
+            assert LineItem.covered_paints == before + 1
+    finally:
+        widget.close()
+        widget.deleteLater()
+        QtCore.QCoreApplication.processEvents()
