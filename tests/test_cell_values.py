@@ -539,3 +539,67 @@ def test_a_few_staircases_are_built_as_polygons_with_the_same_elements(qapp, mon
         assert len(elements[0]) > 6 * 4
         assert elements[0] == elements[1]
         assert images[0] == images[1]
+
+
+def test_hatching_on_a_translating_painter_is_filled_with_a_wide_texture(qapp):
+    """On a painter that only translates, the masked runs' hatching is filled with a
+    texture of the pattern 256 pixels wide (Qt blends a pattern's 8-pixel texture in
+    pieces of 8 pixels), made once per colour, with the pixels of the pattern itself:
+    fractional offsets, brush origins, a translucent colour, another pattern. A scaling
+    painter keeps the pattern (a texture would be scaled)."""
+    from gui.render.cell_values import PATTERN_WIDTH, PathStats, fill_rects, masked_run_array
+
+    class Recorder(QtGui.QPainter):
+        brushes: list[QtGui.QBrush] = []
+
+        def fillPath(self, path, brush):
+            self.brushes.append(QtGui.QBrush(brush))
+            super().fillPath(path, brush)
+
+    c = 40
+    image = np.zeros((c, 2 * c + 3))
+    rows, cols = np.triu_indices(c, 1)
+    for k in range(2):  # two causal tiles side by side
+        image[rows, cols + k * (c + 3)] = -np.inf
+    runs = masked_run_array(image)
+    rng = np.random.default_rng(5)
+    made = PathStats.textures
+    for color, style in (
+        ("#555555", QtCore.Qt.BrushStyle.BDiagPattern),
+        ("#80c01020", QtCore.Qt.BrushStyle.BDiagPattern),
+        ("#555555", QtCore.Qt.BrushStyle.CrossPattern),
+    ):
+        brush = QtGui.QBrush(QtGui.QColor(color), style)
+        for sx, sy in ((2.3, 1.7), (0.61, 0.37)):
+            rects = np.array([[a * sx, r * sy, (b - a) * sx, sy] for r, a, b in runs.tolist()])
+            for _ in range(3):
+                dx, dy = rng.uniform(-4, 9, size=2)
+                origin = QtCore.QPointF(*rng.uniform(-5, 5, size=2))
+                images = []
+                for one_path in (True, False):
+                    Recorder.brushes = []
+                    out = QtGui.QImage(220, 90, QtGui.QImage.Format.Format_ARGB32_Premultiplied)
+                    out.fill(QtGui.QColor(200, 200, 200))
+                    p = Recorder(out)
+                    p.translate(dx, dy)
+                    p.setBrushOrigin(origin)
+                    if one_path:
+                        fill_rects(p, rects, brush)
+                        (used,) = Recorder.brushes
+                        assert used.style() == QtCore.Qt.BrushStyle.TexturePattern
+                        assert used.textureImage().width() == PATTERN_WIDTH
+                    else:
+                        for x, y, w, h in rects.tolist():
+                            p.fillRect(QtCore.QRectF(x, y, w, h), brush)
+                    p.end()
+                    images.append(out)
+                assert images[0] == images[1], (color, style, sx, sy, dx, dy)
+    assert PathStats.textures - made <= 3  # one texture per colour and pattern
+    brush = QtGui.QBrush(QtGui.QColor("#555555"), QtCore.Qt.BrushStyle.BDiagPattern)
+    Recorder.brushes = []
+    out = QtGui.QImage(220, 90, QtGui.QImage.Format.Format_ARGB32_Premultiplied)
+    p = Recorder(out)
+    p.scale(1.5, 1.5)
+    fill_rects(p, np.array([[0.0, 0.0, 30.0, 20.0]]), brush)
+    p.end()
+    assert [b.style() for b in Recorder.brushes] == [QtCore.Qt.BrushStyle.BDiagPattern]
