@@ -139,7 +139,11 @@ def _sampled_bias(n: int, h: int, causal: bool, idx: np.ndarray, ctx: ComputeCon
         cols=np.zeros(1, dtype=np.int64),
         backend=ctx.backend,
     )[:, :, 0]
-    return toeplitz_view(per_offset, idx.size)
+    # kept in memory last offset first: the Toeplitz view reads the offsets backwards
+    # along a row, so its rows then run forwards in memory (copying 8 tiles of 256 ×
+    # 256 into the mosaic from a row read backwards took ~0.2 ms more a frame)
+    backwards = np.ascontiguousarray(per_offset[:, ::-1])[:, ::-1]
+    return toeplitz_view(backwards, idx.size)
 
 
 def _tick_labels(
