@@ -9,6 +9,7 @@ from PySide6 import QtCore, QtGui
 
 from core.viewdata import Panel, Series
 from gui.plotting.panel_plot import PanelPlot
+from gui.plotting.plot_data import draws_alike
 
 
 def _curves(y0: np.ndarray, y1: np.ndarray) -> Panel:
@@ -441,3 +442,61 @@ def test_arrows_left_in_place_are_not_set_again(qtbot):
     assert (x[-1], y[-1]) == pytest.approx((np.cos(2), np.sin(2)))
     assert q_head.pos().x() == pytest.approx(np.cos(2))
     assert q_label.toPlainText() == "q (m=2)"
+
+
+def test_curve_values_that_differ_by_rounding_keep_the_drawn_curve(qtbot):
+    """RoPE's score against the offset is one curve at every query position up to
+    rounding: a step of ``m`` neither re-sets it nor moves its view's range."""
+    _win, plot = _panel_plot(qtbot)
+    y0, y1 = 15.0 * np.sin(np.arange(50.0)), np.cos(np.arange(50.0))
+    plot.show(_curves(y0, y1))
+    plot.plot.getViewBox().prepareForPaint()
+    calls = [_counting(item, "setData") for item in plot.curves]
+    ranges = _counting(plot.plot.getViewBox(), "setRange")
+    rounded = y0 + 1e-13 * np.cos(np.arange(50.0))  # what computing it anew gives
+    assert not np.array_equal(rounded, y0)
+    plot.show(_curves(rounded, y1))
+    assert [c[0] for c in calls] == [0, 0] and ranges[0] == 0
+    np.testing.assert_array_equal(plot.plotted_arrays()["curve0.y"], y0)
+    # a change a plot could show is drawn: one value a millionth of the curve's reach
+    moved = y0.copy()
+    moved[3] += 15.0 * 1e-6
+    plot.show(_curves(moved, y1))
+    assert [c[0] for c in calls] == [1, 0]
+    np.testing.assert_array_equal(plot.plotted_arrays()["curve0.y"], moved)
+
+
+def test_draws_alike_compares_x_exactly_and_missing_values_as_missing():
+    x = np.arange(4.0)
+    y = np.array([1.0, np.nan, -2.0, 3.0])
+    assert draws_alike((x, y), (x.copy(), y + 1e-12))
+    assert not draws_alike((x, y), (x + 1e-12, y))  # x moved: drawn anew
+    assert not draws_alike((x, y), (x, np.array([1.0, 0.0, -2.0, 3.0])))  # NaN filled
+    assert not draws_alike((x, y), (x, y[:3]))
+    assert not draws_alike((None, None), (x, y))
+    inf = np.array([np.inf, 1.0, 2.0, 3.0])
+    assert draws_alike((x, inf), (x, inf.copy()))
+    assert not draws_alike((x, inf), (x, np.array([np.inf, 1.0, 2.0, 3.0 + 1e-12])))
+
+
+def test_a_marker_series_is_not_rebuilt_when_only_the_view_range_moves(qtbot):
+    """pyqtgraph's dynamic range limit re-set a marker series' scatter on every change
+    of its view's y range (RoPE's simplified-RoPE plot: each step of ``m``)."""
+    win, plot = _panel_plot(qtbot, (400, 300))
+    x = np.array([0.0, 100.0])
+    marks = Series("pairs", x, np.array([1.0, 2.0]), "scatter")
+    line = Series("line", np.arange(101.0), np.linspace(0.0, 3.0, 101))
+    panel = Panel("p", "curves", "curves", series=[line, marks])
+    plot.show(panel)
+    scatter = plot.curves[1].scatter
+    sets = _counting(scatter, "setData")
+    view = plot.plot.getViewBox()
+    view.setYRange(-5.0, 10.0, padding=0.0)
+    view.prepareForPaint()
+    assert sets[0] == 0
+    higher = Series("line", np.arange(101.0), np.linspace(0.0, 30.0, 101))
+    plot.show(Panel("p", "curves", "curves", series=[higher, marks]))  # range follows
+    view.enableAutoRange()
+    view.prepareForPaint()
+    assert view.viewRange()[1][1] > 20.0 and sets[0] == 0
+    np.testing.assert_array_equal(scatter.getData()[1], [1.0, 2.0])

@@ -20,7 +20,13 @@ from gui.plotting.cells import CellDisplay
 from gui.plotting.hover import HoverOverlay
 from gui.plotting.legend_strip import StripLegend
 from gui.plotting.panel_extras import PanelExtras
-from gui.plotting.plot_data import color_levels, display_image, same_arrays, series_color
+from gui.plotting.plot_data import (
+    color_levels,
+    display_image,
+    draws_alike,
+    same_arrays,
+    series_color,
+)
 from gui.render.band_item import BandItem, BandSample
 from gui.render.cell_values import MAX_CELLS
 from gui.render.fast_axis import (
@@ -323,7 +329,9 @@ class PanelPlot(PanelExtras, CellDisplay):
         if panel.kind in ("curves", "arrows"):  # an arrows panel's trails and arcs
             for item, s in zip(self.curves, panel.series, strict=True):
                 x, y = np.asarray(s.x, float), np.asarray(s.y, float)
-                if rebuilt or not same_arrays(item.getOriginalDataset(), (x, y)):
+                # (values that differ by rounding alone keep the curve as drawn: its
+                # range, axes and grid stay valid, nothing is re-stroked)
+                if rebuilt or not draws_alike(item.getOriginalDataset(), (x, y)):
                     item.setData(x, y)
                     changed = True
                 if panel.kind == "curves":

@@ -100,3 +100,36 @@ def same_array(a: np.ndarray | None, b: np.ndarray | None) -> bool:
 def same_arrays(old: tuple, new: tuple) -> bool:
     """Element-wise :func:`same_array` of two tuples of arrays."""
     return all(same_array(a, b) for a, b in zip(old, new, strict=True))
+
+
+DRAWN_ALIKE = 1e-9  # of a curve's largest |y|: closer values draw the same pixels
+
+
+def draws_alike(old: tuple, new: tuple) -> bool:
+    """Whether the curve ``new`` (``(x, y)``) draws as ``old`` does: the same x values
+    (bit for bit), and y values that differ from ``old``'s by at most
+    :data:`DRAWN_ALIKE` of its largest magnitude (a millionth of a pixel on any plot
+    that shows ``old`` whole), NaN where ``old`` has NaN.
+
+    RoPE's score against the offset is the same curve at every query position up to
+    rounding (~1e-13): redrawing it, its range, axes and grid on each step of ``m``
+    changed no pixel.
+    """
+    if same_arrays(old, new):
+        return True
+    (ox, oy), (nx, ny) = old, new
+    if ox is None or oy is None or not same_array(ox, nx):
+        return False
+    oy, ny = np.asarray(oy), np.asarray(ny)
+    if oy.shape != ny.shape or oy.dtype.kind != "f" or ny.dtype.kind != "f" or oy.size == 0:
+        return False
+    gone = np.isnan(oy)
+    if not np.array_equal(gone, np.isnan(ny)):
+        return False
+    old_kept, new_kept = oy[~gone], ny[~gone]
+    if not (np.isfinite(old_kept).all() and np.isfinite(new_kept).all()):
+        return bool(np.array_equal(old_kept, new_kept))
+    if old_kept.size == 0:
+        return True
+    reach = float(np.max(np.abs(old_kept)))
+    return bool(np.max(np.abs(old_kept - new_kept)) <= DRAWN_ALIKE * reach)

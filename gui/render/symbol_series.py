@@ -126,10 +126,18 @@ class ExportScatter(pg.ScatterPlotItem):
 
 class SymbolSeries(pg.PlotDataItem):
     """``PlotDataItem`` for a marker series; its symbols export as one path
-    (see :class:`ExportScatter`). Takes ``PlotDataItem``'s arguments."""
+    (see :class:`ExportScatter`). Takes ``PlotDataItem``'s arguments.
+
+    Without pyqtgraph's dynamic range limit: it moves points more than a million view
+    heights off screen closer (a work-around for curves Qt would not draw), and to know
+    when, rebuilt the markers on every change of the view's y range (RoPE's marker plots
+    change it on each step of ``m``). A marker that far away is out of sight either way:
+    the scatter draws only the points inside the view.
+    """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__()
+        self.setDynamicRangeLimit(None)  # (no data yet: nothing to update)
         old: pg.ScatterPlotItem = getattr(self, "scatter")  # noqa: B009 (typed here)
         old.sigClicked.disconnect(self.scatterClicked)
         old.sigHovered.disconnect(self.sigPointsHovered)
