@@ -500,3 +500,17 @@ def test_a_marker_series_is_not_rebuilt_when_only_the_view_range_moves(qtbot):
     view.prepareForPaint()
     assert view.viewRange()[1][1] > 20.0 and sets[0] == 0
     np.testing.assert_array_equal(scatter.getData()[1], [1.0, 2.0])
+
+
+def test_a_moving_marker_is_drawn_with_the_one_symbol_it_rendered(qtbot):
+    """pyqtgraph's symbol atlas knows a symbol by its pen and brush objects: a colour
+    given as the style rendered the marker anew, and grew the atlas, on each move."""
+    _win, plot = _panel_plot(qtbot, (400, 300))
+    for m in range(6):
+        marks = Series("m − n", np.array([float(m)]), np.array([0.5 * m]), "scatter")
+        plot.show(Panel("p", "curves", "curves", series=[marks]))
+        plot.plot.getViewBox().prepareForPaint()
+        plot.plot.scene().views()[0].grab()  # painted: its symbols are in the atlas
+    scatter = plot.curves[0].scatter
+    assert len(scatter.fragmentAtlas) == 1
+    np.testing.assert_array_equal(scatter.getData()[0], [5.0])

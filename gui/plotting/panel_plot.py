@@ -329,10 +329,13 @@ class PanelPlot(PanelExtras, CellDisplay):
         if panel.kind in ("curves", "arrows"):  # an arrows panel's trails and arcs
             for item, s in zip(self.curves, panel.series, strict=True):
                 x, y = np.asarray(s.x, float), np.asarray(s.y, float)
-                # (values that differ by rounding alone keep the curve as drawn: its
-                # range, axes and grid stay valid, nothing is re-stroked)
-                if rebuilt or not draws_alike(item.getOriginalDataset(), (x, y)):
-                    item.setData(x, y)
+                old = item.getOriginalDataset()
+                if rebuilt or not same_arrays(old, (x, y)):
+                    # values that differ by rounding alone keep the curve as drawn (its
+                    # range, ticks and grid stay as they are, nothing is stroked anew);
+                    # the plot is brought up to date as for any other change
+                    if rebuilt or not draws_alike(old, (x, y)):
+                        item.setData(x, y)
                     changed = True
                 if panel.kind == "curves":
                     item.opts["name"] = s.name

@@ -133,11 +133,22 @@ class SymbolSeries(pg.PlotDataItem):
     when, rebuilt the markers on every change of the view's y range (RoPE's marker plots
     change it on each step of ``m``). A marker that far away is out of sight either way:
     the scatter draws only the points inside the view.
+
+    Its symbol pen and brush are made once: pyqtgraph's symbol atlas knows a rendered
+    symbol by the identity of its pen and brush objects, and a colour or ``None`` given
+    as the style became new objects on every ``setData`` (a new symbol rendered and
+    added to the atlas, whose pixmap was then made anew, on each step of a slider).
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__()
         self.setDynamicRangeLimit(None)  # (no data yet: nothing to update)
+        for key, make, kind in (
+            ("symbolPen", pg.mkPen, QtGui.QPen),
+            ("symbolBrush", pg.mkBrush, QtGui.QBrush),
+        ):
+            if key in kwargs and not isinstance(kwargs[key], kind):
+                kwargs[key] = make(kwargs[key])
         old: pg.ScatterPlotItem = getattr(self, "scatter")  # noqa: B009 (typed here)
         old.sigClicked.disconnect(self.scatterClicked)
         old.sigHovered.disconnect(self.sigPointsHovered)
