@@ -51,7 +51,7 @@ def test_export_draws_a_scatter_with_bounded_paths(qtbot, monkeypatch):
     assert 0 < scatter.exported_symbols <= pixels // 4
     # the markers are drawn: the series colour covers part of the image
     arr = np.frombuffer(image.constBits(), np.uint8).reshape(image.height(), -1, 4)
-    color = QtGui.QColor(plot.curves[0].opts["symbolBrush"])
+    color = pg.mkBrush(plot.curves[0].opts["symbolBrush"]).color()  # (a QBrush)
     blue = (
         (np.abs(arr[..., 0].astype(int) - color.blue()) < 10)
         & (np.abs(arr[..., 1].astype(int) - color.green()) < 10)
