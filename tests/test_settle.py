@@ -274,3 +274,54 @@ def test_a_drag_keeps_a_titles_lines_until_it_is_over(qtbot):
     _settled(fresh)
     _settled(widget)
     assert _geometry(fresh) == _geometry(widget)
+
+
+def _cached_image(widget) -> QtGui.QImage:  # type: ignore[no-untyped-def]
+    """The canvas as the window paints it (text items from their device caches)."""
+    return widget.canvas.grab().toImage().convertToFormat(QtGui.QImage.Format.Format_RGB32)
+
+
+def test_the_same_state_paints_the_same_picture_whatever_was_painted_before(qtbot):
+    """Issue 14: a screenshot of one state was one of three pictures, depending on which
+    intermediate frames had painted: a text item's device cache, kept through a move,
+    was blitted at the new place with the sub-pixel offset of the old one. Two widgets
+    arrive at the same state, one straight and one through other sizes (a paint at
+    each): their pictures, caches included, are the same."""
+    straight, detour = _widget(qtbot), _widget(qtbot)
+    detour.resize(703, 463)  # first painted at another size: its caches drawn there
+    for widget in (straight, detour):
+        widget.show_data(_data(*STEPS[0]))
+        _settled(widget)
+    before = detour.text_cache_refreshes
+    for w, h in ((711, 449), (700, 460)):  # a paint at each size
+        detour.resize(w, h)
+        _settled(detour)
+    _settled(straight)
+    assert _geometry(straight) == _geometry(detour)
+    # text moved by a fraction of a pixel: its cache was drawn again, at the new offset
+    assert detour.text_cache_refreshes > before
+    a, b = _cached_image(straight), _cached_image(detour)
+    assert a.size() == b.size()
+    assert a == b
+
+
+def test_text_items_made_anew_in_a_scene_of_the_same_size_are_cached_too(qtbot):
+    """A legend re-made with as many labels as before left the scene's item count as it
+    was, and its new labels were drawn without the device cache every other text has
+    (a grey level apart at the glyphs' edges) or with it, depending on what settled
+    when. Every text item the canvas paints is cached."""
+    widget = _widget(qtbot)
+    widget.show_data(_data(*STEPS[0]))
+    _settled(widget)
+    scene = widget.canvas.scene()
+    count = len(scene.items())
+    old = next(i for i in scene.items() if type(i) is QtWidgets.QGraphicsTextItem)
+    parent = old.parentItem()
+    scene.removeItem(old)
+    new = QtWidgets.QGraphicsTextItem("new label", parent)
+    assert len(scene.items()) == count
+    widget.canvas.viewport().grab()  # a paint
+    cache = QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache
+    texts = [i for i in scene.items() if isinstance(i, QtWidgets.QGraphicsTextItem)]
+    assert new in texts
+    assert all(i.cacheMode() == cache for i in texts)

@@ -55,6 +55,10 @@ TABLE_PAD = 12  # px a table panel keeps below its table (view box margins, roun
 FORMULA_SHARE = 0.2  # of the view's height the formula takes at most (drawn smaller)
 
 
+_STALE = (-1.0, -1.0)  # a text cache's sub-pixel offset when it is not known
+_NEW = (-2.0, -2.0)  # a text item not seen before
+
+
 class _Canvas(pg.GraphicsLayoutWidget):
     """The plot canvas; it asks for the height :meth:`ViewWidget.fit_height` gives it.
 
@@ -68,6 +72,10 @@ class _Canvas(pg.GraphicsLayoutWidget):
 
     def sizeHint(self) -> QtCore.QSize:
         return QtCore.QSize(super().sizeHint().width(), self.minimumHeight())
+
+    def paintEvent(self, event: QtGui.QPaintEvent) -> None:
+        self._owner.refresh_text_caches()
+        super().paintEvent(event)
 
     def grab(self, *args: object, **kwargs: object) -> QtGui.QPixmap:
         """The whole canvas, scrolled-out plots included: those are drawn first."""
@@ -130,6 +138,10 @@ class ViewWidget(QtWidgets.QWidget):
         # a theme or UI scale applied while hidden: the plots are redrawn when shown
         self._restyle_on_show = False
         self._items_seen = 0  # scene items when text caching was last applied
+        # the text items drawn from a device cache, by the sub-pixel offset each cache
+        # was drawn at (see refresh_text_caches)
+        self._text_phase: dict[QtWidgets.QGraphicsTextItem, tuple[float, float] | None] = {}
+        self.text_cache_refreshes = 0  # caches redrawn for a new sub-pixel offset (tests)
         self._settle_targets: Targets | None = None  # layouts, views, axes (see _settle)
         self._settle_key: tuple[int, int] = (0, 0)
         self._idle_text = self.HOVER_HINT  # status when not over data
@@ -927,20 +939,63 @@ class ViewWidget(QtWidgets.QWidget):
         return self.banner.text().removeprefix("⚠ ") if not self.banner.isHidden() else ""
 
     def _cache_text_items(self) -> None:
-        """Let titles, axis labels and legends repaint from a device cache.
+        """Let every text item of the canvas (titles, axis labels, legends) repaint from
+        a device cache.
 
         Rich text is laid out and drawn anew on every paint otherwise (~1.5 ms a frame in
         a four-plot view); a cache is redrawn only when its text changes. Image exports
-        switch caches off (see render_export).
+        switch caches off (see render_export). Every text item is found again each time:
+        a legend re-made with as many labels as before left a scene of the same item
+        count, and whether its new labels were cached (a cached text differs from a
+        directly drawn one by a grey level) depended on the order things settled in.
         """
         items = self.canvas.scene().items()
-        if len(items) == self._items_seen:
-            return
         self._items_seen = len(items)
         cache = QtWidgets.QGraphicsItem.CacheMode
+        text_type = QtWidgets.QGraphicsTextItem  # (pyqtgraph's labels: no subclasses)
+        known = self._text_phase
+        phases: dict[QtWidgets.QGraphicsTextItem, tuple[float, float] | None] = {}
         for item in items:
-            if isinstance(item, QtWidgets.QGraphicsTextItem) and item.cacheMode() == cache.NoCache:
-                item.setCacheMode(cache.DeviceCoordinateCache)
+            if type(item) is not text_type:
+                continue
+            phase = known.get(item, _NEW)
+            if phase is _NEW:
+                mode = item.cacheMode()
+                if mode == cache.NoCache:
+                    item.setCacheMode(cache.DeviceCoordinateCache)
+                    phase = None  # a new cache is drawn at the offset it is shown at
+                elif mode == cache.DeviceCoordinateCache:
+                    phase = _STALE  # drawn at an offset not known: drawn again
+                else:
+                    continue
+            phases[item] = phase
+        self._text_phase = phases
+
+    def refresh_text_caches(self) -> None:
+        """Cache every text item (:meth:`_cache_text_items`) and redraw the device cache
+        of each that moved by a fraction of a pixel since its cache was drawn (before
+        the canvas paints).
+
+        Qt keeps a device cache through a move that is a pure translation and blits it
+        at the new position rounded to whole pixels: text drawn at an earlier sub-pixel
+        offset (a paint before a layout settled, a size passed through) came out
+        differently, by a grey level at the glyphs' edges or a whole pixel, depending on
+        which intermediate frames happened to paint. Redrawn at the offset it is shown
+        at, a text looks the same however the window arrived at its state (the same
+        state exports and grabs the same picture every time).
+        """
+        self._cache_text_items()
+        port = self.canvas.viewportTransform()
+        dx, dy = port.dx(), port.dy()  # (the canvas neither scales nor rotates)
+        phases = self._text_phase
+        for item, old in phases.items():
+            x, y = item.scenePos().toTuple()
+            phase = ((x + dx) % 1.0, (y + dy) % 1.0)
+            if old != phase:
+                if old is not None:
+                    item.update()  # the whole cache is drawn again, at this offset
+                    self.text_cache_refreshes += 1
+                phases[item] = phase
 
     def _settle(self) -> None:
         """Settle ranges, tick labels and layouts now, so that the next paint draws the
