@@ -450,6 +450,38 @@ def test_view_list_shows_every_view_without_scrolling(window, qtbot, scale):
     qtbot.waitUntil(fits)  # (the list lays out in the event loop)
 
 
+def test_at_300_percent_the_views_take_one_line_and_the_parameters_the_height(window, qtbot):
+    """Issue 14: at 300 % the eight view rows (~420 px) stayed above the parameters,
+    which showed one row at 1280 x 720. The list gives way to a one-line selector there
+    (and comes back at 100 %); picking in it, Ctrl+<n> and Space still work."""
+    window.resize(1280, 720)
+    window.set_view("rope")
+    _lecture(window).display.set_scale(3.0)
+    chooser, combo = window.view_chooser, window.view_chooser.combo
+    qtbot.waitUntil(lambda: chooser.compact)
+    assert combo.isVisible() and not window.view_list.isVisible()
+    area = _scroll_area(window)
+    column = chooser.column.height()
+    # the parameters get the column but for one line: more than half of it (was ~1/5)
+    qtbot.waitUntil(lambda: area.viewport().height() > column // 2)
+    assert combo.height() < window.view_list.rows_height() // 4
+    assert combo.currentData() == "rope"
+    _focus(window, qtbot, combo)
+    qtbot.keyClick(combo, Key.Key_Down)  # the next view, from the keyboard
+    assert window.current_view == list(VIEWS)[list(VIEWS).index("rope") + 1]
+    qtbot.keyClick(_focused(), Key.Key_2, Mod.ControlModifier)
+    assert window.current_view == list(VIEWS)[1] and combo.currentData() == list(VIEWS)[1]
+    _focus(window, qtbot, combo)
+    sweep = _lecture(window).sweep
+    qtbot.keyClick(combo, Key.Key_Space)
+    assert sweep.playing
+    qtbot.keyClick(_focused(), Key.Key_Space)
+    assert not sweep.playing
+    _lecture(window).display.set_scale(1.0)
+    qtbot.waitUntil(lambda: not chooser.compact)
+    assert window.view_list.isVisible() and not combo.isVisible()
+
+
 def test_page_keys_move_a_focused_slider_without_a_deck_and_step_an_open_deck(window, qtbot):
     from core.scenes import Deck, Scene
 

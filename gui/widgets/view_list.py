@@ -1,8 +1,12 @@
-"""The list of views in the side dock: always exactly as tall as its rows."""
+"""The views in the side dock: a list exactly as tall as its rows, or, where the rows
+would take the parameters' height, a one-line selector."""
 
 from __future__ import annotations
 
 from PySide6 import QtCore, QtWidgets
+from superqt.utils import signals_blocked
+
+ROLE = QtCore.Qt.ItemDataRole.UserRole
 
 
 class ViewList(QtWidgets.QListWidget):
@@ -34,3 +38,90 @@ class ViewList(QtWidgets.QListWidget):
         super().changeEvent(event)
         if event.type() in (QtCore.QEvent.Type.StyleChange, QtCore.QEvent.Type.FontChange):
             self.updateGeometry()
+
+
+class ViewChooser(QtWidgets.QWidget):
+    """The view list (:class:`ViewList`), or a combo box with the same rows when the
+    list would take more than :attr:`COMPACT_SHARE` of the side column's height.
+
+    At 300 % the eight rows took ~420 px of a 1080 px window and the parameter panel
+    below them scrolled with the whole column (at 1280 x 720 it showed one row). The
+    combo box takes one row; it is reached with Tab and steps with the arrow keys, and
+    the views' shortcuts (Ctrl+1 …) work either way. ``chosen`` gives the view id the
+    lecturer picked in either.
+    """
+
+    COMPACT_SHARE = 1 / 3
+    chosen = QtCore.Signal(str)
+
+    def __init__(self, column: QtWidgets.QWidget) -> None:
+        super().__init__(column)
+        self.column = column  # the side column whose height the list shares
+        self.list = ViewList(self)
+        self.list.setObjectName("view-list")
+        self.combo = QtWidgets.QComboBox(self)
+        self.combo.setObjectName("view-combo")
+        self.combo.setSizeAdjustPolicy(
+            QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.combo.hide()
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.list)
+        layout.addWidget(self.combo)
+        self.setSizePolicy(
+            QtWidgets.QSizePolicy.Policy.Preferred, QtWidgets.QSizePolicy.Policy.Fixed
+        )
+        self.list.currentItemChanged.connect(self._list_changed)
+        self.combo.activated.connect(lambda i: self.chosen.emit(self.combo.itemData(i)))
+        column.installEventFilter(self)
+
+    def _list_changed(self, current: QtWidgets.QListWidgetItem | None, _previous: object) -> None:
+        if current is not None:
+            self.chosen.emit(current.data(ROLE))
+
+    @property
+    def compact(self) -> bool:
+        """Whether the one-line selector stands in for the list."""
+        return not self.combo.isHidden()
+
+    def add_view(self, view_id: str, text: str, tip: str) -> None:
+        item = QtWidgets.QListWidgetItem(text)
+        item.setData(ROLE, view_id)
+        item.setToolTip(tip)
+        self.list.addItem(item)
+        self.combo.addItem(text, view_id)
+        self.combo.setItemData(self.combo.count() - 1, tip, QtCore.Qt.ItemDataRole.ToolTipRole)
+
+    def set_current(self, view_id: str) -> None:
+        """Show ``view_id`` as the current row of both (no ``chosen``)."""
+        for row in range(self.list.count()):
+            if self.list.item(row).data(ROLE) == view_id:
+                with signals_blocked(self.list):
+                    self.list.setCurrentRow(row)
+                with signals_blocked(self.combo):
+                    self.combo.setCurrentIndex(row)
+
+    def fit(self) -> None:
+        """The list, or the selector where the list's rows would take more than
+        :attr:`COMPACT_SHARE` of the column's height (the keyboard focus moves along)."""
+        self.list.ensurePolished()
+        compact = self.list.rows_height() > self.COMPACT_SHARE * self.column.height()
+        if compact == self.compact:
+            return
+        shown, hidden = (self.combo, self.list) if compact else (self.list, self.combo)
+        focused = hidden.hasFocus()
+        shown.show()
+        hidden.hide()
+        if focused:
+            shown.setFocus(QtCore.Qt.FocusReason.OtherFocusReason)
+
+    def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:
+        if obj is self.column and event.type() == QtCore.QEvent.Type.Resize:
+            self.fit()
+        return super().eventFilter(obj, event)
+
+    def changeEvent(self, event: QtCore.QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() in (QtCore.QEvent.Type.StyleChange, QtCore.QEvent.Type.FontChange):
+            self.fit()  # the rows' height follows the UI scale

@@ -8,7 +8,6 @@ from collections.abc import Callable, Mapping
 from typing import TypeVar
 
 from PySide6 import QtCore, QtGui, QtWidgets
-from superqt.utils import signals_blocked
 
 from core.backend import BACKEND_CHOICES, NUMPY, Backend, resolve_backend
 from core.viewdata import ComputeContext, ViewData
@@ -17,7 +16,7 @@ from gui.theme import current_theme, stylesheet
 from gui.widgets.panel_stack import PanelStack
 from gui.widgets.param_panel import ParamPanel
 from gui.widgets.state import ViewState
-from gui.widgets.view_list import ViewList
+from gui.widgets.view_list import ViewChooser
 from gui.widgets.view_widget import ViewWidget
 from gui.window.engine import UpdateEngine
 from gui.window.protocol import MENU_NAMES
@@ -79,23 +78,21 @@ class MainWindow(QtWidgets.QMainWindow):
 
     # ------------------------------------------------------------------ layout
     def _build_ui(self) -> None:
-        self.view_list = ViewList(self)
-        self.view_list.setObjectName("view-list")
+        side = QtWidgets.QWidget(self)
+        # the view list, one line at a scale where it would take the parameters' height
+        self.view_chooser = ViewChooser(side)
+        self.view_list = self.view_chooser.list
         for i, (vid, spec) in enumerate(VIEWS.items(), start=1):
-            item = QtWidgets.QListWidgetItem(f"{i}  {spec.title}")
-            item.setData(QtCore.Qt.ItemDataRole.UserRole, vid)
-            item.setToolTip(f"{spec.title} (Ctrl+{i}) — id '{vid}'")
-            self.view_list.addItem(item)
-        self.view_list.currentItemChanged.connect(
-            lambda cur, _prev: cur and self.set_view(cur.data(QtCore.Qt.ItemDataRole.UserRole))
-        )
+            self.view_chooser.add_view(
+                vid, f"{i}  {spec.title}", f"{spec.title} (Ctrl+{i}) — id '{vid}'"
+            )
+        self.view_chooser.chosen.connect(self.set_view)
         self.panel_stack = PanelStack(self)
         scroll = QtWidgets.QScrollArea(self)
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.panel_stack)
-        side = QtWidgets.QWidget(self)
         side_layout = QtWidgets.QVBoxLayout(side)
-        side_layout.addWidget(self.view_list)
+        side_layout.addWidget(self.view_chooser)
         side_layout.addWidget(scroll, 1)
         self.side = QtWidgets.QDockWidget("Views and parameters", self)
         self.side.setObjectName("side-dock")
@@ -302,11 +299,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.view_stack.setCurrentWidget(widget)
         self.panel_stack.setCurrentWidget(self.panels[view_id])
         self._focus_stage(widget)
-        for row in range(self.view_list.count()):
-            item = self.view_list.item(row)
-            if item.data(QtCore.Qt.ItemDataRole.UserRole) == view_id:
-                with signals_blocked(self.view_list):
-                    self.view_list.setCurrentRow(row)
+        self.view_chooser.set_current(view_id)
         if self._requested[view_id] != self.compute_context():
             self.request(view_id)  # sized for another plot area while hidden
         if changed:
