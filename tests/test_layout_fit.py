@@ -139,6 +139,19 @@ def test_nothing_cut_elided_or_overlapping(shared_window, qtbot, stage):
     assert not problems, "\n".join(problems)
 
 
+@pytest.mark.parametrize("view_id", ["compare", "alibi"])
+def test_small_window_at_300_percent_keeps_words_apart(shared_window, qtbot, view_id):
+    """1280 × 720 windowed at 300 %: ALiBi's course title ran out of its plot over the
+    colour bar's "0" (a word, "−0.1·torch.arange(8),", wider than the plot), and
+    Compare's lane names ("learned", "sinusoidal", "RoPE", …) were drawn over each
+    other (the lanes' plot as low as any)."""
+    _set_stage(shared_window, 1280, 720, False, 3.0)
+    _view_at_defaults(shared_window, view_id)
+    widget = shared_window.views[view_id]
+    _settle(shared_window, qtbot, widget)
+    assert not layout_problems(widget)
+
+
 def _row_state(widget) -> tuple:
     """What the ALiBi softmax row's layout decides: its left axis' width, its legend's
     columns and text size, and its data's size (whole px)."""
@@ -366,3 +379,17 @@ def test_small_grids_label_every_index_in_a_small_window(shared_window, qtbot):
         _settle(window, qtbot, widget)
         assert layout_problems(widget) == [], view_id
     assert window.views["permutation"].columns == 2
+
+
+def test_a_word_wider_than_its_title_breaks_after_its_punctuation(qapp):
+    from PySide6 import QtGui
+
+    from gui.plotting.panel_plot import wrap_words
+
+    metrics = QtGui.QFontMetricsF(QtGui.QFont())
+    word = "−0.1·torch.arange(8),"
+    width = metrics.horizontalAdvance("−0.1·torch.") + 1
+    lines = wrap_words(f"bias = {word} [i, j]", metrics, width)
+    assert "".join(lines[1:3]) == word  # broken, nothing lost
+    assert all(metrics.horizontalAdvance(line) <= width for line in lines)
+    assert wrap_words("a b", metrics, 1.0) == ["a", "b"]  # no punctuation: whole words

@@ -7,6 +7,7 @@ keeps slider drags at display rate; a different shape rebuilds the items.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -66,13 +67,33 @@ TICK_PT = 11  # pt at 100 %: tick labels
 INDEX_GRID_ROOM = (38.0, 6.1)
 
 
+_WORD_BREAKS = re.compile(r"[^·.(,/_=]+[·.(,/_=]*|[·.(,/_=]+")  # a word's parts, each
+# ending after its punctuation (ALiBi's "−0.1·torch.arange(8)," breaks after "·", ".")
+
+
+def _split_word(word: str, metrics: QtGui.QFontMetricsF, width: float) -> list[str]:
+    """``word`` (wider than ``width``) as lines no wider than ``width`` where it can be
+    broken after punctuation; a part that cannot be broken keeps its width."""
+    lines: list[str] = []
+    for part in _WORD_BREAKS.findall(word):
+        if lines and metrics.horizontalAdvance(lines[-1] + part) <= width:
+            lines[-1] += part
+        else:
+            lines.append(part)
+    return lines or [word]
+
+
 def wrap_words(text: str, metrics: QtGui.QFontMetricsF, width: float) -> list[str]:
-    """``text`` broken at spaces into lines no wider than ``width`` (a word wider than
-    ``width`` gets a line of its own)."""
+    """``text`` broken at spaces into lines no wider than ``width``; a word wider than
+    ``width`` is broken after its punctuation (``·``, ``.``, ``(``, …) where it has
+    some, else it gets a line of its own (at 1280 x 720, 300 %, ALiBi's
+    "−0.1·torch.arange(8)," ran out of its plot over the colour bar's labels)."""
     lines: list[str] = []
     for word in text.split(" "):
         if lines and metrics.horizontalAdvance(f"{lines[-1]} {word}") <= width:
             lines[-1] = f"{lines[-1]} {word}"
+        elif metrics.horizontalAdvance(word) > width:
+            lines.extend(_split_word(word, metrics, width))
         else:
             lines.append(word)
     return lines or [""]
@@ -785,8 +806,10 @@ class PanelPlot(PanelExtras, CellDisplay):
         labels count the same at their smallest size (:func:`index_label_pitch`):
         Relative's square 12 × 12 grids at 1280 × 720, 100 %, windowed had 11 px rows
         and left out "10" (pyqtgraph labelled 0, 2, 4, 6, 8, 11)."""
-        if self.panel is None or self.image is None or self.image.image is None:
+        if self.panel is None:
             return 0.0
+        if self.image is None or self.image.image is None:
+            return self._lane_word_room()
         bottom, left = self.plot.getAxis("bottom"), self.plot.getAxis("left")
         if not isinstance(bottom, FastAxisItem) or not isinstance(left, FastAxisItem):
             return 0.0
@@ -811,6 +834,26 @@ class PanelPlot(PanelExtras, CellDisplay):
             return 0.0
         rows = self.image.image.shape[0]
         return float(beside + WORD_ROOM_PAD * rows * cell)
+
+    def _lane_word_room(self) -> float:
+        """The plot height (px) at which a curves plot's word ticks on its left axis
+        (Compare's lanes "learned", "sinusoidal", "RoPE", …) are a line apart at full
+        size, with the room its title and axes take now; 0 without such ticks. At
+        1280 x 720, 300 %, windowed, the lanes' names were drawn over each other."""
+        left = self.plot.getAxis("left")
+        ticks = self.panel.y_ticks if self.panel is not None else None
+        if not ticks or not isinstance(left, FastAxisItem) or not left.keep_labels:
+            return 0.0
+        if not left.isVisibleTo(self.plot):
+            return 0.0
+        values = sorted({float(v) for v, _t in ticks})
+        gap = min((b - a for a, b in zip(values, values[1:], strict=False)), default=0.0)
+        view = self.plot.getViewBox()
+        low, high = view.viewRange()[1]
+        beside = self.plot.height() - view.height()  # title, strip, bottom axis
+        if gap <= 0 or high <= low or beside <= 0:
+            return 0.0
+        return float(beside + (left.word_extent() + 1.0) * (high - low) / gap)
 
     def _data_height_changed(self, _height: float) -> None:
         if self.data_resized is not None:
