@@ -125,3 +125,34 @@ def test_compare_live_frames_leave_the_hidden_sinusoidal_line_out(qapp, qtbot):
         widget.close()
         widget.deleteLater()
         QtCore.QCoreApplication.processEvents()
+
+
+def test_a_seq_len_frame_finds_only_the_grid_lines_that_moved(qapp, qtbot):
+    """The distance plot's y range (−1..1) stays through a ``seq_len`` drag: its
+    horizontal grid lines are kept, its vertical ones found again; the lines are those
+    a fresh grid finds."""
+    from gui.widgets.view_widget import ViewWidget
+
+    widget = ViewWidget(SPEC)
+    try:
+        widget.resize(1000, 800)
+        widget.show()
+        qtbot.waitExposed(widget)
+        widget.show_data(compute(seq_len=400))
+        widget.canvas.grab()
+        grid = widget.plots["distance"].grid
+        before = list(grid.directions_found)
+        for n in (390, 380):
+            widget.show_data(compute(seq_len=n), live=True)
+            widget.canvas.grab()
+        assert grid.directions_found == [before[0] + 2, before[1]]
+        kept = list(grid.lines())
+        assert any(not vertical for vertical, _pos, _color in kept)
+        grid._kept = [None, None]  # found afresh: the same lines
+        assert [(v, pos, c.rgba()) for v, pos, c in grid.lines()] == [
+            (v, pos, c.rgba()) for v, pos, c in kept
+        ]
+    finally:
+        widget.close()
+        widget.deleteLater()
+        QtCore.QCoreApplication.processEvents()

@@ -62,71 +62,88 @@ class GridLines(ViewOverlay):
         self.plot = plot
         self.alpha = float(alpha)
         self.background = QtGui.QColor(background)
-        # the lines last found and what they were found for (see lines)
-        self._lines: tuple[tuple, list[tuple[bool, float, QtGui.QColor]]] | None = None
-        self.lines_found = 0  # how often the lines were worked out (tests)
+        # each direction's lines last found and what they were found for, and all of
+        # them (see lines)
+        self._kept: list[tuple[tuple, list[tuple[bool, float, QtGui.QColor]]] | None] = [
+            None,
+            None,
+        ]
+        self._lines: list[tuple[bool, float, QtGui.QColor]] | None = None
+        self.lines_found = 0  # how often any lines were worked out (tests)
+        self.directions_found = [0, 0]  # how often the vertical, horizontal ones were
 
     def lines(self) -> list[tuple[bool, float, QtGui.QColor]]:
         """``(vertical, position in view-box pixels, colour)`` of every grid line.
 
-        Kept while the view's size and range, the axes' tick settings and colours stay
-        the same: a frame that moves a plot's data (the clock's hands) but not its range
-        repaints the grid under it with the lines found before (the axes' tick values
-        were most of the grid's paint).
+        Each direction's lines are kept while what they depend on stays the same: the
+        view's range and size along that direction, its axis' tick settings and colour,
+        the grid's alpha and background. A frame that moves a plot's data (the clock's
+        hands) but not its range repaints the grid under it with the lines found before
+        (the axes' tick values were most of the grid's paint), and a frame that changes
+        only the x range (a ``seq_len`` drag) finds only the vertical lines again.
         """
         rect = self.view.boundingRect()
         (x0, x1), (y0, y1) = self.view.viewRange()
         tr = self.view.childGroup.transform()  # view coordinates → view-box pixels
-        key = (
-            (rect.x(), rect.y(), rect.width(), rect.height()),
-            (x0, x1, y0, y1),
-            (tr.m11(), tr.m12(), tr.m21(), tr.m22(), tr.dx(), tr.dy()),
-            self.alpha,
-            self.background.rgba(),
-            *(
-                (tick_state(axis), axis.tickPen().color().rgba())
-                for axis in (self.plot.getAxis("bottom"), self.plot.getAxis("left"))
-            ),
-        )
-        if self._lines is not None and self._lines[0] == key:
-            return self._lines[1]
-        out = self._find_lines(rect, x0, x1, y0, y1, tr)
-        self._lines = (key, out)
-        self.lines_found += 1
-        return out
-
-    def _find_lines(
-        self,
-        rect: QtCore.QRectF,
-        x0: float,
-        x1: float,
-        y0: float,
-        y1: float,
-        tr: QtGui.QTransform,
-    ) -> list[tuple[bool, float, QtGui.QColor]]:
-        out: list[tuple[bool, float, QtGui.QColor]] = []
-        for name, vertical, lo, hi, length in (
-            ("bottom", True, x0, x1, rect.width()),
-            ("left", False, y0, y1, rect.height()),
+        shared = (tr.m12(), tr.m21(), self.alpha, self.background.rgba())
+        found = False
+        for i, (name, lo, hi, length, scale, shift) in enumerate(
+            (
+                ("bottom", x0, x1, rect.width(), tr.m11(), tr.dx()),
+                ("left", y0, y1, rect.height(), tr.m22(), tr.dy()),
+            )
         ):
             axis = self.plot.getAxis(name)
-            if hi == lo or length <= 0:
-                continue
-            color = axis.tickPen().color()
-            for i, values in enumerate(tick_levels(axis, lo, hi, length)):
-                # pyqtgraph's grid opacity: fainter for lower levels and dense ticks
-                alpha = (
-                    (255 / (i + 1))
-                    * self.alpha
-                    * min(max(0.05 * length / (len(values) + 1), 0.0), 1.0)
-                    / 255
-                )
-                shade = blend(self.background, color, alpha)
-                for v in values:
-                    if not min(lo, hi) <= v <= max(lo, hi):
-                        continue
-                    pos = v * tr.m11() + tr.dx() if vertical else v * tr.m22() + tr.dy()
-                    out.append((vertical, pos, shade))
+            key = (
+                lo,
+                hi,
+                length,
+                scale,
+                shift,
+                *shared,
+                tick_state(axis),
+                axis.tickPen().color().rgba(),
+            )
+            kept = self._kept[i]
+            if kept is None or kept[0] != key:
+                lines = self._find_direction(axis, i == 0, lo, hi, length, scale, shift)
+                self._kept[i] = (key, lines)
+                self.directions_found[i] += 1
+                found = True
+        if found or self._lines is None:
+            self._lines = [line for kept in self._kept if kept is not None for line in kept[1]]
+            self.lines_found += 1
+        return self._lines
+
+    def _find_direction(
+        self,
+        axis: pg.AxisItem,
+        vertical: bool,
+        lo: float,
+        hi: float,
+        length: float,
+        scale: float,
+        shift: float,
+    ) -> list[tuple[bool, float, QtGui.QColor]]:
+        """The lines at ``axis``'s ticks for the range ``lo..hi`` over ``length``
+        pixels, at ``v * scale + shift`` (vertical lines: the bottom axis' ticks)."""
+        out: list[tuple[bool, float, QtGui.QColor]] = []
+        if hi == lo or length <= 0:
+            return out
+        color = axis.tickPen().color()
+        for i, values in enumerate(tick_levels(axis, lo, hi, length)):
+            # pyqtgraph's grid opacity: fainter for lower levels and dense ticks
+            alpha = (
+                (255 / (i + 1))
+                * self.alpha
+                * min(max(0.05 * length / (len(values) + 1), 0.0), 1.0)
+                / 255
+            )
+            shade = blend(self.background, color, alpha)
+            for v in values:
+                if not min(lo, hi) <= v <= max(lo, hi):
+                    continue
+                out.append((vertical, v * scale + shift, shade))
         return out
 
     def paint(self, p: QtGui.QPainter, *args: object) -> None:
