@@ -156,6 +156,31 @@ def test_a_live_drag_of_m_keeps_what_did_not_move_as_pixmaps(clock_widget):
     assert all(item.cacheMode() == plain for plot in plots for item in still(plot))
 
 
+def test_moved_texts_do_not_report_to_their_view_box(clock_widget, monkeypatch):
+    """The clock's texts move on every frame of a drag; its ranges are set, so a moved
+    text has no bounds to report (pyqtgraph's report is a call into Python per move)."""
+    reported: list[object] = []
+    original = pg.GraphicsItem.informViewBoundsChanged
+    monkeypatch.setattr(
+        pg.GraphicsItem,
+        "informViewBoundsChanged",
+        lambda self: reported.append(self) or original(self),
+    )
+    texts = [
+        text
+        for plot in clock_widget.plots.values()
+        for text in [*plot.arrows[3::3], *plot.text_labels]
+    ]
+    places = [text.pos() for text in texts]
+    clock_widget.show_data(compute(m=7.0), live=True)
+    clock_widget.canvas.grab()
+    clock_widget.show_data(compute(m=7.4), live=True)
+    clock_widget.canvas.grab()
+    assert sum(a != text.pos() for a, text in zip(places, texts, strict=True)) >= 5
+    assert not [item for item in reported if isinstance(item, pg.TextItem)]
+    clock_widget.show_data(compute(m=7.4))
+
+
 def _render(item: pg.GraphicsObject, source: QtCore.QRectF) -> np.ndarray:
     scene = pg.GraphicsScene()
     scene.addItem(item)

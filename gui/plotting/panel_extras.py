@@ -11,13 +11,24 @@ import weakref
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6 import QtCore
+from PySide6 import QtCore, QtWidgets
 
 from core.viewdata import Panel
 from gui.plotting.plot_data import series_color
 from gui.render.line_item import LineItem
 from gui.render.tile_labels import TileLabels
 from gui.theme import Theme
+
+
+def quiet_moves(text: pg.TextItem) -> None:
+    """Let ``text`` move and turn without telling its view box (an arrows panel's texts).
+
+    pyqtgraph has Qt report every move of its items to Python, where a moved item tells
+    its view box to drop the item's bounds for auto-range. An arrows panel's range is
+    set, never auto-ranged, and its texts move on every frame of a drag (the clock's
+    labels, the arrows' names: ~20 reports a frame, each a call into Python).
+    """
+    text.setFlag(QtWidgets.QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges, False)
 
 
 class PanelExtras:
@@ -63,6 +74,7 @@ class PanelExtras:
             self.text_labels = []
             for label in panel.labels:
                 item = pg.TextItem(label.text, color=series_color(label.color, theme))
+                quiet_moves(item)
                 item.setAnchor((0.5, 0.5))
                 item.setFont(theme.font(11, bold=True))
                 self.plot.addItem(item)
@@ -199,6 +211,7 @@ class PanelExtras:
             )
             head.setRotation(-angle)
             label = pg.TextItem(a.name, color=color, anchor=(0.5, 1.2 if a.y >= 0 else -0.2))
+            quiet_moves(label)
             label.setFont(theme.font(12, bold=True))
             label.setPos(a.x * 1.12, a.y * 1.12)
             for item in (head, label):
