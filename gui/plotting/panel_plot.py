@@ -851,6 +851,9 @@ class PanelPlot(PanelExtras, CellDisplay):
         view = self.plot.getViewBox()
         low, high = view.viewRange()[1]
         beside = self.plot.height() - view.height()  # title, strip, bottom axis
+        legend = self.legend  # (its strip the grid adds on top of this height)
+        if legend is not None and shiboken6.isValid(legend) and legend.isVisible():
+            beside -= legend.height()
         if gap <= 0 or high <= low or beside <= 0:
             return 0.0
         return float(beside + (left.word_extent() + 1.0) * (high - low) / gap)

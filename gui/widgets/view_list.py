@@ -69,8 +69,11 @@ class ViewChooser(QtWidgets.QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.list)
         layout.addWidget(self.combo)
+        # as tall as the list or the selector, and never holding the window taller than
+        # the selector needs: a window made low at 300 % got the list's height first
+        # (1280 x 720 came out 753 px high), the selector only after
         self.setSizePolicy(
-            QtWidgets.QSizePolicy.Policy.Preferred, QtWidgets.QSizePolicy.Policy.Fixed
+            QtWidgets.QSizePolicy.Policy.Preferred, QtWidgets.QSizePolicy.Policy.Maximum
         )
         self.list.currentItemChanged.connect(self._list_changed)
         self.combo.activated.connect(lambda i: self.chosen.emit(self.combo.itemData(i)))
@@ -79,6 +82,10 @@ class ViewChooser(QtWidgets.QWidget):
     def _list_changed(self, current: QtWidgets.QListWidgetItem | None, _previous: object) -> None:
         if current is not None:
             self.chosen.emit(current.data(ROLE))
+
+    def minimumSizeHint(self) -> QtCore.QSize:
+        hint = super().minimumSizeHint()
+        return QtCore.QSize(hint.width(), min(hint.height(), self.combo.sizeHint().height()))
 
     @property
     def compact(self) -> bool:
