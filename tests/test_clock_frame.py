@@ -206,3 +206,35 @@ def test_wide_pen_curves_are_pyqtgraphs_pixels(qapp, alpha, width):
     source = QtCore.QRectF(-1.1, -0.1, 2.2, 1.2)
     np.testing.assert_array_equal(_render(fast, source), _render(slow, source))
     assert fast.wide_pen_paints == 1
+
+
+def test_a_frame_that_moves_texts_paints_the_canvas_once(window):
+    """The clock's labels move on every frame; their text caches are redrawn at their new
+    sub-pixel offsets by the paint under way, without asking for a second paint."""
+    window.set_view("clock")
+    assert window.wait_idle()
+    state, widget = window.states["clock"], window.views["clock"]
+    port = widget.canvas.viewport()
+    paints: list[int] = []
+
+    class Count(QtCore.QObject):
+        def eventFilter(self, obj, event):
+            if obj is port and event.type() == QtCore.QEvent.Type.Paint:
+                paints.append(1)
+            return False
+
+    counter = Count()
+    port.installEventFilter(counter)
+    refreshed = widget.text_cache_refreshes
+    frames = 0
+    try:
+        for m in (2.3, 2.6, 2.9, 3.2):
+            state.set_param("m", m)
+            assert window.wait_idle()
+            QtWidgets.QApplication.processEvents()
+            QtWidgets.QApplication.processEvents()
+            frames += 1
+    finally:
+        port.removeEventFilter(counter)
+    assert widget.text_cache_refreshes > refreshed  # texts did move by fractions
+    assert frames <= len(paints) <= frames + 1

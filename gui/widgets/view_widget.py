@@ -988,12 +988,17 @@ class ViewWidget(QtWidgets.QWidget):
         port = self.canvas.viewportTransform()
         dx, dy = port.dx(), port.dy()  # (the canvas neither scales nor rotates)
         phases = self._text_phase
+        cache = QtWidgets.QGraphicsItem.CacheMode
         for item, old in phases.items():
             x, y = item.scenePos().toTuple()
             phase = ((x + dx) % 1.0, (y + dy) % 1.0)
             if old != phase:
                 if old is not None:
-                    item.update()  # the whole cache is drawn again, at this offset
+                    # the whole cache is drawn again, at this offset, by the paint under
+                    # way (an update() here asked for a second paint of the canvas on
+                    # every frame that moved a text: the clock's labels, each frame)
+                    item.setCacheMode(cache.NoCache)
+                    item.setCacheMode(cache.DeviceCoordinateCache)
                     self.text_cache_refreshes += 1
                 phases[item] = phase
 
