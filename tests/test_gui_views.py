@@ -378,7 +378,6 @@ def test_live_updates_draw_draft_lines_then_full_quality(window, qtbot):
     "view_id,name,values",
     [
         ("rope", "m", (3, 40, 170, 9)),  # arrows turn, curves move
-        ("clock", "m", (3, 40, 9)),  # k's trails, the dials, grids: pixmaps while live
         ("alibi", "seq_len", (40, 200, 90)),  # mosaic tiles, labels and axes change
         ("compare", "seq_len", (80, 120, 100)),  # dashed legend samples: solid while live
     ],

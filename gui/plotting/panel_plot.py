@@ -554,10 +554,6 @@ class PanelPlot(PanelExtras, CellDisplay):
             if item.cacheMode() != mode:
                 item.setCacheMode(mode)
                 self.cache_switches += 1
-                if mode == plain:
-                    # drawn directly again (Qt sees no visual change in dropping a
-                    # device cache and would leave the pixmap's pixels on screen)
-                    item.update()
 
     def plotted_arrays(self) -> dict[str, np.ndarray]:
         """The arrays currently held by the pyqtgraph items (for tests)."""
