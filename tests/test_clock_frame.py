@@ -121,41 +121,6 @@ def test_curves_of_one_view_share_their_pixel_size(clock_widget):
     assert FastCurveItem.pixel_sizes_found == found  # same views: same pixel sizes
 
 
-def test_a_live_drag_of_m_keeps_what_did_not_move_as_pixmaps(clock_widget):
-    """k's trails and arrow, the dials and the grids stay put while m moves: kept in Qt's
-    device cache (blitted, not painted again) on live frames, drawn directly once settled."""
-    cached = QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache
-    plain = QtWidgets.QGraphicsItem.CacheMode.NoCache
-    clock_widget.show_data(compute(m=5.0))
-    clock_widget.canvas.grab()
-    plots = list(clock_widget.plots.values())
-
-    def k_trails(plot):  # k's five trail pieces come first (see core.views.clock)
-        return [item.curve for item in plot.curves[:5]]
-
-    def still(plot):
-        line, head = plot.arrows[4:6]  # k's shaft and head
-        return [*k_trails(plot), plot.arrows[0].curve, plot.grid, line, head]
-
-    def moved(plot):
-        return [item.curve for item in plot.curves[5:10]] + plot.arrows[1:3]
-
-    assert all(item.cacheMode() == plain for plot in plots for item in still(plot))
-    clock_widget.show_data(compute(m=5.3), live=True)
-    clock_widget.canvas.grab()
-    assert all(item.cacheMode() == cached for plot in plots for item in still(plot))
-    assert all(item.cacheMode() == plain for plot in plots for item in moved(plot))
-    painted = [item.wide_pen_paints for plot in plots for item in k_trails(plot)]
-    switches = sum(plot.cache_switches for plot in plots)
-    clock_widget.show_data(compute(m=5.6), live=True)
-    clock_widget.canvas.grab()
-    assert sum(plot.cache_switches for plot in plots) == switches  # kept as they were
-    # k's trails were blitted from their pixmaps: not painted again
-    assert [item.wide_pen_paints for plot in plots for item in k_trails(plot)] == painted
-    clock_widget.show_data(compute(m=5.6))  # settled: everything painted directly
-    assert all(item.cacheMode() == plain for plot in plots for item in still(plot))
-
-
 def test_moved_texts_do_not_report_to_their_view_box(clock_widget, monkeypatch):
     """The clock's texts move on every frame of a drag; its ranges are set, so a moved
     text has no bounds to report (pyqtgraph's report is a call into Python per move)."""

@@ -39,8 +39,6 @@ class PanelExtras:
     arrows: list[pg.GraphicsObject]
     #: where each arrow of :attr:`arrows` points and its name, as last drawn
     _arrow_tips: list[tuple[float, float, str]] = []
-    #: per arrow: whether the last show left it where it was (see PanelPlot's cache)
-    arrows_still: list[bool] = []
     text_labels: list[pg.TextItem]
     _label_homes: list[tuple[pg.TextItem, float, float, float, float]]
     table: pg.TextItem | None
@@ -172,12 +170,9 @@ class PanelExtras:
     def _show_arrows(self, panel: Panel, theme: Theme) -> None:
         if len(self.arrows) == 1 + 3 * len(panel.arrows):  # same arrows: move them
             drawn, self._arrow_tips = self._arrow_tips, [(a.x, a.y, a.name) for a in panel.arrows]
-            self.arrows_still = [
-                i < len(drawn) and drawn[i] == tip for i, tip in enumerate(self._arrow_tips)
-            ]
             for i, a in enumerate(panel.arrows):
                 line, head, label = self.arrows[1 + 3 * i : 4 + 3 * i]
-                if self.arrows_still[i]:
+                if i < len(drawn) and drawn[i] == self._arrow_tips[i]:
                     continue  # where it was (a drag of m moves q alone): nothing to redo
                 line.setData(np.array([0.0, a.x]), np.array([0.0, a.y]))
                 # the head is turned as an item (a new style rebuilds its path and pens)
@@ -193,7 +188,6 @@ class PanelExtras:
             self.plot.removeItem(item)
         self.arrows = []
         self._arrow_tips = [(a.x, a.y, a.name) for a in panel.arrows]
-        self.arrows_still = [False] * len(panel.arrows)
         t = np.linspace(0, 2 * np.pi, 241)
         circle = self.plot.plot(np.cos(t), np.sin(t), pen=pg.mkPen(theme.grid, width=1))
         self.arrows.append(circle)

@@ -54,9 +54,6 @@ GRID_ALPHA = 0.25  # grid opacity (pyqtgraph's showGrid alpha)
 #: an arrows panel's curves (the clock's trails and arcs, at most 49 points; an arrow's
 #: shaft) are stroked with Qt's wide pen: cheaper than offset strokes for so few points
 ARROWS_WIDE_PEN_POINTS = 64
-#: room (KiB) in Qt's pixmap cache for an arrows panel's parts kept as pixmaps while live
-#: (see PanelPlot._cache_still_items): a stage's grids and dials take some 15 MB
-STILL_CACHE_KB = 64 * 1024
 WORD_ROOM_PAD = 1.1  # the data's height over its cells' (the view's range padding)
 TICK_PT = 11  # pt at 100 %: tick labels
 # px a heatmap's plot takes beside its data besides its row labels (the left axis'
@@ -253,10 +250,6 @@ class PanelPlot(PanelExtras, CellDisplay):
         self.tile_labels: TileLabels | None = None
         self._shape: tuple | None = None
         self.rebuilds = 0  # how often the items were made anew (their owners re-collect them)
-        # an arrows panel's curves whose data the last show left as it was (see
-        # _cache_still_items), and how often an item's cache mode was switched (tests)
-        self._still: list[bool] = []
-        self.cache_switches = 0
         self.restyles = self.relabels = 0  # axis titles set with their styles / text alone
         self._labels_key: tuple | None = None  # what _apply_labels last applied
         self._ticks: tuple | None = None  # explicit (x, y) ticks last set
@@ -355,20 +348,16 @@ class PanelPlot(PanelExtras, CellDisplay):
         # of a view (RoPE's m leaves its frequency and decay plots alone), and every
         # setData/setImage re-runs auto-range, axis layout and rendering.
         if panel.kind in ("curves", "arrows"):  # an arrows panel's trails and arcs
-            self._still = []
             for item, s in zip(self.curves, panel.series, strict=True):
                 x, y = np.asarray(s.x, float), np.asarray(s.y, float)
                 old = item.getOriginalDataset()
-                still = True  # drawn as it was (see _cache_still_items)
                 if rebuilt or not same_arrays(old, (x, y)):
                     # values that differ by rounding alone keep the curve as drawn (its
                     # range, ticks and grid stay as they are, nothing is stroked anew);
                     # the plot is brought up to date as for any other change
                     if rebuilt or not draws_alike(old, (x, y)):
                         item.setData(x, y)
-                        still = False
                     changed = True
-                self._still.append(still)
                 if panel.kind == "curves":
                     item.opts["name"] = s.name
             self._find_covers()
@@ -518,42 +507,6 @@ class PanelPlot(PanelExtras, CellDisplay):
             restyled = True
         if restyled and self.legend is not None:
             self.legend.update()  # its samples draw with the curves' pens
-        self._cache_still_items(live=not dashes)
-
-    def _cache_still_items(self, *, live: bool) -> None:
-        """On a live frame, keep the parts of an arrows panel that did not move as
-        pixmaps (Qt's device-coordinate cache); draw everything again once settled.
-
-        A drag of the clock's ``m`` moves q's hands and trails in every panel while k's
-        trails and arrow, the dial and the grid stay: each was painted again (a call into
-        Python per item, 45 a frame in five panels) although its pixels were the same. Cached, an item is
-        blitted by Qt until it changes (new data, a new range or size re-renders it).
-        The cache composes antialiased edges through a pixmap, which may round a level
-        differently: settled pictures are drawn directly, as before.
-        """
-        panel = self.panel
-        if panel is None or panel.kind != "arrows":
-            return
-        items: list[tuple[QtWidgets.QGraphicsItem, bool]] = [
-            (item.curve, still) for item, still in zip(self.curves, self._still, strict=False)
-        ]
-        if len(self.arrows) == 1 + 3 * len(self.arrows_still):
-            items.append((self.arrows[0].curve, True))  # the dial: the unit circle
-            for i, still in enumerate(self.arrows_still):
-                line, head = self.arrows[1 + 3 * i : 3 + 3 * i]  # (its name is text)
-                items += [(line, still), (head, still)]
-        if self.grid is not None:
-            items.append((self.grid, True))
-        if live and QtGui.QPixmapCache.cacheLimit() < STILL_CACHE_KB:
-            # (Qt's 10 MB: a stage's dials and grids evicted each other every frame)
-            QtGui.QPixmapCache.setCacheLimit(STILL_CACHE_KB)
-        cached = QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache
-        plain = QtWidgets.QGraphicsItem.CacheMode.NoCache
-        for item, still in items:
-            mode = cached if live and still else plain
-            if item.cacheMode() != mode:
-                item.setCacheMode(mode)
-                self.cache_switches += 1
 
     def plotted_arrays(self) -> dict[str, np.ndarray]:
         """The arrays currently held by the pyqtgraph items (for tests)."""
