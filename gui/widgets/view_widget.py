@@ -80,6 +80,7 @@ class _Canvas(pg.GraphicsLayoutWidget):
     def grab(self, *args: object, **kwargs: object) -> QtGui.QPixmap:
         """The whole canvas, scrolled-out plots included: those are drawn first."""
         self._owner.bring_up_to_date()
+        self._owner.refresh_text_caches(exact=True)
         return super().grab(*args, **kwargs)
 
     def wheelEvent(self, event: QtGui.QWheelEvent) -> None:
@@ -737,6 +738,17 @@ class ViewWidget(QtWidgets.QWidget):
         self._dragging = False
         self._set_draft(False)
         self.release_held_room()
+        self._redraw_moved_texts()
+
+    def _redraw_moved_texts(self) -> None:
+        """Ask for a repaint of each text item whose cache a live frame left at an
+        older sub-pixel offset (that paint redraws it: :meth:`refresh_text_caches`)."""
+        port = self.canvas.viewportTransform()
+        dx, dy = port.dx(), port.dy()
+        for item, old in self._text_phase.items():
+            x, y = item.scenePos().toTuple()
+            if old is not None and old != ((x + dx) % 1.0, (y + dy) % 1.0):
+                item.update()
 
     def _hold_axes(self, hold: bool) -> None:
         """Through a slider drag (``hold``) the plots' axes keep the room they hold for
@@ -971,10 +983,10 @@ class ViewWidget(QtWidgets.QWidget):
             phases[item] = phase
         self._text_phase = phases
 
-    def refresh_text_caches(self) -> None:
+    def refresh_text_caches(self, *, exact: bool = False) -> None:
         """Cache every text item (:meth:`_cache_text_items`) and redraw the device cache
         of each that moved by a fraction of a pixel since its cache was drawn (before
-        the canvas paints).
+        the canvas paints; on a live frame only when ``exact``, e.g. for a grab).
 
         Qt keeps a device cache through a move that is a pure translation and blits it
         at the new position rounded to whole pixels: text drawn at an earlier sub-pixel
@@ -983,8 +995,14 @@ class ViewWidget(QtWidgets.QWidget):
         which intermediate frames happened to paint. Redrawn at the offset it is shown
         at, a text looks the same however the window arrived at its state (the same
         state exports and grabs the same picture every time).
+
+        A live frame (a drag: the clock's labels move on every one, ~13 texts) blits
+        the caches as they are; the texts moved meanwhile are redrawn when full quality
+        returns (:meth:`_redraw_moved_texts`).
         """
         self._cache_text_items()
+        if self._draft and not exact:
+            return
         port = self.canvas.viewportTransform()
         dx, dy = port.dx(), port.dy()  # (the canvas neither scales nor rotates)
         phases = self._text_phase
