@@ -743,6 +743,7 @@ class ViewWidget(QtWidgets.QWidget):
     def _redraw_moved_texts(self) -> None:
         """Ask for a repaint of each text item whose cache a live frame left at an
         older sub-pixel offset (that paint redraws it: :meth:`refresh_text_caches`)."""
+        self._cache_text_items()  # the scene's text items now (a rebuild deleted some)
         port = self.canvas.viewportTransform()
         dx, dy = port.dx(), port.dy()
         for item, old in self._text_phase.items():
