@@ -8,6 +8,9 @@ their colours.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+
 import numpy as np
 import pyqtgraph as pg
 import pytest
@@ -173,14 +176,9 @@ def test_wide_pen_curves_are_pyqtgraphs_pixels(qapp, alpha, width):
     assert fast.wide_pen_paints == 1
 
 
-def test_a_frame_that_moves_texts_paints_the_canvas_once(window):
-    """The clock's labels move on every frame; their text caches are redrawn at their new
-    sub-pixel offsets by the paint under way, without asking for a second paint."""
-    window.set_view("clock")
-    assert window.wait_idle()
-    state, widget = window.states["clock"], window.views["clock"]
-    port = widget.canvas.viewport()
-    paints: list[int] = []
+@contextlib.contextmanager
+def _counting_paints(port: QtWidgets.QWidget, paints: list[int]) -> Iterator[None]:
+    """Append to ``paints`` for each paint event of ``port`` while in the block."""
 
     class Count(QtCore.QObject):
         def eventFilter(self, obj, event):
@@ -190,16 +188,27 @@ def test_a_frame_that_moves_texts_paints_the_canvas_once(window):
 
     counter = Count()
     port.installEventFilter(counter)
-    frames = 0
     try:
+        yield
+    finally:
+        port.removeEventFilter(counter)
+
+
+def test_a_frame_that_moves_texts_paints_the_canvas_once(window):
+    """The clock's labels move on every frame; their text caches are redrawn at their new
+    sub-pixel offsets by the paint under way, without asking for a second paint."""
+    window.set_view("clock")
+    assert window.wait_idle()
+    state, widget = window.states["clock"], window.views["clock"]
+    paints: list[int] = []
+    frames = 0
+    with _counting_paints(widget.canvas.viewport(), paints):
         for m in (2.3, 2.6, 2.9, 3.2):
             state.set_param("m", m)
             assert window.wait_idle()
             QtWidgets.QApplication.processEvents()
             QtWidgets.QApplication.processEvents()
             frames += 1
-    finally:
-        port.removeEventFilter(counter)
     assert frames <= len(paints) <= frames + 1
 
 
@@ -228,23 +237,11 @@ def test_live_frames_blit_moved_texts_and_full_quality_redraws_them(window, monk
     assert widget.text_cache_refreshes > refreshed
     frame(5.5)
     refreshed = widget.text_cache_refreshes
-    port = widget.canvas.viewport()
     paints: list[int] = []
-
-    class Count(QtCore.QObject):
-        def eventFilter(self, obj, event):
-            if obj is port and event.type() == QtCore.QEvent.Type.Paint:
-                paints.append(1)
-            return False
-
-    counter = Count()
-    port.installEventFilter(counter)
-    try:
+    with _counting_paints(widget.canvas.viewport(), paints):
         widget._full_quality()
         QtWidgets.QApplication.processEvents()
         QtWidgets.QApplication.processEvents()
-    finally:
-        port.removeEventFilter(counter)
     assert not widget._draft
     assert widget.text_cache_refreshes > refreshed  # the texts moved by frame(5.5)
     assert len(paints) == 1  # redrawn by that paint, not by asking for another
