@@ -219,6 +219,7 @@ def test_live_frames_blit_moved_texts_and_full_quality_redraws_them(window, monk
     window.set_view("clock")
     assert window.wait_idle()
     state, widget = window.states["clock"], window.views["clock"]
+    widget.full_quality.cancel()  # (a pending one would end the live frames below)
     monkeypatch.setattr(widget, "full_quality", lambda: None)  # live until asked
 
     def frame(m: float) -> None:

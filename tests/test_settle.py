@@ -325,3 +325,28 @@ def test_text_items_made_anew_in_a_scene_of_the_same_size_are_cached_too(qtbot):
     texts = [i for i in scene.items() if isinstance(i, QtWidgets.QGraphicsTextItem)]
     assert new in texts
     assert all(i.cacheMode() == cache for i in texts)
+
+
+def test_an_image_exported_right_after_a_drag_is_drawn_in_full_quality(window):
+    """A live frame draws dashed pens solid (and heatmaps coarsely); an export taken
+    before the drag's pause is noticed draws the settled picture all the same."""
+    from gui.render import snapshot
+
+    window.set_view("sinusoidal")
+    assert window.wait_idle()
+    widget = window.views["sinusoidal"]
+    widget.full_quality.cancel()
+    widget._set_draft(True)  # a live frame, its pause not yet noticed
+    widget._dragging = True
+    dashed = [
+        item
+        for plot in widget.plots.values()
+        for item in plot.curves
+        if isinstance(getattr(item, "_full_pen", None), QtGui.QPen)
+        and item._full_pen.style() != QtCore.Qt.PenStyle.SolidLine
+    ]
+    assert dashed  # (the score terms' sum)
+    assert dashed[0].opts["pen"].style() == QtCore.Qt.PenStyle.SolidLine
+    snapshot.render_image(widget.canvas, width=400, height=300)
+    assert not widget._draft
+    assert dashed[0].opts["pen"].style() != QtCore.Qt.PenStyle.SolidLine

@@ -50,19 +50,32 @@ def _plan(
     return logical, QtCore.QSize(pw, ph), dpr
 
 
-def bring_up_to_date(widget: QtWidgets.QWidget) -> None:
-    """Let ``widget``, its children and its parents draw what they left behind while it
-    was out of sight (a view's plots scrolled out of its stage: ``bring_up_to_date``)
-    before the whole of it is painted or read."""
+def _call_on_tree(widget: QtWidgets.QWidget, hook_name: str) -> None:
+    """Call ``hook_name()`` on ``widget``, its children and its parents that have it."""
     chain = [widget, *widget.findChildren(QtWidgets.QWidget)]
     parent = widget.parentWidget()
     while parent is not None:
         chain.append(parent)
         parent = parent.parentWidget()
     for w in chain:
-        hook = getattr(w, "bring_up_to_date", None)
+        hook = getattr(w, hook_name, None)
         if callable(hook):
             hook()
+
+
+def bring_up_to_date(widget: QtWidgets.QWidget) -> None:
+    """Let ``widget``, its children and its parents draw what they left behind while it
+    was out of sight (a view's plots scrolled out of its stage: ``bring_up_to_date``)
+    before the whole of it is painted or read."""
+    _call_on_tree(widget, "bring_up_to_date")
+
+
+def finish_live_frames(widget: QtWidgets.QWidget) -> None:
+    """Let ``widget``, its children and its parents leave a slider drag's draft quality
+    now (``finish_live_frame``: dashes, antialiasing, every heatmap pixel, the axes'
+    held room) rather than when the drag's pause is noticed, so that an image exported
+    right after a drag shows the settled picture."""
+    _call_on_tree(widget, "finish_live_frame")
 
 
 def _sync_layout(widget: QtWidgets.QWidget) -> None:
@@ -398,6 +411,7 @@ def paint_steps(
     cached: dict = {}
     try:
         bring_up_to_date(widget)  # every plot current, also those scrolled out of sight
+        finish_live_frames(widget)  # in full quality, also right after a drag
         widget.resize(logical)
         _sync_layout(widget)
         views = [widget, *widget.findChildren(QtWidgets.QGraphicsView)]

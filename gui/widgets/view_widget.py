@@ -734,6 +734,13 @@ class ViewWidget(QtWidgets.QWidget):
         """Whether newer text than shown waits for the refresh interval."""
         return self._latest_text != self._shown_text
 
+    def finish_live_frame(self) -> None:
+        """Full quality now if a live frame is showing (before an image export: see
+        :func:`gui.render.snapshot.finish_live_frames`)."""
+        if self._draft or self._dragging:
+            self.full_quality.cancel()
+            self._full_quality()
+
     def _full_quality(self) -> None:
         self._dragging = False
         self._set_draft(False)
