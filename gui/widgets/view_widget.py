@@ -751,12 +751,24 @@ class ViewWidget(QtWidgets.QWidget):
         """Ask for a repaint of each text item whose cache a live frame left at an
         older sub-pixel offset (that paint redraws it: :meth:`refresh_text_caches`)."""
         self._cache_text_items()  # the scene's text items now (a rebuild deleted some)
+        for item, old, _phase in self._moved_texts():
+            if old is not None:
+                item.update()
+
+    def _moved_texts(
+        self,
+    ) -> list[tuple[QtWidgets.QGraphicsTextItem, tuple[float, float] | None, tuple[float, float]]]:
+        """The text items whose sub-pixel offset on the viewport is not the one their
+        cache was drawn at: ``(item, that offset or None, the offset now)``."""
         port = self.canvas.viewportTransform()
-        dx, dy = port.dx(), port.dy()
+        dx, dy = port.dx(), port.dy()  # (the canvas neither scales nor rotates)
+        moved = []
         for item, old in self._text_phase.items():
             x, y = item.scenePos().toTuple()
-            if old is not None and old != ((x + dx) % 1.0, (y + dy) % 1.0):
-                item.update()
+            phase = ((x + dx) % 1.0, (y + dy) % 1.0)
+            if old != phase:
+                moved.append((item, old, phase))
+        return moved
 
     def _hold_axes(self, hold: bool) -> None:
         """Through a slider drag (``hold``) the plots' axes keep the room they hold for
@@ -1011,22 +1023,16 @@ class ViewWidget(QtWidgets.QWidget):
         self._cache_text_items()
         if self._draft and not exact:
             return
-        port = self.canvas.viewportTransform()
-        dx, dy = port.dx(), port.dy()  # (the canvas neither scales nor rotates)
-        phases = self._text_phase
         cache = QtWidgets.QGraphicsItem.CacheMode
-        for item, old in phases.items():
-            x, y = item.scenePos().toTuple()
-            phase = ((x + dx) % 1.0, (y + dy) % 1.0)
-            if old != phase:
-                if old is not None:
-                    # the whole cache is drawn again, at this offset, by the paint under
-                    # way (an update() here asked for a second paint of the canvas on
-                    # every frame that moved a text: the clock's labels, each frame)
-                    item.setCacheMode(cache.NoCache)
-                    item.setCacheMode(cache.DeviceCoordinateCache)
-                    self.text_cache_refreshes += 1
-                phases[item] = phase
+        for item, old, phase in self._moved_texts():
+            if old is not None:
+                # the whole cache is drawn again, at this offset, by the paint under way
+                # (an update() here asked for a second paint of the canvas on every
+                # frame that moved a text: the clock's labels, each frame)
+                item.setCacheMode(cache.NoCache)
+                item.setCacheMode(cache.DeviceCoordinateCache)
+                self.text_cache_refreshes += 1
+            self._text_phase[item] = phase
 
     def _settle(self) -> None:
         """Settle ranges, tick labels and layouts now, so that the next paint draws the
