@@ -9,6 +9,10 @@ or emphasised lines and lines of other shapes are painted as before.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+from typing import Any
+
 import numpy as np
 import pyqtgraph as pg
 import pytest
@@ -97,17 +101,28 @@ def test_a_line_that_shows_is_painted(pair_plot, change):
     assert lower.hidden_under(upper)
 
 
-def test_compare_live_frames_leave_the_hidden_sinusoidal_line_out(qapp, qtbot):
+@contextlib.contextmanager
+def _shown_compare(qtbot, width: int, height: int) -> Iterator[Any]:
+    """A Compare view widget on screen, drawn once at ``seq_len`` 400; closed after."""
     from gui.widgets.view_widget import ViewWidget
 
-    set_theme(ui_scale=1.5)  # stage pens: 3 px (the conftest restores the theme)
     widget = ViewWidget(SPEC)
     try:
-        widget.resize(1200, 900)
+        widget.resize(width, height)
         widget.show()
         qtbot.waitExposed(widget)
         widget.show_data(compute(seq_len=400))
         widget.canvas.grab()
+        yield widget
+    finally:
+        widget.close()
+        widget.deleteLater()
+        QtCore.QCoreApplication.processEvents()
+
+
+def test_compare_live_frames_leave_the_hidden_sinusoidal_line_out(qapp, qtbot):
+    set_theme(ui_scale=1.5)  # stage pens: 3 px (the conftest restores the theme)
+    with _shown_compare(qtbot, 1200, 900) as widget:
         sinusoidal, rope = widget.plots["distance"].curves[:2]
         assert sinusoidal.cover is rope
         assert all(c.cover is None for c in widget.plots["distance"].curves[1:])
@@ -121,25 +136,13 @@ def test_compare_live_frames_leave_the_hidden_sinusoidal_line_out(qapp, qtbot):
             widget.canvas.grab()
             assert not sinusoidal.opts["antialias"]
             assert LineItem.covered_paints == before + 1
-    finally:
-        widget.close()
-        widget.deleteLater()
-        QtCore.QCoreApplication.processEvents()
 
 
 def test_a_seq_len_frame_finds_only_the_grid_lines_that_moved(qapp, qtbot):
     """The distance plot's y range (−1..1) stays through a ``seq_len`` drag: its
     horizontal grid lines are kept, its vertical ones found again; the lines are those
     a fresh grid finds."""
-    from gui.widgets.view_widget import ViewWidget
-
-    widget = ViewWidget(SPEC)
-    try:
-        widget.resize(1000, 800)
-        widget.show()
-        qtbot.waitExposed(widget)
-        widget.show_data(compute(seq_len=400))
-        widget.canvas.grab()
+    with _shown_compare(qtbot, 1000, 800) as widget:
         grid = widget.plots["distance"].grid
         before = list(grid.directions_found)
         for n in (390, 380):
@@ -152,7 +155,3 @@ def test_a_seq_len_frame_finds_only_the_grid_lines_that_moved(qapp, qtbot):
         assert [(v, pos, c.rgba()) for v, pos, c in grid.lines()] == [
             (v, pos, c.rgba()) for v, pos, c in kept
         ]
-    finally:
-        widget.close()
-        widget.deleteLater()
-        QtCore.QCoreApplication.processEvents()
