@@ -350,3 +350,108 @@ def test_an_image_exported_right_after_a_drag_is_drawn_in_full_quality(window):
     snapshot.render_image(widget.canvas, width=400, height=300)
     assert not widget._draft
     assert dashed[0].opts["pen"].style() != QtCore.Qt.PenStyle.SolidLine
+
+
+def test_a_rope_drag_of_m_re_plans_its_legend_once(qtbot):
+    """Legend names that follow m gain digits in a drag ("query at m=9" → "m=10" →
+    "m=100", "m − n = 5" → "18"): each new digit re-planned the score legend's strip
+    (another row) and re-laid out the plot in the middle of the drag (1 of 40 frames at
+    150 % on the stage, 3 at 200 %). Through a drag the names that follow the slider
+    hold room for the widest value of m's range: the first frame that needs more room
+    is the drag's last re-plan. Entries never overlap; once the drag is over the plots
+    are as drawn afresh."""
+    from core.viewdata import ComputeContext
+    from core.views import compute_view
+    from gui.plotting.legend_strip import StripLegend
+    from gui.theme import current_theme, set_theme
+    from gui.widgets.view_widget import ViewWidget
+
+    saved = current_theme()
+    set_theme(ui_scale=1.5)
+    try:
+        model = get_view("rope").model
+        params = {**model.defaults(), "seq_len": 512}
+
+        def rope_widget() -> ViewWidget:
+            widget = ViewWidget(get_view("rope"))
+            qtbot.addWidget(widget)
+            widget.show_explanation(False)
+            widget.resize(1300, 800)
+            widget.show()
+            qtbot.waitExposed(widget)
+            return widget
+
+        def frame(widget: ViewWidget, m: int, live: bool = True) -> tuple:
+            data = compute_view("rope", model.validate({**params, "m": m}), ComputeContext())
+            widget.show_data(data, live=live)
+            QtCore.QCoreApplication.sendPostedEvents()
+            widget.canvas.viewport().grab()
+            plot = widget.plots["score"]
+            return plot.legend, plot.plot.getAxis("top").height()
+
+        widget = rope_widget()
+        frame(widget, 5, live=False)
+        rename, replans = StripLegend.rename, []
+
+        def counted(legend: StripLegend, label: object, text: str) -> bool:
+            resized = rename(legend, label, text)
+            replans.append(resized)
+            return resized
+
+        StripLegend.rename = counted  # type: ignore[method-assign]
+        try:
+            strips = [frame(widget, m) for m in (6, 7, 8, 9, 10, 14, 27, 99, 103, 244, 350, 511)]
+        finally:
+            StripLegend.rename = rename  # type: ignore[method-assign]
+        # a name whose box changed re-laid out the legend (and re-planned its strip)
+        assert sum(replans) <= 1, replans  # once at most: the first that needed room
+        changes = sum(a != b for a, b in zip(strips, strips[1:], strict=False))
+        assert changes <= 1, strips  # the strip, once at most
+        legend = widget.plots["score"].legend
+        assert legend is not None and legend.reserved  # room held for m's numbers
+        columns = legend.columnCount
+        for row in range(legend.layout.rowCount()):  # no entry runs into the next one
+            cells = [legend.layout.itemAt(row, c) for c in range(2 * columns)]
+            rects = [c.geometry() for c in cells if c is not None]
+            for label in cells[1::2]:
+                if label is None:
+                    continue
+                text = QtCore.QRectF(label.geometry().topLeft(), label.itemRect().size())
+                assert text.right() <= legend.geometry().width() + 0.5
+                assert not any(r.left() > text.left() + 1 and r.intersects(text) for r in rects)
+        widget._full_quality()  # the drag is over: the strip as drawn afresh
+        _settled(widget)
+        assert not widget.plots["score"].legend.reserved
+        fresh = rope_widget()
+        frame(fresh, 511, live=False)
+        _settled(fresh)
+
+        def strip(w: ViewWidget) -> tuple:
+            plot = w.plots["score"]
+            assert plot.legend is not None
+            return plot.legend.columnCount, plot.plot.getAxis("top").height()
+
+        assert strip(widget) == strip(fresh)
+    finally:
+        set_theme(saved.name, ui_scale=saved.ui_scale)
+
+
+def test_a_drag_holds_room_for_labels_of_a_range_twice_as_wide(qtbot):
+    """An axis whose labels change in a drag holds room for the labels of ± twice its
+    largest value from its first new labels (``5`` → ``-10``): RoPE's simplified plot
+    widened from ``5`` to ``-10`` far into a drag of m, re-laying out the canvas then.
+    Once the drag is over it fits its labels again."""
+    widget = _widget(qtbot)
+    widget.show_data(_data(1.0, "short"))
+    _settled(widget)
+    axis = widget.plots["a"].plot.getAxis("left")
+    widget.show_data(_data(6.0, "short"), live=True)  # the drag's first frame
+    widget.show_data(_data(6.0 + 1e-3, "short"), live=True)  # held from here on
+    _settled(widget)
+    before = SettleStats.relayouts
+    widget.show_data(_data(11.0, "short"), live=True)  # "-10": one character more
+    _settled(widget)
+    assert SettleStats.relayouts == before  # the room was there
+    assert axis.textWidth >= axis.text_need  # every label has room
+    widget._full_quality()  # the drag is over: the axis fits its labels
+    assert axis.textWidth == pytest.approx(axis.text_need)

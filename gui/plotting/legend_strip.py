@@ -18,6 +18,7 @@ legend (:meth:`StripLegend.columns_for`).
 from __future__ import annotations
 
 import math
+import re
 
 import pyqtgraph as pg
 import shiboken6
@@ -30,15 +31,21 @@ MAX_SHARE = 0.3  # of the plot's height under its title the strip may always tak
 SCALES = (1.0, 0.9, 0.8)
 _HINT = QtCore.Qt.SizeHint
 _WORD_WRAP = QtGui.QTextOption.WrapMode.WordWrap
+_NUMBER = re.compile(r"[-−]?\d+")  # a (signed) run of digits in an entry's text
 
 
 class StripLegend(pg.LegendItem):
     """``LegendItem`` on its plot's top axis (the strip above the view box)."""
 
     _width = 0.0  # the strip's width (the data's), px
+    #: through a slider drag, the width (px, one line) held for each entry whose text
+    #: follows the slider: room for the widest value of the dragged parameter's range
+    #: (:meth:`reserve`); empty otherwise
+    reserved: list[float]
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(offset=None, frame=False, **kwargs)
+        self.reserved = []
         # drawn with the plot: it scales and moves with it (also in exports)
         self.setFlag(self.GraphicsItemFlag.ItemIgnoresTransformations, False)
 
@@ -95,7 +102,54 @@ class StripLegend(pg.LegendItem):
         self._width = max(0.0, width) / scale
         # one column: margins, sample, the gap to the label, the label
         self.wrap_labels(self._width - self._margins() - SAMPLE_WIDTH - self._gap())
+        self._hold_columns()
         self.updateSize()
+
+    # ------------------------------------------------------------------ drag room
+    def reserve(self, digits: int, entries: list[int]) -> None:
+        """Through a slider drag, hold room in ``entries`` (indices) for their text with
+        every number (sign included) at least ``digits`` characters wide (the widest
+        value of the dragged parameter's range): a name that follows the slider ("query at
+        m=9" → "m=10", "m − n = 5" → "18") then keeps its column, its row and the
+        strip's height (:meth:`rename`), where each new digit re-planned the strip and
+        re-laid out the plot. Plan the strip again afterwards (:meth:`plan`,
+        :meth:`set_strip`): its columns count the held room."""
+        held = list(self.reserved) + [0.0] * (len(self.items) - len(self.reserved))
+        for i in entries:
+            if 0 <= i < len(self.items):
+                label = self.items[i][1]
+                wide = _NUMBER.sub(lambda m: "0" * max(len(m.group()), digits), label.text)
+                held[i] = max(held[i], _text_width(label, wide))
+        self.reserved = held
+
+    def release(self) -> bool:
+        """End :meth:`reserve`: each entry takes its own text's room again (plan the
+        strip anew); whether any room was held."""
+        if not self.reserved:
+            return False
+        self.reserved = []
+        if shiboken6.isValid(self.layout):
+            for _sample, label in self.items:
+                if label.minimumWidth() != label.itemRect().width():
+                    label.setText(label.text)  # its size as its text's (see rename)
+            self._hold_columns()
+        return True
+
+    def _hold_columns(self) -> None:
+        """Each label column at least as wide as the room held for its entries."""
+        layout = self.layout
+        columns = max(1, int(self.columnCount))
+        for c in range(columns):
+            held = max((w for i, w in enumerate(self.reserved) if i % columns == c), default=0.0)
+            if layout.columnMinimumWidth(2 * c + 1) != held:  # (setting invalidates)
+                layout.setColumnMinimumWidth(2 * c + 1, held)
+
+    def _held_room(self, label: pg.LabelItem) -> float:
+        """The one-line width held for ``label`` (0: none)."""
+        for i, (_sample, other) in enumerate(self.items):
+            if other is label:
+                return self.reserved[i] if i < len(self.reserved) else 0.0
+        return 0.0
 
     def _gap(self) -> float:
         """The layout's horizontal spacing: between a sample and its label, and between
@@ -187,7 +241,11 @@ class StripLegend(pg.LegendItem):
         """Width of each entry (sample, its label on one line, the gaps before the label
         and after it) in px."""
         gap = self._gap()
-        return [SAMPLE_WIDTH + _natural_width(label) + 2 * gap for _s, label in self.items]
+        held = self.reserved
+        return [
+            SAMPLE_WIDTH + max(_natural_width(label), held[i] if i < len(held) else 0.0) + 2 * gap
+            for i, (_s, label) in enumerate(self.items)
+        ]
 
     def columns_for(self, width: float) -> int:
         """The most columns of entries (filled row by row, each column as wide as its
@@ -222,7 +280,13 @@ class StripLegend(pg.LegendItem):
         old_key = (label.text, repr(label.opts), item.font().key())
         label.text = text
         item.setHtml(label_html(label, text))
-        if label.itemRect().size() != before:
+        after = label.itemRect().size()
+        if after != before:
+            if after.height() == before.height() and after.width() <= self._held_room(label):
+                # the room held through a drag takes it (see reserve): the column, row
+                # and strip stay; the label's own size follows when the hold ends
+                item.update()
+                return False
             label.setText(text)  # its minimum size, position and the layout
             return True
         if cached is not None and cached[0] == old_key:  # the same box: the same line
@@ -254,6 +318,14 @@ def label_html(label: pg.LabelItem, text: str) -> str:
         style.append("font-style: " + ("italic" if opts["italic"] else "normal"))
     joined = "; ".join(style)
     return f"<span style='{joined}'>{text}</span>"
+
+
+def _text_width(label: pg.LabelItem, text: str) -> float:
+    """Width (px) of ``text`` on one line in ``label``'s style and font."""
+    document = label.item.document().clone()
+    document.setHtml(label_html(label, text))
+    document.setTextWidth(-1)
+    return float(document.idealWidth() + 2 * document.documentMargin())
 
 
 def _natural_width(label: pg.LabelItem) -> float:

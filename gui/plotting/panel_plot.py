@@ -259,6 +259,11 @@ class PanelPlot(PanelExtras, CellDisplay):
         self._shown_title: str | None = None
         # a slider drags: the title keeps as many lines as shown (see _elide_title)
         self.hold_title_lines = False
+        #: through a slider drag, the characters the dragged parameter's widest value
+        #: takes (0: no drag, or not a whole number): legend names that follow it keep
+        #: that room (:meth:`StripLegend.reserve`)
+        self.drag_digits = 0
+        self._drag_renamed: set[int] = set()  # legend entries renamed through the drag
         self._title_room: tuple[tuple | None, float] = (None, 0.0)  # title_room's last
         self.title_rooms_reused = 0  # title_room answers given again unmeasured (tests)
         self._table_html: str | None = None
@@ -660,9 +665,15 @@ class PanelPlot(PanelExtras, CellDisplay):
             return
         renamed = False
         names = [s.name for s in panel.series] + [b.label for b in panel.bands]
-        for (_sample, label), name in zip(self.legend.items, names, strict=False):
+        for i, ((_sample, label), name) in enumerate(zip(self.legend.items, names, strict=False)):
+            if self.drag_digits and label.text != name:
+                self._drag_renamed.add(i)
             # (a name that follows a slider mostly keeps its size: no re-plan then)
             renamed |= self.legend.rename(label, name)
+        if renamed and self.drag_digits:
+            # a name outgrew its room in a drag (which re-plans the strip now): hold
+            # room for the widest value of the range, so that it is the drag's last
+            self.legend.reserve(self.drag_digits, sorted(self._drag_renamed))
         if renamed or self._legend_width is None:
             self._fit_legend(self.plot.getViewBox().width())
 
@@ -833,8 +844,10 @@ class PanelPlot(PanelExtras, CellDisplay):
             legend.set_strip(width, scale)
             return
         opacities = [(sample.opacity(), label.opacity()) for sample, label in legend.items]
+        reserved = legend.reserved
         self._drop_legend()
         legend = self._make_legend(columns, self.text_theme(current_theme()))
+        legend.reserved = reserved
         for item in self.curves:
             name = item.name()
             if name:
@@ -936,16 +949,24 @@ class PanelPlot(PanelExtras, CellDisplay):
             self._shown_title = text
 
     def end_drag_hold(self) -> bool:
-        """End :attr:`hold_title_lines`: the title takes the lines it needs again;
-        whether it changed."""
+        """End the drag's hold: the title takes the lines it needs again
+        (:attr:`hold_title_lines`), the legend its entries' own room
+        (:attr:`drag_digits`); whether either changed."""
+        legend = self.legend
+        self.drag_digits = 0
+        self._drag_renamed.clear()
+        released = False
+        if legend is not None and shiboken6.isValid(legend) and legend.release():
+            released = True  # its entries take their own text's room again
+            self._fit_legend(self.plot.getViewBox().width())
         if not self.hold_title_lines:
-            return False
+            return released
         self.hold_title_lines = False
         shown = self._shown_title
         if shown is None or not shown.endswith(_BLANK_LINE):
-            return False
+            return released
         self._elide_title()
-        return self._shown_title != shown
+        return self._shown_title != shown or released
 
     def _relabel(self, panel: Panel, theme: Theme, x_label: str, y_label: str) -> None:
         """Set the axis titles that differ from ``x_label`` / ``y_label`` (the last ones

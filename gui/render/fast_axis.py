@@ -26,7 +26,7 @@ import pyqtgraph as pg
 import shiboken6
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from gui.render.axis_specs import generate_draw_specs, log_rank, separate_labels
+from gui.render.axis_specs import AxisLayout, generate_draw_specs, log_rank, separate_labels
 from gui.render.pg_compat import explicit_ticks, report_text_size, reset_text_size
 from gui.render.raster import pixel_translation
 
@@ -268,6 +268,7 @@ class FastAxisItem(pg.AxisItem):
     _held_room = 0.0  # px: see held_text_room
     _fresh_room = False  # the next text room is reported as to a new axis (forget_text_room)
     _text_need: float | None = None  # px: what the last draw specs' text needed
+    _drag_reserve: float | None = None  # px: the drag's doubled_text_size (once)
     drag_hold = False
     """A slider drags (:meth:`hold_for_drag`): new data keeps the room held for the
     tick text (:meth:`held_text_room`) instead of releasing it."""
@@ -668,8 +669,15 @@ class FastAxisItem(pg.AxisItem):
                 break
             if self.index_labels and scale == scales[-1]:
                 text_specs = kept
+        need = layout.text_size + self.title_clearance(layout.text_size)
+        held = need
+        if self.drag_hold:  # room for labels of a range up to twice as wide (see below)
+            if self._drag_reserve is None:
+                self._drag_reserve = self.doubled_text_size(p, layout)
+            held = max(need, self._drag_reserve + self.title_clearance(self._drag_reserve))
         # what the labels need, never less than held while the layout settles
-        room = self.held_text_room(layout.text_size + self.title_clearance(layout.text_size))
+        room = self.held_text_room(held)
+        self._text_need = need  # (what the labels need: end_drag_hold fits them)
         if self._fresh_room:  # new ticks: the room a new axis would take for them
             self._fresh_room = False
             reset_text_size(self, room)
@@ -727,10 +735,37 @@ class FastAxisItem(pg.AxisItem):
         starts afresh); :meth:`end_drag_hold` fits the labels again."""
         self.drag_hold = True
 
+    def doubled_text_size(self, p: QtGui.QPainter, layout: AxisLayout) -> float:
+        """Room across a vertical axis for the tick labels of its range twice as wide,
+        on either side of zero: the labels of ± twice its largest value (``10`` →
+        ``-20``) at the same spacing, or what the labels need now if that is more. A drag holds it from
+        the axis' first new labels (:meth:`hold_for_drag`): RoPE's simplified plot
+        widened from ``-5`` to ``-10`` far into a drag of m, which moved its data and
+        re-laid out the canvas then. Word, index, explicit and log ticks: what they need."""
+        values = [v for level, v in layout.label_ticks if level == 0]
+        if (
+            self.orientation not in ("left", "right")
+            or len(values) < 2
+            or self.keep_labels
+            or self.index_labels
+            or self.logMode
+            or explicit_ticks(self) is not None
+        ):
+            return layout.text_size
+        spacing = min(abs(b - a) for a, b in zip(values, values[1:], strict=False))
+        if spacing <= 0:
+            return layout.text_size
+        widest = 2 * max(abs(v) for v in values)  # either sign: data may cross zero
+        doubled = [-widest, widest]
+        strings = self.tickStrings(doubled, self.autoSIPrefixScale * self.scale, spacing)
+        measure = self.text_measure(p)
+        return max([layout.text_size] + [measure(text)[0] for text in strings])
+
     def end_drag_hold(self) -> bool:
         """The drag is over (or the layout changes): the axis takes the room its labels
         need now, as after new data (pyqtgraph shrinks it only by more than 10 px);
         whether its size changed."""
+        self._drag_reserve = None
         if not self.drag_hold:
             return False
         self.drag_hold = False

@@ -17,6 +17,7 @@ from superqt.utils import qdebounced, qthrottled
 
 from core.formula import escape
 from core.viewdata import Panel, ViewData, ViewSpec
+from core.views import get_view
 from gui.plotting.panel_plot import TICK_PT, PanelPlot, index_width
 from gui.render.fast_axis import (
     REFIT_ROUNDS,
@@ -115,6 +116,27 @@ def grid_positions(layout: QtWidgets.QGraphicsGridLayout) -> dict[object, Positi
         rows, cols = [r for r, _ in where], [c for _, c in where]
         out[item] = (min(rows), min(cols), max(rows) - min(rows) + 1, max(cols) - min(cols) + 1)
     return out
+
+
+def drag_digits(before: ViewData | None, after: ViewData) -> int:
+    """Characters the widest value of the whole-number parameters that changed from
+    ``before`` to ``after`` takes (0: none such, or another view's data): the room a
+    legend name that follows a dragged slider holds for each of its numbers."""
+    if before is None or before.view_id != after.view_id:
+        return 0
+    try:
+        model = get_view(after.view_id).model
+    except ValueError:  # not a registered view (a composite's data)
+        return 0
+    digits = 0
+    for name, value in after.params.items():
+        if before.params.get(name) == value or name not in model.names:
+            continue
+        param = model[name]
+        if param.kind == "int" and param.minimum is not None and param.maximum is not None:
+            widest = max(len(str(int(param.minimum))), len(str(int(param.maximum))))
+            digits = max(digits, widest)
+    return digits
 
 
 class ViewWidget(QtWidgets.QWidget):
@@ -310,7 +332,7 @@ class ViewWidget(QtWidgets.QWidget):
                 yield None
             self._layout_key = key
         # the second live frame before full quality: a slider drags
-        self._hold_axes(live and self._dragging)
+        self._hold_axes(live and self._dragging, data)
         for p in data.panels:
             if p.key in unseen:
                 self._pending[p.key] = p
@@ -770,15 +792,19 @@ class ViewWidget(QtWidgets.QWidget):
                 moved.append((item, old, phase))
         return moved
 
-    def _hold_axes(self, hold: bool) -> None:
+    def _hold_axes(self, hold: bool, data: ViewData | None = None) -> None:
         """Through a slider drag (``hold``) the plots' axes keep the room they hold for
-        their tick labels (:meth:`FastAxisItem.hold_for_drag`) and their titles their
-        lines (:attr:`PanelPlot.hold_title_lines`); otherwise that ends."""
+        their tick labels (:meth:`FastAxisItem.hold_for_drag`), their titles their
+        lines (:attr:`PanelPlot.hold_title_lines`) and their legends room for names
+        that follow the dragged parameter (:attr:`PanelPlot.drag_digits`, from ``data``
+        and the frame before it); otherwise that ends."""
         if not hold:
             self.release_held_room(settle=False)
             return
+        digits = drag_digits(self.data, data) if data is not None else 0
         for plot in self.plots.values():
             plot.hold_title_lines = True
+            plot.drag_digits = max(plot.drag_digits, digits)
             for name in ("left", "bottom"):
                 axis = plot.plot.getAxis(name)
                 if isinstance(axis, FastAxisItem):
