@@ -372,6 +372,44 @@ def test_axis_draws_only_the_labels_of_its_exposed_part(qtbot):
     assert (painted[:, labels, :3] != 255).any() and not (partly[:, labels, :3] != 255).any()
 
 
+def test_an_unchanged_axis_is_repainted_without_placing_its_ticks_again(qtbot):
+    """An axis beside changing data is repainted with it (a heatmap's, a curve plot's):
+    with the same specs at the same device translation it draws its kept tick spans
+    and label boxes, the same pixels; a new translation places them again."""
+    from gui.render.fast_axis import hide_spare_axes, make_axes
+
+    view = pg.GraphicsView()
+    qtbot.addWidget(view)
+    plot = pg.PlotItem(axisItems=make_axes())
+    hide_spare_axes(plot)
+    view.setCentralItem(plot)
+    view.resize(400, 300)
+    plot.plot(np.arange(50), np.sin(np.arange(50) / 5.0))
+    view.grab()  # laid out, specs made
+    left = plot.getAxis("left")
+    device = left.deviceTransform(view.viewportTransform())
+
+    def pixels(shift: float = 0.0) -> np.ndarray:
+        image = QtGui.QImage(
+            view.viewport().size(), QtGui.QImage.Format.Format_ARGB32_Premultiplied
+        )
+        image.fill(QtGui.QColor("white"))
+        painter = QtGui.QPainter(image)
+        painter.setTransform(device * QtGui.QTransform.fromTranslate(shift, 0.0))
+        left.paint(painter, None, None)
+        painter.end()
+        return pg.imageToArray(image, copy=True, transpose=False)
+
+    first = pixels()
+    placed = FastAxisItem.tick_placements
+    again = pixels()
+    assert FastAxisItem.tick_placements == placed  # kept: nothing placed anew
+    np.testing.assert_array_equal(again, first)
+    assert left.drawn_labels > 2 and (first[..., :3] != 255).any()
+    pixels(3.0)  # another translation: placed for it
+    assert FastAxisItem.tick_placements == placed + 1
+
+
 def test_a_new_axis_title_of_the_same_axis_size_is_centred_again(qtbot):
     """A new bottom title on an axis that keeps its size (deck scene 17 -> 18: DeBERTa's
     "key j" became "key j (keys 0..40, near the query)") was left where pyqtgraph had

@@ -284,6 +284,8 @@ class FastAxisItem(pg.AxisItem):
         self.setFlag(self.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
         self._exposed: QtCore.QRectF | None = None
         self.drawn_labels = 0  # tick labels the last paint drew (tests)
+        # (tick specs, text specs, dx, dy, placed ticks, placed labels): _placed
+        self._placement: tuple | None = None
 
     # ------------------------------------------------------------------ title
     def resizeEvent(self, ev: object = None) -> None:
@@ -470,20 +472,65 @@ class FastAxisItem(pg.AxisItem):
         if t is None or p.opacity() != 1.0:
             self.drawPicture(p, axis_spec, tick_specs, text_specs)
             return
-        dx, dy = t.dx(), t.dy()
+        ticks, texts = self._placed(tick_specs, text_specs, t.dx(), t.dy())
+        bounds = self.boundingRect()
         # Only what Qt repaints: the painter is clipped to it. (Exposed rectangles are
         # whole pixels, rounded outwards; a label's text may run past its rectangle, a
         # quarter line up and down (see box_edges) and its ink a pixel sideways: a label
         # is drawn when its rectangle grown by that meets the exposed part.)
         exposed = self._exposed
-        if exposed is not None and (exposed.isEmpty() or exposed.contains(self.boundingRect())):
+        if exposed is not None and (exposed.isEmpty() or exposed.contains(bounds)):
             exposed = None
         p.setRenderHint(p.RenderHint.Antialiasing, False)
         p.setRenderHint(p.RenderHint.TextAntialiasing, True)
         pen, p1, p2 = axis_spec
         p.setPen(pen)
         p.drawLine(p1, p2)
+        for span, color, pen, p1, p2 in ticks:
+            if span is not None:
+                if exposed is None or exposed.intersects(span):
+                    p.fillRect(span, color)
+            else:
+                p.setPen(pen)
+                p.drawLine(p1, p2)
+        font = self.tick_font()
+        if font is not None:
+            p.setFont(font)
+        p.setPen(self.textPen())
+        p.setClipRect(bounds.toAlignedRect())
+        drawn = 0
+        for rect, reach, flags, text in texts:
+            if exposed is not None and not exposed.intersects(reach):
+                continue
+            p.drawText(rect, flags, text)
+            drawn += 1
+        self.drawn_labels = drawn
+
+    tick_placements = 0  # tick and label sets placed for a paint (tests)
+
+    def _placed(
+        self, tick_specs: list, text_specs: list, dx: float, dy: float
+    ) -> tuple[list[tuple], list[tuple]]:
+        """What :meth:`draw_specs` draws for these specs at the device translation
+        ``(dx, dy)``: the ticks in order, each ``(span, colour, None, None, None)`` for
+        an axis-parallel one-pixel line filled as the device pixels it covers (in item
+        coordinates) or ``(None, None, pen, p1, p2)`` for a line the pen strokes; the
+        labels, each ``(rect, reach, flags, text)`` with ``reach`` the rectangle its ink
+        may cover. Kept for the specs and translation of the last paint: an axis that
+        did not change is repainted with every change of the data beside it (a
+        heatmap's, a curve plot's), without its ticks placed anew."""
+        kept = self._placement
+        if (
+            kept is not None
+            and kept[0] is tick_specs
+            and kept[1] is text_specs
+            and kept[2] == dx
+            and kept[3] == dy
+        ):
+            return kept[4], kept[5]
+        FastAxisItem.tick_placements += 1
         floor = math.floor
+        ticks: list[tuple] = []
         last_pen, fast, color = None, False, None
         for pen, p1, p2 in tick_specs:
             if pen is not last_pen:
@@ -502,32 +549,21 @@ class FastAxisItem(pg.AxisItem):
                     c1, c2 = floor(min(x1, x2) + dx), floor(max(x1, x2) + dx)
                     row = floor(y1 + dy)
                     span = QtCore.QRectF(c1 - dx, row - dy, c2 - c1 + 1, 1)
-                    if exposed is None or exposed.intersects(span):
-                        p.fillRect(span, color)
+                    ticks.append((span, color, None, None, None))
                     continue
                 if x1 == x2 and y1 != y2:
                     r1, r2 = floor(min(y1, y2) + dy), floor(max(y1, y2) + dy)
                     col = floor(x1 + dx)
                     span = QtCore.QRectF(col - dx, r1 - dy, 1, r2 - r1 + 1)
-                    if exposed is None or exposed.intersects(span):
-                        p.fillRect(span, color)
+                    ticks.append((span, color, None, None, None))
                     continue
-            p.setPen(pen)
-            p.drawLine(p1, p2)
-        font = self.tick_font()
-        if font is not None:
-            p.setFont(font)
-        p.setPen(self.textPen())
-        p.setClipRect(self.boundingRect().toAlignedRect())
-        drawn = 0
+            ticks.append((None, None, pen, p1, p2))
+        texts = []
         for rect, flags, text in text_specs:
-            if exposed is not None:
-                q = rect.height() / 4
-                if not exposed.intersects(rect.adjusted(-LABEL_INK, -q, LABEL_INK, q)):
-                    continue
-            p.drawText(rect, int(flags), text)
-            drawn += 1
-        self.drawn_labels = drawn
+            q = rect.height() / 4
+            texts.append((rect, rect.adjusted(-LABEL_INK, -q, LABEL_INK, q), int(flags), text))
+        self._placement = (tick_specs, text_specs, dx, dy, ticks, texts)
+        return ticks, texts
 
     # ------------------------------------------------------------------ ticks
     data_limits: tuple[float, float] | None = None
