@@ -60,6 +60,10 @@ class AttentionResult:
     outputs: np.ndarray
 
 
+#: the methods whose result depends on ``base``
+_BASE_METHODS = frozenset({"sinusoidal", "rope"})
+
+
 def toy_attention(
     tokens: list[str],
     method: str = "none",
@@ -68,6 +72,11 @@ def toy_attention(
     causal: bool = False,
 ) -> AttentionResult:
     """Run one toy attention head over ``tokens`` with a positional method.
+
+    Results are kept for the last few inputs (a drag of ``base`` leaves the runs
+    without positions, and with learned or ALiBi positions, as they were: the
+    permutation view computed all six of its runs on every frame); each call gets
+    arrays of its own.
 
     Parameters
     ----------
@@ -81,6 +90,24 @@ def toy_attention(
         raise ValueError(f"method must be one of {', '.join(ATTENTION_METHODS)}")
     if not tokens:
         raise ValueError("the sentence has no words")
+    kept = _kept_attention(
+        tuple(tokens), method, d_model, base if method in _BASE_METHODS else None, causal
+    )
+    return AttentionResult(kept.weights.copy(), kept.outputs.copy())
+
+
+@lru_cache(maxsize=32)
+def _kept_attention(
+    tokens: tuple[str, ...], method: str, d_model: int, base: float | None, causal: bool
+) -> AttentionResult:
+    """:func:`_attention` for a method's own inputs (``base`` ``None`` where unused)."""
+    return _attention(list(tokens), method, d_model, 10000.0 if base is None else base, causal)
+
+
+def _attention(
+    tokens: list[str], method: str, d_model: int, base: float, causal: bool
+) -> AttentionResult:
+    """:func:`toy_attention` computed."""
     n = len(tokens)
     x = token_embeddings(tokens, d_model)
     if method == "sinusoidal":

@@ -411,6 +411,39 @@ def test_permutation_panels_equal_core():
     assert exp.array.shape == (6, 3, 8)
 
 
+def test_permutation_base_drag_reruns_only_the_runs_with_positions(monkeypatch):
+    """A frame of a ``base`` drag computes the two runs whose positions use ``base``,
+    not the four without them (nor learned's or ALiBi's): the same values."""
+    import core.attention as attention
+
+    embedded: list[tuple[str, ...]] = []
+    original = attention.token_embeddings
+
+    def counted(tokens: list[str], d_model: int) -> np.ndarray:
+        embedded.append(tuple(tokens))
+        return original(tokens, d_model)
+
+    monkeypatch.setattr(attention, "token_embeddings", counted)
+    first = view("permutation", d_model=24, base=1234.5)
+    embedded.clear()
+    second = view("permutation", d_model=24, base=2345.5)
+    assert len(embedded) == 2  # the PE runs of both sentences
+    for key in ("weights_a_none", "weights_b_causal"):
+        np.testing.assert_array_equal(second.panel(key).image, first.panel(key).image)
+    assert not np.array_equal(second.panel("weights_a_pe").image, first.panel("weights_a_pe").image)
+    a = tokenize(VIEWS["permutation"].model.defaults()["sentence"])
+    fresh = attention._attention(a, "none", 24, 10000.0, False)
+    np.testing.assert_array_equal(toy_attention(a, "none", 24).weights, fresh.weights)
+    for method in ("none", "learned", "alibi"):
+        embedded.clear()
+        toy_attention(a, method, 24, 5.0)
+        toy_attention(a, method, 24, 6.0)
+        assert len(embedded) <= 1
+    kept = toy_attention(a, "none", 24)
+    kept.weights[:] = 0  # a caller's own arrays
+    assert toy_attention(a, "none", 24).weights.any()
+
+
 def test_permutation_rejects_other_words():
     with pytest.raises(ValueError, match="same words") as info:
         view("permutation", permuted="cat bites man")
