@@ -85,6 +85,21 @@ def test_projection_arc_and_trail():
     assert "+57.3°" in plane.labels[0].text
 
 
+@pytest.mark.parametrize("p, theta, trail", [(2.0, 1.0, 2.0), (7.3, 0.0173, 64.0), (0.0, 3.1, 0.5)])
+def test_trail_pieces_are_one_array_with_each_pieces_arc(p, theta, trail):
+    """A trail's pieces come from one pass over one array (its rows), with the points
+    each piece's own arc has: the drawing may keep them together."""
+    pieces = clock.trail_series("q", p, theta, trail, 0.94, clock.Q)
+    assert len(pieces) == clock.TRAIL_SEGMENTS
+    span = min(trail * theta, 4 * math.pi)
+    for j, s in enumerate(pieces):
+        x, y = clock._arc(p * theta - span * (1 - j / clock.TRAIL_SEGMENTS), span / 5, 0.94)
+        np.testing.assert_array_equal(s.x, x)
+        np.testing.assert_array_equal(s.y, y)
+    assert all(s.x.base is pieces[0].x.base is not None for s in pieces)
+    assert all(s.y.base is pieces[0].y.base is not None for s in pieces)
+
+
 def test_export_rows():
     params = SPEC.model.validate({"m": 3.0, "n": 1.0, "shift": 0.5, "head_dim": 16}, partial=True)
     data = SPEC.export(params)

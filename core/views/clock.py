@@ -177,19 +177,24 @@ def trail_series(
     name: str, p: float, theta: float, trail: float, radius: float, color: int
 ) -> list[Series]:
     """The path of a tip from position ``p − trail`` to ``p`` (angles ``p·θ``) at
-    ``radius``, as :data:`TRAIL_SEGMENTS` pieces fading from old (faint) to new."""
+    ``radius``, as :data:`TRAIL_SEGMENTS` pieces fading from old (faint) to new.
+
+    The pieces are the rows of one array, computed in one pass (each piece's points
+    are :func:`_arc`'s for its start and sweep: the same values); a drawing may keep
+    them together."""
     if trail <= 0:
         return []
     # at most ~2 turns are drawn: a longer trail would only paint the circle over
     span = min(trail * theta, 2 * 2 * math.pi)
-    out = []
-    for j in range(TRAIL_SEGMENTS):
-        a0 = p * theta - span * (1 - j / TRAIL_SEGMENTS)
-        x, y = _arc(a0, span / TRAIL_SEGMENTS, radius)
-        out.append(
-            Series(f"{name} trail", x, y, color=color, opacity=0.12 + 0.6 * j / TRAIL_SEGMENTS)
-        )
-    return out
+    sweep = span / TRAIL_SEGMENTS
+    count = max(2, math.ceil(abs(sweep) / (2 * math.pi) * CIRCLE_POINTS) + 1)
+    starts = np.array([p * theta - span * (1 - j / TRAIL_SEGMENTS) for j in range(TRAIL_SEGMENTS)])
+    t = starts[:, None] + np.linspace(0.0, sweep, count)
+    xs, ys = radius * np.cos(t), radius * np.sin(t)
+    return [
+        Series(f"{name} trail", xs[j], ys[j], color=color, opacity=0.12 + 0.6 * j / TRAIL_SEGMENTS)
+        for j in range(TRAIL_SEGMENTS)
+    ]
 
 
 def _turns(angle: float) -> str:
