@@ -19,7 +19,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from core.viewdata import ComputeContext
 from core.views import VIEWS
 from gui.render.fast_curve import FastCurveItem
-from gui.render.line_item import LineItem
+from gui.render.line_item import LineGroup, LineItem
 
 SPEC = VIEWS["clock"]
 
@@ -147,6 +147,66 @@ def test_moved_texts_do_not_report_to_their_view_box(clock_widget, monkeypatch):
     assert sum(a != text.pos() for a, text in zip(places, texts, strict=True)) >= 5
     assert not [item for item in reported if isinstance(item, pg.TextItem)]
     clock_widget.show_data(compute(m=7.4))
+
+
+def test_a_trail_is_painted_by_one_item(clock_widget):
+    """Each tip's fading trail (five lines) is one item of the scene: the scene visits
+    and paints it once a frame, and the lines are not painted on their own."""
+    trails = 0
+    for plot in clock_widget.plots.values():
+        names = [s.name for s in plot.panel.series]
+        for name in {n for n in names if n.endswith("trail")}:
+            lines = [c for c, n in zip(plot.curves, names, strict=True) if n == name]
+            assert len(lines) == 5 and {line.painted_by for line in lines} != {None}
+            assert len({line.painted_by for line in lines}) == 1
+            trails += 1
+    assert trails == 2 * len(clock_widget.plots)  # q's and k's in every plot
+    no_contents = QtWidgets.QGraphicsItem.GraphicsItemFlag.ItemHasNoContents
+    drawn = [
+        item
+        for item in clock_widget.canvas.scene().items()
+        if isinstance(item, (LineItem, LineGroup)) and not item.flags() & no_contents
+    ]
+    # the scene paints the groups, the arcs and lines of its own, the shafts: not the
+    # trails' lines (50 of them)
+    assert len(drawn) == sum(len(plot.curves) - 8 + 2 for plot in clock_widget.plots.values())
+    groups = LineGroup.paints
+    for live in (True, False):
+        clock_widget.show_data(compute(m=5.5 + live), live=live)
+        clock_widget.canvas.grab()
+    assert LineGroup.paints - groups >= 2 * trails  # each, on each grab
+
+
+def test_trails_painted_as_one_item_keep_their_pixels(qapp, monkeypatch):
+    """A trail painted by one item sets the pixels its five lines set as items of
+    their own: live (aliased), settled (antialiased) and emphasised (dimmed, raised)."""
+    from core.scenes import Highlight
+    from gui.plotting import panel_plot
+    from gui.plotting.emphasis import apply_highlight
+    from gui.widgets.view_widget import ViewWidget
+
+    widgets = []
+    for grouped in (True, False):
+        if not grouped:
+            monkeypatch.setattr(panel_plot, "_trail_runs", lambda p: [1] * len(p.series))
+        widget = ViewWidget(SPEC)
+        widget.resize(700, 450)
+        widget.show_data(compute(m=2.0, trail=8.0))
+        widgets.append(widget)
+
+    def same(label: str) -> None:
+        grouped, single = (w.canvas.grab().toImage() for w in widgets)
+        assert grouped == single, label
+
+    for m, live in ((2.4, True), (2.4, False), (31.7, True)):
+        for widget in widgets:
+            widget.show_data(compute(m=m, trail=8.0), live=live)
+        same(f"m={m} live={live}")
+    for widget in widgets:
+        assert apply_highlight(widget.plots["plane"], Highlight("plane", "series", "q trail"))
+    same("q trail emphasised")
+    for widget in widgets:
+        widget.deleteLater()
 
 
 def _render(item: pg.GraphicsObject, source: QtCore.QRectF) -> np.ndarray:

@@ -143,10 +143,11 @@ def _mask(plot: PanelPlot) -> HeatmapMask:
 
 
 def _series_items(plot: PanelPlot) -> list[tuple[QtWidgets.QGraphicsItem, ...]]:
-    """One tuple of graphics items per named series: a curve, or an arrow's line, head
-    and label (the first arrow item is the unit circle)."""
+    """One tuple of graphics items per named series: a curve (or the group that paints
+    it with the rest of its trail, all of one name), or an arrow's line, head and label
+    (the first arrow item is the unit circle)."""
     if plot.curves:
-        return [(item,) for item in plot.curves]
+        return [(getattr(item, "painted_by", None) or item,) for item in plot.curves]
     arrows = plot.arrows[1:]
     return [tuple(arrows[i : i + 3]) for i in range(0, len(arrows) - 2, 3)]
 

@@ -41,7 +41,7 @@ from gui.render.fast_axis import (
 from gui.render.fast_curve import FastCurveItem
 from gui.render.fast_image import FastImageItem
 from gui.render.grid_lines import GridLines
-from gui.render.line_item import LineItem
+from gui.render.line_item import LineGroup, LineItem
 from gui.render.symbol_series import SymbolSeries
 from gui.render.tile_labels import TileLabels
 from gui.render.title_label import install_title_label
@@ -213,6 +213,35 @@ def wrapped_lines(text: str, font: QtGui.QFont, width: float) -> tuple[int, floa
     return known
 
 
+def _repaint(curve: pg.GraphicsObject) -> None:
+    """Ask for ``curve``'s pixels again (from the group that paints it, if any)."""
+    group = getattr(curve, "painted_by", None)
+    (curve if group is None else group).update()
+
+
+def _trail_runs(panel: Panel) -> list[int]:
+    """For each series of an arrows ``panel``, the length of the run it belongs to
+    that one :class:`LineGroup` paints: consecutive solid lines of one name and colour
+    (a trail's fading pieces, :func:`core.views.clock.trail_series`); 1 for a series
+    drawn as an item of its own."""
+    out: list[int] = []
+    series = panel.series
+    i = 0
+    while i < len(series):
+        first = series[i]
+        j = i + 1
+        while (
+            j < len(series)
+            and first.style == "line"
+            and (series[j].name, series[j].style, series[j].color)
+            == (first.name, first.style, first.color)
+        ):
+            j += 1
+        out += [j - i] * (j - i)
+        i = j
+    return out
+
+
 _BLANK_LINE = "<br>\u00a0"  # a title line kept through a drag (a space: a whole line's height)
 
 
@@ -353,6 +382,7 @@ class PanelPlot(PanelExtras, CellDisplay):
         # of a view (RoPE's m leaves its frequency and decay plots alone), and every
         # setData/setImage re-runs auto-range, axis layout and rendering.
         if panel.kind in ("curves", "arrows"):  # an arrows panel's trails and arcs
+            moved: set[LineGroup] = set()
             for item, s in zip(self.curves, panel.series, strict=True):
                 x, y = np.asarray(s.x, float), np.asarray(s.y, float)
                 old = item.getOriginalDataset()
@@ -362,9 +392,13 @@ class PanelPlot(PanelExtras, CellDisplay):
                     # the plot is brought up to date as for any other change
                     if rebuilt or not draws_alike(old, (x, y)):
                         item.setData(x, y)
+                        if isinstance(item, LineItem) and item.painted_by is not None:
+                            moved.add(item.painted_by)
                     changed = True
                 if panel.kind == "curves":
                     item.opts["name"] = s.name
+            for group in moved:
+                group.refresh()
             self._find_covers()
             if panel.kind == "curves":
                 for band, b in zip(self.bands, panel.bands, strict=True):
@@ -502,13 +536,13 @@ class PanelPlot(PanelExtras, CellDisplay):
                 curve.live = not dashes  # (live: noisy curves' tips left out)
                 if curve.live_cut:
                     curve.live_cut = False
-                    curve.update()  # drawn whole again
+                    _repaint(curve)  # drawn whole again
             if item.opts.get("antialias") == antialias and item.opts["pen"] is pen:
                 continue
             # Set on the PlotDataItem too: it re-applies its options on every view change.
             item.opts["antialias"] = item.curve.opts["antialias"] = antialias
             item.opts["pen"] = item.curve.opts["pen"] = pen
-            item.curve.update()
+            _repaint(item.curve)
             restyled = True
         if restyled and self.legend is not None:
             self.legend.update()  # its samples draw with the curves' pens
@@ -559,16 +593,27 @@ class PanelPlot(PanelExtras, CellDisplay):
             # the curves (see legend_strip)
             self._make_legend(entries, theme)
         if panel.kind in ("curves", "arrows"):
+            runs = _trail_runs(panel) if panel.kind == "arrows" else [1] * len(panel.series)
+            pieces: list[LineItem] = []  # a trail's lines so far (painted as one item)
             for i, s in enumerate(panel.series):
                 color = pg.mkColor(series_color(i if s.color is None else s.color, theme))
                 if s.opacity < 1.0:  # faded: a trail's older part, a ghost
                     color.setAlphaF(max(0.0, float(s.opacity)))
                 item = self._make_curve(
-                    s.style, color, s.name if panel.kind == "curves" else None, theme
+                    s.style,
+                    color,
+                    s.name if panel.kind == "curves" else None,
+                    theme,
+                    add=runs[i] == 1,
                 )
                 if panel.kind == "arrows" and isinstance(item, LineItem):
                     item.wide_pen_points = ARROWS_WIDE_PEN_POINTS
                 self.curves.append(item)
+                if runs[i] > 1 and isinstance(item, LineItem):
+                    pieces.append(item)
+                    if len(pieces) == runs[i]:  # in the plot where its lines were
+                        self.plot.addItem(LineGroup(pieces))
+                        pieces = []
             if panel.kind == "curves":
                 for b in panel.bands:
                     self._make_band(panel, b, theme)
@@ -612,8 +657,16 @@ class PanelPlot(PanelExtras, CellDisplay):
         self.legend = self.plot.legend = None
 
     def _make_curve(
-        self, style: str, color: str | QtGui.QColor, name: str | None, theme: Theme
+        self,
+        style: str,
+        color: str | QtGui.QColor,
+        name: str | None,
+        theme: Theme,
+        *,
+        add: bool = True,
     ) -> LineItem | pg.PlotDataItem:
+        """A series' item, added to the plot unless ``add`` is false (a line that a
+        :class:`LineGroup` paints: the group is added)."""
         width = theme.line_width
         if style == "scatter":
             # its symbols export as one path (vector symbols one by one: minutes)
@@ -635,7 +688,8 @@ class PanelPlot(PanelExtras, CellDisplay):
             else QtCore.Qt.PenStyle.SolidLine,
         )
         item = LineItem(pen=pen, name=name)  # legend entry and log mode from addItem
-        self.plot.addItem(item)
+        if add:
+            self.plot.addItem(item)
         return item
 
     @staticmethod

@@ -12,13 +12,17 @@ Symbols (scatter series) stay ``PlotDataItem``\\ s.
 
 from __future__ import annotations
 
+import math
 import warnings
+from collections.abc import Sequence
 
 import numpy as np
-from PySide6 import QtCore, QtGui
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from gui.render.fast_curve import FastCurveItem
-from gui.render.pg_compat import is_exporting
+from gui.render.pg_compat import is_exporting, strokes_segments
+from gui.render.raster import on_raster
 
 _SOLID_BRUSH = QtCore.Qt.BrushStyle.SolidPattern
 _SOLID_LINE = QtCore.Qt.PenStyle.SolidLine
@@ -50,6 +54,8 @@ class LineItem(FastCurveItem):
     #: paints nothing (see :meth:`hidden_under`).
     cover: LineItem | None = None
     covered_paints = 0  # paints left out because the cover hides every pixel (tests)
+    #: the item that paints this line with others (a trail's pieces), ``None``: itself
+    painted_by: LineGroup | None = None  # (see LineGroup)
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
@@ -152,3 +158,130 @@ class LineItem(FastCurveItem):
         finite = bool(np.isfinite(x).all() and np.isfinite(y).all())
         # PlotDataItem's "auto" connection: a NaN breaks the line
         super().setData(x=x, y=y, connect="all" if finite else "finite", skipFiniteCheck=finite)
+
+
+# ---------------------------------------------------------------------- several lines as one item
+# Several lines of a plot painted by one item: the pieces of a fading trail.
+#
+# A clock's trail is five short lines of one colour, each a little more opaque than the
+# one before (:func:`core.views.clock.trail_series`): 50 of a frame's ~70 curves. As items
+# of their own, each line is visited, bounded and painted by the scene on every frame,
+# and each costs Qt and pyqtgraph the same upkeep as a long curve. :class:`LineGroup`
+# paints its lines one after another, in their order, each as it paints itself
+# (:meth:`LineItem.paint`, with its own opacity): the same calls on the same painter,
+# so the same pixels, from one item. The lines stay :class:`LineItem`\\ s with their own
+# data and pens (their plot updates them as before) and stay in the scene as the group's
+# children, so that exports find them (vector mode, their paths), but they paint nothing
+# themselves (``ItemHasNoContents``); their plot tells the group when they changed
+# (:meth:`LineGroup.refresh`).
+
+_ANTIALIAS = QtGui.QPainter.RenderHint.Antialiasing
+_NO_CONTENTS = QtWidgets.QGraphicsItem.GraphicsItemFlag.ItemHasNoContents
+
+
+class LineGroup(pg.GraphicsObject):
+    """Paints ``lines`` (which it adopts as children) in their order, as one item."""
+
+    paints = 0  # paints of all groups (tests)
+
+    def __init__(self, lines: Sequence[LineItem]) -> None:
+        super().__init__()
+        self.lines = list(lines)
+        self._rect: QtCore.QRectF | None = None
+        for line in self.lines:
+            line.setParentItem(self)
+            line.setFlag(_NO_CONTENTS, True)
+            line.painted_by = self
+
+    def refresh(self) -> None:
+        """A line's data or pen changed: its bounds and pixels are due again."""
+        self.prepareGeometryChange()
+        self._rect = None
+        self.informViewBoundsChanged()
+        self.update()
+
+    def viewTransformChanged(self) -> None:
+        """The lines' pixel padding follows the view (pyqtgraph calls this)."""
+        self.refresh()
+
+    def boundingRect(self) -> QtCore.QRectF:
+        rect = self._rect
+        if rect is None:
+            rect = QtCore.QRectF()
+            for line in self.lines:
+                own = line.boundingRect()
+                if own.isValid():
+                    rect = own if not rect.isValid() else rect.united(own)
+            self._rect = rect
+        return rect
+
+    def dataBounds(
+        self, ax: int, frac: float = 1.0, orthoRange: tuple[float, float] | None = None
+    ) -> tuple[float | None, float | None]:
+        """The lines' data bounds together (what auto-range measured of them)."""
+        lows, highs = [], []
+        for line in self.lines:
+            low, high = line.dataBounds(ax, frac, orthoRange)
+            if low is not None and high is not None and math.isfinite(low + high):
+                lows.append(low)
+                highs.append(high)
+        return (min(lows), max(highs)) if lows else (None, None)
+
+    def pixelPadding(self) -> float:
+        return max((line.pixelPadding() for line in self.lines), default=0.0)
+
+    def paint(self, p: QtGui.QPainter, opt: object, widget: object) -> None:
+        LineGroup.paints += 1
+        raster = on_raster(p)
+        for line in self.lines:
+            if not line.isVisible() or line.xData is None or len(line.xData) == 0:
+                continue
+            p.save()
+            p.setOpacity(line.effectiveOpacity())
+            pen = _one_path_pen(line) if raster else None
+            if pen is None:
+                line.paint(p, opt, widget)
+            else:
+                # what the line's own paint does for it (pyqtgraph's antialiased
+                # stroke, or FastCurveItem's wide pen for a short aliased line): one
+                # path, one pen, without finding that out anew for every line
+                aa = bool(line.opts["antialias"])
+                if not aa:
+                    line.wide_pen_paints += 1
+                p.setRenderHint(_ANTIALIAS, aa)
+                p.setPen(pen)
+                p.drawPath(line.getPath())
+            p.restore()
+
+
+def _one_path_pen(line: LineItem) -> QtGui.QPen | None:
+    """The pen with which ``line``'s own paint (on a raster device) strokes its whole
+    path in one ``drawPath`` and does nothing else, or ``None`` when it may do more or
+    otherwise (exporting, fills, shadows, segments, offset strokes, a cover)."""
+    opts = line.opts
+    pen = opts["pen"]
+    if is_exporting(line) or line.cover is not None or not isinstance(pen, QtGui.QPen):
+        return None
+    aa = bool(opts["antialias"])
+    key = (pen, aa, opts["segmentedLineMode"], opts["stepMode"], opts["fillLevel"])
+    known = line.__dict__.get("_one_path")
+    if known is None or known[0][0] is not pen or known[0][1:] != key[1:]:
+        plain = (
+            opts["fillLevel"] is None
+            and opts["shadowPen"] is None
+            and opts["compositionMode"] is None
+            and not opts["stepMode"]
+            and pen.style() != QtCore.Qt.PenStyle.NoPen
+            and not strokes_segments(line, pen)
+        )
+        # aliased: FastCurveItem's wide-pen stroke (a solid cosmetic pen over 1 px)
+        wide = (
+            not aa
+            and pen.style() == QtCore.Qt.PenStyle.SolidLine
+            and pen.isCosmetic()
+            and pen.widthF() > 1.0
+        )
+        known = line._one_path = (key, plain and (aa or wide))
+    if not known[1] or (not aa and len(line.xData) > line.wide_pen_points):
+        return None
+    return pen

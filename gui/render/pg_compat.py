@@ -410,6 +410,12 @@ def stroke_aliased(curve: pg.PlotCurveItem, p: QtGui.QPainter) -> None:
         p.drawPath(curve.getPath())
 
 
+def strokes_segments(curve: pg.PlotCurveItem, pen: QtGui.QPen) -> bool:
+    """Whether ``PlotCurveItem.paint`` strokes ``curve`` with ``pen`` as separate
+    segments (``drawLines``) rather than as its path."""
+    return bool(curve._shouldUseDrawLineSegments(pen))
+
+
 def is_exporting(item: pg.GraphicsItem) -> bool:
     """Whether ``item`` is being drawn by a pyqtgraph exporter (``setExportMode``)."""
     return item._exportOpts is not False
