@@ -387,7 +387,7 @@ def test_a_rope_drag_of_m_re_plans_its_legend_once(qtbot):
             QtCore.QCoreApplication.sendPostedEvents()
             widget.canvas.viewport().grab()
             plot = widget.plots["score"]
-            return plot.legend, plot.plot.getAxis("top").height()
+            return plot.legend, plot.plot.getAxis("top").height(), widget.canvas.height()
 
         widget = rope_widget()
         frame(widget, 5, live=False)
@@ -421,6 +421,8 @@ def test_a_rope_drag_of_m_re_plans_its_legend_once(qtbot):
                 assert not any(r.left() > text.left() + 1 and r.intersects(text) for r in rects)
         widget._full_quality()  # the drag is over: the strip as drawn afresh
         _settled(widget)
+        # the held room took from the data, not from the grid: the rows kept their size
+        assert widget.canvas.height() == strips[-1][2]
         assert not widget.plots["score"].legend.reserved
         fresh = rope_widget()
         frame(fresh, 511, live=False)

@@ -182,14 +182,15 @@ class StripLegend(pg.LegendItem):
         if changed:
             self.layout.invalidate()
 
-    def strip_height(self, width: float, scale: float = 1.0) -> float:
+    def strip_height(self, width: float, scale: float = 1.0, *, held: bool = True) -> float:
         """Height (px) of the strip ``width`` px wide with its entries at ``scale``: in
         as many columns as fit, one line each; in one column an entry wider than the
         strip wraps (its wrapped height). Depends on the texts and the width alone,
-        not on how the legend is laid out now."""
+        not on how the legend is laid out now. ``held``: the entries as wide as the
+        room a drag holds for them (:meth:`reserve`), else as their text."""
         if not self.items:
             return 0.0
-        columns = self.columns_for(width / scale)
+        columns = self.columns_for(width / scale, held=held)
         spacing = max(0.0, self.layout.verticalSpacing())
         _left, top, _right, bottom = self.layout.getContentsMargins()
         if columns > 1:
@@ -237,21 +238,23 @@ class StripLegend(pg.LegendItem):
         heights = [_one_line_size(label)[1] for _sample, label in self.items]
         return max(heights, default=0.0) + max(0.0, self.layout.verticalSpacing())
 
-    def entry_widths(self) -> list[float]:
+    def entry_widths(self, *, held: bool = True) -> list[float]:
         """Width of each entry (sample, its label on one line, the gaps before the label
-        and after it) in px."""
+        and after it) in px; with ``held``, at least the room a drag holds for it."""
         gap = self._gap()
-        held = self.reserved
+        held_room = self.reserved if held else []
         return [
-            SAMPLE_WIDTH + max(_natural_width(label), held[i] if i < len(held) else 0.0) + 2 * gap
+            SAMPLE_WIDTH
+            + max(_natural_width(label), held_room[i] if i < len(held_room) else 0.0)
+            + 2 * gap
             for i, (_s, label) in enumerate(self.items)
         ]
 
-    def columns_for(self, width: float) -> int:
+    def columns_for(self, width: float, *, held: bool = True) -> int:
         """The most columns of entries (filled row by row, each column as wide as its
         widest entry) that ``width`` px hold with the layout's margins (the last entry
-        has no gap after it); at least one."""
-        widths = self.entry_widths()
+        has no gap after it); at least one. ``held``: as :meth:`strip_height`."""
+        widths = self.entry_widths(held=held)
         frame = self._margins() - self._gap()
         for columns in range(len(widths), 1, -1):
             total = sum(max(widths[j::columns]) for j in range(columns))

@@ -753,7 +753,8 @@ class PanelPlot(PanelExtras, CellDisplay):
         legend = self.legend
         if legend is None or not shiboken6.isValid(legend) or not legend.items:
             return 0.0
-        return float(legend.strip_height(width, 1.0))
+        # (as its text needs: a drag's held room takes from the data, the grid stays)
+        return float(legend.strip_height(width, 1.0, held=False))
 
     def set_legible_height(self, height: float) -> None:
         """The smallest legible plot without a legend is ``height`` px (the grid's row

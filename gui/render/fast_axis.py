@@ -773,8 +773,9 @@ class FastAxisItem(pg.AxisItem):
 
     def doubled_text_size(self, p: QtGui.QPainter, layout: AxisLayout) -> float:
         """Room across a vertical axis for the tick labels of its range twice as wide,
-        on either side of zero: the labels of ± twice its largest value (``10`` →
-        ``-20``) at the same spacing, or what the labels need now if that is more. A drag holds it from
+        on either side of zero: the labels of ± twice the largest value it shows (range
+        ``-3.7..12.3`` → ``-25``) at the labels' spacing, or what the labels need now if
+        that is more. A drag holds it from
         the axis' first new labels (:meth:`hold_for_drag`): RoPE's simplified plot
         widened from ``-5`` to ``-10`` far into a drag of m, which moved its data and
         re-laid out the canvas then. Word, index, explicit and log ticks: what they need."""
@@ -791,7 +792,8 @@ class FastAxisItem(pg.AxisItem):
         spacing = min(abs(b - a) for a, b in zip(values, values[1:], strict=False))
         if spacing <= 0:
             return layout.text_size
-        widest = 2 * max(abs(v) for v in values)  # either sign: data may cross zero
+        # either sign (data may cross zero), from the range's ends (beyond the labels)
+        widest = 2 * max([abs(v) for v in values] + [abs(float(r)) for r in self.range])
         doubled = [-widest, widest]
         strings = self.tickStrings(doubled, self.autoSIPrefixScale * self.scale, spacing)
         measure = self.text_measure(p)
