@@ -72,3 +72,30 @@ def test_strip_axis_is_not_painted(qapp, monkeypatch):
     np.testing.assert_array_equal(skipped, replayed)
     assert (skipped[..., :3] != 255).any()  # the plot drawn
     view.close()
+
+
+def test_strip_heights_are_kept_for_their_texts_and_width(qapp):
+    """The view's grid asks every legend's height on each frame of a drag: a legend
+    whose texts, width and style stayed answers without measuring again; a rename, a
+    new size or held room gives the height a legend of that text measures afresh."""
+    plot = pg.PlotItem()
+    legend = StripLegend(colCount=1, labelTextSize="10pt")
+    legend.attach(plot)
+    for name in ("query at m=5", "query at m=261", "m − n = -4"):
+        legend.addItem(plot.plot([0, 1], [0, 1], name=name), name)
+    wide = legend.strip_height(300.0)
+    assert legend.heights_measured == 1
+    assert legend.strip_height(300.0) == wide and legend.heights_measured == 1
+    narrow = legend.strip_height(150.0)
+    assert narrow > wide and legend.heights_measured == 2
+    legend.rename(legend.items[0][1], "query at m=5 and a much longer name")
+    renamed = legend.strip_height(300.0)
+    assert legend.heights_measured == 3
+    fresh, fresh_plot = StripLegend(colCount=1, labelTextSize="10pt"), pg.PlotItem()
+    fresh.attach(fresh_plot)
+    for _sample, label in legend.items:
+        fresh.addItem(fresh_plot.plot([0, 1], [0, 1]), label.text)
+    assert fresh.strip_height(300.0) == renamed != wide
+    legend.reserve(7, [0, 1, 2])  # a drag's held room: wider entries, fewer columns
+    assert legend.strip_height(300.0) >= renamed and legend.heights_measured == 4
+    assert legend.strip_height(300.0, held=False) == renamed

@@ -46,6 +46,8 @@ class StripLegend(pg.LegendItem):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(offset=None, frame=False, **kwargs)
         self.reserved = []
+        self._heights: dict[tuple, float] = {}  # strip_height's answers
+        self.heights_measured = 0  # strip heights measured, not found again (tests)
         # drawn with the plot: it scales and moves with it (also in exports)
         self.setFlag(self.GraphicsItemFlag.ItemIgnoresTransformations, False)
 
@@ -187,9 +189,34 @@ class StripLegend(pg.LegendItem):
         as many columns as fit, one line each; in one column an entry wider than the
         strip wraps (its wrapped height). Depends on the texts and the width alone,
         not on how the legend is laid out now. ``held``: the entries as wide as the
-        room a drag holds for them (:meth:`reserve`), else as their text."""
+        room a drag holds for them (:meth:`reserve`), else as their text.
+
+        Kept for what it depends on: the view's grid asks for each legend's height on
+        every frame (:meth:`PanelPlot.legend_room`), mostly of the same texts."""
         if not self.items:
             return 0.0
+        layout = self.layout
+        key = (
+            width,
+            scale,
+            tuple(label.text for _sample, label in self.items),
+            tuple(self.reserved) if held else (),
+            self.opts.get("labelTextSize"),
+            self.items[0][1].item.font().key(),
+            layout.horizontalSpacing(),
+            layout.verticalSpacing(),
+            layout.getContentsMargins(),
+        )
+        known = self._heights.get(key)
+        if known is None:
+            if len(self._heights) >= 16:  # (a few widths and scales at a time)
+                self._heights.clear()
+            known = self._heights[key] = self._strip_height(width, scale, held)
+            self.heights_measured += 1
+        return known
+
+    def _strip_height(self, width: float, scale: float, held: bool) -> float:
+        """:meth:`strip_height`, measured."""
         columns = self.columns_for(width / scale, held=held)
         spacing = max(0.0, self.layout.verticalSpacing())
         _left, top, _right, bottom = self.layout.getContentsMargins()
