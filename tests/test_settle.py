@@ -363,6 +363,7 @@ def test_a_rope_drag_of_m_re_plans_its_legend_once(qtbot):
     from core.viewdata import ComputeContext
     from core.views import compute_view
     from gui.plotting.legend_strip import StripLegend
+    from gui.render.line_item import LineItem
     from gui.theme import current_theme, set_theme
     from gui.widgets.view_widget import ViewWidget
 
@@ -399,10 +400,14 @@ def test_a_rope_drag_of_m_re_plans_its_legend_once(qtbot):
             return resized
 
         StripLegend.rename = counted  # type: ignore[method-assign]
+        covered = LineItem.covered_paints
         try:
             strips = [frame(widget, m) for m in (6, 7, 8, 9, 10, 14, 27, 99, 103, 244, 350, 511)]
         finally:
             StripLegend.rename = rename  # type: ignore[method-assign]
+        # the two query positions' score curves are one array: the live frames stroke
+        # the one on top only (see test_views_core)
+        assert LineItem.covered_paints > covered
         # a name whose box changed re-laid out the legend (and re-planned its strip)
         assert sum(replans) <= 1, replans  # once at most: the first that needed room
         changes = sum(a != b for a, b in zip(strips, strips[1:], strict=False))

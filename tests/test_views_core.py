@@ -503,3 +503,20 @@ def test_every_numeric_parameter_at_its_minimum(view_id):
         assert data.panels, param.name
         checked += 1
     assert checked
+
+
+def test_rope_score_curves_of_both_query_positions_are_one_array():
+    """The score depends on m − n alone: the curves of the query at m and at m + L are
+    the same up to rounding and are drawn from one array (a live window then strokes
+    the one on top only); each still equals the exact score of its own position."""
+    model = rope_view.MODEL
+    for m in (5, 300, 70000):
+        params = model.validate({**model.defaults(), "m": m, "seq_len": 64})
+        data = rope_view.compute(params, CTX)
+        first, second = next(p for p in data.panels if p.key == "score").series[:2]
+        assert second.y is first.y
+        f = rope_view.fixed(params, CTX.max_points)
+        assert not f.fast.any()  # (the exact curves, no band)
+        for s, qp in ((first, m), (second, m + 64)):
+            exact = f.af**2 * rope_score_vs_offset(f.q, f.k, f.offs, f.inv, params["style"], qp)
+            np.testing.assert_allclose(s.y, exact, rtol=0, atol=1e-9 * np.abs(exact).max())

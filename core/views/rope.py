@@ -732,6 +732,9 @@ def _image_panels(params: Mapping[str, Any]) -> tuple[list[Panel], str]:
 #: Parameters a frame of the RoPE view changes alone while the rest stays: the query and
 #: key positions and the pair drawn (a drag of m). What depends on none of them is kept.
 FRAME_PARAMS = frozenset({"m", "n", "pair"})
+#: largest difference (rounding, relative to the curve's scale) at which the score
+#: curves of the two query positions are drawn from one array
+SAME_CURVE = 1e-9
 
 
 class Fixed(NamedTuple):
@@ -939,14 +942,16 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         )
         about[notes[-1]] = ("score", "decay")
     else:
+        ys = [af**2 * rope_score_vs_offset(q, k, offs, inv, style, qp) for qp in (m, m + L)]
+        # the score depends on m − n alone: the two query positions give the same curve
+        # up to rounding, drawn from one array (the window then leaves the hidden line's
+        # live strokes out: gui.render.line_item.LineItem.cover)
+        scale = float(np.max(np.abs(ys[0]))) if ys[0].size else 0.0
+        if ys[0].shape == ys[1].shape and np.all(np.abs(ys[1] - ys[0]) <= SAME_CURVE * scale):
+            ys[1] = ys[0]
         score = [
-            Series(
-                f"query at m={qp}",
-                offs,
-                af**2 * rope_score_vs_offset(q, k, offs, inv, style, qp),
-                "line" if qp == m else "dashed",
-            )
-            for qp in (m, m + L)
+            Series(f"query at m={qp}", offs, y, "line" if qp == m else "dashed")
+            for qp, y in zip((m, m + L), ys, strict=True)
         ]
     if abs(m - n) < L:
         score.append(
