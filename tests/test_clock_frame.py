@@ -149,6 +149,26 @@ def test_moved_texts_do_not_report_to_their_view_box(clock_widget, monkeypatch):
     clock_widget.show_data(compute(m=7.4))
 
 
+def test_covers_are_found_with_one_look_at_each_line(clock_widget, monkeypatch):
+    """Which line hides which (:meth:`PanelPlot._find_covers`) is found from one look at
+    each line's arrays: the clock draws ~60 lines on every frame."""
+    plot = clock_widget.plots["plane"]
+    looks: list[LineItem] = []
+    original = LineItem.getOriginalDataset
+    monkeypatch.setattr(
+        LineItem, "getOriginalDataset", lambda self: looks.append(self) or original(self)
+    )
+    plot._find_covers()
+    assert len(looks) == len(plot.curves) > 10
+    assert all(line.cover is None for line in plot.curves)  # (no two share arrays)
+    shared = plot.curves[-1]  # a line drawn again, above, from the same arrays
+    plot.curves[3].setData(*shared.getOriginalDataset())
+    plot._find_covers()
+    assert plot.curves[3].cover is shared and shared.cover is None
+    clock_widget.show_data(compute(m=6.1))  # (its own arrays again)
+    assert plot.curves[3].cover is None
+
+
 def test_a_trail_is_painted_by_one_item(clock_widget):
     """Each tip's fading trail (five lines) is one item of the scene: the scene visits
     and paints it once a frame, and the lines are not painted on their own."""

@@ -441,19 +441,18 @@ class PanelPlot(PanelExtras, CellDisplay):
         sinusoidal and RoPE curves) which line is drawn above it with the same data:
         where that line hides every pixel of it, it paints nothing
         (:meth:`LineItem.hidden_under`)."""
-        lines = [item for item in self.curves if isinstance(item, LineItem)]
-        for i, item in enumerate(lines):
+        # from the last line back: the nearest later line with the same arrays, by
+        # their identities (one look at each line: a pass over every later line per
+        # line asked the clock's ~60 lines ~400 times a frame)
+        above: dict[tuple[int, int], LineItem] = {}
+        for item in reversed([item for item in self.curves if isinstance(item, LineItem)]):
             x, y = item.getOriginalDataset()
-            item.cover = next(
-                (
-                    later
-                    for later in lines[i + 1 :]
-                    if x is not None
-                    and later.getOriginalDataset()[0] is x
-                    and later.getOriginalDataset()[1] is y
-                ),
-                None,
-            )
+            if x is None:
+                item.cover = None
+                continue
+            key = (id(x), id(y))
+            item.cover = above.get(key)
+            above[key] = item
 
     def text_theme(self, theme: Theme) -> Theme:
         """``theme`` with its text sizes multiplied by :attr:`text_zoom` (what the title,
