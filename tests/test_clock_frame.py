@@ -169,9 +169,10 @@ def test_covers_are_found_with_one_look_at_each_line(clock_widget, monkeypatch):
     assert plot.curves[3].cover is None
 
 
-def test_a_trail_is_painted_by_one_item(clock_widget):
+def test_a_trail_is_painted_by_one_item(clock_widget, monkeypatch):
     """Each tip's fading trail (five lines) is one item of the scene: the scene visits
-    and paints it once a frame, and the lines are not painted on their own."""
+    and paints it once a frame, the lines are not painted on their own, and a frame
+    that moves them tells the view box once."""
     trails = 0
     for plot in clock_widget.plots.values():
         names = [s.name for s in plot.panel.series]
@@ -190,6 +191,15 @@ def test_a_trail_is_painted_by_one_item(clock_widget):
     # the scene paints the groups, the arcs and lines of its own, the shafts: not the
     # trails' lines (50 of them)
     assert len(drawn) == sum(len(plot.curves) - 8 + 2 for plot in clock_widget.plots.values())
+    reported: list[object] = []
+    told = pg.GraphicsItem.informViewBoundsChanged
+    monkeypatch.setattr(
+        pg.GraphicsItem, "informViewBoundsChanged", lambda s: reported.append(s) or told(s)
+    )
+    clock_widget.show_data(compute(m=4.9), live=True)  # q's trails move, k's stay
+    # each moved trail tells its view box once, not each of its lines
+    assert not [item for item in reported if getattr(item, "painted_by", None) is not None]
+    assert sum(isinstance(item, LineGroup) for item in reported) == len(clock_widget.plots)
     groups = LineGroup.paints
     for live in (True, False):
         clock_widget.show_data(compute(m=5.5 + live), live=live)

@@ -391,9 +391,11 @@ class PanelPlot(PanelExtras, CellDisplay):
                     # range, ticks and grid stay as they are, nothing is stroked anew);
                     # the plot is brought up to date as for any other change
                     if rebuilt or not draws_alike(old, (x, y)):
-                        item.setData(x, y)
                         if isinstance(item, LineItem) and item.painted_by is not None:
+                            item.set_data_quietly(x, y)  # its group is told below
                             moved.add(item.painted_by)
+                        else:
+                            item.setData(x, y)
                     changed = True
                 if panel.kind == "curves":
                     item.opts["name"] = s.name

@@ -21,7 +21,7 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from gui.render.fast_curve import FastCurveItem
-from gui.render.pg_compat import is_exporting, strokes_segments
+from gui.render.pg_compat import is_exporting, strokes_segments, swap_curve_data
 from gui.render.raster import on_raster
 
 _SOLID_BRUSH = QtCore.Qt.BrushStyle.SolidPattern
@@ -149,13 +149,28 @@ class LineItem(FastCurveItem):
         if self._original[0] is not None:
             self._show_original()
 
-    def _show_original(self) -> None:
+    def set_data_quietly(self, x: np.ndarray, y: np.ndarray) -> None:
+        """:meth:`setData` for a line that its :attr:`painted_by` group paints: the same
+        data, bounds and paths, without the scene, view box and listeners being told
+        (the group is: :meth:`LineGroup.refresh`, once for all its lines). A clock frame
+        moves 25 trail lines; each told them on its own."""
+        self._original = (np.asarray(x, dtype=float), np.asarray(y, dtype=float))
+        shown_x, shown_y, finite = self._shown_arrays()
+        swap_curve_data(self, shown_x, shown_y, "all" if finite else "finite", finite)
+
+    def _shown_arrays(self) -> tuple[np.ndarray, np.ndarray, bool]:
+        """The original arrays as shown (log-mapped on log axes) and whether all finite."""
         x, y = self._original
+        if x is None or y is None:
+            raise ValueError("the line has no data")
         if self._log[0]:
             x = log_mapped(x)
         if self._log[1]:
             y = log_mapped(y)
-        finite = bool(np.isfinite(x).all() and np.isfinite(y).all())
+        return x, y, bool(np.isfinite(x).all() and np.isfinite(y).all())
+
+    def _show_original(self) -> None:
+        x, y, finite = self._shown_arrays()
         # PlotDataItem's "auto" connection: a NaN breaks the line
         super().setData(x=x, y=y, connect="all" if finite else "finite", skipFiniteCheck=finite)
 

@@ -32,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
@@ -408,6 +409,28 @@ def stroke_aliased(curve: pg.PlotCurveItem, p: QtGui.QPainter) -> None:
         p.drawLines(*curve._getLineSegments())
     else:
         p.drawPath(curve.getPath())
+
+
+def swap_curve_data(
+    curve: pg.PlotCurveItem, x: np.ndarray, y: np.ndarray, connect: str, skip_finite_check: bool
+) -> None:
+    """Store what ``curve.setData(x=x, y=y, connect=connect, skipFiniteCheck=...)`` stores
+    for two 1-D arrays of one shape (its data, its forgotten bounds and paths), without
+    telling the scene, the view box and listeners (``prepareGeometryChange``,
+    ``informViewBoundsChanged``, ``update``, ``sigPlotChanged``): for a line that an item
+    painting several lines paints, which tells them once for all its lines."""
+    if x.ndim != 1 or x.shape != y.shape:
+        raise ValueError(f"X and Y arrays must be 1-D of one shape--got {x.shape}, {y.shape}")
+    curve.yData = y.view(np.ndarray)
+    curve.xData = x.view(np.ndarray)
+    curve.invalidateBounds()
+    curve.path = None
+    curve.fillPath = None
+    curve._fillPathList = None
+    curve._mouseShape = None
+    curve._lineSegmentsRendered = False
+    curve.opts["connect"] = connect
+    curve.opts["skipFiniteCheck"] = skip_finite_check
 
 
 def strokes_segments(curve: pg.PlotCurveItem, pen: QtGui.QPen) -> bool:
