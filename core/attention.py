@@ -62,6 +62,9 @@ class AttentionResult:
 
 #: the methods whose result depends on ``base``
 _BASE_METHODS = frozenset({"sinusoidal", "rope"})
+#: results of at most this many numbers (weights and outputs) are kept: 16 of them
+#: hold at most 8 MB
+KEEP_LIMIT = 65536
 
 
 def toy_attention(
@@ -73,10 +76,10 @@ def toy_attention(
 ) -> AttentionResult:
     """Run one toy attention head over ``tokens`` with a positional method.
 
-    Results are kept for the last few inputs (a drag of ``base`` leaves the runs
-    without positions, and with learned or ALiBi positions, as they were: the
-    permutation view computed all six of its runs on every frame); each call gets
-    arrays of its own.
+    Results of up to :data:`KEEP_LIMIT` numbers are kept for the last few inputs (a
+    drag of ``base`` leaves the runs without positions, and with learned or ALiBi
+    positions, as they were: the permutation view computed all six of its runs on
+    every frame); each call gets arrays of its own.
 
     Parameters
     ----------
@@ -90,13 +93,16 @@ def toy_attention(
         raise ValueError(f"method must be one of {', '.join(ATTENTION_METHODS)}")
     if not tokens:
         raise ValueError("the sentence has no words")
+    n = len(tokens)
+    if n * (n + d_model) > KEEP_LIMIT:  # (a long sentence: not kept)
+        return _attention(tokens, method, d_model, base, causal)
     kept = _kept_attention(
         tuple(tokens), method, d_model, base if method in _BASE_METHODS else None, causal
     )
     return AttentionResult(kept.weights.copy(), kept.outputs.copy())
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=16)
 def _kept_attention(
     tokens: tuple[str, ...], method: str, d_model: int, base: float | None, causal: bool
 ) -> AttentionResult:

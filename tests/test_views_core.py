@@ -442,6 +442,11 @@ def test_permutation_base_drag_reruns_only_the_runs_with_positions(monkeypatch):
     kept = toy_attention(a, "none", 24)
     kept.weights[:] = 0  # a caller's own arrays
     assert toy_attention(a, "none", 24).weights.any()
+    long = [f"w{i}" for i in range(300)]  # more numbers than KEEP_LIMIT: not kept
+    embedded.clear()
+    toy_attention(long, "none", 16)
+    toy_attention(long, "none", 16)
+    assert len(embedded) == 2
 
 
 def test_permutation_rejects_other_words():
