@@ -76,6 +76,36 @@ def test_exported_markers_look_like_pyqtgraphs_own(qtbot):
     assert (diff > 60).mean() < 0.005  # ... of the same picture
 
 
+def test_a_few_markers_are_stamped_as_pyqtgraph_stamps_them(qtbot, monkeypatch):
+    """A series of a few markers (RoPE's "m − n" dot, its "two pairs") is painted on
+    screen without pyqtgraph's array set-up, the same atlas fragments: the same pixels,
+    also for a marker outside the view (the view box clips it) and a series too long
+    for it (pyqtgraph's own paint)."""
+    canvas, plot = _scatter_canvas(6)
+    qtbot.addWidget(canvas)
+    canvas.show()
+    qtbot.waitExposed(canvas)
+    scatter = plot.curves[0].scatter
+    plot.plot.getViewBox().setXRange(0.5, 4.2, padding=0)  # markers 0 and 5 out of view
+
+    def grab() -> QtGui.QImage:
+        canvas.viewport().repaint()
+        return canvas.grab().toImage().convertToFormat(QtGui.QImage.Format.Format_RGB32)
+
+    before = scatter.few_painted
+    fast = grab()
+    assert scatter.few_painted > before
+    monkeypatch.setattr(ExportScatter, "_paint_few", lambda self, p, widget: False)
+    assert grab() == fast  # pyqtgraph's paint: the same picture
+    monkeypatch.undo()
+    canvas2, plot2 = _scatter_canvas(40)  # too many: pyqtgraph's
+    qtbot.addWidget(canvas2)
+    canvas2.show()
+    qtbot.waitExposed(canvas2)
+    canvas2.grab()
+    assert plot2.curves[0].scatter.few_painted == 0
+
+
 def test_pixel_unique_keeps_one_point_per_cell():
     pts = np.array([[0.1, 0.1], [0.9, 0.2], [1.5, 0.5], [0.2, 3.0], [1.2, 0.4]])
     assert pixel_unique(pts, 1.0).tolist() == [0, 2, 3]

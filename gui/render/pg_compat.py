@@ -205,6 +205,12 @@ INTERNAL_MEMBERS: dict[str, dict[str, Member]] = {
         "opts": _attribute("pen", "antialias", used_by="panel_plot"),
         "curve": _attribute(used_by="panel_plot"),
     },
+    "ScatterPlotItem": {
+        # the points' record array: x, y, visible, and each symbol's place in the atlas
+        "data": _attribute(used_by="symbol_series"),
+        "fragmentAtlas": _attribute(used_by="symbol_series"),  # pixmap, devicePixelRatio
+        "opts": _attribute("pxMode", "useCache", "compositionMode", used_by="symbol_series"),
+    },
 }
 
 #: Attributes the code stores on pyqtgraph objects (its subclasses' and items') for its
@@ -228,6 +234,11 @@ OWN_ATTRIBUTES: dict[str, dict[str, str]] = {
 #: (SHA-256 of pyqtgraph 0.14.0's source, the module holding the port). A changed
 #: fingerprint means pyqtgraph changed that logic: compare and update the port.
 PORTED_SOURCES: dict[str, tuple[str, str]] = {
+    # its screen paint of pixel-mode symbols from the atlas (drawPixmapFragments)
+    "ScatterPlotItem.paint": (
+        "3ecb56b2b32a3d76182c3cb882d07886aec5517d60c213664ea5eeacde6c774c",
+        "gui/render/symbol_series.py (ExportScatter._paint_few)",
+    ),
     "AxisItem.generateDrawSpecs": (
         "94d1f7e106f9a5697f5935cf3634e0a696a5d17a6760b99c972577503a8d7846",
         "gui/render/axis_specs.py",
@@ -311,6 +322,7 @@ _CLASSES: dict[str, type] = {
     "LegendItem": pg.LegendItem,
     "PlotDataItem": pg.PlotDataItem,
     "GraphicsWidget": pg.GraphicsWidget,
+    "ScatterPlotItem": pg.ScatterPlotItem,
 }
 
 _FRESH: dict[str, Callable[[], Any]] = {
@@ -324,6 +336,7 @@ _FRESH: dict[str, Callable[[], Any]] = {
     "GraphicsScene": pg.GraphicsScene,
     "LegendItem": pg.LegendItem,
     "PlotDataItem": pg.PlotDataItem,
+    "ScatterPlotItem": pg.ScatterPlotItem,
 }
 
 
