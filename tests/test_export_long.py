@@ -106,6 +106,37 @@ def test_a_few_markers_are_stamped_as_pyqtgraph_stamps_them(qtbot, monkeypatch):
     assert plot2.curves[0].scatter.few_painted == 0
 
 
+def test_new_positions_of_as_many_markers_move_them_as_drawn_afresh(qtbot):
+    """New data of a marker series with as many points (RoPE's markers follow m) moves
+    the markers instead of styling every point again: the picture is the one a plot
+    drawn afresh with that data shows; another number of points is pyqtgraph's update."""
+
+    def panel(y: np.ndarray) -> Panel:
+        x = np.arange(y.size, dtype=float)
+        return Panel("w", "markers", "curves", "i", "y", series=[Series("y", x, y, "scatter")])
+
+    def shown(canvas: pg.GraphicsLayoutWidget) -> QtGui.QImage:
+        qtbot.addWidget(canvas)
+        canvas.resize(300, 200)
+        canvas.show()
+        qtbot.waitExposed(canvas)
+        return canvas.grab().toImage()
+
+    canvas, plot = _scatter_canvas(6)
+    shown(canvas)
+    series = plot.curves[0]
+    moved = series.moved
+    new = np.cos(np.arange(6.0))
+    plot.show(panel(new))
+    assert series.moved == moved + 1  # moved, not styled again
+    np.testing.assert_array_equal(series.scatter.getData()[1], new)
+    fresh = pg.GraphicsLayoutWidget()
+    PanelPlot(fresh.addPlot()).show(panel(new))
+    assert shown(fresh) == canvas.grab().toImage()
+    plot.show(panel(np.cos(np.arange(7.0))))  # a point more: pyqtgraph's update
+    assert series.moved == moved + 1 and len(series.scatter.getData()[0]) == 7
+
+
 def test_pixel_unique_keeps_one_point_per_cell():
     pts = np.array([[0.1, 0.1], [0.9, 0.2], [1.5, 0.5], [0.2, 3.0], [1.2, 0.4]])
     assert pixel_unique(pts, 1.0).tolist() == [0, 2, 3]

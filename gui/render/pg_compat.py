@@ -99,6 +99,10 @@ PRIVATE_MEMBERS: dict[str, dict[str, Member]] = {
         # a slot of the Plot Options form (PLOT_MENU_SLOTS)
         "_handle_max_traces_toggle": _method("check_state", used_by="pg_compat (plot menus)"),
     },
+    "PlotDataItem": {
+        # the data as shown (log mapping, downsampling, clipping applied); None: none
+        "_getDisplayDataset": _method(used_by="symbol_series"),
+    },
 }
 
 #: Undocumented but public-looking members the code relies on (not routed, only checked).
@@ -210,6 +214,8 @@ INTERNAL_MEMBERS: dict[str, dict[str, Member]] = {
         "data": _attribute(used_by="symbol_series"),
         "fragmentAtlas": _attribute(used_by="symbol_series"),  # pixmap, devicePixelRatio
         "opts": _attribute("pxMode", "useCache", "compositionMode", used_by="symbol_series"),
+        "bounds": _attribute(used_by="symbol_series"),  # [x bounds, y bounds] (None: stale)
+        "invalidate": _method(used_by="symbol_series"),
     },
 }
 
@@ -234,6 +240,15 @@ OWN_ATTRIBUTES: dict[str, dict[str, str]] = {
 #: (SHA-256 of pyqtgraph 0.14.0's source, the module holding the port). A changed
 #: fingerprint means pyqtgraph changed that logic: compare and update the port.
 PORTED_SOURCES: dict[str, tuple[str, str]] = {
+    # what a marker series' new positions change (symbol_series.SymbolSeries.updateItems)
+    "PlotDataItem.updateItems": (
+        "47eae0e842ae3855efbf073cee95833135982e6cde36623d12688760863f52aa",
+        "gui/render/symbol_series.py (SymbolSeries.updateItems)",
+    ),
+    "ScatterPlotItem.addPoints": (
+        "6479d6d7013bfac79453b08386f3b3e20cb9ce1b4893b3405dda41f9332405fc",
+        "gui/render/pg_compat.py (move_markers)",
+    ),
     # its screen paint of pixel-mode symbols from the atlas (drawPixmapFragments)
     "ScatterPlotItem.paint": (
         "3ecb56b2b32a3d76182c3cb882d07886aec5517d60c213664ea5eeacde6c774c",
@@ -461,6 +476,33 @@ def mark_rendered(image: pg.ImageItem) -> None:
     """Record that ``image.qimage`` is up to date (``ImageItem.render`` does this)."""
     image._renderRequired = False
     image._unrenderable = False
+
+
+def display_dataset(item: pg.PlotDataItem) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(x, y)`` as ``item`` shows them (its display dataset; ``None``: no data)."""
+    dataset = item._getDisplayDataset()
+    if dataset is None or dataset.x is None or dataset.y is None:
+        return None
+    return dataset.x, dataset.y
+
+
+def move_markers(scatter: pg.ScatterPlotItem, x: np.ndarray, y: np.ndarray) -> bool:
+    """Give ``scatter``'s points the positions ``x``, ``y`` (as many as it has), their
+    style and their symbols' places in the atlas kept: what ``setData`` with the same
+    style arrives at, without styling every point again (``addPoints``' restyle and
+    ``updateSpots``). ``False`` (nothing changed) when the number of points differs."""
+    data = scatter.data
+    if len(data) != len(x) or len(x) != len(y):
+        return False
+    data["x"] = x
+    data["y"] = y
+    # what addPoints does after setting the points (their style is the same)
+    scatter.prepareGeometryChange()
+    scatter.informViewBoundsChanged()
+    scatter.bounds = [None, None]
+    scatter.invalidate()
+    scatter.sigPlotChanged.emit(scatter)
+    return True
 
 
 def forget_bounds(view: pg.ViewBox, item: pg.GraphicsItem) -> None:
