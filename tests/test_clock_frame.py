@@ -169,6 +169,38 @@ def test_covers_are_found_with_one_look_at_each_line(clock_widget, monkeypatch):
     assert plot.curves[3].cover is None
 
 
+def test_live_frames_of_one_quality_look_at_the_lines_once(clock_widget):
+    """:meth:`PanelPlot.set_quality` looks at every line only when the quality or the
+    items changed: a drag's frames ask for the same live quality each time."""
+    plots = list(clock_widget.plots.values())
+    clock_widget.show_data(compute(m=2.2), live=True)
+    passes = [plot.quality_passes for plot in plots]
+    for m in (2.3, 2.4, 2.5):
+        clock_widget.show_data(compute(m=m), live=True)
+    assert [plot.quality_passes for plot in plots] == passes
+    assert all(not line.opts["antialias"] for line in _shafts(clock_widget))  # live
+    clock_widget.show_data(compute(m=2.5))  # settled: each plot looks again
+    assert [plot.quality_passes for plot in plots] == [p + 1 for p in passes]
+    assert all(line.opts["antialias"] for line in _shafts(clock_widget))
+
+
+def test_moved_lines_are_compared_once(clock_widget, monkeypatch):
+    """A line's arrays are compared with its old ones once a frame (whether it moved,
+    then whether it draws alike: each pair of arrays was compared two or three times)."""
+    from gui.plotting import plot_data
+
+    clock_widget.show_data(compute(m=3.0))
+    pairs: list[tuple[object, object]] = []  # (kept: no id is reused meanwhile)
+    original = plot_data.same_array
+    monkeypatch.setattr(
+        plot_data, "same_array", lambda a, b: pairs.append((a, b)) or original(a, b)
+    )
+    clock_widget.show_data(compute(m=3.4))
+    assert len(pairs) > 40  # (the clock's lines, each looked at)
+    ids = [(id(a), id(b)) for a, b in pairs]
+    assert len(set(ids)) == len(ids)
+
+
 def test_a_trail_is_painted_by_one_item(clock_widget, monkeypatch):
     """Each tip's fading trail (five lines) is one item of the scene: the scene visits
     and paints it once a frame, the lines are not painted on their own, and a frame

@@ -22,9 +22,11 @@ from gui.plotting.hover import HoverOverlay
 from gui.plotting.legend_strip import StripLegend
 from gui.plotting.panel_extras import PanelExtras
 from gui.plotting.plot_data import (
+    MOVED,
+    SAME,
     color_levels,
+    curve_change,
     display_image,
-    draws_alike,
     same_arrays,
     series_color,
 )
@@ -295,6 +297,8 @@ class PanelPlot(PanelExtras, CellDisplay):
         self._drag_renamed: set[int] = set()  # legend entries renamed through the drag
         self._title_room: tuple[tuple | None, float] = (None, 0.0)  # title_room's last
         self.title_rooms_reused = 0  # title_room answers given again unmeasured (tests)
+        self._quality: tuple | None = None  # set_quality's last inputs (and items)
+        self.quality_passes = 0  # set_quality calls that looked at every item (tests)
         self._table_html: str | None = None
         self._image_source: tuple | None = None  # (levels, (image, x, y)) last shown
         self.text_zoom = 1.0  # this plot's text relative to the theme (focus mode)
@@ -386,11 +390,12 @@ class PanelPlot(PanelExtras, CellDisplay):
             for item, s in zip(self.curves, panel.series, strict=True):
                 x, y = np.asarray(s.x, float), np.asarray(s.y, float)
                 old = item.getOriginalDataset()
-                if rebuilt or not same_arrays(old, (x, y)):
+                change = MOVED if rebuilt else curve_change(old, (x, y))
+                if change != SAME:
                     # values that differ by rounding alone keep the curve as drawn (its
                     # range, ticks and grid stay as they are, nothing is stroked anew);
                     # the plot is brought up to date as for any other change
-                    if rebuilt or not draws_alike(old, (x, y)):
+                    if change == MOVED:
                         if isinstance(item, LineItem) and item.painted_by is not None:
                             item.set_data_quietly(x, y)  # its group is told below
                             moved.add(item.painted_by)
@@ -501,6 +506,15 @@ class PanelPlot(PanelExtras, CellDisplay):
         its curves are sparse enough to afford it. Dashed pens are drawn solid while live
         (a dashed path cannot be split into fast segments).
         """
+        # the same quality for the same items: nothing to look at (the view asks on
+        # every frame of a drag; a look at every line took ~0.1 ms a clock frame). The
+        # items are the same while no rebuild made new ones and the arrows (made on
+        # the first show after a rebuild) are as many.
+        key = (antialias, dashes, self.rebuilds, len(self.curves), len(self.arrows), self.image)
+        if key == self._quality:
+            return
+        self._quality = key
+        self.quality_passes += 1
         restyled = False
         image = self.image
         if isinstance(image, FastImageItem) and image.live != (not dashes):
