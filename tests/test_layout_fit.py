@@ -393,3 +393,43 @@ def test_a_word_wider_than_its_title_breaks_after_its_punctuation(qapp):
     assert "".join(lines[1:3]) == word  # broken, nothing lost
     assert all(metrics.horizontalAdvance(line) <= width for line in lines)
     assert wrap_words("a b", metrics, 1.0) == ["a", "b"]  # no punctuation: whole words
+
+
+def test_titles_wrap_as_measured_whole_from_their_words_advances(qapp, monkeypatch):
+    """:func:`wrap_in` breaks a title where :func:`wrap_words` does, at every width,
+    and a title wrapped again with one number changed (a drag's frame) measures only
+    the lines near the width and its new words, not every line grown by a word."""
+    from PySide6 import QtGui
+
+    from gui.plotting import panel_plot
+    from gui.plotting.panel_plot import wrap_in, wrap_words, wrapped_lines
+
+    title = (
+        "Pair 0, θ = 1: angle (m − n)·θ = (3.25 − 0)·1 = 3.25 rad → +186.2° and "
+        "bias = −0.1·torch.arange(8), [i, j] q·k = cos((m − n)·θ)"
+    )
+    for bold, size in ((False, 13.0), (True, 19.5)):
+        font = QtGui.QFont()
+        font.setPointSizeF(size)
+        font.setBold(bold)
+        metrics = QtGui.QFontMetricsF(font)
+        full = metrics.horizontalAdvance(title)
+        for step in range(1, 60):
+            width = full * step / 50
+            assert wrap_in(title, font, width) == wrap_words(title, metrics, width), width
+    measured: list[str] = []
+
+    class Counting(QtGui.QFontMetricsF):
+        def horizontalAdvance(self, text, *args):  # type: ignore[override]
+            measured.append(text)
+            return super().horizontalAdvance(text, *args)
+
+    monkeypatch.setattr(QtGui, "QFontMetricsF", Counting)
+    font = QtGui.QFont()
+    width = Counting(font).horizontalAdvance(title) / 3.5
+    wrapped_lines(title, font, width)  # (as the view's grid asks for a title's lines)
+    measured.clear()
+    lines, _spacing = wrapped_lines(title.replace("3.25", "3.5"), font, width)
+    assert lines == 4
+    assert 0 < len(measured) <= 2 + 2 * lines, measured  # (the new word; the lines' ends)
+    assert panel_plot.wrap_words is wrap_words  # (the reference kept)

@@ -98,6 +98,61 @@ def wrap_words(text: str, metrics: QtGui.QFontMetricsF, width: float) -> list[st
     return lines or [""]
 
 
+_ADVANCES: dict[str, dict[str, float]] = {}  # font key -> word -> advance (px)
+_ADVANCES_MAX = 4096  # (words kept per font: cleared when full)
+
+
+def wrap_in(text: str, font: QtGui.QFont, width: float) -> list[str]:
+    """:func:`wrap_words` of ``text`` in ``font``: the same lines, measured mostly from
+    the advances of its words, kept per font.
+
+    A title that follows a slider (RoPE's plane: "… = (m − n)·θ = …") is wrapped on
+    every frame of a drag, twice (shown, and for its row's room), each time measuring
+    its growing lines anew (~0.1 ms a wrap). Its words mostly repeat from frame to
+    frame. A line with a word added is as wide as its words and spaces up to the
+    kerning at the spaces, well under a character: a line that clearly fits or
+    clearly does not is decided from those, one within a character of ``width``
+    measured whole, as :func:`wrap_words` measures it."""
+    metrics = QtGui.QFontMetricsF(font)
+    known = _ADVANCES.setdefault(font.key(), {})
+    if len(known) >= _ADVANCES_MAX:
+        known.clear()
+
+    def advance(part: str) -> float:
+        found = known.get(part)
+        if found is None:
+            found = known[part] = metrics.horizontalAdvance(part)
+        return found
+
+    space = advance(" ")
+    margin = max(metrics.averageCharWidth(), metrics.maxWidth() / 2, 1.0)
+    lines: list[str] = []
+    line_w = 0.0  # the last line's width as estimated (or measured)
+    for word in text.split(" "):
+        word_w = advance(word)
+        if lines:
+            wide = line_w + space + word_w
+            if wide <= width - margin:
+                fits = True
+            elif wide > width + margin:
+                fits = False
+            else:
+                wide = metrics.horizontalAdvance(f"{lines[-1]} {word}")
+                fits = wide <= width
+            if fits:
+                lines[-1] = f"{lines[-1]} {word}"
+                line_w = wide
+                continue
+        if word_w > width:
+            parts = _split_word(word, metrics, width)
+            lines.extend(parts)
+            line_w = metrics.horizontalAdvance(parts[-1])
+        else:
+            lines.append(word)
+            line_w = word_w
+    return lines or [""]
+
+
 def index_ticks(panel: Panel) -> tuple[list[tuple[float, str]] | None, ...]:
     """``(x, y)`` ticks that label every column and row of a small heatmap (at most
     :data:`MAX_CELLS` along that axis, whole-number coordinates) that has no ticks of
@@ -207,10 +262,9 @@ def wrapped_lines(text: str, font: QtGui.QFont, width: float) -> tuple[int, floa
     if known is None:
         if len(_LINE_COUNTS) >= _LINE_COUNTS_MAX:
             _LINE_COUNTS.clear()
-        metrics = QtGui.QFontMetricsF(font)
         known = _LINE_COUNTS[key] = (
-            len(wrap_words(text, metrics, width)),
-            float(metrics.lineSpacing()),
+            len(wrap_in(text, font, width)),
+            float(QtGui.QFontMetricsF(font).lineSpacing()),
         )
     return known
 
@@ -994,11 +1048,7 @@ class PanelPlot(PanelExtras, CellDisplay):
         width = label.width() - 8
         font = QtGui.QFont(label.item.font())
         font.setPointSizeF(float(size[:-2]))
-        text = (
-            "<br>".join(wrap_words(title, QtGui.QFontMetricsF(font), width))
-            if width > 20
-            else title
-        )
+        text = "<br>".join(wrap_in(title, font, width)) if width > 20 else title
         shown = self._shown_title
         if self.hold_title_lines and shown is not None and label.isVisible():
             # fewer lines during a drag: blank ones keep the title row's height (RoPE's
