@@ -201,6 +201,26 @@ def test_moved_lines_are_compared_once(clock_widget, monkeypatch):
     assert len(set(ids)) == len(ids)
 
 
+def test_a_frame_that_changes_the_texts_alone_keeps_their_colours(clock_widget, monkeypatch):
+    """The labels' colours and patches are made and compared only when the theme or the
+    labels' colours change: a drag's frame sets the new texts alone."""
+    from gui.plotting import panel_extras
+
+    clock_widget.show_data(compute(m=4.0), live=True)
+    made: list[object] = []
+    original = pg.mkColor
+    monkeypatch.setattr(panel_extras.pg, "mkColor", lambda *a: made.append(a) or original(*a))
+    clock_widget.show_data(compute(m=4.5), live=True)
+    plane = clock_widget.plots["plane"]
+    assert [item.toPlainText() for item in plane.text_labels] == [
+        label.text for label in plane.panel.labels
+    ]
+    assert made == []
+    plane._label_colors = None  # (as after a new theme): looked at again, as before
+    clock_widget.show_data(compute(m=4.6), live=True)
+    assert len(made) == len(plane.text_labels) + 1
+
+
 def test_a_trail_is_painted_by_one_item(clock_widget, monkeypatch):
     """Each tip's fading trail (five lines) is one item of the scene: the scene visits
     and paints it once a frame, the lines are not painted on their own, and a frame

@@ -40,6 +40,9 @@ class PanelExtras:
     #: where each arrow of :attr:`arrows` points and its name, as last drawn
     _arrow_tips: list[tuple[float, float, str]] = []
     text_labels: list[pg.TextItem]
+    #: the theme and colours :attr:`text_labels` were given (their look is re-checked
+    #: only when these change)
+    _label_colors: tuple | None = None
     _label_homes: list[tuple[pg.TextItem, float, float, float, float]]
     table: pg.TextItem | None
     tile_labels: TileLabels | None
@@ -77,18 +80,26 @@ class PanelExtras:
                 item.setFont(theme.font(11, bold=True))
                 self.plot.addItem(item)
                 self.text_labels.append(item)
-        # on a translucent patch of the background, as the tile labels: a line through
-        # the text (the clock's k arrow through "q·k = +0.540") leaves it readable
-        halo = pg.mkColor(theme.background + "c0")
+            self._label_colors = None
         for item, label in zip(self.text_labels, panel.labels, strict=True):
             if item.toPlainText() != label.text:
                 item.setText(label.text)
-            color = pg.mkColor(series_color(label.color, theme))
-            if item.color != color:  # (a new colour re-renders the text)
-                item.setColor(color)
-            if item.fill.color() != halo:
-                item.fill = pg.mkBrush(halo)
-                item.update()
+        # the colours and patches, when the theme or the labels' colours changed (a
+        # drag changes the texts alone: ~10 colours made and compared a clock frame)
+        colors = (theme, tuple(label.color for label in panel.labels))
+        if colors != self._label_colors:
+            self._label_colors = colors
+            # on a translucent patch of the background, as the tile labels: a line
+            # through the text (the clock's k arrow through "q·k = +0.540") leaves it
+            # readable
+            halo = pg.mkColor(theme.background + "c0")
+            for item, label in zip(self.text_labels, panel.labels, strict=True):
+                color = pg.mkColor(series_color(label.color, theme))
+                if item.color != color:  # (a new colour re-renders the text)
+                    item.setColor(color)
+                if item.fill.color() != halo:
+                    item.fill = pg.mkBrush(halo)
+                    item.update()
         # arrow tips' names first (they belong to their tips), then the panel's texts
         tips = [
             (label, a.x * 1.12, a.y * 1.12, a.x, a.y)
