@@ -179,6 +179,22 @@ def canvas_findings(widget, window: QtWidgets.QWidget) -> list[str]:
     return out
 
 
+def _behind_a_tab(widget: QtWidgets.QWidget, window: QtWidgets.QWidget) -> bool:
+    """Whether ``widget`` is a dock tabbed behind another (Qt moves it out of the window:
+    the parameters behind the open deck's tab at 1280 x 720 were reported outside), or
+    lies in one."""
+    while widget is not None and widget is not window:
+        if (
+            isinstance(widget, QtWidgets.QDockWidget)
+            and isinstance(window, QtWidgets.QMainWindow)
+            and window.tabifiedDockWidgets(widget)
+            and widget.visibleRegion().isEmpty()
+        ):
+            return True
+        widget = widget.parentWidget()
+    return False
+
+
 def outside_findings(window: QtWidgets.QWidget) -> list[str]:
     """Visible widgets that reach outside the window (not counting scrolled content)."""
     out = []
@@ -188,6 +204,8 @@ def outside_findings(window: QtWidgets.QWidget) -> list[str]:
         if not child.isVisible() or child.isWindow() or child.width() <= 0:
             continue
         if any(r.isAncestorOf(child) for r in reported) or _clipped_by_scroll(child):
+            continue
+        if _behind_a_tab(child, window):
             continue
         rect = _window_rect(child, window)
         if not bounds.contains(rect):

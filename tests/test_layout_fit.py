@@ -433,3 +433,41 @@ def test_titles_wrap_as_measured_whole_from_their_words_advances(qapp, monkeypat
     assert lines == 4
     assert 0 < len(measured) <= 2 + 2 * lines, measured  # (the new word; the lines' ends)
     assert panel_plot.wrap_words is wrap_words  # (the reference kept)
+
+
+def test_shots_leave_out_a_dock_tabbed_behind_another(qapp):
+    """``bench/shots.py`` reported the side dock "outside" the window at 1280 × 720 (and
+    the deck dock at 1920 × 1080, 150–300 %) in every windowed shot with the deck open:
+    a dock tabbed behind another is moved out of the window by Qt, not cut off. A
+    widget really outside is still found."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "bench" / "shots.py"
+    spec = importlib.util.spec_from_file_location("bench_shots", path)
+    shots = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(shots)
+    win = QtWidgets.QMainWindow()
+    win.setCentralWidget(QtWidgets.QLabel("stage"))
+    docks = []
+    for name in ("side", "deck"):
+        dock = QtWidgets.QDockWidget(name, win)
+        dock.setObjectName(f"{name}-dock")
+        dock.setWidget(QtWidgets.QLabel(name))
+        win.addDockWidget(QtCore.Qt.DockWidgetArea.LeftDockWidgetArea, dock)
+        docks.append(dock)
+    win.tabifyDockWidget(*docks)
+    docks[1].raise_()
+    win.resize(640, 480)
+    win.show()
+    try:
+        for _ in range(3):
+            QtWidgets.QApplication.processEvents()
+        assert docks[0].visibleRegion().isEmpty()  # (behind the deck's tab)
+        assert shots.outside_findings(win) == []
+        stray = QtWidgets.QLabel("stray", win.centralWidget())
+        stray.setGeometry(600, 10, 200, 20)
+        stray.show()
+        found = shots.outside_findings(win)
+        assert len(found) == 1 and "QLabel" in found[0], found
+    finally:
+        win.close()

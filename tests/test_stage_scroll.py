@@ -158,6 +158,89 @@ def test_parameter_dock_widens_with_the_ui_scale(studio):
     assert studio.side.width() < studio.width() // 2
 
 
+def _cut_fields(panel) -> list[tuple]:
+    """The parameter fields of ``panel`` whose text does not fit them: a spin box
+    narrower than its hint for the widest value of its range (Qt's minimum size hint)
+    or whose value's text is wider than its line; a combo box narrower than its
+    minimum hint; a line edit whose text is wider than it."""
+    from PySide6 import QtGui
+
+    cut = []
+    for row in panel.rows.values():
+        field = row.editor
+        if isinstance(field, QtWidgets.QAbstractSpinBox):
+            line = field.lineEdit()
+            room = line.contentsRect().width() - 4  # (QLineEdit's 2 px a side)
+            text = QtGui.QFontMetrics(line.font()).horizontalAdvance(field.text())
+            if field.width() < field.minimumSizeHint().width() or text > room:
+                cut.append((field.objectName(), field.text(), field.width(), text, room))
+        elif isinstance(field, QtWidgets.QComboBox):
+            if field.width() < field.minimumSizeHint().width():
+                cut.append((field.objectName(), field.currentText(), field.width()))
+        elif isinstance(field, QtWidgets.QLineEdit):
+            text = field.fontMetrics().horizontalAdvance(field.text())
+            if text > field.contentsRect().width() - 4:
+                cut.append((field.objectName(), field.text(), field.width(), text))
+    return cut
+
+
+def _all_views_at(win, scale: float, size: tuple[int, int]) -> None:
+    """Every view built (the dock's width follows the panels built so far), then
+    ``scale`` and ``size``."""
+    from core.views import VIEW_IDS
+
+    for view_id in VIEW_IDS:
+        win.view_widget(view_id)
+    _show(win, "sinusoidal", scale, size)
+
+
+def test_every_field_shows_its_whole_value_on_a_small_screen_at_300_percent(studio):
+    """1280 × 720 windowed at 300 % (the dock at its limit, half the window): every
+    parameter field of every view shows its whole value. The numbers' spin boxes shared
+    one grid column sized by what was left beside the widest label: RoPE's "base"
+    showed "1000(" (145 px for a 429 px hint). A label too wide to sit beside its field
+    now goes above it, and a spin box keeps its hint."""
+    from core.views import VIEW_IDS
+
+    _all_views_at(studio, 3.0, (1280, 720))
+    cut = {}
+    for view_id in VIEW_IDS:
+        studio.set_view(view_id)
+        _settle(studio)
+        found = _cut_fields(studio.panels[view_id])
+        if found:
+            cut[view_id] = found
+    assert cut == {}
+    assert studio.side.width() <= studio.width() // 2
+
+
+def test_parameters_fit_without_scrolling_where_they_can_at_150_percent(studio):
+    """1280 × 720 windowed at 150 %: the parameter panel scrolled by 75 px for
+    Sinusoidal (labels wrapped beside the widest spin box's column, and the view list
+    took a third of the column). Labels stay on one line beside their own field where
+    the shared column leaves them no room, a slider sits under its field, and where a
+    view's parameters fit only below the one-line view selector, it stands in for the
+    list. Every view but RoPE and the clock (25 and 17 parameters) shows all its
+    parameters unscrolled, each field whole; Sinusoidal keeps the list."""
+    from core.views import VIEW_IDS
+
+    _all_views_at(studio, 1.5, (1280, 720))
+    scrolled, cut = {}, {}
+    for view_id in VIEW_IDS:
+        studio.set_view(view_id)
+        _settle(studio)
+        bar = studio._side_scroll.verticalScrollBar()
+        if bar.maximum() > 0:
+            scrolled[view_id] = bar.maximum()
+        found = _cut_fields(studio.panels[view_id])
+        if found:
+            cut[view_id] = found
+        if view_id == "sinusoidal":
+            assert not studio.view_chooser.compact
+    assert set(scrolled) == {"rope", "clock"}, scrolled
+    assert cut == {}
+
+
 def test_deck_dock_in_the_side_column_costs_no_plot_column(studio):
     """Windowed at 200 % on 1920 × 1080 the deck dock cannot be narrower than its
     Animation box (446 px): beside the view it left every view one plot column. It

@@ -23,7 +23,7 @@ from gui.widgets.slider_scale import (
 )
 from gui.widgets.state import ViewState
 
-__all__ = ["SLIDER_STEPS", "ParamPanel", "ParamRow"]
+__all__ = ["SLIDER_STEPS", "FieldLine", "ParamPanel", "ParamRow"]
 
 
 _NOTHING = object()
@@ -201,6 +201,181 @@ class ParamRow:
             del blockers
 
 
+class FieldLine(QtWidgets.QLayout):
+    """One parameter's first line: its label, then its fields (a spin box and the reset
+    button, or a Browse button) at the right, each field at its whole size hint.
+
+    The fields of every line of a panel line up in one column as wide as the widest
+    line's fields (:meth:`ParamPanel.field_width`) where the label still has its
+    longest word's width beside them; a line whose label would not fit beside that
+    column keeps its fields at their own width, and where not even that fits the label
+    takes a line of its own above them. A spin box is never squeezed below its hint,
+    so it always shows its whole value: in one shared grid column RoPE's "base" (hint
+    429 px at 300 %) was cut to 145 px ("1000(") at 1280 x 720, 300 %, windowed.
+    The line's height for a width depends on that width only (no state kept).
+    """
+
+    BELOW_GAP = 1  # px between the line and its slider (the gap to the next parameter
+    # is the grid's: a slider sits with its own field, and a short screen gains a gap)
+
+    def __init__(
+        self,
+        label: QtWidgets.QLabel,
+        fields: list[QtWidgets.QWidget],
+        common: Callable[[], int],
+        below: QtWidgets.QWidget | None = None,
+    ) -> None:
+        super().__init__()
+        self.setContentsMargins(0, 0, 0, 0)
+        self._label = QtWidgets.QWidgetItem(label)
+        self._label_widget = label
+        self._fields = [QtWidgets.QWidgetItem(w) for w in fields]
+        self._common = common  # the panel's field column width now
+        self._below = QtWidgets.QWidgetItem(below) if below is not None else None
+
+    # ---------------------------------------------------------------- QLayout
+    def addItem(self, item: QtWidgets.QLayoutItem) -> None:  # (fixed contents)
+        raise NotImplementedError("FieldLine holds a label and its fields only")
+
+    def _items(self) -> list[QtWidgets.QLayoutItem]:
+        items: list[QtWidgets.QLayoutItem] = [self._label, *self._fields]
+        return items + ([self._below] if self._below is not None else [])
+
+    def count(self) -> int:
+        return len(self._items())
+
+    def itemAt(self, index: int) -> QtWidgets.QLayoutItem | None:
+        items = self._items()
+        return items[index] if 0 <= index < len(items) else None
+
+    def takeAt(self, index: int) -> QtWidgets.QLayoutItem | None:
+        return None  # (the widgets stay with the line)
+
+    def expandingDirections(self) -> QtCore.Qt.Orientation:
+        return QtCore.Qt.Orientation.Horizontal
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    # ---------------------------------------------------------------- geometry
+    def _gap(self) -> int:
+        parent = self.parentWidget()
+        style = parent.style() if parent is not None else QtWidgets.QApplication.style()
+        spacing = self.spacing()
+        if spacing < 0:
+            spacing = style.pixelMetric(QtWidgets.QStyle.PixelMetric.PM_LayoutHorizontalSpacing)
+        return max(spacing, 0)
+
+    def fields_width(self) -> int:
+        """The fields side by side at their size hints, with the gaps between them."""
+        widths = [item.sizeHint().width() for item in self._fields if not item.isEmpty()]
+        return sum(widths) + self._gap() * max(len(widths) - 1, 0)
+
+    def _fields_height(self) -> int:
+        return max((i.sizeHint().height() for i in self._fields if not i.isEmpty()), default=0)
+
+    def label_least(self) -> int:
+        """The label's narrowest (its longest word)."""
+        return self._label.minimumSize().width()
+
+    def side_by_side(self) -> int:
+        """The least width at which the label fits beside the fields."""
+        return self.label_least() + self._gap() + self.fields_width()
+
+    def label_line(self) -> int:
+        """The label's width on one line."""
+        label = self._label_widget
+        margins = label.contentsMargins()
+        text = label.fontMetrics().horizontalAdvance(label.text())
+        return text + margins.left() + margins.right() + 2 * label.margin() + 1
+
+    def _arrange(self, width: int) -> tuple[int, bool]:
+        """``(field column width, label beside the fields)`` at ``width``: the shared
+        column, or the line's own fields' width, with the label on one line beside
+        them if it can be (a wrapped label costs a line of height); else with the label
+        wrapped beside them; else the label above them."""
+        own = self.fields_width()
+        gap = self._gap()
+        for least in (self.label_line(), self.label_least()):
+            for fields in (max(own, self._common()), own):
+                if least + gap + fields <= width:
+                    return fields, True
+        return min(own, width), False
+
+    def _label_height(self, width: int) -> int:
+        if self._label.hasHeightForWidth():
+            return self._label.heightForWidth(max(width, 1))
+        return self._label.sizeHint().height()
+
+    def _below_height(self) -> int:
+        if self._below is None or self._below.isEmpty():
+            return 0
+        return self.BELOW_GAP + self._below.sizeHint().height()
+
+    def heightForWidth(self, width: int) -> int:
+        fields, beside = self._arrange(width)
+        if beside:
+            label = self._label_height(width - fields - self._gap())
+            line = max(label, self._fields_height())
+        else:
+            line = self._label_height(width) + self.spacing_v() + self._fields_height()
+        return line + self._below_height()
+
+    def spacing_v(self) -> int:
+        parent = self.parentWidget()
+        style = parent.style() if parent is not None else QtWidgets.QApplication.style()
+        return max(style.pixelMetric(QtWidgets.QStyle.PixelMetric.PM_LayoutVerticalSpacing), 0)
+
+    def sizeHint(self) -> QtCore.QSize:
+        width = self.label_line() + self._gap() + max(self.fields_width(), self._common())
+        return QtCore.QSize(width, self.heightForWidth(width))
+
+    def minimumSize(self) -> QtCore.QSize:
+        # (the height is the least any width gives, the label on one line: a grid takes
+        # the minimum's height as its row's least, whatever its height for its width)
+        width = max(self.label_least(), self.fields_width())
+        if self._below is not None:
+            width = max(width, self._below.minimumSize().width())
+        return QtCore.QSize(width, self.heightForWidth(self.sizeHint().width()))
+
+    def setGeometry(self, rect: QtCore.QRect) -> None:
+        super().setGeometry(rect)
+        fields, beside = self._arrange(rect.width())
+        height = self._fields_height()
+        if beside:
+            label_width = rect.width() - fields - self._gap()
+            label_height = self._label_height(label_width)
+            row = max(label_height, height)
+            self._label.setGeometry(
+                QtCore.QRect(
+                    rect.x(), rect.y() + (row - label_height) // 2, label_width, label_height
+                )
+            )
+            top = rect.y() + (row - height) // 2
+            bottom = rect.y() + row
+        else:
+            label_height = self._label_height(rect.width())
+            self._label.setGeometry(QtCore.QRect(rect.x(), rect.y(), rect.width(), label_height))
+            top = rect.y() + label_height + self.spacing_v()
+            bottom = top + height
+        if self._below is not None:
+            below = self._below.sizeHint().height()
+            self._below.setGeometry(
+                QtCore.QRect(rect.x(), bottom + self.BELOW_GAP, rect.width(), below)
+            )
+        # the fields at the right; the first (the editor) takes what the column has over
+        # their hints (the shared column: every editor as wide as the widest)
+        items = [i for i in self._fields if not i.isEmpty()]
+        extra = max(fields - self.fields_width(), 0)
+        x = rect.right() + 1 - fields
+        for n, item in enumerate(items):
+            hint = item.sizeHint()
+            width = min(hint.width() + (extra if n == 0 else 0), rect.right() + 1 - x)
+            own = min(hint.height(), height)
+            item.setGeometry(QtCore.QRect(x, top + (height - own) // 2, max(width, 0), own))
+            x += width + self._gap()
+
+
 class ParamPanel(QtWidgets.QWidget):
     """Form of all parameters of one view, bound to a :class:`ViewState`.
 
@@ -218,11 +393,15 @@ class ParamPanel(QtWidgets.QWidget):
         self.state = state
         self.rows: dict[str, ParamRow] = {}
         layout = QtWidgets.QGridLayout(self)
-        # label | editor | reset on the first line of a parameter; a number's slider gets
-        # the whole second line (next to a spin box wide enough for "10000000.0000" it
-        # was left 55 px for up to 1800 positions at 125 %)
+        # a number: label | spin box | reset on a FieldLine, its slider on the whole width
+        # under them (next to a spin box wide enough for "10000000.0000" it was left
+        # 55 px for up to 1800 positions at 125 %); other kinds: the label, then the
+        # editor | reset
         layout.setColumnStretch(0, 1)
-        for r, param in enumerate(state.model.params):
+        self.lines: list[FieldLine] = []  # the first lines of numbers and files
+        self._number_lines: list[FieldLine] = []
+        r = 0  # the grid's row
+        for param in state.model.params:
             row = ParamRow(param, state, self, self.entered.emit)
             self.rows[param.name] = row
             label = QtWidgets.QLabel(param.label, self)
@@ -233,27 +412,44 @@ class ParamPanel(QtWidgets.QWidget):
             reset.setObjectName(f"reset-{param.name}")
             reset.setToolTip(f"Reset {param.label} to {param.format(param.default)}")
             reset.clicked.connect(lambda _=False, n=param.name: state.reset(n))
-            beside = row.slider is not None or param.kind == "file"
-            if beside:  # shares its line with a spin box or a Browse button
+            if row.slider is not None:  # label | spin box | reset, the slider below
                 label.setWordWrap(True)  # a long label wraps there
-                layout.addWidget(label, 2 * r, 0)
-            else:
-                layout.addWidget(label, 2 * r, 0, 1, 3)
-            if row.slider is not None:
-                layout.addWidget(row.editor, 2 * r, 1)
-                layout.addWidget(reset, 2 * r, 2)
-                layout.addWidget(row.slider, 2 * r + 1, 0, 1, 3)
-            else:
-                layout.addWidget(row.editor, 2 * r + 1, 0, 1, 2)
-                layout.addWidget(reset, 2 * r + 1, 2)
-            if param.kind == "file":
+                line = FieldLine(label, [row.editor, reset], self.field_width, row.slider)
+                layout.addLayout(line, r, 0, 1, 3)
+                self._number_lines.append(line)
+                self.lines.append(line)
+                r += 1
+                continue
+            if param.kind == "file":  # label | Browse, the path and reset below
+                label.setWordWrap(True)
                 browse = QtWidgets.QPushButton("Browse…", self)
                 browse.setObjectName(f"browse-{param.name}")
                 browse.clicked.connect(lambda _=False, n=param.name: self._browse(n))
-                layout.addWidget(browse, 2 * r, 1, 1, 2)
-        layout.setRowStretch(2 * len(state.model.params), 1)
+                line = FieldLine(label, [browse], lambda: 0)
+                layout.addLayout(line, r, 0, 1, 3)
+                self.lines.append(line)
+            else:
+                layout.addWidget(label, r, 0, 1, 3)
+            layout.addWidget(row.editor, r + 1, 0, 1, 2)
+            layout.addWidget(reset, r + 1, 2)
+            r += 2
+        layout.setRowStretch(r, 1)
         state.changed.connect(self.show_values)
         self.show_values(state.values)
+
+    def field_width(self) -> int:
+        """The width of the column the numbers' fields line up in: the widest number
+        line's spin box and reset button side by side."""
+        return max((line.fields_width() for line in self._number_lines), default=0)
+
+    def side_by_side_width(self) -> int:
+        """The least width of the panel at which every line has its label beside its
+        fields in the shared column (each label at its longest word's width)."""
+        layout = self.layout()
+        margins = layout.contentsMargins() if layout is not None else QtCore.QMargins()
+        common = self.field_width()
+        lines = (line.side_by_side() + max(common - line.fields_width(), 0) for line in self.lines)
+        return max(lines, default=0) + margins.left() + margins.right()
 
     def show_values(self, values: dict[str, Any]) -> None:
         """Model → view: update every widget (signals blocked)."""

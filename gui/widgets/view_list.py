@@ -3,6 +3,8 @@ would take the parameters' height, a one-line selector."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6 import QtCore, QtWidgets
 from superqt.utils import signals_blocked
 
@@ -42,7 +44,11 @@ class ViewList(QtWidgets.QListWidget):
 
 class ViewChooser(QtWidgets.QWidget):
     """The view list (:class:`ViewList`), or a combo box with the same rows when the
-    list would take more than :attr:`COMPACT_SHARE` of the side column's height.
+    list would take more than :attr:`COMPACT_SHARE` of the side column's height, or
+    when the parameters shown below it (``below()`` gives their height and the
+    column's room for the chooser and them) would scroll under the list and fit under
+    the combo box: at 1280 x 720, 150 %, the list took 32 % of the column and the
+    parameters scrolled (Relative's by 61 px).
 
     At 300 % the eight rows took ~420 px of a 1080 px window and the parameter panel
     below them scrolled with the whole column (at 1280 x 720 it showed one row). The
@@ -54,9 +60,15 @@ class ViewChooser(QtWidgets.QWidget):
     COMPACT_SHARE = 1 / 3
     chosen = QtCore.Signal(str)
 
-    def __init__(self, column: QtWidgets.QWidget) -> None:
+    def __init__(
+        self,
+        column: QtWidgets.QWidget,
+        below: Callable[[], tuple[int, int]] | None = None,
+    ) -> None:
         super().__init__(column)
         self.column = column  # the side column whose height the list shares
+        # (what the parameters below need, the column's height for the chooser and them)
+        self._below = below
         self.list = ViewList(self)
         self.list.setObjectName("view-list")
         self.combo = QtWidgets.QComboBox(self)
@@ -113,7 +125,13 @@ class ViewChooser(QtWidgets.QWidget):
         """The list, or the selector where the list's rows would take more than
         :attr:`COMPACT_SHARE` of the column's height (the keyboard focus moves along)."""
         self.list.ensurePolished()
-        compact = self.list.rows_height() > self.COMPACT_SHARE * self.column.height()
+        rows = self.list.rows_height()
+        compact = rows > self.COMPACT_SHARE * self.column.height()
+        if not compact and self._below is not None:
+            # the parameters shown would scroll below the list and fit below the line
+            need, room = self._below()
+            line = self.combo.sizeHint().height()
+            compact = rows + need > room >= line + need
         if compact == self.compact:
             return
         shown, hidden = (self.combo, self.list) if compact else (self.list, self.combo)

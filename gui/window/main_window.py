@@ -80,7 +80,7 @@ class MainWindow(QtWidgets.QMainWindow):
     def _build_ui(self) -> None:
         side = QtWidgets.QWidget(self)
         # the view list, one line at a scale where it would take the parameters' height
-        self.view_chooser = ViewChooser(side)
+        self.view_chooser = ViewChooser(side, self._parameters_room)
         self.view_list = self.view_chooser.list
         for i, (vid, spec) in enumerate(VIEWS.items(), start=1):
             self.view_chooser.add_view(
@@ -300,6 +300,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.panel_stack.setCurrentWidget(self.panels[view_id])
         self._focus_stage(widget)
         self.view_chooser.set_current(view_id)
+        self.view_chooser.fit()  # the list, or the line if these parameters need it
         if self._requested[view_id] != self.compute_context():
             self.request(view_id)  # sized for another plot area while hidden
         if changed:
@@ -341,20 +342,34 @@ class MainWindow(QtWidgets.QMainWindow):
         return self.engine.request(view_id, self._states[view_id].values, context)
 
     # ------------------------------------------------------------------ side dock
+    def _parameters_room(self) -> tuple[int, int]:
+        """``(height the parameters shown need, height of the side column for the view
+        chooser and them)`` (see :class:`ViewChooser`)."""
+        scroll = self._side_scroll
+        frames = 2 * scroll.frameWidth()
+        stack = self.panel_stack
+        # as wide as beside a scroll bar: it fits whether the bar shows now or not (Qt
+        # keeps a bar that is showing when the panel would fit without it)
+        width = scroll.width() - frames - scroll.verticalScrollBar().sizeHint().width()
+        need = stack.heightForWidth(width) if stack.hasHeightForWidth() else -1
+        if need < 0:
+            need = stack.sizeHint().height()
+        column = self.side.widget()
+        layout = column.layout()
+        room = column.height()
+        if layout is not None:
+            margins = layout.contentsMargins()
+            room -= margins.top() + margins.bottom() + max(layout.spacing(), 0)
+        return need + frames, room
+
     def side_width_needed(self) -> int:
         """Width (px) the side dock needs for every parameter panel built so far to show
         at its narrowest (spin boxes with their whole values, beside a wrapped label and
         the reset button), at the current fonts; at least :data:`SIDE_MIN_WIDTH`."""
         need = 0
         for panel in self.panels.values():
-            spins = panel.findChildren(QtWidgets.QAbstractSpinBox)
-            # the grid lays a spin box out no narrower than its minimum width (set: it
-            # may shrink below its hint); the dock makes room for its whole hint
-            narrowest = max(
-                (s.minimumWidth() or s.minimumSizeHint().width() for s in spins), default=0
-            )
-            wanted = max((s.sizeHint().width() for s in spins), default=0)
-            need = max(need, panel.minimumSizeHint().width() + max(0, wanted - narrowest))
+            # the rows' labels beside their fields, every spin box at its whole hint
+            need = max(need, panel.minimumSizeHint().width(), panel.side_by_side_width())
         side_layout = self.side.widget().layout()
         margins = side_layout.contentsMargins() if side_layout is not None else None
         extra = (
