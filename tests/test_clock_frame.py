@@ -388,3 +388,46 @@ def test_live_frames_blit_moved_texts_and_full_quality_redraws_them(window, monk
     assert not widget._draft
     assert widget.text_cache_refreshes > refreshed  # the texts moved by frame(5.5)
     assert len(paints) == 1  # redrawn by that paint, not by asking for another
+
+
+def test_a_live_frame_lays_out_for_its_own_formula(qapp):
+    """The plots' room below the formula is the latest values' on every live frame, not
+    that of whichever value the text interval showed last: the clock's formula wraps
+    when m has two or more digits at 1920 × 1080 on stage at 150 %, and a grab of the
+    same frame gave an 889 or a 928 px canvas depending on timing. A text whose digits
+    change shape is shown at once (m = 1 → 58: two lines); one of the same shape still
+    waits for the interval (58 → 59)."""
+    from gui.render.formula_label import layout_formula
+    from gui.widgets.view_widget import ViewWidget
+
+    one, two = compute(m=1.0), compute(m=58.0)
+    widget = ViewWidget(SPEC)
+    try:
+        widget.resize(1300, 700)
+        widget.show_data(one)
+        widget.show()
+        QtWidgets.QApplication.processEvents()
+        formula = widget.formula
+        font = formula.formula_font()
+        # the formula's width: m = 1 on one line, m = 58 wraps
+        line = layout_formula(one.formula_markup, font, 1e5).size.width()
+        target = int(line) + 2 * formula.MARGIN + 4
+        assert layout_formula(two.formula_markup, font, target).size.height() > (
+            layout_formula(one.formula_markup, font, target).size.height()
+        )
+        widget.resize(widget.width() + target - formula.width(), 700)
+        QtWidgets.QApplication.processEvents()
+        assert formula.width() == target
+        widget.show_data(one)
+        low = formula.heightForWidth(target)
+        widget.live_text.setTimeout(3_600_000)  # the interval does not end in the test
+        widget.live_text.flush(restart_timer=False)
+        widget.show_data(compute(m=1.5), live=True)  # the drag's first frame (at once)
+        widget.show_data(two, live=True)
+        assert formula.markup() == two.formula_markup
+        assert formula.heightForWidth(target) > low
+        widget.show_data(compute(m=59.0), live=True)
+        assert formula.markup() == two.formula_markup and widget.text_pending
+    finally:
+        widget.live_text.setTimeout(widget.TEXT_REFRESH_MS)
+        widget.deleteLater()

@@ -341,15 +341,22 @@ def test_live_text_is_throttled_but_always_ends_on_the_latest(window, qtbot):
         state.set_param("m", m)
         qtbot.waitUntil(lambda: widget.data.params["m"] == state.values["m"], timeout=5000)
     ctx = window.compute_context()
-    first = VIEWS["rope"].compute({**state.values, "m": 10}, ctx).formula_markup
-    assert shown == [first]  # once, at the start of the drag
-    assert len(notes) == 1 and "(10, " in notes[0]
+
+    def formula(m: int) -> str:
+        return VIEWS["rope"].compute({**state.values, "m": m}, ctx).formula_markup
+
+    first = formula(10)
+    # at the start of the drag, and at once where the formula's digits change shape
+    # (m − n = 10: a digit more, its layout may change), not on the other 18 frames
+    assert shown == [first, formula(19)]
+    assert "m − n = 10 only" in shown[1] and "m − n = 9 only" in formula(18)
+    assert len(notes) == 2 and "(10, " in notes[0] and "(19, " in notes[1]
     assert widget.text_pending
     widget.live_text.setTimeout(0)  # the interval ends
     qtbot.waitUntil(lambda: not widget.text_pending, timeout=5000)
     expected = VIEWS["rope"].compute(state.values, window.compute_context()).formula_markup
-    assert shown == [first, expected]  # the latest value, without any flush
-    assert len(notes) == 2 and f"({state.values['m']}, " in notes[1]
+    assert shown == [first, formula(19), expected]  # the latest value, without any flush
+    assert len(notes) == 3 and f"({state.values['m']}, " in notes[2]
 
 
 def test_live_updates_draw_draft_lines_then_full_quality(window, qtbot):

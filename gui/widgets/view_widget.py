@@ -8,6 +8,7 @@ while the last good plots stay.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator, Sequence
 from functools import partial
 
@@ -56,6 +57,7 @@ TABLE_PAD = 12  # px a table panel keeps below its table (view box margins, roun
 FORMULA_SHARE = 0.2  # of the view's height the formula takes at most (drawn smaller)
 
 
+_DIGIT = re.compile(r"[0-9]")
 _STALE = (-1.0, -1.0)  # a text cache's sub-pixel offset when it is not known
 _NEW = (-2.0, -2.0)  # a text item not seen before
 
@@ -253,6 +255,10 @@ class ViewWidget(QtWidgets.QWidget):
         # (formula, (verdict, its short stage form), status line)
         self._latest_text: tuple[str, tuple[str, str], str] | None = None
         self._shown_text: tuple[str, tuple[str, str], str] | None = None
+        # the heights the formula and verdict took for a text's shape (its digits as
+        # 0s), at their widths and fonts (see _live_text_fits)
+        self._shape_heights: dict[tuple, tuple[int, int]] = {}
+        self.texts_at_once = 0  # live texts shown at once for their height (tests)
         self._notes_for: list[str] | None = None  # the plots the notes line was for
         self._dragging = False  # a live frame was drawn and full quality is due
         self.status = QtWidgets.QLabel("", self)
@@ -360,6 +366,9 @@ class ViewWidget(QtWidgets.QWidget):
         )
         self._latest_text = texts
         if live:
+            if not self._live_text_fits(texts):  # (a taller or lower formula or verdict)
+                self.texts_at_once += 1
+                self._apply_text(texts)
             self.live_text(texts)  # at once, or when the interval is over (latest wins)
         else:
             self.live_text.cancel()
@@ -832,7 +841,49 @@ class ViewWidget(QtWidgets.QWidget):
         """:meth:`_apply_text` at the end of a drag's text interval: the latest text,
         which may be newer than the frame's ``texts`` (the notes of the plots shown now,
         after a focus or back meanwhile: the frame's were the plots shown then)."""
-        self._apply_text(self._latest_text if self._latest_text is not None else texts)
+        latest = self._latest_text if self._latest_text is not None else texts
+        if latest is not self._shown_text:  # (not just shown at once by its frame)
+            self._apply_text(latest)
+
+    def _shape_key(self, texts: tuple[str, tuple[str, str], str]) -> tuple:
+        """What the heights of the formula and verdict lines depend on: their texts with
+        every digit a 0 (digits are as wide as each other in the fonts used), their
+        widths and fonts. (The notes line only grows while the view keeps its width:
+        see :meth:`_set_status`.)"""
+        formula, (verdict, short), _idle = texts
+        return (
+            _DIGIT.sub("0", formula),
+            _DIGIT.sub("0", short if self._presenting and short else verdict),
+            self.formula.width(),
+            self.verdict.width(),
+            self.formula.formula_font().pointSizeF(),
+            self.formula.max_height(),
+            self.verdict.font().pointSizeF(),
+        )
+
+    def _live_text_fits(self, texts: tuple[str, tuple[str, str], str]) -> bool:
+        """Whether a live frame's ``texts`` may wait for the refresh interval: the
+        formula and verdict lay out as tall as those shown (the same shape, or one whose
+        heights are known to be the same). Otherwise they are shown at once, so that
+        the room the plots get below them is the latest values' on every frame: the
+        clock's formula (1920 x 1080, 150 %, on stage) wraps when m has three digits,
+        and the canvas was 928 or 889 px on the same frame depending on which value the
+        interval had shown last."""
+        if self._shown_text is None:
+            return False
+        key, shown = self._shape_key(texts), self._shape_key(self._shown_text)
+        if key == shown:
+            return True
+        known = self._shape_heights.get(key)
+        return known is not None and known == self._shape_heights.get(shown)
+
+    def _text_heights(self) -> tuple[int, int]:
+        """The heights the formula and verdict shown need now."""
+        verdict = self.verdict
+        return (
+            self.formula.heightForWidth(self.formula.width()),
+            verdict.heightForWidth(verdict.width()) if verdict.isVisibleTo(self) else -1,
+        )
 
     def _apply_text(self, texts: tuple[str, tuple[str, str], str]) -> None:
         """Show the formula, verdict and notes."""
@@ -842,6 +893,11 @@ class ViewWidget(QtWidgets.QWidget):
         self._show_verdict(*verdicts)
         self._idle_text = idle
         self._set_status(idle)
+        key = self._shape_key(texts)
+        if key not in self._shape_heights:
+            if len(self._shape_heights) > 256:
+                self._shape_heights.clear()
+            self._shape_heights[key] = self._text_heights()
 
     def _set_status(self, text: str, *, hold: bool = True) -> None:
         """Show ``text`` in the notes / readout line, which only grows while the view
