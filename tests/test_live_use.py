@@ -267,6 +267,36 @@ def test_enter_in_a_spin_box_returns_focus_and_ctrl_z_undoes(window, qtbot):
     assert state.values["seq_len"] == 200
 
 
+def test_space_and_ctrl_z_after_typing_in_a_spin_box(window, qtbot):
+    """Typed into a spin box, not entered: Space plays (the spin box's line edit took
+    Space as a character it ignores, and nothing played, on a real X display too) from
+    the value typed, and pauses again; typed again, Ctrl+Z takes that value back (it
+    undid an older change and left the typed text in the field over plots drawn for
+    the value before)."""
+    window.set_view("sinusoidal")
+    state = window.states["sinusoidal"]
+    sweep = _lecture(window).sweep
+    spin = window.panels["sinusoidal"].rows["seq_len"].editor
+    _focus(window, qtbot, spin)
+    spin.selectAll()
+    qtbot.keyClicks(spin, "64")
+    assert state.values["seq_len"] == 100  # (not entered yet)
+    qtbot.keyClick(_focused(), Key.Key_Space)
+    try:
+        assert sweep.playing
+        assert state.values["seq_len"] == 64 and spin.text() == "64"
+    finally:
+        qtbot.keyClick(_focused(), Key.Key_Space)
+    assert not sweep.playing
+    before = state.values["seq_len"]
+    _focus(window, qtbot, spin)
+    spin.selectAll()
+    qtbot.keyClicks(spin, "80")
+    qtbot.keyClick(_focused(), Key.Key_Z, Mod.ControlModifier)
+    assert state.values["seq_len"] == before
+    assert spin.text() == str(before)
+
+
 @pytest.mark.parametrize(
     "view_id,name,typed",
     [("rope", "m", (1000, 7)), ("permutation", "sentence", ("the cat sat", "a dog ran"))],

@@ -468,6 +468,14 @@ class Lecture(QtCore.QObject):
             for shortcut in action.shortcuts()
         )
 
+    def _commit_typed(self, obj: QtCore.QObject) -> None:
+        """Commit a value typed into a spin box and not entered yet, as Enter would (its
+        own undo step): Ctrl+Z after typing 64 undid an older change and left "64" in
+        the field over plots still drawn for the old value."""
+        if isinstance(obj, QtWidgets.QAbstractSpinBox):
+            obj.interpretText()
+            self.window.current_state.end_merge()
+
     def _shortcut_override(self, obj: QtCore.QObject, event: QtGui.QKeyEvent) -> bool:
         if not isinstance(obj, QtWidgets.QWidget) or obj.window() is not self.window.qt:
             return False
@@ -482,9 +490,20 @@ class Lecture(QtCore.QObject):
             # the view's undo, unless a text field has typing of its own to undo
             own = obj.isUndoAvailable() or obj.isRedoAvailable() if is_text_field(obj) else False
             if not own:
+                self._commit_typed(obj)  # Ctrl+Z takes the value typed back, not an older one
                 event.ignore()
                 return True
             return False
+        if (
+            key == Key.Key_Space
+            and event.modifiers() == QtCore.Qt.KeyboardModifier.NoModifier
+            and isinstance(obj, QtWidgets.QAbstractSpinBox)
+        ):
+            # play / pause: a spin box's line edit claimed Space as a character it
+            # ignores (typed 64, Space: no sweep), starting from the value typed
+            self._commit_typed(obj)
+            event.ignore()
+            return True
         if (
             key in _EDITOR_KEYS
             and event.modifiers()
