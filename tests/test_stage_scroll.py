@@ -224,6 +224,7 @@ def test_parameters_fit_without_scrolling_where_they_can_at_150_percent(studio):
     parameters unscrolled, each field whole; Sinusoidal keeps the list."""
     from core.views import VIEW_IDS
 
+    studio.lecture.deck.dock.hide()  # (an earlier test's deck: its tab takes a line)
     _all_views_at(studio, 1.5, (1280, 720))
     scrolled, cut = {}, {}
     for view_id in VIEW_IDS:
