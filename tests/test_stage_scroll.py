@@ -488,3 +488,23 @@ def test_a_highlight_follows_a_plot_drawn_late(studio, qtbot):
     deck.set_deck(Deck("t", (Scene("alibi", values, "a", ""),)))  # no highlight left
     assert deck.go(0)
     _settle(studio)
+
+
+def test_a_scene_heading_breaks_before_its_place_in_the_deck(studio):
+    """1280 × 720 windowed at 300 % with scene 20 of the lecture deck: the heading
+    "Beyond the training length  Compare · 20/20" joined "length" and "Compare" with two
+    no-break spaces into one word wider than the view, so the view's text was wider
+    than its port and cut off at the right ("Compa", "The methods differ in whe"). The
+    heading breaks there now, and nothing of the view is wider than its port."""
+    deck = studio.lecture.deck
+    try:
+        widget = _show(studio, "compare", 3.0)
+        values = dict(studio.states["compare"].values)
+        deck.set_deck(Deck("t", (Scene("compare", values, "Beyond the training length", ""),)))
+        assert deck.go(0)
+        _settle(studio)
+        port = widget.scroll_area.viewport().width()
+        assert widget.body.width() <= port, (widget.body.width(), port)
+        assert widget.title.minimumSizeHint().width() <= port
+    finally:
+        deck.dock.hide()

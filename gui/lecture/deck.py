@@ -436,8 +436,11 @@ class DeckController(QtCore.QObject):
         if index is not None:
             where += f" · {index + 1}/{len(self.scenes)}"
         title = html.escape(scene.title or VIEWS[scene.view_id].title)
+        # (a space the line may break at after the no-break one: "length&nbsp;&nbsp;
+        # Compare" was one word, wider than the view at 1280 x 720, 300 %, windowed:
+        # the view's text was cut off at its right edge)
         widget.set_heading(
-            f"{title}&nbsp;&nbsp;<span style='font-size:60%; "
+            f"{title}&nbsp; <span style='font-size:60%; "
             f"color:#8a8a8a; font-weight:normal'>{html.escape(where)}</span>",
             plain_tooltip(scene.note) if scene.note else "",
         )
