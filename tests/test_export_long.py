@@ -147,19 +147,38 @@ def test_pixel_unique_keeps_one_point_per_cell():
 def test_window_export_can_be_cancelled_and_the_gui_keeps_running(
     window, tmp_path, monkeypatch, qtbot
 ):
+    import threading
+
     from gui.export import actions as ea
+    from gui.export import worker
 
     errors: list[str] = []
     monkeypatch.setattr(ea, "notify_error", lambda _w, message: errors.append(message))
     monkeypatch.setattr(ea, "ask_options", lambda *_a, **_k: ea.ExportOptions("csv"))
     target = tmp_path / "big.csv"
     monkeypatch.setattr(ea, "ask_save_path", lambda *_a: str(target))
-    # 16 million values: minutes of CSV writing, so Cancel comes long before the end
-    window.states["sinusoidal"].set_param("seq_len", 8192)
-    window.states["sinusoidal"].set_param("d_model", 2048)
+    # The export stays in the middle of its write until this test has acted: after its
+    # first row (the header) the worker waits for ``acted``. A 16-million-value CSV
+    # ("minutes of writing") was not enough: in one loaded CI run its job had ended when
+    # a timer tick first acted on it, so the second export asked for then was accepted.
+    window.states["sinusoidal"].set_param("seq_len", 64)
+    window.states["sinusoidal"].set_param("d_model", 32)
     assert window.wait_idle()
+    acted = threading.Event()
+    write = worker._CheckedFile.write
+    gated: list[worker.ExportJob] = []  # the first export's job (a second one never waits)
+
+    def write_then_wait(self, data):  # type: ignore[no-untyped-def]
+        count = write(self, data)  # checks for cancel first, counts the bytes
+        gated[:] = gated or [self._job]
+        if self._job is gated[0]:
+            acted.wait(60)
+        return count
+
+    monkeypatch.setattr(worker._CheckedFile, "write", write_then_wait)
 
     ticks: list[int] = []
+    tried: list[bool] = []
     clicked: list[bool] = []
     second: list[str | None] = []
     ticker = QtCore.QTimer()
@@ -167,36 +186,44 @@ def test_window_export_can_be_cancelled_and_the_gui_keeps_running(
 
     def tick() -> None:
         ticks.append(1)
-        dialog = window.qt.findChild(QtWidgets.QProgressDialog, "export-progress")
-        if clicked or dialog is None or not dialog.isVisible():
-            return
+        shown = [
+            d
+            for d in window.qt.findChildren(QtWidgets.QProgressDialog, "export-progress")
+            if d.isVisible()
+        ]
         job = actions.last_job
-        # (this test's job: a window shared with earlier tests keeps their last job, and
-        # their progress dialog, which a tick before this export's start could see)
-        if job is not None and job is not previous and job.written > 0:  # mid-write
-            # a second export asked for meanwhile is refused, the first one goes on
+        if tried or not shown or job is None or job.written == 0:
+            return
+        tried.append(True)
+        try:
+            # mid-write (the worker waits for ``acted``): a second export asked for
+            # meanwhile is refused, the first one goes on
             second.append(actions.export_current())
-            assert actions.last_job is job and not job.done()
-            button = dialog.findChild(QtWidgets.QPushButton)
+            assert actions.last_job is job and not job.done() and not job.cancelled
+            button = shown[0].findChild(QtWidgets.QPushButton)
             clicked.append(True)
             qtbot.mouseClick(button, QtCore.Qt.MouseButton.LeftButton)
+            assert job.cancelled
+        finally:
+            acted.set()  # the worker goes on; its next write finds the export cancelled
 
     ticker.timeout.connect(tick)
     actions = window.feature(ea.ExportActions)
-    previous = actions.last_job
     ticker.start()
     try:
         assert actions.export_current() is None
     finally:
         ticker.stop()
+        acted.set()
     assert clicked == [True]
     assert second == [None]
     assert actions.last_job.join(60)
+    assert isinstance(actions.last_job.error, worker.ExportCancelled)
     assert not target.exists()
     assert list(tmp_path.iterdir()) == []  # no temporary file left either
     assert errors == []
     # The event loop ran during the export: the click above came from a timer tick while
-    # the export was writing (how many ticks fit in depends on the machine's load).
+    # the export was writing.
     assert ticks
 
 
