@@ -241,6 +241,24 @@ def test_dmg_recipe_uses_the_app_that_build_spec_makes() -> None:
     assert 'DMG="$ROOT/dist/pe-studio-$VERSION-macos-$(uname -m).dmg"' in dmg
 
 
+def test_the_bundle_leaves_out_pygments_lexers_that_nothing_loads() -> None:
+    """build.spec's own hook for Pygments collects none of its lexers, formatters or
+    styles (PyInstaller's collects all 310): safe while the app never uses Pygments."""
+    import ast
+
+    spec = (ROOT / "build.spec").read_text()
+    assert 'hookspath=[str(ROOT / "packaging" / "pyinstaller-hooks")]' in spec
+    hook = ast.parse((PACKAGING / "pyinstaller-hooks" / "hook-pygments.py").read_text())
+    assigned = {
+        node.target.id: node.value
+        for node in hook.body
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+    }
+    assert ast.literal_eval(assigned["hiddenimports"]) == []
+    for path in [ROOT / "main.py", *(ROOT / "core").rglob("*.py"), *(ROOT / "gui").rglob("*.py")]:
+        assert "pygments" not in path.read_text(encoding="utf-8"), path
+
+
 # ------------------------------------------------------------------ tarball: install.sh / uninstall.sh
 def test_tarball_carries_installer_desktop_entry_and_icon(unpacked: Path) -> None:
     for name in ("install.sh", "uninstall.sh"):
