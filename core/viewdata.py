@@ -262,11 +262,17 @@ class ComputeContext:
         Longest curve computed for display.
     backend
         ``None`` (numpy) or a :class:`core.backend.Backend`.
+    for_display
+        The data is only drawn (the window's frames): a view may hold a large heatmap in
+        float32, the precision it is drawn in (the same colours), and half the bytes to
+        write, hand over and read on every frame. Off (the default: exports, CSV/NPY of
+        a plot, tests), panels hold float64 as computed.
     """
 
     max_cells: int = 512
     max_points: int = 2048
     backend: Any = None
+    for_display: bool = False
 
 
 @dataclass(frozen=True)

@@ -256,6 +256,22 @@ def test_alibi_mosaic_hover_reads_each_head_and_clears_in_gaps(shared):
     assert gap == widget._idle_text  # no stale value between tiles
 
 
+def test_alibi_mosaic_is_drawn_from_the_computed_array_without_a_copy(shared):
+    """The window computes only to draw: the mosaic arrives in float32 and the heatmap
+    draws that array itself (it converted a float64 mosaic, 5.5 MB at lecture size on
+    the stage, to float32 on the GUI thread on every frame of a drag)."""
+    window = shared
+    window.set_view("alibi")
+    state = window.states["alibi"]
+    state.set_param("seq_len", state.values["seq_len"] + 1)  # new values: a new image
+    assert window.wait_idle()
+    widget = window.views["alibi"]
+    panel = widget.data.panel("heads")
+    drawn = widget.plots["heads"].image.image
+    assert panel.image.dtype == np.float32 and drawn.dtype == np.float32
+    assert np.shares_memory(drawn, panel.image)
+
+
 def test_every_view_png_at_1600x1000(shared, tmp_path):
     window = shared
     out = Path(SHOT_DIR) if SHOT_DIR else tmp_path

@@ -131,6 +131,33 @@ def test_alibi_heads_equal_core(heads):
     assert np.isnan(p.image[~covered]).all()  # gaps between tiles are transparent
 
 
+@pytest.mark.parametrize("n, max_cells, step", [(512, 832, 2), (50, 400, 1), (300, 200, 5)])
+def test_alibi_mosaic_for_display_is_float32_as_drawn(n, max_cells, step):
+    """Computed only to be drawn (the window's frames), the mosaic holds every head's
+    bias rounded to float32, the precision the heatmap is drawn in (half the bytes to
+    write and read a frame); computed for anything else (CSV/NPY of the plot) it keeps
+    float64, as exact as the core's bias."""
+    shown = view("alibi", ComputeContext(max_cells=max_cells, for_display=True), seq_len=n)
+    exact = view("alibi", ComputeContext(max_cells=max_cells), seq_len=n)
+    bias = alibi_bias(n, 8, causal=True)
+    p, q = shown.panel("heads"), exact.panel("heads")
+    assert p.image.dtype == np.float32 and q.image.dtype == np.float64
+    assert [t.label for t in p.tiles] == [t.label for t in q.tiles]
+    assert int(p.tiles[0].x_coords[1] - p.tiles[0].x_coords[0]) == step
+    for h, (tile, exact_tile) in enumerate(zip(p.tiles, q.tiles, strict=True)):
+        full = bias[h][np.ix_(tile.y_coords, tile.x_coords)]
+        np.testing.assert_array_equal(tile.of(p.image), full.astype(np.float32))
+        np.testing.assert_array_equal(exact_tile.of(q.image), full)
+    np.testing.assert_array_equal(np.isnan(p.image), np.isnan(q.image))  # the same gaps
+    # positions that are not evenly spaced (evaluated in full) are rounded alike
+    from core.views.alibi import _sampled_bias
+
+    idx = np.array([0, 3, 4, 9])
+    got = _sampled_bias(n, 8, True, idx, CTX, np.float32)
+    assert got.dtype == np.float32
+    np.testing.assert_array_equal(got, bias[:, idx][:, :, idx].astype(np.float32))
+
+
 def test_alibi_panels_that_do_not_follow_seq_len_keep_their_arrays():
     """Frames of a seq_len or query drag hand the slopes and the course's 8 × 8 panels the
     same (read-only) arrays, which the plots recognise without comparing them; another

@@ -332,8 +332,11 @@ class MainWindow(QtWidgets.QMainWindow):
 
     # ------------------------------------------------------------------ engine
     def compute_context(self) -> ComputeContext:
-        """What a computation requested now is sized for (plot area, backend)."""
-        return ComputeContext(max_cells=self._cells, max_points=2048, backend=self.backend)
+        """What a computation requested now is sized for (plot area, backend); its data
+        is only drawn (exports compute their own)."""
+        return ComputeContext(
+            max_cells=self._cells, max_points=2048, backend=self.backend, for_display=True
+        )
 
     def request(self, view_id: str) -> int:
         """Recompute ``view_id`` with its current parameters and context."""
