@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pyqtgraph as pg
 
-from gui.plotting.legend_strip import StripLegend
+from gui.plotting.legend_strip import SAMPLE_WIDTH, StripLegend
 
 
 def test_one_line_sizes_follow_text_size_and_renames(qapp):
@@ -99,3 +99,28 @@ def test_strip_heights_are_kept_for_their_texts_and_width(qapp):
     legend.reserve(7, [0, 1, 2])  # a drag's held room: wider entries, fewer columns
     assert legend.strip_height(300.0) >= renamed and legend.heights_measured == 4
     assert legend.strip_height(300.0, held=False) == renamed
+
+
+def test_room_held_for_a_drag_never_widens_an_entry_past_its_strip(qapp):
+    """A drag of RoPE's m holds room for seven-digit numbers ("query at m=0000000"):
+    in a strip narrower than that, the held room is one column's label room at most,
+    so the held legend still fits its strip (at 200 % on stage it was 533 px wide in a
+    325 px strip, its text cut); in a wide strip the whole room is held."""
+    plot = pg.PlotItem()
+    legend = StripLegend(colCount=1, labelTextSize="10pt")
+    legend.attach(plot)
+    legend.addItem(plot.plot([0, 1], [0, 1], name="query at m=5"), "query at m=5")
+    legend.set_strip(1000.0)
+    legend.reserve(7, [0])
+    wide = legend.entry_widths()[0]
+    assert wide > legend.entry_widths(held=False)[0] + 20  # room held for six more digits
+    own = legend.entry_widths(held=False)[0]
+    narrow = (own + wide) / 2  # the entry's own text fits, the held room does not
+    legend.set_strip(narrow)
+    held = legend.entry_widths()[0]
+    assert own < held < wide  # capped: the strip's one column
+    left, _top, right, _bottom = legend.layout.getContentsMargins()
+    assert held - 2 * legend.layout.horizontalSpacing() + left + right <= narrow + 0.01
+    assert legend.columns_for(narrow) == 1
+    assert legend.layout.columnMinimumWidth(1) <= narrow - SAMPLE_WIDTH
+    assert legend.entry_widths(width=1000.0)[0] == wide  # a wide strip holds it all

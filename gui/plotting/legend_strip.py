@@ -141,17 +141,29 @@ class StripLegend(pg.LegendItem):
         """Each label column at least as wide as the room held for its entries."""
         layout = self.layout
         columns = max(1, int(self.columnCount))
+        held_room = self._held(self._width)
         for c in range(columns):
-            held = max((w for i, w in enumerate(self.reserved) if i % columns == c), default=0.0)
+            held = max((w for i, w in enumerate(held_room) if i % columns == c), default=0.0)
             if layout.columnMinimumWidth(2 * c + 1) != held:  # (setting invalidates)
                 layout.setColumnMinimumWidth(2 * c + 1, held)
 
     def _held_room(self, label: pg.LabelItem) -> float:
         """The one-line width held for ``label`` (0: none)."""
+        held_room = self._held(self._width)
         for i, (_sample, other) in enumerate(self.items):
             if other is label:
-                return self.reserved[i] if i < len(self.reserved) else 0.0
+                return held_room[i] if i < len(held_room) else 0.0
         return 0.0
+
+    def _held(self, width: float) -> list[float]:
+        """The room :meth:`reserve` holds for each entry in a strip ``width`` px wide
+        (unscaled; 0: not known yet): never more than one column's label room, so that
+        a held entry still fits the strip (at 200 % a RoPE legend held room for
+        "query at m=0000000" and was 533 px wide in a 325 px strip)."""
+        room = width - self._margins() - SAMPLE_WIDTH - self._gap()
+        if width <= 0 or room <= 0:
+            return list(self.reserved)
+        return [min(w, room) for w in self.reserved]
 
     def _gap(self) -> float:
         """The layout's horizontal spacing: between a sample and its label, and between
@@ -265,11 +277,12 @@ class StripLegend(pg.LegendItem):
         heights = [_one_line_size(label)[1] for _sample, label in self.items]
         return max(heights, default=0.0) + max(0.0, self.layout.verticalSpacing())
 
-    def entry_widths(self, *, held: bool = True) -> list[float]:
+    def entry_widths(self, *, held: bool = True, width: float = 0.0) -> list[float]:
         """Width of each entry (sample, its label on one line, the gaps before the label
-        and after it) in px; with ``held``, at least the room a drag holds for it."""
+        and after it) in px; with ``held``, at least the room a drag holds for it in a
+        strip ``width`` px wide (0: the strip's own width)."""
         gap = self._gap()
-        held_room = self.reserved if held else []
+        held_room = self._held(width or self._width) if held else []
         return [
             SAMPLE_WIDTH
             + max(_natural_width(label), held_room[i] if i < len(held_room) else 0.0)
@@ -281,7 +294,7 @@ class StripLegend(pg.LegendItem):
         """The most columns of entries (filled row by row, each column as wide as its
         widest entry) that ``width`` px hold with the layout's margins (the last entry
         has no gap after it); at least one. ``held``: as :meth:`strip_height`."""
-        widths = self.entry_widths(held=held)
+        widths = self.entry_widths(held=held, width=width)
         frame = self._margins() - self._gap()
         for columns in range(len(widths), 1, -1):
             total = sum(max(widths[j::columns]) for j in range(columns))
