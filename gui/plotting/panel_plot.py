@@ -351,6 +351,8 @@ class PanelPlot(PanelExtras, CellDisplay):
         self._drag_renamed: set[int] = set()  # legend entries renamed through the drag
         self._title_room: tuple[tuple | None, float] = (None, 0.0)  # title_room's last
         self.title_rooms_reused = 0  # title_room answers given again unmeasured (tests)
+        # the title's lines and the px beyond one line that title_room last counted
+        self.title_room_lines: tuple[int, float] = (0, 0.0)
         self._quality: tuple | None = None  # set_quality's last inputs (and items)
         self.quality_passes = 0  # set_quality calls that looked at every item (tests)
         self._table_html: str | None = None
@@ -872,9 +874,11 @@ class PanelPlot(PanelExtras, CellDisplay):
             return self._title_room[1]
         text = self.text_theme(theme)
         room = 0.0
+        self.title_room_lines = (0, 0.0)
         if title:
             lines, spacing = wrapped_lines(title, text.font(13), data_w - 8)
             room += (max(lines, held) - 1) * spacing
+            self.title_room_lines = (max(lines, held), room)
         if x_label:
             lines, spacing = wrapped_lines(x_label, text.font(12), data_w - 4)
             room += (min(lines, MAX_TITLE_LINES) - 1) * spacing

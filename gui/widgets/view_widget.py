@@ -662,6 +662,13 @@ class ViewWidget(QtWidgets.QWidget):
         # bar): the grid's width less its margins and the gaps between its columns
         inner = self._plot_width() - 2 * self.canvas.frameWidth() - left - right
         column_w = (inner - gap * (columns - 1)) / columns
+        # the columns' width as the grid lays them out now (not always equal: the
+        # clock's plane spans two of four columns and the grid gives it a third of the
+        # width; the room for its title was wrapped at 879 px, the title at 570 px),
+        # and as the canvas has it now, with or without a scroll bar
+        frame = 2 * self.canvas.frameWidth() + left + right + gap * (columns - 1)
+        laid_w = layout.geometry().width() - (frame - 2 * self.canvas.frameWidth())
+        canvas_w = self.canvas.width() - frame
         need: dict[int, float] = {}
         shown = [
             plot
@@ -681,11 +688,22 @@ class ViewWidget(QtWidgets.QWidget):
             # strip takes the lines that the data's width there needs at full text
             # size; the axes and colour bar beside the data counted as a fixed share,
             # not as wide as they are now (before the first settle, they were wider)
-            width = max(min_w, column_w * col_span + gap * (col_span - 1))
+            share = self._grid_share(plot, col_span, laid_w, gap)
+            gaps = gap * (col_span - 1)
+            if share is None:  # (not laid out yet: equal columns)
+                width = column_w * col_span + gaps
+                title_w = width
+            else:
+                width = share * column_w * columns + gaps
+                # the title wraps at its label's width, which follows the scroll bar
+                title_w = share * canvas_w + gaps
+            width = max(min_w, width)
             legend = plot.legend_room(LEGEND_SHARE * width)  # the strip on top
             if len(shown) > 1:  # (a focused plot fills the stage: room to spare)
-                # a title wrapped onto more lines, not below the legible one
-                height += plot.title_room(width)
+                # a title wrapped onto more lines, not below the legible one, at the
+                # width its lines are shown at (a wider plot, more lines: the height
+                # only grows with a scroll bar, which then stays)
+                height += plot.title_room(max(min_w, title_w))
                 height = max(height, plot.word_room())  # word ticks at full size
             plot.set_legible_height(height)  # the legend keeps its full size above it
             height += legend
@@ -721,6 +739,16 @@ class ViewWidget(QtWidgets.QWidget):
             self._settle()  # plots of the new size, laid out before they paint
         self._balance_rows(need, spans if len(shown) > 1 else [])
         return changed
+
+    @staticmethod
+    def _grid_share(plot: PanelPlot, col_span: int, laid: float, gap: float) -> float | None:
+        """The share of the columns' width (``laid`` px as the grid lays them out now,
+        the gaps between columns left out) that ``plot``'s ``col_span`` columns take;
+        ``None`` before the grid is laid out."""
+        now = plot.plot.width() - gap * (col_span - 1)
+        if laid <= 0 or now <= 0:
+            return None
+        return min(now / laid, 1.0)
 
     def _balance_rows(
         self, need: dict[int, float], spans: list[tuple[PanelPlot, int, int]]
