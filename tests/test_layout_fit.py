@@ -15,7 +15,7 @@ from types import SimpleNamespace
 import numpy as np
 import pyqtgraph as pg
 import pytest
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.views import VIEW_IDS
 from gui.plotting.layout_check import layout_problems, text_boxes
@@ -111,16 +111,29 @@ def _title_room_problems(widget) -> list[str]:
     """Plots whose grid row holds room for another number of title lines than their
     title shows (the clock's plane title was shown on two lines at 1920 × 1080 / 150 %
     on stage, its row's room wrapped it at the width of two of four equal columns, 879
-    px, not at the third of the grid that the plot has, 570 px: one line)."""
+    px, not at the third of the grid that the plot has, 570 px: one line), or another
+    height than the title takes beyond one line (a line is 32 px at 150 %: the room
+    counted the font's line spacing, 31.4 px)."""
     out = []
     for key, plot in widget.plots.items():
         label = plot.plot.titleLabel
         if plot.panel is None or plot.panel.kind == "table" or not label.isVisible():
             continue
         shown = label.text.count("<br>") + 1 if label.text else 0
-        lines, _room = plot.title_room_lines
+        lines, room = plot.title_room_lines
         if lines != shown:
             out.append(f"{widget.data.view_id}/{key}: title room for {lines} lines, shows {shown}")
+        elif shown:
+            font = QtGui.QFont(label.item.font())  # the title's font, at its size
+            font.setPointSizeF(float(plot._full_title[2][:-2]))
+            one = QtGui.QTextDocument()  # one line in it
+            one.setDefaultFont(font)
+            one.setHtml("x")
+            beyond = label.itemRect().height() - one.size().height()
+            if abs(room - beyond) > 0.01:
+                out.append(
+                    f"{widget.data.view_id}/{key}: title room {room:.2f} px, takes {beyond:.2f}"
+                )
     return out
 
 

@@ -249,14 +249,37 @@ def row_label_width(panel: Panel, font: QtGui.QFont) -> float:
     return width
 
 
+_LINE_HEIGHTS: dict[str, float] = {}  # font key -> a rich-text line's height (px)
+
+
+def line_height(font: QtGui.QFont) -> float:
+    """The height (px) a line adds to a rich text in ``font``, as a title or an axis
+    title lays it out (a text document: each line a whole number of px, the font's line
+    spacing rounded up: 32 px at 13 pt / 150 %, where the spacing is 31.4); kept per
+    font."""
+    key = font.key()
+    height = _LINE_HEIGHTS.get(key)
+    if height is None:
+        if len(_LINE_HEIGHTS) >= 256:
+            _LINE_HEIGHTS.clear()
+        document = QtGui.QTextDocument()
+        document.setDefaultFont(font)
+        document.setHtml("x")
+        one = document.size().height()
+        document.setHtml("x<br>x")
+        height = _LINE_HEIGHTS[key] = document.size().height() - one
+    return height
+
+
 _LINE_COUNTS: dict[tuple[str, str, float], tuple[int, float]] = {}
 _LINE_COUNTS_MAX = 4096  # (texts × fonts × widths seen: cleared when full)
 
 
 def wrapped_lines(text: str, font: QtGui.QFont, width: float) -> tuple[int, float]:
-    """``(lines, line spacing)`` of ``text`` wrapped by :func:`wrap_words` within
-    ``width`` px in ``font``; kept per text, font and width (the view's grid asks for
-    every plot's title and axis title on each frame, ~0.1 ms each measured anew)."""
+    """``(lines, line height)`` of ``text`` wrapped by :func:`wrap_words` within
+    ``width`` px in ``font`` (:func:`line_height`: the font's line spacing left 0.6 px a
+    line out at 150 %); kept per text, font and width (the view's grid asks for every
+    plot's title and axis title on each frame, ~0.1 ms each measured anew)."""
     key = (text, font.key(), width)
     known = _LINE_COUNTS.get(key)
     if known is None:
@@ -264,7 +287,7 @@ def wrapped_lines(text: str, font: QtGui.QFont, width: float) -> tuple[int, floa
             _LINE_COUNTS.clear()
         known = _LINE_COUNTS[key] = (
             len(wrap_in(text, font, width)),
-            float(QtGui.QFontMetricsF(font).lineSpacing()),
+            line_height(font),
         )
     return known
 
