@@ -303,10 +303,7 @@ def test_parameters_get_the_column_at_300_percent_with_the_deck_open(studio):
         column = studio.stage.height()
         assert side.height() > 0.85 * column > half  # the whole column, less the tabs
         bars = [b for b in studio.findChildren(QtWidgets.QTabBar) if b.isVisible()]
-        assert [b.tabText(i) for b in bars for i in range(b.count())] == [
-            "Views and parameters",
-            "Deck",
-        ]
+        assert [b.tabText(i) for b in bars for i in range(b.count())] == ["Views", "Deck"]
         for bar in bars:  # whole ("Lecture deck" and the side's title were elided)
             assert all(bar.tabRect(i).width() >= bar.tabSizeHint(i).width() for i in (0, 1))
         toggle = studio.findChild(QtGui.QAction, "action-deck-panel")
@@ -321,6 +318,36 @@ def test_parameters_get_the_column_at_300_percent_with_the_deck_open(studio):
         assert deck.tabbed() and not dock.visibleRegion().isEmpty()
         _show(studio, "relative", 1.0, (1920, 1080))
         assert not deck.tabbed() and dock.y() > side.y()
+        assert side.windowTitle() == "Views and parameters"  # (a tab no more)
+    finally:
+        deck.dock.hide()
+
+
+@pytest.mark.parametrize("scale", [1.0, 1.5, 2.0, 2.5, 3.0])
+def test_side_column_tabs_are_whole_in_a_small_window(studio, scale):
+    """Windowed at 1280 × 720 with the deck open the side column is too low for the
+    parameters and the deck both: they are tabs, and at 300 % their titles read "Views
+    and paramet…" and "De…". Each tab's title is whole at 100-300 % (the side's tab is
+    "Views" beside "Deck"; its full title comes back below the deck)."""
+    deck = studio.lecture.deck
+    deck.dock.hide()
+    try:
+        _show(studio, "relative", scale, (1280, 720))
+        deck.show_dock()
+        _settle(studio)
+        assert deck.tabbed()
+        bars = [b for b in studio.findChildren(QtWidgets.QTabBar) if b.isVisible()]
+        texts = [b.tabText(i) for b in bars for i in range(b.count())]
+        assert sorted(texts) == ["Deck", "Views"], texts
+        cut = [
+            (bar.tabText(i), bar.tabRect(i).width(), bar.tabSizeHint(i).width())
+            for bar in bars
+            for i in range(bar.count())
+            if bar.tabRect(i).width() < bar.tabSizeHint(i).width()
+        ]
+        assert not cut, cut
+        deck.dock.hide()  # the side alone: its own title
+        assert studio.side.windowTitle() == "Views and parameters"
     finally:
         deck.dock.hide()
 

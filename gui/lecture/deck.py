@@ -35,6 +35,8 @@ DECK_SHARE = 0.45  # of the side column's height the deck dock takes when shown 
 TAB_BELOW = 900
 DECK_TITLE, DECK_TAB = "Lecture deck", "Deck"  # the dock's title; as a tab (short: at
 # 300 % "Views and parameters" and "Lecture deck" were both elided in their 821 px column)
+SIDE_TAB = "Views"  # the side dock's title as a tab beside the deck's (at 1280 × 720 /
+# 300 % windowed the column is ~500 px: "Views and paramet…" and "De…")
 SCENE_FILTER = "PE Studio scenes (*.pe-scene.json *.json);;All files (*)"
 DECK_FILTER = "PE Studio decks (*.pe-deck.json *.json);;All files (*)"
 
@@ -91,6 +93,7 @@ class DeckController(QtCore.QObject):
         self.steppers: list[Callable[[int], bool]] = []
         self._titled: set[str] = set()
         self._short: bool | None = None  # the column was too low for both docks
+        self._side_title = "Views and parameters"  # the side dock's own (see SIDE_TAB)
         self._build_dock()
         # the column's height or the UI scale changed: arrange the docks again
         self._arrange_timer = QtCore.QTimer(self)
@@ -113,6 +116,8 @@ class DeckController(QtCore.QObject):
             QtWidgets.QDockWidget.DockWidgetFeature.DockWidgetMovable
             | QtWidgets.QDockWidget.DockWidgetFeature.DockWidgetClosable
         )
+        # (closed or opened again: the side dock's title as a tab or its own)
+        self.dock.visibilityChanged.connect(lambda _shown: self._title_side())
         body = QtWidgets.QWidget(self.dock)
         self.body_layout = QtWidgets.QVBoxLayout(body)
         self.deck_label = QtWidgets.QLabel("No deck loaded — File ▸ Open deck…", body)
@@ -318,6 +323,22 @@ class DeckController(QtCore.QObject):
             qt.resizeDocks(
                 [side, self.dock], [column - share, share], QtCore.Qt.Orientation.Vertical
             )
+        self._title_side(short)
+
+    def _title_side(self, short: bool | None = None) -> None:
+        """The side dock titled :data:`SIDE_TAB` while the open deck is a tab beside it
+        in a column too low for both (``short``; else as last arranged), its own title
+        otherwise (the deck closed, or below it)."""
+        side = self._side()
+        if side is None:
+            return
+        short = self._short if short is None else short
+        if side.windowTitle() != SIDE_TAB:
+            self._side_title = side.windowTitle()
+        tab = bool(short) and not self.dock.isHidden() and self.tabbed()
+        title = SIDE_TAB if tab else self._side_title
+        if side.windowTitle() != title:
+            side.setWindowTitle(title)
 
     def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:
         if event.type() == QtCore.QEvent.Type.Resize:  # (the side dock's)
