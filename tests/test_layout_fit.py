@@ -255,6 +255,29 @@ def test_formula_leaves_the_grids_on_a_short_screen(shared_window, qtbot):
     assert not layout_problems(widget)
 
 
+def test_checker_finds_a_body_wider_than_its_viewport(shared_window, qtbot):
+    """A view's body wider than its scroll area's viewport is cut at the right (the
+    view never scrolls sideways): scene 20's heading made it 722 px wide in a 620 px
+    viewport at 1280 × 720 / 300 %, and each label fitted its own rectangle, so the
+    checker saw nothing. A title that cannot be narrower than the viewport is found."""
+    window = shared_window
+    _set_stage(window, 1280, 720, False, 1.0)
+    _view_at_defaults(window, "learned")
+    widget = window.views["learned"]
+    _settle(window, qtbot, widget)
+    assert not [p for p in layout_problems(widget) if "viewport" in p]
+    port = widget.scroll_area.viewport().width()
+    widget.title.setMinimumWidth(port + 100)
+    try:
+        _settle(window, qtbot, widget)
+        assert widget.body.width() > port
+        found = [p for p in layout_problems(widget) if "viewport" in p]
+        assert found and "right part cut off" in found[0], found
+    finally:
+        widget.title.setMinimumWidth(0)
+        _settle(window, qtbot, widget)
+
+
 # ---------------------------------------------------------------------- the checker
 @pytest.fixture
 def scene_plots(qapp):

@@ -282,6 +282,24 @@ def unlabelled_indices(widget: Any) -> list[str]:
     return problems
 
 
+def wider_than_port(widget: Any) -> list[str]:
+    """The view's scrolled body when it is wider than its scroll area's viewport: the
+    view never scrolls sideways, so its right part (text and plots) is cut off (scene
+    20 at 1280 × 720 / 300 % windowed: a heading that could not break made the body
+    722 px wide in a 620 px viewport; each label fitted its own rectangle)."""
+    area = getattr(widget, "scroll_area", None)
+    if area is None or area.widget() is None or not area.isVisible():
+        return []
+    body = area.widget()
+    port = area.viewport().width()
+    if body.width() <= port + TOL:
+        return []
+    return [
+        f"{_where(widget, 'body')}: {body.width()} px wide in a {port} px viewport, "
+        "its right part cut off"
+    ]
+
+
 def overlapping(boxes: Iterable[Box]) -> list[tuple[Box, Box]]:
     """Pairs of ``boxes`` that overlap (:func:`overlap`)."""
     boxes = list(boxes)
@@ -292,7 +310,8 @@ def layout_problems(widget: Any) -> list[str]:
     """Everything cut, elided or overlapping on the view's canvas, one line each: each
     plot's own problems (see :func:`_plot_problems`) and any two text boxes of the
     canvas (:func:`text_boxes`, across plots too) that overlap, and small grids not
-    labelled with every index (:func:`unlabelled_indices`)."""
+    labelled with every index (:func:`unlabelled_indices`), and a view body wider than
+    its scroll area's viewport (:func:`wider_than_port`)."""
     problems: list[str] = []
     for key, panel_plot in _panel_plots(widget):
         problems += _plot_problems(widget, key, panel_plot)
@@ -302,4 +321,4 @@ def layout_problems(widget: Any) -> list[str]:
             f"{_where(widget, key_a)} {what_a} overlaps {_where(widget, key_b)} {what_b} "
             f"({inter.width():.1f} x {inter.height():.1f} px)"
         )
-    return problems + unlabelled_indices(widget)
+    return problems + unlabelled_indices(widget) + wider_than_port(widget)
