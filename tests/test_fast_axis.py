@@ -322,11 +322,9 @@ def test_fast_colour_bar_draws_what_pyqtgraphs_draws(qtbot):
     assert fast.axis is fast.getAxis("right") and fast.axis.linkedView() is None
 
 
-def test_axis_draws_only_the_labels_of_its_exposed_part(qtbot):
-    """Repainted for its ticks inside the data (the data changed there), an axis draws
-    no tick label: the pixels Qt repaints are those of drawing the whole axis."""
-    from PySide6 import QtWidgets
-
+def _sine_plot(qtbot) -> tuple[pg.GraphicsView, pg.PlotItem]:
+    """A plot of one sine curve with the app's axes in a 400 × 300 view, laid out (its
+    axes' draw specs made)."""
     from gui.render.fast_axis import hide_spare_axes, make_axes
 
     view = pg.GraphicsView()
@@ -337,6 +335,15 @@ def test_axis_draws_only_the_labels_of_its_exposed_part(qtbot):
     view.resize(400, 300)
     plot.plot(np.arange(50), np.sin(np.arange(50) / 5.0))
     view.grab()  # laid out, specs made
+    return view, plot
+
+
+def test_axis_draws_only_the_labels_of_its_exposed_part(qtbot):
+    """Repainted for its ticks inside the data (the data changed there), an axis draws
+    no tick label: the pixels Qt repaints are those of drawing the whole axis."""
+    from PySide6 import QtWidgets
+
+    view, plot = _sine_plot(qtbot)
     left = plot.getAxis("left")
     assert left.style["tickLength"] < 0  # ticks point into the data
     whole = left.boundingRect()
@@ -376,16 +383,7 @@ def test_an_unchanged_axis_is_repainted_without_placing_its_ticks_again(qtbot):
     """An axis beside changing data is repainted with it (a heatmap's, a curve plot's):
     with the same specs at the same device translation it draws its kept tick spans
     and label boxes, the same pixels; a new translation places them again."""
-    from gui.render.fast_axis import hide_spare_axes, make_axes
-
-    view = pg.GraphicsView()
-    qtbot.addWidget(view)
-    plot = pg.PlotItem(axisItems=make_axes())
-    hide_spare_axes(plot)
-    view.setCentralItem(plot)
-    view.resize(400, 300)
-    plot.plot(np.arange(50), np.sin(np.arange(50) / 5.0))
-    view.grab()  # laid out, specs made
+    view, plot = _sine_plot(qtbot)
     left = plot.getAxis("left")
     device = left.deviceTransform(view.viewportTransform())
 

@@ -201,6 +201,19 @@ def test_a_drag_keeps_the_axis_room_of_its_widest_labels_until_it_is_over(qtbot)
     assert _geometry(fresh) == _geometry(widget)
 
 
+def _rope_widget(qtbot):
+    """A shown RoPE view widget, 1300 × 800, without its explanation."""
+    from gui.widgets.view_widget import ViewWidget
+
+    widget = ViewWidget(get_view("rope"))
+    qtbot.addWidget(widget)
+    widget.show_explanation(False)
+    widget.resize(1300, 800)
+    widget.show()
+    qtbot.waitExposed(widget)
+    return widget
+
+
 def test_a_rope_drag_of_m_never_narrows_the_simplified_plots_axis(qtbot):
     """The course's "simplified RoPE" plot's values follow m: its tick labels change
     width (``-1.5``, ``0.5``, ``1``) every few frames of a drag. The left axis keeps its
@@ -209,17 +222,11 @@ def test_a_rope_drag_of_m_never_narrows_the_simplified_plots_axis(qtbot):
     from core.viewdata import ComputeContext
     from core.views import compute_view
     from gui.theme import current_theme, set_theme
-    from gui.widgets.view_widget import ViewWidget
 
     saved = current_theme()
     set_theme(ui_scale=1.5)  # stage-size labels: widths differ by more than 10 px
     try:
-        widget = ViewWidget(get_view("rope"))
-        qtbot.addWidget(widget)
-        widget.show_explanation(False)
-        widget.resize(1300, 800)
-        widget.show()
-        qtbot.waitExposed(widget)
+        widget = _rope_widget(qtbot)
         model = get_view("rope").model
         params = {**model.defaults(), "seq_len": 512}
 
@@ -373,15 +380,6 @@ def test_a_rope_drag_of_m_re_plans_its_legend_once(qtbot):
         model = get_view("rope").model
         params = {**model.defaults(), "seq_len": 512}
 
-        def rope_widget() -> ViewWidget:
-            widget = ViewWidget(get_view("rope"))
-            qtbot.addWidget(widget)
-            widget.show_explanation(False)
-            widget.resize(1300, 800)
-            widget.show()
-            qtbot.waitExposed(widget)
-            return widget
-
         def frame(widget: ViewWidget, m: int, live: bool = True) -> tuple:
             data = compute_view("rope", model.validate({**params, "m": m}), ComputeContext())
             widget.show_data(data, live=live)
@@ -390,7 +388,7 @@ def test_a_rope_drag_of_m_re_plans_its_legend_once(qtbot):
             plot = widget.plots["score"]
             return plot.legend, plot.plot.getAxis("top").height(), widget.canvas.height()
 
-        widget = rope_widget()
+        widget = _rope_widget(qtbot)
         frame(widget, 5, live=False)
         rename, replans = StripLegend.rename, []
 
@@ -429,7 +427,7 @@ def test_a_rope_drag_of_m_re_plans_its_legend_once(qtbot):
         # the held room took from the data, not from the grid: the rows kept their size
         assert widget.canvas.height() == strips[-1][2]
         assert not widget.plots["score"].legend.reserved
-        fresh = rope_widget()
+        fresh = _rope_widget(qtbot)
         frame(fresh, 511, live=False)
         _settled(fresh)
 
