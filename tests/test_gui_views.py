@@ -415,7 +415,12 @@ def test_incremental_repaints_leave_no_traces(window, qtbot, view_id, name, valu
         state.set_param(name, v)
         assert window.wait_idle()
         QtWidgets.QApplication.processEvents()
-    qtbot.wait(widget.FULL_QUALITY_DELAY_MS + 100)  # the antialiased redraw
+    # the antialiased redraw and the latest text: waited for, not timed (a fixed wait
+    # of the delay + 100 ms let a CI run under load grab the live frame first, and the
+    # full quality that came due meanwhile painted the second grab)
+    qtbot.waitUntil(
+        lambda: not (widget._draft or widget._dragging or widget.text_pending), timeout=10_000
+    )
     QtWidgets.QApplication.processEvents()
     screen = QtWidgets.QApplication.primaryScreen()
     shown = screen.grabWindow(window.winId()).toImage()
