@@ -159,6 +159,53 @@ def test_masked_cells_are_marked_not_background(win):
     assert widget.plots["real"].masked_key is None and not widget.plots["real"].cells.runs
 
 
+def test_a_live_frame_leaves_the_hatching_out_and_full_quality_brings_it_back(win):
+    """A drag's frame (live) fills masked cells without hatching them and never looks
+    for their runs; full quality hatches them again, the same pixels as a paint that was
+    never live (the coordinator's decision, issue 14 item 7)."""
+    from core.views import get_view
+    from gui.render.cell_values import CellLayer
+    from gui.theme import current_theme
+
+    widget = _show(win, "alibi", seq_len=60, heads=4, causal=True, query=15)
+    widget.finish_live_frame()
+    plot = widget.plots["heads"]
+    layer = plot.cells
+    assert layer.texts == [] and layer.any_masked  # 60 × 60 tiles: no values printed
+    hatch = QtGui.QColor(current_theme().masked_hatch).rgb()
+    vb = plot.plot.getViewBox()
+    box = widget.canvas.mapFromScene(vb.sceneBoundingRect()).boundingRect()
+
+    def hatched(image: QtGui.QImage) -> int:
+        part = image.copy(box).convertToFormat(QtGui.QImage.Format.Format_RGB32)
+        bits = np.frombuffer(part.constBits(), dtype=np.uint32).reshape(part.height(), -1)
+        return int(np.count_nonzero((bits & 0xFFFFFF) == (hatch & 0xFFFFFF)))
+
+    params = dict(win.states["alibi"].values, seq_len=61)
+    data = get_view("alibi").compute(params, win.compute_context())
+    skips, hatches = CellLayer.live_skips, CellLayer.hatch_paints
+    widget.show_data(data, live=True)  # (no event loop: full quality cannot come first)
+    widget.canvas.viewport().repaint()
+    live = widget.canvas.grab().toImage()
+    assert layer.live and CellLayer.live_skips > skips and CellLayer.hatch_paints == hatches
+    assert layer._runs is None  # the runs were not looked for
+    assert hatched(live) == 0
+    tile = plot.panel.tiles[0]  # a masked cell keeps its fill: not the background
+    fill = _pixel(live, widget, plot, QtCore.QPointF(tile.col0 + 45.5, tile.row0 + 30.5))
+    assert fill.rgb() == QtGui.QColor(current_theme().masked).rgb()
+
+    widget.finish_live_frame()
+    widget.canvas.viewport().repaint()
+    settled = widget.canvas.grab().toImage()
+    assert not layer.live and CellLayer.hatch_paints > hatches
+    assert hatched(settled) > 500
+    widget.show_data(data)  # the same data shown settled from the start
+    layer._cache = layer._drawn = None
+    layer.update()
+    widget.canvas.viewport().repaint()
+    assert widget.canvas.grab().toImage() == settled
+
+
 def test_masked_cells_in_png_export(tmp_path, qapp):
     from gui.export.headless import export_view
 

@@ -600,6 +600,8 @@ class PanelPlot(PanelExtras, CellDisplay):
             image.live = not dashes  # (live: a minified heatmap sampled coarsely)
             if image.live_sampled:
                 image.update()  # sampled at every pixel again
+        if self.cells is not None:
+            self.cells.set_live(not dashes)  # (live: masked cells not hatched)
         # an arrows panel's shafts: aliased while live, on the fast curve path (they are
         # antialiased once settled, as they are drawn)
         for line in self.arrows[1::3]:

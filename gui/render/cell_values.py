@@ -279,14 +279,21 @@ class CellLayer(ViewOverlay):
         The plot's view box (the layer's parent: it is clipped to it).
     """
 
+    runs_found = 0  # images whose masked runs were looked for (tests)
+    live_skips = 0  # live paints that left the hatching out (tests)
+    hatch_paints = 0  # paints that hatched masked runs (tests)
+
     def __init__(self, view: pg.ViewBox) -> None:
         super().__init__(view, z=5)  # over the data, under tile labels and hover
         self.rect = QtCore.QRectF()  # the image in data coordinates
         self.shape = (0, 0)
         self._texts: list[tuple[int, int, str, bool]] | None = []  # None: not made yet
         self._source: tuple[np.ndarray, np.ndarray, bool] | None = None  # to make them from
-        # masked runs, (n, 3) rows of (row, first column, end column); as tuples on demand
-        self._runs = np.zeros((0, 3), dtype=np.int64)
+        # masked runs, (n, 3) rows of (row, first column, end column), found from
+        # ``_run_source`` when first needed (``None`` till then: a live frame does not
+        # hatch, so a drag never looks for them); as tuples on demand
+        self._runs: np.ndarray | None = np.zeros((0, 3), dtype=np.int64)
+        self._run_source: np.ndarray | None = None
         self._run_list: list[tuple[int, int, int]] | None = []
         self._widest = ""  # the longest text (sets the font size)
         self.font_pt = 11.0
@@ -301,6 +308,12 @@ class CellLayer(ViewOverlay):
         self._chosen: tuple[tuple, QtGui.QFont | None] | None = None  # value_font's
         #: whether the image last set has masked (±inf) cells, hatched or not
         self.any_masked = False
+        #: a live frame (its owner's business, as :attr:`FastImageItem.live`): masked
+        #: cells are not hatched on screen where no value is printed (their opaque fill,
+        #: drawn by the image, still marks them); ``live_skipped`` says a paint left the
+        #: hatching out, for :meth:`set_live` to repaint it once settled
+        self.live = False
+        self.live_skipped = False
 
     # ------------------------------------------------------------------ data
     def set_style(self, font_pt: float, hatch: QtGui.QColor) -> None:
@@ -325,11 +338,13 @@ class CellLayer(ViewOverlay):
         rows, cols = image.shape
         self.rect, self.shape = QtCore.QRectF(rect), (rows, cols)
         self.fill = QtGui.QColor(*masked_rgb)
-        runs = masked_run_array(image)
-        self.any_masked = len(runs) > 0  # (also when too many runs to hatch)
-        # (kept as the array: a list of ~2000 tuples for ALiBi's stage mosaic cost
-        # ~0.4 ms on every frame of a drag, and drawing needs the array)
-        self._runs, self._run_list = (runs[:0] if len(runs) > MAX_RUNS else runs), None
+        # (also when too many runs to hatch; one pass, a sixth of finding the runs)
+        self.any_masked = bool(np.isinf(image).any())
+        # the runs are found when first drawn or asked for (:meth:`_run_array`): a
+        # live frame leaves the hatching out and never needs them (ALiBi's stage mosaic:
+        # ~0.3 ms a frame of a drag)
+        self._runs = None if self.any_masked else np.zeros((0, 3), dtype=np.int64)
+        self._run_source, self._run_list = (image if self.any_masked else None), None
         self._texts, self._source = [], None
         if colors is not None and rows <= MAX_CELLS and cols <= MAX_CELLS:
             # the texts are made when first needed: cells too small to print in (a
@@ -372,21 +387,45 @@ class CellLayer(ViewOverlay):
     def runs(self) -> list[tuple[int, int, int]]:
         """The masked runs: ``(row, first column, end column)`` per run, rows in order."""
         if self._run_list is None:
-            self._run_list = [(r, a, b) for r, a, b in self._runs.tolist()]
+            self._run_list = [(r, a, b) for r, a, b in self._run_array().tolist()]
         return self._run_list
+
+    def _run_array(self) -> np.ndarray:
+        """The masked runs as an ``(n, 3)`` array (none when there are more than
+        :data:`MAX_RUNS`: the fill alone marks them), found once per image.
+
+        Kept as the array: a list of ~2000 tuples for ALiBi's stage mosaic cost ~0.4 ms
+        on every frame of a drag, and drawing needs the array."""
+        if self._runs is None:
+            assert self._run_source is not None
+            runs = masked_run_array(self._run_source)
+            self._runs = runs[:0] if len(runs) > MAX_RUNS else runs
+            self._run_source = None
+            CellLayer.runs_found += 1
+        return self._runs
 
     @property
     def masked(self) -> bool:
         """Whether masked runs are hatched."""
-        return len(self._runs) > 0
+        return len(self._run_array()) > 0
 
     def clear(self) -> None:
         """Nothing to draw (not a small grid, no masked cells)."""
         self.any_masked = False
-        if self._texts != [] or self.masked:
+        if self._texts != [] or self._runs is None or len(self._runs):
             self._texts, self._source = [], None
-            self._runs, self._run_list = self._runs[:0], []
+            self._runs, self._run_source, self._run_list = np.zeros((0, 3), np.int64), None, []
             self._version += 1
+            self.update()
+
+    def set_live(self, live: bool) -> None:
+        """Live frames (a slider drags) or full quality: see :attr:`live`. Back to full
+        quality, a picture whose hatching a live paint left out is painted again."""
+        if live == self.live:
+            return
+        self.live = live
+        if not live and self.live_skipped:
+            self.live_skipped = False
             self.update()
 
     # ------------------------------------------------------------------ drawing
@@ -445,8 +484,17 @@ class CellLayer(ViewOverlay):
         return self.view.childGroup.transform().mapRect(cell)
 
     def paint(self, p: QtGui.QPainter, *args: object) -> None:
-        if not self.masked and self._texts == []:
-            return
+        if self._texts == []:
+            if not self.any_masked:
+                return
+            if self.live and pixel_translation(p) is not None:
+                # a live frame on screen: hatching only, left out till settled (the
+                # masked cells keep their fill; exports and vector output hatch)
+                self.live_skipped = True
+                CellLayer.live_skips += 1
+                return
+            if not self.masked:
+                return
         tr = self.view.childGroup.transform()
         area = tr.mapRect(self.rect).normalized().intersected(self.boundingRect())
         if area.isEmpty():
@@ -539,6 +587,7 @@ class CellLayer(ViewOverlay):
         dx, dy = self.rect.width() / cols, self.rect.height() / rows
         x0, y0 = self.rect.left(), self.rect.top()
         if self.masked:
+            CellLayer.hatch_paints += 1
             brush = QtGui.QBrush(self.hatch, QtCore.Qt.BrushStyle.BDiagPattern)
             fill_rects(p, self._run_rect_array(tr, x0, y0, dx, dy), brush)
         if font is None:
@@ -566,7 +615,7 @@ class CellLayer(ViewOverlay):
         Qt's own arithmetic for a scaling transform (the view box's), so the same
         rectangles to the last bit (a test compares them); other transforms map run by
         run."""
-        runs = self._runs
+        runs = self._run_array()
         r, a, b = runs[:, 0].astype(float), runs[:, 1].astype(float), runs[:, 2].astype(float)
         x, y, w = x0 + a * dx, y0 + r * dy, (b - a) * dx
         h = np.full_like(x, dy)
