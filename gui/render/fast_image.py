@@ -27,6 +27,9 @@ from gui.render.raster import on_raster
 
 _TX_SCALE = QtGui.QTransform.TransformationType.TxScale.value
 LIVE_STEP = 2  # a live frame samples every other screen pixel of a minified axis
+#: ... and every other cell of a magnified axis whose cells are under this many device
+#: pixels (ALiBi's stage mosaic: 832 cells over ~1750 pixels across, ~1000 down at 200 %)
+LIVE_CELL_PX = 4.0
 
 
 def argb_table(lut: np.ndarray, masked: QtGui.QColor | None = None) -> np.ndarray:
@@ -191,9 +194,14 @@ class FastImageItem(pg.ImageItem):
         magnified axis: the image is read as it is, no copy gathered along it). A
         minified axis gets the cell under every ``step``-th pixel's centre (``step`` > 1:
         under the middle of each block of ``step`` pixels), drawn over all the pixels.
+        With ``step`` > 1 (live), a magnified axis whose cells are under
+        :data:`LIVE_CELL_PX` device pixels takes every ``step``-th cell, spread over the
+        whole image (a view, no gather).
         """
         if not minified:  # every cell, flipped when the axis runs backwards
-            return slice(None) if scale > 0 else slice(None, None, -1), n, start, stop - start
+            k = step if step > 1 and n > step and abs(scale) * ratio < LIVE_CELL_PX else 1
+            cells = slice(None, None, k) if scale > 0 else slice(n - 1, None, -k)
+            return cells, -(-n // k), start, stop - start
         pixels = pixel_centres(start * ratio, stop * ratio)
         centres = pixels + 0.5 if step == 1 else pixels[::step] + step / 2
         cells = np.clip(np.floor((centres / ratio - offset) / scale), 0, n - 1)
@@ -217,12 +225,18 @@ class FastImageItem(pg.ImageItem):
         rows, cols = self.image.shape
         ratio = device.devicePixelRatioF() or 1.0
         sx, sy = t.m11() * ratio, t.m22() * ratio  # device pixels per cell
-        if abs(sx) >= 1.0 and abs(sy) >= 1.0:
+        live = self.live and not is_exporting(self)  # (exports: every pixel)
+        if (
+            abs(sx) >= 1.0
+            and abs(sy) >= 1.0
+            and not (live and min(abs(sx), abs(sy)) < LIVE_CELL_PX and max(rows, cols) > LIVE_STEP)
+        ):
+            self.live_sampled = False
             return False  # magnified: every cell is visible, colour them all
         area = t.mapRect(QtCore.QRectF(0, 0, cols, rows))
         # A minified axis gets one sample per screen pixel (the cell under its centre);
         # a magnified one keeps its cells and Qt enlarges them exactly as it would.
-        step = LIVE_STEP if self.live and not is_exporting(self) else 1  # (exports: every pixel)
+        step = LIVE_STEP if live else 1
         x_axis = self._axis_samples(
             abs(sx) < 1.0, area.left(), area.right(), ratio, t.dx(), t.m11(), cols, step=step
         )
@@ -232,6 +246,7 @@ class FastImageItem(pg.ImageItem):
         (col, n_cols, x0, width), (row, n_rows, y0, height) = x_axis, y_axis
         if n_cols == 0 or n_rows == 0:
             return True
+        coarse = step > 1 and (n_cols < cols or n_rows < rows or abs(sx) < 1.0 or abs(sy) < 1.0)
         key = (
             x0,
             width,
@@ -264,9 +279,9 @@ class FastImageItem(pg.ImageItem):
                 QtGui.QImage.Format.Format_ARGB32_Premultiplied,
             )
             cached = self._sampled = (key, image, pixels)
-            if step > 1 and (abs(sx) < 1.0 or abs(sy) < 1.0):
+            if coarse:
                 FastImageItem.live_samples += 1
-        self.live_sampled = step > 1 and (abs(sx) < 1.0 or abs(sy) < 1.0)
+        self.live_sampled = coarse
         p.save()
         try:
             p.resetTransform()
