@@ -200,8 +200,8 @@ class FastImageItem(pg.ImageItem):
         """
         if not minified:  # every cell, flipped when the axis runs backwards
             k = step if step > 1 and n > step and abs(scale) * ratio < LIVE_CELL_PX else 1
-            cells = slice(None, None, k) if scale > 0 else slice(n - 1, None, -k)
-            return cells, -(-n // k), start, stop - start
+            every = slice(None, None, k) if scale > 0 else slice(n - 1, None, -k)
+            return every, -(-n // k), start, stop - start
         pixels = pixel_centres(start * ratio, stop * ratio)
         centres = pixels + 0.5 if step == 1 else pixels[::step] + step / 2
         cells = np.clip(np.floor((centres / ratio - offset) / scale), 0, n - 1)
