@@ -542,3 +542,31 @@ def test_fast_curve_bounding_rect_equals_pyqtgraph_without_its_pixel_vectors(qtb
         assert fast.boundingRect().width() > x[-1]  # grown by the padding
     assert calls and not any(calls)  # pyqtgraph's item called it, the fast one never
     assert FastCurveItem(x=x, y=y).boundingRect() == pg.PlotCurveItem(x=x, y=y).boundingRect()
+
+
+def test_fast_curve_bounds_of_data_with_nan_gaps_are_pyqtgraphs_without_its_nanmin(
+    qtbot, monkeypatch
+):
+    """A curve with NaN gaps (ALiBi's heads as one NaN-separated line, Compare's learned
+    row past the training length) gets pyqtgraph's bounds, found without pyqtgraph's
+    ``nanmin`` under a warnings context (a frame of a drag asks for them again) and kept
+    for the same arrays; infinite or all-NaN data still goes to pyqtgraph."""
+    x = np.tile(np.append(np.arange(50.0), np.nan), 4)
+    y = np.concatenate([np.append(-m * np.arange(50.0), np.nan) for m in (0.5, 0.25, 0.1, 2.0)])
+    fast = FastCurveItem(x=x, y=y, pen=pg.mkPen("b", width=3))
+    slow = pg.PlotCurveItem(x=x, y=y, pen=pg.mkPen("b", width=3))
+    expected = (slow.dataBounds(0), slow.dataBounds(1))
+    assert expected == ((0.0, 49.0), (-98.0, 0.0))
+    calls = []
+    nanmin = np.nanmin
+    monkeypatch.setattr(np, "nanmin", lambda *a, **k: calls.append(1) or nanmin(*a, **k))
+    assert (fast.dataBounds(0), fast.dataBounds(1)) == expected
+    fast.viewTransformChanged()  # a frame's new range: pyqtgraph forgets its bounds
+    measured = fast.extents_measured
+    assert (fast.dataBounds(0), fast.dataBounds(1)) == expected
+    assert fast.extents_measured == measured and not calls
+    for bad in (np.append(y[:-1], np.inf), np.full(y.size, np.nan)):
+        fast.setData(x=x, y=bad)
+        slow.setData(x=x, y=bad)
+        np.testing.assert_array_equal(fast.dataBounds(1), slow.dataBounds(1))
+    assert calls  # (pyqtgraph's own)

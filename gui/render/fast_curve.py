@@ -21,8 +21,9 @@ widths 2, 3 and 4.5). Everything else (widths ≤ 1, antialiased, dashed, fills,
 views, vector export) is drawn by pyqtgraph as before.
 
 Its :meth:`~FastCurveItem.dataBounds` gives pyqtgraph's result for finite data from
-plain ``min``/``max`` (pyqtgraph's ``nanmin`` runs under a warnings context: most of the
-auto-range time of a plot of a few curves).
+plain ``min``/``max``, and for data with NaN gaps from NaN-skipping reductions
+(pyqtgraph's ``nanmin`` runs under a warnings context: most of the auto-range time of a
+plot of a few curves).
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ class FastCurveItem(pg.PlotCurveItem):
     """``PlotCurveItem`` with a fast path for solid aliased cosmetic pens wider than 1 px."""
 
     _extent_cache: tuple[tuple | None, tuple | None] = (None, None)  # (array, (min, max))
+    _nan_extent_cache: tuple[tuple | None, tuple | None] = (None, None)  # NaN skipped
     #: a curve of at most this many points is stroked with Qt's own wide pen where the
     #: offset strokes would be used (0: never). For a few points (the clock's arcs and
     #: trails, an arrow's shaft) Qt's stroke costs less than finding and drawing the
@@ -107,6 +109,11 @@ class FastCurveItem(pg.PlotCurveItem):
             and (shadow is None or shadow.isCosmetic())
         ):
             bounds = self.extent(ax)
+            if math.isnan(bounds[0]) or math.isnan(bounds[1]):
+                # NaN gaps (ALiBi's heads as one NaN-separated line, Compare's learned
+                # rows past the training length): pyqtgraph's nanmin/nanmax are these
+                # NaN-skipping reductions under a warnings context (~0.06 ms a call)
+                bounds = self.extent(ax, skip_nan=True)
             if math.isfinite(bounds[0]) and math.isfinite(bounds[1]):  # else NaN/inf rules
                 cache_bounds(self, ax, (frac, orthoRange), bounds)
                 return bounds
@@ -173,9 +180,10 @@ class FastCurveItem(pg.PlotCurveItem):
                 lengths.append(0.0)
         return lengths[0], lengths[1]
 
-    def extent(self, ax: int) -> tuple[float, float]:
-        """``(min, max)`` of the x (``ax`` 0) or y data as given (NaN when it has NaN),
-        kept for as long as the item shows the same arrays.
+    def extent(self, ax: int, *, skip_nan: bool = False) -> tuple[float, float]:
+        """``(min, max)`` of the x (``ax`` 0) or y data as given (NaN when it has NaN;
+        with ``skip_nan``, of its values that are not NaN: NaN when all are), kept for
+        as long as the item shows the same arrays.
 
         pyqtgraph forgets its data bounds whenever the view's range or size changes
         (``viewTransformChanged``), which a plot's x range does on every frame of a
@@ -184,12 +192,20 @@ class FastCurveItem(pg.PlotCurveItem):
         data even for the same buffer), so a kept extent is never stale.
         """
         data = self.xData if ax == 0 else self.yData
-        known = self._extent_cache[ax]
+        caches = self._nan_extent_cache if skip_nan else self._extent_cache
+        known = caches[ax]
         if known is not None and known[0] is data:
             return known[1]
-        extent = (float(data.min()), float(data.max()))
-        x_known, y_known = self._extent_cache
-        self._extent_cache = ((data, extent), y_known) if ax == 0 else (x_known, (data, extent))
+        if skip_nan:  # (numpy's nanmin/nanmax are these reductions)
+            extent = (float(np.fmin.reduce(data)), float(np.fmax.reduce(data)))
+        else:
+            extent = (float(data.min()), float(data.max()))
+        x_known, y_known = caches
+        caches = ((data, extent), y_known) if ax == 0 else (x_known, (data, extent))
+        if skip_nan:
+            self._nan_extent_cache = caches
+        else:
+            self._extent_cache = caches
         self.extents_measured += 1
         return extent
 
