@@ -78,3 +78,75 @@ def test_grid_pixels_are_preblended_and_under_the_curve(qtbot):
     curve = QtGui.QColor(plot.curves[0].opts["pen"].color()).getRgb()
     assert any(image.pixelColor(col, r).getRgb() == curve for r in (row - 1, row, row + 1))
     assert grid is plot.grid
+
+
+class _CountingPainter:
+    """A painter that counts the fills and rectangle batches asked of it."""
+
+    def __init__(self, painter: QtGui.QPainter) -> None:
+        self._painter = painter
+        self.calls = {"fillRect": 0, "drawRects": 0, "drawLine": 0}
+
+    def __getattr__(self, name: str):
+        method = getattr(self._painter, name)
+        if name in self.calls:
+
+            def counted(*args):
+                self.calls[name] += 1
+                return method(*args)
+
+            return counted
+        return method
+
+
+def _reference_fills(grid: GridLines, p: QtGui.QPainter) -> None:
+    """The grid as it was painted before: a ``fillRect`` per line, in order."""
+    rect = grid.view.boundingRect()
+    t = p.deviceTransform()
+    for vertical, pos, color in grid.lines():
+        if vertical:
+            col = np.floor(pos + t.dx())
+            p.fillRect(QtCore.QRectF(col - t.dx(), rect.top(), 1, rect.height()), color)
+        else:
+            row = np.floor(pos + t.dy())
+            p.fillRect(QtCore.QRectF(rect.left(), row - t.dy(), rect.width(), 1), color)
+
+
+def test_grid_fills_runs_of_one_colour_at_once_with_the_same_pixels(qtbot):
+    """A grid repainted with the lines and offset of its last paint (the clock repaints
+    its still grid under the moving hands on every frame) fills a run of lines of one
+    colour with one ``drawRects``, not a fill per line; new lines or a new offset are
+    filled line by line. The pixels are those of a fill per line at any sub-pixel
+    offset and clip, crossing lines of different colours overlapping in the same order."""
+    _win, plot = _shown_plot(qtbot, np.linspace(-1, 1, 101))
+    grid = plot.grid
+    lines = grid.lines()
+    colors = [c.rgba() for _v, _p, c in lines]
+    runs = 1 + sum(a != b for a, b in zip(colors, colors[1:], strict=False))
+    assert len(set(colors)) >= 2 and len(lines) > runs  # minor and major lines
+    assert any(v for v, _p, _c in lines) and not all(v for v, _p, _c in lines)
+    rect = grid.view.boundingRect()
+    size = (int(rect.width()) + 6, int(rect.height()) + 6)
+    found = grid.fills_found
+    offsets = [(0.0, 0.0), (2.3, 1.7), (1.5, 2.5), (3.99, 0.01)]
+    for k, (dx, dy) in enumerate(offsets):
+        images = []
+        for paint in ("reference", "new lines", "same lines", "same again"):
+            image = QtGui.QImage(*size, QtGui.QImage.Format.Format_ARGB32_Premultiplied)
+            image.fill(0)
+            painter = QtGui.QPainter(image)
+            painter.setTransform(QtGui.QTransform.fromTranslate(dx, dy))
+            painter.setClipRect(rect.adjusted(0.4 * k, 0.3, -0.6, -0.2 * k))
+            if paint == "reference":
+                _reference_fills(grid, painter)
+            else:
+                counting = _CountingPainter(painter)
+                grid.paint(counting, None, None)
+                fills, batches = (len(lines), 0) if paint == "new lines" else (0, runs)
+                assert counting.calls == {"fillRect": fills, "drawRects": batches, "drawLine": 0}
+            painter.end()
+            images.append(pg.imageToArray(image, copy=True))
+        for other in images[1:]:
+            assert np.array_equal(images[0], other), (dx, dy)
+    # the runs' rectangles were worked out once per offset, then kept
+    assert grid.fills_found == found + len(offsets)

@@ -7,6 +7,13 @@ That is 3–4 ms of a frame in a view with a few curve panels. :class:`GridLines
 same lines (the axes' own tick values and pyqtgraph's alpha rule per tick level) behind
 the data instead, in colours blended with the plot background beforehand, so each line
 is an opaque one-pixel fill.
+
+A grid is repainted on every frame that moves the data above it (the clock's hands
+under a still grid): repainted with the lines and pixel offset of its last paint, it
+fills each run of lines of one colour with a single ``drawRects`` call over rectangles
+it keeps (the same pixels as a ``fillRect`` per line, in the same order) instead of a
+Python call and a rectangle per line. New lines (a new range) are filled line by line,
+as before, until they are painted again.
 """
 
 from __future__ import annotations
@@ -16,7 +23,7 @@ import math
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
-from gui.render.pg_compat import explicit_ticks, tick_state
+from gui.render.pg_compat import explicit_ticks, tick_rgba, tick_state
 from gui.render.raster import pixel_translation
 from gui.render.view_box import ViewOverlay
 
@@ -69,6 +76,12 @@ class GridLines(ViewOverlay):
             None,
         ]
         self._lines: list[tuple[bool, float, QtGui.QColor]] | None = None
+        # the lines and pixel offset of the last paint, and once they are painted again
+        # the (colour, rectangles) of each run of lines of one colour (see _fill_runs)
+        self._fills: tuple[list, tuple, list[tuple[QtGui.QColor, list[QtCore.QRectF]]] | None]
+        self._fills = ([], (), None)
+        self.fills_found = 0  # how often the runs' rectangles were worked out (tests)
+        self._shades: dict[tuple[int, float], QtGui.QColor] = {}  # blend()s made
         self.lines_found = 0  # how often any lines were worked out (tests)
         self.directions_found = [0, 0]  # how often the vertical, horizontal ones were
 
@@ -93,7 +106,7 @@ class GridLines(ViewOverlay):
                 ("left", y0, y1, rect.height(), tr.m22(), tr.dy()),
             )
         ):
-            axis = self.plot.getAxis(name)
+            axis = self.plot.axes[name]["item"]
             key = (
                 lo,
                 hi,
@@ -102,7 +115,7 @@ class GridLines(ViewOverlay):
                 shift,
                 *shared,
                 tick_state(axis),
-                axis.tickPen().color().rgba(),
+                tick_rgba(axis),
             )
             kept = self._kept[i]
             if kept is None or kept[0] != key:
@@ -130,7 +143,7 @@ class GridLines(ViewOverlay):
         out: list[tuple[bool, float, QtGui.QColor]] = []
         if hi == lo or length <= 0:
             return out
-        color = axis.tickPen().color()
+        rgba = tick_rgba(axis)
         for i, values in enumerate(tick_levels(axis, lo, hi, length)):
             # pyqtgraph's grid opacity: fainter for lower levels and dense ticks
             alpha = (
@@ -139,7 +152,12 @@ class GridLines(ViewOverlay):
                 * min(max(0.05 * length / (len(values) + 1), 0.0), 1.0)
                 / 255
             )
-            shade = blend(self.background, color, alpha)
+            shade = self._shades.get((rgba, alpha))
+            if shade is None:
+                if len(self._shades) > 64:
+                    self._shades.clear()
+                shade = blend(self.background, QtGui.QColor.fromRgba(rgba), alpha)
+                self._shades[rgba, alpha] = shade
             for v in values:
                 if not min(lo, hi) <= v <= max(lo, hi):
                     continue
@@ -150,18 +168,63 @@ class GridLines(ViewOverlay):
         rect = self.view.boundingRect()
         t = pixel_translation(p)
         p.setRenderHint(p.RenderHint.Antialiasing, False)
-        for vertical, pos, color in self.lines():
-            if t is not None:  # the pixel column/row the aliased line covers, as an opaque fill
+        lines = self.lines()
+        if t is None:
+            for vertical, pos, color in lines:
+                pen = QtGui.QPen(color, 0)  # cosmetic hairline for scaled and vector painting
+                p.setPen(pen)
                 if vertical:
-                    col = math.floor(pos + t.dx())
-                    p.fillRect(QtCore.QRectF(col - t.dx(), rect.top(), 1, rect.height()), color)
+                    p.drawLine(QtCore.QPointF(pos, rect.top()), QtCore.QPointF(pos, rect.bottom()))
                 else:
-                    row = math.floor(pos + t.dy())
-                    p.fillRect(QtCore.QRectF(rect.left(), row - t.dy(), rect.width(), 1), color)
-                continue
-            pen = QtGui.QPen(color, 0)  # cosmetic hairline for scaled and vector painting
-            p.setPen(pen)
-            if vertical:
-                p.drawLine(QtCore.QPointF(pos, rect.top()), QtCore.QPointF(pos, rect.bottom()))
-            else:
-                p.drawLine(QtCore.QPointF(rect.left(), pos), QtCore.QPointF(rect.right(), pos))
+                    p.drawLine(QtCore.QPointF(rect.left(), pos), QtCore.QPointF(rect.right(), pos))
+            return
+        # opaque fills of the pixel columns/rows the aliased lines cover
+        runs = self._fill_runs(lines, rect, t)
+        if runs is not None:
+            p.setPen(QtCore.Qt.PenStyle.NoPen)
+            for color, rects in runs:
+                p.setBrush(color)
+                p.drawRects(rects)
+            return
+        for vertical, pos, color in lines:
+            p.fillRect(self._fill(vertical, pos, rect, t), color)
+
+    @staticmethod
+    def _fill(
+        vertical: bool, pos: float, rect: QtCore.QRectF, t: QtGui.QTransform
+    ) -> QtCore.QRectF:
+        """The one-pixel rectangle (item coordinates) a line at ``pos`` fills on a
+        painter with the pixel translation ``t``."""
+        if vertical:
+            col = math.floor(pos + t.dx())
+            return QtCore.QRectF(col - t.dx(), rect.top(), 1, rect.height())
+        row = math.floor(pos + t.dy())
+        return QtCore.QRectF(rect.left(), row - t.dy(), rect.width(), 1)
+
+    def _fill_runs(
+        self,
+        lines: list[tuple[bool, float, QtGui.QColor]],
+        rect: QtCore.QRectF,
+        t: QtGui.QTransform,
+    ) -> list[tuple[QtGui.QColor, list[QtCore.QRectF]]] | None:
+        """The rectangles of ``lines`` (:meth:`_fill`) in runs of consecutive lines of
+        one colour, when the last paint had the same lines, rectangle and translation
+        (worked out on the second such paint, then kept); ``None``: new lines or
+        another offset, filled one by one. Filled in order, crossing lines of two
+        colours overlap as they did with a fill per line."""
+        key = (rect.getRect(), t.dx(), t.dy())
+        last, last_key, runs = self._fills
+        if last is not lines or last_key != key:
+            self._fills = (lines, key, None)
+            return None
+        if runs is None:
+            runs = []
+            shade = None
+            for vertical, pos, color in lines:
+                if color is not shade:  # (a level's lines share their colour)
+                    runs.append((color, []))
+                    shade = color
+                runs[-1][1].append(self._fill(vertical, pos, rect, t))
+            self._fills = (lines, key, runs)
+            self.fills_found += 1
+        return runs

@@ -73,6 +73,9 @@ PRIVATE_MEMBERS: dict[str, dict[str, Member]] = {
     "AxisItem": {
         # explicit ticks set with setTicks (None: automatic ticks); no public getter
         "_tickLevels": _attribute(used_by="axis_specs, grid_lines"),
+        # the pens as set (None: the default), read without tickPen()'s two copies
+        "_pen": _attribute(used_by="grid_lines"),
+        "_tickPen": _attribute(used_by="grid_lines"),
         # the width/height reserved for tick text, as generateDrawSpecs reports it
         "_updateMaxTextSize": _method("x", used_by="fast_axis"),
         # the painter transform to the device (trailing underscore: pyqtgraph's own)
@@ -376,6 +379,12 @@ def tick_state(axis: pg.AxisItem) -> tuple:
         axis.style.get("maxTickLevel"),
         getattr(axis, "data_limits", None),
     )
+
+
+def tick_rgba(axis: pg.AxisItem) -> int:
+    """``axis.tickPen().color().rgba()`` without the pen copies ``tickPen`` makes."""
+    pen = axis._tickPen if axis._tickPen is not None else axis._pen
+    return (pen if pen is not None else axis.tickPen()).color().rgba()
 
 
 def report_text_size(axis: pg.AxisItem, size: float) -> None:
