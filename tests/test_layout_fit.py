@@ -18,7 +18,7 @@ import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.views import VIEW_IDS
-from gui.plotting.layout_check import layout_problems, text_boxes
+from gui.plotting.layout_check import cut_by_fold, layout_problems, text_boxes
 from gui.plotting.legend_strip import StripLegend
 
 DECK = (
@@ -276,6 +276,32 @@ def test_checker_finds_a_body_wider_than_its_viewport(shared_window, qtbot):
     finally:
         widget.title.setMinimumWidth(0)
         _settle(window, qtbot, widget)
+
+
+def test_no_notes_line_cut_by_the_bottom_edge_on_stage(shared_window, qtbot):
+    """At 1920 × 1080 on stage the bottom edge of the screen cut a notes line in half:
+    deck scenes 9 and 17 at 150 % (the view scrolls; the line now starts below the edge)
+    and Learned at 200 % (it scrolled by 7 px; it now fits without scrolling)."""
+    from core.scenes import load_deck
+
+    window = shared_window
+    _set_stage(window, 1920, 1080, True, 2.0)
+    _view_at_defaults(window, "learned")
+    widget = window.views["learned"]
+    _settle(window, qtbot, widget)
+    assert not widget.scrolls
+    assert not layout_problems(widget)
+    _set_stage(window, 1920, 1080, True, 1.5)
+    deck = window.lecture.deck
+    deck.set_deck(load_deck(DECK), DECK)
+    problems = []
+    for number in (9, 17):
+        deck.go(number - 1)
+        widget = window.views[window.current_view]
+        _settle(window, qtbot, widget)
+        assert widget.scrolls  # (what the edge cut: a view that scrolls)
+        problems += [f"scene {number}: {p}" for p in cut_by_fold(widget)]
+    assert not problems, "\n".join(problems)
 
 
 # ---------------------------------------------------------------------- the checker

@@ -300,6 +300,57 @@ def wider_than_port(widget: Any) -> list[str]:
     ]
 
 
+def text_lines(label: QtWidgets.QLabel) -> tuple[float, float, int]:
+    """``(top of the first line, line spacing, lines)`` of ``label``'s text in its own
+    pixels: its wrapped text's height at its width, placed in its contents by its
+    vertical alignment (a label held taller than its text centres it by default)."""
+    rect = label.contentsRect()
+    spacing = float(QtGui.QFontMetricsF(label.font()).lineSpacing())
+    text_h = float(label.heightForWidth(label.width())) if label.wordWrap() else -1.0
+    if text_h <= 0:
+        text_h = float(label.sizeHint().height())
+    margins = label.contentsMargins()
+    text_h = max(min(text_h - margins.top() - margins.bottom(), rect.height()), spacing)
+    align = label.alignment()
+    top = float(rect.top())
+    if align & QtCore.Qt.AlignmentFlag.AlignBottom:
+        top = rect.bottom() + 1 - text_h
+    elif not align & QtCore.Qt.AlignmentFlag.AlignTop:  # centred (the default)
+        top = rect.top() + (rect.height() - text_h) / 2
+    return top, spacing, max(round(text_h / spacing), 1)
+
+
+def cut_by_fold(widget: Any) -> list[str]:
+    """The view's text lines outside its canvas (title, explanation, formula, verdict,
+    notes) that the bottom edge of its scroll area's viewport cuts as scrolled now: a
+    line half-shown (at 1920 × 1080 / 200 % on the stage Learned's notes scrolled by
+    7 px and its last line was half-cut; lines wholly below the edge are not cut)."""
+    area = getattr(widget, "scroll_area", None)
+    if area is None or not area.isVisible():
+        return []
+    port = area.viewport()
+    fold = float(port.height())
+    canvas = getattr(widget, "canvas", None)
+    problems = []
+    for label in port.findChildren(QtWidgets.QLabel):
+        if not label.isVisible() or not label.text() or label.height() <= 0:
+            continue
+        if canvas is not None and canvas.isAncestorOf(label):
+            continue
+        y0 = float(label.mapTo(port, QtCore.QPoint(0, 0)).y())
+        top, spacing, lines = text_lines(label)
+        for i in range(lines):
+            a = y0 + top + i * spacing
+            b = a + spacing
+            if a + TOL < fold < b - TOL:
+                name = label.objectName() or type(label).__name__
+                problems.append(
+                    f"{_where(widget, name)}: line {i + 1} of {lines} cut by the bottom "
+                    f"edge ({fold - a:.0f} of {spacing:.0f} px shown)"
+                )
+    return problems
+
+
 def overlapping(boxes: Iterable[Box]) -> list[tuple[Box, Box]]:
     """Pairs of ``boxes`` that overlap (:func:`overlap`)."""
     boxes = list(boxes)
@@ -310,8 +361,9 @@ def layout_problems(widget: Any) -> list[str]:
     """Everything cut, elided or overlapping on the view's canvas, one line each: each
     plot's own problems (see :func:`_plot_problems`) and any two text boxes of the
     canvas (:func:`text_boxes`, across plots too) that overlap, and small grids not
-    labelled with every index (:func:`unlabelled_indices`), and a view body wider than
-    its scroll area's viewport (:func:`wider_than_port`)."""
+    labelled with every index (:func:`unlabelled_indices`), a view body wider than its
+    scroll area's viewport (:func:`wider_than_port`), and text lines beside the canvas
+    cut by the bottom edge of the view's scroll area (:func:`cut_by_fold`)."""
     problems: list[str] = []
     for key, panel_plot in _panel_plots(widget):
         problems += _plot_problems(widget, key, panel_plot)
@@ -321,4 +373,4 @@ def layout_problems(widget: Any) -> list[str]:
             f"{_where(widget, key_a)} {what_a} overlaps {_where(widget, key_b)} {what_b} "
             f"({inter.width():.1f} x {inter.height():.1f} px)"
         )
-    return problems + unlabelled_indices(widget) + wider_than_port(widget)
+    return problems + unlabelled_indices(widget) + wider_than_port(widget) + cut_by_fold(widget)

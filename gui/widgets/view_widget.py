@@ -19,6 +19,7 @@ from superqt.utils import qdebounced, qthrottled
 from core.formula import escape
 from core.viewdata import Panel, ViewData, ViewSpec
 from core.views import get_view
+from gui.plotting.layout_check import text_lines
 from gui.plotting.panel_plot import TICK_PT, PanelPlot, index_width
 from gui.render.fast_axis import (
     REFIT_ROUNDS,
@@ -53,6 +54,9 @@ _SIGHT_EVENTS = frozenset(
 )
 WHEEL_STEP = 33  # px at 100 % the view scrolls per wheel step (a notch is three)
 LEGEND_SHARE = 0.8  # of a plot's width its data (and legend strip) has, at least
+# a view that overflows its place by at most this share of its grid's height fits it
+# instead (its rows that much below their legible height) rather than scroll a few px
+FOLD_SQUEEZE = 0.05
 TABLE_PAD = 12  # px a table panel keeps below its table (view box margins, rounding)
 FORMULA_SHARE = 0.2  # of the view's height the formula takes at most (drawn smaller)
 
@@ -713,19 +717,23 @@ class ViewWidget(QtWidgets.QWidget):
             for r in range(top, top + span):
                 need[r] = max(need.get(r, 0.0), height / span)
         need = {r: float(math.ceil(h)) for r, h in need.items()}  # whole px: stable sums
-        for r in range(layout.rowCount()):  # the grid keeps each row at its need
-            if layout.rowMinimumHeight(r) != need.get(r, 0.0):  # (setting re-lays out)
-                layout.setRowMinimumHeight(r, need.get(r, 0.0))
         spacing = layout.verticalSpacing() if need else 0.0
-        total = (
-            sum(need.values())
-            + spacing * max(len(need) - 1, 0)
+        rest = (  # the canvas's height beyond its rows
+            spacing * max(len(need) - 1, 0)
             + margin_top
             + margin_bottom
             + 2 * self.canvas.frameWidth()
             + TABLE_PAD
         )
-        height = int(total) + 1
+        height = int(sum(need.values()) + rest) + 1
+        fitted = self._fold_fit(height)
+        if fitted < height and need:  # the rows share the squeeze
+            factor = (sum(need.values()) - (height - fitted)) / sum(need.values())
+            need = {r: float(math.floor(h * factor)) for r, h in need.items()}
+        height = fitted
+        for r in range(layout.rowCount()):  # the grid keeps each row at its need
+            if layout.rowMinimumHeight(r) != need.get(r, 0.0):  # (setting re-lays out)
+                layout.setRowMinimumHeight(r, need.get(r, 0.0))
         changed = self.canvas.minimumHeight() != height
         if changed:
             self.canvas.setMinimumHeight(height)
@@ -749,6 +757,39 @@ class ViewWidget(QtWidgets.QWidget):
         if laid <= 0 or now <= 0:
             return None
         return min(now / laid, 1.0)
+
+    def _fold_fit(self, height: int) -> int:
+        """The canvas height for rows needing ``height`` px such that the view's place
+        (the scroll area's viewport, scrolled to the top) cuts no line of the notes
+        below the canvas: a view taller than its place by at most :data:`FOLD_SQUEEZE`
+        of ``height`` fits it (at 1920 × 1080 / 200 % on the stage Learned scrolled by
+        7 px); one that scrolls anyway grows by the part of the notes line its edge
+        would cut, so that the line starts below it (deck scenes 9 and 17 at 150 % on
+        the stage showed half a line). Read from the body as laid out now (its other
+        parts' heights do not depend on the canvas's)."""
+        body = self.body.layout()
+        if body is None or not self.isVisible():
+            return height
+        fold = self.scroll_area.viewport().height()
+        box = self._status_box
+        below = body.contentsMargins().bottom()
+        if box.isVisible():
+            below += box.geometry().bottom() + 1 - self.canvas.geometry().bottom() - 1
+        overflow = self.canvas.y() + height + below - fold
+        if overflow <= 0 or fold <= 0:
+            return height
+        if overflow <= FOLD_SQUEEZE * height:
+            return height - overflow
+        if not box.isVisible() or not self.status.text():
+            return height
+        top, spacing, lines = text_lines(self.status)
+        first = self.canvas.y() + height + (box.y() - self.canvas.geometry().bottom() - 1)
+        first += self.status.y() + top
+        for i in range(lines):
+            line = first + i * spacing
+            if line < fold < line + spacing:
+                return height + math.ceil(fold - line)
+        return height
 
     def _balance_rows(
         self, need: dict[int, float], spans: list[tuple[PanelPlot, int, int]]
