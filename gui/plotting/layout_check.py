@@ -321,10 +321,11 @@ def text_lines(label: QtWidgets.QLabel) -> tuple[float, float, int]:
 
 
 def cut_by_fold(widget: Any) -> list[str]:
-    """The view's text lines outside its canvas (title, explanation, formula, verdict,
-    notes) that the bottom edge of its scroll area's viewport cuts as scrolled now: a
-    line half-shown (at 1920 × 1080 / 200 % on the stage Learned's notes scrolled by
-    7 px and its last line was half-cut; lines wholly below the edge are not cut)."""
+    """The view's text lines below its canvas (the notes line) that the bottom edge of
+    its scroll area's viewport cuts as scrolled now: a line half-shown (at 1920 × 1080 /
+    150 % on the stage deck scenes 9, 10, 17 and 18 showed half a notes line; lines
+    wholly below the edge are not cut, nor text above the grid: an explanation taller
+    than a small window scrolls anyway)."""
     area = getattr(widget, "scroll_area", None)
     if area is None or not area.isVisible():
         return []
@@ -335,9 +336,11 @@ def cut_by_fold(widget: Any) -> list[str]:
     for label in port.findChildren(QtWidgets.QLabel):
         if not label.isVisible() or not label.text() or label.height() <= 0:
             continue
-        if canvas is not None and canvas.isAncestorOf(label):
-            continue
         y0 = float(label.mapTo(port, QtCore.QPoint(0, 0)).y())
+        if canvas is not None and (
+            canvas.isAncestorOf(label) or y0 < canvas.mapTo(port, QtCore.QPoint(0, 0)).y()
+        ):
+            continue  # (a text above the grid taller than the screen scrolls anyway)
         top, spacing, lines = text_lines(label)
         for i in range(lines):
             a = y0 + top + i * spacing
@@ -362,7 +365,7 @@ def layout_problems(widget: Any) -> list[str]:
     plot's own problems (see :func:`_plot_problems`) and any two text boxes of the
     canvas (:func:`text_boxes`, across plots too) that overlap, and small grids not
     labelled with every index (:func:`unlabelled_indices`), a view body wider than its
-    scroll area's viewport (:func:`wider_than_port`), and text lines beside the canvas
+    scroll area's viewport (:func:`wider_than_port`), and notes lines below the canvas
     cut by the bottom edge of the view's scroll area (:func:`cut_by_fold`)."""
     problems: list[str] = []
     for key, panel_plot in _panel_plots(widget):
