@@ -280,6 +280,7 @@ class ViewWidget(QtWidgets.QWidget):
         self._fit_timer.setInterval(0)
         self._fit_timer.timeout.connect(self.fit_grid)
         self.canvas.installEventFilter(self)
+        self._status_box.installEventFilter(self)  # (its height: see _fold_fit)
         # plots scrolled into sight are drawn before they are painted
         self.scroll_area.verticalScrollBar().valueChanged.connect(self._show_seen)
         self.scroll_area.viewport().installEventFilter(self)
@@ -573,6 +574,12 @@ class ViewWidget(QtWidgets.QWidget):
         canvas = getattr(self, "canvas", None)
         if kind == QtCore.QEvent.Type.Resize and obj is canvas:
             self._fit_timer.start()  # not inside the resize: it may rebuild the grid
+        elif (
+            kind == QtCore.QEvent.Type.Resize
+            and obj is getattr(self, "_status_box", None)
+            and event.size().height() != event.oldSize().height()  # type: ignore[attr-defined]
+        ):
+            self._fit_timer.start()  # the notes took more or fewer lines: the fold moved
         if getattr(self, "_pending", None) and kind in _SIGHT_EVENTS:
             # the view's window onto the canvas moved or grew, or a paint is due: draw
             # the plots left behind that it shows now, before they are painted (the
