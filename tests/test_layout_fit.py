@@ -304,6 +304,28 @@ def test_no_notes_line_cut_by_the_bottom_edge_on_stage(shared_window, qtbot):
     assert not problems, "\n".join(problems)
 
 
+def test_notes_line_held_no_taller_than_its_text_after_a_scale_change(shared_window, qtbot):
+    """The notes line only grows while the view keeps its width and scale; a new
+    scale lets it take its own height. After 150 % on the stage, the clock's notes (one
+    28-px line) stayed held at 28 px at 100 %, where their line is 19 px: the label's
+    height from the older scale's layout was taken for the text's (at 1280 x 720 the
+    bottom edge then cut the held line: test_layout_fit under -n 2)."""
+    window = shared_window
+    _set_stage(window, 1920, 1080, True, 1.5)
+    _view_at_defaults(window, "clock")
+    widget = window.views["clock"]
+    _settle(window, qtbot, widget)
+    status = widget.status
+    one_line = status.height()
+    assert status.text() and one_line == widget._status_box.label_height(status.width())
+    window.lecture.display.set_scale(1.0)
+    _settle(window, qtbot, widget)
+    need = widget._status_box.label_height(status.width())
+    assert need < one_line  # (what the held height hid: a smaller line)
+    assert status.minimumHeight() <= need
+    assert status.height() == need
+
+
 # ---------------------------------------------------------------------- the checker
 @pytest.fixture
 def scene_plots(qapp):

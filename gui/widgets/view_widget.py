@@ -995,7 +995,14 @@ class ViewWidget(QtWidgets.QWidget):
             return
         self.status_sets += 1
         shown = label.isVisible() and label.width() > 0
-        held = label.height() if shown else 0  # the text shown so far (maybe never held)
+        # the height held, or else the text shown so far at the label's width and font
+        # now (maybe never held): not the label's height, which an older scale's or
+        # width's layout may have left until the next layout (after 150 % on the stage,
+        # the clock's notes kept a 28-px 150 % line at 100 %, half of it cut by the
+        # bottom edge at 1280 x 720)
+        held = 0
+        if shown:
+            held = label.minimumHeight() or self._status_box.label_height(label.width())
         label.setText(text)
         if shown:
             need = max(held, self._status_box.label_height(label.width()))
