@@ -352,6 +352,43 @@ def test_side_column_tabs_are_whole_in_a_small_window(studio, scale):
         deck.dock.hide()
 
 
+def test_docks_tab_bar_hidden_on_stage(studio):
+    """Qt leaves the tab bar of tabbed docks visible when the docks are hidden, moved
+    off the window (at 1280 x 720 on stage the "Views" / "Deck" bar lay at (-947, -536)
+    and could take the keyboard focus): on stage no tab bar of the window is visible;
+    back in the window the docks' tabs are as they were."""
+    deck = studio.lecture.deck
+    display = studio.lecture.display
+    try:
+        _show(studio, "relative", 1.5, (1280, 720))
+        deck.show_dock()
+        _settle(studio)
+        assert deck.tabbed()
+
+        def shown_bars():
+            bars = studio.findChildren(QtWidgets.QTabBar)
+            return [b for b in bars if b.parent() is studio and b.isVisible()]
+
+        assert [b.tabText(i) for b in shown_bars() for i in range(b.count())] == [
+            "Views",
+            "Deck",
+        ]
+        display.enter_presentation(fullscreen=False)
+        _settle(studio)
+        assert not shown_bars(), [(b.geometry().getRect(), b.count()) for b in shown_bars()]
+        display.leave_presentation()
+        _settle(studio)
+        assert deck.tabbed()
+        assert [b.tabText(i) for b in shown_bars() for i in range(b.count())] == [
+            "Views",
+            "Deck",
+        ]
+        assert all(studio.rect().contains(b.geometry()) for b in shown_bars())
+    finally:
+        display.leave_presentation()
+        deck.dock.hide()
+
+
 def test_word_order_verdict_is_one_short_line_on_stage(studio):
     """Issue 14 (b): Word order's verdict (five bold lines, about half the stage at
     200 %) is one short line on stage; the whole verdict stays in the window and goes

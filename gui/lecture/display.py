@@ -155,9 +155,14 @@ class DisplayController(QtCore.QObject):
 
     # ------------------------------------------------------------------ presentation
     def _chrome(self) -> list[QtWidgets.QWidget]:
+        """Menu bar, status bar, docks and the docks' tab bars. (Qt never hides a tab
+        bar of tabbed docks whose docks are hidden: it moves it off the window, where
+        it stays visible and can take the keyboard focus; at 1280 x 720 on stage the
+        "Views" / "Deck" bar did. The bars come back as they were with the docks.)"""
         w = self.window.qt
         docks = [d for d in w.findChildren(QtWidgets.QDockWidget) if d.parent() is w]
-        return [w.menuBar(), w.statusBar(), *docks]
+        bars = [b for b in w.findChildren(QtWidgets.QTabBar) if b.parent() is w]
+        return [w.menuBar(), w.statusBar(), *docks, *bars]
 
     def enter_presentation(self, fullscreen: bool = True) -> None:
         """Hide menu bar, docks and status bar; use the presentation scale."""
