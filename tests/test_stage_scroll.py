@@ -389,6 +389,22 @@ def test_docks_tab_bar_hidden_on_stage(studio):
         deck.dock.hide()
 
 
+def test_side_dock_width_whichever_views_were_opened(open_window):
+    """The side dock is as wide as the widest view's parameters need, whether or not
+    that view was opened: at 1280 x 720 / 150 % it was 447 px until RoPE was opened,
+    then 498 px (every view's panel was measured only once built)."""
+    with open_window(1280, 720) as win:
+        win.lecture.display.set_scale(1.5)
+        _settle(win)
+        assert "rope" not in win.panels  # (a new window: the default view only)
+        before = win.side.width()
+        assert before == win.side_width_needed()
+        win.set_view("rope")
+        _settle(win)
+        assert win.side_width_needed() == before
+        assert win.side.width() == before
+
+
 def test_word_order_verdict_is_one_short_line_on_stage(studio):
     """Issue 14 (b): Word order's verdict (five bold lines, about half the stage at
     200 %) is one short line on stage; the whole verdict stays in the window and goes

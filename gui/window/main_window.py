@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import TypeVar
 
+import shiboken6
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.backend import BACKEND_CHOICES, NUMPY, Backend, resolve_backend
@@ -26,6 +27,16 @@ MIN_CELLS, MAX_CELLS = 128, 1024
 F = TypeVar("F")
 SIDE_MIN_WIDTH = 360  # px: the side dock's narrowest (at 100 %; it widens with the fonts)
 SIDE_MAX_SHARE = 0.5  # of the window's width at most, whatever the UI scale
+
+
+# the needs of panels not built yet (MainWindow._unbuilt_panel_need), by view and style
+_UNBUILT_NEEDS: dict[tuple, int] = {}
+
+
+def _panel_need(panel: ParamPanel) -> int:
+    """The width ``panel`` needs: its rows' labels beside their fields, every spin box
+    at its whole hint."""
+    return max(panel.minimumSizeHint().width(), panel.side_by_side_width())
 
 
 class MainWindow(QtWidgets.QMainWindow):
@@ -366,13 +377,19 @@ class MainWindow(QtWidgets.QMainWindow):
         return need + frames, room
 
     def side_width_needed(self) -> int:
-        """Width (px) the side dock needs for every parameter panel built so far to show
-        at its narrowest (spin boxes with their whole values, beside a wrapped label and
-        the reset button), at the current fonts; at least :data:`SIDE_MIN_WIDTH`."""
+        """Width (px) the side dock needs for every view's parameter panel to show at
+        its narrowest (spin boxes with their whole values, beside a wrapped label and
+        the reset button), at the current fonts; at least :data:`SIDE_MIN_WIDTH`. The
+        same whichever views were opened: a panel not built yet is measured as built
+        (:meth:`_unbuilt_panel_need`; the dock was 447 px at 1280 x 720 / 150 % until
+        RoPE or the clock was opened, then 498)."""
         need = 0
-        for panel in self.panels.values():
-            # the rows' labels beside their fields, every spin box at its whole hint
-            need = max(need, panel.minimumSizeHint().width(), panel.side_by_side_width())
+        for view_id in VIEWS:
+            panel = self.panels.get(view_id)
+            if panel is None:
+                need = max(need, self._unbuilt_panel_need(view_id))
+            else:
+                need = max(need, _panel_need(panel))
         side_layout = self.side.widget().layout()
         margins = side_layout.contentsMargins() if side_layout is not None else None
         extra = (
@@ -384,6 +401,24 @@ class MainWindow(QtWidgets.QMainWindow):
             + 4
         )
         return max(SIDE_MIN_WIDTH, need + extra)
+
+    def _unbuilt_panel_need(self, view_id: str) -> int:
+        """:func:`_panel_need` of ``view_id``'s panel before it is built: a panel built
+        for the measure (in the panel stack, never shown) at the window's style now,
+        kept per view and style for every window of the process."""
+        key = (view_id, self.styleSheet(), self.font().toString(), self.logicalDpiY())
+        need = _UNBUILT_NEEDS.get(key)
+        if need is None:
+            if len(_UNBUILT_NEEDS) > 256:
+                _UNBUILT_NEEDS.clear()
+            state = ViewState(VIEWS[view_id].model, self)
+            panel = ParamPanel(state, self.panel_stack)  # (not in its layout: hidden)
+            panel.ensurePolished()
+            need = _UNBUILT_NEEDS[key] = _panel_need(panel)
+            panel.setParent(None)
+            shiboken6.delete(panel)
+            shiboken6.delete(state)
+        return need
 
     def fit_side_width(self) -> None:
         """Give the side dock the width its panels need at the current UI scale, at most
