@@ -212,9 +212,17 @@ def test_focus_needs_no_scrolling_and_the_grid_comes_back(studio, show_view):
 
 
 def test_presenting_prefers_fewer_columns(studio, show_view):
-    window_cols = _columns(show_view(studio, "relative", (1920, 1080), 1.5))
+    # the window as much wider as its side dock: its stage is as wide as the stage's
+    # (the dock is as wide as the widest view's parameters need, 498 px at 150 %: the
+    # window's 1920 x 1080 stage was 1460 px wide only while RoPE and the clock had not
+    # been opened; at 1410 px it has 3 columns, the stage 4)
+    show_view(studio, "relative", (1920, 1080), 1.5)
+    wide = 1920 + studio.width() - studio.stage.width()
+    window = show_view(studio, "relative", (wide, 1080), 1.5)
+    window_cols, window_width = _columns(window), studio.stage.width()
     present_cols = _columns(show_view(studio, "relative", (1920, 1080), 1.5, present=True))
-    # the stage is wider (no side panel) yet keeps no more columns than the window
+    assert abs(studio.stage.width() - window_width) <= 2, (studio.stage.width(), window_width)
+    # a stage as wide as the window's keeps no more columns (larger plots)
     assert present_cols <= window_cols
     assert QtCore.QSize(1920, 1080) == studio.size()
 
