@@ -9,7 +9,7 @@ from PySide6 import QtCore, QtGui
 
 from core.viewdata import Panel, Series
 from gui.plotting.panel_plot import PanelPlot
-from gui.plotting.plot_data import draws_alike
+from gui.plotting.plot_data import MOVED, curve_change
 
 
 def _curves(y0: np.ndarray, y1: np.ndarray) -> Panel:
@@ -466,10 +466,14 @@ def test_curve_values_that_differ_by_rounding_keep_the_drawn_curve(qtbot):
     np.testing.assert_array_equal(plot.plotted_arrays()["curve0.y"], moved)
 
 
-def test_draws_alike_compares_x_exactly_and_missing_values_as_missing():
+def test_a_curve_draws_alike_with_the_same_x_and_missing_values_as_missing():
+    def draws_alike(old: tuple, new: tuple) -> bool:
+        return curve_change(old, new) != MOVED
+
     x = np.arange(4.0)
     y = np.array([1.0, np.nan, -2.0, 3.0])
-    assert draws_alike((x, y), (x.copy(), y + 1e-12))
+    assert curve_change((x, y), (x.copy(), y + 1e-12)) == "alike"
+    assert curve_change((x, y), (x.copy(), y.copy())) == "same"
     assert not draws_alike((x, y), (x + 1e-12, y))  # x moved: drawn anew
     assert not draws_alike((x, y), (x, np.array([1.0, 0.0, -2.0, 3.0])))  # NaN filled
     assert not draws_alike((x, y), (x, y[:3]))

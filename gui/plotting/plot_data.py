@@ -104,28 +104,23 @@ def same_arrays(old: tuple, new: tuple) -> bool:
 
 DRAWN_ALIKE = 1e-9  # of a curve's largest |y|: closer values draw the same pixels
 
-
-def draws_alike(old: tuple, new: tuple) -> bool:
-    """Whether the curve ``new`` (``(x, y)``) draws as ``old`` does: the same x values
-    (bit for bit), and y values that differ from ``old``'s by at most
-    :data:`DRAWN_ALIKE` of its largest magnitude (a millionth of a pixel on any plot
-    that shows ``old`` whole), NaN where ``old`` has NaN.
-
-    RoPE's score against the offset is the same curve at every query position up to
-    rounding (~1e-13): redrawing it, its range, axes and grid on each step of ``m``
-    changed no pixel.
-    """
-    return curve_change(old, new) != MOVED
-
-
 SAME, ALIKE, MOVED = "same", "alike", "moved"
 
 
 def curve_change(old: tuple, new: tuple) -> str:
     """How the curve ``new`` (``(x, y)``) differs from ``old``: :data:`SAME` arrays
-    (:func:`same_arrays`), :data:`ALIKE` (drawn as ``old`` is: :func:`draws_alike`) or
-    :data:`MOVED`. Each array pair is compared once (a drawn curve is checked on every
-    frame: the clock's ~30 moved lines were compared two and three times)."""
+    (:func:`same_arrays`), :data:`ALIKE` or :data:`MOVED`.
+
+    ``ALIKE``: ``new`` draws as ``old`` does. The same x values (bit for bit), and y
+    values that differ from ``old``'s by at most :data:`DRAWN_ALIKE` of its largest
+    magnitude (a millionth of a pixel on any plot that shows ``old`` whole), NaN where
+    ``old`` has NaN. RoPE's score against the offset is the same curve at every query
+    position up to rounding (~1e-13): redrawing it, its range, axes and grid on each
+    step of ``m`` changed no pixel.
+
+    Each array pair is compared once (a drawn curve is checked on every frame: the
+    clock's ~30 moved lines were compared two and three times).
+    """
     (ox, oy), (nx, ny) = old, new
     if ox is None or oy is None:
         return SAME if same_arrays(old, new) else MOVED
