@@ -150,3 +150,21 @@ def test_grid_fills_runs_of_one_colour_at_once_with_the_same_pixels(qtbot):
             assert np.array_equal(images[0], other), (dx, dy)
     # the runs' rectangles were worked out once per offset, then kept
     assert grid.fills_found == found + len(offsets)
+
+
+def test_shades_follow_the_background(qtbot):
+    """The pre-blended line colours are kept per background, tick colour and opacity:
+    on a new background the lines are blended anew."""
+    _win, plot = _shown_plot(qtbot, np.linspace(-1, 1, 101))
+    grid = plot.grid
+    tick = plot.plot.getAxis("bottom").tickPen().color()
+
+    def shades() -> set[tuple[int, int, int, int]]:
+        return {c.getRgb() for _v, _p, c in grid.lines()}
+
+    before = shades()
+    grid.background = QtGui.QColor("#102030")
+    after = shades()
+    assert after and after.isdisjoint(before)
+    for color in after:  # the tick colour at some opacity over the new background
+        assert any(blend(grid.background, tick, a / 1000).getRgb() == color for a in range(1001))

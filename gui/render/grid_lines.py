@@ -81,7 +81,7 @@ class GridLines(ViewOverlay):
         self._fills: tuple[list, tuple, list[tuple[QtGui.QColor, list[QtCore.QRectF]]] | None]
         self._fills = ([], (), None)
         self.fills_found = 0  # how often the runs' rectangles were worked out (tests)
-        self._shades: dict[tuple[int, float], QtGui.QColor] = {}  # blend()s made
+        self._shades: dict[tuple[int, int, float], QtGui.QColor] = {}  # blend()s made
         self.lines_found = 0  # how often any lines were worked out (tests)
         self.directions_found = [0, 0]  # how often the vertical, horizontal ones were
 
@@ -152,12 +152,14 @@ class GridLines(ViewOverlay):
                 * min(max(0.05 * length / (len(values) + 1), 0.0), 1.0)
                 / 255
             )
-            shade = self._shades.get((rgba, alpha))
+            key = (self.background.rgba(), rgba, alpha)
+            shade = self._shades.get(key)
             if shade is None:
                 if len(self._shades) > 64:
                     self._shades.clear()
-                shade = blend(self.background, QtGui.QColor.fromRgba(rgba), alpha)
-                self._shades[rgba, alpha] = shade
+                shade = self._shades[key] = blend(
+                    self.background, QtGui.QColor.fromRgba(rgba), alpha
+                )
             for v in values:
                 if not min(lo, hi) <= v <= max(lo, hi):
                     continue
