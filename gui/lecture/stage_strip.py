@@ -272,7 +272,7 @@ class StageControls(QtCore.QObject):
         self._place()
         strip.show()
         strip.raise_()
-        self.sensor.hide()
+        self._place_sensor()  # the margin below the strip
         self.timer.start()
 
     def hide_strip(self) -> None:
@@ -290,8 +290,10 @@ class StageControls(QtCore.QObject):
         self.hide_strip() if self.visible else self.show_strip()
 
     def _idle(self) -> None:
-        if self.strip is not None and self.strip.underMouse():
-            self.timer.start()  # the pointer rests on it: the lecturer is about to use it
+        # the pointer rests on it, or in the margin below it (where the pointer thrown
+        # to the bottom edge stays): the lecturer is about to use it
+        if self.strip is not None and (self.strip.underMouse() or self.sensor.underMouse()):
+            self.timer.start()
         else:
             self.hide_strip()
 
@@ -308,10 +310,17 @@ class StageControls(QtCore.QObject):
         strip.move(margin, max(0, stage.height() - height - margin))
 
     def _place_sensor(self) -> None:
+        """The bottom band of the stage while the strip is hidden (entering it shows
+        the strip); while it shows, the margin below it, down to the stage's bottom
+        edge (the pointer resting there keeps it: it hid after :data:`IDLE_HIDE_MS`
+        with the pointer at the bottom edge, below it)."""
         stage = self.window.stage
         band = current_theme().scaled(EDGE_PX)
+        if self.visible and self.strip is not None:
+            top = self.strip.geometry().bottom() + 1
+            band = max(stage.height() - top, 0)
         self.sensor.setGeometry(0, stage.height() - band, stage.width(), band)
-        self.sensor.setVisible(self.display.presenting and not self.visible)
+        self.sensor.setVisible(self.display.presenting and band > 0)
         if self.sensor.isVisible():
             self.sensor.raise_()
 
