@@ -405,6 +405,45 @@ def test_side_dock_width_whichever_views_were_opened(open_window):
         assert win.side.width() == before
 
 
+def test_deck_list_titles_wrap_whole_in_a_small_window(studio):
+    """At 1280 x 720 / 300 % windowed the deck's list was cut at the right (its items
+    1116 px wide in a 616 px viewport: the list scrolled sideways). The titles wrap to
+    the list's width, each item as tall as its wrapped title, nothing cut."""
+    deck = studio.lecture.deck
+    try:
+        _show(studio, "relative", 3.0, (1280, 720))
+        values = dict(studio.states["relative"].values)
+        titles = (
+            "Why positions? “dog bites man”",
+            "Same words, other order — with RoPE and a longer title than the list",
+            "Relative",
+        )
+        deck.set_deck(Deck("t", tuple(Scene("relative", values, t, "") for t in titles)))
+        deck.show_dock()
+        _settle(studio)
+        listed = deck.list
+        port = listed.viewport().width()
+        assert listed.isVisible() and port > 0
+        assert listed.horizontalScrollBar().maximum() == 0
+        metrics = QtGui.QFontMetrics(listed.font())
+        lines = []
+        for i in range(listed.count()):
+            item = listed.item(i)
+            rect = listed.visualItemRect(item)
+            assert rect.left() >= 0 and rect.right() < port, (item.text(), rect.getRect(), port)
+            flags = QtCore.Qt.TextFlag.TextWordWrap
+            text = metrics.boundingRect(0, 0, rect.width(), 100_000, flags, item.text())
+            assert text.width() <= rect.width() and text.height() <= rect.height(), (
+                item.text(),
+                text.getRect(),
+                rect.getRect(),
+            )
+            lines.append(round(text.height() / metrics.lineSpacing()))
+        assert max(lines) >= 2  # (a title that wrapped)
+    finally:
+        deck.dock.hide()
+
+
 def test_word_order_verdict_is_one_short_line_on_stage(studio):
     """Issue 14 (b): Word order's verdict (five bold lines, about half the stage at
     200 %) is one short line on stage; the whole verdict stays in the window and goes

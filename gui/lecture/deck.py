@@ -125,6 +125,12 @@ class DeckController(QtCore.QObject):
         self.deck_label.setWordWrap(True)
         self.list = QtWidgets.QListWidget(body)
         self.list.setObjectName("deck-list")
+        # titles wrap to the list's width, nothing cut: at 1280 x 720 / 300 % windowed
+        # they were cut at the right and the list scrolled sideways
+        self.list.setWordWrap(True)
+        self.list.setTextElideMode(QtCore.Qt.TextElideMode.ElideNone)
+        self.list.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.list.setResizeMode(QtWidgets.QListView.ResizeMode.Adjust)
         self.list.itemActivated.connect(lambda item: self.go(self.list.row(item)))
         self.list.itemClicked.connect(lambda item: self.go(self.list.row(item)))
         self.title_edit = QtWidgets.QLineEdit(body)
