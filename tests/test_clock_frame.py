@@ -18,6 +18,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.viewdata import ComputeContext
 from core.views import VIEWS
+from gui.plotting.panel_extras import HaloText
 from gui.render.fast_curve import FastCurveItem
 from gui.render.line_item import LineGroup, LineItem
 
@@ -109,6 +110,30 @@ def test_a_drag_keeps_the_grid_lines_and_the_text_colours(clock_widget, monkeypa
     clock_widget.canvas.grab()
     assert plane.grid.lines_found == found[list(clock_widget.plots).index("plane")] + 1
     plane.plot.getViewBox().setRange(xRange=(-1.5, 1.5), yRange=(-1.5, 1.5), padding=0)
+
+
+def test_live_frames_fill_the_label_halos_aliased_and_full_quality_restores_them(
+    clock_widget,
+):
+    """A label's translucent patch (its halo) is filled aliased on a drag's frames: Qt
+    fills an antialiased box at a fractional offset through its thread pool and waits
+    for it, a wait per label on every frame. Full quality paints them antialiased again:
+    the settled picture is the one shown before the drag, pixel for pixel."""
+    clock_widget.show_data(compute(m=2.7))
+    settled = clock_widget.canvas.grab().toImage()
+    halos = [text for plot in clock_widget.plots.values() for text in plot.text_labels]
+    assert len(halos) >= 4 and not any(text.live for text in halos)
+    aliased = HaloText.aliased_halos
+    clock_widget.canvas.grab()
+    assert HaloText.aliased_halos == aliased  # settled: antialiased, as always
+    clock_widget.show_data(compute(m=3.1), live=True)
+    clock_widget.show_data(compute(m=2.7), live=True)
+    assert all(text.live for text in halos)
+    clock_widget.canvas.grab()
+    assert HaloText.aliased_halos - aliased >= sum(text.isVisible() for text in halos)
+    clock_widget.show_data(compute(m=2.7))  # full quality
+    assert not any(text.live for text in halos)
+    assert clock_widget.canvas.grab().toImage() == settled
 
 
 def test_curves_of_one_view_share_their_pixel_size(clock_widget):

@@ -20,7 +20,7 @@ from core.viewdata import Band, Panel
 from gui.plotting.cells import CellDisplay
 from gui.plotting.hover import HoverOverlay
 from gui.plotting.legend_strip import StripLegend
-from gui.plotting.panel_extras import PanelExtras
+from gui.plotting.panel_extras import HaloText, PanelExtras
 from gui.plotting.plot_data import (
     MOVED,
     SAME,
@@ -344,7 +344,7 @@ class PanelPlot(PanelExtras, CellDisplay):
         self.image: pg.ImageItem | None = None
         self.colorbar: pg.ColorBarItem | None = None
         self.arrows: list[pg.GraphicsObject] = []
-        self.text_labels: list[pg.TextItem] = []  # an arrows panel's labels
+        self.text_labels: list[HaloText] = []  # an arrows panel's labels
         # every text of an arrows panel with where it goes and the data point it names
         # (see place_labels)
         self._label_homes: list[tuple[pg.TextItem, float, float, float, float]] = []
@@ -589,7 +589,15 @@ class PanelPlot(PanelExtras, CellDisplay):
         # every frame of a drag; a look at every line took ~0.1 ms a clock frame). The
         # items are the same while no rebuild made new ones and the arrows (made on
         # the first show after a rebuild) are as many.
-        key = (antialias, dashes, self.rebuilds, len(self.curves), len(self.arrows), self.image)
+        key = (
+            antialias,
+            dashes,
+            self.rebuilds,
+            len(self.curves),
+            len(self.arrows),
+            len(self.text_labels),
+            self.image,
+        )
         if key == self._quality:
             return
         self._quality = key
@@ -612,6 +620,8 @@ class PanelPlot(PanelExtras, CellDisplay):
                 if line.opts["antialias"] != aa:
                     line.opts["antialias"] = aa
                     line.update()
+        for text in self.text_labels:  # (live: their halos aliased)
+            text.set_live(not dashes)
         for item in self.curves:
             full = getattr(item, "_full_pen", None)
             if full is None:
