@@ -10,6 +10,7 @@ os.environ.setdefault("PE_STUDIO_NO_SETTINGS", "1")
 
 import pytest
 from pytestqt.qtbot import QtBot
+from window_reuse import reused_window, reused_window_holder  # noqa: F401  (fixtures)
 
 # A wait is a ceiling, not a speed requirement: pytest-qt's 5 s default timed out on a
 # loaded 2-core machine (load ~15) while the condition came true later. Waits still return
@@ -55,17 +56,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 @pytest.fixture
-def window(qtbot):
-    """A shown main window; closed (engine stopped) after the test."""
-    from gui.app import build_window as MainWindow
-
-    win = MainWindow()
-    qtbot.addWidget(win)
-    win.resize(1600, 1000)
-    win.show()
-    assert win.wait_idle()
-    yield win
-    win.close()
+def window(reused_window):  # noqa: F811
+    """A shown main window (1600 x 1000, no settings written): the module's, reused by
+    its tests where they leave it as a new one (``window_reuse``), else a new one. A
+    window per test cost about half a second of CPU to build, show and draw, and each
+    view it showed was built again."""
+    return reused_window
 
 
 @contextlib.contextmanager

@@ -1,14 +1,15 @@
-"""One main window per test module, reused by its tests (import ``reused_window`` and
-``reused_window_holder``).
+"""One main window per test module, reused by its tests (conftest's ``window`` is this
+fixture; a module may also import ``reused_window`` and ``reused_window_holder``).
 
 Building, showing and first drawing a main window costs about half a second of CPU per
-test. After a test that changed only views, parameters, the window size, the sweep or
-the panel focus, the fixture puts those back as a new window has them (in the fixture,
-not in the tests) and the next test reuses the window. After a test that failed, or
-that left a changed theme, UI scale, colormap, presentation mode, deck or scene, help
-overlay, pen, pointer or sweep clock, the window is closed and the next test gets a new
-one: restyling every view the window has built costs more than a new window, and a
-failure never carries over.
+test. After a test that changed only views, parameters, the window size, the playing
+sweep or the panel focus, the fixture puts those back as a new window has them (in the
+fixture, not in the tests) and the next test reuses the window. After a test that
+failed, or that left a changed theme, UI scale, colormap, presentation mode, deck or
+scene, help overlay, pen, pointer, sweep clock or animation set-up, side by side or
+ghost, or compute backend, the window is closed and the next test gets a new one:
+restyling every view the window has built costs more than a new window, and a failure
+never carries over.
 Between tests the window is hidden, as a closed one would be (a shown window filters
 the application's key events for the lecture keys).
 """
@@ -49,16 +50,26 @@ def _show_again(win: Any) -> None:
 
 def _close(win: Any) -> None:
     win.close()  # (the autouse ``_restore_theme`` puts the global theme back)
+    win.deleteLater()  # (as pytest-qt's ``qtbot.addWidget`` does with a test's window)
 
 
 def reusable(win: Any) -> bool:
     """Whether ``win`` shows the theme, scale, colormaps and mode of a new window, with
-    no deck, help overlay, pen or pointer."""
+    no deck, help overlay, pen or pointer, its animations and backend as a new window
+    has them and nothing side by side."""
+    from core.backend import NUMPY
     from gui.lecture.display import DEFAULT_PRESENT_SCALE
+    from gui.lecture.sweep import DEFAULT_DURATION, default_setup
     from gui.theme import LIGHT
 
     lecture = win.lecture
     display = lecture.display
+    sweep = lecture.sweep
+    composite = lecture.composite
+
+    def defaults(view_id: str) -> dict[str, Any]:
+        return win.states[view_id].model.defaults()
+
     return (
         not display.presenting
         and display.theme_name == "light"
@@ -71,12 +82,21 @@ def reusable(win: Any) -> bool:
         and not lecture.deck.title_edit.text()
         and not lecture.deck.note_edit.toPlainText()
         and not lecture.deck.last_error
-        and lecture.sweep.clock is time.monotonic
+        and sweep.clock is time.monotonic
+        and "interval_ms" not in vars(sweep)  # (a test's fake display timer)
+        and sweep.default_duration == DEFAULT_DURATION
+        and all(  # each view's animation as a new window offers it
+            setup == default_setup(win.states[v].model[setup.param], defaults(v), v)
+            for v, setup in sweep.setups.items()
+        )
+        and composite.widget is None  # never side by side or ghosted
+        and not composite.variants
         and not lecture.focus.staging
         and not lecture.help.isVisible()
         and not lecture.overlay.mode
         and not lecture.overlay.strokes
         and not win.isFullScreen()
+        and win.backend == NUMPY
     )
 
 
