@@ -570,3 +570,120 @@ def test_fast_curve_bounds_of_data_with_nan_gaps_are_pyqtgraphs_without_its_nanm
         slow.setData(x=x, y=bad)
         np.testing.assert_array_equal(fast.dataBounds(1), slow.dataBounds(1))
     assert calls  # (pyqtgraph's own)
+
+
+def _sub_path_by_array_to_qpath(x, y, segments, tips, length, reach):
+    """``fast_curve._sub_path`` as it was, through ``pg.arrayToQPath`` (the reference)."""
+    if not tips.size and not segments.any():
+        return None
+    start = np.append(segments, False)
+    used = start.copy()
+    used[1:] |= segments
+    kept = np.flatnonzero(used)
+    xs, ys = [x[kept]], [y[kept]]
+    connect = np.zeros(kept.size + 3 * tips.size, dtype=bool)
+    connect[: kept.size] = start[kept]
+    if tips.size:
+        with np.errstate(divide="ignore"):
+            before = np.minimum(1.0, reach / length[tips - 1])
+            after = np.minimum(1.0, reach / length[tips])
+        for values, out in ((x, xs), (y, ys)):
+            at = values[tips]
+            piece = np.empty((tips.size, 3))
+            piece[:, 0] = at + (values[tips - 1] - at) * before
+            piece[:, 1] = at
+            piece[:, 2] = at + (values[tips + 1] - at) * after
+            out.append(piece.ravel())
+        link = connect[kept.size :].reshape(-1, 3)
+        link[:, :2] = True
+    return pg.arrayToQPath(
+        np.concatenate(xs), np.concatenate(ys), connect=connect, finiteCheck=False
+    )
+
+
+def _elements(path: QtGui.QPainterPath) -> list[tuple[int, float, float]]:
+    return [
+        (path.elementAt(i).type.value, path.elementAt(i).x, path.elementAt(i).y)
+        for i in range(path.elementCount())
+    ]
+
+
+def _path_pixels(path: QtGui.QPainterPath, transform: QtGui.QTransform) -> np.ndarray:
+    image = QtGui.QImage(160, 120, QtGui.QImage.Format.Format_ARGB32_Premultiplied)
+    image.fill(QtGui.QColor("white"))
+    painter = QtGui.QPainter(image)
+    painter.setTransform(transform)
+    pen = QtGui.QPen(QtGui.QColor("#0072B2"), 1.0)
+    pen.setCosmetic(True)
+    painter.setPen(pen)
+    painter.drawPath(path)
+    painter.end()
+    return pg.imageToArray(image, copy=True)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_fast_curve_sub_path_equals_array_to_qpath(qtbot, seed):
+    """The other family's path, its elements written straight into the path
+    (``pg_compat.path_from_elements``) or through Qt's stream (its fallback), is the one
+    ``pg.arrayToQPath`` built from a connect mask, element for element (moves, lines,
+    coordinates; bounds), and paints the same pixels: random data with NaN gaps, random
+    segments (those of finite length), the tips where it turns."""
+    from gui.render import fast_curve, pg_compat
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(3, 300))
+    x = np.cumsum(rng.uniform(-0.2, 1.0, n))  # turning back now and then
+    y = np.cumsum(rng.normal(size=n))
+    x[rng.random(n) < 0.05] = np.nan
+    y[rng.random(n) < 0.05] = np.nan
+    if seed % 2:
+        x, y = x.astype(np.float32), y.astype(np.float32)
+    dx, dy = np.abs(np.diff(x)) * 1.5, np.abs(np.diff(y)) * 2.0
+    length = np.hypot(dx, dy)
+    finite = np.isfinite(length)
+    segments = finite & (rng.random(n - 1) < [0.1, 0.5, 0.9][seed % 3])
+    tips = fast_curve._turns(np.diff(y), None if finite.all() else finite)
+    args = (x, y, segments, tips, length, float(rng.uniform(1.0, 4.0)))
+    reference = _sub_path_by_array_to_qpath(*args)
+    written = pg_compat.paths_written
+    path = fast_curve._sub_path(*args)
+    if reference is None:
+        assert path is None
+        return
+    assert path is not None and pg_compat.paths_written == written + 1
+    expected = _elements(reference)
+    assert len(expected) > 2
+    assert _elements(path) == expected
+    elements = np.zeros(len(expected), dtype=pg_compat.PATH_ELEMENT)
+    elements["type"], elements["x"], elements["y"] = np.array(expected).T
+    streamed = pg_compat._streamed_path(elements)
+    assert _elements(streamed) == expected
+    for built in (path, streamed):
+        assert built.boundingRect() == reference.boundingRect()
+        assert built.controlPointRect() == reference.controlPointRect()
+    bounds = reference.boundingRect()
+    transform = QtGui.QTransform.fromTranslate(5, 5)
+    transform.scale(150 / max(bounds.width(), 1e-9), 110 / max(bounds.height(), 1e-9))
+    transform.translate(-bounds.left(), -bounds.top())
+    pixels = _path_pixels(reference, transform)
+    assert (pixels != 255).any()
+    assert np.array_equal(_path_pixels(path, transform), pixels)
+    assert np.array_equal(_path_pixels(streamed, transform), pixels)
+
+
+def test_fast_curve_other_family_path_skips_array_to_qpath(qtbot, monkeypatch):
+    """A curve's other family of strokes gets its path without ``pg.arrayToQPath`` (its
+    byte stream, read by Qt element by element, was 40 % of building that path)."""
+    from gui.render import pg_compat
+
+    calls = []
+    original = pg.arrayToQPath
+    monkeypatch.setattr(pg, "arrayToQPath", lambda *a, **k: calls.append(1) or original(*a, **k))
+    x = np.arange(400, dtype=float)
+    y = np.exp(-x / 8.0) + 0.002 * np.sin(x / 30.0)
+    item = FastCurveItem(x=x, y=y, pen=pg.mkPen("#0072B2", width=4))
+    written = pg_compat.paths_written
+    strokes = item._compute_strokes(QtGui.QTransform.fromScale(1.5, -250.0), 4.0)
+    assert strokes is not None and len(strokes) == 2 and strokes[1][0] is not None
+    assert calls == []
+    assert pg_compat.paths_written == written + 1
