@@ -182,10 +182,15 @@ class PanelExtras:
                 item.setPos(x, y)
             return
         inside = area.adjusted(-0.5, -0.5, 0.5, 0.5)
-        placed: list[QtCore.QRectF] = []
+        a_left, a_top = area.left(), area.top()
+        a_right, a_bottom = area.right(), area.bottom()
+        # boxes as (left, top, width, height) floats, with QRectF's arithmetic (its
+        # translate, right/bottom and intersection): the same numbers, without ~10 Qt
+        # calls a candidate height (most of this method's time, every frame of a drag)
+        placed: list[tuple[float, float, float, float]] = []
         # the view box's mappings (vb.mapViewToScene, mapSceneToView), each transform
         # taken once for all the texts: the same arithmetic, without pyqtgraph's
-        # per-call matrix updates and inversions (most of this method's time)
+        # per-call matrix updates and inversions
         to_box = vb.childTransform()
         from_box = pg.functions.invertQTransform(to_box)
 
@@ -199,30 +204,28 @@ class PanelExtras:
             if not shown:
                 continue
             local = item.boundingRect()  # pixels, relative to the anchor point
+            lx, ly, w, h = local.x(), local.y(), local.width(), local.height()
             home = to_scene(QtCore.QPointF(x, y))
-            box = local.translated(home)
+            left, top = lx + home.x(), ly + home.y()
             # inside the area (left/top win when the text is larger than the area)
-            if box.right() > area.right():
-                box.translate(area.right() - box.right(), 0.0)
-            if box.left() < area.left():
-                box.translate(area.left() - box.left(), 0.0)
-            heights = [box.top()] + [p.top() - box.height() for p in placed]
-            heights += [p.bottom() for p in placed]
-            low, high = area.top(), area.bottom() - box.height()
-            start = box.top()
+            if left + w > a_right:
+                left += a_right - (left + w)
+            if left < a_left:
+                left += a_left - left
+            heights = [top] + [p[1] - h for p in placed]
+            heights += [p[1] + p[3] for p in placed]
+            low, high = a_top, a_bottom - h
+            start = top
             best = None
-            for top in sorted(heights, key=lambda t: abs(t - start)):
-                top = min(max(top, low), high) if high >= low else low
-                trial = QtCore.QRectF(box.left(), top, box.width(), box.height())
-                if not any(_overlap(trial, p) for p in placed):
-                    best = trial
+            for trial in sorted(heights, key=lambda t: abs(t - start)):
+                trial = min(max(trial, low), high) if high >= low else low
+                if not any(_overlaps(left, trial, w, h, p) for p in placed):
+                    best = (left, trial, w, h)
                     break
             if best is None:  # no free height: inside the area at least
-                best = QtCore.QRectF(
-                    box.left(), min(max(start, low), max(high, low)), box.width(), box.height()
-                )
+                best = (left, min(max(start, low), max(high, low)), w, h)
             placed.append(best)
-            item.setPos(from_box.map(vb.mapFromScene(best.topLeft() - local.topLeft())))
+            item.setPos(from_box.map(vb.mapFromScene(QtCore.QPointF(best[0] - lx, best[1] - ly))))
 
     def _show_arrows(self, panel: Panel, theme: Theme) -> None:
         if len(self.arrows) == 1 + 3 * len(panel.arrows):  # same arrows: move them
@@ -315,7 +318,13 @@ class PanelExtras:
         self.plot.showGrid(x=False, y=False)
 
 
-def _overlap(a: QtCore.QRectF, b: QtCore.QRectF) -> bool:
-    """Whether two boxes share more than a pixel's sliver."""
-    inter = a.intersected(b)
-    return inter.width() > 0.5 and inter.height() > 0.5
+def _overlaps(
+    left: float, top: float, width: float, height: float, other: tuple[float, float, float, float]
+) -> bool:
+    """Whether the box ``(left, top, width, height)`` and ``other`` (boxes of positive
+    size) share more than a pixel's sliver: the size of their ``QRectF.intersected``,
+    worked out as Qt does."""
+    o_left, o_top, o_width, o_height = other
+    if min(left + width, o_left + o_width) - max(left, o_left) <= 0.5:
+        return False
+    return min(top + height, o_top + o_height) - max(top, o_top) > 0.5
