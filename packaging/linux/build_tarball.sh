@@ -9,7 +9,9 @@
 #   pe-studio/                   the PyInstaller bundle (runs in place, too)
 #   share/applications/pe-studio.desktop, share/icons/hicolor/<N>x<N>/apps/pe-studio.png
 #
-# Environment: PROJECT_DIR, BUNDLE_DIR, OUT_DIR (see common.sh).
+# Environment: PROJECT_DIR, BUNDLE_DIR, OUT_DIR (see common.sh); TGZ_GZIP_LEVEL, gzip's
+# level 1..9 (default 6, gzip's own, as released). .ci/run checks a level 1 archive: 3 s of
+# CPU instead of 8, ~10 % larger, so its size limit holds a fortiori at level 6.
 set -euo pipefail
 LOG_TAG=build_tarball
 # shellcheck source=packaging/linux/common.sh
@@ -47,6 +49,8 @@ chmod -R u+rwX,go+rX,go-w "$TOP"
 
 mkdir -p "$OUT_DIR"
 rm -f "$TARBALL"
-tar -C "$WORK" --owner=0 --group=0 --numeric-owner -czf "$TARBALL" "$NAME"
+LEVEL="${TGZ_GZIP_LEVEL:-6}"
+[[ "$LEVEL" =~ ^[1-9]$ ]] || die "TGZ_GZIP_LEVEL must be 1..9, not '$LEVEL'"
+tar -C "$WORK" --owner=0 --group=0 --numeric-owner -cf - "$NAME" | gzip "-$LEVEL" > "$TARBALL"
 say "built $TARBALL ($(size_mb "$TARBALL") MB)"
 echo "$TARBALL"
