@@ -136,8 +136,10 @@ def measure(window: Any, view_id: str, seconds: float) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="1 s, the clock only")
-    parser.add_argument("--seconds", type=float, default=5.0, help="measured seconds per case")
+    parser.add_argument("--quick", action="store_true", help="the clock only, 1 s")
+    parser.add_argument(
+        "--seconds", type=float, help="measured seconds per case (default 5, --quick: 1)"
+    )
     parser.add_argument("--views", default=",".join(CASES), help="comma-separated cases")
     parser.add_argument("--platform", default="offscreen", help="Qt platform (xcb for Xvfb)")
     parser.add_argument("--json", help="also write the records to this file")
@@ -145,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["QT_QPA_PLATFORM"] = args.platform
     os.environ.setdefault("PE_STUDIO_NO_SETTINGS", "1")
     views = ["clock"] if args.quick else [v.strip() for v in args.views.split(",") if v.strip()]
-    seconds = 1.0 if args.quick else args.seconds
+    seconds = args.seconds if args.seconds is not None else 1.0 if args.quick else 5.0
     from gui.app import build_window
 
     window = build_window(persist=False)

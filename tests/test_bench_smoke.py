@@ -1,5 +1,6 @@
 """Smoke test of ``bench/frame_latency.py --smoke`` (the ``--quick`` cases with the fewest
-frames that still give every figure) so the benchmark never rots.
+frames and views that still give every figure and draw every kind of panel) so the
+benchmark never rots.
 
 Checks the JSON structure and that every measured number is positive and finite; no
 timing targets are asserted (they are reported by the benchmark itself).
@@ -13,10 +14,23 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def _bench() -> Any:
+    """``bench/frame_latency.py`` as a module."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        import frame_latency
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    return frame_latency
+
+
 REQUIRED = (
     "kind",
     "view",
@@ -71,9 +85,9 @@ def test_quick_benchmark_writes_valid_json(tmp_path):
     kinds = {r["kind"] for r in records}
     assert {"frame", "scaling", "cold_start"} <= kinds
     frames = [r for r in records if r["kind"] == "frame"]
-    from core.views import VIEW_IDS
-
-    assert {r["view"] for r in frames if r["size"] == "lecture"} == set(VIEW_IDS)
+    assert {r["view"] for r in frames if r["size"] == "lecture"} == set(
+        _bench().SMOKE_LECTURE_VIEWS
+    )
     assert any(r["size"] == "large" for r in frames)
     for r in frames:
         assert r["median_ms"] is not None and r["peak_rss_mb"] is not None
@@ -88,13 +102,37 @@ def test_quick_benchmark_writes_valid_json(tmp_path):
     assert isinstance(cold["torch_on_startup"], bool)
 
 
+def test_smoke_views_draw_every_kind_of_panel():
+    """``--smoke`` runs the lecture size for a few views only: those and the large case's
+    view still draw every kind of panel that some view has, so the matplotlib reference
+    redraws each kind (nothing is timed here)."""
+    from core.viewdata import ComputeContext
+    from core.views import VIEW_IDS, compute_view
+
+    bench = _bench()
+
+    def kinds(view_id: str) -> set[str]:
+        params, _ = bench.size_params(view_id, bench.SIZES["lecture"])
+        return {p.kind for p in compute_view(view_id, params, ComputeContext()).panels}
+
+    smoke_views = {*bench.SMOKE_LECTURE_VIEWS, *bench.QUICK_LARGE_VIEWS}
+    assert set(bench.SMOKE_LECTURE_VIEWS) < set(VIEW_IDS)
+    every = set().union(*(kinds(v) for v in VIEW_IDS))
+    assert set().union(*(kinds(v) for v in smoke_views)) == every, every
+    assert "sinusoidal" in bench.SMOKE_LECTURE_VIEWS  # the course figure, stage and sweep
+
+
 @pytest.mark.slow
 def test_frame_pacing_quick_runs(tmp_path):
-    """``bench/frame_pacing.py --quick`` plays the clock for a second and reports
-    positive figures (no timing target is asserted: the benchmark prints PASS/MISS)."""
+    """``bench/frame_pacing.py --quick --seconds 0.3`` plays the clock (after its half
+    second of warm-up) and reports positive figures (no timing target is asserted: the
+    benchmark prints PASS/MISS)."""
     out = tmp_path / "pacing.json"
     res = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "frame_pacing.py"), "--quick", "--json", str(out)],
+        [
+            *(sys.executable, str(ROOT / "bench" / "frame_pacing.py")),
+            *("--quick", "--seconds", "0.3", "--json", str(out)),
+        ],
         cwd=ROOT,
         env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
         capture_output=True,
@@ -113,11 +151,7 @@ def test_frame_pacing_quick_runs(tmp_path):
 def test_report_ends_with_one_pass_or_miss_line_per_lecture_case():
     """Windowed and stage cases of one run are summarised together, each against both
     targets (made-up figures: nothing is timed here)."""
-    sys.path.insert(0, str(ROOT / "bench"))
-    try:
-        import frame_latency as bench
-    finally:
-        sys.path.remove(str(ROOT / "bench"))
+    bench = _bench()
 
     def rec(kind: str, view: str, median: float, p95: float, **extra: object) -> dict:
         return {"kind": kind, "view": view, "size": "lecture", "median_ms": median,
