@@ -145,8 +145,8 @@ def test_a_seq_len_frame_finds_only_the_grid_lines_that_moved(qapp, qtbot):
     with _shown_compare(qtbot, 1000, 800) as widget:
         grid = widget.plots["distance"].grid
         before = list(grid.directions_found)
-        for n in (390, 380):
-            widget.show_data(compute(seq_len=n), live=True)
+        for n in (390, 380):  # (settled frames: a drag's keep their range, see below)
+            widget.show_data(compute(seq_len=n))
             widget.canvas.grab()
         assert grid.directions_found == [before[0] + 2, before[1]]
         kept = list(grid.lines())
@@ -155,3 +155,55 @@ def test_a_seq_len_frame_finds_only_the_grid_lines_that_moved(qapp, qtbot):
         assert [(v, pos, c.rgba()) for v, pos, c in grid.lines()] == [
             (v, pos, c.rgba()) for v, pos, c in kept
         ]
+
+
+def test_a_drag_keeps_the_range_the_data_fits_and_full_quality_fits_it_exactly(
+    qapp, qtbot, monkeypatch
+):
+    """From the second live frame of a ``seq_len`` drag on, a curve plot's range is
+    held: set once from the data's bounds, kept while the data lies inside it (nothing
+    moves: the axes keep their ticks), grown with slack when the data outgrows it;
+    full quality shows pyqtgraph's exact auto-range and the picture the same drag
+    shows with no range held (the axes fit the exact range's labels, not the held
+    range's: at 150 % these were wider, and kept their room)."""
+    from gui.render import view_box
+
+    set_theme(ui_scale=1.5)
+    with _shown_compare(qtbot, 1400, 900) as widget:
+        view = widget.plots["distance"].plot.getViewBox()
+        axis = widget.plots["distance"].plot.getAxis("bottom")
+        widget.show_data(compute(seq_len=390), live=True)  # the drag's first frame: exact
+        widget.canvas.grab()
+        widget.show_data(compute(seq_len=385), live=True)  # held from here on
+        widget.canvas.grab()
+        held = [list(r) for r in view.viewRange()]
+        assert held[0][1] >= 384 and view.ranges_kept == 0
+        kept, moved = view.ranges_kept, []
+        view.sigRangeChanged.connect(lambda *_: moved.append(1))
+        for n in (380, 370):  # inside the range held
+            widget.show_data(compute(seq_len=n), live=True)
+            assert axis.picture is not None  # not re-ticked
+            widget.canvas.grab()
+        assert moved == [] and [list(r) for r in view.viewRange()] == held
+        assert view.ranges_kept == kept + 2
+        widget.show_data(compute(seq_len=420), live=True)  # outgrows it: grows with slack
+        widget.canvas.grab()
+        x_hi = view.viewRange()[0][1]
+        assert moved and x_hi >= 419 * (1 + view_box.RANGE_SLACK)
+        widget.finish_live_frame()  # full quality: pyqtgraph's exact auto-range
+        exact = [list(r) for r in view.viewRange()]
+        assert exact[0][1] < x_hi
+        widget.canvas.grab()  # (painted twice: GridLines fills kept lines another way)
+        settled = _grab(widget.canvas)
+    # the same drag with no range held: the same settled picture
+    with monkeypatch.context() as patch:
+        patch.setattr(view_box.PlotViewBox, "hold_frame", lambda self: False)
+        with _shown_compare(qtbot, 1400, 900) as plain:
+            for n in (390, 385, 380, 370, 420):
+                plain.show_data(compute(seq_len=n), live=True)
+                plain.canvas.grab()
+            plain.finish_live_frame()
+            ranges = plain.plots["distance"].plot.getViewBox().viewRange()
+            assert [list(r) for r in ranges] == exact
+            plain.canvas.grab()
+            assert np.array_equal(_grab(plain.canvas), settled)

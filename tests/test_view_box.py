@@ -7,6 +7,7 @@ import pyqtgraph as pg
 
 from core.viewdata import Panel, Series, Tile
 from gui.plotting.panel_plot import PanelPlot
+from gui.render.line_item import LineItem
 from gui.render.view_box import PlotViewBox
 
 
@@ -147,3 +148,74 @@ def test_a_seq_len_frame_leaves_the_alibi_plots_it_does_not_change_alone(window)
     for key in ("slopes", "course", "real"):
         assert ranged[key][0] == 0 and key not in regenerated, key
         assert plots[key].plot.getViewBox().viewRange() == views[key]
+
+
+def test_a_held_range_is_kept_while_the_data_fits_and_grows_with_slack():
+    from gui.render.view_box import RANGE_KEEP, RANGE_MARGIN, RANGE_SLACK, held_range
+
+    assert held_range(None, (0.0, 100.0)) == (-RANGE_MARGIN * 100, 100 + RANGE_MARGIN * 100)
+    assert held_range((-5.0, 120.0), (0.0, 100.0)) is None  # inside: kept
+    assert held_range((-5.0, 120.0), (0.0, 10.0)) is not None  # far smaller: tightened
+    assert held_range((-5.0, 120.0), (0.0, 125.0 * RANGE_KEEP)) is None
+    grown = held_range((-5.0, 120.0), (0.0, 130.0))  # past the top: slack on top only
+    assert grown == (-RANGE_MARGIN * 130, 130 + (RANGE_MARGIN + RANGE_SLACK) * 130)
+    assert held_range((-5.0, 120.0), (3.0, 3.0)) is None  # one value: left to pyqtgraph
+
+
+def test_a_held_view_shows_the_range_its_data_and_the_range_before_give(qtbot):
+    """A drag's frame (new data, then hold_frame, as PanelPlot.show does) holds the x
+    range once the x data moves: from the data alone, then kept while the data fits;
+    the y range follows the data; release returns to the exact auto-range."""
+    _win, panel = _plot(qtbot)
+    view = panel.plot.getViewBox()
+    x = np.arange(50.0)
+    curve = LineItem()
+    curve.setData(x, np.sin(x))
+    panel.plot.addItem(curve)
+    view.prepareForPaint()
+    exact = view.viewRange()
+    curve.setData(x, np.cos(x))
+    assert not view.hold_frame()  # the same x data: its exact range stays, not held
+    view.prepareForPaint()
+    curve.setData(x[:48], np.sin(x[:48]))  # the x data moves: held from here on
+    assert view.hold_frame()
+    view.prepareForPaint()
+    first = view.viewRange()
+    assert first[0][0] < 0 < 47 < first[0][1] and first[0] != exact[0]
+    curve.setData(x[:45], 2 * np.sin(x[:45]))
+    assert not view.hold_frame() and view.ranges_kept == 1
+    view.prepareForPaint()
+    held = view.viewRange()
+    assert held[0] == first[0] and held[1][1] > 1.9  # x held; y follows the data
+    curve.setData(x, np.sin(x))
+    assert not view.hold_frame()  # (fits: 50 points in the range held for 48)
+    assert all(view.autoRangeEnabled()) and view.release_range()
+    view.prepareForPaint()
+    assert view.viewRange() == exact
+
+
+def test_a_zoom_reset_during_a_hold_shows_the_exact_range(qtbot):
+    """Ctrl+R (``enableAutoRange``) ends a hold: all the data, as pyqtgraph ranges it;
+    a zoom (``setRange``) during the hold is left as it is."""
+    _win, panel = _plot(qtbot)
+    view = panel.plot.getViewBox()
+    x = np.arange(50.0)
+    curve = LineItem()
+    curve.setData(x[:40], np.sin(x[:40]))
+    panel.plot.addItem(curve)
+    view.prepareForPaint()
+    curve.setData(x, np.sin(x))
+    assert view.hold_frame() and view.holding
+    view.setRange(xRange=(5.0, 10.0), padding=0.0)  # a zoom: x auto-range off
+    assert not view.hold_frame() and not view.holding
+    assert view.viewRange()[0] == [5.0, 10.0]
+    assert view.hold_frame() is False  # (nothing held along a zoomed axis)
+    view.enableAutoRange()
+    view.prepareForPaint()
+    exact = view.viewRange()
+    curve.setData(x[:45], np.sin(x[:45]))
+    assert view.hold_frame() and view.holding
+    view.enableAutoRange()  # Ctrl+R
+    assert not view.holding
+    view.prepareForPaint()
+    assert view.viewRange()[0][1] < exact[0][1]  # the exact range of the data shown

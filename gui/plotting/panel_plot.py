@@ -47,6 +47,7 @@ from gui.render.line_item import LineGroup, LineItem
 from gui.render.symbol_series import SymbolSeries
 from gui.render.tile_labels import TileLabels
 from gui.render.title_label import install_title_label
+from gui.render.view_box import PlotViewBox
 from gui.theme import Theme, current_theme
 
 pg.setConfigOptions(imageAxisOrder="row-major", antialias=True)
@@ -367,6 +368,8 @@ class PanelPlot(PanelExtras, CellDisplay):
         self._shown_title: str | None = None
         # a slider drags: the title keeps as many lines as shown (see _elide_title)
         self.hold_title_lines = False
+        #: a slider drag's live frames hold a curve plot's range (PlotViewBox.hold_frame)
+        self.hold_range = False
         #: through a slider drag, the characters the dragged parameter's widest value
         #: takes (0: no drag, or not a whole number): legend names that follow it keep
         #: that room (:meth:`StripLegend.reserve`)
@@ -519,7 +522,10 @@ class PanelPlot(PanelExtras, CellDisplay):
                 axis = self.plot.getAxis(name)
                 if isinstance(axis, FastAxisItem):
                     axis.release_text_room()
-            self.plot.getViewBox().prepareForPaint()
+            view = self.plot.getViewBox()
+            if self.hold_range and panel.kind == "curves" and isinstance(view, PlotViewBox):
+                view.hold_frame()  # a drag: the range stays while the data fits it
+            view.prepareForPaint()
             self.hover.refresh()  # a readout under a resting cursor reads the new data
 
     def _find_covers(self) -> None:
@@ -1115,6 +1121,10 @@ class PanelPlot(PanelExtras, CellDisplay):
         self.drag_digits = 0
         self._drag_renamed.clear()
         released = False
+        self.hold_range = False
+        view = self.plot.getViewBox()
+        if isinstance(view, PlotViewBox) and view.release_range():
+            released = True  # the exact auto-range, before the next paint
         if legend is not None and shiboken6.isValid(legend) and legend.release():
             released = True  # its entries take their own text's room again
             self._fit_legend(self.plot.getViewBox().width())

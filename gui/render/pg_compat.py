@@ -615,6 +615,11 @@ def move_markers(scatter: pg.ScatterPlotItem, x: np.ndarray, y: np.ndarray) -> b
     return True
 
 
+def aspect_locked(view: pg.ViewBox) -> bool:
+    """Whether ``view`` keeps an aspect ratio (``setAspectLocked``)."""
+    return bool(view.state["aspectLocked"])
+
+
 def forget_bounds(view: pg.ViewBox, item: pg.GraphicsItem) -> None:
     """Drop ``view``'s cached bounds of ``item`` (what ``itemBoundsChanged`` does first)."""
     view._itemBoundsCache.pop(item, None)

@@ -15,22 +15,172 @@ from it again when a plot is rebuilt.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pyqtgraph as pg
 from PySide6 import QtCore
 
-from gui.render.pg_compat import forget_bounds
+from gui.render.band_item import BandItem
+from gui.render.fast_curve import FastCurveItem
+from gui.render.line_item import LineGroup
+from gui.render.pg_compat import aspect_locked, forget_bounds
+
+#: a held range the data outgrows takes this share of the data's span more on the side
+#: it outgrows (the next frames of a drag fit in it) ...
+RANGE_SLACK = 0.15
+#: ... beside a margin of this share on each side (a live frame's: exact once settled)
+RANGE_MARGIN = 0.05
+#: ... and is kept while the data spans at least this share of it
+RANGE_KEEP = 0.7
+
+
+#: items whose data bounds are their data's alone (no pixel sizes, nothing cached that
+#: auto-range would find otherwise): the lines and bands a drag's held range is for
+_PLAIN_BOUNDS = (FastCurveItem, LineGroup, BandItem)
+
+
+def held_range(
+    shown: tuple[float, float] | None, data: tuple[float, float]
+) -> tuple[float, float] | None:
+    """The range a held axis shows for data spanning ``data``: ``None`` to keep ``shown``
+    (the data lies inside it and spans :data:`RANGE_KEEP` of it at least), else the
+    data with :data:`RANGE_MARGIN` on either side and :data:`RANGE_SLACK` more where
+    it reaches past ``shown`` (``shown`` ``None``: a hold's first range, the margins
+    alone). ``None`` too for data of no extent (one value: pyqtgraph's range stays)."""
+    d_lo, d_hi = data
+    span = d_hi - d_lo
+    if span <= 0:
+        return None
+    lo, hi = shown if shown is not None else (d_lo, d_hi)
+    if shown is not None and lo <= d_lo and d_hi <= hi and span >= RANGE_KEEP * (hi - lo):
+        return None
+    margin = RANGE_MARGIN * span
+    slack = RANGE_SLACK * span
+    return (
+        d_lo - margin - (slack if d_lo < lo else 0.0),
+        d_hi + margin + (slack if d_hi > hi else 0.0),
+    )
 
 
 class PlotViewBox(pg.ViewBox):
-    """``ViewBox`` that re-runs auto-range only for items whose bounds it measures."""
+    """``ViewBox`` that re-runs auto-range only for items whose bounds it measures.
+
+    A slider drag's live frames may hold the range instead (:meth:`hold_frame`): a
+    range that changes moves every item of the plot, re-ticks its axes and repaints
+    it, which was most of a Compare frame's draw during a ``seq_len`` drag (its x
+    range grew on every frame). The held range depends only on the range shown
+    before and the data's bounds (not on the view's size in pixels, nor on when the
+    layout settles): the same frames show the same ranges however they are laid out.
+    """
+
+    ranges_kept = 0  # held frames that kept the x range as it was, per view (tests)
+    _holding = False  # a drag's live frames: the x range is held (see hold_frame)
+    _in_auto_range = False
+    _ranged_x: tuple[float, float] | None | bool = None  # x data bounds, last auto-range
 
     def itemBoundsChanged(self, item: Any) -> None:
         if item in self.addedItems:
             super().itemBoundsChanged(item)
         else:
             forget_bounds(self, item)
+
+    @property
+    def holding(self) -> bool:
+        """Whether a drag holds the range (:meth:`hold_frame`)."""
+        return self._holding
+
+    def enableAutoRange(
+        self, axis: Any = None, enable: Any = True, x: Any = None, y: Any = None
+    ) -> None:
+        asked = (x, y) if x is not None or y is not None else (enable,)
+        if any(a is not None and a is not False for a in asked):
+            self._holding = False  # all the data again, exactly (e.g. a zoom reset)
+        super().enableAutoRange(axis, enable, x, y)
+
+    def updateAutoRange(self) -> None:
+        self._in_auto_range = True  # (held: the x range is hold_frame's, see setRange)
+        try:
+            super().updateAutoRange()
+        finally:
+            self._in_auto_range = False
+        if not self._holding:  # the x data the exact range was found for
+            self._ranged_x = self.data_bounds(0)
+
+    def setRange(
+        self,
+        rect: Any = None,
+        xRange: Any = None,
+        yRange: Any = None,
+        padding: Any = None,
+        update: bool = True,
+        disableAutoRange: bool = True,
+    ) -> None:
+        if self._holding and self._in_auto_range and rect is None:
+            xRange = None  # auto-range sets the y range alone while x is held
+            if yRange is None:
+                return
+        super().setRange(rect, xRange, yRange, padding, update, disableAutoRange)
+
+    def data_bounds(self, ax: int) -> tuple[float, float] | None | bool:
+        """Bounds along ``ax`` (0: x, 1: y) of the data of the visible items auto-range
+        measures, as their ``dataBounds`` give them (no pen padding); ``None`` when
+        none bounds it, ``False`` when an item is not a line or band (markers,
+        arrows, images: their bounds are left to auto-range, which caches them at
+        sizes of its own)."""
+        out: tuple[float, float] | None = None
+        scene = self.scene()
+        for item in self.addedItems:
+            if not item.isVisible() or item.scene() is not scene:
+                continue
+            if not isinstance(item, _PLAIN_BOUNDS):
+                if getattr(item, "dataBounds", None) is not None:
+                    return False
+                continue
+            b = item.dataBounds(ax, frac=1.0, orthoRange=None)
+            if b is None or b[0] is None or b[1] is None:
+                continue
+            lo, hi = float(b[0]), float(b[1])
+            if math.isfinite(lo) and math.isfinite(hi):
+                out = (lo, hi) if out is None else (min(out[0], lo), max(out[1], hi))
+        return out
+
+    def hold_frame(self) -> bool:
+        """Show a live frame's data in the x range held (:func:`held_range`) instead of
+        auto-ranging it, until :meth:`release_range` (the y range follows the data as
+        before); whether the x range changed. Auto-range stays enabled (a zoom reset
+        during a drag shows all the data); a plot the user zoomed along x is left as
+        it is."""
+        if aspect_locked(self) or not self.autoRangeEnabled()[0]:
+            self.release_range()
+            return False
+        bounds = self.data_bounds(0)
+        first = not self._holding
+        if bounds is False or (first and bounds == self._ranged_x):
+            # items of other kinds, or the x data stays (its exact range stays too)
+            self.release_range()
+            return False
+        # the hold's first range from the data alone (the range shown then may not be
+        # final yet: an auto-range of a size the layout has not settled on)
+        self._holding = True
+        wanted = None
+        if isinstance(bounds, tuple):
+            shown = self.viewRange()[0]
+            wanted = held_range(None if first else (float(shown[0]), float(shown[1])), bounds)
+        if wanted is None:
+            self.ranges_kept += 1
+            return False
+        super().setRange(xRange=wanted, padding=0.0, disableAutoRange=False)
+        return True
+
+    def release_range(self) -> bool:
+        """End a hold: the exact auto-range again (before the next paint). Whether a
+        hold ended."""
+        if not self._holding:
+            return False
+        self._holding = False
+        self.queueUpdateAutoRange()
+        return True
 
 
 class ViewOverlay(pg.GraphicsObject):

@@ -889,6 +889,7 @@ class ViewWidget(QtWidgets.QWidget):
         digits = drag_digits(self.data, data) if data is not None else 0
         for plot in self.plots.values():
             plot.hold_title_lines = True
+            plot.hold_range = True
             plot.drag_digits = max(plot.drag_digits, digits)
             for name in ("left", "bottom"):
                 axis = plot.plot.getAxis(name)
