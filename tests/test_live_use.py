@@ -568,6 +568,44 @@ def test_parameter_panel_widgets_do_not_overlap(qtbot, view_id):
             assert overlap.isEmpty(), (a.objectName() or a.text(), b.objectName() or b.text())
 
 
+def test_field_widths_are_measured_once_per_layout_and_follow_a_wider_field(qtbot):
+    """Every line's height asks for the panel's common field column, which asked every
+    number line for its spin box's size hint: a window showing each view measured them
+    ~97 000 times. The widths are kept until the panel's grid is invalidated, which a
+    field whose size hint changes does (a wider range, another font)."""
+    from gui.widgets.param_panel import FieldLine, ParamPanel
+    from gui.widgets.state import ViewState
+
+    panel = ParamPanel(ViewState(VIEWS["rope"].model))
+    qtbot.addWidget(panel)
+    panel.resize(420, 1400)
+    panel.show()
+    qtbot.waitExposed(panel)
+    measured = [0]
+    original = FieldLine.fields_width
+
+    def counting(line: FieldLine) -> int:
+        if not getattr(line, "fields_width_kept", False):  # (before: never kept)
+            measured[0] += 1
+        return original(line)
+
+    lines = panel._number_lines
+    try:
+        FieldLine.fields_width = counting  # type: ignore[method-assign]
+        panel.layout().invalidate()
+        for width in (300, 360, 420):
+            panel.heightForWidth(width)
+            panel.side_by_side_width()
+        assert measured[0] == len(lines)  # once each (before: once per line per query)
+        before = panel.field_width()
+        editor = panel.rows["base"].editor
+        editor.setMaximum(editor.maximum() * 1e6)  # a wider spin box: the grid is told
+        assert panel.field_width() > before
+        assert panel.field_width() == max(line.fields_width() for line in lines)
+    finally:
+        FieldLine.fields_width = original  # type: ignore[method-assign]
+
+
 def test_the_notes_line_does_not_resize_the_plots_when_its_text_changes(window, qtbot):
     """The notes / readout line under the plots changes its text while the lecturer
     hovers (a one-line readout instead of RoPE's several lines of notes) or drags (a
