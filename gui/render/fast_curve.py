@@ -35,14 +35,12 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
 from gui.render.pg_compat import (
-    PATH_ELEMENT,
     cache_bounds,
     cached_bounds,
     device_transform,
     is_exporting,
     keep_rect,
     kept_rect,
-    path_from_elements,
     stroke_aliased,
 )
 from gui.render.raster import on_raster
@@ -448,26 +446,23 @@ def _sub_path(
     used = start.copy()
     used[1:] |= segments
     kept = np.flatnonzero(used)
-    count = kept.size
-    elements = np.zeros(count + 3 * tips.size, dtype=PATH_ELEMENT)  # (type 0: moves)
-    # a point is a line to it where the point before it connects to it; the last kept
-    # point connects to none (the point after it would be kept): each tip's piece
-    # starts with a move
-    elements["type"][1:count] = start[kept[:-1]]
-    elements["x"][:count] = x[kept]
-    elements["y"][:count] = y[kept]
+    xs, ys = [x[kept]], [y[kept]]
+    connect = np.zeros(kept.size + 3 * tips.size, dtype=bool)
+    connect[: kept.size] = start[kept]
     if tips.size:
         # reach / 0 is inf, capped at 1 (a tip's lengths are finite: no NaN)
         with np.errstate(divide="ignore"):
             before = np.minimum(1.0, reach / length[tips - 1])
             after = np.minimum(1.0, reach / length[tips])
-        # each tip: a move to ``reach`` before it, a line to it and one past it
-        pieces = elements[count:].reshape(-1, 3)
-        pieces["type"][:, 1:] = 1
-        for values, name in ((x, "x"), (y, "y")):
+        for values, out in ((x, xs), (y, ys)):
             at = values[tips]
-            piece = pieces[name]
+            piece = np.empty((tips.size, 3))
             piece[:, 0] = at + (values[tips - 1] - at) * before
             piece[:, 1] = at
             piece[:, 2] = at + (values[tips + 1] - at) * after
-    return path_from_elements(elements)
+            out.append(piece.ravel())
+        link = connect[kept.size :].reshape(-1, 3)
+        link[:, :2] = True
+    return pg.arrayToQPath(
+        np.concatenate(xs), np.concatenate(ys), connect=connect, finiteCheck=False
+    )

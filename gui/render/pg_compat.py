@@ -22,7 +22,6 @@ every member that is missing or changed shape, so an upgrade fails in one named 
 
 from __future__ import annotations
 
-import ctypes
 import functools
 import hashlib
 import importlib
@@ -35,7 +34,6 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-import shiboken6
 from PySide6 import QtCore, QtGui, QtWidgets
 
 
@@ -476,105 +474,6 @@ def strokes_segments(curve: pg.PlotCurveItem, pen: QtGui.QPen) -> bool:
     """Whether ``PlotCurveItem.paint`` strokes ``curve`` with ``pen`` as separate
     segments (``drawLines``) rather than as its path."""
     return bool(curve._shouldUseDrawLineSegments(pen))
-
-
-#: a path element as Qt stores it (``QPainterPath::Element``: x, y, then its type, 0 a
-#: move and 1 a line; 24 bytes with the padding), native byte order
-PATH_ELEMENT = np.dtype(
-    {
-        "names": ["x", "y", "type"],
-        "formats": ["=f8", "=f8", "=i4"],
-        "offsets": [0, 8, 16],
-        "itemsize": 24,
-    }
-)
-#: the same as a little-endian ``QDataStream`` writes it (type first, packed: 20 bytes)
-_STREAM_ELEMENT = np.dtype([("type", "<i4"), ("x", "<f8"), ("y", "<f8")])
-
-
-def path_from_elements(elements: np.ndarray) -> QtGui.QPainterPath:
-    """A path of ``elements`` (:data:`PATH_ELEMENT`, all finite) as they are, element
-    for element: consecutive moves included (``moveTo`` would merge them), as
-    ``pg.arrayToQPath`` builds a path for a ``connect`` array.
-
-    ``arrayToQPath`` writes the elements into a byte stream that Qt reads element by
-    element (about 60 ns each: 45 µs for a curve's 700). Here they are copied into the
-    path's element list at once, where pyqtgraph's own experimental option
-    (``enableExperimental``: ``Qt.internals.get_qpainterpath_element_array``) writes
-    them, at the offsets of its ``QPainterPathPrivate`` layout, once a probe path read
-    back through them has shown them right (:func:`_path_layout`); else through the
-    stream. Qt then forgets what it derived from the elements (``setElementPositionAt``
-    marks the path changed: its bounds, its cached vector path)."""
-    count = len(elements)
-    if count == 0:
-        return QtGui.QPainterPath()
-    layout = _path_layout()
-    if layout is None:
-        return _streamed_path(elements)
-    data_at, size_at = layout
-    items = np.ascontiguousarray(elements, dtype=PATH_ELEMENT)
-    path = QtGui.QPainterPath()
-    path.reserve(count)  # (a fresh path: one move to (0, 0), room for count)
-    private = _path_private(path)
-    data = ctypes.c_void_p.from_address(private + data_at).value
-    if not data:  # (reserve gave it room: never)
-        return _streamed_path(elements)
-    ctypes.memmove(data, items.ctypes.data, count * PATH_ELEMENT.itemsize)
-    ctypes.c_ssize_t.from_address(private + size_at).value = count
-    path.setElementPositionAt(0, float(items["x"][0]), float(items["y"][0]))
-    global paths_written
-    paths_written += 1
-    return path
-
-
-paths_written = 0  # paths whose elements path_from_elements copied in (tests)
-
-
-def _path_private(path: QtGui.QPainterPath) -> int:
-    """The address of ``path``'s ``QPainterPathPrivate`` (its ``d_ptr``)."""
-    value = ctypes.c_void_p.from_address(shiboken6.getCppPointer(path)[0]).value
-    return int(value or 0)
-
-
-def _streamed_path(elements: np.ndarray) -> QtGui.QPainterPath:
-    """:func:`path_from_elements` through a ``QDataStream``: the count, the elements,
-    then ``cStart`` and the fill rule (both 0), as ``arrayToQPath`` writes them."""
-    count = len(elements)
-    stream = bytearray(4 + _STREAM_ELEMENT.itemsize * count + 8)
-    stream[:4] = count.to_bytes(4, "little", signed=True)
-    records = np.frombuffer(stream, dtype=_STREAM_ELEMENT, count=count, offset=4)
-    for name in ("type", "x", "y"):
-        records[name] = elements[name]
-    path = QtGui.QPainterPath()
-    data = QtCore.QDataStream(QtCore.QByteArray(bytes(stream)))
-    data.setByteOrder(QtCore.QDataStream.ByteOrder.LittleEndian)
-    data >> path
-    return path
-
-
-@functools.cache
-def _path_layout() -> tuple[int, int] | None:
-    """Offsets in a ``QPainterPathPrivate`` of its element list's data pointer and size
-    (pyqtgraph's layout for this Qt), or ``None`` when pyqtgraph has none or a probe
-    path of two known elements does not read back through them (only reads)."""
-    try:
-        layout = importlib.import_module("pyqtgraph.Qt.internals").QPainterPathPrivate
-        data_at, size_at = int(layout.data.offset), int(layout.size.offset)
-    except (ImportError, AttributeError):
-        return None
-    probe = QtGui.QPainterPath(QtCore.QPointF(1.5, 2.5))
-    probe.lineTo(QtCore.QPointF(3.5, -4.25))
-    private = _path_private(probe)
-    if not private or ctypes.c_ssize_t.from_address(private + size_at).value != 2:
-        return None
-    data = ctypes.c_void_p.from_address(private + data_at).value
-    if not data:
-        return None
-    raw = (ctypes.c_char * (2 * PATH_ELEMENT.itemsize)).from_address(data)
-    seen = np.frombuffer(bytes(raw), dtype=PATH_ELEMENT)
-    if seen.tolist() != [(1.5, 2.5, 0), (3.5, -4.25, 1)]:
-        return None
-    return data_at, size_at
 
 
 def is_exporting(item: pg.GraphicsItem) -> bool:
@@ -1298,11 +1197,6 @@ def compat_problems(
     elif not isinstance(view_box_menu(view), ViewBoxMenu):
         problems.append("ViewBox.menu: view_box_menu built no ViewBoxMenu")
     problems += plot_menu_problems(fresh_for("PlotItem")())
-    if _path_layout() is None:
-        problems.append(
-            "Qt.internals.QPainterPathPrivate: its layout did not read a probe path back;"
-            " path_from_elements streams its paths (about 3x slower)"
-        )
     for qualname, (digest, port) in (PORTED_SOURCES if ported is None else ported).items():
         if source_fingerprint(qualname) != digest:
             problems.append(f"{qualname}: source changed since pyqtgraph 0.14.0; update {port}")
