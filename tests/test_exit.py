@@ -94,3 +94,24 @@ def test_presentation_leaves_nothing_for_the_interpreters_exit(tmp_path):
     done = _run(_PRESENT_THEN_COUNT, str(deck), tmp_path=tmp_path)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "left: 0 []" in done.stdout, done.stdout
+
+
+def test_a_window_deleted_without_closing_while_the_deck_shows_raises_nothing(qtbot):
+    """A script (or the interpreter's exit) deleting a window that was never closed,
+    its deck dock open: the docks report their hiding while the window is already
+    gone, and the deck's side-dock lookup raised ("Internal C++ object already
+    deleted", a traceback on stderr). pytest-qt fails the test on an exception in a
+    Qt callback."""
+    import shiboken6
+    from PySide6 import QtWidgets
+
+    from gui.app import build_window
+
+    window = build_window()
+    window.resize(1280, 720)
+    window.show()
+    window.lecture.deck.dock.show()
+    QtWidgets.QApplication.processEvents()
+    shiboken6.delete(window)
+    QtWidgets.QApplication.processEvents()
+    assert not shiboken6.isValid(window)

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
+import shiboken6
 from PySide6 import QtCore, QtWidgets
 from superqt.utils import signals_blocked
 
@@ -273,7 +274,13 @@ class DeckController(QtCore.QObject):
             self.show_dock()
 
     def _side(self) -> QtWidgets.QDockWidget | None:
-        return self.window.qt.findChild(QtWidgets.QDockWidget, "side-dock")
+        """The side dock; ``None`` when there is none, or the window is being
+        destroyed (its docks report their hiding while the window is already gone: a
+        window deleted without being closed printed a traceback here)."""
+        window = self.window.qt
+        if not shiboken6.isValid(window):
+            return None
+        return window.findChild(QtWidgets.QDockWidget, "side-dock")
 
     def _in_column(self, side: QtWidgets.QDockWidget | None) -> bool:
         """Whether the deck dock is open in the side dock's column (not floating, not
