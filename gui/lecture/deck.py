@@ -277,10 +277,9 @@ class DeckController(QtCore.QObject):
         """The side dock; ``None`` when there is none, or the window is being
         destroyed (its docks report their hiding while the window is already gone: a
         window deleted without being closed printed a traceback here)."""
-        window = self.window.qt
-        if not shiboken6.isValid(window):
+        if not shiboken6.isValid(self.window.qt):
             return None
-        return window.findChild(QtWidgets.QDockWidget, "side-dock")
+        return self.window.qt.findChild(QtWidgets.QDockWidget, "side-dock")
 
     def _in_column(self, side: QtWidgets.QDockWidget | None) -> bool:
         """Whether the deck dock is open in the side dock's column (not floating, not
