@@ -113,6 +113,14 @@ def _view_at_defaults(window, view_id: str) -> None:
         window.views[view_id].set_heading(None)
 
 
+def _settled_at_defaults(window, qtbot, view_id: str):
+    """:func:`_view_at_defaults`, then the view's widget, settled (:func:`_settle`)."""
+    _view_at_defaults(window, view_id)
+    widget = window.views[view_id]
+    _settle(window, qtbot, widget)
+    return widget
+
+
 def _title_room_problems(widget) -> list[str]:
     """Plots whose grid row holds room for another number of title lines than their
     title shows (the clock's plane title was shown on two lines at 1920 × 1080 / 150 %
@@ -160,9 +168,7 @@ def test_nothing_cut_elided_or_overlapping(shared_window, qtbot, stage):
     _set_stage(window, width, height, presenting, scale)
     problems: list[str] = []
     for view_id in VIEW_IDS if views else ():
-        _view_at_defaults(window, view_id)
-        widget = window.views[view_id]
-        _settle(window, qtbot, widget)
+        widget = _settled_at_defaults(window, qtbot, view_id)
         problems += layout_problems(widget)
         problems += _title_room_problems(widget)
     if scenes:
@@ -244,9 +250,7 @@ def test_formula_leaves_the_grids_on_a_short_screen(shared_window, qtbot):
     the course grid's data included, is on screen without scrolling."""
     window = shared_window
     _set_stage(window, 1280, 720, True, 2.0)
-    _view_at_defaults(window, "relative")
-    widget = window.views["relative"]
-    _settle(window, qtbot, widget)
+    widget = _settled_at_defaults(window, qtbot, "relative")
     formula = widget.formula
     assert formula.height() <= 0.2 * widget.height() + 1
     assert formula.fit_scale() < 1.0  # (drawn smaller: it did not fit at full size)
@@ -268,9 +272,7 @@ def test_checker_finds_a_body_wider_than_its_viewport(shared_window, qtbot):
     checker saw nothing. A title that cannot be narrower than the viewport is found."""
     window = shared_window
     _set_stage(window, 1280, 720, False, 1.0)
-    _view_at_defaults(window, "learned")
-    widget = window.views["learned"]
-    _settle(window, qtbot, widget)
+    widget = _settled_at_defaults(window, qtbot, "learned")
     assert not [p for p in layout_problems(widget) if "viewport" in p]
     port = widget.scroll_area.viewport().width()
     widget.title.setMinimumWidth(port + 100)
@@ -292,9 +294,7 @@ def test_no_notes_line_cut_by_the_bottom_edge_on_stage(shared_window, qtbot):
 
     window = shared_window
     _set_stage(window, 1920, 1080, True, 2.0)
-    _view_at_defaults(window, "learned")
-    widget = window.views["learned"]
-    _settle(window, qtbot, widget)
+    widget = _settled_at_defaults(window, qtbot, "learned")
     assert not widget.scrolls
     assert not layout_problems(widget)
     _set_stage(window, 1920, 1080, True, 1.5)
@@ -318,9 +318,7 @@ def test_notes_line_held_no_taller_than_its_text_after_a_scale_change(shared_win
     bottom edge then cut the held line: test_layout_fit under -n 2)."""
     window = shared_window
     _set_stage(window, 1920, 1080, True, 1.5)
-    _view_at_defaults(window, "clock")
-    widget = window.views["clock"]
-    _settle(window, qtbot, widget)
+    widget = _settled_at_defaults(window, qtbot, "clock")
     status = widget.status
     one_line = status.height()
     assert status.text() and one_line == widget._status_box.label_height(status.width())
@@ -483,9 +481,7 @@ def test_small_grids_label_every_index_in_a_small_window(shared_window, qtbot):
     window = shared_window
     _set_stage(window, 1280, 720, False, 1.0)
     for view_id in ("permutation", "relative"):
-        _view_at_defaults(window, view_id)
-        widget = window.views[view_id]
-        _settle(window, qtbot, widget)
+        widget = _settled_at_defaults(window, qtbot, view_id)
         assert layout_problems(widget) == [], view_id
     assert window.views["permutation"].columns == 2
 

@@ -225,7 +225,8 @@ class FieldLine(QtWidgets.QLayout):
     takes a line of its own above them. A spin box is never squeezed below its hint,
     so it always shows its whole value: in one shared grid column RoPE's "base" (hint
     429 px at 300 %) was cut to 145 px ("1000(") at 1280 x 720, 300 %, windowed.
-    The line's height for a width depends on that width only (no state kept).
+    The line's height for a width depends on that width only (the fields' width it
+    keeps is their size hints', forgotten whenever Qt invalidates the layout).
     """
 
     BELOW_GAP = 1  # px between the line and its slider (the gap to the next parameter
