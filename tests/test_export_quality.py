@@ -226,7 +226,19 @@ def test_rope_svg_renders_the_arrows_where_the_png_has_them(rope_svg, tmp_path):
         np.testing.assert_allclose(box, _color_box(expected[quadrant], color), atol=6)
 
 
-@pytest.mark.skipif(shutil.which("convert") is None, reason="ImageMagick not installed")
+def _imagemagick_version() -> str:
+    """``convert -version``'s output if ``convert`` is ImageMagick's, else ``""`` (some
+    machines put a stand-in named ``convert`` on the PATH that converts nothing)."""
+    if shutil.which("convert") is None:
+        return ""
+    out = subprocess.run(["convert", "-version"], capture_output=True, text=True).stdout
+    return out if "ImageMagick" in out else ""
+
+
+IMAGEMAGICK = _imagemagick_version()
+
+
+@pytest.mark.skipif(not IMAGEMAGICK, reason="ImageMagick not installed")
 def test_imagemagick_draws_the_rope_arrows_as_thin_lines(tmp_path, qapp):
     # ImageMagick ignores vector-effect: a 3 px arrow scaled into data units was drawn
     # as a filled block hundreds of pixels wide.
@@ -382,7 +394,7 @@ def test_librsvg_draws_the_rope_arrows_legend_swatches_and_whole_titles(rope_svg
 
 
 @pytest.mark.skipif(
-    shutil.which("convert") is None
+    not IMAGEMAGICK
     or "MSVG"
     not in subprocess.run(["convert", "-list", "format"], capture_output=True, text=True).stdout,
     reason="ImageMagick with its own SVG renderer not installed",
