@@ -170,7 +170,7 @@ def export_view(
         return Path(path)
     view = compute_view(view_id, values, context_for_size(*request.pixels))
     chosen = find_panel(view, panel) if panel is not None else None
-    if fmt in ("csv", "npy"):
+    if chosen is not None and fmt in ("csv", "npy"):  # (no plot named: returned above)
         _write_panel_data(path, view_id, chosen)
     else:
         export = ImageExport(

@@ -45,17 +45,19 @@ def shortcut_table(qt_window: QtWidgets.QMainWindow) -> list[tuple[str, list[tup
 
     def collect(menu: QtWidgets.QMenu, rows: list[tuple[str, str]]) -> None:
         for action in menu.actions():
-            if action.menu() is not None:
-                collect(action.menu(), rows)
+            sub = action.menu()
+            if isinstance(sub, QtWidgets.QMenu):
+                collect(sub, rows)
             elif shortcut_text(action) and id(action) not in seen:
                 seen.add(id(action))
                 rows.append((_plain(action.text()), shortcut_text(action)))
 
     for top in qt_window.menuBar().actions():
-        if top.menu() is None:
+        menu = top.menu()
+        if not isinstance(menu, QtWidgets.QMenu):
             continue
         rows: list[tuple[str, str]] = []
-        collect(top.menu(), rows)
+        collect(menu, rows)
         if rows:
             sections.append((_plain(top.text()), rows))
     other = [

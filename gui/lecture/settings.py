@@ -125,7 +125,7 @@ def open_store() -> Store:
 
 
 def _b64(data: QtCore.QByteArray) -> str:
-    return base64.b64encode(bytes(data)).decode("ascii")
+    return base64.b64encode(bytes(data.data())).decode("ascii")
 
 
 def valid_params(window: StudioWindow, view_id: str) -> dict[str, Any] | None:

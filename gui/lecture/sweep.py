@@ -72,8 +72,9 @@ def sweep_values(param: Param, values: Mapping[str, Any]) -> list[Any]:
     """
     lo_limit, hi_limit = float(param.minimum), float(param.maximum)
     cap = _CAPS.get(param.name)
-    if cap is not None and cap(values) is not None:
-        hi_limit = min(hi_limit, max(lo_limit, float(cap(values))))
+    capped = cap(values) if cap is not None else None
+    if capped is not None:
+        hi_limit = min(hi_limit, max(lo_limit, float(capped)))
     start = float(values[param.name])
     if start >= hi_limit:
         start = lo_limit
@@ -86,8 +87,8 @@ def sweep_values(param: Param, values: Mapping[str, Any]) -> list[Any]:
         n = STEPS
         out = [start * (end / start) ** (i / n) for i in range(n + 1)]
         return [float(f"{v:.4g}") for v in out]
-    step = float(param.step or (hi_limit - start) / STEPS)
-    n = min(STEPS, max(1, math.floor((hi_limit - start) / step)))
+    float_step = float(param.step or (hi_limit - start) / STEPS)
+    n = min(STEPS, max(1, math.floor((hi_limit - start) / float_step)))
     return [
         round(min(hi_limit, start + i * (hi_limit - start) / n), param.decimals)
         for i in range(n + 1)

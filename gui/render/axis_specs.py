@@ -15,7 +15,7 @@ that would overlap (the minor labels of a log axis, ``9·10¹`` over ``8·10¹``
 from __future__ import annotations
 
 import math
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple
 
 import numpy as np
 from PySide6 import QtCore, QtGui
@@ -155,13 +155,13 @@ def generate_draw_specs(
                 tick_specs.append((pen, QtCore.QPointF(x, tick_start), QtCore.QPointF(x, stop)))
 
     if style["stopAxisAtTick"][0] is True:
-        lowest = cast(float, min(map(min, positions)))  # (as pyqtgraph computes it)
+        lowest = min(_shown(positions), default=span[0].y() if dim == 0 else span[0].x())
         if dim == 0:
             span[0].setY(max(span[0].y(), lowest))
         else:
             span[0].setX(max(span[0].x(), lowest))
     if style["stopAxisAtTick"][1] is True:
-        highest = cast(float, max(map(max, positions)))
+        highest = max(_shown(positions), default=span[1].y() if dim == 0 else span[1].x())
         if dim == 0:
             span[1].setY(min(span[1].y(), highest))
         else:
@@ -173,7 +173,7 @@ def generate_draw_specs(
     if not style["showValues"]:
         return AxisLayout((axis_spec, tick_specs, text_specs), 0.0, label_ticks)
     text_offset = style["tickTextOffset"][dim]
-    text_size2 = last_text_size2 = 0
+    text_size2 = last_text_size2 = 0.0
     all_sizes: list[tuple[float, float]] = []
     own_rect = axis.boundingRect()
     flags = _TEXT_FLAGS[orientation]
@@ -193,8 +193,9 @@ def generate_draw_specs(
                 strings[j] = None
                 sizes.append(None)
             else:
-                sizes.append(measure(s))
-                all_sizes.append(sizes[-1])
+                size = measure(s)
+                sizes.append(size)
+                all_sizes.append(size)
         # the largest label across the axis, and (for the fill rule below) the summed
         # extent along it: numpy's sum, as pyqtgraph, for the same rounding
         along, across = (1, 0) if dim == 0 else (0, 1)
@@ -206,10 +207,10 @@ def generate_draw_specs(
                 break
         last_text_size2 = text_size2
         for j, vstr in enumerate(strings):
-            if vstr is None:
+            x, size = positions[i][j], sizes[j]
+            if vstr is None or x is None or size is None:  # (all three or none)
                 continue
-            x = positions[i][j]
-            width, height = sizes[j]
+            width, height = size
             if orientation == "left":
                 rect = QtCore.QRectF(tick_stop - gap - width, x - height / 2, width, height)
             elif orientation == "right":
@@ -223,6 +224,11 @@ def generate_draw_specs(
             text_specs.append((rect, flags, vstr))
             label_ticks.append((i, tick_levels[i][1][j]))
     return AxisLayout((axis_spec, tick_specs, text_specs), last_text_size2, label_ticks)
+
+
+def _shown(positions: list[list[float | None]]) -> list[float]:
+    """The tick positions inside the axis (``None`` marks a tick outside it)."""
+    return [x for level in positions for x in level if x is not None]
 
 
 def separate_labels(

@@ -83,6 +83,7 @@ class FastImageItem(pg.ImageItem):
     _version = 0  # bumped whenever what is drawn may change
     masked_color: QtGui.QColor | None = None  # ±inf cells; None: transparent
     qimage: QtGui.QImage | None
+    image: np.ndarray | None  # (pyqtgraph's ImageItem attribute: the data shown)
     #: a live frame (its owner's business, as :attr:`FastCurveItem.live`): a minified
     #: axis is sampled at every :data:`LIVE_STEP`-th screen pixel, each sample drawn
     #: over its block of pixels (a fraction of the gathering and colouring per frame of
@@ -141,11 +142,11 @@ class FastImageItem(pg.ImageItem):
         return cached[2]
 
     def render(self) -> None:
-        table = self._fast_table()
-        if table is None:
+        table, image = self._fast_table(), self.image
+        if table is None or image is None:  # (a table means an image)
             self._pyqtgraph_render()
             return
-        idx = color_indices(self.image, self.levels, len(table) - 2)
+        idx = color_indices(image, self.levels, len(table) - 2)
         pixels = table.take(idx)
         rows, cols = pixels.shape
         qimage = QtGui.QImage(
@@ -220,9 +221,11 @@ class FastImageItem(pg.ImageItem):
             or not on_raster(p)
             or self.paintMode is not None
             or self.border is not None
+            or self.image is None
         ):
             return False
-        rows, cols = self.image.shape
+        data = self.image
+        rows, cols = data.shape
         ratio = device.devicePixelRatioF() or 1.0
         sx, sy = t.m11() * ratio, t.m22() * ratio  # device pixels per cell
         live = self.live and not is_exporting(self)  # (exports: every pixel)
@@ -267,7 +270,7 @@ class FastImageItem(pg.ImageItem):
             # np.take: a third of the time of fancy indexing for these gathers; a
             # magnified axis takes every cell (a view: ALiBi's stage mosaic is wider on
             # screen than its cells, a gather of all its columns was ~0.2 ms a frame)
-            cells = self.image
+            cells = data
             cells = cells[row] if isinstance(row, slice) else cells.take(row, axis=0)
             cells = cells[:, col] if isinstance(col, slice) else cells.take(col, axis=1)
             pixels = table.take(color_indices(cells, self.levels, len(table) - 2))

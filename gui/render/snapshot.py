@@ -43,8 +43,13 @@ def _plan(
         return QtCore.QSize(cw, ch), pixels, float(scale)
     if width is None and height is None:
         return QtCore.QSize(cw, ch), QtCore.QSize(cw, ch), 1.0
-    pw = width if width is not None else max(1, round(height * cw / ch))
-    ph = height if height is not None else max(1, round(width * ch / cw))
+    if width is None:
+        assert height is not None  # (both None returned above)
+        pw, ph = max(1, round(height * cw / ch)), height
+    elif height is None:
+        pw, ph = width, max(1, round(width * ch / cw))
+    else:
+        pw, ph = width, height
     dpr = max(1.0, min(pw / cw, ph / ch))
     logical = QtCore.QSize(max(1, round(pw / dpr)), max(1, round(ph / dpr)))
     return logical, QtCore.QSize(pw, ph), dpr
@@ -86,8 +91,9 @@ def _sync_layout(widget: QtWidgets.QWidget) -> None:
     for _ in range(3):
         for w in widgets:
             w.ensurePolished()
-            if w.layout() is not None:
-                w.layout().activate()
+            layout = w.layout()
+            if layout is not None:
+                layout.activate()
             if w.testAttribute(QtCore.Qt.WidgetAttribute.WA_PendingResizeEvent):
                 QtCore.QCoreApplication.sendEvent(w, QtGui.QResizeEvent(w.size(), w.size()))
         QtCore.QCoreApplication.sendPostedEvents(None, QtCore.QEvent.Type.LayoutRequest.value)
@@ -570,9 +576,10 @@ def png_bytes(image: QtGui.QImage) -> bytes:
     """``image`` encoded as PNG file content (any thread: a ``QImage`` is not a widget)."""
     buffer = QtCore.QBuffer()
     buffer.open(QtCore.QIODevice.OpenModeFlag.WriteOnly)
-    if not image.save(buffer, "PNG"):
+    # PySide6's stubs type the format as bytes; the binding takes only a str
+    if not image.save(buffer, "PNG"):  # type: ignore[call-overload]
         raise OSError("Qt could not encode the image as PNG")
-    return bytes(buffer.data())
+    return bytes(buffer.data().data())
 
 
 def image_bytes_png(
@@ -670,7 +677,7 @@ class SvgRender:
     def svg_bytes(self) -> bytes:
         """The finished document, made portable (:func:`portable_svg`), as UTF-8."""
         size = self.size
-        text = bytes(self.buffer.data()).decode("utf-8")
+        text = bytes(self.buffer.data().data()).decode("utf-8")
         text = re.sub(
             r'<svg width="[^"]*" height="[^"]*"',  # Qt writes mm; use px as viewBox
             f'<svg width="{size.width()}" height="{size.height()}"',
