@@ -122,8 +122,10 @@ def test_short_run_lowers_the_loss_and_is_bit_identical(torch):
     sa, sb = a.model.state_dict(), b.model.state_dict()
     assert all(torch.equal(sa[k], sb[k]) for k in sa)
     assert [p.accuracy for p in a.evaluation] == [p.accuracy for p in b.evaluation]
-    other = train(small(pe="rope", steps=40, seed=4))
-    assert other.loss_history != a.loss_history  # the seed matters: the check can fail
+    # The seed matters (so the checks above can fail): the first loss is taken before
+    # any update, from the seed's weights and first batch only, so one step shows it.
+    other = train(small(pe="rope", steps=1, seed=4))
+    assert other.loss_history[0] != a.loss_history[0]
     assert a.device == "cpu"
 
 
