@@ -57,3 +57,37 @@ def toeplitz_view(by_offset: np.ndarray, count: int) -> np.ndarray:
         raise ValueError(f"need 2c−1 values with c >= count; got {v.shape} for count {k}")
     windows = sliding_window_view(v[..., ::-1], k, axis=-1)  # [w, j] = v[2c − 2 − w − j]
     return windows[..., c - k : c, :][..., ::-1, :]  # row a = windows[c − 1 − a]
+
+
+def by_offset(matrix: np.ndarray) -> np.ndarray | None:
+    """The values of a square Toeplitz *view* by offset (``v[a − b + k − 1] = T[a, b]``,
+    the input :func:`toeplitz_view` takes), else ``None``.
+
+    A square matrix whose strides are ``(s, −s)`` (``s ≠ 0``) keeps cell ``[a, b]`` at
+    the address of ``a − b``: it is Toeplitz by its memory layout, and its ``2k − 1``
+    values are its first row reversed and its first column. Any other array (a Toeplitz
+    matrix stored densely included) gives ``None``: nothing is compared.
+    """
+    if not isinstance(matrix, np.ndarray) or matrix.ndim != 2:
+        return None
+    rows, cols = matrix.shape
+    s0, s1 = matrix.strides
+    if rows != cols or rows == 0 or s0 == 0 or s1 != -s0:
+        return None
+    return np.concatenate((matrix[0, ::-1], matrix[1:, 0]))
+
+
+def as_dtype(matrix: np.ndarray, dtype: np.dtype | type) -> np.ndarray:
+    """``np.asarray(matrix, dtype)``; a Toeplitz view (:func:`by_offset`) stays one,
+    converted in ``O(k)`` instead of ``O(k²)`` (the same values)."""
+    values = by_offset(matrix)
+    if values is None or matrix.dtype == np.dtype(dtype):
+        return np.asarray(matrix, dtype=dtype)
+    return toeplitz_view(values.astype(dtype), matrix.shape[0])
+
+
+def any_inf(matrix: np.ndarray) -> bool:
+    """Whether ``matrix`` holds ±inf (a Toeplitz view: its ``2k − 1`` values are looked
+    at, not its ``k²`` cells)."""
+    values = by_offset(matrix)
+    return bool(np.isinf(matrix if values is None else values).any())

@@ -35,7 +35,7 @@ from core.sinusoidal import (
     sinusoidal_similarity,
     sinusoidal_strided,
 )
-from core.toeplitz import even_step, offsets, toeplitz_view
+from core.toeplitz import any_inf, as_dtype, by_offset, even_step, offsets, toeplitz_view
 from core.viewdata import ComputeContext
 from core.views import VIEWS
 from core.views import compare as compare_view
@@ -83,6 +83,30 @@ def test_toeplitz_view_equals_gather():
     assert even_step(np.arange(0, 50, 7)) == 7 and even_step(np.array([3])) == 1
     assert even_step(np.array([0, 1, 3])) is None and even_step(np.array([0.0, 1.0])) is None
     np.testing.assert_array_equal(offsets(3, 2), [-4, -2, 0, 2, 4])
+
+
+def test_toeplitz_views_are_recognised_by_their_layout():
+    """by_offset gives a Toeplitz view's 2k − 1 values and None for anything else;
+    as_dtype and any_inf work on those values and agree with the dense answers."""
+    rng = np.random.default_rng(1)
+    for c, k in ((1, 1), (6, 6), (9, 4), (300, 257)):
+        v = rng.integers(-50, 50, 2 * c - 1)
+        t = toeplitz_view(v, k)
+        np.testing.assert_array_equal(toeplitz_view(by_offset(t), k), t)
+        as32 = as_dtype(t, np.float32)
+        assert as32.dtype == np.float32 and by_offset(as32) is not None  # still a view
+        np.testing.assert_array_equal(as32, np.asarray(t, dtype=np.float32))
+        assert not any_inf(t)
+        w = v.astype(float)
+        w[rng.integers(0, 2 * c - 1)] = -np.inf
+        masked = toeplitz_view(w, k)
+        assert any_inf(masked) == bool(np.isinf(np.asarray(masked)).any())
+    dense = np.array(toeplitz_view(np.arange(7), 4))  # Toeplitz values, dense memory
+    for other in (dense, dense.T, dense[:, ::-1], np.zeros((3, 4)), np.zeros(5)):
+        assert by_offset(other) is None
+        np.testing.assert_array_equal(as_dtype(other, np.float32), np.asarray(other, np.float32))
+    assert by_offset(np.broadcast_to(np.float64(2.0), (4, 4))) is None  # strides (0, 0)
+    assert by_offset(toeplitz_view(np.arange(7), 4)[:3, :3]) is not None
 
 
 # ------------------------------------------------------------------ sinusoidal

@@ -224,6 +224,29 @@ def test_fast_image_minified_samples_like_qt(qtbot, size):
     np.testing.assert_array_equal(pixels[1], pixels[0])
 
 
+@pytest.mark.parametrize("live", [False, True])
+@pytest.mark.parametrize("size", [(97, 61), (150, 333), (41, 40)])
+def test_fast_image_samples_a_toeplitz_view_from_its_values(qtbot, size, live):
+    """A Toeplitz view (the relative grids) is sampled from its 2k − 1 values in one
+    gather: the same pixels as the same image stored densely, full and live."""
+    from core.toeplitz import by_offset, toeplitz_view
+
+    rng = np.random.default_rng(17)
+    values = rng.normal(size=2 * 250 - 1).astype(np.float32)
+    values[::37] = np.nan
+    view = toeplitz_view(values, 250)
+    pixels = []
+    for image in (np.array(view), view):
+        item = FastImageItem(axisOrder="row-major")
+        item.setColorMap(pg.colormap.get("viridis"))
+        item.setImage(image, autoLevels=False, levels=(-2.0, 2.0))
+        item.live = live
+        pixels.append(_render(item, size, QtCore.QRectF(-3.3, -2.7, 256.1, 255.2)))
+    assert by_offset(item.image) is not None and item._sampled is not None
+    assert len(np.unique(pixels[0].reshape(-1, 4), axis=0)) > 30
+    np.testing.assert_array_equal(pixels[1], pixels[0])
+
+
 @pytest.mark.parametrize("size", [(97, 61), (150, 333), (611, 97), (611, 333)])
 def test_fast_image_live_frame_samples_every_other_pixel(qtbot, size):
     """A live frame (a slider drag) samples a minified axis at every other screen pixel,

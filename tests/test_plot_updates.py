@@ -194,6 +194,33 @@ def test_display_image_is_float32_and_never_touches_the_input():
     assert display_image(finite) is finite  # already float32: no copy
 
 
+def test_a_toeplitz_grid_is_shown_without_a_cell_by_cell_copy(qtbot, monkeypatch):
+    """The relative view's grids are strided views of one vector (core.toeplitz): the
+    image drawn stays such a view (its 2k − 1 values converted to float32, not k² cells
+    copied on every frame), and looking for masked cells reads those values only."""
+    from core.toeplitz import by_offset, offsets, toeplitz_view
+    from gui.plotting.plot_data import display_image
+
+    k = 512
+    grid = toeplitz_view(offsets(k), k)  # int64, as core.views.relative hands it out
+    shown = display_image(grid)
+    assert shown.dtype == np.float32 and by_offset(shown) is not None
+    np.testing.assert_array_equal(shown, np.asarray(grid, dtype=np.float32))
+    _win, plot = _panel_plot(qtbot)
+    scanned: list[int] = []
+    isinf = np.isinf
+
+    def counted(a, *args, **kwargs):
+        scanned.append(np.size(a))
+        return isinf(a, *args, **kwargs)
+
+    monkeypatch.setattr(np, "isinf", counted)
+    plot.show(Panel("p", "grid", "heatmap", "j", "i", image=grid, colormap="diverging"))
+    assert scanned and max(scanned) <= 2 * k - 1
+    monkeypatch.undo()
+    assert np.array_equal(plot.image.image, shown) and by_offset(plot.image.image) is not None
+
+
 def test_explicit_ticks_follow_the_data_without_relabelling(qtbot):
     _win, plot = _panel_plot(qtbot)
     image = np.arange(12.0).reshape(3, 4)

@@ -22,6 +22,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from core.toeplitz import any_inf
 from gui.render.raster import pixel_translation
 from gui.render.view_box import ViewOverlay
 
@@ -339,7 +340,8 @@ class CellLayer(ViewOverlay):
         self.rect, self.shape = QtCore.QRectF(rect), (rows, cols)
         self.fill = QtGui.QColor(*masked_rgb)
         # (also when too many runs to hatch; one pass, a sixth of finding the runs)
-        self.any_masked = bool(np.isinf(image).any())
+        # (a Toeplitz view's 2k − 1 values, not its k² cells: see core.toeplitz)
+        self.any_masked = any_inf(image)
         # the runs are found when first drawn or asked for (:meth:`_run_array`): a
         # live frame leaves the hatching out and never needs them (ALiBi's stage mosaic:
         # ~0.3 ms a frame of a drag)

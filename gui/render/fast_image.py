@@ -22,6 +22,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
+from core.toeplitz import by_offset
 from gui.render.pg_compat import is_exporting, mark_rendered
 from gui.render.raster import on_raster
 
@@ -271,8 +272,17 @@ class FastImageItem(pg.ImageItem):
             # magnified axis takes every cell (a view: ALiBi's stage mosaic is wider on
             # screen than its cells, a gather of all its columns was ~0.2 ms a frame)
             cells = data
-            cells = cells[row] if isinstance(row, slice) else cells.take(row, axis=0)
-            cells = cells[:, col] if isinstance(col, slice) else cells.take(col, axis=1)
+            # a Toeplitz view ([a, b] is values[a − b + k − 1]): one gather from its
+            # 2k − 1 values (its rows read backwards: two takes cost half as much again)
+            if (
+                isinstance(row, np.ndarray)
+                and isinstance(col, np.ndarray)
+                and (values := by_offset(cells)) is not None
+            ):
+                cells = values.take(np.subtract.outer(row, col) + (cells.shape[1] - 1))
+            else:
+                cells = cells[row] if isinstance(row, slice) else cells.take(row, axis=0)
+                cells = cells[:, col] if isinstance(col, slice) else cells.take(col, axis=1)
             pixels = table.take(color_indices(cells, self.levels, len(table) - 2))
             image = QtGui.QImage(
                 pixels.data,
