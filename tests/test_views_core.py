@@ -386,6 +386,36 @@ def test_relative_heatmaps_equal_core():
     np.testing.assert_array_equal(curve.y, t5_relative_bucket(curve.x.astype(int), False, 16, 40))
 
 
+def test_relative_score_terms_are_kept_through_a_seq_len_drag():
+    """A seq_len drag past the keys near the query hands the score-term panels over
+    as they were (the same objects, read-only arrays: the plots recognise them without
+    comparing); near the query, or for another query, they are computed anew, and
+    every frame's panels equal those computed for its own seq_len."""
+    from core.views.relative import TERM_REACH, _term_panels
+
+    keys = ("xl_terms", "deberta_terms", "deberta_buckets")
+    first = view("relative", CTX, seq_len=400, query=8)
+    again = view("relative", CTX, seq_len=512, query=8)
+    for key in keys:
+        assert first.panel(key) is again.panel(key), key
+        for s in first.panel(key).series:
+            assert not s.x.flags.writeable and not s.y.flags.writeable
+    for n, query in ((9, 8), (8 + TERM_REACH, 8), (8 + TERM_REACH + 1, 8), (60, 8), (512, 40)):
+        got = view("relative", CTX, seq_len=n, query=query)
+        i = min(query, n - 1)
+        fresh = _term_panels.__wrapped__(i, n, 256, 512)  # (the defaults), not kept
+        for key, want in zip(keys, fresh, strict=True):
+            have = got.panel(key)
+            assert (have.title, have.x_label, have.note) == (want.title, want.x_label, want.note)
+            for a, b in zip(have.series, want.series, strict=True):
+                assert a.name == b.name
+                np.testing.assert_array_equal(a.x, b.x)
+                np.testing.assert_array_equal(a.y, b.y)
+    assert view("relative", CTX, seq_len=512, query=9).panel("xl_terms") is not again.panel(
+        "xl_terms"
+    )
+
+
 def test_relative_invalid_buckets_and_export():
     with pytest.raises(ValueError, match="num_buckets") as info:
         view("relative", num_buckets=32, max_distance=8)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -192,10 +193,23 @@ def term_keys(n: int, query: int, reach: int, causal: bool) -> np.ndarray:
 
 def term_panels(params: Mapping[str, Any], ctx: ComputeContext) -> list[Panel]:
     """Transformer-XL's (a)–(d) and DeBERTa's c2c/c2p/p2c for one query, and DeBERTa's
-    log buckets against i − j (row 1)."""
+    log buckets against i − j (row 1).
+
+    They depend on the sequence length only up to the last key within
+    :data:`TERM_REACH` after the query: a seq_len drag beyond it gets the same panels
+    (kept, their arrays read-only), computed once instead of on every frame (about
+    half of the view's compute)."""
     n = params["seq_len"]
     i = min(params["query"], n - 1)
+    # n past i + TERM_REACH + 1 changes neither the keys nor the "near the query" titles
+    reach_n = min(n, i + TERM_REACH + 2)
     nb, mp = params["position_buckets"], params["max_relative_positions"]
+    return list(_term_panels(i, reach_n, nb, mp))
+
+
+@functools.lru_cache(maxsize=8)
+def _term_panels(i: int, n: int, nb: int, mp: int) -> tuple[Panel, ...]:
+    """:func:`term_panels` for query ``i`` of ``n`` positions (read-only arrays)."""
     xl_keys = term_keys(n, i, 2 * TERM_REACH, causal=True)
     xl = transformer_xl_terms(i, xl_keys, TOY_WIDTH)
     xk = xl_keys.astype(float)
@@ -223,7 +237,7 @@ def term_panels(params: Mapping[str, Any], ctx: ComputeContext) -> list[Panel]:
     def window(keys: np.ndarray, total: int) -> str:
         return f" (keys {keys[0]}..{keys[-1]}, near the query)" if keys.size < total else ""
 
-    return [
+    panels = (
         Panel(
             "xl_terms",
             f"Transformer-XL: score of query {i} = (a) + (b) + (c) + (d), keys j ≤ {i}",
@@ -275,7 +289,13 @@ def term_panels(params: Mapping[str, Any], ctx: ComputeContext) -> list[Panel]:
             row=1,
             col=3,
         ),
-    ]
+    )
+    for panel in panels:
+        for series in panel.series:
+            for values in (series.x, series.y):
+                if isinstance(values, np.ndarray):
+                    values.setflags(write=False)
+    return panels
 
 
 def _formula(params: Mapping[str, Any]) -> str:
