@@ -62,8 +62,12 @@ def _geometry(widget) -> list[tuple]:
 def _settle(window, qtbot, widget) -> None:
     """Paint until a paint changes nothing: axes learn their labels' sizes when painted,
     then re-lay out. A paint (and the events it posts) that moves no text and no item
-    is a fixed point: painting again would draw the same."""
+    is a fixed point: painting again would draw the same. The last frame's draft
+    quality ends first, as after a drag's pause (:meth:`ViewWidget.finish_live_frame`,
+    what an export does): the layout checked is the settled one, whether or not the
+    pause was noticed before the check (every result is a live frame)."""
     assert window.wait_idle(60)
+    widget.finish_live_frame()
     before = _geometry(widget)
     for _ in range(SETTLE_GRABS):
         widget.canvas.grab()

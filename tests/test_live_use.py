@@ -629,6 +629,55 @@ def test_the_notes_line_does_not_resize_the_plots_when_its_text_changes(window, 
     assert widget.status.text() == notes and widget.canvas.height() == before
 
 
+def test_the_notes_line_takes_its_texts_height_once_the_live_frames_end(qtbot):
+    """The notes line holds the tallest text of a drag (its frames: live, one after
+    another), and took its own text's height again only when the view changed width:
+    after a deck's Learned scene 7 (80 positions for 64 rows: three lines of notes at
+    200 % on the stage), Learned reset to its defaults kept three lines for two, and on
+    the stage it scrolled (test_layout_fit, in an order where the deck came first).
+    Once the live frames are over (full quality), a line held taller than its text
+    takes the text's height."""
+    from gui.widgets.view_widget import ViewWidget
+
+    spec = VIEWS["learned"]
+    widget = ViewWidget(spec)
+    qtbot.addWidget(widget)
+    widget.resize(1100, 700)
+    widget.show()
+    ctx = ComputeContext(64, 128)
+    label = widget.status
+
+    def show(seq_len: int) -> None:
+        params = {**spec.model.defaults(), "seq_len": seq_len}
+        widget.show_data(spec.compute(params, ctx), live=True)
+        widget.flush_text()
+        QtWidgets.QApplication.processEvents()
+
+    def text_height() -> int:  # (Qt's height for a width is never below the minimum)
+        probe = QtWidgets.QLabel(label.text())
+        probe.setWordWrap(True)
+        probe.setFont(label.font())
+        return probe.heightForWidth(label.width())
+
+    show(80)  # out of range: the longer notes
+    widget.finish_live_frame()
+    QtWidgets.QApplication.processEvents()
+    tall = label.height()
+    assert tall == text_height()
+    show(80)  # a drag's frames from there back to the defaults: the line is held
+    show(48)
+    need = text_height()
+    assert need < tall  # (what the hold hid: fewer lines)
+    assert label.height() == tall
+    widget.finish_live_frame()  # the pause after the drag (what its timer does)
+    QtWidgets.QApplication.processEvents()
+    assert label.minimumHeight() <= need
+    assert label.height() == need
+    assert widget._status_box.label_height(label.width()) == need  # (not the held one)
+    # nor the line's minimum in the layout (Qt's label kept its hints from the hold)
+    assert label.minimumSizeHint().height() <= need
+
+
 def test_the_same_notes_text_on_an_unchanged_line_is_not_measured_again(qtbot):
     """Each drag frame shows its notes, and the throttled text brings the same notes
     again; the readout is set on every mouse move over the same cell. Each time the

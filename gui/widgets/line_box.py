@@ -94,11 +94,14 @@ class LineBox(QtWidgets.QWidget):
 
     def _text_key(self) -> tuple[Any, ...] | None:
         """What a ``QLabel``'s height at a width depends on, besides the style and font
-        events that forget the heights (``None``: not a ``QLabel``, not kept)."""
+        events that forget the heights (``None``: not a ``QLabel``, not kept). Its
+        minimum height too: Qt's answer is never below it (a height read while a view
+        held its notes line was the held height, still answered after the hold ended)."""
         label = self.label
         if not isinstance(label, QtWidgets.QLabel):
             return None
         return (
+            label.minimumHeight(),
             label.text(),
             label.textFormat(),
             label.wordWrap(),

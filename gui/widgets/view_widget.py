@@ -866,7 +866,24 @@ class ViewWidget(QtWidgets.QWidget):
         self._dragging = False
         self._set_draft(False)
         self.release_held_room()
+        self._end_status_hold()
         self._redraw_moved_texts()
+
+    def _end_status_hold(self) -> None:
+        """The live frames are over: a notes line held taller than its text takes its
+        text's height (:meth:`_set_status` holds the tallest text of a drag; a line held
+        for the notes of older values stayed taller than the newer text's until the view
+        changed width: after a deck's Learned scene 7, three lines at 200 % on the stage,
+        Learned reset to its defaults kept three lines for two and scrolled)."""
+        label = self.status
+        held = label.minimumHeight()
+        if not held:
+            return
+        label.setMinimumHeight(0)  # (Qt's height for a width is never below the minimum)
+        own = self._status_box.label_height(label.width())
+        label.setMinimumHeight(held)
+        if own < held:
+            self._release_status_height()
 
     def _redraw_moved_texts(self) -> None:
         """Ask for a repaint of each text item whose cache a live frame left at an
@@ -1008,9 +1025,11 @@ class ViewWidget(QtWidgets.QWidget):
 
     def _set_status(self, text: str, *, hold: bool = True) -> None:
         """Show ``text`` in the notes / readout line, which only grows while the view
-        keeps its width: a note or readout that follows a slider gains and loses a line
-        (RoPE's, every few values of m), and each time the canvas above it was resized
-        and every plot re-laid out and repainted (~40 ms frames in a RoPE drag)."""
+        keeps its width and its live frames go on (:meth:`_end_status_hold` lets it take
+        its text's height after them): a note or readout that follows a slider gains
+        and loses a line (RoPE's, every few values of m), and each time the canvas above
+        it was resized and every plot re-laid out and repainted (~40 ms frames in a
+        RoPE drag)."""
         label = self.status
         if not hold:  # other notes (plots shown or hidden, an image's notes line)
             self._status_kept = None
@@ -1063,6 +1082,10 @@ class ViewWidget(QtWidgets.QWidget):
         """Let the notes line take its own height again (a new width or text size)."""
         if self.status.minimumHeight():
             self.status.setMinimumHeight(0)
+            # Qt's label keeps the size hints it measured while the minimum was set
+            # (never below it): the body's minimum height kept the held line's, and the
+            # view scrolled by the difference. Setting the wrap measures them again.
+            self.status.setWordWrap(self.status.wordWrap())
             self._status_box.sync()
 
     def _show_verdict(self, verdict: str, short: str) -> None:
