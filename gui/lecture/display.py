@@ -87,6 +87,9 @@ class DisplayController(QtCore.QObject):
         )
         self.window.qt.setStyleSheet(stylesheet(theme))
         for widget in list(self.window.views.values()):
+            # the mode first: the view is redrawn once, in the mode's columns (after
+            # the theme, sync_views' fit rebuilt it again when the columns changed)
+            widget.set_presenting(self.presenting, fit=False)
             widget.apply_theme()
         self.sync_views()
         self.applied.emit()

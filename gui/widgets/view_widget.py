@@ -573,14 +573,17 @@ class ViewWidget(QtWidgets.QWidget):
         bar.setValue(target)
         return True
 
-    def set_presenting(self, presenting: bool) -> None:
-        """Presentation mode: plots need more room (fewer, larger columns)."""
+    def set_presenting(self, presenting: bool, *, fit: bool = True) -> None:
+        """Presentation mode: plots need more room (fewer, larger columns). Without
+        ``fit`` the grid is left as it is (the caller redraws the view next: a new
+        theme or UI scale, :meth:`apply_theme`, lays it out in the new columns)."""
         if presenting != self._presenting:
             self._presenting = presenting
             self.release_held_room()
             if self._shown_text is not None:
                 self._show_verdict(*self._shown_text[1])
-            self.fit_grid()
+            if fit:
+                self.fit_grid()
 
     def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:
         # (a wrapper the collector is clearing has no canvas left: its events pass)
@@ -637,8 +640,12 @@ class ViewWidget(QtWidgets.QWidget):
 
     def fit_grid(self) -> None:
         """Lay the plots out in as many columns as fit (rebuilding the grid when that
-        number changed) and give the canvas the height its rows need."""
-        if self.data is None:
+        number changed) and give the canvas the height its rows need. A hidden view
+        (another view's page, a hidden window) is fitted when shown (:meth:`showEvent`):
+        hidden, it counts its grid's full columns (:meth:`fitting_columns`), and each
+        presentation mode change, scale change or window resize rebuilt every hidden
+        view in them, to rebuild it once more in the columns that fit when shown."""
+        if self.data is None or not self.isVisible():
             return
         own = {p.key: (p.row, p.col, p.row_span, p.col_span) for p in self.data.panels}
         if self._columns_now(own, self.data.panels) != self._columns:
