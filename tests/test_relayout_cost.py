@@ -35,8 +35,8 @@ def _count_rebuilds(widgets) -> Counter:
 
 
 def _restore(widgets) -> None:
-    for widget in widgets.values():
-        vars(widget.canvas).pop("clear", None)
+    for widget in widgets.values():  # (pyqtgraph's own: an attribute, the layout's)
+        widget.canvas.clear = widget.canvas.ci.clear
 
 
 def test_presentation_mode_rebuilds_the_shown_view_once_and_hidden_views_when_shown(window):
@@ -79,3 +79,48 @@ def test_presentation_mode_rebuilds_the_shown_view_once_and_hidden_views_when_sh
     finally:
         _restore(widgets)
         display.leave_presentation()
+
+
+def test_the_same_theme_again_restyles_nothing_and_a_mode_change_still_fits(window):
+    """Applying the settings already applied (a settings dialog's OK, a mode change at
+    the same UI scale) re-polished the whole window and redrew every view; now only a
+    new theme does, and a mode change at the same scale still refits the columns."""
+    window.set_view("alibi")
+    _settle(window)
+    display, alibi = window.lecture.display, window.views["alibi"]
+    window_columns = alibi.columns
+    styled: Counter = Counter()
+    for view_id, widget in window.views.items():
+        restyle = widget.apply_theme
+
+        def counted(restyle=restyle, view_id=view_id) -> None:
+            styled[view_id] += 1
+            restyle()
+
+        widget.apply_theme = counted
+    sheets: list[str] = []
+    qt_window = window.qt
+    set_sheet = qt_window.setStyleSheet
+    qt_window.setStyleSheet = lambda sheet: (sheets.append(sheet), set_sheet(sheet))
+    saved_present = display.present_scale
+    try:
+        display.apply()
+        assert styled == Counter() and sheets == []
+        display.present_scale = display.ui_scale  # the same theme on the stage
+        display.enter_presentation(fullscreen=False)
+        _settle(window)
+        assert styled == Counter() and sheets == []
+        assert alibi.columns != window_columns  # refitted to the stage all the same
+        display.leave_presentation()
+        _settle(window)
+        assert alibi.columns == window_columns
+        display.toggle_theme()  # another theme: every built view, and the window
+        assert set(styled) == set(window.views) and len(sheets) == 1
+    finally:
+        for widget in window.views.values():
+            vars(widget).pop("apply_theme", None)
+        vars(qt_window).pop("setStyleSheet", None)
+        display.leave_presentation()
+        display.present_scale = saved_present
+        if display.theme_name != "light":
+            display.toggle_theme()

@@ -31,7 +31,7 @@ from gui.render.fast_axis import (
 from gui.render.formula_label import FormulaLabel
 from gui.render.settle import Targets, before_layout, settle, targets
 from gui.render.view_box import PlotViewBox
-from gui.theme import current_theme
+from gui.theme import Theme, current_theme
 from gui.widgets.grid_flow import (
     Position,
     balance_rows,
@@ -164,6 +164,9 @@ class ViewWidget(QtWidgets.QWidget):
         self.plots: dict[str, PanelPlot] = {}
         self.square_cells: dict[str, bool] = {}  # "Square cells" chosen per panel key
         self._layout_key: tuple | None = None
+        #: the theme the view was last styled with (:meth:`apply_theme`): the display
+        #: re-styles a view only for another one
+        self.styled_theme: Theme | None = None
         # a theme or UI scale applied while hidden: the plots are redrawn when shown
         self._restyle_on_show = False
         self._items_seen = 0  # scene items when text caching was last applied
@@ -1297,7 +1300,7 @@ class ViewWidget(QtWidgets.QWidget):
     def apply_theme(self) -> None:
         """Re-style labels and canvas for the current theme and UI scale (a hidden
         view's plots when it is next shown)."""
-        theme = current_theme()
+        theme = self.styled_theme = current_theme()
         self.canvas.setBackground(theme.background)
         # a wheel notch (three steps) scrolls ~100 px at 100 %, and as much more as the
         # plots are larger (Qt's 20 px steps crawled through a 2877 px stage at 200 %)
