@@ -101,9 +101,7 @@ def test_a_drag_keeps_the_grid_lines_and_the_text_colours(clock_widget, monkeypa
         for a, b in zip(p.arrows, q.arrows, strict=True)
     ]
     assert len(anchored) == sum(crossed) < len(new.panels)
-    # (the texts did follow m, with the view's text refresh)
-    clock_widget.flush_text()
-    assert recoloured == []
+    # (the texts did follow m)
     assert any(
         [t.toPlainText() for t in plot.text_labels] != shown for plot, shown in texts.items()
     )
@@ -326,7 +324,6 @@ def test_a_frame_that_changes_the_texts_alone_keeps_their_colours(clock_widget, 
     original = pg.mkColor
     monkeypatch.setattr(panel_extras.pg, "mkColor", lambda *a: made.append(a) or original(*a))
     clock_widget.show_data(compute(m=4.5), live=True)
-    clock_widget.flush_text()  # (a drag's texts follow with the view's text refresh)
     plane = clock_widget.plots["plane"]
     assert [item.toPlainText() for item in plane.text_labels] == [
         label.text for label in plane.panel.labels
@@ -547,69 +544,3 @@ def test_a_live_frame_lays_out_for_its_own_formula(qapp):
     finally:
         widget.live_text.setTimeout(widget.TEXT_REFRESH_MS)
         widget.deleteLater()
-
-
-def _shown_texts(widget) -> list[str]:
-    """Every title, label and arrow name the clock's plots show."""
-    out = []
-    for plot in widget.plots.values():
-        out.append(" ".join(plot.plot.titleLabel.item.toPlainText().split()))  # (wrapped)
-        out += [item.toPlainText() for item in plot.text_labels]
-        out += [name.toPlainText() for name in plot.arrows[3::3]]
-    return out
-
-
-def _texts_of(widget, data) -> list[str]:
-    """What :func:`_shown_texts` reads once ``data`` is shown settled."""
-    widget.show_data(data)
-    widget.canvas.grab()
-    return _shown_texts(widget)
-
-
-def test_a_drag_shows_the_plots_texts_with_the_formulas_refresh(clock_widget, qtbot, monkeypatch):
-    """A drag's frames leave the texts that follow the slider (the plots' titles, the
-    clock's labels and arrow names) as they are, as the formula between its refreshes
-    (at most ten a second): a frame sets no text, only moves them. The frame after a
-    refresh shows the latest texts, and full quality shows the last frame's: the
-    settled picture is the one a settled frame of the same values shows."""
-    widget = clock_widget
-    first, second, third = (compute(m=m) for m in (6.2, 6.5, 6.8))
-    want_first, want_third = _texts_of(widget, first), _texts_of(widget, third)
-    settled_third = widget.canvas.grab().toImage()
-    widget.show_data(compute(m=5.9))
-    widget.show_data(first, live=True)  # the drag's first frame: its texts at once
-    assert _shown_texts(widget) == want_first
-    set_texts: list[str] = []
-    original = pg.TextItem.setPlainText
-    monkeypatch.setattr(
-        pg.TextItem,
-        "setPlainText",
-        lambda self, text, *a: set_texts.append(text) or original(self, text, *a),
-    )
-    held = sum(plot.held_texts for plot in widget.plots.values())
-    for data in (second, third):  # within the text interval (no event loop between)
-        widget.show_data(data, live=True)
-        widget.canvas.grab()
-    assert set_texts == []  # no text set, none re-laid out
-    assert _shown_texts(widget) == want_first
-    assert sum(plot.held_texts for plot in widget.plots.values()) > held
-    assert widget.text_pending
-    qtbot.waitUntil(lambda: not widget.text_pending)  # the formula's refresh, between frames
-    fourth = compute(m=7.1)
-    widget.show_data(fourth, live=True)
-    assert set_texts and _shown_texts(widget) == _texts_of_frame(fourth)
-    widget.show_data(second, live=True)
-    widget.show_data(third, live=True)
-    widget.finish_live_frame()  # full quality (the drag is over)
-    assert _shown_texts(widget) == want_third
-    assert widget.canvas.grab().toImage() == settled_third
-
-
-def _texts_of_frame(data) -> list[str]:
-    """The texts of ``data``'s panels, in :func:`_shown_texts`' order."""
-    out = []
-    for panel in data.panels:
-        out.append(panel.title)
-        out += [label.text for label in panel.labels]
-        out += [arrow.name for arrow in panel.arrows]
-    return out

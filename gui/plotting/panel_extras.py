@@ -93,15 +93,6 @@ class PanelExtras:
     table: pg.TextItem | None
     tile_labels: TileLabels | None
     _table_html: str | None
-    #: this show() holds the texts that follow a slider (see PanelPlot.hold_texts)
-    _holding: bool = False
-    _texts_behind: bool = False  # a held text differs from the panel's
-    held_texts: int = 0  # texts a live frame left as they were (tests)
-
-    def _hold_text(self) -> None:
-        """A text of this frame waits for ``PanelPlot.show_held_texts``."""
-        self._texts_behind = True
-        self.held_texts += 1
 
     def _show_tile_labels(self, panel: Panel, theme: Theme) -> None:
         """Label each tile of a mosaic heatmap in its top-right corner (see TileLabels)."""
@@ -138,10 +129,7 @@ class PanelExtras:
             self._label_colors = None
         for item, label in zip(self.text_labels, panel.labels, strict=True):
             if item.toPlainText() != label.text:
-                if self._holding:  # a drag's frame: shown with the view's text
-                    self._hold_text()
-                else:
-                    item.setText(label.text)
+                item.setText(label.text)
         # the colours and patches, when the theme or the labels' colours changed (a
         # drag changes the texts alone: ~10 colours made and compared a clock frame)
         colors = (theme, tuple(label.color for label in panel.labels))
@@ -251,10 +239,7 @@ class PanelExtras:
                 head.setRotation(-float(np.degrees(np.arctan2(a.y, a.x))))
                 head.setPos(a.x, a.y)
                 if label.toPlainText() != a.name:
-                    if self._holding:
-                        self._hold_text()
-                    else:
-                        label.setText(a.name)
+                    label.setText(a.name)
                 anchor = pg.Point(0.5, 1.2 if a.y >= 0 else -0.2)
                 if label.anchor != anchor:  # (setAnchor re-places the text)
                     label.setAnchor(anchor)

@@ -370,14 +370,6 @@ class PanelPlot(PanelExtras, CellDisplay):
         self.hold_title_lines = False
         #: a slider drag's live frames hold a curve plot's range (PlotViewBox.hold_frame)
         self.hold_range = False
-        #: a slider drag's live frames: the texts that follow the slider (the title, an
-        #: arrows panel's labels and its arrows' names) keep what they show, as the
-        #: view's formula does between its refreshes; :meth:`show_held_texts` shows the
-        #: latest (the view does, at most every ``TEXT_REFRESH_MS``)
-        self.hold_texts = False
-        self._texts_behind = False  # a held text differs from the panel's
-        self._holding = False  # this show() holds its texts (hold_texts, same items)
-        self.held_texts = 0  # texts a live frame left as they were (tests)
         #: through a slider drag, the characters the dragged parameter's widest value
         #: takes (0: no drag, or not a whole number): legend names that follow it keep
         #: that room (:meth:`StripLegend.reserve`)
@@ -430,14 +422,10 @@ class PanelPlot(PanelExtras, CellDisplay):
         # Axes re-render (ticks, text) whenever one of their setters is called, so a
         # title that follows a slider (e.g. RoPE's m) must not re-style the axes.
         text = self.text_theme(theme)
-        self._holding = self.hold_texts and not rebuilt
         if (panel.title, text) != self._title:
-            if self._holding and self._title is not None and self._title[1] == text:
-                self._hold_text()  # the same style: the latest text waits
-            else:
-                self._apply_title(panel.title, text)
-                self._title = (panel.title, text)
-                changed = True
+            self._apply_title(panel.title, text)
+            self._title = (panel.title, text)
+            changed = True
         labels_key = (panel.kind, panel.x_label, panel.y_label, panel.x_axis, panel.y_axis, text)
         if labels_key != self._labels_key:
             old = self._labels_key
@@ -539,29 +527,6 @@ class PanelPlot(PanelExtras, CellDisplay):
                 view.hold_frame()  # a drag: the range stays while the data fits it
             view.prepareForPaint()
             self.hover.refresh()  # a readout under a resting cursor reads the new data
-
-    def show_held_texts(self) -> bool:
-        """Show the texts that live frames held (:attr:`hold_texts`): the panel's title,
-        an arrows panel's labels and its arrows' names, placed again. Whether any
-        waited (the view settles the layout then: a title may take other lines)."""
-        if not self._texts_behind:
-            return False
-        self._texts_behind = False
-        panel = self.panel
-        if panel is None:
-            return False
-        text = self.text_theme(current_theme())
-        if (panel.title, text) != self._title:
-            self._apply_title(panel.title, text)
-            self._title = (panel.title, text)
-        for item, label in zip(self.text_labels, panel.labels, strict=False):
-            if item.toPlainText() != label.text:
-                item.setText(label.text)
-        for a, name in zip(panel.arrows, self.arrows[3::3], strict=False):
-            if name.toPlainText() != a.name:
-                name.setText(a.name)
-        self.place_labels()
-        return True
 
     def _find_covers(self) -> None:
         """Tell each line of a series whose arrays a later series shows too (Compare's
@@ -1155,8 +1120,7 @@ class PanelPlot(PanelExtras, CellDisplay):
         legend = self.legend
         self.drag_digits = 0
         self._drag_renamed.clear()
-        self.hold_texts = False
-        released = self.show_held_texts()  # (the view shows them first, as a rule)
+        released = False
         self.hold_range = False
         view = self.plot.getViewBox()
         if isinstance(view, PlotViewBox) and view.release_range():

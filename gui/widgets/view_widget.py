@@ -268,12 +268,6 @@ class ViewWidget(QtWidgets.QWidget):
         self.texts_at_once = 0  # live texts shown at once for their height (tests)
         self._notes_for: list[str] | None = None  # the plots the notes line was for
         self._dragging = False  # a live frame was drawn and full quality is due
-        # the plots' texts that a drag's frames hold (PanelPlot.hold_texts) are shown
-        # with the formula's: in the frame that shows it (_in_frame), else by the next
-        # frame (_plot_texts_due: a refresh between frames asked for a paint of its own)
-        # or full quality
-        self._in_frame = False
-        self._plot_texts_due = False
         self.status = QtWidgets.QLabel("", self)
         self.status.setObjectName("view-readout")
         self.status.setWordWrap(True)
@@ -353,10 +347,6 @@ class ViewWidget(QtWidgets.QWidget):
             self._layout_key = key
         # the second live frame before full quality: a slider drags
         self._hold_axes(live and self._dragging, data)
-        if self._plot_texts_due:  # the text refreshed since the last frame: this
-            self._plot_texts_due = False  # frame shows the plots' texts too
-            for plot in self.plots.values():
-                plot.hold_texts = False
         for p in data.panels:
             if p.key in unseen:
                 self._pending[p.key] = p
@@ -383,18 +373,14 @@ class ViewWidget(QtWidgets.QWidget):
             self._idle_for(data),
         )
         self._latest_text = texts
-        self._in_frame = True
-        try:
-            if live:
-                if not self._live_text_fits(texts):  # (a taller or lower formula or verdict)
-                    self.texts_at_once += 1
-                    self._apply_text(texts)
-                self.live_text(texts)  # at once, or when the interval is over (latest wins)
-            else:
-                self.live_text.cancel()
+        if live:
+            if not self._live_text_fits(texts):  # (a taller or lower formula or verdict)
+                self.texts_at_once += 1
                 self._apply_text(texts)
-        finally:
-            self._in_frame = False
+            self.live_text(texts)  # at once, or when the interval is over (latest wins)
+        else:
+            self.live_text.cancel()
+            self._apply_text(texts)
         self.clear_error()
         self.fit_height()
         self.rendered.emit()
@@ -923,8 +909,7 @@ class ViewWidget(QtWidgets.QWidget):
         their tick labels (:meth:`FastAxisItem.hold_for_drag`), their titles their
         lines (:attr:`PanelPlot.hold_title_lines`) and their legends room for names
         that follow the dragged parameter (:attr:`PanelPlot.drag_digits`, from ``data``
-        and the frame before it), and their texts that follow the slider wait for the
-        formula's refresh (:attr:`PanelPlot.hold_texts`); otherwise that ends."""
+        and the frame before it); otherwise that ends."""
         if not hold:
             self.release_held_room(settle=False)
             return
@@ -932,7 +917,6 @@ class ViewWidget(QtWidgets.QWidget):
         for plot in self.plots.values():
             plot.hold_title_lines = True
             plot.hold_range = True
-            plot.hold_texts = True  # shown with the formula's (see _apply_text)
             plot.drag_digits = max(plot.drag_digits, digits)
             for name in ("left", "bottom"):
                 axis = plot.plot.getAxis(name)
@@ -944,9 +928,8 @@ class ViewWidget(QtWidgets.QWidget):
         plots' sizes or layout change: a focus and back, a resize, another scale or
         mode): each axis fits its labels again and, with ``settle``, the view is laid
         out now, so that what follows starts from the layout the plots have without a
-        drag. Whether an axis changed size (or a text the drag held was shown)."""
+        drag. Whether an axis changed size."""
         self._dragging = False
-        self._plot_texts_due = False  # (end_drag_hold shows them)
         changed = False
         for plot in self.plots.values():
             changed |= plot.end_drag_hold()
@@ -1007,13 +990,8 @@ class ViewWidget(QtWidgets.QWidget):
         )
 
     def _apply_text(self, texts: tuple[str, tuple[str, str], str]) -> None:
-        """Show the formula, verdict and notes, and the plots' texts that a drag's
-        frames held (their titles and labels: :attr:`PanelPlot.hold_texts`)."""
+        """Show the formula, verdict and notes."""
         self._shown_text = texts
-        if self._in_frame or not self._dragging:
-            self._show_held_texts()
-        else:  # between a drag's frames: with the next one, or with full quality
-            self._plot_texts_due = True
         formula, verdicts, idle = texts
         self.formula.setText(formula)
         self._show_verdict(*verdicts)
@@ -1024,14 +1002,6 @@ class ViewWidget(QtWidgets.QWidget):
             if len(self._shape_heights) > 256:
                 self._shape_heights.clear()
             self._shape_heights[key] = self._text_heights()
-
-    def _show_held_texts(self) -> None:
-        """Show the plots' texts that a drag's frames held, and settle when any did (a
-        title may take other lines)."""
-        self._plot_texts_due = False
-        held = [plot.show_held_texts() for plot in self.plots.values()]
-        if any(held):
-            self._settle()
 
     def _set_status(self, text: str, *, hold: bool = True) -> None:
         """Show ``text`` in the notes / readout line, which only grows while the view
@@ -1119,7 +1089,6 @@ class ViewWidget(QtWidgets.QWidget):
         self.live_text.cancel()
         if self._latest_text is not None and self.text_pending:
             self._apply_text(self._latest_text)
-        self._show_held_texts()
 
     def set_heading(self, text: str | None, tooltip: str = "") -> None:
         """Show ``text`` (rich text) as the view's title; ``None``: the view's own title."""
