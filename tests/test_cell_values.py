@@ -99,7 +99,7 @@ def test_course_grid_prints_i_minus_j_in_square_cells(win):
     widget.canvas.viewport().repaint()
     # (whether the free cells come out unequal depends on the plot's shape: test the lock)
     assert not plot.plot.getViewBox().state["aspectLocked"]
-    win.lecture.display.apply()  # plots built anew (theme, scale, presentation) keep it
+    widget.apply_theme()  # plots built anew (a theme, scale or mode change) keep it
     assert win.wait_idle()
     plot = widget.plots["grid"]
     widget.canvas.viewport().repaint()
