@@ -165,7 +165,9 @@ def test_strip_appears_on_key_and_edge_and_hides(window, qtbot):
     qtbot.mouseMove(window.stage, QtCore.QPoint(stage.width() // 3, rest))
     controls.timer.timeout.emit()
     assert controls.visible and controls.timer.isActive()
-    assert sensor.isVisible() and sensor.geometry().top() == strip.geometry().bottom() + 1
+    # (the sensor spans the strip's rows, the strip itself masked out of it)
+    assert sensor.isVisible() and sensor.geometry().top() == strip.geometry().top()
+    assert not sensor.mask().contains(strip.geometry().translated(0, -strip.y()).center())
     assert sensor.geometry().bottom() == stage.bottom()
     # idle: the timer hides it (and the keyboard returns to the stage)
     assert controls.timer.isActive() and controls.timer.isSingleShot()
@@ -239,3 +241,28 @@ def test_application_key_filters_ask_nothing_of_other_events(window):
         window.stage, counting(QtGui.QResizeEvent)(QtCore.QSize(4, 4), QtCore.QSize(2, 2))
     )
     assert asked == ["QPaintEvent", "QResizeEvent"]
+
+
+def test_pointer_in_the_side_margins_keeps_the_strip(window, qtbot):
+    """Found on Xvfb (1920 × 1080, 150 %): P, then the pointer resting in the narrow
+    margin left (or right) of the strip, beside its fields: the strip hid after 4 s,
+    while it stayed with the pointer in the margin below it."""
+    controls = _present(window)
+    qtbot.keyClick(window, Key.Key_P)
+    strip = controls.strip
+    geo = strip.geometry()
+    stage = window.stage.rect()
+    assert geo.left() > 0 and geo.right() < stage.right()  # margins on both sides
+    for x in (geo.left() // 2, (geo.right() + stage.right()) // 2):
+        qtbot.mouseMove(window.stage, QtCore.QPoint(stage.width() // 2, stage.height() // 3))
+        qtbot.mouseMove(window.stage, QtCore.QPoint(x, geo.center().y()))
+        controls.timer.timeout.emit()
+        assert controls.visible and controls.timer.isActive(), x
+    # the strip's own fields still take the pointer (the margins' sensor is not over them)
+    spin = strip.findChild(QtWidgets.QSpinBox, "strip-m")
+    centre = spin.mapTo(window.stage, spin.rect().center())
+    assert window.stage.childAt(centre) is not controls.sensor
+    # the pointer over the plots above it: the strip hides when idle
+    qtbot.mouseMove(window.stage, QtCore.QPoint(geo.left() // 2, geo.top() - 20))
+    controls.timer.timeout.emit()
+    assert not controls.visible

@@ -272,7 +272,7 @@ class StageControls(QtCore.QObject):
         self._place()
         strip.show()
         strip.raise_()
-        self._place_sensor()  # the margin below the strip
+        self._place_sensor()  # the margins around the strip
         self.timer.start()
 
     def hide_strip(self) -> None:
@@ -290,8 +290,9 @@ class StageControls(QtCore.QObject):
         self.hide_strip() if self.visible else self.show_strip()
 
     def _idle(self) -> None:
-        # the pointer rests on it, or in the margin below it (where the pointer thrown
-        # to the bottom edge stays): the lecturer is about to use it
+        # the pointer rests on it, or in the margins around it (below it, where the
+        # pointer thrown to the bottom edge stays, or beside it): the lecturer is about
+        # to use it
         if self.strip is not None and (self.strip.underMouse() or self.sensor.underMouse()):
             self.timer.start()
         else:
@@ -311,15 +312,24 @@ class StageControls(QtCore.QObject):
 
     def _place_sensor(self) -> None:
         """The bottom band of the stage while the strip is hidden (entering it shows
-        the strip); while it shows, the margin below it, down to the stage's bottom
-        edge (the pointer resting there keeps it: it hid after :data:`IDLE_HIDE_MS`
-        with the pointer at the bottom edge, below it)."""
+        the strip); while it shows, the margins around it, from its top down to the
+        stage's bottom edge, the strip itself left out (the pointer resting there
+        keeps it: it hid after :data:`IDLE_HIDE_MS` with the pointer at the bottom
+        edge below it, or in the narrow margin beside its fields)."""
         stage = self.window.stage
         band = current_theme().scaled(EDGE_PX)
+        mask: QtGui.QRegion | None = None
         if self.visible and self.strip is not None:
-            top = self.strip.geometry().bottom() + 1
-            band = max(stage.height() - top, 0)
+            strip = self.strip.geometry()
+            band = max(stage.height() - strip.top(), 0)
+            # the strip's fields take the pointer: the sensor is only around them
+            around = QtGui.QRegion(0, 0, stage.width(), band)
+            mask = around.subtracted(QtGui.QRegion(strip.translated(0, -strip.top())))
         self.sensor.setGeometry(0, stage.height() - band, stage.width(), band)
+        if mask is None:
+            self.sensor.clearMask()
+        else:
+            self.sensor.setMask(mask)
         self.sensor.setVisible(self.display.presenting and band > 0)
         if self.sensor.isVisible():
             self.sensor.raise_()
