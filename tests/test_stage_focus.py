@@ -548,3 +548,34 @@ def test_a_focus_during_a_drag_shows_the_right_notes_at_once_and_after_it(window
         del widget.status.setText
         widget.live_text.setTimeout(widget.TEXT_REFRESH_MS)
         focus.escape()
+
+
+def test_no_readout_from_a_panel_not_revealed_yet(window, qtbot):
+    """Found on Xvfb (lecture deck, scene 3 revealed to its first plot, 1920 × 1080 at
+    150 %): the pointer resting in the empty place of the next plot showed that plot's
+    value ("position 10, dim 6 (sin): 0.31") on the audience's screen, before it was
+    revealed. A hidden plot gives no readout; once revealed it does."""
+    deck = window.lecture.deck
+    deck.set_deck(Deck("d", (_scene("sinusoidal", "reveal", reveal=True),)))
+    _settle(window)
+    widget = window.views["sinusoidal"]
+    assert _visible(window) == ["waves"]
+    heatmap = widget.plots["heatmap"]
+    scene = widget.canvas.scene()
+    centre = heatmap.plot.getViewBox().sceneBoundingRect().center()
+    value = heatmap.panel.probe(*_view_point(heatmap, centre))
+    assert value  # there is a value to read there
+    scene.sigMouseMoved.emit(centre)
+    assert not heatmap.hover.shown and heatmap.hover.outline_rect() is None
+    assert value not in widget.status.text()  # nor in the readout line
+    qtbot.keyClick(window, Key.Key_PageDown)  # revealed: its readout is back
+    _settle(window)
+    assert "heatmap" in _visible(window)
+    centre = heatmap.plot.getViewBox().sceneBoundingRect().center()
+    scene.sigMouseMoved.emit(centre)
+    assert heatmap.hover.shown
+
+
+def _view_point(plot, scene_pos: QtCore.QPointF) -> tuple[float, float]:
+    p = plot.plot.getViewBox().mapSceneToView(scene_pos)
+    return p.x(), p.y()

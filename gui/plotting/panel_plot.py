@@ -1175,8 +1175,14 @@ class PanelPlot(PanelExtras, CellDisplay):
             axis.setPen(theme.foreground)
 
     def probe_text(self, scene_pos: QtCore.QPointF) -> str | None:
-        """Exact readout under ``scene_pos``, or ``None`` when outside this plot."""
-        if self.panel is None or not self.plot.sceneBoundingRect().contains(scene_pos):
+        """Exact readout under ``scene_pos``, or ``None`` when outside this plot or while
+        it is hidden (a reveal step not reached yet keeps its place free on stage: its
+        value must not show there before the plot does)."""
+        if (
+            self.panel is None
+            or not self.plot.isVisible()
+            or not self.plot.sceneBoundingRect().contains(scene_pos)
+        ):
             return None
         vb = self.plot.getViewBox()
         if not vb.sceneBoundingRect().contains(scene_pos):
