@@ -352,6 +352,50 @@ def test_side_column_tabs_are_whole_in_a_small_window(studio, scale):
         deck.dock.hide()
 
 
+@pytest.mark.parametrize("scale", [1.5, 2.0])
+def test_animation_box_names_its_parameters_whole_in_a_small_window(studio, scale):
+    """Found on Xvfb (1280 × 720 and 1920 × 1080 at 150 %, windowed, lecture deck open):
+    the deck dock's *Animate* box read "Model width d (d_n…" (its items carried the
+    parameter's code name, in a column shared with the row's label). Every parameter
+    of every view reads whole in the box (the code name is in the item's tooltip). (At
+    300 % in this window the longest, "Llama 3.1 high_freq_factor", is still elided in
+    the closed box; its list shows it whole.)"""
+    from core.views import VIEWS
+    from gui.lecture.sweep import sweepable
+
+    deck = studio.lecture.deck
+    combo = studio.findChild(QtWidgets.QComboBox, "sweep-param")
+    try:
+        _show(studio, "permutation", scale, (1280, 720))
+        deck.show_dock()
+        _settle(studio)
+        assert combo.isVisible()
+        option = QtWidgets.QStyleOptionComboBox()
+        combo.initStyleOption(option)
+        field = combo.style().subControlRect(
+            QtWidgets.QStyle.ComplexControl.CC_ComboBox,
+            option,
+            QtWidgets.QStyle.SubControl.SC_ComboBoxEditField,
+            combo,
+        )
+        metrics = combo.fontMetrics()
+        cut = []
+        for view_id, view in VIEWS.items():
+            studio.set_view(view_id)
+            _settle(studio)
+            params = sweepable(view.model)
+            assert combo.count() == len(params), view_id
+            for i, param in enumerate(params):
+                text = combo.itemText(i)
+                tip = combo.itemData(i, QtCore.Qt.ItemDataRole.ToolTipRole) or ""
+                assert param.label in text and param.name in f"{text} {tip}"
+                if metrics.horizontalAdvance(text) > field.width():
+                    cut.append((view_id, text, field.width()))
+        assert not cut, cut
+    finally:
+        deck.dock.hide()
+
+
 def test_docks_tab_bar_hidden_on_stage(studio):
     """Qt leaves the tab bar of tabbed docks visible when the docks are hidden, moved
     off the window (at 1280 x 720 on stage the "Views" / "Deck" bar lay at (-947, -536)

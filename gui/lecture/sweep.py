@@ -211,21 +211,28 @@ class SweepController(QtCore.QObject):
         self.export_button = QtWidgets.QPushButton("Export frames…", box)
         self.export_button.setObjectName("sweep-export")
         self.export_button.clicked.connect(self.export_dialog)
+        # the parameter on a row of its own, the box's whole width: beside its label it
+        # read "Model width d (d_n…" at 150 % (1280 × 720 and 1920 × 1080, windowed)
+        animate = QtWidgets.QLabel("Animate", box)
+        animate.setBuddy(self.combo)
+        grid.addWidget(animate, 0, 0, 1, 2)
+        grid.addWidget(self.combo, 1, 0, 1, 2)
         rows = (
-            ("Animate", self.combo),
             ("From", self.start_spin),
             ("To", self.end_spin),
             ("Duration", self.duration_spin),
             ("Easing", self.ease_combo),
             ("Mode", self.mode_combo),
         )
-        for row, (text, widget) in enumerate(rows):
+        first = 2  # below the parameter's rows
+        for row, (text, widget) in enumerate(rows, start=first):
             grid.addWidget(QtWidgets.QLabel(text, box), row, 0)
             grid.addWidget(widget, row, 1)
-        grid.addWidget(self.play_button, len(rows), 0)
-        grid.addWidget(self.export_button, len(rows), 1)
+        last = first + len(rows)
+        grid.addWidget(self.play_button, last, 0)
+        grid.addWidget(self.export_button, last, 1)
         self.buttons = QtWidgets.QHBoxLayout()  # more export buttons go here
-        grid.addLayout(self.buttons, len(rows) + 1, 0, 1, 2)
+        grid.addLayout(self.buttons, last + 1, 0, 1, 2)
         layout.addWidget(box)
 
     # ------------------------------------------------------------------ choice
@@ -348,8 +355,11 @@ class SweepController(QtCore.QObject):
         try:
             with signals_blocked(self.combo):
                 self.combo.clear()
-                for p in sweepable(model):
-                    self.combo.addItem(f"{p.label} ({p.name})", p.name)
+                for i, p in enumerate(sweepable(model)):
+                    # the label (as in the panel) reads whole; the code name is its tip
+                    self.combo.addItem(p.label, p.name)
+                    tip = f"{p.label} ({p.name}): {p.help}" if p.help else p.name
+                    self.combo.setItemData(i, tip, QtCore.Qt.ItemDataRole.ToolTipRole)
                 self.combo.setCurrentIndex(max(self.combo.findData(self.param_name(view_id)), 0))
             if setup is None:
                 return
