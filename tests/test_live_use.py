@@ -714,3 +714,67 @@ def test_the_same_notes_text_on_an_unchanged_line_is_not_measured_again(qtbot):
     widget.readout_at("score", 1e9, 1e9)
     assert label.width() < width and label.text() == notes
     assert label.height() >= real(label.width())
+
+
+def _wheel_down(widget: QtWidgets.QWidget) -> None:
+    """One notch of the mouse wheel (down) over the middle of ``widget``, delivered as
+    the window system delivers it (QApplication.notify: wheel focus, then the widget)."""
+    from PySide6 import QtGui
+
+    centre = QtCore.QPointF(widget.rect().center())
+    event = QtGui.QWheelEvent(
+        centre,
+        QtCore.QPointF(widget.mapToGlobal(centre.toPoint())),
+        QtCore.QPoint(0, 0),
+        QtCore.QPoint(0, -120),
+        QtCore.Qt.MouseButton.NoButton,
+        QtCore.Qt.KeyboardModifier.NoModifier,
+        QtCore.Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
+    QtWidgets.QApplication.sendEvent(widget, event)
+
+
+def test_the_wheel_scrolls_a_long_parameter_panel_instead_of_changing_a_value(window, qtbot):
+    """Found on Xvfb (RoPE at 1280 × 720, 150 %, windowed): rolling the wheel to scroll
+    the parameter panel changed "Offset range" from 256 to 250 (and took the keyboard)
+    as the field came under the pointer; the panel did not move. While the panel
+    scrolls, the wheel over a field or slider that does not have the keyboard scrolls
+    the panel; a field that has it (clicked) still takes the wheel, and in a panel that
+    fits the wheel still steps the field under the pointer."""
+    window.set_view("rope")
+    _lecture(window).display.set_scale(1.5)
+    window.resize(1280, 720)
+    area = _scroll_area(window)
+    qtbot.waitUntil(lambda: area.verticalScrollBar().maximum() > 0)
+    state = window.states["rope"]
+    panel = window.panel_stack.currentWidget()
+    for name in ("seq_len", "factor"):
+        for kind, prefix in ((QtWidgets.QAbstractSpinBox, "param"), (QtWidgets.QSlider, "slider")):
+            editor = panel.findChild(kind, f"{prefix}-{name}")
+            assert editor is not None, (name, kind)
+            before, top = state.values[name], area.verticalScrollBar().value()
+            window.setFocus()
+            _wheel_down(editor)
+            assert state.values[name] == before, (name, kind)
+            assert area.verticalScrollBar().value() > top, (name, kind)
+            assert not editor.hasFocus()
+            area.verticalScrollBar().setValue(0)
+    spin = panel.findChild(QtWidgets.QAbstractSpinBox, "param-seq_len")
+    _focus(window, qtbot, spin)
+    before = state.values["seq_len"]
+    _wheel_down(spin)
+    assert state.values["seq_len"] < before  # the focused field keeps the wheel
+    state.undo()
+    # a panel that fits: the wheel over a field steps it, as before
+    window.resize(1600, 1000)
+    _lecture(window).display.set_scale(1.0)
+    window.set_view("sinusoidal")
+    qtbot.waitUntil(lambda: area.verticalScrollBar().maximum() == 0)
+    panel = window.panel_stack.currentWidget()
+    spin = panel.findChild(QtWidgets.QAbstractSpinBox, "param-seq_len")
+    window.setFocus()
+    before = window.states["sinusoidal"].values["seq_len"]
+    _wheel_down(spin)
+    assert window.states["sinusoidal"].values["seq_len"] < before
+    window.states["sinusoidal"].undo()

@@ -27,6 +27,7 @@ from superqt.utils import signals_blocked
 from core.params import Param, ParamModel
 from core.schedule import EASES, MODES, check_sweep, progress_at, round_half_up, value_at
 from gui.lecture.deck import DeckController
+from gui.widgets.wheel_guard import guard_wheel
 from gui.window.protocol import StudioWindow
 
 DEFAULT_SWEEP = {"rope": "m", "sinusoidal": "base", "alibi": "query", "clock": "shift"}
@@ -204,6 +205,15 @@ class SweepController(QtCore.QObject):
         self.mode_combo.addItems(list(MODES))
         self.mode_combo.setToolTip("Play once, loop, or run back and forth")
         self.mode_combo.currentTextChanged.connect(lambda t: self._edited(mode=t))
+        # the deck dock scrolls: the wheel over these scrolls it, not their values
+        guard_wheel(
+            self.combo,
+            self.start_spin,
+            self.end_spin,
+            self.duration_spin,
+            self.ease_combo,
+            self.mode_combo,
+        )
         self.play_button = QtWidgets.QPushButton(box)
         self._show_playing(False)
         self.play_button.setObjectName("sweep-play")

@@ -22,6 +22,7 @@ from gui.widgets.slider_scale import (
     step_value,
 )
 from gui.widgets.state import ViewState
+from gui.widgets.wheel_guard import guard_wheel
 
 __all__ = ["SLIDER_STEPS", "FieldLine", "ParamPanel", "ParamRow"]
 
@@ -90,6 +91,8 @@ class ParamRow:
                 self.editor.textEdited.connect(self._text_committed)
         self.editor.setObjectName(f"param-{p.name}")
         self.editor.setToolTip(f"{p.help}\nAllowed: {p.range_text()}")
+        # in a panel that scrolls, the wheel scrolls it unless the field has the keyboard
+        guard_wheel(*(w for w in (self.editor, self.slider) if w is not None))
 
     # ----------------------------------------------------------- numbers
     def _build_number(self, parent: QtWidgets.QWidget) -> None:
