@@ -490,28 +490,46 @@ def test_small_grids_label_every_index_in_a_small_window(shared_window, qtbot):
     assert window.views["permutation"].columns == 2
 
 
+def _wrap_words(text: str, metrics, width: float) -> list[str]:
+    """The reference wrap :func:`gui.plotting.panel_plot.wrap_in` must agree with: every
+    candidate line measured whole (``text`` broken at spaces into lines no wider than
+    ``width``, a word wider than that broken after its punctuation)."""
+    from gui.plotting.panel_plot import _split_word
+
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and metrics.horizontalAdvance(f"{lines[-1]} {word}") <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        elif metrics.horizontalAdvance(word) > width:
+            lines.extend(_split_word(word, metrics, width))
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
 def test_a_word_wider_than_its_title_breaks_after_its_punctuation(qapp):
     from PySide6 import QtGui
 
-    from gui.plotting.panel_plot import wrap_words
+    from gui.plotting.panel_plot import wrap_in
 
-    metrics = QtGui.QFontMetricsF(QtGui.QFont())
+    font = QtGui.QFont()
+    metrics = QtGui.QFontMetricsF(font)
     word = "−0.1·torch.arange(8),"
     width = metrics.horizontalAdvance("−0.1·torch.") + 1
-    lines = wrap_words(f"bias = {word} [i, j]", metrics, width)
+    lines = wrap_in(f"bias = {word} [i, j]", font, width)
     assert "".join(lines[1:3]) == word  # broken, nothing lost
     assert all(metrics.horizontalAdvance(line) <= width for line in lines)
-    assert wrap_words("a b", metrics, 1.0) == ["a", "b"]  # no punctuation: whole words
+    assert wrap_in("a b", font, 1.0) == ["a", "b"]  # no punctuation: whole words
 
 
 def test_titles_wrap_as_measured_whole_from_their_words_advances(qapp, monkeypatch):
-    """:func:`wrap_in` breaks a title where :func:`wrap_words` does, at every width,
+    """:func:`wrap_in` breaks a title where the reference wrap (:func:`_wrap_words`,
+    every line measured whole) does, at every width,
     and a title wrapped again with one number changed (a drag's frame) measures only
     the lines near the width and its new words, not every line grown by a word."""
     from PySide6 import QtGui
 
-    from gui.plotting import panel_plot
-    from gui.plotting.panel_plot import wrap_in, wrap_words, wrapped_lines
+    from gui.plotting.panel_plot import wrap_in, wrapped_lines
 
     title = (
         "Pair 0, θ = 1: angle (m − n)·θ = (3.25 − 0)·1 = 3.25 rad → +186.2° and "
@@ -525,7 +543,7 @@ def test_titles_wrap_as_measured_whole_from_their_words_advances(qapp, monkeypat
         full = metrics.horizontalAdvance(title)
         for step in range(1, 60):
             width = full * step / 50
-            assert wrap_in(title, font, width) == wrap_words(title, metrics, width), width
+            assert wrap_in(title, font, width) == _wrap_words(title, metrics, width), width
     measured: list[str] = []
 
     class Counting(QtGui.QFontMetricsF):
@@ -541,7 +559,6 @@ def test_titles_wrap_as_measured_whole_from_their_words_advances(qapp, monkeypat
     lines, _spacing = wrapped_lines(title.replace("3.25", "3.5"), font, width)
     assert lines == 4
     assert 0 < len(measured) <= 2 + 2 * lines, measured  # (the new word; the lines' ends)
-    assert panel_plot.wrap_words is wrap_words  # (the reference kept)
 
 
 def test_shots_leave_out_a_dock_tabbed_behind_another(qapp):

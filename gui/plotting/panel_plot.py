@@ -83,29 +83,16 @@ def _split_word(word: str, metrics: QtGui.QFontMetricsF, width: float) -> list[s
     return lines or [word]
 
 
-def wrap_words(text: str, metrics: QtGui.QFontMetricsF, width: float) -> list[str]:
-    """``text`` broken at spaces into lines no wider than ``width``; a word wider than
-    ``width`` is broken after its punctuation (``·``, ``.``, ``(``, …) where it has
-    some, else it gets a line of its own (at 1280 x 720, 300 %, ALiBi's
-    "−0.1·torch.arange(8)," ran out of its plot over the colour bar's labels)."""
-    lines: list[str] = []
-    for word in text.split(" "):
-        if lines and metrics.horizontalAdvance(f"{lines[-1]} {word}") <= width:
-            lines[-1] = f"{lines[-1]} {word}"
-        elif metrics.horizontalAdvance(word) > width:
-            lines.extend(_split_word(word, metrics, width))
-        else:
-            lines.append(word)
-    return lines or [""]
-
-
 _ADVANCES: dict[str, dict[str, float]] = {}  # font key -> word -> advance (px)
 _ADVANCES_MAX = 4096  # (words kept per font: cleared when full)
 
 
 def wrap_in(text: str, font: QtGui.QFont, width: float) -> list[str]:
-    """:func:`wrap_words` of ``text`` in ``font``: the same lines, measured mostly from
-    the advances of its words, kept per font.
+    """``text`` in ``font`` broken at spaces into lines no wider than ``width``; a word
+    wider than ``width`` is broken after its punctuation (``·``, ``.``, ``(``, …) where
+    it has some, else it gets a line of its own (at 1280 x 720, 300 %, ALiBi's
+    "−0.1·torch.arange(8)," ran out of its plot over the colour bar's labels). The
+    lines are measured mostly from the advances of their words, kept per font.
 
     A title that follows a slider (RoPE's plane: "… = (m − n)·θ = …") is wrapped on
     every frame of a drag, twice (shown, and for its row's room), each time measuring
@@ -113,7 +100,8 @@ def wrap_in(text: str, font: QtGui.QFont, width: float) -> list[str]:
     frame. A line with a word added is as wide as its words and spaces up to the
     kerning at the spaces, well under a character: a line that clearly fits or
     clearly does not is decided from those, one within a character of ``width``
-    measured whole, as :func:`wrap_words` measures it."""
+    measured whole (the same lines as measuring every line whole: test_layout_fit's
+    reference wrap)."""
     metrics = QtGui.QFontMetricsF(font)
     known = _ADVANCES.setdefault(font.key(), {})
     if len(known) >= _ADVANCES_MAX:
@@ -277,7 +265,7 @@ _LINE_COUNTS_MAX = 4096  # (texts × fonts × widths seen: cleared when full)
 
 
 def wrapped_lines(text: str, font: QtGui.QFont, width: float) -> tuple[int, float]:
-    """``(lines, line height)`` of ``text`` wrapped by :func:`wrap_words` within
+    """``(lines, line height)`` of ``text`` wrapped by :func:`wrap_in` within
     ``width`` px in ``font`` (:func:`line_height`: the font's line spacing left 0.6 px a
     line out at 150 %); kept per text, font and width (the view's grid asks for every
     plot's title and axis title on each frame, ~0.1 ms each measured anew)."""
