@@ -11,7 +11,7 @@ from core.scenes import Deck, Highlight, Scene
 from core.viewdata import ComputeContext
 from core.views import VIEWS, compute_view
 from gui.export.deck import scene_image
-from gui.lecture.presenter import THUMB_SIZE
+from gui.lecture.presenter import THUMB_LAYOUT, THUMB_SCALE, THUMB_SIZE
 
 
 def _scene(view_id: str, title: str, **kw) -> Scene:
@@ -77,12 +77,12 @@ def test_stepping_the_deck_shows_the_next_scene_as_exported(win, qtbot):
     first = _wait_picture(qtbot, presenter, DECK.scenes[1])
     assert first.shape[:2] == (THUMB_SIZE[1], THUMB_SIZE[0])
     # the same picture as the deck export draws at that size (a few pixels may differ)
-    exported = _pixels(scene_image(DECK.scenes[1], *THUMB_SIZE))
+    exported = _pixels(scene_image(DECK.scenes[1], *THUMB_LAYOUT, scale=THUMB_SCALE))
     assert np.mean(np.abs(first - exported).max(axis=2) > 24) < 0.01
     assert deck.step(1)
     second = _wait_picture(qtbot, presenter, DECK.scenes[2])
     assert np.mean(np.abs(first - second).max(axis=2) > 24) > 0.1  # another scene
-    exported = _pixels(scene_image(DECK.scenes[2], *THUMB_SIZE))
+    exported = _pixels(scene_image(DECK.scenes[2], *THUMB_LAYOUT, scale=THUMB_SCALE))
     assert np.mean(np.abs(second - exported).max(axis=2) > 24) < 0.01
     # the last scene has no next one: no picture
     assert deck.step(1)
@@ -97,7 +97,10 @@ def test_pictures_are_cached_and_drawn_ahead(win, qtbot, monkeypatch):
     drawn = []
     real = presenter.scene_renderer
     monkeypatch.setattr(
-        presenter, "scene_renderer", lambda *a: drawn.append(a[0]) or real(*a), raising=True
+        presenter,
+        "scene_renderer",
+        lambda *a, **k: drawn.append(a[0]) or real(*a, **k),
+        raising=True,
     )
     assert deck.step(1)
     # the next scene's picture is there at once, from the cache: nothing drawn again
@@ -117,8 +120,8 @@ def test_a_picture_is_drawn_part_by_part_with_the_event_loop_in_between(win, qtb
     seen: list[int] = []
     real = presenter.scene_renderer
 
-    def recording(*args):
-        for part in real(*args):
+    def recording(*args, **kwargs):
+        for part in real(*args, **kwargs):
             seen.append(passes[0])
             yield part
 
@@ -148,8 +151,8 @@ def test_no_part_of_a_picture_is_drawn_while_a_sweep_animates(win, qtbot, monkey
     parts: list[object] = []
     real = presenter.scene_renderer
 
-    def recording(*args):
-        for part in real(*args):
+    def recording(*args, **kwargs):
+        for part in real(*args, **kwargs):
             parts.append(part)
             yield part
 
@@ -201,7 +204,7 @@ def test_a_view_widget_for_a_picture_is_built_a_plot_per_part(win, monkeypatch):
     scene = _scene("permutation", "Order")
     stage_scale = current_theme().ui_scale
     per_part, image = [], None
-    steps = scene_image_steps(scene, *THUMB_SIZE, widgets=SceneWidgets())
+    steps = scene_image_steps(scene, *THUMB_LAYOUT, scale=THUMB_SCALE, widgets=SceneWidgets())
     for part in steps:
         assert current_theme().ui_scale == stage_scale
         per_part.append(built[0])
@@ -211,5 +214,28 @@ def test_a_view_widget_for_a_picture_is_built_a_plot_per_part(win, monkeypatch):
     assert sum(per_part) == panels > 3
     assert max(per_part) == 1  # one plot per part, never the view at once
     assert image is not None
-    reference = scene_image(scene, *THUMB_SIZE)
+    reference = scene_image(scene, *THUMB_LAYOUT, scale=THUMB_SCALE)
     assert image.size() == reference.size()
+
+
+def test_the_next_picture_is_laid_out_with_room_for_its_plots(win, qtbot):
+    """Found on Xvfb (two screens, lecture deck, presenter view): the picture of the next
+    scene, Word order's eleven plots, was laid out at 640 × 360 (half-size fonts): the
+    plots were squashed to slivers and their titles lay over each other. It is laid out
+    at 1600 × 900 and drawn at 640 × 360: no title, label or legend overlaps or is
+    cut."""
+    from gui.plotting.layout_check import layout_problems
+
+    presenter, deck = win.lecture.presenter, win.lecture.deck
+    order = _scene("permutation", "Order")
+    deck.set_deck(Deck("order", (DECK.scenes[0], order)))
+    try:
+        assert deck.go(0)
+        picture = _wait_picture(qtbot, presenter, order)
+        assert picture.shape[:2] == (THUMB_SIZE[1], THUMB_SIZE[0])
+        kept = presenter.scene_renderer.keywords["widgets"].widgets()
+        widget = next(w for w in kept if w.spec.view_id == "permutation")
+        assert len(widget.plots) > 8
+        assert layout_problems(widget) == []
+    finally:
+        deck.set_deck(DECK)

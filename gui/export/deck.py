@@ -193,15 +193,18 @@ def scene_steps(scene: Scene, panel_count: int) -> int:
     return reveal_steps(scene.panels, scene.reveal, panel_count)
 
 
-def scene_image(scene: Scene, width: int, height: int, shown: int | None = None) -> Any:
-    """``scene`` drawn as its slide (title, no note) into a ``width`` x ``height``
-    ``QImage``, staged as on stage, at reveal step ``shown`` (``None``: fully revealed).
+def scene_image(
+    scene: Scene, width: int, height: int, shown: int | None = None, *, scale: float | None = None
+) -> Any:
+    """``scene`` drawn as its slide (title, no note) laid out at ``width`` x ``height``
+    into a ``QImage`` of that size times ``scale`` (``None``: 1), staged as on stage, at
+    reveal step ``shown`` (``None``: fully revealed).
 
     A scene whose view refuses its parameters draws the view's warning banner instead.
     GUI thread; the current theme (light/dark, colormaps) is used. In one go:
     :func:`scene_image_steps` draws the same part by part.
     """
-    return list(scene_image_steps(scene, width, height, shown))[-1]
+    return list(scene_image_steps(scene, width, height, shown, scale=scale))[-1]
 
 
 class SceneWidgets:
@@ -221,7 +224,7 @@ class SceneWidgets:
         self._kept: OrderedDict[tuple, tuple[Any, Any]] = OrderedDict()  # key: (theme, widget)
 
     @staticmethod
-    def key(scene: Scene, shown: int | None, size: tuple[int, int]) -> tuple:
+    def key(scene: Scene, shown: int | None, size: tuple[int, ...]) -> tuple:
         """What a kept widget must share with ``scene`` to draw it."""
         return (scene.view_id, tuple(scene.panels), shown, scene.highlight, size)
 
@@ -260,6 +263,7 @@ def scene_image_steps(
     height: int,
     shown: int | None = None,
     *,
+    scale: float | None = None,
     widgets: SceneWidgets | None = None,
 ) -> Generator[Any, None, None]:
     """:func:`scene_image` part by part: yields ``None`` after each part (computing the
@@ -270,7 +274,7 @@ def scene_image_steps(
     ``widgets`` a view's widget is kept and drawn again for the next scene of that view
     (same staging, size and theme) instead of being built anew.
     """
-    w, h, pw, ph = pixel_size(width, height, None)
+    w, h, pw, ph = pixel_size(width, height, scale)
     spec = get_view(scene.view_id)
     try:
         values = spec.model.validate(scene.params, partial=True)
@@ -299,7 +303,7 @@ def scene_image_steps(
     from gui.theme import current_theme
 
     look = current_theme()
-    key = SceneWidgets.key(scene, shown if scene.reveal else None, (pw, ph))
+    key = SceneWidgets.key(scene, shown if scene.reveal else None, (w, h, pw, ph))
     kept = widgets.take(key, look) if widgets is not None else None
     if kept is None:  # built a plot per part (in one go: 0.2-0.8 s without the loop)
         keep = partial(widgets.give, key, look) if widgets is not None else None

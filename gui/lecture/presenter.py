@@ -5,8 +5,9 @@ With two screens, presentation mode puts the stage full screen on the audience s
 :class:`PresenterWindow` on the lecturer's screen (the primary one): the current and
 next scene (titles, a live preview of the stage, the next scene's view and values), the
 speaker note, a timer and the current view's parameter panel. The next scene is shown as
-a picture too: drawn off-screen at :data:`THUMB_SIZE` by the deck export's code path
-(:attr:`Presenter.scene_renderer`, given by the composition root), once the stage has
+a picture too: drawn off-screen at :data:`THUMB_SIZE`, laid out at :data:`THUMB_LAYOUT`,
+by the deck export's code path (:attr:`Presenter.scene_renderer`, given by the
+composition root), once the stage has
 been still for a moment (never in the way of the audience's frames), cached per scene
 and theme, and the scene after it drawn ahead in the next quiet moment; one part of a picture is
 drawn per pass of the event loop, and none while a sweep animates the stage. :func:`plan_screens` makes
@@ -44,7 +45,12 @@ from gui.widgets.param_panel import ParamPanel
 from gui.window.protocol import StudioWindow
 
 PREVIEW_QUIET_MS = 400  # the stage preview is grabbed after this long without change
-THUMB_SIZE = (640, 360)  # layout size of the next scene's picture (16:9)
+THUMB_SIZE = (640, 360)  # pixels of the next scene's picture (16:9) ...
+# ... laid out as the slide export lays out 1600 x 900 (laid out at 640 x 360 itself,
+# Word order's eleven plots were squashed to slivers under titles lying over each
+# other; at 1280 x 720 its word axes' titles still touch their tick labels)
+THUMB_LAYOUT = (1600, 900)
+THUMB_SCALE = THUMB_SIZE[0] / THUMB_LAYOUT[0]
 THUMB_CACHE = 32  # pictures kept (scenes × themes)
 NO_NOTE = "(no speaker note for this scene)"
 Key = QtCore.Qt.Key
@@ -266,7 +272,8 @@ class Presenter(QtCore.QObject):
     plan
         The screen plan used when presentation mode was entered last.
     scene_renderer
-        ``(scene, width, height) → iterator``: draws a scene as its slide part by part,
+        ``(scene, width, height, scale=...) → iterator``: draws a scene as its slide
+        laid out at ``width`` x ``height`` (times ``scale`` in pixels) part by part,
         yielding ``None`` after each part and the ``QImage`` last (the deck export's
         :func:`gui.export.deck.scene_image_steps`); one part runs per pass of the event
         loop, so the stage keeps drawing in between. ``None``: no picture of the next
@@ -297,9 +304,7 @@ class Presenter(QtCore.QObject):
         self.preview_timer.setSingleShot(True)
         self.preview_timer.setInterval(PREVIEW_QUIET_MS)
         self.preview_timer.timeout.connect(self.update_preview)
-        self.scene_renderer: Callable[[Scene, int, int], Iterator[QtGui.QImage | None]] | None = (
-            None
-        )
+        self.scene_renderer: Callable[..., Iterator[QtGui.QImage | None]] | None = None
         self.next_image: QtGui.QImage | None = None
         self._thumbs: OrderedDict[tuple, QtGui.QImage] = OrderedDict()
         self._thumb_tries = 0
@@ -577,7 +582,7 @@ class Presenter(QtCore.QObject):
             return
         self._thumb_tries = 0
         scene = wanted[0]
-        self._job = (scene, self.thumb_key(scene), render(scene, *THUMB_SIZE))
+        self._job = (scene, self.thumb_key(scene), render(scene, *THUMB_LAYOUT, scale=THUMB_SCALE))
         self.job_timer.start(0)
 
     def _advance_job(self) -> None:
