@@ -213,6 +213,38 @@ out = {
 }
 lec.display.leave_presentation()
 out["after_visible"] = v.isVisible()
+# the projector as a screen of another virtual desktop (Xvfb's -screen 1: the native
+# window is re-created there and must be shown again to be mapped)
+from PySide6 import QtCore
+
+
+class Shows(QtCore.QObject):
+    count = 0
+
+    def eventFilter(self, obj, event):
+        if event.type() == QtCore.QEvent.Type.Show:
+            self.count += 1
+        return False
+
+
+laptop = app.screens()[0]
+win.windowHandle().setScreen(laptop)  # back on the laptop, windowed
+win.setGeometry(laptop.availableGeometry().adjusted(0, 0, -400, -300))
+for _ in range(5):
+    app.processEvents()
+shows = Shows()
+win.installEventFilter(shows)
+Presenter.same_desktop = staticmethod(lambda screen, other: False)
+lec.display.enter_presentation(fullscreen=True)
+for _ in range(20):
+    app.processEvents()
+out["other_desktop"] = {
+    "shown_again": shows.count,
+    "visible": win.isVisible(),
+    "stage_screen": win.screen().name(),
+    "full": win.isFullScreen(),
+}
+lec.display.leave_presentation()
 print("RESULT " + json.dumps(out))
 win.close()
 """
@@ -253,3 +285,8 @@ def test_two_screens_stage_on_projector_presenter_on_laptop(tmp_path):
     assert out["panel"] == out["view_id"]
     assert re.fullmatch(r"\d+:\d\d", out["elapsed"])
     assert not out["after_visible"]
+    # the projector on another virtual desktop (found on Xvfb with -screen 1: the stage's
+    # re-created window stayed unmapped there, the audience screen black): shown again
+    other = out["other_desktop"]
+    assert other["shown_again"] == 1 and other["visible"] and other["full"]
+    assert other["stage_screen"] == "projector"

@@ -363,6 +363,12 @@ class Presenter(QtCore.QObject):
         """Presentation mode ended: the presenter window closes."""
         self.close_view()
 
+    @staticmethod
+    def same_desktop(screen: QtGui.QScreen, other: QtGui.QScreen) -> bool:
+        """Whether ``other`` is on ``screen``'s virtual desktop (a window moves there
+        without being re-created)."""
+        return other in screen.virtualSiblings()
+
     def _move_stage(self, screen: QtGui.QScreen) -> None:
         w = self.window.qt
         if w.screen() is screen and w.isVisible():
@@ -372,9 +378,19 @@ class Presenter(QtCore.QObject):
         if was_full:
             w.setWindowState(w.windowState() & ~full)
         handle = w.windowHandle()
+        # a screen of another virtual desktop (an X screen of its own, Xvfb's -screen 1):
+        # Qt re-creates the native window there and left it unmapped, the audience saw
+        # nothing; shown again, it is mapped there
+        elsewhere = (
+            handle is not None and w.isVisible() and not self.same_desktop(handle.screen(), screen)
+        )
+        if elsewhere:
+            w.hide()
         if handle is not None:
             handle.setScreen(screen)
         w.setGeometry(screen.availableGeometry())
+        if elsewhere:
+            w.show()
         if was_full:
             w.setWindowState(w.windowState() | full)
 
