@@ -10,6 +10,7 @@ panel around it does not scroll; otherwise the wheel scrolls that panel.
 
 from __future__ import annotations
 
+import shiboken6
 from PySide6 import QtCore, QtWidgets
 
 
@@ -46,8 +47,10 @@ def guard_wheel(*widgets: QtWidgets.QWidget) -> None:
     scroll area around it scrolls (then the wheel scrolls that area); the wheel no
     longer gives them the keyboard."""
     global _GUARD
-    if _GUARD is None:
-        _GUARD = _WheelGuard()
+    if _GUARD is None or not shiboken6.isValid(_GUARD):
+        # the application's child: deleted with it, not left to the interpreter's exit
+        # (test_exit counts what Python still owns then)
+        _GUARD = _WheelGuard(QtCore.QCoreApplication.instance())
     for widget in widgets:
         if (
             widget.focusPolicy() & QtCore.Qt.FocusPolicy.WheelFocus
