@@ -9,6 +9,7 @@ from typing import Any
 import pyqtgraph as pg
 import pytest
 from PySide6 import QtCore, QtWidgets
+from qt_events import wheel_down
 from window_reuse import reused_window, reused_window_holder  # noqa: F401  (fixtures)
 
 from core.params import Param
@@ -716,25 +717,6 @@ def test_the_same_notes_text_on_an_unchanged_line_is_not_measured_again(qtbot):
     assert label.height() >= real(label.width())
 
 
-def _wheel_down(widget: QtWidgets.QWidget) -> None:
-    """One notch of the mouse wheel (down) over the middle of ``widget``, delivered as
-    the window system delivers it (QApplication.notify: wheel focus, then the widget)."""
-    from PySide6 import QtGui
-
-    centre = QtCore.QPointF(widget.rect().center())
-    event = QtGui.QWheelEvent(
-        centre,
-        QtCore.QPointF(widget.mapToGlobal(centre.toPoint())),
-        QtCore.QPoint(0, 0),
-        QtCore.QPoint(0, -120),
-        QtCore.Qt.MouseButton.NoButton,
-        QtCore.Qt.KeyboardModifier.NoModifier,
-        QtCore.Qt.ScrollPhase.NoScrollPhase,
-        False,
-    )
-    QtWidgets.QApplication.sendEvent(widget, event)
-
-
 def test_the_wheel_scrolls_a_long_parameter_panel_instead_of_changing_a_value(window, qtbot):
     """Found on Xvfb (RoPE at 1280 × 720, 150 %, windowed): rolling the wheel to scroll
     the parameter panel changed "Offset range" from 256 to 250 (and took the keyboard)
@@ -755,7 +737,7 @@ def test_the_wheel_scrolls_a_long_parameter_panel_instead_of_changing_a_value(wi
             assert editor is not None, (name, kind)
             before, top = state.values[name], area.verticalScrollBar().value()
             window.setFocus()
-            _wheel_down(editor)
+            wheel_down(editor)
             assert state.values[name] == before, (name, kind)
             assert area.verticalScrollBar().value() > top, (name, kind)
             assert not editor.hasFocus()
@@ -763,7 +745,7 @@ def test_the_wheel_scrolls_a_long_parameter_panel_instead_of_changing_a_value(wi
     spin = panel.findChild(QtWidgets.QAbstractSpinBox, "param-seq_len")
     _focus(window, qtbot, spin)
     before = state.values["seq_len"]
-    _wheel_down(spin)
+    wheel_down(spin)
     assert state.values["seq_len"] < before  # the focused field keeps the wheel
     state.undo()
     # a panel that fits: the wheel over a field steps it, as before
@@ -775,6 +757,6 @@ def test_the_wheel_scrolls_a_long_parameter_panel_instead_of_changing_a_value(wi
     spin = panel.findChild(QtWidgets.QAbstractSpinBox, "param-seq_len")
     window.setFocus()
     before = window.states["sinusoidal"].values["seq_len"]
-    _wheel_down(spin)
+    wheel_down(spin)
     assert window.states["sinusoidal"].values["seq_len"] < before
     window.states["sinusoidal"].undo()

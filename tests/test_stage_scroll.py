@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
+from qt_events import wheel_down
 
 from core.scenes import Deck, Scene
 
@@ -375,7 +376,7 @@ def test_animation_box_names_its_parameters_whole_in_a_small_window(studio, scal
         scroll = studio.findChild(QtWidgets.QScrollArea, "deck-scroll").verticalScrollBar()
         assert scroll.maximum() > 0
         chosen, top = combo.currentIndex(), scroll.value()
-        _wheel_down(combo)
+        wheel_down(combo)
         assert combo.currentIndex() == chosen and scroll.value() > top
         option = QtWidgets.QStyleOptionComboBox()
         combo.initStyleOption(option)
@@ -678,20 +679,3 @@ def test_a_scene_heading_breaks_before_its_place_in_the_deck(studio):
         assert widget.title.minimumSizeHint().width() <= port
     finally:
         deck.dock.hide()
-
-
-def _wheel_down(widget: QtWidgets.QWidget) -> None:
-    """One notch of the mouse wheel (down) over the middle of ``widget``, delivered as
-    the window system delivers it (QApplication.notify: wheel focus, then the widget)."""
-    centre = QtCore.QPointF(widget.rect().center())
-    event = QtGui.QWheelEvent(
-        centre,
-        QtCore.QPointF(widget.mapToGlobal(centre.toPoint())),
-        QtCore.QPoint(0, 0),
-        QtCore.QPoint(0, -120),
-        QtCore.Qt.MouseButton.NoButton,
-        QtCore.Qt.KeyboardModifier.NoModifier,
-        QtCore.Qt.ScrollPhase.NoScrollPhase,
-        False,
-    )
-    QtWidgets.QApplication.sendEvent(widget, event)
