@@ -93,14 +93,12 @@ class DisplayController(QtCore.QObject):
         if self.window.qt.styleSheet() != sheet:
             self.window.qt.setStyleSheet(sheet)
         for widget in list(self.window.views.values()):
-            if widget.styled_theme == theme:
-                widget.set_presenting(self.presenting)  # (fits when the mode changed)
-                continue
-            # the mode first: the view is redrawn once, in the mode's columns (after
-            # the theme, sync_views' fit rebuilt it again when the columns changed)
-            widget.set_presenting(self.presenting, fit=False)
-            widget.apply_theme()
-        self.sync_views()
+            if widget.styled_theme != theme:
+                # the mode first: the view is redrawn once, in the mode's columns (after
+                # the theme, sync_views' fit rebuilt it again when the columns changed)
+                widget.set_presenting(self.presenting, fit=False)
+                widget.apply_theme()
+        self.sync_views()  # (a view not re-styled takes the mode there, fitted if it changed)
         self.applied.emit()
 
     def sync_views(self) -> None:
