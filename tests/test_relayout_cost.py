@@ -124,3 +124,27 @@ def test_the_same_theme_again_restyles_nothing_and_a_mode_change_still_fits(wind
         display.present_scale = saved_present
         if display.theme_name != "light":
             display.toggle_theme()
+
+
+def test_closing_on_stage_restyles_nothing_and_saves_the_window_layout(window):
+    """Closing the window in presentation mode brings the chrome back for the saved
+    layout without re-styling the views in the normal scale: the window is going away
+    (its engine stops), and that re-style took about a second of every close on stage."""
+    from PySide6 import QtCore as C
+    from PySide6 import QtWidgets as W
+
+    display = window.lecture.display
+    window.set_view("rope")
+    _settle(window)
+    docks = [d for d in window.findChildren(W.QDockWidget) if d.isVisible()]
+    assert docks  # (the parameter panel at least)
+    display.enter_presentation(fullscreen=True)
+    _settle(window)
+    rope = window.views["rope"]
+    stage_theme, stage_sheet = rope.styled_theme, window.styleSheet()
+    assert stage_theme == display.theme_at(display.present_scale)
+    window.close()
+    assert not display.presenting
+    assert all(not d.isHidden() for d in docks)  # the saved layout has its docks
+    assert not window.windowState() & C.Qt.WindowState.WindowFullScreen
+    assert rope.styled_theme == stage_theme and window.styleSheet() == stage_sheet

@@ -5,7 +5,7 @@ Building, showing and first drawing a main window costs about half a second of C
 test. After a test that changed only views, parameters, the window size, the playing
 sweep or the panel focus, the fixture puts those back as a new window has them (in the
 fixture, not in the tests) and the next test reuses the window. After a test that
-failed, or that left a changed theme, UI scale, colormap, presentation mode, deck or
+failed, or that closed it or left a changed theme, UI scale, colormap, presentation mode, deck or
 scene, help overlay, pen, pointer, sweep clock or animation set-up, side by side or
 ghost, or compute backend, the window is closed and the next test gets a new one:
 restyling every view the window has built costs more than a new window, and a failure
@@ -71,7 +71,8 @@ def reusable(win: Any) -> bool:
         return win.states[view_id].model.defaults()
 
     return (
-        not display.presenting
+        win.isVisible()  # (a window a test closed has its engine stopped)
+        and not display.presenting
         and display.theme_name == "light"
         and display.ui_scale == 1.0
         and display.present_scale == DEFAULT_PRESENT_SCALE

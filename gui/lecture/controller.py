@@ -389,7 +389,7 @@ class Lecture(QtCore.QObject):
         """Write the settings (the normal, not the presentation, layout)."""
         self.sweep.stop()
         self.help.close_overlay()
-        self.display.leave_presentation()
+        self.display.leave_presentation(restyle=False)  # (the window closes: no re-style)
         save_settings(self.window, self.store)
 
     # ------------------------------------------------------------------ scrolling
