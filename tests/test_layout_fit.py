@@ -85,11 +85,18 @@ def shared_window(open_window):
         yield win
 
 
-def _set_stage(window, width: int, height: int, presenting: bool, scale: float) -> None:
-    """Mode and scale with one re-style (entering presentation applies its scale)."""
+def _set_stage(
+    window, width: int, height: int, presenting: bool, scale: float, first: str | None = None
+) -> None:
+    """Mode and scale with one re-style (entering presentation applies its scale). With
+    ``first``, that view is shown before: the re-style redraws the view on screen at
+    once, and it is the one checked next (the view left on screen by the last stage was
+    redrawn at the new scale, then hidden, and drawn again when its turn came)."""
     from gui.theme import current_theme
 
     display = window.lecture.display
+    if first is not None:
+        window.set_view(first)
     if presenting and not display.presenting:
         display.present_scale = scale
         display.enter_presentation(fullscreen=False)
@@ -169,7 +176,7 @@ def test_nothing_cut_elided_or_overlapping(shared_window, qtbot, stage):
 
     width, height, presenting, scale, views, scenes = stage
     window = shared_window
-    _set_stage(window, width, height, presenting, scale)
+    _set_stage(window, width, height, presenting, scale, VIEW_IDS[0] if views else None)
     problems: list[str] = []
     for view_id in VIEW_IDS if views else ():
         widget = _settled_at_defaults(window, qtbot, view_id)
