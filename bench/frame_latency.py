@@ -50,7 +50,8 @@ Usage
 ``--quick`` is a smoke run (few changes, lecture size + one large view, the stage for one
 view, all in one worker process: its peak RSS is that process's, not one case's; < 30 s);
 ``--smoke`` is ``--quick`` with two timed changes and one matplotlib draw per case (without
-constrained layout), the lecture size for ``SMOKE_LECTURE_VIEWS`` only, and one start-up
+constrained layout), the lecture size for ``SMOKE_LECTURE_VIEWS`` only, the stage at
+``SMOKE_STAGE_SCALES`` only, and one start-up
 for the cold start (timed under ``-X importtime``), the least that still gives every
 figure and draws every kind of panel (the test suite's check that the benchmark runs);
 ``--only lecture`` measures the lecture-size cases only, windowed and on
@@ -100,6 +101,8 @@ QUICK_LARGE_VIEWS = ("alibi",)  # --quick's (and --smoke's) large-size case
 # that the matplotlib reference redraws (tests/test_bench_smoke.py checks it); sinusoidal
 # also times the course figure, and is the stage's and the sweep's view
 SMOKE_LECTURE_VIEWS = ("sinusoidal", "rope", "compare")
+# --smoke's stage: one scale (the larger; both run the same code), not STAGE_SCALES
+SMOKE_STAGE_SCALES = (2.0,)
 RESULT_PREFIX = "BENCH-RESULT "
 
 # Targets (2-core CPU, offscreen).
@@ -1152,11 +1155,12 @@ def main(argv: list[str] | None = None) -> int:
             )
     # the same run: lecture size on the presentation stage (both scales in one process)
     stage_views = ("sinusoidal",) if args.quick else VIEW_IDS
-    scales = ",".join(str(sc) for sc in STAGE_SCALES)
+    stage_scales = SMOKE_STAGE_SCALES if args.smoke else STAGE_SCALES
+    scales = ",".join(str(sc) for sc in stage_scales)
     for view in stage_views:
         jobs.append(
             (
-                f"{view} stage {' and '.join(f'{round(sc * 100)} %' for sc in STAGE_SCALES)}",
+                f"{view} stage {' and '.join(f'{round(sc * 100)} %' for sc in stage_scales)}",
                 ["--stage", view, scales, "--changes", str(changes)],
                 600,
             )

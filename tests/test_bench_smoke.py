@@ -94,7 +94,7 @@ def test_quick_benchmark_writes_valid_json(tmp_path):
         assert r["matplotlib_median_ms"] is not None
         assert set(r["targets"].values()) <= {"PASS", "MISS"}
     stage = [r for r in records if r["kind"] == "presentation"]  # same run: the stage
-    assert {r["scale"] for r in stage} == {1.5, 2.0}
+    assert {r["scale"] for r in stage} == set(_bench().SMOKE_STAGE_SCALES)
     for r in stage:
         assert r["median_ms"] is not None and r["p95_ms"] is not None
         assert set(r["targets"].values()) <= {"PASS", "MISS"}
