@@ -188,7 +188,7 @@ def test_a_view_widget_for_a_picture_is_built_a_plot_per_part(win, monkeypatch):
     of it, in one part (0.2-0.8 s of stage stall, see bench/presenter_pictures.py); now
     each part builds or draws at most one plot, at the picture's UI scale, and the
     stage's theme is back in between (the stage draws with its own). The picture is the
-    one the deck export draws."""
+    one the deck export draws (same steps, same size)."""
     import gui.widgets.view_widget as view_widget
     from gui.export.deck import SceneWidgets, scene_image_steps
     from gui.theme import current_theme
@@ -214,8 +214,10 @@ def test_a_view_widget_for_a_picture_is_built_a_plot_per_part(win, monkeypatch):
     assert sum(per_part) == panels > 3
     assert max(per_part) == 1  # one plot per part, never the view at once
     assert image is not None
-    reference = scene_image(scene, *THUMB_LAYOUT, scale=THUMB_SCALE)
-    assert image.size() == reference.size()
+    # the presenter's picture size; scene_image is these same steps without kept
+    # widgets (its pixels are compared with the presenter's in the stepping test above),
+    # so no second build of the view for a size
+    assert (image.width(), image.height()) == THUMB_SIZE
 
 
 def test_the_next_picture_is_laid_out_with_room_for_its_plots(win, qtbot):
