@@ -102,14 +102,19 @@ def _pdf_pages(path: Path) -> int:
 
 
 def test_pdf_has_one_page_per_reveal_step_and_handouts_one_per_scene(tmp_path):
-    deck = _deck(tmp_path)
+    # of _deck's scenes: all plots, chosen plots with a highlight, the reveal (the two
+    # left out choose and order plots as the highlight's scene does: one page each)
+    data = json.loads(_deck(tmp_path).read_text())
+    data["scenes"] = [data["scenes"][i] for i in (0, 3, 4)]
+    deck = tmp_path / "three.json"
+    deck.write_text(json.dumps(data))
     pdf = tmp_path / "talk.pdf"
     assert cli.main(["export", "--deck", str(deck), "-o", str(pdf), *SIZE], 0.0) == 0
-    assert _pdf_pages(pdf) == 4 + 3  # four plain scenes, three reveal steps
+    assert _pdf_pages(pdf) == 2 + 3  # two scenes without reveal, three reveal steps
     handout = tmp_path / "handout.pdf"
     args = ["export", "--deck", str(deck), "-o", str(handout), "--notes", *SIZE]
     assert cli.main(args, 0.0) == 0
-    assert _pdf_pages(handout) == 5
+    assert _pdf_pages(handout) == 3
 
 
 def test_reveal_steps_show_the_panels_one_by_one(tmp_path, qapp):
