@@ -17,6 +17,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.formula import FormulaError, Frac, Node, Script, Sqrt, Text, parse, plain_text, runs
 from core.formula import terms as split_terms
+from gui.render.opaque import keep_opaque, make_opaque, paint_behind
 
 FAMILIES = ["DejaVu Serif", "Cambria Math", "Cambria", "STIX Two Text", "Times New Roman"]
 SCRIPT_SCALE = (1.0, 0.72, 0.58)  # font size by script level
@@ -355,6 +356,7 @@ class FormulaLabel(QtWidgets.QWidget):
         copy.triggered.connect(lambda: QtGui.QGuiApplication.clipboard().setText(self._plain))
         self.addAction(copy)
         self.setContextMenuPolicy(QtCore.Qt.ContextMenuPolicy.ActionsContextMenu)
+        make_opaque(self)  # (see gui.render.opaque)
         self.set_point_size(13)
 
     # ----------------------------------------------------------------- content
@@ -481,11 +483,17 @@ class FormulaLabel(QtWidgets.QWidget):
             self.updateGeometry()  # the height follows the width
 
     # ----------------------------------------------------------------- drawing
+    def event(self, event: QtCore.QEvent) -> bool:
+        handled = super().event(event)
+        keep_opaque(self, event)  # (a style sheet may clear it)
+        return handled
+
     def paintEvent(self, _event: QtGui.QPaintEvent) -> None:
-        if not self._markup:
-            return
         painter = QtGui.QPainter(self)
         try:
+            paint_behind(self, painter)  # opaque: a new formula repaints the label alone
+            if not self._markup:
+                return
             painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, True)
             painter.translate(self.MARGIN, self.MARGIN)
             self.draw(painter)

@@ -20,6 +20,7 @@ from PySide6 import QtCore, QtGui, QtSvg, QtWidgets
 from core.atomicio import atomic_path
 from gui.render import envelope, raster
 from gui.render.fast_axis import run_title_refits
+from gui.render.opaque import widget_export
 
 _PathLike = str | os.PathLike[str]
 
@@ -345,7 +346,8 @@ def _paint_plain(
     try:
         painter.translate(offset)
         flag = QtWidgets.QWidget.RenderFlag
-        _render_widget(widget, painter, flag.DrawWindowBackground if opaque else flag(0))
+        with widget_export():  # (labels that paint their own background leave it to this)
+            _render_widget(widget, painter, flag.DrawWindowBackground if opaque else flag(0))
     finally:
         painter.restore()
 

@@ -29,6 +29,7 @@ from gui.render.fast_axis import (
     run_title_refits,
 )
 from gui.render.formula_label import FormulaLabel
+from gui.render.opaque import OpaqueLabel
 from gui.render.settle import Targets, before_layout, settle, targets
 from gui.render.view_box import PlotViewBox
 from gui.theme import Theme, current_theme
@@ -224,7 +225,9 @@ class ViewWidget(QtWidgets.QWidget):
         self.banner.setObjectName("view-banner")
         self.banner.setWordWrap(True)
         self.banner.hide()
-        self.verdict = QtWidgets.QLabel("", self)
+        # the verdict and notes lines follow the slider: opaque, a new text repaints them
+        # alone, not the window, view, scroll area and body behind them (gui.render.opaque)
+        self.verdict = OpaqueLabel("", self)
         self.verdict.setObjectName("view-verdict")
         self.verdict.setWordWrap(True)
         self.verdict.hide()
@@ -268,7 +271,7 @@ class ViewWidget(QtWidgets.QWidget):
         self.texts_at_once = 0  # live texts shown at once for their height (tests)
         self._notes_for: list[str] | None = None  # the plots the notes line was for
         self._dragging = False  # a live frame was drawn and full quality is due
-        self.status = QtWidgets.QLabel("", self)
+        self.status = OpaqueLabel("", self)
         self.status.setObjectName("view-readout")
         self.status.setWordWrap(True)
         for w in (self.title, self.explanation, self.formula, self.banner, self.verdict):
