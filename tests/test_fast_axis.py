@@ -9,7 +9,7 @@ import pytest
 from PySide6 import QtCore, QtGui
 
 from gui.render.axis_specs import box_edges, generate_draw_specs, separate_labels
-from gui.render.fast_axis import FastAxisItem, drop_close
+from gui.render.fast_axis import FastAxisItem, drop_close, hide_spare_axes
 
 
 def _specs_as_values(specs: tuple) -> tuple:
@@ -426,3 +426,58 @@ def test_a_new_axis_title_of_the_same_axis_size_is_centred_again(qtbot):
         assert axis.size() == size  # the room across did not change: no resize event
         title = _title_text(axis)
         assert title.center().x() == pytest.approx(axis.size().width() / 2, abs=1.0), text
+
+
+# ------------------------------------------------------------------ draw specs kept
+def _fresh_specs(axis: FastAxisItem) -> tuple:
+    """The specs ``axis`` works out now without the cache (as its paint measures)."""
+    picture = QtGui.QPicture()
+    painter = QtGui.QPainter(picture)
+    try:
+        if axis.style["tickFont"]:
+            painter.setFont(axis.style["tickFont"])
+        layout, texts, _scale = axis._generate(painter)
+    finally:
+        painter.end()
+    axis_spec, ticks, _all = layout.specs
+    return _specs_as_values((axis_spec, ticks, texts))
+
+
+def test_axes_with_inputs_seen_before_take_their_draw_specs_from_the_cache(qtbot):
+    """Two plots of the same size and range (Relative's heatmaps, Permutation's rows)
+    work their axes' specs out once; an axis whose picture is dropped with nothing
+    changed (a colour bar's levels re-set, a focus and back) works nothing out again; a
+    new range does. The specs taken from the cache equal those worked out afresh."""
+    win = pg.GraphicsLayoutWidget()
+    qtbot.addWidget(win)
+    win.resize(900, 400)
+    plots = [
+        win.addPlot(row=0, col=c, axisItems={n: FastAxisItem(n) for n in AXES}) for c in (0, 1)
+    ]
+    for plot in plots:
+        plot.showGrid(x=True, y=True, alpha=0.25)
+        hide_spare_axes(plot)
+    win.show()
+    axes = [plot.getAxis(n) for plot in plots for n in ("left", "bottom")]
+
+    def frame(x_range: tuple[float, float]) -> tuple[int, int]:
+        generated, reused = FastAxisItem.specs_generated, FastAxisItem.specs_reused
+        for plot in plots:
+            plot.setRange(xRange=x_range, yRange=(-1.1, 1.1), padding=0)
+        win.grab()
+        assert plots[0].size() == plots[1].size()
+        for axis in axes:  # what is drawn is what the axis works out now
+            assert axis.picture is not None and axis.picture.specs is not None
+            assert _specs_as_values(axis.picture.specs) == _fresh_specs(axis)
+        return FastAxisItem.specs_generated - generated, FastAxisItem.specs_reused - reused
+
+    frame((0.0, 517.0))
+    # a new x range: the second plot's bottom axis is the first's (the left axes keep
+    # their pictures)
+    assert frame((3.5, 88.25)) == (1, 1)
+    for axis in axes:  # dropped, nothing changed
+        axis.picture = None
+        axis.update()
+    assert frame((3.5, 88.25)) == (0, 4)
+    assert frame((0.0, 517.0)) == (0, 2)  # back to a range drawn before
+    assert frame((0.0, 518.0)) == (1, 1)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import weakref
 from bisect import bisect_left
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 
 import pyqtgraph as pg
@@ -27,7 +28,13 @@ import shiboken6
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from gui.render.axis_specs import AxisLayout, generate_draw_specs, log_rank, separate_labels
-from gui.render.pg_compat import explicit_ticks, report_text_size, reset_text_size
+from gui.render.pg_compat import (
+    device_transform,
+    explicit_ticks,
+    report_text_size,
+    reset_text_size,
+    tick_state,
+)
 from gui.render.raster import pixel_translation
 
 _SOLID_LINE = QtCore.Qt.PenStyle.SolidLine
@@ -237,6 +244,38 @@ def _in_widget(item: QtWidgets.QGraphicsItem, widget: QtWidgets.QWidget) -> bool
     scene = item.scene()
     return scene is not None and any(
         view is widget or widget.isAncestorOf(view) for view in scene.views()
+    )
+
+
+SPEC_CACHE_SIZE = 64  # draw specs kept (all axes together), the least recently used dropped
+_SPEC_CACHE: OrderedDict[tuple, tuple] = OrderedDict()
+
+
+def _frozen(value: object) -> object:
+    """``value`` (an axis style's entry) as a hashable key: lists as tuples, fonts by
+    their key."""
+    if isinstance(value, dict):
+        return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
+    if isinstance(value, list | tuple):
+        return tuple(_frozen(v) for v in value)
+    if isinstance(value, QtGui.QFont):
+        return value.key()
+    if isinstance(value, QtGui.QPen):
+        return _pen_key(value)
+    return value
+
+
+def _pen_key(pen: QtGui.QPen) -> tuple:
+    """What of ``pen`` the draw specs carry, as a hashable key."""
+    brush = pen.brush()
+    return (
+        brush.color().rgba(),
+        brush.style().value,
+        pen.widthF(),
+        pen.style().value,
+        pen.isCosmetic(),
+        pen.capStyle().value,
+        pen.joinStyle().value,
     )
 
 
@@ -681,6 +720,95 @@ class FastAxisItem(pg.AxisItem):
         With :attr:`keep_labels` (word ticks) no label is left out: they are drawn at
         the largest of :data:`WORD_TICK_SCALES` at which none overlaps another or runs
         off the axis, and all of them at the smallest when even that crowds."""
+        found = self._specs(p)
+        if found is None:
+            return None
+        layout, text_specs, self.tick_scale = found
+        assert layout.specs is not None  # (_generate returns None for no specs)
+        axis_spec, tick_specs, _all_texts = layout.specs
+        need = layout.text_size + self.title_clearance(layout.text_size)
+        held = need
+        if self.drag_hold:  # room for labels of a range up to twice as wide (see below)
+            if self._drag_reserve is None:
+                self._drag_reserve = self.doubled_text_size(p, layout)
+            held = max(need, self._drag_reserve + self.title_clearance(self._drag_reserve))
+        # what the labels need, never less than held while the layout settles
+        room = self.held_text_room(held)
+        self._text_need = need  # (what the labels need: end_drag_hold fits them)
+        if self._fresh_room:  # new ticks: the room a new axis would take for them
+            self._fresh_room = False
+            reset_text_size(self, room)
+        else:
+            report_text_size(self, room)
+        return axis_spec, tick_specs, text_specs
+
+    specs_generated = 0  # draw specs worked out (tests: counted)
+    specs_reused = 0  # draw specs taken from the cache (same inputs as before)
+
+    def _specs(self, p: QtGui.QPainter) -> tuple[AxisLayout, list, float] | None:
+        """``(layout, kept text specs, tick scale)`` of the axis now (:meth:`_generate`),
+        taken from :data:`_SPEC_CACHE` when an axis had the same inputs
+        (:meth:`spec_key`): a frame re-draws the axes of every plot whose range or data
+        moved, and the heatmaps of a view that share rows and columns (Relative's three)
+        have the same axes; a focus and back, or a resize and back, returns to specs
+        worked out before."""
+        key = self.spec_key(p)
+        if key is not None:
+            found = _SPEC_CACHE.get(key)
+            if found is not None:
+                _SPEC_CACHE.move_to_end(key)
+                FastAxisItem.specs_reused += 1
+                self.tick_scale = found[2]
+                font = self.tick_font()
+                if font is not None:  # (as generate_draw_specs leaves the painter)
+                    p.setFont(font)
+                return found
+        FastAxisItem.specs_generated += 1
+        found = self._generate(p)
+        if key is not None and found is not None:
+            _SPEC_CACHE[key] = found
+            if len(_SPEC_CACHE) > SPEC_CACHE_SIZE:
+                _SPEC_CACHE.popitem(last=False)
+        return found
+
+    def spec_key(self, p: QtGui.QPainter) -> tuple | None:
+        """Everything :meth:`_generate` reads, as a hashable key (``None``: not in a
+        view): the axis' class, side, rectangles (its own, its bounding rect and its
+        linked view's), the linear part of its device transform (the length in pixels),
+        range, tick state, grid, style, pens, tick font, label rules and the device's
+        resolution the text is measured at."""
+        transform = device_transform(self)
+        if transform is None:
+            return None
+        bounds = self.mapRectFromParent(self.geometry())
+        linked = self.linkedView()
+        ticks = bounds if linked is None or self.grid is False else None
+        if ticks is None:
+            ticks = linked.mapRectToItem(self, linked.boundingRect())
+        device = p.device()
+        return (
+            type(self),
+            self.orientation,
+            bounds.getRect(),
+            ticks.getRect(),
+            self.boundingRect().getRect(),
+            (transform.m11(), transform.m12(), transform.m21(), transform.m22()),
+            tuple(self.range),
+            self.autoSIPrefixScale,
+            tick_state(self),
+            self.grid,
+            _frozen(self.style),
+            _pen_key(self.pen()),
+            _pen_key(self.tickPen()),
+            self.keep_labels,
+            self.index_labels,
+            device.logicalDpiX() if device is not None else 0,
+            device.logicalDpiY() if device is not None else 0,
+        )
+
+    def _generate(self, p: QtGui.QPainter) -> tuple[AxisLayout, list, float] | None:
+        """The draw specs worked out: the layout at the first tick scale at which the
+        labels fit (see :meth:`generateDrawSpecs`), the labels kept, and that scale."""
         scales: tuple[float, ...]
         if self.keep_labels:
             scales = WORD_TICK_SCALES
@@ -705,21 +833,7 @@ class FastAxisItem(pg.AxisItem):
                 break
             if self.index_labels and scale == scales[-1]:
                 text_specs = kept
-        need = layout.text_size + self.title_clearance(layout.text_size)
-        held = need
-        if self.drag_hold:  # room for labels of a range up to twice as wide (see below)
-            if self._drag_reserve is None:
-                self._drag_reserve = self.doubled_text_size(p, layout)
-            held = max(need, self._drag_reserve + self.title_clearance(self._drag_reserve))
-        # what the labels need, never less than held while the layout settles
-        room = self.held_text_room(held)
-        self._text_need = need  # (what the labels need: end_drag_hold fits them)
-        if self._fresh_room:  # new ticks: the room a new axis would take for them
-            self._fresh_room = False
-            reset_text_size(self, room)
-        else:
-            report_text_size(self, room)
-        return axis_spec, tick_specs, text_specs
+        return layout, text_specs, self.tick_scale
 
     def held_text_room(self, size: float) -> float:
         """The room across the axis to report for tick text (and title) that needs
