@@ -544,3 +544,33 @@ def test_a_live_frame_lays_out_for_its_own_formula(qapp):
     finally:
         widget.live_text.setTimeout(widget.TEXT_REFRESH_MS)
         widget.deleteLater()
+
+
+def test_a_trails_bounds_are_worked_out_for_its_lines_at_once(clock_widget, monkeypatch):
+    """A frame that moves the trails bounds each trail's item from all its lines at once:
+    no line's own bounds are worked out (32 a frame on the stage before), and the item's
+    rect is the union of its lines' own rects (to the last bits of the float sums)."""
+    asked: list[FastCurveItem] = []
+    own = FastCurveItem.boundingRect
+    monkeypatch.setattr(FastCurveItem, "boundingRect", lambda self: asked.append(self) or own(self))
+    joint = LineGroup.joint_rects
+    clock_widget.show_data(compute(m=6.3), live=True)
+    clock_widget.canvas.grab()
+    assert [line for line in asked if line.painted_by is not None] == []
+    groups = {
+        line.painted_by
+        for plot in clock_widget.plots.values()
+        for line in plot.curves
+        if isinstance(line, LineItem) and line.painted_by is not None
+    }
+    assert len(groups) == 2 * len(clock_widget.plots)
+    assert LineGroup.joint_rects - joint >= len(groups) // 2  # (q's trails moved)
+    for group in groups:  # both worked out now, in the same view
+        union = QtCore.QRectF()
+        for line in group.lines:
+            line.invalidateBounds()  # (a line's own rect, not one kept from before)
+            union = union.united(own(line))
+        group.refresh()
+        rect = group.boundingRect()
+        assert rect.isValid()
+        np.testing.assert_allclose(rect.getRect(), union.getRect(), rtol=0, atol=1e-9)

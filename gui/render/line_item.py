@@ -219,16 +219,68 @@ class LineGroup(pg.GraphicsObject):
         """The lines' pixel padding follows the view (pyqtgraph calls this)."""
         self.refresh()
 
+    joint_rects = 0  # bounding rects worked out from all lines at once (tests)
+
     def boundingRect(self) -> QtCore.QRectF:
         rect = self._rect
         if rect is None:
-            rect = QtCore.QRectF()
-            for line in self.lines:
-                own = line.boundingRect()
-                if own.isValid():
-                    rect = own if not rect.isValid() else rect.united(own)
+            rect = self._joint_rect()
+            if rect is None:
+                rect = QtCore.QRectF()
+                for line in self.lines:
+                    own = line.boundingRect()
+                    if own.isValid():
+                        rect = own if not rect.isValid() else rect.united(own)
             self._rect = rect
         return rect
+
+    def _joint_rect(self) -> QtCore.QRectF | None:
+        """The union of the lines' bounding rects, from one minimum and maximum over all
+        their points (``None`` where that does not hold: a line without data or with
+        non-finite values, lines of other paddings, or what FastCurveItem's bounds take
+        from pyqtgraph's general path).
+
+        Each line's rect is its data bounds grown by its pen's padding in pixels
+        (:meth:`FastCurveItem.boundingRect`); the lines share the group's coordinates
+        and so their pixel size, and a trail's pieces share their pen's width: the union
+        is the joint data bounds grown once (up to the last bit of the float sums).
+        A clock frame moves its trails' lines: each line's bounds were worked out on
+        their own (32 a frame at 150 % on the stage; the ten groups' rects took about
+        1.0-1.4 ms worked out line by line, 0.7 ms at once)."""
+        lines = self.lines
+        if not lines:
+            return None
+        pads = set()
+        for line in lines:
+            opts = line.opts
+            pen, shadow = opts["pen"], opts["shadowPen"]
+            if (
+                line.xData is None
+                or line.yData is None
+                or len(line.xData) == 0
+                or opts["fillLevel"] is not None
+                or (pen is not None and not pen.isCosmetic())
+                or (shadow is not None and not shadow.isCosmetic())
+                or not line.transform().isIdentity()
+                or line.pos() != QtCore.QPointF()
+            ):
+                return None
+            pads.add(line.pixelPadding())
+        if len(pads) != 1:
+            return None
+        x = np.concatenate([line.xData for line in lines])
+        y = np.concatenate([line.yData for line in lines])
+        x_lo, x_hi, y_lo, y_hi = float(x.min()), float(x.max()), float(y.min()), float(y.max())
+        if not math.isfinite(x_lo + x_hi + y_lo + y_hi):
+            return None
+        LineGroup.joint_rects += 1
+        px = py = 0.0
+        pad = pads.pop()
+        if pad > 0:
+            px, py = lines[0].pixel_size()
+            px *= pad
+            py *= pad
+        return QtCore.QRectF(x_lo - px, y_lo - py, (2 * px) + x_hi - x_lo, (2 * py) + y_hi - y_lo)
 
     def dataBounds(
         self, ax: int, frac: float = 1.0, orthoRange: tuple[float, float] | None = None
