@@ -449,12 +449,18 @@ def _counting_paints(port: QtWidgets.QWidget, paints: list[int]) -> Iterator[Non
         port.removeEventFilter(counter)
 
 
-def test_a_frame_that_moves_texts_paints_the_canvas_once(window):
+def test_a_frame_that_moves_texts_paints_the_canvas_once(window, monkeypatch):
     """The clock's labels move on every frame; their text caches are redrawn at their new
-    sub-pixel offsets by the paint under way, without asking for a second paint."""
+    sub-pixel offsets by the paint under way, without asking for a second paint.
+
+    The full-quality redraw that follows a pause in a drag is a paint of its own: held
+    off here, as on a machine fast enough to send the next frame before it is due (under
+    load it came between these frames, 8 paints for 4 frames, on main too)."""
     window.set_view("clock")
     assert window.wait_idle()
     state, widget = window.states["clock"], window.views["clock"]
+    widget.full_quality.cancel()  # (a pending one would paint between the frames)
+    monkeypatch.setattr(widget, "full_quality", lambda: None)
     paints: list[int] = []
     frames = 0
     with _counting_paints(widget.canvas.viewport(), paints):
