@@ -146,6 +146,32 @@ def test_focus_every_panel_in_presentation_mode_and_esc(window, qtbot):
         window.lecture.display.leave_presentation()
 
 
+def test_focus_and_back_touch_no_other_view(window, monkeypatch):
+    """Back from a focus shows that view's explanation again, before its rows are
+    fitted: no other view's notes line is re-set (every built view's was, and the
+    canvas was fitted again from the event loop)."""
+    for view_id in ("rope", "alibi"):
+        window.set_view(view_id)
+        _settle(window)
+    calls: list[str] = []
+    rope = window.views["rope"]
+    original = type(rope).refresh_notes
+
+    def counted(self, **kwargs):
+        calls.append(self.spec.view_id)
+        return original(self, **kwargs)
+
+    monkeypatch.setattr(type(rope), "refresh_notes", counted)
+    focus = window.lecture.focus
+    assert focus.focus("slopes")
+    _settle(window)
+    assert not window.views["alibi"].explanation.isVisible()
+    assert focus.unfocus()
+    assert window.views["alibi"].explanation.isVisible()  # at once, not from the loop
+    _settle(window)
+    assert calls and set(calls) == {"alibi"}, calls
+
+
 def test_double_click_focuses_the_plot_under_the_mouse_and_back(window, qtbot):
     window.set_view("alibi")
     _settle(window)

@@ -123,6 +123,7 @@ class FocusController(QtCore.QObject):
         self._staged: tuple[int, str, tuple[str, ...], bool, Highlight | None] | None = None
         self._direction = 1
         self._applying = False  # apply() runs
+        self._unexplained: set[str] = set()  # views whose explanation a focus hid
         deck.scene_staged.connect(self.stage_scene)
         deck.steppers.append(self.reveal_step)
         display = window.find_feature(DisplayController)
@@ -204,8 +205,7 @@ class FocusController(QtCore.QObject):
             return False
         view_id = self.focused[0]
         self.focused = None
-        self.apply(view_id)
-        self._explain()
+        self.apply(view_id)  # (the explanation comes back, before the rows are fitted)
         self.changed.emit()
         return True
 
@@ -238,7 +238,6 @@ class FocusController(QtCore.QObject):
         self._staged = fields
         previous = set(self.staging)
         self.staging.clear()
-        refocus = self.focused is not None
         if self.focused is not None:
             previous.add(self.focused[0])
             self.focused = None
@@ -250,8 +249,6 @@ class FocusController(QtCore.QObject):
             )
         for view_id in previous | {scene.view_id}:
             self.apply(view_id)
-        if refocus:
-            self._explain()
         self.changed.emit()
 
     def reveal_step(self, delta: int) -> bool:
@@ -273,10 +270,8 @@ class FocusController(QtCore.QObject):
         else:
             return False
         self._direction = 1
-        was_focused, self.focused = self.focused, None
+        self.focused = None
         self.apply(view_id)
-        if was_focused is not None:
-            self._explain()
         self.changed.emit()
         return True
 
@@ -287,14 +282,32 @@ class FocusController(QtCore.QObject):
             old = self.focused[0]
             self.focused = None
             self.apply(old)
-            self._explain()
         self.apply(view_id)
 
-    def _explain(self) -> None:
-        """Show the explanations again as the display has them (not while presenting)."""
+    def _explain(self, view_id: str, widget: ViewWidget) -> bool:
+        """Show the explanation of ``view_id`` again where its focus hid it, as the
+        display has it (not while presenting); whether it was shown.
+
+        Only that view's: showing every view's (:meth:`DisplayController.sync_views`,
+        which also re-set every view's notes line) after the rows were fitted left the
+        canvas lower than fitted, and its rows were fitted and its plots painted again
+        from the event loop (a focus and back cost two fits and four paints)."""
+        if view_id not in self._unexplained:
+            return False
+        self._unexplained.discard(view_id)
         display = self.window.find_feature(DisplayController)
-        if display is not None:
-            display.sync_views()
+        if (display is not None and display.presenting) or widget.explanation.isVisible():
+            return False
+        widget.show_explanation(True)
+        # the body lays the canvas out below it now, so that the rows are fitted to
+        # the canvas's height as it is shown
+        QtCore.QCoreApplication.sendEvent(
+            widget.scroll_area, QtCore.QEvent(QtCore.QEvent.Type.LayoutRequest)
+        )
+        body = widget.body.layout()
+        if body is not None:
+            body.activate()
+        return True
 
     def _watch(self, view_id: str) -> None:
         """Re-stage the view after each of its redraws; double-clicks focus its plots."""
@@ -440,6 +453,9 @@ class FocusController(QtCore.QObject):
                 place.highlighted = False
         if focused is not None and widget.explanation.isVisible():
             widget.show_explanation(False)  # the room goes to the focused plot
+            self._unexplained.add(view_id)
+        elif focused is None and self._explain(view_id, widget):
+            moved = True
         if moved:
             # a drag's held tick-label room ends with the layout it was held in (a
             # release left to the full-quality timer came during a focus or after it)
