@@ -288,15 +288,15 @@ class FocusController(QtCore.QObject):
         """Show the explanation of ``view_id`` again where its focus hid it, as the
         display has it (not while presenting); whether it was shown.
 
-        Only that view's: showing every view's (:meth:`DisplayController.sync_views`,
-        which also re-set every view's notes line) after the rows were fitted left the
-        canvas lower than fitted, and its rows were fitted and its plots painted again
-        from the event loop (a focus and back cost two fits and four paints)."""
+        Only that view's, before its rows are fitted: showing every view's after the
+        fit (:meth:`DisplayController.sync_views`, which also re-set every view's notes
+        line) made the canvas lower than fitted, laid out and painted again from the
+        event loop."""
         if view_id not in self._unexplained:
             return False
         self._unexplained.discard(view_id)
         display = self.window.find_feature(DisplayController)
-        if (display is not None and display.presenting) or widget.explanation.isVisible():
+        if (display is not None and display.presenting) or not widget.explanation.isHidden():
             return False
         widget.show_explanation(True)
         # the body lays the canvas out below it now, so that the rows are fitted to
