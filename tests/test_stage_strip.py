@@ -266,3 +266,38 @@ def test_pointer_in_the_side_margins_keeps_the_strip(window, qtbot):
     qtbot.mouseMove(window.stage, QtCore.QPoint(geo.left() // 2, geo.top() - 20))
     controls.timer.timeout.emit()
     assert not controls.visible
+
+
+def test_clicker_commits_a_value_typed_into_the_strip_before_stepping(window, qtbot):
+    """A value typed into a strip field without Enter is committed when Page Down steps
+    the deck, as its own undo step. It was dropped: on a scene that reveals its panels
+    Page Down showed the next panel, the field kept the typed "12" and the plots n = 9;
+    stepping on to the next scene left nothing to undo back to."""
+    deck = window.lecture.deck
+    rope = VIEWS["rope"].model
+    panels = ("plane", "score")
+    scenes = (
+        Scene("rope", rope.validate({"m": 3}, partial=True), "a", panels=panels, reveal=True),
+        Scene("rope", rope.validate({"m": 8}, partial=True), "b"),
+    )
+    deck.set_deck(Deck("d", scenes))
+    controls = _present(window)
+    state = window.states["rope"]
+    assert deck.index == 0 and state.values["n"] == 9
+    controls.show_strip()
+    spin = controls.strip.findChild(QtWidgets.QSpinBox, "strip-n")
+    window.activateWindow()
+    spin.setFocus()
+    spin.selectAll()
+    qtbot.keyClicks(spin, "12")  # typed, not entered
+    assert state.values["n"] == 9  # (keyboard tracking off: nothing committed yet)
+    qtbot.keyClick(spin, Key.Key_PageDown)  # reveals the second panel
+    assert deck.index == 0
+    assert state.values["n"] == 12 and spin.value() == 12
+    qtbot.keyClick(spin, Key.Key_PageDown)  # the next scene: its own values
+    assert deck.index == 1 and state.values["m"] == 8 and state.values["n"] == 9
+    window.stage.setFocus()
+    qtbot.keyClick(window.stage, Key.Key_Z, Mod.ControlModifier)  # back to the typed value
+    assert state.values["n"] == 12 and state.values["m"] == 3
+    qtbot.keyClick(window.stage, Key.Key_Z, Mod.ControlModifier)  # and before it
+    assert state.values["n"] == 9 and spin.value() == 9

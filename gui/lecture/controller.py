@@ -484,7 +484,11 @@ class Lecture(QtCore.QObject):
             if not self.deck.scenes and isinstance(obj, EDITOR_WIDGETS):
                 event.accept()  # no deck to step: Page Up/Down move the slider / spin box
                 return True
-            event.ignore()  # never let a focused editor keep the clicker's keys
+            # never let a focused editor keep the clicker's keys; a value typed into it
+            # and not entered yet is committed first (the step dropped it: a revealing
+            # scene showed its next panel with the field at "12" and the plots at 9)
+            self._commit_typed(obj)
+            event.ignore()
             return True
         if self._is_undo_key(event):
             # the view's undo, unless a text field has typing of its own to undo
