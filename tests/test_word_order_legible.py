@@ -142,3 +142,40 @@ def test_crowded_word_ticks_shrink_instead_of_dropping(qapp):
     finally:
         view.close()
         view.deleteLater()
+
+
+def _drawn_boxes(axis) -> list[tuple[str, float, float]]:
+    """``(text, left, right)`` of each tick label the (horizontal) axis draws now, in
+    the axis' pixels: the ink's extent at the size drawn."""
+    if axis.picture is None:
+        axis._make_drawing()
+    specs = axis.picture.specs
+    metrics = QtGui.QFontMetricsF(axis.tick_font())
+    out = []
+    for rect, _flags, text in specs[2] if specs else ():
+        width = metrics.horizontalAdvance(text)
+        out.append((text, rect.center().x() - width / 2, rect.center().x() + width / 2))
+    return out
+
+
+@pytest.mark.parametrize("stage", ["stage-1920x1080-150", "stage-1920x1080-200"])
+def test_output_dimensions_read_from_the_back_row(studio, show_view, stage):
+    """On stage the difference plots' 16 "output dimension" indices are each drawn at
+    70 % of the tick font or more (the word ticks' floor; they were at 45-50 %: 7 pt
+    digits on a 1920 px projector), none touching another: the grid gives the plots
+    the room."""
+    widget = _show(show_view, studio, stage)
+    problems = []
+    for key in DIFFS:
+        axis = widget.plots[key].plot.getAxis("bottom")
+        boxes = _drawn_boxes(axis)
+        texts = [text for text, _l, _r in boxes]
+        if axis.tick_scale < 0.7:
+            problems.append(f"{key}: drawn at {axis.tick_scale:.2f} of the tick font")
+        if texts != [str(k) for k in range(16)]:
+            problems.append(f"{key}: {texts}")
+        gap = 0.1 * QtGui.QFontMetricsF(axis.tick_font()).height()
+        for (a, _la, ra), (b, lb, _rb) in zip(boxes, boxes[1:], strict=False):
+            if lb - ra < gap:
+                problems.append(f"{key}: {a!r} touches {b!r}")
+    assert problems == []

@@ -172,19 +172,20 @@ _INDEX_TEXTS = [tuple(str(i) for i in range(n)) for n in range(MAX_CELLS + 1)]
 _COORD_TEXTS: dict[tuple[int, int, str, bytes], tuple[str, ...]] = {}
 
 
-def index_width(panel: Panel, font: QtGui.QFont) -> float:
+def index_width(panel: Panel, font: QtGui.QFont, stage: bool = False) -> float:
     """The plot width (px) in which a small heatmap labels every one of its columns
     (:func:`index_ticks`) at the smallest size index labels take
     (:func:`gui.render.fast_axis.index_label_pitch` in tick ``font``), with its row
     labels (:func:`row_label_width`) and :data:`INDEX_GRID_ROOM` beside its data; 0 for
     other panels. Word order's 3 × 16 output grids at 1280 × 720, 100 %, on stage had
-    10.7 px columns in four plot columns: "10", "12" and "14" were left out."""
+    10.7 px columns in four plot columns: "10", "12" and "14" were left out. On
+    ``stage`` the labels' smallest size is the stage's (:func:`index_tick_scales`)."""
     texts = _index_texts(panel, panel.x_coords, 1)
     if not texts:
         return 0.0
     fixed, per_pt = INDEX_GRID_ROOM
-    room = fixed + per_pt * max(font.pointSizeF(), 0.0) + row_label_width(panel, font)
-    return len(texts) * index_label_pitch(font, texts) + room
+    room = fixed + per_pt * max(font.pointSizeF(), 0.0) + row_label_width(panel, font, stage)
+    return len(texts) * index_label_pitch(font, texts, stage=stage) + room
 
 
 def _index_texts(panel: Panel, coords: object, axis: int) -> tuple[str, ...]:
@@ -211,13 +212,13 @@ def _index_texts(panel: Panel, coords: object, axis: int) -> tuple[str, ...]:
     return texts
 
 
-_WIDEST: dict[tuple[str, bool, tuple[str, ...]], float] = {}
+_WIDEST: dict[tuple[str, bool, bool, tuple[str, ...]], float] = {}
 
 
-def row_label_width(panel: Panel, font: QtGui.QFont) -> float:
+def row_label_width(panel: Panel, font: QtGui.QFont, stage: bool = False) -> float:
     """The width (px) of a heatmap's widest row label: its own ticks (words, kept at
-    full size) in tick ``font``, its index labels at their smallest size, else its
-    last row's coordinate in ``font``."""
+    full size) in tick ``font``, its index labels at their smallest size (on
+    ``stage``: there), else its last row's coordinate in ``font``."""
     texts: tuple[str, ...]
     smallest = False
     if panel.y_ticks:
@@ -228,12 +229,12 @@ def row_label_width(panel: Panel, font: QtGui.QFont) -> float:
         if not texts:
             rows = np.shape(panel.image)[0] if panel.image is not None else 0
             texts = (str(rows),)
-    key = (font.key(), smallest, texts)
+    key = (font.key(), smallest, stage, texts)
     width = _WIDEST.get(key)
     if width is None:
         if len(_WIDEST) >= 256:
             _WIDEST.clear()
-        metrics = QtGui.QFontMetricsF(smallest_index_font(font) if smallest else font)
+        metrics = QtGui.QFontMetricsF(smallest_index_font(font, stage) if smallest else font)
         width = _WIDEST[key] = max((metrics.horizontalAdvance(t) for t in texts), default=0.0)
     return width
 
@@ -938,11 +939,13 @@ class PanelPlot(PanelExtras, CellDisplay):
         if left.isVisibleTo(self.plot):
             cell = left.word_extent()
             if rows_index and left.index_labels:  # every row's index, at their smallest
-                cell = max(cell, index_label_pitch(font, [t for _v, t in rows_index], True))
+                texts = [t for _v, t in rows_index]
+                cell = max(cell, index_label_pitch(font, texts, True, left.stage))
         if self._square_ratio is not None and bottom.isVisibleTo(self.plot):
             cell = max(cell, bottom.word_extent())  # square: as tall as wide
             if columns and bottom.index_labels:
-                cell = max(cell, index_label_pitch(font, [t for _v, t in columns]))
+                texts = [t for _v, t in columns]
+                cell = max(cell, index_label_pitch(font, texts, stage=bottom.stage))
         if cell <= 0:
             return 0.0
         view = self.plot.getViewBox()
@@ -1100,6 +1103,15 @@ class PanelPlot(PanelExtras, CellDisplay):
                 # of every plot (~1 ms a frame); the label's height does not change.
                 label.set_text_in_place(text)
             self._shown_title = text
+
+    def set_stage(self, on: bool) -> None:
+        """On stage (presentation mode) or not: a small grid's index labels keep a size
+        read from the back row (:attr:`FastAxisItem.stage`)."""
+        for name in ("bottom", "left"):
+            axis = self.plot.getAxis(name)
+            if isinstance(axis, FastAxisItem) and axis.stage != on:
+                axis.stage = on
+                axis.setStyle()  # (pyqtgraph's: new draw specs and size at the next paint)
 
     def end_drag_hold(self) -> bool:
         """End the drag's hold: the title takes the lines it needs again

@@ -59,25 +59,34 @@ INDEX_TICK_LAST_RESORT = (0.3, 0.25, 0.2)
 # ... those under 0.6 only while the labels stay this large (as the values in the cells)
 INDEX_TICK_MIN_PT = 6.0
 INDEX_TICK_GAP = 0.25  # of the gap kept between horizontal labels: short numbers
+# on stage (read from the back row) index labels are never smaller than this share of
+# the tick font (the word ticks' floor): the grid plans its columns and rows for it
+STAGE_INDEX_FLOOR = 0.6
 
 
-def index_tick_scales(font: QtGui.QFont | None, last_resort: bool = False) -> tuple[float, ...]:
+def index_tick_scales(
+    font: QtGui.QFont | None, last_resort: bool = False, stage: bool = False
+) -> tuple[float, ...]:
     """The sizes a small grid's index labels in tick ``font`` try, largest first: down
     to 0.6, and smaller while the labels are at least :data:`INDEX_TICK_MIN_PT` (at
     300 % a 12 × 12 grid's cells are 17 px wide, "10" at 0.6 is 16.5 px); with
-    ``last_resort`` :data:`INDEX_TICK_LAST_RESORT` too, as far as that size."""
+    ``last_resort`` :data:`INDEX_TICK_LAST_RESORT` too, as far as that size. On
+    ``stage`` none below :data:`STAGE_INDEX_FLOOR` (Word order's output dimensions
+    were drawn at 0.45 at 150 %: 7 pt digits on a projector)."""
     size = font.pointSizeF() if font is not None else -1.0
+    if stage:
+        return tuple(s for s in INDEX_TICK_SCALES if s >= STAGE_INDEX_FLOOR)
     if size <= 0:
         return INDEX_TICK_SCALES[:5]
     scales = INDEX_TICK_SCALES + (INDEX_TICK_LAST_RESORT if last_resort else ())
     return tuple(s for s in scales if s >= 0.6 or size * s >= INDEX_TICK_MIN_PT)
 
 
-def smallest_index_font(font: QtGui.QFont) -> QtGui.QFont:
+def smallest_index_font(font: QtGui.QFont, stage: bool = False) -> QtGui.QFont:
     """Tick ``font`` at the smallest of its :func:`index_tick_scales` (the last resort
-    left out)."""
+    left out; ``stage``: on stage)."""
     small = QtGui.QFont(font)
-    scale = index_tick_scales(font)[-1]
+    scale = index_tick_scales(font, stage=stage)[-1]
     if font.pointSizeF() > 0:
         small.setPointSizeF(font.pointSizeF() * scale)
     else:
@@ -85,20 +94,22 @@ def smallest_index_font(font: QtGui.QFont) -> QtGui.QFont:
     return small
 
 
-_PITCHES: dict[tuple[str, tuple[str, ...], bool], float] = {}
+_PITCHES: dict[tuple[str, tuple[str, ...], bool, bool], float] = {}
 
 
-def index_label_pitch(font: QtGui.QFont, texts: Sequence[str], vertical: bool = False) -> float:
+def index_label_pitch(
+    font: QtGui.QFont, texts: Sequence[str], vertical: bool = False, stage: bool = False
+) -> float:
     """Pixels from one label's centre to the next that an axis needs to draw every one
     of a small grid's index labels ``texts`` (tick ``font``) at their smallest size
     (:func:`index_tick_scales`), and a pixel for rounding: along a horizontal axis
     the widest label with the gap kept between index labels (:data:`INDEX_TICK_GAP`
-    of :func:`gui.render.axis_specs.box_edges`'), along a ``vertical`` one a line.
-    Kept per font and texts."""
-    key = (font.key(), tuple(texts), vertical)
+    of :func:`gui.render.axis_specs.box_edges`'), along a ``vertical`` one a line;
+    on ``stage`` at its smallest size there. Kept per font and texts."""
+    key = (font.key(), tuple(texts), vertical, stage)
     pitch = _PITCHES.get(key)
     if pitch is None:
-        metrics = QtGui.QFontMetricsF(smallest_index_font(font))
+        metrics = QtGui.QFontMetricsF(smallest_index_font(font, stage))
         box = QtCore.QRectF(0, 0, 100, 100)
         sizes = [metrics.boundingRect(box, _ALIGN.AlignCenter, text) for text in texts]
         widest = max((r.width() for r in sizes), default=0.0)
@@ -302,6 +313,10 @@ class FastAxisItem(pg.AxisItem):
     """The explicit ticks label every index of a small grid: they shrink, down to the
     last of :data:`INDEX_TICK_SCALES`, to keep all of them; at that size the first and
     last index stay when some must be left out."""
+    stage = False
+    """The axis is on stage (presentation mode): :attr:`index_labels` shrink no further
+    than :data:`STAGE_INDEX_FLOOR` (the grid gives them the room: ``stage`` of
+    :func:`index_label_pitch`)."""
     tick_scale = 1.0  # the tick labels' size relative to the style's, as last drawn
     _held_key: tuple | None = None  # what the held tick text room is for
     _held_room = 0.0  # px: see held_text_room
@@ -679,8 +694,9 @@ class FastAxisItem(pg.AxisItem):
 
     def index_scales(self) -> tuple[float, ...]:
         """The sizes :attr:`index_labels` try, largest first (:func:`index_tick_scales`
-        of the tick font, the last resort included)."""
-        return index_tick_scales(self.style["tickFont"], last_resort=True)
+        of the tick font, the last resort included; on :attr:`stage` those down to
+        :data:`STAGE_INDEX_FLOOR`)."""
+        return index_tick_scales(self.style["tickFont"], last_resort=True, stage=self.stage)
 
     def word_extent(self) -> float:
         """Pixels along the axis that each of its word ticks needs at full size (the

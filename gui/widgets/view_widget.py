@@ -342,6 +342,7 @@ class ViewWidget(QtWidgets.QWidget):
                 )
                 hide_spare_axes(item)
                 plot = self.plots[p.key] = PanelPlot(item)
+                plot.set_stage(self._presenting)
                 # the lecturer's "Square cells" choice outlives a rebuilt plot
                 plot.square_cells = self.square_cells.get(p.key)
                 plot.square_changed = partial(self._square_changed, p.key)
@@ -518,7 +519,10 @@ class ViewWidget(QtWidgets.QWidget):
         its need among them): the grid drops to fewer, wider columns rather than leave
         indices out."""
         font = current_theme().font(TICK_PT)
-        return max((index_width(p, font) / max(p.col_span, 1) for p in panels), default=0.0)
+        return max(
+            (index_width(p, font, self._presenting) / max(p.col_span, 1) for p in panels),
+            default=0.0,
+        )
 
     @property
     def scrolls(self) -> bool:
@@ -571,6 +575,8 @@ class ViewWidget(QtWidgets.QWidget):
         theme or UI scale, :meth:`apply_theme`, lays it out in the new columns)."""
         if presenting != self._presenting:
             self._presenting = presenting
+            for plot in self.plots.values():
+                plot.set_stage(presenting)
             self.release_held_room()
             if self._shown_text is not None:
                 self._show_verdict(*self._shown_text[1])
