@@ -241,3 +241,39 @@ def test_the_next_picture_is_laid_out_with_room_for_its_plots(win, qtbot):
         assert layout_problems(widget) == []
     finally:
         deck.set_deck(DECK)
+
+
+@pytest.mark.parametrize("layout", [THUMB_LAYOUT, (1280, 720)])
+def test_a_picture_smaller_than_its_layout_draws_the_layout_scaled_down(qapp, layout):
+    """A scene drawn at fewer pixels than its layout (the presenter's next picture,
+    1600 x 900 at 0.4; a 1280 x 720 slide at 0.5) is its layout scaled down: the same
+    picture as drawn at full size and then shrunk. It was laid out again at the pixel
+    size (640 x 360): Word order's plots squashed to slivers under titles lying over
+    each other, and at 1280 x 720 the word-axis title "queries" touched the tick label
+    "bites" of the widget kept at the layout (12 problems)."""
+    from gui.export.deck import SceneWidgets, scene_image_steps
+    from gui.plotting.layout_check import layout_problems
+
+    order = _scene("permutation", "Order")
+    width, height = layout
+    scale = THUMB_SIZE[0] / width
+    widgets = SceneWidgets()
+    small = list(scene_image_steps(order, width, height, scale=scale, widgets=widgets))[-1]
+    pw, ph = small.width(), small.height()
+    assert (pw, ph) == (round(width * scale), round(height * scale))
+    kept = next(w for w in widgets.widgets() if w.spec.view_id == "permutation")
+    assert layout_problems(kept) == []
+    full = scene_image(order, width, height)
+    shrunk = full.scaled(
+        pw,
+        ph,
+        QtCore.Qt.AspectRatioMode.IgnoreAspectRatio,
+        QtCore.Qt.TransformationMode.SmoothTransformation,
+    )
+    # compared in 8 x 8 blocks (small text is hinted, not shrunk, at the smaller size)
+    blocks = [
+        _pixels(image)[: ph // 8 * 8, : pw // 8 * 8].reshape(ph // 8, 8, pw // 8, 8, 3)
+        for image in (small, shrunk)
+    ]
+    diff = np.abs(blocks[0].mean(axis=(1, 3)) - blocks[1].mean(axis=(1, 3))).max(axis=2)
+    assert np.mean(diff > 32) < 0.01, (np.mean(diff > 32), diff.mean())

@@ -356,8 +356,16 @@ class ImageExport:
         self.widget.resize(*size)
         self.render: Any
         if fmt == "png":
+            # pixels smaller than the layout (a scale under 1: the presenter's picture
+            # of the next scene, laid out at 1600 x 900, drawn at 640 x 360) draw the
+            # layout scaled down; laid out again at the pixel size, its plots were
+            # squashed under titles lying over each other
             self.render = snapshot.ImageRender(
-                self.widget, width=pixels[0], height=pixels[1], transparent=transparent
+                self.widget,
+                width=pixels[0],
+                height=pixels[1],
+                transparent=transparent,
+                keep_layout=True,
             )
         else:
             self.render = snapshot.SvgRender(

@@ -30,12 +30,17 @@ reduce_curves = True
 
 
 def _plan(
-    widget: QtWidgets.QWidget, width: int | None, height: int | None, scale: float | None
+    widget: QtWidgets.QWidget,
+    width: int | None,
+    height: int | None,
+    scale: float | None,
+    keep_layout: bool = False,
 ) -> tuple[QtCore.QSize, QtCore.QSize, float]:
     """Return ``(logical size, pixel size, device pixel ratio)`` for a render request.
 
     Enlarging uses a pixel ratio (>= 1) keeping on-screen proportions; otherwise the
-    widget is re-laid out at the requested size."""
+    widget is re-laid out at the requested size, or with ``keep_layout`` drawn as laid
+    out now, scaled down to it."""
     cw, ch = max(widget.width(), 1), max(widget.height(), 1)
     if any(v is not None and not v > 0 for v in (width, height, scale)):
         raise ValueError(f"size must be positive: width={width}, height={height}, scale={scale}")
@@ -52,6 +57,8 @@ def _plan(
     else:
         pw, ph = width, height
     dpr = max(1.0, min(pw / cw, ph / ch))
+    if keep_layout and dpr == 1.0:
+        return QtCore.QSize(cw, ch), QtCore.QSize(pw, ph), 1.0
     logical = QtCore.QSize(max(1, round(pw / dpr)), max(1, round(ph / dpr)))
     return logical, QtCore.QSize(pw, ph), dpr
 
@@ -486,7 +493,8 @@ class ImageRender:
 
     Iterate :meth:`steps` to the end (each yields ``(done, total)``, painting one part
     of the widget: a plain widget or one plot-sized tile); :attr:`image` is then the
-    finished image. Stopping early leaves the widget as it was.
+    finished image. Stopping early leaves the widget as it was. ``keep_layout``: a
+    size smaller than the widget's draws its layout scaled down (see :func:`_plan`).
     """
 
     def __init__(
@@ -496,9 +504,10 @@ class ImageRender:
         height: int | None = None,
         scale: float | None = None,
         transparent: bool = False,
+        keep_layout: bool = False,
     ) -> None:
         self.widget = widget
-        self.logical, pixels, self.dpr = _plan(widget, width, height, scale)
+        self.logical, pixels, self.dpr = _plan(widget, width, height, scale, keep_layout)
         self.image = QtGui.QImage(pixels, QtGui.QImage.Format.Format_ARGB32_Premultiplied)
         fill = widget.palette().window().color()
         self.image.fill(QtCore.Qt.GlobalColor.transparent if transparent else fill)
