@@ -679,3 +679,27 @@ def test_a_scene_heading_breaks_before_its_place_in_the_deck(studio):
         assert widget.title.minimumSizeHint().width() <= port
     finally:
         deck.dock.hide()
+
+
+def test_animation_box_shows_without_scrolling_the_deck_dock(studio):
+    """Found on Xvfb (1280 × 720, 150 %, windowed, lecture deck open): the deck dock's
+    Animation box began at the dock's bottom edge below the title and speaker-note
+    fields, and only its heading showed without scrolling. It comes right below the
+    scene list (the fields a lecturer edits while preparing come after it): with the
+    dock scrolled to the top the whole box, its Play button included, is in sight."""
+    deck = studio.lecture.deck
+    try:
+        _show(studio, "permutation", 1.5, (1280, 720))
+        deck.show_dock()
+        _settle(studio)
+        scroll = studio.findChild(QtWidgets.QScrollArea, "deck-scroll")
+        scroll.verticalScrollBar().setValue(0)
+        _settle(studio)
+        port = scroll.viewport()
+        for name in ("sweep-param", "sweep-play", "sweep-export"):
+            widget = studio.findChild(QtWidgets.QWidget, name)
+            box = QtCore.QRect(widget.mapTo(port, QtCore.QPoint(0, 0)), widget.size())
+            assert widget.isVisible() and port.rect().contains(box), (name, box, port.rect())
+        assert deck.list.height() >= 2 * deck.list.sizeHintForRow(0)  # the list still shows
+    finally:
+        deck.dock.hide()

@@ -92,7 +92,12 @@ class Lecture(QtCore.QObject):
         self.ignored_settings: list[str] = []
         self.display = window.add_feature(DisplayController(window))
         self.deck = window.add_feature(DeckController(window))
-        self.sweep = window.add_feature(SweepController(window, self.deck.body_layout))
+        # the Animation box right below the scene list, in sight without scrolling the
+        # dock (at 1280 x 720, 150 % it began at the dock's bottom edge, below the
+        # title and speaker-note fields, which are for preparing the deck)
+        body = self.deck.body_layout
+        below_list = body.indexOf(self.deck.list) + 1
+        self.sweep = window.add_feature(SweepController(window, body, at=below_list))
         self.animation = window.add_feature(AnimationExport(window, self.sweep))
         self.composite = window.add_feature(CompositeStage(window))
         self.help = window.add_feature(HelpOverlay(window))

@@ -146,7 +146,9 @@ class SweepController(QtCore.QObject):
         window: StudioWindow,
         layout: QtWidgets.QBoxLayout,
         frame_writer: FrameWriter | None = None,
+        at: int = -1,
     ) -> None:
+        """The Animation box goes into ``layout`` at index ``at`` (-1: last)."""
         super().__init__(window.qt)
         self.window = window
         self.frame_writer = frame_writer
@@ -162,11 +164,11 @@ class SweepController(QtCore.QObject):
         self.timer = QtCore.QTimer(self)
         self.timer.setTimerType(QtCore.Qt.TimerType.PreciseTimer)
         self.timer.timeout.connect(self._tick)
-        self._build(layout)
+        self._build(layout, at)
         window.view_changed.connect(lambda _view_id: self._view_changed())
         self._view_changed()
 
-    def _build(self, layout: QtWidgets.QBoxLayout) -> None:
+    def _build(self, layout: QtWidgets.QBoxLayout, at: int = -1) -> None:
         box = QtWidgets.QGroupBox("Animation", self.window.qt)
         grid = QtWidgets.QGridLayout(box)
         self.combo = QtWidgets.QComboBox(box)
@@ -243,7 +245,7 @@ class SweepController(QtCore.QObject):
         grid.addWidget(self.export_button, last, 1)
         self.buttons = QtWidgets.QHBoxLayout()  # more export buttons go here
         grid.addLayout(self.buttons, last + 1, 0, 1, 2)
-        layout.addWidget(box)
+        layout.insertWidget(at, box)
 
     # ------------------------------------------------------------------ choice
     def setup(self, view_id: str | None = None) -> SweepSetup | None:
