@@ -604,3 +604,37 @@ def test_shots_leave_out_a_dock_tabbed_behind_another(qapp):
         assert len(found) == 1 and "QLabel" in found[0], found
     finally:
         win.close()
+
+
+def test_no_title_ends_in_a_lone_short_word(shared_window, qtbot):
+    """Found on Xvfb (1920 × 1080, 200 %, presenting): Relative's Transformer-XL title
+    wrapped "… keys j ≤" / "8", a lone "8" on its own line. A wrapped title's last
+    line takes words down from the line before until it has six characters."""
+    window = shared_window
+    _set_stage(window, 1920, 1080, True, 2.0)
+    lone = []
+    for view_id in ("relative", "permutation"):
+        widget = _settled_at_defaults(window, qtbot, view_id)
+        for key, plot in widget.plots.items():
+            if not plot.plot.isVisible():
+                continue
+            lines = plot.plot.titleLabel.text.split("<br>")
+            if len(lines) > 1 and len(lines[-1]) < 6:
+                lone.append(f"{view_id}/{key}: {lines}")
+    assert lone == []
+
+
+def test_wrap_moves_a_word_down_to_a_lone_short_last_word(qapp):
+    from PySide6 import QtGui
+
+    from gui.plotting.panel_plot import wrap_in
+
+    font = QtGui.QFont()
+    font.setPointSize(20)
+    text = "Transformer-XL: score of query 8 = (a) + (b) + (c) + (d), keys j ≤ 8"
+    metrics = QtGui.QFontMetricsF(font)
+    width = metrics.horizontalAdvance(text[:-2]) + 2  # all but " 8" fits on a line
+    lines = wrap_in(text, font, width)
+    assert lines == ["Transformer-XL: score of query 8 = (a) + (b) + (c) + (d),", "keys j ≤ 8"]
+    assert all(metrics.horizontalAdvance(line) <= width for line in lines)
+    assert wrap_in("a b", font, 10 * width) == ["a b"]  # one line: nothing moves

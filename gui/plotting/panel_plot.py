@@ -139,7 +139,26 @@ def wrap_in(text: str, font: QtGui.QFont, width: float) -> list[str]:
         else:
             lines.append(word)
             line_w = word_w
-    return lines or [""]
+    return _balance_last_line(lines, metrics, width) if len(lines) > 1 else lines or [""]
+
+
+SHORT_LAST_LINE = 6  # characters: a wrapped text's last line takes words down to this
+
+
+def _balance_last_line(lines: list[str], metrics: QtGui.QFontMetricsF, width: float) -> list[str]:
+    """``lines`` with words of the line before moved down to a short last line (under
+    :data:`SHORT_LAST_LINE` characters) while it still fits ``width`` and that line
+    keeps a word: Relative's Transformer-XL title at 1920 x 1080, 200 %, on stage ended
+    in a line of its own holding "8"."""
+    while len(lines[-1]) < SHORT_LAST_LINE:
+        before, _space, moved = lines[-2].rpartition(" ")
+        if not before:
+            break
+        last = f"{moved} {lines[-1]}"
+        if metrics.horizontalAdvance(last) > width:
+            break
+        lines[-2:] = [before, last]
+    return lines
 
 
 def index_ticks(panel: Panel) -> tuple[list[tuple[float, str]] | None, ...]:
