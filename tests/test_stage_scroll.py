@@ -703,3 +703,42 @@ def test_animation_box_shows_without_scrolling_the_deck_dock(studio):
         assert deck.list.height() >= 2 * deck.list.sizeHintForRow(0)  # the list still shows
     finally:
         deck.dock.hide()
+
+
+def test_page_down_on_a_revealing_scene_shows_the_revealed_plot(studio):
+    """Found on Xvfb (1600 × 1000, 200 %, on stage, the lecture deck): the sinusoidal
+    scene reveals its six plots one per Page Down, two columns of them, and four came
+    below the fold: the audience saw nothing change. Each reveal scrolls the plot it
+    shows into sight."""
+    from core.views import VIEWS
+
+    model = VIEWS["sinusoidal"].model
+    deck = studio.lecture.deck
+    display = studio.lecture.display
+    deck.set_deck(Deck("d", (Scene("sinusoidal", model.defaults(), "Reveal", reveal=True),)))
+    try:
+        display.leave_presentation()
+        studio.resize(1280, 720)
+        display.present_scale = 2.0
+        display.enter_presentation(fullscreen=False)
+        assert deck.go(0)
+        _settle(studio)
+        widget = studio.views["sinusoidal"]
+        focus = studio.lecture.focus
+        order = focus.order("sinusoidal")
+        assert len(order) > 3 and widget.scrolls
+        unseen = []
+        for key in order[1:]:
+            assert deck.step(1) and deck.index == 0
+            _settle(studio)
+            port = widget.scroll_area.viewport()
+            item = widget.plots[key].plot
+            box = widget.canvas.mapFromScene(item.sceneBoundingRect()).boundingRect()
+            box.moveTopLeft(widget.canvas.viewport().mapTo(port, box.topLeft()))
+            if not (item.isVisible() and port.rect().contains(box.center())):
+                unseen.append((key, box, port.rect()))
+        assert unseen == []
+    finally:
+        display.leave_presentation()
+        deck.set_deck(Deck("empty", ()))
+        deck.dock.hide()
