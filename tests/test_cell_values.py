@@ -309,7 +309,7 @@ def test_masked_run_rectangles_are_qts_to_the_bit_and_paint_the_same(qapp):
     rect = QtCore.QRectF(-0.5, -0.5, 61, 83)
     layer.set_cells(image, rect, None, (200, 200, 200))
     assert len(layer.runs) > 60
-    rows, cols = layer.shape
+    rows, cols = layer.grid_shape
     dx, dy = rect.width() / cols, rect.height() / rows
     transforms = [
         QtGui.QTransform(0.3298128363504203, 0, 0, 0.3298128363504203, 39.77, 15.69),
@@ -661,3 +661,22 @@ def test_hatching_on_a_translating_painter_is_filled_with_a_wide_texture(qapp):
     fill_rects(p, np.array([[0.0, 0.0, 30.0, 20.0]]), brush)
     p.end()
     assert [b.style() for b in Recorder.brushes] == [QtCore.Qt.BrushStyle.BDiagPattern]
+
+
+def test_a_click_on_a_grid_with_values_reaches_pyqtgraph(win, qtbot):
+    """Found on Xvfb (lecture deck, Word order on stage): a click on a heatmap that
+    prints its values killed the application (SIGSEGV). pyqtgraph's click handling asks
+    every item under the mouse for its ``shape()``; the cell layer's ``shape`` was its
+    grid's (rows, cols) tuple: "TypeError: 'tuple' object is not callable", raised in
+    the scene's mouseReleaseEvent, and shiboken crashed reporting it."""
+    widget = _show(win, "relative", seq_len=8)
+    plot = widget.plots["grid"]
+    assert plot.cells.value_font() is not None  # values printed: the layer is there
+    centre = plot.plot.getViewBox().sceneBoundingRect().center()
+    items = widget.canvas.scene().items(centre)
+    assert plot.cells in items
+    for item in items:  # what GraphicsScene.itemsNearEvent does with each
+        assert isinstance(item.shape(), QtGui.QPainterPath), type(item).__name__
+    pos = widget.canvas.mapFromScene(centre)
+    qtbot.mouseClick(widget.canvas.viewport(), QtCore.Qt.MouseButton.LeftButton, pos=pos)
+    assert win.wait_idle() and widget.isVisible()

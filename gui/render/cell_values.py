@@ -287,7 +287,7 @@ class CellLayer(ViewOverlay):
     def __init__(self, view: pg.ViewBox) -> None:
         super().__init__(view, z=5)  # over the data, under tile labels and hover
         self.rect = QtCore.QRectF()  # the image in data coordinates
-        self.shape = (0, 0)
+        self.grid_shape = (0, 0)  # (rows, cols); not ``shape``: QGraphicsItem.shape()
         self._texts: list[tuple[int, int, str, bool]] | None = []  # None: not made yet
         self._source: tuple[np.ndarray, np.ndarray, bool] | None = None  # to make them from
         # masked runs, (n, 3) rows of (row, first column, end column), found from
@@ -337,7 +337,7 @@ class CellLayer(ViewOverlay):
         ``colors`` (``(rows, cols, 3)`` uint8: the text contrasts with them; ``None``:
         no values printed) and masked cells filled with ``masked_rgb``."""
         rows, cols = image.shape
-        self.rect, self.shape = QtCore.QRectF(rect), (rows, cols)
+        self.rect, self.grid_shape = QtCore.QRectF(rect), (rows, cols)
         self.fill = QtGui.QColor(*masked_rgb)
         # (also when too many runs to hatch; one pass, a sixth of finding the runs)
         # (a Toeplitz view's 2k − 1 values, not its k² cells: see core.toeplitz)
@@ -467,7 +467,7 @@ class CellLayer(ViewOverlay):
 
     def cell_size(self) -> tuple[float, float]:
         """Width and height of one cell in view-box pixels."""
-        rows, cols = self.shape
+        rows, cols = self.grid_shape
         if rows == 0 or cols == 0:
             return 0.0, 0.0
         area = self.view.childGroup.transform().mapRect(self.rect)
@@ -480,7 +480,7 @@ class CellLayer(ViewOverlay):
         return [(text, self._cell_rect(r, c)) for r, c, text, _dark in self.texts]
 
     def _cell_rect(self, row: int, col: int) -> QtCore.QRectF:
-        rows, cols = self.shape
+        rows, cols = self.grid_shape
         dx, dy = self.rect.width() / cols, self.rect.height() / rows
         cell = QtCore.QRectF(self.rect.left() + col * dx, self.rect.top() + row * dy, dx, dy)
         return self.view.childGroup.transform().mapRect(cell)
@@ -585,7 +585,7 @@ class CellLayer(ViewOverlay):
 
     def _draw(self, p: QtGui.QPainter, tr: QtGui.QTransform, font: QtGui.QFont | None) -> None:
         """Hatch the masked runs and print the values (view-box pixels)."""
-        rows, cols = self.shape
+        rows, cols = self.grid_shape
         dx, dy = self.rect.width() / cols, self.rect.height() / rows
         x0, y0 = self.rect.left(), self.rect.top()
         if self.masked:
