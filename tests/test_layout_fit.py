@@ -500,7 +500,8 @@ def test_small_grids_label_every_index_in_a_small_window(shared_window, qtbot):
 def _wrap_words(text: str, metrics, width: float) -> list[str]:
     """The reference wrap :func:`gui.plotting.panel_plot.wrap_in` must agree with: every
     candidate line measured whole (``text`` broken at spaces into lines no wider than
-    ``width``, a word wider than that broken after its punctuation)."""
+    ``width``, a word wider than that broken after its punctuation), then a last line
+    under six characters takes words down from the line before while it fits."""
     from gui.plotting.panel_plot import _split_word
 
     lines: list[str] = []
@@ -511,6 +512,11 @@ def _wrap_words(text: str, metrics, width: float) -> list[str]:
             lines.extend(_split_word(word, metrics, width))
         else:
             lines.append(word)
+    while len(lines) > 1 and len(lines[-1]) < 6 and " " in lines[-2]:
+        before, moved = lines[-2].rsplit(" ", 1)
+        if metrics.horizontalAdvance(f"{moved} {lines[-1]}") > width:
+            break
+        lines[-2:] = [before, f"{moved} {lines[-1]}"]
     return lines or [""]
 
 
