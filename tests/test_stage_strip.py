@@ -301,3 +301,34 @@ def test_clicker_commits_a_value_typed_into_the_strip_before_stepping(window, qt
     assert state.values["n"] == 12 and state.values["m"] == 3
     qtbot.keyClick(window.stage, Key.Key_Z, Mod.ControlModifier)  # and before it
     assert state.values["n"] == 9 and spin.value() == 9
+
+
+def test_clicker_commits_a_list_typed_into_the_strip_before_stepping(window, qtbot):
+    """The same for a text field (a list of dimensions): the typed "0,1" was dropped by
+    Page Down, the plots kept six dimensions and the field showed the next value."""
+    deck = window.lecture.deck
+    model = VIEWS["sinusoidal"].model
+    scenes = (
+        Scene("sinusoidal", model.defaults(), "a", panels=("waves", "heatmap"), reveal=True),
+        Scene("sinusoidal", model.validate({"d_model": 16}, partial=True), "b"),
+    )
+    deck.set_deck(Deck("d", scenes))
+    controls = _present(window, "sinusoidal")
+    state = window.states["sinusoidal"]
+    assert deck.index == 0 and state.values["dims"] == (0, 1, 2, 3, 4, 5)
+    controls.show_strip()
+    field = controls.strip.findChild(QtWidgets.QLineEdit, "strip-dims")
+    window.activateWindow()
+    field.setFocus()
+    field.selectAll()
+    qtbot.keyClicks(field, "0,1")  # typed, not entered
+    assert state.values["dims"] == (0, 1, 2, 3, 4, 5)
+    qtbot.keyClick(field, Key.Key_PageDown)  # reveals the second panel
+    assert deck.index == 0
+    assert state.values["dims"] == (0, 1) and field.text() == "0,1"
+    qtbot.keyClick(field, Key.Key_PageDown)  # the next scene: its own values
+    assert deck.index == 1 and state.values["d_model"] == 16
+    assert state.values["dims"] == (0, 1, 2, 3, 4, 5)
+    window.stage.setFocus()
+    qtbot.keyClick(window.stage, Key.Key_Z, Mod.ControlModifier)  # back to the typed list
+    assert state.values["dims"] == (0, 1) and state.values["d_model"] == 32

@@ -474,12 +474,17 @@ class Lecture(QtCore.QObject):
         )
 
     def _commit_typed(self, obj: QtCore.QObject) -> None:
-        """Commit a value typed into a spin box and not entered yet, as Enter would (its
-        own undo step): Ctrl+Z after typing 64 undid an older change and left "64" in
-        the field over plots still drawn for the old value."""
+        """Commit a value typed into a spin box or a text field and not entered yet, as
+        Enter would (its own undo step): Ctrl+Z after typing 64 undid an older change and
+        left "64" in the field over plots still drawn for the old value."""
         if isinstance(obj, QtWidgets.QAbstractSpinBox):
             obj.interpretText()
             self.window.current_state.end_merge()
+        elif isinstance(obj, QtWidgets.QLineEdit) and obj.isModified():
+            # (a parameter's text field commits on editingFinished, as on Enter; the
+            # deck's step would replace the typed text with the next scene's value)
+            obj.editingFinished.emit()
+            obj.setModified(False)
 
     def _shortcut_override(self, obj: QtCore.QObject, event: QtGui.QKeyEvent) -> bool:
         if not isinstance(obj, QtWidgets.QWidget) or obj.window() is not self.window.qt:
