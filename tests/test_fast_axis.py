@@ -481,3 +481,26 @@ def test_axes_with_inputs_seen_before_take_their_draw_specs_from_the_cache(qtbot
     assert frame((3.5, 88.25)) == (0, 4)
     assert frame((0.0, 517.0)) == (0, 2)  # back to a range drawn before
     assert frame((0.0, 518.0)) == (1, 1)
+
+
+def test_an_axis_on_stage_does_not_take_the_specs_of_one_in_the_window(qtbot):
+    """Index labels shrink less on stage (``stage``): the same axis in the same place
+    with the same font is another key there (at a presentation scale equal to the
+    window's, a view's axes would otherwise take the window's smaller labels)."""
+    win = pg.GraphicsLayoutWidget()
+    qtbot.addWidget(win)
+    win.resize(400, 300)
+    plot = win.addPlot(axisItems={n: FastAxisItem(n) for n in AXES})
+    win.show()
+    win.grab()
+    axis = plot.getAxis("bottom")
+    axis.index_labels = True
+    image = QtGui.QImage(10, 10, QtGui.QImage.Format.Format_ARGB32)
+    painter = QtGui.QPainter(image)
+    try:
+        window_key = axis.spec_key(painter)
+        axis.stage = True
+        stage_key = axis.spec_key(painter)
+    finally:
+        painter.end()
+    assert window_key is not None and window_key != stage_key

@@ -791,8 +791,8 @@ class FastAxisItem(pg.AxisItem):
         """Everything :meth:`_generate` reads, as a hashable key (``None``: not in a
         view): the axis' class, side, rectangles (its own, its bounding rect and its
         linked view's), the linear part of its device transform (the length in pixels),
-        range, tick state, grid, style, pens, tick font, label rules and the device's
-        resolution the text is measured at."""
+        range, tick state, grid, style, pens, tick font, label rules (on stage or not)
+        and the device's resolution the text is measured at."""
         transform = device_transform(self)
         if transform is None:
             return None
@@ -818,6 +818,7 @@ class FastAxisItem(pg.AxisItem):
             _pen_key(self.tickPen()),
             self.keep_labels,
             self.index_labels,
+            self.stage,  # (index labels' smallest size)
             device.logicalDpiX() if device is not None else 0,
             device.logicalDpiY() if device is not None else 0,
         )
