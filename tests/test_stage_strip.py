@@ -268,6 +268,14 @@ def test_pointer_in_the_side_margins_keeps_the_strip(window, qtbot):
     assert not controls.visible
 
 
+def _type_without_enter(window, qtbot, field: QtWidgets.QWidget, text: str) -> None:
+    """Type ``text`` over the value in ``field`` (a strip field), without Enter."""
+    window.activateWindow()
+    field.setFocus()
+    field.selectAll()
+    qtbot.keyClicks(field, text)
+
+
 def test_clicker_commits_a_value_typed_into_the_strip_before_stepping(window, qtbot):
     """A value typed into a strip field without Enter is committed when Page Down steps
     the deck, as its own undo step. It was dropped: on a scene that reveals its panels
@@ -286,10 +294,7 @@ def test_clicker_commits_a_value_typed_into_the_strip_before_stepping(window, qt
     assert deck.index == 0 and state.values["n"] == 9
     controls.show_strip()
     spin = controls.strip.findChild(QtWidgets.QSpinBox, "strip-n")
-    window.activateWindow()
-    spin.setFocus()
-    spin.selectAll()
-    qtbot.keyClicks(spin, "12")  # typed, not entered
+    _type_without_enter(window, qtbot, spin, "12")
     assert state.values["n"] == 9  # (keyboard tracking off: nothing committed yet)
     qtbot.keyClick(spin, Key.Key_PageDown)  # reveals the second panel
     assert deck.index == 0
@@ -318,10 +323,7 @@ def test_clicker_commits_a_list_typed_into_the_strip_before_stepping(window, qtb
     assert deck.index == 0 and state.values["dims"] == (0, 1, 2, 3, 4, 5)
     controls.show_strip()
     field = controls.strip.findChild(QtWidgets.QLineEdit, "strip-dims")
-    window.activateWindow()
-    field.setFocus()
-    field.selectAll()
-    qtbot.keyClicks(field, "0,1")  # typed, not entered
+    _type_without_enter(window, qtbot, field, "0,1")
     assert state.values["dims"] == (0, 1, 2, 3, 4, 5)
     qtbot.keyClick(field, Key.Key_PageDown)  # reveals the second panel
     assert deck.index == 0
