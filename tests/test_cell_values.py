@@ -99,8 +99,13 @@ def test_course_grid_prints_i_minus_j_in_square_cells(win):
     widget.canvas.viewport().repaint()
     # (whether the free cells come out unequal depends on the plot's shape: test the lock)
     assert not plot.plot.getViewBox().state["aspectLocked"]
-    widget.apply_theme()  # plots built anew (a theme, scale or mode change) keep it
+    widget.apply_theme()  # a theme, scale or mode change re-styles the plot: kept
     assert win.wait_idle()
+    assert widget.plots["grid"] is plot and plot.square_cells is False
+    widget._layout_key = None  # plots built anew (a new grid) keep it
+    widget.show_data(widget.data)
+    assert win.wait_idle()
+    assert widget.plots["grid"] is not plot
     plot = widget.plots["grid"]
     widget.canvas.viewport().repaint()
     assert plot.plot.getViewBox().menu is None

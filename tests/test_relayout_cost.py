@@ -1,4 +1,5 @@
-"""How often a mode, scale or focus change rebuilds the views' plot grids.
+"""How often a mode, scale or focus change rebuilds the views' plot grids (a new
+scale or theme re-styles the plots in place and moves them to other columns).
 
 A view's grid is rebuilt (every plot, axis and legend made anew) when its panel layout
 or its number of columns changes. Presentation mode and a UI scale apply to every view
@@ -39,7 +40,14 @@ def _restore(widgets) -> None:
         widget.canvas.clear = widget.canvas.ci.clear
 
 
-def test_presentation_mode_rebuilds_the_shown_view_once_and_hidden_views_when_shown(window):
+def _restyles(widget) -> list[int]:
+    return [plot.restyled for plot in widget.plots.values()]
+
+
+def test_presentation_mode_restyles_the_shown_view_once_and_hidden_views_when_shown(window):
+    """F5 re-styles the plots of the view on screen in place, once, and moves them to
+    the stage's columns (it rebuilt every plot, twice where the columns changed); a
+    hidden view waits until shown. No grid is rebuilt either way."""
     # alibi's nine small multiples take fewer columns on the stage, at its larger scale
     window.set_view("alibi")
     _settle(window)
@@ -47,35 +55,45 @@ def test_presentation_mode_rebuilds_the_shown_view_once_and_hidden_views_when_sh
     _settle(window)
     alibi, rope = window.views["alibi"], window.views["rope"]
     hidden_plots = list(alibi.plots.values())
+    rope_plots = list(rope.plots.values())
     window_columns = alibi.columns
     display = window.lecture.display
     widgets = {"alibi": alibi, "rope": rope}
     counts = _count_rebuilds(widgets)
+    alibi_styles, rope_styles = _restyles(alibi), _restyles(rope)
+    reflows = alibi.grid_reflows
     try:
         display.enter_presentation(fullscreen=False)
-        # the shown view once (it was rebuilt a second time when its columns changed:
-        # first for the new scale in the window's columns, then in the stage's)
-        assert counts["rope"] == 1
+        # the shown view once, in place
+        assert counts["rope"] == 0
+        assert list(rope.plots.values()) == rope_plots
+        assert _restyles(rope) == [n + 1 for n in rope_styles]
         _settle(window)
-        # a hidden view waits (it was rebuilt in its grid's full columns, to be
-        # rebuilt again in those that fit when shown)
+        # a hidden view waits
         assert counts["alibi"] == 0
         assert list(alibi.plots.values()) == hidden_plots
+        assert _restyles(alibi) == alibi_styles
         window.set_view("alibi")
         _settle(window)
-        assert counts["alibi"] == 1  # redrawn for the stage's scale when shown
+        # re-styled for the stage's scale when shown, its plots moved to its columns
+        assert counts["alibi"] == 0
+        assert list(alibi.plots.values()) == hidden_plots
+        assert _restyles(alibi) == [n + 1 for n in alibi_styles]
+        assert alibi.grid_reflows == reflows + 1
         stage_columns = alibi.columns
         assert stage_columns < window_columns  # (else the test shows nothing)
         # laid out as a fit from scratch would: fitting again changes nothing
-        before = counts["alibi"]
         alibi.fit_grid()
-        assert alibi.columns == stage_columns and counts["alibi"] == before
-        counts.clear()
+        assert alibi.columns == stage_columns and counts["alibi"] == 0
+        assert alibi.grid_reflows == reflows + 1
+        rope_styles = _restyles(rope)
         display.leave_presentation()
-        assert counts["alibi"] == 1
+        assert counts["alibi"] == 0
+        assert _restyles(alibi) == [n + 2 for n in alibi_styles]
         _settle(window)
-        assert counts["rope"] == 0
+        assert counts["rope"] == 0 and _restyles(rope) == rope_styles
         assert alibi.columns == window_columns
+        assert list(alibi.plots.values()) == hidden_plots
     finally:
         _restore(widgets)
         display.leave_presentation()

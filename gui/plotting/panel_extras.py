@@ -273,6 +273,21 @@ class PanelExtras:
             self.arrows += [line, head, label]
         self.plot.setRange(xRange=(-1.5, 1.5), yRange=(-1.5, 1.5), padding=0)
 
+    def _restyle_arrows(self, theme: Theme) -> None:
+        """The arrows :meth:`_show_arrows` made, in ``theme``'s colours and sizes."""
+        if not self.arrows:
+            return
+        self.arrows[0].setPen(pg.mkPen(theme.grid, width=1))
+        for i in range(len(self.arrows) // 3):
+            line, head, label = self.arrows[1 + 3 * i : 4 + 3 * i]
+            color = series_color(i, theme)
+            line.setPen(pg.mkPen(color, width=theme.line_width + 1))
+            head.setStyle(headLen=theme.scaled(18), brush=color, pen=None)
+            label.setColor(color)
+            label.setFont(theme.font(12, bold=True))
+        # the range a new plot starts from (the view's aspect follows its new size)
+        self.plot.setRange(xRange=(-1.5, 1.5), yRange=(-1.5, 1.5), padding=0)
+
     def table_height(self) -> float | None:
         """Pixels this plot needs to show its whole table (title row included) at the
         width it has now; ``None`` when it shows no table."""

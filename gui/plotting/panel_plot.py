@@ -366,6 +366,8 @@ class PanelPlot(PanelExtras, CellDisplay):
         self.grid: GridLines | None = None
         self.tile_labels: TileLabels | None = None
         self._shape: tuple | None = None
+        self._styled: Theme | None = None  # the theme the items were made or re-styled in
+        self.restyled = 0  # re-styles in place for another theme or UI scale (tests)
         self.rebuilds = 0  # how often the items were made anew (their owners re-collect them)
         self.restyles = self.relabels = 0  # axis titles set with their styles / text alone
         self._labels_key: tuple | None = None  # what _apply_labels last applied
@@ -416,13 +418,19 @@ class PanelPlot(PanelExtras, CellDisplay):
             panel.colormap,
             panel.log_x,
             panel.log_y,
-            theme.name,
         )
         rebuilt = shape != self._shape
         if rebuilt:
             self._rebuild(panel, theme)
             self.rebuilds += 1
             self._shape = shape
+        elif theme != self._styled:
+            # another theme or UI scale (F5, the dark/light toggle, a colormap): the
+            # items take its colours and sizes where they are (a rebuild of every plot
+            # of the view took 0.5-2 s of CPU each way of F5)
+            self._restyle(panel, theme)
+            self.restyled += 1
+        self._styled = theme
         self.panel = panel
         changed = rebuilt
         # Title/axis text is re-laid out on every set (about half of show()'s time during
@@ -762,6 +770,85 @@ class PanelPlot(PanelExtras, CellDisplay):
             # levels follow a slider (ALiBi's) re-rendered and blended it every frame
             self.colorbar.axis.setCacheMode(QtWidgets.QGraphicsItem.CacheMode.NoCache)
 
+    def restart_axes(self) -> None:
+        """The axes size themselves from here on as new axes would: for new fonts (a
+        re-style) or a new place in the grid (other columns). pyqtgraph keeps the
+        room of wider labels shown before (up to 10 px), and an axis title wrapped at
+        a width the plot had on its way there (the chrome coming back after F5)
+        held its two lines' room after it fitted on one."""
+        for name in ("bottom", "left"):
+            axis = self.plot.getAxis(name)
+            if isinstance(axis, FastAxisItem):
+                axis.restart_text_room()
+
+    def _restyle(self, panel: Panel, theme: Theme) -> None:
+        """Give the items :meth:`_rebuild` made the colours and sizes of ``theme`` (a new
+        UI scale, light or dark, colormaps) where they are, as :meth:`_rebuild` would
+        make them in it: pens, markers, bars, bands, grid, colormap and colour bar,
+        legend text colour. The axis and plot titles, tick fonts, the legend's and the
+        colour bar's text sizes follow from :meth:`show` (their keys hold the theme);
+        an arrows panel's arrows and texts take the theme's colours and sizes too; a
+        mosaic's tile labels and the masked cells' key are made again by the show.
+        (A highlight's mask, :mod:`gui.plotting.emphasis`, keeps the pen it was set
+        with until set again.)"""
+        self.restart_axes()
+        if self.grid is not None:
+            self.grid.background = QtGui.QColor(theme.background)
+            self.grid.update()
+        groups: set[LineGroup] = set()
+        if panel.kind in ("curves", "arrows"):
+            for i, (item, s) in enumerate(zip(self.curves, panel.series, strict=True)):
+                color = pg.mkColor(series_color(i if s.color is None else s.color, theme))
+                if s.opacity < 1.0:
+                    color.setAlphaF(max(0.0, float(s.opacity)))
+                if s.style == "scatter":
+                    item.opts["symbolBrush"] = pg.mkBrush(color)
+                    item.opts["symbolSize"] = theme.scaled(7)
+                    # the markers styled anew, from an empty atlas: its widest symbol
+                    # (the larger scale's) is the room auto-range leaves at the ends
+                    item.scatter.fragmentAtlas.clear()
+                    item.scatter.clear()
+                    item._styled = None
+                    item.updateItems(styleUpdate=True)
+                    continue
+                item.setPen(self._curve_pen(s.style, color, theme))
+                # set_quality strokes the new pen (solid while live, as before)
+                item._full_pen = item.opts["pen"]
+                item._solid_pen = None
+                if isinstance(item, LineItem) and item.painted_by is not None:
+                    groups.add(item.painted_by)
+            for group in groups:
+                group.refresh()
+            for band in self.bands:
+                band.fill = QtGui.QColor(theme.masked)
+                band.hatch = QtGui.QColor(theme.masked_hatch)
+                band.update()
+            for text in self.text_labels:
+                text.setFont(theme.font(11, bold=True))
+            self._restyle_arrows(theme)
+        self._quality = None
+        if self.bars is not None:
+            self.bars.setOpts(brush=series_color(0, theme))
+        if self.image is not None:
+            cmap = theme.colormap(panel.colormap)
+            self.image.setColorMap(cmap)
+            self._image_source = None  # shown again: the cells' colours follow the map
+            self._drop_masked_key()
+            self._drop_tile_labels()
+            bar = self.colorbar
+            if bar is not None:
+                bar.setColorMap(cmap)
+                bar.layout.setColumnFixedWidth(1, theme.scaled(14))
+                bar.axis.setTextPen(theme.foreground)
+                bar.axis.setPen(theme.foreground)
+        legend = self.legend
+        if legend is not None and shiboken6.isValid(legend):
+            legend.setLabelTextColor(theme.foreground)
+            for sample, label in legend.items:
+                label.setText(label.text)  # (setLabelTextColor only stores the colour)
+                sample.update()
+            self._legend_width = None  # fitted again (_refresh_legend)
+
     def _drop_legend(self) -> None:
         """Remove the legend from the scene *and* from the ``PlotItem``.
 
@@ -787,7 +874,6 @@ class PanelPlot(PanelExtras, CellDisplay):
     ) -> LineItem | pg.PlotDataItem:
         """A series' item, added to the plot unless ``add`` is false (a line that a
         :class:`LineGroup` paints: the group is added)."""
-        width = theme.line_width
         if style == "scatter":
             # its symbols export as one path (vector symbols one by one: minutes)
             scatter = SymbolSeries(
@@ -800,17 +886,22 @@ class PanelPlot(PanelExtras, CellDisplay):
             )
             self.plot.addItem(scatter)
             return scatter
-        pen = pg.mkPen(
-            color,
-            width=width,
-            style=QtCore.Qt.PenStyle.DashLine
-            if style == "dashed"
-            else QtCore.Qt.PenStyle.SolidLine,
-        )
-        item = LineItem(pen=pen, name=name)  # legend entry and log mode from addItem
+        item = LineItem(
+            pen=self._curve_pen(style, color, theme), name=name
+        )  # legend entry and log mode from addItem
         if add:
             self.plot.addItem(item)
         return item
+
+    @staticmethod
+    def _curve_pen(style: str, color: str | QtGui.QColor, theme: Theme) -> QtGui.QPen:
+        """The pen of a line series of ``style`` (solid, dashed) in ``color``."""
+        dashed = style == "dashed"
+        return pg.mkPen(
+            color,
+            width=theme.line_width,
+            style=QtCore.Qt.PenStyle.DashLine if dashed else QtCore.Qt.PenStyle.SolidLine,
+        )
 
     @staticmethod
     def _band_x(panel: Panel, band: Band) -> tuple[float, float]:

@@ -31,6 +31,7 @@ from gui.render.axis_specs import AxisLayout, generate_draw_specs, log_rank, sep
 from gui.render.pg_compat import (
     device_transform,
     explicit_ticks,
+    new_axis_text_size,
     report_text_size,
     reset_text_size,
     tick_state,
@@ -957,6 +958,21 @@ class FastAxisItem(pg.AxisItem):
         4 px narrower than a new widget did."""
         self._held_key = None
         self._fresh_room = True
+
+    def restart_text_room(self) -> None:
+        """Room for the tick text and the title as on a new axis (a new UI scale or
+        theme: the plot re-styled in place is to look as one built anew): the title
+        unwrapped at full size until fitted again, the tick text's room a new axis'."""
+        self._held_key = None
+        self._fresh_room = False
+        label = self.label
+        if label is not None:
+            if label.textWidth() >= 0:
+                label.setTextWidth(-1)
+            if label.scale() != 1.0:
+                label.setScale(1.0)
+        self._label_fit = None
+        new_axis_text_size(self)
 
     def label_ranks(self, label_ticks: list[tuple[int, float]]) -> list[tuple[int, int]]:
         """Which labels stay when labels crowd (lowest first): higher tick levels, and

@@ -78,6 +78,9 @@ PRIVATE_MEMBERS: dict[str, dict[str, Member]] = {
         "_tickPen": _attribute(used_by="grid_lines"),
         # the width/height reserved for tick text, as generateDrawSpecs reports it
         "_updateMaxTextSize": _method("x", used_by="fast_axis"),
+        # the axis sized to its text room now (new_axis_text_size)
+        "_updateWidth": _method(used_by="pg_compat (new_axis_text_size)"),
+        "_updateHeight": _method(used_by="pg_compat (new_axis_text_size)"),
         # the painter transform to the device (trailing underscore: pyqtgraph's own)
         "deviceTransform_": _method(used_by="axis_specs"),
         # replaced (keep_identical_axis_titles); what it calls after setting the title
@@ -110,6 +113,11 @@ PRIVATE_MEMBERS: dict[str, dict[str, Member]] = {
 
 #: Undocumented but public-looking members the code relies on (not routed, only checked).
 INTERNAL_MEMBERS: dict[str, dict[str, Member]] = {
+    "GraphicsLayout": {
+        # row → column → item, and item → its cells (what removeItem and addItem keep)
+        "rows": _attribute(used_by="pg_compat (move_in_grid)"),
+        "items": _attribute(used_by="pg_compat (move_in_grid), view_widget"),
+    },
     "AxisItem": {
         "picture": _attribute(used_by="fast_axis, snapshot"),  # what paint() plays
         "generateDrawSpecs": _method("p", used_by="fast_axis, snapshot"),
@@ -329,6 +337,7 @@ PORTED_SOURCES: dict[str, tuple[str, str]] = {
 }
 
 _CLASSES: dict[str, type] = {
+    "GraphicsLayout": pg.GraphicsLayout,
     "AxisItem": pg.AxisItem,
     "PlotCurveItem": pg.PlotCurveItem,
     "ImageItem": pg.ImageItem,
@@ -344,6 +353,7 @@ _CLASSES: dict[str, type] = {
 }
 
 _FRESH: dict[str, Callable[[], Any]] = {
+    "GraphicsLayout": pg.GraphicsLayout,
     "AxisItem": lambda: pg.AxisItem("left"),
     "PlotCurveItem": pg.PlotCurveItem,
     "ImageItem": pg.ImageItem,
@@ -400,6 +410,37 @@ def reset_text_size(axis: pg.AxisItem, size: float) -> None:
     one showing the same labels."""
     axis.textWidth, axis.textHeight = 30, 18  # as AxisItem.__init__
     axis._updateMaxTextSize(size)
+
+
+def new_axis_text_size(axis: pg.AxisItem) -> None:
+    """Give ``axis`` the room for tick text a new axis starts with (pyqtgraph's 30 px
+    wide, 18 px high), sized to it now: an axis re-styled for another UI scale then
+    grows and shrinks from there as a new one would (it shrinks only by more than
+    10 px: the larger scale's room stayed)."""
+    axis.textWidth, axis.textHeight = 30, 18  # as AxisItem.__init__
+    if axis.orientation in ("left", "right"):
+        axis._updateWidth()
+    else:
+        axis._updateHeight()
+
+
+def move_in_grid(
+    grid: pg.GraphicsLayout, places: list[tuple[pg.GraphicsWidget, int, int, int, int]]
+) -> None:
+    """Put the items of ``grid`` in ``places`` (item, row, column, row span, column
+    span) into those cells, kept in the scene (``GraphicsLayout.removeItem`` takes an
+    item out of the scene: new plots were built for other columns); ``grid``'s own
+    record of its cells follows."""
+    layout = grid.layout
+    for item, *_cells in places:
+        layout.removeItem(item)  # (Qt's: out of the grid, not of the scene)
+    grid.rows = {}
+    for item, row, col, row_span, col_span in places:
+        cells = [(row + i, col + j) for i in range(row_span) for j in range(col_span)]
+        for r, c in cells:
+            grid.rows.setdefault(r, {})[c] = item
+        grid.items[item] = cells
+        layout.addItem(item, row, col, row_span, col_span)
 
 
 def device_transform(item: pg.GraphicsItem) -> QtGui.QTransform | None:
