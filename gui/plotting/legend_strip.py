@@ -363,12 +363,23 @@ def label_html(label: pg.LabelItem, text: str) -> str:
     return f"<span style='{joined}'>{text}</span>"
 
 
+def _drop_copy(document: QtGui.QTextDocument) -> None:
+    """Let a document copied (``clone``) for a measure go: PySide keeps each copy alive
+    with the document it was copied from (that wrapper holds the copy's), so a legend
+    label that lived through theme toggles or renames (a drag's) kept one per new text
+    or style (Compare's labels: 21 a dark/light toggle once the plots were re-styled
+    rather than rebuilt). (``shiboken6.delete`` on the copy crashed.)"""
+    document.setParent(None)  # (then Python's alone: freed with its last reference)
+
+
 def _text_width(label: pg.LabelItem, text: str) -> float:
     """Width (px) of ``text`` on one line in ``label``'s style and font."""
     document = label.item.document().clone()
     document.setHtml(label_html(label, text))
     document.setTextWidth(-1)
-    return float(document.idealWidth() + 2 * document.documentMargin())
+    width = float(document.idealWidth() + 2 * document.documentMargin())
+    _drop_copy(document)
+    return width
 
 
 def _natural_width(label: pg.LabelItem) -> float:
@@ -395,6 +406,7 @@ def _one_line_size(label: pg.LabelItem) -> tuple[float, float]:
     document.setTextWidth(-1)
     width = float(document.idealWidth() + 2 * document.documentMargin())
     height = float(document.size().height())
+    _drop_copy(document)
     label._one_line_cache = (key, width, height)
     return width, height
 
@@ -417,6 +429,7 @@ def _wrapped(label: pg.LabelItem, room: float) -> tuple[float, float]:
     document.setTextWidth(room)
     width = float(document.idealWidth() + 2 * document.documentMargin())
     height = float(document.size().height())
+    _drop_copy(document)
     setattr(label, slot, (key, width, height))
     return width, height
 
