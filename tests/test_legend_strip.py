@@ -124,3 +124,52 @@ def test_room_held_for_a_drag_never_widens_an_entry_past_its_strip(qapp):
     assert legend.columns_for(narrow) == 1
     assert legend.layout.columnMinimumWidth(1) <= narrow - SAMPLE_WIDTH
     assert legend.entry_widths(width=1000.0)[0] == wide  # a wide strip holds it all
+
+
+def _legend(plot: pg.PlotItem, columns: int, names: list[str]) -> StripLegend:
+    legend = StripLegend(colCount=columns, labelTextSize="10pt")
+    legend.attach(plot)
+    for i, name in enumerate(names):
+        legend.addItem(plot.plot([0, 1], [0, i]), name)
+    return legend
+
+
+def _laid_out(legend: StripLegend, width: float) -> tuple:
+    from PySide6 import QtCore
+
+    legend.set_strip(width)
+    legend.layout.activate()
+    cells = [(s.geometry().getRect(), label.geometry().getRect()) for s, label in legend.items]
+    hint = legend.layout.effectiveSizeHint(QtCore.Qt.SizeHint.PreferredSize)
+    return cells, (hint.width(), hint.height()), legend.geometry().getRect()
+
+
+def test_a_reflowed_legend_is_laid_out_as_one_built_in_its_columns(qapp):
+    """A plot whose width holds another number of columns moves its legend's entries
+    into them (StripLegend.reflow) instead of building a new legend with every entry
+    made again: each entry lies where it would in a legend built with that many
+    columns, the strip is as wide and as high, at more and at fewer columns than
+    before, with room held for a drag (reserved) and an entry's opacity (a highlighted
+    series) kept."""
+    names = ["all 8 heads (m = 0.00391 … 0.5)", "head 1", "head 2: m = 0.25", "query at m=100"]
+    names += ["x", "a longer name here"]
+    plot = pg.PlotItem()
+    moved = _legend(plot, len(names), names)  # as PanelPlot builds it: one row
+    moved.reserve(7, [0, 3])
+    _laid_out(moved, 1400)
+    moved.items[2][0].setOpacity(0.25)
+    moved.items[2][1].setOpacity(0.25)
+    entries = list(moved.items)
+    for columns in (2, 3, 1, 6, 4):
+        assert moved.reflow(columns)
+        assert not moved.reflow(columns)  # (the same columns: nothing moves)
+        fresh_plot = pg.PlotItem()  # (kept: the legend is its child's)
+        fresh = _legend(fresh_plot, columns, names)
+        fresh.reserve(7, [0, 3])
+        for width in (300.0, 700.0):
+            assert _laid_out(moved, width) == _laid_out(fresh, width), (columns, width)
+    assert moved.items == entries and moved.reflows == 5
+    assert moved.items[2][0].opacity() == moved.items[2][1].opacity() == 0.25
+    assert moved.items[1][1].opacity() == 1.0
+    moved.addItem(plot.plot([0, 1], [1, 0]), "added after")  # in the next cell of 4 columns
+    assert moved.layout.itemAt(1, 5) is moved.items[-1][1]

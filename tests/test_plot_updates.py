@@ -545,3 +545,63 @@ def test_a_moving_marker_is_drawn_with_the_one_symbol_it_rendered(qtbot):
     scatter = plot.curves[0].scatter
     assert len(scatter.fragmentAtlas) == 1
     np.testing.assert_array_equal(scatter.getData()[0], [5.0])
+
+
+def test_a_legend_is_built_once_and_reflowed_when_the_width_changes(qtbot, monkeypatch):
+    """A plot's legend is made once when its panel is drawn: the entries flow into the
+    columns the data's width holds, and a width that holds another number of columns
+    moves the same entries (an entry's opacity, a highlighted series, kept). Each first
+    show built the legend twice (all entries in one row, then a new legend in the
+    fitted columns, every entry made again), and each resize or scale change that
+    changed the columns built it again."""
+    from PySide6 import QtWidgets
+
+    from gui.plotting.legend_strip import StripLegend
+
+    made: list[StripLegend] = []
+    init = StripLegend.__init__
+
+    def counted(self: StripLegend, *args: object, **kwargs: object) -> None:
+        made.append(self)
+        init(self, *args, **kwargs)
+
+    monkeypatch.setattr(StripLegend, "__init__", counted)
+    from gui.render.fast_axis import make_axes
+
+    win = pg.GraphicsLayoutWidget()  # a view's plot: its strip axis tells the data's width
+    qtbot.addWidget(win)
+    win.resize(480, 450)
+    win.show()
+    plot = PanelPlot(win.addPlot(axisItems=make_axes()))
+    x = np.arange(20, dtype=float)
+    names = ["query at m=100", "query at m=612", "keys, all positions", "m − n = 5"]
+    panel = Panel(
+        "score",
+        "score",
+        "curves",
+        series=[Series(name, x, np.sin(x + i)) for i, name in enumerate(names)],
+    )
+
+    def settle() -> None:
+        for _ in range(3):
+            QtWidgets.QApplication.processEvents()
+            win.ci.layout.activate()
+
+    plot.show(panel)
+    settle()
+    legend = plot.legend
+    assert isinstance(legend, StripLegend) and made == [legend]
+    wide = legend.columnCount
+    assert 1 < wide < len(names)  # fitted: neither one row nor one column
+    entries = list(legend.items)
+    for item in entries[1]:
+        item.setOpacity(0.3)
+    win.resize(160, 450)
+    settle()
+    assert plot.legend is legend and made == [legend]
+    assert legend.columnCount < wide and legend.items == entries
+    assert [s.opacity() for s, _label in legend.items] == [1.0, 0.3, 1.0, 1.0]
+    win.resize(480, 450)
+    settle()
+    assert plot.legend is legend and made == [legend] and legend.columnCount == wide
+    assert [label.opacity() for _s, label in legend.items] == [1.0, 0.3, 1.0, 1.0]

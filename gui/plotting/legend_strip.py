@@ -9,10 +9,13 @@ height instead. The entries flow into as many columns as the data's width holds,
 narrow plot gets a taller strip rather than a wider one.
 
 Teardown safety (each of these crashed closing a window or the application): no Qt
-virtual is overridden in Python (``sizeHint``, ``resizeEvent``), the legend is not an
-item of the plot's grid layout, and its entries never move to other cells (pyqtgraph's
-``setColumnCount``): a plot whose width holds another number of columns gets a new
-legend (:meth:`StripLegend.columns_for`).
+virtual is overridden in Python (``sizeHint``, ``resizeEvent``) and the legend is not
+an item of the plot's grid layout. A plot whose width holds another number of columns
+(:meth:`StripLegend.columns_for`) re-flows the legend's own entries into them
+(:meth:`StripLegend.reflow`: the same samples and labels, in other cells of the
+legend's layout; pyqtgraph's ``setColumnCount`` does the same but places by the
+layout's column count, which never shrinks): it got a new legend, every entry made
+anew, on each first show and each scale change.
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ class StripLegend(pg.LegendItem):
         self.reserved = []
         self._heights: dict[tuple, float] = {}  # strip_height's answers
         self.heights_measured = 0  # strip heights measured, not found again (tests)
+        self.reflows = 0  # entries moved into another number of columns (tests)
         # drawn with the plot: it scales and moves with it (also in exports)
         self.setFlag(self.GraphicsItemFlag.ItemIgnoresTransformations, False)
 
@@ -340,6 +344,52 @@ class StripLegend(pg.LegendItem):
     def addItem(self, item: object, name: str) -> None:
         super().addItem(item, name)
         self.updateSize()
+
+    # ------------------------------------------------------------------ columns
+    def _addItemToLayout(self, sample: QtWidgets.QGraphicsLayoutItem, label: pg.LabelItem) -> None:
+        """Entry ``n`` (the last one added) in row ``n // columns``, column ``n %
+        columns``: by its index, not by the layout's column count as pyqtgraph's (a
+        grid layout keeps its columns after a :meth:`reflow` to fewer)."""
+        self._place(len(self.items) - 1, sample, label)
+
+    def setColumnCount(self, columnCount: int) -> None:
+        """pyqtgraph's, as :meth:`reflow`."""
+        if self.reflow(columnCount):
+            self.updateSize()
+
+    def _place(
+        self, index: int, sample: QtWidgets.QGraphicsLayoutItem, label: pg.LabelItem
+    ) -> None:
+        columns = max(1, int(self.columnCount))
+        row, column = divmod(index, columns)
+        self.layout.addItem(sample, row, 2 * column, alignment=QtCore.Qt.AlignmentFlag.AlignVCenter)
+        self.layout.addItem(label, row, 2 * column + 1)
+        self.rowCount = max(self.rowCount, row + 1)
+
+    def reflow(self, columns: int) -> bool:
+        """Flow the entries into ``columns`` columns (filled row by row), the same
+        samples and labels moved to other cells of the layout: their text, size,
+        opacity (a highlighted series) and the room held for them (:attr:`reserved`)
+        stay. Whether the legend had another number of columns. Set the strip
+        afterwards (:meth:`set_strip`): its column widths follow the columns."""
+        columns = max(1, int(columns))
+        if columns == self.columnCount or not shiboken6.isValid(self.layout):
+            return False
+        layout = self.layout
+        for sample, label in self.items:
+            layout.removeItem(sample)
+            layout.removeItem(label)
+        # the columns the entries leave keep no width held for them (_hold_columns)
+        for c in range(layout.columnCount()):
+            if layout.columnMinimumWidth(c) != 0:
+                layout.setColumnMinimumWidth(c, 0)
+        self.columnCount = columns
+        self.rowCount = 1
+        for i, (sample, label) in enumerate(self.items):
+            self._place(i, sample, label)
+        layout.invalidate()
+        self.reflows += 1
+        return True
 
 
 def label_html(label: pg.LabelItem, text: str) -> str:

@@ -1096,9 +1096,10 @@ class PanelPlot(PanelExtras, CellDisplay):
 
     def _fit_legend(self, width: float) -> None:
         """Flow the legend's entries into the columns the data's ``width`` holds, at
-        the text size that keeps the strip low (:meth:`StripLegend.plan`): a new
-        legend when the number of columns changed (see :class:`StripLegend`), with
-        the entries' opacities (a highlighted series) kept."""
+        the text size that keeps the strip low (:meth:`StripLegend.plan`): the same
+        entries re-flowed when the number of columns changed (:meth:`StripLegend.reflow`;
+        a new legend was built here, every entry made again, on each first show and each
+        change of scale)."""
         legend = self.legend
         if legend is None or not shiboken6.isValid(legend) or width <= 0 or not legend.items:
             return
@@ -1110,25 +1111,8 @@ class PanelPlot(PanelExtras, CellDisplay):
         # the data's and the strip's height together (they share it)
         shared = self.plot.getViewBox().height() + self.plot.getAxis("top").height()
         columns, scale = legend.plan(width, below_title, room, shared)
-        if columns == legend.columnCount:
-            legend.set_strip(width, scale)
-            return
-        opacities = [(sample.opacity(), label.opacity()) for sample, label in legend.items]
-        reserved = legend.reserved
-        self._drop_legend()
-        legend = self._make_legend(columns, self.text_theme(current_theme()))
-        legend.reserved = reserved
-        for item in self.curves:
-            name = item.name()
-            if name:
-                legend.addItem(item, name)
-        for band in self.bands:
-            legend.addItem(BandSample(band), band.label)
-        for (sample, label), (a, b) in zip(legend.items, opacities, strict=False):
-            sample.setOpacity(a)
-            label.setOpacity(b)
+        legend.reflow(columns)
         legend.set_strip(width, scale)
-        self._legend_width = width
 
     def _show_image(self, panel: Panel, *, force: bool) -> bool:
         """Show the panel's image; ``False`` when it is the one already shown."""
