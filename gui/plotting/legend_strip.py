@@ -41,6 +41,8 @@ class StripLegend(pg.LegendItem):
     """``LegendItem`` on its plot's top axis (the strip above the view box)."""
 
     _width = 0.0  # the strip's width (the data's), px
+    columnCount: int  # (pyqtgraph's: the columns of entries, see reflow)
+    rowCount: int
     #: through a slider drag, the width (px, one line) held for each entry whose text
     #: follows the slider: room for the widest value of the dragged parameter's range
     #: (:meth:`reserve`); empty otherwise
