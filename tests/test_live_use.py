@@ -607,6 +607,46 @@ def test_field_widths_are_measured_once_per_layout_and_follow_a_wider_field(qtbo
         FieldLine.fields_width = original  # type: ignore[method-assign]
 
 
+def test_a_panel_grid_invalidation_tells_no_line_and_widths_follow_it(qtbot):
+    """Qt invalidates the parameter panels' grids ~1 300 times in a re-style (F5, a
+    theme toggle; four views built): the kept field widths are forgotten with one
+    count for all the lines, not by telling each number line (12-20 ms of each
+    re-style); a line still measures again after the grid was
+    invalidated (a wider field), and only then."""
+    from gui.widgets.param_panel import FieldLine, ParamPanel
+    from gui.widgets.state import ViewState
+
+    panel = ParamPanel(ViewState(VIEWS["rope"].model))
+    qtbot.addWidget(panel)
+    panel.resize(420, 1400)
+    panel.show()
+    qtbot.waitExposed(panel)
+    told = [0]
+    forget = FieldLine.forget_fields_width
+
+    def counting(line: FieldLine) -> None:
+        told[0] += 1
+        forget(line)
+
+    lines = panel._number_lines
+    line = lines[0]
+    try:
+        FieldLine.forget_fields_width = counting  # type: ignore[method-assign]
+        widths = [each.fields_width() for each in lines]
+        for _ in range(50):
+            panel.layout().invalidate()
+        assert told[0] == 0  # (before: 50 x each number line)
+        assert not any(each.fields_width_kept for each in lines)
+        assert [each.fields_width() for each in lines] == widths
+        assert all(each.fields_width_kept for each in lines)
+        editor = line._fields[0].widget()
+        editor.setMinimumWidth(editor.sizeHint().width() + 40)  # a wider field
+        panel.layout().invalidate()
+        assert line.fields_width() > widths[0]
+    finally:
+        FieldLine.forget_fields_width = forget  # type: ignore[method-assign]
+
+
 def test_the_notes_line_does_not_resize_the_plots_when_its_text_changes(window, qtbot):
     """The notes / readout line under the plots changes its text while the lecturer
     hovers (a one-line readout instead of RoPE's several lines of notes) or drags (a

@@ -241,10 +241,15 @@ class FieldLine(QtWidgets.QLayout):
         fields: list[QtWidgets.QWidget],
         common: Callable[[], int],
         below: QtWidgets.QWidget | None = None,
+        epoch: list[int] | None = None,
     ) -> None:
         super().__init__()
         self.setContentsMargins(0, 0, 0, 0)
         self._fields_w: int | None = None  # fields_width until the next invalidate
+        # the panel's count of its grid's invalidations (one list for all its lines):
+        # the width kept is for the count it was measured at (see ParamPanel._forget_widths)
+        self._epoch = epoch if epoch is not None else [0]
+        self._fields_at = self._epoch[0]
         self._label = QtWidgets.QWidgetItem(label)
         self._label_widget = label
         self._fields = [QtWidgets.QWidgetItem(w) for w in fields]
@@ -300,15 +305,16 @@ class FieldLine(QtWidgets.QLayout):
         height asks for the panel's common column, which asks every number line: a
         window showing each view asked ~97 000 times (~15 % of its CPU).
         """
-        if self._fields_w is None:
+        if self._fields_w is None or self._fields_at != self._epoch[0]:
             widths = [item.sizeHint().width() for item in self._fields if not item.isEmpty()]
             self._fields_w = sum(widths) + self._gap() * max(len(widths) - 1, 0)
+            self._fields_at = self._epoch[0]
         return self._fields_w
 
     @property
     def fields_width_kept(self) -> bool:
         """Whether :meth:`fields_width` is kept (tests)."""
-        return self._fields_w is not None
+        return self._fields_w is not None and self._fields_at == self._epoch[0]
 
     def _fields_height(self) -> int:
         return max((i.sizeHint().height() for i in self._fields if not i.isEmpty()), default=0)
@@ -432,6 +438,7 @@ class ParamPanel(QtWidgets.QWidget):
         self.state = state
         self.rows: dict[str, ParamRow] = {}
         self._field_w: int | None = None  # field_width until the grid is invalidated
+        self._widths_epoch = [0]  # the grid's invalidations, shared with the lines
         layout = _PanelGrid(self, self._forget_widths)
         # a number: label | spin box | reset on a FieldLine, its slider on the whole width
         # under them (next to a spin box wide enough for "10000000.0000" it was left
@@ -454,7 +461,9 @@ class ParamPanel(QtWidgets.QWidget):
             reset.clicked.connect(lambda _=False, n=param.name: state.reset(n))
             if row.slider is not None:  # label | spin box | reset, the slider below
                 label.setWordWrap(True)  # a long label wraps there
-                line = FieldLine(label, [row.editor, reset], self.field_width, row.slider)
+                line = FieldLine(
+                    label, [row.editor, reset], self.field_width, row.slider, self._widths_epoch
+                )
                 layout.addLayout(line, r, 0, 1, 3)
                 self._number_lines.append(line)
                 self.lines.append(line)
@@ -465,7 +474,7 @@ class ParamPanel(QtWidgets.QWidget):
                 browse = QtWidgets.QPushButton("Browse…", self)
                 browse.setObjectName(f"browse-{param.name}")
                 browse.clicked.connect(lambda _=False, n=param.name: self._browse(n))
-                line = FieldLine(label, [browse], lambda: 0)
+                line = FieldLine(label, [browse], lambda: 0, epoch=self._widths_epoch)
                 layout.addLayout(line, r, 0, 1, 3)
                 self.lines.append(line)
             else:
@@ -487,10 +496,16 @@ class ParamPanel(QtWidgets.QWidget):
 
     def _forget_widths(self) -> None:
         """The grid was invalidated (a field's size hint, font or style may have
-        changed): the fields' widths are measured again when next asked."""
+        changed): the fields' widths are measured again when next asked.
+
+        One count for all the lines (each compares it with the count its width was
+        measured at): Qt invalidates the grids ~1 300 times in a re-style (F5, a theme
+        toggle; four views built), and telling each number line took 12-20 ms of it
+        (now ~2 ms)."""
         self._field_w = None
-        for line in getattr(self, "_number_lines", ()):
-            line.forget_fields_width()
+        epoch = getattr(self, "_widths_epoch", None)  # (Qt invalidates during __init__)
+        if epoch is not None:
+            epoch[0] += 1
 
     def side_by_side_width(self) -> int:
         """The least width of the panel at which every line has its label beside its
