@@ -166,3 +166,36 @@ def test_closing_on_stage_restyles_nothing_and_saves_the_window_layout(window):
     assert all(not d.isHidden() for d in docks)  # the saved layout has its docks
     assert not window.windowState() & C.Qt.WindowState.WindowFullScreen
     assert rope.styled_theme == stage_theme and window.styleSheet() == stage_sheet
+
+
+def test_the_hidden_side_dock_is_not_fitted_on_stage_and_is_fitted_when_it_shows(window):
+    """F5 at another scale re-styles the window (a new style sheet): the side dock,
+    hidden on stage, is not fitted to it (that measured every view's parameter panel
+    and built one for each view not opened yet, for nobody to see); leaving the stage
+    fits it to the window's scale as before."""
+    display = window.lecture.display
+    window.set_view("rope")
+    _settle(window)
+    width = window.side.minimumWidth()
+    needed: list[int] = []
+    measure = window.side_width_needed
+
+    def counted() -> int:
+        needed.append(1)
+        return measure()
+
+    window.side_width_needed = counted
+    saved = display.present_scale
+    try:
+        display.present_scale = 2.35  # (a sheet no other test uses)
+        display.enter_presentation(fullscreen=False)
+        _settle(window)
+        assert window.side.isHidden() and needed == []
+        display.leave_presentation()
+        _settle(window)
+        assert not window.side.isHidden() and needed  # fitted again as it shows
+        assert window.side.minimumWidth() == width
+    finally:
+        vars(window).pop("side_width_needed", None)
+        display.leave_presentation()
+        display.present_scale = saved
