@@ -482,13 +482,13 @@ def test_fast_curve_live_level_line_is_stroked_as_one_segment(qtbot):
     same pixel row and ends within a pixel; marked ``live_cut`` so that it is drawn
     whole again once settled, when its strokes are the general pass's again."""
     x = np.cumsum(np.random.default_rng(3).random(400) + 0.05)
-    item = FastCurveItem(x=x, y=np.full(400, 0.3), pen=pg.mkPen("b", width=4))
+    item = FastCurveItem(x=x, y=np.full(400, 0.3), pen=pg.mkPen("b", width=2))
     device = QtGui.QTransform(0.97, 0, 0, -150.0, 3.3, 100.4)
-    settled = item._strokes(device, 4.0)
-    assert settled == item._compute_strokes(device, 4.0) and settled[0][0] is None
+    settled = item._strokes(device, 2.0)
+    assert settled == item._compute_strokes(device, 2.0) and settled[0][0] is None
     assert not item.live_cut
     item.live = True
-    live = item._strokes(device, 4.0)
+    live = item._strokes(device, 2.0)
     ((path, offsets),) = live
     assert path is not None and path.elementCount() == 2
     assert offsets == settled[0][1] and item.live_cut
@@ -510,7 +510,7 @@ def test_fast_curve_live_level_line_is_stroked_as_one_segment(qtbot):
     cols = [np.flatnonzero(m.any(axis=0)) for m in (whole, ends)]
     assert abs(cols[0][0] - cols[1][0]) <= 1 and abs(cols[0][-1] - cols[1][-1]) <= 1
     item.live = False
-    assert item._strokes(device, 4.0) == settled
+    assert item._strokes(device, 2.0) == settled
 
 
 def test_fast_curve_keeps_its_data_extent_across_view_changes(qtbot):

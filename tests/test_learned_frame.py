@@ -47,7 +47,9 @@ def test_a_live_noisy_curve_leaves_out_its_tips_strokes(qapp, width):
     assert len(full) == 2 and full[1][0] is not None  # the tips' sub-path
     assert not settled.live_cut
     cut = _strokes(live)
-    assert cut == full[:1] and live.live_cut  # the same major family, nothing else
+    # the major family only, and as wide as a 2-px pen's (the stage's 3 and 4 px: see
+    # tests/test_stage_live_width.py)
+    assert cut == _strokes(_noisy(2.0, False)) and live.live_cut
     live.live = False  # settled again: the whole strokes (the cache knows the difference)
     again = _strokes(live)
     assert len(again) == 2 and again[0] == full[0] and again[1][1] == full[1][1]
@@ -106,10 +108,12 @@ def _render(item: pg.GraphicsObject) -> np.ndarray:
 
 
 def test_a_live_cut_curve_covers_the_settled_curves_rows(qapp):
-    # the live strokes are the settled ones less the tips: a subset of their pixels,
-    # and most of them
+    # the live strokes are the settled ones less the tips, 2 px wide rather than 3 (see
+    # tests/test_stage_live_width.py): a subset of their pixels (but for one at the
+    # image's edge, where a stroke half a pixel off the middle one lands on the last
+    # row), and most of them
     settled, live = _render(_noisy(3.0, False)), _render(_noisy(3.0, True))
     ink_settled = (settled != 255).any(axis=2)
     ink_live = (live != 255).any(axis=2)
-    assert not (ink_live & ~ink_settled).any()
-    assert ink_live.sum() >= 0.8 * ink_settled.sum()
+    assert (ink_live & ~ink_settled)[1:-1, 1:-1].sum() == 0
+    assert ink_live.sum() >= 0.6 * ink_settled.sum()

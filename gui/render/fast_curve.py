@@ -45,6 +45,11 @@ from gui.render.pg_compat import (
 )
 from gui.render.raster import on_raster
 
+#: a live frame strokes a wider pen this many pixels wide (the window's 2-px pens are
+#: drawn as they are): on the stage (3 px at 150 %, 4 px at 200 %) the offset strokes
+#: were most of a frame's paint, 3-5 one-pixel strokes a curve; the curves are drawn
+#: at their own width again once settled (``live_cut``)
+LIVE_WIDTH = 2.0
 MINOR_SHARE = 0.02  # the other direction's share of the length below which it is ignored
 NEAR_WHOLE = 0.2  # a band this little above a whole number of pixels is rounded down
 _TX_SCALE = QtGui.QTransform.TransformationType.TxScale.value
@@ -80,7 +85,8 @@ class FastCurveItem(pg.PlotCurveItem):
     #: a live frame (its owner's business): a curve whose other family is at most
     #: :data:`MINOR_SHARE` of its length then leaves that family out at any width (the
     #: tips of a noisy curve, e.g. the learned view's random rows: half the strokes'
-    #: cost). ``live_cut`` says it did, so that its owner repaints it once settled.
+    #: cost), and a pen wider than :data:`LIVE_WIDTH` is stroked that wide. ``live_cut``
+    #: says it did, so that its owner repaints it once settled.
     live = False
     live_cut = False
     pixel_sizes_found = 0  # pixel sizes worked out, of all curves (tests)
@@ -237,7 +243,11 @@ class FastCurveItem(pg.PlotCurveItem):
     def _strokes(self, device: QtGui.QTransform, width: float) -> _Strokes | None:
         """The one-pixel strokes for the current view: ``(path, offsets)`` pairs, the
         path ``None`` for the whole curve (``None``: a view this cannot stroke, e.g.
-        rotated; pyqtgraph draws it). Cached for the data and the view's scale."""
+        rotated; pyqtgraph draws it). Cached for the data and the view's scale. A live
+        frame strokes a pen wider than :data:`LIVE_WIDTH` that wide (``live_cut``)."""
+        if self.live and width > LIVE_WIDTH:
+            width = LIVE_WIDTH
+            self.live_cut = True
         x, y = self.xData, self.yData
         key = (x, y, device.m11(), device.m22(), device.type().value, width, self.live)
         cached = getattr(self, "_stroke_cache", None)
