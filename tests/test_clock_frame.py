@@ -71,6 +71,32 @@ def test_live_frame_strokes_the_short_curves_with_the_wide_pen(clock_widget, mon
     assert all(line.opts["antialias"] for line in _shafts(clock_widget))
 
 
+def test_live_frames_stroke_the_unit_circles_aliased_and_settle_them_antialiased(
+    clock_widget, monkeypatch
+):
+    """Each clock's unit circle (pyqtgraph's 241-point curve, 1 px) is repainted under
+    the moving hands on every frame; antialiased that stroke was ~0.25 ms a circle. A
+    live frame strokes it aliased; full quality antialiases it again and repaints it:
+    the settled picture is the one shown before the drag."""
+    clock_widget.show_data(compute(m=2.7))
+    settled = clock_widget.canvas.grab().toImage()
+    rings = [plot.arrows[0] for plot in clock_widget.plots.values() if plot.arrows]
+    assert len(rings) >= 4 and all(isinstance(ring, pg.PlotDataItem) for ring in rings)
+    assert all(ring.curve.opts["antialias"] for ring in rings)
+    clock_widget.show_data(compute(m=3.1), live=True)
+    assert not any(ring.opts["antialias"] or ring.curve.opts["antialias"] for ring in rings)
+    clock_widget.canvas.grab()
+    repainted: list[object] = []
+    update = pg.PlotCurveItem.update
+    monkeypatch.setattr(
+        pg.PlotCurveItem, "update", lambda self, *a: repainted.append(self) or update(self, *a)
+    )
+    clock_widget.show_data(compute(m=2.7))  # full quality
+    assert all(ring.opts["antialias"] and ring.curve.opts["antialias"] for ring in rings)
+    assert all(ring.curve in repainted for ring in rings)
+    assert clock_widget.canvas.grab().toImage() == settled
+
+
 def test_a_drag_keeps_the_grid_lines_and_the_text_colours(clock_widget, monkeypatch):
     grids = [plot.grid for plot in clock_widget.plots.values()]
     clock_widget.show_data(compute(m=3.1), live=True)

@@ -642,6 +642,18 @@ class PanelPlot(PanelExtras, CellDisplay):
                 if line.opts["antialias"] != aa:
                     line.opts["antialias"] = aa
                     line.update()
+        # its unit circle too: pyqtgraph's antialiased 1-px stroke of 241 points took
+        # ~0.25 ms a paint, and the hands moving over it repaint it on every frame (the
+        # clock's five circles: ~1.3 ms a stage frame; aliased: a few hundredths)
+        ring = self.arrows[0] if self.arrows else None
+        if isinstance(ring, pg.PlotDataItem):
+            settled = getattr(ring, "settled_antialias", None)
+            if settled is None:
+                settled = ring.settled_antialias = bool(ring.opts["antialias"])
+            aa = settled and dashes
+            if ring.opts["antialias"] != aa:
+                ring.opts["antialias"] = ring.curve.opts["antialias"] = aa
+                _repaint(ring.curve)
         for text in self.text_labels:  # (live: their halos aliased)
             text.set_live(not dashes)
         for item in self.curves:
