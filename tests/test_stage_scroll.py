@@ -1,6 +1,11 @@
 """A stage taller than the window (issue 14): the wheel and ↑ / ↓ scroll the view, Ctrl+wheel
 zooms a plot, a new view or scene starts at its top, and the parameter dock widens with
-the UI scale. One window for the module; geometry and values only, no timing."""
+the UI scale. One window for the module; geometry and values only, no timing.
+
+Each test sets the scale, size and view it needs; their order only saves work. A scale
+change re-styles every view the window has built: the tests that visit every view come
+last, and the others run grouped by scale (ViewWidget.apply_theme ran 125 times in this
+order, 217 in the file's earlier one, which visited every view in its fourth test)."""
 
 from __future__ import annotations
 
@@ -86,161 +91,6 @@ def _key(win, target, key, modifiers=Mod.NoModifier) -> None:
     QtWidgets.QApplication.sendEvent(
         target, QtGui.QKeyEvent(QtCore.QEvent.Type.KeyPress, key, modifiers)
     )
-
-
-def test_arrow_keys_scroll_by_rows_and_fields_keep_them(studio):
-    widget = _show(studio, "permutation", 2.0)
-    bar = widget.scroll_area.verticalScrollBar()
-    bar.setValue(0)
-    tops = widget.row_tops()
-    assert len(tops) >= 3 and bar.value() == 0
-    _key(studio, widget.canvas, QtCore.Qt.Key.Key_Down)
-    assert bar.value() == tops[0]  # the first plot row at the top
-    _key(studio, widget.canvas, QtCore.Qt.Key.Key_Down)
-    assert bar.value() == tops[1]  # the next one
-    _key(studio, widget.canvas, QtCore.Qt.Key.Key_Up)
-    assert bar.value() == tops[0]
-    _key(studio, widget.canvas, QtCore.Qt.Key.Key_Up)
-    assert bar.value() == 0  # back to the title
-    _key(studio, widget.canvas, QtCore.Qt.Key.Key_Down, Mod.ShiftModifier)
-    assert bar.value() == min(bar.pageStep(), bar.maximum())  # one screen
-    # a focused spin box keeps its arrows: its value steps, the view stays
-    spin = studio.panels["permutation"].findChild(QtWidgets.QSpinBox)
-    assert spin is not None
-    value, scrolled = spin.value(), bar.value()
-    _key(studio, spin, QtCore.Qt.Key.Key_Up)
-    assert spin.value() != value
-    assert bar.value() == scrolled
-    spin.setValue(value)
-    _settle(studio)
-
-
-def test_a_new_view_or_scene_starts_at_the_top(studio):
-    widget = _show(studio, "permutation", 2.0)
-    bar = widget.scroll_area.verticalScrollBar()
-    bar.setValue(bar.maximum())
-    studio.set_view("compare")
-    studio.set_view("permutation")
-    assert bar.value() == 0
-    deck = studio.lecture.deck
-    values = dict(studio.states["permutation"].values)
-    deck.set_deck(
-        Deck("t", (Scene("permutation", values, "a", ""), Scene("permutation", values, "b", "")))
-    )
-    assert deck.go(0)
-    _settle(studio)
-    bar.setValue(bar.maximum())
-    assert deck.go(1)  # the same view, the next scene
-    _settle(studio)
-    assert bar.value() == 0
-
-
-def test_parameter_dock_widens_with_the_ui_scale(studio):
-    """At 300 % every spin box of every view's panel shows its whole value (on main the
-    dock kept 360 px and they were squeezed to ~96 px for hints up to 429), and the dock
-    takes at most half the window."""
-    from core.views import VIEW_IDS
-
-    _show(studio, "sinusoidal", 1.0, (1920, 1080))
-    narrow = studio.side.width()
-    app = QtWidgets.QApplication.instance()
-    studio.lecture.display.set_scale(3.0)
-    cut = []
-    for view_id in VIEW_IDS:
-        studio.set_view(view_id)
-        for _ in range(3):
-            app.processEvents()
-        for spin in studio.panels[view_id].findChildren(QtWidgets.QAbstractSpinBox):
-            if spin.width() < spin.sizeHint().width():
-                cut.append((view_id, spin.objectName(), spin.width(), spin.sizeHint().width()))
-    assert cut == []
-    assert narrow < studio.side.width() <= studio.width() // 2
-    _show(studio, "sinusoidal", 1.0)
-    assert studio.side.width() < studio.width() // 2
-
-
-def _cut_fields(panel) -> list[tuple]:
-    """The parameter fields of ``panel`` whose text does not fit them: a spin box
-    narrower than its hint for the widest value of its range (Qt's minimum size hint)
-    or whose value's text is wider than its line; a combo box narrower than its
-    minimum hint; a line edit whose text is wider than it."""
-    from PySide6 import QtGui
-
-    cut = []
-    for row in panel.rows.values():
-        field = row.editor
-        if isinstance(field, QtWidgets.QAbstractSpinBox):
-            line = field.lineEdit()
-            room = line.contentsRect().width() - 4  # (QLineEdit's 2 px a side)
-            text = QtGui.QFontMetrics(line.font()).horizontalAdvance(field.text())
-            if field.width() < field.minimumSizeHint().width() or text > room:
-                cut.append((field.objectName(), field.text(), field.width(), text, room))
-        elif isinstance(field, QtWidgets.QComboBox):
-            if field.width() < field.minimumSizeHint().width():
-                cut.append((field.objectName(), field.currentText(), field.width()))
-        elif isinstance(field, QtWidgets.QLineEdit):
-            text = field.fontMetrics().horizontalAdvance(field.text())
-            if text > field.contentsRect().width() - 4:
-                cut.append((field.objectName(), field.text(), field.width(), text))
-    return cut
-
-
-def _all_views_at(win, scale: float, size: tuple[int, int]) -> None:
-    """Every view built (the dock's width follows the panels built so far), then
-    ``scale`` and ``size``."""
-    from core.views import VIEW_IDS
-
-    for view_id in VIEW_IDS:
-        win.view_widget(view_id)
-    _show(win, "sinusoidal", scale, size)
-
-
-def test_every_field_shows_its_whole_value_on_a_small_screen_at_300_percent(studio):
-    """1280 × 720 windowed at 300 % (the dock at its limit, half the window): every
-    parameter field of every view shows its whole value. The numbers' spin boxes shared
-    one grid column sized by what was left beside the widest label: RoPE's "base"
-    showed "1000(" (145 px for a 429 px hint). A label too wide to sit beside its field
-    now goes above it, and a spin box keeps its hint."""
-    from core.views import VIEW_IDS
-
-    _all_views_at(studio, 3.0, (1280, 720))
-    cut = {}
-    for view_id in VIEW_IDS:
-        studio.set_view(view_id)
-        _settle(studio)
-        found = _cut_fields(studio.panels[view_id])
-        if found:
-            cut[view_id] = found
-    assert cut == {}
-    assert studio.side.width() <= studio.width() // 2
-
-
-def test_parameters_fit_without_scrolling_where_they_can_at_150_percent(studio):
-    """1280 × 720 windowed at 150 %: the parameter panel scrolled by 75 px for
-    Sinusoidal (labels wrapped beside the widest spin box's column, and the view list
-    took a third of the column). Labels stay on one line beside their own field where
-    the shared column leaves them no room, a slider sits under its field, and where a
-    view's parameters fit only below the one-line view selector, it stands in for the
-    list. Every view but RoPE and the clock (25 and 17 parameters) shows all its
-    parameters unscrolled, each field whole; Sinusoidal keeps the list."""
-    from core.views import VIEW_IDS
-
-    studio.lecture.deck.dock.hide()  # (an earlier test's deck: its tab takes a line)
-    _all_views_at(studio, 1.5, (1280, 720))
-    scrolled, cut = {}, {}
-    for view_id in VIEW_IDS:
-        studio.set_view(view_id)
-        _settle(studio)
-        bar = studio._side_scroll.verticalScrollBar()
-        if bar.maximum() > 0:
-            scrolled[view_id] = bar.maximum()
-        found = _cut_fields(studio.panels[view_id])
-        if found:
-            cut[view_id] = found
-        if view_id == "sinusoidal":
-            assert not studio.view_chooser.compact
-    assert set(scrolled) == {"rope", "clock"}, scrolled
-    assert cut == {}
 
 
 def test_deck_dock_in_the_side_column_costs_no_plot_column(studio):
@@ -353,108 +203,24 @@ def test_side_column_tabs_are_whole_in_a_small_window(studio, scale):
         deck.dock.hide()
 
 
-@pytest.mark.parametrize("scale", [1.5, 2.0])
-def test_animation_box_names_its_parameters_whole_in_a_small_window(studio, scale):
-    """Found on Xvfb (1280 × 720 and 1920 × 1080 at 150 %, windowed, lecture deck open):
-    the deck dock's *Animate* box read "Model width d (d_n…" (its items carried the
-    parameter's code name, in a column shared with the row's label). Every parameter
-    of every view reads whole in the box (the code name is in the item's tooltip). (At
-    300 % in this window the longest, "Llama 3.1 high_freq_factor", is still elided in
-    the closed box; its list shows it whole.)"""
-    from core.views import VIEWS
-    from gui.lecture.sweep import sweepable
-
+def test_a_scene_heading_breaks_before_its_place_in_the_deck(studio):
+    """1280 × 720 windowed at 300 % with scene 20 of the lecture deck: the heading
+    "Beyond the training length  Compare · 20/20" joined "length" and "Compare" with two
+    no-break spaces into one word wider than the view, so the view's text was wider
+    than its port and cut off at the right ("Compa", "The methods differ in whe"). The
+    heading breaks there now, and nothing of the view is wider than its port."""
     deck = studio.lecture.deck
-    combo = studio.findChild(QtWidgets.QComboBox, "sweep-param")
     try:
-        _show(studio, "permutation", scale, (1280, 720))
-        deck.show_dock()
+        widget = _show(studio, "compare", 3.0)
+        values = dict(studio.states["compare"].values)
+        deck.set_deck(Deck("t", (Scene("compare", values, "Beyond the training length", ""),)))
+        assert deck.go(0)
         _settle(studio)
-        assert combo.isVisible()
-        # the dock scrolls here: the wheel over the box scrolls it, the animated parameter
-        # stays (rolling the wheel down the dock on Xvfb switched it to the next one)
-        scroll = studio.findChild(QtWidgets.QScrollArea, "deck-scroll").verticalScrollBar()
-        assert scroll.maximum() > 0
-        chosen, top = combo.currentIndex(), scroll.value()
-        wheel_down(combo)
-        assert combo.currentIndex() == chosen and scroll.value() > top
-        option = QtWidgets.QStyleOptionComboBox()
-        combo.initStyleOption(option)
-        field = combo.style().subControlRect(
-            QtWidgets.QStyle.ComplexControl.CC_ComboBox,
-            option,
-            QtWidgets.QStyle.SubControl.SC_ComboBoxEditField,
-            combo,
-        )
-        metrics = combo.fontMetrics()
-        cut = []
-        for view_id, view in VIEWS.items():
-            studio.set_view(view_id)
-            _settle(studio)
-            params = sweepable(view.model)
-            assert combo.count() == len(params), view_id
-            for i, param in enumerate(params):
-                text = combo.itemText(i)
-                tip = combo.itemData(i, QtCore.Qt.ItemDataRole.ToolTipRole) or ""
-                assert param.label in text and param.name in f"{text} {tip}"
-                if metrics.horizontalAdvance(text) > field.width():
-                    cut.append((view_id, text, field.width()))
-        assert not cut, cut
+        port = widget.scroll_area.viewport().width()
+        assert widget.body.width() <= port, (widget.body.width(), port)
+        assert widget.title.minimumSizeHint().width() <= port
     finally:
         deck.dock.hide()
-
-
-def test_docks_tab_bar_hidden_on_stage(studio):
-    """Qt leaves the tab bar of tabbed docks visible when the docks are hidden, moved
-    off the window (at 1280 x 720 on stage the "Views" / "Deck" bar lay at (-947, -536)
-    and could take the keyboard focus): on stage no tab bar of the window is visible;
-    back in the window the docks' tabs are as they were."""
-    deck = studio.lecture.deck
-    display = studio.lecture.display
-    try:
-        _show(studio, "relative", 1.5, (1280, 720))
-        deck.show_dock()
-        _settle(studio)
-        assert deck.tabbed()
-
-        def shown_bars():
-            bars = studio.findChildren(QtWidgets.QTabBar)
-            return [b for b in bars if b.parent() is studio and b.isVisible()]
-
-        assert [b.tabText(i) for b in shown_bars() for i in range(b.count())] == [
-            "Views",
-            "Deck",
-        ]
-        display.enter_presentation(fullscreen=False)
-        _settle(studio)
-        assert not shown_bars(), [(b.geometry().getRect(), b.count()) for b in shown_bars()]
-        display.leave_presentation()
-        _settle(studio)
-        assert deck.tabbed()
-        assert [b.tabText(i) for b in shown_bars() for i in range(b.count())] == [
-            "Views",
-            "Deck",
-        ]
-        assert all(studio.rect().contains(b.geometry()) for b in shown_bars())
-    finally:
-        display.leave_presentation()
-        deck.dock.hide()
-
-
-def test_side_dock_width_whichever_views_were_opened(open_window):
-    """The side dock is as wide as the widest view's parameters need, whether or not
-    that view was opened: at 1280 x 720 / 150 % it was 447 px until RoPE was opened,
-    then 498 px (every view's panel was measured only once built)."""
-    with open_window(1280, 720) as win:
-        win.lecture.display.set_scale(1.5)
-        _settle(win)
-        assert "rope" not in win.panels  # (a new window: the default view only)
-        before = win.side.width()
-        assert before == win.side_width_needed()
-        win.set_view("rope")
-        _settle(win)
-        assert win.side_width_needed() == before
-        assert win.side.width() == before
 
 
 def test_deck_list_titles_wrap_whole_in_a_small_window(studio):
@@ -521,6 +287,53 @@ def test_word_order_verdict_is_one_short_line_on_stage(studio):
         _settle(studio)
     assert widget.verdict.text() == whole
     assert whole not in studio.lecture.presenter.note_text()
+
+
+def test_arrow_keys_scroll_by_rows_and_fields_keep_them(studio):
+    widget = _show(studio, "permutation", 2.0)
+    bar = widget.scroll_area.verticalScrollBar()
+    bar.setValue(0)
+    tops = widget.row_tops()
+    assert len(tops) >= 3 and bar.value() == 0
+    _key(studio, widget.canvas, QtCore.Qt.Key.Key_Down)
+    assert bar.value() == tops[0]  # the first plot row at the top
+    _key(studio, widget.canvas, QtCore.Qt.Key.Key_Down)
+    assert bar.value() == tops[1]  # the next one
+    _key(studio, widget.canvas, QtCore.Qt.Key.Key_Up)
+    assert bar.value() == tops[0]
+    _key(studio, widget.canvas, QtCore.Qt.Key.Key_Up)
+    assert bar.value() == 0  # back to the title
+    _key(studio, widget.canvas, QtCore.Qt.Key.Key_Down, Mod.ShiftModifier)
+    assert bar.value() == min(bar.pageStep(), bar.maximum())  # one screen
+    # a focused spin box keeps its arrows: its value steps, the view stays
+    spin = studio.panels["permutation"].findChild(QtWidgets.QSpinBox)
+    assert spin is not None
+    value, scrolled = spin.value(), bar.value()
+    _key(studio, spin, QtCore.Qt.Key.Key_Up)
+    assert spin.value() != value
+    assert bar.value() == scrolled
+    spin.setValue(value)
+    _settle(studio)
+
+
+def test_a_new_view_or_scene_starts_at_the_top(studio):
+    widget = _show(studio, "permutation", 2.0)
+    bar = widget.scroll_area.verticalScrollBar()
+    bar.setValue(bar.maximum())
+    studio.set_view("compare")
+    studio.set_view("permutation")
+    assert bar.value() == 0
+    deck = studio.lecture.deck
+    values = dict(studio.states["permutation"].values)
+    deck.set_deck(
+        Deck("t", (Scene("permutation", values, "a", ""), Scene("permutation", values, "b", "")))
+    )
+    assert deck.go(0)
+    _settle(studio)
+    bar.setValue(bar.maximum())
+    assert deck.go(1)  # the same view, the next scene
+    _settle(studio)
+    assert bar.value() == 0
 
 
 def _drag(qtbot, win, view_id: str, name: str, values) -> None:
@@ -661,50 +474,6 @@ def test_a_highlight_follows_a_plot_drawn_late(studio, qtbot):
     _settle(studio)
 
 
-def test_a_scene_heading_breaks_before_its_place_in_the_deck(studio):
-    """1280 × 720 windowed at 300 % with scene 20 of the lecture deck: the heading
-    "Beyond the training length  Compare · 20/20" joined "length" and "Compare" with two
-    no-break spaces into one word wider than the view, so the view's text was wider
-    than its port and cut off at the right ("Compa", "The methods differ in whe"). The
-    heading breaks there now, and nothing of the view is wider than its port."""
-    deck = studio.lecture.deck
-    try:
-        widget = _show(studio, "compare", 3.0)
-        values = dict(studio.states["compare"].values)
-        deck.set_deck(Deck("t", (Scene("compare", values, "Beyond the training length", ""),)))
-        assert deck.go(0)
-        _settle(studio)
-        port = widget.scroll_area.viewport().width()
-        assert widget.body.width() <= port, (widget.body.width(), port)
-        assert widget.title.minimumSizeHint().width() <= port
-    finally:
-        deck.dock.hide()
-
-
-def test_animation_box_shows_without_scrolling_the_deck_dock(studio):
-    """Found on Xvfb (1280 × 720, 150 %, windowed, lecture deck open): the deck dock's
-    Animation box began at the dock's bottom edge below the title and speaker-note
-    fields, and only its heading showed without scrolling. It comes right below the
-    scene list (the fields a lecturer edits while preparing come after it): with the
-    dock scrolled to the top the whole box, its Play button included, is in sight."""
-    deck = studio.lecture.deck
-    try:
-        _show(studio, "permutation", 1.5, (1280, 720))
-        deck.show_dock()
-        _settle(studio)
-        scroll = studio.findChild(QtWidgets.QScrollArea, "deck-scroll")
-        scroll.verticalScrollBar().setValue(0)
-        _settle(studio)
-        port = scroll.viewport()
-        for name in ("sweep-param", "sweep-play", "sweep-export"):
-            widget = studio.findChild(QtWidgets.QWidget, name)
-            box = QtCore.QRect(widget.mapTo(port, QtCore.QPoint(0, 0)), widget.size())
-            assert widget.isVisible() and port.rect().contains(box), (name, box, port.rect())
-        assert deck.list.height() >= 2 * deck.list.sizeHintForRow(0)  # the list still shows
-    finally:
-        deck.dock.hide()
-
-
 def test_page_down_on_a_revealing_scene_shows_the_revealed_plot(studio):
     """Found on Xvfb (1600 × 1000, 200 %, on stage, the lecture deck): the sinusoidal
     scene reveals its six plots one per Page Down, two columns of them, and four came
@@ -742,3 +511,247 @@ def test_page_down_on_a_revealing_scene_shows_the_revealed_plot(studio):
         display.leave_presentation()
         deck.set_deck(Deck("empty", ()))
         deck.dock.hide()
+
+
+def test_docks_tab_bar_hidden_on_stage(studio):
+    """Qt leaves the tab bar of tabbed docks visible when the docks are hidden, moved
+    off the window (at 1280 x 720 on stage the "Views" / "Deck" bar lay at (-947, -536)
+    and could take the keyboard focus): on stage no tab bar of the window is visible;
+    back in the window the docks' tabs are as they were."""
+    deck = studio.lecture.deck
+    display = studio.lecture.display
+    try:
+        _show(studio, "relative", 1.5, (1280, 720))
+        deck.show_dock()
+        _settle(studio)
+        assert deck.tabbed()
+
+        def shown_bars():
+            bars = studio.findChildren(QtWidgets.QTabBar)
+            return [b for b in bars if b.parent() is studio and b.isVisible()]
+
+        assert [b.tabText(i) for b in shown_bars() for i in range(b.count())] == [
+            "Views",
+            "Deck",
+        ]
+        display.enter_presentation(fullscreen=False)
+        _settle(studio)
+        assert not shown_bars(), [(b.geometry().getRect(), b.count()) for b in shown_bars()]
+        display.leave_presentation()
+        _settle(studio)
+        assert deck.tabbed()
+        assert [b.tabText(i) for b in shown_bars() for i in range(b.count())] == [
+            "Views",
+            "Deck",
+        ]
+        assert all(studio.rect().contains(b.geometry()) for b in shown_bars())
+    finally:
+        display.leave_presentation()
+        deck.dock.hide()
+
+
+def test_animation_box_shows_without_scrolling_the_deck_dock(studio):
+    """Found on Xvfb (1280 × 720, 150 %, windowed, lecture deck open): the deck dock's
+    Animation box began at the dock's bottom edge below the title and speaker-note
+    fields, and only its heading showed without scrolling. It comes right below the
+    scene list (the fields a lecturer edits while preparing come after it): with the
+    dock scrolled to the top the whole box, its Play button included, is in sight."""
+    deck = studio.lecture.deck
+    try:
+        _show(studio, "permutation", 1.5, (1280, 720))
+        deck.show_dock()
+        _settle(studio)
+        scroll = studio.findChild(QtWidgets.QScrollArea, "deck-scroll")
+        scroll.verticalScrollBar().setValue(0)
+        _settle(studio)
+        port = scroll.viewport()
+        for name in ("sweep-param", "sweep-play", "sweep-export"):
+            widget = studio.findChild(QtWidgets.QWidget, name)
+            box = QtCore.QRect(widget.mapTo(port, QtCore.QPoint(0, 0)), widget.size())
+            assert widget.isVisible() and port.rect().contains(box), (name, box, port.rect())
+        assert deck.list.height() >= 2 * deck.list.sizeHintForRow(0)  # the list still shows
+    finally:
+        deck.dock.hide()
+
+
+def test_side_dock_width_whichever_views_were_opened(open_window):
+    """The side dock is as wide as the widest view's parameters need, whether or not
+    that view was opened: at 1280 x 720 / 150 % it was 447 px until RoPE was opened,
+    then 498 px (every view's panel was measured only once built)."""
+    with open_window(1280, 720) as win:
+        win.lecture.display.set_scale(1.5)
+        _settle(win)
+        assert "rope" not in win.panels  # (a new window: the default view only)
+        before = win.side.width()
+        assert before == win.side_width_needed()
+        win.set_view("rope")
+        _settle(win)
+        assert win.side_width_needed() == before
+        assert win.side.width() == before
+
+
+def _cut_fields(panel) -> list[tuple]:
+    """The parameter fields of ``panel`` whose text does not fit them: a spin box
+    narrower than its hint for the widest value of its range (Qt's minimum size hint)
+    or whose value's text is wider than its line; a combo box narrower than its
+    minimum hint; a line edit whose text is wider than it."""
+    from PySide6 import QtGui
+
+    cut = []
+    for row in panel.rows.values():
+        field = row.editor
+        if isinstance(field, QtWidgets.QAbstractSpinBox):
+            line = field.lineEdit()
+            room = line.contentsRect().width() - 4  # (QLineEdit's 2 px a side)
+            text = QtGui.QFontMetrics(line.font()).horizontalAdvance(field.text())
+            if field.width() < field.minimumSizeHint().width() or text > room:
+                cut.append((field.objectName(), field.text(), field.width(), text, room))
+        elif isinstance(field, QtWidgets.QComboBox):
+            if field.width() < field.minimumSizeHint().width():
+                cut.append((field.objectName(), field.currentText(), field.width()))
+        elif isinstance(field, QtWidgets.QLineEdit):
+            text = field.fontMetrics().horizontalAdvance(field.text())
+            if text > field.contentsRect().width() - 4:
+                cut.append((field.objectName(), field.text(), field.width(), text))
+    return cut
+
+
+def _all_views_at(win, scale: float, size: tuple[int, int]) -> None:
+    """Every view built (the dock's width follows the panels built so far), then
+    ``scale`` and ``size``."""
+    from core.views import VIEW_IDS
+
+    for view_id in VIEW_IDS:
+        win.view_widget(view_id)
+    _show(win, "sinusoidal", scale, size)
+
+
+def test_parameters_fit_without_scrolling_where_they_can_at_150_percent(studio):
+    """1280 × 720 windowed at 150 %: the parameter panel scrolled by 75 px for
+    Sinusoidal (labels wrapped beside the widest spin box's column, and the view list
+    took a third of the column). Labels stay on one line beside their own field where
+    the shared column leaves them no room, a slider sits under its field, and where a
+    view's parameters fit only below the one-line view selector, it stands in for the
+    list. Every view but RoPE and the clock (25 and 17 parameters) shows all its
+    parameters unscrolled, each field whole; Sinusoidal keeps the list."""
+    from core.views import VIEW_IDS
+
+    studio.lecture.deck.dock.hide()  # (an earlier test's deck: its tab takes a line)
+    _all_views_at(studio, 1.5, (1280, 720))
+    scrolled, cut = {}, {}
+    for view_id in VIEW_IDS:
+        studio.set_view(view_id)
+        _settle(studio)
+        bar = studio._side_scroll.verticalScrollBar()
+        if bar.maximum() > 0:
+            scrolled[view_id] = bar.maximum()
+        found = _cut_fields(studio.panels[view_id])
+        if found:
+            cut[view_id] = found
+        if view_id == "sinusoidal":
+            assert not studio.view_chooser.compact
+    assert set(scrolled) == {"rope", "clock"}, scrolled
+    assert cut == {}
+
+
+@pytest.mark.parametrize("scale", [1.5, 2.0])
+def test_animation_box_names_its_parameters_whole_in_a_small_window(studio, scale):
+    """Found on Xvfb (1280 × 720 and 1920 × 1080 at 150 %, windowed, lecture deck open):
+    the deck dock's *Animate* box read "Model width d (d_n…" (its items carried the
+    parameter's code name, in a column shared with the row's label). Every parameter
+    of every view reads whole in the box (the code name is in the item's tooltip). (At
+    300 % in this window the longest, "Llama 3.1 high_freq_factor", is still elided in
+    the closed box; its list shows it whole.)"""
+    from core.views import VIEWS
+    from gui.lecture.sweep import sweepable
+
+    deck = studio.lecture.deck
+    combo = studio.findChild(QtWidgets.QComboBox, "sweep-param")
+    try:
+        _show(studio, "permutation", scale, (1280, 720))
+        deck.show_dock()
+        _settle(studio)
+        assert combo.isVisible()
+        # the dock scrolls here: the wheel over the box scrolls it, the animated parameter
+        # stays (rolling the wheel down the dock on Xvfb switched it to the next one)
+        scroll = studio.findChild(QtWidgets.QScrollArea, "deck-scroll").verticalScrollBar()
+        assert scroll.maximum() > 0
+        chosen, top = combo.currentIndex(), scroll.value()
+        wheel_down(combo)
+        assert combo.currentIndex() == chosen and scroll.value() > top
+        option = QtWidgets.QStyleOptionComboBox()
+        combo.initStyleOption(option)
+        field = combo.style().subControlRect(
+            QtWidgets.QStyle.ComplexControl.CC_ComboBox,
+            option,
+            QtWidgets.QStyle.SubControl.SC_ComboBoxEditField,
+            combo,
+        )
+        metrics = combo.fontMetrics()
+        cut = []
+        for view_id, view in VIEWS.items():
+            studio.set_view(view_id)
+            _settle(studio)
+            params = sweepable(view.model)
+            assert combo.count() == len(params), view_id
+            for i, param in enumerate(params):
+                text = combo.itemText(i)
+                tip = combo.itemData(i, QtCore.Qt.ItemDataRole.ToolTipRole) or ""
+                assert param.label in text and param.name in f"{text} {tip}"
+                if metrics.horizontalAdvance(text) > field.width():
+                    cut.append((view_id, text, field.width()))
+        assert not cut, cut
+    finally:
+        deck.dock.hide()
+
+
+def test_every_field_shows_its_whole_value_on_a_small_screen_at_300_percent(studio):
+    """1280 × 720 windowed at 300 % (the dock at its limit, half the window): every
+    parameter field of every view shows its whole value. The numbers' spin boxes shared
+    one grid column sized by what was left beside the widest label: RoPE's "base"
+    showed "1000(" (145 px for a 429 px hint). A label too wide to sit beside its field
+    now goes above it, and a spin box keeps its hint."""
+    from core.views import VIEW_IDS
+
+    studio.lecture.deck.show_dock()  # (open, as an earlier test's deck left it)
+    try:
+        _all_views_at(studio, 3.0, (1280, 720))
+        cut = {}
+        for view_id in VIEW_IDS:
+            studio.set_view(view_id)
+            _settle(studio)
+            found = _cut_fields(studio.panels[view_id])
+            if found:
+                cut[view_id] = found
+        assert cut == {}
+        assert studio.side.width() <= studio.width() // 2
+    finally:
+        studio.lecture.deck.dock.hide()
+
+
+def test_parameter_dock_widens_with_the_ui_scale(studio):
+    """At 300 % every spin box of every view's panel shows its whole value (on main the
+    dock kept 360 px and they were squeezed to ~96 px for hints up to 429), and the dock
+    takes at most half the window."""
+    from core.views import VIEW_IDS
+
+    studio.lecture.deck.show_dock()  # (open, as an earlier test's deck left it)
+    try:
+        _show(studio, "sinusoidal", 1.0, (1920, 1080))
+        narrow = studio.side.width()
+        app = QtWidgets.QApplication.instance()
+        studio.lecture.display.set_scale(3.0)
+        cut = []
+        for view_id in VIEW_IDS:
+            studio.set_view(view_id)
+            for _ in range(3):
+                app.processEvents()
+            for spin in studio.panels[view_id].findChildren(QtWidgets.QAbstractSpinBox):
+                if spin.width() < spin.sizeHint().width():
+                    cut.append((view_id, spin.objectName(), spin.width(), spin.sizeHint().width()))
+        assert cut == []
+        assert narrow < studio.side.width() <= studio.width() // 2
+        _show(studio, "sinusoidal", 1.0)
+        assert studio.side.width() < studio.width() // 2
+    finally:
+        studio.lecture.deck.dock.hide()
