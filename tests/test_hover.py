@@ -134,3 +134,31 @@ def test_a_canvas_closed_under_a_live_plot_leaves_the_readout_quiet(qtbot):
     leave = QtCore.QEvent(QtCore.QEvent.Type.Leave)
     assert plot.hover.eventFilter(port, leave) is False  # raised RuntimeError before
     assert not plot.hover.shown
+
+
+def test_a_readout_wider_than_the_stage_breaks_into_lines_inside_it(window):
+    """On stage at 200 % a curve plot's readout (x and six values) was one line wider
+    than the stage: near a plot's right edge it was clamped to the left edge and cut at
+    the right one (Xvfb, 1920 x 1080, laser pointer). It breaks into lines after its
+    " — " and ", " and stays whole inside the canvas, flipped left of the cursor."""
+    window.set_view("sinusoidal")
+    assert window.wait_idle(30)
+    widget = window.views["sinusoidal"]
+    plot = widget.plots["waves"]
+    set_theme(ui_scale=2.0)  # conftest restores the theme
+    vb = plot.plot.getViewBox()
+    box = vb.sceneBoundingRect()
+    area = widget.canvas.mapToScene(widget.canvas.viewport().rect()).boundingRect()
+    for corner in (
+        box.topRight() + QtCore.QPointF(-3.0, 3.0),
+        box.bottomRight() + QtCore.QPointF(-3.0, -3.0),
+    ):
+        plot.hover.move(corner)
+        assert plot.hover.shown
+        text = plot.hover.text()
+        assert text == plot.probe_text(corner) and text.count(",") >= 5, text
+        label = plot.hover.label.mapRectToScene(plot.hover.label.rect())
+        assert area.contains(label), (label, area)
+        assert not label.contains(corner)  # beside the cursor, not over what it points at
+        assert "\n" in plot.hover.label.text_item.text()  # broken, not shrunk to one line
+        assert plot.hover.label.text_item.font().pointSizeF() == pytest.approx(32, abs=0.5)

@@ -11,6 +11,7 @@ hidden when the cursor leaves the plot or the canvas, or when there is nothing t
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 
 import pyqtgraph as pg
@@ -21,6 +22,8 @@ from gui.theme import Theme, current_theme
 
 LABEL_PT = 16.0  # label font at UI scale 1 (the footer uses 12 pt)
 OFFSET_PX = 14.0  # gap between the cursor and the label
+SIDE_SHARE = 0.4  # a long readout fits beside the cursor when that side has this share
+MIN_FIT = 0.6  # a readout part wider than the canvas shrinks to no less than this
 
 
 class HoverOverlay(QtCore.QObject):
@@ -162,9 +165,13 @@ class HoverOverlay(QtCore.QObject):
             return
         if self.label.scene() is not scene:
             scene.addItem(self.label)  # top level: the plot's view box would clip it
-        self.label.set(text, theme)
-        size = self.label.rect().size()
         area = _visible_area(scene)
+        # a long readout breaks into lines as wide as the room beside the cursor (where
+        # that is most of the canvas's width), else as wide as the canvas
+        side = max(area.right() - scene_pos.x(), scene_pos.x() - area.left()) - OFFSET_PX
+        room = side if side >= SIDE_SHARE * area.width() else area.width()
+        self.label.set(text, theme, max_width=room)
+        size = self.label.rect().size()
         x = scene_pos.x() + OFFSET_PX
         if x + size.width() > area.right():
             x = scene_pos.x() - OFFSET_PX - size.width()
@@ -193,11 +200,22 @@ class ValueLabel(QtWidgets.QGraphicsRectItem):
         super().__init__()
         self.text_item = QtWidgets.QGraphicsSimpleTextItem(self)
         self.text_item.setPos(self.PAD, self.PAD / 2)
+        self._text = ""
 
-    def set(self, text: str, theme: Theme) -> None:
-        """Show ``text`` in the theme's colours, at :data:`LABEL_PT` × UI scale."""
-        self.text_item.setFont(theme.font(LABEL_PT, bold=True))
+    def set(self, text: str, theme: Theme, max_width: float | None = None) -> None:
+        """Show ``text`` in the theme's colours, at :data:`LABEL_PT` × UI scale.
+
+        A text wider than ``max_width`` (box included; the canvas's visible width) breaks
+        into lines after its ``" — "`` and ``", "`` (a curve plot's six values at 200 % on
+        stage were one line wider than the stage, cut at its edge); a part still too wide
+        alone makes the font smaller (down to :data:`MIN_FIT` of its size).
+        """
+        self._text = text
+        font = theme.font(LABEL_PT, bold=True)
+        self.text_item.setFont(font)
         self.text_item.setBrush(QtGui.QColor(theme.foreground))
+        if max_width is not None:
+            text = self._fit(text, font, max_width - 2 * self.PAD - 2)
         self.text_item.setText(text)
         box = self.text_item.boundingRect()
         self.setRect(0, 0, box.width() + 2 * self.PAD, box.height() + self.PAD)
@@ -208,6 +226,27 @@ class ValueLabel(QtWidgets.QGraphicsRectItem):
         pen.setCosmetic(True)
         self.setPen(pen)
 
+    def _fit(self, text: str, font: QtGui.QFont, width: float) -> str:
+        """``text`` broken into lines no wider than ``width`` (see :meth:`set`); may make
+        the text item's font smaller."""
+        metrics = QtGui.QFontMetricsF(font)
+        if width <= 0 or metrics.horizontalAdvance(text) <= width:
+            return text
+        parts = [p for p in re.split(r"(?<= — )|(?<=, )", text) if p]
+        lines: list[str] = []
+        for part in parts:
+            if lines and metrics.horizontalAdvance((lines[-1] + part).rstrip()) <= width:
+                lines[-1] += part
+            else:
+                lines.append(part)
+        lines = [line.rstrip() for line in lines]
+        widest = max(metrics.horizontalAdvance(line) for line in lines)
+        if widest > width:
+            smaller = QtGui.QFont(font)
+            smaller.setPointSizeF(font.pointSizeF() * max(MIN_FIT, width / widest))
+            self.text_item.setFont(smaller)
+        return "\n".join(lines)
+
     def toPlainText(self) -> str:
-        """The label's text."""
-        return self.text_item.text()
+        """The label's text (as given: before it was broken into lines)."""
+        return self._text
