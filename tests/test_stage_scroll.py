@@ -13,7 +13,7 @@ import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
 from qt_events import wheel_down
 
-from core.scenes import Deck, Scene
+from core.scenes import Deck, Scene, panel_keys
 
 Mod = QtCore.Qt.KeyboardModifier
 
@@ -509,6 +509,60 @@ def test_page_down_on_a_revealing_scene_shows_the_revealed_plot(studio):
         assert unseen == []
     finally:
         display.leave_presentation()
+        deck.set_deck(Deck("empty", ()))
+        deck.dock.hide()
+
+
+def test_a_revealed_plot_is_scrolled_above_the_parameter_strip(studio):
+    """Found on Xvfb (1600 × 1000, 200 %, on stage, the lecture deck's sinusoidal scene):
+    with the parameter strip shown (P), Page Down revealed the next plot with its bottom
+    third under the strip. The revealed plot is scrolled into sight above the strip."""
+    from core.views import VIEWS
+
+    model = VIEWS["sinusoidal"].model
+    deck = studio.lecture.deck
+    display = studio.lecture.display
+    controls = studio.lecture.stage
+    # its panels named: not the scene the test before revealed (shown again, a scene
+    # keeps how far it was revealed)
+    panels = tuple(panel_keys("sinusoidal"))
+    scene = Scene("sinusoidal", model.defaults(), "Reveal", panels=panels, reveal=True)
+    deck.set_deck(Deck("d", (scene,)))
+    try:
+        display.leave_presentation()
+        studio.resize(1600, 1000)
+        display.present_scale = 2.0
+        display.enter_presentation(fullscreen=False)
+        assert deck.go(0)
+        _settle(studio)
+        widget = studio.views["sinusoidal"]
+        order = studio.lecture.focus.order("sinusoidal")
+        assert len(order) > 3 and widget.scrolls
+        port = widget.scroll_area.viewport()
+        canvas_height = widget.canvas.height()
+        hidden = []
+        for key in order[1:]:
+            controls.show_strip()  # shown when the lecturer steps (it hides when idle)
+            assert controls.visible and controls.covered(port) > 0
+            assert deck.step(1) and deck.index == 0
+            _settle(studio)
+            item = widget.plots[key].plot
+            box = widget.canvas.mapFromScene(item.sceneBoundingRect()).boundingRect()
+            box.moveTopLeft(widget.canvas.viewport().mapTo(port, box.topLeft()))
+            strip_top = port.mapFromGlobal(controls.strip.mapToGlobal(QtCore.QPoint(0, 0))).y()
+            if not (item.isVisible() and box.top() >= 0 and box.bottom() < strip_top):
+                hidden.append((key, box, strip_top))
+        assert hidden == []
+        assert widget.canvas.height() == canvas_height  # room below it, no plot re-laid
+        bar = widget.scroll_area.verticalScrollBar()
+        longest = bar.maximum()
+        controls.hide_strip()  # the room below the last plot goes with the strip
+        _settle(studio)
+        assert bar.maximum() < longest and controls.room is None
+    finally:
+        controls.hide_strip()
+        display.leave_presentation()
+        studio.resize(1280, 720)
         deck.set_deck(Deck("empty", ()))
         deck.dock.hide()
 

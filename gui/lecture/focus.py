@@ -31,6 +31,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from core.scenes import Highlight, Scene, panel_keys
 from gui.lecture.deck import DeckController
 from gui.lecture.display import DisplayController
+from gui.lecture.stage_strip import StageControls
 from gui.plotting.emphasis import apply_highlight, clear_highlight
 from gui.plotting.panel_plot import PanelPlot
 from gui.theme import current_theme
@@ -281,7 +282,8 @@ class FocusController(QtCore.QObject):
         """Scroll the view so that plot ``key`` (just revealed) is in sight, its title
         included, as far as it fits: on Xvfb at 1600 x 1000, 200 %, on stage the
         lecture's sinusoidal scene revealed four of its plots below the fold, each
-        Page Down changing nothing the audience saw."""
+        Page Down changing nothing the audience saw. Above the parameter strip when it
+        shows."""
         widget = self.window.views.get(view_id)
         plot = widget.plots.get(key) if widget is not None else None
         if widget is None or plot is None or not widget.scrolls:
@@ -289,11 +291,18 @@ class FocusController(QtCore.QObject):
         canvas, bar = widget.canvas, widget.scroll_area.verticalScrollBar()
         rect = canvas.mapFromScene(plot.plot.sceneBoundingRect()).boundingRect()
         rect = QtCore.QRect(canvas.viewport().mapTo(widget.body, rect.topLeft()), rect.size())
-        page = widget.scroll_area.viewport().height()
+        port = widget.scroll_area.viewport()
+        # the parameter strip, shown, covers the bottom of the stage (on Xvfb at
+        # 1600 x 1000, 200 %, the revealed plot's bottom third was under it)
+        controls = self.window.find_feature(StageControls)
+        page = port.height() - (controls.covered(port) if controls is not None else 0)
         value = bar.value()
         if rect.bottom() > value + page:
             value = rect.bottom() - page + 1
         value = min(value, rect.top())  # the top (the title) first when it is taller
+        if controls is not None and value > bar.maximum() and page < port.height():
+            # the last plot: room below it to scroll it up above the strip
+            controls.make_room(widget.scroll_area, value - bar.maximum())
         bar.setValue(max(bar.minimum(), min(bar.maximum(), value)))
 
     # ------------------------------------------------------------------ wiring

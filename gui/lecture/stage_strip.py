@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import shiboken6
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.params import Param
@@ -238,12 +239,59 @@ class StageControls(QtCore.QObject):
         display.applied.connect(self._display_changed)
         window.view_changed.connect(lambda _view_id: self._view_changed())
         self.filtering = False  # the application's keys pass here while presenting
+        self.room: QtWidgets.QWidget | None = None  # see make_room()
 
     # ------------------------------------------------------------------ strip
     @property
     def visible(self) -> bool:
         """Whether the strip is shown."""
         return self.strip is not None and self.strip.isVisible()
+
+    def covered(self, widget: QtWidgets.QWidget) -> int:
+        """How many pixels at the bottom of ``widget`` (a widget on the stage: the view's
+        scroll area) the shown strip covers; 0 while it is hidden."""
+        strip = self.strip
+        if strip is None or not self.visible:
+            return 0
+        stage = self.window.stage
+        top_left = widget.mapTo(stage, QtCore.QPoint(0, 0))
+        area = QtCore.QRect(top_left, widget.size())
+        over = area.intersected(strip.geometry())
+        return max(0, area.bottom() - over.top() + 1) if not over.isEmpty() else 0
+
+    def make_room(self, area: QtWidgets.QScrollArea, height: int) -> None:
+        """``height`` px more empty room at the bottom of a view's scrolled body
+        (``area``) while the strip shows, so that the body's last plot can scroll up
+        above the strip (a deck reveal of the last plot,
+        :meth:`FocusController._bring_into_view`: at the end of the scroll range its
+        bottom stayed under the strip). Gone with the strip or the view."""
+        body = area.widget()
+        layout = body.layout() if body is not None else None
+        if height <= 0 or body is None or layout is None or not self.visible:
+            return
+        room = self.room
+        if room is not None and shiboken6.isValid(room) and room.parentWidget() is body:
+            room.setFixedHeight(room.height() + height)
+        else:
+            self.drop_room()
+            room = QtWidgets.QWidget(body)
+            room.setObjectName("strip-room")
+            room.setFixedHeight(height)
+            layout.addWidget(room)
+            room.show()  # (a child added to a shown body stays hidden until shown)
+            self.room = room
+        layout.activate()
+        # the scroll range takes the room now (the area resizes its body on this event)
+        request = QtCore.QEvent(QtCore.QEvent.Type.LayoutRequest)
+        QtCore.QCoreApplication.sendEvent(area, request)
+
+    def drop_room(self) -> None:
+        """Take away the room :meth:`make_room` made (the scroll range shrinks back)."""
+        room, self.room = self.room, None
+        if room is not None and shiboken6.isValid(room):
+            room.hide()
+            room.setParent(None)
+            room.deleteLater()
 
     def strip_for(self, view_id: str) -> ParamStrip:
         """The strip of ``view_id`` (built on first use, its main parameter kept current)."""
@@ -278,6 +326,7 @@ class StageControls(QtCore.QObject):
     def hide_strip(self) -> None:
         """Hide the strip; the keyboard goes back to the stage if it was in the strip."""
         self.timer.stop()
+        self.drop_room()
         if self.strip is not None and self.strip.isVisible():
             focus = QtWidgets.QApplication.focusWidget()
             self.strip.hide()
@@ -358,6 +407,7 @@ class StageControls(QtCore.QObject):
         self.filtering = on
 
     def _view_changed(self) -> None:
+        self.drop_room()  # it belonged to the last view's body
         if self.visible:
             self.show_strip()  # the new view's strip in its place
 
