@@ -759,6 +759,43 @@ def test_animation_box_names_its_parameters_whole_in_a_small_window(studio, scal
         deck.dock.hide()
 
 
+def test_the_animation_parameter_reads_whole_at_300_percent(studio):
+    """Found on Xvfb (1280 × 720, 300 %, windowed, deck dock open): the Animation box's
+    parameter read "Table rows (max positions" on Learned (586 px of text in a 559 px
+    field); RoPE's "Llama 3.1 high_freq_factor" was cut too. Every parameter a view can
+    animate fits the combo's field whole, in a font no smaller than 0.7 of the chrome's."""
+    from gui.theme import current_theme
+
+    deck = studio.lecture.deck
+    combo = studio.findChild(QtWidgets.QComboBox, "sweep-param")
+    try:
+        for view_id in ("learned", "rope", "alibi", "permutation"):
+            _show(studio, view_id, 3.0, (1280, 720))
+            deck.show_dock()
+            _settle(studio)
+            assert combo.isVisible() and combo.count() > 0
+            metrics = QtGui.QFontMetricsF(combo.font())
+            option = QtWidgets.QStyleOptionComboBox()
+            combo.initStyleOption(option)
+            room = (
+                combo.style()
+                .subControlRect(
+                    QtWidgets.QStyle.ComplexControl.CC_ComboBox,
+                    option,
+                    QtWidgets.QStyle.SubControl.SC_ComboBoxEditField,
+                    combo,
+                )
+                .width()
+            )
+            for i in range(combo.count()):
+                text = combo.itemText(i)
+                assert metrics.horizontalAdvance(text) <= room, (view_id, text, room)
+            assert combo.font().pointSizeF() >= 0.7 * current_theme().font_pt(11) - 0.5
+    finally:
+        deck.dock.hide()
+        _show(studio, "permutation", 1.5, (1280, 720))
+
+
 def test_every_field_shows_its_whole_value_on_a_small_screen_at_300_percent(studio):
     """1280 × 720 windowed at 300 % (the dock at its limit, half the window): every
     parameter field of every view shows its whole value. The numbers' spin boxes shared

@@ -27,6 +27,7 @@ from superqt.utils import signals_blocked
 from core.params import Param, ParamModel
 from core.schedule import EASES, MODES, check_sweep, progress_at, round_half_up, value_at
 from gui.lecture.deck import DeckController
+from gui.theme import current_theme
 from gui.widgets.wheel_guard import guard_wheel
 from gui.window.protocol import StudioWindow
 
@@ -179,6 +180,7 @@ class SweepController(QtCore.QObject):
         )
         self.combo.setMinimumContentsLength(12)
         self.combo.currentIndexChanged.connect(self._combo_changed)
+        self.combo_fit = ComboFit(self.combo)  # its longest label reads whole
         self.start_spin = QtWidgets.QDoubleSpinBox(box)
         self.start_spin.setObjectName("sweep-start")
         self.start_spin.setToolTip("Value at the start of the animation")
@@ -373,6 +375,7 @@ class SweepController(QtCore.QObject):
                     tip = f"{p.label} ({p.name}): {p.help}" if p.help else p.name
                     self.combo.setItemData(i, tip, QtCore.Qt.ItemDataRole.ToolTipRole)
                 self.combo.setCurrentIndex(max(self.combo.findData(self.param_name(view_id)), 0))
+            self.combo_fit.fit()
             if setup is None:
                 return
             param = model[setup.param]
@@ -621,3 +624,67 @@ class SweepController(QtCore.QObject):
                 self.export_frames(folder)
             except (OSError, ValueError, RuntimeError) as exc:
                 self.window.show_status(str(exc), 10000)
+
+
+class ComboFit(QtCore.QObject):
+    """Keeps a combo box's longest item readable whole in its field: where it is wider
+    than the field the combo's font gets smaller (no less than :attr:`FLOOR` of the
+    chrome's font). At 300 % in a 1280 x 720 window the deck dock's Animation box read
+    "Table rows (max positions" (Learned; 586 px in a 559 px field), "Llama 3.1
+    high_freq_factor" was cut too (RoPE). Fitted again when the combo is resized or
+    restyled (a new UI scale) and after its items change (:meth:`fit`)."""
+
+    FLOOR = 0.7
+
+    def __init__(self, combo: QtWidgets.QComboBox) -> None:
+        super().__init__(combo)
+        self.combo = combo
+        self.pt: float | None = None  # the fitted font size, None: the chrome's
+        self._fitting = False
+        combo.installEventFilter(self)
+
+    def eventFilter(self, watched: QtCore.QObject, event: QtCore.QEvent) -> bool:
+        kind = event.type()
+        if watched is self.combo and kind in (
+            QtCore.QEvent.Type.Resize,
+            QtCore.QEvent.Type.StyleChange,
+        ):
+            self.fit()
+        return False
+
+    def field_width(self) -> int:
+        """The width of the combo's text field (its width less frame and arrow)."""
+        combo = self.combo
+        option = QtWidgets.QStyleOptionComboBox()
+        combo.initStyleOption(option)
+        field = combo.style().subControlRect(
+            QtWidgets.QStyle.ComplexControl.CC_ComboBox,
+            option,
+            QtWidgets.QStyle.SubControl.SC_ComboBoxEditField,
+            combo,
+        )
+        return field.width()
+
+    def fit(self) -> None:
+        """Set the font size that lets the widest item fit (or the chrome's again)."""
+        if self._fitting:
+            return
+        combo = self.combo
+        base = QtGui.QFont(combo.font())
+        base.setPointSizeF(float(current_theme().font_pt(11)))  # the chrome's (stylesheet)
+        metrics = QtGui.QFontMetricsF(base)
+        texts = [combo.itemText(i) for i in range(combo.count())]
+        widest = max((metrics.horizontalAdvance(t) for t in texts), default=0.0)
+        room = self.field_width() - 2  # a pixel of margin each side
+        pt: float | None = None
+        if widest > room > 0:
+            pt = base.pointSizeF() * max(self.FLOOR, room / widest)
+            pt = math.floor(pt * 2) / 2  # half points: a size the font has
+        if pt == self.pt:
+            return
+        self.pt = pt
+        self._fitting = True
+        try:
+            combo.setStyleSheet("" if pt is None else f"QComboBox {{ font-size: {pt}pt; }}")
+        finally:
+            self._fitting = False
