@@ -81,7 +81,11 @@ FRESH_EQUAL = ("sinusoidal", "learned", "compare")
 #: labels need; the build passed a size at which the labels took more): plots rebuilt
 #: for the dark theme lose that, plots re-styled keep the light theme's layout, as a
 #: new colour leaves the sizes as they are (found, not fixed here)
-REBUILD_DIFFERS = {("relative", "dark")}
+#: Back in the window after the stage, Relative's three heatmaps sit 1 px apart the
+#: two ways since the side dock is fitted when it shows again (93fb43e), after the
+#: plots took the window's width: the same row-label axis room, kept from an earlier
+#: width one way and not the other (found, not fixed here)
+REBUILD_DIFFERS = {("relative", "dark"), ("relative", "window 100 %")}
 #: steps whose picture came out differently from one run to the next, re-styled or
 #: rebuilt: some of Sinusoidal's legend labels and RoPE's texts a pixel off in some
 #: runs (their glyphs differ by up to 173 levels; the strips' geometry and text scale
