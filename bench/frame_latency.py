@@ -574,8 +574,9 @@ class Harness:
         """Close the window (stops the engine); the next harness in this process times
         the engine's own compute, not this one's wrapper."""
         import gui.window.engine
+        from gui.app import dispose_window
 
-        self.window.close()
+        dispose_window(self.window)  # now, not at the interpreter's exit (segfaults)
         gui.window.engine.compute_view = self._original_compute
 
 
@@ -802,6 +803,13 @@ def run_cold_start(repeats: int, timed_importtime: bool = False) -> dict[str, An
         "peak_rss_mb": None,
         "matplotlib_median_ms": None,
     }
+
+
+def _release_windows() -> None:
+    """Free the worker's deleted windows while the application lives (else PySide
+    deletes what is left at the interpreter's exit, in any order: segfaults)."""
+    if "gui.app" in sys.modules:
+        sys.modules["gui.app"].release_windows()
 
 
 # ---------------------------------------------------------------------------- orchestration
@@ -1092,20 +1100,24 @@ def main(argv: list[str] | None = None) -> int:
             except Exception as exc:  # the other cases still run; the error is reported
                 err = {"error": f"{type(exc).__name__}: {exc}", "args": case_args}
                 print(RESULT_PREFIX + json.dumps(err), flush=True)
+        _release_windows()
         return 0
     if args.case:  # worker: one (view, size) in this fresh process
         layout = None if args.mpl_layout == "none" else args.mpl_layout
         rec = run_frame_case(args.case[0], args.case[1], args.changes, args.mpl_frames, layout)
         print(RESULT_PREFIX + json.dumps(_clean(rec)), flush=True)
+        _release_windows()
         return 0
     if args.stage:  # worker: one view on the stage at each scale, in this fresh process
         for scale in args.stage[1].split(","):
             rec = run_stage_case(args.stage[0], float(scale), args.changes)
             print(RESULT_PREFIX + json.dumps(_clean(rec)), flush=True)
+        _release_windows()
         return 0
     if args.sweep:
         for rec in run_sweep_case(args.sweep, args.seq_lens, args.changes):
             print(RESULT_PREFIX + json.dumps(_clean(rec)), flush=True)
+        _release_windows()
         return 0
 
     from core.views import VIEW_IDS

@@ -276,7 +276,7 @@ def shots(args: argparse.Namespace) -> Iterator[tuple[str, list[str]]]:
     """Take every shot asked for; yields ``(file stem, findings)``."""
     from core.scenes import Scene, load_deck
     from core.views import VIEW_IDS
-    from gui.app import build_window
+    from gui.app import build_window, dispose_window
     from gui.qt_app import ensure_app
 
     app = ensure_app()
@@ -319,7 +319,7 @@ def shots(args: argparse.Namespace) -> Iterator[tuple[str, list[str]]]:
                     if not args.no_png:
                         window.grab().save(str(out / f"{stem}.png"))
                     yield f"{stem} [{layout_info(window)}]", findings(window)
-    window.close()
+    dispose_window(window)  # the caller releases it (release_windows) once this ends
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -341,6 +341,9 @@ def main(argv: list[str] | None = None) -> int:
         for line in found:
             print(f"    {line}", flush=True)
     print(f"{total} findings")
+    from gui.app import release_windows
+
+    release_windows()  # (the generator's window was deleted when it ended)
     return 1 if args.strict and total else 0
 
 

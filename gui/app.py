@@ -40,6 +40,7 @@ from gui.window.store import ReadOnlyStore
 __all__ = [
     "StudioMainWindow",
     "build_window",
+    "dispose_window",
     "ensure_app",
     "exec_window",
     "release_windows",
@@ -172,11 +173,24 @@ def exec_window(
         QtCore.QTimer.singleShot(30_000, lambda: app.exit(3))
     show()
     code = app.exec()
+    dispose_window(window)
+    return code
+
+
+def dispose_window(window: StudioMainWindow) -> None:
+    """Stop ``window``'s engine, sync its settings and delete it now, while the
+    application is alive.
+
+    Whoever built the window (the app, a benchmark, a script) calls this when done with
+    it, drops its references, then calls :func:`release_windows`: a window left to the
+    interpreter's exit is deleted by PySide in no particular order (segfaults at exit).
+    """
+    if window.isVisible():
+        window.close()
     window.engine.stop()
     window.settings.sync()
     window.deleteLater()
     QtCore.QCoreApplication.sendPostedEvents(None, QtCore.QEvent.Type.DeferredDelete)
-    return code
 
 
 def release_windows() -> None:
