@@ -36,15 +36,12 @@ QtCore.QCoreApplication.sendPostedEvents(None, QtCore.QEvent.Type.DeferredDelete
 print("deleted")
 """
 
-# A presentation's self-test run, then what is left for PySide to delete at exit.
-_PRESENT_THEN_COUNT = """
-import sys
-import time
+# Appended to a script that ran the app and set ``code``: what is left of it for PySide
+# to delete at the interpreter's exit, then exit with ``code``.
+_COUNT_LEFT = """
 from shiboken6 import Shiboken
 from PySide6 import QtCore, QtWidgets
-from gui.app import run_present
 
-code = run_present(sys.argv[1], time.perf_counter())
 app = QtWidgets.QApplication.instance()
 left = sorted(
     type(w).__name__
@@ -57,29 +54,32 @@ print("left:", len(left), sorted(set(left))[:12])
 sys.exit(code)
 """
 
-# A benchmark's run (bench/shots.py, one shot), then what is left for PySide at exit.
-_SHOTS_THEN_COUNT = """
+# A presentation's self-test run, then what is left.
+_PRESENT_THEN_COUNT = (
+    """
+import sys
+import time
+from gui.app import run_present
+
+code = run_present(sys.argv[1], time.perf_counter())
+"""
+    + _COUNT_LEFT
+)
+
+# A benchmark's run (bench/shots.py, one shot), then what is left.
+_SHOTS_THEN_COUNT = (
+    """
 import runpy
 import sys
-from shiboken6 import Shiboken
-from PySide6 import QtCore, QtWidgets
 
 shots = runpy.run_path(sys.argv[1], run_name="shots")
 code = shots["main"](
     ["--views", "sinusoidal", "--scenes", "none", "--sizes", "1280x720", "--scales", "100",
      "--modes", "window", "--no-png", "-o", "."]
 )
-app = QtWidgets.QApplication.instance()
-left = sorted(
-    type(w).__name__
-    for w in Shiboken.getAllValidWrappers()
-    if isinstance(w, (QtCore.QObject, QtWidgets.QGraphicsItem))
-    and w is not app
-    and Shiboken.ownedByPython(w)
-)
-print("left:", len(left), sorted(set(left))[:12])
-sys.exit(code)
 """
+    + _COUNT_LEFT
+)
 
 
 def _run(script: str, *args: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:

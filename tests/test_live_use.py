@@ -569,12 +569,9 @@ def test_parameter_panel_widgets_do_not_overlap(qtbot, view_id):
             assert overlap.isEmpty(), (a.objectName() or a.text(), b.objectName() or b.text())
 
 
-def test_field_widths_are_measured_once_per_layout_and_follow_a_wider_field(qtbot):
-    """Every line's height asks for the panel's common field column, which asked every
-    number line for its spin box's size hint: a window showing each view measured them
-    ~97 000 times. The widths are kept until the panel's grid is invalidated, which a
-    field whose size hint changes does (a wider range, another font)."""
-    from gui.widgets.param_panel import FieldLine, ParamPanel
+def _shown_rope_panel(qtbot):
+    """RoPE's parameter panel alone, shown 420 × 1400 px."""
+    from gui.widgets.param_panel import ParamPanel
     from gui.widgets.state import ViewState
 
     panel = ParamPanel(ViewState(VIEWS["rope"].model))
@@ -582,6 +579,17 @@ def test_field_widths_are_measured_once_per_layout_and_follow_a_wider_field(qtbo
     panel.resize(420, 1400)
     panel.show()
     qtbot.waitExposed(panel)
+    return panel
+
+
+def test_field_widths_are_measured_once_per_layout_and_follow_a_wider_field(qtbot):
+    """Every line's height asks for the panel's common field column, which asked every
+    number line for its spin box's size hint: a window showing each view measured them
+    ~97 000 times. The widths are kept until the panel's grid is invalidated, which a
+    field whose size hint changes does (a wider range, another font)."""
+    from gui.widgets.param_panel import FieldLine
+
+    panel = _shown_rope_panel(qtbot)
     measured = [0]
     original = FieldLine.fields_width
 
@@ -613,14 +621,9 @@ def test_a_panel_grid_invalidation_tells_no_line_and_widths_follow_it(qtbot):
     count for all the lines, not by telling each number line (12-20 ms of each
     re-style); a line still measures again after the grid was
     invalidated (a wider field), and only then."""
-    from gui.widgets.param_panel import FieldLine, ParamPanel
-    from gui.widgets.state import ViewState
+    from gui.widgets.param_panel import FieldLine
 
-    panel = ParamPanel(ViewState(VIEWS["rope"].model))
-    qtbot.addWidget(panel)
-    panel.resize(420, 1400)
-    panel.show()
-    qtbot.waitExposed(panel)
+    panel = _shown_rope_panel(qtbot)
     told = [0]
     forget = FieldLine.forget_fields_width
 
