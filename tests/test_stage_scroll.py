@@ -85,6 +85,13 @@ def test_wheel_scrolls_a_tall_view_and_ctrl_wheel_zooms(studio):
     assert _range(fits, plot) != before
 
 
+def _box_in_port(widget, item, port) -> QtCore.QRect:
+    """``item``'s bounding box in the view's scroll port's pixels."""
+    box = widget.canvas.mapFromScene(item.sceneBoundingRect()).boundingRect()
+    box.moveTopLeft(widget.canvas.viewport().mapTo(port, box.topLeft()))
+    return box
+
+
 def _key(win, target, key, modifiers=Mod.NoModifier) -> None:
     target.setFocus()
     QtWidgets.QApplication.processEvents()
@@ -502,8 +509,7 @@ def test_page_down_on_a_revealing_scene_shows_the_revealed_plot(studio):
             _settle(studio)
             port = widget.scroll_area.viewport()
             item = widget.plots[key].plot
-            box = widget.canvas.mapFromScene(item.sceneBoundingRect()).boundingRect()
-            box.moveTopLeft(widget.canvas.viewport().mapTo(port, box.topLeft()))
+            box = _box_in_port(widget, item, port)
             if not (item.isVisible() and port.rect().contains(box.center())):
                 unseen.append((key, box, port.rect()))
         assert unseen == []
@@ -547,8 +553,7 @@ def test_a_revealed_plot_is_scrolled_above_the_parameter_strip(studio):
             assert deck.step(1) and deck.index == 0
             _settle(studio)
             item = widget.plots[key].plot
-            box = widget.canvas.mapFromScene(item.sceneBoundingRect()).boundingRect()
-            box.moveTopLeft(widget.canvas.viewport().mapTo(port, box.topLeft()))
+            box = _box_in_port(widget, item, port)
             strip_top = port.mapFromGlobal(controls.strip.mapToGlobal(QtCore.QPoint(0, 0))).y()
             if not (item.isVisible() and box.top() >= 0 and box.bottom() < strip_top):
                 hidden.append((key, box, strip_top))
@@ -717,7 +722,7 @@ def test_animation_box_names_its_parameters_whole_in_a_small_window(studio, scal
     300 % in this window the longest, "Llama 3.1 high_freq_factor", is still elided in
     the closed box; its list shows it whole.)"""
     from core.views import VIEWS
-    from gui.lecture.sweep import sweepable
+    from gui.lecture.sweep import combo_field_width, sweepable
 
     deck = studio.lecture.deck
     combo = studio.findChild(QtWidgets.QComboBox, "sweep-param")
@@ -733,14 +738,7 @@ def test_animation_box_names_its_parameters_whole_in_a_small_window(studio, scal
         chosen, top = combo.currentIndex(), scroll.value()
         wheel_down(combo)
         assert combo.currentIndex() == chosen and scroll.value() > top
-        option = QtWidgets.QStyleOptionComboBox()
-        combo.initStyleOption(option)
-        field = combo.style().subControlRect(
-            QtWidgets.QStyle.ComplexControl.CC_ComboBox,
-            option,
-            QtWidgets.QStyle.SubControl.SC_ComboBoxEditField,
-            combo,
-        )
+        field = combo_field_width(combo)
         metrics = combo.fontMetrics()
         cut = []
         for view_id, view in VIEWS.items():
@@ -752,8 +750,8 @@ def test_animation_box_names_its_parameters_whole_in_a_small_window(studio, scal
                 text = combo.itemText(i)
                 tip = combo.itemData(i, QtCore.Qt.ItemDataRole.ToolTipRole) or ""
                 assert param.label in text and param.name in f"{text} {tip}"
-                if metrics.horizontalAdvance(text) > field.width():
-                    cut.append((view_id, text, field.width()))
+                if metrics.horizontalAdvance(text) > field:
+                    cut.append((view_id, text, field))
         assert not cut, cut
     finally:
         deck.dock.hide()
@@ -764,6 +762,7 @@ def test_the_animation_parameter_reads_whole_at_300_percent(studio):
     parameter read "Table rows (max positions" on Learned (586 px of text in a 559 px
     field); RoPE's "Llama 3.1 high_freq_factor" was cut too. Every parameter a view can
     animate fits the combo's field whole, in a font no smaller than 0.7 of the chrome's."""
+    from gui.lecture.sweep import combo_field_width
     from gui.theme import current_theme
 
     deck = studio.lecture.deck
@@ -775,18 +774,7 @@ def test_the_animation_parameter_reads_whole_at_300_percent(studio):
             _settle(studio)
             assert combo.isVisible() and combo.count() > 0
             metrics = QtGui.QFontMetricsF(combo.font())
-            option = QtWidgets.QStyleOptionComboBox()
-            combo.initStyleOption(option)
-            room = (
-                combo.style()
-                .subControlRect(
-                    QtWidgets.QStyle.ComplexControl.CC_ComboBox,
-                    option,
-                    QtWidgets.QStyle.SubControl.SC_ComboBoxEditField,
-                    combo,
-                )
-                .width()
-            )
+            room = combo_field_width(combo)
             for i in range(combo.count()):
                 text = combo.itemText(i)
                 assert metrics.horizontalAdvance(text) <= room, (view_id, text, room)

@@ -626,6 +626,20 @@ class SweepController(QtCore.QObject):
                 self.window.show_status(str(exc), 10000)
 
 
+def combo_field_width(combo: QtWidgets.QComboBox) -> int:
+    """The width of ``combo``'s text field: its width less its frame and arrow, in its
+    style."""
+    option = QtWidgets.QStyleOptionComboBox()
+    combo.initStyleOption(option)
+    field = combo.style().subControlRect(
+        QtWidgets.QStyle.ComplexControl.CC_ComboBox,
+        option,
+        QtWidgets.QStyle.SubControl.SC_ComboBoxEditField,
+        combo,
+    )
+    return field.width()
+
+
 class ComboFit(QtCore.QObject):
     """Keeps a combo box's longest item readable whole in its field: where it is wider
     than the field the combo's font gets smaller (no less than :attr:`FLOOR` of the
@@ -654,16 +668,7 @@ class ComboFit(QtCore.QObject):
 
     def field_width(self) -> int:
         """The width of the combo's text field (its width less frame and arrow)."""
-        combo = self.combo
-        option = QtWidgets.QStyleOptionComboBox()
-        combo.initStyleOption(option)
-        field = combo.style().subControlRect(
-            QtWidgets.QStyle.ComplexControl.CC_ComboBox,
-            option,
-            QtWidgets.QStyle.SubControl.SC_ComboBoxEditField,
-            combo,
-        )
-        return field.width()
+        return combo_field_width(self.combo)
 
     def fit(self) -> None:
         """Set the font size that lets the widest item fit (or the chrome's again)."""
