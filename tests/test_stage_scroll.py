@@ -92,6 +92,23 @@ def _box_in_port(widget, item, port) -> QtCore.QRect:
     return box
 
 
+def _present_revealing(studio, scene: Scene, size: tuple[int, int]):
+    """A deck of ``scene`` (Sinusoidal, revealing its plots) shown on stage at 200 %,
+    windowed at ``size``: the view and the order its plots show in."""
+    display = studio.lecture.display
+    studio.lecture.deck.set_deck(Deck("d", (scene,)))
+    display.leave_presentation()
+    studio.resize(*size)
+    display.present_scale = 2.0
+    display.enter_presentation(fullscreen=False)
+    assert studio.lecture.deck.go(0)
+    _settle(studio)
+    widget = studio.views["sinusoidal"]
+    order = studio.lecture.focus.order("sinusoidal")
+    assert len(order) > 3 and widget.scrolls
+    return widget, order
+
+
 def _key(win, target, key, modifiers=Mod.NoModifier) -> None:
     target.setFocus()
     QtWidgets.QApplication.processEvents()
@@ -491,18 +508,9 @@ def test_page_down_on_a_revealing_scene_shows_the_revealed_plot(studio):
     model = VIEWS["sinusoidal"].model
     deck = studio.lecture.deck
     display = studio.lecture.display
-    deck.set_deck(Deck("d", (Scene("sinusoidal", model.defaults(), "Reveal", reveal=True),)))
     try:
-        display.leave_presentation()
-        studio.resize(1280, 720)
-        display.present_scale = 2.0
-        display.enter_presentation(fullscreen=False)
-        assert deck.go(0)
-        _settle(studio)
-        widget = studio.views["sinusoidal"]
-        focus = studio.lecture.focus
-        order = focus.order("sinusoidal")
-        assert len(order) > 3 and widget.scrolls
+        scene = Scene("sinusoidal", model.defaults(), "Reveal", reveal=True)
+        widget, order = _present_revealing(studio, scene, (1280, 720))
         unseen = []
         for key in order[1:]:
             assert deck.step(1) and deck.index == 0
@@ -533,17 +541,8 @@ def test_a_revealed_plot_is_scrolled_above_the_parameter_strip(studio):
     # keeps how far it was revealed)
     panels = tuple(panel_keys("sinusoidal"))
     scene = Scene("sinusoidal", model.defaults(), "Reveal", panels=panels, reveal=True)
-    deck.set_deck(Deck("d", (scene,)))
     try:
-        display.leave_presentation()
-        studio.resize(1600, 1000)
-        display.present_scale = 2.0
-        display.enter_presentation(fullscreen=False)
-        assert deck.go(0)
-        _settle(studio)
-        widget = studio.views["sinusoidal"]
-        order = studio.lecture.focus.order("sinusoidal")
-        assert len(order) > 3 and widget.scrolls
+        widget, order = _present_revealing(studio, scene, (1600, 1000))
         port = widget.scroll_area.viewport()
         canvas_height = widget.canvas.height()
         hidden = []
