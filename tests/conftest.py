@@ -138,3 +138,49 @@ def _restore_theme():
     theme = sys.modules.get("gui.theme")
     if theme is not None:
         theme._current = saved if saved is not None else theme.LIGHT
+
+
+def _release_held_buttons() -> list[str]:
+    """The mouse buttons Qt believes are held (``QGuiApplication.mouseButtons()``), each
+    released through a scratch window of its own (no app widget gets the release);
+    their names, ``[]`` when none was held."""
+    import sys
+
+    if "PySide6.QtGui" not in sys.modules:
+        return []
+    from PySide6 import QtCore, QtGui
+    from PySide6.QtTest import QTest
+
+    if QtGui.QGuiApplication.instance() is None:
+        return []
+    held = QtGui.QGuiApplication.mouseButtons()
+    if held == QtCore.Qt.MouseButton.NoButton:
+        return []
+    names = [b.name for b in QtCore.Qt.MouseButton if b.value and held & b]
+    scratch = QtGui.QWindow()
+    scratch.resize(8, 8)
+    try:
+        for button in QtCore.Qt.MouseButton:
+            if button.value and held & button:
+                QTest.mouseRelease(
+                    scratch, button, QtCore.Qt.KeyboardModifier.NoModifier, QtCore.QPoint(2, 2)
+                )
+    finally:
+        scratch.destroy()
+    return names
+
+
+@pytest.fixture(autouse=True)
+def _no_mouse_button_left_held():
+    """Fail the test that leaves Qt believing a mouse button is still pressed, and
+    release it: every later mouse move in the worker would carry the button (a drag, not
+    a hover), and tests of hover readouts or of the parameter strip appearing at the
+    stage's edge failed only when they ran after it (``QTest.mouseDClick`` on a widget
+    did it; ``qt_events.double_click`` does not)."""
+    yield
+    held = _release_held_buttons()
+    assert not held, (
+        f"the test left the mouse button(s) {', '.join(held)} held (Qt's "
+        "QGuiApplication.mouseButtons()); released now. Deliver clicks as the window "
+        "system does (tests/qt_events.py, e.g. double_click) or release what you press"
+    )

@@ -20,3 +20,26 @@ def wheel_down(widget: QtWidgets.QWidget) -> None:
         False,
     )
     QtWidgets.QApplication.sendEvent(widget, event)
+
+
+def double_click(
+    widget: QtWidgets.QWidget,
+    pos: QtCore.QPoint,
+    button: QtCore.Qt.MouseButton = QtCore.Qt.MouseButton.LeftButton,
+) -> None:
+    """A double click with ``button`` at ``pos`` in ``widget`` (which must be shown),
+    delivered as the window system delivers it: press, release, press, release to the
+    widget's window, which Qt turns into press, release, double-click, release for the
+    widget under the point, and after which no button is held.
+
+    ``QTest.mouseDClick`` on a widget sends it the double-click event alone and leaves
+    Qt believing ``button`` is still pressed: every later mouse move in the process then
+    carried it (a drag, not a hover), until some test released it."""
+    from PySide6.QtTest import QTest
+
+    window = widget.window()
+    handle = window.windowHandle()
+    assert handle is not None, f"{widget!r} is not shown: nothing to double-click"
+    QTest.mouseDClick(
+        handle, button, QtCore.Qt.KeyboardModifier.NoModifier, widget.mapTo(window, pos)
+    )

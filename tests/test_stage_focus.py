@@ -11,6 +11,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
+from qt_events import double_click
 from window_reuse import reused_window, reused_window_holder  # noqa: F401  (fixtures)
 
 from core.scenes import Deck, Highlight, Scene
@@ -198,7 +199,7 @@ def test_double_click_focuses_the_plot_under_the_mouse_and_back(window, qtbot):
     _settle(window)
     assert _visible(window) == ["slopes"]
     pos = widget.canvas.mapFromScene(widget.plots["slopes"].plot.sceneBoundingRect().center())
-    qtbot.mouseDClick(widget.canvas.viewport(), QtCore.Qt.MouseButton.LeftButton, pos=pos)
+    double_click(widget.canvas.viewport(), pos)
     _settle(window)
     assert _geometry(window) == before
 
