@@ -37,6 +37,14 @@ def _plot_pair(qtbot, grid: bool, log: bool):
         plot.setLogMode(x=log, y=False)
         plot.showAxis("top")
         plot.showAxis("right")
+        # the same room on both (only the specs are compared): a fast axis takes a new
+        # axis' room on a plot of another size, where pyqtgraph's keeps up to 10 px more
+        for name in AXES:
+            axis = plot.getAxis(name)
+            if name in ("left", "right"):
+                axis.setWidth(80)
+            else:
+                axis.setHeight(50)
     win.show()
     return win, plain, fast
 
@@ -504,3 +512,59 @@ def test_an_axis_on_stage_does_not_take_the_specs_of_one_in_the_window(qtbot):
     finally:
         painter.end()
     assert window_key is not None and window_key != stage_key
+
+
+# ------------------------------------------------------------------ room as a new axis
+def _plain_plot(qtbot, size: tuple[int, int], font: QtGui.QFont):
+    """A shown plot of fast axes, y from 0 to 0.3 (ticks every 0.05, every 0.1 when
+    short), tick labels in ``font``, laid out and painted until settled."""
+    from gui.render.fast_axis import make_axes
+
+    win = pg.GraphicsLayoutWidget()
+    qtbot.addWidget(win)
+    win.resize(*size)
+    plot = win.addPlot(axisItems=make_axes())
+    hide_spare_axes(plot)
+    plot.setYRange(0.0, 0.3, padding=0)
+    plot.setXRange(0.0, 1.0, padding=0)
+    plot.getAxis("left").setStyle(tickFont=font)
+    win.show()
+    _settle(win)
+    return win, plot
+
+
+def _settle(win) -> None:
+    for _ in range(4):  # a paint measures the labels, the next layout makes room
+        win.grab()
+        QtCore.QCoreApplication.processEvents()
+
+
+def _font(pixels: int) -> QtGui.QFont:
+    font = QtGui.QFont()
+    font.setPixelSize(pixels)
+    return font
+
+
+@pytest.mark.parametrize("change", ["plot size", "tick font"])
+def test_an_axis_takes_a_new_axis_room_after_its_plot_size_or_tick_font_changed(qtbot, change):
+    """An axis whose plot got another size, or whose tick labels another font, is as
+    wide as a new axis there: pyqtgraph keeps the room of wider labels shown before
+    (up to 10 px), so Relative's row-label axes stayed as wide as they were at the
+    width the plots had on their way back from the stage (its heatmaps 1 px off those
+    of plots built there)."""
+    tall, short = (500, 900), (500, 150)
+    big, small = _font(18), _font(15)  # (labels 7 px narrower: pyqtgraph keeps the room)
+    if change == "plot size":  # "0.05" labels at 900 px, "0.1" at 150 px
+        first, then = (tall, small), (short, small)
+    else:
+        first, then = (tall, big), (tall, small)
+    win, plot = _plain_plot(qtbot, *first)
+    axis = plot.getAxis("left")
+    before = axis.width()
+    win.resize(*then[0])
+    axis.setStyle(tickFont=then[1])
+    _settle(win)
+    _new_win, new_plot = _plain_plot(qtbot, *then)
+    new_axis = new_plot.getAxis("left")
+    assert new_axis.width() < before  # (the labels there need less room than before)
+    assert (axis.width(), axis.textWidth) == (new_axis.width(), new_axis.textWidth)

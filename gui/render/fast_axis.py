@@ -322,6 +322,7 @@ class FastAxisItem(pg.AxisItem):
     _held_key: tuple | None = None  # what the held tick text room is for
     _held_room = 0.0  # px: see held_text_room
     _fresh_room = False  # the next text room is reported as to a new axis (forget_text_room)
+    _sized_for: tuple | None = None  # (plot width, height, tick font) of the last room
     _text_need: float | None = None  # px: what the last draw specs' text needed
     _drag_reserve: float | None = None  # px: the drag's doubled_text_size (once)
     drag_hold = False
@@ -443,9 +444,12 @@ class FastAxisItem(pg.AxisItem):
         label = self.label
         if label is None or not label.isVisible():
             return False
-        room = self.title_span()[1] - 4
+        # whole pixels: a room a fraction longer or shorter (the plot a fraction of a
+        # pixel taller on another way to the same layout) kept the lines wrapped to
+        # the other, a fraction of a pixel apart (Sinusoidal's wavelength title)
+        room = math.floor(self.title_span()[1] - 4)
         html = label.toHtml()
-        key = (html, round(room))
+        key = (html, room)
         if key == self._label_fit:
             return False
         before = (label.boundingRect().size(), label.scale())
@@ -468,7 +472,7 @@ class FastAxisItem(pg.AxisItem):
                     break
         if label.scale() != scale:
             label.setScale(scale)
-        self._label_fit = (label.toHtml(), round(room))
+        self._label_fit = (label.toHtml(), room)
         return (label.boundingRect().size(), label.scale()) != before
 
     # ------------------------------------------------------------------ paint
@@ -857,7 +861,12 @@ class FastAxisItem(pg.AxisItem):
         """The room across the axis to report for tick text (and title) that needs
         ``size`` px: never less than the most it needed since its data last changed
         (:meth:`release_text_room`) in a plot as large across the axis, with the same
-        tick font.
+        tick font. When the plot's size or the tick font changed since the last room
+        it reported, the axis takes the room a new axis takes for ``size`` there
+        (:func:`gui.render.pg_compat.reset_text_size`), not pyqtgraph's, which keeps up
+        to 10 px of a room taken before: a view re-styled or resized is to look as one
+        built anew there (Relative's heatmaps were 1 px off after the stage, their
+        row-label axes as wide as at the width the plots had on their way back).
 
         The tick labels depend on the axis' length (taller data: more ticks, "0.05"
         between "0.1" and "0.15"), which depends on what shares the plot with the data,
@@ -869,11 +878,19 @@ class FastAxisItem(pg.AxisItem):
         while nothing else changes, so the layout settles (the legend keeps the column
         it dropped; the labels fit)."""
         plot = self.parentItem()
-        vertical = self.orientation in ("left", "right")
-        across = 0.0
+        width = height = 0.0
         if isinstance(plot, QtWidgets.QGraphicsWidget):
-            across = plot.size().width() if vertical else plot.size().height()
+            width, height = plot.size().width(), plot.size().height()
+        style_font = self.style["tickFont"]
+        sized_for = (round(width), round(height), style_font.key() if style_font else "")
+        if sized_for != self._sized_for:
+            # another plot size or tick font: the room a new axis takes there, not one
+            # kept from before (pyqtgraph keeps up to 10 px more, and grows from less)
+            self._sized_for = sized_for
+            self._fresh_room = True
+            self._held_key = None
         font = self.tick_font()
+        across = width if self.orientation in ("left", "right") else height
         key = (round(across), font.key() if font is not None else "", self.tick_scale)
         self._text_need = size
         if key != self._held_key:
