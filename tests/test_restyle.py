@@ -70,49 +70,43 @@ def _counts(widget) -> tuple[int, list[int]]:
     return getattr(widget, "grid_builds", 0), [plot.rebuilds for plot in widget.plots.values()]
 
 
-#: the views whose picture after F5 (in and out) and the dark theme equals that of
-#: the view built anew there. The others' does not, with the plots re-styled in place
-#: or rebuilt each way (84a2ef7): on their way the plots take a width the window
-#: leaves again (the chrome comes back after F5), and an axis title wrapped there
-#: keeps its room, rows fitted there keep their heights (found, not fixed here)
-FRESH_EQUAL = ("sinusoidal", "learned", "compare")
-#: the window's first build left Relative's row-label axes 2.6 px wider than plots
-#: built anew there do (pyqtgraph keeps an axis' room up to 10 px wider than its
-#: labels need; the build passed a size at which the labels took more): plots rebuilt
-#: for the dark theme lose that, plots re-styled keep the light theme's layout, as a
-#: new colour leaves the sizes as they are (found, not fixed here)
-#: Back in the window after the stage, Relative's three heatmaps sit 1 px apart the
-#: two ways since the side dock is fitted when it shows again (93fb43e), after the
-#: plots took the window's width: the same row-label axis room, kept from an earlier
-#: width one way and not the other (found, not fixed here)
-REBUILD_DIFFERS = {("relative", "dark"), ("relative", "window 100 %")}
-#: steps whose picture came out differently from one run to the next, re-styled or
-#: rebuilt: some of Sinusoidal's legend labels and RoPE's texts a pixel off in some
-#: runs (their glyphs differ by up to 173 levels; the strips' geometry and text scale
-#: are the same), passing alone, in about half of the runs with other modules. Not
-#: compared pixel for pixel until found (found, not fixed here)
-UNSTEADY = {("sinusoidal", "window 100 %"), ("rope", "stage 200 %")}
-
 STEPS = ("stage 200 %", "window 100 %", "dark")
+#: a window shown at :data:`SIZE` made smaller first (the plots re-laid out for the
+#: new size, then the steps above)
+SMALL = (1280, 720)
 
 
-def _pictures(win, show_view, view_id: str, fresh: bool) -> tuple[list[QtGui.QImage], list]:
-    """The view's settled pictures after each of :data:`STEPS` from the window at
-    100 % (with ``fresh``: also the view's with its plots built anew there), and
-    whether each step kept the view's plots and built none."""
+#: steps at :data:`SMALL` whose picture is not the new plots' for a reason other than an
+#: axis' room: a heatmap's colour bar re-styled for the window's scale or the dark
+#: theme is framed 1 px left of a new one's (its frame and its value axis' line; its
+#: colours in place): ALiBi's row plot 1098 px, Learned's 223 px, the same in every
+#: run (found, not fixed here)
+COLOUR_BAR_SHIFTED = {("alibi", "window 100 %"), ("alibi", "dark"), ("learned", "dark")}
+
+
+def _steps(size: tuple[int, int]) -> tuple[str, ...]:
+    return STEPS if size == SIZE else (f"resized {size[0]}x{size[1]}", *STEPS)
+
+
+def _pictures(
+    win, show_view, view_id: str, fresh: bool, size: tuple[int, int] = SIZE
+) -> tuple[list[QtGui.QImage], list]:
+    """The view's settled pictures after each of :func:`_steps` from the window at
+    100 % and :data:`SIZE` (with ``fresh``: also the view's with its plots built anew
+    there), and whether each step kept the view's plots and built none."""
     display = win.lecture.display
     display.set_theme_name("light")
     widget = show_view(win, view_id, SIZE, 1.0)
     _settled_grab(win, widget)
     pictures, kept = [], []
     try:
-        for step in STEPS:
+        for step in _steps(size):
             plots, counts = dict(widget.plots), _counts(widget)
             if step == "dark":
                 display.set_theme_name("dark")
             else:
                 present = step.startswith("stage")
-                widget = show_view(win, view_id, SIZE, 2.0 if present else 1.0, present=present)
+                widget = show_view(win, view_id, size, 2.0 if present else 1.0, present=present)
             kept.append((step, widget.plots == plots and _counts(widget) == counts))
             pictures.append(_settled_grab(win, widget))
             if fresh:
@@ -120,6 +114,17 @@ def _pictures(win, show_view, view_id: str, fresh: bool) -> tuple[list[QtGui.QIm
     finally:
         display.set_theme_name("light")
     return pictures, kept
+
+
+def _problems(
+    view_id: str, steps: tuple[str, ...], a: list, b: list, skip: set[str] | None = None
+) -> list[str]:
+    """Each step (not in ``skip``) whose pictures in ``a`` and ``b`` differ, with how."""
+    return [
+        f"{view_id}, {step}: {problem}"
+        for step, x, y in zip(steps, a, b, strict=True)
+        if step not in (skip or set()) and (problem := _differing(x, y))
+    ]
 
 
 def _rebuild_for_themes(monkeypatch) -> None:
@@ -150,17 +155,18 @@ def test_restyle_builds_no_plot_and_draws_what_a_rebuild_drew(
     _rebuild_for_themes(monkeypatch)
     rebuilt, kept = _pictures(stage_window, show_view, view_id, False)
     assert [step for step, same in kept if same] == []  # (rebuilt indeed)
-    for step, a, b in zip(STEPS, restyled, rebuilt, strict=True):
-        if (view_id, step) in REBUILD_DIFFERS | UNSTEADY:
-            continue
-        assert not (problem := _differing(a, b)), f"{view_id}, {step}: {problem}"
+    assert not (problems := _problems(view_id, STEPS, restyled, rebuilt)), "\n".join(problems)
 
 
-@pytest.mark.parametrize("view_id", FRESH_EQUAL)
-def test_restyled_pictures_equal_those_of_plots_built_there(stage_window, show_view, view_id):
-    """Where a view built anew at each step looks as it did after the steps, it
-    looks so re-styled in place too, pixel for pixel."""
-    pictures, kept = _pictures(stage_window, show_view, view_id, True)
+@pytest.mark.parametrize("size", [SIZE, SMALL], ids=["1920x1080", "1280x720"])
+@pytest.mark.parametrize("view_id", VIEW_IDS)
+def test_restyled_pictures_equal_those_of_plots_built_there(stage_window, show_view, view_id, size):
+    """Each view, made smaller (at 1280 × 720), presented at 200 %, back in the window
+    and dark, looks as the view with its plots built anew there, pixel for pixel
+    (before: Relative's heatmaps 1 px apart, the row-label axes keeping the room they
+    took for another plot width)."""
+    pictures, kept = _pictures(stage_window, show_view, view_id, True, size)
     assert [step for step, same in kept if not same] == []
-    for step, restyled, built in zip(STEPS, pictures[::2], pictures[1::2], strict=True):
-        assert not (problem := _differing(restyled, built)), f"{view_id}, {step}: {problem}"
+    skip = {step for view, step in COLOUR_BAR_SHIFTED if view == view_id and size == SMALL}
+    problems = _problems(view_id, _steps(size), pictures[::2], pictures[1::2], skip)
+    assert not problems, "\n".join(problems)
