@@ -499,25 +499,33 @@ def test_small_grids_label_every_index_in_a_small_window(shared_window, qtbot):
 
 def _wrap_words(text: str, metrics, width: float) -> list[str]:
     """The reference wrap :func:`gui.plotting.panel_plot.wrap_in` must agree with: every
-    candidate line measured whole (``text`` broken at spaces into lines no wider than
-    ``width``, a word wider than that broken after its punctuation), then a last line
-    under six characters takes words down from the line before while it fits."""
-    from gui.plotting.panel_plot import _split_word
+    candidate line measured whole (``text`` broken into lines no wider than ``width``
+    at the spaces of :func:`break_penalties`' best tier, a part too wide for a line
+    alone at its next best spaces, a word wider than that broken after its
+    punctuation), then a last line under six characters takes parts down from the
+    line before while it fits."""
+    from gui.plotting.panel_plot import _split_word, _units, break_penalties
 
-    lines: list[str] = []
-    for word in text.split(" "):
-        if lines and metrics.horizontalAdvance(f"{lines[-1]} {word}") <= width:
-            lines[-1] = f"{lines[-1]} {word}"
-        elif metrics.horizontalAdvance(word) > width:
-            lines.extend(_split_word(word, metrics, width))
-        else:
-            lines.append(word)
-    while len(lines) > 1 and len(lines[-1]) < 6 and " " in lines[-2]:
-        before, moved = lines[-2].rsplit(" ", 1)
-        if metrics.horizontalAdvance(f"{moved} {lines[-1]}") > width:
+    lines: list[list[str]] = []
+
+    def wrap(words: list[str], penalties: list[int], tier: int) -> None:
+        for unit, unit_words, unit_penalties in _units(words, penalties, tier):
+            if lines and metrics.horizontalAdvance(" ".join([*lines[-1], unit])) <= width:
+                lines[-1].append(unit)
+            elif metrics.horizontalAdvance(unit) <= width:
+                lines.append([unit])
+            elif len(unit_words) > 1:
+                wrap(unit_words, unit_penalties, tier + 1)
+            else:
+                lines.extend([part] for part in _split_word(unit, metrics, width))
+
+    wrap(*break_penalties(text), 0)
+    while len(lines) > 1 and len(" ".join(lines[-1])) < 6 and len(lines[-2]) > 1:
+        last = [lines[-2][-1], *lines[-1]]
+        if metrics.horizontalAdvance(" ".join(last)) > width:
             break
-        lines[-2:] = [before, f"{moved} {lines[-1]}"]
-    return lines or [""]
+        lines[-2:] = [lines[-2][:-1], last]
+    return [" ".join(line) for line in lines] or [""]
 
 
 def test_a_word_wider_than_its_title_breaks_after_its_punctuation(qapp):
@@ -570,7 +578,7 @@ def test_titles_wrap_as_measured_whole_from_their_words_advances(qapp, monkeypat
     wrapped_lines(title, font, width)  # (as the view's grid asks for a title's lines)
     measured.clear()
     lines, _spacing = wrapped_lines(title.replace("3.25", "3.5"), font, width)
-    assert lines == 4
+    assert lines == 5  # (the groups "(m − n)·θ = (3.5 − 0)·1 = 3.5" … kept whole)
     assert 0 < len(measured) <= 2 + 2 * lines, measured  # (the new word; the lines' ends)
 
 
@@ -644,3 +652,38 @@ def test_wrap_moves_a_word_down_to_a_lone_short_last_word(qapp):
     assert lines == ["Transformer-XL: score of query 8 = (a) + (b) + (c) + (d),", "keys j ≤ 8"]
     assert all(metrics.horizontalAdvance(line) <= width for line in lines)
     assert wrap_in("a b", font, 10 * width) == ["a b"]  # one line: nothing moves
+
+
+def test_titles_break_outside_bracket_groups_and_beside_no_operator(qapp):
+    """Found on stage (1280 × 720, 200 %): titles broke inside their groups
+    ("softmax(q·k" / "√d)", "⟨PE_p," / "PE_q⟩", "Position table E (64" / "× 32, …")
+    and beside an operator ("… score of query 8 =" / "c2c + …"). At every width at
+    which a group, or an operator with the words on either side, fits a line, it is
+    on one line; nothing is lost."""
+    from PySide6 import QtGui
+
+    from gui.plotting.panel_plot import wrap_in
+
+    font = QtGui.QFont()
+    font.setPointSize(20)
+    metrics = QtGui.QFontMetricsF(font)
+    cases = {
+        "Attention weights softmax(q·k / √d) of query 3": ["softmax(q·k / √d)"],
+        "Similarity ⟨PE_p, PE_q⟩ of positions p and q": ["⟨PE_p, PE_q⟩"],
+        "Position table E (64 × 32, random init, seed 0)": ["(64 × 32, random init, seed 0)"],
+        "Course toy: bias = −0.1·torch.arange(8), [i, j] = −0.1·j": [
+            "bias = −0.1·torch.arange(8),",
+            "[i, j] = −0.1·j",
+        ],
+        "DeBERTa: score of query 8 = c2c + c2p + p2c": ["8 = c2c + c2p + p2c"],
+    }
+    for title, whole in cases.items():
+        full = metrics.horizontalAdvance(title)
+        for step in range(8, 41):
+            width = full * step / 40
+            lines = wrap_in(title, font, width)
+            assert "".join(lines).replace(" ", "") == title.replace(" ", ""), lines
+            assert all(metrics.horizontalAdvance(line) <= width for line in lines if " " in line)
+            for part in whole:
+                if metrics.horizontalAdvance(part) <= width:
+                    assert any(part in line for line in lines), (width, lines)

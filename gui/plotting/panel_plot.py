@@ -86,18 +86,69 @@ def _split_word(word: str, metrics: QtGui.QFontMetricsF, width: float) -> list[s
 _ADVANCES: dict[str, dict[str, float]] = {}  # font key -> word -> advance (px)
 _ADVANCES_MAX = 4096  # (words kept per font: cleared when full)
 
+_GROUPS = {")": "(", "]": "[", "⟩": "⟨"}  # a group's closing bracket -> its opening one
+_OPERATOR = re.compile(r"[=+−\-/·×*→←↔≤≥<>≈≠∝~|:]+")  # a word that is only an operator
+
+
+def break_penalties(text: str) -> tuple[list[str], list[int]]:
+    """``text``'s words (split at spaces) and, for each space between two of them, how
+    bad a line break there is: 0 a free break, +1 right next to an operator (a word
+    that is only ``=``, ``/``, ``·``, ``→``, …: a line ending in "=" or starting
+    with "/"), +2 inside a bracket group (``()``, ``[]``, ``⟨⟩``, matched: an
+    unmatched bracket makes no group). On stage "softmax(q·k / √d)" broke after
+    "softmax(q·k" and "⟨PE_p, PE_q⟩" after "⟨PE_p,"."""
+    words = text.split(" ")
+    inside = [0] * len(text)  # +1 at a group's opening bracket, -1 after its closing one
+    stack: list[tuple[str, int]] = []
+    for i, ch in enumerate(text):
+        if ch in "([⟨":
+            stack.append((ch, i))
+        elif ch in _GROUPS:
+            for depth in range(len(stack) - 1, -1, -1):  # its opening bracket, inner first
+                if stack[depth][0] == _GROUPS[ch]:
+                    inside[stack[depth][1]] += 1
+                    inside[i] -= 1
+                    del stack[depth:]
+                    break
+    depth, at, penalties = 0, 0, []
+    for k, word in enumerate(words[:-1]):
+        for i in range(at, at + len(word)):
+            depth += inside[i]
+        at += len(word) + 1  # (the space)
+        operator = bool(_OPERATOR.fullmatch(word) or _OPERATOR.fullmatch(words[k + 1]))
+        penalties.append((2 if depth > 0 else 0) + (1 if operator else 0))
+    return words, penalties
+
+
+def _units(
+    words: list[str], penalties: list[int], tier: int
+) -> list[tuple[str, list[str], list[int]]]:
+    """``words`` joined over the spaces worse than ``tier`` (no break there at this
+    tier): ``(text, its words, the penalties between them)`` of each unit."""
+    units: list[tuple[str, list[str], list[int]]] = []
+    first = 0
+    for k in range(len(words)):
+        if k == len(words) - 1 or penalties[k] <= tier:
+            part = words[first : k + 1]
+            units.append((" ".join(part), part, penalties[first:k]))
+            first = k + 1
+    return units
+
 
 def wrap_in(text: str, font: QtGui.QFont, width: float) -> list[str]:
-    """``text`` in ``font`` broken at spaces into lines no wider than ``width``; a word
-    wider than ``width`` is broken after its punctuation (``·``, ``.``, ``(``, …) where
-    it has some, else it gets a line of its own (at 1280 x 720, 300 %, ALiBi's
-    "−0.1·torch.arange(8)," ran out of its plot over the colour bar's labels). The
-    lines are measured mostly from the advances of their words, kept per font.
+    """``text`` in ``font`` broken at spaces into lines no wider than ``width``, never
+    inside a bracket group or next to an operator where another break does
+    (:func:`break_penalties`: a part that does not fit a line alone is broken at its
+    next best spaces); a word wider than ``width`` is broken after its punctuation
+    (``·``, ``.``, ``(``, …) where it has some, else it gets a line of its own (at
+    1280 x 720, 300 %, ALiBi's "−0.1·torch.arange(8)," ran out of its plot over the
+    colour bar's labels). The lines are measured mostly from the advances of their
+    parts, kept per font.
 
     A title that follows a slider (RoPE's plane: "… = (m − n)·θ = …") is wrapped on
     every frame of a drag, twice (shown, and for its row's room), each time measuring
     its growing lines anew (~0.1 ms a wrap). Its words mostly repeat from frame to
-    frame. A line with a word added is as wide as its words and spaces up to the
+    frame. A line with a part added is as wide as its parts and spaces up to the
     kerning at the spaces, well under a character: a line that clearly fits or
     clearly does not is decided from those, one within a character of ``width``
     measured whole (the same lines as measuring every line whole: test_layout_fit's
@@ -115,49 +166,61 @@ def wrap_in(text: str, font: QtGui.QFont, width: float) -> list[str]:
 
     space = advance(" ")
     margin = max(metrics.averageCharWidth(), metrics.maxWidth() / 2, 1.0)
-    lines: list[str] = []
+
+    lines: list[list[str]] = []  # each line's parts (a break may go between two)
     line_w = 0.0  # the last line's width as estimated (or measured)
-    for word in text.split(" "):
-        word_w = advance(word)
-        if lines:
-            wide = line_w + space + word_w
-            if wide <= width - margin:
-                fits = True
-            elif wide > width + margin:
-                fits = False
+
+    def wrap(words: list[str], penalties: list[int], tier: int) -> None:
+        nonlocal line_w
+        for unit, unit_words, unit_penalties in _units(words, penalties, tier):
+            unit_w = advance(unit)
+            if lines:
+                wide = line_w + space + unit_w
+                if wide <= width - margin:
+                    fits = True
+                elif wide > width + margin:
+                    fits = False
+                else:
+                    wide = metrics.horizontalAdvance(" ".join([*lines[-1], unit]))
+                    fits = wide <= width
+                if fits:
+                    lines[-1].append(unit)
+                    line_w = wide
+                    continue
+            if unit_w > width and len(unit_words) > 1:
+                # too wide for a line alone: its parts at its next best breaks, the
+                # first of them on the line so far where they fit
+                wrap(unit_words, unit_penalties, tier + 1)
+            elif unit_w > width:
+                parts = _split_word(unit, metrics, width)
+                lines.extend([part] for part in parts)
+                line_w = metrics.horizontalAdvance(parts[-1])
             else:
-                wide = metrics.horizontalAdvance(f"{lines[-1]} {word}")
-                fits = wide <= width
-            if fits:
-                lines[-1] = f"{lines[-1]} {word}"
-                line_w = wide
-                continue
-        if word_w > width:
-            parts = _split_word(word, metrics, width)
-            lines.extend(parts)
-            line_w = metrics.horizontalAdvance(parts[-1])
-        else:
-            lines.append(word)
-            line_w = word_w
-    return _balance_last_line(lines, metrics, width) if len(lines) > 1 else lines or [""]
+                lines.append([unit])
+                line_w = unit_w
+
+    wrap(*break_penalties(text), 0)
+    if len(lines) > 1:
+        _balance_last_line(lines, metrics, width)
+    return [" ".join(line) for line in lines] or [""]
 
 
 SHORT_LAST_LINE = 6  # characters: a wrapped text's last line takes words down to this
 
 
-def _balance_last_line(lines: list[str], metrics: QtGui.QFontMetricsF, width: float) -> list[str]:
-    """``lines`` with words of the line before moved down to a short last line (under
-    :data:`SHORT_LAST_LINE` characters) while it still fits ``width`` and that line
-    keeps a word: Relative's Transformer-XL title at 1920 x 1080, 200 %, on stage ended
-    in a line of its own holding "8"."""
-    while len(lines[-1]) < SHORT_LAST_LINE:
-        before, _space, moved = lines[-2].rpartition(" ")
-        if not before:
+def _balance_last_line(
+    lines: list[list[str]], metrics: QtGui.QFontMetricsF, width: float
+) -> list[list[str]]:
+    """``lines`` (each a list of the parts it may break between) with parts of the line
+    before moved down to a short last line (under :data:`SHORT_LAST_LINE` characters)
+    while it still fits ``width`` and that line keeps a part: Relative's
+    Transformer-XL title at 1920 x 1080, 200 %, on stage ended in a line of its own
+    holding "8"."""
+    while len(" ".join(lines[-1])) < SHORT_LAST_LINE and len(lines[-2]) > 1:
+        last = [lines[-2][-1], *lines[-1]]
+        if metrics.horizontalAdvance(" ".join(last)) > width:
             break
-        last = f"{moved} {lines[-1]}"
-        if metrics.horizontalAdvance(last) > width:
-            break
-        lines[-2:] = [before, last]
+        lines[-2:] = [lines[-2][:-1], last]
     return lines
 
 
