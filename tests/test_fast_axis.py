@@ -568,3 +568,34 @@ def test_an_axis_takes_a_new_axis_room_after_its_plot_size_or_tick_font_changed(
     new_axis = new_plot.getAxis("left")
     assert new_axis.width() < before  # (the labels there need less room than before)
     assert (axis.width(), axis.textWidth) == (new_axis.width(), new_axis.textWidth)
+
+
+def test_an_axis_title_resized_while_its_plot_is_hidden_fits_when_shown(qtbot):
+    """A plot hidden on stage (a scene reveals it later; its place kept) is re-sized
+    with the canvas: its axis title was not fitted then (the title's ``isVisible()``
+    is false under a hidden plot, where "shown on its axis" was meant), and showing
+    the plot re-sizes nothing: the title kept the length of the wider plot and ran
+    past both ends of the narrow one."""
+    from gui.render.fast_axis import run_title_refits
+
+    win, plot = _shown_panel(qtbot, _view_panel("relative", "deberta_terms"), (1400, 500))
+    item = plot.plot
+    policy = item.sizePolicy()
+    policy.setRetainSizeWhenHidden(True)  # (as a view keeps a plot's place to reveal it)
+    item.setSizePolicy(policy)
+    axis = item.getAxis("bottom")
+    axis.setLabel("key j (keys 0..40, near the query), and a longer title than that")
+    run_title_refits(win)
+    wide = _title_text(axis)
+    assert wide.width() > 450  # one line on the wide plot
+    item.hide()
+    win.resize(500, 500)
+    for _ in range(3):
+        QtCore.QCoreApplication.processEvents()
+    item.show()
+    for _ in range(3):
+        win.grab()
+        QtCore.QCoreApplication.processEvents()
+    title = _title_text(axis)
+    assert axis.size().width() < 500
+    assert title.left() >= -1 and title.right() <= axis.size().width() + 1, (title, axis.size())

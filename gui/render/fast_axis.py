@@ -403,7 +403,8 @@ class FastAxisItem(pg.AxisItem):
         top = plot.getAxis("top")
         if top is self:
             return 0.0, length
-        first = top.geometry().top() if top.isVisible() else self.geometry().top()
+        # (shown on the plot: a hidden plot's axes are not isVisible(), see fit_label)
+        first = top.geometry().top() if top.isVisibleTo(plot) else self.geometry().top()
         above = max(0.0, self.geometry().top() - first)
         below = max(0.0, plot.size().height() - self.geometry().bottom())
         return -above, length + above + below
@@ -440,9 +441,14 @@ class FastAxisItem(pg.AxisItem):
         short axis at a large UI scale), the largest of :data:`TITLE_SCALES` at which
         it fits. A long title ("wavelength (positions)" on a short plot) ran past the
         plot's ends into its neighbours; three or more lines of a vertical title took
-        the data's width. Returns whether the title's size changed."""
+        the data's width. Returns whether the title's size changed.
+
+        A title shown on its axis is fitted also while its plot is hidden (a scene
+        reveals it later, its place kept and re-sized with the canvas): ``isVisible()``
+        is false under a hidden plot, and showing the plot re-sizes nothing, so the
+        title kept the length of the plot it was last fitted to."""
         label = self.label
-        if label is None or not label.isVisible():
+        if label is None or not label.isVisibleTo(self):
             return False
         # whole pixels: a room a fraction longer or shorter (the plot a fraction of a
         # pixel taller on another way to the same layout) kept the lines wrapped to
@@ -1011,7 +1017,7 @@ class FastAxisItem(pg.AxisItem):
         quarter line a label's text runs past its rectangle (``axis_specs.box_edges``).
         The gap kept is the tick text offset (the gap between ticks and their labels).
         """
-        if not self.label.isVisible():
+        if not self.label.isVisibleTo(self):  # (shown on the axis, the plot hidden or not)
             return 0.0
         height = self.label.boundingRect().height()
         inner = height - TITLE_NUDGE - self.label.document().documentMargin()
