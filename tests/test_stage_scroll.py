@@ -571,6 +571,60 @@ def test_a_revealed_plot_is_scrolled_above_the_parameter_strip(studio):
         deck.dock.hide()
 
 
+def test_staged_plots_find_their_cells_after_the_stage_changed_the_columns(studio):
+    """Found with bench/shots.py (lecture deck, 1280 × 720 / 200 %, window after the
+    stage): RoPE's scene 8 stages plane and score. Staged on stage (two columns), then
+    out of F5 and back to the scene from another view, the view had moved its plots to
+    its own cells of one column, but the stage remembered the two columns' cells: the
+    score was put on a taken cell, which the grid refused (left out of the layout:
+    "QGridLayoutEngine::addItem: Can't add … already taken"), and the next scene
+    left plots in the second column of a one-column grid (4-27 findings a scene).
+    Each plot has a cell of its own, the staged ones first, in one column."""
+    from core.views import VIEWS
+    from gui.widgets.view_widget import grid_positions
+
+    rope_values = VIEWS["rope"].model.defaults()
+    rope = Scene("rope", rope_values, "Staged", "", panels=("plane", "score"))
+    learned = Scene("learned", VIEWS["learned"].model.defaults(), "Another view", "")
+    deck = studio.lecture.deck
+    display = studio.lecture.display
+    refused: list[str] = []
+    handler = QtCore.qInstallMessageHandler(lambda _m, _c, text: refused.append(text))
+    try:
+        deck.set_deck(Deck("d", (rope, learned, Scene("rope", rope_values, "All", ""))))
+        display.leave_presentation()
+        studio.resize(1280, 720)
+        display.present_scale = 2.0
+        display.enter_presentation(fullscreen=False)
+        assert deck.go(0)
+        _settle(studio)
+        widget = studio.views["rope"]
+        assert widget.columns == 2
+        display.leave_presentation()
+        display.set_scale(2.0)
+        studio.resize(1280, 720)
+        for index in (1, 0):
+            assert deck.go(index)
+            _settle(studio)
+        assert widget.columns == 1
+        cells = grid_positions(widget.canvas.ci.layout)
+        where = {key: cells.get(plot.plot) for key, plot in widget.plots.items()}
+        assert [m for m in refused if "already taken" in m] == []
+        assert where["plane"] == (0, 0, 1, 1) and where["score"] == (1, 0, 1, 1), where
+        assert None not in where.values() and len(set(where.values())) == len(where), where
+        assert deck.go(2)  # the view's own cells again, one column
+        _settle(studio)
+        cells = grid_positions(widget.canvas.ci.layout)
+        where = {key: cells.get(plot.plot) for key, plot in widget.plots.items()}
+        assert {w[1] for w in where.values() if w is not None} == {0}, where
+        assert None not in where.values() and len(set(where.values())) == len(where), where
+    finally:
+        QtCore.qInstallMessageHandler(handler)
+        display.leave_presentation()
+        deck.set_deck(Deck("empty", ()))
+        deck.dock.hide()
+
+
 def test_docks_tab_bar_hidden_on_stage(studio):
     """Qt leaves the tab bar of tabbed docks visible when the docks are hidden, moved
     off the window (at 1280 x 720 on stage the "Views" / "Deck" bar lay at (-947, -536)

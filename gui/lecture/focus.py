@@ -119,6 +119,7 @@ class FocusController(QtCore.QObject):
         self.focused: tuple[str, str] | None = None
         self.number_actions: list[QtGui.QAction] = []
         self._placed: dict[str, dict[str, _Placement]] = {}
+        self._reflows: dict[str, int] = {}  # each view's grid_reflows at its last apply
         self._watched: set[str] = set()
         self._viewports: dict[QtCore.QObject, ViewWidget] = {}
         self._staged: tuple[int, str, tuple[str, ...], bool, Highlight | None] | None = None
@@ -422,6 +423,16 @@ class FocusController(QtCore.QObject):
         if focused not in visible:
             focused = None
         placed = self._placed.setdefault(view_id, {})
+        if self._reflows.get(view_id) != widget.grid_reflows:
+            # the view moved every plot to its own cell for another number of columns
+            # (F5, a new scale or size): that is where each is now, and its own cell
+            # to go back to. Kept, the cells of the old columns put a plot back on a
+            # taken cell, which the grid refused (the plot left out of the layout:
+            # RoPE's score after F5 out at 1280 x 720 / 200 %) and moved none of the
+            # plots staged before, left in their view's cells
+            self._reflows[view_id] = widget.grid_reflows
+            for kept in placed.values():
+                kept.original = kept.current = None
         moves: list[tuple[pg.PlotItem, Position]] = []
         for key in panels:
             item = widget.plots[key].plot
