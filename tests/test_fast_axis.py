@@ -599,3 +599,36 @@ def test_an_axis_title_resized_while_its_plot_is_hidden_fits_when_shown(qtbot):
     title = _title_text(axis)
     assert axis.size().width() < 500
     assert title.left() >= -1 and title.right() <= axis.size().width() + 1, (title, axis.size())
+
+
+def test_an_axis_title_that_fits_its_room_on_one_line_keeps_its_full_size(qtbot, monkeypatch):
+    """Compare's "distance Δ (key Δ positions before the query)" at 1280 × 720, 300 %,
+    on stage: 1 084 px of text in a 1 109 px room was drawn at 0.9 (the fit counted
+    the document's margins twice and the space pyqtgraph ends the title with). A title
+    fits on one line at full size in any room as wide as its text and margins; in a
+    room a little narrower it wraps (two lines, full size)."""
+    win, plot = _shown_panel(qtbot, _view_panel("relative", "deberta_terms"), (900, 500))
+    axis = plot.plot.getAxis("bottom")
+    axis.setLabel("distance Δ (key Δ positions before the query)", **{"font-size": "30pt"})
+    label = axis.label
+    label.setTextWidth(-1)
+    cursor = QtGui.QTextCursor(label.document())
+    cursor.movePosition(QtGui.QTextCursor.MoveOperation.NextCharacter)
+    metrics = QtGui.QFontMetricsF(cursor.charFormat().font())  # (the title's 30 pt)
+    text = metrics.horizontalAdvance("distance Δ (key Δ positions before the query)")
+    margins = 2 * label.document().documentMargin()
+    for extra, lines in ((2.0, 1), (-20.0, 2)):
+        room = text + margins + extra
+        monkeypatch.setattr(axis, "title_span", lambda room=room: (0.0, room + 4))
+        axis._label_fit = None
+        axis.fit_label()
+        count = sum(b.layout().lineCount() for b in _blocks(label.document()))
+        assert (label.scale(), count) == (1.0, lines), (extra, room)
+
+
+def _blocks(document: QtGui.QTextDocument) -> list:
+    out, block = [], document.begin()
+    while block.isValid():
+        out.append(block)
+        block = block.next()
+    return out
