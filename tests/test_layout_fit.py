@@ -687,3 +687,50 @@ def test_titles_break_outside_bracket_groups_and_beside_no_operator(qapp):
             for part in whole:
                 if metrics.horizontalAdvance(part) <= width:
                     assert any(part in line for line in lines), (width, lines)
+
+
+def test_pe_dimensions_labelled_every_index_on_a_300_percent_stage(shared_window, qtbot):
+    """Lecture deck scene 4 (PE of 16 dimensions) at 1920 × 1080, 300 %, on stage: the
+    matrix' dimension labels read "0 1 2 … 9 10 12 15" in two plot columns, 39 px a
+    cell for 40 px labels at the stage's smallest size. The plot width a grid's index
+    labels need counts the view's range padding (the data takes 1 / 1.1 of it): one
+    plot column, every index labelled, nothing else wrong."""
+    from gui.plotting.layout_check import layout_problems
+
+    window = shared_window
+    _set_stage(window, 1920, 1080, True, 3.0, first="sinusoidal")
+    try:
+        _view_at_defaults(window, "sinusoidal")
+        assert window.states["sinusoidal"].set_param("d_model", 16)
+        widget = window.views["sinusoidal"]
+        _settle(window, qtbot, widget)
+        assert widget.plots["heatmap"].image.image.shape[1] == 16
+        assert layout_problems(widget) == []
+    finally:
+        window.states["sinusoidal"].reset()
+
+
+def test_index_labels_that_crowd_are_left_out_evenly(qapp):
+    """Where a grid's index labels crowd at their smallest size, every second (third,
+    …) one is drawn, the first included: not the ends first and the rest in order,
+    which read "0 1 2 … 9 10 12 15" (uneven steps)."""
+    from gui.render.axis_specs import separate_labels
+    from gui.render.fast_axis import INDEX_TICK_GAP, evenly_spaced
+
+    flags = int(QtCore.Qt.AlignmentFlag.AlignHCenter | QtCore.Qt.AlignmentFlag.AlignTop)
+    metrics = QtGui.QFontMetricsF(QtGui.QFont())
+    line = metrics.height() * 0.8
+    for cell in (0.3, 0.5, 0.8, 1.0):  # cell width in widths of "10"
+        pitch = metrics.horizontalAdvance("10") * cell
+        specs = []
+        for i in range(16):
+            width = metrics.horizontalAdvance(str(i))
+            specs.append((QtCore.QRectF(i * pitch - width / 2, 0, width, line), flags, str(i)))
+        all_fit = len(separate_labels("bottom", specs, None, INDEX_TICK_GAP)) == 16
+        chosen = evenly_spaced("bottom", specs, INDEX_TICK_GAP)
+        assert chosen is not None and not all_fit, cell
+        values = [int(text) for _rect, _flags, text in chosen]
+        step = values[1] - values[0]
+        assert values == list(range(0, 16, step)) and step >= 2, (cell, values)
+        kept = separate_labels("bottom", specs[:: step - 1], None, INDEX_TICK_GAP)
+        assert step == 2 or len(kept) < len(specs[:: step - 1]), cell  # the smallest step

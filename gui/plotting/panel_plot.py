@@ -257,9 +257,10 @@ _COORD_TEXTS: dict[tuple[int, int, str, bytes], tuple[str, ...]] = {}
 def index_width(panel: Panel, font: QtGui.QFont, stage: bool = False) -> float:
     """The plot width (px) in which a small heatmap labels every one of its columns
     (:func:`index_ticks`) at the smallest size index labels take
-    (:func:`gui.render.fast_axis.index_label_pitch` in tick ``font``), with its row
-    labels (:func:`row_label_width`) and :data:`INDEX_GRID_ROOM` beside its data; 0 for
-    other panels. Word order's 3 × 16 output grids at 1280 × 720, 100 %, on stage had
+    (:func:`gui.render.fast_axis.index_label_pitch` in tick ``font``; on ``stage`` with
+    the view's range padding, :data:`WORD_ROOM_PAD`, around them), with its row labels
+    (:func:`row_label_width`) and :data:`INDEX_GRID_ROOM` beside its data; 0 for other
+    panels. Word order's 3 × 16 output grids at 1280 × 720, 100 %, on stage had
     10.7 px columns in four plot columns: "10", "12" and "14" were left out. On
     ``stage`` the labels' smallest size is the stage's (:func:`index_tick_scales`)."""
     texts = _index_texts(panel, panel.x_coords, 1)
@@ -267,7 +268,12 @@ def index_width(panel: Panel, font: QtGui.QFont, stage: bool = False) -> float:
         return 0.0
     fixed, per_pt = INDEX_GRID_ROOM
     room = fixed + per_pt * max(font.pointSizeF(), 0.0) + row_label_width(panel, font, stage)
-    return len(texts) * index_label_pitch(font, texts, stage=stage) + room
+    # On stage the data takes 1 / WORD_ROOM_PAD of the plot's view (its range padding)
+    # and the labels have no smaller size to go to: PE's 16 dimensions at 1920 x 1080 /
+    # 300 % had 39 px columns for 40 px labels. In the window the labels' last-resort
+    # sizes take up the padding (Word order's grids keep their plot columns).
+    pad = WORD_ROOM_PAD if stage else 1.0
+    return pad * len(texts) * index_label_pitch(font, texts, stage=stage) + room
 
 
 def _index_texts(panel: Panel, coords: object, axis: int) -> tuple[str, ...]:
