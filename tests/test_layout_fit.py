@@ -734,3 +734,33 @@ def test_index_labels_that_crowd_are_left_out_evenly(qapp):
         assert values == list(range(0, 16, step)) and step >= 2, (cell, values)
         kept = separate_labels("bottom", specs[:: step - 1], None, INDEX_TICK_GAP)
         assert step == 2 or len(kept) < len(specs[:: step - 1]), cell  # the smallest step
+
+
+def test_a_scene_heading_with_a_long_word_keeps_the_view_inside_its_viewport(shared_window, qtbot):
+    """Lecture deck scene 6 at 1280 × 720, 300 %, windowed: the heading's word
+    "nn.Embedding(max_len," alone was wider than the view, and a word-wrapped label
+    is as wide as its widest word: the view's body was 1 097 px wide in its 620 px
+    viewport, the heading, the explanation and the readout cut off at the right. Long
+    words break after their punctuation; short ones ("0.5") keep whole."""
+    from core.scenes import Deck, Scene
+    from core.views import VIEWS
+    from gui.lecture.deck import breakable
+
+    assert breakable("at 0.5 and x_p") == "at 0.5 and x_p"
+    window = shared_window
+    deck = window.lecture.deck
+    _set_stage(window, 1280, 720, False, 3.0, first="learned")
+    title = "Learned positions: nn.Embedding(max_len, d)"
+    try:
+        deck.set_deck(Deck("d", (Scene("learned", VIEWS["learned"].model.defaults(), title, ""),)))
+        assert deck.go(0)
+        widget = window.views["learned"]
+        _settle(window, qtbot, widget)
+        assert [p for p in layout_problems(widget) if "viewport" in p] == []
+        assert widget.body.width() <= widget.scroll_area.viewport().width()
+        shown = widget.title.text().replace("\u200b", "")
+        assert title in shown  # (nothing lost: only break points added)
+    finally:
+        deck.set_deck(Deck("empty", ()))
+        deck.dock.hide()
+        _view_at_defaults(window, "learned")

@@ -12,6 +12,7 @@ current view's banner.
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -51,6 +52,26 @@ def shipped_decks() -> list[Path]:
 def plain_tooltip(text: str) -> str:
     """``text`` as a tooltip shown literally (Qt would render tags in it as rich text)."""
     return f"<p style='white-space:pre-wrap'>{html.escape(text)}</p>"
+
+
+_WORD_PUNCTUATION = re.compile(r"([·.(,/_=])(?=[^\s·.(,/_=])")  # inside a word
+LONG_WORD = 12  # characters: a heading's words this long get break points
+
+
+def breakable(text: str) -> str:
+    """``text`` (a heading's escaped text) with a zero-width space after the
+    punctuation inside its long words (:data:`LONG_WORD` characters or more; ``.``,
+    ``(``, ``_``, …: as a plot title's long words break,
+    ``gui.plotting.panel_plot.wrap_in``), where the heading's lines may break when
+    such a word alone is wider than the view. A word-wrapped label is as wide as its
+    widest word: scene 6's "nn.Embedding(max_len," at 1280 x 720 / 300 %, windowed,
+    made the view's body 1 097 px wide in its 620 px viewport, its right part cut off
+    (the title, the explanation, the readout). Short words (numbers: "0.5") keep
+    whole."""
+    return " ".join(
+        _WORD_PUNCTUATION.sub("\\1\u200b", word) if len(word) >= LONG_WORD else word
+        for word in text.split(" ")
+    )
 
 
 class DeckController(QtCore.QObject):
@@ -468,7 +489,7 @@ class DeckController(QtCore.QObject):
         where = VIEWS[scene.view_id].title
         if index is not None:
             where += f" · {index + 1}/{len(self.scenes)}"
-        title = html.escape(scene.title or VIEWS[scene.view_id].title)
+        title = breakable(html.escape(scene.title or VIEWS[scene.view_id].title))
         # (a space the line may break at after the no-break one: "length&nbsp;&nbsp;
         # Compare" was one word, wider than the view at 1280 x 720, 300 %, windowed:
         # the view's text was cut off at its right edge)
