@@ -32,6 +32,7 @@ QtBot.waitUntil = _patient_wait_until  # type: ignore[method-assign]
 # one worker busy while the other had nothing left to do. Only the order changes; every
 # module still runs all its tests in its own order.
 SLOW_MODULES_FIRST = (
+    "test_restyle.py",
     "test_stage_scroll.py",
     "test_layout_fit.py",
     "test_view_fit.py",
