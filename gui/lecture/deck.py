@@ -25,6 +25,7 @@ from core.resources import resource_path
 from core.scenes import Deck, Scene, SceneError, load_deck, load_scene, save_deck, save_scene
 from core.views import VIEWS
 from gui.lecture.display import DisplayController
+from gui.plotting.panel_plot import WORD_PUNCTUATION
 from gui.theme import current_theme
 from gui.window.protocol import StudioWindow
 
@@ -54,7 +55,9 @@ def plain_tooltip(text: str) -> str:
     return f"<p style='white-space:pre-wrap'>{html.escape(text)}</p>"
 
 
-_WORD_PUNCTUATION = re.compile(r"([·.(,/_=])(?=[^\s·.(,/_=])")  # inside a word
+_WORD_PUNCTUATION = re.compile(  # inside a word: followed by more of it
+    f"([{WORD_PUNCTUATION}])(?=[^\\s{WORD_PUNCTUATION}])"
+)
 LONG_WORD = 12  # characters: a heading's words this long get break points
 
 

@@ -67,8 +67,13 @@ TICK_PT = 11  # pt at 100 %: tick labels
 INDEX_GRID_ROOM = (38.0, 6.1)
 
 
-_WORD_BREAKS = re.compile(r"[^·.(,/_=]+[·.(,/_=]*|[·.(,/_=]+")  # a word's parts, each
-# ending after its punctuation (ALiBi's "−0.1·torch.arange(8)," breaks after "·", ".")
+#: the punctuation a word too wide for its line breaks after (plot titles here, scene
+#: headings in gui.lecture.deck.breakable)
+WORD_PUNCTUATION = "·.(,/_="
+_WORD_BREAKS = re.compile(  # a word's parts, each ending after its punctuation (ALiBi's
+    # "−0.1·torch.arange(8)," breaks after "·", ".")
+    f"[^{WORD_PUNCTUATION}]+[{WORD_PUNCTUATION}]*|[{WORD_PUNCTUATION}]+"
+)
 
 
 def _split_word(word: str, metrics: QtGui.QFontMetricsF, width: float) -> list[str]:
@@ -208,20 +213,16 @@ def wrap_in(text: str, font: QtGui.QFont, width: float) -> list[str]:
 SHORT_LAST_LINE = 6  # characters: a wrapped text's last line takes words down to this
 
 
-def _balance_last_line(
-    lines: list[list[str]], metrics: QtGui.QFontMetricsF, width: float
-) -> list[list[str]]:
-    """``lines`` (each a list of the parts it may break between) with parts of the line
-    before moved down to a short last line (under :data:`SHORT_LAST_LINE` characters)
-    while it still fits ``width`` and that line keeps a part: Relative's
-    Transformer-XL title at 1920 x 1080, 200 %, on stage ended in a line of its own
-    holding "8"."""
+def _balance_last_line(lines: list[list[str]], metrics: QtGui.QFontMetricsF, width: float) -> None:
+    """Move parts of the line before down to a short last line of ``lines`` (each a list
+    of the parts it may break between; under :data:`SHORT_LAST_LINE` characters) while
+    it still fits ``width`` and that line keeps a part: Relative's Transformer-XL title
+    at 1920 x 1080, 200 %, on stage ended in a line of its own holding "8"."""
     while len(" ".join(lines[-1])) < SHORT_LAST_LINE and len(lines[-2]) > 1:
         last = [lines[-2][-1], *lines[-1]]
         if metrics.horizontalAdvance(" ".join(last)) > width:
             break
         lines[-2:] = [lines[-2][:-1], last]
-    return lines
 
 
 def index_ticks(panel: Panel) -> tuple[list[tuple[float, str]] | None, ...]:

@@ -934,9 +934,9 @@ class FastAxisItem(pg.AxisItem):
             self._sized_for = sized_for
             self._fresh_room = True
             self._held_key = None
+        # (the plot's size is sized_for's: another one dropped the held key above)
         font = self.tick_font()
-        across = width if self.orientation in ("left", "right") else height
-        key = (round(across), font.key() if font is not None else "", self.tick_scale)
+        key = (font.key() if font is not None else "", self.tick_scale)
         self._text_need = size
         if key != self._held_key:
             self._held_key, self._held_room = key, size
