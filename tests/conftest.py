@@ -157,18 +157,17 @@ def _release_held_buttons() -> list[str]:
     held = QtGui.QGuiApplication.mouseButtons()
     if held == QtCore.Qt.MouseButton.NoButton:
         return []
-    names = [b.name for b in QtCore.Qt.MouseButton if b.value and held & b]
+    buttons = [b for b in QtCore.Qt.MouseButton if b.value and held & b]
     scratch = QtGui.QWindow()
     scratch.resize(8, 8)
     try:
-        for button in QtCore.Qt.MouseButton:
-            if button.value and held & button:
-                QTest.mouseRelease(
-                    scratch, button, QtCore.Qt.KeyboardModifier.NoModifier, QtCore.QPoint(2, 2)
-                )
+        for button in buttons:
+            QTest.mouseRelease(
+                scratch, button, QtCore.Qt.KeyboardModifier.NoModifier, QtCore.QPoint(2, 2)
+            )
     finally:
         scratch.destroy()
-    return names
+    return [b.name for b in buttons]
 
 
 @pytest.fixture(autouse=True)

@@ -589,6 +589,14 @@ def test_staged_plots_find_their_cells_after_the_stage_changed_the_columns(studi
     deck = studio.lecture.deck
     display = studio.lecture.display
     refused: list[str] = []
+
+    def own_cells() -> dict:
+        """Each plot's cell in the grid, asserted to be one of its own."""
+        cells = grid_positions(widget.canvas.ci.layout)
+        where = {key: cells.get(plot.plot) for key, plot in widget.plots.items()}
+        assert None not in where.values() and len(set(where.values())) == len(where), where
+        return where
+
     handler = QtCore.qInstallMessageHandler(lambda _m, _c, text: refused.append(text))
     try:
         deck.set_deck(Deck("d", (rope, learned, Scene("rope", rope_values, "All", ""))))
@@ -607,17 +615,12 @@ def test_staged_plots_find_their_cells_after_the_stage_changed_the_columns(studi
             assert deck.go(index)
             _settle(studio)
         assert widget.columns == 1
-        cells = grid_positions(widget.canvas.ci.layout)
-        where = {key: cells.get(plot.plot) for key, plot in widget.plots.items()}
+        where = own_cells()
         assert [m for m in refused if "already taken" in m] == []
         assert where["plane"] == (0, 0, 1, 1) and where["score"] == (1, 0, 1, 1), where
-        assert None not in where.values() and len(set(where.values())) == len(where), where
         assert deck.go(2)  # the view's own cells again, one column
         _settle(studio)
-        cells = grid_positions(widget.canvas.ci.layout)
-        where = {key: cells.get(plot.plot) for key, plot in widget.plots.items()}
-        assert {w[1] for w in where.values() if w is not None} == {0}, where
-        assert None not in where.values() and len(set(where.values())) == len(where), where
+        assert {w[1] for w in own_cells().values()} == {0}
     finally:
         QtCore.qInstallMessageHandler(handler)
         display.leave_presentation()
