@@ -27,6 +27,9 @@ MIN_CELLS, MAX_CELLS = 128, 1024
 F = TypeVar("F")
 SIDE_MIN_WIDTH = 360  # px: the side dock's narrowest (at 100 %; it widens with the fonts)
 SIDE_MAX_SHARE = 0.5  # of the window's width at most, whatever the UI scale
+# ms a picture of the previous view stays over the stage at most while the view switched
+# to is drawn (see MainWindow._hold_stage): then the view shows, drawn or not
+HOLD_MAX_MS = 5000
 
 
 # the needs of panels not built yet (MainWindow._unbuilt_panel_need), by view and style
@@ -84,6 +87,17 @@ class MainWindow(QtWidgets.QMainWindow):
         self._shown_context: dict[str, ComputeContext] = {}  # context of the data on screen
         self._errors: dict[str, str] = {}  # the latest computation's problem, per view
         self._build_ui()
+        # a picture of the stage as it was, over a view switched to until it is drawn
+        self.stage_cover = QtWidgets.QLabel(self.view_stack)
+        self.stage_cover.setObjectName("stage-cover")
+        self.stage_cover.setAttribute(QtCore.Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.stage_cover.hide()
+        self._held_for = ""  # the view the cover waits for ("" when it is not up)
+        self.stage_holds = 0  # times the cover went up (tests)
+        self._hold_timer = QtCore.QTimer(self)
+        self._hold_timer.setSingleShot(True)
+        self._hold_timer.setInterval(HOLD_MAX_MS)
+        self._hold_timer.timeout.connect(self.release_stage)
         self.backend_changed.connect(self._apply_backend)
         self.set_view(next(iter(VIEWS)))
 
@@ -308,8 +322,12 @@ class MainWindow(QtWidgets.QMainWindow):
             raise ValueError(f"unknown view '{view_id}'")
         widget = self.view_widget(view_id)
         changed = view_id != self._current
+        if changed:
+            self._hold_stage(view_id)
         self._current = view_id
         self.view_stack.setCurrentWidget(widget)
+        if self._held_for:
+            self._raise_cover()
         self.panel_stack.setCurrentWidget(self.panels[view_id])
         self._focus_stage(widget)
         self.view_chooser.set_current(view_id)
@@ -318,6 +336,67 @@ class MainWindow(QtWidgets.QMainWindow):
             self.request(view_id)  # sized for another plot area while hidden
         if changed:
             self.view_changed.emit(view_id)
+
+    def drawn(self, view_id: str) -> bool:
+        """Whether the view's newest request has been drawn (or has failed)."""
+        return (
+            view_id in self._views
+            and self._views[view_id].data is not None
+            and self._settled.get(view_id) == self.engine.latest_generation(view_id)
+        )
+
+    def _hold_stage(self, view_id: str) -> None:
+        """Keep the stage as it is (a picture of it, above the views and below the
+        overlays) while ``view_id``, about to be shown, is not drawn yet: until its data
+        is drawn (:meth:`_on_ready`) or fails, at most :data:`HOLD_MAX_MS`. The audience
+        saw the new scene's heading over an empty white canvas for 1.3 s after Page Down
+        to scene 16 of the lecture at 300 % (the view's plots built in 0.7 s after the
+        view showed; longer on a loaded laptop); now the previous scene stays until the
+        new one appears whole, heading and plots together."""
+        if self.drawn(view_id) or not self.view_stack.isVisible():
+            self.release_stage()
+            return
+        if not self._held_for:
+            shown = self.view_stack.currentWidget()
+            if shown is None or not shown.isVisible():
+                return
+            stage = self.view_stack
+            area = QtCore.QRect(stage.mapTo(self, QtCore.QPoint(0, 0)), stage.size())
+            cover = self.stage_cover
+            cover.setPixmap(self.grab(area))  # (the window's background and all)
+            cover.setGeometry(stage.rect())
+            self.stage_holds += 1
+        self._held_for = view_id
+        self._hold_timer.start()
+
+    def _raise_cover(self) -> None:
+        """The picture above the views (the page shown last is raised over it) and
+        below what lies over the stage (a pen, a strip, a sheet)."""
+        stage, cover = self.view_stack, self.stage_cover
+        overlays = [
+            child
+            for child in stage.children()
+            if isinstance(child, QtWidgets.QWidget)
+            and child is not cover
+            and stage.indexOf(child) < 0
+        ]
+        cover.show()
+        cover.raise_()
+        for child in overlays:
+            child.raise_()
+
+    def release_stage(self) -> None:
+        """Show the view itself again (the picture of the previous one goes)."""
+        self._hold_timer.stop()
+        self._held_for = ""
+        if not self.stage_cover.isHidden():
+            self.stage_cover.hide()
+            self.stage_cover.clear()
+
+    @property
+    def stage_held(self) -> bool:
+        """Whether a picture of the previous view covers the stage now."""
+        return bool(self._held_for)
 
     def reset_view(self) -> None:
         """Ctrl+R: every parameter of the current view to its default, and every plot
@@ -468,6 +547,8 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:
         if obj is self.view_stack and event.type() == QtCore.QEvent.Type.Resize:
+            if hasattr(self, "stage_cover"):  # (resized while the window is built)
+                self.release_stage()  # (a picture of another size)
             self._stage_resized()
         elif (
             obj is self.side
@@ -491,13 +572,20 @@ class MainWindow(QtWidgets.QMainWindow):
             self._settled[view_id] = generation
             self._errors.pop(view_id, None)
             self._shown_context[view_id] = self._requested[view_id]
-            self._views[view_id].show_data(data, live=True)
+            held = view_id == self._held_for
+            # (the first frame of a view switched to is drawn in full quality at once:
+            # live, it showed draft curves and images for a moment, then the full ones)
+            self._views[view_id].show_data(data, live=not held)
+            if held:
+                self.release_stage()
 
     def _on_failed(self, view_id: str, generation: int, message: str) -> None:
         if self.engine.is_current(view_id, generation) and view_id in self._views:
             self._settled[view_id] = generation
             self._errors[view_id] = message
             self._views[view_id].show_error(message)
+            if view_id == self._held_for:
+                self.release_stage()
             if view_id == self._current:  # a hidden view's problem waits in its banner
                 self.show_status(message, 8000)
 

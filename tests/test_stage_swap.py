@@ -1,0 +1,130 @@
+"""Page Down to a scene of another view never shows its heading over an empty canvas:
+the stage keeps the previous scene until the new one is drawn, then shows it whole
+(issue 15, task 1: scene 16 of the lecture at 300 % showed the "Relative" heading over
+a white canvas for 1.3 s while its plots were built).
+
+What the audience sees is read from the window's backing store (what the platform
+shows) once per pass of the event loop, while the new view's computation is held back
+(a loaded laptop: the view is shown long before its data arrives)."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+from PySide6 import QtCore, QtGui, QtTest, QtWidgets
+
+import gui.window.engine as engine_module
+from core.scenes import Deck, Scene
+from core.views import VIEWS
+
+SIZE = (1280, 720)
+HELD_PASSES = 6  # passes of the event loop the new view's data is held back for
+
+
+def _scene(view_id: str) -> Scene:
+    return Scene(view_id, VIEWS[view_id].model.defaults(), f"Scene of {view_id}", "")
+
+
+@pytest.fixture(scope="module")
+def win(open_window):
+    with open_window(*SIZE) as w:
+        display = w.lecture.display
+        display.present_scale = 1.5
+        display.enter_presentation(fullscreen=False)
+        w.resize(*SIZE)
+        yield w
+
+
+def _shown_fill(win) -> float:
+    """Share of the lower half of the stage, as the platform shows it now, that is not
+    the white background (plots drawn: ~0.2-0.4; an empty canvas: 0)."""
+    picture = win.screen().grabWindow(win.winId())
+    image = picture.toImage().convertToFormat(QtGui.QImage.Format.Format_RGB888)
+    w, h = image.width(), image.height()
+    data = np.frombuffer(image.constBits(), np.uint8, count=image.bytesPerLine() * h)
+    rgb = data.reshape(h, image.bytesPerLine())[:, : 3 * w].reshape(h, w, 3).astype(int)
+    dpr = picture.devicePixelRatio()
+    top_left = win.stage.mapTo(win, QtCore.QPoint(0, 0))
+    x0, y0 = round(top_left.x() * dpr), round(top_left.y() * dpr)
+    sw, sh = round(win.stage.width() * dpr), round(win.stage.height() * dpr)
+    lower = rgb[y0 + sh // 2 : y0 + sh, x0 : x0 + sw]
+    return float((np.abs(lower - 255).max(axis=2) > 40).mean())
+
+
+def _settle(win) -> None:
+    app = QtWidgets.QApplication.instance()
+    for _ in range(4):
+        assert win.wait_idle(60)
+        app.processEvents()
+
+
+@pytest.mark.parametrize("views", [("alibi", "relative"), ("sinusoidal", "learned")])
+def test_page_down_shows_the_previous_scene_until_the_new_one_is_drawn(
+    win, qtbot, monkeypatch, views
+):
+    first, second = views
+    deck = win.lecture.deck
+    deck.set_deck(Deck("swap", (_scene(first), _scene(second))))
+    _settle(win)
+    assert win.current_view == first
+    before = _shown_fill(win)
+    assert before > 0.1  # the first scene's plots fill the stage
+
+    release = threading.Event()
+    compute = engine_module.compute_view
+
+    def slow_compute(view_id, params, context):  # type: ignore[no-untyped-def]
+        if view_id == second:
+            release.wait(60)  # (the test lets it go after HELD_PASSES passes)
+        return compute(view_id, params, context)
+
+    monkeypatch.setattr(engine_module, "compute_view", slow_compute)
+    samples: list[float] = []
+
+    def sample() -> None:
+        samples.append(_shown_fill(win))
+        if len(samples) == HELD_PASSES:
+            release.set()
+
+    timer = QtCore.QTimer()
+    timer.setInterval(0)
+    timer.timeout.connect(sample)
+    timer.start()
+    try:
+        QtTest.QTest.keyClick(win.stage, QtCore.Qt.Key.Key_PageDown)
+        assert deck.index == 1 and win.current_view == second
+        qtbot.waitUntil(lambda: len(samples) > HELD_PASSES and win.idle())
+        _settle(win)
+        for _ in range(5):  # what the last frames show
+            QtWidgets.QApplication.instance().processEvents()
+            sample()
+    finally:
+        timer.stop()
+        release.set()
+    after = samples[-1]
+    assert after > 0.1  # the new scene's plots
+    assert abs(after - before) > 0.01  # (another picture: the test tells them apart)
+    # while the new view waited for its data, the previous scene stayed whole
+    held = samples[:HELD_PASSES]
+    assert max(abs(s - before) for s in held) < 0.005, held
+    # no frame shows the new heading over an empty (or half-built) canvas: each is the
+    # previous scene or the new one drawn
+    odd = [s for s in samples if abs(s - before) > 0.005 and abs(s - after) > 0.005]
+    assert not odd, (before, after, samples)
+    assert win.stage_cover.isHidden() and not win.stage_held
+
+
+def test_a_drawn_view_shows_at_once(win):
+    """A view whose newest data is drawn already (back to the previous scene, its
+    values unchanged) shows at once: no picture goes over the stage."""
+    deck = win.lecture.deck
+    deck.set_deck(Deck("back", (_scene("alibi"), _scene("sinusoidal"))))
+    _settle(win)
+    deck.step(1)
+    _settle(win)
+    holds = win.stage_holds
+    deck.step(-1)  # (alibi's values as drawn)
+    assert win.current_view == "alibi"
+    assert win.stage_holds == holds and win.stage_cover.isHidden()
