@@ -7,6 +7,7 @@ the rest of the drawing code, never computes: positions and texts come from the 
 
 from __future__ import annotations
 
+import functools
 import weakref
 
 import numpy as np
@@ -74,6 +75,10 @@ class HaloText(pg.TextItem):
         HaloText.aliased_halos += 1
 
 
+TABLE_PT = 10  # pt at 100 %: a table's text at its full size
+TABLE_FLOOR = 0.4  # of its full size a table's text shrinks to at most to fit the stage
+TABLE_PT_STEP = 0.05  # of its full size a table's text shrinks by per step
+TABLE_PAD_V, TABLE_PAD_H = 2, 8  # px around the text of a table's cell
 _NO_FILL = QtGui.QBrush(QtCore.Qt.BrushStyle.NoBrush)
 
 
@@ -93,6 +98,11 @@ class PanelExtras:
     table: pg.TextItem | None
     tile_labels: TileLabels | None
     _table_html: str | None
+    #: the table's point size now, its full size when last drawn, and the room (px) the
+    #: view last fitted it to (``None``: not fitted, full size; see :meth:`fit_table`)
+    _table_pt: float = 0.0
+    _table_full: int = 0
+    _table_room: float | None = None
 
     def _show_tile_labels(self, panel: Panel, theme: Theme) -> None:
         """Label each tile of a mosaic heatmap in its top-right corner (see TileLabels)."""
@@ -297,17 +307,32 @@ class PanelExtras:
         title_h = title.maximumHeight() if title.isVisible() else 0.0
         return float(title_h + self.table.textItem.document().size().height() + 8)
 
-    def _show_table(self, panel: Panel, theme: Theme) -> None:
-        cell = f"padding: 2px 8px; border-bottom: 1px solid {theme.grid};"
+    def _table_markup(self, panel: Panel, theme: Theme, pt: float) -> str:
+        """The table of ``panel`` as rich text in ``pt`` point text."""
+        cell = f"padding: {TABLE_PAD_V}px {TABLE_PAD_H}px; border-bottom: 1px solid {theme.grid};"
         head = "".join(f"<th align='left' style='{cell}'>{h}</th>" for h in panel.header)
         body = "".join(
             "<tr>" + "".join(f"<td style='{cell}'>{c}</td>" for c in row) + "</tr>"
             for row in panel.rows
         )
-        html = (
-            f"<div style='color:{theme.foreground}; font-size:{theme.font_pt(10)}pt'>"
+        return (
+            f"<div style='color:{theme.foreground}; font-size:{pt:g}pt'>"
             f"<table cellspacing='0'><tr>{head}</tr>{body}</table></div>"
         )
+
+    def table_text_pt(self) -> float | None:
+        """The point size the table is drawn in now; ``None`` when there is no table."""
+        return self._table_pt if self.table is not None else None
+
+    def _table_full_pt(self, theme: Theme) -> int:
+        return theme.font_pt(TABLE_PT)
+
+    def _show_table(self, panel: Panel, theme: Theme) -> None:
+        full = self._table_full_pt(theme)
+        if self._table_room is None or self._table_full != full:
+            self._table_pt = float(full)  # (another scale: fitted again by the view)
+        self._table_full = full
+        html = self._table_markup(panel, theme, self._table_pt)
         if self.table is None:
             self.table = pg.TextItem(anchor=(0, 0))
             self.plot.addItem(self.table)
@@ -331,6 +356,55 @@ class PanelExtras:
         self.table.setPos(0, 1)
         self.plot.setRange(xRange=(0, 1), yRange=(0, 1), padding=0)
         self.plot.showGrid(x=False, y=False)
+
+    def fit_table(
+        self, room: float | None, width: float, theme: Theme, floor_pt: float = 0.0
+    ) -> bool:
+        """Draw the table in the largest point size, from its full size
+        (:data:`TABLE_PT` at the UI scale) down to the floor (:data:`TABLE_FLOOR` of it,
+        and ``floor_pt``), at which the whole table (its plot's title included,
+        :meth:`table_height`) is at most ``room`` px high when laid out ``width`` px
+        wide; the floor when none is (the view scrolls then). ``room`` ``None``: its
+        full size. Whether the size changed.
+
+        On stage Compare's summary table (six columns of wrapped text) was 1 422 px
+        high in a 720 px stage at 1280 x 720 / 200 % and 2 057 px in 1 080 at
+        1920 x 1080 / 300 %: it scrolled, and the audience never saw it whole."""
+        if self.table is None or self.panel is None:
+            return False
+        self._table_room = room
+        full = self._table_full = self._table_full_pt(theme)
+        pt = float(full)
+        if room is not None:
+            title = self.plot.titleLabel
+            room -= (title.maximumHeight() if title.isVisible() else 0.0) + 8
+            floor = min(float(full), max(6.0, TABLE_FLOOR * full, floor_pt))
+            text_width = max(100.0, width - 4)
+            font = self.table.textItem.document().defaultFont().toString()
+            while (
+                pt > floor
+                and _markup_height(self._table_markup(self.panel, theme, pt), text_width, font)
+                > room
+            ):
+                pt = max(floor, pt - TABLE_PT_STEP * full)
+        if pt == self._table_pt:
+            return False
+        self._table_pt = pt
+        self._show_table(self.panel, theme)
+        return True
+
+
+@functools.lru_cache(maxsize=256)
+def _markup_height(html: str, width: float, font: str) -> float:
+    """Height (px) of rich text ``html`` laid out ``width`` px wide in ``font`` (its
+    ``QFont.toString()``)."""
+    document = QtGui.QTextDocument()
+    default = QtGui.QFont()
+    default.fromString(font)
+    document.setDefaultFont(default)
+    document.setHtml(html)
+    document.setTextWidth(width)
+    return float(document.size().height())
 
 
 def _overlaps(

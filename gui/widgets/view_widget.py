@@ -61,6 +61,9 @@ LEGEND_SHARE = 0.8  # of a plot's width its data (and legend strip) has, at leas
 FOLD_SQUEEZE = 0.05
 TABLE_PAD = 12  # px a table panel keeps below its table (view box margins, rounding)
 FORMULA_SHARE = 0.2  # of the view's height the formula takes at most (drawn smaller)
+# of the stage's height a table's text is at least on stage, however it is fitted (the
+# tick labels of the default 150 % on 1920 x 1080 are 21 px: a 50th of 1 080 px)
+STAGE_TEXT_SHARE = 1 / 50
 
 
 _DIGIT = re.compile(r"[0-9]")
@@ -748,6 +751,16 @@ class ViewWidget(QtWidgets.QWidget):
         laid_w = layout.geometry().width() - (frame - 2 * self.canvas.frameWidth())
         canvas_w = self.canvas.width() - frame
         need: dict[int, float] = {}
+        # the height a table may take to be seen whole on stage (None: its full size)
+        table_room = (
+            self.scroll_area.viewport().height()
+            - margin_top
+            - margin_bottom
+            - 2 * self.canvas.frameWidth()
+            - TABLE_PAD
+            if self._presenting
+            else None
+        )
         shown = [
             plot
             for plot in self.plots.values()
@@ -785,6 +798,10 @@ class ViewWidget(QtWidgets.QWidget):
                 height = max(height, plot.word_room())  # word ticks at full size
             plot.set_legible_height(height)  # the legend keeps its full size above it
             height += legend
+            if plot.table is not None:  # on stage a table fits the stage if it can
+                box = plot.plot.getViewBox().width()
+                floor = self._stage_text_pt()
+                plot.fit_table(table_room, box if box > 0 else width, current_theme(), floor)
             table = plot.table_height()
             if table is not None:
                 height = max(height, table)
@@ -821,6 +838,12 @@ class ViewWidget(QtWidgets.QWidget):
             self._settle()  # plots of the new size, laid out before they paint
         self._balance_rows(need, spans if len(shown) > 1 else [])
         return changed
+
+    def _stage_text_pt(self) -> float:
+        """The smallest text (pt) the stage shows a table in: :data:`STAGE_TEXT_SHARE`
+        of the stage's height, read from the back row whatever the screen."""
+        height = self.window().height() if self.window() is not None else self.height()
+        return height * STAGE_TEXT_SHARE * 72.0 / max(self.logicalDpiY(), 1)
 
     @staticmethod
     def _grid_share(plot: PanelPlot, col_span: int, laid: float, gap: float) -> float | None:

@@ -1,0 +1,79 @@
+"""Compare's summary table fits the stage (issue 15, task 2): on stage its text is drawn
+as large as lets the whole table (title included) be seen in the stage's height, never
+below a size read from the back row. Before, it was 1 422 px high in a 720 px stage at
+1280 x 720 / 200 % and 2 057 px in 1 080 px at 1920 x 1080 / 300 %: it scrolled, and the
+audience never saw it whole."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6 import QtCore, QtGui
+
+SIZES = [(1280, 720), (1920, 1080)]
+SCALES = [1.5, 2.0, 3.0]
+FLOOR_PT = 12.0  # the smallest table text the stage may show at these sizes (16 px)
+TOL = 1.0
+
+
+@pytest.fixture(scope="module")
+def studio(open_window):
+    with open_window(1280, 720) as win:
+        yield win
+
+
+def _rows(plot) -> list[tuple[str, QtCore.QRectF, float]]:
+    """Each row of the table (its first cell's text), its rectangle in the scene and
+    the point size of its text."""
+    text = plot.table.textItem
+    document = text.document()
+    (table,) = [f for f in document.rootFrame().childFrames() if isinstance(f, QtGui.QTextTable)]
+    out = []
+    for r in range(table.rows()):
+        cursor = table.cellAt(r, 0).firstCursorPosition()
+        cursor.movePosition(QtGui.QTextCursor.MoveOperation.NextCharacter)
+        block = cursor.block()
+        rect = document.documentLayout().blockBoundingRect(block)
+        pt = cursor.charFormat().font().pointSizeF()
+        out.append((block.text(), text.mapRectToScene(rect), pt))
+    return out
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_compare_table_is_seen_whole_on_stage(studio, show_view, size):
+    problems = []
+    for scale in SCALES:
+        widget = show_view(studio, "compare", size, scale, present=True)
+        plot = widget.plots["table"]
+        viewport = widget.scroll_area.viewport().height()
+        where = f"{size[0]}x{size[1]} {scale:.0%}"
+        height = plot.plot.sceneBoundingRect().height()
+        if height > viewport:
+            problems.append(f"{where}: table {height:.0f} px in a {viewport} px stage")
+        rows = _rows(plot)
+        assert len(rows) == 9  # the header and the eight methods
+        smallest = min(pt for _name, _rect, pt in rows)
+        if smallest < FLOOR_PT:
+            problems.append(f"{where}: table text {smallest} pt")
+        box = plot.plot.getViewBox().sceneBoundingRect()
+        cut = [name for name, rect, _pt in rows if rect.bottom() > box.bottom() + TOL]
+        if cut:
+            problems.append(f"{where}: rows cut off: {cut}")
+        # scrolled to the table, all of it is on screen at once
+        area = widget.scroll_area
+        top = widget.canvas.mapFromScene(plot.plot.sceneBoundingRect().topLeft())
+        area.verticalScrollBar().setValue(widget.canvas.mapTo(area.widget(), top).y())
+        for name, rect, _pt in rows:
+            for corner in (rect.topLeft(), rect.bottomLeft() - QtCore.QPointF(0, TOL)):
+                shown = widget.canvas.mapTo(area.viewport(), widget.canvas.mapFromScene(corner))
+                if not area.viewport().rect().contains(shown):
+                    problems.append(f"{where}: row {name!r} off screen at {shown}")
+                    break
+        area.verticalScrollBar().setValue(0)
+    assert problems == []
+
+
+def test_the_table_keeps_its_full_size_outside_the_stage(studio, show_view):
+    """In the window (preparing the lecture) the table is drawn at its full size: 10 pt
+    at 100 %, 20 pt at 200 %."""
+    widget = show_view(studio, "compare", (1280, 720), 2.0, present=False)
+    assert {pt for _name, _rect, pt in _rows(widget.plots["table"])} == {20.0}
