@@ -14,7 +14,9 @@ per shot and prints, per shot, what a lecturer would see go wrong:
     table and arrow texts) that overlap;
 ``table``
     table rows cut off: below the visible part of the canvas and not reachable by
-    scrolling (``rows hidden, scrollable`` when a scroll bar reaches them);
+    scrolling (``rows hidden, scrollable`` when a scroll bar reaches them); a table
+    taller than the part of the canvas shown (``taller than its place``: scrolled to,
+    it is never seen whole);
 ``outside``
     a widget or a plot that lies (partly) outside the window or its canvas.
 
@@ -144,6 +146,16 @@ def _table_rows(plot) -> list[tuple[str, float, float]]:
     return rows
 
 
+def _scroll_place(widget: QtWidgets.QWidget) -> int | None:
+    """The height of the viewport of the scroll area ``widget`` scrolls in, if any."""
+    parent = widget.parentWidget()
+    while parent is not None:
+        if isinstance(parent, QtWidgets.QAbstractScrollArea):
+            return parent.viewport().height()
+        parent = parent.parentWidget()
+    return None
+
+
 def canvas_findings(widget, window: QtWidgets.QWidget) -> list[str]:
     """Cut-off table rows and plots outside the visible canvas of ``widget`` (a
     ``ViewWidget``), and what :func:`gui.plotting.layout_check.layout_problems` finds
@@ -173,6 +185,11 @@ def canvas_findings(widget, window: QtWidgets.QWidget) -> list[str]:
                 out.append(f"table: {key} rows cut off: {', '.join(cut)}")
             if hidden:
                 out.append(f"table: {key} rows hidden, scrollable: {', '.join(hidden)}")
+            place = _scroll_place(canvas)
+            if place is not None and rect.height() > place + TOLERANCE:  # never seen whole
+                out.append(
+                    f"table: {key} taller than its place ({rect.height():.0f} px in {place})"
+                )
     # titles elided or wider than their plot, axis titles and legends cut or misplaced,
     # and any two texts of the canvas overlapping: the tests' gate, one copy
     out += [f"canvas: {problem}" for problem in layout_problems(widget)]
