@@ -128,3 +128,32 @@ def test_a_drawn_view_shows_at_once(win):
     deck.step(-1)  # (alibi's values as drawn)
     assert win.current_view == "alibi"
     assert win.stage_holds == holds and win.stage_cover.isHidden()
+
+
+def test_the_picture_lies_under_the_stage_overlays(win, monkeypatch):
+    """While the previous scene's picture covers the stage, what lies over the stage
+    (the pen and pointer layer, the strip's sensor) stays above it; a computation that
+    fails takes the picture away (its banner shows on the new view)."""
+    deck = win.lecture.deck
+    deck.set_deck(Deck("fail", (_scene("alibi"), _scene("rope"))))
+    _settle(win)
+    compute = engine_module.compute_view
+
+    def failing(view_id, params, context):  # type: ignore[no-untyped-def]
+        if view_id == "rope":
+            raise ValueError("no data here")
+        return compute(view_id, params, context)
+
+    monkeypatch.setattr(engine_module, "compute_view", failing)
+    stage = win.stage
+    deck.step(1)
+    assert win.stage_held and not win.stage_cover.isHidden()
+    order = [c for c in stage.children() if isinstance(c, QtWidgets.QWidget)]
+    cover = order.index(win.stage_cover)
+    overlay = stage.findChild(QtWidgets.QWidget, "stage-overlay")
+    assert overlay is not None and order.index(overlay) > cover
+    pages = [c for c in order if stage.indexOf(c) >= 0]
+    assert pages and all(order.index(page) < cover for page in pages)
+    assert win.wait_idle(60)
+    assert win.stage_cover.isHidden() and not win.stage_held
+    assert "no data here" in win.views["rope"].banner.text()
