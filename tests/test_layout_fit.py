@@ -744,22 +744,33 @@ def test_a_scene_heading_with_a_long_word_keeps_the_view_inside_its_viewport(sha
     words break after their punctuation; short ones ("0.5") keep whole."""
     from core.scenes import Deck, Scene
     from core.views import VIEWS
-    from gui.lecture.deck import breakable
+    from gui.plotting.word_breaks import breakable, unbroken
 
     assert breakable("at 0.5 and x_p") == "at 0.5 and x_p"
+    assert unbroken(breakable("linear interpolation")) == "linear interpolation"
     window = shared_window
     deck = window.lecture.deck
     _set_stage(window, 1280, 720, False, 3.0, first="learned")
-    title = "Learned positions: nn.Embedding(max_len, d)"
+    defaults = VIEWS["learned"].model.defaults()
+    # scene 11's word "interpolation" alone was 616 px, the body 628 px; scene 7's
+    # verdict word "max_positions=64:" made it 653 px (positions past the table)
+    out_of_range = {**defaults, "max_positions": 64, "seq_len": 80}
+    scenes = (
+        ("Learned positions: nn.Embedding(max_len, d)", defaults),
+        ("Context extension: linear interpolation", defaults),
+        ("Out of range", out_of_range),
+    )
     try:
-        deck.set_deck(Deck("d", (Scene("learned", VIEWS["learned"].model.defaults(), title, ""),)))
-        assert deck.go(0)
+        deck.set_deck(Deck("d", tuple(Scene("learned", p, t, "") for t, p in scenes)))
         widget = window.views["learned"]
-        _settle(window, qtbot, widget)
-        assert [p for p in layout_problems(widget) if "viewport" in p] == []
-        assert widget.body.width() <= widget.scroll_area.viewport().width()
-        shown = widget.title.text().replace("\u200b", "")
-        assert title in shown  # (nothing lost: only break points added)
+        for index, (title, _params) in enumerate(scenes):
+            assert deck.go(index)
+            _settle(window, qtbot, widget)
+            assert [p for p in layout_problems(widget) if "viewport" in p] == [], title
+            assert widget.body.width() <= widget.scroll_area.viewport().width(), title
+            shown = unbroken(widget.title.text())
+            assert title in shown  # (nothing lost: only break points added)
+        assert "max_positions=64" in widget.verdict_shown and widget.verdict.isVisible()
     finally:
         deck.set_deck(Deck("empty", ()))
         deck.dock.hide()

@@ -12,7 +12,6 @@ current view's banner.
 from __future__ import annotations
 
 import html
-import re
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -25,7 +24,7 @@ from core.resources import resource_path
 from core.scenes import Deck, Scene, SceneError, load_deck, load_scene, save_deck, save_scene
 from core.views import VIEWS
 from gui.lecture.display import DisplayController
-from gui.plotting.panel_plot import WORD_PUNCTUATION
+from gui.plotting.word_breaks import breakable
 from gui.theme import current_theme
 from gui.window.protocol import StudioWindow
 
@@ -53,28 +52,6 @@ def shipped_decks() -> list[Path]:
 def plain_tooltip(text: str) -> str:
     """``text`` as a tooltip shown literally (Qt would render tags in it as rich text)."""
     return f"<p style='white-space:pre-wrap'>{html.escape(text)}</p>"
-
-
-_WORD_PUNCTUATION = re.compile(  # inside a word: followed by more of it
-    f"([{WORD_PUNCTUATION}])(?=[^\\s{WORD_PUNCTUATION}])"
-)
-LONG_WORD = 12  # characters: a heading's words this long get break points
-
-
-def breakable(text: str) -> str:
-    """``text`` (a heading's escaped text) with a zero-width space after the
-    punctuation inside its long words (:data:`LONG_WORD` characters or more; ``.``,
-    ``(``, ``_``, …: as a plot title's long words break,
-    ``gui.plotting.panel_plot.wrap_in``), where the heading's lines may break when
-    such a word alone is wider than the view. A word-wrapped label is as wide as its
-    widest word: scene 6's "nn.Embedding(max_len," at 1280 x 720 / 300 %, windowed,
-    made the view's body 1 097 px wide in its 620 px viewport, its right part cut off
-    (the title, the explanation, the readout). Short words (numbers: "0.5") keep
-    whole."""
-    return " ".join(
-        _WORD_PUNCTUATION.sub("\\1\u200b", word) if len(word) >= LONG_WORD else word
-        for word in text.split(" ")
-    )
 
 
 class DeckController(QtCore.QObject):

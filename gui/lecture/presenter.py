@@ -471,7 +471,7 @@ class Presenter(QtCore.QObject):
         if widget is None or not self.display.presenting:
             return ""
         verdict = widget.verdict_text
-        return verdict if verdict and widget.verdict.text() != verdict else ""
+        return verdict if verdict and widget.verdict_shown != verdict else ""
 
     def note_text(self) -> str:
         """The speaker note shown to the lecturer: the scene's note, then the stage's

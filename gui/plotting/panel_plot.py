@@ -68,7 +68,7 @@ INDEX_GRID_ROOM = (38.0, 6.1)
 
 
 #: the punctuation a word too wide for its line breaks after (plot titles here, scene
-#: headings in gui.lecture.deck.breakable)
+#: verdicts and headings in gui.plotting.word_breaks)
 WORD_PUNCTUATION = "·.(,/_="
 _WORD_BREAKS = re.compile(  # a word's parts, each ending after its punctuation (ALiBi's
     # "−0.1·torch.arange(8)," breaks after "·", ".")

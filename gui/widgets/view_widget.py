@@ -21,6 +21,7 @@ from core.viewdata import Panel, ViewData, ViewSpec
 from core.views import get_view
 from gui.plotting.layout_check import text_lines
 from gui.plotting.panel_plot import TICK_PT, PanelPlot, index_width
+from gui.plotting.word_breaks import breakable, unbroken
 from gui.render.fast_axis import (
     REFIT_ROUNDS,
     FastAxisItem,
@@ -1153,8 +1154,11 @@ class ViewWidget(QtWidgets.QWidget):
         has one (the whole verdict is the lecturer's: :attr:`verdict_text`, the tooltip
         and the presenter's note; Word order's took half the stage at 200 %)."""
         text = short if self._presenting and short else verdict
-        if self.verdict.text() != text:
-            self.verdict.setText(text)
+        # its long words may break ("max_positions=64:" at 1280 x 720 / 300 %, windowed,
+        # made the view's body 653 px wide in its 620 px viewport)
+        shown = breakable(text)
+        if self.verdict.text() != shown:
+            self.verdict.setText(shown)
         self.verdict.setToolTip(verdict if text != verdict else "")
         self.verdict.setVisible(bool(text))
 
@@ -1162,6 +1166,12 @@ class ViewWidget(QtWidgets.QWidget):
     def verdict_text(self) -> str:
         """The whole verdict of the data shown ("" when there is none)."""
         return self._shown_text[1][0] if self._shown_text is not None else ""
+
+    @property
+    def verdict_shown(self) -> str:
+        """The verdict line's text as shown (the whole verdict or its short stage form),
+        without the break points its long words got."""
+        return unbroken(self.verdict.text())
 
     def flush_text(self) -> None:
         """Show text held back during a drag now (tests, exports, the CLI)."""

@@ -1,0 +1,84 @@
+"""Break points inside the long words of a view's text lines (scene headings, verdicts).
+
+A word-wrapped ``QLabel`` is as wide as its widest word, and a view's body never scrolls
+sideways: a word wider than the view cut the view's right part off (its heading, text and
+plots). :func:`breakable` gives long words places to break that Qt's line breaking uses
+only when a line needs them: a zero-width space after punctuation inside the word (as a
+plot title's long words break, :func:`gui.plotting.panel_plot.wrap_in`) and soft hyphens
+between the syllables of long runs of letters (drawn as "-" only where a line breaks).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from gui.plotting.panel_plot import WORD_PUNCTUATION
+
+ZERO_WIDTH_SPACE = "\u200b"
+SOFT_HYPHEN = "\u00ad"
+LONG_WORD = 12  # characters: words this long get break points; shorter ones keep whole
+LEAST_PART = 4  # letters each side of a soft hyphen ("inter-polation", not "in-…")
+
+_PUNCTUATION = re.compile(  # inside a word: followed by more of it
+    f"([{WORD_PUNCTUATION}])(?=[^\\s{WORD_PUNCTUATION}])"
+)
+_LETTERS = re.compile(f"[^\\W\\d_]{{{LONG_WORD},}}")  # a long run of letters only
+_VOWELS = frozenset("aeiouyAEIOUY")
+_PAIRS = frozenset(("ch", "ck", "gh", "ph", "sh", "th", "wh", "qu"))  # kept together
+
+
+def syllable_breaks(letters: str) -> list[int]:
+    """Indices in ``letters`` (a run of letters) before which a soft hyphen may go.
+
+    Rough English syllables: before a consonant that starts a syllable, i.e. one
+    followed by a vowel and preceded by a vowel (``la|tion``) or by a consonant that
+    follows a vowel (``inter|po``; ``th``, ``ch``, … stay together), leaving at least
+    :data:`LEAST_PART` letters on each side.
+
+    Examples
+    --------
+    >>> syllable_breaks("interpolation")
+    [5, 7, 9]
+    """
+    low = letters.lower()
+    out = []
+    for i in range(LEAST_PART, len(low) - LEAST_PART + 1):
+        c, nxt, prev = low[i], low[i + 1] if i + 1 < len(low) else "", low[i - 1]
+        if c in _VOWELS or nxt not in _VOWELS or low[i - 1 : i + 1] in _PAIRS:
+            continue
+        if prev in _VOWELS or (low[i - 2] in _VOWELS and low[i - 2 : i] not in _PAIRS):
+            out.append(i)
+    return out
+
+
+def _hyphenate(match: re.Match[str]) -> str:
+    letters = match.group(0)
+    cuts = [0, *syllable_breaks(letters), len(letters)]
+    return SOFT_HYPHEN.join(letters[a:b] for a, b in itertools.pairwise(cuts))
+
+
+def breakable(text: str) -> str:
+    """``text`` with break points in its long words (:data:`LONG_WORD` characters or
+    more): a zero-width space after the punctuation inside them (``nn.Embedding(``,
+    ``max_positions=64:``) and soft hyphens between the syllables of long runs of
+    letters (``interpolation``). Short words ("0.5", "x_p") keep whole. Works on plain
+    text and on escaped rich text alike (an entity such as ``&nbsp;`` has no long run
+    of letters).
+
+    Examples
+    --------
+    >>> breakable("max_positions=64: no row") == "max_\\u200bpositions=\\u200b64: no row"
+    True
+    """
+    return " ".join(
+        _LETTERS.sub(_hyphenate, _PUNCTUATION.sub(f"\\1{ZERO_WIDTH_SPACE}", word))
+        if len(word) >= LONG_WORD
+        else word
+        for word in text.split(" ")
+    )
+
+
+def unbroken(text: str) -> str:
+    """``text`` without the break points :func:`breakable` added."""
+    return text.replace(ZERO_WIDTH_SPACE, "").replace(SOFT_HYPHEN, "")
