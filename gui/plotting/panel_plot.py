@@ -17,7 +17,7 @@ import shiboken6
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.viewdata import Band, Panel
-from gui.plotting.cells import CellDisplay
+from gui.plotting.cells import VALUE_PT, CellDisplay, square_by_default
 from gui.plotting.hover import HoverOverlay
 from gui.plotting.legend_strip import StripLegend
 from gui.plotting.panel_extras import HaloText, PanelExtras
@@ -31,7 +31,7 @@ from gui.plotting.plot_data import (
     series_color,
 )
 from gui.render.band_item import BandItem, BandSample
-from gui.render.cell_values import MAX_CELLS
+from gui.render.cell_values import MAX_CELLS, grid_texts, legible_cell
 from gui.render.fast_axis import (
     MAX_TITLE_LINES,
     FastAxisItem,
@@ -47,7 +47,7 @@ from gui.render.line_item import LineGroup, LineItem
 from gui.render.symbol_series import SymbolSeries
 from gui.render.tile_labels import TileLabels
 from gui.render.title_label import install_title_label
-from gui.render.view_box import PlotViewBox
+from gui.render.view_box import PlotViewBox, padded_span
 from gui.theme import Theme, current_theme
 
 pg.setConfigOptions(imageAxisOrder="row-major", antialias=True)
@@ -263,7 +263,8 @@ def index_width(panel: Panel, font: QtGui.QFont, stage: bool = False) -> float:
     (:func:`row_label_width`) and :data:`INDEX_GRID_ROOM` beside its data; 0 for other
     panels. Word order's 3 × 16 output grids at 1280 × 720, 100 %, on stage had
     10.7 px columns in four plot columns: "10", "12" and "14" were left out. On
-    ``stage`` the labels' smallest size is the stage's (:func:`index_tick_scales`)."""
+    ``stage`` the labels' smallest size is the stage's (:func:`index_tick_scales`).
+    A square grid's data is at least as wide as its values need (:func:`value_width`)."""
     texts = _index_texts(panel, panel.x_coords, 1)
     if not texts:
         return 0.0
@@ -274,7 +275,35 @@ def index_width(panel: Panel, font: QtGui.QFont, stage: bool = False) -> float:
     # 300 % had 39 px columns for 40 px labels. In the window the labels' last-resort
     # sizes take up the padding (Word order's grids keep their plot columns).
     pad = WORD_ROOM_PAD if stage else 1.0
-    return pad * len(texts) * index_label_pitch(font, texts, stage=stage) + room
+    labels = pad * len(texts) * index_label_pitch(font, texts, stage=stage)
+    return max(labels, padded_span(value_width(panel))) + room
+
+
+_VALUE_WIDTHS: dict[tuple[bytes, tuple[int, ...], str, float], float] = {}
+
+
+def value_width(panel: Panel) -> float:
+    """The data width (px) a small square-celled heatmap needs to print its values
+    (:func:`gui.render.cell_values.legible_cell`, at the value size the UI scale asks
+    for): its columns times the square cell; 0 for other panels (a words × dimensions
+    grid is not square: its rows do not widen its cells). The course grid's "-10" at
+    1920 x 1080, 300 %, on stage needs 44 px cells: its 12 columns had 38.5 px."""
+    image = panel.image
+    if panel.kind != "heatmap" or image is None or image.ndim != 2:
+        return 0.0
+    if not square_by_default(panel, image.shape) or max(image.shape) > MAX_CELLS:
+        return 0.0
+    font_pt = current_theme().font_pt(VALUE_PT)
+    array = np.ascontiguousarray(image)
+    key = (array.tobytes(), array.shape, array.dtype.str, font_pt)
+    width = _VALUE_WIDTHS.get(key)
+    if width is None:
+        if len(_VALUE_WIDTHS) >= 256:
+            _VALUE_WIDTHS.clear()
+        texts = grid_texts(array)
+        cell = max(legible_cell(texts, font_pt)) if texts else 0.0
+        width = _VALUE_WIDTHS[key] = array.shape[1] * cell
+    return width
 
 
 def _index_texts(panel: Panel, coords: object, axis: int) -> tuple[str, ...]:
@@ -1115,7 +1144,10 @@ class PanelPlot(PanelExtras, CellDisplay):
         words need not shrink (:attr:`FastAxisItem.keep_labels`). A small grid's index
         labels count the same at their smallest size (:func:`index_label_pitch`):
         Relative's square 12 × 12 grids at 1280 × 720, 100 %, windowed had 11 px rows
-        and left out "10" (pyqtgraph labelled 0, 2, 4, 6, 8, 11)."""
+        and left out "10" (pyqtgraph labelled 0, 2, 4, 6, 8, 11). A small square grid's
+        cells as large as its values need to print at the smallest legible size
+        (:meth:`CellLayer.legible_cell`), with the view's padding as pyqtgraph pads it
+        (:func:`padded_span`: 14 % at 200 px, not :data:`WORD_ROOM_PAD`)."""
         if self.panel is None:
             return 0.0
         if self.image is None or self.image.image is None:
@@ -1138,14 +1170,20 @@ class PanelPlot(PanelExtras, CellDisplay):
             if columns and bottom.index_labels:
                 texts = [t for _v, t in columns]
                 cell = max(cell, index_label_pitch(font, texts, stage=bottom.stage))
-        if cell <= 0:
+        values = 0.0
+        if self.cells is not None and self._square_ratio is not None:
+            # a small square grid's values at the smallest size they print at (Relative's
+            # course grid at 1920 x 1080, 300 %, on stage: 38.5 px cells, "-10" needs 44)
+            values = max(self.cells.legible_cell())
+        if cell <= 0 and values <= 0:
             return 0.0
         view = self.plot.getViewBox()
         beside = self.plot.height() - view.height()  # title, strip, bottom axis
         if beside <= 0:
             return 0.0
         rows = self.image.image.shape[0]
-        return float(beside + WORD_ROOM_PAD * rows * cell)
+        data = max(WORD_ROOM_PAD * rows * cell, padded_span(rows * values))
+        return float(beside + data)
 
     def _lane_word_room(self) -> float:
         """The plot height (px) at which a curves plot's word ticks on its left axis

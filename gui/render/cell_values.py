@@ -17,6 +17,7 @@ image; a paint only maps cells to pixels and draws cached ``QStaticText`` object
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 
 import numpy as np
 import pyqtgraph as pg
@@ -31,6 +32,48 @@ MIN_PT = 6.0  # smaller value text is not drawn (unreadable; nor under half the 
 MAX_RUNS = 4096  # more masked runs than this: the fill alone marks them (no hatching)
 MASKED_TEXT = "−∞"
 MAX_POLYGONS = 64  # staircases up to this many are built as a polygon each (pixel_path)
+#: room (em) a value leaves across its cell beside its own advance (whose side bearings
+#: already keep ~0.1 em of ink apart): neighbouring values' ink is at least ~0.3 em
+#: apart, a space's width (the course's ``tensor([[0, -1, -2`` has ", " between them);
+#: the fit was 86 % of the cell: "-10" needed a 30.3 px cell at 12 pt (29.7 on stage)
+GAP_EM = 0.2
+#: room (em) a value leaves down its cell beside its digits' cap height (a quarter em
+#: above and below the ink); the fit was 72 % of the cell for the whole line height
+#: (1.16 em: descenders and leading digits do not have), 1.6 em cells for 1 em of text
+HEIGHT_EM = 0.5
+
+
+def least_pt(font_pt: float) -> float:
+    """The smallest value text (pt) drawn where values are asked at ``font_pt``: 6 pt,
+    and not under half the size the UI scale asks for (at 200 % the audience sits as
+    far as the scale says: 12 pt there reads as 6 pt at 100 %)."""
+    return max(MIN_PT, 0.5 * font_pt)
+
+
+def value_fit(texts: Iterable[str], font: QtGui.QFont) -> tuple[float, float]:
+    """The cell (width, height in px) that prints every one of ``texts`` in ``font``:
+    the widest one's advance and :data:`GAP_EM` across, the digits' cap height and
+    :data:`HEIGHT_EM` down."""
+    metrics = QtGui.QFontMetricsF(font)
+    em = font.pointSizeF() * metrics.fontDpi() / 72.0
+    widest = max((metrics.horizontalAdvance(t) for t in set(texts)), default=0.0)
+    return widest + GAP_EM * em, metrics.capHeight() + HEIGHT_EM * em
+
+
+def legible_cell(texts: Iterable[str], font_pt: float) -> tuple[float, float]:
+    """The smallest cell (width, height in px) in which ``texts`` print at all: at
+    :func:`least_pt` of ``font_pt`` (a view gives a small grid at least that room)."""
+    font = QtGui.QFont()
+    font.setPointSizeF(least_pt(font_pt))
+    return value_fit(texts, font)
+
+
+def grid_texts(image: np.ndarray) -> list[str]:
+    """The distinct texts a small grid's cells print (:func:`format_cell`), none for a
+    grid of more than :data:`MAX_CELLS` rows or columns."""
+    if image.ndim != 2 or image.shape[0] > MAX_CELLS or image.shape[1] > MAX_CELLS:
+        return []
+    return [t for t in {format_cell(v) for v in np.unique(image).tolist()} if t]
 
 
 def format_cell(value: float) -> str:
@@ -296,7 +339,9 @@ class CellLayer(ViewOverlay):
         self._runs: np.ndarray | None = np.zeros((0, 3), dtype=np.int64)
         self._run_source: np.ndarray | None = None
         self._run_list: list[tuple[int, int, int]] | None = []
-        self._widest = ""  # the longest text (sets the font size)
+        self._widest = ""  # the longest text (in characters)
+        self._distinct: list[str] = []  # the texts printed, each once (they set the size)
+        self._room: tuple[tuple, tuple[float, float]] | None = None  # legible_cell's
         self.font_pt = 11.0
         self.hatch = QtGui.QColor("#555555")
         self.fill = QtGui.QColor("#c8c8c8")  # masked cells' fill (the image draws it)
@@ -361,7 +406,8 @@ class CellLayer(ViewOverlay):
         """``(row, col, text, dark)`` of every value to print (``dark``: black text)."""
         if self._texts is None:
             self._texts = self._make_texts()
-            self._widest = max((t[2] for t in self._texts), key=len, default="")
+            self._distinct = sorted({t[2] for t in self._texts})
+            self._widest = max(self._distinct, key=len, default="")
         return self._texts
 
     def _make_texts(self) -> list[tuple[int, int, str, bool]]:
@@ -381,7 +427,7 @@ class CellLayer(ViewOverlay):
 
     @property
     def widest(self) -> str:
-        """The longest text (it sets the font size)."""
+        """The longest text (the widest in pixels, :func:`value_fit`, sets the size)."""
         _ = self.texts
         return self._widest
 
@@ -453,17 +499,34 @@ class CellLayer(ViewOverlay):
     def _choose_font(self, cw: float, ch: float) -> QtGui.QFont | None:
         base = self._font(self.font_pt)
         metrics = QtGui.QFontMetricsF(base)
-        least = max(MIN_PT, 0.5 * self.font_pt)
-        if self.font_pt * min(1.0, 0.72 * ch / metrics.height()) < least:
+        em = self.font_pt * metrics.fontDpi() / 72.0
+        least = least_pt(self.font_pt)
+        high = metrics.capHeight() + HEIGHT_EM * em
+        if self.font_pt * min(1.0, ch / high) < least:
             return None  # too low for any text (without making the texts)
         if not self.texts:
             return None
-        width = max(metrics.horizontalAdvance(self.widest), 1.0)
-        scale = min(1.0, 0.86 * cw / width, 0.72 * ch / metrics.height())
+        width, height = value_fit(self._distinct, base)
+        scale = min(1.0, cw / max(width, 1.0), ch / max(height, 1.0))
         pt = math.floor(self.font_pt * scale * 2) / 2  # half points: few cached sizes
+        # a smaller font is not quite a scaled one (hinting): checked at the size chosen
+        while pt >= least:
+            width, height = value_fit(self._distinct, self._font(pt))
+            if width <= cw and height <= ch:
+                return self._font(pt)
+            pt -= 0.5
         # too small to read: under 6 pt, or under half the size the UI scale asks for
-        # (at 200 % the audience sits as far as the scale says)
-        return self._font(pt) if pt >= least else None
+        return None
+
+    def legible_cell(self) -> tuple[float, float]:
+        """The smallest cell (width, height in px) in which the values print
+        (:func:`legible_cell`); ``(0, 0)`` when there are none to print."""
+        if self._texts == [] or not self.texts:
+            return 0.0, 0.0
+        key = (self._version, self.font_pt)
+        if self._room is None or self._room[0] != key:
+            self._room = (key, legible_cell(self._distinct, self.font_pt))
+        return self._room[1]
 
     def cell_size(self) -> tuple[float, float]:
         """Width and height of one cell in view-box pixels."""

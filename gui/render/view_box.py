@@ -35,6 +35,24 @@ RANGE_MARGIN = 0.05
 RANGE_KEEP = 0.7
 
 
+def padding_share(length: float) -> float:
+    """The share of its data range pyqtgraph's auto-range pads a view ``length`` px
+    long with on each side (``ViewBox.suggestPadding``: 1 / sqrt(length), 2 % to 10 %)."""
+    return min(0.1, max(0.02, length**-0.5)) if length > 0 else 0.02
+
+
+def padded_span(span: float) -> float:
+    """The length (px) of a view that shows ``span`` px of data with pyqtgraph's
+    auto-range padding on both sides (:func:`padding_share`: 14 % more in all at
+    200 px, 10 % at 400 px)."""
+    if span <= 0:
+        return 0.0
+    length = span * 1.1
+    for _ in range(8):  # a fixed point: the padding shrinks as the view grows
+        length = span * (1.0 + 2.0 * padding_share(length))
+    return length
+
+
 #: items whose data bounds are their data's alone (no pixel sizes, nothing cached that
 #: auto-range would find otherwise): the lines and bands a drag's held range is for
 _PLAIN_BOUNDS = (FastCurveItem, LineGroup, BandItem)
