@@ -29,6 +29,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from gui.render.axis_specs import AxisLayout, generate_draw_specs, log_rank, separate_labels
 from gui.render.pg_compat import (
+    axis_pens,
     device_transform,
     explicit_ticks,
     new_axis_text_size,
@@ -303,9 +304,14 @@ SPEC_CACHE_SIZE = 64  # draw specs kept (all axes together), the least recently 
 _SPEC_CACHE: OrderedDict[tuple, tuple] = OrderedDict()
 
 
+_PLAIN = frozenset({int, float, bool, str, type(None)})  # style entries kept as they are
+
+
 def _frozen(value: object) -> object:
     """``value`` (an axis style's entry) as a hashable key: lists as tuples, fonts by
     their key."""
+    if type(value) in _PLAIN:  # (most entries: checked first, a key per axis per frame)
+        return value
     if isinstance(value, dict):
         return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
     if isinstance(value, list | tuple):
@@ -864,8 +870,7 @@ class FastAxisItem(pg.AxisItem):
             tick_state(self),
             self.grid,
             _frozen(self.style),
-            _pen_key(self.pen()),
-            _pen_key(self.tickPen()),
+            *(_pen_key(pen) for pen in axis_pens(self)),
             self.keep_labels,
             self.index_labels,
             self.stage,  # (index labels' smallest size)

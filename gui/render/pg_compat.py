@@ -74,8 +74,8 @@ PRIVATE_MEMBERS: dict[str, dict[str, Member]] = {
         # explicit ticks set with setTicks (None: automatic ticks); no public getter
         "_tickLevels": _attribute(used_by="axis_specs, grid_lines"),
         # the pens as set (None: the default), read without tickPen()'s two copies
-        "_pen": _attribute(used_by="grid_lines"),
-        "_tickPen": _attribute(used_by="grid_lines"),
+        "_pen": _attribute(used_by="grid_lines, fast_axis"),
+        "_tickPen": _attribute(used_by="grid_lines, fast_axis"),
         # the width/height reserved for tick text, as generateDrawSpecs reports it
         "_updateMaxTextSize": _method("x", used_by="fast_axis"),
         # the axis sized to its text room now (new_axis_text_size)
@@ -395,6 +395,13 @@ def tick_rgba(axis: pg.AxisItem) -> int:
     """``axis.tickPen().color().rgba()`` without the pen copies ``tickPen`` makes."""
     pen = axis._tickPen if axis._tickPen is not None else axis._pen
     return (pen if pen is not None else axis.tickPen()).color().rgba()
+
+
+def axis_pens(axis: pg.AxisItem) -> tuple[QtGui.QPen, QtGui.QPen]:
+    """``(axis.pen(), axis.tickPen())`` as set, without the copies those make (the pens
+    are read, never changed)."""
+    pen = axis._pen if axis._pen is not None else axis.pen()
+    return pen, axis._tickPen if axis._tickPen is not None else pen
 
 
 def report_text_size(axis: pg.AxisItem, size: float) -> None:
