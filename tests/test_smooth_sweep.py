@@ -4,13 +4,38 @@ of the schedule at the time elapsed; driven by a fake clock, never the wall cloc
 from __future__ import annotations
 
 import math
+import time
 
 import numpy as np
 import pytest
+from window_reuse import reused_window, reused_window_holder  # noqa: F401  (fixtures)
 
 from core.encodings import rope_inv_freq
 from core.schedule import progress_at, round_half_up, schedule, value_at
 from core.views import clock
+from gui.lecture.sweep import DEFAULT_DURATION
+
+
+@pytest.fixture
+def window(reused_window):  # noqa: F811
+    """This module's tests reuse one main window (``window_reuse``). Each drives the
+    sweep by a fake clock and animates its own set-up, after which ``window_reuse``
+    would take the window for one to close: 8 windows were built for the module's 8
+    tests. The sweep is put back here as a new window has it (stopped, the monotonic
+    clock, the display timer's interval, each view's default animation shown in the
+    box, no status message); ``window_reuse.reusable`` still checks it before reuse."""
+    yield reused_window
+    sweep = reused_window.lecture.sweep
+    sweep.stop()
+    sweep.clock = time.monotonic
+    if "interval_ms" in vars(sweep):  # (fake_clock's, on the instance)
+        del sweep.interval_ms
+    sweep.default_duration = DEFAULT_DURATION
+    sweep.setups.clear()  # (made again from the view's values when asked for)
+    for state in reused_window.states.values():
+        state.reset()
+    sweep._fill()  # the box shows the current view's default animation
+    reused_window.statusBar().clearMessage()
 
 
 def fake_clock(sweep):
