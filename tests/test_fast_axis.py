@@ -514,6 +514,48 @@ def test_an_axis_on_stage_does_not_take_the_specs_of_one_in_the_window(qtbot):
     assert window_key is not None and window_key != stage_key
 
 
+def test_an_axis_with_other_pens_or_style_does_not_take_the_specs_of_another(qtbot):
+    """The specs carry the axis' pen, its tick pen (set or following the pen) and its
+    style (fonts, lists and plain entries): each one changed is another key, and put
+    back is the same key again (the cache is shared by all axes)."""
+    win = pg.GraphicsLayoutWidget()
+    qtbot.addWidget(win)
+    win.resize(400, 300)
+    plot = win.addPlot(axisItems={n: FastAxisItem(n) for n in AXES})
+    win.show()
+    win.grab()
+    axis = plot.getAxis("left")
+    image = QtGui.QImage(10, 10, QtGui.QImage.Format.Format_ARGB32)
+    painter = QtGui.QPainter(image)
+    try:
+        first = axis.spec_key(painter)
+        keys = [first]
+        pen, tick_pen = axis.pen(), axis.tickPen()
+        axis.setPen(pg.mkPen("r"))
+        keys.append(axis.spec_key(painter))  # the pen
+        axis.setTickPen(None)
+        keys.append(axis.spec_key(painter))  # no tick pen of its own: it follows the pen
+        axis.setTickPen(pg.mkPen("b", width=3))
+        keys.append(axis.spec_key(painter))  # another tick pen of its own
+        axis.setPen(pen)
+        axis.setTickPen(tick_pen)
+        assert axis.spec_key(painter) == first  # both as they were
+        for name, value in (
+            ("textFillLimits", [(0, 0.8), (2, 0.5)]),  # a list of tuples
+            ("tickLength", -9),  # a plain entry
+            ("tickFont", QtGui.QFont("DejaVu Sans", 23)),  # a font
+            ("tickFont", QtGui.QFont("DejaVu Sans", 11)),  # another
+        ):
+            old = axis.style[name]
+            axis.style[name] = value
+            keys.append(axis.spec_key(painter))
+            axis.style[name] = old
+            assert axis.spec_key(painter) == first, name
+    finally:
+        painter.end()
+    assert first is not None and len(set(keys)) == len(keys), keys
+
+
 # ------------------------------------------------------------------ room as a new axis
 def _plain_plot(qtbot, size: tuple[int, int], font: QtGui.QFont):
     """A shown plot of fast axes, y from 0 to 0.3 (ticks every 0.05, every 0.1 when
