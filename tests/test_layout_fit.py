@@ -18,7 +18,13 @@ import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.views import VIEW_IDS
-from gui.plotting.layout_check import cut_by_fold, layout_problems, text_boxes
+from gui.plotting.layout_check import (
+    cut_by_fold,
+    layout_problems,
+    overlap,
+    overlapping,
+    text_boxes,
+)
 from gui.plotting.legend_strip import StripLegend
 
 DECK = (
@@ -371,6 +377,26 @@ def _grab(view: QtWidgets.QGraphicsView) -> None:
     for _ in range(2):  # axes learn their tick labels' sizes when painted, then re-lay out
         QtWidgets.QApplication.processEvents()
         view.grab()
+
+
+def test_overlapping_pairs_are_those_that_overlap_each_in_loop_order():
+    """:func:`overlapping` (every pair at once) finds the pairs that :func:`overlap`
+    finds one by one, in the order of a loop over ``i < j``: boxes of every size, empty,
+    negative (Qt normalises them), not a number or infinite among them."""
+    rng = np.random.default_rng(0)
+    odd = [0.0, 0.5, 1.0, 2.0, 2.5, -1.0, -2.0, float("nan"), float("inf")]
+    for n in [0, 1, 2, *range(3, 40, 3)] * 10:
+        rects = [
+            QtCore.QRectF(*rng.uniform(-5.0, 60.0, 2), *rng.uniform(-3.0, 25.0, 2))
+            if rng.random() < 0.7
+            else QtCore.QRectF(*(float(rng.choice(odd)) for _ in range(4)))
+            for _ in range(n)
+        ]
+        boxes = [(f"p{i}", "title", rect) for i, rect in enumerate(rects)]
+        one_by_one = [
+            (a, b) for i, a in enumerate(boxes) for b in boxes[i + 1 :] if overlap(a[2], b[2])
+        ]
+        assert overlapping(boxes) == one_by_one, rects
 
 
 def test_checker_finds_overlap_elided_and_too_wide(scene_plots):
