@@ -348,3 +348,19 @@ def test_wait_idle_returns_with_an_error_on_a_hidden_view(window):
     assert "max_distance" not in window.statusBar().currentMessage()
     window.set_view("relative")
     assert window.views["relative"].banner.isVisible()
+
+
+def test_a_view_drawn_again_keeps_the_newest_problem_on_its_banner(window):
+    """The last good plots drawn again (a rebuild in other columns, a theme applied
+    while the view was hidden) keep the newest request's problem on the banner; it went
+    when the Relative view, failed while hidden, was shown and re-flowed its grid. New
+    data clears it."""
+    widget = window.views[window.current_view]
+    good = widget.data
+    assert good is not None
+    widget.show_error("max_distance must be at least num_buckets // 2")
+    widget.show_data(good)  # the same data again
+    assert not widget.banner.isHidden() and "max_distance" in widget.banner.text()
+    window.states[window.current_view].set_param("seq_len", 64)
+    assert window.wait_idle(TIMEOUT_S)
+    assert widget.data is not good and widget.banner.isHidden()

@@ -320,6 +320,9 @@ class ViewWidget(QtWidgets.QWidget):
         parts run in :meth:`show_data`'s order; ``parts=False`` (:meth:`show_data`)
         lays the plots out only with the grid."""
         self._restyle_on_show = False  # drawn in the current theme from here on
+        # the data shown again (a rebuild in new columns, a theme applied while hidden)
+        # keeps the problem of the newest request on its banner; new data clears it
+        fresh = data is not self.data
         own = {p.key: (p.row, p.col, p.row_span, p.col_span) for p in data.panels}
         columns = self._columns_now(own, data.panels)
         key = (tuple(own.items()), columns)
@@ -399,7 +402,8 @@ class ViewWidget(QtWidgets.QWidget):
         else:
             self.live_text.cancel()
             self._apply_text(texts)
-        self.clear_error()
+        if fresh:
+            self.clear_error()
         self.fit_height()
         self.rendered.emit()
 
