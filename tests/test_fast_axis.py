@@ -3,6 +3,8 @@ the tick labels pyqtgraph piles onto each other, and with room for the axis titl
 
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 import pyqtgraph as pg
 import pytest
@@ -491,26 +493,33 @@ def test_axes_with_inputs_seen_before_take_their_draw_specs_from_the_cache(qtbot
     assert frame((0.0, 518.0)) == (1, 1)
 
 
-def test_an_axis_on_stage_does_not_take_the_specs_of_one_in_the_window(qtbot):
-    """Index labels shrink less on stage (``stage``): the same axis in the same place
-    with the same font is another key there (at a presentation scale equal to the
-    window's, a view's axes would otherwise take the window's smaller labels)."""
+@contextlib.contextmanager
+def _keyed_axis(qtbot, name: str):  # type: ignore[no-untyped-def]
+    """The ``name`` axis of a shown 400 x 300 plot of fast axes, drawn once, and a
+    painter its draw-spec key is read with."""
     win = pg.GraphicsLayoutWidget()
     qtbot.addWidget(win)
     win.resize(400, 300)
     plot = win.addPlot(axisItems={n: FastAxisItem(n) for n in AXES})
     win.show()
     win.grab()
-    axis = plot.getAxis("bottom")
-    axis.index_labels = True
     image = QtGui.QImage(10, 10, QtGui.QImage.Format.Format_ARGB32)
     painter = QtGui.QPainter(image)
     try:
+        yield plot.getAxis(name), painter
+    finally:
+        painter.end()
+
+
+def test_an_axis_on_stage_does_not_take_the_specs_of_one_in_the_window(qtbot):
+    """Index labels shrink less on stage (``stage``): the same axis in the same place
+    with the same font is another key there (at a presentation scale equal to the
+    window's, a view's axes would otherwise take the window's smaller labels)."""
+    with _keyed_axis(qtbot, "bottom") as (axis, painter):
+        axis.index_labels = True
         window_key = axis.spec_key(painter)
         axis.stage = True
         stage_key = axis.spec_key(painter)
-    finally:
-        painter.end()
     assert window_key is not None and window_key != stage_key
 
 
@@ -518,16 +527,7 @@ def test_an_axis_with_other_pens_or_style_does_not_take_the_specs_of_another(qtb
     """The specs carry the axis' pen, its tick pen (set or following the pen) and its
     style (fonts, lists and plain entries): each one changed is another key, and put
     back is the same key again (the cache is shared by all axes)."""
-    win = pg.GraphicsLayoutWidget()
-    qtbot.addWidget(win)
-    win.resize(400, 300)
-    plot = win.addPlot(axisItems={n: FastAxisItem(n) for n in AXES})
-    win.show()
-    win.grab()
-    axis = plot.getAxis("left")
-    image = QtGui.QImage(10, 10, QtGui.QImage.Format.Format_ARGB32)
-    painter = QtGui.QPainter(image)
-    try:
+    with _keyed_axis(qtbot, "left") as (axis, painter):
         first = axis.spec_key(painter)
         keys = [first]
         pen, tick_pen = axis.pen(), axis.tickPen()
@@ -551,8 +551,6 @@ def test_an_axis_with_other_pens_or_style_does_not_take_the_specs_of_another(qtb
             keys.append(axis.spec_key(painter))
             axis.style[name] = old
             assert axis.spec_key(painter) == first, name
-    finally:
-        painter.end()
     assert first is not None and len(set(keys)) == len(keys), keys
 
 
