@@ -136,6 +136,10 @@ class Panel:
         (default): grids of at most 16 × 16 cells are drawn square, larger ones fill
         the plot. ``False``: rows and columns are different things (Word order's words
         × output dimensions): the cells fill the plot, however few.
+    cell_decimals
+        Decimals a small grid prints its non-integer values with (``None``, the default:
+        three significant digits, two decimals below 1). Word order's differences print
+        one ("-0.4"): "-0.41" did not fit their cells on stage and none printed.
     """
 
     key: str
@@ -170,6 +174,7 @@ class Panel:
     col_span: int = 1
     missing: str = ""
     square: bool | None = None
+    cell_decimals: int | None = None
     bands: list[Band] = field(default_factory=list)
 
     def data_table(self) -> tuple[list[str], np.ndarray]:

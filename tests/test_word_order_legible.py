@@ -83,6 +83,30 @@ def test_matrices_keep_their_data_room_and_print_their_values(studio, show_view,
     assert problems == []
 
 
+def test_differences_print_their_values_at_200_percent(studio, show_view):
+    """Issue 14 item 3 (grids of at most 16 x 16 print their values): at 200 % on stage
+    each out_B - out_A grid (3 words x 16 dimensions) prints every value, with one
+    decimal. With the grids' default two ("-0.41", 42 px at the 12 pt floor) the
+    causal-mask and PE grids printed none in their 40.9 px cells; only the
+    no-positions grid's zeros showed. (At 150 % "-0.4" needs 25.8 px of 25.4 and in
+    the window 17.2 of 13.9: they still print none there.)"""
+    widget = _show(show_view, studio, "stage-1920x1080-200")
+    problems = []
+    for key in DIFFS:
+        plot = widget.plots[key]
+        values = plot.panel.image.ravel().tolist()
+        shown = [text for text, _rect in plot.cells.shown()]
+        if len(shown) != len(values):
+            problems.append(f"{key}: {len(shown)} of {len(values)} values shown")
+        elif key != "diff_none":  # (its differences are rounding noise: all "0")
+            one_decimal = {
+                f"{v:.1f}".lstrip("-") if round(v, 1) == 0 else f"{v:.1f}" for v in values
+            }
+            if not set(shown) <= one_decimal:
+                problems.append(f"{key}: {sorted(set(shown) - one_decimal)} not one decimal")
+    assert problems == []
+
+
 def test_axis_titles_read_whole_and_differences_fill_their_plot(studio, show_view):
     """At 100 % the axis titles are drawn at 90 % of their size or more (main shrank
     "queries: dog · bites · man" to 60-80 %), and the out_B - out_A heatmaps (3 words x 16

@@ -371,6 +371,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
                 row=r,
                 col=2,
                 square=False,  # words × dimensions: as tall as the plot, not a sliver
+                cell_decimals=1,  # ("-0.41" did not fit its cells on stage: none printed)
             )
         )
     d, base = params["d_model"], params["base"]

@@ -78,7 +78,13 @@ class CellDisplay:
             n = len(lut)
             idx = color_indices(image, tuple(np.ravel(self.image.levels)), n)
             colors = lut[np.minimum(idx, n - 1), :3]
-        self.cells.set_cells(image, rect, colors, (masked.red(), masked.green(), masked.blue()))
+        self.cells.set_cells(
+            image,
+            rect,
+            colors,
+            (masked.red(), masked.green(), masked.blue()),
+            panel.cell_decimals,
+        )
         # (set_cells looked for masked cells: the image is not scanned again)
         self._show_masked_key(self.cells.any_masked, theme)
 

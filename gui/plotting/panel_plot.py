@@ -279,7 +279,7 @@ def index_width(panel: Panel, font: QtGui.QFont, stage: bool = False) -> float:
     return max(labels, padded_span(value_width(panel))) + room
 
 
-_VALUE_WIDTHS: dict[tuple[bytes, tuple[int, ...], str, float], float] = {}
+_VALUE_WIDTHS: dict[tuple[bytes, tuple[int, ...], str, float, int | None], float] = {}
 
 
 def value_width(panel: Panel) -> float:
@@ -295,12 +295,12 @@ def value_width(panel: Panel) -> float:
         return 0.0
     font_pt = current_theme().font_pt(VALUE_PT)
     array = np.ascontiguousarray(image)
-    key = (array.tobytes(), array.shape, array.dtype.str, font_pt)
+    key = (array.tobytes(), array.shape, array.dtype.str, font_pt, panel.cell_decimals)
     width = _VALUE_WIDTHS.get(key)
     if width is None:
         if len(_VALUE_WIDTHS) >= 256:
             _VALUE_WIDTHS.clear()
-        texts = grid_texts(array)
+        texts = grid_texts(array, panel.cell_decimals)
         cell = max(legible_cell(texts, font_pt)) if texts else 0.0
         width = _VALUE_WIDTHS[key] = array.shape[1] * cell
     return width

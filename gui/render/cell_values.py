@@ -68,19 +68,21 @@ def legible_cell(texts: Iterable[str], font_pt: float) -> tuple[float, float]:
     return value_fit(texts, font)
 
 
-def grid_texts(image: np.ndarray) -> list[str]:
+def grid_texts(image: np.ndarray, decimals: int | None = None) -> list[str]:
     """The distinct texts a small grid's cells print (:func:`format_cell`), none for a
     grid of more than :data:`MAX_CELLS` rows or columns."""
     if image.ndim != 2 or image.shape[0] > MAX_CELLS or image.shape[1] > MAX_CELLS:
         return []
-    return [t for t in {format_cell(v) for v in np.unique(image).tolist()} if t]
+    return [t for t in {format_cell(v, decimals) for v in np.unique(image).tolist()} if t]
 
 
-def format_cell(value: float) -> str:
+def format_cell(value: float, decimals: int | None = None) -> str:
     """A cell's value as printed in it: ``-7``, ``-0.25``, ``3.52``, ``−∞``.
 
     Integers (within float rounding) print as integers; other values with three
-    significant digits from 1 up, two decimals below 1 (trailing zeros dropped).
+    significant digits from 1 up, two decimals below 1 (trailing zeros dropped), or
+    with ``decimals`` decimals when given (``-0.4``, ``2.0``; a value that rounds to
+    zero prints ``0.0``, an exact zero ``0``).
     """
     v = float(value)
     if math.isnan(v):
@@ -90,6 +92,9 @@ def format_cell(value: float) -> str:
     r = round(v)
     if abs(v - r) < 1e-9 * max(1.0, abs(v)) and abs(r) < 1e7:
         return str(int(r))
+    if decimals is not None:
+        text = f"{v:.{decimals}f}"
+        return text.lstrip("-") if float(text) == 0 else text
     if abs(v) >= 1:
         text = f"{v:.3g}"
         if "e" in text:
@@ -332,7 +337,8 @@ class CellLayer(ViewOverlay):
         self.rect = QtCore.QRectF()  # the image in data coordinates
         self.grid_shape = (0, 0)  # (rows, cols); not ``shape``: QGraphicsItem.shape()
         self._texts: list[tuple[int, int, str, bool]] | None = []  # None: not made yet
-        self._source: tuple[np.ndarray, np.ndarray, bool] | None = None  # to make them from
+        # to make them from: (image, dark text per cell, dark on masked, decimals)
+        self._source: tuple[np.ndarray, np.ndarray, bool, int | None] | None = None
         # masked runs, (n, 3) rows of (row, first column, end column), found from
         # ``_run_source`` when first needed (``None`` till then: a live frame does not
         # hatch, so a drag never looks for them); as tuples on demand
@@ -377,10 +383,12 @@ class CellLayer(ViewOverlay):
         rect: QtCore.QRectF,
         colors: np.ndarray | None,
         masked_rgb: tuple[int, int, int],
+        decimals: int | None = None,
     ) -> None:
         """Show ``image`` (drawn over ``rect`` in data coordinates) with cell colours
         ``colors`` (``(rows, cols, 3)`` uint8: the text contrasts with them; ``None``:
-        no values printed) and masked cells filled with ``masked_rgb``."""
+        no values printed) and masked cells filled with ``masked_rgb``; non-integer
+        values printed with ``decimals`` decimals (:func:`format_cell`)."""
         rows, cols = image.shape
         self.rect, self.grid_shape = QtCore.QRectF(rect), (rows, cols)
         self.fill = QtGui.QColor(*masked_rgb)
@@ -397,7 +405,8 @@ class CellLayer(ViewOverlay):
             # the texts are made when first needed: cells too small to print in (a
             # crowded stage) never format them
             masked_dark = bool(dark_text(np.array(masked_rgb, dtype=np.uint8)))
-            self._texts, self._source = None, (image, dark_text(colors), masked_dark)
+            self._texts = None
+            self._source = (image, dark_text(colors), masked_dark, decimals)
         self._version += 1
         self.update()
 
@@ -412,7 +421,7 @@ class CellLayer(ViewOverlay):
 
     def _make_texts(self) -> list[tuple[int, int, str, bool]]:
         assert self._source is not None
-        image, dark, masked_dark = self._source
+        image, dark, masked_dark, decimals = self._source
         cols = image.shape[1]
         values = image.ravel()
         ints = (np.abs(values) < 1e7) & (values == np.rint(values))  # False for NaN, ±inf
@@ -420,7 +429,7 @@ class CellLayer(ViewOverlay):
         for k, (v, is_int, d) in enumerate(
             zip(values.tolist(), ints.tolist(), dark.ravel().tolist(), strict=True)
         ):
-            text = str(int(v)) if is_int else format_cell(v)
+            text = str(int(v)) if is_int else format_cell(v, decimals)
             if text:
                 texts.append((k // cols, k % cols, text, masked_dark if math.isinf(v) else d))
         return texts
