@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import weakref
+from typing import NamedTuple
 
 import numpy as np
 import pyqtgraph as pg
@@ -307,19 +308,6 @@ class PanelExtras:
         title_h = title.maximumHeight() if title.isVisible() else 0.0
         return float(title_h + self.table.textItem.document().size().height() + 8)
 
-    def _table_markup(self, panel: Panel, theme: Theme, pt: float) -> str:
-        """The table of ``panel`` as rich text in ``pt`` point text."""
-        cell = f"padding: {TABLE_PAD_V}px {TABLE_PAD_H}px; border-bottom: 1px solid {theme.grid};"
-        head = "".join(f"<th align='left' style='{cell}'>{h}</th>" for h in panel.header)
-        body = "".join(
-            "<tr>" + "".join(f"<td style='{cell}'>{c}</td>" for c in row) + "</tr>"
-            for row in panel.rows
-        )
-        return (
-            f"<div style='color:{theme.foreground}; font-size:{pt:g}pt'>"
-            f"<table cellspacing='0'><tr>{head}</tr>{body}</table></div>"
-        )
-
     def table_text_pt(self) -> float | None:
         """The point size the table is drawn in now; ``None`` when there is no table."""
         return self._table_pt if self.table is not None else None
@@ -332,7 +320,7 @@ class PanelExtras:
         if self._table_room is None or self._table_full != full:
             self._table_pt = float(full)  # (another scale: fitted again by the view)
         self._table_full = full
-        html = self._table_markup(panel, theme, self._table_pt)
+        html = _table_markup(_Table.of(panel, theme), self._table_pt)
         if self.table is None:
             self.table = pg.TextItem(anchor=(0, 0))
             self.plot.addItem(self.table)
@@ -381,12 +369,8 @@ class PanelExtras:
             floor = min(float(full), max(6.0, TABLE_FLOOR * full, floor_pt))
             text_width = max(100.0, width - 4)
             font = self.table.textItem.document().defaultFont().toString()
-            while (
-                pt > floor
-                and _markup_height(self._table_markup(self.panel, theme, pt), text_width, font)
-                > room
-            ):
-                pt = max(floor, pt - TABLE_PT_STEP * full)
+            table = _Table.of(self.panel, theme)
+            pt = _fitted_pt(table, full, floor, room, text_width, font)
         if pt == self._table_pt:
             return False
         self._table_pt = pt
@@ -394,17 +378,55 @@ class PanelExtras:
         return True
 
 
+class _Table(NamedTuple):
+    """What a table's rich text is made of (hashable: the fitted size is cached)."""
+
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    foreground: str
+    grid: str
+
+    @classmethod
+    def of(cls, panel: Panel, theme: Theme) -> _Table:
+        rows = tuple(tuple(row) for row in panel.rows)
+        return cls(tuple(panel.header), rows, theme.foreground, theme.grid)
+
+
+def _table_markup(table: _Table, pt: float) -> str:
+    """``table`` as rich text in ``pt`` point text."""
+    cell = f"padding: {TABLE_PAD_V}px {TABLE_PAD_H}px; border-bottom: 1px solid {table.grid};"
+    head = "".join(f"<th align='left' style='{cell}'>{h}</th>" for h in table.header)
+    body = "".join(
+        "<tr>" + "".join(f"<td style='{cell}'>{c}</td>" for c in row) + "</tr>"
+        for row in table.rows
+    )
+    return (
+        f"<div style='color:{table.foreground}; font-size:{pt:g}pt'>"
+        f"<table cellspacing='0'><tr>{head}</tr>{body}</table></div>"
+    )
+
+
 @functools.lru_cache(maxsize=256)
-def _markup_height(html: str, width: float, font: str) -> float:
-    """Height (px) of rich text ``html`` laid out ``width`` px wide in ``font`` (its
-    ``QFont.toString()``)."""
+def _fitted_pt(
+    table: _Table, full: int, floor: float, room: float, width: float, font: str
+) -> float:
+    """The largest point size, from ``full`` down in steps of :data:`TABLE_PT_STEP` of
+    it to ``floor``, at which ``table`` laid out ``width`` px wide in ``font`` (its
+    ``QFont.toString()``) is at most ``room`` px high; ``floor`` when none is. Cached:
+    the view fits its plots on every frame, and a stage frame of Compare re-made and
+    measured the table's rich text at every step (0.27 ms of a 0.78 ms fit)."""
     document = QtGui.QTextDocument()
     default = QtGui.QFont()
     default.fromString(font)
     document.setDefaultFont(default)
-    document.setHtml(html)
-    document.setTextWidth(width)
-    return float(document.size().height())
+    pt = float(full)
+    while pt > floor:
+        document.setHtml(_table_markup(table, pt))
+        document.setTextWidth(width)
+        if document.size().height() <= room:
+            break
+        pt = max(floor, pt - TABLE_PT_STEP * full)
+    return pt
 
 
 def _overlaps(
