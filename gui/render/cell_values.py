@@ -345,7 +345,6 @@ class CellLayer(ViewOverlay):
         self._runs: np.ndarray | None = np.zeros((0, 3), dtype=np.int64)
         self._run_source: np.ndarray | None = None
         self._run_list: list[tuple[int, int, int]] | None = []
-        self._widest = ""  # the longest text (in characters)
         self._distinct: list[str] = []  # the texts printed, each once (they set the size)
         self._room: tuple[tuple, tuple[float, float]] | None = None  # legible_cell's
         self.font_pt = 11.0
@@ -416,7 +415,6 @@ class CellLayer(ViewOverlay):
         if self._texts is None:
             self._texts = self._make_texts()
             self._distinct = sorted({t[2] for t in self._texts})
-            self._widest = max(self._distinct, key=len, default="")
         return self._texts
 
     def _make_texts(self) -> list[tuple[int, int, str, bool]]:
@@ -433,12 +431,6 @@ class CellLayer(ViewOverlay):
             if text:
                 texts.append((k // cols, k % cols, text, masked_dark if math.isinf(v) else d))
         return texts
-
-    @property
-    def widest(self) -> str:
-        """The longest text (the widest in pixels, :func:`value_fit`, sets the size)."""
-        _ = self.texts
-        return self._widest
 
     @property
     def runs(self) -> list[tuple[int, int, int]]:
