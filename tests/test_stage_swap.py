@@ -37,9 +37,8 @@ def win(open_window):
         yield w
 
 
-def _shown_fill(win) -> float:
-    """Share of the lower half of the stage, as the platform shows it now, that is not
-    the white background (plots drawn: ~0.2-0.4; an empty canvas: 0)."""
+def _stage_pixels(win) -> np.ndarray:
+    """The stage as the platform shows it now (RGB, device pixels)."""
     picture = win.screen().grabWindow(win.winId())
     image = picture.toImage().convertToFormat(QtGui.QImage.Format.Format_RGB888)
     w, h = image.width(), image.height()
@@ -49,7 +48,14 @@ def _shown_fill(win) -> float:
     top_left = win.stage.mapTo(win, QtCore.QPoint(0, 0))
     x0, y0 = round(top_left.x() * dpr), round(top_left.y() * dpr)
     sw, sh = round(win.stage.width() * dpr), round(win.stage.height() * dpr)
-    lower = rgb[y0 + sh // 2 : y0 + sh, x0 : x0 + sw]
+    return rgb[y0 : y0 + sh, x0 : x0 + sw].copy()
+
+
+def _shown_fill(win) -> float:
+    """Share of the lower half of the stage, as the platform shows it now, that is not
+    the white background (plots drawn: ~0.2-0.4; an empty canvas: 0)."""
+    rgb = _stage_pixels(win)
+    lower = rgb[rgb.shape[0] // 2 :]
     return float((np.abs(lower - 255).max(axis=2) > 40).mean())
 
 
@@ -157,3 +163,58 @@ def test_the_picture_lies_under_the_stage_overlays(win, monkeypatch):
     assert win.wait_idle(60)
     assert win.stage_cover.isHidden() and not win.stage_held
     assert "no data here" in win.views["rope"].banner.text()
+
+
+def _differs(a: np.ndarray, b: np.ndarray) -> float:
+    """Share of the pixels that differ visibly between two pictures of the stage."""
+    return float((np.abs(a - b).max(axis=2) > 40).mean())
+
+
+def test_the_next_scene_of_the_same_view_shows_heading_and_plots_together(win, qtbot, monkeypatch):
+    """Page Down to a scene of the view shown, with other values: its heading waited
+    for nothing and showed over the previous scene's plots until the new data was drawn
+    (the new title above the old sequence length). Now the previous scene stays whole
+    until the new one is drawn, then the new one shows whole."""
+    values = VIEWS["alibi"].model.defaults()
+    first = Scene("alibi", {**values, "seq_len": 16}, "Sixteen tokens", "")
+    second = Scene("alibi", {**values, "seq_len": 48}, "Forty-eight tokens, other heads", "")
+    deck = win.lecture.deck
+    deck.set_deck(Deck("same view", (first, second)))
+    _settle(win)
+    assert win.current_view == "alibi" and deck.index == 0
+    before = _stage_pixels(win)
+
+    release = threading.Event()
+    compute = engine_module.compute_view
+
+    def slow_compute(view_id, params, context):  # type: ignore[no-untyped-def]
+        if params.get("seq_len") == 48:
+            release.wait(60)  # (the test lets it go after HELD_PASSES passes)
+        return compute(view_id, params, context)
+
+    monkeypatch.setattr(engine_module, "compute_view", slow_compute)
+    samples: list[float] = []
+
+    def sample() -> None:
+        samples.append(_differs(_stage_pixels(win), before))
+        if len(samples) == HELD_PASSES:
+            release.set()
+
+    timer = QtCore.QTimer()
+    timer.setInterval(0)
+    timer.timeout.connect(sample)
+    timer.start()
+    try:
+        QtTest.QTest.keyClick(win.stage, QtCore.Qt.Key.Key_PageDown)
+        assert deck.index == 1 and win.current_view == "alibi"
+        qtbot.waitUntil(lambda: len(samples) > HELD_PASSES and win.idle())
+        _settle(win)
+    finally:
+        timer.stop()
+        release.set()
+    after = _stage_pixels(win)
+    assert _differs(after, before) > 0.01  # the new scene looks different
+    # while its data was held back, the stage showed the previous scene, heading and all
+    assert max(samples[:HELD_PASSES]) < 0.001, samples[:HELD_PASSES]
+    assert win.stage_cover.isHidden() and not win.stage_held
+    assert win.views["alibi"].data.params["seq_len"] == 48

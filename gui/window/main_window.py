@@ -322,7 +322,9 @@ class MainWindow(QtWidgets.QMainWindow):
             raise ValueError(f"unknown view '{view_id}'")
         widget = self.view_widget(view_id)
         changed = view_id != self._current
-        if changed:
+        if changed or not self.drawn(view_id):
+            # (the same view with new values, a deck's next scene: its heading changes
+            # at once, its plots when the data is drawn; the picture keeps them together)
             self._hold_stage(view_id)
         self._current = view_id
         self.view_stack.setCurrentWidget(widget)
@@ -352,7 +354,8 @@ class MainWindow(QtWidgets.QMainWindow):
         saw the new scene's heading over an empty white canvas for 1.3 s after Page Down
         to scene 16 of the lecture at 300 % (the view's plots built in 0.7 s after the
         view showed; longer on a loaded laptop); now the previous scene stays until the
-        new one appears whole, heading and plots together."""
+        new one appears whole, heading and plots together. The same holds for a scene of
+        the view shown with other values (its new heading showed over the old plots)."""
         if self.drawn(view_id) or not self.view_stack.isVisible():
             self.release_stage()
             return
