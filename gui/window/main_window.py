@@ -93,6 +93,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.stage_cover.setAttribute(QtCore.Qt.WidgetAttribute.WA_TransparentForMouseEvents)
         self.stage_cover.hide()
         self._held_for = ""  # the view the cover waits for ("" when it is not up)
+        self._showing_cover = False  # (inside the picture's show: see _raise_cover)
         self.stage_holds = 0  # times the cover went up (tests)
         self._hold_timer = QtCore.QTimer(self)
         self._hold_timer.setSingleShot(True)
@@ -383,7 +384,14 @@ class MainWindow(QtWidgets.QMainWindow):
             and child is not cover
             and stage.indexOf(child) < 0
         ]
-        cover.show()
+        self._showing_cover = True
+        try:
+            cover.show()
+        finally:
+            self._showing_cover = False
+        if not self._held_for:  # let go while it showed: the stage took a pending size
+            self.release_stage()
+            return
         cover.raise_()
         for child in overlays:
             child.raise_()
@@ -392,6 +400,10 @@ class MainWindow(QtWidgets.QMainWindow):
         """Show the view itself again (the picture of the previous one goes)."""
         self._hold_timer.stop()
         self._held_for = ""
+        if self._showing_cover:
+            # (from inside the picture's show: hidden there, the picture stayed on screen
+            # with Qt's hidden flag set; :meth:`_raise_cover` lets it go once shown)
+            return
         if not self.stage_cover.isHidden():
             self.stage_cover.hide()
             self.stage_cover.clear()
