@@ -7,6 +7,7 @@ installer appear automatically, grouped by menu.
 from __future__ import annotations
 
 import html
+import re
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
@@ -36,6 +37,52 @@ STAGE_KEYS: list[tuple[str, str]] = [
 ]
 
 
+#: The help's text size: at most the theme's 11 pt (17 pt at most), and smaller, down to
+#: ``HELP_MIN_PT``, until the whole list fits the window; below that it scrolls.
+HELP_MAX_PT = 17
+HELP_MIN_PT = 8
+_NUMBERED = re.compile(r"^(.*\D)(\d+)$")
+
+
+def _key_pattern(keys: str, number: int) -> str:
+    """``keys`` with ``number`` (as a whole number) replaced by a placeholder."""
+    return re.sub(rf"(?<![0-9]){number}(?![0-9])", "\0", keys)
+
+
+def merge_numbered(rows: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Three or more consecutive rows that differ only by a counted number, in the
+    text's end and in the keys, as one row: ``Focus panel 1`` … ``Focus panel 9`` with
+    ``1, Num+1`` … ``9, Num+9`` read ``Focus panel 1–9`` with ``1–9, Num+1–9`` (nine
+    rows of the help said one thing)."""
+    out: list[tuple[str, str]] = []
+    i = 0
+    while i < len(rows):
+        match = _NUMBERED.match(rows[i][0])
+        last = i
+        if match:
+            stem, first = match.group(1), int(match.group(2))
+            pattern = _key_pattern(rows[i][1], first)
+            while last + 1 < len(rows):
+                number = first + last + 1 - i
+                nxt = _NUMBERED.match(rows[last + 1][0])
+                if (
+                    nxt is None
+                    or nxt.group(1) != stem
+                    or int(nxt.group(2)) != number
+                    or _key_pattern(rows[last + 1][1], number) != pattern
+                ):
+                    break
+                last += 1
+        if last - i >= 2 and match is not None and "\0" in pattern:
+            span = f"{first}–{first + last - i}"
+            out.append((f"{stem}{span}", pattern.replace("\0", span)))
+            i = last + 1
+        else:
+            out.append(rows[i])
+            i += 1
+    return out
+
+
 def shortcut_table(qt_window: QtWidgets.QMainWindow) -> list[tuple[str, list[tuple[str, str]]]]:
     """``[(menu title, [(action text, shortcuts), ...]), ...]`` for every action with a
     shortcut, grouped by the menu holding it ("Other" for actions in no menu), then the
@@ -59,16 +106,19 @@ def shortcut_table(qt_window: QtWidgets.QMainWindow) -> list[tuple[str, list[tup
         rows: list[tuple[str, str]] = []
         collect(menu, rows)
         if rows:
-            sections.append((_plain(top.text()), rows))
+            sections.append((_plain(top.text()), merge_numbered(rows)))
     other = [
         (_plain(a.text()), shortcut_text(a))
         for a in qt_window.actions()
         if shortcut_text(a) and id(a) not in seen
     ]
     if other:
-        sections.append(("Other", other))
+        sections.append(("Other", merge_numbered(other)))
     sections.append(("Keys and mouse on the stage", list(STAGE_KEYS)))
     return sections
+
+
+MARGINS = (40, 30, 40, 30)  # the overlay's margins around the list (left, top, right, bottom)
 
 
 class HelpOverlay(QtWidgets.QFrame):
@@ -81,27 +131,42 @@ class HelpOverlay(QtWidgets.QFrame):
         self.setObjectName("help-overlay")
         self.setAutoFillBackground(False)
         layout = QtWidgets.QVBoxLayout(self)
-        layout.setContentsMargins(40, 30, 40, 30)
+        layout.setContentsMargins(*MARGINS)
         self.label = QtWidgets.QLabel(self)
         self.label.setObjectName("help-text")
         self.label.setTextFormat(QtCore.Qt.TextFormat.RichText)
         self.label.setAlignment(QtCore.Qt.AlignmentFlag.AlignCenter)
         self.label.setWordWrap(True)
-        layout.addWidget(self.label)
+        # the list scrolls where even its smallest size does not fit (a small window at
+        # 300 %); the wheel scrolls it, a click still closes the overlay
+        self.list_area = QtWidgets.QScrollArea(self)
+        self.list_area.setObjectName("help-scroll")
+        self.list_area.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+        self.list_area.setFocusPolicy(QtCore.Qt.FocusPolicy.NoFocus)
+        self.list_area.setWidgetResizable(True)
+        self.list_area.setWidget(self.label)
+        layout.addWidget(self.list_area)
+        self.fitted_pt = HELP_MAX_PT  # the text size the list was last fitted at
         self.window_.installEventFilter(self)
         self.hide()
 
-    def html(self) -> str:
-        """The overlay's content: sections in up to three columns."""
-        theme = current_theme()
-        sections = shortcut_table(self.window_)
+    def html(
+        self,
+        pt: int | None = None,
+        sections: list[tuple[str, list[tuple[str, str]]]] | None = None,
+    ) -> str:
+        """The overlay's content: ``sections`` (default: :func:`shortcut_table`'s) in up
+        to three columns, its text at ``pt`` points (default: :meth:`largest_pt`)."""
+        if sections is None:
+            sections = shortcut_table(self.window_)
         columns: list[list[tuple[str, list[tuple[str, str]]]]] = [[], [], []]
         sizes = [0, 0, 0]
         for section in sections:  # greedy balance by row count
             i = sizes.index(min(sizes))
             columns[i].append(section)
             sizes[i] += len(section[1]) + 2
-        pt = min(theme.font_pt(11), 17)  # the whole list must fit, even at 300 %
+        if pt is None:
+            pt = self.largest_pt()
         cells = []
         for col in columns:
             rows = []
@@ -124,6 +189,40 @@ class HelpOverlay(QtWidgets.QFrame):
             "<p>Esc, F1 or a click closes this overlay.</p></div>"
         )
 
+    @staticmethod
+    def largest_pt() -> int:
+        """The help's text size before fitting: the theme's 11 pt, at most 17 pt."""
+        return min(current_theme().font_pt(11), HELP_MAX_PT)
+
+    def room(self) -> tuple[int, int]:
+        """Width and height (px) the list has inside the window's margins."""
+        left, top, right, bottom = MARGINS
+        return (
+            self.window_.width() - left - right,
+            self.window_.height() - top - bottom,
+        )
+
+    def fit(self) -> None:
+        """The list at the largest size, down to :data:`HELP_MIN_PT`, at which it fits
+        the window whole (at 150 % in a 1600 x 1000 window its last rows, the stage's
+        keys among them, were cut off at the window's bottom and could not be scrolled
+        to); smaller than that it scrolls."""
+        width, height = self.room()
+        doc = QtGui.QTextDocument()  # (the label's own measure is of its height only)
+        doc.setDefaultFont(self.label.font())
+        doc.setDocumentMargin(0)
+        sections = shortcut_table(self.window_)
+        top = self.largest_pt()
+        pt = top
+        for pt in range(top, min(HELP_MIN_PT, top) - 1, -1):
+            text = self.html(pt, sections)
+            doc.setHtml(text)
+            doc.setTextWidth(width)
+            self.label.setText(text)
+            if doc.size().width() <= width and self.label.heightForWidth(width) <= height:
+                break
+        self.fitted_pt = pt
+
     def toggle(self) -> None:
         self.close_overlay() if self.isVisible() else self.open_overlay()
 
@@ -138,9 +237,11 @@ class HelpOverlay(QtWidgets.QFrame):
         )
         self.setStyleSheet(
             f"QFrame#help-overlay {{ background: {bg}; }} "
-            f"QLabel#help-text {{ color: {fg}; background: transparent; }}"
+            f"QLabel#help-text {{ color: {fg}; background: transparent; }} "
+            "QScrollArea#help-scroll, QScrollArea#help-scroll > QWidget "
+            "{ background: transparent; }"
         )
-        self.label.setText(self.html())
+        self.fit()
         self.setGeometry(self.window_.rect())
         self.show()
         self.raise_()
@@ -150,6 +251,7 @@ class HelpOverlay(QtWidgets.QFrame):
 
     def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:
         if obj is self.window_ and event.type() == QtCore.QEvent.Type.Resize and self.isVisible():
+            self.fit()
             self.setGeometry(self.window_.rect())
         return False
 
