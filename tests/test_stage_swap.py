@@ -66,6 +66,44 @@ def _settle(win) -> None:
         app.processEvents()
 
 
+def _page_down_while_held(win, qtbot, monkeypatch, held, measure, after_frames=0):  # type: ignore[no-untyped-def]
+    """Press Page Down with the computations ``held(view_id, params)`` names held back
+    until ``measure()`` has been sampled on :data:`HELD_PASSES` passes of the event
+    loop; sampled on every pass until the window is idle and settled, then
+    ``after_frames`` times more (what the last frames show). The samples."""
+    release = threading.Event()
+    compute = engine_module.compute_view
+
+    def slow_compute(view_id, params, context):  # type: ignore[no-untyped-def]
+        if held(view_id, params):
+            release.wait(60)  # (let go after HELD_PASSES passes)
+        return compute(view_id, params, context)
+
+    monkeypatch.setattr(engine_module, "compute_view", slow_compute)
+    samples: list[float] = []
+
+    def sample() -> None:
+        samples.append(measure())
+        if len(samples) == HELD_PASSES:
+            release.set()
+
+    timer = QtCore.QTimer()
+    timer.setInterval(0)
+    timer.timeout.connect(sample)
+    timer.start()
+    try:
+        QtTest.QTest.keyClick(win.stage, QtCore.Qt.Key.Key_PageDown)
+        qtbot.waitUntil(lambda: len(samples) > HELD_PASSES and win.idle())
+        _settle(win)
+        for _ in range(after_frames):
+            QtWidgets.QApplication.instance().processEvents()
+            sample()
+    finally:
+        timer.stop()
+        release.set()
+    return samples
+
+
 @pytest.mark.parametrize("views", [("alibi", "relative"), ("sinusoidal", "learned")])
 def test_page_down_shows_the_previous_scene_until_the_new_one_is_drawn(
     win, qtbot, monkeypatch, views
@@ -78,37 +116,15 @@ def test_page_down_shows_the_previous_scene_until_the_new_one_is_drawn(
     before = _shown_fill(win)
     assert before > 0.1  # the first scene's plots fill the stage
 
-    release = threading.Event()
-    compute = engine_module.compute_view
-
-    def slow_compute(view_id, params, context):  # type: ignore[no-untyped-def]
-        if view_id == second:
-            release.wait(60)  # (the test lets it go after HELD_PASSES passes)
-        return compute(view_id, params, context)
-
-    monkeypatch.setattr(engine_module, "compute_view", slow_compute)
-    samples: list[float] = []
-
-    def sample() -> None:
-        samples.append(_shown_fill(win))
-        if len(samples) == HELD_PASSES:
-            release.set()
-
-    timer = QtCore.QTimer()
-    timer.setInterval(0)
-    timer.timeout.connect(sample)
-    timer.start()
-    try:
-        QtTest.QTest.keyClick(win.stage, QtCore.Qt.Key.Key_PageDown)
-        assert deck.index == 1 and win.current_view == second
-        qtbot.waitUntil(lambda: len(samples) > HELD_PASSES and win.idle())
-        _settle(win)
-        for _ in range(5):  # what the last frames show
-            QtWidgets.QApplication.instance().processEvents()
-            sample()
-    finally:
-        timer.stop()
-        release.set()
+    samples = _page_down_while_held(
+        win,
+        qtbot,
+        monkeypatch,
+        lambda view_id, _params: view_id == second,
+        lambda: _shown_fill(win),
+        5,
+    )
+    assert deck.index == 1 and win.current_view == second
     after = samples[-1]
     assert after > 0.1  # the new scene's plots
     assert abs(after - before) > 0.01  # (another picture: the test tells them apart)
@@ -184,34 +200,14 @@ def test_the_next_scene_of_the_same_view_shows_heading_and_plots_together(win, q
     assert win.current_view == "alibi" and deck.index == 0
     before = _stage_pixels(win)
 
-    release = threading.Event()
-    compute = engine_module.compute_view
-
-    def slow_compute(view_id, params, context):  # type: ignore[no-untyped-def]
-        if params.get("seq_len") == 48:
-            release.wait(60)  # (the test lets it go after HELD_PASSES passes)
-        return compute(view_id, params, context)
-
-    monkeypatch.setattr(engine_module, "compute_view", slow_compute)
-    samples: list[float] = []
-
-    def sample() -> None:
-        samples.append(_differs(_stage_pixels(win), before))
-        if len(samples) == HELD_PASSES:
-            release.set()
-
-    timer = QtCore.QTimer()
-    timer.setInterval(0)
-    timer.timeout.connect(sample)
-    timer.start()
-    try:
-        QtTest.QTest.keyClick(win.stage, QtCore.Qt.Key.Key_PageDown)
-        assert deck.index == 1 and win.current_view == "alibi"
-        qtbot.waitUntil(lambda: len(samples) > HELD_PASSES and win.idle())
-        _settle(win)
-    finally:
-        timer.stop()
-        release.set()
+    samples = _page_down_while_held(
+        win,
+        qtbot,
+        monkeypatch,
+        lambda _view_id, params: params.get("seq_len") == 48,
+        lambda: _differs(_stage_pixels(win), before),
+    )
+    assert deck.index == 1 and win.current_view == "alibi"
     after = _stage_pixels(win)
     assert _differs(after, before) > 0.01  # the new scene looks different
     # while its data was held back, the stage showed the previous scene, heading and all
