@@ -33,7 +33,9 @@ What it measures
     The lecture-size cases again on the stage: a 1920×1080 window in presentation mode
     (menu, docks and status bar hidden, explanation hidden) at 150 % and 200 % UI scale,
     where curves are 3 and 4 px wide and text is larger. Sequential phase (median, p95,
-    compute/draw/paint) and the drag phase's stall, no matplotlib comparison. Where the
+    compute/draw/paint), the drag phase's stall, and the matplotlib comparison: the same
+    frames redrawn at the canvas' pixel size (all of it; the stage paints what is in
+    sight) with text, lines and markers as much larger as the UI scale. Where the
     dragged parameter changes nothing in sight at the top of the stage (word order's
     ``base`` at 200 %), the stage is scrolled to its end first (``scrolled``).
 ``scaling``
@@ -210,6 +212,7 @@ class MplFigure:
         panel_keys: Sequence[str] | None = None,
         warm: bool = True,
         layout: str | None = "constrained",
+        scale: float = 1.0,
     ) -> None:
         import matplotlib
 
@@ -217,6 +220,7 @@ class MplFigure:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
 
+        self.scale = scale  # text sizes and line widths (the stage's UI scale)
         self.keys = [p.key for p in data.panels if panel_keys is None or p.key in panel_keys]
         panels = [data.panel(k) for k in self.keys]
         self.fig = Figure(figsize=(width_px / 100, height_px / 100), dpi=100, layout=layout)
@@ -234,9 +238,10 @@ class MplFigure:
         for p, (r, c, rs, cs) in zip(panels, grid, strict=True):
             ax = self.fig.add_subplot(gs[r : r + rs, c : c + cs])
             self.axes[p.key] = ax
-            ax.set_title(p.title, fontsize=9)
-            ax.set_xlabel(p.x_label, fontsize=8)
-            ax.set_ylabel(p.y_label, fontsize=8)
+            ax.set_title(p.title, fontsize=9 * scale)
+            ax.set_xlabel(p.x_label, fontsize=8 * scale)
+            ax.set_ylabel(p.y_label, fontsize=8 * scale)
+            ax.tick_params(labelsize=7 * scale, width=0.8 * scale, length=3.5 * scale)
             self.artists[p.key] = self._build(ax, p)
         if warm:  # the first draw lays the figure out: not a redraw
             self.fig.canvas.draw()
@@ -248,19 +253,20 @@ class MplFigure:
 
         if p.kind == "curves":
             lines = []
+            lw = 1.5 * self.scale
             for s in p.series:
                 style = {
-                    "scatter": dict(ls="none", marker="o", ms=3),
+                    "scatter": dict(ls="none", marker="o", ms=3 * self.scale),
                     "dashed": dict(ls="--"),
                     "step": dict(drawstyle="steps-mid"),
                 }
-                lines.append(ax.plot(s.x, s.y, label=s.name, **style.get(s.style, {}))[0])
+                lines.append(ax.plot(s.x, s.y, label=s.name, lw=lw, **style.get(s.style, {}))[0])
             if p.log_x:
                 ax.set_xscale("log")
             if p.log_y:
                 ax.set_yscale("log")
             if len(p.series) > 1:
-                ax.legend(fontsize=7, ncols=min(3, len(p.series)))
+                ax.legend(fontsize=7 * self.scale, ncols=min(3, len(p.series)))
             return lines
         if p.kind == "heatmap" and p.image is not None:
             img = display_image(p.image)
@@ -274,15 +280,17 @@ class MplFigure:
                 interpolation="nearest",
             )
             if p.colorbar:
-                self.fig.colorbar(im, ax=ax)
+                self.fig.colorbar(im, ax=ax).ax.tick_params(labelsize=7 * self.scale)
             return im
         if p.kind == "bars" and p.series:
             return ax.bar(p.series[0].x, p.series[0].y)
         if p.kind == "arrows":
-            return [ax.plot([0, a.x], [0, a.y])[0] for a in p.arrows]
+            return [ax.plot([0, a.x], [0, a.y], lw=1.5 * self.scale)[0] for a in p.arrows]
         if p.kind == "table":
             ax.axis("off")
-            return ax.text(0, 1, self._table_text(p), va="top", family="monospace", fontsize=7)
+            return ax.text(
+                0, 1, self._table_text(p), va="top", family="monospace", fontsize=7 * self.scale
+            )
         return np.zeros(0)
 
     @staticmethod
@@ -322,11 +330,15 @@ def time_matplotlib(
     height_px: int,
     panel_keys: Sequence[str] | None = None,
     layout: str | None = "constrained",
+    scale: float = 1.0,
 ) -> float:
     """Median ms of a matplotlib redraw of each ``ViewData`` in ``datas`` after the first
     (one ``ViewData``: its first draw, layout included, timed; for ``--smoke``).
-    ``layout``: the figure's layout engine (``None``: none, for ``--smoke``)."""
-    fig = MplFigure(datas[0], width_px, height_px, panel_keys, warm=len(datas) > 1, layout=layout)
+    ``layout``: the figure's layout engine (``None``: none, for ``--smoke``); ``scale``:
+    text sizes and line widths times this (the stage's UI scale)."""
+    fig = MplFigure(
+        datas[0], width_px, height_px, panel_keys, warm=len(datas) > 1, layout=layout, scale=scale
+    )
     times = []
     for data in datas[1:] or datas:
         t0 = time.perf_counter()
@@ -636,8 +648,16 @@ def run_frame_case(
     return record
 
 
-def run_stage_case(view_id: str, scale: float, changes: int) -> dict[str, Any]:
-    """Lecture size on the presentation stage at ``scale``; one ``presentation`` record."""
+def run_stage_case(
+    view_id: str,
+    scale: float,
+    changes: int,
+    mpl_frames: int = 0,
+    mpl_layout: str | None = "constrained",
+) -> dict[str, Any]:
+    """Lecture size on the presentation stage at ``scale``; one ``presentation`` record.
+    With ``mpl_frames``, the same frames redrawn by matplotlib at the canvas' pixel size
+    with text and lines ``scale`` times larger (``matplotlib_median_ms``, ``_ratio``)."""
     params, clamped = size_params(view_id, SIZES["lecture"])
     h = Harness(view_id, stage_scale=scale)
     h.set_params(params)
@@ -647,7 +667,9 @@ def run_stage_case(view_id: str, scale: float, changes: int) -> dict[str, Any]:
     scrolled = scroll_to_the_change(h, name, warm_up)
     h.compute_ms.clear(), h.draw_ms.clear(), h.paint_ms.clear()
     h.forced_paints = 0
+    h.keep_drawn = mpl_frames
     lat, stall_seq = h.sequential(name, values)
+    h.keep_drawn = 0
     w, hgt = h.canvas_size()
     record: dict[str, Any] = {
         "kind": "presentation",
@@ -666,7 +688,12 @@ def run_stage_case(view_id: str, scale: float, changes: int) -> dict[str, Any]:
     h.set_params({**params, name: values[0]})
     record.update(h.drag(name, values[1:]))
     record["peak_rss_mb"] = peak_rss_mb()
+    datas = h.drawn
     h.close()
+    if datas and len(datas) >= min(2, mpl_frames):
+        ms = time_matplotlib(datas, w, hgt, layout=mpl_layout, scale=scale)
+        record["matplotlib_median_ms"] = ms
+        record["matplotlib_ratio"] = ms / record["median_ms"]
     return record
 
 
@@ -979,17 +1006,22 @@ def print_report(records: list[dict[str, Any]], rows: list[tuple[str, str, str]]
         )
         print(
             "| view | UI scale | canvas | median ms | p95 ms | compute ms | draw ms | "
-            "paint ms | max stall ms | last frame ms |"
+            "paint ms | max stall ms | last frame ms | matplotlib ms | ratio |"
         )
-        print("|---|---|---|---|---|---|---|---|---|---|")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|")
         for r in stage:
             scrolled = " (scrolled to its end †)" if r.get("scrolled") else ""
             print(
                 f"| {r['view']} | {round(r['scale'] * 100)} %{scrolled} | {r['canvas']} | "
                 f"{_fmt(r['median_ms'])} | {_fmt(r['p95_ms'])} | {_fmt(r['compute_ms'])} | "
                 f"{_fmt(r['draw_ms'])} | {_fmt(r['paint_ms'])} | {_fmt(r['max_stall_ms'], 0)} | "
-                f"{_fmt(r['last_frame_ms'], 0)} |"
+                f"{_fmt(r['last_frame_ms'], 0)} | {_fmt(r.get('matplotlib_median_ms'))} | "
+                f"{_fmt(r.get('matplotlib_ratio'))}× |"
             )
+        print(
+            "\nmatplotlib (Agg) redraws the same frames at the canvas' size, all of it (the "
+            "stage paints the part in sight), text and lines as much larger as the UI scale."
+        )
         if any(r.get("scrolled") for r in stage):
             print(
                 "\n† The dragged parameter changed nothing in sight at the top of the stage: "
@@ -1110,7 +1142,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.stage:  # worker: one view on the stage at each scale, in this fresh process
         for scale in args.stage[1].split(","):
-            rec = run_stage_case(args.stage[0], float(scale), args.changes)
+            layout = None if args.mpl_layout == "none" else args.mpl_layout
+            rec = run_stage_case(args.stage[0], float(scale), args.changes, args.mpl_frames, layout)
             print(RESULT_PREFIX + json.dumps(_clean(rec)), flush=True)
         _release_windows()
         return 0
@@ -1173,7 +1206,10 @@ def main(argv: list[str] | None = None) -> int:
         jobs.append(
             (
                 f"{view} stage {' and '.join(f'{round(sc * 100)} %' for sc in stage_scales)}",
-                ["--stage", view, scales, "--changes", str(changes)],
+                [
+                    *("--stage", view, scales, "--changes", str(changes)),
+                    *("--mpl-frames", str(mpl), *mpl_layout),
+                ],
                 600,
             )
         )

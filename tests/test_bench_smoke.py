@@ -97,6 +97,7 @@ def test_quick_benchmark_writes_valid_json(tmp_path):
     assert {r["scale"] for r in stage} == set(_bench().SMOKE_STAGE_SCALES)
     for r in stage:
         assert r["median_ms"] is not None and r["p95_ms"] is not None
+        assert r["matplotlib_median_ms"] > 0 and r["matplotlib_ratio"] > 0  # the reference
         assert set(r["targets"].values()) <= {"PASS", "MISS"}
     cold = next(r for r in records if r["kind"] == "cold_start")
     assert isinstance(cold["torch_on_startup"], bool)
