@@ -109,7 +109,7 @@ def build_window(*, persist: bool = True) -> StudioMainWindow:
     # the next scene's picture, a view's off-screen widget drawn again for its next scene
     lecture.presenter.scene_renderer = partial(scene_image_steps, widgets=SceneWidgets())
     install_about_action(window)
-    install_train_lab(window, lambda path: use_learned_table(window, path))
+    install_train_lab(window, lambda path: use_learned_table(window, path), lecture.display.applied)
     if budget_problem:
         window.show_status(budget_problem, 20000)
     return window

@@ -458,7 +458,7 @@ def test_train_page_trains_off_the_gui_thread_draws_and_feeds_the_learned_view(
     page.heads.setCurrentText("2")
     page.table_folder = tmp_path
     assert page.selected_methods() == ["learned", "rope", "alibi"]
-    assert page.attention_map is None and len(page.rope_curve.yData or []) == 0
+    assert page.attention_map is None and page.panel_plots["rope"].plotted_arrays() == {}
     assert not page.use_button.isEnabled()
     page.start()
     assert page.running  # start() returned while training runs on the worker thread
@@ -467,14 +467,18 @@ def test_train_page_trains_off_the_gui_thread_draws_and_feeds_the_learned_view(
     assert set(page.results) == {"learned", "rope", "alibi"}
     for pe in ("learned", "rope", "alibi"):
         assert page.curves[pe]["steps"] == [1, 2, 3, 4, 5]
-        x, y = page.curves[pe]["loss_curve"].getData()
-        assert len(x) == 5 and np.all(y > 0)
-    extrapolation = {item.name(): item.getData() for item in page.extra_plot.listDataItems()}
+    loss = page.panel_plots["loss"].plotted_arrays()  # the arrays the curves hold
+    for i in range(3):
+        assert len(loss[f"curve{i}.x"]) == 5 and np.all(loss[f"curve{i}.y"] > 0)
+    names = [s.name for s in page.panels["extrapolation"].series]
+    drawn = page.panel_plots["extrapolation"].plotted_arrays()
+    extrapolation = {name: drawn[f"curve{i}.x"] for i, name in enumerate(names)}
     assert set(extrapolation) == {"learned (no row past 8)", "RoPE", "ALiBi"}
-    np.testing.assert_array_equal(extrapolation["RoPE"][0], [4, 8, 12, 16, 24, 32])
-    np.testing.assert_array_equal(extrapolation["learned (no row past 8)"][0], [4, 8])
-    assert page.sim_image.image.shape == (8, 8)
-    np.testing.assert_allclose(np.diag(page.sim_image.image), 1.0, atol=1e-9)
+    np.testing.assert_array_equal(extrapolation["RoPE"], [4, 8, 12, 16, 24, 32])
+    np.testing.assert_array_equal(extrapolation["learned (no row past 8)"], [4, 8])
+    similarity = page.panel_plots["similarity"].plotted_arrays()["image"]
+    assert similarity.shape == (8, 8)
+    np.testing.assert_allclose(np.diag(similarity), 1.0, atol=1e-6)  # (drawn as float32)
     assert "no row" in page.summary.text()
     # the attention plot shows the latest method; the chooser shows any finished one
     assert [page.attn_method.itemData(i) for i in range(3)] == ["learned", "rope", "alibi"]
@@ -487,11 +491,14 @@ def test_train_page_trains_off_the_gui_thread_draws_and_feeds_the_learned_view(
         assert np.all(np.triu(attn, k=1) == 0.0), pe  # causal: no key after the query
         np.testing.assert_allclose(attn.sum(axis=1), 1.0, atol=1e-6)
         assert np.all(np.diag(attn) > 0), pe
-        np.testing.assert_array_equal(page.attn_image.image, attn.T)
-        assert PE_LABELS[pe] in page.attn_plot.titleLabel.text
+        # drawn as the views draw a heatmap: rows are queries (top to bottom)
+        shown = page.panel_plots["attention"].plotted_arrays()["image"]
+        np.testing.assert_allclose(shown, attn, atol=1e-6)  # (drawn as float32)
+        assert PE_LABELS[pe] in page.panels["attention"].title
     (rope,) = [c for c in page.configs() if c.pe == "rope"]
-    np.testing.assert_array_equal(page.rope_curve.yData, rope_frequencies(rope.model_config()))
-    np.testing.assert_array_equal(page.rope_curve.yData, rope_inv_freq(16, 10000.0)[0])
+    theta = page.panel_plots["rope"].plotted_arrays()["curve0.y"]
+    np.testing.assert_array_equal(theta, rope_frequencies(rope.model_config()))
+    np.testing.assert_array_equal(theta, rope_inv_freq(16, 10000.0)[0])
     # the trained table, into the Learned view
     assert page.use_button.isEnabled()
     qtbot.mouseClick(page.use_button, QtCore.Qt.MouseButton.LeftButton)
@@ -522,5 +529,6 @@ def test_a_run_without_learned_leaves_use_in_learned_view_off(qtbot, torch):
     worker.finished.connect(page._on_finished)
     assert [worker._relay(m) for m in sent][-1] is True  # "finished" ends the relay
     assert page.status.text().startswith("done"), page.status.text()
-    assert page.attention_map is not None and len(page.rope_curve.yData) > 0
+    assert page.attention_map is not None
+    assert len(page.panel_plots["rope"].plotted_arrays()["curve0.y"]) > 0
     assert not page.use_button.isEnabled()  # no learned table in this run

@@ -22,7 +22,7 @@ import itertools
 import multiprocessing
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -35,16 +35,36 @@ from core.atomicio import atomic_open
 from core.backend import torch_installed
 from core.training.lab import TORCH_HINT, TrainConfig, TrainControl
 from core.training.model import PE_LABELS, PE_METHODS
+from core.training.panels import (
+    KEYS,
+    METHOD_COLOR,
+    attention_panel,
+    empty_panel,
+    extrapolation_panel,
+    is_empty,
+    rope_panel,
+    similarity_panel,
+    training_panel,
+)
 from core.training.tasks import TASKS
+from core.viewdata import Panel
+from gui.plotting.panel_plot import PanelPlot
+from gui.plotting.plot_data import series_color
+from gui.render.fast_axis import hide_spare_axes, make_axes
+from gui.render.view_box import PlotViewBox
+from gui.theme import Theme, current_theme
 
-COLORS = {  # Okabe–Ito: colour-blind safe
-    "none": "#999999",
-    "sinusoidal": "#E69F00",
-    "learned": "#D55E00",
-    "rope": "#0072B2",
-    "alibi": "#009E73",
-    "t5": "#CC79A7",
+PLACES = {  # plot -> (row, column) in the lab's grid
+    "loss": (0, 0),
+    "accuracy": (0, 1),
+    "extrapolation": (1, 0),
+    "similarity": (1, 1),
+    "attention": (2, 0),
+    "rope": (2, 1),
 }
+METHOD_OF_COLOR = {color: pe for pe, color in METHOD_COLOR.items()}
+DASH = QtCore.Qt.PenStyle.DashLine
+MARKER_PAD = 0.06  # the extrapolation plot's range padding: whole markers at its edges
 
 
 class TrainWorker(QtCore.QObject):
@@ -129,11 +149,38 @@ class TrainWorker(QtCore.QObject):
 SYMBOLS = {"none": "x", "sinusoidal": "s", "learned": "o", "rope": "t", "alibi": "d", "t5": "+"}
 
 
-def cosine_matrix(table: np.ndarray) -> np.ndarray:
-    """Cosine similarity between the rows of ``table``."""
-    norms = np.linalg.norm(table, axis=1, keepdims=True)
-    unit = table / np.where(norms > 0, norms, 1.0)
-    return unit @ unit.T
+class EmptyNote(QtWidgets.QGraphicsTextItem):
+    """A short centred text in an empty plot's data area saying what will appear there
+    (a child of the plot's view box, in its pixels: not data, never in its range)."""
+
+    def __init__(self, view: pg.ViewBox) -> None:
+        super().__init__(view)
+        self.view = view
+        self.setObjectName("train-empty-note")
+        view.sigResized.connect(lambda _view: self._place())
+
+    def set_theme(self, theme: Theme) -> None:
+        """Text in the theme's foreground at its size for body text (12 pt at 100 %)."""
+        self.setFont(theme.font(12))
+        self.setDefaultTextColor(QtGui.QColor(theme.foreground))
+        self._place()
+
+    def set_text(self, text: str) -> None:
+        """Show ``text`` (``""``: hidden, the plot has its data)."""
+        if text != self.toPlainText():
+            self.setPlainText(text)
+            option = self.document().defaultTextOption()
+            option.setAlignment(QtCore.Qt.AlignmentFlag.AlignHCenter)
+            self.document().setDefaultTextOption(option)
+        self.setVisible(bool(text))
+        self._place()
+
+    def _place(self) -> None:
+        """Centred in the view box, wrapped to its width less a margin."""
+        rect = self.view.boundingRect()
+        self.setTextWidth(max(40.0, rect.width() - 16.0))
+        size = self.boundingRect().size()
+        self.setPos(rect.center().x() - size.width() / 2, rect.center().y() - size.height() / 2)
 
 
 class TrainPage(QtWidgets.QWidget):
@@ -254,48 +301,99 @@ class TrainPage(QtWidgets.QWidget):
         return box
 
     def _build_plots(self) -> None:
+        """Six plots drawn as the views draw theirs (:class:`PanelPlot` of the panels of
+        :mod:`core.training.panels`), each empty until its data arrives."""
         self.plots = pg.GraphicsLayoutWidget(self)
-        self.plots.setBackground("w")
-        self.loss_plot = self.plots.addPlot(0, 0, title="Training loss")
-        self.loss_plot.setLogMode(y=True)
-        self.loss_plot.setLabel("bottom", "step")
-        self.acc_plot = self.plots.addPlot(0, 1, title="Training accuracy")
-        self.acc_plot.setLabel("bottom", "step")
-        self.acc_plot.setYRange(0, 1)
-        self.extra_plot = self.plots.addPlot(
-            1, 0, title="Extrapolation: accuracy at evaluation length"
+        self.panel_plots: dict[str, PanelPlot] = {}
+        self.panels: dict[str, Panel] = {}
+        self.notes: dict[str, EmptyNote] = {}
+        self.markers: dict[str, list[pg.PlotDataItem]] = {}  # symbols over some curves
+        self.styled_theme: Theme | None = None
+        for key in KEYS:
+            row, col = PLACES[key]
+            item = self.plots.addPlot(
+                row=row, col=col, axisItems=make_axes(), viewBox=PlotViewBox()
+            )
+            hide_spare_axes(item)
+            self.panel_plots[key] = PanelPlot(item)
+            self.notes[key] = EmptyNote(item.getViewBox())
+        self.loss_plot = self.panel_plots["loss"].plot
+        self.acc_plot = self.panel_plots["accuracy"].plot
+        self.extra_plot = self.panel_plots["extrapolation"].plot
+        self.sim_plot = self.panel_plots["similarity"].plot
+        self.attn_plot = self.panel_plots["attention"].plot
+        self.rope_plot = self.panel_plots["rope"].plot
+        # accuracy on its full scale (the extrapolation plot's x range: set by start)
+        self.acc_plot.setYRange(0.0, 1.0, padding=0.02)
+        self.extra_plot.setYRange(0.0, 1.0, padding=MARKER_PAD)
+        self.train_len_line = pg.InfiniteLine(angle=90)
+        self.train_len_line.setToolTip("training length")
+        self.apply_theme()
+
+    def apply_theme(self) -> None:
+        """Draw the plots in the current theme and UI scale (colours, fonts, lines):
+        each plot is re-styled where it is (:meth:`PanelPlot.show`)."""
+        theme = self.styled_theme = current_theme()
+        self.plots.setBackground(theme.background)
+        self.train_len_line.setPen(
+            pg.mkPen(theme.foreground, width=theme.line_width / 2, style=DASH)
         )
-        self.extra_plot.setLabel("bottom", "evaluation length")
-        self.extra_plot.setYRange(0, 1.02)
-        self.sim_plot = self.plots.addPlot(1, 1, title="Learned table: cosine similarity")
-        self.sim_plot.setLabel("bottom", "position q")
-        self.sim_plot.setLabel("left", "position p")
-        self.sim_plot.invertY(True)
-        self.sim_image = pg.ImageItem()
-        self.sim_image.setLookupTable(pg.colormap.get("CET-D1A").getLookupTable(nPts=256))
-        self.sim_plot.addItem(self.sim_image)
-        self.attn_plot = self.plots.addPlot(2, 0, title="Attention, layer 1 head 1")
-        self.attn_plot.setLabel("bottom", "key position")
-        self.attn_plot.setLabel("left", "query position")
-        self.attn_plot.invertY(True)
-        self.attn_image = pg.ImageItem()
-        self.attn_image.setLookupTable(pg.colormap.get("viridis").getLookupTable(nPts=256))
-        self.attn_plot.addItem(self.attn_image)
-        self.rope_plot = self.plots.addPlot(2, 1, title="RoPE frequencies θ_i")
-        self.rope_plot.setLabel("bottom", "rotation pair i")
-        self.rope_plot.setLabel("left", "θ_i (radians per position)")
-        self.rope_plot.setLogMode(y=True)
-        self.rope_plot.showGrid(x=True, y=True, alpha=0.3)
-        self.rope_curve = self.rope_plot.plot(
-            [], [], pen=pg.mkPen(COLORS["rope"], width=2), symbol="o", symbolSize=6
-        )
-        for plot in (self.loss_plot, self.acc_plot, self.extra_plot):
-            plot.addLegend(offset=(-10, 10))
-            plot.showGrid(x=True, y=True, alpha=0.3)
-        self.train_len_line = pg.InfiniteLine(
-            angle=90, pen=pg.mkPen("#555", style=QtCore.Qt.PenStyle.DashLine)
-        )
-        self.extra_plot.addItem(self.train_len_line)
+        for key in KEYS:
+            self.notes[key].set_theme(theme)
+            self._draw(key, self.panels.get(key) or empty_panel(key), markers=True)
+
+    @QtCore.Slot()
+    def restyle_if_shown(self) -> None:
+        """The app's theme or UI scale changed: re-style now if shown (else when shown)."""
+        if self.isVisible() and self.styled_theme != current_theme():
+            self.apply_theme()
+
+    def _draw(self, key: str, panel: Panel, *, markers: bool = False) -> None:
+        """Show ``panel`` in plot ``key``; the plot's extra items (the training length's
+        line, symbols) go back in when the plot made its items anew, and are drawn
+        anew with ``markers`` (new results, another theme). A curve that grows only
+        swaps its arrays (:meth:`PanelPlot.show`): cheap on every progress message."""
+        plot = self.panel_plots[key]
+        rebuilds = plot.rebuilds
+        self.panels[key] = panel
+        plot.show(panel)
+        empty = is_empty(panel)
+        self.notes[key].set_text(panel.note if empty else "")
+        if plot.grid is not None:  # an empty plot: its note alone, no grid of nothing
+            plot.grid.setVisible(not empty)
+        if plot.rebuilds != rebuilds and key == "extrapolation" and not empty:
+            plot.plot.addItem(self.train_len_line)  # (a rebuild cleared the plot)
+        if markers or plot.rebuilds != rebuilds:
+            self._draw_markers(key, panel)
+
+    def _draw_markers(self, key: str, panel: Panel) -> None:
+        """Symbols on the points of the extrapolation and RoPE curves (few points: each
+        a measured value), in the theme's sizes; the learned curve's hollow rings stay
+        visible under the others. Not in the legend."""
+        plot = self.panel_plots[key].plot
+        for item in self.markers.pop(key, []):
+            if item.scene() is not None:
+                plot.removeItem(item)
+        if key not in ("extrapolation", "rope") or is_empty(panel):
+            return
+        theme = current_theme()
+        items = []
+        for s in panel.series:
+            pe = METHOD_OF_COLOR.get(s.color if s.color is not None else -1, "rope")
+            color = series_color(METHOD_COLOR[pe], theme)
+            hollow = pe == "learned"
+            item = pg.PlotDataItem(
+                np.asarray(s.x, float),
+                np.asarray(s.y, float),
+                pen=None,
+                symbol=SYMBOLS[pe] if key == "extrapolation" else "o",
+                symbolSize=theme.scaled(15 if hollow else 9),
+                symbolPen=pg.mkPen(color, width=theme.line_width),
+                symbolBrush=None if hollow else color,
+            )
+            plot.addItem(item)  # (log mode from the plot, no name: no legend entry)
+            items.append(item)
+        self.markers[key] = items
 
     # ------------------------------------------------------------------ actions
     def selected_methods(self) -> list[str]:
@@ -338,9 +436,7 @@ class TrainPage(QtWidgets.QWidget):
             self.status.setText(str(exc))
             return
         self._clear()
-        self.train_len_line.setValue(configs[0].train_len)
-        lengths = configs[0].lengths()
-        self.extra_plot.setXRange(min(lengths), max(lengths))  # 0.5×–4× from the start
+        self.set_lengths(configs[0].train_len, configs[0].lengths())
         context = multiprocessing.get_context("spawn")
         self.control = TrainControl(context.Event(), context.Event())
         self.control.resume()
@@ -360,6 +456,12 @@ class TrainPage(QtWidgets.QWidget):
         self.status.setText("starting torch…")
         self.thread_.start()
 
+    def set_lengths(self, train_len: int, lengths: Sequence[int]) -> None:
+        """The extrapolation plot spans the evaluation ``lengths`` (0.5×–4×) from the
+        start, with a dashed line at the training length."""
+        self.train_len_line.setValue(train_len)
+        self.extra_plot.setXRange(min(lengths), max(lengths), padding=MARKER_PAD)
+
     def toggle_pause(self) -> None:
         """Pause or resume the run (between steps)."""
         if self.control is None:
@@ -378,22 +480,15 @@ class TrainPage(QtWidgets.QWidget):
             self.status.setText("cancelling…")
 
     def _clear(self) -> None:
-        for plot in (self.loss_plot, self.acc_plot, self.extra_plot):
-            for item in list(plot.listDataItems()):
-                plot.removeItem(item)
-            if plot.legend is not None:
-                plot.legend.clear()
         self.curves.clear()
         self.results.clear()
         self.summary.setText("")
-        self.sim_image.clear()
         self.learned_table = None
         self.use_button.setEnabled(False)
-        self.attn_image.clear()
         self.attention_map = None
-        self.attn_plot.setTitle("Attention, layer 1 head 1")
         self.attn_method.clear()
-        self.rope_curve.setData([], [])
+        for key in KEYS:
+            self._draw(key, empty_panel(key))
 
     # ------------------------------------------------------------------ worker signals
     @QtCore.Slot(str)
@@ -405,22 +500,12 @@ class TrainPage(QtWidgets.QWidget):
     def _on_progress(
         self, pe: str, steps: list[int], losses: list[float], accs: list[float]
     ) -> None:
-        if pe not in self.curves:
-            pen = pg.mkPen(COLORS[pe], width=2)
-            self.curves[pe] = {
-                "steps": [],
-                "loss": [],
-                "acc": [],
-                "loss_curve": self.loss_plot.plot([], [], pen=pen, name=PE_LABELS[pe]),
-                "acc_curve": self.acc_plot.plot([], [], pen=pen, name=PE_LABELS[pe]),
-            }
-        c = self.curves[pe]
+        c = self.curves.setdefault(pe, {"steps": [], "loss": [], "acc": []})
         c["steps"] += steps
         c["loss"] += [max(v, 1e-6) for v in losses]
         c["acc"] += accs
-        x = np.asarray(c["steps"], dtype=float)
-        c["loss_curve"].setData(x, np.asarray(c["loss"]))
-        c["acc_curve"].setData(x, np.asarray(c["acc"]))
+        for key in ("loss", "accuracy"):  # (same curves, longer: their arrays swapped)
+            self._draw(key, training_panel(key, self.curves))
         self.status.setText(
             f"{PE_LABELS[pe]} on {getattr(self, 'device', '?')}: step {steps[-1]}  "
             f"loss {losses[-1]:.4f}  acc {accs[-1]:.3f}"
@@ -433,29 +518,16 @@ class TrainPage(QtWidgets.QWidget):
         self.results[pe] = res
         if res["cancelled"]:
             return
-        lengths = np.asarray(res["lengths"], dtype=float)
-        acc = np.array([np.nan if a is None else a for a in res["accuracy"]])
-        ok = np.isfinite(acc)
-        self.extra_plot.plot(
-            lengths[ok],
-            acc[ok],
-            pen=pg.mkPen(COLORS[pe], width=2),
-            symbol=SYMBOLS[pe],
-            symbolSize=15 if pe == "learned" else 9,  # hollow ring: visible under others
-            symbolPen=pg.mkPen(COLORS[pe], width=2),
-            symbolBrush=None if pe == "learned" else COLORS[pe],
-            name=PE_LABELS[pe] + ("" if ok.all() else f" (no row past {int(lengths[ok].max())})"),
-        )
+        self._draw("extrapolation", extrapolation_panel(self.results.values()), markers=True)
         if res["table"] is not None:
             self.learned_table = res["table"]
-            self.sim_image.setImage(cosine_matrix(res["table"]).T, levels=(-1.0, 1.0))
+            self._draw("similarity", similarity_panel(res["table"]))
             self.use_button.setEnabled(self.use_table is not None)
         if res.get("attention") is not None:
             self.attn_method.addItem(PE_LABELS[pe], pe)
             self.attn_method.setCurrentIndex(self.attn_method.count() - 1)  # the latest
         if res.get("rope_freq") is not None:
-            theta = np.asarray(res["rope_freq"], dtype=float)
-            self.rope_curve.setData(np.arange(len(theta), dtype=float), theta)
+            self._draw("rope", rope_panel(res["rope_freq"]), markers=True)
         lines = []
         for r in self.results.values():
             cells = [
@@ -473,8 +545,7 @@ class TrainPage(QtWidgets.QWidget):
         if res is None or res.get("attention") is None:
             return
         self.attention_map = np.asarray(res["attention"][0, 0])
-        self.attn_image.setImage(self.attention_map.T, levels=(0.0, 1.0))
-        self.attn_plot.setTitle(f"Attention, layer 1 head 1: {PE_LABELS[pe]}, one sample")
+        self._draw("attention", attention_panel(self.attention_map, pe))
 
     def save_learned_table(self) -> Path:
         """Write the trained learned table to a new ``.npy`` in :attr:`table_folder`."""
@@ -549,16 +620,28 @@ class TrainPage(QtWidgets.QWidget):
             self.close()
         return False
 
+    def showEvent(self, event: QtGui.QShowEvent) -> None:
+        """A theme or UI scale changed while the lab was hidden: drawn in it now."""
+        if self.styled_theme != current_theme():
+            self.apply_theme()
+        super().showEvent(event)
+
     def closeEvent(self, event: QtGui.QCloseEvent) -> None:
         self.shutdown()
         super().closeEvent(event)
 
 
-def install_train_lab(window: Any, use_table: Callable[[str], None] | None = None) -> QtGui.QAction:
+def install_train_lab(
+    window: Any,
+    use_table: Callable[[str], None] | None = None,
+    theme_applied: QtCore.SignalInstance | None = None,
+) -> QtGui.QAction:
     """Add View → Training lab… to ``window``; the page is kept as ``window.train_page``.
 
     ``window`` needs ``menu`` and ``add_action`` (see ``gui.window.protocol``);
-    ``use_table(path)`` receives a saved learned table ("Use in Learned view").
+    ``use_table(path)`` receives a saved learned table ("Use in Learned view");
+    ``theme_applied`` is emitted after the app's theme or UI scale changed (the lecture
+    display's ``applied``: F5, Ctrl+=, Ctrl+T): an open lab re-styles its plots then.
     """
 
     def show_page() -> None:
@@ -567,6 +650,8 @@ def install_train_lab(window: Any, use_table: Callable[[str], None] | None = Non
             page = TrainPage(window, use_table)
             window.train_page = page
             window.installEventFilter(page)  # the main window closing ends a run
+            if theme_applied is not None:
+                theme_applied.connect(page.restyle_if_shown)
         page.show()
         if QtGui.QGuiApplication.platformName() != "offscreen":  # it cannot raise windows
             page.raise_()
