@@ -803,8 +803,15 @@ class PanelPlot(PanelExtras, CellDisplay):
         self._labels_key = self._title = self._table_html = self._image_source = None
         self._ticks = self._tick_values = None
         self.plot.clear()
-        if self.colorbar is not None:
-            self.colorbar.hide()
+        bar = self.colorbar
+        if bar is not None:
+            # out of the plot's layout and scene: hidden only, each rebuild of a heatmap
+            # added another bar to the same layout cell (the training lab's similarity
+            # plot held 7 after 4 runs, 6 of them hidden)
+            self.plot.layout.removeItem(bar)
+            if bar.scene() is not None:
+                bar.scene().removeItem(bar)
+            bar.setParentItem(None)
             self.colorbar = None
         self.curves, self.bars, self.image, self.arrows, self.table = [], None, None, [], None
         self.bands = []

@@ -1,0 +1,242 @@
+"""The training lab's plots look like the views' (gui.widgets.train_page): they follow
+the theme and UI scale, keep legends off the data, print no SI prefix, put colour bars
+on the heatmaps, say what will appear while empty and re-style when the display
+changes. One page for the module, filled with small synthetic results as the worker's
+signals bring them (training itself: test_training)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+import pyqtgraph as pg
+import pytest
+from PySide6 import QtGui, QtWidgets
+
+from gui.plotting.layout_check import drawn_legend, layout_problems, overlap
+from gui.theme import DARK, current_theme, set_theme
+
+METHODS = ("learned", "rope", "alibi")
+CURVE_PLOTS = ("loss_plot", "acc_plot", "extra_plot")
+ALL_PLOTS = (*CURVE_PLOTS, "sim_plot", "attn_plot", "rope_plot")
+HEATMAPS = ("sim_plot", "attn_plot")
+
+
+def result(pe: str, rng: np.random.Generator) -> dict:
+    """A finished method as core.training.runner.summary sends it (training length 8)."""
+    attention = np.tril(rng.random((8, 8)))
+    attention /= attention.sum(axis=1, keepdims=True)
+    accuracy = {"learned": [1.0, 1.0, None, None], "rope": [1.0, 1.0, 0.7, 0.4]}
+    return {
+        "pe": pe,
+        "cancelled": False,
+        "lengths": [4, 8, 16, 32],
+        "accuracy": accuracy.get(pe, [1.0, 1.0, 0.9, 0.8]),
+        "reasons": [""] * 4,
+        "table": rng.normal(size=(8, 16)) if pe == "learned" else None,
+        "steps_per_s": 100.0,
+        "wall_s": 0.1,
+        "device": "cpu",
+        "attention": attention[None, None],
+        "rope_freq": 10000.0 ** (-np.arange(8) / 8) if pe == "rope" else None,
+    }
+
+
+def progress(page, pe: str, first: int, count: int) -> None:
+    steps = list(range(first, first + count))
+    page._on_progress(pe, steps, [3.0 / s for s in steps], [1 - 1 / s for s in steps])
+
+
+def fill(page) -> None:
+    """Clear the page and feed it a run of three methods; laid out and painted."""
+    page._clear()
+    if hasattr(page, "set_lengths"):
+        page.set_lengths(8, [4, 8, 16, 32])
+    rng = np.random.default_rng(0)
+    for pe in METHODS:
+        progress(page, pe, 1, 50)
+        progress(page, pe, 51, 50)
+        page._on_method_done(result(pe, rng))
+    settle(page)
+
+
+def settle(page) -> None:
+    app = QtWidgets.QApplication.instance()
+    for _ in range(3):
+        app.processEvents()
+    page.plots.ci.layout.activate()
+    app.processEvents()
+
+
+def at(page, name: str, scale: float) -> None:
+    """The page in theme ``name`` at UI ``scale``, as the lecture display applies it."""
+    set_theme(name, ui_scale=scale)
+    if hasattr(page, "apply_theme"):
+        page.apply_theme()
+    settle(page)
+
+
+@pytest.fixture(scope="module")
+def page(qapp):
+    from gui.widgets.train_page import TrainPage
+
+    saved = current_theme()
+    set_theme("light", ui_scale=1.0)
+    lab = TrainPage()
+    lab.resize(1600, 1000)
+    lab.show()
+    settle(lab)
+    yield lab
+    lab.close()
+    lab.deleteLater()
+    set_theme(saved.name, ui_scale=saved.ui_scale)
+
+
+def test_empty_plots_say_what_will_appear_and_show_no_axes(page):
+    """Before a run: no made-up axes ("position p (x0.001)", ticks −400…400), a note."""
+    at(page, "light", 1.0)
+    page._clear()
+    settle(page)
+    for name in ALL_PLOTS:
+        plot = getattr(page, name)
+        for side in ("left", "bottom"):
+            assert not plot.getAxis(side).isVisible(), (name, side)
+        notes = [
+            item
+            for item in plot.getViewBox().childItems()
+            if isinstance(item, QtWidgets.QGraphicsTextItem) and item.isVisible()
+        ]
+        assert len(notes) == 1, name
+        text = notes[0].toPlainText()
+        assert "appear" in text, (name, text)
+        # centred in the data area, inside it
+        view = plot.getViewBox().sceneBoundingRect()
+        box = notes[0].sceneBoundingRect()
+        assert view.contains(box), (name, text)
+        assert abs(box.center().x() - view.center().x()) < 2, name
+        assert abs(box.center().y() - view.center().y()) < 2, name
+
+
+def test_no_axis_title_carries_an_si_prefix(page):
+    for scale in (1.0, 1.5):
+        at(page, "light", scale)
+        fill(page)
+        for name in ALL_PLOTS:
+            plot = getattr(page, name)
+            for side in ("left", "bottom"):
+                axis = plot.getAxis(side)
+                assert axis.isVisible(), (name, side)
+                assert "(x" not in axis.labelString(), (name, side, axis.labelString())
+                assert not axis.autoSIPrefix, (name, side)
+
+
+def test_text_grows_with_the_ui_scale(page):
+    """Titles, axis titles, ticks and legends at the theme's sizes (13, 12, 11 and
+    10 pt at 100 %), 1.5 times as large at 150 %."""
+    sizes = {}
+    for scale in (1.0, 1.5):
+        at(page, "light", scale)
+        fill(page)
+        theme = current_theme()
+        for name in ALL_PLOTS:
+            plot = getattr(page, name)
+            assert plot.titleLabel.opts.get("size") == f"{theme.font_pt(13)}pt", name
+            for side in ("left", "bottom"):
+                axis = plot.getAxis(side)
+                font = axis.style["tickFont"]
+                assert font is not None and font.pointSize() == theme.font_pt(11), name
+                assert axis.labelStyle.get("font-size") == f"{theme.font_pt(12)}pt", name
+            sizes[name, scale] = plot.getAxis("left").style["tickFont"].pointSize()
+        for name in CURVE_PLOTS:
+            legend = getattr(page, name).legend
+            assert legend.opts["labelTextSize"] == f"{theme.font_pt(10)}pt", name
+    assert sizes["loss_plot", 1.0] == 11 and sizes["loss_plot", 1.5] == 16
+
+
+def test_legends_sit_outside_the_data_and_nothing_overlaps(page):
+    """Each curve plot's legend is drawn beside its data, not over it; no text of the
+    lab's plots is cut, elided or drawn over another (the views' layout check)."""
+    for scale in (1.0, 1.5):
+        at(page, "light", scale)
+        fill(page)
+        for name in CURVE_PLOTS:
+            plot = getattr(page, name)
+            legend = plot.legend
+            assert legend is not None and legend.isVisible() and len(legend.items) == 3, name
+            data = plot.getViewBox().sceneBoundingRect()
+            drawn = drawn_legend(legend, plot.getAxis("top"))
+            assert not drawn.isEmpty() and not overlap(drawn, data), (name, scale)
+        panel_plots = getattr(page, "panel_plots", None)
+        assert panel_plots is not None
+        assert layout_problems(SimpleNamespace(plots=panel_plots)) == [], scale
+
+
+def test_heatmaps_have_colour_bars_with_their_ranges(page):
+    at(page, "light", 1.0)
+    fill(page)
+    for name, levels in (("sim_plot", (-1.0, 1.0)), ("attn_plot", (0.0, 1.0))):
+        plot = getattr(page, name)
+        bars = [item for item in plot.childItems() if isinstance(item, pg.ColorBarItem)]
+        bars += [
+            item
+            for item in page.plots.scene().items()
+            if isinstance(item, pg.ColorBarItem) and item.parentItem() is plot
+        ]
+        assert len(set(bars)) == 1, name
+        (bar,) = set(bars)
+        assert bar.isVisible() and tuple(bar.levels()) == levels, name
+        # beside the data, not over it
+        data = plot.getViewBox().sceneBoundingRect()
+        assert not overlap(bar.sceneBoundingRect(), data), name
+
+
+def test_dark_theme_gives_a_dark_background_and_light_text(page):
+    at(page, "dark", 1.0)
+    try:
+        fill(page)
+        assert page.plots.backgroundBrush().color() == QtGui.QColor(DARK.background)
+        for name in ALL_PLOTS:
+            plot = getattr(page, name)
+            for side in ("left", "bottom"):
+                axis = plot.getAxis(side)
+                assert axis.textPen().color() == QtGui.QColor(DARK.foreground), (name, side)
+            assert plot.titleLabel.opts.get("color") == DARK.foreground, name
+        for name in CURVE_PLOTS:
+            legend = getattr(page, name).legend
+            assert pg.mkColor(legend.opts["labelTextColor"]) == QtGui.QColor(DARK.foreground)
+    finally:
+        at(page, "light", 1.0)
+
+
+def test_live_progress_only_swaps_the_curves_arrays(page):
+    """A progress message draws the longer curves in the plots' items: no plot is made
+    anew until another method starts."""
+    at(page, "light", 1.0)
+    page._clear()
+    for pe in ("learned", "rope"):
+        progress(page, pe, 1, 10)
+    plots = page.panel_plots
+    before = {key: plots[key].rebuilds for key in ("loss", "accuracy")}
+    for first in range(11, 200, 10):
+        progress(page, "rope", first, 10)
+    assert {key: plots[key].rebuilds for key in ("loss", "accuracy")} == before
+    drawn = plots["loss"].plotted_arrays()
+    np.testing.assert_array_equal(drawn["curve1.x"], np.arange(1, 201))
+    progress(page, "alibi", 1, 10)  # a third method: a third curve
+    assert plots["loss"].rebuilds == before["loss"] + 1
+
+
+def test_an_open_lab_follows_the_display(window):
+    """The lecture display's theme change (Ctrl+T) re-styles the open lab's plots."""
+    from PySide6 import QtGui as Gui
+
+    window.findChild(Gui.QAction, "action-train-lab").trigger()
+    lab = window.train_page
+    display = window.lecture.display
+    try:
+        display.set_theme_name("dark")
+        assert lab.plots.backgroundBrush().color() == QtGui.QColor(DARK.background)
+        assert lab.loss_plot.titleLabel.opts.get("color") == DARK.foreground
+    finally:
+        display.set_theme_name("light")
+        lab.close()
