@@ -532,3 +532,23 @@ def test_a_run_without_learned_leaves_use_in_learned_view_off(qtbot, torch):
     assert page.attention_map is not None
     assert len(page.panel_plots["rope"].plotted_arrays()["curve0.y"]) > 0
     assert not page.use_button.isEnabled()  # no learned table in this run
+
+
+def test_lab_panels_are_empty_until_their_data_and_name_a_table_without_rows():
+    """core.training.panels: a plot without data is an empty panel whose note says what
+    comes; a cancelled method draws nothing; a learned table's curve stops at its rows."""
+    from core.training.panels import KEYS, empty_panel, extrapolation_panel, is_empty
+
+    for key in KEYS:
+        panel = empty_panel(key)
+        assert is_empty(panel) and "appear" in panel.note
+        assert not panel.x_axis and not panel.y_axis
+    done = {"pe": "learned", "cancelled": False, "lengths": [4, 8, 16]}
+    results = [
+        {**done, "accuracy": [1.0, 0.9, None]},
+        {**done, "pe": "rope", "cancelled": True, "accuracy": [1.0, 1.0, 1.0]},
+    ]
+    panel = extrapolation_panel(results)
+    assert [s.name for s in panel.series] == ["learned (no row past 8)"]
+    np.testing.assert_array_equal(panel.series[0].x, [4, 8])
+    assert is_empty(extrapolation_panel(results[1:]))

@@ -9,6 +9,12 @@ sample after each method, and RoPE's frequencies ``θ_i``. "Use in Learned view"
 the trained table as ``.npy`` and hands its path to a callback (the composition root
 sets the learned view's ``table_file``: this module cannot import the window).
 
+The plots are :class:`core.viewdata.Panel` objects (:mod:`core.training.panels`) drawn
+by the views' :class:`~gui.plotting.panel_plot.PanelPlot`: the app's theme and UI scale,
+legend strips above the data, colour bars, hover readouts; a plot without its data
+says what will appear there. :meth:`TrainPage.apply_theme` re-styles them (the lecture
+display's ``applied`` reaches an open lab through :func:`install_train_lab`).
+
 Training runs in a ``spawn`` subprocess (:mod:`core.training.runner`), supervised by
 :class:`TrainWorker` on a ``QThread``; the GUI thread only receives batched progress (at
 most every 100 ms) and draws, and never waits for training's interpreter lock. Pause and
