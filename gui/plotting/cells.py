@@ -18,21 +18,45 @@ Nothing is computed here: the values are the panel's own.
 
 from __future__ import annotations
 
+import math
 import weakref
 from collections.abc import Callable
 
 import numpy as np
 import pyqtgraph as pg
+import shiboken6
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.viewdata import Panel
 from gui.render.cell_values import MAX_CELLS, CellLayer, MaskedKey
 from gui.render.fast_image import FastImageItem, color_indices
 from gui.render.pg_compat import extend_view_box_menu
+from gui.render.view_box import padded_span, padding_share
 from gui.theme import Theme
 
 VALUE_PT = 12.0  # value text at UI scale 1, before it shrinks to fit the cells
 KEY_ROW = 4  # the key's row in the colour bar's own grid (its bar and axis: row 2)
+PLOT_MARGIN = 1.0  # px: pyqtgraph's PlotItem layout margins (each side)
+HUG_SLACK = 2.0  # px the data's column keeps beyond the square data and its padding
+
+
+def _beside_data(layout: QtWidgets.QGraphicsGridLayout, plot: pg.PlotItem) -> float:
+    """px the columns of a plot's ``layout`` other than its data's (column 1) take as
+    laid out: its left axis, the colour bar and the gap before it."""
+    total = 0.0
+    for col in range(layout.columnCount()):
+        if col == 1:
+            continue
+        width = layout.columnMinimumWidth(col)
+        for row in range(layout.rowCount()):
+            item = layout.itemAt(row, col)
+            if item is None:
+                continue
+            widget = item.graphicsItem()
+            if widget is not None and widget.isVisibleTo(plot):
+                width = max(width, item.geometry().width())
+        total += width
+    return total
 
 
 def square_by_default(panel: Panel, shape: tuple[int, int]) -> bool:
@@ -58,6 +82,8 @@ class CellDisplay:
     _square_action: QtGui.QAction | None = None  # built with the context menu
     _square_menu_asked = False  # the action is added when the context menu is built
     _square_shown = False  # whether the cells are drawn square now
+    #: px of spare width beside each side of a square matrix's plot (see _hug_square)
+    hug = 0
 
     def _show_cells(
         self, panel: Panel, theme: Theme, image: np.ndarray, rect: QtCore.QRectF
@@ -128,6 +154,7 @@ class CellDisplay:
             self.cells = None
         self._drop_masked_key()
         self._square_ratio = None
+        self._hug_square()
         for name in ("bottom", "left"):  # a plot rebuilt as curves ticks its whole range
             axis = self.plot.getAxis(name)
             if getattr(axis, "data_limits", None) is not None:
@@ -149,6 +176,8 @@ class CellDisplay:
         if ratio != self._square_ratio:
             self._square_ratio = ratio
             self.plot.setAspectLocked(ratio is not None, ratio=ratio or 1.0)
+            self._inset_colorbar()
+        self._hug_square()
         # the padded side of a square matrix gets no ticks past the data: its labels (and
         # so the axis' width) do not follow the padding, which follows the plot's size
         dx, dy = rect.width() / cols, rect.height() / rows
@@ -163,6 +192,76 @@ class CellDisplay:
                 axis.data_limits = limits
                 axis.picture = None
                 axis.update()
+
+    def _hug_square(self, *_args: object) -> None:
+        """Put a square matrix's spare width outside its plot's axes and colour bar.
+
+        pyqtgraph's aspect lock widens the view's x range to fill a wide view box: the
+        matrix sat centred in it, 110-270 px from its left axis and its colour bar (issue
+        14). The spare width, what the data's column has beyond the square data at the
+        view's height with pyqtgraph's padding (:func:`padded_span`) and
+        :data:`HUG_SLACK`, goes half to each side of the plot's layout (its contents
+        margins): the left axis, the data and the colour bar stand together, centred in
+        the plot. The title and the bottom axis' title keep the width they had without it
+        (:meth:`data_column`, see ``PanelPlot._elide_title`` and
+        ``FastAxisItem.title_length``), so nothing above or below the data changes
+        height with it: the spare width is a function of the plot's size, the view's
+        height and what stands beside the data alone, reached in one layout pass and the
+        same however the plot got there (a re-style, a resize, a focus and back)."""
+        plot = self.plot
+        if not shiboken6.isValid(plot):  # (a signal while the plot is destroyed)
+            return
+        layout = plot.layout
+        if not shiboken6.isValid(layout):
+            return
+        left, top, right, bottom = layout.getContentsMargins()
+        hug = 0
+        image = self.image
+        if self._square_ratio is not None and image is not None and image.image is not None:
+            height = plot.getViewBox().height()
+            width = self.data_column()
+            rows, cols = image.image.shape[:2]
+            if width > 0 and height > 0 and rows > 0 and cols > 0:
+                # the data's height in the view (its padding on both sides) and so its
+                # width, its cells square
+                data = height / (1.0 + 2.0 * padding_share(height)) * cols / rows
+                hug = max(0, math.floor((width - padded_span(data) - HUG_SLACK) / 2))
+        if hug != self.hug or not left == right == PLOT_MARGIN + hug:
+            self.hug = hug
+            layout.setContentsMargins(PLOT_MARGIN + hug, top, PLOT_MARGIN + hug, bottom)
+        axis = plot.getAxis("bottom")
+        if hasattr(axis, "set_title_length"):
+            axis.set_title_length(self.data_column() if hug > 0 else None)
+
+    def data_column(self) -> float:
+        """The width (px) of the plot's data column without a square matrix's spare width
+        beside it (:meth:`_hug_square`): the plot less what stands beside the data, as
+        laid out. Never from the view box's width or the margins: asked right after new
+        margins were set, before the layout ran, those were the old margins' (the title
+        wrapped at another width on the way, and the axes held the room of labels shown
+        on the way: a re-styled plot no longer matched one built anew)."""
+        plot = self.plot
+        return float(plot.width() - 2 * PLOT_MARGIN - _beside_data(plot.layout, plot))
+
+    def _inset_colorbar(self) -> None:
+        """A square matrix's colour bar half a line of its labels shorter at each end
+        than the view box beside it. Its end labels stick out half a line past its ends:
+        level with the view box's top, the top one reached into the title, whose lines
+        pass over the colour bar when the spare width stands beside the plot
+        (:meth:`_hug_square`: 4 px at 200 %). Fixed by the labels' font (set with it, and
+        when the cells become square or not), never by the plot's size: a margin that
+        followed the layout re-laid out the plot on the way to its size, and the axes
+        kept room they took there."""
+        bar = self.colorbar
+        if bar is None or not shiboken6.isValid(bar):
+            return
+        inset = 0
+        font = bar.axis.style.get("tickFont")
+        if self._square_ratio is not None and font is not None:
+            inset = math.ceil(QtGui.QFontMetricsF(font).height() / 2)
+        left, top, right, bottom = bar.layout.getContentsMargins()
+        if top != PLOT_MARGIN + inset or bottom != PLOT_MARGIN + inset:
+            bar.layout.setContentsMargins(left, PLOT_MARGIN + inset, right, PLOT_MARGIN + inset)
 
     def set_square_cells(self, square: bool | None) -> None:
         """Draw this heatmap's cells square (``True``), as the panel fills the plot

@@ -498,6 +498,10 @@ class PanelPlot(PanelExtras, CellDisplay):
         self.hover = HoverOverlay(plot, self.probe_text, self.hover_cell)  # label by the cursor
         # an arrows panel's texts are fitted in pixels: again when the pixels change
         plot.getViewBox().sigTransformChanged.connect(self.place_labels)
+        # a square matrix's spare width goes beside its plot (see CellDisplay._hug_square):
+        # again when the plot or its data's column changes size
+        plot.getViewBox().sigResized.connect(self._hug_square)
+        plot.geometryChanged.connect(self._hug_square)
         top, left = plot.getAxis("top"), plot.getAxis("left")
         if isinstance(top, FastAxisItem) and isinstance(left, FastAxisItem):
             top.add_length_listener(self._fit_legend)  # the strip's axis: the data's width
@@ -692,6 +696,7 @@ class PanelPlot(PanelExtras, CellDisplay):
                 self.legend.updateSize()
         if self.colorbar is not None:
             fit_value_axis(self.colorbar, text.font(10))
+            self._inset_colorbar()  # (half a line of its labels: see CellDisplay)
 
     def curve_points(self) -> int:
         """Number of points in this plot's curves (what antialiasing costs scale with)."""
@@ -1098,6 +1103,8 @@ class PanelPlot(PanelExtras, CellDisplay):
         out)."""
         plot = self.plot
         beside = plot.width() - plot.getViewBox().width()
+        if self._square_ratio is not None:  # (its spare width is its title's: _elide_title)
+            beside = plot.width() - self.data_column()
         return width - (beside if 0 < beside < width else 0.2 * width)
 
     def title_room(self, width: float) -> float:
@@ -1302,7 +1309,14 @@ class PanelPlot(PanelExtras, CellDisplay):
         label = self.plot.titleLabel
         if not shiboken6.isValid(label):  # geometry signals while the plot is destroyed
             return
+        layout = vars(self.plot).get("layout")
+        if layout is None or not shiboken6.isValid(layout):  # (its grid deleted first)
+            return
         width = label.width() - 8
+        if self._square_ratio is not None:
+            # the spare width beside a square matrix's plot is its title's: the lines do
+            # not follow the matrix's width (see CellDisplay._hug_square)
+            width = self.data_column() - 8
         font = QtGui.QFont(label.item.font())
         font.setPointSizeF(float(size[:-2]))
         text = "<br>".join(wrap_in(title, font, width)) if width > 20 else title

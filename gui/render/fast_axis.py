@@ -374,6 +374,10 @@ class FastAxisItem(pg.AxisItem):
     drag_hold = False
     """A slider drags (:meth:`hold_for_drag`): new data keeps the room held for the
     tick text (:meth:`held_text_room`) instead of releasing it."""
+    title_length: float | None = None
+    """px a horizontal axis' title has, centred on the axis, when not the axis' length
+    (a square matrix's plot has its spare width beside its axes: the title keeps the
+    width it had without it, see ``CellDisplay._hug_square``)."""
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
@@ -410,6 +414,14 @@ class FastAxisItem(pg.AxisItem):
         super().setLabel(*args, **kwargs)
         post_title_refit(self)
 
+    def set_title_length(self, length: float | None) -> None:
+        """Give a horizontal axis' title ``length`` px centred on the axis (``None``: the
+        axis' length; :attr:`title_length`); fitted again from the event loop."""
+        if length != self.title_length:
+            self.title_length = length
+            if vars(self).get("label") is not None:
+                post_title_refit(self)
+
     def add_length_listener(self, method: Callable[[float], object]) -> None:
         """Call the bound ``method(length)`` from the event loop after the axis was
         resized (length along the axis, px); held weakly."""
@@ -443,8 +455,12 @@ class FastAxisItem(pg.AxisItem):
         other; and a short plot's title has more room than its data's height."""
         vertical = self.orientation in ("left", "right")
         length = float(self.size().height() if vertical else self.size().width())
+        if not vertical:
+            if self.title_length is None:
+                return 0.0, length
+            return (length - self.title_length) / 2, self.title_length
         plot = self.parentItem()
-        if not vertical or not isinstance(plot, pg.PlotItem) or self.parentLayoutItem() is None:
+        if not isinstance(plot, pg.PlotItem) or self.parentLayoutItem() is None:
             return 0.0, length
         top = plot.getAxis("top")
         if top is self:
