@@ -216,6 +216,7 @@ class CellDisplay:
             return
         left, top, right, bottom = layout.getContentsMargins()
         hug = 0
+        width = 0.0
         image = self.image
         if self._square_ratio is not None and image is not None and image.image is not None:
             height = plot.getViewBox().height()
@@ -231,7 +232,7 @@ class CellDisplay:
             layout.setContentsMargins(PLOT_MARGIN + hug, top, PLOT_MARGIN + hug, bottom)
         axis = plot.getAxis("bottom")
         if hasattr(axis, "set_title_length"):
-            axis.set_title_length(self.data_column() if hug > 0 else None)
+            axis.set_title_length(width if hug > 0 else None)
 
     def data_column(self) -> float:
         """The width (px) of the plot's data column without a square matrix's spare width

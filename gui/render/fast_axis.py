@@ -452,7 +452,9 @@ class FastAxisItem(pg.AxisItem):
         the title is centred on that. That room does not change when the strip or
         the bottom axis grow (the data gets shorter by as much), so the title's
         lines, the axis' width, the strip's columns and its height cannot chase each
-        other; and a short plot's title has more room than its data's height."""
+        other; and a short plot's title has more room than its data's height. A
+        horizontal axis' title has the axis' length, or :attr:`title_length` centred
+        on it."""
         vertical = self.orientation in ("left", "right")
         length = float(self.size().height() if vertical else self.size().width())
         if not vertical:
