@@ -9,7 +9,7 @@ import os
 import subprocess
 import sys
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -216,6 +216,55 @@ def test_undo_redo_after_deck_step(window, qtbot):
     assert state.values["m"] == 5 and state.values["n"] == 9
     next(a for a in window.actions() if a.objectName() == "action-redo").trigger()
     assert state.values["m"] == 105 and state.values["n"] == 109
+
+
+def test_close_deck_leaves_the_plain_views_and_their_undo_history(window, qtbot):
+    """File ▸ Close deck (also while presenting): no scenes, file or title and note; each
+    view under its own title (on one line, as never titled) with every panel shown; the
+    deck dock hidden, also once presentation mode ends; the parameters the scenes set
+    stay, and so does their undo history. The same deck opened again stages its first
+    scene again."""
+    from gui.lecture.deck import NO_DECK
+
+    deck, focus, display = window.lecture.deck, window.lecture.focus, window.lecture.display
+    staged = replace(_scene("rope", "first", m=5), panels=("score", "plane"), reveal=True)
+    lecture = _deck(staged, _scene("alibi", "second"), _scene("rope", "third", m=105))
+    deck.set_deck(lecture)
+    assert deck.dock.isVisible() and focus.staging and _visible_plots(window) == ["score"]
+    assert deck.go(2)
+    assert deck.go(0)
+    assert window.states["rope"].values["m"] == 5
+    assert window.views["rope"].title.text() != VIEWS["rope"].title
+    display.enter_presentation(fullscreen=False)
+    try:
+        close = next(a for a in window.actions() if a.objectName() == "action-close-deck")
+        close.trigger()
+        assert not deck.scenes and deck.index == -1 and deck.path is None and not deck.title
+        assert not deck.title_edit.text() and not deck.note_edit.toPlainText()
+        assert deck.list.count() == 0 and deck.deck_label.text() == NO_DECK
+        assert not deck.loaded and not focus.staging
+        assert window.lecture.presenter.current_note() == ""
+        for view_id, widget in window.views.items():
+            assert widget.title.text() == VIEWS[view_id].title, view_id
+            assert not widget.title.wordWrap() and not widget.title.toolTip(), view_id
+        assert window.current_view == "rope" and window.states["rope"].values["m"] == 5
+        assert _visible_plots(window) == list(window.views["rope"].plots)
+        assert not deck.close_deck()  # nothing left to close
+        assert not deck.step(1)  # no deck to step
+    finally:
+        display.leave_presentation()
+    assert not deck.dock.isVisible()
+    undo = next(a for a in window.actions() if a.objectName() == "action-undo")
+    undo.trigger()  # the scenes' steps: back to scene 3's m, then the default
+    assert window.states["rope"].values["m"] == 105
+    deck.set_deck(lecture)
+    assert deck.dock.isVisible() and _visible_plots(window) == ["score"]
+
+
+def _visible_plots(window) -> list[str]:
+    widget = window.views[window.current_view]
+    assert window.wait_idle(60)
+    return [k for k, p in widget.plots.items() if p.plot.isVisible()]
 
 
 def test_shipped_decks_load_and_validate():

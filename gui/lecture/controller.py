@@ -169,6 +169,9 @@ class Lecture(QtCore.QObject):
             self.save_deck_dialog,
             "action-save-deck",
         )
+        self._add(
+            lecture_file, "Close deck", ["Ctrl+Shift+W"], deck.close_deck, "action-close-deck"
+        )
         examples = shipped_decks()
         if examples:
             self._add(

@@ -39,6 +39,7 @@ DECK_TITLE, DECK_TAB = "Lecture deck", "Deck"  # the dock's title; as a tab (sho
 # 300 % "Views and parameters" and "Lecture deck" were both elided in their 821 px column)
 SIDE_TAB = "Views"  # the side dock's title as a tab beside the deck's (at 1280 × 720 /
 # 300 % windowed the column is ~500 px: "Views and paramet…" and "De…")
+NO_DECK = "No deck loaded — File ▸ Open deck…"  # the dock's label without a deck
 SCENE_FILTER = "PE Studio scenes (*.pe-scene.json *.json);;All files (*)"
 DECK_FILTER = "PE Studio decks (*.pe-deck.json *.json);;All files (*)"
 
@@ -78,11 +79,15 @@ class DeckController(QtCore.QObject):
     scene_staged(Scene, int)
         A scene was applied: from the deck (its index) or from a scene file (-1); its
         ``panels``, ``reveal`` and ``highlight`` stage the view (:mod:`gui.lecture.focus`).
+    closed()
+        The deck (or the scene opened from a file) was closed: no scene stages a view
+        any more (:meth:`close_deck`).
     """
 
     scene_shown = QtCore.Signal(int, int)
     note_changed = QtCore.Signal()
     scene_staged = QtCore.Signal(object, int)
+    closed = QtCore.Signal()
 
     def __init__(self, window: StudioWindow) -> None:
         super().__init__(window.qt)
@@ -122,7 +127,7 @@ class DeckController(QtCore.QObject):
         self.dock.visibilityChanged.connect(lambda _shown: self._title_side())
         body = QtWidgets.QWidget(self.dock)
         self.body_layout = QtWidgets.QVBoxLayout(body)
-        self.deck_label = QtWidgets.QLabel("No deck loaded — File ▸ Open deck…", body)
+        self.deck_label = QtWidgets.QLabel(NO_DECK, body)
         self.deck_label.setObjectName("deck-title")
         self.deck_label.setWordWrap(True)
         self.list = QtWidgets.QListWidget(body)
@@ -243,6 +248,48 @@ class DeckController(QtCore.QObject):
         self._fill_list()
         self.show_dock()
         self.go(0)
+
+    @property
+    def loaded(self) -> bool:
+        """Whether a deck or a scene file is open (what :meth:`close_deck` closes)."""
+        return bool(
+            self.scenes
+            or self.index >= 0
+            or self.path is not None
+            or self.title
+            or self._titled
+            or self.title_edit.text()
+            or self.note_edit.toPlainText()
+        )
+
+    def close_deck(self) -> bool:
+        """Close the deck (or the scene opened from a file): no scenes, no deck file, the
+        title and note fields empty, every view under its own title and unstaged, the
+        deck dock hidden (and left hidden by presentation mode's end, when presenting).
+        The views keep the parameters they show, and their undo history. ``False`` when
+        nothing was open."""
+        if not self.loaded:
+            self.window.show_status("No deck loaded", 3000)
+            return False
+        name = self.path.name if self.path is not None else (self.title or "the scene")
+        self.title, self.scenes, self.index, self.path = "", [], -1, None
+        self.last_error = ""
+        with signals_blocked(self.title_edit), signals_blocked(self.note_edit):
+            self.title_edit.clear()
+            self.note_edit.clear()
+        self._fill_list()
+        self.deck_label.setText(NO_DECK)
+        for widget in self.window.views.values():  # (a view titled by an earlier scene too)
+            widget.clear_heading()
+        self._titled = set()
+        self.dock.hide()
+        display = self.window.find_feature(DisplayController)
+        if display is not None:
+            display.keep_hidden(self.dock)  # (presenting: not shown again at its end)
+        self.closed.emit()
+        self._refresh_note()
+        self.window.show_status(f"Closed {name}", 5000)
+        return True
 
     def show_dock(self) -> None:
         """Show the deck dock: below the side dock (its share of the column's height,

@@ -216,6 +216,13 @@ class DisplayController(QtCore.QObject):
         if restyle:
             self.apply()
 
+    def keep_hidden(self, widget: QtWidgets.QWidget) -> None:
+        """Leave ``widget`` (a dock closed while presenting) hidden when presentation
+        mode ends, whatever it was when the mode began."""
+        visible = self._saved.get("visible")
+        if isinstance(visible, dict) and widget in visible:
+            visible[widget] = False
+
     def toggle_presentation(self) -> None:
         """F5: enter or leave presentation mode."""
         if self.presenting:

@@ -127,6 +127,7 @@ class FocusController(QtCore.QObject):
         self._applying = False  # apply() runs
         self._unexplained: set[str] = set()  # views whose explanation a focus hid
         deck.scene_staged.connect(self.stage_scene)
+        deck.closed.connect(self.unstage)
         deck.steppers.append(self.reveal_step)
         display = window.find_feature(DisplayController)
         if display is not None:  # a new theme or scale shows the explanation again
@@ -252,6 +253,17 @@ class FocusController(QtCore.QObject):
         for view_id in previous | {scene.view_id}:
             self.apply(view_id)
         self.changed.emit()
+
+    def unstage(self) -> None:
+        """No scene stages any view (the deck was closed): every panel shown again, in
+        its view's place; a focused panel stays focused."""
+        self._staged = None
+        self._direction = 1
+        staged, self.staging = set(self.staging), {}
+        for view_id in staged:
+            self.apply(view_id)
+        if staged:
+            self.changed.emit()
 
     def reveal_step(self, delta: int) -> bool:
         """Page Down / Up on a revealing scene: the next panel, or hide the last one;

@@ -1191,6 +1191,12 @@ class ViewWidget(QtWidgets.QWidget):
         self.title.setText(self.spec.title if text is None else text)
         self.title.setToolTip(tooltip)
 
+    def clear_heading(self) -> None:
+        """The view's own title, as a view never titled by a scene shows it (on one
+        line, no tooltip): the deck was closed."""
+        self.set_heading(None)
+        self.title.setWordWrap(False)
+
     def shown_panels(self) -> list[str] | None:
         """Keys of the plots visible now when some are hidden (a scene's panels, a
         reveal step, a focused plot); ``None`` when every plot is."""
