@@ -3,11 +3,14 @@ fixture; a module may also import ``reused_window`` and ``reused_window_holder``
 
 Building, showing and first drawing a main window costs about half a second of CPU per
 test. After a test that changed only views, parameters, the window size, the playing
-sweep or the panel focus, the fixture puts those back as a new window has them (in the
-fixture, not in the tests) and the next test reuses the window. After a test that
-failed, or that closed it or left a changed theme, UI scale, colormap, presentation mode, deck or
-scene, help overlay, pen, pointer, sweep clock or animation set-up, side by side or
-ghost, or compute backend, the window is closed and the next test gets a new one:
+sweep or the views' animation set-ups, the panel focus or the deck (or a scene file) it
+opened, the fixture puts those back as a new window has them (in the fixture, not in the
+tests: the deck closed with File ▸ Close deck, each view's animation made again from its
+defaults when asked for) and the next test reuses the window, as long as its stage is
+then as large as when the window was new. After a test that failed, or that closed it
+or left a changed theme, UI scale, colormap, presentation mode, help overlay, pen,
+pointer, sweep clock or default animation duration, side by side or ghost, or compute
+backend, the window is closed and the next test gets a new one:
 restyling every view the window has built costs more than a new window, and a failure
 never carries over.
 Between tests the window is hidden, as a closed one would be (a shown window filters
@@ -33,7 +36,22 @@ def _new_window() -> Any:
     win.resize(*SIZE)
     win.show()
     assert win.wait_idle(60)
+    win._new_stage_size = win.stage.size()  # (compared after each reset: _stage_as_new)
     return win
+
+
+def _close_deck(win: Any) -> None:
+    """Close the deck or scene file a test opened (File ▸ Close deck), in a window
+    shown and not presenting (otherwise it is not reused anyway)."""
+    deck = win.lecture.deck
+    if win.isVisible() and not win.lecture.display.presenting and deck.loaded:
+        assert deck.close_deck()
+
+
+def _stage_as_new(win: Any) -> bool:
+    """Whether the stage is as large as when the window was new (the docks a test
+    opened and closed gave their room back as a new window has it)."""
+    return win.stage.size() == getattr(win, "_new_stage_size", None)
 
 
 def _show_again(win: Any) -> None:
@@ -55,20 +73,17 @@ def _close(win: Any) -> None:
 
 def reusable(win: Any) -> bool:
     """Whether ``win`` shows the theme, scale, colormaps and mode of a new window, with
-    no deck, help overlay, pen or pointer, its animations and backend as a new window
-    has them and nothing side by side."""
+    no deck, help overlay, pen or pointer, its sweep clock, animation duration and
+    backend as a new window has them and nothing side by side."""
     from core.backend import NUMPY
     from gui.lecture.display import DEFAULT_PRESENT_SCALE
-    from gui.lecture.sweep import DEFAULT_DURATION, default_setup
+    from gui.lecture.sweep import DEFAULT_DURATION
     from gui.theme import LIGHT
 
     lecture = win.lecture
     display = lecture.display
     sweep = lecture.sweep
     composite = lecture.composite
-
-    def defaults(view_id: str) -> dict[str, Any]:
-        return win.states[view_id].model.defaults()
 
     return (
         win.isVisible()  # (a window a test closed has its engine stopped)
@@ -86,10 +101,6 @@ def reusable(win: Any) -> bool:
         and sweep.clock is time.monotonic
         and "interval_ms" not in vars(sweep)  # (a test's fake display timer)
         and sweep.default_duration == DEFAULT_DURATION
-        and all(  # each view's animation as a new window offers it
-            setup == default_setup(win.states[v].model[setup.param], defaults(v), v)
-            for v, setup in sweep.setups.items()
-        )
         and composite.widget is None  # never side by side or ghosted
         and not composite.variants
         and not lecture.focus.staging
@@ -103,7 +114,8 @@ def reusable(win: Any) -> bool:
 
 def reset_window(win: Any) -> None:
     """Back to what a new window shows: no sweep or focused panel, every view at its
-    defaults with no undo history, the first view, 1600 x 1000."""
+    defaults with no undo history and its animation made from them (when asked for, as
+    in a new window), the first view, 1600 x 1000."""
     from core.views import VIEWS
 
     lecture = win.lecture
@@ -113,7 +125,9 @@ def reset_window(win: Any) -> None:
         state.reset()
         state._undo.clear()
         state._redo.clear()
+    lecture.sweep.setups.clear()  # (made again from the view's values when asked for)
     win.set_view(next(iter(VIEWS)))
+    lecture.sweep._fill()  # the box shows the view's default animation
     win.resize(*SIZE)
     assert win.wait_idle(60)
     assert not any(win.view_error(v) for v in win.states), "a view failed at its defaults"
@@ -143,13 +157,24 @@ def reused_window(request, reused_window_holder):  # type: ignore[no-untyped-def
     failed = request.session.testsfailed
     yield holder.win
     win, holder.win = holder.win, None
-    if request.session.testsfailed != failed or not reusable(win):
+    if request.session.testsfailed != failed:
         _close(win)  # whatever it left behind goes with it
+        return
+    try:
+        _close_deck(win)
+    except Exception:
+        _close(win)
+        raise
+    if not reusable(win):
+        _close(win)
         return
     try:
         reset_window(win)
     except Exception:
         _close(win)
         raise
+    if not _stage_as_new(win):
+        _close(win)
+        return
     win.hide()
     holder.win = win
