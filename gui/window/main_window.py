@@ -409,6 +409,17 @@ class MainWindow(QtWidgets.QMainWindow):
             self.stage_cover.clear()
 
     @property
+    def hold_max_ms(self) -> int:
+        """The longest the previous scene's picture stays up waiting (ms; default
+        :data:`HOLD_MAX_MS`): a ceiling for a slow machine, after which the view shows
+        as it is."""
+        return self._hold_timer.interval()
+
+    @hold_max_ms.setter
+    def hold_max_ms(self, ms: int) -> None:
+        self._hold_timer.setInterval(int(ms))
+
+    @property
     def stage_held(self) -> bool:
         """Whether a picture of the previous view covers the stage now."""
         return bool(self._held_for)
