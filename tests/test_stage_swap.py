@@ -222,8 +222,8 @@ def test_the_next_scene_of_the_same_view_shows_heading_and_plots_together(win, q
 
 def test_a_picture_put_up_as_the_stage_takes_a_new_size_goes_away():
     """The stage's new size can arrive while the picture is being shown (a window
-    shown and resized to 1600 x 1000, its first view shown before any event was handled, as the
-    screenshot tool does): the picture, of the old size, is let go then. It was hidden
+    shown and resized to 1600 x 1000, its view shown with new values before any event
+    was handled): the picture, of the old size, is let go then. It was hidden
     from inside its own show and stayed on screen, stale, over the drawn view (Qt's
     hidden flag set and the widget visible)."""
     from gui.app import build_window, dispose_window
@@ -232,7 +232,7 @@ def test_a_picture_put_up_as_the_stage_takes_a_new_size_goes_away():
     try:
         fresh.show()
         fresh.resize(1600, 1000)
-        fresh.set_view(fresh.current_view)  # its data not drawn yet
+        fresh.set_view(fresh.current_view, new_values=True)  # its data not drawn yet
         _settle(fresh)
         assert not fresh.stage_held
         assert not fresh.stage_cover.isVisible()

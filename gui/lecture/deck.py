@@ -204,7 +204,7 @@ class DeckController(QtCore.QObject):
         state = self.window.states[scene.view_id]
         if not state.set_values(scene.params):
             return self._fail("scene", "parameters rejected")
-        self.window.set_view(scene.view_id)
+        self.window.set_view(scene.view_id, new_values=True)
         return True
 
     def open_scene(self, path: str | Path) -> bool:

@@ -317,13 +317,15 @@ class MainWindow(QtWidgets.QMainWindow):
             self.request(view_id)
         return self._views[view_id]
 
-    def set_view(self, view_id: str) -> None:
-        """Show ``view_id`` (ValueError if unknown)."""
+    def set_view(self, view_id: str, *, new_values: bool = False) -> None:
+        """Show ``view_id`` (ValueError if unknown). ``new_values``: the view was just
+        given other values (a deck's scene): while it is not drawn, the stage keeps the
+        previous picture as for another view (:meth:`_hold_stage`)."""
         if view_id not in VIEWS:
             raise ValueError(f"unknown view '{view_id}'")
         widget = self.view_widget(view_id)
         changed = view_id != self._current
-        if changed or not self.drawn(view_id):
+        if changed or (new_values and not self.drawn(view_id)):
             # (the same view with new values, a deck's next scene: its heading changes
             # at once, its plots when the data is drawn; the picture keeps them together)
             self._hold_stage(view_id)

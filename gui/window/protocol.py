@@ -79,8 +79,9 @@ class StudioWindow(Protocol):
         """The widget of ``view_id``, created (with its state) on first use."""
         ...
 
-    def set_view(self, view_id: str) -> None:
-        """Show ``view_id`` (ValueError if unknown)."""
+    def set_view(self, view_id: str, *, new_values: bool = False) -> None:
+        """Show ``view_id`` (ValueError if unknown); ``new_values``: it was just given
+        other values (the stage keeps its picture until they are drawn)."""
         ...
 
     def view_error(self, view_id: str) -> str:
