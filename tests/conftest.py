@@ -127,6 +127,23 @@ def open_window():
     return _open_window
 
 
+@pytest.fixture(scope="module")
+def studio(qapp, open_window):  # type: ignore[no-untyped-def]
+    """A 1600 x 1000 main window shared by the tests of a module (a module that needs
+    another size defines its own ``studio``)."""
+    with open_window(1600, 1000) as win:
+        yield win
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A test asking for ``case`` in a module with a ``CASES`` dict runs once per key,
+    module-scoped: every test of one case runs before the next (one mode and UI-scale
+    switch per case of the module's shared window)."""
+    cases = getattr(metafunc.module, "CASES", None)
+    if "case" in metafunc.fixturenames and isinstance(cases, dict):
+        metafunc.parametrize("case", list(cases), scope="module")
+
+
 @pytest.fixture(autouse=True)
 def _restore_theme():
     """Give every test the theme it started with (a test that changes the theme, the UI

@@ -18,19 +18,6 @@ CASES = {  # (window size, UI scale, presenting)
 }
 
 
-@pytest.fixture(scope="module")
-def studio(qapp, open_window):
-    with open_window(1600, 1000) as win:
-        yield win
-
-
-@pytest.fixture(scope="module", params=list(CASES))
-def case(request) -> str:
-    """A case of :data:`CASES`, module-scoped: every test of one case runs before the
-    next (one mode and scale switch per case)."""
-    return request.param
-
-
 def _printed(plot) -> list[str]:
     """What is wrong with a plot's printed values: none printed, a value missing, one
     wider or taller than its cell or outside the data area, or under the least size."""

@@ -13,12 +13,6 @@ from gui.lecture.help import HELP_MAX_PT, HELP_MIN_PT, merge_numbered, shortcut_
 from gui.theme import current_theme, set_theme
 
 
-@pytest.fixture(scope="module")
-def studio(qapp, open_window):
-    with open_window(1600, 1000) as win:
-        yield win
-
-
 def _open_help(win, size: tuple[int, int], scale: float, *, present: bool = False):  # type: ignore[no-untyped-def]
     """The help opened over ``win`` at ``size`` and UI ``scale``: through presentation
     mode (every view re-styled) with ``present``, else the theme alone (what the help

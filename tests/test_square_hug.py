@@ -24,19 +24,6 @@ CASES = {  # (window size, UI scale, presenting)
 }
 
 
-@pytest.fixture(scope="module")
-def studio(qapp, open_window):
-    with open_window(1600, 1000) as win:
-        yield win
-
-
-@pytest.fixture(scope="module", params=list(CASES))
-def case(request) -> str:
-    """A case of :data:`CASES`, module-scoped: every test of one case runs before the
-    next (one mode and scale switch per case)."""
-    return request.param
-
-
 def _gaps(plot) -> tuple[float, float, float]:
     """``(left, right, width)``: scene pixels from the left axis' edge to the image's
     left edge, from the image's right edge to the colour bar's, and the image's width."""

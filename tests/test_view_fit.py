@@ -90,12 +90,6 @@ def test_columns_fall_as_the_legible_plot_grows():
 
 
 # ---------------------------------------------------------------------- the window
-@pytest.fixture(scope="module")
-def studio(qapp, open_window):
-    with open_window(1600, 1000) as win:
-        yield win
-
-
 def _columns(widget) -> int:
     """Plot columns shown: the distinct left edges of the plots."""
     return len({round(p.plot.geometry().x()) for p in widget.plots.values()})

@@ -22,19 +22,6 @@ CASES = {  # (window size, UI scale, presenting)
 }
 
 
-@pytest.fixture(scope="module")
-def studio(qapp, open_window):
-    with open_window(1600, 1000) as win:
-        yield win
-
-
-@pytest.fixture(scope="module", params=list(CASES))
-def case(request) -> str:
-    """A case of :data:`CASES`; module-scoped, so pytest runs every test of one case
-    before the next (one mode and scale switch per case, not one per test)."""
-    return request.param
-
-
 def _show(show_view, win, case: str):  # type: ignore[no-untyped-def]
     size, scale, present = CASES[case]
     return show_view(win, "permutation", size, scale, present)
