@@ -69,6 +69,14 @@ def learned_lookup(table: np.ndarray, positions: np.ndarray | int) -> np.ndarray
     return np.asarray(table[pos])
 
 
+def cosine_similarity(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Cosine similarity of every row of ``a`` with every row of ``b``, ``(len(a),
+    len(b))``; a zero row's similarities are 0."""
+    na = np.linalg.norm(a, axis=1, keepdims=True)
+    nb = np.linalg.norm(b, axis=1, keepdims=True)
+    return np.asarray((a / np.where(na > 0, na, 1.0)) @ (b / np.where(nb > 0, nb, 1.0)).T)
+
+
 def _describe_non_npy(head: bytes) -> str:
     """What a file that lacks the ``.npy`` magic probably is, from its first bytes."""
     if not head:

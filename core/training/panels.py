@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from core.learned import cosine_similarity
 from core.training.model import PE_LABELS
 from core.viewdata import Panel, Series
 
@@ -47,13 +48,6 @@ def empty_panel(key: str) -> Panel:
 def is_empty(panel: Panel) -> bool:
     """Whether ``panel`` has nothing to draw yet (its :attr:`Panel.note` says what comes)."""
     return not panel.series and panel.image is None
-
-
-def cosine_matrix(table: np.ndarray) -> np.ndarray:
-    """Cosine similarity between the rows of ``table``."""
-    norms = np.linalg.norm(table, axis=1, keepdims=True)
-    unit = table / np.where(norms > 0, norms, 1.0)
-    return np.asarray(unit @ unit.T)
 
 
 def _series(
@@ -132,7 +126,8 @@ def similarity_panel(table: np.ndarray | None) -> Panel:
     """The cosine similarity of the trained learned ``table``'s rows (positions)."""
     if table is None:
         return empty_panel("similarity")
-    image = cosine_matrix(np.asarray(table, dtype=float))
+    rows = np.asarray(table, dtype=float)
+    image = cosine_similarity(rows, rows)
     return Panel(
         "similarity",
         TITLES["similarity"],

@@ -11,7 +11,12 @@ import numpy as np
 
 from core import tablecache
 from core.formula import plain_text
-from core.learned import init_learned_table, learned_lookup, learned_table_rows
+from core.learned import (
+    cosine_similarity,
+    init_learned_table,
+    learned_lookup,
+    learned_table_rows,
+)
 from core.memory import check_allocation
 from core.params import Param, ParamModel
 from core.table_formats import load_position_table
@@ -188,29 +193,23 @@ class _Table:
 
         A ``seq_len`` drag only changes ``count``: for a held table both are computed once
         for a capacity (at most the table's rows) and sliced — read-only results, equal to
-        :func:`_cosine` and ``norm(rows, axis=1)`` of those rows up to rounding. ``rows``:
+        :func:`core.learned.cosine_similarity` and ``norm(rows, axis=1)`` of those rows up to rounding. ``rows``:
         those rows when the caller already has them (used for a table drawn row by row).
         """
         avail = -(-self.rows // step)
         cap = min(tablecache.capacity(count), avail)
         if self.array is None or not tablecache.fits(cap * max(cap, self.d)):
             rows = self.strided(count, step) if rows is None else rows
-            return _cosine(rows, rows), np.linalg.norm(rows, axis=1)
+            return cosine_similarity(rows, rows), np.linalg.norm(rows, axis=1)
 
         def make(size: int) -> tuple[np.ndarray, np.ndarray]:
             held = self.strided(size, step)
-            return _cosine(held, held), np.linalg.norm(held, axis=1)
+            return cosine_similarity(held, held), np.linalg.norm(held, axis=1)
 
         sim, norms = tablecache.cached(
             ("learned-cosine", *self.key, step, cap), lambda: make(cap), direct=lambda: make(count)
         )
         return sim[:count, :count], norms[:count]
-
-
-def _cosine(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    na = np.linalg.norm(a, axis=1, keepdims=True)
-    nb = np.linalg.norm(b, axis=1, keepdims=True)
-    return (a / np.where(na > 0, na, 1.0)) @ (b / np.where(nb > 0, nb, 1.0)).T
 
 
 def _robust_level(image: np.ndarray) -> tuple[float, int]:
@@ -304,7 +303,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             return ""
         if max(p, q) >= rows:
             return no_row(max(p, q))
-        v = _cosine(table.row(p)[None], table.row(q)[None])[0, 0]
+        v = cosine_similarity(table.row(p)[None], table.row(q)[None])[0, 0]
         return f"cos(E[{p}], E[{q}]) = {fmt_value(v)}"
 
     # the positions without a row: a hatched band in the curve plots, not a curve
