@@ -153,6 +153,31 @@ def test_text_grows_with_the_ui_scale(page):
     assert sizes["loss_plot", 1.0] == 11 and sizes["loss_plot", 1.5] == 16
 
 
+def test_the_controls_column_widens_with_the_ui_scale(page):
+    """At 200 % a fixed 340 px column cut "Training length" and the methods' names;
+    its widths now follow the UI scale and every field's label shows whole."""
+    page.resize(1920, 1080)
+    try:
+        for scale in (1.0, 2.0):
+            at(page, "light", scale)
+            assert page.controls.maximumWidth() == round(340 * scale)
+            form = page.controls.layout()
+            for row in range(form.rowCount()):
+                item = form.itemAt(row, QtWidgets.QFormLayout.ItemRole.LabelRole)
+                label = item.widget() if item is not None else None
+                if isinstance(label, QtWidgets.QLabel) and label.isVisible():
+                    assert label.width() >= label.sizeHint().width(), (scale, label.text())
+            methods = page.methods
+            widest = max(
+                methods.fontMetrics().horizontalAdvance(methods.item(i).text())
+                for i in range(methods.count())
+            )
+            assert methods.viewport().width() > widest, scale
+    finally:
+        at(page, "light", 1.0)
+        page.resize(1600, 1000)
+
+
 def test_legends_sit_outside_the_data_and_nothing_overlaps(page):
     """Each curve plot's legend is drawn beside its data, not over it; no text of the
     lab's plots is cut, elided or drawn over another (the views' layout check)."""

@@ -235,7 +235,6 @@ class TrainPage(QtWidgets.QWidget):
                 QtCore.Qt.CheckState.Checked if checked else QtCore.Qt.CheckState.Unchecked
             )
             self.methods.addItem(item)
-        self.methods.setMaximumHeight(150)
         form.addRow("Methods", self.methods)
         d = TrainConfig()
         self.task = QtWidgets.QComboBox(self.controls)
@@ -297,7 +296,7 @@ class TrainPage(QtWidgets.QWidget):
         self.attn_method.setToolTip("Whose attention map the lower-left plot shows")
         self.attn_method.currentIndexChanged.connect(self._show_attention)
         form.addRow("Attention of", self.attn_method)
-        self.controls.setMaximumWidth(340)
+        # (the column's widths follow the UI scale: apply_theme)
 
     def _spin(self, lo: int, hi: int, value: int, name: str) -> QtWidgets.QSpinBox:
         box = QtWidgets.QSpinBox(self.controls)
@@ -340,6 +339,10 @@ class TrainPage(QtWidgets.QWidget):
         """Draw the plots in the current theme and UI scale (colours, fonts, lines):
         each plot is re-styled where it is (:meth:`PanelPlot.show`)."""
         theme = self.styled_theme = current_theme()
+        # the controls' column as wide and its list as tall as at 100 %, times the UI
+        # scale: at 200 % a fixed 340 px cut "Training length" and the methods' names
+        self.controls.setMaximumWidth(theme.scaled(340))
+        self.methods.setMaximumHeight(theme.scaled(150))
         self.plots.setBackground(theme.background)
         self.train_len_line.setPen(
             pg.mkPen(theme.foreground, width=theme.line_width / 2, style=DASH)
