@@ -41,6 +41,10 @@ class Theme:
     masked, masked_hatch
         Fill and hatching of a heatmap's masked cells (−∞): neutral, unlike the
         background and, hatched, unlike any colormap's colour.
+    disabled
+        Text of disabled controls (a Cancel button while nothing runs) in the dark
+        theme's style sheet: readable (3.9:1 on ``chrome``) but plainly dimmer than
+        ``foreground`` (14.8:1). The light theme keeps the style's own disabled colours.
     """
 
     name: str = "light"
@@ -52,6 +56,7 @@ class Theme:
     control: str = "#767676"
     masked: str = "#c8c8c8"
     masked_hatch: str = "#4a4a4a"
+    disabled: str = "#8c8c8c"
     ui_scale: float = 1.0
     sequential: str = "viridis"
     diverging: str = "CET-D1A"
@@ -91,6 +96,7 @@ DARK = Theme(
     control="#9aa3ad",
     masked="#454b52",
     masked_hatch="#c4cad1",
+    disabled="#737b85",
 )
 THEMES = {"light": LIGHT, "dark": DARK}
 
@@ -149,7 +155,10 @@ def stylesheet(theme: Theme) -> str:
             f"QWidget {{ background: {theme.chrome}; color: {theme.foreground}; "
             f"font-size: {pt}pt; }} QLineEdit, QSpinBox, QDoubleSpinBox, QComboBox, "
             "QListWidget { background: #262b31; border: 1px solid #3a4048; } "
-            "QToolTip { color: #f2f2f2; background: #262b31; } " + _dark_controls(theme)
+            "QToolTip { color: #f2f2f2; background: #262b31; } "
+            # the sheet's colour above is every state's: without this a disabled button
+            # (the training lab's Cancel while nothing runs) read as an enabled one
+            f"QWidget:disabled {{ color: {theme.disabled}; }} " + _dark_controls(theme)
         )
     return f"QWidget {{ font-size: {pt}pt; }}"
 
@@ -173,8 +182,9 @@ def _arrow_file(direction: str, color: str) -> str:
 
 def _dark_controls(theme: Theme) -> str:
     """Slider grooves, spin-box arrows and check boxes drawn in visible colours (the
-    style's own dark greys nearly vanish on the dark chrome)."""
-    c, fg, hi = theme.control, theme.foreground, theme.primary
+    style's own dark greys nearly vanish on the dark chrome); a disabled combo box's
+    arrow as dim as its text."""
+    c, fg, hi, off = theme.control, theme.foreground, theme.primary, theme.disabled
     return (
         f"QSlider::groove:horizontal {{ background: {c}; height: 4px; border-radius: 2px; }} "
         f"QSlider::sub-page:horizontal {{ background: {hi}; height: 4px; border-radius: 2px; }} "
@@ -185,6 +195,7 @@ def _dark_controls(theme: Theme) -> str:
         f"QAbstractSpinBox::up-arrow {{ image: url({_arrow_file('up', fg)}); width: 8px; }} "
         f"QAbstractSpinBox::down-arrow {{ image: url({_arrow_file('down', fg)}); width: 8px; }} "
         f"QComboBox::down-arrow {{ image: url({_arrow_file('down', fg)}); width: 8px; }} "
+        f"QComboBox::down-arrow:disabled {{ image: url({_arrow_file('down', off)}); }} "
         "QCheckBox::indicator, QGroupBox::indicator { width: 14px; height: 14px; "
         f"border: 2px solid {c}; border-radius: 3px; background: #262b31; }} "
         "QCheckBox::indicator:checked, QGroupBox::indicator:checked { "

@@ -61,6 +61,43 @@ def test_dark_controls_are_styled_visibly():
             assert f'fill="{dark.foreground}"' in handle.read()
 
 
+def _text_ink(button: QtWidgets.QPushButton) -> float:
+    """How far the pixel furthest from the button's own colour is from it, in WCAG
+    luminance (its text's ink: 0.86 for the dark theme's light text on its button)."""
+    from PySide6 import QtGui
+
+    from gui.render.cell_values import relative_luminance
+
+    image = button.grab().toImage().convertToFormat(QtGui.QImage.Format.Format_RGB888)
+    w, h = image.width(), image.height()
+    rows = np.frombuffer(bytes(image.constBits()), np.uint8).reshape(h, image.bytesPerLine())
+    luminance = relative_luminance(rows[:, : 3 * w].reshape(h, w, 3))
+    return float(np.max(np.abs(luminance - np.median(luminance))))
+
+
+@pytest.mark.parametrize("name", ["light", "dark"])
+def test_disabled_buttons_are_dimmed(qapp, name):
+    """A disabled button's text is plainly dimmer than an enabled one's in both themes.
+    The dark style sheet's colour was every state's: the training lab's Pause and
+    Cancel while nothing runs drew their text as Start's (ink 0.86 both; now 0.17;
+    light: 0.37 against 0.89)."""
+    box = QtWidgets.QWidget()
+    box.setStyleSheet(theme.stylesheet(theme.THEMES[name]))
+    layout = QtWidgets.QHBoxLayout(box)
+    enabled, disabled = QtWidgets.QPushButton("Cancel"), QtWidgets.QPushButton("Cancel")
+    disabled.setEnabled(False)
+    layout.addWidget(enabled)
+    layout.addWidget(disabled)
+    box.show()
+    try:
+        qapp.processEvents()
+        on, off = _text_ink(enabled), _text_ink(disabled)
+        assert on > 0.5 and off < 0.6 * on, (on, off)
+    finally:
+        box.close()
+        box.deleteLater()
+
+
 def test_play_button_uses_words_and_a_drawn_icon(window, qtbot):
     sweep = window.lecture.sweep
     button = sweep.play_button
