@@ -264,7 +264,7 @@ def index_width(panel: Panel, font: QtGui.QFont, stage: bool = False) -> float:
     panels. Word order's 3 × 16 output grids at 1280 × 720, 100 %, on stage had
     10.7 px columns in four plot columns: "10", "12" and "14" were left out. On
     ``stage`` the labels' smallest size is the stage's (:func:`index_tick_scales`).
-    A square grid's data is at least as wide as its values need (:func:`value_width`)."""
+    A small grid's data is at least as wide as its values need (:func:`value_width`)."""
     texts = _index_texts(panel, panel.x_coords, 1)
     if not texts:
         return 0.0
@@ -279,29 +279,34 @@ def index_width(panel: Panel, font: QtGui.QFont, stage: bool = False) -> float:
     return max(labels, padded_span(value_width(panel))) + room
 
 
-_VALUE_WIDTHS: dict[tuple[bytes, tuple[int, ...], str, float, int | None], float] = {}
+_VALUE_WIDTHS: dict[tuple[bytes, tuple[int, ...], str, float, int | None, bool], float] = {}
 
 
 def value_width(panel: Panel) -> float:
-    """The data width (px) a small square-celled heatmap needs to print its values
+    """The data width (px) a small heatmap needs to print its values
     (:func:`gui.render.cell_values.legible_cell`, at the value size the UI scale asks
-    for): its columns times the square cell; 0 for other panels (a words × dimensions
-    grid is not square: its rows do not widen its cells). The course grid's "-10" at
-    1920 x 1080, 300 %, on stage needs 44 px cells: its 12 columns had 38.5 px."""
+    for): its columns times the cell, a square grid's square, a words × dimensions
+    grid's (cells as tall as the plot makes them) as wide as the values; 0 for other
+    panels. The course grid's "-10" at 1920 x 1080, 300 %, on stage needs 44 px cells:
+    its 12 columns had 38.5 px. Word order's 3 × 16 differences ("-0.4") need 25.8 px
+    columns at 150 %: they had 25.4 px on stage (1920 x 1080) and 19.5 px in a
+    1600 x 1000 window (13.9 of 17.2 px at 100 %), and printed no value."""
     image = panel.image
     if panel.kind != "heatmap" or image is None or image.ndim != 2:
         return 0.0
-    if not square_by_default(panel, image.shape) or max(image.shape) > MAX_CELLS:
+    if max(image.shape) > MAX_CELLS:
         return 0.0
     font_pt = current_theme().font_pt(VALUE_PT)
     array = np.ascontiguousarray(image)
-    key = (array.tobytes(), array.shape, array.dtype.str, font_pt, panel.cell_decimals)
+    square = square_by_default(panel, image.shape)
+    key = (array.tobytes(), array.shape, array.dtype.str, font_pt, panel.cell_decimals, square)
     width = _VALUE_WIDTHS.get(key)
     if width is None:
         if len(_VALUE_WIDTHS) >= 256:
             _VALUE_WIDTHS.clear()
         texts = grid_texts(array, panel.cell_decimals)
-        cell = max(legible_cell(texts, font_pt)) if texts else 0.0
+        cell_w, cell_h = legible_cell(texts, font_pt) if texts else (0.0, 0.0)
+        cell = max(cell_w, cell_h) if square else cell_w
         width = _VALUE_WIDTHS[key] = array.shape[1] * cell
     return width
 
