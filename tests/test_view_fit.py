@@ -62,6 +62,25 @@ def test_small_multiples_keep_their_rows_and_wide_panels_stay_wide():
     assert order == ["waves", "heatmap", "similarity", "wavelength", "sum", "terms"]
 
 
+def test_one_column_keeps_a_side_column_after_the_grid():
+    """Stacked in one column (a 1600 x 1000 window at 150 % or 200 %), Word order reads
+    its conditions row by row and its NoPE plots after them: the layer plot (two rows
+    tall beside the 3 x 3 grid) came between the no-positions row and the causal-mask
+    one. Views whose last column follows their rows keep plain reading order."""
+    flowed = flow_grid(_positions("permutation"), 1)
+    order = sorted(flowed, key=lambda k: flowed[k][0])
+    rows = [
+        f"{kind}_{tag}"
+        for tag in ("none", "causal", "pe")
+        for kind in ("weights_a", "weights_b", "diff")
+    ]
+    assert order == [*rows, "layers", "nope"]
+    for view_id in ("clock", "rope", "relative"):
+        own = _positions(view_id)
+        single = flow_grid(own, 1)
+        assert sorted(single, key=lambda k: single[k][0]) == sorted(own, key=lambda k: own[k][:2])
+
+
 def test_a_last_single_column_becomes_one_row_of_the_stage():
     """Issue 14 (d): Word order's layer plots (a column beside its 3 x 3 matrix) were
     stacked below it at full width in three rows of the 200 % stage (the layer plot

@@ -40,6 +40,27 @@ def columns_for(width: float, grid: int, min_width: float) -> int:
     return max(1, min(grid, int(width // min_width)))
 
 
+def side_column(positions: Mapping[str, Position]) -> set[str]:
+    """The keys of a grid's last column when it stands beside the others rather than
+    continuing their rows: a column of its own (nothing else reaches it) in which a
+    panel spans rows that the panels beside it do not (Word order's layer plots, two
+    rows tall beside its one-row conditions). Empty for a last column that follows the
+    rows (RoPE's, the clock's hands). Stacked in one column, Word order's layer plot
+    came between the no-positions row and the causal-mask one."""
+    grid = grid_columns(positions)
+    if grid < 2:
+        return set()
+    last = grid - 1
+    side = {k: p for k, p in positions.items() if p[1] == last}
+    rest = {k: p for k, p in positions.items() if p[1] != last}
+    if not side or not rest or any(p[1] + p[3] > last for p in rest.values()):
+        return set()
+    rows = {(p[0], p[2]) for p in rest.values()}
+    if all((p[0], p[2]) in rows for p in side.values()):
+        return set()
+    return set(side)
+
+
 def flow_grid(positions: Mapping[str, Position], columns: int) -> dict[str, Position]:
     """``positions`` (key → row, column, spans) laid out anew in ``columns`` columns.
 
@@ -49,8 +70,9 @@ def flow_grid(positions: Mapping[str, Position], columns: int) -> dict[str, Posi
     the blocks are stacked top to bottom, each keeping only the rows it uses. A panel
     reaching past its block is cut to the block; a last, narrower block is stretched
     over the columns when they are a multiple of its width, and a last block of one
-    column with no more panels than columns becomes one row, its panels side by side. ``columns == 1`` stacks the
-    panels in reading order (row, then column).
+    column with no more panels than columns becomes one row, its panels side by side.
+    ``columns == 1`` stacks the panels in reading order (row, then column), a
+    :func:`side_column` after the rest.
     """
     grid = grid_columns(positions)
     if columns >= grid or not positions:
@@ -59,7 +81,10 @@ def flow_grid(positions: Mapping[str, Position], columns: int) -> dict[str, Posi
     if columns == 1:
         out: dict[str, Position] = {}
         cursor = 0
-        for key, (_r, _c, rs, _cs) in sorted(positions.items(), key=lambda kv: kv[1][:2]):
+        side = side_column(positions)
+        for key, (_r, _c, rs, _cs) in sorted(
+            positions.items(), key=lambda kv: (kv[0] in side, kv[1][:2])
+        ):
             out[key] = (cursor, 0, rs, 1)
             cursor += rs
         return out
