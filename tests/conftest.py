@@ -10,6 +10,7 @@ os.environ.setdefault("PE_STUDIO_NO_SETTINGS", "1")
 
 import pytest
 from pytestqt.qtbot import QtBot
+from tiers import gate_cover, gate_items, set_full_run
 from window_reuse import reused_window, reused_window_holder  # noqa: F401  (fixtures)
 
 # A wait is a ceiling, not a speed requirement: pytest-qt's 5 s default timed out on a
@@ -51,7 +52,28 @@ SLOW_MODULES_FIRST = (
 )
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+# Two tiers (tests/tiers.py): the tests and cases marked ``full`` run only with ``--full``.
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--full",
+        action="store_true",
+        default=os.environ.get("PE_STUDIO_FULL_TESTS", "") not in ("", "0"),
+        help="also run the tests marked 'full' (the exhaustive sweeps; .ci/full runs them; "
+        "PE_STUDIO_FULL_TESTS=1 does the same)",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    set_full_run(bool(config.getoption("--full")))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    gate, full = gate_items(items)
+    if full and not config.getoption("--full"):
+        config.hook.pytest_deselected(items=full)
+        items[:] = gate
     rank = {name: i for i, name in enumerate(SLOW_MODULES_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable
 
@@ -138,10 +160,12 @@ def studio(qapp, open_window):  # type: ignore[no-untyped-def]
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """A test asking for ``case`` in a module with a ``CASES`` dict runs once per key,
     module-scoped: every test of one case runs before the next (one mode and UI-scale
-    switch per case of the module's shared window)."""
+    switch per case of the module's shared window). A module's ``GATE_CASES`` names the
+    cases the gating suite runs; the others run with ``--full`` (tests/tiers.py)."""
     cases = getattr(metafunc.module, "CASES", None)
     if "case" in metafunc.fixturenames and isinstance(cases, dict):
-        metafunc.parametrize("case", list(cases), scope="module")
+        gate = getattr(metafunc.module, "GATE_CASES", cases)  # the rest: --full only
+        metafunc.parametrize("case", gate_cover(cases, keep=gate), scope="module")
 
 
 @pytest.fixture(autouse=True)

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tiers import FULL
 
 from core.schedule import frame_count, frame_durations_ms, round_half_up, schedule
 from core.views import get_view
@@ -245,6 +246,7 @@ def _pdf_pages(path: Path) -> list[tuple[float, float]]:
     return [(float(w), float(h)) for w, h in boxes]
 
 
+@FULL
 def test_deck_pdf_has_one_page_per_scene(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

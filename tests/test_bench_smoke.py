@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tiers import FULL
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -55,6 +56,7 @@ NUMBERS = (
 )
 
 
+@FULL
 @pytest.mark.slow
 def test_quick_benchmark_writes_valid_json(tmp_path):
     out = tmp_path / "bench.json"

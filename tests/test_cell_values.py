@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 from PySide6 import QtCore, QtGui
+from tiers import FULL
 
 from core.viewdata import Panel
 from gui.plotting.plot_data import color_levels
@@ -255,6 +256,7 @@ def test_diverging_range_is_symmetric_and_shows_zero(win):
     assert 0.0 in ticks
 
 
+@FULL
 def test_value_font_follows_ui_scale(win):
     widget = _show(win, "relative", seq_len=2)  # 2 × 2: cells roomy enough for 200 %
     small = widget.plots["grid"].cells.value_font().pointSizeF()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6 import QtGui
+from tiers import FULL
 
 
 @pytest.fixture(scope="module")
@@ -44,6 +45,7 @@ def test_colour_bar_labels_at_200_percent(window, qtbot):
     assert any(t.startswith("-") for t in sim) and "0" in sim, sim
 
 
+@FULL
 def test_colour_bar_ends_at_300_percent(window, show_view):
     """The labels at a bar's ends stick out half a line past it: pyqtgraph leaves 15 px
     for that, so on stage at 300 % the attention matrices' bars read 0.2 … 0.8 without

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from PySide6 import QtGui
+from tiers import FULL
 
 from core.composite import (
     parse_variant,
@@ -105,6 +106,7 @@ def test_side_by_side_states_stay_in_sync(window, qtbot):
     assert not stage.widget.isVisible()
 
 
+@FULL
 def test_sweep_drives_both_states(window, qtbot):
     window.set_view("clock")
     stage = window.lecture.composite
@@ -125,6 +127,7 @@ def test_sweep_drives_both_states(window, qtbot):
         assert qa.name == f"q (m={1.0 + t:g})" and qb.name == f"q (m={4.0 + t:g})"
 
 
+@FULL
 def test_ghost_of_the_previous_scene(window, qtbot):
     deck = window.lecture.deck
     params = get_view("rope").model.defaults()

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tiers import FULL
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # Plots whose titles grew taller than their laid-out title row (a title wrapped onto
@@ -141,6 +143,7 @@ def test_a_window_deleted_without_closing_while_the_deck_shows_raises_nothing(qt
     assert not shiboken6.isValid(window)
 
 
+@FULL
 def test_a_benchmark_leaves_nothing_for_the_interpreters_exit(tmp_path):
     """bench/shots.py (and bench/frame_latency.py's workers) closed their window and
     left it to the interpreter's exit: 68 Python-owned items, the window among them, were

@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from tiers import FULL
 
 from core.scenes import Deck, Scene, load_deck
 from gui import cli
@@ -54,6 +55,7 @@ def test_quick_tour_writes_one_png_per_scene(
     assert len(digests) == len(files)  # every slide shows its own scene
 
 
+@FULL
 def test_svg_slides_carry_the_scene_titles(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -4,6 +4,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 from PySide6 import QtGui
+from tiers import FULL
 
 from gui.export import actions as ea
 from gui.export.headless import export_view
@@ -37,6 +38,7 @@ def _export(window, monkeypatch, options, path) -> None:
     assert path.exists()
 
 
+@FULL
 def test_window_exports_draw_the_cells_as_the_lecturer_chose(window, monkeypatch, tmp_path):
     window.set_view("relative")
     assert window.wait_idle()

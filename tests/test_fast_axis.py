@@ -9,6 +9,7 @@ import numpy as np
 import pyqtgraph as pg
 import pytest
 from PySide6 import QtCore, QtGui
+from tiers import FULL, gate_cover
 
 from gui.render.axis_specs import box_edges, generate_draw_specs, separate_labels
 from gui.render.fast_axis import FastAxisItem, drop_close, hide_spare_axes
@@ -71,7 +72,10 @@ def _overlaps(orientation: str, text_specs: list) -> int:
     return sum(a.intersects(b) for i, a in enumerate(boxes) for b in boxes[i + 1 :])
 
 
-@pytest.mark.parametrize("grid,log", [(True, False), (False, False), (True, True)])
+@pytest.mark.parametrize(
+    "grid,log",
+    gate_cover([(True, False), (False, False), (True, True)], keep=[(True, True)], unpack=True),
+)
 def test_draw_specs_equal_pyqtgraph(qtbot, grid, log):
     """The port computes pyqtgraph's specs exactly; the axis draws them less the labels
     that would overlap a more important one, and none of its labels overlap."""
@@ -201,6 +205,7 @@ def test_grid_pixels_equal_pyqtgraph(qtbot):
     np.testing.assert_array_equal(a, b)
 
 
+@FULL
 def test_colour_bars_use_fast_axes(window):
     window.set_view("relative")
     assert window.wait_idle()

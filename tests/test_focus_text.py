@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6 import QtCore, QtWidgets
+from tiers import FULL, gate_cover
 
 from gui.lecture.focus import FOCUS_MAX_ZOOM, focus_text_zoom
 
@@ -65,7 +66,12 @@ def test_zoom_grows_with_the_room_up_to_a_cap():
 
 
 @pytest.mark.parametrize(
-    ("view_id", "key"), [("sinusoidal", None), ("alibi", None), ("alibi", "slopes")]
+    ("view_id", "key"),
+    gate_cover(
+        [("sinusoidal", None), ("alibi", None), ("alibi", "slopes")],
+        keep=[("sinusoidal", None), ("alibi", "slopes")],
+        unpack=True,
+    ),
 )
 def test_focused_panel_text_is_larger_and_restored_after_esc(win, qtbot, view_id, key):
     win.set_view(view_id)
@@ -120,6 +126,7 @@ def test_focused_text_follows_a_resize(win):
         _settle(win)
 
 
+@FULL
 def test_focused_plot_fits_the_canvas_when_the_grid_did_not(win):
     """Word order's eleven panels in presentation mode need more height than the canvas
     has (the grid overflows it); the one focused plot fits the canvas, bottom axis

@@ -16,6 +16,7 @@ CASES = {  # (window size, UI scale, presenting)
     "stage-1920x1080-200": ((1920, 1080), 2.0, True),
     "stage-1920x1080-300": ((1920, 1080), 3.0, True),
 }
+GATE_CASES = ("stage-1920x1080-200",)  # the others with --full (tests/tiers.py)
 
 
 def _printed(plot) -> list[str]:

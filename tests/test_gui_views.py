@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
+from tiers import FULL
 
 from core.views import VIEW_IDS, VIEWS
 from gui.plotting.plot_data import color_levels, display_image
@@ -272,6 +273,7 @@ def test_alibi_mosaic_is_drawn_from_the_computed_array_without_a_copy(shared):
     assert np.shares_memory(drawn, panel.image)
 
 
+@FULL
 def test_every_view_png_at_1600x1000(shared, tmp_path):
     window = shared
     out = Path(SHOT_DIR) if SHOT_DIR else tmp_path

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6 import QtWidgets
+from tiers import FULL, gate_cover
 
 from gui.lecture.help import HELP_MAX_PT, HELP_MIN_PT, merge_numbered, shortcut_table
 from gui.theme import current_theme, set_theme
@@ -36,7 +37,11 @@ def _open_help(win, size: tuple[int, int], scale: float, *, present: bool = Fals
 
 @pytest.mark.parametrize(
     ("size", "scale", "present"),
-    [((1600, 1000), 1.5, True), ((1280, 720), 3.0, False), ((1280, 720), 1.0, False)],
+    gate_cover(
+        [((1600, 1000), 1.5, True), ((1280, 720), 3.0, False), ((1280, 720), 1.0, False)],
+        keep=[((1600, 1000), 1.5, True), ((1280, 720), 1.0, False)],
+        unpack=True,
+    ),
 )
 def test_the_whole_list_is_seen_without_scrolling(studio, size, scale, present):
     overlay = _open_help(studio, size, scale, present=present)
@@ -57,6 +62,7 @@ def test_the_whole_list_is_seen_without_scrolling(studio, size, scale, present):
         overlay.close_overlay()
 
 
+@FULL
 def test_a_large_screen_keeps_the_largest_size_and_a_tiny_one_scrolls(studio):
     overlay = _open_help(studio, (3840, 2160), 2.0)
     try:

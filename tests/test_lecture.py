@@ -18,6 +18,7 @@ import pyqtgraph as pg
 import pytest
 from PySide6 import QtCore, QtGui, QtTest, QtWidgets
 from shiboken6 import Shiboken
+from tiers import FULL
 from window_reuse import reused_window, reused_window_holder  # noqa: F401  (fixtures)
 
 from core.scenes import (
@@ -437,6 +438,7 @@ def _relaunch(qtbot, entries, messages=None):
     return win
 
 
+@FULL
 def test_restored_state_that_cannot_be_drawn_falls_back_to_defaults(qtbot):
     messages: list[str] = []
     win = _relaunch(
@@ -459,6 +461,7 @@ def test_restored_state_that_cannot_be_drawn_falls_back_to_defaults(qtbot):
     win.close()
 
 
+@FULL
 def test_out_of_range_scene_after_quit_and_relaunch(window, qtbot):
     """Deck scene 7 (learned, seq_len 80 > 64 rows), quit, relaunch: the learned view is
     drawn, and no other view's problem is in the status bar."""
@@ -482,6 +485,7 @@ def test_out_of_range_scene_after_quit_and_relaunch(window, qtbot):
     second.close()
 
 
+@FULL
 @pytest.mark.parametrize("args", [["present", "lecture"], []], ids=["present", "selftest"])
 def test_present_and_selftest_never_write_the_users_settings(tmp_path, args):
     """``main.py present DECK`` and ``PE_STUDIO_SELFTEST=1`` read the user's settings but
@@ -602,6 +606,7 @@ def _growth(before: Counter[type], after: Counter[type]) -> dict[str, int]:
     }
 
 
+@FULL
 def test_theme_toggles_do_not_leak(fresh_window):
     """Every theme change re-styles the plots in place (until 2 December 2026 it rebuilt
     them, and the comparison view's table panel kept the old ones with their context
@@ -683,6 +688,7 @@ def test_only_a_shown_window_filters_the_applications_events(qtbot, monkeypatch)
     win.close()
 
 
+@FULL
 def test_a_theme_changed_while_a_view_is_hidden_shows_when_it_is_shown(window, qtbot):
     """A theme change redraws the views on screen at once and a hidden view (another
     page of the stack) when it is next shown: it never shows in the old colours."""

@@ -10,6 +10,7 @@ import pyqtgraph as pg
 import pytest
 from PySide6 import QtCore, QtWidgets
 from qt_events import wheel_down
+from tiers import FULL, gate_cover
 from window_reuse import reused_window, reused_window_holder  # noqa: F401  (fixtures)
 
 from core.params import Param
@@ -80,7 +81,7 @@ def _live_legends() -> int:
     return sum(isinstance(o, pg.LegendItem) for o in gc.get_objects())
 
 
-@pytest.mark.parametrize("view_id", VIEW_IDS)
+@pytest.mark.parametrize("view_id", gate_cover(VIEW_IDS, keep=("rope",)))
 def test_legends_survive_every_parameter_at_min_default_max(qtbot, view_id):
     from gui.widgets.view_widget import ViewWidget
 
@@ -458,6 +459,7 @@ def _scroll_area(window) -> QtWidgets.QScrollArea:
     return area
 
 
+@FULL
 def test_short_parameter_panel_does_not_scroll_after_a_long_one(window, qtbot):
     window.set_view("sinusoidal")
     assert window.wait_idle()
@@ -468,7 +470,7 @@ def test_short_parameter_panel_does_not_scroll_after_a_long_one(window, qtbot):
     qtbot.waitUntil(lambda: _scroll_area(window).verticalScrollBar().maximum() == 0, timeout=2000)
 
 
-@pytest.mark.parametrize("scale", [1.0, 1.25, 1.5, 2.0])
+@pytest.mark.parametrize("scale", gate_cover([1.0, 1.25, 1.5, 2.0], keep=(2.0,)))
 def test_view_list_shows_every_view_without_scrolling(window, qtbot, scale):
     _lecture(window).display.set_scale(scale)
     views = window.view_list
@@ -481,6 +483,7 @@ def test_view_list_shows_every_view_without_scrolling(window, qtbot, scale):
     qtbot.waitUntil(fits)  # (the list lays out in the event loop)
 
 
+@FULL
 def test_at_300_percent_the_views_take_one_line_and_the_parameters_the_height(window, qtbot):
     """Issue 14: at 300 % the eight view rows (~420 px) stayed above the parameters,
     which showed one row at 1280 x 720. The list gives way to a one-line selector there
@@ -542,6 +545,7 @@ def _sliders_span_the_panel(window, view_id: str) -> None:
             assert row.slider.width() >= 0.8 * panel.width(), (view_id, name)
 
 
+@FULL
 @pytest.mark.parametrize("scale", [1.0, 1.25])
 def test_every_slider_spans_the_side_panel(window, qtbot, scale):
     """A slider shares no line with its spin box: at 125 % it was left 55 px wide."""
@@ -650,6 +654,7 @@ def test_a_panel_grid_invalidation_tells_no_line_and_widths_follow_it(qtbot):
         FieldLine.forget_fields_width = forget  # type: ignore[method-assign]
 
 
+@FULL
 def test_the_notes_line_does_not_resize_the_plots_when_its_text_changes(window, qtbot):
     """The notes / readout line under the plots changes its text while the lecturer
     hovers (a one-line readout instead of RoPE's several lines of notes) or drags (a

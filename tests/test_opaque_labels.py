@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
+from tiers import gate_cover
 
 from core.viewdata import ComputeContext
 from core.views import VIEWS
@@ -109,7 +110,7 @@ def test_a_new_text_repaints_the_label_alone(host):
     assert {n: counts[n] for n in parents} == dict.fromkeys(parents, 0)
 
 
-@pytest.mark.parametrize("dark", [False, True])
+@pytest.mark.parametrize("dark", gate_cover([False, True], keep=(True,)))
 def test_the_screen_shows_what_a_full_repaint_paints(host, dark):
     window, widget = host
     if dark:  # the window's style sheet paints the background (and every widget's)

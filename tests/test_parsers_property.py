@@ -1,7 +1,8 @@
 """Property tests: the scene, deck, settings and CLI parameter parsers raise only their
 field-named error (SceneError, ParamError, UsageError), whatever they are given.
 
-Fixed example budgets and ``derandomize=True`` keep the run deterministic and short.
+Fixed example budgets and ``derandomize=True`` keep the run deterministic and short; the
+gating suite runs a quarter of each budget, the full suite all of it (tests/tiers.py).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import math
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tiers import examples
 
 from core.params import ParamError
 from core.scenes import CHECK_CONTEXT as CHECK
@@ -32,7 +34,7 @@ from core.scenes import (
 from core.views import VIEWS, compute_view
 from gui.cli import UsageError, parse_params
 
-FAST = settings(max_examples=150, deadline=None, derandomize=True)
+FAST = settings(max_examples=examples(150), deadline=None, derandomize=True)
 SLOW = settings(
     max_examples=8,
     deadline=None,
@@ -238,7 +240,7 @@ def test_scene_staging_raises_only_scene_error_and_round_trips(data):
     assert scene_to_dict(scene).keys() >= {k for k in ("panels", "highlight") if k in data}
 
 
-@settings(max_examples=100, deadline=None, derandomize=True)
+@settings(max_examples=examples(100), deadline=None, derandomize=True)
 @given(data=deck_objects())
 def test_deck_from_dict_raises_only_scene_error_and_loaded_decks_save(data, tmp_path_factory):
     try:
@@ -289,7 +291,7 @@ def test_deck_text_raises_only_scene_error(text):
         assert "\n" not in str(exc) and len(str(exc)) < 1000
 
 
-@settings(max_examples=60, deadline=None, derandomize=True)
+@settings(max_examples=examples(60), deadline=None, derandomize=True)
 @given(st.binary(max_size=200) | json_texts().map(lambda t: t.encode("utf-8", "surrogatepass")))
 def test_deck_file_bytes_raise_only_scene_error(tmp_path_factory, raw):
     path = tmp_path_factory.mktemp("bytes") / "deck.json"

@@ -9,6 +9,7 @@ import re
 import numpy as np
 import pytest
 from PySide6 import QtWidgets
+from tiers import FULL
 
 from core.viewdata import ComputeContext
 from core.views import compute_view, get_view
@@ -118,6 +119,7 @@ def test_no_media_glyphs_in_the_gui_sources():
         assert "⏸" not in text and "▶" not in text, path
 
 
+@FULL
 def test_hover_hint_hidden_while_presenting(window, qtbot):
     widget = window.view_widget(window.current_view)
     assert widget.status.text() == ViewWidget.HOVER_HINT
@@ -163,6 +165,7 @@ def test_alibi_mosaic_ticks_every_tile_first_and_last(heads):
             assert placed.get(int(e)) == last, (heads, e)
 
 
+@FULL
 def test_titles_wrap_instead_of_eliding_at_200_percent(window, qtbot):
     from core.views import VIEWS
 

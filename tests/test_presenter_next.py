@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from PySide6 import QtCore, QtGui
+from tiers import FULL
 
 from core.scenes import Deck, Highlight, Scene
 from core.viewdata import ComputeContext
@@ -220,6 +221,7 @@ def test_a_view_widget_for_a_picture_is_built_a_plot_per_part(win, monkeypatch):
     assert (image.width(), image.height()) == THUMB_SIZE
 
 
+@FULL
 def test_the_next_picture_is_laid_out_with_room_for_its_plots(win, qtbot):
     """Found on Xvfb (two screens, lecture deck, presenter view): the picture of the next
     scene, Word order's eleven plots, was laid out at 640 × 360 (half-size fonts): the
@@ -243,6 +245,7 @@ def test_the_next_picture_is_laid_out_with_room_for_its_plots(win, qtbot):
         deck.set_deck(DECK)
 
 
+@FULL
 @pytest.mark.parametrize("layout", [THUMB_LAYOUT, (1280, 720)])
 def test_a_picture_smaller_than_its_layout_draws_the_layout_scaled_down(qapp, layout):
     """A scene drawn at fewer pixels than its layout (the presenter's next picture,

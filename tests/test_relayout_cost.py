@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 
 from PySide6 import QtWidgets
+from tiers import FULL
 
 
 def _settle(window) -> None:
@@ -44,6 +45,7 @@ def _restyles(widget) -> list[int]:
     return [plot.restyled for plot in widget.plots.values()]
 
 
+@FULL
 def test_presentation_mode_restyles_the_shown_view_once_and_hidden_views_when_shown(window):
     """F5 re-styles the plots of the view on screen in place, once, and moves them to
     the stage's columns (it rebuilt every plot, twice where the columns changed); a
@@ -99,6 +101,7 @@ def test_presentation_mode_restyles_the_shown_view_once_and_hidden_views_when_sh
         display.leave_presentation()
 
 
+@FULL
 def test_the_same_theme_again_restyles_nothing_and_a_mode_change_still_fits(window):
     """Applying the settings already applied (a settings dialog's OK, a mode change at
     the same UI scale) re-polished the whole window and redrew every view; now only a
@@ -144,6 +147,7 @@ def test_the_same_theme_again_restyles_nothing_and_a_mode_change_still_fits(wind
             display.toggle_theme()
 
 
+@FULL
 def test_closing_on_stage_restyles_nothing_and_saves_the_window_layout(window):
     """Closing the window in presentation mode brings the chrome back for the saved
     layout without re-styling the views in the normal scale: the window is going away
@@ -168,6 +172,7 @@ def test_closing_on_stage_restyles_nothing_and_saves_the_window_layout(window):
     assert rope.styled_theme == stage_theme and window.styleSheet() == stage_sheet
 
 
+@FULL
 def test_the_hidden_side_dock_is_not_fitted_on_stage_and_is_fitted_when_it_shows(window):
     """F5 at another scale re-styles the window (a new style sheet): the side dock,
     hidden on stage, is not fitted to it (that measured every view's parameter panel

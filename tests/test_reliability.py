@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tiers import FULL
 
 import core.memory
 from core.learned import load_table_npy
@@ -295,6 +296,7 @@ def test_int8_table_is_checked_by_the_guard_before_widening(tmp_path, budget):
     assert load_table_npy(path).dtype == np.float64
 
 
+@FULL
 def test_csv_export_streams_rows(tmp_path):
     from gui.export.headless import write_array
 

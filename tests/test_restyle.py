@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from PySide6 import QtGui, QtWidgets
+from tiers import gate_cover
 
 from core.views import VIEW_IDS
 
@@ -131,7 +132,7 @@ def _pictures(
     return pictures, kept
 
 
-@pytest.mark.parametrize("view_id", VIEW_IDS)
+@pytest.mark.parametrize("view_id", gate_cover(VIEW_IDS, keep=("learned",)))
 def test_restyle_builds_no_plot_and_draws_what_plots_built_there_draw(
     stage_window, show_view, view_id
 ):

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
 from qt_events import double_click
+from tiers import FULL
 from window_reuse import reused_window, reused_window_holder  # noqa: F401  (fixtures)
 
 from core.scenes import Deck, Highlight, Scene
@@ -149,6 +150,7 @@ def test_focus_panels_in_presentation_mode_and_esc(window, qtbot):
         window.lecture.display.leave_presentation()
 
 
+@FULL
 def test_focus_every_panel_of_every_view_and_back_by_number_key(window, qtbot):
     assert _check_focus_and_back(window, qtbot, VIEWS, by_key=True) == sum(
         len(window.views[v].data.panels) for v in VIEWS
@@ -510,6 +512,7 @@ def test_revealed_plots_show_the_scenes_data_range(window, qtbot):
     assert x1 < 10, (x0, x1)  # pairs 0..7
 
 
+@FULL
 def test_a_drags_held_axis_room_ends_with_a_focus_and_back(window, qtbot):
     """Through a slider drag an axis keeps the room of its widest tick labels (no
     re-layout when they narrow); a focus ends that hold before anything moves, so the
@@ -551,6 +554,7 @@ def test_a_drags_held_axis_room_ends_with_a_focus_and_back(window, qtbot):
         focus.escape()
 
 
+@FULL
 def test_a_focus_during_a_drag_shows_the_right_notes_at_once_and_after_it(window, qtbot):
     """The notes line of a drag refreshes with the formula's interval, but a focus
     and back show the notes of the plots shown at once, and the text due when the

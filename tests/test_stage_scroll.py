@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
 from qt_events import wheel_down
+from tiers import FULL
 
 from core.scenes import Deck, Scene, panel_keys
 
@@ -117,6 +118,7 @@ def _key(win, target, key, modifiers=Mod.NoModifier) -> None:
     )
 
 
+@FULL
 def test_deck_dock_in_the_side_column_costs_no_plot_column(studio):
     """Windowed at 200 % on 1920 × 1080 the deck dock cannot be narrower than its
     Animation box (446 px): beside the view it left every view one plot column. It
@@ -155,6 +157,7 @@ def test_deck_dock_in_the_side_column_costs_no_plot_column(studio):
         deck.dock.hide()
 
 
+@FULL
 def test_parameters_get_the_column_at_300_percent_with_the_deck_open(studio):
     """At 300 % windowed on 1920 × 1080 the parameter panel and the deck dock shared the
     side column's height, about half each, and both scrolled (the parameters showed two
@@ -198,6 +201,7 @@ def test_parameters_get_the_column_at_300_percent_with_the_deck_open(studio):
         deck.dock.hide()
 
 
+@FULL
 @pytest.mark.parametrize("scale", [1.0, 1.5, 2.0, 2.5, 3.0])
 def test_side_column_tabs_are_whole_in_a_small_window(studio, scale):
     """Windowed at 1280 × 720 with the deck open the side column is too low for the
@@ -227,6 +231,7 @@ def test_side_column_tabs_are_whole_in_a_small_window(studio, scale):
         deck.dock.hide()
 
 
+@FULL
 def test_a_scene_heading_breaks_before_its_place_in_the_deck(studio):
     """1280 × 720 windowed at 300 % with scene 20 of the lecture deck: the heading
     "Beyond the training length  Compare · 20/20" joined "length" and "Compare" with two
@@ -247,6 +252,7 @@ def test_a_scene_heading_breaks_before_its_place_in_the_deck(studio):
         deck.dock.hide()
 
 
+@FULL
 def test_deck_list_titles_wrap_whole_in_a_small_window(studio):
     """At 1280 x 720 / 300 % windowed the deck's list was cut at the right (its items
     1116 px wide in a 616 px viewport: the list scrolled sideways). The titles wrap to
@@ -286,6 +292,7 @@ def test_deck_list_titles_wrap_whole_in_a_small_window(studio):
         deck.dock.hide()
 
 
+@FULL
 def test_word_order_verdict_is_one_short_line_on_stage(studio):
     """Issue 14 (b): Word order's verdict (five bold lines, about half the stage at
     200 %) is one short line on stage; the whole verdict stays in the window and goes
@@ -527,6 +534,7 @@ def test_page_down_on_a_revealing_scene_shows_the_revealed_plot(studio):
         deck.dock.hide()
 
 
+@FULL
 def test_a_revealed_plot_is_scrolled_above_the_parameter_strip(studio):
     """Found on Xvfb (1600 × 1000, 200 %, on stage, the lecture deck's sinusoidal scene):
     with the parameter strip shown (P), Page Down revealed the next plot with its bottom
@@ -571,6 +579,7 @@ def test_a_revealed_plot_is_scrolled_above_the_parameter_strip(studio):
         deck.dock.hide()
 
 
+@FULL
 def test_staged_plots_find_their_cells_after_the_stage_changed_the_columns(studio):
     """Found with bench/shots.py (lecture deck, 1280 × 720 / 200 %, window after the
     stage): RoPE's scene 8 stages plane and score. Staged on stage (two columns), then
@@ -628,6 +637,7 @@ def test_staged_plots_find_their_cells_after_the_stage_changed_the_columns(studi
         deck.dock.hide()
 
 
+@FULL
 def test_docks_tab_bar_hidden_on_stage(studio):
     """Qt leaves the tab bar of tabbed docks visible when the docks are hidden, moved
     off the window (at 1280 x 720 on stage the "Views" / "Deck" bar lay at (-947, -536)
@@ -665,6 +675,7 @@ def test_docks_tab_bar_hidden_on_stage(studio):
         deck.dock.hide()
 
 
+@FULL
 def test_animation_box_shows_without_scrolling_the_deck_dock(studio):
     """Found on Xvfb (1280 × 720, 150 %, windowed, lecture deck open): the deck dock's
     Animation box began at the dock's bottom edge below the title and speaker-note
@@ -689,6 +700,7 @@ def test_animation_box_shows_without_scrolling_the_deck_dock(studio):
         deck.dock.hide()
 
 
+@FULL
 def test_side_dock_width_whichever_views_were_opened(open_window):
     """The side dock is as wide as the widest view's parameters need, whether or not
     that view was opened: at 1280 x 720 / 150 % it was 447 px until RoPE was opened,
@@ -741,6 +753,7 @@ def _all_views_at(win, scale: float, size: tuple[int, int]) -> None:
     _show(win, "sinusoidal", scale, size)
 
 
+@FULL
 def test_parameters_fit_without_scrolling_where_they_can_at_150_percent(studio):
     """1280 × 720 windowed at 150 %: the parameter panel scrolled by 75 px for
     Sinusoidal (labels wrapped beside the widest spin box's column, and the view list
@@ -769,6 +782,7 @@ def test_parameters_fit_without_scrolling_where_they_can_at_150_percent(studio):
     assert cut == {}
 
 
+@FULL
 @pytest.mark.parametrize("scale", [1.5, 2.0])
 def test_animation_box_names_its_parameters_whole_in_a_small_window(studio, scale):
     """Found on Xvfb (1280 × 720 and 1920 × 1080 at 150 %, windowed, lecture deck open):
@@ -813,6 +827,7 @@ def test_animation_box_names_its_parameters_whole_in_a_small_window(studio, scal
         deck.dock.hide()
 
 
+@FULL
 def test_the_animation_parameter_reads_whole_at_300_percent(studio):
     """Found on Xvfb (1280 × 720, 300 %, windowed, deck dock open): the Animation box's
     parameter read "Table rows (max positions" on Learned (586 px of text in a 559 px
@@ -840,6 +855,7 @@ def test_the_animation_parameter_reads_whole_at_300_percent(studio):
         _show(studio, "permutation", 1.5, (1280, 720))
 
 
+@FULL
 def test_every_field_shows_its_whole_value_on_a_small_screen_at_300_percent(studio):
     """1280 × 720 windowed at 300 % (the dock at its limit, half the window): every
     parameter field of every view shows its whole value. The numbers' spin boxes shared
@@ -864,6 +880,7 @@ def test_every_field_shows_its_whole_value_on_a_small_screen_at_300_percent(stud
         studio.lecture.deck.dock.hide()
 
 
+@FULL
 def test_parameter_dock_widens_with_the_ui_scale(studio):
     """At 300 % every spin box of every view's panel shows its whole value (on main the
     dock kept 360 px and they were squeezed to ~96 px for hints up to 429), and the dock

@@ -4,6 +4,7 @@ nudge keys change the view through the panel's path (plot follows, Ctrl+Z undoes
 from __future__ import annotations
 
 from PySide6 import QtCore, QtWidgets
+from tiers import FULL
 
 from core.scenes import Deck, Scene
 from core.views import VIEWS
@@ -243,6 +244,7 @@ def test_application_key_filters_ask_nothing_of_other_events(window):
     assert asked == ["QPaintEvent", "QResizeEvent"]
 
 
+@FULL
 def test_pointer_in_the_side_margins_keeps_the_strip(window, qtbot):
     """Found on Xvfb (1920 × 1080, 150 %): P, then the pointer resting in the narrow
     margin left (or right) of the strip, beside its fields: the strip hid after 4 s,
@@ -308,6 +310,7 @@ def test_clicker_commits_a_value_typed_into_the_strip_before_stepping(window, qt
     assert state.values["n"] == 9 and spin.value() == 9
 
 
+@FULL
 def test_clicker_commits_a_list_typed_into_the_strip_before_stepping(window, qtbot):
     """The same for a text field (a list of dimensions): the typed "0,1" was dropped by
     Page Down, the plots kept six dimensions and the field showed the next value."""

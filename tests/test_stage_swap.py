@@ -14,6 +14,7 @@ import threading
 import numpy as np
 import pytest
 from PySide6 import QtCore, QtGui, QtTest, QtWidgets
+from tiers import FULL, gate_cover
 
 import gui.window.engine as engine_module
 from core.scenes import Deck, Scene
@@ -108,7 +109,12 @@ def _page_down_while_held(win, qtbot, monkeypatch, held, measure, after_frames=0
     return samples
 
 
-@pytest.mark.parametrize("views", [("alibi", "relative"), ("sinusoidal", "learned")])
+@pytest.mark.parametrize(
+    "views",
+    gate_cover(
+        [("alibi", "relative"), ("sinusoidal", "learned")], keep=[("sinusoidal", "learned")]
+    ),
+)
 def test_page_down_shows_the_previous_scene_until_the_new_one_is_drawn(
     win, qtbot, monkeypatch, views
 ):
@@ -220,6 +226,7 @@ def test_the_next_scene_of_the_same_view_shows_heading_and_plots_together(win, q
     assert win.views["alibi"].data.params["seq_len"] == 48
 
 
+@FULL
 def test_a_picture_put_up_as_the_stage_takes_a_new_size_goes_away():
     """The stage's new size can arrive while the picture is being shown (a window
     shown and resized to 1600 x 1000, its view shown with new values before any event

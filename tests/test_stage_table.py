@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6 import QtCore, QtGui
+from tiers import FULL, gate_cover
 
 SIZES = [(1280, 720), (1920, 1080)]
 SCALES = [1.5, 2.0, 3.0]
@@ -38,7 +39,7 @@ def _rows(plot) -> list[tuple[str, QtCore.QRectF, float]]:
     return out
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("size", gate_cover(SIZES, keep=[SIZES[0]]), ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_compare_table_is_seen_whole_on_stage(studio, show_view, size):
     problems = []
     for scale in SCALES:
@@ -72,6 +73,7 @@ def test_the_compare_table_is_seen_whole_on_stage(studio, show_view, size):
     assert problems == []
 
 
+@FULL
 def test_the_table_keeps_its_full_size_outside_the_stage(studio, show_view):
     """In the window (preparing the lecture) the table is drawn at its full size: 10 pt
     at 100 %, 20 pt at 200 %."""

@@ -4,6 +4,7 @@ schedule from the sweep's start value (issue 13, item 9)."""
 from __future__ import annotations
 
 from PySide6 import QtGui
+from tiers import FULL
 
 from core.scenes import Deck, Scene
 from core.views import get_view
@@ -46,6 +47,7 @@ def test_frames_are_slide_size_and_start_at_the_minimum(window, tmp_path):
     assert sweep.progress is None  # the progress dialog is gone
 
 
+@FULL
 def test_frames_start_at_the_scene_value(window, tmp_path):
     sweep = window.lecture.sweep
     deck = window.lecture.deck
@@ -59,6 +61,7 @@ def test_frames_start_at_the_scene_value(window, tmp_path):
     assert [c["m"] for c in calls] == [7, 8]
 
 
+@FULL
 def test_cancel_after_two_frames_leaves_no_frame_files(window, tmp_path):
     sweep = window.lecture.sweep
     window.set_view("rope")

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tiers import FULL
 
 from core.alibi import alibi_bias
 from core.relative import t5_relative_bucket
@@ -352,6 +353,7 @@ def tiny_page(qtbot, steps=5):
     return page
 
 
+@FULL
 def test_train_page_cancel_stops_the_run(qtbot, torch):
     page = tiny_page(qtbot, steps=100_000)
     page.start()
@@ -375,6 +377,7 @@ def test_view_menu_opens_the_training_lab(window):
     assert window.findChildren(type(window.train_page)) == [window.train_page]
 
 
+@FULL
 def test_train_bench_quick_run_writes_its_figures(torch, tmp_path, capsys):
     """bench/train_bench.py --quick (smoke: the benchmark never rots; no timing asserted)."""
     import importlib.util

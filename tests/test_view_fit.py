@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
+from tiers import FULL, gate_cover
 
 from core.viewdata import ComputeContext
 from core.views import VIEW_IDS, compute_view, get_view
@@ -148,7 +149,7 @@ def _problems(widget, min_w: float, min_h: float) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("size", gate_cover(SIZES, keep=[SIZES[0]]), ids=lambda s: f"{s[0]}x{s[1]}")
 def test_compare_fits_every_scale(studio, show_view, size):
     """Compare at 100/200/300 %: no title elided, every plot legible (else fewer columns
     and a scroll bar), every table row reachable; the columns fall as the scale rises.
@@ -198,6 +199,7 @@ def test_table_rows_are_all_reachable_at_200_percent(studio, show_view):
     area.verticalScrollBar().setValue(0)
 
 
+@FULL
 def test_word_order_row_titles_stay_at_200_percent(studio, show_view):
     """Word order at 200 %: the titles that say which row has positions are whole, and
     the grid drops to fewer columns (on main its plots were squeezed)."""
@@ -240,6 +242,7 @@ def test_presenting_prefers_fewer_columns(studio, show_view):
     assert QtCore.QSize(1920, 1080) == studio.size()
 
 
+@FULL
 def test_a_legend_with_many_entries_leaves_the_data_its_room(studio, show_view):
     """RoPE's frequency plot with YaRN names six curves (lecture deck scene 12): in a
     1280 x 720 window its legend strip left the data 0 px (a sliver at 1600 x 1000 with
@@ -295,6 +298,7 @@ def test_legend_text_stays_legible_on_narrow_plots(studio, show_view, view_id, h
         state.reset()
 
 
+@FULL
 def test_compare_legends_fit_their_strips_on_stage_at_300_percent(studio, show_view, qtbot):
     """Compare at 1600 x 1000 presenting at 300 % (coming from 200 %): every legend lies
     within its strip and keeps its text at 80 % or more. The view's scroll bar arrives
@@ -323,6 +327,7 @@ def test_compare_legends_fit_their_strips_on_stage_at_300_percent(studio, show_v
     assert problems == []
 
 
+@FULL
 def test_a_view_switched_to_is_laid_out_before_its_first_paint(studio, show_view):
     """Issue 14 item 3, seen as a flash: a view laid out in a wider window (three or
     more columns) and switched to after the window got narrower (two columns, 200 %)
@@ -360,6 +365,7 @@ def _row_data_heights(widget) -> dict[int, float]:
     return rows
 
 
+@FULL
 def test_rows_share_the_stage_with_equal_data_areas(studio, show_view):
     """Issue 14 item 3, lecture legibility: on stage at 1920 x 1080 and 100 % the
     Sinusoidal view's middle row (the similarity map, square cells) had a data area
