@@ -83,3 +83,22 @@ def test_pre_commit_runs_the_same_checks() -> None:
         "entry: lint-imports",
     ):
         assert entry in config
+
+
+def test_the_gate_leaves_the_bundle_to_the_full_run_and_the_release_workflow() -> None:
+    """.ci/run builds the bundle only in the full run (.ci/full sets the switch); the
+    release workflow builds it for every pull request that changes the app."""
+    import yaml
+
+    script = (REPO / ".ci" / "run").read_text(encoding="utf-8")
+    build = script.index("bash .ci/build_bundle.sh")
+    guard = script.rindex("\nif [[ ", 0, build)
+    assert "PE_STUDIO_FULL_TESTS" in script[guard:build]
+    full = (REPO / ".ci" / "full").read_text(encoding="utf-8")
+    assert "export PE_STUDIO_FULL_TESTS=1" in full and '/run"' in full.splitlines()[-1]
+    release = yaml.safe_load((REPO / ".github" / "workflows" / "release.yml").read_text())
+    paths = set(release[True]["pull_request"]["paths"])  # YAML 1.1 reads `on:` as True
+    assert {"main.py", "core/**", "gui/**", "resources/**", "build.spec"} <= paths
+    nightly = yaml.safe_load((REPO / ".github" / "workflows" / "full-tests.yml").read_text())
+    assert "schedule" in nightly[True]
+    assert any(step.get("run") == "bash .ci/full" for step in nightly["jobs"]["full"]["steps"])
