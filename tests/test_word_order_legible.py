@@ -22,6 +22,7 @@ CASES = {  # (window size, UI scale, presenting)
     "stage-1920x1080-150": ((1920, 1080), 1.5, True),
     "stage-1920x1080-200": ((1920, 1080), 2.0, True),
 }
+GATE_CASES = ("window-1600x1000-150", "stage-1920x1080-150")  # the rest with --full
 
 
 def _show(show_view, win, case: str):  # type: ignore[no-untyped-def]
