@@ -25,10 +25,23 @@ Two or more spaces (outside braces)
 
 Plain form: ``x_i`` → ``x_i``, ``x_{12}`` → ``x_12``, ``x^{−2i/32}`` → ``x^(−2i/32)``
 (parenthesised when not a single word), ``\frac{a}{b}`` → ``a/b``, ``\sqrt{d}`` → ``√d``.
+
+Labels
+------
+A panel's title, axis titles and legend entries (:class:`core.viewdata.Panel`) are plain
+text that writes its math the same way: ``m_h``, ``θ_i``, ``R_{i−j}``, ``2^{−8h/n}``.
+:func:`label_markup` reads such a text as markup and :func:`rich_text` gives the Qt rich
+text (``m<sub>h</sub>``) the plots draw (window, stage, PNG, SVG). There a ``_`` or ``^``
+is a script only when a braced group follows it, or one character that does not start
+a longer word: ``get_rope_index``, ``short_factor``, ``train_len`` and file names keep
+their ``_`` (write ``A_{ij}``, not ``A_ij``); ``\``, ``{`` and ``}`` otherwise show as
+they are. Text exports (CSV/NPY headers, the command line, hover readouts, notes) keep
+the label as the view wrote it.
 """
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -42,8 +55,11 @@ __all__ = [
     "Text",
     "escape",
     "glyph_text",
+    "label_markup",
+    "label_rich_text",
     "parse",
     "plain_text",
+    "rich_text",
     "runs",
     "scripts",
     "terms",
@@ -380,3 +396,98 @@ def runs(text: str) -> list[tuple[str, bool]]:
         add(text[i], False)
         i += 1
     return out
+
+
+# ----------------------------------------------------------------------------- labels
+_WORD_CHAR = re.compile(r"\w|\.\w")  # a script character followed by this starts a word
+_SCRIPT_SIGNS = "*′+−"  # a one-character script besides letters and digits (x^*, x^′)
+
+
+def _group_end(text: str, start: int) -> int:
+    """The index of the ``}`` closing the brace at ``text[start]``; -1 when unclosed."""
+    depth = 0
+    for i in range(start, len(text)):
+        if text[i] == "{":
+            depth += 1
+        elif text[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
+
+
+def label_markup(text: str) -> str:
+    """A label's plain text (a title, an axis title, a legend entry) as markup: each
+    ``_`` / ``^`` with a base before it and a braced group or one letter, digit or
+    sign (``*′+−``) after it that starts no longer word (``m_h``, ``q_i·k_j``,
+    ``R_{i−j}``, ``2^{−8h/n}``) is a script; every other ``_``, ``^``, ``\\``, ``{`` and ``}`` is escaped (shown as it
+    stands: ``get_rope_index``, ``A_ij``, ``pos_1.npy``). See the module docstring."""
+    out: list[str] = []
+    closes: list[int] = []  # where the script groups opened so far close
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if closes and i == closes[-1]:
+            out.append("}")
+            closes.pop()
+            i += 1
+            continue
+        if ch in "_^" and i > 0 and not text[i - 1].isspace() and i + 1 < len(text):
+            nxt = text[i + 1]
+            if nxt == "{":
+                end = _group_end(text, i + 1)
+                if end > i + 2 and (not closes or end < closes[-1]):
+                    out.append(ch + "{")
+                    closes.append(end)
+                    i += 2
+                    continue
+            elif (nxt.isalnum() or nxt in _SCRIPT_SIGNS) and not _WORD_CHAR.match(text, i + 2):
+                out.append(ch + nxt)
+                i += 2
+                continue
+        out.append("\\" + ch if ch in "\\{}_^" else ch)
+        i += 1
+    return "".join(out)
+
+
+def rich_text(markup: str) -> str:
+    """``markup`` as Qt rich text: its text escaped, scripts as ``<sub>`` / ``<sup>``,
+    a fraction inline (``a/b``), a root as ``√``. Raises :class:`FormulaError` for
+    malformed markup."""
+
+    def walk(nodes: tuple[Node, ...]) -> str:
+        out: list[str] = []
+        for node in nodes:
+            if isinstance(node, Text):
+                out.append(html.escape(node.text, quote=False))
+            elif isinstance(node, Script):
+                for tag, part in (("sub", node.sub), ("sup", node.sup)):
+                    if part is not None:
+                        out.append(f"<{tag}>{walk(part)}</{tag}>")
+            elif isinstance(node, Frac):
+                num, den = plain_text_nodes(node.num), plain_text_nodes(node.den)
+                out.append(
+                    _parens(walk(node.num), _operand(num) != num)
+                    + "/"
+                    + _parens(walk(node.den), _operand(den) != den)
+                )
+            else:
+                body = plain_text_nodes(node.body)
+                out.append("√" + _parens(walk(node.body), _wrapped(body) != body))
+        return "".join(out)
+
+    return walk(parse(markup))
+
+
+def _parens(text: str, wrap: bool) -> str:
+    return f"({text})" if wrap else text
+
+
+@lru_cache(maxsize=1024)
+def label_rich_text(text: str) -> str:
+    """A label's plain text as the rich text a plot draws: :func:`rich_text` of
+    :func:`label_markup` (escaped text alone should the markup still not parse)."""
+    try:
+        return rich_text(label_markup(text))
+    except FormulaError:  # (label_markup makes none: kept safe for any text)
+        return html.escape(text, quote=False)
