@@ -202,6 +202,23 @@ def test_rope_svg_has_no_non_scaling_strokes_and_whole_formula_line(rope_svg):
     assert {t.get("font-style") for t in runs if "rotates" in (t.text or "")} == {"normal"}
 
 
+def test_rope_svg_sets_plot_title_and_axis_title_scripts_smaller_and_lower(rope_svg):
+    """A plot title's and an axis title's subscript (θ_i) is a text of its own in the
+    SVG, smaller and below the line's baseline, not the characters "θ_i"."""
+    path, _png = rope_svg
+    runs = list(ET.fromstring(path.read_text(encoding="utf-8")).iter(f"{SVG_NS}text"))
+    texts = ["".join(t.itertext()) for t in runs]
+    # (the notes line under the plots keeps the panels' titles as text: "mean_i cos …")
+    for plain in ("Rotation frequency θ_i", "θ_i (radians"):
+        assert not [t for t in texts if plain in t], plain
+    for line, after in (("Rotation frequency θ", " per pair"), ("θ", " (radians per position)")):
+        at = next(k for k, t in enumerate(texts) if t == line and texts[k + 2].startswith(after))
+        base, sub = runs[at], runs[at + 1]
+        assert texts[at + 1] == "i"
+        assert float(sub.get("font-size")) < 0.7 * float(base.get("font-size"))
+        assert float(sub.get("y")) > float(base.get("y")) + 1  # (SVG y grows downwards)
+
+
 def _color_box(pixels: np.ndarray, rgb: tuple[int, int, int]) -> tuple[int, ...]:
     ys, xs = np.nonzero((np.abs(pixels - np.array(rgb)) <= 12).all(axis=2))
     return int(xs.min()), int(ys.min()), int(xs.max()), int(ys.max())

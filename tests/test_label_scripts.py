@@ -5,11 +5,13 @@ focus mode and in exports, measured as drawn (wrapping, overlap checks)."""
 from __future__ import annotations
 
 import pytest
-from PySide6 import QtGui
+from PySide6 import QtGui, QtWidgets
 
 from core.formula import label_markup, label_rich_text, rich_text
 from core.viewdata import ComputeContext
 from core.views import VIEW_IDS, compute_view, get_view
+
+SUB = QtGui.QTextCharFormat.VerticalAlignment.AlignSubScript
 
 
 @pytest.mark.parametrize(
@@ -53,3 +55,85 @@ def test_every_drawn_label_of_every_view_keeps_its_characters(qapp):
                 else:
                     assert drawn == text
     assert seen >= 20  # (m_h, θ_i, R_{i−j}, x_i + p_i, PE_p · PE_q, ...)
+
+
+def _painted_box(item: QtWidgets.QGraphicsTextItem) -> tuple[int, int, int, int]:
+    rect = item.boundingRect()
+    image = QtGui.QImage(
+        int(rect.width()) + 2, int(rect.height()) + 2, QtGui.QImage.Format.Format_ARGB32
+    )
+    image.fill(0)
+    painter = QtGui.QPainter(image)
+    item.paint(painter, QtWidgets.QStyleOptionGraphicsItem(), None)
+    painter.end()
+    inked = [
+        (x, y)
+        for y in range(image.height())
+        for x in range(image.width())
+        if image.pixelColor(x, y).alpha() > 60
+    ]
+    xs, ys = [x for x, _ in inked], [y for _, y in inked]
+    return min(xs), min(ys), max(xs) + 1, max(ys) + 1
+
+
+def test_ink_of_a_wrapped_title_with_scripts_is_where_it_is_painted(qapp):
+    """The layout checks measure a title's lines as drawn: its scripts smaller, lower
+    or higher; a long first line and a short centred second one (Sinusoidal's "… token
+    i = 10:" / "x_i + p_i") were measured with the second line's text on the first."""
+    from gui.plotting.layout_check import text_ink
+
+    item = QtWidgets.QGraphicsTextItem()
+    font = QtGui.QFont()
+    font.setPointSizeF(26)
+    item.setFont(font)
+    item.setHtml(
+        "What added to the input does to token i = 10:<br>"
+        + label_rich_text("x_j + p_j = 2^{−8h/n}")
+    )
+    option = item.document().defaultTextOption()
+    option.setAlignment(QtGui.Qt.AlignmentFlag.AlignHCenter)
+    item.document().setDefaultTextOption(option)
+    item.setTextWidth(item.document().idealWidth())
+    ink = text_ink(item).getCoords()
+    painted = _painted_box(item)
+    assert all(abs(a - b) <= 1.5 for a, b in zip(ink, painted, strict=True)), (ink, painted)
+
+
+def _sub_runs(item: QtWidgets.QGraphicsTextItem) -> list[str]:
+    """The texts of ``item``'s runs drawn as subscripts."""
+    out = []
+    block = item.document().begin()
+    while block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            fragment = it.fragment()
+            if fragment.charFormat().verticalAlignment() == SUB:
+                out.append(fragment.text())
+            it += 1
+        block = block.next()
+    return out
+
+
+def test_titles_axis_titles_and_legends_draw_subscripts_on_stage_and_focused(studio, show_view):
+    from gui.plotting.layout_check import layout_problems
+
+    widget = show_view(studio, "alibi", (1920, 1080), 2.0, present=True)
+    slopes = widget.plots["slopes"].plot
+    assert "m<sub>h</sub>" in slopes.titleLabel.text
+    assert _sub_runs(slopes.titleLabel.item) == ["h"]  # "Slope m_h per head"
+    assert "_" not in slopes.titleLabel.item.toPlainText()
+    assert _sub_runs(slopes.getAxis("left").label) == ["h"]  # "slope m_h"
+    assert layout_problems(widget) == []
+    focus = studio.lecture.focus
+    assert focus.focus("slopes")
+    try:
+        assert studio.wait_idle(60)
+        assert _sub_runs(slopes.titleLabel.item) == ["h"]  # larger, still a subscript
+    finally:
+        focus.unfocus()
+    widget = show_view(studio, "relative", (1920, 1080), 2.0, present=True)
+    legend = widget.plots["xl_terms"].legend
+    entries = {label.item.toPlainText(): _sub_runs(label.item) for _s, label in legend.items}
+    assert entries["(b) qi·WR Ri−j"] == ["i", "R", "i−j"]
+    assert entries["sum Aij"] == ["ij"]
+    assert layout_problems(widget) == []

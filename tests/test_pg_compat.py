@@ -504,6 +504,24 @@ def test_wrapped_title_changes_in_place_while_its_lines_stay(qtbot):
     assert label.maximumHeight() >= label.itemRect().height()
 
 
+def test_title_with_scripts_changes_in_place_as_set_text_draws_it(qtbot):
+    """A title with sub- and superscripts (Sinusoidal's "… i = 10 … |x_i|² …" follows
+    the query slider) swapped in place keeps its scripts and escaped characters and
+    draws as ``setText`` does; the grid stays laid out."""
+    win, plot, label = _plot_with_title(qtbot)
+    plot.setTitle("query i = 9 &lt; j:<br>x<sub>i</sub> + p<sub>i</sub>", color="#cc0000")
+    pg.QtWidgets.QApplication.processEvents()
+    plot.layout.activate()
+    text = "query i = 8 &lt; j:<br>x<sub>i</sub> + 2<sup>h</sup>"
+    label.set_text_in_place(text)
+    assert plot.layout.isActivated()  # the grid was not invalidated
+    assert label.item.toPlainText().split("\n") == ["query i = 8 < j:", "xi + 2h"]
+    in_place = win.grab().toImage()
+    label.setText(text)  # pyqtgraph's way, same style
+    pg.QtWidgets.QApplication.processEvents()
+    assert win.grab().toImage() == in_place  # the same picture
+
+
 def test_dying_label_answers_size_hints_and_ignores_resizes(qapp):
     """A LabelItem whose attributes the garbage collector already cleared (its Qt
     destructor still asks for size hints and sends resize events) answers an empty size

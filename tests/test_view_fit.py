@@ -434,9 +434,9 @@ def test_a_frame_that_changes_no_title_measures_no_title(studio, show_view, monk
     measured = [0]
     original = panel_plot.wrapped_lines
 
-    def counted(*args: object) -> tuple[int, float]:
+    def counted(*args: object, **kwargs: bool) -> tuple[int, float]:
         measured[0] += 1
-        return original(*args)  # type: ignore[arg-type]
+        return original(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(panel_plot, "wrapped_lines", counted)
     widget.fit_height()  # (a first fit may measure what changed since the last)

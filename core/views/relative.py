@@ -215,7 +215,7 @@ def _term_panels(i: int, n: int, nb: int, mp: int) -> tuple[Panel, ...]:
     xk = xl_keys.astype(float)
     xl_names = ("(a) q_i·k_j content", "(b) q_i·W_R R_{i−j}", "(c) u·k_j", "(d) v·W_R R_{i−j}")
     xl_series = [Series(nm, xk, xl[t]) for t, nm in enumerate(xl_names)]
-    xl_series.append(Series("sum A_ij", xk, xl.sum(axis=0), "dashed"))
+    xl_series.append(Series("sum A_{ij}", xk, xl.sum(axis=0), "dashed"))
     db_keys = term_keys(n, i, TERM_REACH, causal=False)
     db = deberta_terms(i, db_keys, nb, mp, TOY_WIDTH)
     dk = db_keys.astype(float)

@@ -54,17 +54,87 @@ def _font_at(block: QtGui.QTextBlock, position: int, default: QtGui.QFont) -> Qt
     return default
 
 
+_NORMAL = QtGui.QTextCharFormat.VerticalAlignment.AlignNormal
+_SUB = QtGui.QTextCharFormat.VerticalAlignment.AlignSubScript
+_SUPER = QtGui.QTextCharFormat.VerticalAlignment.AlignSuperScript
+
+
+def _scripted_fragments(block: QtGui.QTextBlock) -> list[tuple[int, str, QtGui.QTextCharFormat]]:
+    """``(start in the block, text, format)`` of each fragment of ``block`` when one of
+    them is a sub- or superscript (a title's ``m<sub>h</sub>``); [] otherwise."""
+    fragments = []
+    it = block.begin()
+    while not it.atEnd():
+        fragment = it.fragment()
+        fragments.append(
+            (fragment.position() - block.position(), fragment.text(), fragment.charFormat())
+        )
+        it += 1
+    if all(f.verticalAlignment() == _NORMAL for _s, _t, f in fragments):
+        return []
+    return fragments
+
+
+def _script_font(font: QtGui.QFont) -> QtGui.QFont:
+    """The font Qt draws a sub- or superscript of ``font`` in: two thirds of its whole
+    point (or pixel) size (``QTextEngine::fontEngine``)."""
+    scaled = QtGui.QFont(font)
+    if font.pointSize() != -1:
+        scaled.setPointSize(max(1, font.pointSize() * 2 // 3))
+    else:
+        scaled.setPixelSize(max(1, font.pixelSize() * 2 // 3))
+    return scaled
+
+
+def _line_ink(
+    line: QtGui.QTextLine, fragments: list[tuple[int, str, QtGui.QTextCharFormat]]
+) -> QtCore.QRectF:
+    """The ink of ``line`` (in its block's layout) that holds sub- or superscripts: each
+    fragment's glyphs in the font drawn, where the line lays it out, a subscript's
+    baseline a sixth of its font's height lower, a superscript's half of it higher (as
+    ``QTextLine::draw`` places them)."""
+    ink = QtCore.QRectF()
+    start, end = line.textStart(), line.textStart() + line.textLength()
+    baseline = line.y() + line.ascent()
+    for at, text, fmt in fragments:
+        lo, hi = max(start, at), min(end, at + len(text))
+        if hi <= lo:
+            continue  # a fragment on another line
+        piece = text[lo - at : hi - at]
+        if not piece.strip():
+            continue
+        lead = len(piece) - len(piece.lstrip())
+        align = fmt.verticalAlignment()
+        font = fmt.font() if align == _NORMAL else _script_font(fmt.font())
+        metrics = QtGui.QFontMetricsF(font)
+        shift = 0.0
+        if align == _SUB:
+            shift = (metrics.ascent() + metrics.descent()) / 6
+        elif align == _SUPER:
+            shift = -(metrics.ascent() + metrics.descent()) / 2
+        at_x: tuple[float, int] = line.cursorToX(lo + lead)  # type: ignore[assignment]
+        left = float(at_x[0])  # (PySide returns the x and the position)
+        tight = metrics.tightBoundingRect(piece.strip())
+        ink = ink.united(tight.translated(left, baseline + shift))
+    return ink
+
+
 def text_ink(item: QtWidgets.QGraphicsTextItem) -> QtCore.QRectF:
     """Scene rectangle of the ink of ``item``'s lines (empty for no text): each line's
-    glyphs measured in the font its text is set in (a span's, not the item's)."""
+    glyphs measured in the font its text is set in (a span's, not the item's); a line
+    with sub- or superscripts run by run, as drawn (:func:`_line_ink`)."""
     document = item.document()
     ink = QtCore.QRectF()
     block = document.begin()
     while block.isValid():
         layout = block.layout()
         origin = document.documentLayout().blockBoundingRect(block).topLeft()
+        scripted = _scripted_fragments(block)
         for i in range(layout.lineCount()):
             line = layout.lineAt(i)
+            if scripted:
+                ink = ink.united(_line_ink(line, scripted).translated(origin))
+                continue
             text = block.text()[line.textStart() : line.textStart() + line.textLength()]
             stripped = text.strip()
             if not stripped:

@@ -16,6 +16,7 @@ import pyqtgraph as pg
 import shiboken6
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from core.formula import label_rich_text
 from core.viewdata import Band, Panel
 from gui.plotting.cells import VALUE_PT, CellDisplay, square_by_default
 from gui.plotting.hover import HoverOverlay
@@ -76,7 +77,7 @@ _WORD_BREAKS = re.compile(  # a word's parts, each ending after its punctuation 
 )
 
 
-def _split_word(word: str, metrics: QtGui.QFontMetricsF, width: float) -> list[str]:
+def _split_word(word: str, metrics: QtGui.QFontMetricsF | RichMetrics, width: float) -> list[str]:
     """``word`` (wider than ``width``) as lines no wider than ``width`` where it can be
     broken after punctuation; a part that cannot be broken keeps its width."""
     lines: list[str] = []
@@ -140,7 +141,52 @@ def _units(
     return units
 
 
-def wrap_in(text: str, font: QtGui.QFont, width: float) -> list[str]:
+_RICH_DOCUMENTS: dict[str, QtGui.QTextDocument] = {}  # font key -> a document to measure in
+
+
+def rich_width(text: str, font: QtGui.QFont) -> float:
+    """Width (px) of a label's ``text`` drawn as its rich text
+    (:func:`core.formula.label_rich_text`: scripts smaller, ``_`` and braces of a script
+    not drawn) on one line in ``font``: a text document's ideal width, as a title's
+    or an axis title's document lays it out (without its margins)."""
+    document = _RICH_DOCUMENTS.get(font.key())
+    if document is None:
+        if len(_RICH_DOCUMENTS) >= 64:
+            _RICH_DOCUMENTS.clear()
+        document = _RICH_DOCUMENTS[font.key()] = QtGui.QTextDocument()
+        document.setDefaultFont(font)
+        document.setDocumentMargin(0)
+    document.setHtml(label_rich_text(text))
+    return float(document.idealWidth())
+
+
+def has_scripts(text: str) -> bool:
+    """Whether a label's ``text`` is drawn with sub- or superscripts."""
+    return "<su" in label_rich_text(text)
+
+
+class RichMetrics:
+    """``QFontMetricsF``'s :meth:`horizontalAdvance` of a label's text as a plot draws
+    it (:func:`rich_width` where it has scripts, the font's advance elsewhere): what
+    :func:`wrap_in` measures a title's lines with, so that it wraps the text drawn."""
+
+    def __init__(self, font: QtGui.QFont) -> None:
+        self.font = font
+        self.metrics = QtGui.QFontMetricsF(font)
+
+    def horizontalAdvance(self, text: str) -> float:
+        if ("_" in text or "^" in text) and has_scripts(text):
+            return rich_width(text, self.font)
+        return float(self.metrics.horizontalAdvance(text))
+
+    def averageCharWidth(self) -> float:
+        return float(self.metrics.averageCharWidth())
+
+    def maxWidth(self) -> float:
+        return float(self.metrics.maxWidth())
+
+
+def wrap_in(text: str, font: QtGui.QFont, width: float, *, scripts: bool = False) -> list[str]:
     """``text`` in ``font`` broken at spaces into lines no wider than ``width``, never
     inside a bracket group or next to an operator where another break does
     (:func:`break_penalties`: a part that does not fit a line alone is broken at its
@@ -157,9 +203,15 @@ def wrap_in(text: str, font: QtGui.QFont, width: float) -> list[str]:
     kerning at the spaces, well under a character: a line that clearly fits or
     clearly does not is decided from those, one within a character of ``width``
     measured whole (the same lines as measuring every line whole: test_layout_fit's
-    reference wrap)."""
-    metrics = QtGui.QFontMetricsF(font)
-    known = _ADVANCES.setdefault(font.key(), {})
+    reference wrap).
+
+    With ``scripts`` the text is a label drawn as rich text (a plot's title or axis
+    title, :func:`core.formula.label_rich_text`): its parts are measured as drawn, a
+    subscript ``m_h`` narrower than the characters "m_h" (:class:`RichMetrics`)."""
+    metrics: QtGui.QFontMetricsF | RichMetrics = (
+        RichMetrics(font) if scripts else QtGui.QFontMetricsF(font)
+    )
+    known = _ADVANCES.setdefault(font.key() + ("\x00rich" if scripts else ""), {})
     if len(known) >= _ADVANCES_MAX:
         known.clear()
 
@@ -213,7 +265,9 @@ def wrap_in(text: str, font: QtGui.QFont, width: float) -> list[str]:
 SHORT_LAST_LINE = 6  # characters: a wrapped text's last line takes words down to this
 
 
-def _balance_last_line(lines: list[list[str]], metrics: QtGui.QFontMetricsF, width: float) -> None:
+def _balance_last_line(
+    lines: list[list[str]], metrics: QtGui.QFontMetricsF | RichMetrics, width: float
+) -> None:
     """Move parts of the line before down to a short last line of ``lines`` (each a list
     of the parts it may break between; under :data:`SHORT_LAST_LINE` characters) while
     it still fits ``width`` and that line keeps a part: Relative's Transformer-XL title
@@ -384,22 +438,25 @@ def line_height(font: QtGui.QFont) -> float:
     return height
 
 
-_LINE_COUNTS: dict[tuple[str, str, float], tuple[int, float]] = {}
+_LINE_COUNTS: dict[tuple[str, str, float, bool], tuple[int, float]] = {}
 _LINE_COUNTS_MAX = 4096  # (texts × fonts × widths seen: cleared when full)
 
 
-def wrapped_lines(text: str, font: QtGui.QFont, width: float) -> tuple[int, float]:
+def wrapped_lines(
+    text: str, font: QtGui.QFont, width: float, *, scripts: bool = False
+) -> tuple[int, float]:
     """``(lines, line height)`` of ``text`` wrapped by :func:`wrap_in` within
     ``width`` px in ``font`` (:func:`line_height`: the font's line spacing left 0.6 px a
     line out at 150 %); kept per text, font and width (the view's grid asks for every
-    plot's title and axis title on each frame, ~0.1 ms each measured anew)."""
-    key = (text, font.key(), width)
+    plot's title and axis title on each frame, ~0.1 ms each measured anew).
+    ``scripts``: as :func:`wrap_in`'s."""
+    key = (text, font.key(), width, scripts)
     known = _LINE_COUNTS.get(key)
     if known is None:
         if len(_LINE_COUNTS) >= _LINE_COUNTS_MAX:
             _LINE_COUNTS.clear()
         known = _LINE_COUNTS[key] = (
-            len(wrap_in(text, font, width)),
+            len(wrap_in(text, font, width, scripts=scripts)),
             line_height(font),
         )
     return known
@@ -609,7 +666,7 @@ class PanelPlot(PanelExtras, CellDisplay):
                             item.setData(x, y)
                     changed = True
                 if panel.kind == "curves":
-                    item.opts["name"] = s.name
+                    item.opts["name"] = label_rich_text(s.name)
             for group in moved:
                 group.refresh()
             self._find_covers()
@@ -858,7 +915,8 @@ class PanelPlot(PanelExtras, CellDisplay):
                 item = self._make_curve(
                     s.style,
                     color,
-                    s.name if panel.kind == "curves" else None,
+                    # a legend entry is rich text: m_h as m with a subscript h
+                    label_rich_text(s.name) if panel.kind == "curves" else None,
                     theme,
                     add=runs[i] == 1,
                 )
@@ -1050,14 +1108,16 @@ class PanelPlot(PanelExtras, CellDisplay):
         self.plot.addItem(item)  # measured by auto-range: the view keeps the band
         self.bands.append(item)
         if self.legend is not None:
-            self.legend.addItem(BandSample(item), band.label)
+            self.legend.addItem(BandSample(item), label_rich_text(band.label))
         return item
 
     def _refresh_legend(self, panel: Panel) -> None:
         if self.legend is None:
             return
         renamed = False
-        names = [s.name for s in panel.series] + [b.label for b in panel.bands]
+        # the entries' rich text (scripts typeset: core.formula.label_rich_text)
+        names = [label_rich_text(s.name) for s in panel.series]
+        names += [label_rich_text(b.label) for b in panel.bands]
         for i, ((_sample, label), name) in enumerate(zip(self.legend.items, names, strict=False)):
             if self.drag_digits and label.text != name:
                 self._drag_renamed.add(i)
@@ -1146,11 +1206,11 @@ class PanelPlot(PanelExtras, CellDisplay):
         room = 0.0
         self.title_room_lines = (0, 0.0)
         if title:
-            lines, spacing = wrapped_lines(title, text.font(13), data_w - 8)
+            lines, spacing = wrapped_lines(title, text.font(13), data_w - 8, scripts=True)
             room += (max(lines, held) - 1) * spacing
             self.title_room_lines = (max(lines, held), room)
         if x_label:
-            lines, spacing = wrapped_lines(x_label, text.font(12), data_w - 4)
+            lines, spacing = wrapped_lines(x_label, text.font(12), data_w - 4, scripts=True)
             room += (min(lines, MAX_TITLE_LINES) - 1) * spacing
         self._title_room = (key, float(room))
         return float(room)
@@ -1324,7 +1384,9 @@ class PanelPlot(PanelExtras, CellDisplay):
             width = self.data_column() - 8
         font = QtGui.QFont(label.item.font())
         font.setPointSizeF(float(size[:-2]))
-        text = "<br>".join(wrap_in(title, font, width)) if width > 20 else title
+        # drawn as rich text (m_h as m with a subscript h), wrapped as drawn
+        lines = wrap_in(title, font, width, scripts=True) if width > 20 else [title]
+        text = "<br>".join(label_rich_text(line) for line in lines)
         shown = self._shown_title
         if self.hold_title_lines and shown is not None and label.isVisible():
             # fewer lines during a drag: blank ones keep the title row's height (RoPE's
@@ -1387,7 +1449,7 @@ class PanelPlot(PanelExtras, CellDisplay):
             ("left", panel.y_label, y_label, panel.y_axis),
         ):
             if text != before:
-                self.plot.setLabel(name, text, **style)
+                self.plot.setLabel(name, label_rich_text(text), **style)
                 self.plot.showAxis(name, shown)  # setLabel shows the axis
 
     def _apply_labels(self, panel: Panel, theme: Theme) -> None:
@@ -1395,8 +1457,9 @@ class PanelPlot(PanelExtras, CellDisplay):
         if panel.kind == "table":
             return
         self.restyles += 1
-        self.plot.setLabel("bottom", panel.x_label, **style)
-        self.plot.setLabel("left", panel.y_label, **style)
+        # drawn as rich text: θ_i as θ with a subscript i (core.formula.label_rich_text)
+        self.plot.setLabel("bottom", label_rich_text(panel.x_label), **style)
+        self.plot.setLabel("left", label_rich_text(panel.y_label), **style)
         self.plot.showAxis("bottom", panel.x_axis)  # setLabel shows the axis
         self.plot.showAxis("left", panel.y_axis)
         for name in ("bottom", "left"):

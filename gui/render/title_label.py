@@ -14,6 +14,7 @@ label ``PlotItem.__init__`` creates.
 from __future__ import annotations
 
 import math
+import re
 import weakref
 
 import pyqtgraph as pg
@@ -24,6 +25,7 @@ MIN_WIDTH = 10.0  # px the title asks for across, whatever its text
 ROW_HEIGHT = 30  # px: PlotItem.setTitle's fixed title row, kept for short one-line titles
 _LINE_BREAK = "\u2028"  # Qt's line separator: a <br> in rich text
 _HINT = QtCore.Qt.SizeHint
+_RICH = re.compile(r"<(?!br>)|&")  # markup beyond line breaks: scripts, an entity
 
 
 class TitleLabel(pg.LabelItem):
@@ -96,8 +98,9 @@ class TitleLabel(pg.LabelItem):
         ``LabelItem.setText`` rebuilds the rich text and re-lays out the plot grid. For a
         title whose style stays (the caller wraps it to the plot's width, onto as many
         lines as before) only the characters change: they are replaced in the text
-        document, keeping the format of its first character, and the lines are centred
-        again. A text of another height (other lines) re-fits the title row and the grid
+        document, keeping the format of its first character (a title's sub- and
+        superscripts and escaped characters as Qt reads them: :func:`_insert_rich`), and
+        the lines are centred again. A text of another height (other lines) re-fits the title row and the grid
         as ``setText`` does.
         """
         document = self.item.document()
@@ -109,7 +112,10 @@ class TitleLabel(pg.LabelItem):
         cursor.movePosition(QtGui.QTextCursor.MoveOperation.NextCharacter)
         style = cursor.charFormat()  # the format of the first character
         cursor.select(QtGui.QTextCursor.SelectionType.Document)
-        cursor.insertText(_LINE_BREAK.join(lines), style)  # what setHtml makes of <br>
+        if _RICH.search(text):
+            _insert_rich(cursor, text, style)
+        else:
+            cursor.insertText(_LINE_BREAK.join(lines), style)  # what setHtml makes of <br>
         self.text = text
         if self.item.textWidth() >= 0:
             self.item.setTextWidth(-1)  # one line each: their natural width
@@ -123,6 +129,29 @@ class TitleLabel(pg.LabelItem):
         # stayed kept only the changed lines' old area, left blank (RoPE's plane title
         # vanished from the 200 % stage after a few values of m)
         self.item.update()
+
+
+def _insert_rich(cursor: QtGui.QTextCursor, text: str, style: QtGui.QTextCharFormat) -> None:
+    """Replace ``cursor``'s selection with the rich ``text`` (a title with sub- and
+    superscripts, escaped characters) in ``style``: each run of ``text`` as Qt reads
+    it, with its vertical alignment (``<sub>``, ``<sup>``) on ``style``."""
+    source = QtGui.QTextDocument()
+    source.setHtml(text)
+    style = QtGui.QTextCharFormat(style)
+    style.setVerticalAlignment(QtGui.QTextCharFormat.VerticalAlignment.AlignNormal)
+    cursor.removeSelectedText()
+    block = source.begin()
+    while block.isValid():
+        if block != source.begin():
+            cursor.insertText(_LINE_BREAK, style)
+        it = block.begin()
+        while not it.atEnd():
+            fragment = it.fragment()
+            run = QtGui.QTextCharFormat(style)
+            run.setVerticalAlignment(fragment.charFormat().verticalAlignment())
+            cursor.insertText(fragment.text(), run)
+            it += 1
+        block = block.next()
 
 
 def install_title_label(plot: pg.PlotItem) -> TitleLabel:
