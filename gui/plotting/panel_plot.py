@@ -141,23 +141,27 @@ def _units(
     return units
 
 
-_RICH_DOCUMENTS: dict[str, QtGui.QTextDocument] = {}  # font key -> a document to measure in
+_RICH_WIDTHS: dict[tuple[str, str], float] = {}  # (font key, text) -> rich_width
 
 
 def rich_width(text: str, font: QtGui.QFont) -> float:
     """Width (px) of a label's ``text`` drawn as its rich text
     (:func:`core.formula.label_rich_text`: scripts smaller, ``_`` and braces of a script
     not drawn) on one line in ``font``: a text document's ideal width, as a title's
-    or an axis title's document lays it out (without its margins)."""
-    document = _RICH_DOCUMENTS.get(font.key())
-    if document is None:
-        if len(_RICH_DOCUMENTS) >= 64:
-            _RICH_DOCUMENTS.clear()
-        document = _RICH_DOCUMENTS[font.key()] = QtGui.QTextDocument()
+    or an axis title's document lays it out (without its margins); kept per font and
+    text (no document is kept: one alive at the interpreter's exit is a leak,
+    tests/test_exit.py)."""
+    key = (font.key(), text)
+    width = _RICH_WIDTHS.get(key)
+    if width is None:
+        if len(_RICH_WIDTHS) >= 4096:
+            _RICH_WIDTHS.clear()
+        document = QtGui.QTextDocument()
         document.setDefaultFont(font)
         document.setDocumentMargin(0)
-    document.setHtml(label_rich_text(text))
-    return float(document.idealWidth())
+        document.setHtml(label_rich_text(text))
+        width = _RICH_WIDTHS[key] = float(document.idealWidth())
+    return width
 
 
 def has_scripts(text: str) -> bool:
