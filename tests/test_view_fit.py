@@ -15,9 +15,11 @@ from gui.plotting.layout_check import layout_problems
 from gui.widgets.grid_flow import (
     balance_rows,
     columns_for,
+    fits_columns,
     flow_grid,
     grid_columns,
     min_panel_size,
+    weighted_widths,
 )
 from gui.widgets.view_widget import TABLE_PAD, grid_position, grid_positions
 
@@ -469,3 +471,24 @@ def test_balance_rows_gives_every_flexible_row_the_same_data_height():
     heights = balance_rows({0: 400, 1: 180, 2: 180}, {0: 40, 1: 40, 2: 40}, 800)
     assert heights == {0: 400, 1: 200, 2: 200}
     assert balance_rows({0: 200}, {}, 900) == {0: 200}  # nothing to share
+
+
+def test_columns_weighted_by_what_their_panels_need():
+    """Word order's grid (A, B, out_B - out_A per condition, the layer plots beside) in
+    1876 px on stage at 150 % (the smallest plot 450 px, the differences 638): equal
+    columns do not fit three columns, weighted ones do, the differences' column the
+    widest and A's and B's alike. In two columns A and B would differ in width (the
+    differences share A's column): equal columns then, or fewer."""
+    where = _positions("permutation")
+    need = {k: 638.0 for k in where if k.startswith("diff_")}
+    three = flow_grid(where, 3)
+    widths = weighted_widths(three, need, 1876 - 12, 450)
+    assert widths is not None
+    assert widths[0] == pytest.approx(widths[1]) and widths[2] > 1.3 * widths[0]
+    assert sum(widths) == pytest.approx(1876 - 12)
+    assert min(widths) >= 450 and widths[2] >= 638
+    assert fits_columns(where, need, 3, 1876, 6, 450)
+    assert not fits_columns(where, need, 3, 1400, 6, 450)  # 450 + 450 + 638 > 1388
+    assert weighted_widths(flow_grid(where, 2), need, 1300, 450) is None  # A ≠ B
+    assert weighted_widths(three, {}, 1876, 450) is None  # nothing needs more: equal
+    assert weighted_widths(three, need, 3 * 638, 450) is None  # equal columns do

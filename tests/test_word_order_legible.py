@@ -201,3 +201,33 @@ def test_output_dimensions_read_from_the_back_row(studio, show_view, stage):
             if lb - ra < gap:
                 problems.append(f"{key}: {a!r} touches {b!r}")
     assert problems == []
+
+
+def test_each_condition_reads_as_one_row_on_stage(studio, show_view):
+    """On stage at 1920 x 1080 / 150 % each condition's A matrix, B matrix and
+    out_B - out_A grid share one row, left to right (the grid's columns weighted by
+    what they need: the 16-column differences wider than the 3 x 3 matrices). The
+    differences' values took two equal plot columns there: A | B, and the differences
+    two rows below, the 3 x 3 matrices in 935 px columns."""
+    widget = _show(show_view, studio, "stage-1920x1080-150")
+    problems = []
+    for tag in ("none", "causal", "pe"):
+        rects = [
+            widget.plots[key].plot.sceneBoundingRect()
+            for key in (f"weights_a_{tag}", f"weights_b_{tag}", f"diff_{tag}")
+        ]
+        tops = {round(r.top()) for r in rects}
+        if (
+            len(tops) != 1
+            or not rects[0].right() <= rects[1].left() < rects[1].right() <= rects[2].left()
+        ):
+            problems.append(
+                f"{tag}: " + ", ".join(f"({r.left():.0f}, {r.top():.0f})" for r in rects)
+            )
+    assert problems == []
+    a = widget.plots["weights_a_none"].plot.width()
+    assert (
+        widget.plots["diff_none"].plot.width()
+        > a
+        == pytest.approx(widget.plots["weights_b_none"].plot.width(), abs=1)
+    )

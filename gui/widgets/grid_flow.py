@@ -7,7 +7,10 @@ its panels flow into them (:func:`flow_grid`): the grid's columns are cut into b
 as wide as the columns that fit, and the blocks are stacked, so small multiples (Word
 order's 3 × 3 matrix, the clock's hands) keep their rows together. A panel as wide as
 the whole grid (ALiBi's mosaic, Compare's table) stays as wide as the new grid. A
-single column takes the panels in reading order. Nothing here draws.
+single column takes the panels in reading order. A column whose small grid needs more
+width for its indices and values than the others (Word order's 3 x 16 differences
+beside its 3 x 3 matrices) is made wider than them (:func:`weighted_widths`) before the
+grid drops to fewer columns (:func:`fits_columns`). Nothing here draws.
 """
 
 from __future__ import annotations
@@ -38,6 +41,70 @@ def columns_for(width: float, grid: int, min_width: float) -> int:
     if min_width <= 0:
         return max(grid, 1)
     return max(1, min(grid, int(width // min_width)))
+
+
+def column_needs(
+    positions: Mapping[str, Position], need: Mapping[str, float], floor: float = 0.0
+) -> list[float]:
+    """The width (px) each column of a laid-out grid needs: ``floor`` (the smallest
+    legible plot), or more where a panel in it needs more (``need``, key → the plot
+    width it needs; a panel spanning columns shares its need among them)."""
+    out = [floor] * grid_columns(positions)
+    for key, (_r, col, _rs, cs) in positions.items():
+        share = need.get(key, 0.0) / max(cs, 1)
+        for c in range(col, col + max(cs, 1)):
+            out[c] = max(out[c], share)
+    return out
+
+
+def fits_columns(
+    positions: Mapping[str, Position],
+    need: Mapping[str, float],
+    columns: int,
+    room: float,
+    gap: float,
+    floor: float,
+) -> bool:
+    """Whether ``positions`` flowed into ``columns`` columns (:func:`flow_grid`) fit
+    ``room`` px (the gaps between columns, ``gap`` each, left out) with every column
+    as wide as the widest need in it (:func:`column_needs`): in equal columns or in
+    columns weighted by their needs (:func:`weighted_widths`). Word order's
+    A | B | out_B - out_A rows on stage at 1920 x 1080 / 150 %: the 3 x 3 grids need
+    the smallest plot (450 px), the 3 x 16 differences 638 px for their values; in
+    equal columns they took two columns of 935 px, the rows broken up."""
+    where = flow_grid(positions, columns)
+    needs = column_needs(where, need)
+    free = room - gap * (len(needs) - 1)
+    if max(needs, default=0.0) * len(needs) <= free:  # equal columns do
+        return True
+    return weighted_widths(where, need, free, floor) is not None
+
+
+def weighted_widths(
+    positions: Mapping[str, Position], need: Mapping[str, float], room: float, floor: float
+) -> list[float] | None:
+    """Widths (px) for the columns of a laid-out grid that share ``room`` px (gaps left
+    out) in proportion to their needs (:func:`column_needs`, at least ``floor``), so
+    that a column whose panels need more (a 16-column grid's values) is wider than one
+    that needs only the smallest plot (a 3 x 3 grid's). ``None`` (equal columns) when
+    the columns need the same, when their needs do not fit, or when a row's panels
+    that need no more than ``floor`` would differ in width (A's and B's matrices in
+    one row, the differences in another: the matrices stay alike). ``None`` too when
+    equal columns give each its need (ALiBi's course grid beside three plots keeps
+    its equal column)."""
+    needs = column_needs(positions, need, floor)
+    total = sum(needs)
+    if len(needs) < 2 or total > room or max(needs) * len(needs) <= room:
+        return None
+    widths = [room * n / total for n in needs]
+    rows: dict[int, list[float]] = {}
+    for key, (row, col, rs, cs) in positions.items():
+        if cs == 1 and need.get(key, 0.0) <= floor:
+            for r in range(row, row + rs):
+                rows.setdefault(r, []).append(widths[col])
+    if any(max(w) - min(w) > 1.0 for w in rows.values()):
+        return None
+    return widths
 
 
 def side_column(positions: Mapping[str, Position]) -> set[str]:

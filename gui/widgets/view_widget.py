@@ -39,9 +39,11 @@ from gui.widgets.grid_flow import (
     Position,
     balance_rows,
     columns_for,
+    fits_columns,
     flow_grid,
     grid_columns,
     min_panel_size,
+    weighted_widths,
 )
 from gui.widgets.line_box import LineBox
 
@@ -187,6 +189,7 @@ class ViewWidget(QtWidgets.QWidget):
         self._idle_text = self.HOVER_HINT  # status when not over data
         self._hover_hint = True  # the hint is for the lecturer: hidden while presenting
         self._columns = 0  # plot columns the grid is laid out in (0: the view's own)
+        self._needs: dict[str, float] = {}  # each panel's width need (_index_needs)
         self._presenting = False
         self._lead_note = ""  # an image's first note (see show_notes_line)
         # Live frames skip the plots scrolled out of sight (see show_data_steps): their
@@ -548,6 +551,14 @@ class ViewWidget(QtWidgets.QWidget):
             self.scroll_area.width() - self.scroll_area.verticalScrollBar().sizeHint().width() - 12
         )
 
+    def _grid_room(self) -> tuple[float, float]:
+        """The plots' width in the grid (the grid's margins left out, the gaps between
+        columns not) and the gap between two columns, px."""
+        layout = self.canvas.ci.layout
+        left, _top, right, _bottom = layout.getContentsMargins()
+        gap = max(layout.horizontalSpacing(), 0.0)
+        return self._plot_width() - 2 * self.canvas.frameWidth() - left - right, gap
+
     def fitting_columns(self, grid: int, min_width: float = 0.0) -> int:
         """How many of ``grid`` plot columns fit the width the plots have now (``grid``
         while the view has no size yet), each at least the smallest legible plot and
@@ -558,27 +569,60 @@ class ViewWidget(QtWidgets.QWidget):
             return grid
         columns = columns_for(width, grid, self.panel_size()[0])
         if min_width > 0 and columns > 1:
-            layout = self.canvas.ci.layout
-            left, _top, right, _bottom = layout.getContentsMargins()
-            gap = max(layout.horizontalSpacing(), 0.0)
-            inner = width - 2 * self.canvas.frameWidth() - left - right
+            inner, gap = self._grid_room()
             while columns > 1 and (inner - gap * (columns - 1)) / columns < min_width:
                 columns -= 1
         return columns
 
     def _columns_now(self, positions: dict[str, Position], panels: Sequence[Panel]) -> int:
-        return self.fitting_columns(grid_columns(positions), self._index_need(panels))
+        """The plot columns that fit (:meth:`fitting_columns`) and in which every small
+        grid among ``panels`` has its :meth:`_index_needs`: in equal columns or in
+        columns weighted by their needs (:func:`fits_columns`, :meth:`_weigh_columns`);
+        fewer, wider columns only when neither fits."""
+        self._needs = needs = self._index_needs(panels)
+        grid = grid_columns(positions)
+        width = self._plot_width()
+        if width <= 0 or not self.isVisible():  # laid out when shown (see showEvent)
+            return grid
+        floor = self.panel_size()[0]
+        columns = columns_for(width, grid, floor)
+        if columns > 1 and any(n > 0 for n in needs.values()):
+            inner, gap = self._grid_room()
+            while columns > 1 and not fits_columns(positions, needs, columns, inner, gap, floor):
+                columns -= 1
+        return columns
 
-    def _index_need(self, panels: Sequence[Panel]) -> float:
-        """The width (px) a plot column needs for every small grid among ``panels`` to
-        label each of its columns (:func:`index_width`; a panel spanning columns shares
-        its need among them): the grid drops to fewer, wider columns rather than leave
-        indices out."""
+    def _index_needs(self, panels: Sequence[Panel]) -> dict[str, float]:
+        """The plot width (px) each small grid among ``panels`` needs to label each of
+        its columns and print its values (:func:`index_width`); 0 for other panels."""
         font = current_theme().font(TICK_PT)
-        return max(
-            (index_width(p, font, self._presenting) / max(p.col_span, 1) for p in panels),
-            default=0.0,
-        )
+        return {p.key: index_width(p, font, self._presenting) for p in panels}
+
+    def _weigh_columns(self) -> None:
+        """Give the grid's columns widths in proportion to their needs where these
+        differ (:func:`weighted_widths`, each column's minimum width): Word order's
+        out_B - out_A grids (16 columns of values) beside two 3 x 3 grids that need
+        only the smallest plot. Read from the plots shown where they are now (a focused
+        plot alone: none). Equal columns (no minimum) otherwise, hidden, or in one
+        column."""
+        layout = self.canvas.ci.layout
+        widths = None
+        if self.isVisible() and self._columns > 1:
+            cells = grid_positions(layout)
+            where = {  # the plots shown (or keeping their room), where they are now
+                key: cells[plot.plot]
+                for key, plot in self.plots.items()
+                if plot.plot in cells
+                and (plot.plot.isVisible() or plot.plot.sizePolicy().retainSizeWhenHidden())
+            }
+            if len(where) > 1:  # (one focused plot takes the whole grid)
+                inner, gap = self._grid_room()
+                room = inner - gap * (grid_columns(where) - 1)
+                widths = weighted_widths(where, self._needs, room, self.panel_size()[0])
+        for c in range(layout.columnCount()):
+            width = 0.0 if widths is None or c >= len(widths) else float(math.floor(widths[c]))
+            if layout.columnMinimumWidth(c) != width:  # (setting re-lays out)
+                layout.setColumnMinimumWidth(c, width)
 
     @property
     def scrolls(self) -> bool:
@@ -722,6 +766,7 @@ class ViewWidget(QtWidgets.QWidget):
         size (its row kept a line too few)."""
         self._fitting += 1  # (a scroll bar's range changing meanwhile waits for the end)
         try:
+            self._weigh_columns()
             if self._fit_rows():
                 self._fit_rows()
         finally:
