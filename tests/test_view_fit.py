@@ -18,6 +18,7 @@ from gui.widgets.grid_flow import (
     fits_columns,
     flow_grid,
     grid_columns,
+    keeps_rows,
     min_panel_size,
     weighted_widths,
 )
@@ -492,3 +493,12 @@ def test_columns_weighted_by_what_their_panels_need():
     assert weighted_widths(flow_grid(where, 2), need, 1300, 450) is None  # A ≠ B
     assert weighted_widths(three, {}, 1876, 450) is None  # nothing needs more: equal
     assert weighted_widths(three, need, 3 * 638, 450) is None  # equal columns do
+
+
+def test_rows_kept_whole_by_a_flow():
+    """Word order in three columns keeps each condition's A | B | differences row (the
+    layer plots beside them are a side column, moved below); in two columns the
+    differences go below A and B, in one everything does."""
+    where = _positions("permutation")
+    assert keeps_rows(where, 4) and keeps_rows(where, 3)
+    assert not keeps_rows(where, 2) and not keeps_rows(where, 1)

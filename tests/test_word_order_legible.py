@@ -203,13 +203,17 @@ def test_output_dimensions_read_from_the_back_row(studio, show_view, stage):
     assert problems == []
 
 
-def test_each_condition_reads_as_one_row_on_stage(studio, show_view):
-    """On stage at 1920 x 1080 / 150 % each condition's A matrix, B matrix and
-    out_B - out_A grid share one row, left to right (the grid's columns weighted by
-    what they need: the 16-column differences wider than the 3 x 3 matrices). The
-    differences' values took two equal plot columns there: A | B, and the differences
-    two rows below, the 3 x 3 matrices in 935 px columns."""
-    widget = _show(show_view, studio, "stage-1920x1080-150")
+def test_each_condition_reads_as_one_row(studio, show_view, case):
+    """On stage at 1920 x 1080 (150 % and 200 %) and in the window at 100 % each
+    condition's A matrix, B matrix and out_B - out_A grid share one row, left to right
+    (the grid's columns weighted by what they need: the 16-column differences wider
+    than the 3 x 3 matrices, these alike). The differences' values took two equal plot
+    columns there: A | B, and the differences two rows below (stage 150 %: 935 px
+    columns). A 1600 x 1000 window at 150 % has 1046 px for 360 + 360 + 638: one
+    column there."""
+    if case == "window-1600x1000-150":
+        pytest.skip("A, B and the differences do not fit one row (1358 of 1046 px)")
+    widget = _show(show_view, studio, case)
     problems = []
     for tag in ("none", "causal", "pe"):
         rects = [

@@ -80,6 +80,20 @@ def fits_columns(
     return weighted_widths(where, need, free, floor) is not None
 
 
+def keeps_rows(positions: Mapping[str, Position], columns: int) -> bool:
+    """Whether ``positions`` flowed into ``columns`` columns (:func:`flow_grid`) keep
+    each row of the grid in one row: the panels that start a row together still do
+    (a :func:`side_column` beside the rows left out). Word order in two columns put
+    each condition's out_B - out_A grid rows below its A and B matrices."""
+    where = flow_grid(positions, columns)
+    side = side_column(positions)
+    rows: dict[int, set[int]] = {}
+    for key, (row, _c, _rs, _cs) in positions.items():
+        if key not in side:
+            rows.setdefault(row, set()).add(where[key][0])
+    return all(len(now) == 1 for now in rows.values())
+
+
 def weighted_widths(
     positions: Mapping[str, Position], need: Mapping[str, float], room: float, floor: float
 ) -> list[float] | None:

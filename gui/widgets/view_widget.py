@@ -42,6 +42,7 @@ from gui.widgets.grid_flow import (
     fits_columns,
     flow_grid,
     grid_columns,
+    keeps_rows,
     min_panel_size,
     weighted_widths,
 )
@@ -190,6 +191,7 @@ class ViewWidget(QtWidgets.QWidget):
         self._hover_hint = True  # the hint is for the lecturer: hidden while presenting
         self._columns = 0  # plot columns the grid is laid out in (0: the view's own)
         self._needs: dict[str, float] = {}  # each panel's width need (_index_needs)
+        self._floor = 0.0  # the narrowest plot column the columns were fitted with
         self._presenting = False
         self._lead_note = ""  # an image's first note (see show_notes_line)
         # Live frames skip the plots scrolled out of sight (see show_data_steps): their
@@ -578,18 +580,34 @@ class ViewWidget(QtWidgets.QWidget):
         """The plot columns that fit (:meth:`fitting_columns`) and in which every small
         grid among ``panels`` has its :meth:`_index_needs`: in equal columns or in
         columns weighted by their needs (:func:`fits_columns`, :meth:`_weigh_columns`);
-        fewer, wider columns only when neither fits."""
+        fewer, wider columns only when neither fits.
+
+        Presenting, where the needs took columns that the smallest plot leaves and the
+        fewer columns break the grid's rows up, while as many as that plot leaves keep
+        them whole with the plots beside the wider column at the window's smallest
+        plot (without :data:`grid_flow.PRESENT_WIDTH_FACTOR`), the rows are kept: Word order on
+        stage at 1920 x 1080 / 200 % (its 3 x 3 matrices at 600 px and the differences
+        at 838 px do not fit 1870 px; at 480 px they do) took two columns, each
+        condition's differences two rows below its matrices."""
         self._needs = needs = self._index_needs(panels)
+        self._floor = floor = self.panel_size()[0]
         grid = grid_columns(positions)
         width = self._plot_width()
         if width <= 0 or not self.isVisible():  # laid out when shown (see showEvent)
             return grid
-        floor = self.panel_size()[0]
-        columns = columns_for(width, grid, floor)
+        columns = top = columns_for(width, grid, floor)
         if columns > 1 and any(n > 0 for n in needs.values()):
             inner, gap = self._grid_room()
             while columns > 1 and not fits_columns(positions, needs, columns, inner, gap, floor):
                 columns -= 1
+            if self._presenting and columns < top and not keeps_rows(positions, columns):
+                plain = min_panel_size(current_theme().ui_scale)[0]
+                for more in range(top, columns, -1):
+                    if keeps_rows(positions, more) and fits_columns(
+                        positions, needs, more, inner, gap, plain
+                    ):
+                        self._floor, columns = plain, more
+                        break
         return columns
 
     def _index_needs(self, panels: Sequence[Panel]) -> dict[str, float]:
@@ -618,11 +636,16 @@ class ViewWidget(QtWidgets.QWidget):
             if len(where) > 1:  # (one focused plot takes the whole grid)
                 inner, gap = self._grid_room()
                 room = inner - gap * (grid_columns(where) - 1)
-                widths = weighted_widths(where, self._needs, room, self.panel_size()[0])
+                widths = weighted_widths(where, self._needs, room, self._floor)
+        changed = False
         for c in range(layout.columnCount()):
             width = 0.0 if widths is None or c >= len(widths) else float(math.floor(widths[c]))
             if layout.columnMinimumWidth(c) != width:  # (setting re-lays out)
                 layout.setColumnMinimumWidth(c, width)
+                changed = True
+        if changed:  # the rows are fitted to the plots' widths (titles wrap to them)
+            layout.activate()
+            self._settle()
 
     @property
     def scrolls(self) -> bool:
@@ -786,6 +809,8 @@ class ViewWidget(QtWidgets.QWidget):
             self.canvas.setMinimumHeight(0)
             return False
         min_w, min_h = self.panel_size()
+        if 0 < self._floor < min_w:  # columns fitted to a narrower plot (_columns_now)
+            min_w = self._floor
         columns = max(layout.columnCount(), 1)
         left, margin_top, right, margin_bottom = layout.getContentsMargins()
         gap = max(layout.horizontalSpacing(), 0.0)
