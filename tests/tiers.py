@@ -1,10 +1,11 @@
-"""The two tiers of the test suite (see "Tests" in the README).
+"""The two tiers of the test suite (see the README's Quick start).
 
 The gating suite, the README's test command that CI runs on every change, keeps every
 test's behaviour with at least one case. Tests and cases marked ``full`` repeat a
 behaviour the gate already checks over more views, window sizes, UI scales or themes
 (the exhaustive sweeps); they run with ``pytest --full`` (``.ci/full``: nightly and
-before a release), and pytest's summary counts them as deselected otherwise.
+before a release); otherwise they are deselected (``pytest --collect-only -q`` counts
+them; with ``-n`` the workers deselect them and the summary does not).
 """
 
 from __future__ import annotations
