@@ -9,6 +9,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("PE_STUDIO_NO_SETTINGS", "1")
 
 import pytest
+from live_frames import held_drags
 from pytestqt.qtbot import QtBot
 from tiers import gate_cover, gate_items, set_full_run
 from window_reuse import reused_window, reused_window_holder  # noqa: F401  (fixtures)
@@ -225,3 +226,20 @@ def _no_mouse_button_left_held():
         "QGuiApplication.mouseButtons()); released now. Deliver clicks as the window "
         "system does (tests/qt_events.py, e.g. double_click) or release what you press"
     )
+
+
+# Fixtures of one shared window: a window reused across modules keeps the pause it was
+# built with, so a test drawing in one leaves the real 150 ms pause in place.
+SHARED_WINDOWS = {"window", "win", "studio", "shared_window", "stage_window", "fresh_window"}
+
+
+@pytest.fixture
+def drags_end_when_the_test_says(request):  # type: ignore[no-untyped-def]
+    """For a module's tests (``pytestmark = pytest.mark.usefixtures(...)``): views the
+    test builds end a drag when the test ends it (``finish_live_frame(s)``), not on the
+    150 ms full-quality timer (:func:`live_frames.held_drags`)."""
+    if SHARED_WINDOWS & set(request.fixturenames):
+        yield
+        return
+    with held_drags():
+        yield

@@ -14,6 +14,8 @@ from core.viewdata import Panel
 from gui.plotting.plot_data import color_levels
 from gui.render.cell_values import format_cell
 
+pytestmark = pytest.mark.usefixtures("drags_end_when_the_test_says")
+
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
 

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 import numpy as np
 import pyqtgraph as pg
 import pytest
+from live_frames import held_drags
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.viewdata import ComputeContext
@@ -21,6 +22,9 @@ from core.views import VIEWS
 from gui.plotting.panel_extras import HaloText
 from gui.render.fast_curve import FastCurveItem
 from gui.render.line_item import LineGroup, LineItem
+
+pytestmark = pytest.mark.usefixtures("drags_end_when_the_test_says")
+
 
 SPEC = VIEWS["clock"]
 
@@ -33,7 +37,8 @@ def compute(**changes):
 def clock_widget(qapp):
     from gui.widgets.view_widget import ViewWidget
 
-    widget = ViewWidget(SPEC)
+    with held_drags():
+        widget = ViewWidget(SPEC)
     widget.resize(1100, 700)
     widget.show_data(compute(m=2.0))
     widget.canvas.grab()

@@ -23,6 +23,8 @@ from core.views import VIEWS
 from gui.render.line_item import LineItem
 from gui.theme import set_theme
 
+pytestmark = pytest.mark.usefixtures("drags_end_when_the_test_says")
+
 SPEC = VIEWS["compare"]
 
 

@@ -19,6 +19,8 @@ from gui.render.fast_curve import FastCurveItem
 from gui.render.line_item import LineItem
 from gui.theme import set_theme
 
+pytestmark = pytest.mark.usefixtures("drags_end_when_the_test_says")
+
 SPEC = VIEWS["learned"]
 
 

@@ -12,6 +12,8 @@ from core.views import get_view
 from gui.render.fast_axis import FastAxisItem, run_title_refits
 from gui.render.settle import SettleStats
 
+pytestmark = pytest.mark.usefixtures("drags_end_when_the_test_says")
+
 _layout_of = QtWidgets.QGraphicsWidget.layout
 
 
