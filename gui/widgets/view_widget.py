@@ -561,20 +561,13 @@ class ViewWidget(QtWidgets.QWidget):
         gap = max(layout.horizontalSpacing(), 0.0)
         return self._plot_width() - 2 * self.canvas.frameWidth() - left - right, gap
 
-    def fitting_columns(self, grid: int, min_width: float = 0.0) -> int:
+    def fitting_columns(self, grid: int) -> int:
         """How many of ``grid`` plot columns fit the width the plots have now (``grid``
-        while the view has no size yet), each at least the smallest legible plot and
-        ``min_width`` px wide (a plot's own width: the grid's margins and the gaps
-        between its columns left out)."""
+        while the view has no size yet), each at least the smallest legible plot."""
         width = self._plot_width()
         if width <= 0 or not self.isVisible():  # laid out when shown (see showEvent)
             return grid
-        columns = columns_for(width, grid, self.panel_size()[0])
-        if min_width > 0 and columns > 1:
-            inner, gap = self._grid_room()
-            while columns > 1 and (inner - gap * (columns - 1)) / columns < min_width:
-                columns -= 1
-        return columns
+        return columns_for(width, grid, self.panel_size()[0])
 
     def _columns_now(self, positions: dict[str, Position], panels: Sequence[Panel]) -> int:
         """The plot columns that fit (:meth:`fitting_columns`) and in which every small
