@@ -28,6 +28,7 @@ from core.params import Param, ParamModel
 from core.schedule import EASES, MODES, check_sweep, progress_at, round_half_up, value_at
 from gui.lecture.deck import DeckController
 from gui.theme import current_theme
+from gui.widgets.float_field import FloatField
 from gui.widgets.wheel_guard import guard_wheel
 from gui.window.protocol import StudioWindow
 
@@ -181,10 +182,11 @@ class SweepController(QtCore.QObject):
         self.combo.setMinimumContentsLength(12)
         self.combo.currentIndexChanged.connect(self._combo_changed)
         self.combo_fit = ComboFit(self.combo)  # its longest label reads whole
-        self.start_spin = QtWidgets.QDoubleSpinBox(box)
+        # the swept parameter's values as the panel shows them ("10000", not "10000.0000")
+        self.start_spin = FloatField(box)
         self.start_spin.setObjectName("sweep-start")
         self.start_spin.setToolTip("Value at the start of the animation")
-        self.end_spin = QtWidgets.QDoubleSpinBox(box)
+        self.end_spin = FloatField(box)
         self.end_spin.setObjectName("sweep-end")
         self.end_spin.setToolTip("Value at the end of the animation")
         for spin, key in ((self.start_spin, "start"), (self.end_spin, "end")):

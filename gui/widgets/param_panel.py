@@ -14,6 +14,7 @@ from typing import Any
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.params import Param, ParamError
+from gui.widgets.float_field import FloatField
 from gui.widgets.slider_scale import (
     PAGE_POSITIONS,
     SLIDER_STEPS,
@@ -111,13 +112,16 @@ class ParamRow:
             self.scale = None
             self.slider.setRange(0, SLIDER_STEPS)
         self.fscale = FloatScale(float(p.minimum), float(p.maximum), p.log_scale, p.decimals)
+        spin: QtWidgets.QSpinBox | QtWidgets.QDoubleSpinBox
         if p.kind == "int":
             spin = QtWidgets.QSpinBox(parent)
             spin.setRange(int(p.minimum), int(p.maximum))
             spin.setSingleStep(int(p.step or 1))
             spin.valueChanged.connect(lambda v: self.state.set_param(p.name, int(v)))
         else:
-            spin = QtWidgets.QDoubleSpinBox(parent)
+            # its value's shortest text ("10000", "0.5"; a QDoubleSpinBox padded it to
+            # "10000.0000"), rounded to the model's decimals, at the padded text's width
+            spin = FloatField(parent)
             spin.setDecimals(p.decimals)
             spin.setRange(float(p.minimum), float(p.maximum))
             spin.setSingleStep(float(p.step or 0.1))

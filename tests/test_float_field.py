@@ -1,0 +1,182 @@
+"""Float parameter fields show the value as the model holds it, at its decimals, in the
+shortest text ("10000", "0.5"), not padded to the decimals as a QDoubleSpinBox pads it
+("10000.0000", "0.5000"): the panel, the presentation strip and the Animation box
+(:mod:`gui.widgets.float_field`). Typing, stepping, undo, rounding, the fields' widths and
+the scene files stay as they were."""
+
+from __future__ import annotations
+
+import json
+
+from PySide6 import QtCore, QtWidgets
+from qt_events import wheel_down
+from tiers import FULL
+
+from gui.lecture.stage_strip import ParamStrip, StageControls
+from gui.widgets.float_field import FloatField, trimmed
+
+Key = QtCore.Qt.Key
+Mod = QtCore.Qt.KeyboardModifier
+
+
+def _rope(studio):
+    studio.set_view("rope")
+    state = studio.states["rope"]
+    state.reset()
+    return state, studio.panels["rope"]
+
+
+def _focus(window, qtbot, widget) -> None:
+    window.activateWindow()
+    widget.setFocus(QtCore.Qt.FocusReason.MouseFocusReason)
+    qtbot.waitUntil(lambda: QtWidgets.QApplication.focusWidget() is widget, timeout=2000)
+
+
+def _typed(window, qtbot, field, text: str) -> None:
+    """``text`` typed over the field's value, then Enter."""
+    _focus(window, qtbot, field)
+    field.selectAll()
+    qtbot.keyClicks(field, text)
+    qtbot.keyClick(field, Key.Key_Return)
+
+
+def _shows_whole(field: QtWidgets.QAbstractSpinBox) -> bool:
+    """Whether the field's text reads whole: painted with the cursor at its end, its
+    line edit has not scrolled the text (a field too narrow scrolls, and the first
+    digits are cut: "9999999.9999" read "999999.9999" at the width of "10000000").
+    QLineEdit scrolls when it paints; the start's cursor shows how far it scrolled."""
+    edit = field.lineEdit()
+    edit.end(False)
+    edit.grab()  # paints: scrolled so that the end shows
+    edit.home(False)
+    scrolled = edit.cursorRect().x()
+    edit.grab()  # scrolled back to the start
+    return edit.cursorRect().x() == scrolled
+
+
+def test_trimmed_in_other_locales():
+    c, german = QtCore.QLocale.c(), QtCore.QLocale(QtCore.QLocale.Language.German)
+    assert trimmed("10000.0000", c) == "10000" and trimmed("0.5000", c) == "0.5"
+    assert trimmed("0.0001", c) == "0.0001" and trimmed("10000", c) == "10000"  # 0 decimals
+    assert trimmed("-0.0000", c) == "0" and trimmed("-2.5000", c) == "-2.5"
+    assert trimmed("0,5000", german) == "0,5" and trimmed("10000,0000", german) == "10000"
+
+
+def test_fields_show_the_value_as_the_model_holds_it(studio):
+    state, panel = _rope(studio)
+    fields = (QtWidgets.QAbstractSpinBox, QtWidgets.QLineEdit)
+    text = {n: r.editor.text() for n, r in panel.rows.items() if isinstance(r.editor, fields)}
+    assert text["base"] == "10000"  # was "10000.0000"
+    assert text["factor"] == "4" and text["partial_rotary_factor"] == "1"
+    assert text["mscale"] == "0" and text["xpos_scale_base"] == "512"
+    for name, value, shown in [
+        ("partial_rotary_factor", 0.5, "0.5"),
+        ("mscale", 0.0001, "0.0001"),
+        ("beta_slow", 0.1, "0.1"),
+        ("base", 10_000_000.0, "10000000"),
+        ("base", 1_234_567.8912, "1234567.8912"),
+        # more digits than the model's four decimals: rounded as before, model unchanged
+        ("partial_rotary_factor", 0.123456, "0.1235"),
+        ("factor", 2.00004, "2"),
+    ]:
+        assert state.set_param(name, value, merge=False)
+        assert panel.rows[name].editor.text() == shown, name
+        assert state.values[name] == value
+    # the presentation strip builds its fields with the panel's rows
+    strip = ParamStrip(state, "m")
+    try:
+        assert strip.rows["base"].editor.text() == "1234567.8912"
+        assert strip.rows["partial_rotary_factor"].editor.text() == "0.1235"
+        state.reset()
+        assert strip.rows["base"].editor.text() == "10000"
+    finally:
+        strip.deleteLater()
+    # the Animation box's range of a float parameter
+    sweep = studio.lecture.sweep
+    sweep.choose("base")
+    assert (sweep.start_spin.text(), sweep.end_spin.text()) == ("10000", "10000000")
+    sweep.choose("m")
+    assert sweep.start_spin.text() == str(state.values["m"])  # an integer: as before
+
+
+def test_typing_stepping_and_undo(studio, qtbot):
+    state, panel = _rope(studio)
+    base = panel.rows["base"].editor
+    _typed(studio, qtbot, base, "12345.5")
+    assert state.values["base"] == 12345.5 and base.text() == "12345.5"
+    assert not base.hasFocus()  # Enter handed the keyboard back to the stage
+    qtbot.keyClick(QtWidgets.QApplication.focusWidget(), Key.Key_Z, Mod.ControlModifier)
+    assert state.values["base"] == 10000.0 and base.text() == "10000"
+    _typed(studio, qtbot, base, "20000")
+    assert state.values["base"] == 20000.0 and base.text() == "20000"
+    # arrow keys, Page Up and the wheel step by the model's step (1000) in clean texts
+    _focus(studio, qtbot, base)
+    qtbot.keyClick(base, Key.Key_Up)
+    assert state.values["base"] == 21000.0 and base.text() == "21000"
+    qtbot.keyClick(base, Key.Key_PageUp)
+    assert state.values["base"] == 31000.0 and base.text() == "31000"
+    wheel_down(base)
+    assert state.values["base"] == 30000.0 and base.text() == "30000"
+    fraction = panel.rows["partial_rotary_factor"].editor
+    _typed(studio, qtbot, fraction, "0.25")
+    assert state.values["partial_rotary_factor"] == 0.25 and fraction.text() == "0.25"
+    qtbot.keyClick(QtWidgets.QApplication.focusWidget(), Key.Key_Z, Mod.ControlModifier)
+    assert state.values["partial_rotary_factor"] == 1.0 and fraction.text() == "1"
+    # a fifth decimal is refused while typing, as before
+    _typed(studio, qtbot, fraction, "0.12345")
+    assert state.values["partial_rotary_factor"] == 0.1234 and fraction.text() == "0.1234"
+    state.reset()
+
+
+def test_fields_keep_room_for_their_longest_value(studio):
+    state, panel = _rope(studio)
+    for name, row in panel.rows.items():
+        if not isinstance(row.editor, FloatField):
+            continue
+        plain = QtWidgets.QDoubleSpinBox(panel)  # as the field was: its hints are kept
+        plain.setDecimals(row.editor.decimals())
+        plain.setRange(row.editor.minimum(), row.editor.maximum())
+        try:
+            assert row.editor.sizeHint() == plain.sizeHint(), name
+            assert row.editor.minimumSizeHint() == plain.minimumSizeHint(), name
+        finally:
+            plain.deleteLater()
+    base = panel.rows["base"].editor
+    state.set_param("base", 9_999_999.9999, merge=False)
+    assert base.text() == "9999999.9999" and _shows_whole(base)
+    state.reset()
+
+
+@FULL  # the gate checks the strip's texts (ParamStrip) and the hints at 100 %
+def test_strip_in_presentation_at_200_percent(studio):
+    state, _panel = _rope(studio)
+    display = studio.lecture.display
+    display.present_scale = 2.0
+    display.enter_presentation(fullscreen=False)
+    try:
+        assert studio.wait_idle()
+        controls = studio.feature(StageControls)
+        controls.show_strip()
+        assert studio.wait_idle()
+        fields = controls.strip.rows
+        assert fields["base"].editor.text() == "10000"
+        assert fields["partial_rotary_factor"].editor.text() == "1"
+        state.set_param("base", 1_234_567.8912, merge=False)
+        assert fields["base"].editor.text() == "1234567.8912"
+        assert _shows_whole(fields["base"].editor)
+    finally:
+        display.leave_presentation()
+        state.reset()
+
+
+def test_scene_files_keep_the_typed_value(studio, qtbot, tmp_path):
+    state, panel = _rope(studio)
+    _typed(studio, qtbot, panel.rows["base"].editor, "12345.5")
+    path = tmp_path / "scene.json"
+    assert studio.lecture.deck.save_current_scene(path)
+    assert json.loads(path.read_text(encoding="utf-8"))["params"]["base"] == 12345.5
+    state.reset()
+    assert panel.rows["base"].editor.text() == "10000"
+    assert studio.lecture.deck.open_scene(path)
+    assert state.values["base"] == 12345.5 and panel.rows["base"].editor.text() == "12345.5"
+    state.reset()
