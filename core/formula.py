@@ -53,10 +53,12 @@ __all__ = [
     "Script",
     "Sqrt",
     "Text",
+    "approx",
     "escape",
     "glyph_text",
     "label_markup",
     "label_rich_text",
+    "number",
     "parse",
     "plain_text",
     "rich_text",
@@ -106,6 +108,47 @@ _BREAK = re.compile(r" {2,}")
 
 class FormulaError(ValueError):
     """Malformed markup (a view's bug: the message names the markup)."""
+
+
+def number(value: float) -> str:
+    """A parameter's value as a formula shows it: its shortest exact decimals, never an
+    exponent nor padding ("10000", "1000000" for CodeLlama's and Qwen2's rope_theta,
+    "500000", "0.5", "1234567.8912"), where ``f"{value:g}"`` wrote "1e+06" and
+    "1.23457e+06" (the latter not even the value). The parameter fields write the same
+    (:class:`gui.widgets.float_field.FloatField`).
+
+    Examples
+    --------
+    >>> number(1e6), number(10000.0), number(0.5), number(1234567.8912), number(-0.0)
+    ('1000000', '10000', '0.5', '1234567.8912', '0')
+    """
+    if value == 0:
+        return "0"
+    text = repr(float(value))
+    if "e" not in text and "E" not in text:
+        whole, _, frac = text.partition(".")
+        return whole if frac.strip("0") == "" else f"{whole}.{frac.rstrip('0')}"
+    from decimal import Decimal
+
+    text = format(Decimal(repr(float(value))), "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def approx(value: float, digits: int = 3) -> str:
+    """A derived value to ``digits`` significant digits as formula markup: ``g``
+    formatting, with a power of ten set as one ("2.65·10^{6}", not "2.65e+06").
+
+    Examples
+    --------
+    >>> approx(2652213.3), approx(6.2832), approx(1.5e-7, 2)
+    ('2.65·10^{6}', '6.28', '1.5·10^{−7}')
+    """
+    text = f"{value:.{digits}g}"
+    mantissa, e, exponent = text.partition("e")
+    if not e:
+        return text
+    power = int(exponent)
+    return f"{mantissa}·10^{{{'−' if power < 0 else ''}{abs(power)}}}"
 
 
 def escape(text: str) -> str:

@@ -234,8 +234,10 @@ def test_rendered_formula_sets_scripts_above_and_below_the_line(window, qapp):
     layout = label.formula_layout()
     margin = label.MARGIN
     pieces = layout.text_pieces()
-    sups = layout.text_pieces("sup")  # the exponent −2i/32, in runs: −2, i, /32
-    assert "".join(t for t, _, _ in sups) == "−2i/32"
+    # the exponent −2i/32, in runs: −2, i, /32; then the longest wavelength's 10^{4}
+    sups = layout.text_pieces("sup")
+    assert "".join(t for t, _, _ in sups) == "−2i/324"
+    sups = sups[:3]
     sup = (sups[0][1].united(sups[-1][1]), sups[0][2])
     base = next((r, y) for t, r, y in pieces if t.endswith("10000"))
     omega = next((r, y) for t, r, y in pieces if t == "ω")
@@ -310,3 +312,31 @@ def test_plain_text_of_edge_terms_is_the_whole_markups(markup):
     from core.formula import plain_text_nodes
 
     assert plain_text(markup) == plain_text_nodes(parse(markup))
+
+
+# ----------------------------------------------------------------------------- values
+def test_number_writes_a_parameter_exactly_without_an_exponent():
+    from core.formula import number
+
+    assert [number(v) for v in (1e6, 500000.0, 10000.0, 0.5, 1e-4, 1234567.8912, -0.0)] == [
+        "1000000",
+        "500000",
+        "10000",
+        "0.5",
+        "0.0001",
+        "1234567.8912",
+        "0",
+    ]
+
+
+@pytest.mark.parametrize("base", [1e6, 1234567.8912])
+def test_a_large_base_is_written_out_in_every_formula(base):
+    """CodeLlama's and Qwen2's rope_theta is 10⁶: the formula line said "1e+06^{−2i/d}",
+    and for 1234567.8912 "1.23457e+06", not even the value a lecturer typed."""
+    views = [v for v in VIEW_IDS if "base" in get_view(v).model.names]
+    assert len(views) >= 5
+    text = f"{base:.10g}"
+    for view_id in views:
+        data = _data(view_id, base=base)
+        assert text in data.formula, (view_id, data.formula)
+        assert "e+" not in data.formula, (view_id, data.formula)

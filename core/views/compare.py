@@ -15,7 +15,7 @@ from core.alibi import (
     kerple_power_bias,
     sandwich_bias,
 )
-from core.formula import plain_text
+from core.formula import number, plain_text
 from core.learned import learned_table_rows
 from core.memory import check_allocation
 from core.params import Param, ParamModel
@@ -442,7 +442,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     m = alibi_slopes(params["heads"])
     formula = (  # core.formula markup; two spaces separate terms
         f"sinusoidal \\frac{{Σ_i cos(Δω_i)}}{{d/2}};  RoPE mean_i cos(Δθ_i),  θ_i = "
-        f"{params['base']:g}^{{−2i/{params['d_model'] - params['d_model'] % 2}}};  "
+        f"{number(params['base'])}^{{−2i/{params['d_model'] - params['d_model'] % 2}}};  "
         f"ALiBi exp(−mΔ),  m_1 = {m[0]:.4g}, m̄ = {m.mean():.4g};  learned table "
         f"{t} × d;  T5 bucket(−Δ),  Shaw clip(−Δ, ±{SHAW_K}) + {SHAW_K}"
     )

@@ -17,7 +17,7 @@ from core.attention import (
     tokenize,
     toy_attention,
 )
-from core.formula import plain_text
+from core.formula import number, plain_text
 from core.memory import check_allocation
 from core.params import Param, ParamModel
 from core.viewdata import (
@@ -376,9 +376,9 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         )
     d, base = params["d_model"], params["base"]
     enters = {
-        "sinusoidal": f"x = emb + PE (d={d}, base {base:g})",
+        "sinusoidal": f"x = emb + PE (d={d}, base {number(base)})",
         "learned": f"x = emb + 0.5·E[p] (random table, d={d})",
-        "rope": f"q, k rotated by p·θ_i  (θ_i = {base:g}^{{−2i/{d - d % 2}}})",
+        "rope": f"q, k rotated by p·θ_i  (θ_i = {number(base)}^{{−2i/{d - d % 2}}})",
         "alibi": f"scores − {TOY_ALIBI_SLOPE:g}·|i − j|",
     }[method]
     formula = (  # core.formula markup; two spaces separate terms

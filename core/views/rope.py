@@ -13,7 +13,7 @@ from typing import Any, Literal, NamedTuple
 import numpy as np
 
 from core import tablecache
-from core.formula import plain_text
+from core.formula import number, plain_text
 from core.memory import check_allocation
 from core.params import Param, ParamModel
 from core.rope import (
@@ -719,12 +719,12 @@ def _image_panels(params: Mapping[str, Any]) -> tuple[list[Panel], str]:
         )
         text = (
             f"\\text{{M-RoPE}} (head\\_dim {d_img}):  pair i turns by t·θ_i, h·θ_i or w·θ_i by section:  "
-            f"{turned.replace(', ', ',  ')};  θ_i = {params['base']:g}^{{−2i/{d_img}}}"
+            f"{turned.replace(', ', ',  ')};  θ_i = {number(params['base'])}^{{−2i/{d_img}}}"
         )
     else:
         text = (
             f"2-D RoPE (head\\_dim {d_img}):  pairs 0..{d_img // 4 - 1} turn by row·θ_j,  pairs "
-            f"{d_img // 4}..{d_img // 2 - 1} by col·θ_j,  θ_j = {params['base']:g}^{{−4j/{d_img}}}"
+            f"{d_img // 4}..{d_img // 2 - 1} by col·θ_j,  θ_j = {number(params['base'])}^{{−4j/{d_img}}}"
         )
     return panels, text
 
@@ -1116,7 +1116,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         "llama3": ",  Llama 3.1 bands  (kept / blended / divided by factor)",
     }[kind]
     formula = (  # core.formula markup; two spaces separate terms
-        f"R_p rotates pair i = dims (a_i, b_i) by p·θ_i,  θ_i = {params['base']:g}"
+        f"R_p rotates pair i = dims (a_i, b_i) by p·θ_i,  θ_i = {number(params['base'])}"
         f"^{{−2i/{d_rot}}}{scale_txt};  pair {pair}: m·θ = {m}·{theta:.6g} = "
         f"{m * theta:.6g} rad;  ⟨R_m q, R_n k⟩ depends on m − n = {m - n} only"
     )

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from core.formula import plain_text
+from core.formula import approx, number, plain_text
 from core.memory import check_allocation
 from core.params import Param, ParamModel
 from core.sinusoidal import (
@@ -392,8 +392,8 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     pairs = -(-d // 2)  # ω_0 .. ω_{pairs−1}; ω_1 exists from d = 3 on
     omega1 = f", ω_1 = {base ** (-2.0 / d):.4g}" if pairs >= 2 else ""
     formula = (  # core.formula markup; two spaces separate terms
-        f"PE[p, 2i] = sin(p·ω_i),  PE[p, 2i+1] = cos(p·ω_i),  ω_i = {base:g}^{{−2i/{d}}}"
-        f"   → ω_0 = 1{omega1},  wavelengths {wl[0]:.3g} … {wl[-1]:.3g}"
+        f"PE[p, 2i] = sin(p·ω_i),  PE[p, 2i+1] = cos(p·ω_i),  ω_i = {number(base)}^{{−2i/{d}}}"
+        f"   → ω_0 = 1{omega1},  wavelengths {approx(wl[0])} … {approx(wl[-1])}"
     )
     extra, extra_notes = sum_panels(params)
     panels += extra
