@@ -439,6 +439,27 @@ def test_permutation_verdicts():
     assert "they differ" in shuffled.verdict
 
 
+def test_permutation_explanation_names_its_plots_by_their_titles():
+    """The explanation points at plots by the titles the audience reads, which hold in
+    every layout (1-4 plot columns with the window, the UI scale and the stage): no
+    "(top row)" or "(bottom right)", which named the wrong plots in narrower layouts,
+    and every name it quotes is in a plot's title for each position method."""
+    from core.views.permutation import METHOD_NAMES, METHODS
+
+    text = VIEWS["permutation"].explanation
+    assert re.findall(r"\b(?:top|bottom|middle|left|right|above|below)\b", text, re.I) == []
+    quoted = re.findall(r"(?<!\w)'([^']+?)'(?!\w)", text)
+    names = [q for q in quoted if q != "treats tokens independently"]  # (the course's)
+    assert len(names) >= 5, quoted
+    missing = []
+    for method in METHODS:
+        titles = [p.title.lower() for p in view("permutation", method=method).panels]
+        missing += [(method, q) for q in names if not any(q.lower() in t for t in titles)]
+        if not any(METHOD_NAMES[method].lower() in t for t in titles):  # "titled with
+            missing.append((method, METHOD_NAMES[method]))  # the position method"
+    assert missing == []
+
+
 def test_permutation_panels_equal_core():
     data = view(
         "permutation",

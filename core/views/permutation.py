@@ -100,21 +100,28 @@ MODEL = ParamModel(
 SMOLLM3_LAYERS, LLAMA4_LAYERS = 36, 48  # SmolLM3-3B; Llama 4 Scout (HF config defaults)
 NOPE_QUERIES = 64  # query positions in the causal-NoPE panel
 
+# The plots are named by their titles, which every layout shows: the grid is 1-4 plot
+# columns wide with the window, the UI scale and the stage, so "top row" or "bottom
+# right" named the wrong plot in all but the widest (tests check each quoted name
+# against the titles).
 EXPLANATION = (
     "Self-attention without positions and without a mask treats a sentence as a bag of "
     "words: reorder the words and the attention weights and outputs are reordered in "
     "exactly the same way (it is permutation-equivariant), so 'dog bites man' and 'man "
-    "bites dog' are indistinguishable (top row). Decoders such as GPT, LLaMA and Mistral "
-    "use a causal mask, and the mask alone already leaks order: the first word sees only "
-    "itself, so its output is its own value vector (middle row). Give the head positions "
-    "and the outputs change too (bottom row); a symmetric distance bias such as ALiBi's "
-    "−m·|i−j| only sees distances, so a sentence and its exact reversal still look the same. "
+    "bites dog' are indistinguishable (the plots titled 'no positions': out_B − out_A is "
+    "0 up to rounding). Decoders such as GPT, LLaMA and Mistral use a causal mask, and "
+    "the mask alone already leaks order: the first word sees only itself, so its output "
+    "is its own value vector ('causal mask, no positions'). Give the head positions and "
+    "the outputs change too (the plots titled with the position method); a symmetric "
+    "distance bias such as ALiBi's −m·|i−j| only sees distances, so a sentence and its "
+    "exact reversal still look the same. "
     "The course says self-attention 'treats tokens independently': it does not — every "
     "output row mixes the value vectors of all the tokens it attends to (each weight row "
-    "spreads over every key); what it cannot see without positions is their order. The "
-    "middle row is a NoPE layer: SmolLM3 and Llama 4 use one every 4th layer (right), and "
-    "under the causal mask even equal scores tell query i where it is: it spreads its "
-    "weight over i + 1 keys (bottom right)."
+    "spreads over every key); what it cannot see without positions is their order. "
+    "'Causal mask, no positions' is a NoPE layer: SmolLM3 and Llama 4 use one every 4th "
+    "layer ('RoPE (1) or NoPE (0) per layer'), and under the causal mask even equal "
+    "scores tell query i where it is: it spreads its weight over i + 1 keys "
+    "('Causal NoPE')."
 )
 
 RUNS = (  # (tag, method or None for the selected one, causal)
