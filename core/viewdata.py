@@ -140,6 +140,12 @@ class Panel:
         Decimals a small grid prints its non-integer values with (``None``, the default:
         three significant digits, two decimals below 1). Word order's differences print
         one ("-0.4"): "-0.41" did not fit their cells on stage and none printed.
+    layout_columns
+        A heatmap whose number of columns follows a slider: the view's plots are laid
+        out (plot columns and their widths) as if it had this many columns, each
+        labelled and with its values, whatever it has now (``None``: as many as it
+        has). Word order's differences have d columns (2-256): laid out for their own,
+        dragging d moved the plots between 3 and 4 plot columns and back.
     """
 
     key: str
@@ -175,6 +181,7 @@ class Panel:
     missing: str = ""
     square: bool | None = None
     cell_decimals: int | None = None
+    layout_columns: int | None = None
     bands: list[Band] = field(default_factory=list)
 
     def data_table(self) -> tuple[list[str], np.ndarray]:

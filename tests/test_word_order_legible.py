@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pyqtgraph as pg
 import pytest
+from live_frames import held_drags
 from PySide6 import QtGui, QtWidgets
 
 from gui.render.cell_values import least_pt
@@ -235,3 +236,40 @@ def test_each_condition_reads_as_one_row(studio, show_view, case):
         > a
         == pytest.approx(widget.plots["weights_b_none"].plot.width(), abs=1)
     )
+
+
+def test_dragging_d_keeps_the_plot_columns(studio, show_view):
+    """Dragging "Model width d" on stage (1920 x 1080, 150 %) leaves every plot in its
+    plot column, as wide as it was: the grid is laid out for the default d's 16
+    differences whatever d is. Laid out for d's own, the grid took 4 plot columns for
+    d = 2-9, 3 for 10-16 and 4 again from 17 (no values printed): the plots jumped
+    while the lecturer dragged."""
+    from core.viewdata import ComputeContext
+    from core.views import VIEWS
+
+    widget = _show(show_view, studio, "stage-1920x1080-150")
+    spec, shown = VIEWS["permutation"], widget.data
+
+    def columns() -> tuple[int, dict[str, tuple[int, int]]]:
+        widget.canvas.ci.layout.activate()
+        rects = {k: p.plot.sceneBoundingRect() for k, p in widget.plots.items()}
+        return widget.columns, {k: (round(r.left()), round(r.width())) for k, r in rects.items()}
+
+    before = columns()
+    moved = {}
+    try:
+        with held_drags():
+            for d in (4, 12, 17, 64):
+                params = spec.model.validate({**shown.params, "d_model": d})
+                widget.show_data(spec.compute(params, ComputeContext()), live=True)
+                now = columns()
+                if now[0] != before[0] or any(
+                    abs(a - b) > 1
+                    for k, (left, width) in now[1].items()
+                    for a, b in zip((left, width), before[1][k], strict=True)
+                ):
+                    moved[d] = now
+    finally:
+        widget.finish_live_frame()
+        widget.show_data(shown)
+    assert moved == {}, before

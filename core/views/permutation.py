@@ -97,6 +97,7 @@ MODEL = ParamModel(
     ),
 )
 
+D_LAYOUT = int(MODEL["d_model"].default)  # d the plot grid is laid out for (16 values)
 SMOLLM3_LAYERS, LLAMA4_LAYERS = 36, 48  # SmolLM3-3B; Llama 4 Scout (HF config defaults)
 NOPE_QUERIES = 64  # query positions in the causal-NoPE panel
 
@@ -379,6 +380,9 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
                 col=2,
                 square=False,  # words × dimensions: as tall as the plot, not a sliver
                 cell_decimals=1,  # ("-0.41" did not fit its cells on stage: none printed)
+                # laid out for the default d whatever d is: dragging d through 10-17
+                # moved the plots between 3 and 4 plot columns and back
+                layout_columns=D_LAYOUT,
             )
         )
     d, base = params["d_model"], params["base"]

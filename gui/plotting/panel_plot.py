@@ -322,8 +322,16 @@ def index_width(panel: Panel, font: QtGui.QFont, stage: bool = False) -> float:
     panels. Word order's 3 × 16 output grids at 1280 × 720, 100 %, on stage had
     10.7 px columns in four plot columns: "10", "12" and "14" were left out. On
     ``stage`` the labels' smallest size is the stage's (:func:`index_tick_scales`).
-    A small grid's data is at least as wide as its values need (:func:`value_width`)."""
+    A small grid's data is at least as wide as its values need (:func:`value_width`).
+
+    A panel with ``layout_columns`` (Word order's d differences) is measured as if it
+    had that many columns (``0 … n - 1``) of values as wide as its colour levels print
+    (:func:`value_width`), whatever it has now: the plot columns and their widths stay
+    as they are while a slider changes its columns."""
     texts = _index_texts(panel, panel.x_coords, 1)
+    reserve = panel.layout_columns
+    if reserve is not None and panel.kind == "heatmap":
+        texts = _INDEX_TEXTS[reserve] if 1 < reserve <= MAX_CELLS else ()
     if not texts:
         return 0.0
     fixed, per_pt = INDEX_GRID_ROOM
@@ -348,16 +356,23 @@ def value_width(panel: Panel) -> float:
     panels. The course grid's "-10" at 1920 x 1080, 300 %, on stage needs 44 px cells:
     its 12 columns had 38.5 px. Word order's 3 × 16 differences ("-0.4") need 25.8 px
     columns at 150 %: they had 25.4 px on stage (1920 x 1080) and 19.5 px in a
-    1600 x 1000 window (13.9 of 17.2 px at 100 %), and printed no value."""
+    1600 x 1000 window (13.9 of 17.2 px at 100 %), and printed no value.
+
+    A panel with ``layout_columns`` and ``levels`` is measured in that many columns of
+    its levels' texts ("-2.7" for ±2.7), whatever its values and columns are now."""
     image = panel.image
     if panel.kind != "heatmap" or image is None or image.ndim != 2:
         return 0.0
-    if max(image.shape) > MAX_CELLS:
+    shape = image.shape
+    if panel.layout_columns is not None and panel.levels is not None:
+        image = np.array([panel.levels], dtype=float)  # the widest values it may print
+        shape = (shape[0], panel.layout_columns)
+    if max(shape) > MAX_CELLS:
         return 0.0
     font_pt = current_theme().font_pt(VALUE_PT)
     array = np.ascontiguousarray(image)
-    square = square_by_default(panel, image.shape)
-    key = (array.tobytes(), array.shape, array.dtype.str, font_pt, panel.cell_decimals, square)
+    square = square_by_default(panel, shape)
+    key = (array.tobytes(), shape, array.dtype.str, font_pt, panel.cell_decimals, square)
     width = _VALUE_WIDTHS.get(key)
     if width is None:
         if len(_VALUE_WIDTHS) >= 256:
@@ -365,7 +380,7 @@ def value_width(panel: Panel) -> float:
         texts = grid_texts(array, panel.cell_decimals)
         cell_w, cell_h = legible_cell(texts, font_pt) if texts else (0.0, 0.0)
         cell = max(cell_w, cell_h) if square else cell_w
-        width = _VALUE_WIDTHS[key] = array.shape[1] * cell
+        width = _VALUE_WIDTHS[key] = shape[1] * cell
     return width
 
 
