@@ -12,7 +12,7 @@ import pytest
 from live_frames import held_drags
 from PySide6 import QtGui, QtWidgets
 
-from gui.render.cell_values import least_pt
+from gui.render.cell_values import STAGE_VALUE_PT, least_pt
 from gui.render.fast_axis import WORD_TICK_SCALES, FastAxisItem, hide_spare_axes, make_axes
 
 MATRICES = [f"weights_{s}_{tag}" for tag in ("none", "causal", "pe") for s in ("a", "b")]
@@ -20,6 +20,7 @@ DIFFS = ["diff_none", "diff_causal", "diff_pe"]
 CASES = {  # (window size, UI scale, presenting)
     "window-1600x1000-100": ((1600, 1000), 1.0, False),
     "window-1600x1000-150": ((1600, 1000), 1.5, False),
+    "stage-1920x1080-100": ((1920, 1080), 1.0, True),
     "stage-1920x1080-150": ((1920, 1080), 1.5, True),
     "stage-1920x1080-200": ((1920, 1080), 2.0, True),
 }
@@ -82,7 +83,9 @@ def test_differences_print_their_values(studio, show_view, case):
     stage at 200 %; with one, "-0.4" still needed 25.8 px columns at 150 % and had 25.4
     on stage (1920 x 1080) and 19.5 in the window (17.2 of 13.9 at 100 %): none printed
     there. The grid now takes fewer, wider plot columns for them (as for their
-    indices)."""
+    indices). On stage they print at 8 pt or more: at 1920 x 1080 / 100 % four equal
+    plot columns gave them 18.9 px cells, 6 pt values; the columns are weighted for
+    8 pt there (the differences' 711 px, 11.5 pt; the matrices' 387 px)."""
     widget = _show(show_view, studio, case)
     problems = []
     for key in DIFFS:
@@ -102,6 +105,8 @@ def test_differences_print_their_values(studio, show_view, case):
             font = plot.cells.value_font()
             if font is None or font.pointSizeF() < least_pt(plot.cells.font_pt):
                 problems.append(f"{key}: values below the legible size")
+            elif CASES[case][2] and font.pointSizeF() < STAGE_VALUE_PT:
+                problems.append(f"{key}: {font.pointSizeF()} pt on stage")
     assert problems == []
 
 

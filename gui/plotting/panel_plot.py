@@ -313,7 +313,9 @@ _INDEX_TEXTS = [tuple(str(i) for i in range(n)) for n in range(MAX_CELLS + 1)]
 _COORD_TEXTS: dict[tuple[int, int, str, bytes], tuple[str, ...]] = {}
 
 
-def index_width(panel: Panel, font: QtGui.QFont, stage: bool = False) -> float:
+def index_width(
+    panel: Panel, font: QtGui.QFont, stage: bool = False, value_pt: float = 0.0
+) -> float:
     """The plot width (px) in which a small heatmap labels every one of its columns
     (:func:`index_ticks`) at the smallest size index labels take
     (:func:`gui.render.fast_axis.index_label_pitch` in tick ``font``; on ``stage`` with
@@ -322,7 +324,8 @@ def index_width(panel: Panel, font: QtGui.QFont, stage: bool = False) -> float:
     panels. Word order's 3 × 16 output grids at 1280 × 720, 100 %, on stage had
     10.7 px columns in four plot columns: "10", "12" and "14" were left out. On
     ``stage`` the labels' smallest size is the stage's (:func:`index_tick_scales`).
-    A small grid's data is at least as wide as its values need (:func:`value_width`).
+    A small grid's data is at least as wide as its values need (:func:`value_width`,
+    at ``value_pt`` or more where given).
 
     A panel with ``layout_columns`` (Word order's d differences) is measured as if it
     had that many columns (``0 … n - 1``) of values as wide as its colour levels print
@@ -342,13 +345,13 @@ def index_width(panel: Panel, font: QtGui.QFont, stage: bool = False) -> float:
     # sizes take up the padding (Word order's grids keep their plot columns).
     pad = WORD_ROOM_PAD if stage else 1.0
     labels = pad * len(texts) * index_label_pitch(font, texts, stage=stage)
-    return max(labels, padded_span(value_width(panel))) + room
+    return max(labels, padded_span(value_width(panel, value_pt))) + room
 
 
-_VALUE_WIDTHS: dict[tuple[bytes, tuple[int, ...], str, float, int | None, bool], float] = {}
+_VALUE_WIDTHS: dict[tuple[bytes, tuple[int, ...], str, float, int | None, bool, float], float] = {}
 
 
-def value_width(panel: Panel) -> float:
+def value_width(panel: Panel, value_pt: float = 0.0) -> float:
     """The data width (px) a small heatmap needs to print its values
     (:func:`gui.render.cell_values.legible_cell`, at the value size the UI scale asks
     for): its columns times the cell, a square grid's square, a words × dimensions
@@ -358,7 +361,8 @@ def value_width(panel: Panel) -> float:
     columns at 150 %: they had 25.4 px on stage (1920 x 1080) and 19.5 px in a
     1600 x 1000 window (13.9 of 17.2 px at 100 %), and printed no value.
 
-    A panel with ``layout_columns`` and ``levels`` is measured in that many columns of
+    ``value_pt``: the values at that size or more (:func:`legible_cell`'s
+    ``at_least``). A panel with ``layout_columns`` and ``levels`` is measured in that many columns of
     its levels' texts ("-2.7" for ±2.7), whatever its values and columns are now."""
     image = panel.image
     if panel.kind != "heatmap" or image is None or image.ndim != 2:
@@ -372,13 +376,14 @@ def value_width(panel: Panel) -> float:
     font_pt = current_theme().font_pt(VALUE_PT)
     array = np.ascontiguousarray(image)
     square = square_by_default(panel, shape)
-    key = (array.tobytes(), shape, array.dtype.str, font_pt, panel.cell_decimals, square)
+    decimals = panel.cell_decimals
+    key = (array.tobytes(), shape, array.dtype.str, font_pt, decimals, square, value_pt)
     width = _VALUE_WIDTHS.get(key)
     if width is None:
         if len(_VALUE_WIDTHS) >= 256:
             _VALUE_WIDTHS.clear()
         texts = grid_texts(array, panel.cell_decimals)
-        cell_w, cell_h = legible_cell(texts, font_pt) if texts else (0.0, 0.0)
+        cell_w, cell_h = legible_cell(texts, font_pt, value_pt) if texts else (0.0, 0.0)
         cell = max(cell_w, cell_h) if square else cell_w
         width = _VALUE_WIDTHS[key] = shape[1] * cell
     return width

@@ -29,6 +29,10 @@ from gui.render.view_box import ViewOverlay
 
 MAX_CELLS = 16  # grids up to 16 × 16 print their values
 MIN_PT = 6.0  # smaller value text is not drawn (unreadable; nor under half the wanted size)
+#: value text (pt) a grid's plot column is widened for on stage where the room allows
+#: (:meth:`gui.widgets.view_widget.ViewWidget._weigh_columns`): 6 pt is read from the
+#: first rows only (Word order's differences on stage at 1920 x 1080 / 100 %)
+STAGE_VALUE_PT = 8.0
 MAX_RUNS = 4096  # more masked runs than this: the fill alone marks them (no hatching)
 MASKED_TEXT = "−∞"
 MAX_POLYGONS = 64  # staircases up to this many are built as a polygon each (pixel_path)
@@ -60,11 +64,14 @@ def value_fit(texts: Iterable[str], font: QtGui.QFont) -> tuple[float, float]:
     return widest + GAP_EM * em, metrics.capHeight() + HEIGHT_EM * em
 
 
-def legible_cell(texts: Iterable[str], font_pt: float) -> tuple[float, float]:
+def legible_cell(
+    texts: Iterable[str], font_pt: float, at_least: float = 0.0
+) -> tuple[float, float]:
     """The smallest cell (width, height in px) in which ``texts`` print at all: at
-    :func:`least_pt` of ``font_pt`` (a view gives a small grid at least that room)."""
+    :func:`least_pt` of ``font_pt`` (a view gives a small grid at least that room), or
+    at ``at_least`` pt where that is larger (not above ``font_pt``)."""
     font = QtGui.QFont()
-    font.setPointSizeF(least_pt(font_pt))
+    font.setPointSizeF(max(least_pt(font_pt), min(at_least, font_pt)))
     return value_fit(texts, font)
 
 

@@ -22,6 +22,7 @@ from core.views import get_view
 from gui.plotting.layout_check import text_lines
 from gui.plotting.panel_plot import TICK_PT, PanelPlot, index_width
 from gui.plotting.word_breaks import breakable, unbroken
+from gui.render.cell_values import STAGE_VALUE_PT
 from gui.render.fast_axis import (
     REFIT_ROUNDS,
     FastAxisItem,
@@ -191,6 +192,7 @@ class ViewWidget(QtWidgets.QWidget):
         self._hover_hint = True  # the hint is for the lecturer: hidden while presenting
         self._columns = 0  # plot columns the grid is laid out in (0: the view's own)
         self._needs: dict[str, float] = {}  # each panel's width need (_index_needs)
+        self._weights: dict[str, float] = {}  # the needs its columns are weighted by
         self._floor = 0.0  # the narrowest plot column the columns were fitted with
         self._presenting = False
         self._lead_note = ""  # an image's first note (see show_notes_line)
@@ -583,6 +585,9 @@ class ViewWidget(QtWidgets.QWidget):
         at 838 px do not fit 1870 px; at 480 px they do) took two columns, each
         condition's differences two rows below its matrices."""
         self._needs = needs = self._index_needs(panels)
+        # on stage the columns are weighted for values at STAGE_VALUE_PT where the room
+        # allows (the column count is not: it asks only that they print)
+        self._weights = self._index_needs(panels, STAGE_VALUE_PT) if self._presenting else needs
         self._floor = floor = self.panel_size()[0]
         grid = grid_columns(positions)
         width = self._plot_width()
@@ -603,17 +608,20 @@ class ViewWidget(QtWidgets.QWidget):
                         break
         return columns
 
-    def _index_needs(self, panels: Sequence[Panel]) -> dict[str, float]:
+    def _index_needs(self, panels: Sequence[Panel], value_pt: float = 0.0) -> dict[str, float]:
         """The plot width (px) each small grid among ``panels`` needs to label each of
-        its columns and print its values (:func:`index_width`); 0 for other panels."""
+        its columns and print its values (:func:`index_width`; at ``value_pt`` or more
+        where given); 0 for other panels."""
         font = current_theme().font(TICK_PT)
-        return {p.key: index_width(p, font, self._presenting) for p in panels}
+        return {p.key: index_width(p, font, self._presenting, value_pt) for p in panels}
 
     def _weigh_columns(self) -> None:
         """Give the grid's columns widths in proportion to their needs where these
         differ (:func:`weighted_widths`, each column's minimum width): Word order's
         out_B - out_A grids (16 columns of values) beside two 3 x 3 grids that need
-        only the smallest plot. Read from the plots shown where they are now (a focused
+        only the smallest plot. On stage the needs are for values at
+        :data:`STAGE_VALUE_PT` or more: at 1920 x 1080 / 100 % equal columns gave the
+        differences 18.9 px cells, 6 pt values (8 pt needs 23.6 px). Read from the plots shown where they are now (a focused
         plot alone: none). Equal columns (no minimum) otherwise, hidden, or in one
         column."""
         layout = self.canvas.ci.layout
@@ -629,7 +637,7 @@ class ViewWidget(QtWidgets.QWidget):
             if len(where) > 1:  # (one focused plot takes the whole grid)
                 inner, gap = self._grid_room()
                 room = inner - gap * (grid_columns(where) - 1)
-                widths = weighted_widths(where, self._needs, room, self._floor)
+                widths = weighted_widths(where, self._weights, room, self._floor)
         changed = False
         for c in range(layout.columnCount()):
             width = 0.0 if widths is None or c >= len(widths) else float(math.floor(widths[c]))
