@@ -70,6 +70,8 @@ def test_stage_drag_strokes_2px_and_settles_to_the_same_picture(qapp):
         widget.resize(1800, 1300)
         widget.show()
         widget.show_data(compute(seq_len=512))
+        for _ in range(3):  # the shown widget's posted layout and resize events: settled
+            qapp.processEvents()
         settled = widget.canvas.grab().toImage()
         FastCurveItem._strokes = counted
         widget.show_data(compute(seq_len=500), live=True)
