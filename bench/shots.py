@@ -32,7 +32,8 @@ Usage::
     QT_QPA_PLATFORM=xcb DISPLAY=:12 python bench/shots.py -o /tmp/shots --scenes 5,11
 
 ``--scenes`` takes ``all`` (default), ``none`` or 1-based scene numbers; ``--views``
-``all`` (default), ``none`` or view ids; ``--no-png`` only prints the findings. The
+``all`` (default), ``none`` or view ids; ``--no-png`` only prints the findings;
+``--titles`` prints every plot's title as wrapped (its lines). The
 script exits 0 unless it crashes; ``--strict`` exits 1 when any shot has a finding.
 Headless (``offscreen``) unless ``QT_QPA_PLATFORM`` is set (``xcb`` under Xvfb).
 """
@@ -249,6 +250,25 @@ def layout_info(window) -> str:
     return text
 
 
+def title_lines(window) -> list[str]:
+    """Each visible plot's title as wrapped on screen: ``key: line | line`` (``--titles``:
+    compare a wrap's line breaks and line counts before and after a change)."""
+    widget = window.views.get(window.current_view)
+    out = []
+    for key, plot in getattr(widget, "plots", {}).items():
+        item = plot.plot
+        if not item.isVisible() or not item.titleLabel.isVisible():
+            continue
+        shown = getattr(plot, "_shown_title", None) or ""
+        lines = [
+            QtGui.QTextDocumentFragment.fromHtml(line).toPlainText() for line in shown.split("<br>")
+        ]
+        lines = [line for line in lines if line.strip()]
+        if lines:
+            out.append(f"{key}: {len(lines)} lines: " + " | ".join(lines))
+    return out
+
+
 def findings(window) -> list[str]:
     """Every finding of the window as shown now (see the module docstring)."""
     qt = window
@@ -335,6 +355,9 @@ def shots(args: argparse.Namespace) -> Iterator[tuple[str, list[str]]]:
                     stem = f"{name}-{w}x{h}-{scale}-{mode}"
                     if not args.no_png:
                         window.grab().save(str(out / f"{stem}.png"))
+                    if getattr(args, "titles", False):
+                        for line in title_lines(window):
+                            print(f"  title {stem} {line}", flush=True)
                     yield f"{stem} [{layout_info(window)}]", findings(window)
     dispose_window(window)  # the caller releases it (release_windows) once this ends
 
@@ -349,6 +372,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scales", default=",".join(map(str, SCALES)), help="percent list")
     parser.add_argument("--modes", default=",".join(MODES), help="window,present")
     parser.add_argument("--no-png", action="store_true", help="findings only")
+    parser.add_argument("--titles", action="store_true", help="print the plots' title lines")
     parser.add_argument("--strict", action="store_true", help="exit 1 on any finding")
     args = parser.parse_args(argv)
     total = 0
