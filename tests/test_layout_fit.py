@@ -9,6 +9,7 @@ deck's scenes at the sizes, scales and modes of the issues' screenshots. Geometr
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -530,49 +531,80 @@ def test_small_grids_label_every_index_in_a_small_window(shared_window, qtbot):
 
 
 def _wrap_words(text: str, metrics, width: float) -> list[str]:
-    """The reference wrap :func:`gui.plotting.panel_plot.wrap_in` must agree with: every
-    candidate line measured whole (``text`` broken into lines no wider than ``width``
-    at the spaces of :func:`break_penalties`' best tier, a part too wide for a line
-    alone at its next best spaces, a word wider than that broken after its
-    punctuation), then a last line under six characters takes parts down from the
-    line before while it fits."""
-    from gui.plotting.panel_plot import _split_word, _units, break_penalties
+    """The reference wrap :func:`gui.plotting.panel_plot.wrap_in` must agree with: the
+    same breaks (:func:`gui.plotting.panel_plot.wrap_parts`) with every candidate line
+    measured whole (no estimate from the parts' advances), then a last line under six
+    characters takes parts down from the line before while it fits."""
+    from gui.plotting.panel_plot import _balance_last_line, _line, wrap_parts
 
-    lines: list[list[str]] = []
-
-    def wrap(words: list[str], penalties: list[int], tier: int) -> None:
-        for unit, unit_words, unit_penalties in _units(words, penalties, tier):
-            if lines and metrics.horizontalAdvance(" ".join([*lines[-1], unit])) <= width:
-                lines[-1].append(unit)
-            elif metrics.horizontalAdvance(unit) <= width:
-                lines.append([unit])
-            elif len(unit_words) > 1:
-                wrap(unit_words, unit_penalties, tier + 1)
-            else:
-                lines.extend([part] for part in _split_word(unit, metrics, width))
-
-    wrap(*break_penalties(text), 0)
-    while len(lines) > 1 and len(" ".join(lines[-1])) < 6 and len(lines[-2]) > 1:
-        last = [lines[-2][-1], *lines[-1]]
-        if metrics.horizontalAdvance(" ".join(last)) > width:
-            break
-        lines[-2:] = [lines[-2][:-1], last]
-    return [" ".join(line) for line in lines] or [""]
+    measure = metrics.horizontalAdvance
+    lines = wrap_parts(text, width, measure, measure, math.inf)
+    if len(lines) > 1:
+        _balance_last_line(lines, metrics, width)
+    return [_line(line) for line in lines] or [""]
 
 
-def test_a_word_wider_than_its_title_breaks_after_its_punctuation(qapp):
+def test_a_word_wider_than_its_title_breaks_after_an_operator_then_in_a_name(qapp):
+    """A word wider than its line breaks at its least bad places: after an operator
+    (which ends its line with its left operand), then inside a call's name, not inside
+    the call's brackets; a word with no such place keeps whole."""
     from PySide6 import QtGui
 
     from gui.plotting.panel_plot import wrap_in
 
     font = QtGui.QFont()
     metrics = QtGui.QFontMetricsF(font)
-    word = "−0.1·torch.arange(8),"
+    title = "bias = −0.1·torch.arange(8), [i, j]"
     width = metrics.horizontalAdvance("−0.1·torch.") + 1
-    lines = wrap_in(f"bias = {word} [i, j]", font, width)
-    assert "".join(lines[1:3]) == word  # broken, nothing lost
+    lines = wrap_in(title, font, width)
+    assert lines == ["bias =", "−0.1·torch.", "arange(8),", "[i, j]"]
     assert all(metrics.horizontalAdvance(line) <= width for line in lines)
+    width = metrics.horizontalAdvance("−0.1·torch.arange(") + 1  # the call fits a line
+    assert wrap_in(title, font, width) == ["bias = −0.1·", "torch.arange(8),", "[i, j]"]
     assert wrap_in("a b", font, 1.0) == ["a", "b"]  # no punctuation: whole words
+    assert wrap_in("x 10.125", font, 1.0) == ["x", "10.125"]  # a number keeps whole
+
+
+def test_alibi_course_toy_title_keeps_operators_and_calls_together(qapp):
+    """Found at 1920 x 1080, 100 % (the course toy's plot 182.8 px wide, 13 pt): ALiBi's
+    title wrapped "Course toy" / "(its 8 × 8 code): bias" / "=" / "−0.1·torch.arange(" /
+    "8), [i, j] = −0.1·j": a lone "=", the call torch.arange(8) split. An operator
+    stays with its left operand, a call breaks inside only where it alone is wider
+    than the line; as many lines as before."""
+    from PySide6 import QtGui
+
+    from gui.plotting.panel_plot import wrap_in
+
+    font = QtGui.QFont()
+    font.setPointSizeF(13.0)
+    title = "Course toy (its 8 × 8 code): bias = −0.1·torch.arange(8), [i, j] = −0.1·j"
+    for width in (180.9, 182.8):  # (the widths the plot took as the view settled)
+        assert wrap_in(title, font, width, scripts=True) == [
+            "Course toy",
+            "(its 8 × 8 code):",
+            "bias = −0.1·",
+            "torch.arange(8),",
+            "[i, j] = −0.1·j",
+        ], width
+    # wider: the equation's operand whole after "=", then the whole equation
+    assert wrap_in(title, font, 186.5, scripts=True) == [
+        "Course toy",
+        "(its 8 × 8 code):",
+        "bias =",
+        "−0.1·torch.arange(8),",
+        "[i, j] = −0.1·j",
+    ]
+    assert wrap_in(title, font, 200.0, scripts=True) == [
+        "Course toy",
+        "(its 8 × 8 code): bias =",
+        "−0.1·torch.arange(8),",
+        "[i, j] = −0.1·j",
+    ]
+    assert wrap_in(title, font, 248.8, scripts=True) == [
+        "Course toy (its 8 × 8 code):",
+        "bias = −0.1·torch.arange(8),",
+        "[i, j] = −0.1·j",
+    ]
 
 
 def test_titles_wrap_as_measured_whole_from_their_words_advances(qapp, monkeypatch):
@@ -691,10 +723,12 @@ def test_titles_break_outside_bracket_groups_and_beside_no_operator(qapp):
     """Found on stage (1280 × 720, 200 %): titles broke inside their groups
     ("softmax(q·k" / "√d)", "⟨PE_p," / "PE_q⟩", "Position table E (64" / "× 32, …")
     and beside an operator ("… score of query 8 =" / "c2c + …"). At every width at
-    which a group, or an operator with the words on either side, fits a line, it is
-    on one line; nothing is lost."""
+    which a group, a call, or an operator with the words on either side, fits a line,
+    it is on one line; an operator never starts a line where it fits on the line before
+    with its left operand, nor stands alone on one; nothing is lost."""
     from PySide6 import QtGui
 
+    from gui.plotting.line_breaks import OPERATOR_CHARS
     from gui.plotting.panel_plot import wrap_in
 
     font = QtGui.QFont()
@@ -704,12 +738,24 @@ def test_titles_break_outside_bracket_groups_and_beside_no_operator(qapp):
         "Attention weights softmax(q·k / √d) of query 3": ["softmax(q·k / √d)"],
         "Similarity ⟨PE_p, PE_q⟩ of positions p and q": ["⟨PE_p, PE_q⟩"],
         "Position table E (64 × 32, random init, seed 0)": ["(64 × 32, random init, seed 0)"],
-        "Course toy: bias = −0.1·torch.arange(8), [i, j] = −0.1·j": [
+        "Course toy (its 8 × 8 code): bias = −0.1·torch.arange(8), [i, j] = −0.1·j": [
+            "(its 8 × 8 code):",
             "bias = −0.1·torch.arange(8),",
+            "torch.arange(8),",
             "[i, j] = −0.1·j",
+            "[i, j]",
         ],
         "DeBERTa: score of query 8 = c2c + c2p + p2c": ["8 = c2c + c2p + p2c"],
+        "Pair 0, θ = 1: angle (m − n)·θ = (2 − 1)·1 = 1 rad → +57.3°": [
+            "(m − n)·θ",
+            "(2 − 1)·1",
+            "rad →",
+        ],
+        "weights w = nn.functional.softmax(scores, dim=−1) of each head": [
+            "softmax(scores, dim=−1)",  # (a call breaks in its name first)
+        ],
     }
+    operators = set(OPERATOR_CHARS) | {"−", "-", "|", ":"}
     for title, whole in cases.items():
         full = metrics.horizontalAdvance(title)
         for step in range(8, 41):
@@ -719,7 +765,14 @@ def test_titles_break_outside_bracket_groups_and_beside_no_operator(qapp):
             assert all(metrics.horizontalAdvance(line) <= width for line in lines if " " in line)
             for part in whole:
                 if metrics.horizontalAdvance(part) <= width:
-                    assert any(part in line for line in lines), (width, lines)
+                    assert any(part in line for line in lines), (width, part, lines)
+            for k, line in enumerate(lines):
+                assert line.strip() not in operators, (width, lines)  # (a lone operator)
+                first = line.split(" ")[0]
+                if k and set(first) <= operators:
+                    # an operator starts a line only if it does not fit with its operand
+                    together = f"{lines[k - 1].split(' ')[-1]} {first}"
+                    assert metrics.horizontalAdvance(together) > width, (width, lines)
 
 
 @FULL

@@ -7,7 +7,6 @@ keeps slider drags at display rate; a different shape rebuilds the items.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -21,6 +20,7 @@ from core.viewdata import Band, Panel
 from gui.plotting.cells import VALUE_PT, CellDisplay, square_by_default
 from gui.plotting.hover import HoverOverlay
 from gui.plotting.legend_strip import StripLegend
+from gui.plotting.line_breaks import FREE, break_points, units
 from gui.plotting.panel_extras import HaloText, PanelExtras
 from gui.plotting.plot_data import (
     MOVED,
@@ -68,77 +68,12 @@ TICK_PT = 11  # pt at 100 %: tick labels
 INDEX_GRID_ROOM = (38.0, 6.1)
 
 
-#: the punctuation a word too wide for its line breaks after (plot titles here, scene
-#: verdicts and headings in gui.plotting.word_breaks)
+#: the punctuation a scene verdict's or heading's long word breaks after
+#: (gui.plotting.word_breaks; a plot title breaks by gui.plotting.line_breaks)
 WORD_PUNCTUATION = "·.(,/_="
-_WORD_BREAKS = re.compile(  # a word's parts, each ending after its punctuation (ALiBi's
-    # "−0.1·torch.arange(8)," breaks after "·", ".")
-    f"[^{WORD_PUNCTUATION}]+[{WORD_PUNCTUATION}]*|[{WORD_PUNCTUATION}]+"
-)
-
-
-def _split_word(word: str, metrics: QtGui.QFontMetricsF | RichMetrics, width: float) -> list[str]:
-    """``word`` (wider than ``width``) as lines no wider than ``width`` where it can be
-    broken after punctuation; a part that cannot be broken keeps its width."""
-    lines: list[str] = []
-    for part in _WORD_BREAKS.findall(word):
-        if lines and metrics.horizontalAdvance(lines[-1] + part) <= width:
-            lines[-1] += part
-        else:
-            lines.append(part)
-    return lines or [word]
-
 
 _ADVANCES: dict[str, dict[str, float]] = {}  # font key -> word -> advance (px)
 _ADVANCES_MAX = 4096  # (words kept per font: cleared when full)
-
-_GROUPS = {")": "(", "]": "[", "⟩": "⟨"}  # a group's closing bracket -> its opening one
-_OPERATOR = re.compile(r"[=+−\-/·×*→←↔≤≥<>≈≠∝~|:]+")  # a word that is only an operator
-
-
-def break_penalties(text: str) -> tuple[list[str], list[int]]:
-    """``text``'s words (split at spaces) and, for each space between two of them, how
-    bad a line break there is: 0 a free break, +1 right next to an operator (a word
-    that is only ``=``, ``/``, ``·``, ``→``, …: a line ending in "=" or starting
-    with "/"), +2 inside a bracket group (``()``, ``[]``, ``⟨⟩``, matched: an
-    unmatched bracket makes no group). On stage "softmax(q·k / √d)" broke after
-    "softmax(q·k" and "⟨PE_p, PE_q⟩" after "⟨PE_p,"."""
-    words = text.split(" ")
-    inside = [0] * len(text)  # +1 at a group's opening bracket, -1 after its closing one
-    stack: list[tuple[str, int]] = []
-    for i, ch in enumerate(text):
-        if ch in "([⟨":
-            stack.append((ch, i))
-        elif ch in _GROUPS:
-            for depth in range(len(stack) - 1, -1, -1):  # its opening bracket, inner first
-                if stack[depth][0] == _GROUPS[ch]:
-                    inside[stack[depth][1]] += 1
-                    inside[i] -= 1
-                    del stack[depth:]
-                    break
-    depth, at, penalties = 0, 0, []
-    for k, word in enumerate(words[:-1]):
-        for i in range(at, at + len(word)):
-            depth += inside[i]
-        at += len(word) + 1  # (the space)
-        operator = bool(_OPERATOR.fullmatch(word) or _OPERATOR.fullmatch(words[k + 1]))
-        penalties.append((2 if depth > 0 else 0) + (1 if operator else 0))
-    return words, penalties
-
-
-def _units(
-    words: list[str], penalties: list[int], tier: int
-) -> list[tuple[str, list[str], list[int]]]:
-    """``words`` joined over the spaces worse than ``tier`` (no break there at this
-    tier): ``(text, its words, the penalties between them)`` of each unit."""
-    units: list[tuple[str, list[str], list[int]]] = []
-    first = 0
-    for k in range(len(words)):
-        if k == len(words) - 1 or penalties[k] <= tier:
-            part = words[first : k + 1]
-            units.append((" ".join(part), part, penalties[first:k]))
-            first = k + 1
-    return units
 
 
 _RICH_WIDTHS: dict[tuple[str, str], float] = {}  # (font key, text) -> rich_width
@@ -191,20 +126,22 @@ class RichMetrics:
 
 
 def wrap_in(text: str, font: QtGui.QFont, width: float, *, scripts: bool = False) -> list[str]:
-    """``text`` in ``font`` broken at spaces into lines no wider than ``width``, never
-    inside a bracket group or next to an operator where another break does
-    (:func:`break_penalties`: a part that does not fit a line alone is broken at its
-    next best spaces); a word wider than ``width`` is broken after its punctuation
-    (``·``, ``.``, ``(``, …) where it has some, else it gets a line of its own (at
-    1280 x 720, 300 %, ALiBi's "−0.1·torch.arange(8)," ran out of its plot over the
-    colour bar's labels). The lines are measured mostly from the advances of their
-    parts, kept per font.
+    """``text`` in ``font`` broken into lines no wider than ``width`` at its least bad
+    places (:mod:`gui.plotting.line_breaks`): at spaces, an operator kept with its left
+    operand ("bias =" / "−0.1·torch.arange(8),", never a lone "=") and a bracket group or
+    a call ("[i, j]", "torch.arange(8)") broken inside only where it alone is wider than
+    the line; a run of pieces too wide for a line alone is broken at the least bad
+    places inside it, down to the places inside a word (``−0.1·`` | ``torch.arange(8),``:
+    at 1280 x 720, 300 %, ALiBi's "−0.1·torch.arange(8)," ran out of its plot over the
+    colour bar's labels); a word with no place to break keeps its width. Nothing is
+    left out: the lines joined at their breaks (a space between words) are ``text``.
+    The lines are measured mostly from the advances of their parts, kept per font.
 
     A title that follows a slider (RoPE's plane: "… = (m − n)·θ = …") is wrapped on
     every frame of a drag, twice (shown, and for its row's room), each time measuring
     its growing lines anew (~0.1 ms a wrap). Its words mostly repeat from frame to
     frame. A line with a part added is as wide as its parts and spaces up to the
-    kerning at the spaces, well under a character: a line that clearly fits or
+    kerning at the joins, well under a character: a line that clearly fits or
     clearly does not is decided from those, one within a character of ``width``
     measured whole (the same lines as measuring every line whole: test_layout_fit's
     reference wrap).
@@ -225,60 +162,123 @@ def wrap_in(text: str, font: QtGui.QFont, width: float, *, scripts: bool = False
             found = known[part] = metrics.horizontalAdvance(part)
         return found
 
-    space = advance(" ")
     margin = max(metrics.averageCharWidth(), metrics.maxWidth() / 2, 1.0)
-
-    lines: list[list[str]] = []  # each line's parts (a break may go between two)
-    line_w = 0.0  # the last line's width as estimated (or measured)
-
-    def wrap(words: list[str], penalties: list[int], tier: int) -> None:
-        nonlocal line_w
-        for unit, unit_words, unit_penalties in _units(words, penalties, tier):
-            unit_w = advance(unit)
-            if lines:
-                wide = line_w + space + unit_w
-                if wide <= width - margin:
-                    fits = True
-                elif wide > width + margin:
-                    fits = False
-                else:
-                    wide = metrics.horizontalAdvance(" ".join([*lines[-1], unit]))
-                    fits = wide <= width
-                if fits:
-                    lines[-1].append(unit)
-                    line_w = wide
-                    continue
-            if unit_w > width and len(unit_words) > 1:
-                # too wide for a line alone: its parts at its next best breaks, the
-                # first of them on the line so far where they fit
-                wrap(unit_words, unit_penalties, tier + 1)
-            elif unit_w > width:
-                parts = _split_word(unit, metrics, width)
-                lines.extend([part] for part in parts)
-                line_w = metrics.horizontalAdvance(parts[-1])
-            else:
-                lines.append([unit])
-                line_w = unit_w
-
-    wrap(*break_penalties(text), 0)
+    lines = wrap_parts(text, width, advance, metrics.horizontalAdvance, margin)
     if len(lines) > 1:
         _balance_last_line(lines, metrics, width)
-    return [" ".join(line) for line in lines] or [""]
+    return [_line(line) for line in lines] or [""]
+
+
+def wrap_parts(
+    text: str,
+    width: float,
+    advance: Callable[[str], float],
+    measure: Callable[[str], float],
+    margin: float,
+) -> list[list[Part]]:
+    """:func:`wrap_in`'s lines of ``text`` as parts, before the last line is balanced: a
+    line's width is estimated from its parts' ``advance`` (kept) and measured whole
+    (``measure``) only where that is within ``margin`` of ``width`` (an infinite
+    ``margin``: every line measured whole, the tests' reference).
+
+    A run of pieces too wide for a line alone is broken at its least bad places, its
+    first part on the line so far where it fits, or on a line of its own where that
+    takes no more lines and breaks at better places: Compare's "Bias added to the
+    score" / "vs distance Δ" / "(ALiBi, KERPLE," / "Sandwich, FIRE)" rather than "… vs
+    distance Δ (ALiBi," / "KERPLE," / "…" (a free break for one inside the group), or
+    "DeBERTa: score of query" / "8 = c2c +" rather than "… query 8 =" / "c2c +"."""
+    space = advance(" ")
+    lines: list[list[Part]] = []  # each line's parts (a break may go between two)
+    state = [0.0]  # the last line's width as estimated (or measured)
+
+    def place(glue: str, text_u: str, penalty: int, unit_w: float) -> bool:
+        """Put a unit on the last line if it fits there (an empty last line: if it
+        fits a line)."""
+        if not lines:
+            return False
+        wide = state[0] + (space if glue and lines[-1] else 0.0) + unit_w
+        if wide > width + margin:
+            return False
+        if wide > width - margin:
+            wide = measure(_line([*lines[-1], (glue, text_u, 0)]))
+            if wide > width:
+                return False
+        lines[-1].append((glue, text_u, penalty))
+        state[0] = wide
+        return True
+
+    def wrap(
+        pieces: tuple[str, ...],
+        joins: tuple[str, ...],
+        penalties: tuple[int, ...],
+        tier: int,
+        first: tuple[str, int],
+    ) -> None:
+        for k, (unit, glue, penalty) in enumerate(units(pieces, joins, penalties, tier)):
+            text_u, unit_pieces, unit_joins, unit_penalties = unit
+            if k == 0:
+                glue, penalty = first  # (the join before the part this unit begins)
+            unit_w = advance(text_u)
+            if place(glue, text_u, penalty, unit_w):
+                continue
+            if unit_w <= width or not unit_penalties:
+                if lines and not lines[-1]:
+                    lines[-1].append((glue, text_u, penalty))
+                else:
+                    lines.append([(glue, text_u, penalty)])
+                state[0] = unit_w
+                continue
+            # too wide for a line alone: broken at its least bad places
+            inner = (unit_pieces, unit_joins, unit_penalties, min(unit_penalties))
+            if not lines or not lines[-1]:
+                wrap(*inner, (glue, penalty))
+                continue
+            count, before = len(lines), list(lines[-1])
+            wrap(*inner, (glue, penalty))  # its first part on the line so far
+            joined, joined_w = [list(line) for line in lines[count - 1 :]], state[0]
+            del lines[count:]
+            lines[-1][:] = before
+            lines.append([])  # on a line of its own
+            state[0] = 0.0
+            wrap(*inner, (glue, penalty))
+            own = sorted((line[0][2] for line in lines[count:]), reverse=True)
+            if len(own) > len(joined) - 1 or own >= sorted(
+                (line[0][2] for line in joined[1:]), reverse=True
+            ):
+                lines[count - 1 :] = joined
+                state[0] = joined_w
+
+    wrap(*break_points(text), FREE, ("", 0))
+    return lines
+
+
+#: a part of a wrapped line: (what joins it to the part before: " " or "", its text,
+#: the penalty of a break before it)
+Part = tuple[str, str, int]
+
+
+def _line(parts: list[Part]) -> str:
+    """A line's text: its parts joined (the first one's join left out)."""
+    return "".join(glue + text if k else text for k, (glue, text, _p) in enumerate(parts))
 
 
 SHORT_LAST_LINE = 6  # characters: a wrapped text's last line takes words down to this
 
 
 def _balance_last_line(
-    lines: list[list[str]], metrics: QtGui.QFontMetricsF | RichMetrics, width: float
+    lines: list[list[Part]], metrics: QtGui.QFontMetricsF | RichMetrics, width: float
 ) -> None:
     """Move parts of the line before down to a short last line of ``lines`` (each a list
     of the parts it may break between; under :data:`SHORT_LAST_LINE` characters) while
-    it still fits ``width`` and that line keeps a part: Relative's Transformer-XL title
-    at 1920 x 1080, 200 %, on stage ended in a line of its own holding "8"."""
-    while len(" ".join(lines[-1])) < SHORT_LAST_LINE and len(lines[-2]) > 1:
-        last = [lines[-2][-1], *lines[-1]]
-        if metrics.horizontalAdvance(" ".join(last)) > width:
+    it still fits ``width``, that line keeps a part and the new break is no worse than
+    the one it replaces: Relative's Transformer-XL title at 1920 x 1080, 200 %, on stage
+    ended in a line of its own holding "8"."""
+    while len(_line(lines[-1])) < SHORT_LAST_LINE and len(lines[-2]) > 1:
+        moved = lines[-2][-1]
+        if moved[2] > lines[-1][0][2]:
+            break  # (a worse break: inside a group, a word, after an operator)
+        last = [moved, *lines[-1]]
+        if metrics.horizontalAdvance(_line(last)) > width:
             break
         lines[-2:] = [lines[-2][:-1], last]
 
