@@ -775,6 +775,51 @@ def test_titles_break_outside_bracket_groups_and_beside_no_operator(qapp):
                     assert metrics.horizontalAdvance(together) > width, (width, lines)
 
 
+def test_text_qt_wraps_keeps_an_operator_with_its_left_operand(qapp):
+    """Axis titles and a view's verdicts are wrapped by Qt, at any space: on stage
+    (1920 × 1080, 150 %) Relative's DeBERTa axis title broke "relative position i − j
+    (query" / "− key)". Their operator words are glued to the words before them (a
+    no-break space), as a plot title breaks: at no width does a line start with one;
+    nothing is lost, and a verdict reads back as it was."""
+    from PySide6 import QtGui
+
+    from gui.plotting.panel_plot import axis_title_text
+    from gui.plotting.word_breaks import breakable, unbroken
+
+    font = QtGui.QFont()
+    font.setPointSize(18)
+    metrics = QtGui.QFontMetricsF(font)
+    operators = {"=", "−", "+", "·", "×", "→", "-", "/", "≤"}
+    for title in ("relative position i − j (query − key)", "score of query 8 = c2c + c2p"):
+        document = QtGui.QTextDocument()
+        document.setDefaultFont(font)
+        document.setDocumentMargin(0)
+        option = document.defaultTextOption()
+        option.setWrapMode(QtGui.QTextOption.WrapMode.WordWrap)
+        document.setDefaultTextOption(option)
+        document.setHtml(axis_title_text(title))
+        full = metrics.horizontalAdvance(title)
+        for step in range(4, 21):
+            document.setTextWidth(full * step / 20)
+            document.size()  # (laid out)
+            layout = document.firstBlock().layout()
+            text = document.firstBlock().text()
+            lines = [
+                text[
+                    layout.lineAt(k).textStart() : layout.lineAt(k).textStart()
+                    + layout.lineAt(k).textLength()
+                ]
+                .strip()
+                .replace("\u00a0", " ")
+                for k in range(layout.lineCount())
+            ]
+            assert " ".join(lines) == title, lines
+            assert not any(line.split(" ")[0] in operators for line in lines[1:]), lines
+    verdict = "bias = −0.1·j for every row, max_positions=64: no row"
+    assert "bias\u00a0= −0.1·j" in breakable(verdict)
+    assert unbroken(breakable(verdict)) == verdict
+
+
 @FULL
 def test_pe_dimensions_labelled_every_index_on_a_300_percent_stage(shared_window, qtbot):
     """Lecture deck scene 4 (PE of 16 dimensions) at 1920 × 1080, 300 %, on stage: the

@@ -135,6 +135,31 @@ def break_points(text: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[int
     return tuple(pieces), tuple(joins), tuple(penalties)
 
 
+NO_BREAK_SPACE = "\u00a0"
+
+
+def glue_operators(text: str) -> str:
+    """``text`` with a no-break space where :func:`break_points` glues two words (before
+    an operator word, after a first one): for a text Qt wraps itself at any space (an
+    axis title, a view's verdict) the same rule holds as for a plot title. Relative's
+    "relative position i − j (query − key)" broke "(query" / "− key)" on stage.
+
+    Examples
+    --------
+    >>> glue_operators("i − j (query − key)") == "i\u00a0− j (query\u00a0− key)"
+    True
+    """
+    if " " not in text:
+        return text
+    words = text.split(" ")
+    operator = [bool(_OPERATOR.fullmatch(word)) for word in words]
+    out = [words[0]]
+    for k in range(1, len(words)):
+        out.append(NO_BREAK_SPACE if operator[k] or (operator[0] and k == 1) else " ")
+        out.append(words[k])
+    return "".join(out)
+
+
 def join(pieces: list[str] | tuple[str, ...], joins: list[str] | tuple[str, ...]) -> str:
     """``pieces`` joined by ``joins`` (one fewer: what goes between two pieces)."""
     if not pieces:

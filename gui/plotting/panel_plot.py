@@ -20,7 +20,7 @@ from core.viewdata import Band, Panel
 from gui.plotting.cells import VALUE_PT, CellDisplay, square_by_default
 from gui.plotting.hover import HoverOverlay
 from gui.plotting.legend_strip import StripLegend
-from gui.plotting.line_breaks import FREE, break_points, units
+from gui.plotting.line_breaks import FREE, break_points, glue_operators, units
 from gui.plotting.panel_extras import HaloText, PanelExtras
 from gui.plotting.plot_data import (
     MOVED,
@@ -97,6 +97,14 @@ def rich_width(text: str, font: QtGui.QFont) -> float:
         document.setHtml(label_rich_text(text))
         width = _RICH_WIDTHS[key] = float(document.idealWidth())
     return width
+
+
+def axis_title_text(text: str) -> str:
+    """An axis title's rich text (:func:`core.formula.label_rich_text`), its operators
+    glued to the words before them (:func:`gui.plotting.line_breaks.glue_operators`):
+    Qt wraps an axis title at its spaces, and broke Relative's "relative position
+    i − j (query − key)" on stage as "(query" / "− key)"."""
+    return label_rich_text(glue_operators(text))
 
 
 def has_scripts(text: str) -> bool:
@@ -1473,7 +1481,7 @@ class PanelPlot(PanelExtras, CellDisplay):
             ("left", panel.y_label, y_label, panel.y_axis),
         ):
             if text != before:
-                self.plot.setLabel(name, label_rich_text(text), **style)
+                self.plot.setLabel(name, axis_title_text(text), **style)
                 self.plot.showAxis(name, shown)  # setLabel shows the axis
 
     def _apply_labels(self, panel: Panel, theme: Theme) -> None:
@@ -1482,8 +1490,8 @@ class PanelPlot(PanelExtras, CellDisplay):
             return
         self.restyles += 1
         # drawn as rich text: θ_i as θ with a subscript i (core.formula.label_rich_text)
-        self.plot.setLabel("bottom", label_rich_text(panel.x_label), **style)
-        self.plot.setLabel("left", label_rich_text(panel.y_label), **style)
+        self.plot.setLabel("bottom", axis_title_text(panel.x_label), **style)
+        self.plot.setLabel("left", axis_title_text(panel.y_label), **style)
         self.plot.showAxis("bottom", panel.x_axis)  # setLabel shows the axis
         self.plot.showAxis("left", panel.y_axis)
         for name in ("bottom", "left"):

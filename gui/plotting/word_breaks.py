@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import re
 
+from gui.plotting.line_breaks import NO_BREAK_SPACE, glue_operators
 from gui.plotting.panel_plot import WORD_PUNCTUATION
 
 ZERO_WIDTH_SPACE = "\u200b"
@@ -62,23 +63,29 @@ def breakable(text: str) -> str:
     """``text`` with break points in its long words (:data:`LONG_WORD` characters or
     more): a zero-width space after the punctuation inside them (``nn.Embedding(``,
     ``max_positions=64:``) and soft hyphens between the syllables of long runs of
-    letters (``interpolation``). Short words ("0.5", "x_p") keep whole. Works on plain
-    text and on escaped rich text alike (an entity such as ``&nbsp;`` has no long run
-    of letters).
+    letters (``interpolation``). Short words ("0.5", "x_p") keep whole. An operator
+    word stays with the word before it (a no-break space,
+    :func:`gui.plotting.line_breaks.glue_operators`: "bias =" / "−0.1·j", as a plot
+    title breaks). Works on plain text and on escaped rich text alike (an entity such
+    as ``&nbsp;`` has no long run of letters; an escaped operator, ``&lt;``, is not
+    glued).
 
     Examples
     --------
     >>> breakable("max_positions=64: no row") == "max_\\u200bpositions=\\u200b64: no row"
     True
     """
-    return " ".join(
-        _LETTERS.sub(_hyphenate, _PUNCTUATION.sub(f"\\1{ZERO_WIDTH_SPACE}", word))
-        if len(word) >= LONG_WORD
-        else word
-        for word in text.split(" ")
+    return glue_operators(
+        " ".join(
+            _LETTERS.sub(_hyphenate, _PUNCTUATION.sub(f"\\1{ZERO_WIDTH_SPACE}", word))
+            if len(word) >= LONG_WORD
+            else word
+            for word in text.split(" ")
+        )
     )
 
 
 def unbroken(text: str) -> str:
-    """``text`` without the break points :func:`breakable` added."""
-    return text.replace(ZERO_WIDTH_SPACE, "").replace(SOFT_HYPHEN, "")
+    """``text`` without the break points :func:`breakable` added (and its no-break
+    spaces: the words glued to an operator)."""
+    return text.replace(ZERO_WIDTH_SPACE, "").replace(SOFT_HYPHEN, "").replace(NO_BREAK_SPACE, " ")
