@@ -22,7 +22,8 @@ per shot and prints, per shot, what a lecturer would see go wrong:
 
 Each shot is named ``<view or scene>-<width>x<height>-<scale>-<mode>.png``; scenes are
 ``scene01`` … in deck order. Modes: ``window`` (menu, docks, status bar), ``present``
-(``lecture.display.enter_presentation(fullscreen=False)``, then the window is resized).
+(``lecture.display.enter_presentation(fullscreen=False)``, then the window is resized),
+``strip`` (presenting, with the on-stage parameter strip shown, as P shows it).
 
 Usage::
 
@@ -59,7 +60,7 @@ from gui.plotting.layout_check import layout_problems  # noqa: E402
 DECK = ROOT / "resources" / "decks" / "lecture-positional-encoding.json"
 SIZES = ("1280x720", "1600x1000", "1920x1080", "3840x2160")
 SCALES = (100, 150, 200, 300)
-MODES = ("window", "present")
+MODES = ("window", "present")  # the default; "strip" is asked for by name
 TOLERANCE = 1.0  # px a box may pass another's edge (rounding) before it counts
 
 
@@ -309,6 +310,20 @@ def parse_list(text: str, all_items: tuple[str, ...] | list[str]) -> list[str]:
     return [t.strip() for t in text.split(",") if t.strip()]
 
 
+def _strip(window, app: QtWidgets.QApplication, shown: bool) -> None:
+    """Show the current view's parameter strip (P in presentation mode) and keep it
+    shown, or hide it (the other modes' shots)."""
+    from gui.lecture.stage_strip import StageControls
+
+    controls = window.feature(StageControls)
+    if not shown:
+        controls.hide_strip()
+        return
+    controls.show_strip()
+    controls.timer.stop()  # it would hide itself without use
+    settle(window, app)
+
+
 def shots(args: argparse.Namespace) -> Iterator[tuple[str, list[str]]]:
     """Take every shot asked for; yields ``(file stem, findings)``."""
     from core.scenes import Scene, load_deck
@@ -332,7 +347,7 @@ def shots(args: argparse.Namespace) -> Iterator[tuple[str, list[str]]]:
             w, h = (int(v) for v in size.split("x"))
             for scale in (int(s) for s in parse_list(args.scales, [str(s) for s in SCALES])):
                 display = lecture.display
-                if mode == "present":
+                if mode in ("present", "strip"):
                     display.enter_presentation(fullscreen=False)
                 else:
                     display.leave_presentation()
@@ -352,6 +367,7 @@ def shots(args: argparse.Namespace) -> Iterator[tuple[str, list[str]]]:
                     else:
                         lecture.deck.go(scene - 1)
                     settle(window, app)
+                    _strip(window, app, shown=mode == "strip")
                     stem = f"{name}-{w}x{h}-{scale}-{mode}"
                     if not args.no_png:
                         window.grab().save(str(out / f"{stem}.png"))
@@ -370,7 +386,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deck", default=str(DECK), help="deck file (the shipped lecture)")
     parser.add_argument("--sizes", default=",".join(SIZES), help="WxH list")
     parser.add_argument("--scales", default=",".join(map(str, SCALES)), help="percent list")
-    parser.add_argument("--modes", default=",".join(MODES), help="window,present")
+    parser.add_argument("--modes", default=",".join(MODES), help="window,present (default), strip")
     parser.add_argument("--no-png", action="store_true", help="findings only")
     parser.add_argument("--titles", action="store_true", help="print the plots' title lines")
     parser.add_argument("--strict", action="store_true", help="exit 1 on any finding")
