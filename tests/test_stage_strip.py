@@ -197,8 +197,10 @@ def test_strip_fits_the_stage_at_200_percent(window):
     strip = controls.strip
     assert window.stage.rect().contains(strip.geometry())
     assert strip.height() <= window.stage.height() // 2
+    # the cells scroll in the strip (see test_stage_strip_fit for what each one shows)
+    assert strip.body.width() <= strip.scroll_area.viewport().width()
     for name, cell in strip.cells.items():
-        assert strip.rect().contains(cell.geometry()), name
+        assert strip.body.rect().contains(cell.geometry()), name
 
 
 def test_application_key_filters_ask_nothing_of_other_events(window):

@@ -37,7 +37,7 @@ from gui.window.protocol import StudioWindow
 
 IDLE_HIDE_MS = 4000  # the strip hides after this long without use
 EDGE_PX = 6  # height of the bottom band of the stage that shows the strip (at 100 %)
-CELL_WIDTH = 200  # minimum width of one parameter's cell at 100 % (the strip reflows)
+CELL_WIDTH = 120  # narrowest column of cells at 100 % (a column is as wide as its cells need)
 STRIP_KINDS = ("int", "float", "bool", "choice", "int_list", "text")  # no file dialogs
 
 Key = QtCore.Qt.Key
@@ -86,19 +86,33 @@ class ParamStrip(QtWidgets.QFrame):
         self.main = main
         self.rows: dict[str, ParamRow] = {}
         self.cells: dict[str, QtWidgets.QWidget] = {}
-        outer = QtWidgets.QVBoxLayout(self)
+        self.outer = outer = QtWidgets.QVBoxLayout(self)
         self.hint = QtWidgets.QLabel(self)
         self.hint.setObjectName("stage-strip-hint")
         self.hint.setWordWrap(True)
         outer.addWidget(self.hint)
-        self.grid = QtWidgets.QGridLayout()
+        # the cells scroll (vertically) when they need more height than the strip may
+        # take: squeezed into it, at 200 % on 1920 x 1080 the RoPE fields were cut to
+        # slivers under their labels and the labels lost their descenders
+        self.scroll_area = QtWidgets.QScrollArea(self)
+        self.scroll_area.setObjectName("stage-strip-scroll")
+        self.scroll_area.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll_area.viewport().setObjectName("stage-strip-viewport")
+        self.body = QtWidgets.QWidget(self.scroll_area)
+        self.body.setObjectName("stage-strip-body")
+        self.grid = QtWidgets.QGridLayout(self.body)
+        self.grid.setContentsMargins(0, 0, 0, 0)
         self.grid.setHorizontalSpacing(16)
-        outer.addLayout(self.grid)
+        self.scroll_area.setWidget(self.body)
+        outer.addWidget(self.scroll_area)
         params = [p for p in state.model.params if p.kind in STRIP_KINDS]
         params.sort(key=lambda p: p.name != main)  # the main parameter first
         for param in params:
             self._add_cell(param)
-        self.columns = 0
+        self.columns = 0  # (of the latest reflow)
+        self._arranged: tuple[dict[str, tuple[int, int, int]], list[int]] = ({}, [])
         self.set_main(main)
         state.changed.connect(self.show_values)
         self.show_values(state.values)
@@ -135,7 +149,6 @@ class ParamStrip(QtWidgets.QFrame):
         title = self.state.model[name].label if name in self.rows else ""
         keys = f"←/→ {title} (Shift: larger steps) · " if title else ""
         self.hint.setText(f"{keys}P hides · Ctrl+Z undoes")
-        self.columns = 0  # relayout at the next placement
 
     def show_values(self, values: dict[str, Any]) -> None:
         """Model → strip (signals blocked: no echo)."""
@@ -143,23 +156,75 @@ class ParamStrip(QtWidgets.QFrame):
             row.show_value(values[name])
 
     def reflow(self, width: int) -> None:
-        """Lay the cells out in as many columns as fit ``width`` (the main cell is 2 wide)."""
-        cell_w = current_theme().scaled(CELL_WIDTH)
-        columns = max(2, width // cell_w)
-        if columns == self.columns:
+        """Lay the cells out in as many columns as fit ``width`` (the strip's width; the
+        main cell is 2 wide). Each column is as wide as its widest cell needs (the label
+        and the field's size hint at the current UI scale), at least :data:`CELL_WIDTH`;
+        the rows that do not fit the strip's height scroll."""
+        spacing = self.grid.horizontalSpacing()
+        margins = self.outer.contentsMargins()
+        bar = self.scroll_area.verticalScrollBar().sizeHint().width()  # its room, shown or not
+        room = width - 2 * self.frameWidth() - margins.left() - margins.right() - bar
+        floor = current_theme().scaled(CELL_WIDTH)
+        needs = {name: cell.sizeHint().width() for name, cell in self.cells.items()}
+        columns = max(1, (room + spacing) // (floor + spacing))
+        while True:
+            places, widths = self._arrange(columns, needs, floor, spacing)
+            if columns == 1 or sum(widths) + spacing * (columns - 1) <= room:
+                break
+            columns -= 1
+        if (places, widths) == self._arranged:
             return
+        self._arranged = (places, widths)
         self.columns = columns
         for cell in self.cells.values():
             self.grid.removeWidget(cell)
+        for name, (r, c, span) in places.items():
+            top = QtCore.Qt.AlignmentFlag.AlignTop  # (beside the taller main cell)
+            self.grid.addWidget(self.cells[name], r, c, 1, span, top)
+        for i in range(max(self.grid.columnCount(), columns)):
+            self.grid.setColumnStretch(i, 1 if i < columns else 0)
+            self.grid.setColumnMinimumWidth(i, widths[i] if i < columns else 0)
+
+    def _arrange(
+        self, columns: int, needs: dict[str, int], floor: int, spacing: int
+    ) -> tuple[dict[str, tuple[int, int, int]], list[int]]:
+        """The cells in reading order over ``columns`` columns: ``name → (row, column,
+        span)``, and the width each column needs (``needs``: each cell's width)."""
+        places: dict[str, tuple[int, int, int]] = {}
+        widths = [floor] * columns
         r = c = 0
-        for name, cell in self.cells.items():
-            span = 2 if name == self.main else 1
+        for name in self.cells:
+            span = min(2, columns) if name == self.main else 1
             if c + span > columns:
                 r, c = r + 1, 0
-            self.grid.addWidget(cell, r, c, 1, span)
+            places[name] = (r, c, span)
+            if span == 1:
+                widths[c] = max(widths[c], needs[name])
             c += span
-        for i in range(self.grid.columnCount()):
-            self.grid.setColumnStretch(i, 1 if i < columns else 0)
+        for name, (_r, c, span) in places.items():
+            short = needs[name] - (sum(widths[c : c + span]) + spacing * (span - 1))
+            if span > 1 and short > 0:  # the main cell wider than the columns it spans
+                widths[c] += short
+        return places, widths
+
+    def fitting_height(self) -> int:
+        """The height that shows every cell without scrolling (after :meth:`reflow`)."""
+        self.grid.invalidate()
+        body = self.grid.sizeHint().height()
+        margins = self.outer.contentsMargins()
+        hint = self.hint.heightForWidth(max(1, self.width() - margins.left() - margins.right()))
+        spacing = self.outer.spacing()
+        return 2 * self.frameWidth() + margins.top() + margins.bottom() + hint + spacing + body
+
+    def settle(self) -> None:
+        """Lay the strip out now, its scroll bar and the width of its cells included (a
+        strip re-placed while hidden kept the scroll bar and the cells' width of its
+        last placement until the next event-loop pass: a scroll bar beside cells that
+        did not need it, over the cells of the right column)."""
+        self.grid.activate()
+        self.outer.activate()
+        request = QtCore.QEvent(QtCore.QEvent.Type.LayoutRequest)
+        QtCore.QCoreApplication.sendEvent(self.scroll_area, request)  # it fits its body
 
     def restyle(self) -> None:
         """Follow the theme: an opaque panel with a rule on top (it covers the plots'
@@ -169,9 +234,10 @@ class ParamStrip(QtWidgets.QFrame):
         self.setStyleSheet(
             f"#stage-strip {{ background: {bg}; border: 1px solid {theme.control}; "
             f"border-radius: {theme.scaled(6)}px; }} "
-            f"#stage-strip-hint {{ color: {theme.control}; }}"
+            f"#stage-strip-hint {{ color: {theme.control}; }} "
+            "#stage-strip-scroll, #stage-strip-viewport, #stage-strip-body "
+            "{ background: transparent; }"
         )
-        self.columns = 0
 
 
 class _EdgeSensor(QtWidgets.QWidget):
@@ -353,11 +419,13 @@ class StageControls(QtCore.QObject):
             return
         margin = current_theme().scaled(8)
         width = max(200, stage.width() - 2 * margin)
-        strip.reflow(width)
         strip.setFixedWidth(width)
-        height = min(strip.sizeHint().height(), max(80, stage.height() // 2))
+        strip.reflow(width)
+        # at most half the stage: beyond that the cells scroll
+        height = min(strip.fitting_height(), max(80, stage.height() // 2))
         strip.setFixedHeight(height)
         strip.move(margin, max(0, stage.height() - height - margin))
+        strip.settle()
 
     def _place_sensor(self) -> None:
         """The bottom band of the stage while the strip is hidden (entering it shows
