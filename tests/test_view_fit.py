@@ -462,6 +462,50 @@ def test_a_frame_that_changes_no_title_measures_no_title(studio, show_view, monk
     assert [p._title_room for p in plots] == rooms
 
 
+def test_the_notes_line_is_measured_again_only_when_it_changed(studio, show_view):
+    """The fold is fitted on every frame (:meth:`ViewWidget._fold_fit`): the notes
+    line's wrapped lines are measured once for its text and size and taken as they
+    were while these stay (0.15-0.4 ms a frame); a new text, width or minimum height is
+    measured again, and the lines then are what :func:`text_lines` finds."""
+    from gui.plotting.layout_check import text_lines
+
+    widget = show_view(studio, "alibi", (1920, 1080), 1.5, present=True)
+    label = widget.status
+    first = widget._status_lines()
+    count = widget.status_lines_measured
+    assert widget._status_lines() == first == text_lines(label)
+    assert widget.status_lines_measured == count  # the same line: not measured again
+    assert first[2] > 1  # (its notes wrap: a shorter text takes fewer lines)
+    text, width = label.text(), label.width()
+    least = label.minimumHeight()  # (its box holds the room of its last lines)
+    try:
+        label.setMinimumHeight(0)  # its own lines' height
+        own = widget._status_lines()
+        assert widget.status_lines_measured == count + 1
+        assert own == text_lines(label) and own[2] > 1
+        label.setText("aaa bbb ccc ddd")  # one line at its width
+        short = widget._status_lines()
+        assert widget.status_lines_measured == count + 2
+        assert short == text_lines(label) and short[2] == 1
+        label.resize(40, label.height())  # a word a line
+        narrow = widget._status_lines()
+        assert widget.status_lines_measured == count + 3
+        assert narrow == text_lines(label) and narrow[2] > 1
+        label.resize(width, label.height())
+        assert widget._status_lines() == short
+        assert widget.status_lines_measured == count + 4
+        label.setMinimumHeight(least)  # the room of the notes' lines: as many again
+        held = widget._status_lines()
+        assert widget.status_lines_measured == count + 5
+        assert held == text_lines(label) and held[2] > short[2]
+    finally:
+        label.setMinimumHeight(least)
+        label.setText(text)
+        label.resize(width, label.height())
+        widget.fit_height()
+    assert widget._status_lines() == first == text_lines(label)
+
+
 def test_balance_rows_gives_every_flexible_row_the_same_data_height():
     # 700 px for three rows: a legend row (overhead 100), a plain one (40), a table (200)
     heights = balance_rows({0: 220, 1: 180, 2: 200}, {0: 100, 1: 40}, 700)

@@ -282,6 +282,10 @@ class ViewWidget(QtWidgets.QWidget):
         # the heights the formula and verdict took for a text's shape (its digits as
         # 0s), at their widths and fonts (see _live_text_fits)
         self._shape_heights: dict[tuple, tuple[int, int]] = {}
+        # the notes line's text_lines() with the label state it was measured for
+        # (_status_lines; the fold is fitted on every frame, the line rarely changes)
+        self._status_lines_for: tuple[tuple, tuple[float, float, int]] | None = None
+        self.status_lines_measured = 0  # text_lines() of the notes line worked out (tests)
         self.texts_at_once = 0  # live texts shown at once for their height (tests)
         self._notes_for: list[str] | None = None  # the plots the notes line was for
         self._dragging = False  # a live frame was drawn and full quality is due
@@ -955,7 +959,7 @@ class ViewWidget(QtWidgets.QWidget):
             return height - overflow
         if not box.isVisible() or not self.status.text():
             return height
-        top, spacing, lines = text_lines(self.status)
+        top, spacing, lines = self._status_lines()
         first = self.canvas.y() + height + (box.y() - self.canvas.geometry().bottom() - 1)
         first += self.status.y() + top
         for i in range(lines):
@@ -963,6 +967,37 @@ class ViewWidget(QtWidgets.QWidget):
             if line < fold < line + spacing:
                 return height + math.ceil(fold - line)
         return height
+
+    def _status_lines(self) -> tuple[float, float, int]:
+        """:func:`text_lines` of the notes line, measured again only when something it
+        reads changed: its text, format, wrapping, size, minimum size, margins,
+        alignment, font or resolution. (Wrapped text is laid out anew by each ``heightForWidth``: 0.15 to
+        0.4 ms on every frame of a drag, for the same line.)"""
+        label = self.status
+        rect, margins = label.contentsRect(), label.contentsMargins()
+        key = (
+            label.text(),
+            label.textFormat(),
+            label.wordWrap(),
+            label.width(),
+            label.height(),
+            label.minimumHeight(),  # (a label's heightForWidth is never below it)
+            label.minimumWidth(),
+            rect.getRect(),
+            (margins.left(), margins.top(), margins.right(), margins.bottom()),
+            label.margin(),
+            label.indent(),
+            label.alignment(),
+            label.font().key(),
+            label.logicalDpiY(),
+        )
+        known = self._status_lines_for
+        if known is not None and known[0] == key:
+            return known[1]
+        self.status_lines_measured += 1
+        found = text_lines(label)
+        self._status_lines_for = (key, found)
+        return found
 
     def _balance_rows(
         self, need: dict[int, float], spans: list[tuple[PanelPlot, int, int]]
