@@ -104,6 +104,10 @@ Node = Text | Script | Frac | Sqrt
 _ESCAPES = {"_": "_", "^": "^", "{": "{", "}": "}", "\\": "\\"}
 _COMMANDS = {"frac": 2, "sqrt": 1, "text": 1}
 _BREAK = re.compile(r" {2,}")
+# A value's minus sign, as Python's formatting writes it ("m − n = -7"): set as the minus
+# U+2212 that the views' own terms use (an ASCII hyphen is shorter and sits lower); not a
+# hyphen inside a word or name ("GPT-2", "x-1").
+_NEGATIVE = re.compile(r"(?<![\w.\\])-(?=\d)")
 
 
 class FormulaError(ValueError):
@@ -193,6 +197,7 @@ def parse(markup: str) -> tuple[Node, ...]:
     FormulaError
         Unbalanced braces, a script with nothing to attach, an unknown command.
     """
+    markup = _NEGATIVE.sub("−", markup)
     nodes, end = _parse(markup, 0, markup)
     if end != len(markup):
         raise FormulaError(f"unbalanced '}}' at {end} in formula markup {markup!r}")

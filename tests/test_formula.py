@@ -340,3 +340,12 @@ def test_a_large_base_is_written_out_in_every_formula(base):
         data = _data(view_id, base=base)
         assert text in data.formula, (view_id, data.formula)
         assert "e+" not in data.formula, (view_id, data.formula)
+
+
+def test_a_negative_value_gets_the_minus_sign_a_hyphen_stays():
+    """RoPE clock's formula filled "m − n = -7" with an ASCII hyphen beside the views'
+    own minus signs; names and words keep their hyphens."""
+    assert plain_text("m − n = -7·1 = -7 rad;  cos(-0.5)") == "m − n = −7·1 = −7 rad;  cos(−0.5)"
+    assert plain_text("GPT-2, x-1, Llama-3") == "GPT-2, x-1, Llama-3"
+    data = _data("clock", m=2.0, n=9.0)
+    assert "= −7" in data.formula and "-7" not in data.formula, data.formula

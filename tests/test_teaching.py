@@ -343,7 +343,8 @@ def test_every_deck_scene_renders_and_its_note_agrees(scene):
     if "m − n" in note and scene["view"] == "rope":
         quoted = int(re.search(r"m − n = ([−-]?\d+)", note).group(1).replace("−", "-"))
         assert quoted == params["m"] - params["n"]
-        assert f"m − n = {params['m'] - params['n']}" in data.formula
+        offset = params["m"] - params["n"]  # the formula's minus sign, as the note's
+        assert f"m − n = {offset}".replace("-", "−") in data.formula
     if scene["view"] == "sinusoidal" and "slowest pair" in note:
         d, base = params["d_model"], params["base"]
         slowest = 2 * math.pi * base ** (2 * ((d + 1) // 2 - 1) / d)
