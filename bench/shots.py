@@ -4,9 +4,13 @@ Renders the main window for every view at its defaults and for every scene of th
 shipped lecture deck, at the window sizes, UI scales and modes asked for, writes one PNG
 per shot and prints, per shot, what a lecturer would see go wrong:
 
-``elided``
-    a label (``QLabel``) whose text was elided with "…" or does not fit the rectangle
-    it is drawn in;
+``widget``
+    what :func:`gui.plotting.layout_check.widget_problems` finds among the window's
+    labels, spin boxes, line edits, combo boxes and buttons (docks, stage and on-stage
+    parameter strip): a label lower than its font's line or than its text needs, or
+    narrower than its unwrapped text; a field or button squeezed below its
+    ``minimumSizeHint`` or whose text is wider than its room; any of them cut by a
+    parent's edge (scrolled content excepted);
 ``canvas``
     what the tests gate on (:mod:`gui.plotting.layout_check`): a plot title elided or
     wider than its plot, an axis title or a legend cut or over the data, two texts of
@@ -55,7 +59,7 @@ os.environ.setdefault("PE_STUDIO_NO_SETTINGS", "1")
 
 from PySide6 import QtCore, QtGui, QtWidgets  # noqa: E402
 
-from gui.plotting.layout_check import layout_problems  # noqa: E402
+from gui.plotting.layout_check import layout_problems, widget_problems  # noqa: E402
 
 DECK = ROOT / "resources" / "decks" / "lecture-positional-encoding.json"
 SIZES = ("1280x720", "1600x1000", "1920x1080", "3840x2160")
@@ -78,31 +82,6 @@ def _clipped_by_scroll(widget: QtWidgets.QWidget) -> bool:
             return True
         parent = area
     return False
-
-
-def label_findings(window: QtWidgets.QWidget) -> list[str]:
-    """Visible ``QLabel`` s whose text is elided or does not fit them."""
-    out = []
-    for label in window.findChildren(QtWidgets.QLabel):
-        if not label.isVisible() or not label.text() or label.width() <= 0:
-            continue
-        name = label.objectName() or type(label).__name__
-        text = QtGui.QTextDocumentFragment.fromHtml(label.text()).toPlainText()
-        short = text if len(text) <= 40 else text[:37] + "..."
-        rect = label.contentsRect()
-        if label.wordWrap():
-            need = label.heightForWidth(label.width())
-            if need > label.height() + TOLERANCE:
-                out.append(
-                    f"elided: label {name} '{short}' needs {need} px high, has {label.height()}"
-                )
-        else:
-            need = label.sizeHint().width() - (label.width() - rect.width())
-            if need > rect.width() + TOLERANCE and label.minimumSizeHint().width() > rect.width():
-                out.append(
-                    f"elided: label {name} '{short}' needs {need} px wide, has {rect.width()}"
-                )
-    return out
 
 
 def _scene_to_window(
@@ -273,7 +252,7 @@ def title_lines(window) -> list[str]:
 def findings(window) -> list[str]:
     """Every finding of the window as shown now (see the module docstring)."""
     qt = window
-    out = label_findings(qt)
+    out = [f"widget: {problem}" for problem in widget_problems(qt)]
     widget = window.views.get(window.current_view)
     if widget is not None:
         out += canvas_findings(widget, qt)

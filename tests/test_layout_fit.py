@@ -26,6 +26,7 @@ from gui.plotting.layout_check import (
     overlap,
     overlapping,
     text_boxes,
+    widget_problems,
 )
 from gui.plotting.legend_strip import StripLegend
 
@@ -908,3 +909,40 @@ def test_a_scene_heading_with_a_long_word_keeps_the_view_inside_its_viewport(sha
         deck.set_deck(Deck("empty", ()))
         deck.dock.hide()
         _view_at_defaults(window, "learned")
+
+
+def test_checker_finds_squeezed_and_clipped_widgets(qapp):
+    """The widgets' check (window, stage, strip): at 200 % on 1920 x 1080 the old strip
+    squeezed its fields to 22-31 px of their 39 (the "Query position m" field showed
+    one digit) and its labels to 23-31 px for a 34 px line (the descenders of
+    "rope_theta" cut), and ``bench/shots.py`` said "ok". Whole widgets pass; each
+    squeezed, clipped or too narrow one is found, and what is wrong with it."""
+    root = QtWidgets.QWidget()
+    root.resize(600, 300)
+    label = QtWidgets.QLabel("Base (rope_theta)", root)
+    spin = QtWidgets.QSpinBox(root)
+    spin.setRange(0, 100_000)
+    spin.setValue(10_000)
+    button = QtWidgets.QCheckBox("Show β_fast", root)
+    try:
+        root.show()
+        for y, widget in enumerate((label, spin, button)):
+            widget.setGeometry(QtCore.QRect(QtCore.QPoint(10, 10 + 60 * y), widget.sizeHint()))
+        assert widget_problems(root) == []
+        line = label.fontMetrics().ascent() + label.fontMetrics().descent()
+        label.resize(label.width(), line - 3)  # descenders cut
+        spin.resize(spin.width(), spin.minimumSizeHint().height() - 10)  # a sliver
+        found = "\n".join(widget_problems(root))
+        assert f"label QLabel 'Base (rope_theta)' {line - 3} px high, its line {line} px" in found
+        assert f"squeezed: QSpinBox '10000' {spin.width()}x{spin.height()} px" in found
+        assert "QCheckBox" not in found
+        spin.resize(spin.sizeHint())
+        label.resize(label.sizeHint().width() - 20, label.sizeHint().height())  # text cut
+        button.move(600 - button.width() // 2, button.y())  # half past its parent's edge
+        found = "\n".join(widget_problems(root))
+        assert f"label QLabel 'Base (rope_theta)' {label.width()} px wide, its text needs" in found
+        assert f"cut: QCheckBox 'Show β_fast' {button.width()}x{button.height()} px" in found
+        assert "QSpinBox" not in found
+    finally:
+        root.close()
+        root.deleteLater()

@@ -17,6 +17,7 @@ from tiers import gate_cover
 
 from core.views import VIEW_IDS
 from gui.lecture.stage_strip import ParamStrip, StageControls
+from gui.plotting.layout_check import widget_problems
 
 SIZES = ((1920, 1080), (1280, 720))
 SCALES = (1.0, 1.5, 2.0, 3.0)
@@ -84,7 +85,7 @@ def test_every_strip_cell_is_whole(studio, show_view, size, scale):
         assert strip is not None and strip.isVisible()
         assert studio.stage.rect().contains(strip.geometry())
         assert strip.height() <= studio.stage.height() // 2
-        problems = strip_problems(strip)
+        problems = strip_problems(strip) + widget_problems(strip)  # (and the shared check)
         if problems:
             found[view_id] = problems
         controls.hide_strip()

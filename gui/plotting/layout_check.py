@@ -466,3 +466,168 @@ def layout_problems(widget: Any) -> list[str]:
             f"({inter.width():.1f} x {inter.height():.1f} px)"
         )
     return problems + unlabelled_indices(widget) + wider_than_port(widget) + cut_by_fold(widget)
+
+
+# ---------------------------------------------------------------------- widgets
+def _checked_widgets(root: QtWidgets.QWidget) -> Iterator[QtWidgets.QWidget]:
+    """The labels, spin boxes, line edits, combo boxes and buttons under ``root`` that are
+    shown: visible, not inside a dock tabbed behind another (Qt moves it out of the
+    window), not Qt's own parts of a widget (a spin box's line edit, a dock's title
+    buttons: ``qt_`` names) and not a line edit of a spin or combo box (checked there)."""
+    kinds = (
+        QtWidgets.QLabel,
+        QtWidgets.QAbstractSpinBox,
+        QtWidgets.QLineEdit,
+        QtWidgets.QComboBox,
+        QtWidgets.QPushButton,
+        QtWidgets.QToolButton,
+        QtWidgets.QCheckBox,
+        QtWidgets.QRadioButton,
+    )
+    for child in root.findChildren(QtWidgets.QWidget):
+        if not isinstance(child, kinds) or not child.isVisible() or child.isWindow():
+            continue
+        if child.objectName().startswith("qt_"):
+            continue
+        parent = child.parentWidget()
+        if isinstance(child, QtWidgets.QLineEdit) and isinstance(
+            parent, QtWidgets.QAbstractSpinBox | QtWidgets.QComboBox
+        ):
+            continue
+        hidden = False
+        while parent is not None and parent is not root:
+            if isinstance(parent, QtWidgets.QDockWidget) and parent.visibleRegion().isEmpty():
+                hidden = True  # (tabbed behind another dock)
+                break
+            parent = parent.parentWidget()
+        if not hidden:
+            yield child
+
+
+def _plain(text: str) -> str:
+    """``text`` as shown (rich text's tags dropped, a button's ``&`` mnemonic too)."""
+    if "<" in text:
+        return QtGui.QTextDocumentFragment.fromHtml(text).toPlainText()
+    return text
+
+
+def _widget_name(widget: QtWidgets.QWidget, text: str) -> str:
+    name = widget.objectName() or type(widget).__name__
+    short = text if len(text) <= 40 else text[:37] + "..."
+    return f"{name} {short!r}" if text else name
+
+
+def _label_problems(label: QtWidgets.QLabel) -> list[str]:
+    """A label shorter than its font's line (ascent + descent: the descenders of
+    "rope_theta" cut) or than its text needs at its width (``heightForWidth`` wrapped,
+    ``sizeHint`` otherwise), or narrower than its unwrapped text (cut, not elided)."""
+    text = label.text()
+    if not text or label.width() <= 0 or label.height() <= 0:
+        return []
+    plain = _plain(text)
+    where = _widget_name(label, plain)
+    metrics = QtGui.QFontMetrics(label.font())
+    rect = label.contentsRect()
+    problems = []
+    line = metrics.ascent() + metrics.descent()
+    if rect.height() + TOL < line:
+        problems.append(f"label {where} {rect.height()} px high, its line {line} px")
+    wrapped = label.wordWrap()
+    need = label.heightForWidth(label.width()) if wrapped else label.sizeHint().height()
+    if need > label.height() + TOL and rect.height() + TOL >= line:
+        problems.append(f"label {where} {label.height()} px high, its text needs {need} px")
+    if not label.wordWrap():
+        hint = label.sizeHint().width()
+        if hint > label.width() + TOL:
+            problems.append(f"label {where} {label.width()} px wide, its text needs {hint} px")
+    elif label.width() + TOL < label.minimumSizeHint().width():
+        problems.append(
+            f"label {where} {label.width()} px wide, its longest word needs "
+            f"{label.minimumSizeHint().width()} px"
+        )
+    return problems
+
+
+def _shown_text(widget: QtWidgets.QWidget) -> tuple[str, int]:
+    """The text a field or button shows and the room it has for it (px), or ``("", 0)``:
+    a spin box's or line edit's text in its edit's text area, a combo box's current
+    text in its edit field."""
+    if isinstance(widget, QtWidgets.QAbstractSpinBox):
+        edit = widget.findChild(QtWidgets.QLineEdit)
+        if edit is None:
+            return "", 0
+        widget = edit
+    if isinstance(widget, QtWidgets.QLineEdit):
+        margins = widget.textMargins()
+        room = widget.contentsRect().width() - margins.left() - margins.right() - 4
+        return widget.displayText(), room  # (QLineEdit keeps 2 px each side)
+    if isinstance(widget, QtWidgets.QComboBox) and not widget.isEditable():
+        option = QtWidgets.QStyleOptionComboBox()
+        widget.initStyleOption(option)
+        field = widget.style().subControlRect(
+            QtWidgets.QStyle.ComplexControl.CC_ComboBox,
+            option,
+            QtWidgets.QStyle.SubControl.SC_ComboBoxEditField,
+            widget,
+        )
+        room = field.width() - 2  # (the label is drawn 1 px in from each side)
+        if not widget.itemIcon(widget.currentIndex()).isNull():
+            room -= widget.iconSize().width() + 4
+        return widget.currentText(), room
+    return "", 0
+
+
+def shown_size(widget: QtWidgets.QWidget, root: QtWidgets.QWidget) -> QtCore.QSize:
+    """The size of the part of ``widget`` its parents up to ``root`` show: each parent
+    clips it (a strip placed by hand past the stage's edge), except a scroll area's
+    viewport (the rest is scrolled to). Its own size where nothing clips it."""
+    rect = QtCore.QRect(QtCore.QPoint(0, 0), widget.size())
+    child, parent = widget, widget.parentWidget()
+    while parent is not None:
+        rect = rect.translated(child.pos())
+        area = parent.parentWidget()
+        if isinstance(area, QtWidgets.QAbstractScrollArea) and area.viewport() is parent:
+            break
+        rect = rect.intersected(parent.rect())
+        if parent is root:
+            break
+        child, parent = parent, parent.parentWidget()
+    return rect.size() if not rect.isEmpty() else QtCore.QSize(0, 0)
+
+
+def widget_problems(root: QtWidgets.QWidget) -> list[str]:
+    """The labels, fields and buttons under ``root`` (the window: its docks, the stage
+    and the on-stage parameter strip) that a lecturer cannot read whole, one line each:
+    a label cut (:func:`_label_problems`); a field or button squeezed below its
+    ``minimumSizeHint`` (at 200 % on 1920 x 1080 the strip squeezed the "Query position
+    m" field to 22 px of its 39, one digit showing); a field's text wider than its room
+    (a spin box, line edit or combo box shows it cut, not elided)."""
+    problems = []
+    for widget in _checked_widgets(root):
+        size = shown_size(widget, root)
+        if size != widget.size() and not size.isEmpty():
+            text = str(getattr(widget, "text", str)())
+            problems.append(
+                f"cut: {_widget_name(widget, _plain(text))} {widget.width()}x"
+                f"{widget.height()} px, its parents show {size.width()}x{size.height()}"
+            )
+        if isinstance(widget, QtWidgets.QLabel):
+            problems += _label_problems(widget)
+            continue
+        text, room = _shown_text(widget)
+        if isinstance(widget, QtWidgets.QAbstractButton):
+            text = widget.text().replace("&&", "\0").replace("&", "").replace("\0", "&")
+        where = _widget_name(widget, text)
+        need = widget.minimumSizeHint()
+        if need.isValid() and (
+            widget.height() + TOL < need.height() or widget.width() + TOL < need.width()
+        ):
+            problems.append(
+                f"squeezed: {where} {widget.width()}x{widget.height()} px, its minimum "
+                f"{need.width()}x{need.height()}"
+            )
+        if room > 0 or isinstance(widget, QtWidgets.QLineEdit | QtWidgets.QAbstractSpinBox):
+            wide = QtGui.QFontMetrics(widget.font()).horizontalAdvance(text) if text else 0
+            if wide > room + TOL:
+                problems.append(f"text cut: {where} text {wide} px wide in {room} px")
+    return problems
