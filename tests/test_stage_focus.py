@@ -19,6 +19,7 @@ from core.scenes import Deck, Highlight, Scene
 from core.views import VIEWS
 from gui.lecture.focus import grid_shape
 from gui.plotting.emphasis import DIM_ALPHA, DIM_OPACITY, highlight_mask
+from gui.render.math_text import math_html
 from gui.theme import current_theme, set_theme
 
 Key = QtCore.Qt.Key
@@ -290,21 +291,21 @@ def test_reveal_with_page_down_then_next_scene_and_back(window, qtbot):
     assert _visible(window) == ["score"]
     # the notes under the plots are those of the plots shown, no others
     rope = window.views["rope"]
-    notes = rope.status.text()
+    notes = rope.status_text()
     assert "fixed random q, k" in notes  # the score's
     assert "xPos" not in notes and "RoFormer" not in notes and "pair 0 = dims" not in notes
     assert "dynamic ×4" not in notes  # a view note about the frequency plot
     qtbot.keyClick(window, Key.Key_PageDown)
     _settle(window)
-    assert "fixed random q, k" in rope.status.text() and "pair 0 = dims" in rope.status.text()
-    assert "xPos" not in rope.status.text()
+    assert "fixed random q, k" in rope.status_text() and "pair 0 = dims" in rope.status_text()
+    assert "xPos" not in rope.status_text()
     focus.focus("plane")  # a focused plot: its notes alone
     _settle(window)
-    assert "pair 0 = dims" in rope.status.text()
-    assert "fixed random q, k" not in rope.status.text()
+    assert "pair 0 = dims" in rope.status_text()
+    assert "fixed random q, k" not in rope.status_text()
     focus.unfocus()
     _settle(window)
-    assert "fixed random q, k" in rope.status.text()
+    assert "fixed random q, k" in rope.status_text()
     shown = _geometry(window)
     assert sorted(shown) == ["plane", "score"]
     assert shown["score"][0] < shown["plane"][0]  # score first (left), as the scene says
@@ -330,7 +331,7 @@ def test_reveal_with_page_down_then_next_scene_and_back(window, qtbot):
     _settle(window)
     assert len(_visible(window)) == len(window.views["rope"].data.panels)  # all back
     assert focus.staging == {}
-    notes = window.views["rope"].status.text()  # every plot shown: every note
+    notes = window.views["rope"].status_text()  # every plot shown: every note
     assert all(t in notes for t in ("fixed random q, k", "xPos", "RoFormer", "dynamic ×4"))
 
 
@@ -581,15 +582,16 @@ def test_a_focus_during_a_drag_shows_the_right_notes_at_once_and_after_it(window
     try:
         drag_to(state.values["m"] + 1)
         assert focus.toggle_number(focus.numbered().index(key) + 1)
-        assert widget.status.text() == " · ".join(widget.data.display_notes([key]))
+        assert widget.status_text() == " · ".join(widget.data.display_notes([key]))
         drag_to(state.values["m"] + 1)  # a frame drawn while focused: its text waits
         assert focus.escape()
-        assert widget.status.text() == " · ".join(widget.data.display_notes(None))
+        assert widget.status_text() == " · ".join(widget.data.display_notes(None))
         shown = len(notes)
         widget.live_text.setTimeout(0)  # the interval ends
         qtbot.waitUntil(lambda: not widget.text_pending, timeout=5000)
-        assert notes[shown:] in ([], [" · ".join(widget.data.display_notes(None))])
-        assert widget.status.text() == " · ".join(widget.data.display_notes(None))
+        joined = " · ".join(widget.data.display_notes(None))
+        assert notes[shown:] in ([], [math_html(joined) or joined])  # (its math typeset)
+        assert widget.status_text() == " · ".join(widget.data.display_notes(None))
     finally:
         del widget.status.setText
         widget.live_text.setTimeout(widget.TEXT_REFRESH_MS)

@@ -618,9 +618,9 @@ def test_slides_show_the_notes_of_the_plots_they_show(qapp):
     for step, shown in ((1, ["pair 0 = dims"]), (2, ["pair 0 = dims", "fixed random q, k"])):
         widget = build_widget(get_view("rope"), data, None, scene.title, scene.note)
         try:
-            assert "xPos" in widget.status.text()  # drawn, not staged yet: every note
+            assert "xPos" in widget.status_text()  # drawn, not staged yet: every note
             stage_scene(scene, widget, step)  # step 2 reveals the score
-            text = widget.status.text()
+            text = widget.status_text()
             assert text.startswith(scene.note) and all(t in text for t in shown), text
             assert "xPos" not in text and "RoFormer" not in text and "dynamic" not in text
             assert ("fixed random q, k" in text) == (step == 2)

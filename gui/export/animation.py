@@ -175,7 +175,9 @@ class FrameRenderer:
             else:
                 self.widget.show_data(view)
                 notes = ([self.note] if self.note else []) + view.display_notes()
-                self.widget.status.setText(" · ".join(notes))
+                from gui.render.math_text import set_math_text
+
+                set_math_text(self.widget.status, " · ".join(notes))  # math typeset
                 self.widget.status.setVisible(bool(notes))
         finally:
             theme.set_theme(ui_scale=previous.ui_scale)  # the window's plots keep their look

@@ -463,6 +463,7 @@ def _scene_pictures(scene: Scene, w: int, h: int, *, with_note: bool, steps: boo
 
 def _error_widget(scene: Scene, message: str, note: str | None) -> Any:
     """``scene``'s view without plots, its banner showing ``message``."""
+    from gui.render.math_text import set_math_text
     from gui.widgets.view_widget import ViewWidget
 
     spec = get_view(scene.view_id)
@@ -470,7 +471,7 @@ def _error_widget(scene: Scene, message: str, note: str | None) -> Any:
     widget.explanation.hide()
     widget.title.setText(scene.title or spec.title)
     widget.show_error(message)
-    widget.status.setText(note or "")
+    set_math_text(widget.status, note or "")  # its math typeset, as on screen
     widget.status.setVisible(bool(note))
     return widget
 

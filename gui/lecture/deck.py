@@ -25,6 +25,7 @@ from core.scenes import Deck, Scene, SceneError, load_deck, load_scene, save_dec
 from core.views import VIEWS
 from gui.lecture.display import DisplayController
 from gui.plotting.word_breaks import breakable
+from gui.render.math_text import math_tooltip
 from gui.theme import current_theme
 from gui.window.protocol import StudioWindow
 
@@ -48,11 +49,6 @@ def shipped_decks() -> list[Path]:
     """The example decks in ``resources/decks`` (sorted)."""
     folder = resource_path("decks")
     return sorted(folder.glob("*.json")) if folder.is_dir() else []
-
-
-def plain_tooltip(text: str) -> str:
-    """``text`` as a tooltip shown literally (Qt would render tags in it as rich text)."""
-    return f"<p style='white-space:pre-wrap'>{html.escape(text)}</p>"
 
 
 class DeckController(QtCore.QObject):
@@ -425,7 +421,7 @@ class DeckController(QtCore.QObject):
             self.list.clear()
             for i, s in enumerate(self.scenes, start=1):
                 item = QtWidgets.QListWidgetItem(f"{i}. {s.title or VIEWS[s.view_id].title}")
-                item.setToolTip(plain_tooltip(s.note or VIEWS[s.view_id].title))
+                item.setToolTip(math_tooltip(s.note or VIEWS[s.view_id].title))
                 self.list.addItem(item)
             self.list.setCurrentRow(self.index)
         self.deck_label.setText(
@@ -523,5 +519,5 @@ class DeckController(QtCore.QObject):
         widget.set_heading(
             f"{title}&nbsp; <span style='font-size:60%; "
             f"color:#8a8a8a; font-weight:normal'>{html.escape(where)}</span>",
-            plain_tooltip(scene.note) if scene.note else "",
+            math_tooltip(scene.note) if scene.note else "",
         )

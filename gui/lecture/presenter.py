@@ -40,6 +40,7 @@ from gui.lecture.display import DisplayController
 from gui.lecture.editors import EDITOR_WIDGETS
 from gui.lecture.stage_strip import StageControls
 from gui.lecture.sweep import SweepController
+from gui.render.math_text import set_math_text, source_text
 from gui.theme import current_theme, stylesheet
 from gui.widgets.param_panel import ParamPanel
 from gui.window.protocol import StudioWindow
@@ -141,6 +142,7 @@ class NoteDock(QtWidgets.QDockWidget):
         self.label.setObjectName("speaker-note-strip")
         self.label.setWordWrap(True)
         self.label.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # a note is not HTML
+        # (set_math_text shows its math typeset, as rich text, the rest as written)
         self.label.setMargin(8)
         self.setWidget(self.label)
         parent.addDockWidget(QtCore.Qt.DockWidgetArea.BottomDockWidgetArea, self)
@@ -153,7 +155,7 @@ class PresenterWindow(QtWidgets.QWidget):
     Attributes
     ----------
     now_title, next_title, next_summary, note, clock, elapsed
-        The labels (plain text).
+        The labels (plain text; the note's math typeset: :func:`set_math_text`).
     preview
         The live picture of the stage.
     next_picture
@@ -483,7 +485,7 @@ class Presenter(QtCore.QObject):
     def refresh(self) -> None:
         """Show the current scene's note (strip and presenter) and the presenter's texts."""
         note = self.note_text()
-        self.note_dock.label.setText(note)
+        set_math_text(self.note_dock.label, note)  # its math typeset (m_h: m, subscript h)
         view = self.view
         if view is None or not view.isVisible():
             return
@@ -501,7 +503,7 @@ class Presenter(QtCore.QObject):
         else:
             view.next_title.setText("Next: end of the deck" if n else "Next: no deck loaded")
             view.next_summary.setText("")
-        view.note.setText(note)
+        set_math_text(view.note, note)
         self._show_panel(vid)
         self._show_next_picture()
         self.schedule_preview()
@@ -683,9 +685,9 @@ class Presenter(QtCore.QObject):
             return
         self._preview_tries = 0
         note = self.note_text()  # the stage's verdict follows its parameters
-        if view.note.text() != note:
-            view.note.setText(note)
-            self.note_dock.label.setText(note)
+        if source_text(view.note) != note:
+            set_math_text(view.note, note)
+            set_math_text(self.note_dock.label, note)
         picture = self.window.stage.grab()
         size = view.preview.size()
         view.preview.setPixmap(

@@ -29,6 +29,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from core.params import Param
 from gui.lecture.display import DisplayController
 from gui.lecture.editors import EDITOR_WIDGETS
+from gui.render.math_text import math_tooltip
 from gui.theme import current_theme
 from gui.widgets.param_panel import ParamRow
 from gui.widgets.slider_scale import step_value
@@ -126,7 +127,7 @@ class ParamStrip(QtWidgets.QFrame):
         row = ParamRow(param, self.state, cell, self.entered.emit)
         row.editor.setObjectName(f"strip-{param.name}")
         label = QtWidgets.QLabel(param.label, cell)
-        label.setToolTip(f"{param.name}: {param.help}\nAllowed: {param.range_text()}")
+        label.setToolTip(math_tooltip(f"{param.name}: {param.help}\nAllowed: {param.range_text()}"))
         label.setBuddy(row.editor)
         box.addWidget(label)
         box.addWidget(row.editor)

@@ -27,6 +27,7 @@ from superqt.utils import signals_blocked
 from core.params import Param, ParamModel
 from core.schedule import EASES, MODES, check_sweep, progress_at, round_half_up, value_at
 from gui.lecture.deck import DeckController
+from gui.render.math_text import math_tooltip
 from gui.theme import current_theme
 from gui.widgets.float_field import FloatField
 from gui.widgets.wheel_guard import guard_wheel
@@ -374,7 +375,7 @@ class SweepController(QtCore.QObject):
                 for i, p in enumerate(sweepable(model)):
                     # the label (as in the panel) reads whole; the code name is its tip
                     self.combo.addItem(p.label, p.name)
-                    tip = f"{p.label} ({p.name}): {p.help}" if p.help else p.name
+                    tip = math_tooltip(f"{p.label} ({p.name}): {p.help}") if p.help else p.name
                     self.combo.setItemData(i, tip, QtCore.Qt.ItemDataRole.ToolTipRole)
                 self.combo.setCurrentIndex(max(self.combo.findData(self.param_name(view_id)), 0))
             self.combo_fit.fit()

@@ -14,6 +14,7 @@ from typing import Any
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.params import Param, ParamError
+from gui.render.math_text import math_tooltip
 from gui.widgets.float_field import FloatField
 from gui.widgets.slider_scale import (
     PAGE_POSITIONS,
@@ -91,7 +92,7 @@ class ParamRow:
             if p.kind == "text":
                 self.editor.textEdited.connect(self._text_committed)
         self.editor.setObjectName(f"param-{p.name}")
-        self.editor.setToolTip(f"{p.help}\nAllowed: {p.range_text()}")
+        self.editor.setToolTip(math_tooltip(f"{p.help}\nAllowed: {p.range_text()}"))
         # in a panel that scrolls, the wheel scrolls it unless the field has the keyboard
         guard_wheel(*(w for w in (self.editor, self.slider) if w is not None))
 
@@ -141,7 +142,7 @@ class ParamRow:
         self.editor = spin
         self.slider.valueChanged.connect(self._slider_moved)
         self.slider.sliderReleased.connect(self.state.end_merge)
-        self.slider.setToolTip(p.help)
+        self.slider.setToolTip(math_tooltip(p.help))
 
     def _slider_to_value(self, pos: int) -> float:
         if self.scale is not None:
@@ -456,7 +457,9 @@ class ParamPanel(QtWidgets.QWidget):
             row = ParamRow(param, state, self, self.entered.emit)
             self.rows[param.name] = row
             label = QtWidgets.QLabel(param.label, self)
-            label.setToolTip(f"{param.name}: {param.help}\nAllowed: {param.range_text()}")
+            label.setToolTip(
+                math_tooltip(f"{param.name}: {param.help}\nAllowed: {param.range_text()}")
+            )
             label.setBuddy(row.editor)
             reset = QtWidgets.QToolButton(self)
             reset.setText("↺")

@@ -31,6 +31,7 @@ from gui.render.fast_axis import (
     run_title_refits,
 )
 from gui.render.formula_label import FormulaLabel
+from gui.render.math_text import MathLabel, MathLineLabel, set_math_text, source_text
 from gui.render.opaque import OpaqueLabel
 from gui.render.pg_compat import move_in_grid
 from gui.render.settle import Targets, before_layout, settle, targets
@@ -230,8 +231,9 @@ class ViewWidget(QtWidgets.QWidget):
         layout.setContentsMargins(6, 6, 6, 6)
         self.title = QtWidgets.QLabel(spec.title, self)
         self.title.setObjectName("view-title")
-        self.explanation = QtWidgets.QLabel(spec.explanation, self)
+        self.explanation = MathLabel("", self)  # (measured as its plain characters)
         self.explanation.setWordWrap(True)
+        set_math_text(self.explanation, spec.explanation)  # m_h as m with a subscript h
         self.explanation.setObjectName("view-explanation")
         self.formula = FormulaLabel(self)  # typeset; wraps only between terms
         self.formula.setObjectName("view-formula")
@@ -289,7 +291,7 @@ class ViewWidget(QtWidgets.QWidget):
         self.texts_at_once = 0  # live texts shown at once for their height (tests)
         self._notes_for: list[str] | None = None  # the plots the notes line was for
         self._dragging = False  # a live frame was drawn and full quality is due
-        self.status = OpaqueLabel("", self)
+        self.status = MathLineLabel("", self)  # (notes typeset: rich text)
         self.status.setObjectName("view-readout")
         self.status.setWordWrap(True)
         for w in (self.title, self.explanation, self.formula, self.banner, self.verdict):
@@ -1194,25 +1196,26 @@ class ViewWidget(QtWidgets.QWidget):
                 self._shape_heights.clear()
             self._shape_heights[key] = self._text_heights()
 
-    def _set_status(self, text: str, *, hold: bool = True) -> None:
+    def _set_status(self, text: str, *, hold: bool = True, math: bool = True) -> None:
         """Show ``text`` in the notes / readout line, which only grows while the view
         keeps its width and its live frames go on (:meth:`_end_status_hold` lets it take
         its text's height after them): a note or readout that follows a slider gains
         and loses a line (RoPE's, every few values of m), and each time the canvas above
         it was resized and every plot re-laid out and repainted (~40 ms frames in a
-        RoPE drag)."""
+        RoPE drag). Notes show their math typeset (``mean_i`` as mean with a subscript
+        i: :func:`set_math_text`); a hover readout (not ``math``) as it stands."""
         label = self.status
         if not hold:  # other notes (plots shown or hidden, an image's notes line)
             self._status_kept = None
             self._release_status_height()
-            label.setText(text)
+            self._show_status_text(text, math)
             self._status_box.sync()
             return
         # The same text on a line left as the last call left it (the drag's throttled
         # text arriving after the notes it carries were shown, the readout re-set on
         # every mouse move): the same measurements, to the same result (the label laid
         # out its text twice: ~0.3 ms at 150 % on the stage).
-        if self._status_kept is not None and self._status_kept == self._status_state(text):
+        if self._status_kept is not None and self._status_kept == self._status_state(text, math):
             return
         self.status_sets += 1
         shown = label.isVisible() and label.width() > 0
@@ -1224,20 +1227,29 @@ class ViewWidget(QtWidgets.QWidget):
         held = 0
         if shown:
             held = label.minimumHeight() or self._status_box.label_height(label.width())
-        label.setText(text)
+        self._show_status_text(text, math)
         if shown:
             need = max(held, self._status_box.label_height(label.width()))
             if need > label.minimumHeight():
                 label.setMinimumHeight(need)
         self._status_box.sync()
-        self._status_kept = self._status_state(text)
+        self._status_kept = self._status_state(text, math)
 
-    def _status_state(self, text: str) -> tuple:
+    def _show_status_text(self, text: str, math: bool) -> None:
+        label = self.status
+        if math:
+            set_math_text(label, text)  # (converted once per text: math_html's cache)
+        else:
+            label.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # a readout is not HTML
+            label.setText(text)
+
+    def _status_state(self, text: str, math: bool = True) -> tuple:
         """What a held :meth:`_set_status` of ``text`` reads and sets: equal after one
         call and before the next, the next would change nothing."""
         label = self.status
         return (
             text,
+            math,
             label.text(),
             label.isVisible(),
             label.size(),
@@ -1336,8 +1348,7 @@ class ViewWidget(QtWidgets.QWidget):
         notes = [self._lead_note] if self._lead_note else []
         if self.data is not None:
             notes += self.data.display_notes(self.shown_panels())
-        self.status.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # a note is not HTML
-        self._set_status(" · ".join(notes), hold=False)
+        self._set_status(" · ".join(notes), hold=False)  # (its math typeset, not HTML)
         self.status.setVisible(bool(notes))
 
     def refresh_notes(self, *, force: bool = False) -> None:
@@ -1512,10 +1523,15 @@ class ViewWidget(QtWidgets.QWidget):
         for plot in self.plots.values():
             text = plot.probe_text(scene_pos)
             if text:
-                self._set_status(text)
+                self._set_status(text, math=False)  # (a readout stays as it is written)
                 return
         # nothing under the cursor (between plots, a gap between tiles): no stale value
         self._set_status(self._idle_text)
+
+    def status_text(self) -> str:
+        """The notes / readout line's text as the view wrote it (its label shows the
+        math of notes typeset, as rich text)."""
+        return source_text(self.status)
 
     def readout_at(self, panel_key: str, x: float, y: float) -> str:
         """Exact readout of a panel at data coordinates (what hovering shows)."""
@@ -1524,4 +1540,4 @@ class ViewWidget(QtWidgets.QWidget):
         vb = plot.plot.getViewBox()
         scene_pos = vb.mapViewToScene(QtCore.QPointF(x, y))
         self._mouse_moved(scene_pos)
-        return self.status.text()
+        return source_text(self.status)

@@ -1,0 +1,167 @@
+"""The text around the plots typesets its math as the plots' labels do: a view's
+explanation, its notes line, the speaker note (presenter window and the one-screen
+strip) and the parameters' descriptions (tooltips) show ``m_h`` as m with a subscript h,
+while identifiers (``rope_theta``, ``seq_len``, ``get_rope_index``) keep their ``_`` and
+``<`` or ``&`` show as written. The texts stay plain where they are read back."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6 import QtCore, QtGui
+
+from core.scenes import Deck, Scene
+from core.views import VIEWS
+from gui.render.math_text import math_html, math_tooltip, source_text
+
+RICH = QtCore.Qt.TextFormat.RichText
+PLAIN = QtCore.Qt.TextFormat.PlainText
+SUB = QtGui.QTextCharFormat.VerticalAlignment.AlignSubScript
+
+
+def _document(html: str) -> QtGui.QTextDocument:
+    doc = QtGui.QTextDocument()
+    doc.setHtml(html)
+    return doc
+
+
+def _subscripts(doc: QtGui.QTextDocument) -> list[str]:
+    """The subscript runs of ``doc``, in order."""
+    found: list[str] = []
+    block = doc.begin()
+    while block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            fragment = it.fragment()
+            if fragment.charFormat().verticalAlignment() == SUB:
+                found.append(fragment.text())
+            it += 1
+        block = block.next()
+    return found
+
+
+@pytest.mark.parametrize(
+    ("text", "shown", "subs"),
+    [
+        ("head h gets slope m_h", "head h gets slope mh", ["h"]),
+        ("x_i + p_i, then rope_theta", "xi + pi, then rope_theta", ["i", "i"]),
+        (
+            "m_h: keys j < i & spaces  kept\nnext line",
+            "mh: keys j < i & spaces  kept\nnext line",
+            ["h"],
+        ),
+    ],
+)
+def test_math_html_shows_scripts_and_every_other_character(qapp, text, shown, subs):
+    html = math_html(text)
+    assert html is not None
+    doc = _document(html)
+    assert doc.toPlainText() == shown
+    assert _subscripts(doc) == subs
+
+
+def test_text_without_math_stays_plain():
+    assert math_html("get_rope_index, short_factor, train_len, mrope_section") is None
+    assert math_html("<b>not bold</b> & more") is None
+    tip = math_tooltip("<b>x</b>")  # literal in a tooltip
+    assert "&lt;b&gt;x&lt;/b&gt;" in tip
+
+
+def test_explanation_notes_and_tooltips_typeset_their_math(studio, show_view):
+    alibi = show_view(studio, "alibi", (1600, 1000), 1.0)
+    label = alibi.explanation
+    assert label.textFormat() == RICH
+    doc = _document(label.text())
+    assert "m_h" in VIEWS["alibi"].explanation
+    assert "m_h" not in doc.toPlainText() and "its own mh." in doc.toPlainText()
+    assert _subscripts(doc) == ["h"]
+    assert doc.toPlainText() == VIEWS["alibi"].explanation.replace("m_h", "mh")
+    # measured as drawn: as tall as the same characters in plain text
+    plain = type(label)()
+    plain.setTextFormat(PLAIN)
+    plain.setWordWrap(True)
+    plain.setFont(label.font())
+    plain.setText(doc.toPlainText())
+    assert abs(plain.heightForWidth(label.width()) - label.heightForWidth(label.width())) <= 1
+    # the parameter's description: m_h typeset, the code names as written
+    tip = studio.panels["alibi"].rows["heads"].editor.toolTip()
+    tip_doc = _document(tip)
+    assert "m_h" not in tip_doc.toPlainText() and "h" in _subscripts(tip_doc)
+    # identifiers keep their underscores (Sinusoidal's explanation names d_model)
+    sinusoidal = VIEWS["sinusoidal"]
+    studio.set_view("sinusoidal")
+    shown = _document(studio.views["sinusoidal"].explanation.text()).toPlainText()
+    assert "d_model" in sinusoidal.explanation and "d_model" in shown
+    assert "x_i" in sinusoidal.explanation and "x_i" not in shown and "xi + pi" in shown
+    seq_tip = _document(studio.panels["sinusoidal"].rows["seq_len"].editor.toolTip())
+    assert "seq_len" in seq_tip.toPlainText()
+
+    # the notes line: RoPE's notes write mean_i, Δθ_i
+    rope = show_view(studio, "rope", (1600, 1000), 1.0)
+    notes = " · ".join(rope.data.display_notes(rope.shown_panels()))
+    assert "θ_i" in notes
+    assert rope.status.textFormat() == RICH
+    shown = _document(rope.status.text()).toPlainText()
+    assert "θ_i" not in shown and "θi" in shown
+    assert rope.status_text() == notes  # read back as the view wrote it
+
+
+def test_speaker_note_typesets_its_math_and_keeps_its_characters(studio, qtbot):
+    from gui.lecture.presenter import Presenter
+
+    presenter = studio.feature(Presenter)
+    lecture = studio.lecture
+    note = "Slope m_h; keys j < i & rope_theta"
+    scenes = (
+        Scene("alibi", VIEWS["alibi"].model.validate({}, partial=True), "Bias", note),
+        Scene("rope", VIEWS["rope"].model.validate({}, partial=True), "Rotation", "<b>x</b>"),
+    )
+    lecture.deck.set_deck(Deck("test", scenes))
+    lecture.display.enter_presentation(fullscreen=False)
+    try:
+        lecture.deck.go(0)
+        presenter.toggle_note()  # one screen: the note's strip under the stage
+        strip = presenter.note_dock.label
+        assert strip.textFormat() == RICH
+        doc = _document(strip.text())
+        assert doc.toPlainText() == "Slope mh; keys j < i & rope_theta"
+        assert _subscripts(doc) == ["h"]
+        assert source_text(strip) == note
+        lecture.deck.step(1)  # a note without math: plain text, shown literally
+        assert strip.textFormat() == PLAIN and strip.text() == "<b>x</b>"
+    finally:
+        presenter.note_dock.hide()
+        lecture.display.leave_presentation()
+        lecture.deck.set_deck(Deck("empty", ()))
+
+
+def test_typeset_text_is_measured_as_qt_lays_it_out(qapp):
+    """A label showing typeset math answers for its sizes with its plain characters
+    (Qt measured rich text by laying it all out again for each question: 8 ms a new
+    RoPE notes line, 1.1 ms as plain text): the heights it gives are the ones Qt's
+    rich-text layout gives, at any width, for every view's explanation."""
+    from PySide6 import QtWidgets
+
+    from gui.render.math_text import MathLabel, MathLineLabel, set_math_text
+
+    notes = (
+        "dynamic ×4 equals unscaled here · q·k after rotation vs offset m − n (two query "
+        "positions): mean_i cos(Δθ_i) decays and ripples · keys j < i & x_{i} stay"
+    )
+    texts = [spec.explanation for spec in VIEWS.values()] + [notes]
+    for cls in (MathLabel, MathLineLabel):
+        label = cls()
+        label.setWordWrap(True)
+        label.setStyleSheet("font-size: 12pt;")
+        for text in texts:
+            set_math_text(label, text)
+            if label.textFormat() != RICH:
+                continue
+            for width in (260, 700, 1500):
+                rich = QtWidgets.QLabel.heightForWidth(label, width)  # Qt's own layout
+                assert label.heightForWidth(width) == rich, (cls, text[:40], width)
+            assert (
+                label.minimumSizeHint().height() == QtWidgets.QLabel.minimumSizeHint(label).height()
+            )
+        set_math_text(label, "<b>plain</b>")
+        assert label.measured() is None and label.heightForWidth(700) > 0
+        label.deleteLater()
