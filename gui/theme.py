@@ -10,9 +10,10 @@ from __future__ import annotations
 import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import cast
 
 import pyqtgraph as pg
-from PySide6 import QtGui
+from PySide6 import QtCore, QtGui, QtWidgets
 
 SEQUENTIAL_MAPS = ("viridis", "cividis", "plasma", "inferno", "magma")
 DIVERGING_MAPS = ("CET-D1A", "CET-D1", "PAL-relaxed_bright")
@@ -147,9 +148,12 @@ def set_theme(
     return _current
 
 
+CHROME_PT = 11  # the chrome's text size at 100 % (the style sheet's ``font-size``)
+
+
 def stylesheet(theme: Theme) -> str:
     """Qt style sheet for the window chrome in ``theme`` (panel, labels, lists)."""
-    pt = theme.font_pt(11)
+    pt = theme.font_pt(CHROME_PT)
     if theme.name == "dark":
         return (
             f"QWidget {{ background: {theme.chrome}; color: {theme.foreground}; "
@@ -183,21 +187,107 @@ def _arrow_file(direction: str, color: str) -> str:
 def _dark_controls(theme: Theme) -> str:
     """Slider grooves, spin-box arrows and check boxes drawn in visible colours (the
     style's own dark greys nearly vanish on the dark chrome); a disabled combo box's
-    arrow as dim as its text."""
+    arrow as dim as its text. Their sizes follow the UI scale, as the text does (the
+    light theme's controls grow by :class:`ControlScaleStyle`)."""
     c, fg, hi, off = theme.control, theme.foreground, theme.primary, theme.disabled
+    s = theme.scaled
     return (
         f"QSlider::groove:horizontal {{ background: {c}; height: 4px; border-radius: 2px; }} "
         f"QSlider::sub-page:horizontal {{ background: {hi}; height: 4px; border-radius: 2px; }} "
         f"QSlider::handle:horizontal {{ background: {fg}; border: 2px solid {hi}; "
         "width: 12px; margin: -6px 0; border-radius: 8px; } "
         "QAbstractSpinBox::up-button, QAbstractSpinBox::down-button { "
-        f"background: #2c3238; border-left: 1px solid {c}; width: 16px; }} "
-        f"QAbstractSpinBox::up-arrow {{ image: url({_arrow_file('up', fg)}); width: 8px; }} "
-        f"QAbstractSpinBox::down-arrow {{ image: url({_arrow_file('down', fg)}); width: 8px; }} "
-        f"QComboBox::down-arrow {{ image: url({_arrow_file('down', fg)}); width: 8px; }} "
+        f"background: #2c3238; border-left: 1px solid {c}; width: {s(16)}px; }} "
+        f"QAbstractSpinBox::up-arrow {{ image: url({_arrow_file('up', fg)}); width: {s(8)}px; }} "
+        f"QAbstractSpinBox::down-arrow {{ image: url({_arrow_file('down', fg)}); "
+        f"width: {s(8)}px; }} "
+        f"QComboBox::drop-down {{ width: {s(16)}px; }} "
+        f"QComboBox::down-arrow {{ image: url({_arrow_file('down', fg)}); width: {s(8)}px; }} "
         f"QComboBox::down-arrow:disabled {{ image: url({_arrow_file('down', off)}); }} "
-        "QCheckBox::indicator, QGroupBox::indicator { width: 14px; height: 14px; "
+        f"QCheckBox::indicator, QGroupBox::indicator {{ width: {s(14)}px; height: {s(14)}px; "
         f"border: 2px solid {c}; border-radius: 3px; background: #262b31; }} "
         "QCheckBox::indicator:checked, QGroupBox::indicator:checked { "
         f"background: {hi}; border-color: {hi}; }}"
     )
+
+
+class ControlScaleStyle(QtWidgets.QProxyStyle):
+    """The application's style with check boxes, radio buttons, spin-box buttons,
+    combo-box arrows and scroll bars grown with their widget's text: the style sheet
+    scales the chrome's text (``font-size``) but not these, which stayed at their 100 %
+    size (14 px) beside text two or three times as large on the stage.
+
+    A widget's factor is its font's size over :data:`CHROME_PT` (never below 1), so
+    each window follows its own sheet's scale (the stage's 300 %, the presenter's
+    120 %) and everything at 100 % stays the style's own size. The dark theme's sheet
+    sizes its styled check boxes and spin-box buttons itself (a sheet's sizes win).
+    """
+
+    _GROWN = frozenset(
+        {
+            QtWidgets.QStyle.PixelMetric.PM_IndicatorWidth,
+            QtWidgets.QStyle.PixelMetric.PM_IndicatorHeight,
+            QtWidgets.QStyle.PixelMetric.PM_ExclusiveIndicatorWidth,
+            QtWidgets.QStyle.PixelMetric.PM_ExclusiveIndicatorHeight,
+            QtWidgets.QStyle.PixelMetric.PM_ScrollBarExtent,
+            QtWidgets.QStyle.PixelMetric.PM_ScrollBarSliderMin,
+        }
+    )
+
+    @staticmethod
+    def factor(widget: QtWidgets.QWidget | None) -> float:
+        """How much larger than at 100 % ``widget``'s controls are drawn."""
+        if widget is None:
+            return 1.0
+        return max(1.0, widget.font().pointSizeF() / CHROME_PT)
+
+    def pixelMetric(
+        self,
+        metric: QtWidgets.QStyle.PixelMetric,
+        option: QtWidgets.QStyleOption | None = None,
+        widget: QtWidgets.QWidget | None = None,
+    ) -> int:
+        size = super().pixelMetric(metric, option, widget)
+        if metric in self._GROWN:
+            f = self.factor(widget)
+            if f > 1.0:
+                return int(round(size * f))
+        return size
+
+    def subControlRect(
+        self,
+        control: QtWidgets.QStyle.ComplexControl,
+        option: QtWidgets.QStyleOptionComplex,
+        sub: QtWidgets.QStyle.SubControl,
+        widget: QtWidgets.QWidget | None = None,
+    ) -> QtCore.QRect:
+        owner = cast(QtWidgets.QWidget, widget)  # (the stubs say no None; Qt takes it)
+        rect = super().subControlRect(control, option, sub, owner)
+        cc, sc = QtWidgets.QStyle.ComplexControl, QtWidgets.QStyle.SubControl
+        button: tuple[QtWidgets.QStyle.SubControl, ...]
+        if control == cc.CC_SpinBox:
+            button, field = (sc.SC_SpinBoxUp, sc.SC_SpinBoxDown), sc.SC_SpinBoxEditField
+        elif control == cc.CC_ComboBox:
+            button, field = (sc.SC_ComboBoxArrow,), sc.SC_ComboBoxEditField
+        else:
+            return rect
+        if sub not in button and sub != field:
+            return rect
+        f = self.factor(widget)
+        if f <= 1.0:
+            return rect
+        # the buttons grow towards the field (the style's own width, scaled)
+        width = super().subControlRect(control, option, button[0], owner).width()
+        if width <= 0:
+            return rect
+        grow = min(int(round(width * f)) - width, max(0, option.rect.width() // 2 - width))
+        rtl = option.direction == QtCore.Qt.LayoutDirection.RightToLeft
+        if sub == field:
+            return rect.adjusted(grow, 0, 0, 0) if rtl else rect.adjusted(0, 0, -grow, 0)
+        return rect.adjusted(0, 0, grow, 0) if rtl else rect.adjusted(-grow, 0, 0, 0)
+
+
+def install_control_scaling(app: QtWidgets.QApplication) -> None:
+    """Make :class:`ControlScaleStyle` the application's style (once)."""
+    if not isinstance(app.style(), ControlScaleStyle):
+        app.setStyle(ControlScaleStyle(app.style().name()))

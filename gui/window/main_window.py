@@ -13,7 +13,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from core.backend import BACKEND_CHOICES, NUMPY, Backend, resolve_backend
 from core.viewdata import ComputeContext, ViewData
 from core.views import VIEWS
-from gui.theme import current_theme, stylesheet
+from gui.theme import current_theme, install_control_scaling, stylesheet
 from gui.widgets.panel_stack import PanelStack
 from gui.widgets.param_panel import ParamPanel
 from gui.widgets.state import ViewState
@@ -151,6 +151,9 @@ class MainWindow(QtWidgets.QMainWindow):
         self.backend_combo.currentTextChanged.connect(self.choose_backend)
         self.statusBar().addPermanentWidget(self.backend_combo)
         self._build_actions()
+        app = QtWidgets.QApplication.instance()
+        if isinstance(app, QtWidgets.QApplication):
+            install_control_scaling(app)  # check boxes, arrows, scroll bars follow the scale
         self.setStyleSheet(stylesheet(current_theme()))
 
     def add_action(
