@@ -212,18 +212,23 @@ def _dark_controls(theme: Theme) -> str:
 
 
 class ControlScaleStyle(QtWidgets.QProxyStyle):
-    """The application's style with check boxes, radio buttons, spin-box buttons,
-    combo-box arrows and scroll bars grown with their widget's text: the style sheet
-    scales the chrome's text (``font-size``) but not these, which stayed at their 100 %
-    size (14 px) beside text two or three times as large on the stage.
+    """The application's style with check boxes, radio buttons, spin boxes, combo boxes
+    and scroll bars drawn as large as their widget's text: the style sheet scales the
+    chrome's text (``font-size``) but not these, which stayed at their 100 % size (14 px
+    indicators, buttons and bars, 8 px arrows) beside text two or three times as large
+    on the stage.
 
     A widget's factor is its font's size over :data:`CHROME_PT` (never below 1), so
     each window follows its own sheet's scale (the stage's 300 %, the presenter's
-    120 %) and everything at 100 % stays the style's own size. The dark theme's sheet
-    sizes its styled check boxes and spin-box buttons itself (a sheet's sizes win).
+    120 %) and everything at 100 % is the style's own. The base style sizes these
+    controls, their arrows included, by the resolution of the option's font metrics
+    (Fusion's ``dpiScaled``): the option handed on is the widget's at that resolution
+    times the factor, so the controls grow as a whole, as on a screen of that density.
+    The dark theme's sheet sizes its styled check boxes and spin-box buttons itself (a
+    sheet's sizes win).
     """
 
-    _GROWN = frozenset(
+    _METRICS = frozenset(
         {
             QtWidgets.QStyle.PixelMetric.PM_IndicatorWidth,
             QtWidgets.QStyle.PixelMetric.PM_IndicatorHeight,
@@ -233,6 +238,26 @@ class ControlScaleStyle(QtWidgets.QProxyStyle):
             QtWidgets.QStyle.PixelMetric.PM_ScrollBarSliderMin,
         }
     )
+    _CONTROLS = frozenset(
+        {
+            QtWidgets.QStyle.ComplexControl.CC_SpinBox,
+            QtWidgets.QStyle.ComplexControl.CC_ComboBox,
+            QtWidgets.QStyle.ComplexControl.CC_ScrollBar,
+        }
+    )
+
+    _ARROWS = frozenset(
+        {
+            QtWidgets.QStyle.PrimitiveElement.PE_IndicatorArrowUp,
+            QtWidgets.QStyle.PrimitiveElement.PE_IndicatorArrowDown,
+            QtWidgets.QStyle.PrimitiveElement.PE_IndicatorArrowLeft,
+            QtWidgets.QStyle.PrimitiveElement.PE_IndicatorArrowRight,
+        }
+    )  # (a styled scroll bar's arrows: the dark sheet's ``QWidget`` rule styles it)
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self._devices: dict[int, QtGui.QImage] = {}  # a paint device per resolution
 
     @staticmethod
     def factor(widget: QtWidgets.QWidget | None) -> float:
@@ -241,6 +266,32 @@ class ControlScaleStyle(QtWidgets.QProxyStyle):
             return 1.0
         return max(1.0, widget.font().pointSizeF() / CHROME_PT)
 
+    @staticmethod
+    def _is_grown(option: QtWidgets.QStyleOption, widget: QtWidgets.QWidget | None) -> bool:
+        """Whether ``option``'s font metrics are not at ``widget``'s own resolution (an
+        option :meth:`_grown` made, which the base style hands back to this style)."""
+        return widget is not None and abs(option.fontMetrics.fontDpi() - widget.logicalDpiY()) > 0.5
+
+    def _grown(
+        self, option: QtWidgets.QStyleOption, widget: QtWidgets.QWidget | None
+    ) -> QtWidgets.QStyleOption:
+        """``option`` with its font metrics at the widget's resolution times its factor
+        (``option`` itself at 100 %, or when it is already grown)."""
+        f = self.factor(widget)
+        if widget is None or f <= 1.0 or self._is_grown(option, widget):
+            return option
+        dpi = int(round(widget.logicalDpiY() * f))
+        device = self._devices.get(dpi)
+        if device is None:
+            device = QtGui.QImage(1, 1, QtGui.QImage.Format.Format_ARGB32)
+            dots = int(round(dpi / 0.0254))
+            device.setDotsPerMeterX(dots)
+            device.setDotsPerMeterY(dots)
+            self._devices[dpi] = device
+        grown = type(option)(option)
+        grown.fontMetrics = QtGui.QFontMetrics(widget.font(), device)
+        return grown
+
     def pixelMetric(
         self,
         metric: QtWidgets.QStyle.PixelMetric,
@@ -248,11 +299,18 @@ class ControlScaleStyle(QtWidgets.QProxyStyle):
         widget: QtWidgets.QWidget | None = None,
     ) -> int:
         size = super().pixelMetric(metric, option, widget)
-        if metric in self._GROWN:
-            f = self.factor(widget)
-            if f > 1.0:
-                return int(round(size * f))
-        return size
+        if metric not in self._METRICS:
+            return size
+        f = self.factor(widget)
+        if f <= 1.0:
+            return size
+        if option is not None:
+            if self._is_grown(option, widget):
+                return size  # (the base style asking again with a grown option)
+            grown = super().pixelMetric(metric, self._grown(option, widget), widget)
+            if grown != size:
+                return grown
+        return int(round(size * f))  # no option, or a base style that ignores resolution
 
     def subControlRect(
         self,
@@ -261,30 +319,31 @@ class ControlScaleStyle(QtWidgets.QProxyStyle):
         sub: QtWidgets.QStyle.SubControl,
         widget: QtWidgets.QWidget | None = None,
     ) -> QtCore.QRect:
-        owner = cast(QtWidgets.QWidget, widget)  # (the stubs say no None; Qt takes it)
-        rect = super().subControlRect(control, option, sub, owner)
-        cc, sc = QtWidgets.QStyle.ComplexControl, QtWidgets.QStyle.SubControl
-        button: tuple[QtWidgets.QStyle.SubControl, ...]
-        if control == cc.CC_SpinBox:
-            button, field = (sc.SC_SpinBoxUp, sc.SC_SpinBoxDown), sc.SC_SpinBoxEditField
-        elif control == cc.CC_ComboBox:
-            button, field = (sc.SC_ComboBoxArrow,), sc.SC_ComboBoxEditField
-        else:
-            return rect
-        if sub not in button and sub != field:
-            return rect
-        f = self.factor(widget)
-        if f <= 1.0:
-            return rect
-        # the buttons grow towards the field (the style's own width, scaled)
-        width = super().subControlRect(control, option, button[0], owner).width()
-        if width <= 0:
-            return rect
-        grow = min(int(round(width * f)) - width, max(0, option.rect.width() // 2 - width))
-        rtl = option.direction == QtCore.Qt.LayoutDirection.RightToLeft
-        if sub == field:
-            return rect.adjusted(grow, 0, 0, 0) if rtl else rect.adjusted(0, 0, -grow, 0)
-        return rect.adjusted(0, 0, grow, 0) if rtl else rect.adjusted(-grow, 0, 0, 0)
+        if control in self._CONTROLS:
+            option = cast(QtWidgets.QStyleOptionComplex, self._grown(option, widget))
+        return super().subControlRect(control, option, sub, cast(QtWidgets.QWidget, widget))
+
+    def drawComplexControl(
+        self,
+        control: QtWidgets.QStyle.ComplexControl,
+        option: QtWidgets.QStyleOptionComplex,
+        painter: QtGui.QPainter,
+        widget: QtWidgets.QWidget | None = None,
+    ) -> None:
+        if control in self._CONTROLS:
+            option = cast(QtWidgets.QStyleOptionComplex, self._grown(option, widget))
+        super().drawComplexControl(control, option, painter, cast(QtWidgets.QWidget, widget))
+
+    def drawPrimitive(
+        self,
+        element: QtWidgets.QStyle.PrimitiveElement,
+        option: QtWidgets.QStyleOption,
+        painter: QtGui.QPainter,
+        widget: QtWidgets.QWidget | None = None,
+    ) -> None:
+        if element in self._ARROWS:
+            option = self._grown(option, widget)
+        super().drawPrimitive(element, option, painter, cast(QtWidgets.QWidget, widget))
 
 
 def install_control_scaling(app: QtWidgets.QApplication) -> None:

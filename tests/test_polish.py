@@ -99,6 +99,22 @@ def test_disabled_buttons_are_dimmed(qapp, name):
         box.deleteLater()
 
 
+def _ink_size(widget: QtWidgets.QWidget, rect: QtCore.QRect) -> tuple[int, int]:
+    """Width and height of what is drawn in ``rect`` of ``widget`` in a colour far from
+    its background (a spin button's arrow, not the button's shading or edges)."""
+    from gui.render.cell_values import relative_luminance
+
+    image = widget.grab(rect).toImage().convertToFormat(QtGui.QImage.Format.Format_RGB888)
+    w, h = image.width(), image.height()
+    rows = np.frombuffer(bytes(image.constBits()), np.uint8).reshape(h, image.bytesPerLine())
+    luminance = relative_luminance(rows[:, : 3 * w].reshape(h, w, 3))
+    ink = np.abs(luminance - np.median(luminance)) > 0.6
+    cols, lines = np.nonzero(ink.any(axis=0))[0], np.nonzero(ink.any(axis=1))[0]
+    if not cols.size:
+        return 0, 0
+    return int(cols[-1] - cols[0] + 1), int(lines[-1] - lines[0] + 1)
+
+
 def _control_sizes(name: str, scale: float) -> dict[str, tuple[int, int]]:
     """Measured sizes (width, height in px) of a check box's indicator, a spin box's up
     and down buttons, a combo box's arrow and a vertical scroll bar, laid out under the
@@ -149,7 +165,12 @@ def _control_sizes(name: str, scale: float) -> dict[str, tuple[int, int]]:
             .size()
         )
         sizes["scroll bar"] = area.verticalScrollBar().size()
-        return {key: (size.width(), size.height()) for key, size in sizes.items()}
+        measured = {key: (size.width(), size.height()) for key, size in sizes.items()}
+        up = spin.style().subControlRect(
+            style_.ComplexControl.CC_SpinBox, spin_opt, style_.SubControl.SC_SpinBoxUp, spin
+        )
+        measured["up arrow"] = _ink_size(spin, up.adjusted(1, 1, -1, -1))
+        return measured
     finally:
         box.close()
         box.deleteLater()
@@ -164,16 +185,17 @@ def _control_sizes(name: str, scale: float) -> dict[str, tuple[int, int]]:
     ),
 )
 def test_controls_grow_with_the_ui_scale(window, name, scale):
-    """Check boxes, spin-box buttons, combo-box arrows and scroll bars grow with the UI
-    scale as the text does (a lecturer's mouse targets on the projector). They stayed at
-    their 100 % size: at 200 % the light theme's check box 14 x 14 px beside 22 pt text,
-    spin buttons 14 px wide, the scroll bar 14 px (now 28); the dark theme's check box
-    18 px (now 32). ``window`` installs the application's style."""
+    """Check boxes, spin-box buttons and their arrows, combo-box arrows and scroll bars
+    grow with the UI scale as the text does (a lecturer's mouse targets on the
+    projector). They stayed at their 100 % size: at 200 % the light theme's check box
+    14 x 14 px beside 22 pt text (now 28), spin buttons 14 px wide (28) with a 6 x 3 px
+    arrow (14 x 8), the scroll bar 14 px (28); the dark theme's check box 18 px (32).
+    ``window`` installs the application's style."""
     small, large = _control_sizes(name, 1.0), _control_sizes(name, scale)
     least = 0.8 * scale  # (a border of fixed width grows less than the rest)
-    for key in ("indicator", "up", "down", "combo arrow"):
+    for key in ("indicator", "up", "down", "combo arrow", "up arrow"):
         assert large[key][0] >= least * small[key][0], (key, small[key], large[key])
-    for key in ("indicator", "up", "down"):  # (a box's height grows with its text anyway)
+    for key in ("indicator", "up", "down", "up arrow"):  # (a box's height grows anyway)
         assert large[key][1] >= least * small[key][1], (key, small[key], large[key])
     assert large["scroll bar"][0] >= least * small["scroll bar"][0], (small, large)
 
