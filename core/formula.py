@@ -101,7 +101,7 @@ class Sqrt:
 
 Node = Text | Script | Frac | Sqrt
 
-_ESCAPES = {"_": "_", "^": "^", "{": "{", "}": "}", "\\": "\\"}
+_ESCAPES = {"_": "_", "^": "^", "{": "{", "}": "}", "\\": "\\", "-": "-"}
 _COMMANDS = {"frac": 2, "sqrt": 1, "text": 1}
 _BREAK = re.compile(r" {2,}")
 # A value's minus sign, as Python's formatting writes it ("m − n = -7"): set as the minus
@@ -493,7 +493,9 @@ def label_markup(text: str) -> str:
                 out.append(ch + nxt)
                 i += 2
                 continue
-        out.append("\\" + ch if ch in "\\{}_^" else ch)
+        # a label's hyphen stays one (code such as "bias = -0.1 * torch.arange(8)" in
+        # prose, "atan2 -73.5°"): only the formula line sets a value's minus (_NEGATIVE)
+        out.append("\\" + ch if ch in "\\{}_^" or (ch == "-" and _NEGATIVE.match(text, i)) else ch)
         i += 1
     return "".join(out)
 

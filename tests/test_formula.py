@@ -349,3 +349,14 @@ def test_a_negative_value_gets_the_minus_sign_a_hyphen_stays():
     assert plain_text("GPT-2, x-1, Llama-3") == "GPT-2, x-1, Llama-3"
     data = _data("clock", m=2.0, n=9.0)
     assert "= −7" in data.formula and "-7" not in data.formula, data.formula
+
+
+def test_a_label_keeps_its_hyphens():
+    """Only the formula line sets a value's minus: titles and prose quote code as it is
+    written (ALiBi's explanation quotes the course's ``bias = -0.1 * torch.arange(8)``)."""
+    from core.formula import label_rich_text
+
+    text = "bias = -0.1 * torch.arange(8), atan2 -73.5°, slope m_h"
+    assert (
+        label_rich_text(text) == "bias = -0.1 * torch.arange(8), atan2 -73.5°, slope m<sub>h</sub>"
+    )
