@@ -35,7 +35,11 @@ text (``m<sub>h</sub>``) the plots draw (window, stage, PNG, SVG). There a ``_``
 is a script only when a braced group follows it, or one character that does not start
 a longer word: ``get_rope_index``, ``short_factor``, ``train_len`` and file names keep
 their ``_`` (write ``A_{ij}``, not ``A_ij``); ``\``, ``{`` and ``}`` otherwise show as
-they are. Text exports (CSV/NPY headers, the command line, hover readouts, notes) keep
+they are. A ``^`` followed by a balanced parenthesised group, as prose writes a
+power (``2^(−8h/n)``, ``base^(−2i/d_rot)``, ``ζ_i^((m−n)/b)``), is a superscript of that
+group without its parentheses (the formula line's ``10000^{−2i/64}``) when it follows a
+number, a variable or a subscripted variable; after an identifier (``d_rot^(2)``), a
+dotted name or with no closing parenthesis it stays as written. Text exports (CSV/NPY headers, the command line, hover readouts, notes) keep
 the label as the view wrote it.
 """
 
@@ -464,12 +468,36 @@ def _group_end(text: str, start: int) -> int:
     return -1
 
 
+#: what a parenthesised superscript ``^(…)`` may follow, ending at the ``^``: a number,
+#: a variable (letters and digits, ``base``, ``θ``, ``ζᵢ``) or one with a subscript
+#: (``ζ_i``, ``R_{i−j}``), not continuing an identifier, a name after a dot or an escape
+#: (``d_rot^(2)``, ``torch.x^(2)``, ``\\x^(2)`` stay as written)
+_PAREN_BASE = re.compile(
+    r"(?<![\w.\\])(?:\d+(?:\.\d+)?|[^\W\d_][^\W_]*(?:_(?:[^\W_]|\{[^{}]+\}))?)\Z"
+)
+
+
+def _paren_end(text: str, start: int) -> int:
+    """The index of the ``)`` closing the parenthesis at ``text[start]``; -1 when unclosed."""
+    depth = 0
+    for i in range(start, len(text)):
+        if text[i] == "(":
+            depth += 1
+        elif text[i] == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
+
+
 def label_markup(text: str) -> str:
     """A label's plain text (a title, an axis title, a legend entry) as markup: each
     ``_`` / ``^`` with a base before it and a braced group or one letter, digit or
     sign (``*′+−``) after it that starts no longer word (``m_h``, ``q_i·k_j``,
-    ``R_{i−j}``, ``2^{−8h/n}``) is a script; every other ``_``, ``^``, ``\\``, ``{`` and ``}`` is escaped (shown as it
-    stands: ``get_rope_index``, ``A_ij``, ``pos_1.npy``). See the module docstring."""
+    ``R_{i−j}``, ``2^{−8h/n}``) is a script, and so is ``^(…)`` after a number or a
+    (subscripted) variable: ``2^(−8h/n)`` as ``2^{−8h/n}``; every other ``_``, ``^``,
+    ``\\``, ``{`` and ``}`` is escaped (shown as it stands: ``get_rope_index``,
+    ``A_ij``, ``pos_1.npy``, ``d_rot^(2)``). See the module docstring."""
     out: list[str] = []
     closes: list[int] = []  # where the script groups opened so far close
     i = 0
@@ -486,6 +514,19 @@ def label_markup(text: str) -> str:
                 end = _group_end(text, i + 1)
                 if end > i + 2 and (not closes or end < closes[-1]):
                     out.append(ch + "{")
+                    closes.append(end)
+                    i += 2
+                    continue
+            elif nxt == "(":
+                # a superscript written in parentheses, as prose writes it: 2^(−8h/n)
+                end = _paren_end(text, i + 1)
+                if (
+                    ch == "^"
+                    and end > i + 2
+                    and (not closes or end < closes[-1])
+                    and _PAREN_BASE.search(text, 0, i)
+                ):
+                    out.append("^{")
                     closes.append(end)
                     i += 2
                     continue

@@ -28,6 +28,17 @@ SUB = QtGui.QTextCharFormat.VerticalAlignment.AlignSubScript
         ("train_len = 32, pos_1.npy", "train_len = 32, pos_1.npy"),
         ("a _b, x^, {c} d\\e", "a _b, x^, {c} d\\e"),
         ("j < i & x_{a", "j &lt; i &amp; x_{a"),
+        # a power written in parentheses, as the views' prose writes it
+        ("slope m_h (2^(−8h/n) for powers", "slope m<sub>h</sub> (2<sup>−8h/n</sup> for powers"),
+        ("θ_i = base^(−2i/d_rot).", "θ<sub>i</sub> = base<sup>−2i/d_rot</sup>."),
+        ("decays as ζ_i^((m−n)/b).", "decays as ζ<sub>i</sub><sup>(m−n)/b</sup>."),
+        ("meanᵢ ζᵢ^(Δ/b)", "meanᵢ ζᵢ<sup>Δ/b</sup>"),
+        ("sin(pos / 10000^(2i/d))", "sin(pos / 10000<sup>2i/d</sup>)"),
+        ("R_{i−j}^(2) 1.5^(x)", "R<sub>i−j</sub><sup>2</sup> 1.5<sup>x</sup>"),
+        # ... not after an identifier, a dotted name or code, nor unbalanced or empty
+        ("d_rot^(2), torch.x^(2), a ^(b)", "d_rot^(2), torch.x^(2), a ^(b)"),
+        ("x^(2 and x^() and x**(2)", "x^(2 and x^() and x**(2)"),
+        ('re "^(.*\\D)" torch.arange(8)', 're "^(.*\\D)" torch.arange(8)'),
     ],
 )
 def test_label_scripts_and_literal_underscores(text, rich):
@@ -36,25 +47,47 @@ def test_label_scripts_and_literal_underscores(text, rich):
 
 
 def test_every_drawn_label_of_every_view_keeps_its_characters(qapp):
-    """Each title, axis title and legend entry of every view (defaults) is drawn with
-    the characters it had, less only the ``_``, ``^`` and braces of its scripts."""
+    """Each title, axis title and legend entry of every view (defaults), and its
+    explanation, notes and parameter descriptions, is drawn with the characters it had,
+    less only the ``_``, ``^`` and braces of its scripts and the parentheses of a
+    ``^(…)`` power (a hyphen stays one: only the formula line sets a minus sign). The
+    powers set as superscripts are exactly the prose's ones."""
+    import re
+
     seen = 0
+    powers: list[str] = []
     for view_id in VIEW_IDS:
-        values = get_view(view_id).model.validate({}, partial=True)
+        spec = get_view(view_id)
+        values = spec.model.validate({}, partial=True)
         data = compute_view(view_id, values, ComputeContext(64, 256))
+        texts = [spec.explanation, *data.display_notes()] + [p.help for p in spec.model.params]
         for panel in data.panels:
-            texts = [panel.title, panel.x_label, panel.y_label]
+            texts += [panel.title, panel.x_label, panel.y_label]
             texts += [s.name for s in panel.series] + [b.label for b in panel.bands]
-            for text in texts:
-                rich = label_rich_text(text)
-                drawn = QtGui.QTextDocumentFragment.fromHtml(rich).toPlainText()
-                if "<sub>" in rich or "<sup>" in rich:
-                    seen += 1
-                    kept = [c for c in text if c not in "_^{}"]
-                    assert [c for c in drawn if c not in "_^{}"] == kept, text
-                else:
-                    assert drawn == text
+        for text in texts:
+            rich = label_rich_text(text)
+            drawn = QtGui.QTextDocumentFragment.fromHtml(rich).toPlainText()
+            if "<sub>" in rich or "<sup>" in rich:
+                seen += 1
+                sups = re.findall(r"<sup>(.*?)</sup>", rich)
+                powers += [f"^({s})" for s in sups if f"^({s})" in text]
+                for sup in sups:  # a ^(…) power's parentheses are not drawn
+                    text = text.replace(f"^({sup})", f"^{{{sup}}}")
+                kept = [c for c in text if c not in "_^{}"]
+                assert [c for c in drawn if c not in "_^{}"] == kept, text
+            else:
+                assert drawn == text
+            assert "^(" not in text  # every power of these texts set as one
     assert seen >= 20  # (m_h, θ_i, R_{i−j}, x_i + p_i, PE_p · PE_q, ...)
+    assert set(powers) == {
+        "^((m−n)/b)",
+        "^(m/b)",
+        "^(−2i/d)",
+        "^(−2i/d_rot)",
+        "^(−8h/n)",
+        "^(−n/b)",
+        "^(Δ/b)",
+    }
 
 
 def _painted_box(item: QtWidgets.QGraphicsTextItem) -> tuple[int, int, int, int]:
