@@ -165,3 +165,55 @@ def test_typeset_text_is_measured_as_qt_lays_it_out(qapp):
         set_math_text(label, "<b>plain</b>")
         assert label.measured() is None and label.heightForWidth(700) > 0
         label.deleteLater()
+
+
+def _ink_box(note: str) -> tuple[int, int, int, int]:
+    """Where a handout page's note area (1000 x 200 px) is inked for ``note``."""
+    import numpy as np
+
+    from gui.export.deck import _draw_note
+
+    image = QtGui.QImage(1000, 200, QtGui.QImage.Format.Format_RGB32)
+    image.fill(QtGui.QColor("white"))
+    painter = QtGui.QPainter(image)
+    _draw_note(painter, note, QtCore.QRectF(0, 0, 1000, 200))
+    painter.end()
+    bits = image.constBits()
+    pixels = np.frombuffer(bits, np.uint8).reshape(200, image.bytesPerLine())[:, :4000]
+    background = pixels[0, :4].copy()
+    inked = np.argwhere((pixels.reshape(200, 1000, 4) != background).any(axis=2))
+    (top, left), (bottom, right) = inked.min(axis=0), inked.max(axis=0) + 1
+    return int(left), int(top), int(right), int(bottom)
+
+
+def test_handout_note_typesets_its_math_and_shows_the_rest_as_written(qapp):
+    """A PDF handout prints each scene's note under its slide (``_draw_note``): its math
+    typeset as on screen (m_h with a subscript h, ALiBi's slope 2^(−8h/n) with the
+    exponent raised), "<b>", "<" and "&" shown literally, wrapped and sized as before."""
+    from gui.export.deck import _note_document
+
+    font = QtGui.QFont()
+    font.setPixelSize(20)
+    note = "slope m_h = 2^(−8h/n): j < i & <b>x</b>"
+    doc = _note_document(note, font, 800)
+    assert doc.toPlainText() == "slope mh = 2−8h/n: j < i & <b>x</b>"
+    assert _subscripts(doc) == ["h"]
+    sup = QtGui.QTextCharFormat.VerticalAlignment.AlignSuperScript
+    raised = []
+    it = doc.begin().begin()
+    while not it.atEnd():
+        if it.fragment().charFormat().verticalAlignment() == sup:
+            raised.append(it.fragment().text())
+        it += 1
+    assert raised == ["−8h/n"]
+    assert doc.defaultFont().pixelSize() == 20 and doc.textWidth() == 800
+    plain = _note_document("<b>x</b> & j < i", font, 800)  # no math: plain text
+    assert plain.toPlainText() == "<b>x</b> & j < i"
+    # drawn: "m_h" narrower than "mh" (the h smaller, no "_"), and reaching lower
+    typeset, flat = _ink_box("m_h"), _ink_box("mh")
+    assert typeset[2] - typeset[0] < flat[2] - flat[0]
+    assert typeset[3] > flat[3]
+    assert typeset[0] == flat[0]  # where the note starts: margins as before
+    # a long note wraps inside the margins (area height / 8 = 25 px each side)
+    left, top, right, bottom = _ink_box("m_h grows " * 40)
+    assert left >= 25 and right <= 975 and bottom - top > 2 * 20

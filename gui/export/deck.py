@@ -476,21 +476,45 @@ def _error_widget(scene: Scene, message: str, note: str | None) -> Any:
     return widget
 
 
+def _note_document(note: str, font: Any, width: float) -> Any:
+    """The speaker note laid out as a handout page draws it: its math typeset as on
+    screen (:func:`gui.render.math_text.math_html`: ``m_h`` as m with a subscript h,
+    ``2^(−8h/n)`` with its exponent raised), every other character as written (``<``,
+    ``&``, runs of spaces, line breaks), word-wrapped to ``width`` in ``font``."""
+    from PySide6 import QtGui
+
+    from gui.render.math_text import math_html
+
+    document = QtGui.QTextDocument()
+    document.setDocumentMargin(0)
+    document.setDefaultFont(font)
+    rich = math_html(note)
+    if rich is None:  # no math: the note as plain text (never read as HTML)
+        document.setPlainText(note)
+    else:
+        document.setHtml(rich)
+    document.setTextWidth(width)
+    return document
+
+
 def _draw_note(painter: Any, note: str, area: Any) -> None:
-    """The speaker note, word-wrapped in large print, in ``area`` under the slide."""
-    from PySide6 import QtCore, QtGui
+    """The speaker note, word-wrapped in large print, in ``area`` under the slide, its
+    math typeset (:func:`_note_document`)."""
+    from PySide6 import QtGui
 
     from gui.theme import current_theme
 
     theme = current_theme()
     painter.save()
     painter.fillRect(area, QtGui.QColor(theme.background))
-    painter.setPen(QtGui.QColor(theme.foreground))
     font = QtGui.QFont(painter.font())
     font.setPixelSize(max(12, round(area.height() / 10)))
-    painter.setFont(font)
     margin = area.height() / 8
     text = area.adjusted(margin, margin / 2, -margin, -margin / 2)
-    flags = QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignTop
-    painter.drawText(text, int(flags) | int(QtCore.Qt.TextFlag.TextWordWrap), note or "")
+    document = _note_document(note or "", font, text.width())
+    context = QtGui.QAbstractTextDocumentLayout.PaintContext()
+    context.palette.setColor(QtGui.QPalette.ColorRole.Text, QtGui.QColor(theme.foreground))
+    painter.setClipRect(text)  # (as drawText clips to its rectangle)
+    painter.translate(text.topLeft())
+    document.documentLayout().draw(painter, context)
     painter.restore()
