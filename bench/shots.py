@@ -38,7 +38,7 @@ Usage::
 
 ``--scenes`` takes ``all`` (default), ``none`` or 1-based scene numbers; ``--views``
 ``all`` (default), ``none`` or view ids; ``--no-png`` only prints the findings;
-``--titles`` prints every plot's title as wrapped (its lines). The
+``--titles`` prints every plot's title and legend entry as wrapped (its lines). The
 script exits 0 unless it crashes; ``--strict`` exits 1 when any shot has a finding.
 Headless (``offscreen``) unless ``QT_QPA_PLATFORM`` is set (``xcb`` under Xvfb).
 """
@@ -249,6 +249,29 @@ def title_lines(window) -> list[str]:
     return out
 
 
+def legend_lines(window) -> list[str]:
+    """Each visible legend entry as wrapped on screen: ``key[i]: line | line``
+    (``--titles``, as :func:`title_lines`; a no-break space reads as a space)."""
+    widget = window.views.get(window.current_view)
+    out = []
+    for key, plot in getattr(widget, "plots", {}).items():
+        legend = getattr(plot, "legend", None)
+        if legend is None or not plot.plot.isVisible() or not legend.isVisible():
+            continue
+        for i, (_sample, label) in enumerate(legend.items):
+            lines = []
+            block = label.item.document().begin()
+            while block.isValid():
+                layout, text = block.layout(), block.text()
+                for n in range(layout.lineCount()):
+                    line = layout.lineAt(n)
+                    lines.append(text[line.textStart() : line.textStart() + line.textLength()])
+                block = block.next()
+            lines = [line.replace("\u00a0", " ").strip() for line in lines if line.strip()]
+            out.append(f"{key}[{i}]: {len(lines)} lines: " + " | ".join(lines))
+    return out
+
+
 def findings(window) -> list[str]:
     """Every finding of the window as shown now (see the module docstring)."""
     qt = window
@@ -353,6 +376,8 @@ def shots(args: argparse.Namespace) -> Iterator[tuple[str, list[str]]]:
                     if getattr(args, "titles", False):
                         for line in title_lines(window):
                             print(f"  title {stem} {line}", flush=True)
+                        for line in legend_lines(window):
+                            print(f"  legend {stem} {line}", flush=True)
                     yield f"{stem} [{layout_info(window)}]", findings(window)
     dispose_window(window)  # the caller releases it (release_windows) once this ends
 
@@ -367,7 +392,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scales", default=",".join(map(str, SCALES)), help="percent list")
     parser.add_argument("--modes", default=",".join(MODES), help="window,present (default), strip")
     parser.add_argument("--no-png", action="store_true", help="findings only")
-    parser.add_argument("--titles", action="store_true", help="print the plots' title lines")
+    parser.add_argument(
+        "--titles", action="store_true", help="print the plots' title and legend lines"
+    )
     parser.add_argument("--strict", action="store_true", help="exit 1 on any finding")
     args = parser.parse_args(argv)
     total = 0
