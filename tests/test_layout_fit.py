@@ -784,7 +784,7 @@ def test_text_qt_wraps_keeps_an_operator_with_its_left_operand(qapp):
     nothing is lost, and a verdict reads back as it was."""
     from PySide6 import QtGui
 
-    from gui.plotting.panel_plot import axis_title_text
+    from gui.plotting.panel_plot import wrapped_rich_text
     from gui.plotting.word_breaks import breakable, unbroken
 
     font = QtGui.QFont()
@@ -798,7 +798,7 @@ def test_text_qt_wraps_keeps_an_operator_with_its_left_operand(qapp):
         option = document.defaultTextOption()
         option.setWrapMode(QtGui.QTextOption.WrapMode.WordWrap)
         document.setDefaultTextOption(option)
-        document.setHtml(axis_title_text(title))
+        document.setHtml(wrapped_rich_text(title))
         full = metrics.horizontalAdvance(title)
         for step in range(4, 21):
             document.setTextWidth(full * step / 20)

@@ -173,3 +173,55 @@ def test_a_reflowed_legend_is_laid_out_as_one_built_in_its_columns(qapp):
     assert moved.items[1][1].opacity() == 1.0
     moved.addItem(plot.plot([0, 1], [1, 0]), "added after")  # in the next cell of 4 columns
     assert moved.layout.itemAt(1, 5) is moved.items[-1][1]
+
+
+def _entry_lines(label: pg.LabelItem) -> list[str]:
+    """A legend entry's lines as Qt wrapped them (a no-break space read as a space)."""
+    document = label.item.document()
+    document.size()  # (laid out)
+    block, lines = document.begin(), []
+    while block.isValid():
+        layout, text = block.layout(), block.text()
+        for k in range(layout.lineCount()):
+            line = layout.lineAt(k)
+            lines.append(text[line.textStart() : line.textStart() + line.textLength()])
+        block = block.next()
+    return [line.replace("\u00a0", " ").strip() for line in lines]
+
+
+def test_a_wrapped_entry_keeps_an_operator_with_its_left_operand(qtbot):
+    """A legend entry is wrapped by Qt, at any space: ALiBi's distance legend wrapped
+    "head 1: m" / "= 0.5 (softmax row)" in a narrow strip. Its operator words are glued
+    to the words before them, as a plot title breaks
+    (:func:`gui.plotting.panel_plot.wrapped_rich_text`): at no width does a line start
+    with one, nothing is lost, and every entry still wraps."""
+    import numpy as np
+
+    from core.viewdata import Panel, Series
+    from gui.plotting.panel_plot import PanelPlot
+
+    names = [  # ALiBi's distance legend, RoPE's score and simplified ones
+        "all 8 heads (m = 0.00391 … 0.5)",
+        "head 1: m = 0.5 (softmax row)",
+        "m − n = −4",
+        "the two pairs: s = 0 and s = 100",
+    ]
+    win = pg.GraphicsLayoutWidget()
+    qtbot.addWidget(win)
+    plot = PanelPlot(win.addPlot())
+    x = np.arange(4, dtype=float)
+    series = [Series(name, x, x * k) for k, name in enumerate(names)]
+    plot.show(Panel("d", "distance", "curves", "x", "y", series=series))
+    legend = plot.legend
+    assert legend is not None and len(legend.items) == len(names)
+    starts = {"=", "−", "+", "·", "×", "→", "≤", "—", "–"}
+    wrapped = set()
+    for width in range(60, 300, 6):
+        legend.set_strip(float(width))
+        for (_sample, label), name in zip(legend.items, names, strict=True):
+            lines = _entry_lines(label)
+            assert " ".join(lines) == name, (width, lines)
+            assert not any(line.split(" ")[0] in starts for line in lines[1:]), (width, lines)
+            if len(lines) > 1:
+                wrapped.add(name)
+    assert wrapped == set(names)  # (each entry was wrapped at some width)

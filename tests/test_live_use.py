@@ -13,11 +13,10 @@ from qt_events import wheel_down
 from tiers import FULL, gate_cover
 from window_reuse import reused_window, reused_window_holder  # noqa: F401  (fixtures)
 
-from core.formula import label_rich_text
 from core.params import Param
 from core.viewdata import ComputeContext
 from core.views import VIEW_IDS, VIEWS
-from gui.plotting.panel_plot import MAX_LEGEND_ENTRIES
+from gui.plotting.panel_plot import MAX_LEGEND_ENTRIES, wrapped_rich_text
 
 Key = QtCore.Qt.Key
 Mod = QtCore.Qt.KeyboardModifier
@@ -62,7 +61,7 @@ def _legend_problems(plots, where: str) -> list[str]:
         if panel is None or panel.kind != "curves":
             continue
         names = [s.name for s in panel.series] + [b.label for b in panel.bands]
-        names = [label_rich_text(name) for name in names]  # (drawn with their scripts)
+        names = [wrapped_rich_text(name) for name in names]  # (drawn as the plot draws them)
         if not (len(names) > 1 and len(panel.series) <= MAX_LEGEND_ENTRIES):
             shown = plot.plot.legend is not None and plot.plot.legend.isVisible()
             if shown:

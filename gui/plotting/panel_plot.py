@@ -99,11 +99,13 @@ def rich_width(text: str, font: QtGui.QFont) -> float:
     return width
 
 
-def axis_title_text(text: str) -> str:
-    """An axis title's rich text (:func:`core.formula.label_rich_text`), its operators
-    glued to the words before them (:func:`gui.plotting.line_breaks.glue_operators`):
-    Qt wraps an axis title at its spaces, and broke Relative's "relative position
-    i − j (query − key)" on stage as "(query" / "− key)"."""
+def wrapped_rich_text(text: str) -> str:
+    """A label's rich text (:func:`core.formula.label_rich_text`) for Qt to wrap (an
+    axis title, a legend entry), its operators glued to the words before them
+    (:func:`gui.plotting.line_breaks.glue_operators`), as a plot title breaks: Qt wraps
+    at any space, and broke Relative's axis title "relative position i − j (query −
+    key)" on stage as "(query" / "− key)", ALiBi's legend entry "head 1: m = 0.5
+    (softmax row)" in a narrow strip as "head 1: m" / "= 0.5 (softmax row)"."""
     return label_rich_text(glue_operators(text))
 
 
@@ -698,7 +700,7 @@ class PanelPlot(PanelExtras, CellDisplay):
                             item.setData(x, y)
                     changed = True
                 if panel.kind == "curves":
-                    item.opts["name"] = label_rich_text(s.name)
+                    item.opts["name"] = wrapped_rich_text(s.name)
             for group in moved:
                 group.refresh()
             self._find_covers()
@@ -948,7 +950,7 @@ class PanelPlot(PanelExtras, CellDisplay):
                     s.style,
                     color,
                     # a legend entry is rich text: m_h as m with a subscript h
-                    label_rich_text(s.name) if panel.kind == "curves" else None,
+                    wrapped_rich_text(s.name) if panel.kind == "curves" else None,
                     theme,
                     add=runs[i] == 1,
                 )
@@ -1140,16 +1142,16 @@ class PanelPlot(PanelExtras, CellDisplay):
         self.plot.addItem(item)  # measured by auto-range: the view keeps the band
         self.bands.append(item)
         if self.legend is not None:
-            self.legend.addItem(BandSample(item), label_rich_text(band.label))
+            self.legend.addItem(BandSample(item), wrapped_rich_text(band.label))
         return item
 
     def _refresh_legend(self, panel: Panel) -> None:
         if self.legend is None:
             return
         renamed = False
-        # the entries' rich text (scripts typeset: core.formula.label_rich_text)
-        names = [label_rich_text(s.name) for s in panel.series]
-        names += [label_rich_text(b.label) for b in panel.bands]
+        # the entries' rich text (scripts typeset, operators glued: wrapped_rich_text)
+        names = [wrapped_rich_text(s.name) for s in panel.series]
+        names += [wrapped_rich_text(b.label) for b in panel.bands]
         for i, ((_sample, label), name) in enumerate(zip(self.legend.items, names, strict=False)):
             if self.drag_digits and label.text != name:
                 self._drag_renamed.add(i)
@@ -1481,7 +1483,7 @@ class PanelPlot(PanelExtras, CellDisplay):
             ("left", panel.y_label, y_label, panel.y_axis),
         ):
             if text != before:
-                self.plot.setLabel(name, axis_title_text(text), **style)
+                self.plot.setLabel(name, wrapped_rich_text(text), **style)
                 self.plot.showAxis(name, shown)  # setLabel shows the axis
 
     def _apply_labels(self, panel: Panel, theme: Theme) -> None:
@@ -1490,8 +1492,8 @@ class PanelPlot(PanelExtras, CellDisplay):
             return
         self.restyles += 1
         # drawn as rich text: θ_i as θ with a subscript i (core.formula.label_rich_text)
-        self.plot.setLabel("bottom", axis_title_text(panel.x_label), **style)
-        self.plot.setLabel("left", axis_title_text(panel.y_label), **style)
+        self.plot.setLabel("bottom", wrapped_rich_text(panel.x_label), **style)
+        self.plot.setLabel("left", wrapped_rich_text(panel.y_label), **style)
         self.plot.showAxis("bottom", panel.x_axis)  # setLabel shows the axis
         self.plot.showAxis("left", panel.y_axis)
         for name in ("bottom", "left"):
