@@ -821,6 +821,54 @@ def test_text_qt_wraps_keeps_an_operator_with_its_left_operand(qapp):
     assert unbroken(breakable(verdict)) == verdict
 
 
+def test_a_spaced_dash_ends_its_line_with_the_word_before_it(qapp):
+    """Word order's A/B titles wrapped "A: 'dog bites man'" / "— causal mask, no" /
+    "positions" in the 1920 × 1080 window (100 %): a line that starts with a dash. A
+    spaced dash ends its line with the word before it, as a spaced em dash does not
+    start a line, and the space after it is a free break: "A: 'dog bites" / "man' —
+    causal" / "mask, no positions", as many lines. Where that would take a title more
+    lines ("A: 'dog bites man'" / "— no positions" in a plot too narrow for "man' —
+    no positions") the dash starts the line. In a verdict Qt wraps (:func:`breakable`)
+    it is glued. Nothing is lost; a dash never starts a line where it fits at the end
+    of the line before."""
+    from PySide6 import QtGui
+
+    from gui.plotting.panel_plot import wrap_in
+    from gui.plotting.word_breaks import breakable, unbroken
+
+    font = QtGui.QFont()
+    font.setPointSize(13)
+    metrics = QtGui.QFontMetricsF(font)
+    titles = [
+        "A: 'dog bites man' — no positions",
+        "B: 'man bites dog' — causal mask, no positions",
+        "out_B − out_A reordered — causal mask, no positions: max 2.7",
+    ]
+    for title in titles:
+        full = metrics.horizontalAdvance(title)
+        for step in range(8, 41):
+            width = full * step / 40
+            lines = wrap_in(title, font, width)
+            assert " ".join(lines) == title, lines
+            for k in range(1, len(lines)):
+                if lines[k].startswith(("—", "–")):  # only where it does not fit up there
+                    moved = f"{lines[k - 1]} {lines[k][0]}"
+                    assert metrics.horizontalAdvance(moved) > width, (width, lines)
+    causal = "A: 'dog bites man' — causal mask, no positions"
+    width = 1 + max(map(metrics.horizontalAdvance, ("A: 'dog bites man'", "mask, no positions")))
+    assert width < metrics.horizontalAdvance("A: 'dog bites man' —")
+    assert wrap_in(causal, font, width) == ["A: 'dog bites", "man' — causal", "mask, no positions"]
+    title = titles[0]
+    width = metrics.horizontalAdvance("A: 'dog bites man' —") + 1  # the dash fits
+    assert wrap_in(title, font, width) == ["A: 'dog bites man' —", "no positions"]
+    width = metrics.horizontalAdvance("A: 'dog bites man'") + 1  # "man' — no positions" not
+    assert width < metrics.horizontalAdvance("man' — no positions")
+    assert wrap_in(title, font, width) == ["A: 'dog bites man'", "— no positions"]  # (not 3)
+    verdict = "reordered (max difference 5.6e-17) — attention cannot tell the order."
+    assert "5.6e-17)\u00a0— attention" in breakable(verdict)
+    assert unbroken(breakable(verdict)) == verdict
+
+
 @FULL
 def test_pe_dimensions_labelled_every_index_on_a_300_percent_stage(shared_window, qtbot):
     """Lecture deck scene 4 (PE of 16 dimensions) at 1920 × 1080, 300 %, on stage: the

@@ -14,6 +14,13 @@ The rules, worst last:
   every break inside that word), the space after it costs more than a free space;
   inside a word a break goes after an operator, never before it. A text's first word
   that is an operator is glued to the word after it.
+* a spaced dash (``—``, ``–``) ends its line with the word before it, as a spaced em
+  dash does not start a line: "A: 'dog bites" / "man' — causal" / "mask, no positions"
+  rather than "A: 'dog bites man'" / "— causal mask, no" / "positions". The space
+  before it is glued as an operator's (unless ``dashes`` is false); the space after it
+  is a free space (a dash joins two clauses, not two operands). A plot title keeps a
+  dash with its word only where that takes it no more lines
+  (:func:`gui.plotting.panel_plot.wrap_parts`); a text Qt wraps always does.
 * a bracket group (``(…)``, ``[…]``, ``⟨…⟩``, matched) breaks inside only where no
   break outside it is left in the part to wrap; a call breaks in its dotted name
   before its brackets ("nn.functional." / "softmax(scores, dim=−1)", "torch." /
@@ -41,6 +48,19 @@ OPERATOR_CHARS = "=+−·×*/→←↔≤≥<>≈≠∝"  # an operator inside a
 _OPENING = "([⟨"
 _GROUPS = {")": "(", "]": "[", "⟩": "⟨"}  # a group's closing bracket -> its opening one
 _OPERATOR = re.compile(r"[=+−\-/·×*→←↔≤≥<>≈≠∝~|:]+")  # a word that is only an operator
+_DASH = re.compile(r"[—–]+")  # a word that is only a dash (em, en): a spaced dash
+
+
+def _glued(words: list[str], dashes: bool = True) -> tuple[list[bool], list[bool]]:
+    """For each of ``words`` (a text split at its spaces): whether the space before it
+    is glued (it is an operator or, with ``dashes``, a dash, or it follows a first word
+    that is one), and whether it is an operator word (the space after it:
+    :data:`AFTER_OPERATOR`)."""
+    operator = [bool(_OPERATOR.fullmatch(word)) for word in words]
+    dash = [dashes and bool(_DASH.fullmatch(word)) for word in words]
+    first = bool(words) and (operator[0] or dash[0])
+    glued = [bool(k) and (operator[k] or dash[k] or (first and k == 1)) for k in range(len(words))]
+    return glued, operator
 
 
 def _depths(text: str) -> list[int]:
@@ -90,12 +110,20 @@ def _in_word(word: str, i: int) -> int | None:
     return None
 
 
+def spaced_dash(text: str) -> bool:
+    """Whether ``text`` has a spaced dash (a word that is only ``—`` or ``–``)."""
+    return any(_DASH.fullmatch(word) for word in text.split(" "))
+
+
 @functools.lru_cache(maxsize=1024)
-def break_points(text: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[int, ...]]:
+def break_points(
+    text: str, dashes: bool = True
+) -> tuple[tuple[str, ...], tuple[str, ...], tuple[int, ...]]:
     """``text`` as ``(pieces, joins, penalties)``: its words and the parts of its words
     between their break places; for each place between two pieces, what joins them
     (" " between words, "" inside a word) and how bad a line break there is (the
-    module's rules: :data:`FREE` best, :data:`GLUE` worst).
+    module's rules: :data:`FREE` best, :data:`GLUE` worst; ``dashes``: a spaced dash
+    glued to the word before it, else a word as any other).
 
     Examples
     --------
@@ -107,13 +135,13 @@ def break_points(text: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[int
     pieces: list[str] = []
     joins: list[str] = []
     penalties: list[int] = []
-    operator = [bool(_OPERATOR.fullmatch(word)) for word in words]
+    glued, operator = _glued(words, dashes)
     at = 0
     for k, word in enumerate(words):
         if k:
             # the space before word k, at text[at - 1]: inside a group where the
             # character before it is
-            if operator[k] or (operator[k - 1] and k == 1):
+            if glued[k]:
                 penalty = GLUE
             else:
                 penalty = AFTER_OPERATOR if operator[k - 1] else FREE
@@ -140,22 +168,25 @@ NO_BREAK_SPACE = "\u00a0"
 
 def glue_operators(text: str) -> str:
     """``text`` with a no-break space where :func:`break_points` glues two words (before
-    an operator word, after a first one): for a text Qt wraps itself at any space (an
-    axis title, a view's verdict) the same rule holds as for a plot title. Relative's
-    "relative position i − j (query − key)" broke "(query" / "− key)" on stage.
+    an operator word or a spaced dash, after a first one): for a text Qt wraps itself at
+    any space (an axis title, a legend entry, a view's verdict) the same rule holds as
+    for a plot title. Relative's "relative position i − j (query − key)" broke "(query"
+    / "− key)" on stage.
 
     Examples
     --------
     >>> glue_operators("i − j (query − key)") == "i\u00a0− j (query\u00a0− key)"
     True
+    >>> glue_operators("'dog bites man' — no positions") == "'dog bites man'\u00a0— no positions"
+    True
     """
     if " " not in text:
         return text
     words = text.split(" ")
-    operator = [bool(_OPERATOR.fullmatch(word)) for word in words]
+    glued, _operator = _glued(words)
     out = [words[0]]
     for k in range(1, len(words)):
-        out.append(NO_BREAK_SPACE if operator[k] or (operator[0] and k == 1) else " ")
+        out.append(NO_BREAK_SPACE if glued[k] else " ")
         out.append(words[k])
     return "".join(out)
 

@@ -20,7 +20,7 @@ from core.viewdata import Band, Panel
 from gui.plotting.cells import VALUE_PT, CellDisplay, square_by_default
 from gui.plotting.hover import HoverOverlay
 from gui.plotting.legend_strip import StripLegend
-from gui.plotting.line_breaks import FREE, break_points, glue_operators, units
+from gui.plotting.line_breaks import FREE, break_points, glue_operators, spaced_dash, units
 from gui.plotting.panel_extras import HaloText, PanelExtras
 from gui.plotting.plot_data import (
     MOVED,
@@ -101,11 +101,11 @@ def rich_width(text: str, font: QtGui.QFont) -> float:
 
 def wrapped_rich_text(text: str) -> str:
     """A label's rich text (:func:`core.formula.label_rich_text`) for Qt to wrap (an
-    axis title, a legend entry), its operators glued to the words before them
-    (:func:`gui.plotting.line_breaks.glue_operators`), as a plot title breaks: Qt wraps
-    at any space, and broke Relative's axis title "relative position i − j (query −
-    key)" on stage as "(query" / "− key)", ALiBi's legend entry "head 1: m = 0.5
-    (softmax row)" in a narrow strip as "head 1: m" / "= 0.5 (softmax row)"."""
+    axis title, a legend entry), its operators and spaced dashes glued to the words
+    before them (:func:`gui.plotting.line_breaks.glue_operators`), as a plot title
+    breaks: Qt wraps at any space, and broke Relative's axis title "relative position
+    i − j (query − key)" on stage as "(query" / "− key)", ALiBi's legend entry "head 1:
+    m = 0.5 (softmax row)" in a narrow strip as "head 1: m" / "= 0.5 (softmax row)"."""
     return label_rich_text(glue_operators(text))
 
 
@@ -196,7 +196,33 @@ def wrap_parts(
     takes no more lines and breaks at better places: Compare's "Bias added to the
     score" / "vs distance Δ" / "(ALiBi, KERPLE," / "Sandwich, FIRE)" rather than "… vs
     distance Δ (ALiBi," / "KERPLE," / "…" (a free break for one inside the group), or
-    "DeBERTa: score of query" / "8 = c2c +" rather than "… query 8 =" / "c2c +"."""
+    "DeBERTa: score of query" / "8 = c2c +" rather than "… query 8 =" / "c2c +".
+
+    A spaced dash ends its line with the word before it where that takes the title no
+    more lines than a dash at a line's start (:mod:`gui.plotting.line_breaks`): Word
+    order's "A: 'dog bites man' — causal mask, no positions" in the 1920 x 1080 window
+    is "A: 'dog bites" / "man' — causal" / "mask, no positions", not "A: 'dog bites
+    man'" / "— causal mask, no" / "positions"; its "A: 'dog bites man' — no positions"
+    (13 pt) keeps "A: 'dog bites man'" / "— no positions" from 154 px to 172 px, where
+    "A: 'dog bites" / "man' — no" / "positions" would take three lines."""
+    lines = _wrap_parts(text, width, advance, measure, margin, True)
+    if len(lines) > 1 and spaced_dash(text):
+        loose = _wrap_parts(text, width, advance, measure, margin, False)
+        if len(loose) < len(lines):
+            return loose
+    return lines
+
+
+def _wrap_parts(
+    text: str,
+    width: float,
+    advance: Callable[[str], float],
+    measure: Callable[[str], float],
+    margin: float,
+    dashes: bool,
+) -> list[list[Part]]:
+    """:func:`wrap_parts` with a spaced dash glued to the word before it (``dashes``) or
+    not."""
     space = advance(" ")
     lines: list[list[Part]] = []  # each line's parts (a break may go between two)
     state = [0.0]  # the last line's width as estimated (or measured)
@@ -258,7 +284,7 @@ def wrap_parts(
                 lines[count - 1 :] = joined
                 state[0] = joined_w
 
-    wrap(*break_points(text), FREE, ("", 0))
+    wrap(*break_points(text, dashes), FREE, ("", 0))
     return lines
 
 

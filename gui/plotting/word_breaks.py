@@ -64,9 +64,9 @@ def breakable(text: str) -> str:
     more): a zero-width space after the punctuation inside them (``nn.Embedding(``,
     ``max_positions=64:``) and soft hyphens between the syllables of long runs of
     letters (``interpolation``). Short words ("0.5", "x_p") keep whole. An operator
-    word stays with the word before it (a no-break space,
-    :func:`gui.plotting.line_breaks.glue_operators`: "bias =" / "−0.1·j", as a plot
-    title breaks). Works on plain text and on escaped rich text alike (an entity such
+    word or a spaced dash stays with the word before it (a no-break space,
+    :func:`gui.plotting.line_breaks.glue_operators`: "bias =" / "−0.1·j", "(max
+    difference 5.6e-17) —" / "attention cannot …", as a plot title breaks). Works on plain text and on escaped rich text alike (an entity such
     as ``&nbsp;`` has no long run of letters; an escaped operator, ``&lt;``, is not
     glued).
 
