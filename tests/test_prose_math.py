@@ -66,6 +66,20 @@ def test_text_without_math_stays_plain():
     assert "&lt;b&gt;x&lt;/b&gt;" in tip
 
 
+def test_a_parameter_name_in_a_tooltip_stays_an_identifier(studio):
+    """The parameter tooltips name the parameter: "grid_h" is an identifier, shown as
+    it stands, while the description beside it is typeset (the panel, the strip and
+    the Animation box showed grid with a subscript h)."""
+    from PySide6 import QtWidgets
+
+    studio.set_view("rope")
+    tips = [w.toolTip() for w in studio.findChildren(QtWidgets.QWidget) if "grid_h" in w.toolTip()]
+    assert tips and all("grid<sub>" not in t for t in tips), tips
+    assert math_tooltip("Slope m_h", literal="heads: ") == (
+        "<p style='white-space:pre-wrap'>heads: Slope m<sub>h</sub></p>"
+    )
+
+
 def test_explanation_notes_and_tooltips_typeset_their_math(studio, show_view):
     alibi = show_view(studio, "alibi", (1600, 1000), 1.0)
     label = alibi.explanation

@@ -127,7 +127,9 @@ class ParamStrip(QtWidgets.QFrame):
         row = ParamRow(param, self.state, cell, self.entered.emit)
         row.editor.setObjectName(f"strip-{param.name}")
         label = QtWidgets.QLabel(param.label, cell)
-        label.setToolTip(math_tooltip(f"{param.name}: {param.help}\nAllowed: {param.range_text()}"))
+        label.setToolTip(
+            math_tooltip(f"{param.help}\nAllowed: {param.range_text()}", literal=f"{param.name}: ")
+        )
         label.setBuddy(row.editor)
         box.addWidget(label)
         box.addWidget(row.editor)

@@ -375,7 +375,11 @@ class SweepController(QtCore.QObject):
                 for i, p in enumerate(sweepable(model)):
                     # the label (as in the panel) reads whole; the code name is its tip
                     self.combo.addItem(p.label, p.name)
-                    tip = math_tooltip(f"{p.label} ({p.name}): {p.help}") if p.help else p.name
+                    tip = (
+                        math_tooltip(p.help, literal=f"{p.label} ({p.name}): ")
+                        if p.help
+                        else p.name
+                    )
                     self.combo.setItemData(i, tip, QtCore.Qt.ItemDataRole.ToolTipRole)
                 self.combo.setCurrentIndex(max(self.combo.findData(self.param_name(view_id)), 0))
             self.combo_fit.fit()

@@ -41,6 +41,7 @@ _RICH = QtCore.Qt.TextFormat.RichText
 
 
 _SEP = " · "  # between a notes line's notes: each converted (and cached) on its own
+_PRE = "<p style='white-space:pre-wrap'>"  # rich text keeping spaces and line breaks
 
 
 @lru_cache(maxsize=4096)
@@ -62,7 +63,7 @@ def math_html(text: str) -> str | None:
     rich = _SEP.join(_note(note)[0] for note in text.split(_SEP))
     if "<su" not in rich:  # (label_rich_text escapes every "<" of the text itself)
         return None
-    return f"<p style='white-space:pre-wrap'>{rich}</p>"
+    return f"{_PRE}{rich}</p>"
 
 
 @lru_cache(maxsize=2048)
@@ -92,10 +93,13 @@ def source_text(label: QtWidgets.QLabel) -> str:
     return label.text()
 
 
-def math_tooltip(text: str) -> str:
-    """``text`` as a tooltip: its math typeset, the rest shown literally."""
+def math_tooltip(text: str, *, literal: str = "") -> str:
+    """``text`` as a tooltip: its math typeset, the rest shown literally; ``literal``
+    before it shown as it stands, never typeset (a parameter's name: "grid_h" is an
+    identifier, not grid with a subscript h)."""
     rich = math_html(text)
-    return rich if rich is not None else f"<p style='white-space:pre-wrap'>{html.escape(text)}</p>"
+    body = html.escape(text) if rich is None else rich.removeprefix(_PRE).removesuffix("</p>")
+    return f"{_PRE}{html.escape(literal)}{body}</p>"
 
 
 class _PlainSizes:

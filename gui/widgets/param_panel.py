@@ -458,7 +458,9 @@ class ParamPanel(QtWidgets.QWidget):
             self.rows[param.name] = row
             label = QtWidgets.QLabel(param.label, self)
             label.setToolTip(
-                math_tooltip(f"{param.name}: {param.help}\nAllowed: {param.range_text()}")
+                math_tooltip(
+                    f"{param.help}\nAllowed: {param.range_text()}", literal=f"{param.name}: "
+                )
             )
             label.setBuddy(row.editor)
             reset = QtWidgets.QToolButton(self)
