@@ -278,3 +278,22 @@ def test_dragging_d_keeps_the_plot_columns(studio, show_view):
         widget.finish_live_frame()
         widget.show_data(shown)
     assert moved == {}, before
+
+
+def test_every_plot_lies_inside_the_canvas(studio, show_view):
+    """In a 1920 x 1080 window at 100 % (the view scrolls) every plot lies within the
+    canvas's width. The grid's column minimums weighted when the view was shown wider
+    held the grid 1526 px wide in a 1500 px canvas once lowered (the canvas sizes its
+    grid only when it is resized itself): the layer plots' colour bar labels and the
+    'Causal NoPE' title ran 18 px past the window's right edge."""
+    show_view(studio, "permutation", (1960, 1080), 1.0)  # weighted wider first
+    widget = show_view(studio, "permutation", (1920, 1080), 1.0)
+    width = widget.canvas.viewport().width()
+    outside = {
+        key: (round(rect.left()), round(rect.right()))
+        for key, plot in widget.plots.items()
+        if plot.plot.isVisible()
+        for rect in [widget.canvas.mapFromScene(plot.plot.sceneBoundingRect()).boundingRect()]
+        if rect.left() < 0 or rect.right() > width
+    }
+    assert (widget.columns, outside) == (4, {}), width

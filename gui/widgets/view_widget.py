@@ -651,6 +651,13 @@ class ViewWidget(QtWidgets.QWidget):
                 layout.setColumnMinimumWidth(c, width)
                 changed = True
         if changed:  # the rows are fitted to the plots' widths (titles wrap to them)
+            # the canvas sizes its grid only when it is resized itself: a grid held
+            # wider than the canvas by the minimums weighted for a wider window kept
+            # that width once they were lowered (Word order at 1920 x 1080 / 100 %:
+            # weighted at 1542 px, 1526 px of minimums, the grid stayed 1526 px wide
+            # in a 1500 px canvas, its last column 18 px beyond the window's edge)
+            port = self.canvas.viewport()
+            self.canvas.ci.setGeometry(QtCore.QRectF(0, 0, port.width(), port.height()))
             layout.activate()
             self._settle()
 
