@@ -159,6 +159,21 @@ class _PlainSizes:
             twin.setText(glyphs)
         return twin
 
+    # Qt asks a label for its sizes through these three: the mixin comes first in both
+    # labels' bases, so its methods override the Qt base's (mypy cannot see that base)
+
+    def sizeHint(self) -> QtCore.QSize:
+        twin = self.measured()
+        return super().sizeHint() if twin is None else twin.sizeHint()  # type: ignore[misc]
+
+    def minimumSizeHint(self) -> QtCore.QSize:
+        twin = self.measured()
+        return super().minimumSizeHint() if twin is None else twin.minimumSizeHint()  # type: ignore[misc]
+
+    def heightForWidth(self, width: int) -> int:
+        twin = self.measured()
+        return super().heightForWidth(width) if twin is None else twin.heightForWidth(width)  # type: ignore[misc]
+
 
 class MathLabel(_PlainSizes, QtWidgets.QLabel):
     """A ``QLabel`` whose math :func:`set_math_text` typesets, measured as plain text
@@ -168,18 +183,6 @@ class MathLabel(_PlainSizes, QtWidgets.QLabel):
         super().__init__(text, parent)
         self._make_twin()
 
-    def sizeHint(self) -> QtCore.QSize:
-        twin = self.measured()
-        return super().sizeHint() if twin is None else twin.sizeHint()
-
-    def minimumSizeHint(self) -> QtCore.QSize:
-        twin = self.measured()
-        return super().minimumSizeHint() if twin is None else twin.minimumSizeHint()
-
-    def heightForWidth(self, width: int) -> int:
-        twin = self.measured()
-        return super().heightForWidth(width) if twin is None else twin.heightForWidth(width)
-
 
 class MathLineLabel(_PlainSizes, OpaqueLabel):
     """A :class:`MathLabel` that paints its own background (:class:`OpaqueLabel`): a
@@ -188,15 +191,3 @@ class MathLineLabel(_PlainSizes, OpaqueLabel):
     def __init__(self, text: str = "", parent: QtWidgets.QWidget | None = None) -> None:
         super().__init__(text, parent)
         self._make_twin()
-
-    def sizeHint(self) -> QtCore.QSize:
-        twin = self.measured()
-        return super().sizeHint() if twin is None else twin.sizeHint()
-
-    def minimumSizeHint(self) -> QtCore.QSize:
-        twin = self.measured()
-        return super().minimumSizeHint() if twin is None else twin.minimumSizeHint()
-
-    def heightForWidth(self, width: int) -> int:
-        twin = self.measured()
-        return super().heightForWidth(width) if twin is None else twin.heightForWidth(width)
