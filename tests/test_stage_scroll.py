@@ -792,7 +792,8 @@ def test_animation_box_names_its_parameters_whole_in_a_small_window(studio, scal
     300 % in this window the longest, "Llama 3.1 high_freq_factor", is still elided in
     the closed box; its list shows it whole.)"""
     from core.views import VIEWS
-    from gui.lecture.sweep import combo_field_width, sweepable
+    from gui.lecture.sweep import sweepable
+    from gui.plotting.layout_check import combo_field_width
 
     deck = studio.lecture.deck
     combo = studio.findChild(QtWidgets.QComboBox, "sweep-param")
@@ -833,7 +834,7 @@ def test_the_animation_parameter_reads_whole_at_300_percent(studio):
     parameter read "Table rows (max positions" on Learned (586 px of text in a 559 px
     field); RoPE's "Llama 3.1 high_freq_factor" was cut too. Every parameter a view can
     animate fits the combo's field whole, in a font no smaller than 0.7 of the chrome's."""
-    from gui.lecture.sweep import combo_field_width
+    from gui.plotting.layout_check import combo_field_width
     from gui.theme import current_theme
 
     deck = studio.lecture.deck

@@ -27,6 +27,7 @@ from superqt.utils import signals_blocked
 from core.params import Param, ParamModel
 from core.schedule import EASES, MODES, check_sweep, progress_at, round_half_up, value_at
 from gui.lecture.deck import DeckController
+from gui.plotting.layout_check import combo_field_width
 from gui.render.math_text import math_tooltip
 from gui.theme import current_theme
 from gui.widgets.float_field import FloatField
@@ -631,20 +632,6 @@ class SweepController(QtCore.QObject):
                 self.export_frames(folder)
             except (OSError, ValueError, RuntimeError) as exc:
                 self.window.show_status(str(exc), 10000)
-
-
-def combo_field_width(combo: QtWidgets.QComboBox) -> int:
-    """The width of ``combo``'s text field: its width less its frame and arrow, in its
-    style."""
-    option = QtWidgets.QStyleOptionComboBox()
-    combo.initStyleOption(option)
-    field = combo.style().subControlRect(
-        QtWidgets.QStyle.ComplexControl.CC_ComboBox,
-        option,
-        QtWidgets.QStyle.SubControl.SC_ComboBoxEditField,
-        combo,
-    )
-    return field.width()
 
 
 class ComboFit(QtCore.QObject):

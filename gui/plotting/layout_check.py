@@ -548,6 +548,20 @@ def _label_problems(label: QtWidgets.QLabel) -> list[str]:
     return problems
 
 
+def combo_field_width(combo: QtWidgets.QComboBox) -> int:
+    """The width of ``combo``'s text field: its width less its frame and arrow, in its
+    style."""
+    option = QtWidgets.QStyleOptionComboBox()
+    combo.initStyleOption(option)
+    field = combo.style().subControlRect(
+        QtWidgets.QStyle.ComplexControl.CC_ComboBox,
+        option,
+        QtWidgets.QStyle.SubControl.SC_ComboBoxEditField,
+        combo,
+    )
+    return field.width()
+
+
 def _shown_text(widget: QtWidgets.QWidget) -> tuple[str, int]:
     """The text a field or button shows and the room it has for it (px), or ``("", 0)``:
     a spin box's or line edit's text in its edit's text area, a combo box's current
@@ -562,15 +576,7 @@ def _shown_text(widget: QtWidgets.QWidget) -> tuple[str, int]:
         room = widget.contentsRect().width() - margins.left() - margins.right() - 4
         return widget.displayText(), room  # (QLineEdit keeps 2 px each side)
     if isinstance(widget, QtWidgets.QComboBox) and not widget.isEditable():
-        option = QtWidgets.QStyleOptionComboBox()
-        widget.initStyleOption(option)
-        field = widget.style().subControlRect(
-            QtWidgets.QStyle.ComplexControl.CC_ComboBox,
-            option,
-            QtWidgets.QStyle.SubControl.SC_ComboBoxEditField,
-            widget,
-        )
-        room = field.width() - 2  # (the label is drawn 1 px in from each side)
+        room = combo_field_width(widget) - 2  # (the label is drawn 1 px in from each side)
         if not widget.itemIcon(widget.currentIndex()).isNull():
             room -= widget.iconSize().width() + 4
         return widget.currentText(), room
