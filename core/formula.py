@@ -455,13 +455,15 @@ _WORD_CHAR = re.compile(r"\w|\.\w")  # a script character followed by this start
 _SCRIPT_SIGNS = "*′+−"  # a one-character script besides letters and digits (x^*, x^′)
 
 
-def _group_end(text: str, start: int) -> int:
-    """The index of the ``}`` closing the brace at ``text[start]``; -1 when unclosed."""
+def _group_end(text: str, start: int, pair: str = "{}") -> int:
+    """The index of the bracket closing the one at ``text[start]`` (``pair``: the
+    opening and closing brackets, a brace by default, ``"()"`` for a parenthesised
+    superscript); -1 when unclosed."""
     depth = 0
     for i in range(start, len(text)):
-        if text[i] == "{":
+        if text[i] == pair[0]:
             depth += 1
-        elif text[i] == "}":
+        elif text[i] == pair[1]:
             depth -= 1
             if depth == 0:
                 return i
@@ -475,19 +477,6 @@ def _group_end(text: str, start: int) -> int:
 _PAREN_BASE = re.compile(
     r"(?<![\w.\\])(?:\d+(?:\.\d+)?|[^\W\d_][^\W_]*(?:_(?:[^\W_]|\{[^{}]+\}))?)\Z"
 )
-
-
-def _paren_end(text: str, start: int) -> int:
-    """The index of the ``)`` closing the parenthesis at ``text[start]``; -1 when unclosed."""
-    depth = 0
-    for i in range(start, len(text)):
-        if text[i] == "(":
-            depth += 1
-        elif text[i] == ")":
-            depth -= 1
-            if depth == 0:
-                return i
-    return -1
 
 
 def label_markup(text: str) -> str:
@@ -519,7 +508,7 @@ def label_markup(text: str) -> str:
                     continue
             elif nxt == "(":
                 # a superscript written in parentheses, as prose writes it: 2^(−8h/n)
-                end = _paren_end(text, i + 1)
+                end = _group_end(text, i + 1, "()")
                 if (
                     ch == "^"
                     and end > i + 2
