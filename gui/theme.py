@@ -184,20 +184,34 @@ def _grown_sizes(theme: Theme) -> str:
     )
 
 
-def _arrow_file(direction: str, color: str) -> str:
-    """Path of a small SVG triangle pointing ``up`` or ``down`` in ``color`` (written
-    once to the temporary folder; style sheets can draw arrows only from images)."""
-    path = Path(tempfile.gettempdir()) / f"pe-studio-arrow-{direction}-{color.lstrip('#')}.svg"
+_SHAPES = {  # name: (width, height, SVG body with {c} for the colour)
+    "up": (10, 6, '<polygon points="0,6 5,0 10,6" fill="{c}"/>'),
+    "down": (10, 6, '<polygon points="0,0 5,6 10,0" fill="{c}"/>'),
+    "tick": (
+        10,
+        10,
+        '<polyline points="1.5,5.2 4,7.8 8.6,2.2" fill="none" stroke="{c}" '
+        'stroke-width="2" stroke-linecap="round" stroke-linejoin="round"/>',
+    ),
+}
+
+
+def _image_file(shape: str, color: str) -> str:
+    """Path of a small SVG of :data:`_SHAPES`' ``shape`` in ``color`` (written once to
+    the temporary folder; style sheets can draw arrows and ticks only from images): a
+    triangle pointing ``up`` or ``down``, or a check box's ``tick`` (an SVG is drawn as
+    large as the sub-control it fills)."""
+    path = Path(tempfile.gettempdir()) / f"pe-studio-{shape}-{color.lstrip('#')}.svg"
     if not path.exists():
-        points = "0,6 5,0 10,6" if direction == "up" else "0,0 5,6 10,0"
+        width, height, body = _SHAPES[shape]
         svg = (
-            '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="6" viewBox="0 0 10 6">'
-            f'<polygon points="{points}" fill="{color}"/></svg>'
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}">{body.format(c=color)}</svg>'
         )
         try:
             path.write_text(svg, encoding="utf-8")
         except OSError:
-            return ""  # no arrow image: the style draws its own
+            return ""  # no image: the style draws its own arrow (a check box: no tick)
     return path.as_posix()
 
 
@@ -215,16 +229,17 @@ def _dark_controls(theme: Theme) -> str:
         "width: 12px; margin: -6px 0; border-radius: 8px; } "
         "QAbstractSpinBox::up-button, QAbstractSpinBox::down-button { "
         f"background: #2c3238; border-left: 1px solid {c}; width: {s(16)}px; }} "
-        f"QAbstractSpinBox::up-arrow {{ image: url({_arrow_file('up', fg)}); width: {s(8)}px; }} "
-        f"QAbstractSpinBox::down-arrow {{ image: url({_arrow_file('down', fg)}); "
+        f"QAbstractSpinBox::up-arrow {{ image: url({_image_file('up', fg)}); width: {s(8)}px; }} "
+        f"QAbstractSpinBox::down-arrow {{ image: url({_image_file('down', fg)}); "
         f"width: {s(8)}px; }} "
         f"QComboBox::drop-down {{ width: {s(16)}px; }} "
-        f"QComboBox::down-arrow {{ image: url({_arrow_file('down', fg)}); width: {s(8)}px; }} "
-        f"QComboBox::down-arrow:disabled {{ image: url({_arrow_file('down', off)}); }} "
+        f"QComboBox::down-arrow {{ image: url({_image_file('down', fg)}); width: {s(8)}px; }} "
+        f"QComboBox::down-arrow:disabled {{ image: url({_image_file('down', off)}); }} "
         f"QCheckBox::indicator, QGroupBox::indicator {{ width: {s(14)}px; height: {s(14)}px; "
         f"border: 2px solid {c}; border-radius: 3px; background: #262b31; }} "
         "QCheckBox::indicator:checked, QGroupBox::indicator:checked { "
-        f"background: {hi}; border-color: {hi}; }}"
+        f"background: {hi}; border-color: {hi}; "
+        f"image: url({_image_file('tick', theme.background)}); }}"
     )
 
 

@@ -200,6 +200,77 @@ def test_controls_grow_with_the_ui_scale(window, name, scale):
     assert large["scroll bar"][0] >= least * small["scroll bar"][0], (small, large)
 
 
+def _indicator_pixels(check: QtWidgets.QCheckBox) -> np.ndarray:
+    """RGB pixels (h, w, 3) inside the border of ``check``'s drawn indicator."""
+    option = QtWidgets.QStyleOptionButton()
+    check.initStyleOption(option)
+    rect = check.style().subElementRect(
+        QtWidgets.QStyle.SubElement.SE_CheckBoxIndicator, option, check
+    )
+    inset = max(2, rect.width() // 6)  # (the border: 1 px in Fusion, 2 in the dark sheet)
+    image = check.grab(rect.adjusted(inset, inset, -inset, -inset)).toImage()
+    image = image.convertToFormat(QtGui.QImage.Format.Format_RGB888)
+    w, h = image.width(), image.height()
+    rows = np.frombuffer(bytes(image.constBits()), np.uint8).reshape(h, image.bytesPerLine())
+    return rows[:, : 3 * w].reshape(h, w, 3)
+
+
+def _mark(pixels: np.ndarray) -> np.ndarray:
+    """Where ``pixels`` contrast at least 3:1 (WCAG non-text contrast) with their most
+    common colour (the indicator's fill): the drawn tick."""
+    from gui.render.cell_values import relative_luminance
+
+    colours, counts = np.unique(pixels.reshape(-1, 3), axis=0, return_counts=True)
+    fill = relative_luminance(colours[np.argmax(counts)])
+    lum = relative_luminance(pixels)
+    return (np.maximum(lum, fill) + 0.05) / (np.minimum(lum, fill) + 0.05) >= 3.0
+
+
+@pytest.mark.parametrize(
+    "name, scale",
+    gate_cover(
+        [("light", 1.0), ("dark", 1.0), ("light", 2.0), ("dark", 2.0), ("dark", 3.0)],
+        keep={("dark", 1.0), ("light", 2.0), ("dark", 2.0)},
+        unpack=True,
+    ),
+)
+def test_a_checked_box_shows_a_tick(qapp, name, scale):
+    """A checked box draws a tick that contrasts with its indicator's fill, an unchecked
+    one none, in both themes at every scale. The dark sheet's checked indicator was a
+    plain blue square (#4C8DFF: 0 px inside its border contrasting with it); now a tick
+    in the background's colour (5.8:1 on the blue), 45 px of the 12 x 12 inside at
+    100 %, 175 of 22 x 22 at 200 %, spanning the box."""
+    from dataclasses import replace
+
+    box = QtWidgets.QWidget()
+    box.setStyleSheet(theme.stylesheet(replace(theme.THEMES[name], ui_scale=scale)))
+    layout = QtWidgets.QHBoxLayout(box)
+    checked, unchecked = QtWidgets.QCheckBox("Causal"), QtWidgets.QCheckBox("Causal")
+    checked.setChecked(True)
+    layout.addWidget(checked)
+    layout.addWidget(unchecked)
+    box.show()
+    try:
+        qapp.processEvents()
+        on, off = _indicator_pixels(checked), _indicator_pixels(unchecked)
+        assert on.shape == off.shape and on.shape[0] >= 8 * scale, on.shape
+        tick, nothing = _mark(on), _mark(off)
+        assert not nothing.any(), (name, scale, int(nothing.sum()))
+        rows, cols = np.nonzero(tick)
+        assert rows.size >= 2 * on.shape[0], (name, scale, rows.size)  # a stroke, not a dot
+        # across most of the box, both ways (a tick, not a dot or a line)
+        assert np.ptp(cols) >= 0.5 * on.shape[1] and np.ptp(rows) >= 0.4 * on.shape[0], (
+            name,
+            scale,
+            np.ptp(cols),
+            np.ptp(rows),
+            on.shape,
+        )
+    finally:
+        box.close()
+        box.deleteLater()
+
+
 def test_play_button_uses_words_and_a_drawn_icon(window, qtbot):
     sweep = window.lecture.sweep
     button = sweep.play_button
