@@ -171,16 +171,21 @@ def stylesheet(theme: Theme) -> str:
 
 def _grown_sizes(theme: Theme) -> str:
     """Check boxes, radio buttons and scroll bars as large as the scaled text (the
-    style's 14 px, scaled); nothing at 100 % or less, where the style's own sizes stay
-    (a sheet's size rule also drops the style's margins around a check box). Their
-    arrows and the spin and combo boxes grow by :class:`ControlScaleStyle`."""
+    style's 14 px, scaled), sliders as thick as their grown handle (Fusion's 15 px, the
+    dark sheet's 16 px handle, scaled); nothing at 100 % or less, where the style's own
+    sizes stay (a sheet's size rule also drops the style's margins around a check box).
+    Their arrows, the slider's handle and groove, and the spin and combo boxes grow by
+    :class:`ControlScaleStyle` (the dark sheet sizes its own)."""
     if theme.ui_scale <= 1.0:
         return ""
     size = theme.scaled(14)
     indicator = "" if theme.name == "dark" else "QCheckBox::indicator, "  # (dark: its own)
+    slider = theme.scaled(16 if theme.name == "dark" else 15)
     return (
         f" {indicator}QRadioButton::indicator {{ width: {size}px; height: {size}px; }} "
-        f"QScrollBar:vertical {{ width: {size}px; }} QScrollBar:horizontal {{ height: {size}px; }}"
+        f"QScrollBar:vertical {{ width: {size}px; }} QScrollBar:horizontal {{ height: {size}px; }} "
+        f"QSlider:horizontal {{ min-height: {slider}px; }} "
+        f"QSlider:vertical {{ min-width: {slider}px; }}"
     )
 
 
@@ -223,10 +228,12 @@ def _dark_controls(theme: Theme) -> str:
     c, fg, hi, off = theme.control, theme.foreground, theme.primary, theme.disabled
     s = theme.scaled
     return (
-        f"QSlider::groove:horizontal {{ background: {c}; height: 4px; border-radius: 2px; }} "
-        f"QSlider::sub-page:horizontal {{ background: {hi}; height: 4px; border-radius: 2px; }} "
-        f"QSlider::handle:horizontal {{ background: {fg}; border: 2px solid {hi}; "
-        "width: 12px; margin: -6px 0; border-radius: 8px; } "
+        f"QSlider::groove:horizontal {{ background: {c}; height: {s(4)}px; "
+        f"border-radius: {s(2)}px; }} "
+        f"QSlider::sub-page:horizontal {{ background: {hi}; height: {s(4)}px; "
+        f"border-radius: {s(2)}px; }} "
+        f"QSlider::handle:horizontal {{ background: {fg}; border: {s(2)}px solid {hi}; "
+        f"width: {s(12)}px; margin: -{s(6)}px 0; border-radius: {s(8)}px; }} "
         "QAbstractSpinBox::up-button, QAbstractSpinBox::down-button { "
         f"background: #2c3238; border-left: 1px solid {c}; width: {s(16)}px; }} "
         f"QAbstractSpinBox::up-arrow {{ image: url({_image_file('up', fg)}); width: {s(8)}px; }} "
@@ -244,11 +251,13 @@ def _dark_controls(theme: Theme) -> str:
 
 
 class ControlScaleStyle(QtWidgets.QProxyStyle):
-    """The application's style with spin boxes, combo boxes, scroll bars and arrows
-    drawn as large as their widget's text: the style sheet scales the chrome's text
-    (``font-size``) but not these, which stayed at their 100 % size (14 px buttons,
-    6 x 3 px arrows) beside text two or three times as large on the stage. The sheet
-    itself sizes check boxes and scroll bars (:func:`_grown_sizes`).
+    """The application's style with spin boxes, combo boxes, scroll bars, sliders and
+    arrows drawn as large as their widget's text: the style sheet scales the chrome's
+    text (``font-size``) but not these, which stayed at their 100 % size (14 px buttons,
+    6 x 3 px arrows, a 15 px slider handle) beside text two or three times as large on
+    the stage. The sheet itself sizes check boxes and scroll bars, and makes a slider
+    as thick as its grown handle (:func:`_grown_sizes`; a slider's height is the style's
+    ``PM_SliderThickness``, which this style does not grow, see below).
 
     A widget's factor is its font's size over :data:`CHROME_PT` (never below 1), so
     each window follows its own sheet's scale (the stage's 300 %, the presenter's
@@ -256,9 +265,9 @@ class ControlScaleStyle(QtWidgets.QProxyStyle):
     controls, their arrows included, by the resolution of the option's font metrics
     (Fusion's ``dpiScaled``): the option handed on is the widget's at that resolution
     times the factor, so the controls grow as a whole, as on a screen of that density.
-    The dark theme's sheet sizes its styled spin-box buttons itself (a sheet's sizes
-    win). No ``pixelMetric`` here: the style is asked for metrics tens of thousands of
-    times per restyle, each a call into Python (~5 us).
+    The dark theme's sheet sizes its styled spin-box buttons and sliders itself (a
+    sheet's sizes win). No ``pixelMetric`` here: the style is asked for metrics tens of
+    thousands of times per restyle, each a call into Python (~5 us).
     """
 
     _CONTROLS = frozenset(
@@ -266,6 +275,7 @@ class ControlScaleStyle(QtWidgets.QProxyStyle):
             QtWidgets.QStyle.ComplexControl.CC_SpinBox,
             QtWidgets.QStyle.ComplexControl.CC_ComboBox,
             QtWidgets.QStyle.ComplexControl.CC_ScrollBar,
+            QtWidgets.QStyle.ComplexControl.CC_Slider,
         }
     )
 

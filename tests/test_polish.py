@@ -117,8 +117,9 @@ def _ink_size(widget: QtWidgets.QWidget, rect: QtCore.QRect) -> tuple[int, int]:
 
 def _control_sizes(name: str, scale: float) -> dict[str, tuple[int, int]]:
     """Measured sizes (width, height in px) of a check box's indicator, a spin box's up
-    and down buttons, a combo box's arrow and a vertical scroll bar, laid out under the
-    window's style sheet for theme ``name`` at UI ``scale``."""
+    and down buttons, a combo box's arrow, a vertical scroll bar and a horizontal
+    slider's handle, groove and widget, laid out under the window's style sheet for
+    theme ``name`` at UI ``scale``."""
     from dataclasses import replace
 
     style_ = QtWidgets.QStyle
@@ -130,7 +131,10 @@ def _control_sizes(name: str, scale: float) -> dict[str, tuple[int, int]]:
     combo.addItems(["half", "interleaved"])
     area = QtWidgets.QScrollArea()
     area.setVerticalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
-    for widget in (check, spin, combo, area):
+    slider = QtWidgets.QSlider(QtCore.Qt.Orientation.Horizontal)
+    slider.setValue(40)
+    slider.setMinimumWidth(200)  # (a handle measured on a slider longer than it)
+    for widget in (check, spin, combo, area, slider):
         layout.addWidget(widget)
     box.resize(1200, 300)
     box.show()
@@ -165,6 +169,17 @@ def _control_sizes(name: str, scale: float) -> dict[str, tuple[int, int]]:
             .size()
         )
         sizes["scroll bar"] = area.verticalScrollBar().size()
+        slider_opt = QtWidgets.QStyleOptionSlider()
+        slider.initStyleOption(slider_opt)
+        for key, sub in (
+            ("slider handle", style_.SubControl.SC_SliderHandle),
+            ("slider groove", style_.SubControl.SC_SliderGroove),
+        ):
+            rect = slider.style().subControlRect(
+                style_.ComplexControl.CC_Slider, slider_opt, sub, slider
+            )
+            sizes[key] = rect.size()
+        sizes["slider"] = slider.size()
         measured = {key: (size.width(), size.height()) for key, size in sizes.items()}
         up = spin.style().subControlRect(
             style_.ComplexControl.CC_SpinBox, spin_opt, style_.SubControl.SC_SpinBoxUp, spin
@@ -189,15 +204,19 @@ def test_controls_grow_with_the_ui_scale(window, name, scale):
     grow with the UI scale as the text does (a lecturer's mouse targets on the
     projector). They stayed at their 100 % size: at 200 % the light theme's check box
     14 x 14 px beside 22 pt text (now 28), spin buttons 14 px wide (28) with a 6 x 3 px
-    arrow (14 x 8), the scroll bar 14 px (28); the dark theme's check box 18 px (32).
-    ``window`` installs the application's style."""
+    arrow (14 x 8), the scroll bar 14 px (28); the dark theme's check box 18 px (32);
+    a slider's handle 15 x 15 px in a 7 px groove (30 x 30 in 14; dark: 16 x 16 on a
+    4 px groove, now 32 x 32 on 8). ``window`` installs the application's style."""
     small, large = _control_sizes(name, 1.0), _control_sizes(name, scale)
     least = 0.8 * scale  # (a border of fixed width grows less than the rest)
-    for key in ("indicator", "up", "down", "combo arrow", "up arrow"):
+    for key in ("indicator", "up", "down", "combo arrow", "up arrow", "slider handle"):
         assert large[key][0] >= least * small[key][0], (key, small[key], large[key])
-    for key in ("indicator", "up", "down", "up arrow"):  # (a box's height grows anyway)
+    for key in ("indicator", "up", "down", "up arrow", "slider handle", "slider groove"):
         assert large[key][1] >= least * small[key][1], (key, small[key], large[key])
     assert large["scroll bar"][0] >= least * small["scroll bar"][0], (small, large)
+    # the slider as thick as its handle, which is not cut (at 100 % the dark handle
+    # overhangs it by 1 px, as it always did)
+    assert large["slider"][1] >= large["slider handle"][1], (small, large)
 
 
 def _indicator_pixels(check: QtWidgets.QCheckBox) -> np.ndarray:
