@@ -822,8 +822,9 @@ def test_text_qt_wraps_keeps_an_operator_with_its_left_operand(qapp):
 
 
 def test_a_spaced_dash_ends_its_line_with_the_word_before_it(qapp):
-    """Word order's A/B titles wrapped "A: 'dog bites man'" / "— causal mask, no" /
-    "positions" in the 1920 × 1080 window (100 %): a line that starts with a dash. A
+    """Word order's former A/B titles (a spaced dash before the run, now in parentheses)
+    wrapped "A: 'dog bites man'" / "— causal mask, no" / "positions" in the
+    1920 × 1080 window (100 %): a line that starts with a dash. A
     spaced dash ends its line with the word before it, as a spaced em dash does not
     start a line, and the space after it is a free break: "A: 'dog bites" / "man' —
     causal" / "mask, no positions", as many lines. Where that would take a title more

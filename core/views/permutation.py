@@ -334,7 +334,15 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         return probe
 
     panels = []
-    labels = {"none": "no positions", "causal": "causal mask, no positions", "pe": name}
+    # each title's run in parentheses after what it shows: a spaced dash before it
+    # ("A: 'dog bites man' — no positions") started a line in the 1600 x 1000 and
+    # 1920 x 1080 windows at 100 % ("— no positions"); ALiBi's own parenthesis set
+    # off by a comma inside them, not nested
+    labels = {
+        "none": "no positions",
+        "causal": "causal mask, no positions",
+        "pe": name[:-1].replace(" (", ", ", 1) if name.endswith(")") else name,
+    }
     for r, tag in enumerate(tags):
         label = labels[tag]
         for c, s in enumerate(("a", "b")):
@@ -343,7 +351,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             panels.append(
                 Panel(
                     f"weights_{s}_{tag}",
-                    f"{s.upper()}: '{' '.join(toks[s])}' — {label}",
+                    f"{s.upper()}: '{' '.join(toks[s])}' ({label})",
                     "heatmap",
                     "keys",
                     "queries",
@@ -364,7 +372,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         panels.append(
             Panel(
                 f"diff_{tag}",
-                f"out_B − out_A reordered — {label}: max {gap:.2g}",
+                f"out_B − out_A reordered ({label}): max {gap:.2g}",
                 "heatmap",
                 "output dimension",
                 "rows of B",

@@ -200,11 +200,12 @@ def wrap_parts(
 
     A spaced dash ends its line with the word before it where that takes the title no
     more lines than a dash at a line's start (:mod:`gui.plotting.line_breaks`): Word
-    order's "A: 'dog bites man' — causal mask, no positions" in the 1920 x 1080 window
-    is "A: 'dog bites" / "man' — causal" / "mask, no positions", not "A: 'dog bites
-    man'" / "— causal mask, no" / "positions"; its "A: 'dog bites man' — no positions"
-    (13 pt) keeps "A: 'dog bites man'" / "— no positions" from 154 px to 172 px, where
-    "A: 'dog bites" / "man' — no" / "positions" would take three lines."""
+    order's former title "A: 'dog bites man' — causal mask, no positions" in the
+    1920 x 1080 window was "A: 'dog bites" / "man' — causal" / "mask, no positions",
+    not "A: 'dog bites man'" / "— causal mask, no" / "positions"; its "A: 'dog bites
+    man' — no positions" (13 pt) kept "A: 'dog bites man'" / "— no positions" from
+    154 px to 172 px, where "A: 'dog bites" / "man' — no" / "positions" would take
+    three lines (the view now writes "A: 'dog bites man' (no positions)")."""
     lines = _wrap_parts(text, width, advance, measure, margin, True)
     if len(lines) > 1 and spaced_dash(text):
         loose = _wrap_parts(text, width, advance, measure, margin, False)
@@ -1236,8 +1237,8 @@ class PanelPlot(PanelExtras, CellDisplay):
         """Pixels the plot's title and its bottom axis title take beyond one line each
         in a plot ``width`` px wide (0 for a table): the view's grid adds them to the
         smallest legible plot, as :meth:`legend_room`, so that a title wrapped onto
-        three or four lines (Word order's "A: 'dog bites man' — causal mask, no
-        positions" over a narrow matrix) does not squeeze the data to a sliver. The
+        three or four lines (Word order's "A: 'dog bites man' (causal mask, no
+        positions)" over a narrow matrix) does not squeeze the data to a sliver. The
         title wraps at the data's width (its row spans the view box's column only):
         ``width`` less what the axes and the colour bar beside the data take now."""
         panel = self.panel
