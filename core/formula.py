@@ -114,6 +114,19 @@ _BREAK = re.compile(r" {2,}")
 _NEGATIVE = re.compile(r"(?<![\w.\\])-(?=\d)")
 
 
+def minus_signs(text: str) -> str:
+    """``text`` with each negative value's sign, a hyphen before a digit as Python's
+    formatting writes it, set as the minus U+2212; a hyphen inside a word or name
+    ("GPT-2", "x-1") or an exponent ("1e-05") is kept.
+
+    Examples
+    --------
+    >>> minus_signs("-0.5"), minus_signs("m − n = -7"), minus_signs("GPT-2"), minus_signs("1e-05")
+    ('−0.5', 'm − n = −7', 'GPT-2', '1e-05')
+    """
+    return _NEGATIVE.sub("−", text) if "-" in text else text
+
+
 class FormulaError(ValueError):
     """Malformed markup (a view's bug: the message names the markup)."""
 

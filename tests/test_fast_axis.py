@@ -26,14 +26,31 @@ def _specs_as_values(specs: tuple) -> tuple:
 
 
 AXES = ("left", "bottom", "top", "right")
+MINUS = "\u2212"
+
+
+def _with_minus(strings: list[str]) -> list[str]:
+    """Tick strings with a negative value's sign, the hyphen pyqtgraph's formatting
+    puts first, as the minus U+2212 (what the app's axes draw)."""
+    return [MINUS + s[1:] if s.startswith("-") else s for s in strings]
+
+
+class MinusAxisItem(pg.AxisItem):
+    """pyqtgraph's own axis (its draw specs, layout and paint) with its tick strings
+    as the app's axes write them (:func:`_with_minus`): what FastAxisItem is compared
+    with. Only the strings differ from pyqtgraph's: the layout is measured from them."""
+
+    def tickStrings(self, values, scale, spacing):
+        return _with_minus(super().tickStrings(values, scale, spacing))
 
 
 def _plot_pair(qtbot, grid: bool, log: bool):
-    """A layout with one plot using pyqtgraph's axes and one using ours."""
+    """A layout with one plot using pyqtgraph's axes (:class:`MinusAxisItem`) and one
+    using ours."""
     win = pg.GraphicsLayoutWidget()
     qtbot.addWidget(win)
     win.resize(900, 400)
-    plain = win.addPlot(row=0, col=0)
+    plain = win.addPlot(row=0, col=0, axisItems={n: MinusAxisItem(n) for n in AXES})
     fast = win.addPlot(row=0, col=1, axisItems={n: FastAxisItem(n) for n in AXES})
     for plot in (plain, fast):
         plot.showGrid(x=grid, y=grid, alpha=0.25)
@@ -77,14 +94,16 @@ def _overlaps(orientation: str, text_specs: list) -> int:
     gate_cover([(True, False), (False, False), (True, True)], keep=[(True, True)], unpack=True),
 )
 def test_draw_specs_equal_pyqtgraph(qtbot, grid, log):
-    """The port computes pyqtgraph's specs exactly; the axis draws them less the labels
-    that would overlap a more important one, and none of its labels overlap."""
+    """The port computes pyqtgraph's specs exactly (its tick strings with the minus
+    sign); the axis draws them less the labels that would overlap a more important
+    one, and none of its labels overlap."""
     win, plain, fast = _plot_pair(qtbot, grid, log)
     # The specs are computed here, not painted: a window that paints nothing still lays
     # out on each resize (half of this test's time was drawing both plots 40 times).
     win.setUpdatesEnabled(False)
     rng = np.random.default_rng(7)
-    checked = separated = 0
+    checked = separated = negative = 0
+    assert MinusAxisItem.generateDrawSpecs is pg.AxisItem.generateDrawSpecs  # pyqtgraph's
     for _ in range(40):
         lo = float(rng.uniform(-1e3, 1e3)) * 10.0 ** rng.integers(-3, 3)
         hi = lo + float(rng.uniform(1e-3, 1e4))
@@ -98,7 +117,7 @@ def test_draw_specs_equal_pyqtgraph(qtbot, grid, log):
         QtCore.QCoreApplication.processEvents()
         for name in AXES:
             a, b = plain.getAxis(name), fast.getAxis(name)
-            assert type(b) is FastAxisItem and type(a) is pg.AxisItem
+            assert type(b) is FastAxisItem and type(a) is MinusAxisItem
             image = QtGui.QImage(10, 10, QtGui.QImage.Format.Format_ARGB32)
             for axis_item in (a, b):  # same geometry: only the implementation differs
                 axis_item.setGeometry(a.geometry())
@@ -117,8 +136,10 @@ def test_draw_specs_equal_pyqtgraph(qtbot, grid, log):
             assert _specs_as_values(again) == _specs_as_values(kept)
             assert _overlaps(name, got[2]) == 0
             checked += len(expected[2])
+            negative += sum(text.startswith(MINUS) for _r, _f, text in got[2])
+            assert not any(text.startswith("-") for _r, _f, text in got[2])
             separated += _overlaps(name, expected[2]) > 0
-    assert checked > 100  # labels were really compared
+    assert checked > 100 and negative > 10  # labels were really compared, minus signs too
     if log:  # pyqtgraph labels every minor tick of a log axis: some pile up
         assert separated > 0
 
@@ -317,7 +338,9 @@ def test_axis_room_fits_the_widest_label_and_the_title(qtbot, ui_scale, scale):
 
 def test_fast_colour_bar_draws_what_pyqtgraphs_draws(qtbot):
     """Its axes are replaced after construction through PlotItem.setAxisItems, with
-    the set-up ColorBarItem gives its own: same pixels, no axis left behind."""
+    the set-up ColorBarItem gives its own: same pixels (pyqtgraph's value axis with
+    the minus sign in its tick strings, as the app's axes write them), no axis left
+    behind."""
     from gui.render.fast_axis import FastColorBarItem
 
     images = []
@@ -327,6 +350,11 @@ def test_fast_colour_bar_draws_what_pyqtgraphs_draws(qtbot):
         qtbot.addWidget(win)
         win.resize(160, 420)
         bar = cls(colorMap=pg.colormap.get("viridis"), values=(-3.0, 7.5), interactive=False)
+        if cls is pg.ColorBarItem:  # (a test may replace a method on pyqtgraph's object)
+            plain = bar.axis
+            bar.axis.tickStrings = lambda values, scale, spacing, axis=plain: _with_minus(
+                pg.AxisItem.tickStrings(axis, values, scale, spacing)
+            )
         win.addItem(bar)
         win.show()
         QtCore.QCoreApplication.processEvents()
@@ -338,6 +366,8 @@ def test_fast_colour_bar_draws_what_pyqtgraphs_draws(qtbot):
     axes = [i for i in fast.scene().items() if isinstance(i, pg.AxisItem)]
     assert len(axes) == 4 and all(type(a) is FastAxisItem for a in axes)
     assert fast.axis is fast.getAxis("right") and fast.axis.linkedView() is None
+    texts = [text for _r, _f, text in fast.axis.picture.specs[2]]
+    assert {f"{MINUS}2", "0", "6"} <= set(texts), texts  # a negative label was compared
 
 
 def _sine_plot(qtbot) -> tuple[pg.GraphicsView, pg.PlotItem]:
@@ -354,6 +384,43 @@ def _sine_plot(qtbot) -> tuple[pg.GraphicsView, pg.PlotItem]:
     plot.plot(np.arange(50), np.sin(np.arange(50) / 5.0))
     view.grab()  # laid out, specs made
     return view, plot
+
+
+def test_negative_tick_labels_are_drawn_with_the_minus_sign(qtbot, monkeypatch):
+    """A sine curve's value axis: the labels painted in the window write its negative
+    values with the minus U+2212 (as the titles and the formula line do), never an
+    ASCII hyphen, and the room the axis reserves for them is measured from those
+    strings (the minus is wider than the hyphen: "−0.5" is cut off in a room for
+    "-0.5")."""
+    drawn: list[str] = []
+    draw_text = QtGui.QPainter.drawText
+
+    def spy(painter, *args):
+        if isinstance(args[-1], str):
+            drawn.append(args[-1])
+        return draw_text(painter, *args)
+
+    monkeypatch.setattr(QtGui.QPainter, "drawText", spy)
+    view, plot = _sine_plot(qtbot)
+    axis = plot.getAxis("left")
+    drawn.clear()
+    view.grab()
+    labels = [text for _rect, _flags, text in axis.picture.specs[2]]
+    assert axis.drawn_labels == len(labels) >= 3 and set(labels) <= set(drawn), drawn
+    assert labels == [f"{MINUS}1.0", f"{MINUS}0.5", "0", "0.5", "1.0"]
+    assert not any("-" in t for t in drawn), drawn  # (the bottom axis' labels too)
+    metrics = QtGui.QFontMetricsF(axis.tick_font() or QtGui.QFont())
+    centre = QtCore.Qt.AlignmentFlag.AlignCenter
+
+    def width(text: str) -> float:
+        return metrics.boundingRect(QtCore.QRectF(0, 0, 100, 100), centre, text).width()
+
+    widest = max(map(width, labels))
+    assert axis.text_need is not None and axis.text_need >= widest
+    assert widest > max(width(t.replace(MINUS, "-")) for t in labels)  # (could fail)
+    own = axis.mapRectFromParent(axis.geometry())
+    rects = [rect for rect, _flags, _text in axis.picture.specs[2]]
+    assert all(own.left() <= r.left() and r.right() <= own.right() for r in rects)
 
 
 def test_axis_draws_only_the_labels_of_its_exposed_part(qtbot):

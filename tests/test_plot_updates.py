@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pyqtgraph as pg
 import pytest
@@ -255,6 +257,13 @@ def test_explicit_ticks_follow_the_data_without_relabelling(qtbot):
     plot.show(Panel("h", "heatmap", "heatmap", "key j", "query i", image=large))
     assert plot.plot.getAxis("bottom")._tickLevels is None
     assert plot.plot.getAxis("left")._tickLevels is not None  # 3 rows: every index
+    # ... with a negative index's minus sign as the automatic ticks write it (U+2212)
+    offsets = Panel("h", "heatmap", "heatmap", "i − j", "row", image=image.copy())
+    offsets = replace(offsets, x_coords=np.arange(-2, 2), y_coords=np.arange(3))
+    plot.show(offsets)
+    assert [list(level) for level in plot.plot.getAxis("bottom")._tickLevels] == [
+        [(-2.0, "\u22122"), (-1.0, "\u22121"), (0.0, "0"), (1.0, "1")]
+    ]
 
 
 def test_same_array_detects_any_changed_cell():

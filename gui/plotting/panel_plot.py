@@ -15,7 +15,7 @@ import pyqtgraph as pg
 import shiboken6
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from core.formula import label_rich_text
+from core.formula import label_rich_text, minus_signs
 from core.viewdata import Band, Panel
 from gui.plotting.cells import VALUE_PT, CellDisplay, square_by_default
 from gui.plotting.hover import HoverOverlay
@@ -342,8 +342,18 @@ def index_ticks(panel: Panel) -> tuple[list[tuple[float, str]] | None, ...]:
         ):
             out.append(None)
             continue
-        out.append([(float(v), str(int(v))) for v in values])
+        # a negative index with the minus U+2212, as the automatic ticks write it
+        out.append([(float(v), minus_signs(str(int(v)))) for v in values])
     return out[0], out[1]
+
+
+def signed_levels(panel: Panel | None) -> bool:
+    """Whether a heatmap's colour bar may label negative values (its value axis keeps
+    room for the minus sign): unless its fixed levels start at 0 or above (attention
+    weights, 0 … 1) and its colours are not diverging."""
+    if panel is None or panel.levels is None or panel.colormap == "diverging":
+        return True
+    return bool(min(panel.levels) < 0)
 
 
 _INDEX_TEXTS = [tuple(str(i) for i in range(n)) for n in range(MAX_CELLS + 1)]
@@ -818,7 +828,7 @@ class PanelPlot(PanelExtras, CellDisplay):
                     label.setText(label.text)  # setLabelTextSize only stores the size
                 self.legend.updateSize()
         if self.colorbar is not None:
-            fit_value_axis(self.colorbar, text.font(10))
+            fit_value_axis(self.colorbar, text.font(10), signed_levels(self.panel))
             self._inset_colorbar()  # (half a line of its labels: see CellDisplay)
 
     def curve_points(self) -> int:
@@ -1010,7 +1020,7 @@ class PanelPlot(PanelExtras, CellDisplay):
             self.colorbar.setImageItem(self.image, insert_in=self.plot)
             # two tick levels, as on the plots' axes (see _apply_labels)
             self.colorbar.axis.setStyle(maxTickLevel=1)
-            fit_value_axis(self.colorbar, theme.font(10))
+            fit_value_axis(self.colorbar, theme.font(10), signed_levels(panel))
             self.colorbar.axis.setTextPen(theme.foreground)
             self.colorbar.axis.setPen(theme.foreground)
             # no device cache, as for the plot axes (see _apply_labels): a colour bar whose

@@ -27,6 +27,7 @@ import pyqtgraph as pg
 import shiboken6
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from core.formula import minus_signs
 from gui.render.axis_specs import AxisLayout, generate_draw_specs, log_rank, separate_labels
 from gui.render.pg_compat import (
     axis_pens,
@@ -371,6 +372,7 @@ class FastAxisItem(pg.AxisItem):
     _sized_for: tuple | None = None  # (plot width, height, tick font) of the last room
     _text_need: float | None = None  # px: what the last draw specs' text needed
     _drag_reserve: float | None = None  # px: the drag's doubled_text_size (once)
+    _drag_new_data = False  # the plot showed new data during the drag (release_text_room)
     drag_hold = False
     """A slider drags (:meth:`hold_for_drag`): new data keeps the room held for the
     tick text (:meth:`held_text_room`) instead of releasing it."""
@@ -729,6 +731,14 @@ class FastAxisItem(pg.AxisItem):
             return self.logTickValues(minVal, maxVal, size, ticks)
         return ticks
 
+    def tickStrings(self, values: list, scale: float, spacing: float) -> list[str]:
+        """pyqtgraph's tick labels with a negative value's sign set as the minus U+2212
+        (:func:`core.formula.minus_signs`: "−0.5", "−4"), as the app's titles, formula
+        line and verdicts write it: the ASCII hyphen is shorter and sits lower, which a
+        projector shows beside them. The draw specs measure and draw these strings (the
+        room reserved for the labels is theirs), on screen and in exports alike."""
+        return [minus_signs(text) for text in super().tickStrings(values, scale, spacing)]
+
     def text_measure(self, p: QtGui.QPainter) -> Callable[[str], tuple[float, float]]:
         """``text → (width, 0.8 × height)`` as pyqtgraph sizes a tick label with ``p``'s
         current font and device, measured once per string (cache cleared when the font
@@ -818,7 +828,11 @@ class FastAxisItem(pg.AxisItem):
         axis_spec, tick_specs, _all_texts = layout.specs
         need = layout.text_size + self.title_clearance(layout.text_size)
         held = need
-        if self.drag_hold:  # room for labels of a range up to twice as wide (see below)
+        # room for labels of a range up to twice as wide (see below), once the drag
+        # gives the plot new data: an axis whose labels stay took that room only when
+        # its first specs were made during the drag (a plot that no frame painted
+        # before), not when a frame before the drag had made them
+        if self.drag_hold and self._drag_new_data:
             if self._drag_reserve is None:
                 self._drag_reserve = self.doubled_text_size(p, layout)
             held = max(need, self._drag_reserve + self.title_clearance(self._drag_reserve))
@@ -969,8 +983,11 @@ class FastAxisItem(pg.AxisItem):
 
     def release_text_room(self) -> None:
         """Forget the room held for the tick text (:meth:`held_text_room`): the plot
-        shows new data, whose labels may be narrower (not while :attr:`drag_hold`)."""
-        if not self.drag_hold:
+        shows new data, whose labels may be narrower (not while :attr:`drag_hold`: the
+        drag's new data takes room for a range twice as wide, :meth:`doubled_text_size`)."""
+        if self.drag_hold:
+            self._drag_new_data = True
+        else:
             self._held_key = None
 
     @property
@@ -1021,6 +1038,7 @@ class FastAxisItem(pg.AxisItem):
         need now, as after new data (pyqtgraph shrinks it only by more than 10 px);
         whether its size changed."""
         self._drag_reserve = None
+        self._drag_new_data = False
         if not self.drag_hold:
             return False
         self.drag_hold = False
@@ -1112,16 +1130,22 @@ def hide_spare_axes(plot: pg.PlotItem) -> None:
 
 
 VALUE_AXIS_WIDTH = 45  # px: pyqtgraph's colour bar value axis at 100 %
-VALUE_AXIS_SAMPLE = "-0.00"  # the widest label that must fit (ticks as "-0.5", "-10")
+# the widest label that must fit (ticks as "−0.5", "−10": the minus of tickStrings) ...
+VALUE_AXIS_SAMPLE = "−0.00"
+# ... on a bar whose values are never negative (attention weights 0 … 1): the minus,
+# wider than the hyphen it replaced, took room from the data for a sign never drawn
+VALUE_AXIS_SAMPLE_UNSIGNED = "0.00"
 
 
 VALUE_AXIS_OVERHANG = 15  # px pyqtgraph lets a vertical axis's labels run past its ends
 
 
-def fit_value_axis(colorbar: pg.ColorBarItem, font: QtGui.QFont) -> None:
+def fit_value_axis(colorbar: pg.ColorBarItem, font: QtGui.QFont, negative: bool = True) -> None:
     """Set a vertical colour bar's value axis to ``font`` and make it wide enough for
     labels as wide as :data:`VALUE_AXIS_SAMPLE` in it (never below pyqtgraph's 45 px):
     a label wider than its axis is not drawn, so at 200 % a fixed 45 px kept only "0".
+    A bar whose values are never ``negative`` needs no room for a minus sign
+    (:data:`VALUE_AXIS_SAMPLE_UNSIGNED`).
 
     A label must also lie within the axis's length plus a margin at both ends, 15 px in
     pyqtgraph whatever the font: the labels at the bar's ends (0 and 1 of an attention
@@ -1138,7 +1162,7 @@ def fit_value_axis(colorbar: pg.ColorBarItem, font: QtGui.QFont) -> None:
     if axis.style.get("hideOverlappingLabels") != overhang:
         axis.prepareGeometryChange()  # the margin is part of the axis's bounding rect
         axis.setStyle(hideOverlappingLabels=overhang)
-    text = metrics.horizontalAdvance(VALUE_AXIS_SAMPLE)
+    text = metrics.horizontalAdvance(VALUE_AXIS_SAMPLE if negative else VALUE_AXIS_SAMPLE_UNSIGNED)
     gap = max(0, axis.style["tickLength"]) + axis.style["tickTextOffset"][0]
     width = float(max(VALUE_AXIS_WIDTH, math.ceil(text + gap + 2)))
     if axis.width() != width:
