@@ -18,6 +18,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from gui.export.headless import export_view
 from gui.render import snapshot
 
+MINUS = "\u2212"  # the minus sign tick labels write
 BACKGROUND_TOLERANCE = 8  # a grid shade differs from white by more (25 at least)
 
 
@@ -217,6 +218,25 @@ def test_rope_svg_sets_plot_title_and_axis_title_scripts_smaller_and_lower(rope_
         assert texts[at + 1] == "i"
         assert float(sub.get("font-size")) < 0.7 * float(base.get("font-size"))
         assert float(sub.get("y")) > float(base.get("y")) + 1  # (SVG y grows downwards)
+
+
+def _numbers(svg: Path) -> list[str]:
+    """The SVG's texts that are numbers alone (tick labels), with either sign."""
+    runs = ET.fromstring(svg.read_text(encoding="utf-8")).iter(f"{SVG_NS}text")
+    texts = ("".join(t.itertext()).strip() for t in runs)
+    return [t for t in texts if re.fullmatch(rf"[-{MINUS}]?\d+(\.\d+)?", t)]
+
+
+def test_svg_tick_labels_write_negative_values_with_the_minus_sign(rope_svg, tmp_path):
+    """RoPE's view and its plane plot alone, as SVG: the tick labels of negative values
+    ("−1.5", "−200") carry the minus U+2212, as in the window; none an ASCII hyphen
+    (a plot exported alone had pyqtgraph's own axes: "-1.5")."""
+    plane = tmp_path / "plane.svg"
+    export_view("rope", {}, plane, panel="plane", width=400, height=400)
+    for path in (rope_svg[0], plane):
+        numbers = _numbers(path)
+        assert {f"{MINUS}1", f"{MINUS}0.5", "0", "1"} <= set(numbers), numbers
+        assert not [t for t in numbers if t.startswith("-")], numbers
 
 
 def _color_box(pixels: np.ndarray, rgb: tuple[int, int, int]) -> tuple[int, ...]:

@@ -432,6 +432,8 @@ def build_widget(
     import pyqtgraph as pg
 
     from gui.plotting.panel_plot import PanelPlot
+    from gui.render.fast_axis import hide_spare_axes, make_axes
+    from gui.render.view_box import PlotViewBox
     from gui.theme import current_theme
 
     theme = current_theme()
@@ -439,7 +441,12 @@ def build_widget(
     if panel is not None:
         canvas = pg.GraphicsLayoutWidget()
         canvas.setBackground(theme.background)
-        plot = PanelPlot(canvas.addPlot())
+        # the window's axes and view box: pyqtgraph's own axes drew a single plot's
+        # tick labels with an ASCII hyphen ("-0.5", the window's "−0.5") and without
+        # the window's label rules (crowded labels left out, index labels shrunk)
+        item = canvas.addPlot(axisItems=make_axes(), viewBox=PlotViewBox())
+        hide_spare_axes(item)
+        plot = PanelPlot(item)
         plot.square_cells = chosen.get(panel.key)
         plot.show(panel)
         return canvas
