@@ -28,28 +28,39 @@ def _patient_wait_until(self, callback, *, timeout: int = WAIT_CEILING_MS) -> No
 QtBot.waitUntil = _patient_wait_until  # type: ignore[method-assign]
 
 
-# The modules whose tests take longest (seconds of CPU each: real windows at 200-300 %,
-# benchmarks in a subprocess), run first. Under `pytest -n auto` each worker takes the
-# next tests in this order, so the last ones are short: a long test started last kept
-# one worker busy while the other had nothing left to do. Only the order changes; every
-# module still runs all its tests in its own order.
+# The modules that take longest (seconds each: real windows at 200-300 %, benchmarks in a
+# subprocess), longest first, as measured by `pytest -n 2 --durations=0` (2026-12-03:
+# test_live_use 22 s, test_layout_fit 15 s, ... 4 s). With -n each worker runs whole
+# modules (`--dist=loadfile`, pyproject.toml) and takes the next one in this order when
+# it is done, so the last ones are short: a long module started last kept one worker
+# busy while the other had nothing left to do. Only the order changes; every module
+# still runs all its tests in its own order.
 SLOW_MODULES_FIRST = (
-    "test_restyle.py",
-    "test_stage_scroll.py",
-    "test_layout_fit.py",
-    "test_view_fit.py",
-    "test_bench_smoke.py",
-    "test_stage_focus.py",
-    "test_lecture.py",
     "test_live_use.py",
-    "test_training.py",
-    "test_render_export.py",
-    "test_presenter.py",
-    "test_word_order_legible.py",
-    "test_parsers_property.py",
-    "test_presenter_next.py",
+    "test_layout_fit.py",
+    "test_lecture.py",
     "test_stage_strip.py",
     "test_gui_views.py",
+    "test_stage_focus.py",
+    "test_stage_scroll.py",
+    "test_training.py",
+    "test_export.py",
+    "test_view_fit.py",
+    "test_presenter.py",
+    "test_stage_swap.py",
+    "test_word_order_legible.py",
+    "test_presenter_next.py",
+    "test_packaging.py",
+    "test_restyle.py",
+    "test_composite.py",
+    "test_animation_export.py",
+    "test_compute_speed_equivalence.py",
+    "test_smooth_sweep.py",
+    "test_render_export.py",
+    "test_train_page_look.py",
+    "test_engine.py",
+    "test_deck_staging.py",
+    "test_bench_smoke.py",
 )
 
 
