@@ -744,3 +744,39 @@ def _blocks(document: QtGui.QTextDocument) -> list:
         out.append(block)
         block = block.next()
     return out
+
+
+def test_an_axis_whose_index_labels_changed_size_takes_a_new_axis_room(qtbot):
+    """A titled axis' index labels ("10" … "17", 20 px) shrink to 0.6 of their size
+    when the axis gets shorter in a plot of the same size (a taller bottom axis, as a
+    title taking another line does) and grow back when it is long again: the axis is
+    then as wide as a new one there. The label size is part of the tick font the room
+    is held for: pyqtgraph shrinks a room only by more than 10 px and grows it from
+    there, so the axis took a new one's 30 px, then the small labels' 15.6, then the
+    full labels' 25.8 where a new axis keeps 30 (ALiBi's course grid on stage at
+    1280 × 720 re-styled: 6 px narrower than built there, its title a line shorter, the
+    canvas 41 px shorter)."""
+    ticks = [[(float(v), str(v + 10)) for v in range(8)]]
+
+    def index_plot(bottom_height: int):
+        win, plot = _plain_plot(qtbot, (500, 400), _font(20))
+        axis = plot.getAxis("left")
+        axis.setTicks(ticks)
+        axis.index_labels = True
+        axis.forget_text_room()  # (new ticks, as PanelPlot gives them)
+        axis.setLabel("rows")
+        plot.setYRange(-0.5, 7.5, padding=0)
+        plot.getAxis("bottom").setHeight(bottom_height)
+        _settle(win)
+        return win, plot, axis
+
+    win, plot, axis = index_plot(60)
+    assert (axis.tick_scale, axis.textWidth) == (1.0, 30)  # (needs 25.8 px)
+    plot.getAxis("bottom").setHeight(250)
+    _settle(win)
+    assert axis.tick_scale == 0.6 and axis.textWidth < 20  # (the room shrank)
+    plot.getAxis("bottom").setHeight(60)
+    _settle(win)
+    _new_win, _new_plot, new_axis = index_plot(60)
+    assert axis.tick_scale == new_axis.tick_scale == 1.0
+    assert (axis.width(), axis.textWidth) == (new_axis.width(), new_axis.textWidth)

@@ -369,7 +369,7 @@ class FastAxisItem(pg.AxisItem):
     _held_key: tuple | None = None  # what the held tick text room is for
     _held_room = 0.0  # px: see held_text_room
     _fresh_room = False  # the next text room is reported as to a new axis (forget_text_room)
-    _sized_for: tuple | None = None  # (plot width, height, tick font) of the last room
+    _sized_for: tuple | None = None  # (plot width, height, tick font, scale) of the last room
     _text_need: float | None = None  # px: what the last draw specs' text needed
     _drag_reserve: float | None = None  # px: the drag's doubled_text_size (once)
     _drag_new_data = False  # the plot showed new data during the drag (release_text_room)
@@ -944,11 +944,15 @@ class FastAxisItem(pg.AxisItem):
         ``size`` px: never less than the most it needed since its data last changed
         (:meth:`release_text_room`) in a plot as large across the axis, with the same
         tick font. When the plot's size or the tick font changed since the last room
-        it reported, the axis takes the room a new axis takes for ``size`` there
+        it reported (the style's font, or the size :attr:`index_labels` are drawn at,
+        :attr:`tick_scale`), the axis takes the room a new axis takes for ``size`` there
         (:func:`gui.render.pg_compat.reset_text_size`), not pyqtgraph's, which keeps up
         to 10 px of a room taken before: a view re-styled or resized is to look as one
         built anew there (Relative's heatmaps were 1 px off after the stage, their
-        row-label axes as wide as at the width the plots had on their way back).
+        row-label axes as wide as at the width the plots had on their way back; ALiBi's
+        course grid re-styled for the stage at 1280 × 720 had its index labels at 0.8
+        on the way, its row-label axis then 6 px narrower than built there, its title a
+        line shorter).
 
         The tick labels depend on the axis' length (taller data: more ticks, "0.05"
         between "0.1" and "0.15"), which depends on what shares the plot with the data,
@@ -964,10 +968,19 @@ class FastAxisItem(pg.AxisItem):
         if isinstance(plot, QtWidgets.QGraphicsWidget):
             width, height = plot.size().width(), plot.size().height()
         style_font = self.style["tickFont"]
-        sized_for = (round(width), round(height), style_font.key() if style_font else "")
+        # the tick font as drawn: the style's at the tick scale (index labels shrink
+        # on a shorter axis in a plot of the same size: a title a line longer)
+        sized_for = (
+            round(width),
+            round(height),
+            style_font.key() if style_font else "",
+            self.tick_scale,
+        )
         if sized_for != self._sized_for:
             # another plot size or tick font: the room a new axis takes there, not one
-            # kept from before (pyqtgraph keeps up to 10 px more, and grows from less)
+            # kept from before (pyqtgraph keeps up to 10 px more, and grows from less:
+            # index labels at 0.8 then 1.0 took 19.8 then 23.6 px where a new axis
+            # keeps 30)
             self._sized_for = sized_for
             self._fresh_room = True
             self._held_key = None
