@@ -537,7 +537,8 @@ def label_markup(text: str) -> str:
                 i += 2
                 continue
         # a label's hyphen stays one (code such as "bias = -0.1 * torch.arange(8)" in
-        # prose, "atan2 -73.5°"): only the formula line sets a value's minus (_NEGATIVE)
+        # prose): the formula line sets a value's minus (_NEGATIVE), and the app sets it
+        # with minus_signs where it draws a view's titles, legends, verdict and notes
         out.append("\\" + ch if ch in "\\{}_^" or (ch == "-" and _NEGATIVE.match(text, i)) else ch)
         i += 1
     return "".join(out)

@@ -170,3 +170,36 @@ def test_titles_axis_titles_and_legends_draw_subscripts_on_stage_and_focused(stu
     assert entries["(b) qi·WR Ri−j"] == ["i", "R", "i−j"]
     assert entries["sum Aij"] == ["ij"]
     assert layout_problems(widget) == []
+
+
+def test_a_value_is_drawn_with_the_minus_sign_and_read_out_as_data(studio, show_view):
+    """A negative value in a plot title, a legend entry, an angle's label and the notes
+    line is drawn with the minus U+2212, as the formula line and the tick labels write
+    it: RoPE's "atan2 −73.5°" and "m − n = −4", the clock's "−41.1°" (on a projector
+    the same number read "−4" in one place and "-4" in the next). The hover readout
+    and the data keep Python's "-"; a name keeps its hyphen ("GPT-2")."""
+    from core.formula import minus_signs
+
+    assert minus_signs("GPT-2, 1e-05, x-1") == "GPT-2, 1e-05, x-1"
+    widget = show_view(studio, "rope", (1600, 1000), 1.0)
+    plane = widget.plots["plane"]
+    assert plane.panel.title.endswith("(atan2 -73.5°)")  # the data as the view wrote it
+    assert plane.plot.titleLabel.item.toPlainText().endswith("(atan2 −73.5°)")
+    score = widget.plots["score"]
+    assert "m − n = -4" in [s.name for s in score.panel.series]
+    entries = [label.item.toPlainText() for _s, label in score.legend.items]
+    assert "m − n = −4" in entries and not [e for e in entries if "-" in e]
+    assert "atan2 −73.5°" in widget.status_text() and "-73.5" not in widget.status_text()
+    readout = widget.readout_at("score", -4.0, 0.0)
+    assert "m − n = -4:" in readout and "−4" not in readout  # data: as Python writes it
+    studio.set_view("clock")
+    studio.states["clock"].set_param("n", 9.0)  # m − n = 2 − 9: −7 rad, −41.1°
+    try:
+        clock = show_view(studio, "clock", (1600, 1000), 1.0).plots["plane"]
+        assert "-41.1°" in [label.text for label in clock.panel.labels]
+        texts = [item.toPlainText() for item in clock.text_labels]
+        assert "−41.1°" in texts, texts
+        title = " ".join(clock.plot.titleLabel.item.toPlainText().split())  # (wrapped)
+        assert title.endswith("= −7 rad → −41.1°"), title
+    finally:
+        studio.states["clock"].set_param("n", 1.0)

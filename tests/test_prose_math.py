@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from PySide6 import QtCore, QtGui
 
+from core.formula import minus_signs
 from core.scenes import Deck, Scene
 from core.views import VIEWS
 from gui.render.math_text import math_html, math_tooltip, source_text
@@ -116,7 +117,10 @@ def test_explanation_notes_and_tooltips_typeset_their_math(studio, show_view):
     assert rope.status.textFormat() == RICH
     shown = _document(rope.status.text()).toPlainText()
     assert "θ_i" not in shown and "θi" in shown
-    assert rope.status_text() == notes  # read back as the view wrote it
+    # read back as shown: as the view wrote it, a value's minus the sign U+2212 as in
+    # the plot titles ("atan2 −73.5°": RoPE's plane title and its note agree)
+    assert "atan2 -73.5°" in notes and "atan2 −73.5°" in shown
+    assert rope.status_text() == minus_signs(notes) != notes
 
 
 def test_speaker_note_typesets_its_math_and_keeps_its_characters(studio, qtbot):

@@ -15,6 +15,7 @@ from qt_events import double_click
 from tiers import FULL
 from window_reuse import reused_window, reused_window_holder  # noqa: F401  (fixtures)
 
+from core.formula import minus_signs
 from core.scenes import Deck, Highlight, Scene
 from core.views import VIEWS
 from gui.lecture.focus import grid_shape
@@ -570,6 +571,12 @@ def test_a_focus_during_a_drag_shows_the_right_notes_at_once_and_after_it(window
         k for k in focus.numbered() if widget.data.display_notes([k]) not in ([], everything)
     )
     notes: list[str] = []
+
+    def line(keys: list[str] | None) -> str:
+        """The notes line of the plots ``keys`` (all: ``None``) as shown: a value's
+        minus the sign U+2212, as the plot titles write it."""
+        return minus_signs(" · ".join(widget.data.display_notes(keys)))
+
     set_text = widget.status.setText
     widget.status.setText = lambda text: (notes.append(text), set_text(text))
     widget.live_text.setTimeout(3_600_000)  # the interval does not end during the drag
@@ -582,16 +589,16 @@ def test_a_focus_during_a_drag_shows_the_right_notes_at_once_and_after_it(window
     try:
         drag_to(state.values["m"] + 1)
         assert focus.toggle_number(focus.numbered().index(key) + 1)
-        assert widget.status_text() == " · ".join(widget.data.display_notes([key]))
+        assert widget.status_text() == line([key])
         drag_to(state.values["m"] + 1)  # a frame drawn while focused: its text waits
         assert focus.escape()
-        assert widget.status_text() == " · ".join(widget.data.display_notes(None))
+        assert widget.status_text() == line(None)
         shown = len(notes)
         widget.live_text.setTimeout(0)  # the interval ends
         qtbot.waitUntil(lambda: not widget.text_pending, timeout=5000)
-        joined = " · ".join(widget.data.display_notes(None))
+        joined = line(None)
         assert notes[shown:] in ([], [math_html(joined) or joined])  # (its math typeset)
-        assert widget.status_text() == " · ".join(widget.data.display_notes(None))
+        assert widget.status_text() == line(None)
     finally:
         del widget.status.setText
         widget.live_text.setTimeout(widget.TEXT_REFRESH_MS)

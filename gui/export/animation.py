@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from core.atomicio import atomic_path
+from core.formula import minus_signs
 from core.memory import check_allocation
 from core.schedule import EASES, frame_count, frame_durations_ms, round_half_up, schedule
 from core.viewdata import ViewSpec
@@ -174,7 +175,8 @@ class FrameRenderer:
                 self.widget.resize(*self.layout)
             else:
                 self.widget.show_data(view)
-                notes = ([self.note] if self.note else []) + view.display_notes()
+                notes = [self.note] if self.note else []  # (a scene's note: as written)
+                notes += [minus_signs(note) for note in view.display_notes()]
                 from gui.render.math_text import set_math_text
 
                 set_math_text(self.widget.status, " · ".join(notes))  # math typeset

@@ -15,6 +15,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from core.formula import minus_signs
 from core.viewdata import Panel
 from gui.plotting.plot_data import series_color
 from gui.render.line_item import LineItem
@@ -131,7 +132,7 @@ class PanelExtras:
                 self.plot.removeItem(item)
             self.text_labels = []
             for label in panel.labels:
-                item = HaloText(label.text, color=series_color(label.color, theme))
+                item = HaloText(minus_signs(label.text), color=series_color(label.color, theme))
                 quiet_moves(item)
                 item.setAnchor((0.5, 0.5))
                 item.setFont(theme.font(11, bold=True))
@@ -139,8 +140,9 @@ class PanelExtras:
                 self.text_labels.append(item)
             self._label_colors = None
         for item, label in zip(self.text_labels, panel.labels, strict=True):
-            if item.toPlainText() != label.text:
-                item.setText(label.text)
+            # a value's minus U+2212 ("−41.1°"), as the titles and tick labels write it
+            if item.toPlainText() != (text := minus_signs(label.text)):
+                item.setText(text)
         # the colours and patches, when the theme or the labels' colours changed (a
         # drag changes the texts alone: ~10 colours made and compared a clock frame)
         colors = (theme, tuple(label.color for label in panel.labels))
@@ -249,8 +251,8 @@ class PanelExtras:
                 # the head is turned as an item (a new style rebuilds its path and pens)
                 head.setRotation(-float(np.degrees(np.arctan2(a.y, a.x))))
                 head.setPos(a.x, a.y)
-                if label.toPlainText() != a.name:
-                    label.setText(a.name)
+                if label.toPlainText() != (name := minus_signs(a.name)):
+                    label.setText(name)
                 anchor = pg.Point(0.5, 1.2 if a.y >= 0 else -0.2)
                 if label.anchor != anchor:  # (setAnchor re-places the text)
                     label.setAnchor(anchor)
@@ -275,7 +277,9 @@ class PanelExtras:
                 pos=(a.x, a.y), angle=180, headLen=theme.scaled(18), brush=color, pen=None
             )
             head.setRotation(-angle)
-            label = pg.TextItem(a.name, color=color, anchor=(0.5, 1.2 if a.y >= 0 else -0.2))
+            label = pg.TextItem(
+                minus_signs(a.name), color=color, anchor=(0.5, 1.2 if a.y >= 0 else -0.2)
+            )
             quiet_moves(label)
             label.setFont(theme.font(12, bold=True))
             label.setPos(a.x * 1.12, a.y * 1.12)

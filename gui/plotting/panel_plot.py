@@ -105,8 +105,10 @@ def wrapped_rich_text(text: str) -> str:
     before them (:func:`gui.plotting.line_breaks.glue_operators`), as a plot title
     breaks: Qt wraps at any space, and broke Relative's axis title "relative position
     i − j (query − key)" on stage as "(query" / "− key)", ALiBi's legend entry "head 1:
-    m = 0.5 (softmax row)" in a narrow strip as "head 1: m" / "= 0.5 (softmax row)"."""
-    return label_rich_text(glue_operators(text))
+    m = 0.5 (softmax row)" in a narrow strip as "head 1: m" / "= 0.5 (softmax row)".
+    A negative value's sign is the minus U+2212 (:func:`core.formula.minus_signs`: the
+    legend entry "m − n = −4", as the formula line and the tick labels write it)."""
+    return label_rich_text(glue_operators(minus_signs(text)))
 
 
 def has_scripts(text: str) -> bool:
@@ -1266,7 +1268,7 @@ class PanelPlot(PanelExtras, CellDisplay):
         label = getattr(plot.getAxis("bottom"), "label", None)
         x_label = ""
         if panel.x_axis and panel.x_label and label is not None and label.isVisibleTo(plot):
-            x_label = panel.x_label
+            x_label = minus_signs(panel.x_label)  # as drawn (wrapped_rich_text)
         # what the room depends on (the view asks on every frame of a drag: the same
         # answer, measured again, took two fonts and their keys per plot)
         key = (title, held, x_label, data_w, theme, self.text_zoom)
@@ -1435,7 +1437,9 @@ class PanelPlot(PanelExtras, CellDisplay):
         style = (theme.foreground, f"{theme.font_pt(13)}pt")
         if style != self._full_title[1:]:
             self._shown_title = None  # a new style: set through pyqtgraph in full
-        self._full_title = (title, *style)
+        # a negative value with the minus U+2212 ("atan2 −73.5°"), as the formula line,
+        # tick labels and cell values write it; measured and drawn so (_title_room)
+        self._full_title = (minus_signs(title), *style)
         self._elide_title()
 
     def _elide_title(self) -> None:

@@ -16,7 +16,7 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 from superqt.utils import qdebounced, qthrottled
 
-from core.formula import escape
+from core.formula import escape, minus_signs
 from core.viewdata import Panel, ViewData, ViewSpec
 from core.views import get_view
 from gui.plotting.layout_check import text_lines
@@ -403,7 +403,8 @@ class ViewWidget(QtWidgets.QWidget):
         self.data = data
         texts = (
             data.formula_markup or escape(data.formula),
-            (data.verdict, data.verdict_short),
+            # a value's minus U+2212 ("−4"), as the formula line, titles and ticks write it
+            (minus_signs(data.verdict), minus_signs(data.verdict_short)),
             self._idle_for(data),
         )
         self._latest_text = texts
@@ -1330,10 +1331,11 @@ class ViewWidget(QtWidgets.QWidget):
 
     def _idle_for(self, data: ViewData) -> str:
         """The status line when the cursor is over no data: the notes of the plots
-        shown, else the hint."""
+        shown, else the hint; a value's minus sign U+2212 ("atan2 −73.5°", as the plot
+        titles write it; a hover readout is data and keeps Python's "-")."""
         notes = data.display_notes(self.shown_panels())
         if notes:
-            return " · ".join(notes)
+            return minus_signs(" · ".join(notes))
         return self.HOVER_HINT if self._hover_hint else ""
 
     def show_hover_hint(self, visible: bool) -> None:
@@ -1354,7 +1356,7 @@ class ViewWidget(QtWidgets.QWidget):
             self._lead_note = lead
         notes = [self._lead_note] if self._lead_note else []
         if self.data is not None:
-            notes += self.data.display_notes(self.shown_panels())
+            notes += [minus_signs(n) for n in self.data.display_notes(self.shown_panels())]
         self._set_status(" · ".join(notes), hold=False)  # (its math typeset, not HTML)
         self.status.setVisible(bool(notes))
 
