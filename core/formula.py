@@ -58,6 +58,7 @@ __all__ = [
     "Sqrt",
     "Text",
     "approx",
+    "approx_text",
     "escape",
     "glyph_text",
     "label_markup",
@@ -170,6 +171,28 @@ def approx(value: float, digits: int = 3) -> str:
         return text
     power = int(exponent)
     return f"{mantissa}·10^{{{'−' if power < 0 else ''}{abs(power)}}}"
+
+
+_SUPERSCRIPTS = str.maketrans("0123456789−", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
+def approx_text(value: float, digits: int = 3) -> str:
+    """:func:`approx` as plain text, its power of ten in superscript characters: a
+    tiny difference in a plot title, a verdict or a note ("max 5.6·10⁻¹⁷", where ``g``
+    formatting wrote "5.6e-17"), as a text shown where no markup is read (the verdict
+    line, a menu).
+
+    Examples
+    --------
+    >>> approx_text(5.55e-17, 2), approx_text(3.1234e-7), approx_text(0.422), approx_text(2.2e6, 2)
+    ('5.6·10⁻¹⁷', '3.12·10⁻⁷', '0.422', '2.2·10⁶')
+    """
+    text = f"{value:.{digits}g}"
+    mantissa, e, exponent = text.partition("e")
+    if not e:
+        return text
+    power = int(exponent)
+    return f"{mantissa}·10" + f"{'−' if power < 0 else ''}{abs(power)}".translate(_SUPERSCRIPTS)
 
 
 def escape(text: str) -> str:

@@ -360,3 +360,23 @@ def test_a_label_keeps_its_hyphens():
     assert (
         label_rich_text(text) == "bias = -0.1 * torch.arange(8), atan2 -73.5°, slope m<sub>h</sub>"
     )
+
+
+def test_a_tiny_value_is_written_with_a_power_of_ten_not_an_exponent():
+    """Word order's "max difference" of two reordered outputs is a rounding error
+    (~1e-16): its plot title, verdict and stage verdict write it as "5.6·10⁻¹⁷" (a
+    power of ten in superscript, as the formula line's approx), where ``g`` formatting
+    wrote "5.6e-17"; a difference that is not tiny is written as before."""
+    import re
+
+    from core.formula import approx_text
+
+    assert approx_text(5.55e-17, 2) == "5.6·10⁻¹⁷" and approx_text(1.0e-16, 1) == "1·10⁻¹⁶"
+    assert approx_text(0.4224, 3) == "0.422" and approx_text(2.5e6, 2) == "2.5·10⁶"
+    data = _data("permutation")
+    title = data.panel("diff_none").title
+    assert re.search(r"max \d(\.\d)?·10⁻[⁰¹²³⁴⁵⁶⁷⁸⁹]+$", title), title
+    tiny = re.compile(r"\d·10⁻[⁰¹²³⁴⁵⁶⁷⁸⁹]+\)")
+    assert tiny.search(data.verdict) and tiny.search(data.verdict_short), data.verdict_short
+    assert not re.search(r"\de-\d", data.verdict + data.verdict_short + title)
+    assert "differ (2.72)" in data.verdict_short  # the causal mask's gap, as before

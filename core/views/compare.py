@@ -15,7 +15,7 @@ from core.alibi import (
     kerple_power_bias,
     sandwich_bias,
 )
-from core.formula import number, plain_text
+from core.formula import approx_text, number, plain_text
 from core.learned import learned_table_rows
 from core.memory import check_allocation
 from core.params import Param, ParamModel
@@ -345,7 +345,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     same = float(np.nanmax(np.abs(curves[0] - curves[1]))) if x.size else 0.0
     notes.append(
         "sinusoidal and RoPE are the same curve (max difference here "
-        f"{same:.1g}), so one line hides the other: PE_p·PE_q = Σ_i cos((p − q)·ω_i) is "
+        f"{approx_text(same, 1)}), so one line hides the other: PE_p·PE_q = Σ_i cos((p − q)·ω_i) is "
         "the RoPE score ⟨R_p q, R_q k⟩ for q = k = (1, 0) in every pair, with θ_i = ω_i"
     )
     about: dict[str, tuple[str, ...]] = {notes[-1]: ("distance",)}  # a note's panels

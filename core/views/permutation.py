@@ -17,7 +17,7 @@ from core.attention import (
     tokenize,
     toy_attention,
 )
-from core.formula import number, plain_text
+from core.formula import approx_text, number, plain_text
 from core.memory import check_allocation
 from core.params import Param, ParamModel
 from core.viewdata import (
@@ -168,7 +168,7 @@ def _verdict(
     name = METHOD_NAMES[method]
     first = (
         f"Bidirectional, no positions: the outputs for {qb} are exactly the rows of {qa} "
-        f"reordered (max difference {gaps['none']:.2g}) — attention cannot tell the order."
+        f"reordered (max difference {approx_text(gaps['none'], 2)}) — attention cannot tell the order."
     )
     if gaps["causal"] >= IDENTICAL_TOL:
         causal = (
@@ -179,7 +179,7 @@ def _verdict(
     else:
         causal = (
             f" Causal mask, no positions: still identical up to reordering (max difference "
-            f"{gaps['causal']:.2g})."
+            f"{approx_text(gaps['causal'], 2)})."
         )
     if gaps["pe"] >= IDENTICAL_TOL:
         return (
@@ -198,7 +198,7 @@ def _verdict(
         + causal
         + (
             f" Bidirectional with {name}: still identical up to reordering "
-            f"(max difference {gaps['pe']:.2g}).{why}"
+            f"(max difference {approx_text(gaps['pe'], 2)}).{why}"
         )
     )
 
@@ -213,7 +213,7 @@ def short_verdict(a: list[str], b: list[str], gaps: Mapping[str, float], method:
         return (
             f"differ ({gap:{digits}})"
             if gap >= IDENTICAL_TOL
-            else f"same outputs, reordered ({gap:.2g})"
+            else f"same outputs, reordered ({approx_text(gap, 2)})"
         )
 
     name = METHOD_NAMES[method].split(" (")[0]
@@ -372,7 +372,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         panels.append(
             Panel(
                 f"diff_{tag}",
-                f"out_B − out_A reordered ({label}): max {gap:.2g}",
+                f"out_B − out_A reordered ({label}): max {approx_text(gap, 2)}",
                 "heatmap",
                 "output dimension",
                 "rows of B",

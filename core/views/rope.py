@@ -13,7 +13,7 @@ from typing import Any, Literal, NamedTuple
 import numpy as np
 
 from core import tablecache
-from core.formula import number, plain_text
+from core.formula import approx_text, number, plain_text
 from core.memory import check_allocation
 from core.params import Param, ParamModel
 from core.rope import (
@@ -649,8 +649,8 @@ def _image_panels(params: Mapping[str, Any]) -> tuple[list[Panel], str]:
             probe=probe_for(maps[0], scheme),
             note=(
                 "q = k = (1, 0) per pair: mean_i cos of the angle difference, a function of "
-                f"(Δrow, Δcol); one row step lowers it by {row_step:.3g}, one column step by "
-                f"{col_step:.3g}"
+                f"(Δrow, Δcol); one row step lowers it by {approx_text(row_step)}, one column step "
+                f"by {approx_text(col_step)}"
                 + (
                     ". M-RoPE turns rows and columns with the slower pairs (the fastest follow "
                     "time, constant in one image), columns with the slowest (Qwen3-VL "
