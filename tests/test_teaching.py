@@ -417,6 +417,10 @@ def test_learned_overflow_is_drawn_not_only_an_error():
     assert np.isfinite(sim.image[:64, :64]).all()
     table = data.panel("table")
     assert table.missing == "no row" and np.isnan(table.image[64:]).all()
+    # the titles name the rows missing in their parentheses, not after a spaced dash
+    # (a wrap kept "— no" / "row: 64..79" or let the dash start a line)
+    assert table.title == "Position table E (64 × 32, random init, seed 0; no row: 64..79)"
+    assert sim.title == "Cosine similarity between looked-up rows (no row: 64..79)"
     assert np.isfinite(table.image[:64]).all() and table.y_coords[-1] == 79
     assert "no row" in sim.probe(70.0, 3.0) and "no row" in table.probe(0.0, 70.0)
     norms = data.panel("norms").series

@@ -312,8 +312,8 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     panels = [
         Panel(
             "table",
-            f"Position table E ({rows} × {d}, {src})"
-            + (f" — no row: {rows}..{n - 1}" if over else ""),
+            f"Position table E ({rows} × {d}, {src}"
+            + (f"; no row: {rows}..{n - 1})" if over else ")"),
             "heatmap",
             "dimension",
             "position (table row)",
@@ -333,7 +333,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         Panel(
             "similarity",
             "Cosine similarity between looked-up rows"
-            + (f" — no row: {rows}..{n - 1}" if over else ""),
+            + (f" (no row: {rows}..{n - 1})" if over else ""),
             "heatmap",
             "position q",
             "position p",
