@@ -17,6 +17,7 @@ import pytest
 from live_frames import held_drags
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from core.formula import minus_signs
 from core.viewdata import ComputeContext
 from core.views import VIEWS
 from gui.plotting.panel_extras import HaloText
@@ -356,9 +357,8 @@ def test_a_frame_that_changes_the_texts_alone_keeps_their_colours(clock_widget, 
     monkeypatch.setattr(panel_extras.pg, "mkColor", lambda *a: made.append(a) or original(*a))
     clock_widget.show_data(compute(m=4.5), live=True)
     plane = clock_widget.plots["plane"]
-    assert [item.toPlainText() for item in plane.text_labels] == [
-        label.text for label in plane.panel.labels
-    ]
+    drawn = [minus_signs(label.text) for label in plane.panel.labels]  # ("−159.5°")
+    assert [item.toPlainText() for item in plane.text_labels] == drawn
     assert made == []
     plane._label_colors = None  # (as after a new theme): looked at again, as before
     clock_widget.show_data(compute(m=4.6), live=True)
