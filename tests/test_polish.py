@@ -358,7 +358,7 @@ def test_alibi_mosaic_ticks_every_tile_first_and_last(heads):
 
 @FULL
 def test_titles_wrap_instead_of_eliding_at_200_percent(window, qtbot):
-    from core.formula import label_rich_text
+    from core.formula import label_rich_text, minus_signs
     from core.views import VIEWS
 
     window.resize(1920, 1080)
@@ -377,12 +377,14 @@ def test_titles_wrap_instead_of_eliding_at_200_percent(window, qtbot):
             label = widget.plots[panel.key].plot.titleLabel
             shown = label.text
             assert "…" not in shown, (view_id, panel.key, shown)
-            # drawn as rich text: m_h as m with a subscript h (core.formula)
-            assert shown.replace("<br>", " ") == label_rich_text(panel.title), (view_id, panel.key)
+            # drawn as rich text: m_h as m with a subscript h (core.formula), a value's
+            # minus as U+2212 ("atan2 −73.5°")
+            title = minus_signs(panel.title)
+            assert shown.replace("<br>", " ") == label_rich_text(title), (view_id, panel.key)
             wrapped += "<br>" in shown
             # the title row is as tall as the text: no line is cut off
             assert label.height() >= label.itemRect().height() - 0.5, (view_id, panel.key)
             plain = label.item.toPlainText().replace("\u2028", " ").replace("\n", " ")
-            drawn = QtGui.QTextDocumentFragment.fromHtml(label_rich_text(panel.title))
+            drawn = QtGui.QTextDocumentFragment.fromHtml(label_rich_text(title))
             assert plain == drawn.toPlainText(), (view_id, panel.key)
     assert wrapped > 0  # long titles (ALiBi softmax row, Compare, ...) did need two lines
