@@ -86,12 +86,11 @@ STEPS = (
 #: steps whose picture is not the new plots' for a reason other than an axis' room: a
 #: heatmap's colour bar re-styled for the window's scale or the dark theme is framed
 #: 1 px left of a new one's (its frame and its value axis' line; its colours in place):
-#: ALiBi's row plot 1098 px, Learned's 223 px, the same in every run (found, not fixed
-#: here)
+#: ALiBi's row plot 1098 px, the same in every run (found, not fixed here; Learned's
+#: 223 px at "1280x720 dark" no longer differ, seen 2026-12-03: the gate checks it)
 COLOUR_BAR_SHIFTED = {
     ("alibi", "1280x720 window 100 %"),
     ("alibi", "1280x720 dark"),
-    ("learned", "1280x720 dark"),
 }
 
 
