@@ -4,6 +4,7 @@ last position ticked."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 
 import numpy as np
@@ -62,6 +63,24 @@ def test_dark_controls_are_styled_visibly():
             assert f'fill="{dark.foreground}"' in handle.read()
 
 
+@contextlib.contextmanager
+def _shown_pair(qapp, sheet: str, first: QtWidgets.QWidget, second: QtWidgets.QWidget):  # type: ignore[no-untyped-def]
+    """``first`` and ``second`` side by side in a shown box styled by ``sheet``, events
+    processed; the box is closed after the block."""
+    box = QtWidgets.QWidget()
+    box.setStyleSheet(sheet)
+    layout = QtWidgets.QHBoxLayout(box)
+    layout.addWidget(first)
+    layout.addWidget(second)
+    box.show()
+    try:
+        qapp.processEvents()
+        yield
+    finally:
+        box.close()
+        box.deleteLater()
+
+
 def _text_ink(button: QtWidgets.QPushButton) -> float:
     """How far the pixel furthest from the button's own colour is from it, in WCAG
     luminance (its text's ink: 0.86 for the dark theme's light text on its button)."""
@@ -82,21 +101,11 @@ def test_disabled_buttons_are_dimmed(qapp, name):
     The dark style sheet's colour was every state's: the training lab's Pause and
     Cancel while nothing runs drew their text as Start's (ink 0.86 both; now 0.17;
     light: 0.37 against 0.89)."""
-    box = QtWidgets.QWidget()
-    box.setStyleSheet(theme.stylesheet(theme.THEMES[name]))
-    layout = QtWidgets.QHBoxLayout(box)
     enabled, disabled = QtWidgets.QPushButton("Cancel"), QtWidgets.QPushButton("Cancel")
     disabled.setEnabled(False)
-    layout.addWidget(enabled)
-    layout.addWidget(disabled)
-    box.show()
-    try:
-        qapp.processEvents()
+    with _shown_pair(qapp, theme.stylesheet(theme.THEMES[name]), enabled, disabled):
         on, off = _text_ink(enabled), _text_ink(disabled)
         assert on > 0.5 and off < 0.6 * on, (on, off)
-    finally:
-        box.close()
-        box.deleteLater()
 
 
 def _ink_size(widget: QtWidgets.QWidget, rect: QtCore.QRect) -> tuple[int, int]:
@@ -148,14 +157,6 @@ def _control_sizes(name: str, scale: float) -> dict[str, tuple[int, int]]:
         spin_opt = QtWidgets.QStyleOptionSpinBox()
         spin.initStyleOption(spin_opt)
         sizes = {"indicator": indicator.size()}
-        for key, sub in (
-            ("up", style_.SubControl.SC_SpinBoxUp),
-            ("down", style_.SubControl.SC_SpinBoxDown),
-        ):
-            rect = spin.style().subControlRect(
-                style_.ComplexControl.CC_SpinBox, spin_opt, sub, spin
-            )
-            sizes[key] = rect.size()
         combo_opt = QtWidgets.QStyleOptionComboBox()
         combo.initStyleOption(combo_opt)
         sizes["combo arrow"] = (
@@ -171,14 +172,14 @@ def _control_sizes(name: str, scale: float) -> dict[str, tuple[int, int]]:
         sizes["scroll bar"] = area.verticalScrollBar().size()
         slider_opt = QtWidgets.QStyleOptionSlider()
         slider.initStyleOption(slider_opt)
-        for key, sub in (
-            ("slider handle", style_.SubControl.SC_SliderHandle),
-            ("slider groove", style_.SubControl.SC_SliderGroove),
+        cc, sc = style_.ComplexControl, style_.SubControl
+        for key, widget, control, opt, sub in (
+            ("up", spin, cc.CC_SpinBox, spin_opt, sc.SC_SpinBoxUp),
+            ("down", spin, cc.CC_SpinBox, spin_opt, sc.SC_SpinBoxDown),
+            ("slider handle", slider, cc.CC_Slider, slider_opt, sc.SC_SliderHandle),
+            ("slider groove", slider, cc.CC_Slider, slider_opt, sc.SC_SliderGroove),
         ):
-            rect = slider.style().subControlRect(
-                style_.ComplexControl.CC_Slider, slider_opt, sub, slider
-            )
-            sizes[key] = rect.size()
+            sizes[key] = widget.style().subControlRect(control, opt, sub, widget).size()
         sizes["slider"] = slider.size()
         measured = {key: (size.width(), size.height()) for key, size in sizes.items()}
         up = spin.style().subControlRect(
@@ -261,16 +262,10 @@ def test_a_checked_box_shows_a_tick(qapp, name, scale):
     100 %, 175 of 22 x 22 at 200 %, spanning the box."""
     from dataclasses import replace
 
-    box = QtWidgets.QWidget()
-    box.setStyleSheet(theme.stylesheet(replace(theme.THEMES[name], ui_scale=scale)))
-    layout = QtWidgets.QHBoxLayout(box)
     checked, unchecked = QtWidgets.QCheckBox("Causal"), QtWidgets.QCheckBox("Causal")
     checked.setChecked(True)
-    layout.addWidget(checked)
-    layout.addWidget(unchecked)
-    box.show()
-    try:
-        qapp.processEvents()
+    sheet = theme.stylesheet(replace(theme.THEMES[name], ui_scale=scale))
+    with _shown_pair(qapp, sheet, checked, unchecked):
         on, off = _indicator_pixels(checked), _indicator_pixels(unchecked)
         assert on.shape == off.shape and on.shape[0] >= 8 * scale, on.shape
         tick, nothing = _mark(on), _mark(off)
@@ -285,9 +280,6 @@ def test_a_checked_box_shows_a_tick(qapp, name, scale):
             np.ptp(rows),
             on.shape,
         )
-    finally:
-        box.close()
-        box.deleteLater()
 
 
 def test_play_button_uses_words_and_a_drawn_icon(window, qtbot):
