@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from core.atomicio import atomic_path
-from core.formula import minus_signs
 from core.memory import check_allocation
 from core.schedule import EASES, frame_count, frame_durations_ms, round_half_up, schedule
 from core.viewdata import ViewSpec
@@ -175,12 +174,7 @@ class FrameRenderer:
                 self.widget.resize(*self.layout)
             else:
                 self.widget.show_data(view)
-                notes = [self.note] if self.note else []  # (a scene's note: as written)
-                notes += [minus_signs(note) for note in view.display_notes()]
-                from gui.render.math_text import set_math_text
-
-                set_math_text(self.widget.status, " · ".join(notes))  # math typeset
-                self.widget.status.setVisible(bool(notes))
+                self.widget.show_notes_line(self.note or "")  # as the first frame's
         finally:
             theme.set_theme(ui_scale=previous.ui_scale)  # the window's plots keep their look
         image = snapshot.render_image(self.widget, width=self.pixels[0], height=self.pixels[1])

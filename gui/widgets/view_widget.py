@@ -1333,10 +1333,15 @@ class ViewWidget(QtWidgets.QWidget):
         """The status line when the cursor is over no data: the notes of the plots
         shown, else the hint; a value's minus sign U+2212 ("atan2 −73.5°", as the plot
         titles write it; a hover readout is data and keeps Python's "-")."""
-        notes = data.display_notes(self.shown_panels())
+        notes = self._drawn_notes(data)
         if notes:
-            return minus_signs(" · ".join(notes))
+            return " · ".join(notes)
         return self.HOVER_HINT if self._hover_hint else ""
+
+    def _drawn_notes(self, data: ViewData) -> list[str]:
+        """``data``'s notes of the plots shown, as drawn: a value's minus sign U+2212
+        ("atan2 −73.5°", as the plot titles write it)."""
+        return [minus_signs(note) for note in data.display_notes(self.shown_panels())]
 
     def show_hover_hint(self, visible: bool) -> None:
         """Show or hide the "Hover a plot…" hint (hidden from the audience while
@@ -1356,7 +1361,7 @@ class ViewWidget(QtWidgets.QWidget):
             self._lead_note = lead
         notes = [self._lead_note] if self._lead_note else []
         if self.data is not None:
-            notes += [minus_signs(n) for n in self.data.display_notes(self.shown_panels())]
+            notes += self._drawn_notes(self.data)
         self._set_status(" · ".join(notes), hold=False)  # (its math typeset, not HTML)
         self.status.setVisible(bool(notes))
 
