@@ -165,12 +165,19 @@ def approx(value: float, digits: int = 3) -> str:
     >>> approx(2652213.3), approx(6.2832), approx(1.5e-7, 2)
     ('2.65·10^{6}', '6.28', '1.5·10^{−7}')
     """
-    text = f"{value:.{digits}g}"
-    mantissa, e, exponent = text.partition("e")
+    mantissa, power = _power_of_ten(value, digits)
+    return mantissa if power is None else f"{mantissa}·10^{{{power}}}"
+
+
+def _power_of_ten(value: float, digits: int) -> tuple[str, str | None]:
+    """``value`` to ``digits`` significant digits by ``g`` formatting, split into the
+    mantissa and the power of ten it printed (``None`` when it printed none), the
+    power's sign a minus U+2212 (for :func:`approx` and :func:`approx_text`)."""
+    mantissa, e, exponent = f"{value:.{digits}g}".partition("e")
     if not e:
-        return text
+        return mantissa, None
     power = int(exponent)
-    return f"{mantissa}·10^{{{'−' if power < 0 else ''}{abs(power)}}}"
+    return mantissa, f"{'−' if power < 0 else ''}{abs(power)}"
 
 
 _SUPERSCRIPTS = str.maketrans("0123456789−", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
@@ -187,12 +194,8 @@ def approx_text(value: float, digits: int = 3) -> str:
     >>> approx_text(5.55e-17, 2), approx_text(3.1234e-7), approx_text(0.422), approx_text(2.2e6, 2)
     ('5.6·10⁻¹⁷', '3.12·10⁻⁷', '0.422', '2.2·10⁶')
     """
-    text = f"{value:.{digits}g}"
-    mantissa, e, exponent = text.partition("e")
-    if not e:
-        return text
-    power = int(exponent)
-    return f"{mantissa}·10" + f"{'−' if power < 0 else ''}{abs(power)}".translate(_SUPERSCRIPTS)
+    mantissa, power = _power_of_ten(value, digits)
+    return mantissa if power is None else f"{mantissa}·10{power.translate(_SUPERSCRIPTS)}"
 
 
 def escape(text: str) -> str:
