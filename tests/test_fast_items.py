@@ -167,6 +167,52 @@ def test_fast_curve_strokes_other_segments_from_their_points_only(qtbot, gap):
     assert path.elementCount() < len(x) / 3
 
 
+def _elements(path: QtGui.QPainterPath) -> list[tuple[object, float, float]]:
+    return [
+        (path.elementAt(i).type, path.elementAt(i).x, path.elementAt(i).y)
+        for i in range(path.elementCount())
+    ]
+
+
+@pytest.mark.parametrize("gap", [False, True])
+def test_fast_curve_few_pieces_path_equals_the_array_built_one(qtbot, monkeypatch, gap):
+    """A sub-path of a few segments and tips (a smooth curve's turns) is built point by
+    point (:func:`_few_pieces`): the same elements, to the last bit, as the one built
+    from arrays for any number of pieces."""
+    from gui.render import fast_curve
+
+    rng = np.random.default_rng(11)
+    built = []
+    few = fast_curve._few_pieces
+    monkeypatch.setattr(
+        fast_curve,
+        "_few_pieces",
+        lambda *args: built.append((len(args[2]), len(args[3]))) or few(*args),
+    )
+    for k in range(12):
+        n = int(rng.integers(8, 300))
+        x = np.cumsum(rng.uniform(0.0, 2.0, n))
+        y = np.sin(x / rng.uniform(1.0, 20.0)) + rng.normal(size=n) * 0.01 * (k % 3)
+        y[n // 2] = y[n // 2 - 1]  # a level segment
+        if gap:
+            y[rng.integers(1, n - 1, 3)] = np.nan
+        item = FastCurveItem(x=x, y=y, pen=pg.mkPen("b", width=4))
+        device = QtGui.QTransform.fromScale(rng.uniform(0.5, 4.0), -rng.uniform(20.0, 400.0))
+        for width in (2.0, 3.0, 4.5):
+            monkeypatch.setattr(fast_curve, "FEW_PIECES", 10**9)
+            pieces = item._compute_strokes(device, width)
+            monkeypatch.setattr(fast_curve, "FEW_PIECES", 0)
+            arrays = item._compute_strokes(device, width)
+            assert pieces is not None and arrays is not None
+            assert len(pieces) == len(arrays)
+            for (p1, o1), (p2, o2) in zip(pieces, arrays, strict=True):
+                assert o1 == o2
+                assert (p1 is None) == (p2 is None)
+                if p1 is not None:
+                    assert _elements(p1) == _elements(p2)
+    assert max(b[0] for b in built) > 0 and max(b[1] for b in built) > 0  # runs and tips
+
+
 def test_fast_curve_on_a_high_dpi_image(qtbot):
     """On a device with two pixels per unit the strokes still cover the wide line."""
     y = CURVES["mixed"][0]

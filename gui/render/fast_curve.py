@@ -450,6 +450,9 @@ def _sub_path(
     """
     if not tips.size and not segments.any():
         return None
+    chosen = np.flatnonzero(segments)
+    if chosen.size + tips.size <= FEW_PIECES:
+        return _few_pieces(x, y, chosen.tolist(), tips.tolist(), length, reach)
     # the points a selected segment starts or ends at, each connected to the next one
     # kept when the segment between them is selected (then that is the point after it)
     start = np.append(segments, False)
@@ -476,3 +479,39 @@ def _sub_path(
     return pg.arrayToQPath(
         np.concatenate(xs), np.concatenate(ys), connect=connect, finiteCheck=False
     )
+
+
+#: a sub-path of at most this many segments and tips is built point by point
+#: (:func:`_few_pieces`): the tips of a smooth curve, a few a frame for most of a
+#: view's lines, cost more in numpy's and pyqtgraph's fixed costs than in their work
+FEW_PIECES = 24
+
+
+def _few_pieces(
+    x: np.ndarray,
+    y: np.ndarray,
+    chosen: list[int],
+    tips: list[int],
+    length: np.ndarray,
+    reach: float,
+) -> QtGui.QPainterPath:
+    """:func:`_sub_path` of the segments starting at ``chosen`` and of ``tips`` (sorted
+    indices), built with ``moveTo``/``lineTo``: the same elements in the same order
+    (a run of segments one line; each tip's three points after them) from the same
+    float operations (``min(1, reach / length)``; a length of 0, which a tip's are not,
+    would be numpy's ``inf``: 1)."""
+    path = QtGui.QPainterPath()
+    end = -1
+    for i in chosen:
+        if i != end:  # not where the last one ended: a new run
+            path.moveTo(float(x[i]), float(y[i]))
+        end = i + 1
+        path.lineTo(float(x[end]), float(y[end]))
+    for t in tips:
+        lengths = float(length[t - 1]), float(length[t])
+        before, after = (min(1.0, reach / n) if n else 1.0 for n in lengths)
+        ax, ay = float(x[t]), float(y[t])
+        path.moveTo(ax + (float(x[t - 1]) - ax) * before, ay + (float(y[t - 1]) - ay) * before)
+        path.lineTo(ax, ay)
+        path.lineTo(ax + (float(x[t + 1]) - ax) * after, ay + (float(y[t + 1]) - ay) * after)
+    return path
