@@ -34,7 +34,38 @@ def quiet_moves(text: pg.TextItem) -> None:
     text.setFlag(QtWidgets.QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges, False)
 
 
-class HaloText(pg.TextItem):
+class LabelText(pg.TextItem):
+    """A ``TextItem`` (an arrows panel's label) whose bounding rect is kept between changes.
+
+    pyqtgraph maps the text's box into the item on every call (two calls into Qt): Qt
+    asks for it several times a paint and :meth:`PanelExtras.place_labels` once more,
+    ~70 times a clock frame. The box changes only where pyqtgraph re-places the text
+    (``updateTextPos``: a new text, HTML, font, width or anchor), which forgets the
+    kept one; :meth:`updateTextPos` is pyqtgraph's, with its point arithmetic done on
+    plain floats (the same operations). The rect returned is the kept one: callers
+    read it (place_labels, the halo's fill), none changes it.
+    """
+
+    _rect: QtCore.QRectF | None = None
+    #: where the anchor is, as pyqtgraph's ``Point`` (TextItem's attribute, typed here)
+    anchor: pg.Point
+
+    def boundingRect(self) -> QtCore.QRectF:
+        rect = self._rect
+        if rect is None:
+            rect = self._rect = self.textItem.mapRectToParent(self.textItem.boundingRect())
+        return rect  # (kept: not to be changed by callers; Qt gets a copy)
+
+    def updateTextPos(self) -> None:
+        text = self.textItem
+        r = text.boundingRect()
+        size = text.mapToParent(r.bottomRight()) - text.mapToParent(r.topLeft())
+        anchor = self.anchor
+        text.setPos(-(size.x() * anchor.x()), -(size.y() * anchor.y()))
+        self._rect = None
+
+
+class HaloText(LabelText):
     """An arrows panel's text on a translucent patch of the background (its halo).
 
     While :attr:`live` (a drag's frames) the patch is filled aliased, on whole pixels.
@@ -69,7 +100,7 @@ class HaloText(pg.TextItem):
             super().paint(p, *args)
         finally:
             self.fill = fill
-        box = self.textItem.mapRectToParent(self.textItem.boundingRect())
+        box = self.boundingRect()
         p.save()
         p.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, False)
         p.fillRect(box, fill)
@@ -277,7 +308,7 @@ class PanelExtras:
                 pos=(a.x, a.y), angle=180, headLen=theme.scaled(18), brush=color, pen=None
             )
             head.setRotation(-angle)
-            label = pg.TextItem(
+            label = LabelText(
                 minus_signs(a.name), color=color, anchor=(0.5, 1.2 if a.y >= 0 else -0.2)
             )
             quiet_moves(label)
