@@ -60,3 +60,44 @@ def test_log_mode_switch_remaps_the_original_data(qtbot):
     np.testing.assert_allclose(line.yData, np.log10(y))
     plots[0].setLogMode(x=False, y=False)
     np.testing.assert_array_equal(line.yData, y)
+
+
+@pytest.mark.parametrize("finite", [True, False])
+def test_set_data_leaves_what_pyqtgraphs_set_data_does(qtbot, finite):
+    """LineItem.setData stores the data without PlotCurveItem.setData's argument handling:
+    the same state (data, options, forgotten bounds and paths), and the view box and
+    listeners are told as pyqtgraph tells them (auto-range queued, sigPlotChanged)."""
+    from gui.render.view_box import PlotViewBox
+
+    win = pg.GraphicsLayoutWidget()
+    qtbot.addWidget(win)
+    plot = win.addPlot(viewBox=PlotViewBox())
+    line, reference = LineItem(pen=pg.mkPen("r", width=3)), pg.PlotCurveItem(pen="r")
+    for item in (line, reference):
+        plot.addItem(item)
+    vb = plot.getViewBox()
+    changed = []
+    line.sigPlotChanged.connect(changed.append)
+    x = np.linspace(0.0, 5.0, 40)
+    y = np.sin(x)
+    if not finite:
+        y[7] = np.nan
+    for item in (line, reference):
+        item.setData(x=np.arange(3.0), y=np.arange(3.0))
+        item.getPath()
+        item.boundingRect()
+    vb.prepareForPaint()
+    assert not vb._autoRangeNeedsUpdate
+    changed.clear()
+    line.setData(x, y)
+    reference.setData(x=x, y=y, connect="all" if finite else "finite", skipFiniteCheck=finite)
+    assert changed == [line] and vb._autoRangeNeedsUpdate
+    for item in (line, reference):
+        assert item.path is None and item._boundingRect is None
+        assert item._boundsCache == [None, None] and not item._lineSegmentsRendered
+    np.testing.assert_array_equal(line.xData, reference.xData)
+    np.testing.assert_array_equal(line.yData, reference.yData)
+    assert {k: line.opts[k] for k in ("connect", "skipFiniteCheck")} == {
+        k: reference.opts[k] for k in ("connect", "skipFiniteCheck")
+    }
+    assert line.boundingRect().isValid()
