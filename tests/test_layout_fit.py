@@ -704,6 +704,39 @@ def test_no_title_ends_in_a_lone_short_word(shared_window, qtbot):
     assert lone == []
 
 
+def test_a_title_wrapped_again_at_the_same_width_is_not_wrapped_anew(qapp, monkeypatch):
+    """A title that follows a slider is wrapped twice a frame at the same width (shown,
+    and for its row's room): the second wrap gives the first's lines without wrapping
+    again; another font size or width wraps anew."""
+    from PySide6 import QtGui
+
+    from gui.plotting import panel_plot
+
+    wraps = [0]
+    original = panel_plot.wrap_parts
+
+    def counted(*args: object) -> list:
+        wraps[0] += 1
+        return original(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(panel_plot, "wrap_parts", counted)
+    font = QtGui.QFont()
+    font.setPointSizeF(13.0)
+    title = "Pair 0, θ = 1: angle (m − n)·θ = (52 − 1)·1 = 51 rad → +42.1° (wrapped once)"
+    width = QtGui.QFontMetricsF(font).horizontalAdvance(title) / 2.5
+    first = panel_plot.wrap_in(title, font, width, scripts=True)
+    assert len(first) >= 3 and wraps[0] == 1
+    again = panel_plot.wrap_in(title, font, width, scripts=True)
+    assert again == first and wraps[0] == 1
+    again.append("changed by its caller")  # (each caller has its own list)
+    assert panel_plot.wrap_in(title, font, width, scripts=True) == first
+    larger = QtGui.QFont(font)
+    larger.setPointSizeF(26.0)
+    assert len(panel_plot.wrap_in(title, larger, width, scripts=True)) > len(first)
+    assert panel_plot.wrap_in(title, font, 3 * width, scripts=True) == [title]
+    assert wraps[0] == 3
+
+
 def test_wrap_moves_a_word_down_to_a_lone_short_last_word(qapp):
     from PySide6 import QtGui
 

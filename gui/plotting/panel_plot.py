@@ -74,6 +74,10 @@ WORD_PUNCTUATION = "·.(,/_="
 
 _ADVANCES: dict[str, dict[str, float]] = {}  # font key -> word -> advance (px)
 _ADVANCES_MAX = 4096  # (words kept per font: cleared when full)
+#: (text, font key, width, scripts) -> wrap_in's lines (a title that follows a slider is
+#: wrapped twice a frame at the same width: shown, and for its row's room)
+_WRAPS: dict[tuple[str, str, float, bool], tuple[str, ...]] = {}
+_WRAPS_MAX = 256  # (cleared when full)
 
 
 _RICH_WIDTHS: dict[tuple[str, str], float] = {}  # (font key, text) -> rich_width
@@ -150,21 +154,29 @@ def wrap_in(text: str, font: QtGui.QFont, width: float, *, scripts: bool = False
     The lines are measured mostly from the advances of their parts, kept per font.
 
     A title that follows a slider (RoPE's plane: "… = (m − n)·θ = …") is wrapped on
-    every frame of a drag, twice (shown, and for its row's room), each time measuring
-    its growing lines anew (~0.1 ms a wrap). Its words mostly repeat from frame to
-    frame. A line with a part added is as wide as its parts and spaces up to the
-    kerning at the joins, well under a character: a line that clearly fits or
-    clearly does not is decided from those, one within a character of ``width``
-    measured whole (the same lines as measuring every line whole: test_layout_fit's
-    reference wrap).
+    every frame of a drag, twice (shown, and for its row's room), at the same width:
+    the lines are kept per text, font and width, the second wrap is the first's. It
+    measured its growing lines anew each frame (~0.1 ms a wrap). Its words mostly
+    repeat from frame to frame. A line with a part added is as wide as its parts and
+    spaces up to the kerning at the joins, well under a character: a line that
+    clearly fits or clearly does not is decided from those, one within a character
+    of ``width`` measured whole (the same lines as measuring every line whole:
+    test_layout_fit's reference wrap).
 
     With ``scripts`` the text is a label drawn as rich text (a plot's title or axis
     title, :func:`core.formula.label_rich_text`): its parts are measured as drawn, a
     subscript ``m_h`` narrower than the characters "m_h" (:class:`RichMetrics`)."""
+    font_key = font.key()
+    wrap_key = (text, font_key, width, scripts)
+    wrapped = _WRAPS.get(wrap_key)
+    if wrapped is not None:
+        return list(wrapped)
+    if len(_WRAPS) >= _WRAPS_MAX:
+        _WRAPS.clear()
     metrics: QtGui.QFontMetricsF | RichMetrics = (
         RichMetrics(font) if scripts else QtGui.QFontMetricsF(font)
     )
-    known = _ADVANCES.setdefault(font.key() + ("\x00rich" if scripts else ""), {})
+    known = _ADVANCES.setdefault(font_key + ("\x00rich" if scripts else ""), {})
     if len(known) >= _ADVANCES_MAX:
         known.clear()
 
@@ -178,7 +190,9 @@ def wrap_in(text: str, font: QtGui.QFont, width: float, *, scripts: bool = False
     lines = wrap_parts(text, width, advance, metrics.horizontalAdvance, margin)
     if len(lines) > 1:
         _balance_last_line(lines, metrics, width)
-    return [_line(line) for line in lines] or [""]
+    out = [_line(line) for line in lines] or [""]
+    _WRAPS[wrap_key] = tuple(out)
+    return out
 
 
 def wrap_parts(
