@@ -622,7 +622,7 @@ class ViewWidget(QtWidgets.QWidget):
         font = current_theme().font(TICK_PT)
         return {p.key: index_width(p, font, self._presenting, value_pt) for p in panels}
 
-    def _weigh_columns(self) -> None:
+    def _weigh_columns(self, cells: dict[object, Position]) -> None:
         """Give the grid's columns widths in proportion to their needs where these
         differ (:func:`weighted_widths`, each column's minimum width): Word order's
         out_B - out_A grids (16 columns of values) beside two 3 x 3 grids that need
@@ -630,11 +630,10 @@ class ViewWidget(QtWidgets.QWidget):
         :data:`STAGE_VALUE_PT` or more: at 1920 x 1080 / 100 % equal columns gave the
         differences 18.9 px cells, 6 pt values (8 pt needs 23.6 px). Read from the plots shown where they are now (a focused
         plot alone: none). Equal columns (no minimum) otherwise, hidden, or in one
-        column."""
+        column. ``cells``: :func:`grid_positions` of the canvas's grid."""
         layout = self.canvas.ci.layout
         widths = None
         if self.isVisible() and self._columns > 1:
-            cells = grid_positions(layout)
             where = {  # the plots shown (or keeping their room), where they are now
                 key: cells[plot.plot]
                 for key, plot in self.plots.items()
@@ -804,16 +803,20 @@ class ViewWidget(QtWidgets.QWidget):
         size (its row kept a line too few)."""
         self._fitting += 1  # (a scroll bar's range changing meanwhile waits for the end)
         try:
-            self._weigh_columns()
-            if self._fit_rows():
-                self._fit_rows()
+            # where the plots sit (one pass over the grid's cells: nothing here moves a
+            # plot to another cell, and each pass asked the grid for every cell)
+            positions = grid_positions(self.canvas.ci.layout) if self.plots else {}
+            self._weigh_columns(positions)
+            if self._fit_rows(positions):
+                self._fit_rows(positions)
         finally:
             self._fitting -= 1
         if self._pending and not self._fitting:  # rows moved, plots shown again:
             self._show_seen()  # some may be in sight now
 
-    def _fit_rows(self) -> bool:
-        """:meth:`fit_height` once; whether the canvas's height changed."""
+    def _fit_rows(self, positions: dict[object, Position]) -> bool:
+        """:meth:`fit_height` once (``positions``: :func:`grid_positions` of the
+        canvas's grid); whether the canvas's height changed."""
         layout = self.canvas.ci.layout
         if not self.isVisible():  # an export's widget: drawn at the size asked for
             for r in range(layout.rowCount()):
@@ -857,7 +860,6 @@ class ViewWidget(QtWidgets.QWidget):
             if plot.plot.isVisible() or plot.plot.sizePolicy().retainSizeWhenHidden()
         ]
         spans: list[tuple[PanelPlot, int, int]] = []
-        positions = grid_positions(layout) if shown else {}
         for plot in shown:
             where = positions.get(plot.plot)
             if where is None:
