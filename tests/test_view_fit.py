@@ -426,6 +426,39 @@ def test_fitting_the_rows_asks_the_grid_for_each_cell_once(studio, show_view, mo
     assert grid_positions(layout) == {p.plot: before[k] for k, p in widget.plots.items()}
 
 
+def test_columns_for_the_needs_are_flowed_again_only_when_what_they_read_changed(
+    studio, show_view, monkeypatch
+):
+    """The columns are fitted to the small grids' needs on every frame: the same grid,
+    needs and room give the columns found before without flowing the grid into each
+    number of columns again; other needs are fitted anew (huge ones: one column)."""
+    from gui.widgets import view_widget
+
+    widget = show_view(studio, "alibi", (1920, 1080), 1.5, present=True)
+    own = {p.key: (p.row, p.col, p.row_span, p.col_span) for p in widget.data.panels}
+    flows = [0]
+    original = view_widget.fits_columns
+
+    def counted(*args: object) -> bool:
+        flows[0] += 1
+        return original(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(view_widget, "fits_columns", counted)
+    widget._needs_fit = (None, (1, 0.0))
+    columns = widget._columns_now(own, widget.data.panels)
+    assert columns == widget.columns > 1 and flows[0] >= 1
+    assert any(n > 0 for n in widget._needs.values())
+    flows[0] = 0
+    assert widget._columns_now(own, widget.data.panels) == columns
+    assert flows[0] == 0
+    needs = widget._index_needs
+    monkeypatch.setattr(widget, "_index_needs", lambda *a: [{k: 1e5 for k in d} for d in needs(*a)])
+    assert widget._columns_now(own, widget.data.panels) == 1
+    assert flows[0] >= 1
+    monkeypatch.undo()
+    assert widget._columns_now(own, widget.data.panels) == columns
+
+
 def test_a_frame_that_changes_no_title_measures_no_title(studio, show_view, monkeypatch):
     """The rows are fitted on every frame: a plot whose title, axis title, width and
     text size are unchanged answers its title room as before without wrapping the

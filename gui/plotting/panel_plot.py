@@ -398,12 +398,20 @@ def index_width(
     had that many columns (``0 … n - 1``) of values as wide as its colour levels print
     (:func:`value_width`), whatever it has now: the plot columns and their widths stay
     as they are while a slider changes its columns."""
+    return index_widths(panel, font, stage, (value_pt,))[0]
+
+
+def index_widths(
+    panel: Panel, font: QtGui.QFont, stage: bool, value_pts: tuple[float, ...]
+) -> tuple[float, ...]:
+    """:func:`index_width` at each of ``value_pts``, its labels measured once (the view
+    asks on stage for its values at the smallest size and at the stage's, each frame)."""
     texts = _index_texts(panel, panel.x_coords, 1)
     reserve = panel.layout_columns
     if reserve is not None and panel.kind == "heatmap":
         texts = _INDEX_TEXTS[reserve] if 1 < reserve <= MAX_CELLS else ()
     if not texts:
-        return 0.0
+        return (0.0,) * len(value_pts)
     fixed, per_pt = INDEX_GRID_ROOM
     room = fixed + per_pt * max(font.pointSizeF(), 0.0) + row_label_width(panel, font, stage)
     # On stage the data takes 1 / WORD_ROOM_PAD of the plot's view (its range padding)
@@ -412,7 +420,7 @@ def index_width(
     # sizes take up the padding (Word order's grids keep their plot columns).
     pad = WORD_ROOM_PAD if stage else 1.0
     labels = pad * len(texts) * index_label_pitch(font, texts, stage=stage)
-    return max(labels, padded_span(value_width(panel, value_pt))) + room
+    return tuple(max(labels, padded_span(value_width(panel, pt))) + room for pt in value_pts)
 
 
 _VALUE_WIDTHS: dict[tuple[bytes, tuple[int, ...], str, float, int | None, bool, float], float] = {}

@@ -20,7 +20,7 @@ from core.formula import escape, minus_signs
 from core.viewdata import Panel, ViewData, ViewSpec
 from core.views import get_view
 from gui.plotting.layout_check import text_lines
-from gui.plotting.panel_plot import TICK_PT, PanelPlot, index_width
+from gui.plotting.panel_plot import TICK_PT, PanelPlot, index_widths
 from gui.plotting.word_breaks import breakable, unbroken
 from gui.render.cell_values import STAGE_VALUE_PT
 from gui.render.fast_axis import (
@@ -195,6 +195,8 @@ class ViewWidget(QtWidgets.QWidget):
         self._needs: dict[str, float] = {}  # each panel's width need (_index_needs)
         self._weights: dict[str, float] = {}  # the needs its columns are weighted by
         self._floor = 0.0  # the narrowest plot column the columns were fitted with
+        # what _columns_for_needs read last, and its answer
+        self._needs_fit: tuple[object, tuple[int, float]] = (None, (1, 0.0))
         self._presenting = False
         self._lead_note = ""  # an image's first note (see show_notes_line)
         # Live frames skip the plots scrolled out of sight (see show_data_steps): their
@@ -591,36 +593,59 @@ class ViewWidget(QtWidgets.QWidget):
         stage at 1920 x 1080 / 200 % (its 3 x 3 matrices at 600 px and the differences
         at 838 px do not fit 1870 px; at 480 px they do) took two columns, each
         condition's differences two rows below its matrices."""
-        self._needs = needs = self._index_needs(panels)
         # on stage the columns are weighted for values at STAGE_VALUE_PT where the room
         # allows (the column count is not: it asks only that they print)
-        self._weights = self._index_needs(panels, STAGE_VALUE_PT) if self._presenting else needs
+        if self._presenting:
+            needs, self._weights = self._index_needs(panels, (0.0, STAGE_VALUE_PT))
+        else:
+            (needs,) = self._index_needs(panels, (0.0,))
+            self._weights = needs
+        self._needs = needs
         self._floor = floor = self.panel_size()[0]
         grid = grid_columns(positions)
         width = self._plot_width()
         if width <= 0 or not self.isVisible():  # laid out when shown (see showEvent)
             return grid
-        columns = top = columns_for(width, grid, floor)
+        columns = columns_for(width, grid, floor)
         if columns > 1 and any(n > 0 for n in needs.values()):
-            inner, gap = self._grid_room()
-            while columns > 1 and not fits_columns(positions, needs, columns, inner, gap, floor):
-                columns -= 1
-            if self._presenting and columns < top and not keeps_rows(positions, columns):
-                plain = min_panel_size(current_theme().ui_scale)[0]
-                for more in range(top, columns, -1):
-                    if keeps_rows(positions, more) and fits_columns(
-                        positions, needs, more, inner, gap, plain
-                    ):
-                        self._floor, columns = plain, more
-                        break
+            columns, self._floor = self._columns_for_needs(positions, needs, columns, floor)
         return columns
 
-    def _index_needs(self, panels: Sequence[Panel], value_pt: float = 0.0) -> dict[str, float]:
-        """The plot width (px) each small grid among ``panels`` needs to label each of
-        its columns and print its values (:func:`index_width`; at ``value_pt`` or more
-        where given); 0 for other panels."""
+    def _columns_for_needs(
+        self, positions: dict[str, Position], needs: dict[str, float], top: int, floor: float
+    ) -> tuple[int, float]:
+        """:meth:`_columns_now`'s columns, at most ``top``, in which the ``needs`` fit,
+        and the narrowest plot column they were fitted with (``floor`` or, presenting,
+        the window's smallest plot). Kept while what it reads stays the same (each frame
+        of a drag asks again: the same grid flowed into each number of columns)."""
+        inner, gap = self._grid_room()
+        plain = min_panel_size(current_theme().ui_scale)[0] if self._presenting else floor
+        key = (tuple(positions.items()), tuple(needs.items()), top, floor, inner, gap, plain)
+        if key == self._needs_fit[0]:
+            return self._needs_fit[1]
+        columns = top
+        while columns > 1 and not fits_columns(positions, needs, columns, inner, gap, floor):
+            columns -= 1
+        if self._presenting and columns < top and not keeps_rows(positions, columns):
+            for more in range(top, columns, -1):
+                if keeps_rows(positions, more) and fits_columns(
+                    positions, needs, more, inner, gap, plain
+                ):
+                    floor, columns = plain, more
+                    break
+        self._needs_fit = (key, (columns, floor))
+        return columns, floor
+
+    def _index_needs(
+        self, panels: Sequence[Panel], value_pts: tuple[float, ...]
+    ) -> list[dict[str, float]]:
+        """For each of ``value_pts``, the plot width (px) each small grid among
+        ``panels`` needs to label each of its columns and print its values
+        (:func:`index_width`; at that size or more where not 0); 0 for other panels.
+        Each panel's labels are measured once for all sizes (:func:`index_widths`)."""
         font = current_theme().font(TICK_PT)
-        return {p.key: index_width(p, font, self._presenting, value_pt) for p in panels}
+        widths = [(p.key, index_widths(p, font, self._presenting, value_pts)) for p in panels]
+        return [{key: w[i] for key, w in widths} for i in range(len(value_pts))]
 
     def _weigh_columns(self, cells: dict[object, Position]) -> None:
         """Give the grid's columns widths in proportion to their needs where these
