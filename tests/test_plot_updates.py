@@ -266,6 +266,45 @@ def test_explicit_ticks_follow_the_data_without_relabelling(qtbot):
     ]
 
 
+def test_index_ticks_are_built_once_per_count_and_coordinates(monkeypatch):
+    """A small grid's index ticks are asked for on every frame: the same count and
+    coordinates give the ticks built before (no label made again), as lists of the
+    caller's own; other coordinates of the same count, or another count, their own."""
+    from gui.plotting import panel_plot
+
+    made = [0]
+    original = panel_plot.minus_signs
+
+    def counted(text: str) -> str:
+        made[0] += 1
+        return original(text)
+
+    monkeypatch.setattr(panel_plot, "minus_signs", counted)
+    image = np.zeros((3, 4))
+    base = Panel("h", "heatmap", "heatmap", "x", "y", image=image)
+    shifted = replace(base, x_coords=np.arange(-7, -3) * 1.0, y_coords=np.arange(5, 8))
+    first = panel_plot.index_ticks(shifted)
+    assert first[0] == [(-7.0, "\u22127"), (-6.0, "\u22126"), (-5.0, "\u22125"), (-4.0, "\u22124")]
+    assert first[1] == [(5.0, "5"), (6.0, "6"), (7.0, "7")]
+    assert made[0] == 7
+    again = panel_plot.index_ticks(replace(shifted, image=image + 1.0))
+    assert again == first and made[0] == 7
+    assert again[0] is not first[0]  # (a list of its own)
+    assert panel_plot.index_ticks(replace(shifted, x_coords=np.arange(-8, -4)))[0] == [
+        (-8.0, "\u22128"),
+        (-7.0, "\u22127"),
+        (-6.0, "\u22126"),
+        (-5.0, "\u22125"),
+    ]
+    assert panel_plot.index_ticks(replace(shifted, x_coords=[-7.0, -6.5, -6.0, -5.0]))[0] is None
+    assert panel_plot.index_ticks(replace(shifted, image=np.zeros((3, 5))))[0] is None  # 5 ≠ 4
+    assert panel_plot.index_ticks(replace(base, image=np.zeros((2, 3))))[0] == [
+        (0.0, "0"),
+        (1.0, "1"),
+        (2.0, "2"),
+    ]
+
+
 def test_same_array_detects_any_changed_cell():
     from gui.plotting.plot_data import same_array
 

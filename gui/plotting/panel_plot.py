@@ -345,26 +345,42 @@ def index_ticks(panel: Panel) -> tuple[list[tuple[float, str]] | None, ...]:
     :data:`MAX_CELLS` along that axis, whole-number coordinates) that has no ticks of
     its own; ``None`` for an axis that keeps pyqtgraph's. pyqtgraph's spacing labelled
     a 12 × 12 grid's columns 0, 2, 5, 7, 10 (no 11): the course prints a small grid with
-    every index, as its values are printed in the cells."""
+    every index, as its values are printed in the cells.
+
+    Kept per axis's count and coordinates (asked on every frame: ALiBi's two 8 x 8 maps
+    took ~50 us a frame built anew); each call returns lists of its own."""
     if panel.kind != "heatmap" or panel.image is None or np.ndim(panel.image) != 2:
         return None, None
     rows, cols = np.shape(panel.image)
-    out: list[list[tuple[float, str]] | None] = []
-    for coords, count in ((panel.x_coords, cols), (panel.y_coords, rows)):
-        if not 1 < count <= MAX_CELLS:  # (a lecture-size map, every frame: nothing built)
-            out.append(None)
-            continue
-        values = np.arange(count, dtype=float) if coords is None else np.asarray(coords, float)
-        if (
-            values.shape != (count,)
-            or not np.all(np.isfinite(values))
-            or not np.all(values == np.round(values))
-        ):
-            out.append(None)
-            continue
+    return _axis_ticks(panel.x_coords, cols), _axis_ticks(panel.y_coords, rows)
+
+
+_AXIS_TICKS: dict[tuple[int, object], tuple[tuple[float, str], ...] | None] = {}
+
+
+def _axis_ticks(coords: object, count: int) -> list[tuple[float, str]] | None:
+    """:func:`index_ticks`' ticks of one axis of ``count`` cells at ``coords`` (``None``:
+    0 … count - 1), kept per count and coordinates."""
+    if not 1 < count <= MAX_CELLS:  # (a lecture-size map, every frame: nothing built)
+        return None
+    array = None if coords is None else np.asarray(coords, float)
+    key = (count, None if array is None else (array.shape, array.tobytes()))
+    if key in _AXIS_TICKS:
+        found = _AXIS_TICKS[key]
+        return None if found is None else list(found)
+    if len(_AXIS_TICKS) >= 256:
+        _AXIS_TICKS.clear()
+    values = np.arange(count, dtype=float) if array is None else array
+    ticks: tuple[tuple[float, str], ...] | None = None
+    if (
+        values.shape == (count,)
+        and np.all(np.isfinite(values))
+        and np.all(values == np.round(values))
+    ):
         # a negative index with the minus U+2212, as the automatic ticks write it
-        out.append([(float(v), minus_signs(str(int(v)))) for v in values])
-    return out[0], out[1]
+        ticks = tuple((float(v), minus_signs(str(int(v)))) for v in values)
+    _AXIS_TICKS[key] = ticks
+    return None if ticks is None else list(ticks)
 
 
 def signed_levels(panel: Panel | None) -> bool:
