@@ -426,6 +426,26 @@ def test_fitting_the_rows_asks_the_grid_for_each_cell_once(studio, show_view, mo
     assert grid_positions(layout) == {p.plot: before[k] for k, p in widget.plots.items()}
 
 
+def test_fitting_the_rows_reads_the_grid_width_once(studio, show_view, monkeypatch):
+    """The grid's width (the scroll bar's size hint: ~25 us on a drag's frames) is read
+    once for the column weights and both row fits, and once for the columns."""
+    widget = show_view(studio, "alibi", (1920, 1080), 1.5, present=True)
+    reads = [0]
+    original = widget._plot_width
+
+    def counted() -> float:
+        reads[0] += 1
+        return original()
+
+    monkeypatch.setattr(widget, "_plot_width", counted)
+    widget.fit_height()
+    assert reads[0] == 1
+    own = {p.key: (p.row, p.col, p.row_span, p.col_span) for p in widget.data.panels}
+    widget._needs_fit = (None, (1, 0.0))
+    assert widget._columns_now(own, widget.data.panels) == widget.columns
+    assert reads[0] == 2
+
+
 def test_columns_for_the_needs_are_flowed_again_only_when_what_they_read_changed(
     studio, show_view, monkeypatch
 ):

@@ -564,13 +564,14 @@ class ViewWidget(QtWidgets.QWidget):
             self.scroll_area.width() - self.scroll_area.verticalScrollBar().sizeHint().width() - 12
         )
 
-    def _grid_room(self) -> tuple[float, float]:
-        """The plots' width in the grid (the grid's margins left out, the gaps between
-        columns not) and the gap between two columns, px."""
+    def _grid_room(self, width: float) -> tuple[float, float]:
+        """The plots' width in the grid of ``width`` px (:meth:`_plot_width`; the grid's
+        margins left out, the gaps between columns not) and the gap between two
+        columns, px."""
         layout = self.canvas.ci.layout
         left, _top, right, _bottom = layout.getContentsMargins()
         gap = max(layout.horizontalSpacing(), 0.0)
-        return self._plot_width() - 2 * self.canvas.frameWidth() - left - right, gap
+        return width - 2 * self.canvas.frameWidth() - left - right, gap
 
     def fitting_columns(self, grid: int) -> int:
         """How many of ``grid`` plot columns fit the width the plots have now (``grid``
@@ -608,17 +609,23 @@ class ViewWidget(QtWidgets.QWidget):
             return grid
         columns = columns_for(width, grid, floor)
         if columns > 1 and any(n > 0 for n in needs.values()):
-            columns, self._floor = self._columns_for_needs(positions, needs, columns, floor)
+            columns, self._floor = self._columns_for_needs(positions, needs, columns, floor, width)
         return columns
 
     def _columns_for_needs(
-        self, positions: dict[str, Position], needs: dict[str, float], top: int, floor: float
+        self,
+        positions: dict[str, Position],
+        needs: dict[str, float],
+        top: int,
+        floor: float,
+        width: float,
     ) -> tuple[int, float]:
-        """:meth:`_columns_now`'s columns, at most ``top``, in which the ``needs`` fit,
-        and the narrowest plot column they were fitted with (``floor`` or, presenting,
-        the window's smallest plot). Kept while what it reads stays the same (each frame
-        of a drag asks again: the same grid flowed into each number of columns)."""
-        inner, gap = self._grid_room()
+        """:meth:`_columns_now`'s columns, at most ``top``, in which the ``needs`` fit
+        (in a grid ``width`` px wide: :meth:`_plot_width`), and the narrowest plot
+        column they were fitted with (``floor`` or, presenting, the window's smallest
+        plot). Kept while what it reads stays the same (each frame of a drag asks
+        again: the same grid flowed into each number of columns)."""
+        inner, gap = self._grid_room(width)
         plain = min_panel_size(current_theme().ui_scale)[0] if self._presenting else floor
         key = (tuple(positions.items()), tuple(needs.items()), top, floor, inner, gap, plain)
         if key == self._needs_fit[0]:
@@ -647,7 +654,7 @@ class ViewWidget(QtWidgets.QWidget):
         widths = [(p.key, index_widths(p, font, self._presenting, value_pts)) for p in panels]
         return [{key: w[i] for key, w in widths} for i in range(len(value_pts))]
 
-    def _weigh_columns(self, cells: dict[object, Position]) -> None:
+    def _weigh_columns(self, cells: dict[object, Position], width: float) -> None:
         """Give the grid's columns widths in proportion to their needs where these
         differ (:func:`weighted_widths`, each column's minimum width): Word order's
         out_B - out_A grids (16 columns of values) beside two 3 x 3 grids that need
@@ -655,7 +662,8 @@ class ViewWidget(QtWidgets.QWidget):
         :data:`STAGE_VALUE_PT` or more: at 1920 x 1080 / 100 % equal columns gave the
         differences 18.9 px cells, 6 pt values (8 pt needs 23.6 px). Read from the plots shown where they are now (a focused
         plot alone: none). Equal columns (no minimum) otherwise, hidden, or in one
-        column. ``cells``: :func:`grid_positions` of the canvas's grid."""
+        column. ``cells``: :func:`grid_positions` of the canvas's grid; ``width``:
+        :meth:`_plot_width`."""
         layout = self.canvas.ci.layout
         widths = None
         if self.isVisible() and self._columns > 1:
@@ -666,7 +674,7 @@ class ViewWidget(QtWidgets.QWidget):
                 and (plot.plot.isVisible() or plot.plot.sizePolicy().retainSizeWhenHidden())
             }
             if len(where) > 1:  # (one focused plot takes the whole grid)
-                inner, gap = self._grid_room()
+                inner, gap = self._grid_room(width)
                 room = inner - gap * (grid_columns(where) - 1)
                 widths = weighted_widths(where, self._weights, room, self._floor)
         changed = False
@@ -830,18 +838,22 @@ class ViewWidget(QtWidgets.QWidget):
         try:
             # where the plots sit (one pass over the grid's cells: nothing here moves a
             # plot to another cell, and each pass asked the grid for every cell)
+            # and the grid's width (the same with or without a scroll bar: read once,
+            # its size hint took ~25 us a call on a drag's frames)
             positions = grid_positions(self.canvas.ci.layout) if self.plots else {}
-            self._weigh_columns(positions)
-            if self._fit_rows(positions):
-                self._fit_rows(positions)
+            width = self._plot_width()
+            self._weigh_columns(positions, width)
+            if self._fit_rows(positions, width):
+                self._fit_rows(positions, width)
         finally:
             self._fitting -= 1
         if self._pending and not self._fitting:  # rows moved, plots shown again:
             self._show_seen()  # some may be in sight now
 
-    def _fit_rows(self, positions: dict[object, Position]) -> bool:
+    def _fit_rows(self, positions: dict[object, Position], width: float) -> bool:
         """:meth:`fit_height` once (``positions``: :func:`grid_positions` of the
-        canvas's grid); whether the canvas's height changed."""
+        canvas's grid; ``width``: :meth:`_plot_width`); whether the canvas's height
+        changed."""
         layout = self.canvas.ci.layout
         if not self.isVisible():  # an export's widget: drawn at the size asked for
             for r in range(layout.rowCount()):
@@ -859,7 +871,7 @@ class ViewWidget(QtWidgets.QWidget):
         gap = max(layout.horizontalSpacing(), 0.0)
         # a column's width with or without a scroll bar (the room must not follow the
         # bar): the grid's width less its margins and the gaps between its columns
-        inner = self._plot_width() - 2 * self.canvas.frameWidth() - left - right
+        inner = width - 2 * self.canvas.frameWidth() - left - right
         column_w = (inner - gap * (columns - 1)) / columns
         # the columns' width as the grid lays them out now (not always equal: the
         # clock's plane spans two of four columns and the grid gives it a third of the
