@@ -516,6 +516,28 @@ def test_a_frame_that_changes_no_title_measures_no_title(studio, show_view, monk
     assert [p._title_room for p in plots] == rooms
 
 
+def test_a_draft_frame_counts_no_curve_points(studio, show_view, monkeypatch):
+    """A live (draft) frame antialiases nothing: the curves' points, which decide
+    whether full quality antialiases them, are counted only for full quality."""
+    from gui.plotting.panel_plot import PanelPlot
+
+    widget = show_view(studio, "sinusoidal", (1600, 1000), 1.0)
+    counted = [0]
+    original = PanelPlot.curve_points
+
+    def counting(self: PanelPlot) -> int:
+        counted[0] += 1
+        return original(self)
+
+    monkeypatch.setattr(PanelPlot, "curve_points", counting)
+    try:
+        widget._set_draft(True)
+        assert counted[0] == 0
+    finally:
+        widget._set_draft(False)
+    assert counted[0] == len(widget.plots)
+
+
 def test_the_notes_line_is_measured_again_only_when_it_changed(studio, show_view):
     """The fold is fitted on every frame (:meth:`ViewWidget._fold_fit`): the notes
     line's wrapped lines are measured once for its text and size and taken as they

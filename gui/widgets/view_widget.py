@@ -1525,8 +1525,10 @@ class ViewWidget(QtWidgets.QWidget):
     def _set_draft(self, draft: bool) -> None:
         """Live (draft) or full quality; full quality antialiases only affordable curves."""
         self._draft = draft
-        points = sum(plot.curve_points() for plot in self.plots.values())
-        antialias = not draft and points <= self.AA_POINT_BUDGET
+        # (a draft antialiases nothing: the curves' points are not counted)
+        antialias = not draft and (
+            sum(plot.curve_points() for plot in self.plots.values()) <= self.AA_POINT_BUDGET
+        )
         for plot in self.plots.values():
             plot.set_quality(antialias=antialias, dashes=not draft)
 
