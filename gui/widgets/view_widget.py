@@ -1189,15 +1189,22 @@ class ViewWidget(QtWidgets.QWidget):
         if latest is not self._shown_text:  # (not just shown at once by its frame)
             self._apply_text(latest)
 
-    def _shape_key(self, texts: tuple[str, tuple[str, str], str]) -> tuple:
+    def _shape_key(self, texts: tuple[str, tuple[str, str], str], lines: tuple = ()) -> tuple:
         """What the heights of the formula and verdict lines depend on: their texts with
         every digit a 0 (digits are as wide as each other in the fonts used), their
-        widths and fonts. (The notes line only grows while the view keeps its width:
-        see :meth:`_set_status`.)"""
+        widths and fonts (``lines``: :meth:`_line_sizes`, read now where not given).
+        (The notes line only grows while the view keeps its width: see
+        :meth:`_set_status`.)"""
         formula, (verdict, short), _idle = texts
         return (
             _DIGIT.sub("0", formula),
             _DIGIT.sub("0", short if self._presenting and short else verdict),
+            *(lines or self._line_sizes()),
+        )
+
+    def _line_sizes(self) -> tuple:
+        """The formula's and verdict's widths and fonts, as :meth:`_shape_key` keys them."""
+        return (
             self.formula.width(),
             self.verdict.width(),
             self.formula.formula_font().pointSizeF(),
@@ -1215,7 +1222,8 @@ class ViewWidget(QtWidgets.QWidget):
         interval had shown last."""
         if self._shown_text is None:
             return False
-        key, shown = self._shape_key(texts), self._shape_key(self._shown_text)
+        lines = self._line_sizes()  # (read once for both)
+        key, shown = self._shape_key(texts, lines), self._shape_key(self._shown_text, lines)
         if key == shown:
             return True
         known = self._shape_heights.get(key)
