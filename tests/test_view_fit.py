@@ -428,7 +428,8 @@ def test_fitting_the_rows_asks_the_grid_for_each_cell_once(studio, show_view, mo
 
 def test_fitting_the_rows_reads_the_grid_width_once(studio, show_view, monkeypatch):
     """The grid's width (the scroll bar's size hint: ~25 us on a drag's frames) is read
-    once for the column weights and both row fits, and once for the columns."""
+    once for the column weights and both row fits, once for the columns, and once for
+    a whole frame drawn (its columns and rows)."""
     widget = show_view(studio, "alibi", (1920, 1080), 1.5, present=True)
     reads = [0]
     original = widget._plot_width
@@ -444,6 +445,10 @@ def test_fitting_the_rows_reads_the_grid_width_once(studio, show_view, monkeypat
     widget._needs_fit = (None, (1, 0.0))
     assert widget._columns_now(own, widget.data.panels) == widget.columns
     assert reads[0] == 2
+    widget.show_data(widget.data, live=True)
+    assert reads[0] == 3
+    widget.show_data(widget.data)
+    assert reads[0] == 4
 
 
 def test_columns_for_the_needs_are_flowed_again_only_when_what_they_read_changed(

@@ -339,7 +339,10 @@ class ViewWidget(QtWidgets.QWidget):
         # keeps the problem of the newest request on its banner; new data clears it
         fresh = data is not self.data
         own = {p.key: (p.row, p.col, p.row_span, p.col_span) for p in data.panels}
-        columns = self._columns_now(own, data.panels)
+        # the grid's width, read once for the columns and the rows (a drawing in parts
+        # returns to the event loop meanwhile: a resize then, its rows read it again)
+        width = self._plot_width()
+        columns = self._columns_now(own, data.panels, width)
         key = (tuple(own.items()), columns)
         # a live frame leaves the plots scrolled out of sight as they are (their panels
         # wait in _pending); any other draw, or a new grid, draws every plot
@@ -420,7 +423,7 @@ class ViewWidget(QtWidgets.QWidget):
             self._apply_text(texts)
         if fresh:
             self.clear_error()
-        self.fit_height()
+        self.fit_height(None if parts else width)
         self.rendered.emit()
 
     def _can_reflow(self, own: dict[str, Position]) -> bool:
@@ -581,11 +584,14 @@ class ViewWidget(QtWidgets.QWidget):
             return grid
         return columns_for(width, grid, self.panel_size()[0])
 
-    def _columns_now(self, positions: dict[str, Position], panels: Sequence[Panel]) -> int:
+    def _columns_now(
+        self, positions: dict[str, Position], panels: Sequence[Panel], width: float | None = None
+    ) -> int:
         """The plot columns that fit (:meth:`fitting_columns`) and in which every small
         grid among ``panels`` has its :meth:`_index_needs`: in equal columns or in
         columns weighted by their needs (:func:`fits_columns`, :meth:`_weigh_columns`);
-        fewer, wider columns only when neither fits.
+        fewer, wider columns only when neither fits. ``width``: :meth:`_plot_width` as
+        just read (read here where not given).
 
         Presenting, where the needs took columns that the smallest plot leaves and the
         fewer columns break the grid's rows up, while as many as that plot leaves keep
@@ -604,7 +610,7 @@ class ViewWidget(QtWidgets.QWidget):
         self._needs = needs
         self._floor = floor = self.panel_size()[0]
         grid = grid_columns(positions)
-        width = self._plot_width()
+        width = self._plot_width() if width is None else width
         if width <= 0 or not self.isVisible():  # laid out when shown (see showEvent)
             return grid
         columns = columns_for(width, grid, floor)
@@ -821,7 +827,7 @@ class ViewWidget(QtWidgets.QWidget):
         else:
             self.fit_height()
 
-    def fit_height(self) -> None:
+    def fit_height(self, width: float | None = None) -> None:
         """Give the canvas the height its visible rows need: each row at least the
         smallest legible plot plus its wrapped title's and legend's room, a heatmap's
         row the room its word ticks need at full size (again when its axes changed
@@ -833,7 +839,8 @@ class ViewWidget(QtWidgets.QWidget):
         When the canvas changed height the plots are laid out anew and the rows fitted
         once more to what they measure then: a title's wrapped lines depend on the
         axes beside its data, which a plot back from a focus had at their focused
-        size (its row kept a line too few)."""
+        size (its row kept a line too few). ``width``: :meth:`_plot_width` as just read
+        (read here where not given)."""
         self._fitting += 1  # (a scroll bar's range changing meanwhile waits for the end)
         try:
             # where the plots sit (one pass over the grid's cells: nothing here moves a
@@ -841,7 +848,7 @@ class ViewWidget(QtWidgets.QWidget):
             # and the grid's width (the same with or without a scroll bar: read once,
             # its size hint took ~25 us a call on a drag's frames)
             positions = grid_positions(self.canvas.ci.layout) if self.plots else {}
-            width = self._plot_width()
+            width = self._plot_width() if width is None else width
             self._weigh_columns(positions, width)
             if self._fit_rows(positions, width):
                 self._fit_rows(positions, width)
