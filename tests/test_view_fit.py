@@ -521,6 +521,43 @@ def test_a_frame_that_changes_no_title_measures_no_title(studio, show_view, monk
     assert [p._title_room for p in plots] == rooms
 
 
+def test_a_drag_holds_its_plots_once_until_released(studio, show_view, monkeypatch):
+    """Each frame of a drag holds the plots' axes, titles and legends
+    (:meth:`ViewWidget._hold_axes`): the plots held on the frame before are not set
+    again; a release ends the hold, and the next drag's frame holds every plot anew,
+    as do more digits to hold for."""
+    from gui.render.fast_axis import FastAxisItem
+
+    widget = show_view(studio, "sinusoidal", (1600, 1000), 1.0)
+    holds = [0]
+    original = FastAxisItem.hold_for_drag
+
+    def counted(self: FastAxisItem) -> None:
+        holds[0] += 1
+        original(self)
+
+    monkeypatch.setattr(FastAxisItem, "hold_for_drag", counted)
+    data = widget.data
+    try:
+        widget._hold_axes(True, data)
+        axes = holds[0]
+        assert axes >= len(widget.plots)
+        assert all(p.hold_title_lines and p.hold_range for p in widget.plots.values())
+        widget._hold_axes(True, data)
+        assert holds[0] == axes
+        widget.release_held_room(settle=False)
+        assert not any(p.hold_title_lines for p in widget.plots.values())
+        widget._hold_axes(True, data)
+        assert holds[0] == 2 * axes
+        assert all(p.hold_title_lines and p.hold_range for p in widget.plots.values())
+        monkeypatch.setattr("gui.widgets.view_widget.drag_digits", lambda _a, _b: 3)
+        widget._hold_axes(True, data)
+        assert holds[0] == 3 * axes
+        assert all(p.drag_digits >= 3 for p in widget.plots.values())
+    finally:
+        widget.release_held_room()
+
+
 def test_a_draft_frame_counts_no_curve_points(studio, show_view, monkeypatch):
     """A live (draft) frame antialiases nothing: the curves' points, which decide
     whether full quality antialiases them, are counted only for full quality."""

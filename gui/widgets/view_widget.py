@@ -191,6 +191,8 @@ class ViewWidget(QtWidgets.QWidget):
         self._settle_key: tuple[int, int] = (0, 0)
         self._idle_text = self.HOVER_HINT  # status when not over data
         self._hover_hint = True  # the hint is for the lecturer: hidden while presenting
+        # the plots a drag holds (_hold_axes) and the digits held for, until released
+        self._held: tuple[tuple[PanelPlot, ...], int] | None = None
         self._columns = 0  # plot columns the grid is laid out in (0: the view's own)
         self._needs: dict[str, float] = {}  # each panel's width need (_index_needs)
         self._weights: dict[str, float] = {}  # the needs its columns are weighted by
@@ -1156,12 +1158,20 @@ class ViewWidget(QtWidgets.QWidget):
         their tick labels (:meth:`FastAxisItem.hold_for_drag`), their titles their
         lines (:attr:`PanelPlot.hold_title_lines`) and their legends room for names
         that follow the dragged parameter (:attr:`PanelPlot.drag_digits`, from ``data``
-        and the frame before it); otherwise that ends."""
+        and the frame before it); otherwise that ends. The plots held on the frame
+        before, for as many digits or more, are held still (only
+        :meth:`release_held_room` ends a hold): nothing is set again."""
         if not hold:
             self.release_held_room(settle=False)
             return
         digits = drag_digits(self.data, data) if data is not None else 0
-        for plot in self.plots.values():
+        plots = tuple(self.plots.values())
+        held = self._held
+        if held is not None and held[0] == plots:
+            if digits <= held[1]:
+                return
+            digits = max(digits, held[1])
+        for plot in plots:
             plot.hold_title_lines = True
             plot.hold_range = True
             plot.drag_digits = max(plot.drag_digits, digits)
@@ -1169,6 +1179,7 @@ class ViewWidget(QtWidgets.QWidget):
                 axis = plot.plot.getAxis(name)
                 if isinstance(axis, FastAxisItem):
                     axis.hold_for_drag()
+        self._held = (plots, digits)
 
     def release_held_room(self, *, settle: bool = True) -> bool:
         """End the drag's hold on the axes' tick-label room and the titles' lines (the drag is over, or the
@@ -1177,6 +1188,7 @@ class ViewWidget(QtWidgets.QWidget):
         out now, so that what follows starts from the layout the plots have without a
         drag. Whether an axis changed size."""
         self._dragging = False
+        self._held = None
         changed = False
         for plot in self.plots.values():
             changed |= plot.end_drag_hold()
