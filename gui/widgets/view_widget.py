@@ -635,7 +635,11 @@ class ViewWidget(QtWidgets.QWidget):
         again: the same grid flowed into each number of columns)."""
         inner, gap = self._grid_room(width)
         plain = min_panel_size(current_theme().ui_scale)[0] if self._presenting else floor
-        key = (tuple(positions.items()), tuple(needs.items()), top, floor, inner, gap, plain)
+        key = (
+            tuple(positions.items()),
+            tuple(needs.items()),
+            (top, floor, inner, gap, plain, self._presenting),
+        )
         if key == self._needs_fit[0]:
             return self._needs_fit[1]
         columns = top
