@@ -464,6 +464,57 @@ def test_axis_draws_only_the_labels_of_its_exposed_part(qtbot):
     assert (painted[:, labels, :3] != 255).any() and not (partly[:, labels, :3] != 255).any()
 
 
+def test_axis_draws_only_what_the_repainted_region_shows(qtbot):
+    """Painted with a system clip (the region a view repaints), an axis draws only the
+    labels and tick spans that meet it: a region that only touches the axis (Qt's
+    exposed rectangle then is empty, which meant "all") draws no label, one over part
+    of the labels draws those; the pixels inside the region are those of a whole paint."""
+    from PySide6 import QtWidgets
+
+    view, plot = _sine_plot(qtbot)
+    left = plot.getAxis("left")
+    device = left.deviceTransform(view.viewportTransform())
+    shown = QtCore.QRect(QtCore.QPoint(), view.viewport().size())
+    whole = device.mapRect(left.boundingRect()).toAlignedRect().intersected(shown)
+
+    def pixels(region: QtGui.QRegion | None, exposed: QtCore.QRectF) -> np.ndarray:
+        image = QtGui.QImage(
+            view.viewport().size(), QtGui.QImage.Format.Format_ARGB32_Premultiplied
+        )
+        image.fill(QtGui.QColor("white"))
+        engine = image.paintEngine()
+        if region is not None:
+            engine.setSystemClip(region)  # (as a widget's paint event sets it)
+        painter = QtGui.QPainter(image)
+        painter.setTransform(device)
+        option = QtWidgets.QStyleOptionGraphicsItem()
+        option.exposedRect = exposed
+        try:
+            left.paint(painter, option, None)
+        finally:
+            painter.end()
+            engine.setSystemClip(QtGui.QRegion())
+        return pg.imageToArray(image, copy=True, transpose=False)
+
+    painted = pixels(None, left.boundingRect())
+    total = left.drawn_labels
+    assert total > 2
+    beside = QtCore.QRect(whole.right() + 1, whole.top(), 20, whole.height())
+    untouched = pixels(QtGui.QRegion(beside), QtCore.QRectF())
+    assert left.drawn_labels == 0
+    np.testing.assert_array_equal(untouched, pixels(QtGui.QRegion(beside), left.boundingRect()))
+    top = QtCore.QRect(whole.left(), whole.top(), whole.width(), whole.height() // 3)
+    region = QtGui.QRegion(top) + QtGui.QRegion(beside)
+    partly = pixels(region, left.boundingRect())
+    assert 0 < left.drawn_labels < total
+    for rect in (top, beside):
+        x0, y0, x1, y1 = rect.getCoords()
+        np.testing.assert_array_equal(
+            partly[y0 : y1 + 1, x0 : x1 + 1], painted[y0 : y1 + 1, x0 : x1 + 1]
+        )
+    assert (partly[top.top() : top.bottom() + 1, top.left() : top.right() + 1, :3] != 255).any()
+
+
 def test_an_unchanged_axis_is_repainted_without_placing_its_ticks_again(qtbot):
     """An axis beside changing data is repainted with it (a heatmap's, a curve plot's):
     with the same specs at the same device translation it draws its kept tick spans

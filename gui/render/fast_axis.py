@@ -44,6 +44,7 @@ _SOLID_LINE = QtCore.Qt.PenStyle.SolidLine
 _NO_PEN = QtCore.Qt.PenStyle.NoPen
 _SOLID_BRUSH = QtCore.Qt.BrushStyle.SolidPattern
 _ALIGN = QtCore.Qt.AlignmentFlag
+_FAR = 1e9  # px: tick ends beyond this are stroked, not filled as pixel spans
 LABEL_INK = 2.0  # px a tick label's ink may reach past its rectangle's sides
 TITLE_NUDGE = 5  # px AxisItem.resizeEvent moves its title outwards of the axis edge
 REFIT_ROUNDS = 4  # title re-fits and layouts alternated in one pass of the event loop
@@ -607,30 +608,42 @@ class FastAxisItem(pg.AxisItem):
         # Only what Qt repaints: the painter is clipped to it. (Exposed rectangles are
         # whole pixels, rounded outwards; a label's text may run past its rectangle, a
         # quarter line up and down (see box_edges) and its ink a pixel sideways: a label
-        # is drawn when its rectangle grown by that meets the exposed part.)
+        # is drawn when its rectangle grown by that meets the exposed part.) The
+        # painter's system clip (device pixels: the region a view repaints, empty when
+        # none) is finer than the exposed rectangle, the bounding box of that region:
+        # a heatmap's bottom axis next to the repainted data was given an empty
+        # exposed rectangle (touching, no area), i.e. "all", and drew every label
+        # into pixels the clip then threw away.
         exposed = self._exposed
         if exposed is not None and (exposed.isEmpty() or exposed.contains(bounds)):
             exposed = None
+        clip = p.paintEngine().systemClip()
+        region = None if clip.isEmpty() else clip
         p.setRenderHint(p.RenderHint.Antialiasing, False)
         p.setRenderHint(p.RenderHint.TextAntialiasing, True)
         pen, p1, p2 = axis_spec
         p.setPen(pen)
         p.drawLine(p1, p2)
-        for span, color, pen, p1, p2 in ticks:
-            if span is not None:
-                if exposed is None or exposed.intersects(span):
-                    p.fillRect(span, color)
-            else:
+        for span, color, pen, p1, p2, pixels in ticks:
+            if span is None:
                 p.setPen(pen)
                 p.drawLine(p1, p2)
+            elif region is not None:
+                if region.intersects(pixels):
+                    p.fillRect(span, color)
+            elif exposed is None or exposed.intersects(span):
+                p.fillRect(span, color)
         font = self.tick_font()
         if font is not None:
             p.setFont(font)
         p.setPen(self.textPen())
         p.setClipRect(bounds.toAlignedRect())
         drawn = 0
-        for rect, reach, flags, text in texts:
-            if exposed is not None and not exposed.intersects(reach):
+        for rect, reach, flags, text, pixels in texts:
+            if region is not None:
+                if not region.intersects(pixels):
+                    continue
+            elif exposed is not None and not exposed.intersects(reach):
                 continue
             p.drawText(rect, flags, text)
             drawn += 1
@@ -642,11 +655,12 @@ class FastAxisItem(pg.AxisItem):
         self, tick_specs: list, text_specs: list, dx: float, dy: float
     ) -> tuple[list[tuple], list[tuple]]:
         """What :meth:`draw_specs` draws for these specs at the device translation
-        ``(dx, dy)``: the ticks in order, each ``(span, colour, None, None, None)`` for
-        an axis-parallel one-pixel line filled as the device pixels it covers (in item
-        coordinates) or ``(None, None, pen, p1, p2)`` for a line the pen strokes; the
-        labels, each ``(rect, reach, flags, text)`` with ``reach`` the rectangle its ink
-        may cover. Kept for the specs and translation of the last paint: an axis that
+        ``(dx, dy)``: the ticks in order, each ``(span, colour, None, None, None, pixels)``
+        for an axis-parallel one-pixel line filled as the device pixels it covers
+        (``span`` in item coordinates, ``pixels`` the same as a device ``QRect``) or
+        ``(None, None, pen, p1, p2, None)`` for a line the pen strokes; the labels,
+        each ``(rect, reach, flags, text, pixels)`` with ``reach`` the rectangle its
+        ink may cover and ``pixels`` the device pixels that rectangle touches. Kept for the specs and translation of the last paint: an axis that
         did not change is repainted with every change of the data beside it (a
         heatmap's, a curve plot's), without its ticks placed anew."""
         kept = self._placement
@@ -673,25 +687,30 @@ class FastAxisItem(pg.AxisItem):
                 )
                 color = pen.color()
             x1, y1, x2, y2 = p1.x(), p1.y(), p2.x(), p2.y()
-            if fast and math.isfinite(x1 + x2 + y1 + y2):
+            # (finite, and small enough for the device QRect's int coordinates)
+            if fast and abs(x1) + abs(x2) + abs(y1) + abs(y2) < _FAR:
                 if y1 == y2 and x1 != x2:
                     # the device pixels the aliased line covers, back in item coordinates
                     c1, c2 = floor(min(x1, x2) + dx), floor(max(x1, x2) + dx)
                     row = floor(y1 + dy)
                     span = QtCore.QRectF(c1 - dx, row - dy, c2 - c1 + 1, 1)
-                    ticks.append((span, color, None, None, None))
+                    pixels = QtCore.QRect(c1, row, c2 - c1 + 1, 1)
+                    ticks.append((span, color, None, None, None, pixels))
                     continue
                 if x1 == x2 and y1 != y2:
                     r1, r2 = floor(min(y1, y2) + dy), floor(max(y1, y2) + dy)
                     col = floor(x1 + dx)
                     span = QtCore.QRectF(col - dx, r1 - dy, 1, r2 - r1 + 1)
-                    ticks.append((span, color, None, None, None))
+                    pixels = QtCore.QRect(col, r1, 1, r2 - r1 + 1)
+                    ticks.append((span, color, None, None, None, pixels))
                     continue
-            ticks.append((None, None, pen, p1, p2))
+            ticks.append((None, None, pen, p1, p2, None))
         texts = []
         for rect, flags, text in text_specs:
             q = rect.height() / 4
-            texts.append((rect, rect.adjusted(-LABEL_INK, -q, LABEL_INK, q), int(flags), text))
+            reach = rect.adjusted(-LABEL_INK, -q, LABEL_INK, q)
+            pixels = reach.translated(dx, dy).toAlignedRect()
+            texts.append((rect, reach, int(flags), text, pixels))
         self._placement = (tick_specs, text_specs, dx, dy, ticks, texts)
         return ticks, texts
 
