@@ -677,6 +677,60 @@ def test_an_axis_with_other_pens_or_style_does_not_take_the_specs_of_another(qtb
     assert first is not None and len(set(keys)) == len(keys), keys
 
 
+def test_a_pen_or_font_changed_in_place_is_another_key(qtbot):
+    """The keys of pens and fonts are kept for ones equal to those seen before: the
+    axis' own pen, or its tick font, changed in place (the same object) is another
+    key, and put back is the first key again."""
+    with _keyed_axis(qtbot, "left") as (axis, painter):
+        font = QtGui.QFont("DejaVu Sans", 13)
+        axis.setStyle(tickFont=font)
+        first = axis.spec_key(painter)
+        pen = axis._pen  # (pyqtgraph's own; pen() returns a copy)
+        color = pen.color()
+        pen.setColor(QtGui.QColor("red"))
+        red = axis.spec_key(painter)
+        pen.setColor(color)
+        assert axis.spec_key(painter) == first
+        font.setPointSize(19)
+        larger = axis.spec_key(painter)
+        font.setPointSize(13)
+        assert axis.spec_key(painter) == first
+    assert len({first, red, larger}) == 3
+
+
+def test_tick_strings_are_kept_per_values_scale_and_mode(qtbot):
+    """A second axis asking for the same tick labels gets them without pyqtgraph
+    working them out again (a copy: the draw specs change theirs); other values, a
+    zero of the other sign, another spacing or log mode are worked out anew, each as
+    pyqtgraph (with the minus sign) writes them."""
+    first, second = FastAxisItem("left"), FastAxisItem("left")
+
+    def expected(axis: FastAxisItem, values: list, spacing: float) -> list[str]:
+        made = pg.AxisItem.tickStrings(axis, values, 1.0, spacing)
+        return [text.replace("-", MINUS) for text in made]
+
+    values = [-0.5, 0.0, 0.5]
+    strings = first.tickStrings(values, 1.0, 0.5)
+    made = FastAxisItem.tick_strings_made
+    again = second.tickStrings(values, 1.0, 0.5)
+    assert FastAxisItem.tick_strings_made == made
+    assert again == strings == expected(first, values, 0.5) and again is not strings
+    again[0] = None
+    assert second.tickStrings(values, 1.0, 0.5) == strings
+    for axis, vals, spacing in (
+        (first, [-0.5, 0.0, 1.0], 0.5),  # other values
+        (first, [0.0, 0.5], 0.5),
+        (first, [-0.0, 0.5], 0.5),  # == the one before, but written "−0.0"
+        (first, values, 0.25),  # another spacing: more places
+    ):
+        assert axis.tickStrings(vals, 1.0, spacing) == expected(axis, vals, spacing)
+    second.setLogMode(True)
+    logged = second.tickStrings([0.0, 1.0], 1.0, 1.0)
+    assert logged == expected(second, [0.0, 1.0], 1.0) != ["0", "1"]
+    assert first.tickStrings([0.0, 1.0], 1.0, 1.0) == ["0", "1"]
+    assert FastAxisItem.tick_strings_made == made + 6
+
+
 # ------------------------------------------------------------------ room as a new axis
 def _plain_plot(qtbot, size: tuple[int, int], font: QtGui.QFont):
     """A shown plot of fast axes, y from 0 to 0.3 (ticks every 0.05, every 0.1 when

@@ -43,8 +43,36 @@ class AxisLayout(NamedTuple):
     """``(level, tick value)`` of each of ``text_specs``, in the same order."""
 
 
+class AxisFrame(NamedTuple):
+    """Where an axis is, as :func:`generate_draw_specs` reads it (the caller that has
+    worked it out already passes it in: :meth:`gui.render.fast_axis.FastAxisItem.spec_key`)."""
+
+    transform: QtGui.QTransform | None
+    """The axis' device transform (``None``: not in a view)."""
+    bounds: QtCore.QRectF
+    """The axis' own rectangle (its geometry, in its coordinates)."""
+    tick_bounds: QtCore.QRectF
+    """Where its ticks run: ``bounds``, or its linked view's rectangle with a grid."""
+    own_rect: QtCore.QRectF
+    """Its bounding rect (labels outside it are left out)."""
+
+
+def axis_frame(axis: Any) -> AxisFrame:
+    """:class:`AxisFrame` of ``axis`` now."""
+    bounds = axis.mapRectFromParent(axis.geometry())
+    linked = axis.linkedView()
+    if linked is None or axis.grid is False:
+        tick_bounds = bounds
+    else:
+        tick_bounds = linked.mapRectToItem(axis, linked.boundingRect())
+    return AxisFrame(device_transform(axis), bounds, tick_bounds, axis.boundingRect())
+
+
 def generate_draw_specs(
-    axis: Any, p: QtGui.QPainter, font: QtGui.QFont | None = None
+    axis: Any,
+    p: QtGui.QPainter,
+    font: QtGui.QFont | None = None,
+    frame: AxisFrame | None = None,
 ) -> AxisLayout:
     """``(axis_spec, tick_specs, text_specs)`` of ``axis`` as pyqtgraph computes them.
 
@@ -57,6 +85,8 @@ def generate_draw_specs(
         The painter whose font and device the text is measured with.
     font
         The tick labels' font (default: the axis style's ``tickFont``).
+    frame
+        Where the axis is (default: :func:`axis_frame` of it now).
 
     Returns
     -------
@@ -69,12 +99,9 @@ def generate_draw_specs(
         font = style["tickFont"]
     if font is not None:
         p.setFont(font)
-    bounds = axis.mapRectFromParent(axis.geometry())
-    linked = axis.linkedView()
-    if linked is None or axis.grid is False:
-        tick_bounds = bounds
-    else:
-        tick_bounds = linked.mapRectToItem(axis, linked.boundingRect())
+    if frame is None:
+        frame = axis_frame(axis)
+    bounds, tick_bounds = frame.bounds, frame.tick_bounds
     orientation = axis.orientation
     # the axis line's ends: pyqtgraph's pg.Point(corner) + pg.Point(±1, ±1), the same
     # additions on plain QPointF (pg.Point's arithmetic was a fifth of this function)
@@ -93,7 +120,7 @@ def generate_draw_specs(
         span = (point(left + -1.0, top + 1.0), point(right + 1.0, top + 1.0))
         tick_start, tick_stop, tick_dir, dim = tick_bounds.top(), top, 1, 1
     # dim below is 0 for a vertical axis, 1 for a horizontal one
-    transform = device_transform(axis)
+    transform = frame.transform
     if transform is None:
         return AxisLayout(None, 0.0, [])
     d0, d1 = transform.map(span[0]), transform.map(span[1])
@@ -175,7 +202,7 @@ def generate_draw_specs(
     text_offset = style["tickTextOffset"][dim]
     text_size2 = last_text_size2 = 0.0
     all_sizes: list[tuple[float, float]] = []
-    own_rect = axis.boundingRect()
+    own_rect = frame.own_rect
     flags = _TEXT_FLAGS[orientation]
     measure = axis.text_measure(p)
     gap = max(0, style["tickLength"]) + text_offset

@@ -28,10 +28,16 @@ import shiboken6
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.formula import minus_signs
-from gui.render.axis_specs import AxisLayout, generate_draw_specs, log_rank, separate_labels
+from gui.render.axis_specs import (
+    AxisFrame,
+    AxisLayout,
+    axis_frame,
+    generate_draw_specs,
+    log_rank,
+    separate_labels,
+)
 from gui.render.pg_compat import (
     axis_pens,
-    device_transform,
     explicit_ticks,
     new_axis_text_size,
     report_text_size,
@@ -110,7 +116,7 @@ def index_label_pitch(
     the widest label with the gap kept between index labels (:data:`INDEX_TICK_GAP`
     of :func:`gui.render.axis_specs.box_edges`'), along a ``vertical`` one a line;
     on ``stage`` at its smallest size there. Kept per font and texts."""
-    key = (font.key(), tuple(texts), vertical, stage)
+    key = (font_key(font), tuple(texts), vertical, stage)
     pitch = _PITCHES.get(key)
     if pitch is None:
         metrics = QtGui.QFontMetricsF(smallest_index_font(font, stage))
@@ -302,6 +308,9 @@ def _in_widget(item: QtWidgets.QGraphicsItem, widget: QtWidgets.QWidget) -> bool
     )
 
 
+TICK_STRINGS_KEPT = 256  # tick label lists kept (all axes together)
+_TICK_STRINGS: dict[tuple, list[str]] = {}
+
 SPEC_CACHE_SIZE = 64  # draw specs kept (all axes together), the least recently used dropped
 _SPEC_CACHE: OrderedDict[tuple, tuple] = OrderedDict()
 
@@ -315,20 +324,58 @@ def _frozen(value: object) -> object:
     if type(value) in _PLAIN:  # (most entries: checked first, a key per axis per frame)
         return value
     if isinstance(value, dict):
-        return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
+        return tuple(sorted((k, v if type(v) in _PLAIN else _frozen(v)) for k, v in value.items()))
     if isinstance(value, list | tuple):
+        if _PLAIN.issuperset(map(type, value)):  # (numbers: no call per entry)
+            return tuple(value)
         return tuple(_frozen(v) for v in value)
     if isinstance(value, QtGui.QFont):
-        return value.key()
+        return font_key(value)
     if isinstance(value, QtGui.QPen):
         return _pen_key(value)
     return value
 
 
-def _pen_key(pen: QtGui.QPen) -> tuple:
-    """What of ``pen`` the draw specs carry, as a hashable key."""
-    brush = pen.brush()
+KEYS_KEPT = 8  # fonts and pens whose keys are kept (the axes use a few)
+_FONT_KEYS: list[tuple[QtGui.QFont, str]] = []
+_PEN_KEYS: list[tuple[QtGui.QPen, tuple]] = []
+
+
+def font_key(font: QtGui.QFont) -> str:
+    """``font.key()``, kept for the last :data:`KEYS_KEPT` fonts: a font equal to one
+    of them (``==``, a copy of each is kept: a font changed in place is another) has
+    its key (``key()`` is ten times the comparison, four per axis and frame)."""
+    for known, key in _FONT_KEYS:
+        if known == font:
+            return key
+    key = font.key()
+    _FONT_KEYS.insert(0, (QtGui.QFont(font), key))
+    del _FONT_KEYS[KEYS_KEPT:]
+    return key
+
+
+# the picture and painter FastAxisItem measures its tick text with (_make_drawing)
+_MEASURING = (QtGui.QPicture(), QtGui.QPainter())
+
+
+def _style_key(style: dict) -> tuple:
+    """An axis style (a dict of plain entries, lists and a font) as a hashable key:
+    :func:`_frozen` of its entries, in its own order (pyqtgraph's, fixed)."""
     return (
+        tuple(style),
+        tuple([v if type(v) in _PLAIN else _frozen(v) for v in style.values()]),
+    )
+
+
+def _pen_key(pen: QtGui.QPen) -> tuple:
+    """What of ``pen`` the draw specs carry, as a hashable key; kept for the last
+    :data:`KEYS_KEPT` pens as :func:`font_key` keeps fonts' (a pen ``==`` to a copy
+    kept has all of these the same)."""
+    for known, key in _PEN_KEYS:
+        if known == pen:
+            return key
+    brush = pen.brush()
+    key = (
         brush.color().rgba(),
         brush.style().value,
         pen.widthF(),
@@ -337,6 +384,9 @@ def _pen_key(pen: QtGui.QPen) -> tuple:
         pen.capStyle().value,
         pen.joinStyle().value,
     )
+    _PEN_KEYS.insert(0, (QtGui.QPen(pen), key))
+    del _PEN_KEYS[KEYS_KEPT:]
+    return key
 
 
 class FastAxisItem(pg.AxisItem):
@@ -572,8 +622,13 @@ class FastAxisItem(pg.AxisItem):
         )
 
     def _make_drawing(self) -> None:
-        picture = QtGui.QPicture()  # measure text on the device AxisItem.paint uses
-        painter = QtGui.QPainter(picture)
+        # measure text on the device AxisItem.paint uses (a QPicture: one kept and
+        # painted on anew, begin() empties it; a new picture and painter were a
+        # tenth of an axis' specs)
+        picture, painter = _MEASURING
+        if painter.isActive():  # (in use: specs made while making specs)
+            picture, painter = QtGui.QPicture(), QtGui.QPainter()
+        painter.begin(picture)
         try:
             if self.style["tickFont"]:
                 painter.setFont(self.style["tickFont"])
@@ -755,8 +810,24 @@ class FastAxisItem(pg.AxisItem):
         (:func:`core.formula.minus_signs`: "−0.5", "−4"), as the app's titles, formula
         line and verdicts write it: the ASCII hyphen is shorter and sits lower, which a
         projector shows beside them. The draw specs measure and draw these strings (the
-        room reserved for the labels is theirs), on screen and in exports alike."""
-        return [minus_signs(text) for text in super().tickStrings(values, scale, spacing)]
+        room reserved for the labels is theirs), on screen and in exports alike.
+
+        Kept per class, log mode, values, scale and spacing (pyqtgraph's are a function
+        of those; a zero's sign is part of its value): a drag that moves a range keeps
+        most of its tick values."""
+        # (the sign of a zero apart: -0.0 == 0.0, but "%g" writes "-0")
+        zeros = tuple(math.copysign(1.0, v) for v in (*values, scale) if v == 0)
+        key = (type(self), self.logMode, tuple(values), scale, spacing, zeros)
+        strings = _TICK_STRINGS.get(key)
+        if strings is None:
+            FastAxisItem.tick_strings_made += 1
+            made = super().tickStrings(values, scale, spacing)
+            strings = _TICK_STRINGS[key] = [minus_signs(text) for text in made]
+            if len(_TICK_STRINGS) > TICK_STRINGS_KEPT:
+                _TICK_STRINGS.pop(next(iter(_TICK_STRINGS)))  # the oldest
+        return list(strings)  # (a copy: the caller may change it)
+
+    tick_strings_made = 0  # tick string lists worked out (tests: counted)
 
     def text_measure(self, p: QtGui.QPainter) -> Callable[[str], tuple[float, float]]:
         """``text → (width, 0.8 × height)`` as pyqtgraph sizes a tick label with ``p``'s
@@ -764,7 +835,7 @@ class FastAxisItem(pg.AxisItem):
         or resolution changes)."""
         device = p.device()
         key = (
-            p.font().key(),
+            font_key(p.font()),
             device.logicalDpiX() if device is not None else 0,
             device.logicalDpiY() if device is not None else 0,
         )
@@ -875,7 +946,7 @@ class FastAxisItem(pg.AxisItem):
         moved, and the heatmaps of a view that share rows and columns (Relative's three)
         have the same axes; a focus and back, or a resize and back, returns to specs
         worked out before."""
-        key = self.spec_key(p)
+        key, frame = self._keyed(p)
         if key is not None:
             found = _SPEC_CACHE.get(key)
             if found is not None:
@@ -887,7 +958,7 @@ class FastAxisItem(pg.AxisItem):
                     p.setFont(font)
                 return found
         FastAxisItem.specs_generated += 1
-        found = self._generate(p)
+        found = self._generate(p, frame)
         if key is not None and found is not None:
             _SPEC_CACHE[key] = found
             if len(_SPEC_CACHE) > SPEC_CACHE_SIZE:
@@ -900,27 +971,28 @@ class FastAxisItem(pg.AxisItem):
         linked view's), the linear part of its device transform (the length in pixels),
         range, tick state, grid, style, pens, tick font, label rules (on stage or not)
         and the device's resolution the text is measured at."""
-        transform = device_transform(self)
+        return self._keyed(p)[0]
+
+    def _keyed(self, p: QtGui.QPainter) -> tuple[tuple | None, AxisFrame]:
+        """:meth:`spec_key`, and the :class:`AxisFrame` it read (passed on to the
+        draw specs: they read the same, a few Qt and pyqtgraph calls each)."""
+        frame = axis_frame(self)
+        transform, bounds, ticks = frame.transform, frame.bounds, frame.tick_bounds
         if transform is None:
-            return None
-        bounds = self.mapRectFromParent(self.geometry())
-        linked = self.linkedView()
-        ticks = bounds if linked is None or self.grid is False else None
-        if ticks is None:
-            ticks = linked.mapRectToItem(self, linked.boundingRect())
+            return None, frame
         device = p.device()
-        return (
+        key = (
             type(self),
             self.orientation,
             bounds.getRect(),
             ticks.getRect(),
-            self.boundingRect().getRect(),
+            frame.own_rect.getRect(),
             (transform.m11(), transform.m12(), transform.m21(), transform.m22()),
             tuple(self.range),
             self.autoSIPrefixScale,
             tick_state(self),
             self.grid,
-            _frozen(self.style),
+            _style_key(self.style),
             *(_pen_key(pen) for pen in axis_pens(self)),
             self.keep_labels,
             self.index_labels,
@@ -928,10 +1000,14 @@ class FastAxisItem(pg.AxisItem):
             device.logicalDpiX() if device is not None else 0,
             device.logicalDpiY() if device is not None else 0,
         )
+        return key, frame
 
-    def _generate(self, p: QtGui.QPainter) -> tuple[AxisLayout, list, float] | None:
+    def _generate(
+        self, p: QtGui.QPainter, frame: AxisFrame | None = None
+    ) -> tuple[AxisLayout, list, float] | None:
         """The draw specs worked out: the layout at the first tick scale at which the
-        labels fit (see :meth:`generateDrawSpecs`), the labels kept, and that scale."""
+        labels fit (see :meth:`generateDrawSpecs`), the labels kept, and that scale
+        (``frame``: where the axis is, if read already)."""
         scales: tuple[float, ...]
         if self.keep_labels:
             scales = WORD_TICK_SCALES
@@ -941,7 +1017,7 @@ class FastAxisItem(pg.AxisItem):
             scales = (1.0,)
         for scale in scales:
             self.tick_scale = scale
-            layout = generate_draw_specs(self, p, self.tick_font())
+            layout = generate_draw_specs(self, p, self.tick_font(), frame)
             if layout.specs is None:
                 return None
             axis_spec, tick_specs, text_specs = layout.specs
@@ -992,7 +1068,7 @@ class FastAxisItem(pg.AxisItem):
         sized_for = (
             round(width),
             round(height),
-            style_font.key() if style_font else "",
+            font_key(style_font) if style_font else "",
             self.tick_scale,
         )
         if sized_for != self._sized_for:
@@ -1005,7 +1081,7 @@ class FastAxisItem(pg.AxisItem):
             self._held_key = None
         # (the plot's size is sized_for's: another one dropped the held key above)
         font = self.tick_font()
-        key = (font.key() if font is not None else "", self.tick_scale)
+        key = (font_key(font) if font is not None else "", self.tick_scale)
         self._text_need = size
         if key != self._held_key:
             self._held_key, self._held_room = key, size
