@@ -615,11 +615,10 @@ class FastAxisItem(pg.AxisItem):
         (a legend strip's axis, :mod:`gui.plotting.legend_strip`; a title is an item of
         its own). Such an axis spans its plot's data and was painted with every change
         of the data: a loop over its invisible ticks (50-100 a plot, a few plots a frame)."""
-        return (
-            not self.style["showValues"]
-            and self.pen().style() == _NO_PEN
-            and self.tickPen().style() == _NO_PEN
-        )
+        if self.style["showValues"]:
+            return False
+        pen, tick_pen = axis_pens(self)  # (as set: pen() and tickPen() make copies)
+        return pen.style() == _NO_PEN and tick_pen.style() == _NO_PEN
 
     def _make_drawing(self) -> None:
         # measure text on the device AxisItem.paint uses (a QPicture: one kept and
@@ -658,33 +657,29 @@ class FastAxisItem(pg.AxisItem):
         if t is None or p.opacity() != 1.0:
             self.drawPicture(p, axis_spec, tick_specs, text_specs)
             return
-        ticks, texts = self._placed(tick_specs, text_specs, t.dx(), t.dy())
+        dx, dy = t.dx(), t.dy()
+        ticks, texts = self._placed(tick_specs, text_specs, dx, dy)
         bounds = self.boundingRect()
         # Only what Qt repaints: the painter is clipped to it. (Exposed rectangles are
         # whole pixels, rounded outwards; a label's text may run past its rectangle, a
         # quarter line up and down (see box_edges) and its ink a pixel sideways: a label
-        # is drawn when its rectangle grown by that meets the exposed part.) The
-        # painter's system clip (device pixels: the region a view repaints, empty when
-        # none) is finer than the exposed rectangle, the bounding box of that region:
-        # a heatmap's bottom axis next to the repainted data was given an empty
-        # exposed rectangle (touching, no area), i.e. "all", and drew every label
-        # into pixels the clip then threw away.
+        # is drawn when its rectangle grown by that meets the exposed part.)
         exposed = self._exposed
         if exposed is not None and (exposed.isEmpty() or exposed.contains(bounds)):
             exposed = None
-        clip = p.paintEngine().systemClip()
-        region = None if clip.isEmpty() else clip
+        region = self._repainted(p, bounds, dx, dy)
+        missed = region is not None and region.isEmpty()
         p.setRenderHint(p.RenderHint.Antialiasing, False)
         p.setRenderHint(p.RenderHint.TextAntialiasing, True)
         pen, p1, p2 = axis_spec
         p.setPen(pen)
         p.drawLine(p1, p2)
-        for span, color, pen, p1, p2, pixels in ticks:
+        for span, color, pen, p1, p2 in ticks:
             if span is None:
                 p.setPen(pen)
                 p.drawLine(p1, p2)
             elif region is not None:
-                if region.intersects(pixels):
+                if not missed and region.intersects(span.translated(dx, dy).toAlignedRect()):
                     p.fillRect(span, color)
             elif exposed is None or exposed.intersects(span):
                 p.fillRect(span, color)
@@ -694,9 +689,9 @@ class FastAxisItem(pg.AxisItem):
         p.setPen(self.textPen())
         p.setClipRect(bounds.toAlignedRect())
         drawn = 0
-        for rect, reach, flags, text, pixels in texts:
+        for rect, reach, flags, text in texts:
             if region is not None:
-                if not region.intersects(pixels):
+                if missed or not region.intersects(reach.translated(dx, dy).toAlignedRect()):
                     continue
             elif exposed is not None and not exposed.intersects(reach):
                 continue
@@ -704,18 +699,41 @@ class FastAxisItem(pg.AxisItem):
             drawn += 1
         self.drawn_labels = drawn
 
+    def _repainted(
+        self, p: QtGui.QPainter, bounds: QtCore.QRectF, dx: float, dy: float
+    ) -> QtGui.QRegion | None:
+        """The part of the axis that ``p`` repaints, when it repaints only part: the
+        painter's system clip (device pixels: the region a view repaints, finer than
+        the exposed rectangle, its bounding box) where it meets the axis' ``bounds``
+        (translated by ``(dx, dy)`` to device pixels, a pixel more all round: the
+        labels are clipped to the bounds rounded outwards) but does not hold all of
+        them; an empty region when it misses them: none of the labels and tick spans,
+        which lie inside the bounds, is drawn then (a heatmap's bottom axis touching
+        the repainted data had an empty exposed rectangle, i.e. "all", and drew every
+        label into pixels the clip then threw away); ``None`` for all of it, or no
+        system clip."""
+        clip = p.paintEngine().systemClip()
+        if clip.isEmpty():
+            return None
+        box = bounds.translated(dx, dy).toAlignedRect().adjusted(-1, -1, 1, 1)
+        if not clip.intersects(box):
+            return QtGui.QRegion()
+        inside = QtGui.QRegion(box)
+        if inside.subtracted(clip).isEmpty():
+            return None
+        return inside.intersected(clip)
+
     tick_placements = 0  # tick and label sets placed for a paint (tests)
 
     def _placed(
         self, tick_specs: list, text_specs: list, dx: float, dy: float
     ) -> tuple[list[tuple], list[tuple]]:
         """What :meth:`draw_specs` draws for these specs at the device translation
-        ``(dx, dy)``: the ticks in order, each ``(span, colour, None, None, None, pixels)``
-        for an axis-parallel one-pixel line filled as the device pixels it covers
-        (``span`` in item coordinates, ``pixels`` the same as a device ``QRect``) or
-        ``(None, None, pen, p1, p2, None)`` for a line the pen strokes; the labels,
-        each ``(rect, reach, flags, text, pixels)`` with ``reach`` the rectangle its
-        ink may cover and ``pixels`` the device pixels that rectangle touches. Kept for the specs and translation of the last paint: an axis that
+        ``(dx, dy)``: the ticks in order, each ``(span, colour, None, None, None)`` for
+        an axis-parallel one-pixel line filled as the device pixels it covers (in item
+        coordinates) or ``(None, None, pen, p1, p2)`` for a line the pen strokes; the
+        labels, each ``(rect, reach, flags, text)`` with ``reach`` the rectangle its ink
+        may cover. Kept for the specs and translation of the last paint: an axis that
         did not change is repainted with every change of the data beside it (a
         heatmap's, a curve plot's), without its ticks placed anew."""
         kept = self._placement
@@ -749,23 +767,22 @@ class FastAxisItem(pg.AxisItem):
                     c1, c2 = floor(min(x1, x2) + dx), floor(max(x1, x2) + dx)
                     row = floor(y1 + dy)
                     span = QtCore.QRectF(c1 - dx, row - dy, c2 - c1 + 1, 1)
-                    pixels = QtCore.QRect(c1, row, c2 - c1 + 1, 1)
-                    ticks.append((span, color, None, None, None, pixels))
+                    ticks.append((span, color, None, None, None))
                     continue
                 if x1 == x2 and y1 != y2:
                     r1, r2 = floor(min(y1, y2) + dy), floor(max(y1, y2) + dy)
                     col = floor(x1 + dx)
                     span = QtCore.QRectF(col - dx, r1 - dy, 1, r2 - r1 + 1)
-                    pixels = QtCore.QRect(col, r1, 1, r2 - r1 + 1)
-                    ticks.append((span, color, None, None, None, pixels))
+                    ticks.append((span, color, None, None, None))
                     continue
-            ticks.append((None, None, pen, p1, p2, None))
+            ticks.append((None, None, pen, p1, p2))
         texts = []
+        last_flags, as_int = None, 0
         for rect, flags, text in text_specs:
+            if flags is not last_flags:  # (one per axis: int() of a Qt flag is slow)
+                last_flags, as_int = flags, int(flags)
             q = rect.height() / 4
-            reach = rect.adjusted(-LABEL_INK, -q, LABEL_INK, q)
-            pixels = reach.translated(dx, dy).toAlignedRect()
-            texts.append((rect, reach, int(flags), text, pixels))
+            texts.append((rect, rect.adjusted(-LABEL_INK, -q, LABEL_INK, q), as_int, text))
         self._placement = (tick_specs, text_specs, dx, dy, ticks, texts)
         return ticks, texts
 
