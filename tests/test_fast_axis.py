@@ -226,6 +226,35 @@ def test_grid_pixels_equal_pyqtgraph(qtbot):
     np.testing.assert_array_equal(a, b)
 
 
+@pytest.mark.parametrize("cap", ["FlatCap", "SquareCap", "RoundCap"])
+@pytest.mark.parametrize("alpha", [255, 128])
+def test_axis_lines_and_ticks_of_any_pen_equal_pyqtgraph(qtbot, cap, alpha):
+    """Axis lines and ticks filled as pixel spans give the pixels of Qt's aliased
+    lines, whatever the pen's cap (a flat cap leaves out a line's last pixel: such
+    pens are stroked) and opacity."""
+    win, plain, fast = _plot_pair(qtbot, grid=False, log=False)
+    win.resize(1000, 437)
+    pen = pg.mkPen(QtGui.QColor(20, 90, 160, alpha))
+    pen.setCapStyle(getattr(QtCore.Qt.PenCapStyle, cap))
+    for plot in (plain, fast):
+        plot.setRange(xRange=(0.13, 517.7), yRange=(-1.17, 1.09), padding=0)
+        for name in AXES:
+            plot.getAxis(name).setPen(pen)
+    QtCore.QCoreApplication.processEvents()
+    images = []
+    for plot in (plain, fast):
+        rect = plot.sceneBoundingRect().toAlignedRect()
+        image = QtGui.QImage(rect.size(), QtGui.QImage.Format.Format_ARGB32_Premultiplied)
+        image.fill(QtGui.QColor("white"))
+        painter = QtGui.QPainter(image)
+        win.scene().render(painter, QtCore.QRectF(image.rect()), QtCore.QRectF(rect))
+        painter.end()
+        images.append(pg.imageToArray(image, copy=True))
+    a, b = images
+    assert a.shape == b.shape and (a != 255).any()
+    np.testing.assert_array_equal(a, b)
+
+
 @FULL
 def test_colour_bars_use_fast_axes(window):
     window.set_view("relative")

@@ -47,10 +47,10 @@ from gui.render.pg_compat import (
 from gui.render.raster import pixel_translation
 
 _SOLID_LINE = QtCore.Qt.PenStyle.SolidLine
+_FLAT_CAP = QtCore.Qt.PenCapStyle.FlatCap
 _NO_PEN = QtCore.Qt.PenStyle.NoPen
 _SOLID_BRUSH = QtCore.Qt.BrushStyle.SolidPattern
 _ALIGN = QtCore.Qt.AlignmentFlag
-_FAR = 1e9  # px: tick ends beyond this are stroked, not filled as pixel spans
 LABEL_INK = 2.0  # px a tick label's ink may reach past its rectangle's sides
 TITLE_NUDGE = 5  # px AxisItem.resizeEvent moves its title outwards of the axis edge
 REFIT_ROUNDS = 4  # title re-fits and layouts alternated in one pass of the event loop
@@ -389,6 +389,58 @@ def _pen_key(pen: QtGui.QPen) -> tuple:
     return key
 
 
+class _LinePlacer:
+    """Places lines for :meth:`FastAxisItem._placed` at the device translation
+    ``(dx, dy)``: ``(pen, p1, p2)`` → ``(span, colour, None, None, None)`` when the
+    aliased cosmetic one-pixel solid line is axis-parallel (the device pixels it
+    covers, ``floor`` of both ends included, filled: the same pixels; not with a
+    flat cap, which leaves out the last pixel), else ``(None, None, pen, p1, p2)``."""
+
+    __slots__ = ("color", "dx", "dy", "fast", "pen")
+
+    def __init__(self, dx: float, dy: float) -> None:
+        self.dx, self.dy = dx, dy
+        self.pen: QtGui.QPen | None = None
+        self.fast, self.color = False, QtGui.QColor()
+
+    def __call__(self, pen: QtGui.QPen, p1: QtCore.QPointF, p2: QtCore.QPointF) -> tuple:
+        if pen is not self.pen:
+            self.pen = pen
+            self.fast = (
+                pen.isCosmetic()
+                and pen.widthF() == 1.0
+                and pen.style() == _SOLID_LINE
+                and pen.brush().style() == _SOLID_BRUSH
+                and pen.capStyle() != _FLAT_CAP
+            )
+            self.color = pen.color()
+        x1, y1, x2, y2 = p1.x(), p1.y(), p2.x(), p2.y()
+        if self.fast and math.isfinite(x1 + x2 + y1 + y2):
+            dx, dy, floor = self.dx, self.dy, math.floor
+            if y1 == y2 and x1 != x2:
+                # the device pixels the aliased line covers, back in item coordinates
+                c1, c2 = floor(min(x1, x2) + dx), floor(max(x1, x2) + dx)
+                row = floor(y1 + dy)
+                return (
+                    QtCore.QRectF(c1 - dx, row - dy, c2 - c1 + 1, 1),
+                    self.color,
+                    None,
+                    None,
+                    None,
+                )
+            if x1 == x2 and y1 != y2:
+                r1, r2 = floor(min(y1, y2) + dy), floor(max(y1, y2) + dy)
+                col = floor(x1 + dx)
+                return (
+                    QtCore.QRectF(col - dx, r1 - dy, 1, r2 - r1 + 1),
+                    self.color,
+                    None,
+                    None,
+                    None,
+                )
+        return (None, None, pen, p1, p2)
+
+
 class FastAxisItem(pg.AxisItem):
     """``AxisItem`` with the same output and a faster draw-spec generation and paint.
 
@@ -443,7 +495,7 @@ class FastAxisItem(pg.AxisItem):
         self.setFlag(self.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
         self._exposed: QtCore.QRectF | None = None
         self.drawn_labels = 0  # tick labels the last paint drew (tests)
-        # (tick specs, text specs, dx, dy, placed ticks, placed labels): _placed
+        # (tick specs, text specs, dx, dy, axis spec, placed line, ticks, labels): _placed
         self._placement: tuple | None = None
 
     # ------------------------------------------------------------------ title
@@ -658,7 +710,7 @@ class FastAxisItem(pg.AxisItem):
             self.drawPicture(p, axis_spec, tick_specs, text_specs)
             return
         dx, dy = t.dx(), t.dy()
-        ticks, texts = self._placed(tick_specs, text_specs, dx, dy)
+        line, ticks, texts = self._placed(axis_spec, tick_specs, text_specs, dx, dy)
         bounds = self.boundingRect()
         # Only what Qt repaints: the painter is clipped to it. (Exposed rectangles are
         # whole pixels, rounded outwards; a label's text may run past its rectangle, a
@@ -671,9 +723,12 @@ class FastAxisItem(pg.AxisItem):
         missed = region is not None and region.isEmpty()
         p.setRenderHint(p.RenderHint.Antialiasing, False)
         p.setRenderHint(p.RenderHint.TextAntialiasing, True)
-        pen, p1, p2 = axis_spec
-        p.setPen(pen)
-        p.drawLine(p1, p2)
+        span, color, pen, p1, p2 = line  # (always drawn: it may run a pixel past the bounds)
+        if span is None:
+            p.setPen(pen)
+            p.drawLine(p1, p2)
+        else:
+            p.fillRect(span, color)
         for span, color, pen, p1, p2 in ticks:
             if span is None:
                 p.setPen(pen)
@@ -726,16 +781,16 @@ class FastAxisItem(pg.AxisItem):
     tick_placements = 0  # tick and label sets placed for a paint (tests)
 
     def _placed(
-        self, tick_specs: list, text_specs: list, dx: float, dy: float
-    ) -> tuple[list[tuple], list[tuple]]:
+        self, axis_spec: tuple, tick_specs: list, text_specs: list, dx: float, dy: float
+    ) -> tuple[tuple, list[tuple], list[tuple]]:
         """What :meth:`draw_specs` draws for these specs at the device translation
-        ``(dx, dy)``: the ticks in order, each ``(span, colour, None, None, None)`` for
-        an axis-parallel one-pixel line filled as the device pixels it covers (in item
-        coordinates) or ``(None, None, pen, p1, p2)`` for a line the pen strokes; the
-        labels, each ``(rect, reach, flags, text)`` with ``reach`` the rectangle its ink
-        may cover. Kept for the specs and translation of the last paint: an axis that
-        did not change is repainted with every change of the data beside it (a
-        heatmap's, a curve plot's), without its ticks placed anew."""
+        ``(dx, dy)``: the axis line and the ticks in order, each ``(span, colour, None,
+        None, None)`` for an axis-parallel one-pixel line filled as the device pixels
+        it covers (in item coordinates) or ``(None, None, pen, p1, p2)`` for a line the
+        pen strokes; the labels, each ``(rect, reach, flags, text)`` with ``reach`` the
+        rectangle its ink may cover. Kept for the specs and translation of the last
+        paint: an axis that did not change is repainted with every change of the data
+        beside it (a heatmap's, a curve plot's), without its ticks placed anew."""
         kept = self._placement
         if (
             kept is not None
@@ -743,39 +798,13 @@ class FastAxisItem(pg.AxisItem):
             and kept[1] is text_specs
             and kept[2] == dx
             and kept[3] == dy
+            and kept[4] is axis_spec
         ):
-            return kept[4], kept[5]
+            return kept[5], kept[6], kept[7]
         FastAxisItem.tick_placements += 1
-        floor = math.floor
-        ticks: list[tuple] = []
-        last_pen, fast, color = None, False, None
-        for pen, p1, p2 in tick_specs:
-            if pen is not last_pen:
-                last_pen = pen
-                fast = (
-                    pen.isCosmetic()
-                    and pen.widthF() == 1.0
-                    and pen.style() == _SOLID_LINE
-                    and pen.brush().style() == _SOLID_BRUSH
-                )
-                color = pen.color()
-            x1, y1, x2, y2 = p1.x(), p1.y(), p2.x(), p2.y()
-            # (finite, and small enough for the device QRect's int coordinates)
-            if fast and abs(x1) + abs(x2) + abs(y1) + abs(y2) < _FAR:
-                if y1 == y2 and x1 != x2:
-                    # the device pixels the aliased line covers, back in item coordinates
-                    c1, c2 = floor(min(x1, x2) + dx), floor(max(x1, x2) + dx)
-                    row = floor(y1 + dy)
-                    span = QtCore.QRectF(c1 - dx, row - dy, c2 - c1 + 1, 1)
-                    ticks.append((span, color, None, None, None))
-                    continue
-                if x1 == x2 and y1 != y2:
-                    r1, r2 = floor(min(y1, y2) + dy), floor(max(y1, y2) + dy)
-                    col = floor(x1 + dx)
-                    span = QtCore.QRectF(col - dx, r1 - dy, 1, r2 - r1 + 1)
-                    ticks.append((span, color, None, None, None))
-                    continue
-            ticks.append((None, None, pen, p1, p2))
+        place = _LinePlacer(dx, dy)
+        line = place(*axis_spec)  # (a filled span: a tenth of stroking the line)
+        ticks = [place(pen, p1, p2) for pen, p1, p2 in tick_specs]
         texts = []
         last_flags, as_int = None, 0
         for rect, flags, text in text_specs:
@@ -783,8 +812,8 @@ class FastAxisItem(pg.AxisItem):
                 last_flags, as_int = flags, int(flags)
             q = rect.height() / 4
             texts.append((rect, rect.adjusted(-LABEL_INK, -q, LABEL_INK, q), as_int, text))
-        self._placement = (tick_specs, text_specs, dx, dy, ticks, texts)
-        return ticks, texts
+        self._placement = (tick_specs, text_specs, dx, dy, axis_spec, line, ticks, texts)
+        return line, ticks, texts
 
     # ------------------------------------------------------------------ ticks
     data_limits: tuple[float, float] | None = None
