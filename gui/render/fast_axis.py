@@ -42,6 +42,7 @@ from gui.render.pg_compat import (
     new_axis_text_size,
     report_text_size,
     reset_text_size,
+    text_pen,
     tick_state,
 )
 from gui.render.raster import pixel_translation
@@ -741,7 +742,7 @@ class FastAxisItem(pg.AxisItem):
         font = self.tick_font()
         if font is not None:
             p.setFont(font)
-        p.setPen(self.textPen())
+        p.setPen(text_pen(self))
         p.setClipRect(bounds.toAlignedRect())
         drawn = 0
         for rect, reach, flags, text in texts:

@@ -76,6 +76,7 @@ PRIVATE_MEMBERS: dict[str, dict[str, Member]] = {
         # the pens as set (None: the default), read without tickPen()'s two copies
         "_pen": _attribute(used_by="grid_lines, fast_axis"),
         "_tickPen": _attribute(used_by="grid_lines, fast_axis"),
+        "_textPen": _attribute(used_by="fast_axis"),
         # the width/height reserved for tick text, as generateDrawSpecs reports it
         "_updateMaxTextSize": _method("x", used_by="fast_axis"),
         # the axis sized to its text room now (new_axis_text_size)
@@ -402,6 +403,13 @@ def axis_pens(axis: pg.AxisItem) -> tuple[QtGui.QPen, QtGui.QPen]:
     are read, never changed)."""
     pen = axis._pen if axis._pen is not None else axis.pen()
     return pen, axis._tickPen if axis._tickPen is not None else pen
+
+
+def text_pen(axis: pg.AxisItem) -> QtGui.QPen:
+    """``axis.textPen()`` as set, without the copy it makes (the pen is read, never
+    changed)."""
+    pen = axis._textPen
+    return pen if pen is not None else axis.textPen()
 
 
 def report_text_size(axis: pg.AxisItem, size: float) -> None:
