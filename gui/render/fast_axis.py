@@ -49,6 +49,7 @@ from gui.render.raster import pixel_translation
 
 _SOLID_LINE = QtCore.Qt.PenStyle.SolidLine
 _FLAT_CAP = QtCore.Qt.PenCapStyle.FlatCap
+_FAR = 1e9  # px: an axis reaching further is drawn whole (its device QRect would overflow)
 _NO_PEN = QtCore.Qt.PenStyle.NoPen
 _SOLID_BRUSH = QtCore.Qt.BrushStyle.SolidPattern
 _ALIGN = QtCore.Qt.AlignmentFlag
@@ -718,10 +719,14 @@ class FastAxisItem(pg.AxisItem):
         # whole pixels, rounded outwards; a label's text may run past its rectangle, a
         # quarter line up and down (see box_edges) and its ink a pixel sideways: a label
         # is drawn when its rectangle grown by that meets the exposed part.)
-        exposed = self._exposed
-        if exposed is not None and (exposed.isEmpty() or exposed.contains(bounds)):
+        exposed, region = self._exposed, None
+        if exposed is not None and exposed.isEmpty():
+            # none of it, or no exposed part given: Qt gives an empty one to an item
+            # that only touches the region it repaints (a heatmap's bottom axis beside
+            # its data), which drew every label into pixels the clip threw away
+            exposed, region = None, self._repainted(p, bounds, dx, dy)
+        elif exposed is not None and exposed.contains(bounds):
             exposed = None
-        region = self._repainted(p, bounds, dx, dy)
         missed = region is not None and region.isEmpty()
         p.setRenderHint(p.RenderHint.Antialiasing, False)
         p.setRenderHint(p.RenderHint.TextAntialiasing, True)
@@ -735,11 +740,8 @@ class FastAxisItem(pg.AxisItem):
             if span is None:
                 p.setPen(pen)
                 p.drawLine(p1, p2)
-            elif region is not None:
-                if not missed and region.intersects(span.translated(dx, dy).toAlignedRect()):
-                    p.fillRect(span, color)
-            elif exposed is None or exposed.intersects(span):
-                p.fillRect(span, color)
+            elif not missed and (exposed is None or exposed.intersects(span)):
+                p.fillRect(span, color)  # (a fill costs less than testing it on the region)
         font = self.tick_font()
         if font is not None:
             p.setFont(font)
@@ -759,9 +761,9 @@ class FastAxisItem(pg.AxisItem):
     def _repainted(
         self, p: QtGui.QPainter, bounds: QtCore.QRectF, dx: float, dy: float
     ) -> QtGui.QRegion | None:
-        """The part of the axis that ``p`` repaints, when it repaints only part: the
-        painter's system clip (device pixels: the region a view repaints, finer than
-        the exposed rectangle, its bounding box) where it meets the axis' ``bounds``
+        """What of the axis ``p`` repaints, when it repaints only part: the painter's
+        system clip (device pixels: the region a view repaints, finer than the
+        exposed rectangle, its bounding box) when it meets the axis' ``bounds``
         (translated by ``(dx, dy)`` to device pixels, a pixel more all round: the
         labels are clipped to the bounds rounded outwards) but does not hold all of
         them; an empty region when it misses them: none of the labels and tick spans,
@@ -770,15 +772,19 @@ class FastAxisItem(pg.AxisItem):
         label into pixels the clip then threw away); ``None`` for all of it, or no
         system clip."""
         clip = p.paintEngine().systemClip()
-        if clip.isEmpty():
+        x, y, w, h = bounds.x(), bounds.y(), bounds.width(), bounds.height()
+        reach = abs(x + dx) + abs(y + dy) + w + h  # (< _FAR: finite, within a QRect)
+        if clip.isEmpty() or not (w > 0 and h > 0 and reach < _FAR):
             return None
-        box = bounds.translated(dx, dy).toAlignedRect().adjusted(-1, -1, 1, 1)
+        # (bounds.translated(dx, dy).toAlignedRect().adjusted(-1, -1, 1, 1), in floats)
+        left, top = math.floor(x + dx) - 1, math.floor(y + dy) - 1
+        right, bottom = math.ceil(x + w + dx) + 1, math.ceil(y + h + dy) + 1
+        box = QtCore.QRect(left, top, right - left, bottom - top)
         if not clip.intersects(box):
             return QtGui.QRegion()
-        inside = QtGui.QRegion(box)
-        if inside.subtracted(clip).isEmpty():
+        if QtGui.QRegion(box).subtracted(clip).isEmpty():
             return None
-        return inside.intersected(clip)
+        return clip
 
     tick_placements = 0  # tick and label sets placed for a paint (tests)
 
