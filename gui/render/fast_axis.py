@@ -391,59 +391,6 @@ def _pen_key(pen: QtGui.QPen) -> tuple:
     return key
 
 
-class _LinePlacer:
-    """Places lines for :meth:`FastAxisItem._placed` at the device translation
-    ``(dx, dy)``: ``(pen, p1, p2)`` → ``(span, colour, None, None, None)`` when the
-    aliased cosmetic one-pixel solid line is axis-parallel (the device pixels it
-    covers, ``floor`` of both ends included, filled: the same pixels; not with a
-    flat cap, which leaves out the last pixel), else ``(None, None, pen, p1, p2)``."""
-
-    __slots__ = ("across", "color", "dx", "dy", "fast", "pen")
-
-    def __init__(self, dx: float, dy: float) -> None:
-        self.dx, self.dy = dx, dy
-        self.pen: QtGui.QPen | None = None
-        self.fast, self.color = False, QtGui.QColor()
-        # the last line's ends across its run and where its span lies there: the
-        # ticks of a level share them (one floor per tick then, not three)
-        self.across: tuple = (None, None, None, 0.0, 0)
-
-    def __call__(self, pen: QtGui.QPen, p1: QtCore.QPointF, p2: QtCore.QPointF) -> tuple:
-        if pen is not self.pen:
-            self.pen = pen
-            self.fast = (
-                pen.isCosmetic()
-                and pen.widthF() == 1.0
-                and pen.style() == _SOLID_LINE
-                and pen.brush().style() == _SOLID_BRUSH
-                and pen.capStyle() != _FLAT_CAP
-            )
-            self.color = pen.color()
-        x1, y1 = p1.toTuple()
-        x2, y2 = p2.toTuple()
-        if self.fast and math.isfinite(x1 + x2 + y1 + y2):
-            if y1 == y2 and x1 != x2:  # horizontal: the columns it covers, on a row
-                start, size = self._run(True, x1, x2)
-                row = math.floor(y1 + self.dy) - self.dy
-                return (QtCore.QRectF(start, row, size, 1), self.color, None, None, None)
-            if x1 == x2 and y1 != y2:  # vertical: the rows it covers, in a column
-                start, size = self._run(False, y1, y2)
-                col = math.floor(x1 + self.dx) - self.dx
-                return (QtCore.QRectF(col, start, 1, size), self.color, None, None, None)
-        return (None, None, pen, p1, p2)
-
-    def _run(self, horizontal: bool, a: float, b: float) -> tuple[float, int]:
-        """Where the device pixels from ``a`` to ``b`` (either order, both ends'
-        pixels included) start in item coordinates, and how many there are."""
-        kept = self.across
-        if kept[0] is horizontal and kept[1] == a and kept[2] == b:
-            return kept[3], kept[4]
-        shift = self.dx if horizontal else self.dy
-        first, last = math.floor(min(a, b) + shift), math.floor(max(a, b) + shift)
-        self.across = (horizontal, a, b, first - shift, last - first + 1)
-        return first - shift, last - first + 1
-
-
 class FastAxisItem(pg.AxisItem):
     """``AxisItem`` with the same output and a faster draw-spec generation and paint.
 
@@ -795,7 +742,9 @@ class FastAxisItem(pg.AxisItem):
         ``(dx, dy)``: the axis line and the ticks in order, each ``(span, colour, None,
         None, None)`` for an axis-parallel one-pixel line filled as the device pixels
         it covers (in item coordinates) or ``(None, None, pen, p1, p2)`` for a line the
-        pen strokes; the labels, each ``(rect, reach, flags, text)`` with ``reach`` the
+        pen strokes (an aliased cosmetic one-pixel solid line's span: the same pixels,
+        ``floor`` of both ends included; not with a flat cap, which leaves out the last
+        one); the labels, each ``(rect, reach, flags, text)`` with ``reach`` the
         rectangle its ink may cover. Kept for the specs and translation of the last
         paint: an axis that did not change is repainted with every change of the data
         beside it (a heatmap's, a curve plot's), without its ticks placed anew."""
@@ -810,9 +759,37 @@ class FastAxisItem(pg.AxisItem):
         ):
             return kept[5], kept[6], kept[7]
         FastAxisItem.tick_placements += 1
-        place = _LinePlacer(dx, dy)
-        line = place(*axis_spec)  # (a filled span: a tenth of stroking the line)
-        ticks = [place(pen, p1, p2) for pen, p1, p2 in tick_specs]
+        floor = math.floor
+        placed: list[tuple] = []
+        last_pen, fast, color = None, False, None
+        for pen, p1, p2 in (axis_spec, *tick_specs):  # (the line: a span, not stroked)
+            if pen is not last_pen:
+                last_pen = pen
+                fast = (
+                    pen.isCosmetic()
+                    and pen.widthF() == 1.0
+                    and pen.style() == _SOLID_LINE
+                    and pen.brush().style() == _SOLID_BRUSH
+                    and pen.capStyle() != _FLAT_CAP  # (which leaves out the last pixel)
+                )
+                color = pen.color()
+            x1, y1, x2, y2 = p1.x(), p1.y(), p2.x(), p2.y()
+            if fast and math.isfinite(x1 + x2 + y1 + y2):
+                if y1 == y2 and x1 != x2:
+                    # the device pixels the aliased line covers, back in item coordinates
+                    c1, c2 = floor(min(x1, x2) + dx), floor(max(x1, x2) + dx)
+                    row = floor(y1 + dy)
+                    span = QtCore.QRectF(c1 - dx, row - dy, c2 - c1 + 1, 1)
+                    placed.append((span, color, None, None, None))
+                    continue
+                if x1 == x2 and y1 != y2:
+                    r1, r2 = floor(min(y1, y2) + dy), floor(max(y1, y2) + dy)
+                    col = floor(x1 + dx)
+                    span = QtCore.QRectF(col - dx, r1 - dy, 1, r2 - r1 + 1)
+                    placed.append((span, color, None, None, None))
+                    continue
+            placed.append((None, None, pen, p1, p2))
+        line, ticks = placed[0], placed[1:]
         texts = []
         last_flags, as_int = None, 0
         for rect, flags, text in text_specs:
