@@ -204,13 +204,9 @@ def test_drop_close_matches_isclose():
         np.testing.assert_array_equal(drop_close(values, seen, atol), expected)
 
 
-def test_grid_pixels_equal_pyqtgraph(qtbot):
-    """The span-filled grid lines give the same pixels as Qt's aliased lines."""
-    win, plain, fast = _plot_pair(qtbot, grid=True, log=False)
-    win.resize(1000, 420)
-    for plot in (plain, fast):
-        plot.setRange(xRange=(0, 517), yRange=(-1.1, 1.1), padding=0)
-    QtCore.QCoreApplication.processEvents()
+def _assert_same_pixels(win, plain, fast) -> None:
+    """The two plots rendered from the scene on white give the same pixels (and draw
+    something)."""
     images = []
     for plot in (plain, fast):
         rect = plot.sceneBoundingRect().toAlignedRect()
@@ -219,11 +215,21 @@ def test_grid_pixels_equal_pyqtgraph(qtbot):
         painter = QtGui.QPainter(image)
         win.scene().render(painter, QtCore.QRectF(image.rect()), QtCore.QRectF(rect))
         painter.end()
-        images.append(image)
-    a, b = (pg.imageToArray(img, copy=True) for img in images)
+        images.append(pg.imageToArray(image, copy=True))
+    a, b = images
     assert a.shape == b.shape
     assert (a != 255).any()  # something was drawn
     np.testing.assert_array_equal(a, b)
+
+
+def test_grid_pixels_equal_pyqtgraph(qtbot):
+    """The span-filled grid lines give the same pixels as Qt's aliased lines."""
+    win, plain, fast = _plot_pair(qtbot, grid=True, log=False)
+    win.resize(1000, 420)
+    for plot in (plain, fast):
+        plot.setRange(xRange=(0, 517), yRange=(-1.1, 1.1), padding=0)
+    QtCore.QCoreApplication.processEvents()
+    _assert_same_pixels(win, plain, fast)
 
 
 @pytest.mark.parametrize("cap", ["FlatCap", "SquareCap", "RoundCap"])
@@ -241,18 +247,7 @@ def test_axis_lines_and_ticks_of_any_pen_equal_pyqtgraph(qtbot, cap, alpha):
         for name in AXES:
             plot.getAxis(name).setPen(pen)
     QtCore.QCoreApplication.processEvents()
-    images = []
-    for plot in (plain, fast):
-        rect = plot.sceneBoundingRect().toAlignedRect()
-        image = QtGui.QImage(rect.size(), QtGui.QImage.Format.Format_ARGB32_Premultiplied)
-        image.fill(QtGui.QColor("white"))
-        painter = QtGui.QPainter(image)
-        win.scene().render(painter, QtCore.QRectF(image.rect()), QtCore.QRectF(rect))
-        painter.end()
-        images.append(pg.imageToArray(image, copy=True))
-    a, b = images
-    assert a.shape == b.shape and (a != 255).any()
-    np.testing.assert_array_equal(a, b)
+    _assert_same_pixels(win, plain, fast)
 
 
 @FULL

@@ -16,6 +16,7 @@ from types import SimpleNamespace
 import numpy as np
 import pyqtgraph as pg
 import pytest
+from call_count import count_calls
 from PySide6 import QtCore, QtGui, QtWidgets
 from tiers import FULL, gate_cover
 
@@ -712,14 +713,7 @@ def test_a_title_wrapped_again_at_the_same_width_is_not_wrapped_anew(qapp, monke
 
     from gui.plotting import panel_plot
 
-    wraps = [0]
-    original = panel_plot.wrap_parts
-
-    def counted(*args: object) -> list:
-        wraps[0] += 1
-        return original(*args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(panel_plot, "wrap_parts", counted)
+    wraps = count_calls(monkeypatch, panel_plot, "wrap_parts")
     font = QtGui.QFont()
     font.setPointSizeF(13.0)
     title = "Pair 0, θ = 1: angle (m − n)·θ = (52 − 1)·1 = 51 rad → +42.1° (wrapped once)"

@@ -7,6 +7,7 @@ from dataclasses import replace
 import numpy as np
 import pyqtgraph as pg
 import pytest
+from call_count import count_calls
 from PySide6 import QtCore, QtGui
 
 from core.viewdata import Panel, Series
@@ -272,14 +273,7 @@ def test_index_ticks_are_built_once_per_count_and_coordinates(monkeypatch):
     caller's own; other coordinates of the same count, or another count, their own."""
     from gui.plotting import panel_plot
 
-    made = [0]
-    original = panel_plot.minus_signs
-
-    def counted(text: str) -> str:
-        made[0] += 1
-        return original(text)
-
-    monkeypatch.setattr(panel_plot, "minus_signs", counted)
+    made = count_calls(monkeypatch, panel_plot, "minus_signs")
     image = np.zeros((3, 4))
     base = Panel("h", "heatmap", "heatmap", "x", "y", image=image)
     shifted = replace(base, x_coords=np.arange(-7, -3) * 1.0, y_coords=np.arange(5, 8))

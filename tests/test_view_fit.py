@@ -6,6 +6,7 @@ window for the module; geometry only (offscreen), no timing."""
 from __future__ import annotations
 
 import pytest
+from call_count import count_calls
 from PySide6 import QtCore, QtGui, QtWidgets
 from tiers import FULL, gate_cover
 
@@ -461,14 +462,7 @@ def test_columns_for_the_needs_are_flowed_again_only_when_what_they_read_changed
 
     widget = show_view(studio, "alibi", (1920, 1080), 1.5, present=True)
     own = {p.key: (p.row, p.col, p.row_span, p.col_span) for p in widget.data.panels}
-    flows = [0]
-    original = view_widget.fits_columns
-
-    def counted(*args: object) -> bool:
-        flows[0] += 1
-        return original(*args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(view_widget, "fits_columns", counted)
+    flows = count_calls(monkeypatch, view_widget, "fits_columns")
     widget._needs_fit = (None, (1, 0.0))
     columns = widget._columns_now(own, widget.data.panels)
     assert columns == widget.columns > 1 and flows[0] >= 1
@@ -564,14 +558,7 @@ def test_a_draft_frame_counts_no_curve_points(studio, show_view, monkeypatch):
     from gui.plotting.panel_plot import PanelPlot
 
     widget = show_view(studio, "sinusoidal", (1600, 1000), 1.0)
-    counted = [0]
-    original = PanelPlot.curve_points
-
-    def counting(self: PanelPlot) -> int:
-        counted[0] += 1
-        return original(self)
-
-    monkeypatch.setattr(PanelPlot, "curve_points", counting)
+    counted = count_calls(monkeypatch, PanelPlot, "curve_points")
     try:
         widget._set_draft(True)
         assert counted[0] == 0
