@@ -356,6 +356,7 @@ def index_ticks(panel: Panel) -> tuple[list[tuple[float, str]] | None, ...]:
 
 
 _AXIS_TICKS: dict[tuple[int, object], tuple[tuple[float, str], ...] | None] = {}
+_AXIS_TICKS_MAX = 256  # (cleared when full)
 
 
 def _axis_ticks(coords: object, count: int) -> list[tuple[float, str]] | None:
@@ -368,7 +369,7 @@ def _axis_ticks(coords: object, count: int) -> list[tuple[float, str]] | None:
     if key in _AXIS_TICKS:
         found = _AXIS_TICKS[key]
         return None if found is None else list(found)
-    if len(_AXIS_TICKS) >= 256:
+    if len(_AXIS_TICKS) >= _AXIS_TICKS_MAX:
         _AXIS_TICKS.clear()
     values = np.arange(count, dtype=float) if array is None else array
     ticks: tuple[tuple[float, str], ...] | None = None

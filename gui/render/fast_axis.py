@@ -22,6 +22,7 @@ import weakref
 from bisect import bisect_left
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
+from typing import TypeVar
 
 import pyqtgraph as pg
 import shiboken6
@@ -339,21 +340,29 @@ def _frozen(value: object) -> object:
 
 
 KEYS_KEPT = 8  # fonts and pens whose keys are kept (the axes use a few)
+_V = TypeVar("_V", QtGui.QFont, QtGui.QPen)
+_K = TypeVar("_K")
 _FONT_KEYS: list[tuple[QtGui.QFont, str]] = []
 _PEN_KEYS: list[tuple[QtGui.QPen, tuple]] = []
 
 
-def font_key(font: QtGui.QFont) -> str:
-    """``font.key()``, kept for the last :data:`KEYS_KEPT` fonts: a font equal to one
-    of them (``==``, a copy of each is kept: a font changed in place is another) has
-    its key (``key()`` is ten times the comparison, four per axis and frame)."""
-    for known, key in _FONT_KEYS:
-        if known == font:
+def _kept_key(kept: list[tuple[_V, _K]], value: _V, make: Callable[[_V], _K]) -> _K:
+    """The key of ``value`` among the last :data:`KEYS_KEPT` in ``kept`` (a value
+    ``==`` to one kept has its key; a copy of each is kept: a value changed in place
+    is another), else ``make(value)`` kept for a copy of it, newest first."""
+    for known, key in kept:
+        if known == value:
             return key
-    key = font.key()
-    _FONT_KEYS.insert(0, (QtGui.QFont(font), key))
-    del _FONT_KEYS[KEYS_KEPT:]
+    key = make(value)
+    kept.insert(0, (type(value)(value), key))  # (a copy: Qt's copy constructor)
+    del kept[KEYS_KEPT:]
     return key
+
+
+def font_key(font: QtGui.QFont) -> str:
+    """``font.key()``, kept for the last :data:`KEYS_KEPT` fonts (:func:`_kept_key`:
+    ``key()`` is ten times the comparison, four per axis and frame)."""
+    return _kept_key(_FONT_KEYS, font, QtGui.QFont.key)
 
 
 # the picture and painter FastAxisItem measures its tick text with (_make_drawing)
@@ -373,11 +382,13 @@ def _pen_key(pen: QtGui.QPen) -> tuple:
     """What of ``pen`` the draw specs carry, as a hashable key; kept for the last
     :data:`KEYS_KEPT` pens as :func:`font_key` keeps fonts' (a pen ``==`` to a copy
     kept has all of these the same)."""
-    for known, key in _PEN_KEYS:
-        if known == pen:
-            return key
+    return _kept_key(_PEN_KEYS, pen, _made_pen_key)
+
+
+def _made_pen_key(pen: QtGui.QPen) -> tuple:
+    """:func:`_pen_key` worked out."""
     brush = pen.brush()
-    key = (
+    return (
         brush.color().rgba(),
         brush.style().value,
         pen.widthF(),
@@ -386,9 +397,6 @@ def _pen_key(pen: QtGui.QPen) -> tuple:
         pen.capStyle().value,
         pen.joinStyle().value,
     )
-    _PEN_KEYS.insert(0, (QtGui.QPen(pen), key))
-    del _PEN_KEYS[KEYS_KEPT:]
-    return key
 
 
 class FastAxisItem(pg.AxisItem):

@@ -1171,10 +1171,8 @@ class ViewWidget(QtWidgets.QWidget):
         digits = drag_digits(self.data, data) if data is not None else 0
         plots = tuple(self.plots.values())
         held = self._held
-        if held is not None and held[0] == plots:
-            if digits <= held[1]:
-                return
-            digits = max(digits, held[1])
+        if held is not None and held[0] == plots and digits <= held[1]:
+            return
         for plot in plots:
             plot.hold_title_lines = True
             plot.hold_range = True
