@@ -11,7 +11,7 @@ import math
 import re
 import reprlib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 _INT_TEXT = re.compile(r"[+-]?[0-9]+", re.ASCII)
@@ -76,6 +76,12 @@ class Param:
         Sliders map logarithmically (e.g. RoPE's base).
     max_items
         Longest allowed ``int_list`` / longest ``text``.
+    limit
+        For a number whose useful upper end depends on the other parameters (a query
+        position on ``seq_len``, a head on ``heads``): ``limit(values)`` gives that end.
+        Larger values stay valid (a scene or the CLI may set them); the view draws them at
+        the limit (:meth:`effective`), and the panel's slider, the stage's nudge keys and
+        sweeps stop there. ``None``: the range's maximum is the useful end.
     """
 
     name: str
@@ -90,6 +96,37 @@ class Param:
     log_scale: bool = False
     max_items: int = 64
     decimals: int = 4
+    limit: Callable[[Mapping[str, Any]], float] | None = field(default=None, compare=False)
+
+    def upper(self, values: Mapping[str, Any]) -> float:
+        """The useful upper end of this number for the other parameters in ``values``:
+        ``limit(values)`` kept within ``minimum..maximum`` (the maximum without a
+        ``limit``, or where ``values`` lack what it needs)."""
+        lo, hi = self.minimum, self.maximum
+        if lo is None or hi is None:
+            raise ValueError(f"{self.name} is not a number parameter with a range")
+        if self.limit is None:
+            return hi
+        try:
+            end = float(self.limit(values))
+        except (KeyError, TypeError, ValueError, ArithmeticError):
+            return hi
+        return min(max(end, lo), hi)
+
+    def effective(self, values: Mapping[str, Any]) -> Any:
+        """The value the view draws: ``values[name]`` clamped to :meth:`upper`."""
+        value = values[self.name]
+        end = self.upper(values)
+        if value <= end:
+            return value
+        return int(end) if self.kind == "int" else float(end)
+
+    def limited(self, values: Mapping[str, Any]) -> Param:
+        """This parameter with its maximum lowered to :meth:`upper` (itself without a
+        ``limit``): the range a slider or a nudge key offers for ``values``."""
+        if self.limit is None:
+            return self
+        return replace(self, maximum=self.upper(values))
 
     def range_text(self) -> str:
         """Describe the allowed values in a few words (for messages and listings)."""
@@ -142,6 +179,11 @@ class Param:
         if self.kind == "int_list":
             return ",".join(str(v) for v in value)
         return str(value)
+
+
+def last_position(values: Mapping[str, Any]) -> int:
+    """``seq_len − 1``, the last position: the :attr:`Param.limit` of a query position."""
+    return int(values["seq_len"]) - 1
 
 
 def _fmt(x: float | None) -> str:

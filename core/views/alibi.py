@@ -12,7 +12,7 @@ import numpy as np
 from core.alibi import alibi_attention_row, alibi_bias, alibi_slopes, key_index_bias_row
 from core.formula import plain_text
 from core.memory import check_allocation
-from core.params import Param, ParamModel
+from core.params import Param, ParamModel, last_position
 from core.toeplitz import even_step, offsets, toeplitz_view
 from core.viewdata import (
     ComputeContext,
@@ -63,6 +63,7 @@ MODEL = ParamModel(
             1,
             64,
             1,
+            limit=lambda v: v["heads"],
         ),
         Param(
             "query",
@@ -73,6 +74,7 @@ MODEL = ParamModel(
             0,
             65535,
             1,
+            limit=last_position,
         ),
     ),
 )
@@ -349,8 +351,8 @@ def course_panels(
 def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     """Display data of the ALiBi view; per-head heatmaps are sampled to fit the grid."""
     n, h, causal = params["seq_len"], params["heads"], params["causal"]
-    head = min(params["head"], h)
-    query = min(params["query"], n - 1)
+    head = MODEL["head"].effective(params)
+    query = MODEL["query"].effective(params)
     slopes, numbers = head_table(h)
     grid_cols = math.ceil(math.sqrt(h))
     grid_rows = math.ceil(h / grid_cols)

@@ -95,6 +95,7 @@ MODEL = ParamModel(
             0,
             511,
             1,
+            limit=rope_view.last_pair,
         ),
         Param(
             "hands",
@@ -208,7 +209,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     half = d_rot // 2
     inv, af = rope_view.frequencies(params)
     notes = [snapped] if snapped else []
-    pair = min(params["pair"], half - 1)
+    pair = MODEL["pair"].effective(params)
     if pair != params["pair"]:
         notes.append(f"pair {params['pair']} clamped to {pair} (d_rot/2 − 1 = {half - 1})")
     if af != 1.0:

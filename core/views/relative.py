@@ -10,7 +10,7 @@ import numpy as np
 
 from core.formula import plain_text
 from core.memory import check_allocation
-from core.params import Param, ParamModel
+from core.params import Param, ParamModel, last_position
 from core.relative import (
     TOY_WIDTH,
     deberta_log_bucket,
@@ -98,6 +98,7 @@ MODEL = ParamModel(
             0,
             4095,
             1,
+            limit=last_position,
         ),
         Param(
             "position_buckets",
@@ -200,7 +201,7 @@ def term_panels(params: Mapping[str, Any], ctx: ComputeContext) -> list[Panel]:
     (kept, their arrays read-only), computed once instead of on every frame (about
     half of the view's compute)."""
     n = params["seq_len"]
-    i = min(params["query"], n - 1)
+    i = MODEL["query"].effective(params)
     # n past i + TERM_REACH + 1 changes neither the keys nor the "near the query" titles
     reach_n = min(n, i + TERM_REACH + 2)
     nb, mp = params["position_buckets"], params["max_relative_positions"]

@@ -96,6 +96,7 @@ MODEL = ParamModel(
             0,
             511,
             1,
+            limit=lambda v: last_pair(v),  # (defined below)
         ),
         Param("m", "int", 5, "Query position m", "Position of the query.", 0, 1_000_000, 1),
         Param("n", "int", 9, "Key position n", "Position of the key.", 0, 1_000_000, 1),
@@ -275,6 +276,7 @@ MODEL = ParamModel(
             0,
             63,
             1,
+            limit=lambda v: v["grid_h"] - 1,
         ),
         Param(
             "patch_col",
@@ -285,6 +287,7 @@ MODEL = ParamModel(
             0,
             63,
             1,
+            limit=lambda v: v["grid_w"] - 1,
         ),
     ),
 )
@@ -415,6 +418,11 @@ def _scaling(params: Mapping[str, Any], kind: str) -> dict[str, Any] | None:
 def rotary_width(params: Mapping[str, Any]) -> tuple[int, str]:
     """``d_rot`` for ``params`` (snapped to an even width) and a note when snapped."""
     return snapped_rotary_width(params["head_dim"], params["partial_rotary_factor"])
+
+
+def last_pair(params: Mapping[str, Any]) -> int:
+    """The last rotation pair, ``d_rot/2 − 1`` (what a ``pair`` parameter is clamped to)."""
+    return rotary_width(params)[0] // 2 - 1
 
 
 def frequencies(params: Mapping[str, Any], kind: str | None = None) -> tuple[np.ndarray, float]:
@@ -570,7 +578,8 @@ def image_layout(params: Mapping[str, Any]) -> tuple[int, int, int, int, int]:
             f"2-D RoPE splits the pairs into rows and columns: 2·sum(mrope_section) = {d_img} "
             "must be divisible by 4"
         )
-    return gh, gw, min(params["patch_row"], gh - 1), min(params["patch_col"], gw - 1), d_img
+    row, col = MODEL["patch_row"].effective(params), MODEL["patch_col"].effective(params)
+    return gh, gw, row, col, d_img
 
 
 def image_angles(params: Mapping[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -898,7 +907,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     orig = params["original_max_position_embeddings"]
     notes = [snapped] if snapped else []
     about: dict[str, tuple[str, ...]] = {}  # the panels a note speaks of (a stage shows some)
-    pair = min(params["pair"], half - 1)
+    pair = MODEL["pair"].effective(params)
     if pair != params["pair"]:
         notes.append(f"pair {params['pair']} clamped to {pair} (d_rot/2 − 1 = {half - 1})")
     if d_rot < hd:

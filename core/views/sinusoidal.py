@@ -9,7 +9,7 @@ import numpy as np
 
 from core.formula import approx, number, plain_text
 from core.memory import check_allocation
-from core.params import Param, ParamModel
+from core.params import Param, ParamModel, last_position
 from core.sinusoidal import (
     score_terms,
     similarity_block_mean,
@@ -92,6 +92,7 @@ MODEL = ParamModel(
             0,
             65535,
             1,
+            limit=last_position,
         ),
         Param(
             "emb_std",
@@ -215,7 +216,7 @@ def sum_panels(params: Mapping[str, Any]) -> tuple[list[Panel], list[str]]:
     """The token + PE panel and the four-term score panel (row 2), and their notes."""
     n, d, base = params["seq_len"], params["d_model"], params["base"]
     sigma = params["emb_std"]
-    i = min(params["query"], n - 1)
+    i = MODEL["query"].effective(params)
     keys = key_window(n, d, i)
     terms, xi, pi = score_terms(i, keys, d, base, sigma)
     shown = min(d, DIM_WINDOW)

@@ -155,8 +155,8 @@ class ParamStrip(QtWidgets.QFrame):
 
     def show_values(self, values: dict[str, Any]) -> None:
         """Model → strip (signals blocked: no echo)."""
-        for name, row in self.rows.items():
-            row.show_value(values[name])
+        for row in self.rows.values():
+            row.show(values)
 
     def reflow(self, width: int) -> None:
         """Lay the cells out in as many columns as fit ``width`` (the strip's width; the
@@ -491,8 +491,9 @@ class StageControls(QtCore.QObject):
         if name is None:
             return False
         param = state.model[name]
-        old = state.values[name]
-        new = nudged_value(param, old, direction, large)
+        values = state.values
+        old = param.effective(values)  # a value beyond its limit is drawn at the limit
+        new = nudged_value(param.limited(values), old, direction, large)
         if new == old:
             return False
         accepted = state.set_param(name, new)

@@ -44,12 +44,6 @@ FRAME_SIZE = (1920, 1080)  # exported frames: slide size
 FrameWriter = Callable[..., Path]
 """``writer(view_id, params, path, width=, height=)``: draws one frame (the composition
 root installs :func:`gui.export.headless.export_view`)."""
-# Parameters whose useful upper end is given by another parameter of the same view.
-_CAPS = {
-    "query": lambda v: v.get("seq_len", 1) - 1,
-    "head": lambda v: v.get("heads"),
-    "pair": lambda v: v.get("head_dim", 2) // 2 - 1,
-}
 
 
 def sweepable(model: ParamModel) -> list[Param]:
@@ -70,22 +64,19 @@ def default_sweep_param(model: ParamModel) -> str | None:
 def sweep_values(param: Param, values: Mapping[str, Any]) -> list[Any]:
     """The values a sweep of ``param`` visits, starting at its current value.
 
-    Integers step by ``param.step`` (at most :data:`STEPS` steps, or up to a related
-    limit such as ``seq_len − 1`` for a query position); log-scale floats grow
+    Integers step by ``param.step`` (at most :data:`STEPS` steps, or up to the
+    parameter's :attr:`~core.params.Param.limit` such as ``seq_len − 1`` for a query
+    position); log-scale floats grow
     geometrically up to 1000× (or the maximum); other floats go linearly to the maximum.
     At the upper end the sweep starts over from the minimum.
     """
-    lo_limit, hi_limit = float(param.minimum), float(param.maximum)
-    cap = _CAPS.get(param.name)
-    capped = cap(values) if cap is not None else None
-    if capped is not None:
-        hi_limit = min(hi_limit, max(lo_limit, float(capped)))
+    lo_limit, hi_limit = float(param.minimum), float(param.upper(values))
     start = float(values[param.name])
     if start >= hi_limit:
         start = lo_limit
     if param.kind == "int":
         step = int(param.step or 1)
-        end = hi_limit if cap is not None else min(hi_limit, start + STEPS * step)
+        end = hi_limit if param.limit is not None else min(hi_limit, start + STEPS * step)
         return list(range(int(start), int(end) + 1, step)) or [int(start)]
     if param.log_scale and start > 0:
         end = min(hi_limit, start * 1000.0)

@@ -8,7 +8,7 @@ model → widget updates are applied with signals blocked, so there are no echo 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from PySide6 import QtCore, QtGui, QtWidgets
@@ -71,6 +71,7 @@ class ParamRow:
         self.state = state
         self._on_enter = on_enter  # Enter committed this field
         self._shown: Any = _NOTHING  # the value the widgets show (skip re-showing it)
+        self.upper = param.maximum  # the number's useful end for the other values now
         self.slider: QtWidgets.QSlider | None = None
         self.editor: QtWidgets.QWidget
         p = param
@@ -155,13 +156,17 @@ class ParamRow:
         return self.fscale.position(v)
 
     def _nudge(self, direction: int) -> None:
-        """Arrow keys on an integer slider: exactly one step of the value."""
-        p = self.param
-        self.state.set_param(p.name, step_value(p, self.state.values[p.name], direction))
+        """Arrow keys on an integer slider: exactly one step of the value (from the value
+        drawn, within the parameter's limit)."""
+        p, values = self.param, self.state.values
+        old = p.effective(values)
+        new = step_value(p.limited(values), old, direction)
+        if new != old:  # (at the limit, a stored value beyond it stays)
+            self.state.set_param(p.name, new)
 
     def _slider_moved(self, pos: int) -> None:
         value = self._slider_to_value(pos)
-        value = min(max(value, self.param.minimum), self.param.maximum)
+        value = min(max(value, self.param.minimum), self.upper)
         self.state.set_param(
             self.param.name, int(value) if self.param.kind == "int" else float(value)
         )
@@ -187,6 +192,37 @@ class ParamRow:
             self._on_enter()
 
     # ----------------------------------------------------------- model → view
+    def show(self, values: Mapping[str, Any]) -> None:
+        """Display this parameter's value in ``values`` (signals blocked). A number with a
+        :attr:`~core.params.Param.limit` shows the value the view draws, on a slider and a
+        spin box that end at the limit (a query position at ``seq_len − 1``)."""
+        p = self.param
+        if p.limit is None:
+            self.show_value(values[p.name])
+            return
+        self._set_upper(p.upper(values))
+        self.show_value(p.effective(values))
+
+    def _set_upper(self, upper: float) -> None:
+        """End the slider's and the spin box's range at ``upper`` (signals blocked)."""
+        if upper == self.upper or self.slider is None:
+            return
+        self.upper = upper
+        p, spin, lo = self.param, self.editor, self.param.minimum
+        assert isinstance(spin, (QtWidgets.QSpinBox, QtWidgets.QDoubleSpinBox)) and lo is not None
+        blockers = [QtCore.QSignalBlocker(w) for w in (spin, self.slider)]
+        try:
+            if isinstance(spin, QtWidgets.QSpinBox) and self.scale is not None:
+                self.scale = IntScale(int(lo), int(upper), int(p.step or 1))
+                self.slider.setRange(0, self.scale.last)
+                spin.setRange(int(lo), int(upper))
+            elif isinstance(spin, QtWidgets.QDoubleSpinBox):
+                spin.setRange(float(lo), float(upper))
+            self.fscale = FloatScale(float(lo), float(upper), p.log_scale, p.decimals)
+        finally:
+            del blockers
+        self._shown = _NOTHING  # the same value may sit at another position now
+
     def show_value(self, value: Any) -> None:
         """Display ``value`` without emitting change signals (nothing if already shown)."""
         if self._shown == value and type(self._shown) is type(value):
@@ -527,8 +563,8 @@ class ParamPanel(QtWidgets.QWidget):
 
     def show_values(self, values: dict[str, Any]) -> None:
         """Model → view: update every widget (signals blocked)."""
-        for name, row in self.rows.items():
-            row.show_value(values[name])
+        for row in self.rows.values():
+            row.show(values)
 
     def _browse(self, name: str) -> None:
         path, _ = QtWidgets.QFileDialog.getOpenFileName(
