@@ -16,15 +16,16 @@ from gui.plotting.plot_data import color_levels, display_image
 SHOT_DIR = os.environ.get("PE_STUDIO_SHOTS")
 
 
-def _new_value(param, current):
-    """A valid value different from ``current`` for a parameter."""
+def _new_value(param, current, values):
+    """A value different from ``current`` for a parameter that its widgets offer for the
+    other ``values`` (up to a limited parameter's end, e.g. seq_len − 1)."""
     if param.kind == "bool":
         return not current
     if param.kind == "choice":
         return next(c for c in param.choices if c != current)
     if param.kind == "int":
         step = int(param.step or 1)
-        return current + step if current + step <= param.maximum else current - step
+        return current + step if current + step <= param.upper(values) else current - step
     if param.kind == "float":
         up = current * 1.5 if param.log_scale else current + (param.step or 0.1)
         return up if up <= param.maximum else current / 2
@@ -160,7 +161,7 @@ def test_each_parameter_widget_to_model_and_back(shared, view_id):
         if param.kind in ("file", "text"):
             continue
         before = state.values[param.name]
-        value = _new_value(param, before)
+        value = _new_value(param, before, state.values)
         _edit_widget(panel, param.name, value)  # view → model
         after = state.values[param.name]
         assert after != before, f"{view_id}.{param.name}: widget edit did not reach the model"

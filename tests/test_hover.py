@@ -162,3 +162,28 @@ def test_a_readout_wider_than_the_stage_breaks_into_lines_inside_it(window):
         assert not label.contains(corner)  # beside the cursor, not over what it points at
         assert "\n" in plot.hover.label.text_item.text()  # broken, not shrunk to one line
         assert plot.hover.label.text_item.font().pointSizeF() == pytest.approx(32, abs=0.5)
+
+
+def test_a_series_of_several_lines_reads_their_range_never_nan(window):
+    """ALiBi's "all 8 heads" is one series of 8 lines broken by NaN: the readout said
+    "distance i − j = nan — all 8 heads (…): nan" wherever the cursor was (Xvfb, stage);
+    it reads the distance and the heads' range of bias there."""
+    from gui.plotting.panel_plot import nearest_values
+
+    window.set_view("alibi")
+    assert window.wait_idle(30)
+    plot = window.views["alibi"].plots["distance"]
+    vb = plot.plot.getViewBox()
+    heads = window.views["alibi"].data.params["heads"]
+    for x in (0.3, 5.0, 12.6):
+        text = plot.probe_text(vb.mapViewToScene(QtCore.QPointF(x, -1.0)))
+        assert text is not None and "nan" not in text, text
+        d = round(x)
+        assert text.startswith(f"distance i − j = {d} — all {heads} heads"), text
+        if d:  # from head 1's −0.5·d to head 8's −2^−8·d (data: as Python writes it)
+            assert f"): -{0.5 * d:.6g} … -{d / 256:.6g}," in text, text
+    xs = np.array([0.0, 1.0, np.nan, 0.0, 1.0])
+    assert nearest_values(xs, np.array([0.0, -2.0, np.nan, 0.0, -1.0]), 0.9) == (1.0, "-2 … -1")
+    assert nearest_values(xs, -xs, 0.1) == (0.0, "-0")
+    assert nearest_values(np.array([np.nan]), np.array([1.0]), 0.0) is None
+    assert nearest_values(np.array([1.0, 2.0]), np.array([np.nan, 3.0]), 0.9) == (1.0, "nan")

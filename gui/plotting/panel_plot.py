@@ -610,6 +610,27 @@ def _trail_runs(panel: Panel) -> list[int]:
 _BLANK_LINE = "<br>\u00a0"  # a title line kept through a drag (a space: a whole line's height)
 
 
+def nearest_values(xs: np.ndarray, ys: np.ndarray, x: float) -> tuple[float, str] | None:
+    """The curve's point nearest to ``x``: ``(its x, its y as text)``; ``None`` without a
+    finite x. A series of several lines (broken by NaN, e.g. "all 8 heads") has a point
+    at that x on each: the text is their range, ``"lo … hi"``, not one line's value (NaN
+    separators never count as nearest: the readout said "x = nan"). A point without a
+    value reads "nan" (a band over it says why)."""
+    xs, ys = np.asarray(xs, float), np.asarray(ys, float)
+    n = min(xs.size, ys.size)
+    ok = np.isfinite(xs[:n])
+    if not ok.any():
+        return None
+    xs, ys = xs[:n][ok], ys[:n][ok]
+    at = xs[int(np.argmin(np.abs(xs - x)))]
+    same = ys[xs == at]
+    same = same[np.isfinite(same)]
+    if not same.size:
+        return float(at), "nan"
+    lo, hi = float(same.min()), float(same.max())
+    return float(at), f"{lo:.6g}" if lo == hi else f"{lo:.6g} … {hi:.6g}"
+
+
 class PanelPlot(PanelExtras, CellDisplay):
     """One plot of a view: builds and refreshes pyqtgraph items for a :class:`Panel`."""
 
@@ -1636,16 +1657,14 @@ class PanelPlot(PanelExtras, CellDisplay):
             return None
         parts = []
         for s in panel.series[:6]:
-            xs = np.asarray(s.x, float)
-            if xs.size == 0:
-                continue
-            k = int(np.argmin(np.abs(xs - x)))
-            parts.append(f"{s.name}: {float(s.y[k]):.6g}")
-        xs = np.asarray(panel.series[0].x, float)
-        if xs.size == 0:
+            read = nearest_values(s.x, s.y, x)
+            if read is not None:
+                parts.append(f"{s.name}: {read[1]}")
+        first = nearest_values(panel.series[0].x, panel.series[0].y, x)
+        if first is None:
             return None
-        k = int(np.argmin(np.abs(xs - x)))
+        at = first[0]
         for band in panel.bands:  # a range without data says why, not "nan"
             if band.x0 <= x <= band.x1:
-                return f"{panel.x_label} = {xs[k]:.6g} — {band.label}"
-        return f"{panel.x_label} = {xs[k]:.6g} — " + ", ".join(parts)
+                return f"{panel.x_label} = {at:.6g} — {band.label}"
+        return f"{panel.x_label} = {at:.6g} — " + ", ".join(parts)  # (data: Python's "-")
