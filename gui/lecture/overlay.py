@@ -12,6 +12,10 @@ above the plots. One tool at a time:
 - **Rectangle zoom** (Z): drag a rectangle on a plot and that plot zooms to it (several
   drags zoom further); Z again or Esc puts every zoomed plot back as it was.
 
+**Show all data** (A) puts every plot of the view back to the framing it is drawn with,
+after a mouse drag panned it or the wheel or the zoom tool zoomed it (the parameters stay,
+unlike Ctrl+R).
+
 Esc puts the active tool away first (see :meth:`escape`).
 """
 
@@ -93,6 +97,18 @@ class StageOverlay(QtWidgets.QWidget):
             lambda: self.toggle("zoom"),
             "action-rect-zoom",
         )
+        add(menu, "Show all data (undo pan and zoom)", ["A"], self.show_all, "action-show-all")
+
+    def show_all(self) -> None:
+        """A: every plot of the current view back to the framing it is drawn with, after
+        a drag panned it or the wheel or the zoom tool zoomed it; parameters unchanged."""
+        if self.mode == "zoom":
+            self.set_mode("")
+        window = self.studio
+        widget = window.views.get(window.current_view)
+        if widget is not None:
+            widget.show_all_data()
+            window.show_status("All plots show all their data again", 3000)
 
     # ------------------------------------------------------------------ tools
     def set_mode(self, mode: str) -> None:

@@ -113,6 +113,7 @@ TABLE_FLOOR = 0.4  # of its full size a table's text shrinks to at most to fit t
 TABLE_PT_STEP = 0.05  # of its full size a table's text shrinks by per step
 TABLE_PAD_V, TABLE_PAD_H = 2, 8  # px around the text of a table's cell
 _NO_FILL = QtGui.QBrush(QtCore.Qt.BrushStyle.NoBrush)
+ARROWS_SPAN = 1.5  # an arrows panel shows ±this round the unit circle (aspect kept)
 
 
 class PanelExtras:
@@ -317,7 +318,7 @@ class PanelExtras:
             for item in (head, label):
                 self.plot.addItem(item)
             self.arrows += [line, head, label]
-        self.plot.setRange(xRange=(-1.5, 1.5), yRange=(-1.5, 1.5), padding=0)
+        self._frame("arrows")
 
     def _restyle_arrows(self, theme: Theme) -> None:
         """The arrows :meth:`_show_arrows` made, in ``theme``'s colours and sizes."""
@@ -332,7 +333,27 @@ class PanelExtras:
             label.setColor(color)
             label.setFont(theme.font(12, bold=True))
         # the range a new plot starts from (the view's aspect follows its new size)
-        self.plot.setRange(xRange=(-1.5, 1.5), yRange=(-1.5, 1.5), padding=0)
+        self._frame("arrows")
+
+    def _frame(self, kind: str) -> None:
+        """Set the fixed range a ``table`` (its page, 0..1) or an ``arrows`` panel
+        (:data:`ARROWS_SPAN` round the unit circle) is drawn in."""
+        if kind == "table":
+            self.plot.setRange(xRange=(0, 1), yRange=(0, 1), padding=0)
+        else:
+            span = (-ARROWS_SPAN, ARROWS_SPAN)
+            self.plot.setRange(xRange=span, yRange=span, padding=0)
+
+    def show_all_data(self) -> None:
+        """Undo a pan or a zoom (a mouse drag, the wheel): the framing this panel is
+        drawn with, all of its data (auto-range), a table's page or an arrows panel's
+        square round the unit circle. (Auto-ranging a table moved it to the bottom
+        right, cut off; an arrows panel, its circle off centre.)"""
+        kind = self.panel.kind if self.panel is not None else None
+        if kind in ("table", "arrows"):
+            self._frame(kind)
+        else:
+            self.plot.getViewBox().enableAutoRange()
 
     def table_height(self) -> float | None:
         """Pixels this plot needs to show its whole table (title row included) at the
@@ -377,7 +398,7 @@ class PanelExtras:
         self.table.setHtml(html)
         self.table.setTextWidth(max(100.0, self.plot.getViewBox().width() - 4))
         self.table.setPos(0, 1)
-        self.plot.setRange(xRange=(0, 1), yRange=(0, 1), padding=0)
+        self._frame("table")
         self.plot.showGrid(x=False, y=False)
 
     def fit_table(

@@ -711,6 +711,12 @@ class ViewWidget(QtWidgets.QWidget):
         """Whether the view is taller than its place (and scrolls)."""
         return self.scroll_area.verticalScrollBar().maximum() > 0
 
+    def show_all_data(self) -> None:
+        """Every plot back to the framing it is drawn with (undoes panning and zooming;
+        the parameters stay)."""
+        for plot in self.plots.values():
+            plot.show_all_data()
+
     def scroll_to_top(self) -> None:
         """Scroll back to the title (a new view or scene starts at the top)."""
         self.scroll_area.verticalScrollBar().setValue(0)

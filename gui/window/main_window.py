@@ -433,8 +433,7 @@ class MainWindow(QtWidgets.QMainWindow):
         """Ctrl+R: every parameter of the current view to its default, and every plot
         back to showing all of its data (undoes zooming and panning)."""
         self.current_state.reset()
-        for plot in self.views[self._current].plots.values():
-            plot.plot.getViewBox().enableAutoRange()
+        self.views[self._current].show_all_data()
 
     def _focus_stage(self, widget: ViewWidget) -> None:
         """After a view switch the keyboard goes to the stage, never to a field: the
