@@ -5,6 +5,17 @@ from __future__ import annotations
 from core.memory import MemoryBudgetError
 
 
+def unquoted(text: str) -> str:
+    """``text`` without one pair of quotes around all of it (``'…'`` or ``"…"``); a quote
+    that only ends it stays: stripping every quote at both ends cut the closing quote
+    off "pair: expected an integer, got 'abc'"."""
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        inner = text[1:-1]
+        if text[0] not in inner:
+            return inner
+    return text
+
+
 def user_message(exc: BaseException) -> str:
     """Describe ``exc`` in one line: expected errors verbatim, anything else summarised.
 
@@ -17,7 +28,7 @@ def user_message(exc: BaseException) -> str:
     elif isinstance(exc, OSError) and exc.filename is not None and exc.strerror:
         text = f"cannot write {exc.filename!r}: {exc.strerror}"
     elif isinstance(exc, (ValueError, MemoryBudgetError, OSError)):
-        text = str(exc).strip("'\"")
+        text = unquoted(str(exc))
     elif isinstance(exc, MemoryError):
         text = "out of memory; reduce the size"
     else:

@@ -498,3 +498,20 @@ def test_export_dialog(qtbot):
     options = dialog.options()
     assert (options.fmt, options.panel) == ("svg", "heatmap")
     assert options.export_kwargs()["scale"] is None
+
+
+def test_a_message_ending_in_a_quoted_value_keeps_its_closing_quote(capsys, tmp_path) -> None:
+    """Stripping every quote at both ends of a message cut the closing one off:
+    "error: pair: expected an integer, got 'abc" (CLI and window alike)."""
+    from core.errors import unquoted, user_message
+    from core.params import ParamError
+
+    out = str(tmp_path / "x.png")
+    code, _out, err = run(capsys, "export", "rope", "-o", out, "--param", "pair=abc")
+    assert code == 2 and err == "error: pair: expected an integer, got 'abc'\n"
+    code, _out, err = run(capsys, "export", "rope", "-o", out, "--panel", "nope")
+    assert code == 2 and err.startswith("error: no panel 'nope' in view 'rope'; panels: ")
+    assert user_message(ParamError("n", "got 'x'")) == "n: got 'x'"
+    assert user_message(KeyError("unknown 'x'")) == "unknown 'x'"
+    assert unquoted("'whole'") == "whole" and unquoted('"whole"') == "whole"
+    assert unquoted("'a' or 'b'") == "'a' or 'b'"  # the quotes are not one pair round it

@@ -239,8 +239,8 @@ def find_panel(view: ViewData, key: str) -> Panel:
     """The plot ``key`` of ``view``; ``ValueError`` naming the known keys otherwise."""
     try:
         return view.panel(key)
-    except KeyError as exc:
-        raise ValueError(str(exc).strip("'\"")) from None
+    except KeyError as exc:  # (its message, not str(): that adds quotes round it)
+        raise ValueError(str(exc.args[0]) if exc.args else f"no plot {key!r}") from None
 
 
 def panel_keys(spec: ViewSpec, params: Mapping[str, Any]) -> list[tuple[str, str]]:
