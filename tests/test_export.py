@@ -515,3 +515,36 @@ def test_a_message_ending_in_a_quoted_value_keeps_its_closing_quote(capsys, tmp_
     assert user_message(KeyError("unknown 'x'")) == "unknown 'x'"
     assert unquoted("'whole'") == "whole" and unquoted('"whole"') == "whole"
     assert unquoted("'a' or 'b'") == "'a' or 'b'"  # the quotes are not one pair round it
+
+
+@pytest.mark.parametrize("view_id", ["rope", "compare"])
+def test_a_small_view_export_is_the_default_layout_scaled_down(qapp, tmp_path, view_id) -> None:
+    """A whole view exported at 640 x 360 (a GIF for a web page, a thumbnail) is laid out
+    at 1280 x 720 and drawn scaled down: laid out at its size, RoPE's plots were squashed
+    under titles and legends lying over each other. One plot alone keeps its size."""
+    from PySide6 import QtCore
+
+    from gui.export.headless import ImageExport, compute_view, context_for_size
+    from gui.plotting.layout_check import layout_problems
+    from gui.render import snapshot
+
+    spec, size = get_view(view_id), (640, 360)
+    view = compute_view(view_id, spec.model.defaults(), context_for_size(*size))
+    export = ImageExport(spec, view, None, "png", size, size, False, None, None)
+    try:
+        snapshot.run_steps(export.steps())
+        assert export.widget.size() == QtCore.QSize(1280, 720)
+        assert (export.render.image.width(), export.render.image.height()) == size
+        assert layout_problems(export.widget) == []
+    finally:
+        export.close()
+    svg = tmp_path / "small.svg"
+    exporting.export_view(view_id, {}, svg, width=640, height=360)
+    head = svg.read_text(encoding="utf-8")[:400]
+    assert 'width="640" height="360" viewBox="0 0 1280 720"' in head
+    plot = view.panels[0]
+    alone = ImageExport(spec, view, plot, "png", (400, 400), (400, 400), False, None, None)
+    try:
+        assert alone.widget.size() == QtCore.QSize(400, 400)
+    finally:
+        alone.close()

@@ -26,7 +26,7 @@ from core.memory import check_allocation
 from core.schedule import EASES, frame_count, frame_durations_ms, round_half_up, schedule
 from core.viewdata import ViewSpec
 from core.views import compute_view, get_view
-from gui.export.headless import check_writable, context_for_size, export_ui_scale, pixel_size
+from gui.export.headless import check_writable, context_for_size, export_layout, pixel_size
 
 ANIMATION_FORMATS: tuple[str, ...] = ("gif", "webp", "mp4")
 SLIDE_WIDTH, SLIDE_HEIGHT = 1920, 1080
@@ -164,20 +164,26 @@ class FrameRenderer:
         from gui.render import snapshot
 
         view = compute_view(self.spec.view_id, values, self.context)
+        # a small frame: the layout of a larger one, drawn scaled down (export_layout)
+        ui_scale, size = export_layout(self.layout, self.pixels)
         previous = theme.current_theme()
-        theme.set_theme(ui_scale=export_ui_scale(*self.layout))  # plots take fonts from it
+        theme.set_theme(ui_scale=ui_scale)  # plots take fonts from it
         try:
             if self.widget is None:
                 self.widget = headless.build_widget(
                     self.spec, view, None, self.title, self.note, square_cells=self.square_cells
                 )
-                self.widget.resize(*self.layout)
+                self.widget.resize(*size)
             else:
                 self.widget.show_data(view)
                 self.widget.show_notes_line(self.note or "")  # as the first frame's
         finally:
             theme.set_theme(ui_scale=previous.ui_scale)  # the window's plots keep their look
-        image = snapshot.render_image(self.widget, width=self.pixels[0], height=self.pixels[1])
+        render = snapshot.ImageRender(
+            self.widget, width=self.pixels[0], height=self.pixels[1], keep_layout=True
+        )
+        snapshot.run_steps(render.steps())
+        image = render.image
         image = image.convertToFormat(image.Format.Format_RGBA8888)
         size = (image.width(), image.height())
         data = bytes(image.constBits())

@@ -30,6 +30,10 @@ IMAGE_FORMATS: tuple[str, ...] = ("png", "svg")
 DEFAULT_WIDTH, DEFAULT_HEIGHT = 1600, 1000
 MAX_SIDE = 32768  # pixels; larger requests are refused with a one-line message
 MAX_UI_SCALE = 3.0  # gui.theme's largest UI scale
+#: Smallest layout, as a share of the default size, a view is laid out at: a smaller
+#: image draws that layout scaled down (at 640 x 360 a view laid out at its size had
+#: squashed plots under titles and legends lying over each other).
+MIN_LAYOUT_FIT = 0.72  # 1152 x 720 at 16:9, 1280 x 800 at 16:10
 
 
 def export_format(path: str | os.PathLike[str]) -> str:
@@ -261,10 +265,16 @@ def export_ui_scale(width: int, height: int) -> float:
     return float(min(1.0, max(0.5, round(fit, 3))))
 
 
-def _zoomed_layout(
-    layout: tuple[int, int], pixels: tuple[int, int]
+def export_layout(
+    layout: tuple[int, int], pixels: tuple[int, int], *, whole: bool = True
 ) -> tuple[float, tuple[int, int]]:
     """``(theme UI scale, widget size)`` drawing a ``layout`` image at ``pixels``.
+
+    A ``whole`` view's layout smaller than :data:`MIN_LAYOUT_FIT` of the default size is
+    laid out that much larger (same aspect), at that size's UI scale, and drawn scaled
+    down to ``pixels``: a small image of a view is its default picture made smaller,
+    every title, axis and legend where it is at the default size. (One plot alone is
+    laid out at its size: 400 x 400 is a plot's size, not a small view.)
 
     A ``scale`` (pixels larger than the layout) goes into the theme's UI scale, which
     every font, line width and margin follows, and the widget is laid out at the pixel
@@ -276,6 +286,11 @@ def _zoomed_layout(
     """
     w, h = layout
     zoom = min(pixels[0] / w, pixels[1] / h)
+    fit = min(w / DEFAULT_WIDTH, h / DEFAULT_HEIGHT)
+    if whole and fit < MIN_LAYOUT_FIT and zoom <= 1.0:
+        k = MIN_LAYOUT_FIT / fit
+        w, h = max(1, round(w * k)), max(1, round(h * k))
+        return export_ui_scale(w, h), (w, h)
     wanted = export_ui_scale(w, h) * max(zoom, 1.0)
     ui_scale = min(wanted, MAX_UI_SCALE)
     ratio = wanted / ui_scale
@@ -341,7 +356,7 @@ class ImageExport:
             raise ValueError(f"not an image format: {fmt!r}")
         self.fmt = fmt
         self.kind = "PNG image" if fmt == "png" else "SVG image"
-        ui_scale, size = _zoomed_layout(layout, pixels)
+        ui_scale, size = export_layout(layout, pixels, whole=panel is None)
         previous = theme.current_theme()
         theme.set_theme(ui_scale=ui_scale)
         self.owned = widget is None
@@ -369,7 +384,11 @@ class ImageExport:
             )
         else:
             self.render = snapshot.SvgRender(
-                self.widget, size[0], size[1], title or (panel.title if panel else spec.title)
+                self.widget,
+                size[0],
+                size[1],
+                title or (panel.title if panel else spec.title),
+                shown=layout if size[0] > layout[0] else None,  # (laid out larger)
             )
 
     def steps(self) -> Generator[tuple[int, int], None, None]:
@@ -478,7 +497,7 @@ def build_widget_steps(
     from gui.render import snapshot
     from gui.widgets.view_widget import ViewWidget
 
-    ui_scale, size = _zoomed_layout(layout, pixels)
+    ui_scale, size = export_layout(layout, pixels)
 
     def themed(part: Callable[[], Any]) -> Any:
         previous = theme.current_theme()

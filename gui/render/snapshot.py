@@ -668,9 +668,13 @@ class SvgRender:
         width: int | None = None,
         height: int | None = None,
         title: str = "",
+        shown: tuple[int, int] | None = None,
     ) -> None:
         self.widget = widget
         _, self.size, _ = _plan(widget, width, height, None)
+        # the document's width and height (its drawing scaled to them): a small export
+        # laid out larger than it is shown (gui.export.headless.export_layout)
+        self.shown = QtCore.QSize(*shown) if shown is not None else self.size
         self.buffer = QtCore.QBuffer()
         self.buffer.open(QtCore.QIODevice.OpenModeFlag.WriteOnly)
         generator = QtSvg.QSvgGenerator(QtSvg.QSvgGenerator.SvgVersion.Svg11)
@@ -687,7 +691,7 @@ class SvgRender:
 
     def svg_bytes(self) -> bytes:
         """The finished document, made portable (:func:`portable_svg`), as UTF-8."""
-        size = self.size
+        size = self.shown
         text = bytes(self.buffer.data().data()).decode("utf-8")
         text = re.sub(
             r'<svg width="[^"]*" height="[^"]*"',  # Qt writes mm; use px as viewBox
