@@ -93,12 +93,13 @@ def test_upper_keeps_within_the_range_and_survives_missing_values() -> None:
     assert plain.upper({}) == 100 and plain.limited({}) is plain
 
 
-def test_panel_slider_and_field_follow_seq_len(qapp) -> None:
+def test_panel_slider_and_field_follow_seq_len(qtbot) -> None:
     state = ViewState(VIEWS["alibi"].model)
     panel = ParamPanel(state)
+    qtbot.addWidget(panel)
+    panel.show()
     row = panel.rows["query"]
     state.set_param("seq_len", 16, merge=False)
-    assert row.editor.maximum() == 15
     assert row.scale is not None and row.scale.value(row.slider.maximum()) == 15
     # a value beyond the limit (a scene, the CLI) shows as the value drawn
     state.set_param("query", 4897, merge=False)
@@ -111,13 +112,13 @@ def test_panel_slider_and_field_follow_seq_len(qapp) -> None:
     undo_depth = len(state._undo)
     state.set_param("seq_len", 512, merge=False)
     assert state.values["query"] == 15 and len(state._undo) == undo_depth + 1
-    assert row.editor.maximum() == 511 and row.scale.value(row.slider.maximum()) == 511
+    assert row.scale.value(row.slider.maximum()) == 511
     assert row.editor.value() == 15 and row.scale.value(row.slider.value()) == 15
     # a shorter one shortens it; the stored value stays and comes back with the length
     state.set_param("seq_len", 8, merge=False)
     assert row.editor.value() == 7 and state.values["query"] == 15
     state.undo()
-    assert row.editor.value() == 15 and row.editor.maximum() == 511
+    assert row.editor.value() == 15 and row.scale.value(row.slider.maximum()) == 511
     # the arrow keys step from the value drawn, within the limit
     state.set_param("seq_len", 8, merge=False)
     undo_depth = len(state._undo)
@@ -125,8 +126,18 @@ def test_panel_slider_and_field_follow_seq_len(qapp) -> None:
     assert state.values["query"] == 15 and len(state._undo) == undo_depth  # drawn at the end
     row.slider.nudged.emit(-1)
     assert state.values["query"] == 6
-    # parameters without a limit keep their whole range
-    assert panel.rows["seq_len"].editor.maximum() == 65536
+    # the field takes any value of the range (it refused the key leaving a shorter one:
+    # "20" typed became 2) and shows the one drawn
+    assert row.editor.maximum() == 65535
+    row.editor.setFocus()
+    row.editor.selectAll()
+    qtbot.keyClicks(row.editor, "20")
+    qtbot.keyClick(row.editor, Key.Key_Return)
+    assert state.values["query"] == 20 and row.editor.value() == 7  # (seq_len 8)
+    row.editor.selectAll()  # again, while the field shows 7 already
+    qtbot.keyClicks(row.editor, "30")
+    qtbot.keyClick(row.editor, Key.Key_Return)
+    assert state.values["query"] == 30 and row.editor.value() == 7
 
 
 def test_stage_nudge_steps_from_the_value_drawn(window, qtbot) -> None:
@@ -143,7 +154,8 @@ def test_stage_nudge_steps_from_the_value_drawn(window, qtbot) -> None:
     assert state.values["query"] == 14
     qtbot.keyClick(window.window(), Key.Key_P)
     strip_row = controls.strip.rows["query"]
-    assert strip_row.editor.maximum() == 15 and strip_row.editor.value() == 14
+    assert strip_row.scale.value(strip_row.slider.maximum()) == 15
+    assert strip_row.editor.value() == 14
 
 
 def test_sweeps_stop_at_the_limit() -> None:

@@ -194,33 +194,33 @@ class ParamRow:
     # ----------------------------------------------------------- model → view
     def show(self, values: Mapping[str, Any]) -> None:
         """Display this parameter's value in ``values`` (signals blocked). A number with a
-        :attr:`~core.params.Param.limit` shows the value the view draws, on a slider and a
-        spin box that end at the limit (a query position at ``seq_len − 1``)."""
+        :attr:`~core.params.Param.limit` shows the value the view draws, on a slider that
+        ends at the limit (a query position at ``seq_len − 1``)."""
         p = self.param
         if p.limit is None:
             self.show_value(values[p.name])
             return
         self._set_upper(p.upper(values))
-        self.show_value(p.effective(values))
+        drawn, spin = p.effective(values), self.editor
+        assert isinstance(spin, (QtWidgets.QSpinBox, QtWidgets.QDoubleSpinBox))  # (numbers)
+        if spin.value() != drawn:  # (typed beyond the limit: drawn the same)
+            self._shown = _NOTHING
+        self.show_value(drawn)
 
     def _set_upper(self, upper: float) -> None:
-        """End the slider's and the spin box's range at ``upper`` (signals blocked)."""
+        """End the slider's range at ``upper`` (signals blocked). The spin box keeps the
+        whole range: a spin box ending at 15 took "20" typed as 2 (it refuses the key
+        that leaves its range); 20 is taken, and shown as the 15 drawn."""
         if upper == self.upper or self.slider is None:
             return
         self.upper = upper
-        p, spin, lo = self.param, self.editor, self.param.minimum
-        assert isinstance(spin, (QtWidgets.QSpinBox, QtWidgets.QDoubleSpinBox)) and lo is not None
-        blockers = [QtCore.QSignalBlocker(w) for w in (spin, self.slider)]
-        try:
-            if isinstance(spin, QtWidgets.QSpinBox) and self.scale is not None:
+        p, lo = self.param, self.param.minimum
+        assert lo is not None  # (a number)
+        with QtCore.QSignalBlocker(self.slider):
+            if self.scale is not None:
                 self.scale = IntScale(int(lo), int(upper), int(p.step or 1))
                 self.slider.setRange(0, self.scale.last)
-                spin.setRange(int(lo), int(upper))
-            elif isinstance(spin, QtWidgets.QDoubleSpinBox):
-                spin.setRange(float(lo), float(upper))
             self.fscale = FloatScale(float(lo), float(upper), p.log_scale, p.decimals)
-        finally:
-            del blockers
         self._shown = _NOTHING  # the same value may sit at another position now
 
     def show_value(self, value: Any) -> None:
