@@ -11,8 +11,11 @@ from __future__ import annotations
 import pytest
 from PySide6 import QtGui
 
+from gui.render.cell_values import stage_value_pt
+
 CASES = {  # (window size, UI scale, presenting)
     "window-1600x1000-100": ((1600, 1000), 1.0, False),
+    "stage-1920x1080-150": ((1920, 1080), 1.5, True),
     "stage-1920x1080-200": ((1920, 1080), 2.0, True),
     "stage-1920x1080-300": ((1920, 1080), 3.0, True),
 }
@@ -62,3 +65,32 @@ def test_alibis_toy_grids_print_their_biases(studio, show_view, case):
     widget = show_view(studio, "alibi", size, scale, present)
     problems = {key: _printed(widget.plots[key]) for key in ("course", "real")}
     assert problems == {"course": [], "real": []}
+
+
+def test_alibis_toy_grids_print_at_the_stage_value_size(studio, show_view, case):
+    """On stage ALiBi's 8 x 8 toys print their values at two thirds of the size the UI
+    scale asks for or larger (:func:`stage_value_pt`: 12 pt at 150 %, 16 pt at 200 %),
+    their rows made as tall as that needs, unless the plot already takes the whole stage
+    below the view's heading (at 300 % the course toy's five title lines leave it the
+    least size's cells: the other test). Before, the stage gave them the least size's
+    room only: 26 px cells and 9 pt values (9 px digits) at 1920 x 1080 / 150 %, 34.7 px
+    cells and 12 pt at 200 %."""
+    size, scale, present = CASES[case]
+    if not present:
+        pytest.skip("the stage's value size is the stage's")
+    widget = show_view(studio, "alibi", size, scale, present)
+    problems = []
+    for key in ("course", "real"):
+        plot = widget.plots[key]
+        font = plot.cells.value_font()
+        want = stage_value_pt(plot.cells.font_pt)
+        if font is None:
+            problems.append(f"{key}: nothing printed")
+        elif font.pointSizeF() < want and plot.plot.height() < plot.stage_room - 1:
+            problems.append(
+                f"{key}: {font.pointSizeF()} pt < {want} pt in a {plot.plot.height():.0f} px plot"
+            )
+    assert problems == []
+    if scale < 3.0:  # (the sizes the stage has the room for at 1920 x 1080)
+        sizes = [widget.plots[k].cells.value_font().pointSizeF() for k in ("course", "real")]
+        assert min(sizes) >= stage_value_pt(widget.plots["course"].cells.font_pt), sizes

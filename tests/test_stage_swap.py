@@ -112,7 +112,11 @@ def _page_down_while_held(win, qtbot, monkeypatch, held, measure, after_frames=0
 @pytest.mark.parametrize(
     "views",
     gate_cover(
-        [("alibi", "relative"), ("sinusoidal", "learned")], keep=[("sinusoidal", "learned")]
+        # (ALiBi to Word order, not to Relative: with its rows grown for its toys' values
+        # at the stage's size, ALiBi's lower half fills 0.397 of the stage, Relative's
+        # 0.403; the fill no longer told them apart)
+        [("alibi", "permutation"), ("sinusoidal", "learned")],
+        keep=[("sinusoidal", "learned")],
     ),
 )
 def test_page_down_shows_the_previous_scene_until_the_new_one_is_drawn(

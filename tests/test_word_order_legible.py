@@ -12,7 +12,7 @@ import pytest
 from live_frames import held_drags
 from PySide6 import QtGui, QtWidgets
 
-from gui.render.cell_values import STAGE_VALUE_PT, least_pt
+from gui.render.cell_values import least_pt, stage_value_pt
 from gui.render.fast_axis import WORD_TICK_SCALES, FastAxisItem, hide_spare_axes, make_axes
 
 MATRICES = [f"weights_{s}_{tag}" for tag in ("none", "causal", "pe") for s in ("a", "b")]
@@ -105,7 +105,7 @@ def test_differences_print_their_values(studio, show_view, case):
             font = plot.cells.value_font()
             if font is None or font.pointSizeF() < least_pt(plot.cells.font_pt):
                 problems.append(f"{key}: values below the legible size")
-            elif CASES[case][2] and font.pointSizeF() < STAGE_VALUE_PT:
+            elif CASES[case][2] and font.pointSizeF() < stage_value_pt(12.0):  # 8 pt
                 problems.append(f"{key}: {font.pointSizeF()} pt on stage")
     assert problems == []
 

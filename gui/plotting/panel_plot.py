@@ -49,7 +49,7 @@ from gui.render.line_item import LineGroup, LineItem
 from gui.render.symbol_series import SymbolSeries
 from gui.render.tile_labels import TileLabels
 from gui.render.title_label import install_title_label
-from gui.render.view_box import PlotViewBox, padded_span
+from gui.render.view_box import PlotViewBox, padded_span, padding_share
 from gui.theme import Theme, current_theme
 
 pg.setConfigOptions(imageAxisOrder="row-major", antialias=True)
@@ -660,6 +660,10 @@ class PanelPlot(PanelExtras, CellDisplay):
         # the smallest legible plot without a legend (px; its view's grid sets it, 0:
         # none, e.g. an export's): a plot taller than that has room for its legend
         self.legible_height = 0.0
+        #: on stage, the height (px) the plot may take for a small grid's values at the
+        #: stage's value size (:meth:`word_room`; its view's grid sets it: the stage
+        #: below the view's heading); 0: not on stage, the least size's room only
+        self.stage_room = 0.0
         self.table: pg.TextItem | None = None
         self.grid: GridLines | None = None
         self.tile_labels: TileLabels | None = None
@@ -1361,8 +1365,8 @@ class PanelPlot(PanelExtras, CellDisplay):
         labels count the same at their smallest size (:func:`index_label_pitch`):
         Relative's square 12 × 12 grids at 1280 × 720, 100 %, windowed had 11 px rows
         and left out "10" (pyqtgraph labelled 0, 2, 4, 6, 8, 11). A small square grid's
-        cells as large as its values need to print at the smallest legible size
-        (:meth:`CellLayer.legible_cell`), with the view's padding as pyqtgraph pads it
+        cells as large as its values need to print at the smallest legible size (on
+        stage at the stage's value size where the stage has the room: :meth:`_stage_values`), with the view's padding as pyqtgraph pads it
         (:func:`padded_span`: 14 % at 200 px, not :data:`WORD_ROOM_PAD`)."""
         if self.panel is None:
             return 0.0
@@ -1398,8 +1402,25 @@ class PanelPlot(PanelExtras, CellDisplay):
         if beside <= 0:
             return 0.0
         rows = self.image.image.shape[0]
+        if values > 0 and self.stage_room > 0:
+            values = self._stage_values(values, rows, self.stage_room - beside)
         data = max(WORD_ROOM_PAD * rows * cell, padded_span(rows * values))
         return float(beside + data)
+
+    def _stage_values(self, least: float, rows: int, room: float) -> float:
+        """The cell (px) a small square grid of ``rows`` rows is given on stage: as large
+        as its values need at the stage's value size (:meth:`CellLayer.legible_cell`),
+        as long as its data stays within ``room`` px (:attr:`stage_room` less its title
+        and axes), and at least ``least`` (the least size's). ALiBi's 8 x 8 toys at
+        1920 x 1080 / 150 % had 26 px cells and printed 9 pt values (9 px digits); the
+        course grid at 1280 x 720 / 200 % must stay on the screen below the formula."""
+        assert self.cells is not None
+        wish = max(self.cells.legible_cell(stage=True))
+        if wish <= least:
+            return least
+        # the data span a view ``room`` px long shows with pyqtgraph's padding
+        fits = room / (1.0 + 2.0 * padding_share(room)) / rows if room > 0 else 0.0
+        return max(least, min(wish, fits))
 
     def _lane_word_room(self) -> float:
         """The plot height (px) at which a curves plot's word ticks on its left axis

@@ -29,10 +29,14 @@ from gui.render.view_box import ViewOverlay
 
 MAX_CELLS = 16  # grids up to 16 × 16 print their values
 MIN_PT = 6.0  # smaller value text is not drawn (unreadable; nor under half the wanted size)
-#: value text (pt) a grid's plot column is widened for on stage where the room allows
-#: (:meth:`gui.widgets.view_widget.ViewWidget._weigh_columns`): 6 pt is read from the
-#: first rows only (Word order's differences on stage at 1920 x 1080 / 100 %)
-STAGE_VALUE_PT = 8.0
+#: share of the value size the UI scale asks for (:attr:`CellLayer.font_pt`) that a small
+#: grid is given room for on stage, its plot column widened and its row made taller where
+#: the room allows (:meth:`gui.widgets.view_widget.ViewWidget._weigh_columns`,
+#: :meth:`gui.plotting.panel_plot.PanelPlot.word_room`): 8 pt at 100 % (6 pt is read from
+#: the first rows only: Word order's differences on stage at 1920 x 1080 / 100 %), 12 pt
+#: at 150 %. A fixed 8 pt was below the least size from 150 % on, and ALiBi's 8 x 8 toys
+#: printed at that least size there (9 pt: 9 px digits on 1920 x 1080)
+STAGE_VALUE_SHARE = 2.0 / 3.0
 MAX_RUNS = 4096  # more masked runs than this: the fill alone marks them (no hatching)
 MASKED_TEXT = "−∞"
 MAX_POLYGONS = 64  # staircases up to this many are built as a polygon each (pixel_path)
@@ -52,6 +56,12 @@ def least_pt(font_pt: float) -> float:
     and not under half the size the UI scale asks for (at 200 % the audience sits as
     far as the scale says: 12 pt there reads as 6 pt at 100 %)."""
     return max(MIN_PT, 0.5 * font_pt)
+
+
+def stage_value_pt(font_pt: float) -> float:
+    """The value text (pt) a small grid is given room for on stage where values are
+    asked at ``font_pt`` (:data:`STAGE_VALUE_SHARE` of it)."""
+    return STAGE_VALUE_SHARE * font_pt
 
 
 def value_fit(texts: Iterable[str], font: QtGui.QFont) -> tuple[float, float]:
@@ -517,23 +527,33 @@ class CellLayer(ViewOverlay):
         width, height = value_fit(self._distinct, base)
         scale = min(1.0, cw / max(width, 1.0), ch / max(height, 1.0))
         pt = math.floor(self.font_pt * scale * 2) / 2  # half points: few cached sizes
-        # a smaller font is not quite a scaled one (hinting): checked at the size chosen
+        # a smaller font is not quite a scaled one (hinting): checked at the size chosen,
+        # and a size larger than the scaled estimate where it fits too (as large as the
+        # cells allow: ALiBi's toys on stage at 200 % printed 15.5 pt where 16 fit)
         while pt >= least:
-            width, height = value_fit(self._distinct, self._font(pt))
-            if width <= cw and height <= ch:
+            if self._fits(pt, cw, ch):
+                while pt + 0.5 <= self.font_pt and self._fits(pt + 0.5, cw, ch):
+                    pt += 0.5
                 return self._font(pt)
             pt -= 0.5
         # too small to read: under 6 pt, or under half the size the UI scale asks for
         return None
 
-    def legible_cell(self) -> tuple[float, float]:
+    def _fits(self, pt: float, cw: float, ch: float) -> bool:
+        """Whether the values fit ``cw`` x ``ch`` px cells at ``pt``."""
+        width, height = value_fit(self._distinct, self._font(pt))
+        return width <= cw and height <= ch
+
+    def legible_cell(self, stage: bool = False) -> tuple[float, float]:
         """The smallest cell (width, height in px) in which the values print
-        (:func:`legible_cell`); ``(0, 0)`` when there are none to print."""
+        (:func:`legible_cell`), on ``stage`` at :func:`stage_value_pt` or more; ``(0, 0)``
+        when there are none to print."""
         if self._texts == [] or not self.texts:
             return 0.0, 0.0
-        key = (self._version, self.font_pt)
+        key = (self._version, self.font_pt, stage)
         if self._room is None or self._room[0] != key:
-            self._room = (key, legible_cell(self._distinct, self.font_pt))
+            at_least = stage_value_pt(self.font_pt) if stage else 0.0
+            self._room = (key, legible_cell(self._distinct, self.font_pt, at_least))
         return self._room[1]
 
     def cell_size(self) -> tuple[float, float]:

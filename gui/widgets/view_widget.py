@@ -19,10 +19,11 @@ from superqt.utils import qdebounced, qthrottled
 from core.formula import escape, minus_signs
 from core.viewdata import Panel, ViewData, ViewSpec
 from core.views import get_view
+from gui.plotting.cells import VALUE_PT
 from gui.plotting.layout_check import text_lines
 from gui.plotting.panel_plot import TICK_PT, PanelPlot, index_widths
 from gui.plotting.word_breaks import breakable, unbroken
-from gui.render.cell_values import STAGE_VALUE_PT
+from gui.render.cell_values import stage_value_pt
 from gui.render.fast_axis import (
     REFIT_ROUNDS,
     FastAxisItem,
@@ -602,10 +603,11 @@ class ViewWidget(QtWidgets.QWidget):
         stage at 1920 x 1080 / 200 % (its 3 x 3 matrices at 600 px and the differences
         at 838 px do not fit 1870 px; at 480 px they do) took two columns, each
         condition's differences two rows below its matrices."""
-        # on stage the columns are weighted for values at STAGE_VALUE_PT where the room
+        # on stage the columns are weighted for values at stage_value_pt where the room
         # allows (the column count is not: it asks only that they print)
         if self._presenting:
-            needs, self._weights = self._index_needs(panels, (0.0, STAGE_VALUE_PT))
+            value_pt = stage_value_pt(current_theme().font_pt(VALUE_PT))
+            needs, self._weights = self._index_needs(panels, (0.0, value_pt))
         else:
             (needs,) = self._index_needs(panels, (0.0,))
             self._weights = needs
@@ -671,7 +673,8 @@ class ViewWidget(QtWidgets.QWidget):
         differ (:func:`weighted_widths`, each column's minimum width): Word order's
         out_B - out_A grids (16 columns of values) beside two 3 x 3 grids that need
         only the smallest plot. On stage the needs are for values at
-        :data:`STAGE_VALUE_PT` or more: at 1920 x 1080 / 100 % equal columns gave the
+        :func:`~gui.render.cell_values.stage_value_pt` or more (8 pt at 100 %, 12 pt at
+        150 %): at 1920 x 1080 / 100 % equal columns gave the
         differences 18.9 px cells, 6 pt values (8 pt needs 23.6 px). Read from the plots shown where they are now (a focused
         plot alone: none). Equal columns (no minimum) otherwise, hidden, or in one
         column. ``cells``: :func:`grid_positions` of the canvas's grid; ``width``:
@@ -689,6 +692,11 @@ class ViewWidget(QtWidgets.QWidget):
                 inner, gap = self._grid_room(width)
                 room = inner - gap * (grid_columns(where) - 1)
                 widths = weighted_widths(where, self._weights, room, self._floor)
+                if widths is None and self._weights is not self._needs:
+                    # the stage's value size does not fit: the values at their least
+                    # size, as the columns were counted for (Word order at 1920 x 1080 /
+                    # 200 %: equal columns left its differences 21 px cells, no values)
+                    widths = weighted_widths(where, self._needs, room, self._floor)
         changed = False
         for c in range(layout.columnCount()):
             width = 0.0 if widths is None or c >= len(widths) else float(math.floor(widths[c]))
@@ -915,6 +923,11 @@ class ViewWidget(QtWidgets.QWidget):
             for plot in self.plots.values()
             if plot.plot.isVisible() or plot.plot.sizePolicy().retainSizeWhenHidden()
         ]
+        # on stage a small grid's row grows for its values at the stage's value size
+        # as far as the plot stays on the stage below the view's heading
+        stage_room = 0.0 if table_room is None else max(0.0, table_room - self.canvas.y())
+        for plot in shown:
+            plot.stage_room = stage_room
         spans: list[tuple[PanelPlot, int, int]] = []
         for plot in shown:
             where = positions.get(plot.plot)
