@@ -197,7 +197,7 @@ def test_rope_svg_has_no_non_scaling_strokes_and_whole_formula_line(rope_svg):
     base, exponent = runs[at], runs[at + 1 : at + 4]  # the runs after the base
     assert "".join(t.text for t in exponent) == "−2i/64"  # 10000^{−2i/64}
     for t in exponent:  # smaller, raised (SVG y grows downwards)
-        assert float(t.get("font-size")) < 0.8 * float(base.get("font-size"))
+        assert float(t.get("font-size")) < 0.9 * float(base.get("font-size"))
         assert float(t.get("y")) < float(base.get("y")) - 3
     assert {t.get("font-style") for t in runs if t.text in ("θ", "p", "m")} == {"italic"}
     assert {t.get("font-style") for t in runs if "rotates" in (t.text or "")} == {"normal"}
