@@ -910,3 +910,30 @@ def test_an_axis_whose_index_labels_changed_size_takes_a_new_axis_room(qtbot):
     _new_win, _new_plot, new_axis = index_plot(60)
     assert axis.tick_scale == new_axis.tick_scale == 1.0
     assert (axis.width(), axis.textWidth) == (new_axis.width(), new_axis.textWidth)
+
+
+def test_a_colour_bar_placed_a_rounding_error_off_a_pixel_stands_on_it(qapp):
+    """A colour bar given a place a floating-point error left of a whole pixel (the
+    plot's grid adds fractional column widths in an order that depends on how it got
+    there) stands on that pixel: ALiBi's re-styled at 1280 x 720 stood at
+    x = 777.9999999999999 where a new one stood at 778.0, its frame drawn a pixel left
+    of its colours. A real fraction (an axis 56.6 px wide) is kept."""
+    from gui.render.fast_axis import FastColorBarItem
+
+    def bar_at(*places: QtCore.QRectF) -> tuple[float, float, float, float]:
+        bar = FastColorBarItem(values=(0.0, 1.0), colorMap=pg.colormap.get("viridis"))
+        for place in places:  # (Qt ignores a place fuzzily equal to the one it has)
+            bar.setGeometry(place)
+        assert bar.pos().x() == bar.geometry().x()
+        return bar.geometry().getRect()
+
+    height = 300.44508973126227
+    whole = bar_at(QtCore.QRectF(778.0, 31.0, 72.0, height))
+    assert whole == (778.0, 31.0, 72.0, height)
+    moved = QtCore.QRectF(700.0, 31.0, 72.0, height)  # where it was before
+    assert bar_at(moved, QtCore.QRectF(777.9999999999999, 31.0, 72.0, height)) == whole
+    assert (
+        bar_at(moved, QtCore.QRectF(778.0000000000001, 30.999999999999996, 72.0, height)) == whole
+    )
+    # a real fraction (an axis 56.6 px wide beside it) is kept
+    assert bar_at(QtCore.QRectF(56.6, 31.0, 72.0, 300.0)) == (56.6, 31.0, 72.0, 300.0)

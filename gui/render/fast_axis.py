@@ -1348,3 +1348,35 @@ class FastColorBarItem(pg.ColorBarItem):
             self.axis.setWidth(VALUE_AXIS_WIDTH)
         self.axis.unlinkFromView()
         self.axis.setRange(self.values[0], self.values[1])
+
+    def setGeometry(self, *args: float | QtCore.QRectF) -> None:
+        """Take the place the plot's grid gives, each edge within floating-point error of
+        a whole pixel on that pixel (:func:`whole_pixels`). The grid adds up fractional
+        column widths (an axis 56.6 px wide) in an order that depends on how it got
+        there: ALiBi's colour bar re-styled at 1280 x 720 stood at x = 777.9999999999999
+        where a new one stands at 778.0, and its frame was drawn a pixel left of the
+        colours (1098 px of the view differed from the view built anew)."""
+        first = args[0]
+        if isinstance(first, QtCore.QRectF):
+            rect = QtCore.QRectF(first)
+        else:
+            x, y, w, h = (float(a) for a in args if not isinstance(a, QtCore.QRectF))
+            rect = QtCore.QRectF(x, y, w, h)
+        super().setGeometry(whole_pixels(rect))
+
+
+#: how far from a whole pixel a layout's edge is still taken as on it (floating-point
+#: error of sums of fractional widths; a real fraction is 0.01 px or more)
+PIXEL_EPSILON = 1e-6
+
+
+def whole_pixels(rect: QtCore.QRectF) -> QtCore.QRectF:
+    """``rect`` with each edge within :data:`PIXEL_EPSILON` of a whole pixel moved onto
+    it (the others as they are)."""
+
+    def snap(value: float) -> float:
+        near = round(value)
+        return float(near) if abs(value - near) < PIXEL_EPSILON else value
+
+    left, top = snap(rect.left()), snap(rect.top())
+    return QtCore.QRectF(left, top, snap(rect.right()) - left, snap(rect.bottom()) - top)
