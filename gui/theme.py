@@ -171,21 +171,28 @@ def stylesheet(theme: Theme) -> str:
 
 def _grown_sizes(theme: Theme) -> str:
     """Check boxes, radio buttons and scroll bars as large as the scaled text (the
-    style's 14 px, scaled), sliders as thick as their grown handle (Fusion's 15 px, the
-    dark sheet's 16 px handle, scaled); nothing at 100 % or less, where the style's own
-    sizes stay (a sheet's size rule also drops the style's margins around a check box).
+    style's 14 px, scaled), the light theme's sliders as thick as their grown handle
+    (Fusion's 15 px, scaled; the dark sheet sizes its own: :func:`_dark_controls`);
+    nothing at 100 % or less, where the style's own sizes stay (a sheet's size rule also
+    drops the style's margins around a check box).
     Their arrows, the slider's handle and groove, and the spin and combo boxes grow by
     :class:`ControlScaleStyle` (the dark sheet sizes its own)."""
     if theme.ui_scale <= 1.0:
         return ""
     size = theme.scaled(14)
-    indicator = "" if theme.name == "dark" else "QCheckBox::indicator, "  # (dark: its own)
-    slider = theme.scaled(16 if theme.name == "dark" else 15)
+    dark = theme.name == "dark"
+    indicator = "" if dark else "QCheckBox::indicator, "  # (dark: its own)
+    slider = theme.scaled(15)
+    sliders = (
+        ""
+        if dark
+        else f" QSlider:horizontal {{ min-height: {slider}px; }} "
+        f"QSlider:vertical {{ min-width: {slider}px; }}"
+    )
     return (
         f" {indicator}QRadioButton::indicator {{ width: {size}px; height: {size}px; }} "
-        f"QScrollBar:vertical {{ width: {size}px; }} QScrollBar:horizontal {{ height: {size}px; }} "
-        f"QSlider:horizontal {{ min-height: {slider}px; }} "
-        f"QSlider:vertical {{ min-width: {slider}px; }}"
+        f"QScrollBar:vertical {{ width: {size}px; }} QScrollBar:horizontal {{ height: {size}px; }}"
+        + sliders
     )
 
 
@@ -234,6 +241,10 @@ def _dark_controls(theme: Theme) -> str:
         f"border-radius: {s(2)}px; }} "
         f"QSlider::handle:horizontal {{ background: {fg}; border: {s(2)}px solid {hi}; "
         f"width: {s(12)}px; margin: -{s(6)}px 0; border-radius: {s(8)}px; }} "
+        # the slider as thick as that handle (16 px at 100 %, where the style's slider
+        # is 15 px: the ring's bottom row was cut off), vertical ones as wide
+        f"QSlider:horizontal {{ min-height: {s(16)}px; }} "
+        f"QSlider:vertical {{ min-width: {s(16)}px; }} "
         "QAbstractSpinBox::up-button, QAbstractSpinBox::down-button { "
         f"background: #2c3238; border-left: 1px solid {c}; width: {s(16)}px; }} "
         f"QAbstractSpinBox::up-arrow {{ image: url({_image_file('up', fg)}); width: {s(8)}px; }} "

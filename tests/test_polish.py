@@ -215,9 +215,19 @@ def test_controls_grow_with_the_ui_scale(window, name, scale):
     for key in ("indicator", "up", "down", "up arrow", "slider handle", "slider groove"):
         assert large[key][1] >= least * small[key][1], (key, small[key], large[key])
     assert large["scroll bar"][0] >= least * small["scroll bar"][0], (small, large)
-    # the slider as thick as its handle, which is not cut (at 100 % the dark handle
-    # overhangs it by 1 px, as it always did)
+    # the slider as thick as its handle, which is not cut
     assert large["slider"][1] >= large["slider handle"][1], (small, large)
+
+
+@pytest.mark.parametrize("name", ["light", "dark"])
+def test_a_slider_is_as_thick_as_its_handle_at_100_percent(window, name):
+    """At 100 % the slider's handle is drawn whole: the dark sheet's 16 x 16 px handle
+    (12 px and a 2 px ring) stood in Fusion's 15 px slider, the bottom row of its ring
+    cut off (``window`` installs the application's style)."""
+    sizes = _control_sizes(name, 1.0)
+    handle, slider = sizes["slider handle"], sizes["slider"]
+    assert handle[0] >= 15 and handle[1] >= 15, sizes
+    assert slider[1] >= handle[1], sizes
 
 
 def _indicator_pixels(check: QtWidgets.QCheckBox) -> np.ndarray:
