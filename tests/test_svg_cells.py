@@ -28,12 +28,13 @@ def _png_href(pixels: np.ndarray) -> str:
     return "data:image/png;base64," + bytes(buffer.data().toBase64()).decode("ascii")
 
 
-def _svg_with_image(pixels: np.ndarray, scale: float) -> ET.Element:
+def _svg_with_image(pixels: np.ndarray, scale: float, scale_y: float | None = None) -> ET.Element:
     h, w, _ = pixels.shape
+    sy = scale if scale_y is None else scale_y
     text = (
         '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"'
         ' width="400" height="400">'
-        f'<g transform="matrix({scale},0,0,{scale},10,20)">'
+        f'<g transform="matrix({scale},0,0,{sy},10,20)">'
         f'<image x="0" y="0" width="{w}" height="{h}" preserveAspectRatio="none"'
         f' xlink:href="{_png_href(pixels)}"/></g></svg>'
     )
@@ -68,6 +69,21 @@ def test_a_large_enlarged_heatmap_image_asks_for_nearest_neighbour_scaling(qapp)
     assert image.get("style").endswith("image-rendering:optimizeSpeed;image-rendering:pixelated")
     # an image drawn at its own resolution is left as Qt wrote it
     (plain,) = _svg_with_image(pixels, 1.0).iter(f"{NS}image")
+    assert plain.get("style") is None
+
+
+def test_an_image_enlarged_in_one_direction_only_asks_for_nearest_neighbour_scaling(qapp):
+    """The PE matrix at seq_len 200, d 16 (the deck's scene 5): 16 columns ~33 px wide,
+    200 rows under a pixel each. Its columns were left to the viewer's smoothing (no
+    nearest-neighbour style: only images enlarged in both directions got one), so in a
+    browser each column blurred into the next."""
+    rng = np.random.default_rng(1)
+    pixels = rng.integers(0, 256, (200, 16, 4), dtype=np.uint8)
+    pixels[..., 3] = 255
+    (image,) = _svg_with_image(pixels, 33.0, 0.85).iter(f"{NS}image")
+    assert image.get("style").endswith("image-rendering:optimizeSpeed;image-rendering:pixelated")
+    # shrunk in both directions: nothing to keep sharp, left as Qt wrote it
+    (plain,) = _svg_with_image(pixels, 0.9, 0.85).iter(f"{NS}image")
     assert plain.get("style") is None
 
 

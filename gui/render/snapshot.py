@@ -1058,8 +1058,8 @@ def _cell_rects(image: ET.Element, pixels: QtGui.QImage) -> ET.Element:
 def _crisp_cells(root: ET.Element) -> None:
     """Heatmaps drawn as Qt drew them, one sharp colour per cell, in any renderer.
 
-    Every enlarged ``<image>`` asks for nearest-neighbour scaling (Inkscape 1.2 and
-    browsers honour it); a small one (at most :data:`CELL_RECTS_MAX` cells) becomes
+    Every ``<image>`` enlarged in either direction asks for nearest-neighbour scaling
+    (Inkscape 1.2 and browsers honour it); a small one (at most :data:`CELL_RECTS_MAX` cells) becomes
     rects as well, since librsvg 2.54 ignores ``image-rendering`` and blurred the
     course grid's cells into each other."""
     parents = {child: parent for parent in root.iter() for child in parent}
@@ -1075,8 +1075,10 @@ def _crisp_cells(root: ET.Element) -> None:
             px_h = float(image.get("height", "0")) / pixels.height() * math.hypot(c, d)
         except ValueError:
             continue
-        if min(px_w, px_h) <= 1.0:
+        if max(px_w, px_h) <= 1.0:
             continue  # drawn at or below its own resolution: nothing to keep sharp
+        # enlarged in one direction is enough: the PE matrix at seq_len 200, d 16 has
+        # columns ~33 px wide over rows under a pixel, and its columns blurred
         image.set("image-rendering", "optimizeSpeed")
         style = image.get("style", "")
         image.set("style", f"{style.rstrip(';')};{_PIXELATED}" if style else _PIXELATED)
