@@ -112,6 +112,29 @@ def test_nudge_float_main_parameter_moves_one_slider_position(window, qtbot):
     assert nudged_value(param, param.minimum, -1) == param.minimum
 
 
+def test_nudge_of_a_wide_linear_float_is_its_field_step_not_a_slider_position(window, qtbot):
+    """The clock's main parameter, shift s (0..100000, step 0.1): → moved s by one
+    slider position, 100 positions (and m from 2 to 100), so the hands jumped ~100 rad
+    a key press; now → is one step of the field (0.1), Shift+→ ten (1 position)."""
+    shift = VIEWS["clock"].model["shift"]
+    assert nudged_value(shift, 0.0, 1) == 0.1
+    assert nudged_value(shift, 2.5, 1, True) == 3.5
+    assert nudged_value(shift, 2.5, -1) == 2.4
+    assert nudged_value(shift, 0.05, -1, True) == 0.0  # clamped
+    assert nudged_value(VIEWS["clock"].model["m"], 2.0, 1) == 2.1
+    # a float whose slider position is finer than its step keeps the slider's step
+    sigma = VIEWS["sinusoidal"].model["emb_std"]
+    assert 1.0 < nudged_value(sigma, 1.0, 1) < 1.01
+    _present(window, "clock")
+    state = window.states["clock"]
+    state.set_param("shift", 0.0, merge=False)
+    window.stage.setFocus()
+    qtbot.keyClick(window.stage, Key.Key_Right)
+    assert state.values["shift"] == 0.1
+    qtbot.keyClick(window.stage, Key.Key_Right, Mod.ShiftModifier)
+    assert state.values["shift"] == 1.1
+
+
 def test_arrows_step_the_deck_outside_presentation_and_clicker_keys_always(window, qtbot):
     deck = window.lecture.deck
     rope = VIEWS["rope"].model

@@ -123,15 +123,27 @@ class FloatScale:
         return int(round(min(max(t, 0.0), 1.0) * SLIDER_STEPS))
 
 
+def _coarser_than_field_step(param: Param, scale: FloatScale) -> float | None:
+    """``param``'s field step where one slider position of a linear float is coarser
+    than it, else ``None``: the clock's m, n and s (0..100000, step 0.1) have positions
+    100 apart, and a nudge of one position turned the hands ~100 rad a key press."""
+    step = float(param.step or 0.0)
+    if scale.log or step <= 0:
+        return None
+    position = (scale.maximum - scale.minimum) / SLIDER_STEPS
+    return step if position > step else None
+
+
 def step_value(param: Param, value: float, direction: int, *, page: bool = False) -> int | float:
     """``value`` of a number parameter moved one step in ``direction`` (±1), as its slider
     moves it, clamped to the parameter's range.
 
     A small step is what the slider's arrow keys do: one ``param.step`` for an integer,
     one slider position for a float (1/1000 of the range, of its logarithm for a log
-    parameter). A ``page`` step is what Page Up/Down do on the slider:
+    parameter), but no more than one ``param.step`` of a linear float (the field's own
+    arrow step). A ``page`` step is what Page Up/Down do on the slider:
     :data:`PAGE_POSITIONS` positions of the slider's scale (for a wide integer range
-    about 10 % of the value, see :class:`IntScale`).
+    about 10 % of the value, see :class:`IntScale`), or as many field steps.
     """
     lo, hi = param.minimum, param.maximum
     if lo is None or hi is None or param.kind not in ("int", "float"):
@@ -149,6 +161,9 @@ def step_value(param: Param, value: float, direction: int, *, page: bool = False
         return int(min(max(new, lo), hi))
     fscale = FloatScale(lo, hi, param.log_scale, param.decimals)
     n = PAGE_POSITIONS if page else 1
+    coarse = _coarser_than_field_step(param, fscale)
+    if coarse is not None:
+        return float(min(max(round(value + direction * n * coarse, param.decimals), lo), hi))
     pos = fscale.position(value)
     new = fscale.value(pos + direction * n)
     while (new - value) * direction <= 0 and 0 <= pos + direction * n <= SLIDER_STEPS:
