@@ -132,18 +132,23 @@ class FormulaError(ValueError):
     """Malformed markup (a view's bug: the message names the markup)."""
 
 
-def number(value: float) -> str:
-    """A parameter's value as a formula shows it: its shortest exact decimals, never an
-    exponent nor padding ("10000", "1000000" for CodeLlama's and Qwen2's rope_theta,
-    "500000", "0.5", "1234567.8912"), where ``f"{value:g}"`` wrote "1e+06" and
-    "1.23457e+06" (the latter not even the value). The parameter fields write the same
-    (:class:`gui.widgets.float_field.FloatField`).
+def number(value: float, decimals: int = 4) -> str:
+    """A parameter's value as a formula shows it: rounded to ``decimals`` (the fields'
+    four), then its shortest exact decimals, never an exponent nor padding ("10000",
+    "1000000" for CodeLlama's and Qwen2's rope_theta, "500000", "0.5", "1234567.8912"),
+    where ``f"{value:g}"`` wrote "1e+06" and "1.23457e+06" (the latter not even the
+    value). The parameter fields write the same
+    (:class:`gui.widgets.float_field.FloatField`); an animated value (a base swept
+    geometrically, 130700.93329390632 mid-sweep) reads as its field, "130700.9333".
 
     Examples
     --------
     >>> number(1e6), number(10000.0), number(0.5), number(1234567.8912), number(-0.0)
     ('1000000', '10000', '0.5', '1234567.8912', '0')
+    >>> number(130700.93329390632)
+    '130700.9333'
     """
+    value = round(float(value), decimals)
     if value == 0:
         return "0"
     text = repr(float(value))

@@ -367,6 +367,20 @@ def test_a_large_base_is_written_out_in_every_formula(base):
         assert "e+" not in data.formula, (view_id, data.formula)
 
 
+def test_an_animated_base_is_written_as_its_field_shows_it():
+    """Space on Sinusoidal sweeps the base geometrically: mid-sweep the formula line read
+    "ω_i = 130700.93329390632^{−2i/32}" (every digit of the float) while the field read
+    130700.9333; every formula now writes the field's four decimals."""
+    from core.formula import number
+
+    assert number(130700.93329390632) == "130700.9333"
+    base = 130700.93329390632
+    for view_id in [v for v in VIEW_IDS if "base" in get_view(v).model.names]:
+        assert get_view(view_id).model["base"].decimals == 4
+        data = _data(view_id, base=base)
+        assert "130700.9333" in data.formula and "130700.93329" not in data.formula, view_id
+
+
 def test_a_negative_value_gets_the_minus_sign_a_hyphen_stays():
     """RoPE clock's formula filled "m − n = -7" with an ASCII hyphen beside the views'
     own minus signs; names and words keep their hyphens."""
