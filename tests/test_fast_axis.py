@@ -937,3 +937,35 @@ def test_a_colour_bar_placed_a_rounding_error_off_a_pixel_stands_on_it(qapp):
     )
     # a real fraction (an axis 56.6 px wide beside it) is kept
     assert bar_at(QtCore.QRectF(56.6, 31.0, 72.0, 300.0)) == (56.6, 31.0, 72.0, 300.0)
+
+
+def _ink_centre(image: np.ndarray, rect: QtCore.QRect, across: int) -> float:
+    """The centre (px, in the image) of the dark ink inside ``rect`` of an RGB(A)
+    ``image`` (rows × columns), along axis ``across`` of the crop (1: columns, 0: rows)."""
+    crop = image[rect.top() : rect.bottom() + 1, rect.left() : rect.right() + 1, :3].min(axis=2)
+    inked = np.flatnonzero((crop < 110).any(axis=1 - across))
+    start = rect.left() if across == 1 else rect.top()
+    return start + (inked[0] + inked[-1] + 1) / 2
+
+
+def test_axis_titles_are_centred_on_their_axes_as_drawn(qtbot):
+    """A title's ink is centred on its axis: pyqtgraph writes a title without units as
+    ``"key j "`` (a space for the units), so the heatmaps' "key j" was drawn half a space
+    left of the axis' centre and "query i" half a space low (3.0 and 2.1 px in the
+    course grid at 1600 x 1000 / 100 %; 6.4 px at this 40 px title)."""
+    win, plot = _plain_plot(qtbot, (700, 600), _font(14))
+    win.setBackground("w")  # (dark ink on white: the ticks' grey is lighter than it)
+    style = {"font-size": "40px", "color": "#000000"}
+    plot.getAxis("bottom").setLabel("key j", **style)
+    plot.getAxis("left").setLabel("query i", **style)
+    _settle(win)
+    image = pg.imageToArray(win.grab().toImage(), copy=True, transpose=False)
+    for side, across in (("bottom", 1), ("left", 0)):
+        axis = plot.getAxis(side)
+        box = win.mapFromScene(axis.label.sceneBoundingRect()).boundingRect()
+        start, length = axis.title_span()
+        origin = axis.mapToScene(QtCore.QPointF(start, 0) if across else QtCore.QPointF(0, start))
+        corner = win.mapFromScene(origin)
+        centre = (corner.x() if across else corner.y()) + length / 2
+        assert _ink_centre(image, box, across) == pytest.approx(centre, abs=1.5), side
+        assert axis.label.toPlainText() in ("key j", "query i")  # no space for units
