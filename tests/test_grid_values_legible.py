@@ -94,3 +94,21 @@ def test_alibis_toy_grids_print_at_the_stage_value_size(studio, show_view, case)
     if scale < 3.0:  # (the sizes the stage has the room for at 1920 x 1080)
         sizes = [widget.plots[k].cells.value_font().pointSizeF() for k in ("course", "real")]
         assert min(sizes) >= stage_value_pt(widget.plots["course"].cells.font_pt), sizes
+
+
+def test_the_course_grid_on_a_small_stage_gets_a_wider_column(studio, show_view):
+    """On a 1500 x 900 stage at 100 % the course grid's column is widened for its values
+    at the stage's value size, and the bucket plot and DeBERTa's curves beside it give
+    up the width (curves in one row may differ; only grids stay alike). Before, equal
+    columns gave it 360 px of the 387 it needs: "-10" at 6.0 pt (7.0 now)."""
+    from gui.render.cell_values import least_pt
+
+    studio.set_view("relative")
+    studio.states["relative"].set_param("seq_len", 12)
+    widget = show_view(studio, "relative", (1500, 900), 1.0, True)
+    grid = widget.plots["grid"]
+    assert widget.columns == 4
+    assert grid.plot.width() >= widget._weights["grid"] > widget.plots["t5_curve"].plot.width()
+    assert grid.cells.value_font().pointSizeF() > least_pt(grid.cells.font_pt)
+    widget_curves = [widget.plots[k].plot.width() for k in ("deberta_terms", "deberta_buckets")]
+    assert min(widget_curves) >= 240  # the window's smallest plot at 100 %

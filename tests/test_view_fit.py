@@ -644,6 +644,35 @@ def test_columns_weighted_by_what_their_panels_need():
     assert weighted_widths(three, need, 3 * 638, 450) is None  # equal columns do
 
 
+def test_stage_weights_let_plots_beside_the_grids_go_to_the_windows_smallest():
+    """Relative on stage at 1920 x 1080 / 150 %: its grids need 540 + 421 + 467 px for
+    their values at 12 pt, beside the bucket plot at the stage's smallest plot (450 px)
+    that is 1878 px of 1851. Weighted with the plots that need no more than the floor
+    at the window's smallest plot (360 px) or more, they fit; DeBERTa's two curves
+    below (in the T5 grid's column and the bucket plot's) may differ in width, while
+    grids in one row stay alike (Word order's A and B)."""
+    where = _positions("relative")
+    need = {"grid": 540.0, "shaw": 421.0, "t5": 467.0}
+    grids = {"grid", "shaw", "t5"}
+    assert weighted_widths(where, need, 1851, 450) is None  # (as before: equal columns)
+    widths = weighted_widths(where, need, 1851, 450, least=360, alike=grids)
+    assert widths is not None
+    assert widths == [540.0, 422.0, 467.0, 422.0]  # Shaw's 421 is under the floor: shared
+    assert weighted_widths(where, need, 1851, 450, least=430, alike=grids) is None  # 422 < 430
+    assert (
+        weighted_widths(where, {**need, "shaw": 430.0}, 1851, 450, least=360, alike=grids) is None
+    )
+    # with room to spare the columns share it in proportion, as before
+    spare = weighted_widths(where, need, 2000, 450, least=360, alike=grids)
+    assert spare is not None and sum(spare) == pytest.approx(2000) and spare[0] > 540
+    # grids still stay alike: Word order in two columns (A's column holds differences)
+    perm = _positions("permutation")
+    diffs = {k: 638.0 for k in perm if k.startswith("diff_")}
+    matrices = {k for k in perm if k.startswith(("weights_", "diff_"))}
+    two = flow_grid(perm, 2)
+    assert weighted_widths(two, diffs, 1300, 450, least=360, alike=matrices) is None
+
+
 def test_rows_kept_whole_by_a_flow():
     """Word order in three columns keeps each condition's A | B | differences row (the
     layer plots beside them are a side column, moved below); in two columns the

@@ -15,7 +15,7 @@ grid drops to fewer columns (:func:`fits_columns`). Nothing here draws.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 Position = tuple[int, int, int, int]  # row, column, row span, column span
 
@@ -95,7 +95,13 @@ def keeps_rows(positions: Mapping[str, Position], columns: int) -> bool:
 
 
 def weighted_widths(
-    positions: Mapping[str, Position], need: Mapping[str, float], room: float, floor: float
+    positions: Mapping[str, Position],
+    need: Mapping[str, float],
+    room: float,
+    floor: float,
+    *,
+    least: float | None = None,
+    alike: Collection[str] | None = None,
 ) -> list[float] | None:
     """Widths (px) for the columns of a laid-out grid that share ``room`` px (gaps left
     out) in proportion to their needs (:func:`column_needs`, at least ``floor``), so
@@ -105,15 +111,32 @@ def weighted_widths(
     that need no more than ``floor`` would differ in width (A's and B's matrices in
     one row, the differences in another: the matrices stay alike). ``None`` too when
     equal columns give each its need (ALiBi's course grid beside three plots keeps
-    its equal column)."""
+    its equal column).
+
+    ``least``: where the needs do not fit with every other column at ``floor``, the
+    columns that need no more than the floor share what the others leave, each at
+    least ``least`` px (on stage, the window's smallest plot) and its own need, and the
+    others get their needs. ``alike``: the keys of the panels that must stay alike in a row (``None``:
+    all; curves beside each other may differ). Relative on stage at 1920 x 1080 /
+    150 %: its grids' 540 + 421 + 467 px beside the 450 px bucket plot did not fit
+    1851 px, and DeBERTa's two curves below (in the T5 grid's column and the bucket
+    plot's) had to stay alike: equal columns, the course grid width-bound at 9 pt."""
     needs = column_needs(positions, need, floor)
     total = sum(needs)
-    if len(needs) < 2 or total > room or max(needs) * len(needs) <= room:
+    if len(needs) < 2 or max(needs) * len(needs) <= room:
         return None
-    widths = [room * n / total for n in needs]
+    if total <= room:
+        widths = [room * n / total for n in needs]
+    else:
+        plain = [c for c, n in enumerate(needs) if n <= floor]
+        share = (room - sum(n for n in needs if n > floor)) / max(len(plain), 1)
+        own = column_needs(positions, need)  # (a grid needing less than the floor)
+        if least is None or not plain or share < max(least, *(own[c] for c in plain)):
+            return None
+        widths = [share if n <= floor else n for n in needs]
     rows: dict[int, list[float]] = {}
     for key, (row, col, rs, cs) in positions.items():
-        if cs == 1 and need.get(key, 0.0) <= floor:
+        if cs == 1 and need.get(key, 0.0) <= floor and (alike is None or key in alike):
             for r in range(row, row + rs):
                 rows.setdefault(r, []).append(widths[col])
     if any(max(w) - min(w) > 1.0 for w in rows.values()):

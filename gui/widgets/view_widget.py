@@ -691,12 +691,21 @@ class ViewWidget(QtWidgets.QWidget):
             if len(where) > 1:  # (one focused plot takes the whole grid)
                 inner, gap = self._grid_room(width)
                 room = inner - gap * (grid_columns(where) - 1)
-                widths = weighted_widths(where, self._weights, room, self._floor)
+                # on stage a plot beside the grids may go down to the window's
+                # smallest plot; only grids stay alike in a row (curves may differ)
+                plain = min_panel_size(current_theme().ui_scale)[0]
+                grids = {k for k, p in self.plots.items() if p.panel and p.panel.kind == "heatmap"}
+                least = plain if self._presenting else None
+                widths = weighted_widths(
+                    where, self._weights, room, self._floor, least=least, alike=grids
+                )
                 if widths is None and self._weights is not self._needs:
                     # the stage's value size does not fit: the values at their least
                     # size, as the columns were counted for (Word order at 1920 x 1080 /
                     # 200 %: equal columns left its differences 21 px cells, no values)
-                    widths = weighted_widths(where, self._needs, room, self._floor)
+                    widths = weighted_widths(
+                        where, self._needs, room, self._floor, least=least, alike=grids
+                    )
         changed = False
         for c in range(layout.columnCount()):
             width = 0.0 if widths is None or c >= len(widths) else float(math.floor(widths[c]))
