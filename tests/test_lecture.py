@@ -262,6 +262,31 @@ def test_close_deck_leaves_the_plain_views_and_their_undo_history(window, qtbot)
     assert deck.dock.isVisible() and _visible_plots(window) == ["score"]
 
 
+def _action(window, name: str) -> QtGui.QAction:
+    return next(a for a in window.actions() if a.objectName() == name)
+
+
+def test_a_scene_added_after_switching_view_is_titled_by_its_view(window, qtbot):
+    """Lecture ▸ Add current view as scene while a deck scene is shown: the new scene
+    gets its view's own title and no note (it used to copy the shown scene's title and
+    speaker note: an ALiBi scene titled and noted as the RoPE scene before it), the
+    fields then edit the new scene, and the scene before keeps its title and note."""
+    deck = window.lecture.deck
+    deck.set_deck(_deck(_scene("rope", "rope scene", m=5), _scene("sinusoidal", "waves")))
+    window.set_view("alibi")
+    _action(window, "action-add-scene").trigger()
+    assert [s.view_id for s in deck.scenes] == ["rope", "alibi", "sinusoidal"]
+    added = deck.scenes[1]
+    assert (added.title, added.note) == (VIEWS["alibi"].title, "")
+    assert (deck.scenes[0].title, deck.scenes[0].note) == ("rope scene", "note")
+    assert deck.index == 1 and deck.title_edit.text() == VIEWS["alibi"].title
+    assert deck.note_edit.toPlainText() == ""
+    assert "2/3" in window.views["alibi"].title.text()
+    deck.title_edit.setText("ALiBi slopes")
+    deck.title_edit.editingFinished.emit()
+    assert deck.scenes[1].title == "ALiBi slopes" and deck.scenes[0].title == "rope scene"
+
+
 def _visible_plots(window) -> list[str]:
     widget = window.views[window.current_view]
     assert window.wait_idle(60)

@@ -462,12 +462,31 @@ class DeckController(QtCore.QObject):
         return self.go(len(self.scenes) - 1)
 
     def add_current(self) -> None:
-        """Insert the current view as a scene after the current one."""
+        """Insert the current view as a scene after the current one.
+
+        With a deck scene shown, the title and note fields are that scene's, so the new
+        scene starts under its view's own title with no note (it used to copy both: an
+        ALiBi scene added after a RoPE scene was titled and noted as the RoPE one). With
+        none shown, the fields are the lecturer's for the new scene. The fields then show
+        the new scene, so editing them edits it.
+        """
+        scene = self.current_scene()
+        if 0 <= self.index < len(self.scenes):
+            scene = replace(scene, title=VIEWS[scene.view_id].title, note="")
         at = self.index + 1 if self.scenes else 0
-        self.scenes.insert(at, self.current_scene())
+        self.scenes.insert(at, scene)
         self.index = at
         self._fill_list()
+        self._show_fields(scene, at)
         self.show_dock()
+
+    def _show_fields(self, scene: Scene, index: int) -> None:
+        """The title and note fields and the view's heading for scene ``index``."""
+        with signals_blocked(self.title_edit), signals_blocked(self.note_edit):
+            self.title_edit.setText(scene.title)
+            self.note_edit.setPlainText(scene.note)
+        self._set_view_title(scene, index)
+        self._refresh_note()
 
     def replace_current(self) -> None:
         """Replace the current scene with the current view and parameters."""
