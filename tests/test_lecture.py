@@ -287,6 +287,34 @@ def test_a_scene_added_after_switching_view_is_titled_by_its_view(window, qtbot)
     assert deck.scenes[1].title == "ALiBi slopes" and deck.scenes[0].title == "rope scene"
 
 
+def test_removing_a_scene_shows_the_scene_now_in_its_place(window, qtbot):
+    """Lecture ▸ Remove scene: the scene after it is shown (view, parameters, title and
+    note fields), so Page Down goes on to the one after that (the removed scene stayed
+    on screen and Page Down skipped its successor); removing the last shows the one
+    before it; removing the only one leaves empty fields and the view's own title."""
+    deck = window.lecture.deck
+    deck.set_deck(
+        _deck(
+            _scene("rope", "a", m=5),
+            _scene("alibi", "b", query=3),
+            _scene("sinusoidal", "c", d_model=16),
+        )
+    )
+    remove = _action(window, "action-remove-scene")
+    remove.trigger()
+    assert [s.title for s in deck.scenes] == ["b", "c"] and deck.index == 0
+    assert window.current_view == "alibi" and window.states["alibi"].values["query"] == 3
+    assert deck.title_edit.text() == "b" and "1/2" in window.views["alibi"].title.text()
+    qtbot.keyClick(window, Key.Key_PageDown)
+    assert deck.index == 1 and window.current_view == "sinusoidal"
+    remove.trigger()  # the last: the one before it
+    assert deck.index == 0 and window.current_view == "alibi" and deck.title_edit.text() == "b"
+    remove.trigger()
+    assert not deck.scenes and deck.index == -1
+    assert not deck.title_edit.text() and not deck.note_edit.toPlainText()
+    assert window.views["alibi"].title.text() == VIEWS["alibi"].title
+
+
 def _visible_plots(window) -> list[str]:
     widget = window.views[window.current_view]
     assert window.wait_idle(60)

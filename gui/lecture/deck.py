@@ -500,11 +500,27 @@ class DeckController(QtCore.QObject):
             self.add_current()
 
     def remove_current(self) -> None:
-        """Remove the current scene from the deck."""
+        """Remove the current scene from the deck and show the one now in its place
+        (the last when it was the last). Before, the list moved on but the view, the
+        title and note fields and the heading kept the removed scene: Page Down then
+        skipped the scene after it, and Replace overwrote that scene unseen."""
         if 0 <= self.index < len(self.scenes):
             del self.scenes[self.index]
-            self.index = min(self.index, len(self.scenes) - 1)
+            at = min(self.index, len(self.scenes) - 1)
+            self.index = -1
             self._fill_list()
+            if at >= 0:
+                self.go(at)
+            else:
+                with signals_blocked(self.title_edit), signals_blocked(self.note_edit):
+                    self.title_edit.clear()
+                    self.note_edit.clear()
+                for vid in self._titled:  # (no scene left to title the view)
+                    widget = self.window.views.get(vid)
+                    if widget is not None:
+                        widget.clear_heading()
+                self._titled = set()
+                self._refresh_note()
 
     def _edited(self) -> None:
         if 0 <= self.index < len(self.scenes):
