@@ -106,6 +106,24 @@ def test_one_screen_note_strip_is_outside_the_plots(window, qtbot):
     assert not dock.isVisible()
 
 
+def test_one_screen_presenter_window_opens_large_enough_to_read(window, qtbot):
+    """Ctrl+Shift+V with one screen (to rehearse): the presenter window opens two thirds
+    of the screen wide and three quarters high, centred, not at its size hint (about
+    500 x 330 px in the corner under Xvfb at 1920 x 1080, titles and note cut off)."""
+    presenter = window.feature(Presenter)
+    window.lecture.deck.set_deck(DECK)
+    presenter.toggle_view()
+    try:
+        view = presenter.view
+        assert view is not None and view.isVisible()
+        avail = window.screen().availableGeometry()
+        assert view.width() >= avail.width() * 0.6 and view.height() >= avail.height() * 0.7
+        assert avail.contains(view.frameGeometry())
+        assert abs(view.frameGeometry().center().x() - avail.center().x()) <= 2
+    finally:
+        presenter.close_view()
+
+
 def test_presenter_window_follows_the_deck_and_edits_parameters(window, qtbot):
     presenter = window.feature(Presenter)
     lecture = window.lecture

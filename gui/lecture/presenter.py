@@ -293,6 +293,7 @@ class Presenter(QtCore.QObject):
         self.display = display
         self.deck = deck
         self.view: PresenterWindow | None = None
+        self._sized = False  # (the one-screen window was given its first size)
         self.plan: ScreenPlan | None = None
         self.note_dock = NoteDock(window.qt)
         self.started = time.monotonic()
@@ -424,6 +425,8 @@ class Presenter(QtCore.QObject):
         if app is not None:
             app.removeEventFilter(self)  # at most once
             app.installEventFilter(self)  # the fields' keys, while the window is open
+        if screen is None and not self._sized:
+            self._size_alone(view)
         view.show()
         if screen is not None:
             view.setGeometry(screen.availableGeometry())
@@ -432,6 +435,22 @@ class Presenter(QtCore.QObject):
         self._update_timer()
         self.tick.start()
         return view
+
+    def _size_alone(self, view: PresenterWindow) -> None:
+        """Ctrl+Shift+V with one screen, the first time: two thirds of the window's
+        screen wide and three quarters high, centred on it. It opened at its size hint,
+        about 500 x 330 px in the corner of a 1920 x 1080 screen, its titles and note cut
+        to a few words. Later openings keep the size and place the lecturer gave it."""
+        screen = self.window.qt.screen()
+        if screen is None:
+            return
+        avail = screen.availableGeometry()
+        size = QtCore.QSize(avail.width() * 2 // 3, avail.height() * 3 // 4)
+        view.resize(size.expandedTo(view.minimumSizeHint()).boundedTo(avail.size()))
+        frame = view.frameGeometry()
+        frame.moveCenter(avail.center())
+        view.move(frame.topLeft())
+        self._sized = True
 
     def close_view(self) -> None:
         """Hide the presenter window."""
