@@ -180,6 +180,19 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("case", gate_cover(cases, keep=gate), scope="module")
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _unsaved_deck_never_asks():  # type: ignore[no-untyped-def]
+    """No modal Save / Discard / Cancel box in the tests: a window closed (or a deck
+    opened or closed) with unsaved deck changes discards them. A test of the question
+    replaces ``gui.lecture.deck.ask_unsaved`` with its own answers."""
+    import gui.lecture.deck as deck_module
+
+    asked = deck_module.ask_unsaved
+    deck_module.ask_unsaved = lambda parent, text: "discard"
+    yield
+    deck_module.ask_unsaved = asked
+
+
 @pytest.fixture(autouse=True)
 def _restore_theme():
     """Give every test the theme it started with (a test that changes the theme, the UI

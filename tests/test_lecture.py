@@ -315,6 +315,53 @@ def test_removing_a_scene_shows_the_scene_now_in_its_place(window, qtbot):
     assert window.views["alibi"].title.text() == VIEWS["alibi"].title
 
 
+def test_unsaved_deck_changes_are_asked_about_before_they_are_lost(
+    window, qtbot, tmp_path, monkeypatch
+):
+    """A deck with scenes added, removed or renamed is not thrown away unasked:
+    quitting, opening another deck and closing it ask Save / Discard / Cancel. Cancel
+    keeps the window open and the deck as edited; Save writes the deck (to the file
+    asked for) and goes on; Discard goes on. Stepping or saving leaves nothing to ask."""
+    import gui.lecture.deck as deck_module
+
+    asked: list[str] = []
+    answers: list[str] = []
+
+    def ask(parent, text):
+        asked.append(text)
+        return answers.pop(0)
+
+    monkeypatch.setattr(deck_module, "ask_unsaved", ask)
+    deck = window.lecture.deck
+    lecture = _deck(_scene("rope", "a", m=5), _scene("alibi", "b", query=3))
+    deck.set_deck(lecture)
+    deck.step(1)
+    assert not deck.modified and deck.close_deck() and not asked  # nothing to lose
+    deck.set_deck(lecture)
+    window.set_view("sinusoidal")
+    _action(window, "action-add-scene").trigger()
+    assert deck.modified and len(deck.scenes) == 3
+    answers.append("cancel")
+    window.close()  # quitting
+    assert window.isVisible() and len(asked) == 1 and "unsaved changes" in asked[0]
+    answers.append("cancel")
+    assert not deck.open_deck(shipped_decks()[0]) and len(deck.scenes) == 3
+    answers.append("cancel")
+    assert not deck.close_deck() and len(deck.scenes) == 3 and deck.modified
+    saved = tmp_path / "edited.json"
+    monkeypatch.setattr(deck, "ask_path", lambda: str(saved))
+    answers.append("save")
+    assert deck.close_deck() and not deck.scenes
+    assert [s.view_id for s in load_deck(saved).scenes] == ["rope", "sinusoidal", "alibi"]
+    deck.set_deck(lecture)
+    deck.title_edit.setText("renamed")
+    deck.title_edit.editingFinished.emit()
+    assert deck.modified
+    answers.append("discard")
+    assert deck.open_deck(saved) and len(deck.scenes) == 3 and not deck.modified
+    assert len(asked) == 5 and not answers
+
+
 def _visible_plots(window) -> list[str]:
     widget = window.views[window.current_view]
     assert window.wait_idle(60)

@@ -92,6 +92,7 @@ class Lecture(QtCore.QObject):
         self.ignored_settings: list[str] = []
         self.display = window.add_feature(DisplayController(window))
         self.deck = window.add_feature(DeckController(window))
+        self.deck.ask_path = lambda: self._ask(True, "Save deck", DECK_FILTER)
         # the Animation box right below the scene list, in sight without scrolling the
         # dock (at 1280 x 720, 150 % it began at the dock's bottom edge, below the
         # title and speaker-note fields, which are for preparing the deck)

@@ -45,6 +45,23 @@ SCENE_FILTER = "PE Studio scenes (*.pe-scene.json *.json);;All files (*)"
 DECK_FILTER = "PE Studio decks (*.pe-deck.json *.json);;All files (*)"
 
 
+def ask_unsaved(parent: QtWidgets.QWidget, text: str) -> str:
+    """Ask Save / Discard / Cancel about a deck with unsaved changes: ``"save"``,
+    ``"discard"`` or ``"cancel"`` (Esc or closing the box). The tests replace it."""
+    buttons = QtWidgets.QMessageBox.StandardButton
+    box = QtWidgets.QMessageBox(
+        QtWidgets.QMessageBox.Icon.Warning,
+        "Unsaved deck",
+        text,
+        buttons.Save | buttons.Discard | buttons.Cancel,
+        parent,
+    )
+    box.setDefaultButton(buttons.Save)
+    box.exec()
+    answer = box.standardButton(box.clickedButton())
+    return {buttons.Save: "save", buttons.Discard: "discard"}.get(answer, "cancel")
+
+
 def shipped_decks() -> list[Path]:
     """The example decks in ``resources/decks`` (sorted)."""
     folder = resource_path("decks")
@@ -62,6 +79,12 @@ class DeckController(QtCore.QObject):
         Index of the scene shown last, -1 when none.
     last_error
         The last one-line problem (for tests and the status bar).
+    modified
+        Whether the deck has changes not saved to a file (scenes added, replaced or
+        removed, a title or note edited): quitting, opening another deck or closing it
+        asks first (Save / Discard / Cancel).
+    ask_path
+        Asks the file a deck is saved to from that question ("" when cancelled).
     steppers
         Asked in turn by :meth:`step` before it changes scenes (``stepper(delta)``); one
         that returns ``True`` took the step (a revealing scene shows its next panel).
@@ -93,6 +116,8 @@ class DeckController(QtCore.QObject):
         self.index = -1
         self.path: Path | None = None
         self.last_error = ""
+        self.modified = False
+        self.ask_path: Callable[[], str] = lambda: ""
         self.steppers: list[Callable[[int], bool]] = []
         self._titled: set[str] = set()
         self._short: bool | None = None  # the column was too low for both docks
@@ -109,6 +134,7 @@ class DeckController(QtCore.QObject):
         side = self._side()
         if side is not None:
             side.installEventFilter(self)  # (its own events: resizes, few others)
+        window.qt.installEventFilter(self)  # (its close: unsaved changes)
 
     # ------------------------------------------------------------------ dock
     def _build_dock(self) -> None:
@@ -228,8 +254,30 @@ class DeckController(QtCore.QObject):
         return True
 
     # ------------------------------------------------------------------ decks
+    def keep_or_discard(self, doing: str) -> bool:
+        """Whether ``doing`` may go on: no unsaved changes, or the lecturer saved them
+        (to a file asked for) or discarded them. Before, quitting, Ctrl+L, Open deck and
+        Close deck threw away added, removed and renamed scenes without a word."""
+        if not self.modified:
+            return True
+        name = self.title or "Untitled deck"
+        answer = ask_unsaved(
+            self.window.qt,
+            f"The deck \u201c{name}\u201d has unsaved changes. Save them before {doing}?",
+        )
+        if answer == "discard":
+            return True
+        if answer == "save":
+            path = self.ask_path()
+            return bool(path) and self.save_deck(path)
+        return False
+
     def open_deck(self, path: str | Path) -> bool:
-        """Load a deck file and show its first scene; on any problem nothing changes."""
+        """Load a deck file and show its first scene; on any problem nothing changes.
+        Unsaved changes to the deck shown are saved or discarded first, or kept (then
+        nothing is opened)."""
+        if not self.keep_or_discard("opening another deck"):
+            return False
         try:
             deck = load_deck(path)
         except SceneError as exc:
@@ -240,7 +288,7 @@ class DeckController(QtCore.QObject):
     def set_deck(self, deck: Deck, path: Path | None = None) -> None:
         """Show ``deck`` in the dock and go to its first scene."""
         self.title, self.scenes, self.path = deck.title, list(deck.scenes), path
-        self.index = -1
+        self.index, self.modified = -1, False
         self._fill_list()
         self.show_dock()
         self.go(0)
@@ -267,9 +315,11 @@ class DeckController(QtCore.QObject):
         if not self.loaded:
             self.window.show_status("No deck loaded", 3000)
             return False
+        if not self.keep_or_discard("closing it"):
+            return False
         name = self.path.name if self.path is not None else (self.title or "the scene")
         self.title, self.scenes, self.index, self.path = "", [], -1, None
-        self.last_error = ""
+        self.last_error, self.modified = "", False
         with signals_blocked(self.title_edit), signals_blocked(self.note_edit):
             self.title_edit.clear()
             self.note_edit.clear()
@@ -397,6 +447,11 @@ class DeckController(QtCore.QObject):
             side.setWindowTitle(title)
 
     def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:
+        if obj is self.window.qt:
+            if event.type() == QtCore.QEvent.Type.Close and not self.keep_or_discard("quitting"):
+                event.ignore()
+                return True
+            return False
         if event.type() == QtCore.QEvent.Type.Resize:  # (the side dock's)
             self._arrange_timer.start()
         return False
@@ -412,7 +467,7 @@ class DeckController(QtCore.QObject):
             save_deck(Deck(self.title or "Lecture", tuple(scenes)), path)
         except (SceneError, OSError) as exc:
             return self._fail(Path(path).name, str(exc))
-        self.path = Path(path)
+        self.path, self.modified = Path(path), False
         self.window.show_status(f"Saved deck {Path(path).name}", 5000)
         return True
 
@@ -475,7 +530,7 @@ class DeckController(QtCore.QObject):
             scene = replace(scene, title=VIEWS[scene.view_id].title, note="")
         at = self.index + 1 if self.scenes else 0
         self.scenes.insert(at, scene)
-        self.index = at
+        self.index, self.modified = at, True
         self._fill_list()
         self._show_fields(scene, at)
         self.show_dock()
@@ -495,6 +550,7 @@ class DeckController(QtCore.QObject):
             if old.view_id == new.view_id:  # the same view keeps its staging
                 new = replace(new, panels=old.panels, reveal=old.reveal, highlight=old.highlight)
             self.scenes[self.index] = new
+            self.modified = True
             self._fill_list()
         else:
             self.add_current()
@@ -506,6 +562,7 @@ class DeckController(QtCore.QObject):
         skipped the scene after it, and Replace overwrote that scene unseen."""
         if 0 <= self.index < len(self.scenes):
             del self.scenes[self.index]
+            self.modified = True
             at = min(self.index, len(self.scenes) - 1)
             self.index = -1
             self._fill_list()
@@ -529,6 +586,7 @@ class DeckController(QtCore.QObject):
                 title=self.title_edit.text().strip(),
                 note=self.note_edit.toPlainText().strip(),
             )
+            self.modified |= scene != self.scenes[self.index]
             self.scenes[self.index] = scene
             item = self.list.item(self.index)
             if item is not None:
