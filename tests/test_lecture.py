@@ -362,6 +362,34 @@ def test_unsaved_deck_changes_are_asked_about_before_they_are_lost(
     assert len(asked) == 5 and not answers
 
 
+def test_move_scene_earlier_and_later_reorders_the_deck(window, qtbot):
+    """Lecture ▸ Move scene earlier / later (Ctrl+Shift+Up / Down) reorders the deck: the
+    scene moves with its title, note and parameters, stays the current one, the list
+    and the heading number follow, nothing moves past either end, and the deck counts
+    as changed (saving it writes the new order)."""
+    deck = window.lecture.deck
+    deck.set_deck(
+        _deck(_scene("rope", "a", m=5), _scene("alibi", "b", query=3), _scene("relative", "c"))
+    )
+    ctrl_shift = (
+        QtCore.Qt.KeyboardModifier.ControlModifier | QtCore.Qt.KeyboardModifier.ShiftModifier
+    )
+    qtbot.keyClick(window, Key.Key_Down, ctrl_shift)
+    assert [s.title for s in deck.scenes] == ["b", "a", "c"] and deck.index == 1
+    assert deck.modified and deck.list.currentRow() == 1
+    assert deck.list.item(1).text() == "2. a" and deck.list.item(0).text() == "1. b"
+    assert "2/3" in window.views["rope"].title.text()
+    qtbot.keyClick(window, Key.Key_Down, ctrl_shift)
+    qtbot.keyClick(window, Key.Key_Down, ctrl_shift)  # already the last
+    assert [s.title for s in deck.scenes] == ["b", "c", "a"] and deck.index == 2
+    qtbot.keyClick(window, Key.Key_PageUp)
+    assert deck.index == 1 and window.current_view == "relative"
+    qtbot.keyClick(window, Key.Key_Up, ctrl_shift)
+    qtbot.keyClick(window, Key.Key_Up, ctrl_shift)  # already the first
+    assert [s.title for s in deck.scenes] == ["c", "b", "a"] and deck.index == 0
+    assert deck.scenes[2].params["m"] == 5
+
+
 def _visible_plots(window) -> list[str]:
     widget = window.views[window.current_view]
     assert window.wait_idle(60)

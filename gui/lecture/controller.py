@@ -222,6 +222,20 @@ class Lecture(QtCore.QObject):
         )
         self._add(
             lec,
+            "Move scene earlier",
+            ["Ctrl+Shift+Up"],
+            lambda: deck.move_current(-1),
+            "action-move-scene-earlier",
+        )
+        self._add(
+            lec,
+            "Move scene later",
+            ["Ctrl+Shift+Down"],
+            lambda: deck.move_current(1),
+            "action-move-scene-later",
+        )
+        self._add(
+            lec,
             "Show / hide deck panel",
             ["Ctrl+Shift+D", "Ctrl+Alt+D"],
             deck.toggle_dock,

@@ -579,6 +579,20 @@ class DeckController(QtCore.QObject):
                 self._titled = set()
                 self._refresh_note()
 
+    def move_current(self, delta: int) -> bool:
+        """Move the current scene one place earlier (``-1``) or later (``+1``) in the
+        deck; it stays the current scene (there was no way to reorder a deck but to
+        remove scenes and add them again). ``False`` at either end or without a deck."""
+        to = self.index + delta
+        if not (0 <= self.index < len(self.scenes) and 0 <= to < len(self.scenes)):
+            return False
+        scenes = self.scenes
+        scenes[self.index], scenes[to] = scenes[to], scenes[self.index]
+        self.index, self.modified = to, True
+        self._fill_list()
+        self._set_view_title(scenes[to], to)
+        return True
+
     def _edited(self) -> None:
         if 0 <= self.index < len(self.scenes):
             scene = replace(
