@@ -390,6 +390,31 @@ def test_move_scene_earlier_and_later_reorders_the_deck(window, qtbot):
     assert deck.scenes[2].params["m"] == 5
 
 
+def test_save_deck_starts_at_the_decks_file_never_over_a_shipped_one(window, tmp_path, monkeypatch):
+    """File ▸ Save deck… starts at the deck's own file; for the shipped lecture it
+    starts at a file named after the deck's title in the home folder (it started in the
+    working folder with no name, where a lecturer could save over the shipped deck)."""
+    starts: list[str] = []
+
+    def dialog(parent, title, start, filt):
+        starts.append(start)
+        return "", ""
+
+    monkeypatch.setattr(QtWidgets.QFileDialog, "getSaveFileName", dialog)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    save = _action(window, "action-save-deck")
+    deck = window.lecture.deck
+    shipped = next(p for p in shipped_decks() if "lecture" in p.name)
+    assert deck.open_deck(shipped)
+    save.trigger()
+    assert starts[-1] == str(tmp_path / "positional-encoding-the-course-lecture.pe-deck.json")
+    mine = tmp_path / "mine.json"
+    save_deck(_deck(_scene("rope", "a", m=5)), mine)
+    assert deck.open_deck(mine)
+    save.trigger()
+    assert starts[-1] == str(mine)
+
+
 def _visible_plots(window) -> list[str]:
     widget = window.views[window.current_view]
     assert window.wait_idle(60)

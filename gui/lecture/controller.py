@@ -92,7 +92,9 @@ class Lecture(QtCore.QObject):
         self.ignored_settings: list[str] = []
         self.display = window.add_feature(DisplayController(window))
         self.deck = window.add_feature(DeckController(window))
-        self.deck.ask_path = lambda: self._ask(True, "Save deck", DECK_FILTER)
+        self.deck.ask_path = lambda: self._ask(
+            True, "Save deck", DECK_FILTER, self.deck.suggested_path()
+        )
         # the Animation box right below the scene list, in sight without scrolling the
         # dock (at 1280 x 720, 150 % it began at the dock's bottom edge, below the
         # title and speaker-note fields, which are for preparing the deck)
@@ -357,11 +359,11 @@ class Lecture(QtCore.QObject):
         )
 
     # ------------------------------------------------------------------ dialogs
-    def _ask(self, save: bool, title: str, filt: str) -> str:
+    def _ask(self, save: bool, title: str, filt: str, start: str = "") -> str:
         dialog = (
             QtWidgets.QFileDialog.getSaveFileName if save else QtWidgets.QFileDialog.getOpenFileName
         )
-        path, _ = dialog(self.window.qt, title, "", filt)
+        path, _ = dialog(self.window.qt, title, start, filt)
         return path
 
     def open_scene_dialog(self) -> None:
@@ -377,7 +379,7 @@ class Lecture(QtCore.QObject):
             self.deck.open_deck(path)
 
     def save_deck_dialog(self) -> None:
-        if path := self._ask(True, "Save deck", DECK_FILTER):
+        if path := self._ask(True, "Save deck", DECK_FILTER, self.deck.suggested_path()):
             self.deck.save_deck(path)
 
     def escape(self) -> None:

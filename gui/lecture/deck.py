@@ -12,6 +12,7 @@ current view's banner.
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -470,6 +471,16 @@ class DeckController(QtCore.QObject):
         self.path, self.modified = Path(path), False
         self.window.show_status(f"Saved deck {Path(path).name}", 5000)
         return True
+
+    def suggested_path(self) -> str:
+        """Where Save deck… starts: the deck's own file, or for a shipped deck or a new
+        one a file named after its title in the home folder (it started in the working
+        folder with no name; a shipped deck must not be saved over)."""
+        shipped = resource_path("decks").resolve()
+        if self.path is not None and self.path.resolve().parent != shipped:
+            return str(self.path)
+        stem = re.sub(r"[^\w]+", "-", (self.title or "lecture").lower()).strip("-")
+        return str(Path.home() / f"{stem or 'lecture'}.pe-deck.json")
 
     def _fill_list(self) -> None:
         with signals_blocked(self.list):
