@@ -75,6 +75,8 @@ class ParamStrip(QtWidgets.QFrame):
     """
 
     entered = QtCore.Signal()
+    #: told whether the strip is shown over its view's canvas (ViewWidget.set_covered)
+    covers: Callable[[bool], None] = staticmethod(lambda _covered: None)
 
     def __init__(
         self, state: ViewState, main: str | None, parent: QtWidgets.QWidget | None = None
@@ -229,6 +231,14 @@ class ParamStrip(QtWidgets.QFrame):
         request = QtCore.QEvent(QtCore.QEvent.Type.LayoutRequest)
         QtCore.QCoreApplication.sendEvent(self.scroll_area, request)  # it fits its body
 
+    def showEvent(self, event: QtGui.QShowEvent) -> None:
+        super().showEvent(event)
+        self.covers(True)
+
+    def hideEvent(self, event: QtGui.QHideEvent) -> None:
+        super().hideEvent(event)
+        self.covers(False)
+
     def restyle(self) -> None:
         """Follow the theme: an opaque panel with a rule on top (it covers the plots'
         bottom edge only while shown)."""
@@ -369,6 +379,7 @@ class StageControls(QtCore.QObject):
         if strip is None:
             self.window.view_widget(view_id)  # creates its state
             strip = ParamStrip(self.window.states[view_id], main, self.window.stage)
+            strip.covers = self.window.view_widget(view_id).set_covered
             strip.entered.connect(self.window.stage.setFocus)
             strip.hide()
             strip.installEventFilter(self)

@@ -774,6 +774,18 @@ class ViewWidget(QtWidgets.QWidget):
         bar.setValue(target)
         return True
 
+    def set_covered(self, covered: bool) -> None:
+        """Whether a widget lies over the canvas that repaints on its own (the stage's
+        parameter strip). Then every change repaints the whole canvas: such a repaint
+        between a drawing and Qt's queued hand-over of the scene's changes records each
+        moved item's new place as the one last painted, so only new places were
+        repainted, and the clock's old "q (m=2)" / "k (n=1)" and arrows, and the edges of
+        ALiBi's old, wider title stayed on screen (live window, strip shown)."""
+        mode = QtWidgets.QGraphicsView.ViewportUpdateMode
+        self.canvas.setViewportUpdateMode(
+            mode.FullViewportUpdate if covered else mode.MinimalViewportUpdate
+        )
+
     def set_presenting(self, presenting: bool, *, fit: bool = True) -> None:
         """Presentation mode: plots need more room (fewer, larger columns). Without
         ``fit`` the grid is left as it is (the caller redraws the view next: a new
