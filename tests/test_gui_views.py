@@ -226,7 +226,7 @@ def test_invalid_input_shows_message_and_keeps_last_good_state(window, qtbot):
     editor.setText("0, two, 3")
     editor.editingFinished.emit()
     assert widget.banner.isVisible()
-    assert "dims" in widget.banner.text() and "two" in widget.banner.text()
+    assert "Dimensions to plot" in widget.banner.text() and "two" in widget.banner.text()
     assert state.values == good
     np.testing.assert_array_equal(widget.plots["heatmap"].plotted_arrays()["image"], good_image)
     state.set_param("seq_len", 50)

@@ -177,7 +177,7 @@ class ParamRow:
         try:
             value = self.param.parse(text) if self.param.kind == "int_list" else text
         except ParamError as exc:
-            self.state.error.emit(str(exc))
+            self.state.error.emit(self.state.labelled(exc))
             return False
         return self.state.set_param(self.param.name, value, merge=self.param.kind == "text")
 

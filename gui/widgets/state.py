@@ -55,7 +55,7 @@ class ViewState(QtCore.QObject):
         try:
             new = self.model.updated(self._values, **{name: value})
         except ParamError as exc:
-            self.error.emit(str(exc))
+            self.error.emit(self.labelled(exc))
             return False
         return self._commit(new, merge_key=name if merge else None)
 
@@ -64,9 +64,17 @@ class ViewState(QtCore.QObject):
         try:
             new = self.model.validate(values)
         except ParamError as exc:
-            self.error.emit(str(exc))
+            self.error.emit(self.labelled(exc))
             return False
         return self._commit(new, merge_key=None)
+
+    def labelled(self, exc: ParamError) -> str:
+        """``exc``'s message naming the parameter by its label, as the panel shows it
+        ("Dimensions shown: expected an integer", not "dims: …"); the CLI keeps names."""
+        text = str(exc)
+        if exc.name in self.model.names and text.startswith(f"{exc.name}: "):
+            return f"{self.model[exc.name].label}: {text[len(exc.name) + 2 :]}"
+        return text
 
     def reset(self, name: str | None = None) -> bool:
         """Reset one parameter (or all) to the default."""

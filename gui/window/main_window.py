@@ -192,14 +192,14 @@ class MainWindow(QtWidgets.QMainWindow):
             self.edit_menu,
             "&Undo",
             QtGui.QKeySequence.StandardKey.Undo,
-            lambda: self.current_state.undo(),
+            self.undo,
             "action-undo",
         )
         self.add_action(
             self.edit_menu,
             "&Redo",
             "Ctrl+Shift+Z",
-            lambda: self.current_state.redo(),
+            self.redo,
             "action-redo",
         )
         self.add_action(
@@ -229,6 +229,17 @@ class MainWindow(QtWidgets.QMainWindow):
         if name not in by_name:
             raise ValueError(f"menu must be one of {', '.join(MENU_NAMES)}, got {name!r}")
         return by_name[name]
+
+    def undo(self) -> None:
+        """Ctrl+Z: undo the current view's last change, or say that there is none (it
+        did nothing without a word: a lecturer pressing it again and again)."""
+        if not self.current_state.undo():
+            self.show_status(f"Nothing to undo in {VIEWS[self._current].title}", 3000)
+
+    def redo(self) -> None:
+        """Ctrl+Shift+Z: redo an undone change of the current view, or say there is none."""
+        if not self.current_state.redo():
+            self.show_status(f"Nothing to redo in {VIEWS[self._current].title}", 3000)
 
     def show_status(self, message: str, timeout_ms: int = 5000) -> None:
         """Show ``message`` in the status bar for ``timeout_ms`` (0: until replaced)."""
