@@ -8,7 +8,7 @@ from typing import Any
 
 import pyqtgraph as pg
 import pytest
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 from qt_events import wheel_down
 from tiers import FULL, gate_cover
 from window_reuse import reused_window, reused_window_holder  # noqa: F401  (fixtures)
@@ -822,3 +822,38 @@ def test_the_wheel_scrolls_a_long_parameter_panel_instead_of_changing_a_value(wi
     wheel_down(spin)
     assert window.states["sinusoidal"].values["seq_len"] < before
     window.states["sinusoidal"].undo()
+
+
+def test_a_click_on_a_sliders_groove_puts_the_handle_there_and_drags_on(qtbot):
+    """A lecturer clicks where the value should be: the style moved one page towards the
+    click and the drag after it did nothing (Xvfb). Now the handle jumps under the
+    pointer and follows it until the button is released: one undo step."""
+    from gui.widgets.param_panel import ParamPanel
+    from gui.widgets.state import ViewState
+
+    state = ViewState(VIEWS["alibi"].model)
+    panel = ParamPanel(state)
+    qtbot.addWidget(panel)
+    panel.resize(500, 600)
+    panel.show()
+    qtbot.waitExposed(panel)
+    slider = panel.rows["query"].slider  # 0..15 at seq_len 16
+    state.set_param("query", 0, merge=False)
+    depth = len(state._undo)
+    y = slider.height() // 2
+    three_quarters = QtCore.QPoint(round(slider.width() * 0.75), y)
+    qtbot.mousePress(slider, QtCore.Qt.MouseButton.LeftButton, pos=three_quarters)
+    assert 10 <= state.values["query"] <= 12, state.values["query"]
+    assert slider.isSliderDown()  # the drag goes on from there
+    event = QtGui.QMouseEvent(
+        QtCore.QEvent.Type.MouseMove,
+        QtCore.QPointF(slider.width() * 0.25, y),
+        slider.mapToGlobal(QtCore.QPointF(slider.width() * 0.25, y)),
+        QtCore.Qt.MouseButton.NoButton,
+        QtCore.Qt.MouseButton.LeftButton,
+        QtCore.Qt.KeyboardModifier.NoModifier,
+    )
+    QtWidgets.QApplication.sendEvent(slider, event)
+    assert 3 <= state.values["query"] <= 5, state.values["query"]
+    qtbot.mouseRelease(slider, QtCore.Qt.MouseButton.LeftButton, pos=three_quarters)
+    assert len(state._undo) == depth + 1  # press and drag: one step

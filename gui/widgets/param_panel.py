@@ -35,7 +35,8 @@ _NOTHING = object()
 class _NumberSlider(QtWidgets.QSlider):
     """A slider whose arrow keys ask for one step of the value (``nudged(±1)``) instead
     of one position, so that every integer stays reachable from the keyboard on a
-    wide, log-like scale. Page Up/Down and mouse clicks keep moving by positions."""
+    wide, log-like scale. Page Up/Down keep moving by positions; a click on the groove
+    puts the handle where it is clicked."""
 
     nudged = QtCore.Signal(int)
     nudges = False  # set for integer parameters
@@ -46,6 +47,35 @@ class _NumberSlider(QtWidgets.QSlider):
         QtCore.Qt.Key.Key_Left: -1,
         QtCore.Qt.Key.Key_Down: -1,
     }
+
+    def mousePressEvent(self, event: QtGui.QMouseEvent) -> None:
+        """A left click on the groove puts the handle there and the drag goes on from it
+        (the style's left click moved one page and the drag after it did nothing: a
+        lecturer clicks where the value should be). The press is handed on as the
+        button the style sets positions with (Fusion: the middle one)."""
+        left = QtCore.Qt.MouseButton.LeftButton
+        if event.button() == left:
+            opt = QtWidgets.QStyleOptionSlider()
+            self.initStyleOption(opt)
+            style = self.style()
+            hit = style.hitTestComplexControl(
+                QtWidgets.QStyle.ComplexControl.CC_Slider, opt, event.position().toPoint(), self
+            )
+            buttons = style.styleHint(
+                QtWidgets.QStyle.StyleHint.SH_Slider_AbsoluteSetButtons, opt, self
+            )
+            setting = buttons & ~int(left.value)
+            if hit != QtWidgets.QStyle.SubControl.SC_SliderHandle and setting:
+                button = QtCore.Qt.MouseButton(setting & -setting)  # (its lowest button)
+                event = QtGui.QMouseEvent(
+                    event.type(),
+                    event.position(),
+                    event.globalPosition(),
+                    button,
+                    button,
+                    event.modifiers(),
+                )
+        super().mousePressEvent(event)
 
     def keyPressEvent(self, event: QtGui.QKeyEvent) -> None:
         direction = self._KEYS.get(QtCore.Qt.Key(event.key()))
