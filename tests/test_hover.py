@@ -187,3 +187,19 @@ def test_a_series_of_several_lines_reads_their_range_never_nan(window):
     assert nearest_values(xs, -xs, 0.1) == (0.0, "-0")
     assert nearest_values(np.array([np.nan]), np.array([1.0]), 0.0) is None
     assert nearest_values(np.array([1.0, 2.0]), np.array([np.nan, 3.0]), 0.9) == (1.0, "nan")
+
+
+def test_an_arrows_panel_reads_its_arrows_not_its_trails(window):
+    """The clock's small hand panels read as curves: "= 0.718952 — k trail: 0.605565,
+    k trail: …" (no x name, each trail segment listed). They read the arrows: each
+    one's angle and tip."""
+    window.set_view("clock")
+    assert window.wait_idle(30)
+    plot = window.views["clock"].plots["hand0"]
+    vb = plot.plot.getViewBox()
+    text = plot.probe_text(vb.mapViewToScene(QtCore.QPointF(0.2, 0.2)))
+    arrows = {a.name: a for a in plot.panel.arrows}
+    assert text is not None and "trail" not in text and not text.startswith(" ="), text
+    q = arrows["q"]
+    angle = float(np.degrees(np.arctan2(q.y, q.x)))
+    assert text.startswith(f"q: {angle:.1f}° ({q.x:.3g}, {q.y:.3g}), k: "), text

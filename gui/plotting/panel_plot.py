@@ -610,6 +610,17 @@ def _trail_runs(panel: Panel) -> list[int]:
 _BLANK_LINE = "<br>\u00a0"  # a title line kept through a drag (a space: a whole line's height)
 
 
+def arrows_text(panel: Panel) -> str:
+    """The readout of an arrows panel: each arrow's angle and tip, e.g. ``q: 114.6°
+    (-0.416, 0.909)``. (Read as curves, the clock's hands gave "= 0.718952 — k trail:
+    0.605565, k trail: …": no x to name, each trail segment on its own.)"""
+    parts = []
+    for a in panel.arrows:
+        angle = float(np.degrees(np.arctan2(a.y, a.x)))
+        parts.append(f"{a.name}: {angle:.1f}° ({a.x:.3g}, {a.y:.3g})")
+    return ", ".join(parts)
+
+
 def nearest_values(xs: np.ndarray, ys: np.ndarray, x: float) -> tuple[float, str] | None:
     """The curve's point nearest to ``x``: ``(its x, its y as text)``; ``None`` without a
     finite x. A series of several lines (broken by NaN, e.g. "all 8 heads") has a point
@@ -1674,6 +1685,8 @@ class PanelPlot(PanelExtras, CellDisplay):
 
     def _nearest_curve_text(self, x: float) -> str | None:
         panel = self.panel
+        if panel is not None and panel.kind == "arrows" and panel.arrows:
+            return arrows_text(panel)
         if panel is None or not panel.series:
             return None
         parts = []
