@@ -32,7 +32,7 @@ from gui.lecture.editors import EDITOR_WIDGETS
 from gui.render.math_text import math_tooltip
 from gui.theme import current_theme
 from gui.widgets.param_panel import ParamRow
-from gui.widgets.slider_scale import step_value
+from gui.widgets.slider_scale import step_drawn, step_value
 from gui.widgets.state import ViewState
 from gui.window.protocol import StudioWindow
 
@@ -502,9 +502,7 @@ class StageControls(QtCore.QObject):
         if name is None:
             return False
         param = state.model[name]
-        values = state.values
-        old = param.effective(values)  # a value beyond its limit is drawn at the limit
-        new = nudged_value(param.limited(values), old, direction, large)
+        old, new = step_drawn(param, state.values, direction, page=large)
         if new == old:
             return False
         accepted = state.set_param(name, new)

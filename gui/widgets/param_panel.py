@@ -21,7 +21,7 @@ from gui.widgets.slider_scale import (
     SLIDER_STEPS,
     FloatScale,
     IntScale,
-    step_value,
+    step_drawn,
 )
 from gui.widgets.state import ViewState
 from gui.widgets.wheel_guard import guard_wheel
@@ -188,11 +188,9 @@ class ParamRow:
     def _nudge(self, direction: int) -> None:
         """Arrow keys on an integer slider: exactly one step of the value (from the value
         drawn, within the parameter's limit)."""
-        p, values = self.param, self.state.values
-        old = p.effective(values)
-        new = step_value(p.limited(values), old, direction)
+        old, new = step_drawn(self.param, self.state.values, direction)
         if new != old:  # (at the limit, a stored value beyond it stays)
-            self.state.set_param(p.name, new)
+            self.state.set_param(self.param.name, new)
 
     def _slider_moved(self, pos: int) -> None:
         value = self._slider_to_value(pos)

@@ -16,6 +16,8 @@ between two of them shows at the lower one.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
@@ -132,6 +134,17 @@ def _coarser_than_field_step(param: Param, scale: FloatScale) -> float | None:
         return None
     position = (scale.maximum - scale.minimum) / SLIDER_STEPS
     return step if position > step else None
+
+
+def step_drawn(
+    param: Param, values: Mapping[str, Any], direction: int, *, page: bool = False
+) -> tuple[Any, int | float]:
+    """``(the value drawn, that value moved one step)``: a nudge of ``param`` in
+    ``values`` steps from :meth:`~core.params.Param.effective` (a value beyond the
+    parameter's limit is drawn at the limit) within :meth:`~core.params.Param.limited`
+    (the slider's range), as :func:`step_value` steps."""
+    old = param.effective(values)
+    return old, step_value(param.limited(values), old, direction, page=page)
 
 
 def step_value(param: Param, value: float, direction: int, *, page: bool = False) -> int | float:
