@@ -165,7 +165,7 @@ class FrameRenderer:
 
         view = compute_view(self.spec.view_id, values, self.context)
         # a small frame: the layout of a larger one, drawn scaled down (export_layout)
-        ui_scale, size = export_layout(self.layout, self.pixels)
+        ui_scale, laid = export_layout(self.layout, self.pixels)
         previous = theme.current_theme()
         theme.set_theme(ui_scale=ui_scale)  # plots take fonts from it
         try:
@@ -173,7 +173,7 @@ class FrameRenderer:
                 self.widget = headless.build_widget(
                     self.spec, view, None, self.title, self.note, square_cells=self.square_cells
                 )
-                self.widget.resize(*size)
+                self.widget.resize(*laid)
             else:
                 self.widget.show_data(view)
                 self.widget.show_notes_line(self.note or "")  # as the first frame's

@@ -1689,15 +1689,12 @@ class PanelPlot(PanelExtras, CellDisplay):
             return arrows_text(panel)
         if panel is None or not panel.series:
             return None
-        parts = []
-        for s in panel.series[:6]:
-            read = nearest_values(s.x, s.y, x)
-            if read is not None:
-                parts.append(f"{s.name}: {read[1]}")
-        first = nearest_values(panel.series[0].x, panel.series[0].y, x)
+        reads = [(s.name, nearest_values(s.x, s.y, x)) for s in panel.series[:6]]
+        first = reads[0][1]
         if first is None:
             return None
         at = first[0]
+        parts = [f"{name}: {read[1]}" for name, read in reads if read is not None]
         for band in panel.bands:  # a range without data says why, not "nan"
             if band.x0 <= x <= band.x1:
                 return f"{panel.x_label} = {at:.6g} — {band.label}"

@@ -1366,13 +1366,7 @@ class FastColorBarItem(pg.ColorBarItem):
         there: ALiBi's colour bar re-styled at 1280 x 720 stood at x = 777.9999999999999
         where a new one stands at 778.0, and its frame was drawn a pixel left of the
         colours (1098 px of the view differed from the view built anew)."""
-        first = args[0]
-        if isinstance(first, QtCore.QRectF):
-            rect = QtCore.QRectF(first)
-        else:
-            x, y, w, h = (float(a) for a in args if not isinstance(a, QtCore.QRectF))
-            rect = QtCore.QRectF(x, y, w, h)
-        super().setGeometry(whole_pixels(rect))
+        super().setGeometry(whole_pixels(QtCore.QRectF(*args)))  # (a rect, or x, y, w, h)
 
 
 #: how far from a whole pixel a layout's edge is still taken as on it (floating-point

@@ -70,7 +70,7 @@ class ViewState(QtCore.QObject):
 
     def labelled(self, exc: ParamError) -> str:
         """``exc``'s message naming the parameter by its label, as the panel shows it
-        ("Dimensions shown: expected an integer", not "dims: …"); the CLI keeps names."""
+        ("Dimensions to plot: expected an integer", not "dims: …"); the CLI keeps names."""
         text = str(exc)
         if exc.name in self.model.names and text.startswith(f"{exc.name}: "):
             return f"{self.model[exc.name].label}: {text[len(exc.name) + 2 :]}"

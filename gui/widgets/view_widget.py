@@ -693,9 +693,8 @@ class ViewWidget(QtWidgets.QWidget):
                 room = inner - gap * (grid_columns(where) - 1)
                 # on stage a plot beside the grids may go down to the window's
                 # smallest plot; only grids stay alike in a row (curves may differ)
-                plain = min_panel_size(current_theme().ui_scale)[0]
+                least = min_panel_size(current_theme().ui_scale)[0] if self._presenting else None
                 grids = {k for k, p in self.plots.items() if p.panel and p.panel.kind == "heatmap"}
-                least = plain if self._presenting else None
                 widths = weighted_widths(
                     where, self._weights, room, self._floor, least=least, alike=grids
                 )
