@@ -321,14 +321,9 @@ class DeckController(QtCore.QObject):
         name = self.path.name if self.path is not None else (self.title or "the scene")
         self.title, self.scenes, self.index, self.path = "", [], -1, None
         self.last_error, self.modified = "", False
-        with signals_blocked(self.title_edit), signals_blocked(self.note_edit):
-            self.title_edit.clear()
-            self.note_edit.clear()
+        self._clear_fields()
         self._fill_list()
         self.deck_label.setText(NO_DECK)
-        for widget in self.window.views.values():  # (a view titled by an earlier scene too)
-            widget.clear_heading()
-        self._titled = set()
         self.dock.hide()
         display = self.window.find_feature(DisplayController)
         if display is not None:
@@ -546,6 +541,16 @@ class DeckController(QtCore.QObject):
         self._show_fields(scene, at)
         self.show_dock()
 
+    def _clear_fields(self) -> None:
+        """No scene shown: the title and note fields empty, every view under its own
+        title (a view titled by an earlier scene too)."""
+        with signals_blocked(self.title_edit), signals_blocked(self.note_edit):
+            self.title_edit.clear()
+            self.note_edit.clear()
+        for widget in self.window.views.values():
+            widget.clear_heading()
+        self._titled = set()
+
     def _show_fields(self, scene: Scene, index: int) -> None:
         """The title and note fields and the view's heading for scene ``index``."""
         with signals_blocked(self.title_edit), signals_blocked(self.note_edit):
@@ -579,15 +584,8 @@ class DeckController(QtCore.QObject):
             self._fill_list()
             if at >= 0:
                 self.go(at)
-            else:
-                with signals_blocked(self.title_edit), signals_blocked(self.note_edit):
-                    self.title_edit.clear()
-                    self.note_edit.clear()
-                for vid in self._titled:  # (no scene left to title the view)
-                    widget = self.window.views.get(vid)
-                    if widget is not None:
-                        widget.clear_heading()
-                self._titled = set()
+            else:  # (no scene left)
+                self._clear_fields()
                 self._refresh_note()
 
     def move_current(self, delta: int) -> bool:
