@@ -364,3 +364,31 @@ def test_a_view_drawn_again_keeps_the_newest_problem_on_its_banner(window):
     window.states[window.current_view].set_param("seq_len", 64)
     assert window.wait_idle(TIMEOUT_S)
     assert widget.data is not good and widget.banner.isHidden()
+
+
+def test_spare_cores_leaves_one_for_the_gui(monkeypatch):
+    for cores, spare in ((1, 1), (2, 1), (8, 7)):
+        monkeypatch.setattr(
+            gui.window.engine.os, "sched_getaffinity", lambda _p, n=cores: set(range(n))
+        )
+        assert gui.window.engine.spare_cores() == spare
+
+
+def test_worker_caps_blas_threads_at_the_spare_cores(qtbot):
+    """numpy's BLAS runs on all cores but the GUI thread's once an engine computes."""
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    blas = [i for i in threadpool_info() if i["user_api"] == "blas"]
+    if not blas:
+        pytest.skip("numpy without a BLAS library threadpoolctl controls")
+    threadpool_limits(limits=gui.window.engine.spare_cores() + 1, user_api="blas")
+    eng = UpdateEngine(lambda: ComputeContext(max_cells=64, max_points=256))
+    try:
+        done: list[Any] = []
+        eng.ready.connect(lambda v, g, d: done.append(d))
+        eng.request("sinusoidal", _params("sinusoidal"))
+        _wait(lambda: done, qtbot)
+    finally:
+        eng.stop()
+    threads = {i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"}
+    assert threads == {gui.window.engine.spare_cores()}

@@ -9,6 +9,7 @@ the plot size of the moment), so a resize is just another request.
 
 from __future__ import annotations
 
+import os
 import threading
 import traceback
 from collections.abc import Callable, Mapping
@@ -21,6 +22,32 @@ from core.memory import MemoryBudgetError
 from core.viewdata import ComputeContext
 from core.views import compute_view
 from gui import gui_gc
+
+
+def spare_cores() -> int:
+    """The CPU cores this process may use, less one for the GUI thread (at least 1)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # (macOS, Windows)
+        cores = os.cpu_count() or 1
+    return max(1, cores - 1)
+
+
+def leave_a_core_to_the_gui() -> int:
+    """Cap the BLAS thread pools (numpy's OpenBLAS) at :func:`spare_cores`; the cap.
+
+    A matrix product on the worker (``PE @ PE.T``, a similarity grid) ran on as many
+    BLAS threads as cores, and OpenBLAS' threads spin a while after each product: on a
+    2-core machine they took the core the GUI thread draws and paints on, during every
+    frame of a drag (``bench/frame_latency.py --only presentation``: the sinusoidal
+    stage went from 9.4-9.8 to 8.3-8.7 ms a frame with one BLAS thread). Process-wide:
+    the window's worker is the only user of numpy's BLAS while it runs.
+    """
+    from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]  # (5 ms, on the worker)
+
+    cap = spare_cores()
+    threadpool_limits(limits=cap, user_api="blas")
+    return cap
 
 
 class UpdateEngine(QtCore.QObject):
@@ -105,6 +132,7 @@ class UpdateEngine(QtCore.QObject):
         self._thread.join(timeout=2.0)
 
     def _run(self) -> None:
+        leave_a_core_to_the_gui()
         while True:
             with self._cond:
                 while not self._pending and not self._stopped:
