@@ -857,3 +857,50 @@ def test_a_click_on_a_sliders_groove_puts_the_handle_there_and_drags_on(qtbot):
     assert 3 <= state.values["query"] <= 5, state.values["query"]
     qtbot.mouseRelease(slider, QtCore.Qt.MouseButton.LeftButton, pos=three_quarters)
     assert len(state._undo) == depth + 1  # press and drag: one step
+
+
+def test_the_formula_line_keeps_its_height_while_a_drag_goes_on(qtbot, monkeypatch):
+    """A formula that wraps at some values of a dragged parameter gained and lost a line
+    as the drag went on (Word order's base at 200 % on stage, 149 or 198 px six times in
+    a sweep): the plots jumped up and down, and each frame that changed it was laid out
+    and painted twice (20-50 ms). The line grows at once and shrinks only once the live
+    frames are over."""
+    from gui.widgets.view_widget import ViewWidget
+
+    monkeypatch.setattr(ViewWidget, "FULL_QUALITY_DELAY_MS", 600_000)  # ended by the test
+    spec = VIEWS["permutation"]
+    widget = ViewWidget(spec)
+    qtbot.addWidget(widget)
+    widget.show()
+    ctx = ComputeContext(64, 128)
+    formula = widget.formula
+
+    def show(base: float, live: bool = True) -> None:
+        params = {**spec.model.defaults(), "base": base}
+        widget.show_data(spec.compute(params, ctx), live=live)
+        widget.flush_text()
+        QtWidgets.QApplication.processEvents()
+
+    # a width at which the longer base's formula takes more lines than the round one's
+    for width in range(300, 1600, 10):
+        widget.resize(width, 900)
+        QtWidgets.QApplication.processEvents()
+        show(1000.0, live=False)
+        short_text = formula.heightForWidth(formula.width())
+        show(1047.129, live=False)
+        if formula.heightForWidth(formula.width()) > short_text:
+            break
+    else:
+        pytest.fail("no width at which the formula wraps for one base and not the other")
+    show(1000.0, live=False)
+    assert formula.height() == short_text
+    show(1047.129)  # the drag reaches a value whose formula wraps: the line grows
+    tall = formula.height()
+    assert tall > short_text
+    canvas_top = widget.canvas.mapTo(widget, QtCore.QPoint(0, 0)).y()
+    show(1000.0)  # and back: the line keeps its height, the plots stay where they are
+    assert formula.height() == tall
+    assert widget.canvas.mapTo(widget, QtCore.QPoint(0, 0)).y() == canvas_top
+    widget.finish_live_frame()  # the pause after the drag
+    QtWidgets.QApplication.processEvents()
+    assert formula.height() == short_text

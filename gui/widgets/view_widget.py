@@ -1155,7 +1155,27 @@ class ViewWidget(QtWidgets.QWidget):
         self._set_draft(False)
         self.release_held_room()
         self._end_status_hold()
+        self._release_formula_height()
         self._redraw_moved_texts()
+
+    def _hold_formula_height(self) -> None:
+        """Keep the formula line at least as tall as it is while live frames go on.
+
+        A formula that wraps at some values of a dragged parameter gained and lost a line
+        as the drag went on (Word order's ``base`` at 200 % on stage: 149 or 198 px,
+        six times in a sweep of 1 000-10 000), and each time the plots below jumped by
+        the difference and the canvas was resized, laid out and painted twice (20-50 ms
+        frames). The line grows at once and gives its room back when the live frames
+        are over (:meth:`_release_formula_height`).
+        """
+        formula = self.formula
+        if formula.isVisible() and formula.height() > formula.minimumHeight():
+            formula.setMinimumHeight(formula.height())  # (Qt's height for a width: never less)
+
+    def _release_formula_height(self) -> None:
+        """The formula line takes its own text's height again (after live frames)."""
+        if self.formula.minimumHeight():
+            self.formula.setMinimumHeight(0)
 
     def _end_status_hold(self) -> None:
         """The live frames are over: a notes line held taller than its text takes its
@@ -1301,6 +1321,8 @@ class ViewWidget(QtWidgets.QWidget):
         """Show the formula, verdict and notes."""
         self._shown_text = texts
         formula, verdicts, idle = texts
+        if self._dragging:
+            self._hold_formula_height()
         self.formula.setText(formula)
         self._show_verdict(*verdicts)
         self._idle_text = idle
