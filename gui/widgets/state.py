@@ -94,6 +94,17 @@ class ViewState(QtCore.QObject):
         self.changed.emit(self.values)
         return True
 
+    def history_mark(self) -> tuple[int, dict[str, Any]]:
+        """Where this state stands in its history: ``(steps to undo, values)``. A
+        change moves it on and its undo brings it back, so an edit outside the state
+        (the deck's) is the latest step while the mark is the one taken after it."""
+        return len(self._undo), self.values
+
+    @property
+    def redo_values(self) -> dict[str, Any] | None:
+        """The parameters :meth:`redo` would restore; ``None`` when nothing to redo."""
+        return dict(self._redo[-1]) if self._redo else None
+
     def end_merge(self) -> None:
         """Close the current merge group (e.g. on slider release)."""
         self._merge_key = None

@@ -20,7 +20,7 @@ from gui.widgets.state import ViewState
 from gui.widgets.view_list import ViewChooser
 from gui.widgets.view_widget import ViewWidget
 from gui.window.engine import UpdateEngine
-from gui.window.protocol import MENU_NAMES
+from gui.window.protocol import MENU_NAMES, UndoSource
 from gui.window.store import MemoryStore, SettingsStore
 
 MIN_CELLS, MAX_CELLS = 128, 1024
@@ -86,6 +86,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self._settled: dict[str, int] = {}  # generation drawn (or failed) last, per view
         self._shown_context: dict[str, ComputeContext] = {}  # context of the data on screen
         self._errors: dict[str, str] = {}  # the latest computation's problem, per view
+        self._undo_sources: list[UndoSource] = []  # asked before the view's own undo
         self._build_ui()
         # a picture of the stage as it was, over a view switched to until it is drawn
         self.stage_cover = QtWidgets.QLabel(self.view_stack)
@@ -230,14 +231,25 @@ class MainWindow(QtWidgets.QMainWindow):
             raise ValueError(f"menu must be one of {', '.join(MENU_NAMES)}, got {name!r}")
         return by_name[name]
 
+    def add_undo_source(self, source: UndoSource) -> None:
+        """Let ``source`` take Ctrl+Z / Ctrl+Shift+Z before the current view's
+        parameters, when its last step is the latest (:class:`UndoSource`)."""
+        self._undo_sources.append(source)
+
     def undo(self) -> None:
-        """Ctrl+Z: undo the current view's last change, or say that there is none (it
-        did nothing without a word: a lecturer pressing it again and again)."""
+        """Ctrl+Z: undo the latest step of an undo source (a deck edit), else the
+        current view's last change, or say that there is none (it did nothing without
+        a word: a lecturer pressing it again and again)."""
+        if any(source.undo() for source in self._undo_sources):
+            return
         if not self.current_state.undo():
             self.show_status(f"Nothing to undo in {VIEWS[self._current].title}", 3000)
 
     def redo(self) -> None:
-        """Ctrl+Shift+Z: redo an undone change of the current view, or say there is none."""
+        """Ctrl+Shift+Z: redo what an undo source undid last, else an undone change of
+        the current view, or say there is none."""
+        if any(source.redo() for source in self._undo_sources):
+            return
         if not self.current_state.redo():
             self.show_status(f"Nothing to redo in {VIEWS[self._current].title}", 3000)
 

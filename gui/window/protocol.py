@@ -25,6 +25,21 @@ F = TypeVar("F")
 MENU_NAMES = ("file", "edit", "view", "help")
 
 
+class UndoSource(Protocol):
+    """Edits outside the views' parameters that Ctrl+Z / Ctrl+Shift+Z undo and redo
+    (the deck's): asked first, each takes the step only when its own last step is the
+    latest one and returns whether it did."""
+
+    def undo(self) -> bool:
+        """Undo the last edit when it is the latest step; ``False`` otherwise."""
+        ...
+
+    def redo(self) -> bool:
+        """Redo the edit undone last when that undo was the latest step; ``False``
+        otherwise."""
+        ...
+
+
 @runtime_checkable
 class StudioWindow(Protocol):
     """The main window as features see it.
@@ -109,6 +124,10 @@ class StudioWindow(Protocol):
 
     def wait_idle(self, timeout_s: float = 10.0) -> bool:
         """Process events until every requested view is drawn or has failed."""
+        ...
+
+    def add_undo_source(self, source: UndoSource) -> None:
+        """Let ``source`` take Undo / Redo before the current view's parameters."""
         ...
 
     def add_feature(self, feature: F) -> F:
