@@ -676,26 +676,37 @@ def test_docks_tab_bar_hidden_on_stage(studio):
 
 
 @FULL
-def test_animation_box_shows_without_scrolling_the_deck_dock(studio):
-    """Found on Xvfb (1280 × 720, 150 %, windowed, lecture deck open): the deck dock's
-    Animation box began at the dock's bottom edge below the title and speaker-note
-    fields, and only its heading showed without scrolling. It comes right below the
-    scene list (the fields a lecturer edits while preparing come after it): with the
-    dock scrolled to the top the whole box, its Play button included, is in sight."""
+def test_deck_fields_show_by_the_list_and_the_animation_box_whole(studio):
+    """1280 × 720, 150 %, windowed, lecture deck open: with the dock scrolled to the
+    top the scene list, the title field and the speaker-note field of its scene are in
+    sight (they were below the Animation box, out of sight until the dock was scrolled:
+    a lecturer editing a deck looks for them by the list); scrolled down, the whole
+    Animation box, its Play button included, is in sight at once (the dock is not
+    lower than the box)."""
     deck = studio.lecture.deck
     try:
         _show(studio, "permutation", 1.5, (1280, 720))
         deck.show_dock()
         _settle(studio)
         scroll = studio.findChild(QtWidgets.QScrollArea, "deck-scroll")
+        port = scroll.viewport()
+
+        def in_sight(widget: QtWidgets.QWidget) -> bool:
+            box = QtCore.QRect(widget.mapTo(port, QtCore.QPoint(0, 0)), widget.size())
+            return widget.isVisible() and port.rect().contains(box)
+
         scroll.verticalScrollBar().setValue(0)
         _settle(studio)
-        port = scroll.viewport()
-        for name in ("sweep-param", "sweep-play", "sweep-export"):
-            widget = studio.findChild(QtWidgets.QWidget, name)
-            box = QtCore.QRect(widget.mapTo(port, QtCore.QPoint(0, 0)), widget.size())
-            assert widget.isVisible() and port.rect().contains(box), (name, box, port.rect())
+        for widget in (deck.list, deck.title_edit, deck.note_edit):
+            assert in_sight(widget), widget.objectName()
         assert deck.list.height() >= 2 * deck.list.sizeHintForRow(0)  # the list still shows
+        box = next(
+            w for w in deck.dock.findChildren(QtWidgets.QGroupBox) if w.title() == "Animation"
+        )
+        scroll.ensureWidgetVisible(box, 0, 0)
+        _settle(studio)
+        for name in ("sweep-param", "sweep-play", "sweep-export"):
+            assert in_sight(studio.findChild(QtWidgets.QWidget, name)), name
     finally:
         deck.dock.hide()
 

@@ -98,6 +98,7 @@ def reusable(win: Any) -> bool:
         and not lecture.deck.title_edit.text()
         and not lecture.deck.note_edit.toPlainText()
         and not lecture.deck.last_error
+        and not lecture.deck.history  # (no deck edit to undo)
         and sweep.clock is time.monotonic
         and "interval_ms" not in vars(sweep)  # (a test's fake display timer)
         and sweep.default_duration == DEFAULT_DURATION

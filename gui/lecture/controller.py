@@ -95,12 +95,12 @@ class Lecture(QtCore.QObject):
         self.deck.ask_path = lambda: self._ask(
             True, "Save deck", DECK_FILTER, self.deck.suggested_path()
         )
-        # the Animation box right below the scene list, in sight without scrolling the
-        # dock (at 1280 x 720, 150 % it began at the dock's bottom edge, below the
-        # title and speaker-note fields, which are for preparing the deck)
+        # the Animation box below the scene list and the title and note fields of its
+        # scene (a lecturer editing a deck looks for them by the list: below the box
+        # they were out of sight at 1280 x 720, 150 %, until the dock was scrolled)
         body = self.deck.body_layout
-        below_list = body.indexOf(self.deck.list) + 1
-        self.sweep = window.add_feature(SweepController(window, body, at=below_list))
+        below_fields = body.indexOf(self.deck.fields) + 1
+        self.sweep = window.add_feature(SweepController(window, body, at=below_fields))
         self.animation = window.add_feature(AnimationExport(window, self.sweep))
         self.composite = window.add_feature(CompositeStage(window))
         self.help = window.add_feature(HelpOverlay(window))

@@ -6,7 +6,11 @@ current scene or its note changes (the presenter view and the note strip of
 :mod:`gui.lecture.presenter` follow it). Applying a
 scene goes through :meth:`gui.widgets.state.ViewState.set_values` (all-or-nothing, one undo
 step); a bad file never changes anything and reports one line in the status bar and the
-current view's banner.
+current view's banner. Editing the deck (adding, replacing, removing, moving a scene,
+its title or note) is undone and redone by Ctrl+Z / Ctrl+Shift+Z in turn with the
+views' parameters (:mod:`gui.lecture.deck_history`). The title and note fields edit the
+scene shown, and only while it shows: with another view shown they are empty and off,
+a line above them says how to get back to a scene.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from superqt.utils import signals_blocked
 from core.resources import resource_path
 from core.scenes import Deck, Scene, SceneError, load_deck, load_scene, save_deck, save_scene
 from core.views import VIEWS
+from gui.lecture.deck_history import DeckEdit, DeckHistory, DeckPlace, history_marks
 from gui.lecture.display import DisplayController
 from gui.plotting.word_breaks import breakable
 from gui.render.math_text import math_tooltip
@@ -121,6 +126,8 @@ class DeckController(QtCore.QObject):
         self.ask_path: Callable[[], str] = lambda: ""
         self.steppers: list[Callable[[int], bool]] = []
         self._titled: set[str] = set()
+        self.history = DeckHistory()
+        self._saved: tuple[Scene, ...] = ()  # the scenes as opened or saved last
         self._short: bool | None = None  # the column was too low for both docks
         self._side_title = "Views and parameters"  # the side dock's own (see SIDE_TAB)
         self._build_dock()
@@ -136,6 +143,8 @@ class DeckController(QtCore.QObject):
         if side is not None:
             side.installEventFilter(self)  # (its own events: resizes, few others)
         window.qt.installEventFilter(self)  # (its close: unsaved changes)
+        window.view_changed.connect(self._view_changed)
+        window.add_undo_source(self)
 
     # ------------------------------------------------------------------ dock
     def _build_dock(self) -> None:
@@ -163,21 +172,9 @@ class DeckController(QtCore.QObject):
         self.list.setResizeMode(QtWidgets.QListView.ResizeMode.Adjust)
         self.list.itemActivated.connect(lambda item: self.go(self.list.row(item)))
         self.list.itemClicked.connect(lambda item: self.go(self.list.row(item)))
-        self.title_edit = QtWidgets.QLineEdit(body)
-        self.title_edit.setObjectName("scene-title-edit")
-        self.title_edit.setPlaceholderText("Scene title (shown large)")
-        self.title_edit.editingFinished.connect(self._edited)
-        self.note_edit = QtWidgets.QPlainTextEdit(body)
-        self.note_edit.setObjectName("scene-note-edit")
-        self.note_edit.setPlaceholderText("Speaker note")
-        self.note_edit.setMaximumHeight(140)
-        self.note_edit.textChanged.connect(self._edited)
         self.body_layout.addWidget(self.deck_label)
         self.body_layout.addWidget(self.list, 1)
-        self.body_layout.addWidget(QtWidgets.QLabel("Title", body))
-        self.body_layout.addWidget(self.title_edit)
-        self.body_layout.addWidget(QtWidgets.QLabel("Speaker note", body))
-        self.body_layout.addWidget(self.note_edit)
+        self._build_fields(body)
         # scrolls up and down: below the side dock it has part of the column's height
         # (at 300 % its Animation box alone is taller than half of 1080 px)
         scroll = QtWidgets.QScrollArea(self.dock)
@@ -199,6 +196,35 @@ class DeckController(QtCore.QObject):
         else:
             w.addDockWidget(QtCore.Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
         self.dock.hide()
+
+    def _build_fields(self, body: QtWidgets.QWidget) -> None:
+        """The scene's title and speaker-note fields, right below the scene list whose
+        current scene they edit (they were below the Animation box, at 1280 x 720 /
+        150 % out of sight until the dock was scrolled), and the line above them that
+        says why they are off when no scene is shown."""
+        self.fields_hint = QtWidgets.QLabel(body)
+        self.fields_hint.setObjectName("deck-fields-hint")
+        self.fields_hint.setWordWrap(True)
+        self.fields_hint.hide()
+        self.fields = QtWidgets.QWidget(body)
+        self.fields.setObjectName("deck-fields")
+        column = QtWidgets.QVBoxLayout(self.fields)
+        column.setContentsMargins(0, 0, 0, 0)
+        self.title_edit = QtWidgets.QLineEdit(self.fields)
+        self.title_edit.setObjectName("scene-title-edit")
+        self.title_edit.setPlaceholderText("Scene title (shown large)")
+        self.title_edit.editingFinished.connect(lambda: self._edited("title"))
+        self.note_edit = QtWidgets.QPlainTextEdit(self.fields)
+        self.note_edit.setObjectName("scene-note-edit")
+        self.note_edit.setPlaceholderText("Speaker note")
+        self.note_edit.setMaximumHeight(140)
+        self.note_edit.textChanged.connect(lambda: self._edited("note"))
+        column.addWidget(QtWidgets.QLabel("Title", self.fields))
+        column.addWidget(self.title_edit)
+        column.addWidget(QtWidgets.QLabel("Speaker note", self.fields))
+        column.addWidget(self.note_edit)
+        self.body_layout.addWidget(self.fields_hint)
+        self.body_layout.addWidget(self.fields)
 
     def _refresh_note(self) -> None:
         self.note_changed.emit()
@@ -289,7 +315,8 @@ class DeckController(QtCore.QObject):
     def set_deck(self, deck: Deck, path: Path | None = None) -> None:
         """Show ``deck`` in the dock and go to its first scene."""
         self.title, self.scenes, self.path = deck.title, list(deck.scenes), path
-        self.index, self.modified = -1, False
+        self.index, self.modified, self._saved = -1, False, tuple(deck.scenes)
+        self.history.clear()  # (another deck's edits are not this one's)
         self._fill_list()
         self.show_dock()
         self.go(0)
@@ -320,8 +347,10 @@ class DeckController(QtCore.QObject):
             return False
         name = self.path.name if self.path is not None else (self.title or "the scene")
         self.title, self.scenes, self.index, self.path = "", [], -1, None
-        self.last_error, self.modified = "", False
+        self.last_error, self.modified, self._saved = "", False, ()
+        self.history.clear()
         self._clear_fields()
+        self._sync_fields()
         self._fill_list()
         self.deck_label.setText(NO_DECK)
         self.dock.hide()
@@ -463,7 +492,7 @@ class DeckController(QtCore.QObject):
             save_deck(Deck(self.title or "Lecture", tuple(scenes)), path)
         except (SceneError, OSError) as exc:
             return self._fail(Path(path).name, str(exc))
-        self.path, self.modified = Path(path), False
+        self.path, self.modified, self._saved = Path(path), False, tuple(self.scenes)
         self.window.show_status(f"Saved deck {Path(path).name}", 5000)
         return True
 
@@ -501,9 +530,7 @@ class DeckController(QtCore.QObject):
         previous, self.index = self.index, index
         with signals_blocked(self.list):
             self.list.setCurrentRow(index)
-        with signals_blocked(self.title_edit), signals_blocked(self.note_edit):
-            self.title_edit.setText(scene.title)
-            self.note_edit.setPlainText(scene.note)
+        self._sync_fields()
         self._set_view_title(scene, index)
         self._refresh_note()
         self.scene_shown.emit(previous, index)
@@ -522,24 +549,39 @@ class DeckController(QtCore.QObject):
     def last(self) -> bool:
         return self.go(len(self.scenes) - 1)
 
+    @property
+    def shown(self) -> bool:
+        """Whether the current scene is shown: the window shows its view (with the
+        parameters it set or changed since). Another view shown (Ctrl+3) leaves it;
+        going back to its view, or to any scene, shows one again."""
+        return (
+            0 <= self.index < len(self.scenes)
+            and self.scenes[self.index].view_id == self.window.current_view
+        )
+
     def add_current(self) -> None:
-        """Insert the current view as a scene after the current one.
+        """Insert the current view as a scene after the current one (undoable).
 
         With a deck scene shown, the title and note fields are that scene's, so the new
         scene starts under its view's own title with no note (it used to copy both: an
         ALiBi scene added after a RoPE scene was titled and noted as the RoPE one). With
-        none shown, the fields are the lecturer's for the new scene. The fields then show
-        the new scene, so editing them edits it.
+        none shown, the fields are the lecturer's for the new scene (empty and off
+        while a deck's scene is not shown). The fields then show the new scene, so
+        editing them edits it.
         """
         scene = self.current_scene()
         if 0 <= self.index < len(self.scenes):
             scene = replace(scene, title=VIEWS[scene.view_id].title, note="")
         at = self.index + 1 if self.scenes else 0
-        self.scenes.insert(at, scene)
-        self.index, self.modified = at, True
-        self._fill_list()
-        self._show_fields(scene, at)
-        self.show_dock()
+
+        def add() -> None:
+            self.scenes.insert(at, scene)
+            self.index, self.modified = at, True
+            self._fill_list()
+            self._show_fields(scene, at)
+            self.show_dock()
+
+        self._edit(f"adding scene {at + 1} \u201c{scene.title}\u201d", add)
 
     def _clear_fields(self) -> None:
         """No scene shown: the title and note fields empty, every view under its own
@@ -557,65 +599,228 @@ class DeckController(QtCore.QObject):
             self.title_edit.setText(scene.title)
             self.note_edit.setPlainText(scene.note)
         self._set_view_title(scene, index)
+        self._sync_fields()
         self._refresh_note()
 
+    def _sync_fields(self) -> None:
+        """The title and note fields follow what is shown: the current scene's while
+        it shows; empty, off and explained while a deck's scene is not shown (they
+        edited scene 1 after Ctrl+3 had left it); the lecturer's own, for a new scene
+        or a scene file, without a deck."""
+        shown = self.shown
+        off = bool(self.scenes) and not shown
+        if shown:
+            scene = self.scenes[self.index]
+            with signals_blocked(self.title_edit), signals_blocked(self.note_edit):
+                if self.title_edit.text() != scene.title:
+                    self.title_edit.setText(scene.title)
+                if self.note_edit.toPlainText() != scene.note:
+                    self.note_edit.setPlainText(scene.note)
+        elif off:
+            with signals_blocked(self.title_edit), signals_blocked(self.note_edit):
+                self.title_edit.clear()
+                self.note_edit.clear()
+            self.fields_hint.setText(self._hint())
+        self.fields.setEnabled(not off)
+        self.fields_hint.setVisible(off)
+
+    def _hint(self) -> str:
+        """Why the fields are off, and how to edit a scene again."""
+        how = "Show a scene (click it, Page Down / Up) to edit its title and note."
+        if not 0 <= self.index < len(self.scenes):
+            return f"No scene shown. {how}"
+        view_id = self.scenes[self.index].view_id
+        key = f", Ctrl+{list(VIEWS).index(view_id) + 1}"  # (the window's view shortcut)
+        where = f"{VIEWS[view_id].title}{key}"
+        return f"Scene {self.index + 1} is not shown (it is on {where}). {how}"
+
+    def _view_changed(self, _view_id: str) -> None:
+        self._sync_fields()
+
     def replace_current(self) -> None:
-        """Replace the current scene with the current view and parameters."""
-        if 0 <= self.index < len(self.scenes):
-            old, new = self.scenes[self.index], self.current_scene()
-            if old.view_id == new.view_id:  # the same view keeps its staging
-                new = replace(new, panels=old.panels, reveal=old.reveal, highlight=old.highlight)
-            self.scenes[self.index] = new
+        """Replace the current scene with the current view and parameters (undoable).
+        While the scene is not shown its title and note stay (the fields are off)."""
+        if not 0 <= self.index < len(self.scenes):
+            self.add_current()
+            return
+        index, old = self.index, self.scenes[self.index]
+        new = self.current_scene()
+        if not self.shown:
+            new = replace(new, title=old.title, note=old.note)
+        if old.view_id == new.view_id:  # the same view keeps its staging
+            new = replace(new, panels=old.panels, reveal=old.reveal, highlight=old.highlight)
+
+        def put() -> None:
+            self.scenes[index] = new
             self.modified = True
             self._fill_list()
-        else:
-            self.add_current()
+            self._show_fields(new, index)
+
+        self._edit(f"replacing scene {index + 1} \u201c{old.title}\u201d", put)
 
     def remove_current(self) -> None:
         """Remove the current scene from the deck and show the one now in its place
-        (the last when it was the last). Before, the list moved on but the view, the
-        title and note fields and the heading kept the removed scene: Page Down then
-        skipped the scene after it, and Replace overwrote that scene unseen."""
-        if 0 <= self.index < len(self.scenes):
-            del self.scenes[self.index]
+        (the last when it was the last); Ctrl+Z brings it back. Before, the list moved
+        on but the view, the title and note fields and the heading kept the removed
+        scene: Page Down then skipped the scene after it, and Replace overwrote that
+        scene unseen."""
+        if not 0 <= self.index < len(self.scenes):
+            return
+        index = self.index
+
+        def remove() -> None:
+            del self.scenes[index]
             self.modified = True
-            at = min(self.index, len(self.scenes) - 1)
+            at = min(index, len(self.scenes) - 1)
             self.index = -1
             self._fill_list()
             if at >= 0:
                 self.go(at)
             else:  # (no scene left)
                 self._clear_fields()
+                self._sync_fields()
                 self._refresh_note()
+
+        title = self.scenes[index].title
+        self._edit(f"removing scene {index + 1} \u201c{title}\u201d", remove)
+        self.window.show_status(
+            f"Removed scene {index + 1} \u201c{title}\u201d \u2014 Ctrl+Z brings it back", 5000
+        )
 
     def move_current(self, delta: int) -> bool:
         """Move the current scene one place earlier (``-1``) or later (``+1``) in the
-        deck; it stays the current scene (there was no way to reorder a deck but to
-        remove scenes and add them again). ``False`` at either end or without a deck."""
-        to = self.index + delta
-        if not (0 <= self.index < len(self.scenes) and 0 <= to < len(self.scenes)):
+        deck (undoable); it stays the current scene (there was no way to reorder a deck
+        but to remove scenes and add them again). ``False`` at either end or without a
+        deck."""
+        at, to = self.index, self.index + delta
+        if not (0 <= at < len(self.scenes) and 0 <= to < len(self.scenes)):
             return False
-        scenes = self.scenes
-        scenes[self.index], scenes[to] = scenes[to], scenes[self.index]
-        self.index, self.modified = to, True
-        self._fill_list()
-        self._set_view_title(scenes[to], to)
+
+        def move() -> None:
+            scenes = self.scenes
+            scenes[at], scenes[to] = scenes[to], scenes[at]
+            self.index, self.modified = to, True
+            self._fill_list()
+            self._set_view_title(scenes[to], to)
+
+        self._edit(f"moving scene \u201c{self.scenes[at].title}\u201d to {to + 1}", move)
         return True
 
-    def _edited(self) -> None:
-        if 0 <= self.index < len(self.scenes):
-            scene = replace(
-                self.scenes[self.index],
-                title=self.title_edit.text().strip(),
-                note=self.note_edit.toPlainText().strip(),
-            )
-            self.modified |= scene != self.scenes[self.index]
-            self.scenes[self.index] = scene
-            item = self.list.item(self.index)
+    def _edited(self, which: str) -> None:
+        """The lecturer edited the shown scene's title or note (``which``): an undo
+        step, one for a run of typing into the same field of the same scene."""
+        if not self.shown:
+            return
+        index = self.index
+        scene = replace(
+            self.scenes[index],
+            title=self.title_edit.text().strip(),
+            note=self.note_edit.toPlainText().strip(),
+        )
+        if scene == self.scenes[index]:
+            return
+
+        def edit() -> None:
+            self.modified = True
+            self.scenes[index] = scene
+            item = self.list.item(index)
             if item is not None:
-                item.setText(f"{self.index + 1}. {scene.title or VIEWS[scene.view_id].title}")
-            self._set_view_title(scene, self.index)
+                item.setText(f"{index + 1}. {scene.title or VIEWS[scene.view_id].title}")
+            self._set_view_title(scene, index)
             self._refresh_note()
+
+        what = "renaming" if which == "title" else "editing the note of"
+        self._edit(f"{what} scene {index + 1}", edit, merge=f"{which} {index}")
+
+    # ------------------------------------------------------------------ undo
+    def _place(self) -> DeckPlace:
+        return DeckPlace(tuple(self.scenes), self.index, self.window.current_view)
+
+    def _edit(self, what: str, change: Callable[[], None], merge: str = "") -> None:
+        """Make the deck edit ``change`` (described by ``what``) an undo step; a
+        ``merge`` key equal to the latest step's makes it part of that step."""
+        states = self.window.states
+        before, marks = self._place(), history_marks(states)
+        change()
+        after = self._place()
+        if after.scenes == before.scenes and after.index == before.index:
+            return
+        marks_after = history_marks(self.window.states)
+        applied = tuple(v for v, mark in marks_after.items() if marks.get(v) != mark)
+        steps = self.history.undo_steps
+        if (
+            merge
+            and steps
+            and steps[-1].merge == merge
+            and not applied
+            and steps[-1].after == before
+            and self._latest(steps[-1])
+        ):
+            steps[-1].after, steps[-1].marks = after, marks_after
+            self.history.redo_steps.clear()
+            return
+        values = {v: marks_after[v][1] for v in applied}
+        self.history.record(DeckEdit(what, before, after, applied, values, marks_after, merge))
+
+    def undo(self) -> bool:
+        """Ctrl+Z: undo the last deck edit while it is the latest step (the current
+        view's parameters unchanged since): the deck, the scene shown and the view as
+        they were before it. ``False`` (the view's own undo goes on) otherwise."""
+        steps = self.history.undo_steps
+        if not steps or not self._latest(steps[-1]):
+            return False
+        edit = steps.pop()
+        for view_id in edit.applied:  # (the scene it showed set them: back)
+            self.window.states[view_id].undo()
+        self._restore(edit.before, bool(edit.applied))
+        edit.marks = history_marks(self.window.states)
+        self.history.redo_steps.append(edit)
+        self.window.show_status(f"Undone: {edit.what} (Ctrl+Shift+Z redoes it)", 5000)
+        return True
+
+    def redo(self) -> bool:
+        """Ctrl+Shift+Z: make the deck edit undone last again while that undo is the
+        latest step; ``False`` (the view's own redo goes on) otherwise."""
+        steps = self.history.redo_steps
+        if not steps or not self._latest(steps[-1]):
+            return False
+        edit = steps.pop()
+        for view_id, values in edit.values.items():
+            state = self.window.states[view_id]
+            if state.redo_values == values:  # (its redo kept: a change undone after it)
+                state.redo()
+            else:
+                state.set_values(values)
+        self._restore(edit.after, bool(edit.applied))
+        edit.marks = history_marks(self.window.states)
+        self.history.undo_steps.append(edit)
+        self.window.show_status(f"Redone: {edit.what}", 5000)
+        return True
+
+    def _latest(self, edit: DeckEdit) -> bool:
+        return DeckHistory.latest(edit, self.window.states, self.window.current_view)
+
+    def _restore(self, place: DeckPlace, new_values: bool) -> None:
+        """Show the deck as ``place`` has it: its scenes and current scene, the list,
+        the heading, the fields and the view; the scene staged again when another one
+        is current now."""
+        was = self.scenes[self.index] if 0 <= self.index < len(self.scenes) else None
+        previous = self.index
+        self.scenes, self.index = list(place.scenes), place.index
+        self.modified = tuple(self.scenes) != self._saved
+        self._fill_list()
+        self.window.set_view(place.view_id, new_values=new_values)
+        if 0 <= self.index < len(self.scenes):
+            scene = self.scenes[self.index]
+            self._set_view_title(scene, self.index)
+            if (previous, was) != (self.index, scene):
+                self.scene_shown.emit(previous, self.index)
+                self.scene_staged.emit(scene, self.index)
+        else:
+            self._clear_fields()
+        self._sync_fields()
+        self._refresh_note()
+        self.show_dock()
 
     # ------------------------------------------------------------------ titles
     def _set_view_title(self, scene: Scene, index: int | None) -> None:

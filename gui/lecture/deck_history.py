@@ -1,0 +1,107 @@
+"""The deck's undo history: adding, replacing, removing and moving scenes.
+
+Ctrl+Z / Ctrl+Shift+Z undo the views' parameters (:class:`gui.widgets.state.ViewState`,
+one history per view); a deck edit joins that order: it is undone while it is the latest
+step, that is while the current view's parameters have not changed since it (each
+state's :meth:`~gui.widgets.state.ViewState.history_mark` is taken after every deck step
+and compared). An edit that showed another scene (removing one shows the scene now in its
+place) set that view's parameters; its undo undoes that change too, so the window is as
+it was before the edit, and an older deck edit is the latest step again.
+
+:class:`DeckHistory` keeps the steps; :class:`gui.lecture.deck.DeckController` makes and
+restores them (:class:`DeckPlace`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from core.scenes import Scene
+from gui.widgets.state import UNDO_LIMIT, ViewState
+
+Mark = tuple[int, dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class DeckPlace:
+    """The deck as an edit found or left it: its scenes, the index of the current one
+    (-1: none) and the view shown."""
+
+    scenes: tuple[Scene, ...]
+    index: int
+    view_id: str
+
+
+@dataclass
+class DeckEdit:
+    """One undoable deck edit.
+
+    Attributes
+    ----------
+    what
+        What it did, for the status line ("removing scene 3 “Rotation”").
+    before, after
+        The deck before and after it.
+    applied
+        The views whose parameters it set (removing a scene shows the next one).
+    values
+        The parameters it set in each of those views (what its redo sets again).
+    marks
+        Every view's history mark after the edit (or after its last undo or redo).
+    merge
+        Edits with the same key made one after another are one step (typing a
+        scene's note); ``""``: never merged.
+    """
+
+    what: str
+    before: DeckPlace
+    after: DeckPlace
+    applied: tuple[str, ...]
+    values: dict[str, dict[str, Any]] = field(default_factory=dict)
+    marks: dict[str, Mark] = field(default_factory=dict)
+    merge: str = ""
+
+
+def history_marks(states: Mapping[str, ViewState]) -> dict[str, Mark]:
+    """Each view's :meth:`~gui.widgets.state.ViewState.history_mark`."""
+    return {view_id: state.history_mark() for view_id, state in states.items()}
+
+
+class DeckHistory:
+    """Undo and redo stacks of :class:`DeckEdit` (at most ``UNDO_LIMIT`` each)."""
+
+    def __init__(self) -> None:
+        self.undo_steps: list[DeckEdit] = []
+        self.redo_steps: list[DeckEdit] = []
+
+    def __bool__(self) -> bool:
+        return bool(self.undo_steps or self.redo_steps)
+
+    def clear(self) -> None:
+        """Forget every step (another deck was opened, or the deck closed)."""
+        self.undo_steps.clear()
+        self.redo_steps.clear()
+
+    def record(self, edit: DeckEdit) -> None:
+        """``edit`` was made (its marks taken after it): the latest step; a new edit
+        drops what was undone, as a parameter change drops the views' redo."""
+        self.undo_steps.append(edit)
+        del self.undo_steps[:-UNDO_LIMIT]
+        self.redo_steps.clear()
+
+    @staticmethod
+    def latest(edit: DeckEdit, states: Mapping[str, ViewState], current: str) -> bool:
+        """Whether ``edit`` is the latest step for the view ``current``: neither its
+        parameters nor those of a view the edit set changed since (a view made since
+        has no step of its own)."""
+        for view_id in {current, *edit.applied}:
+            state = states.get(view_id)
+            if state is None:
+                continue
+            mark = edit.marks.get(view_id)
+            now = state.history_mark()
+            if (now[0] != 0) if mark is None else (now != mark):
+                return False
+        return True

@@ -1,0 +1,225 @@
+"""Editing a deck in the window: Ctrl+Z / Ctrl+Shift+Z undo and redo adding, removing,
+moving and renaming scenes in turn with the views' parameters; the title and note fields
+edit only the scene shown; they sit by the scene list, above the Animation box."""
+
+from __future__ import annotations
+
+from PySide6 import QtCore, QtGui, QtWidgets
+from window_reuse import reused_window, reused_window_holder  # noqa: F401  (fixtures)
+
+from core.scenes import Deck, Scene
+from core.views import VIEWS
+
+Key = QtCore.Qt.Key
+CTRL = QtCore.Qt.KeyboardModifier.ControlModifier
+CTRL_SHIFT = CTRL | QtCore.Qt.KeyboardModifier.ShiftModifier
+
+
+def _scene(view_id: str, title: str, **params) -> Scene:
+    model = VIEWS[view_id].model
+    return Scene(view_id, model.validate(params, partial=True), title, f"note of {title}")
+
+
+def _three(window):
+    """A deck of three scenes (RoPE m=5, ALiBi query=3, sinusoidal d=16), the first
+    shown."""
+    deck = window.lecture.deck
+    deck.set_deck(
+        Deck(
+            "test deck",
+            (
+                _scene("rope", "a", m=5),
+                _scene("alibi", "b", query=3),
+                _scene("sinusoidal", "c", d_model=16),
+            ),
+        )
+    )
+    return deck
+
+
+def _undo(window, qtbot) -> None:
+    qtbot.keyClick(window, Key.Key_Z, CTRL)
+
+
+def _redo(window, qtbot) -> None:
+    qtbot.keyClick(window, Key.Key_Z, CTRL_SHIFT)
+
+
+def _titles(deck) -> list[str]:
+    return [s.title for s in deck.scenes]
+
+
+def _action(window, name: str) -> QtGui.QAction:
+    return next(a for a in window.actions() if a.objectName() == name)
+
+
+def test_a_removed_scene_comes_back_with_ctrl_z(window, qtbot):
+    """Remove scene (Ctrl+Shift+Del) and Ctrl+Z: the scene is back at its place and
+    shown as it was (its view, the values the lecturer had moved it to, its title and
+    note in the fields, its heading number); the view the removal showed has its values
+    back too, and the deck is unchanged again. Ctrl+Shift+Z removes it again. Before,
+    Ctrl+Z only undid view parameters and the scene was lost."""
+    deck = _three(window)
+    window.activateWindow()
+    assert deck.go(1)
+    window.states["alibi"].set_param("query", 5)  # (moved on from the scene's 3)
+    alibi_before = window.states["alibi"].values
+    qtbot.keyClick(window, Key.Key_Delete, CTRL_SHIFT)
+    assert _titles(deck) == ["a", "c"] and deck.index == 1 and deck.modified
+    assert window.current_view == "sinusoidal"
+    _undo(window, qtbot)
+    assert _titles(deck) == ["a", "b", "c"] and deck.index == 1 and not deck.modified
+    assert window.current_view == "alibi"
+    assert window.states["alibi"].values == alibi_before
+    assert window.states["alibi"].values["query"] == 5
+    assert deck.list.count() == 3 and deck.list.currentRow() == 1
+    assert deck.title_edit.text() == "b" and deck.note_edit.toPlainText() == "note of b"
+    assert "2/3" in window.views["alibi"].title.text()
+    assert window.states["sinusoidal"].values["d_model"] != 16  # (its default again)
+    _redo(window, qtbot)
+    assert _titles(deck) == ["a", "c"] and deck.index == 1 and deck.modified
+    assert window.current_view == "sinusoidal"
+    assert window.states["sinusoidal"].values["d_model"] == 16
+    assert deck.title_edit.text() == "c" and "2/2" in window.views["sinusoidal"].title.text()
+    _undo(window, qtbot)
+    assert _titles(deck) == ["a", "b", "c"] and window.current_view == "alibi"
+    deck.close_deck()
+
+
+def test_deck_edits_and_parameter_changes_undo_in_the_order_made(window, qtbot):
+    """Ctrl+Z undoes the latest step, a deck edit or a parameter change: two removals
+    with a slider change between them come back one at a time, the slider change in
+    between; nothing is skipped or lost, and redo goes forward the same way."""
+    deck = _three(window)
+    window.activateWindow()
+    remove = _action(window, "action-remove-scene")
+    remove.trigger()  # "a" (RoPE): ALiBi's "b" is shown
+    window.states["alibi"].set_param("query", 7)
+    remove.trigger()  # "b": sinusoidal's "c"
+    assert _titles(deck) == ["c"]
+    _undo(window, qtbot)
+    assert _titles(deck) == ["b", "c"] and window.current_view == "alibi"
+    assert window.states["alibi"].values["query"] == 7
+    _undo(window, qtbot)  # the slider change, not the first removal
+    assert _titles(deck) == ["b", "c"] and window.states["alibi"].values["query"] == 3
+    _undo(window, qtbot)
+    assert _titles(deck) == ["a", "b", "c"] and deck.index == 0
+    assert window.current_view == "rope" and window.states["rope"].values["m"] == 5
+    assert not deck.modified
+    _redo(window, qtbot)
+    assert _titles(deck) == ["b", "c"] and window.states["alibi"].values["query"] == 3
+    _redo(window, qtbot)
+    assert window.states["alibi"].values["query"] == 7
+    _redo(window, qtbot)
+    assert _titles(deck) == ["c"]
+    deck.close_deck()
+
+
+def test_adding_moving_and_renaming_scenes_are_undone(window, qtbot):
+    """Add current view as scene, Move scene later (Ctrl+Shift+Down) and a title typed
+    into the field are each one Ctrl+Z; undoing a later removal keeps the renamed
+    title (the deck's steps restore the deck as each left it)."""
+    deck = _three(window)
+    window.activateWindow()
+    window.set_view("relative")
+    _action(window, "action-add-scene").trigger()
+    assert _titles(deck) == ["a", VIEWS["relative"].title, "b", "c"] and deck.index == 1
+    qtbot.keyClick(window, Key.Key_Down, CTRL_SHIFT)
+    assert _titles(deck) == ["a", "b", VIEWS["relative"].title, "c"] and deck.index == 2
+    deck.title_edit.setText("Shaw's clipping")
+    deck.title_edit.editingFinished.emit()
+    _action(window, "action-remove-scene").trigger()
+    assert _titles(deck) == ["a", "b", "c"]
+    _undo(window, qtbot)  # the removal: back with the new title
+    assert _titles(deck) == ["a", "b", "Shaw's clipping", "c"]
+    assert window.current_view == "relative" and deck.title_edit.text() == "Shaw's clipping"
+    _undo(window, qtbot)  # the title
+    assert _titles(deck) == ["a", "b", VIEWS["relative"].title, "c"]
+    assert deck.title_edit.text() == VIEWS["relative"].title
+    _undo(window, qtbot)  # the move
+    assert _titles(deck) == ["a", VIEWS["relative"].title, "b", "c"] and deck.index == 1
+    assert deck.list.currentRow() == 1 and "2/4" in window.views["relative"].title.text()
+    _undo(window, qtbot)  # the addition
+    assert _titles(deck) == ["a", "b", "c"] and not deck.modified and deck.index == 0
+    assert window.current_view == "relative"  # (the view it was added from stays)
+    _redo(window, qtbot)
+    assert _titles(deck) == ["a", VIEWS["relative"].title, "b", "c"]
+    deck.close_deck()
+    assert not deck.history  # (a closed deck's edits are not undone into another)
+
+
+def test_the_fields_edit_only_the_scene_shown(window, qtbot):
+    """After Ctrl+4 leaves scene 1 (RoPE), the title and note fields are empty and off
+    with a line saying why; what reaches them changes no scene. Back on RoPE (Ctrl+3)
+    they edit scene 1 again; Page Down shows and edits scene 2. Before, the fields
+    still held scene 1's title and note and edited it unseen."""
+    deck = _three(window)
+    hint = deck.dock.findChild(QtWidgets.QLabel, "deck-fields-hint")
+    window.activateWindow()
+    assert deck.title_edit.isEnabled() and deck.title_edit.text() == "a"
+    qtbot.keyClick(window, Key.Key_4, CTRL)
+    assert window.current_view == "alibi" and deck.index == 0
+    assert not deck.title_edit.isEnabled() and not deck.note_edit.isEnabled()
+    assert not deck.title_edit.text() and not deck.note_edit.toPlainText()
+    assert hint is not None and not hint.isHidden()
+    assert "Scene 1 is not shown" in hint.text() and "RoPE, Ctrl+3" in hint.text()
+    deck.title_edit.setText("typed")
+    deck.title_edit.editingFinished.emit()
+    deck.note_edit.setPlainText("typed note")
+    assert deck.scenes[0].title == "a" and deck.scenes[0].note == "note of a"
+    assert not deck.modified
+    qtbot.keyClick(window, Key.Key_3, CTRL)
+    assert deck.title_edit.isEnabled() and deck.note_edit.isEnabled() and hint.isHidden()
+    assert deck.title_edit.text() == "a" and deck.note_edit.toPlainText() == "note of a"
+    qtbot.keyClick(window, Key.Key_PageDown)
+    assert deck.index == 1 and deck.title_edit.isEnabled()
+    assert deck.title_edit.text() == "b"
+    deck.title_edit.setText("b renamed")
+    deck.title_edit.editingFinished.emit()
+    assert _titles(deck) == ["a", "b renamed", "c"]
+    deck.close_deck()
+    assert deck.title_edit.isEnabled() and hint.isHidden()  # (a new scene's)
+
+
+def test_replacing_a_scene_not_shown_keeps_its_title_and_note(window, qtbot):
+    """Replace scene with current view while the scene is not shown (the fields are
+    off): the scene takes the view and its values and keeps its title and note, and
+    shows; Ctrl+Z puts the old scene back."""
+    deck = _three(window)
+    window.set_view("alibi")
+    window.states["alibi"].set_param("query", 6)
+    _action(window, "action-replace-scene").trigger()
+    replaced = deck.scenes[0]
+    assert (replaced.view_id, replaced.params["query"]) == ("alibi", 6)
+    assert (replaced.title, replaced.note) == ("a", "note of a")
+    assert deck.title_edit.isEnabled() and deck.title_edit.text() == "a"
+    window.activateWindow()
+    _undo(window, qtbot)
+    assert deck.scenes[0].view_id == "rope" and deck.scenes[0].params["m"] == 5
+    assert not deck.title_edit.isEnabled()  # (ALiBi still shows: scene 1 is RoPE's)
+    assert deck.scenes[0].title == "a"
+    deck.close_deck()
+
+
+def test_title_and_note_sit_by_the_scene_list_above_the_animation_box(window):
+    """The title and note fields come right below the scene list, before the
+    Animation box (they were below it: at 1280 x 720, 150 % out of sight)."""
+    deck = window.lecture.deck
+    box = next(w for w in deck.dock.findChildren(QtWidgets.QGroupBox) if w.title() == "Animation")
+    body = box.parentWidget()
+    deck.show_dock()
+    try:
+        window.wait_idle()
+        QtWidgets.QApplication.processEvents()
+
+        def top(widget: QtWidgets.QWidget) -> int:
+            return widget.mapTo(body, QtCore.QPoint(0, 0)).y()
+
+        def bottom(widget: QtWidgets.QWidget) -> int:
+            return top(widget) + widget.height()
+
+        assert bottom(deck.list) < top(deck.title_edit) < bottom(deck.title_edit)
+        assert bottom(deck.title_edit) < top(deck.note_edit)
+        assert bottom(deck.note_edit) < top(box), (bottom(deck.note_edit), top(box))
+    finally:
+        deck.dock.hide()
