@@ -223,3 +223,35 @@ def test_title_and_note_sit_by_the_scene_list_above_the_animation_box(window):
         assert bottom(deck.note_edit) < top(box), (bottom(deck.note_edit), top(box))
     finally:
         deck.dock.hide()
+
+
+def test_a_title_typed_and_not_entered_is_kept_when_the_view_changes(window, qtbot):
+    """A title typed into the field and not entered yet, then Ctrl+4: the title goes to
+    the scene it was typed for (one undo step) before the fields go off, not lost."""
+    deck = _three(window)
+    window.activateWindow()
+    deck.title_edit.setFocus()
+    deck.title_edit.selectAll()
+    qtbot.keyClicks(deck.title_edit, "Rotation")
+    assert deck.scenes[0].title == "a"  # (not entered yet)
+    qtbot.keyClick(window, Key.Key_4, CTRL)
+    assert window.current_view == "alibi" and not deck.title_edit.isEnabled()
+    assert _titles(deck) == ["Rotation", "b", "c"] and deck.modified
+    _undo(window, qtbot)
+    assert _titles(deck) == ["a", "b", "c"] and not deck.modified
+    deck.close_deck()
+
+
+def test_opening_a_scene_file_leaves_the_decks_scenes_as_they_are(window, tmp_path):
+    """File ▸ Open scene… with a deck open: the deck's scenes keep their titles and
+    notes (the file's title and note were written into the deck's current scene)."""
+    from core.scenes import save_scene
+
+    deck = _three(window)
+    path = tmp_path / "waves.pe-scene.json"
+    save_scene(_scene("rope", "from the file", m=40), path)
+    assert deck.open_scene(path)
+    assert window.states["rope"].values["m"] == 40
+    assert _titles(deck) == ["a", "b", "c"] and deck.scenes[0].note == "note of a"
+    assert not deck.modified
+    deck.close_deck()

@@ -126,6 +126,7 @@ class DeckController(QtCore.QObject):
         self.ask_path: Callable[[], str] = lambda: ""
         self.steppers: list[Callable[[int], bool]] = []
         self._titled: set[str] = set()
+        self._fields_for = -1  # the scene the title and note fields show (-1: none)
         self.history = DeckHistory()
         self._saved: tuple[Scene, ...] = ()  # the scenes as opened or saved last
         self._short: bool | None = None  # the column was too low for both docks
@@ -264,8 +265,10 @@ class DeckController(QtCore.QObject):
             return self._fail(Path(path).name, str(exc))
         if not self.apply_scene(scene):
             return False
-        self.title_edit.setText(scene.title)
-        self.note_edit.setPlainText(scene.note)
+        with signals_blocked(self.title_edit), signals_blocked(self.note_edit):
+            self.title_edit.setText(scene.title)  # (not a deck scene's: none edited)
+            self.note_edit.setPlainText(scene.note)
+        self._sync_fields()  # (with a deck open they follow its scene)
         self._set_view_title(scene, None)
         self.scene_staged.emit(scene, -1)
         self.window.show_status(f"Opened scene {Path(path).name}", 5000)
@@ -609,6 +612,7 @@ class DeckController(QtCore.QObject):
         or a scene file, without a deck."""
         shown = self.shown
         off = bool(self.scenes) and not shown
+        self._fields_for = self.index if shown else -1
         if shown:
             scene = self.scenes[self.index]
             with signals_blocked(self.title_edit), signals_blocked(self.note_edit):
@@ -635,6 +639,9 @@ class DeckController(QtCore.QObject):
         return f"Scene {self.index + 1} is not shown (it is on {where}). {how}"
 
     def _view_changed(self, _view_id: str) -> None:
+        if self.title_edit.isModified():  # a title typed, not entered: kept, not lost
+            self.title_edit.setModified(False)
+            self._edited("title")
         self._sync_fields()
 
     def replace_current(self) -> None:
@@ -702,6 +709,7 @@ class DeckController(QtCore.QObject):
             self.index, self.modified = to, True
             self._fill_list()
             self._set_view_title(scenes[to], to)
+            self._sync_fields()  # (they edit the scene at its new place)
 
         self._edit(f"moving scene \u201c{self.scenes[at].title}\u201d to {to + 1}", move)
         return True
@@ -709,9 +717,9 @@ class DeckController(QtCore.QObject):
     def _edited(self, which: str) -> None:
         """The lecturer edited the shown scene's title or note (``which``): an undo
         step, one for a run of typing into the same field of the same scene."""
-        if not self.shown:
+        index = self._fields_for
+        if not 0 <= index < len(self.scenes):
             return
-        index = self.index
         scene = replace(
             self.scenes[index],
             title=self.title_edit.text().strip(),
