@@ -630,7 +630,7 @@ class DeckController(QtCore.QObject):
 
     def _hint(self) -> str:
         """Why the fields are off, and how to edit a scene again."""
-        how = "Show a scene (click it, Page Down / Up) to edit its title and note."
+        how = "Show a scene to edit its title and note."  # (short: 4 lines at 300 %)
         if not 0 <= self.index < len(self.scenes):
             return f"No scene shown. {how}"
         view_id = self.scenes[self.index].view_id
