@@ -104,7 +104,10 @@ def test_explanation_notes_and_tooltips_typeset_their_math(studio, show_view):
     # identifiers keep their underscores (Sinusoidal's explanation names d_model)
     sinusoidal = VIEWS["sinusoidal"]
     studio.set_view("sinusoidal")
+    box = studio.views["sinusoidal"].explanation_box
+    box.choose(True)  # the whole paragraph (collapsed at 1600 x 1000, so the view fits)
     shown = _document(studio.views["sinusoidal"].explanation.text()).toPlainText()
+    box.choose(None)
     assert "d_model" in sinusoidal.explanation and "d_model" in shown
     assert "x_i" in sinusoidal.explanation and "x_i" not in shown and "xi + pi" in shown
     seq_tip = _document(studio.panels["sinusoidal"].rows["seq_len"].editor.toolTip())

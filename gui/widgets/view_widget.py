@@ -1,5 +1,9 @@
 """A view on screen: explanation, live formula, the plot grid, notes and hover readout.
 
+The explanation collapses to its first lines where it would take the plots' room
+(:data:`EXPLANATION_SHARE`, :meth:`ViewWidget._fit_explanation`), with a More… / Less
+toggle whose choice wins (:mod:`gui.widgets.explanation`).
+
 :class:`ViewWidget` draws :class:`core.viewdata.ViewData` and nothing else: it never
 computes. Errors (invalid input, out-of-range lookups, memory budget) appear in a banner
 while the last good plots stay.
@@ -32,12 +36,13 @@ from gui.render.fast_axis import (
     run_title_refits,
 )
 from gui.render.formula_label import FormulaLabel
-from gui.render.math_text import MathLabel, MathLineLabel, set_math_text, source_text
+from gui.render.math_text import MathLineLabel, set_math_text, source_text
 from gui.render.opaque import OpaqueLabel
 from gui.render.pg_compat import move_in_grid
 from gui.render.settle import Targets, before_layout, settle, targets
 from gui.render.view_box import PlotViewBox
 from gui.theme import Theme, current_theme
+from gui.widgets.explanation import ExplanationBox
 from gui.widgets.grid_flow import (
     Position,
     balance_rows,
@@ -71,6 +76,11 @@ FORMULA_SHARE = 0.2  # of the view's height the formula takes at most (drawn sma
 # of the stage's height a table's text is at least on stage, however it is fitted (the
 # tick labels of the default 150 % on 1920 x 1080 are 21 px: a 50th of 1 080 px)
 STAGE_TEXT_SHARE = 1 / 50
+# of the view's height the whole explanation takes at most; a longer one is collapsed to
+# its first lines (at 200 % on 1600 x 1000 it took 46-100 %, the plots below the fold),
+# as is one whose collapsing lets a view that scrolls fit (1600 x 1000 at 100 %:
+# Sinusoidal scrolled by 101 px under its 133 px paragraph)
+EXPLANATION_SHARE = 0.2
 
 
 _DIGIT = re.compile(r"[0-9]")
@@ -236,10 +246,14 @@ class ViewWidget(QtWidgets.QWidget):
         layout.setContentsMargins(6, 6, 6, 6)
         self.title = QtWidgets.QLabel(spec.title, self)
         self.title.setObjectName("view-title")
-        self.explanation = MathLabel("", self)  # (measured as its plain characters)
-        self.explanation.setWordWrap(True)
-        set_math_text(self.explanation, spec.explanation)  # m_h as m with a subscript h
-        self.explanation.setObjectName("view-explanation")
+        # the paragraph (m_h as m with a subscript h) with its More… / Less toggle;
+        # ``explanation`` is its label, which the box follows when hidden or shown
+        self.explanation_box = ExplanationBox(spec.explanation, self)
+        self.explanation = self.explanation_box.label
+        self.explanation_box.chosen.connect(self._explanation_chosen)
+        # the view's size, theme and panels the explanation was last fitted for
+        self._explained_for: tuple | None = None
+        self._rows_need = 0  # the canvas's height its rows need (before _fold_fit)
         self.formula = FormulaLabel(self)  # typeset; wraps only between terms
         self.formula.setObjectName("view-formula")
         self.banner = QtWidgets.QLabel("", self)
@@ -299,7 +313,7 @@ class ViewWidget(QtWidgets.QWidget):
         self.status = MathLineLabel("", self)  # (notes typeset: rich text)
         self.status.setObjectName("view-readout")
         self.status.setWordWrap(True)
-        for w in (self.title, self.explanation, self.formula, self.banner, self.verdict):
+        for w in (self.title, self.explanation_box, self.formula, self.banner, self.verdict):
             layout.addWidget(w)
         layout.addWidget(self.canvas, 1)
         # a new notes or readout text in the room of the last re-lays nothing out
@@ -894,6 +908,10 @@ class ViewWidget(QtWidgets.QWidget):
                 self._fit_rows(positions, width)
         finally:
             self._fitting -= 1
+        if not self._fitting and self._fit_explanation():
+            self._relayout_body()  # the canvas moved up or down: its rows again
+            self.fit_height()
+            return
         if self._pending and not self._fitting:  # rows moved, plots shown again:
             self._show_seen()  # some may be in sight now
 
@@ -998,6 +1016,7 @@ class ViewWidget(QtWidgets.QWidget):
             + TABLE_PAD
         )
         height = int(sum(need.values()) + rest) + 1
+        self._rows_need = height
         fitted = self._fold_fit(height)
         if fitted < height and need:  # the rows share the squeeze
             factor = (sum(need.values()) - (height - fitted)) / sum(need.values())
@@ -1050,10 +1069,7 @@ class ViewWidget(QtWidgets.QWidget):
             return height
         fold = self.scroll_area.viewport().height()
         box = self._status_box
-        below = body.contentsMargins().bottom()
-        if box.isVisible():
-            below += box.geometry().bottom() + 1 - self.canvas.geometry().bottom() - 1
-        overflow = self.canvas.y() + height + below - fold
+        overflow = self.canvas.y() + height + self._below_canvas() - fold
         if overflow <= 0 or fold <= 0:
             return height
         if overflow <= FOLD_SQUEEZE * height:
@@ -1068,6 +1084,58 @@ class ViewWidget(QtWidgets.QWidget):
             if line < fold < line + spacing:
                 return height + math.ceil(fold - line)
         return height
+
+    def _below_canvas(self) -> int:
+        """The body's height below the canvas as laid out now: the notes line and the
+        body's bottom margin."""
+        body = self.body.layout()
+        below = body.contentsMargins().bottom() if body is not None else 0
+        box = self._status_box
+        if box.isVisible():
+            below += box.geometry().bottom() + 1 - self.canvas.geometry().bottom() - 1
+        return below
+
+    def _fit_explanation(self) -> bool:
+        """Collapse the explanation where it would take the plots' room, expand it where
+        there is room (the lecturer's choice wins: :class:`ExplanationBox`); whether
+        what it shows changed. Whole, it may take :data:`EXPLANATION_SHARE` of the
+        view's height, and no more than lets the view fit without scrolling where its
+        short form would. Decided again only when the view's size, theme or panels
+        changed since, never on a drag's frame (the text does not jump under a
+        slider), and not while hidden (presenting, a focused plot)."""
+        box = self.explanation_box
+        if box.isHidden() or not self.isVisible() or self.data is None:
+            return False
+        key = (self.width(), self.height(), self.styled_theme, self._layout_key)
+        if key == self._explained_for:
+            return False
+        self._explained_for = key
+        fold = self.scroll_area.viewport().height()
+        full, short = box.height_for(True), box.height_for(False)
+        expanded = full <= EXPLANATION_SHARE * fold
+        if expanded and short < full and self._rows_need > 0:
+            top = self.canvas.y() - box.height()  # the canvas's top without the box
+            below = self._rows_need + self._below_canvas() - fold
+            squeeze = FOLD_SQUEEZE * self._rows_need  # (_fold_fit fits as much)
+            if top + full + below > squeeze >= top + short + below:
+                expanded = False  # collapsed, the view fits; whole, it scrolls
+        return box.set_auto(expanded)
+
+    def _relayout_body(self) -> None:
+        """Lay the body out now (the canvas below a new explanation), the scroll area's
+        range with it."""
+        request = QtCore.QEvent(QtCore.QEvent.Type.LayoutRequest)
+        QtCore.QCoreApplication.sendEvent(self.scroll_area, request)
+        body = self.body.layout()
+        if body is not None:
+            body.activate()
+
+    def _explanation_chosen(self, _expanded: bool | None) -> None:
+        """The lecturer chose the whole explanation or its first lines (or left it to
+        the room again): the canvas
+        moved, its rows are fitted again (plots scrolled into sight drawn)."""
+        self._relayout_body()
+        self.fit_height()
 
     def _status_lines(self) -> tuple[float, float, int]:
         """:func:`text_lines` of the notes line, measured again only when something it
@@ -1640,7 +1708,7 @@ class ViewWidget(QtWidgets.QWidget):
         # plots are larger (Qt's 20 px steps crawled through a 2877 px stage at 200 %)
         self.scroll_area.verticalScrollBar().setSingleStep(theme.scaled(WHEEL_STEP))
         self.title.setStyleSheet(f"font-size: {theme.font_pt(20)}pt; font-weight: bold;")
-        self.explanation.setStyleSheet(f"font-size: {theme.font_pt(12)}pt;")
+        self.explanation_box.apply_style(theme.font_pt(12))
         self.formula.set_point_size(theme.font_pt(15))
         self.banner.setStyleSheet(
             f"font-size: {theme.font_pt(13)}pt; color: #ffffff; background: #b3261e; "
