@@ -37,6 +37,7 @@ from gui.lecture.settings import restore_settings, save_settings
 from gui.lecture.stage_strip import install_stage_controls
 from gui.lecture.sweep import SweepController
 from gui.theme import DIVERGING_MAPS, SEQUENTIAL_MAPS
+from gui.widgets.explanation import TOGGLE_ACTION, TOGGLE_KEY
 from gui.window.protocol import StudioWindow
 
 Key = QtCore.Qt.Key
@@ -310,6 +311,7 @@ class Lecture(QtCore.QObject):
 
         v = w.menu("view")
         v.addSeparator()
+        self._add(v, TOGGLE_ACTION, [TOGGLE_KEY], self.toggle_explanation, "action-explanation")
         self._add(v, "Presentation mode", ["F5"], d.toggle_presentation, "action-present")
         self._add(
             v,
@@ -394,6 +396,19 @@ class Lecture(QtCore.QObject):
         elif self.window.qt.isFullScreen():
             qt = self.window.qt
             qt.setWindowState(qt.windowState() & ~QtCore.Qt.WindowState.WindowFullScreen)
+
+    def toggle_explanation(self) -> None:
+        """Ctrl+I: the current view's whole explanation or its first lines, as the
+        lecturer's choice (its More… / Less toggle); a status line says why not."""
+        box = self.window.view_widget(self.window.current_view).explanation_box
+        if box.isHidden():
+            self.window.show_status(
+                "The explanation is hidden in presentation mode and while a plot is focused"
+            )
+        elif not box.collapsible:
+            self.window.show_status("The whole explanation is shown: it fits in two lines")
+        else:
+            box.flip()
 
     # ------------------------------------------------------------------ settings
     def restore(self) -> None:

@@ -7,8 +7,8 @@ paragraph's label (a :class:`~gui.render.math_text.MathLabel`, the view's
 paragraph's first :data:`SHORT_LINES` lines at its width (:func:`short_form`: whole
 sentences where they fill most of them, else cut after a word with "…"); expanded,
 the whole paragraph. The view collapses it when the room asks for it
-(:meth:`ExplanationBox.set_auto`); the lecturer's click on the toggle (or Space / Enter
-on it, or the View menu's action) is a choice that wins over the room from then on
+(:meth:`ExplanationBox.set_auto`); the lecturer's click on the toggle (or Enter on it, or
+the View menu's action, Ctrl+I) is a choice that wins over the room from then on
 (:attr:`ExplanationBox.choice`). A paragraph whose whole text fits the short form's
 lines shows no toggle.
 
@@ -28,6 +28,8 @@ from gui.render.math_text import MathLabel, math_glyphs, set_math_text, source_t
 SHORT_LINES = 2  # lines the collapsed paragraph shows at most
 MORE, LESS = "More…", "Less"
 ELLIPSIS = "…"
+TOGGLE_ACTION = "Explanation: more / less"  # the View menu's action (gui.lecture.controller)
+TOGGLE_KEY = "Ctrl+I"  # its shortcut
 # a sentence cut that keeps at least this share of the words a cut after any word keeps
 # is shown instead (whole sentences read better than a sentence broken off)
 SENTENCE_SHARE = 0.6
@@ -83,6 +85,18 @@ def short_form(text: str, fits: Callable[[str], bool]) -> str:
     return text[:cut] + ELLIPSIS
 
 
+class _Toggle(QtWidgets.QToolButton):
+    """The More… / Less button: Enter or Return on it clicks it, as Space would (Space is
+    the lecture's play / pause on any button: :func:`gui.lecture.controller.is_editor`)."""
+
+    def keyPressEvent(self, event: QtGui.QKeyEvent) -> None:
+        if event.key() in (QtCore.Qt.Key.Key_Return, QtCore.Qt.Key.Key_Enter):
+            self.click()
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+
 class ExplanationBox(QtWidgets.QWidget):
     """The paragraph ``label`` with its More… / Less toggle (see the module docstring).
 
@@ -106,7 +120,7 @@ class ExplanationBox(QtWidgets.QWidget):
         self.label = MathLabel("", self)  # (measured as its plain characters)
         self.label.setWordWrap(True)
         self.label.setObjectName("view-explanation")
-        self.toggle = QtWidgets.QToolButton(self)
+        self.toggle = _Toggle(self)
         self.toggle.setObjectName("view-explanation-toggle")
         self.toggle.setAutoRaise(True)
         self.toggle.setCursor(QtCore.Qt.CursorShape.PointingHandCursor)
@@ -215,7 +229,7 @@ class ExplanationBox(QtWidgets.QWidget):
         self.toggle.setVisible(self.collapsible)
         self.toggle.setText(LESS if text == self._text else MORE)
         whole = "the whole explanation" if text != self._text else "only its first lines"
-        self.toggle.setToolTip(f"Show {whole} (View ▸ Explanation: more / less)")
+        self.toggle.setToolTip(f"Show {whole} ({TOGGLE_KEY}, View ▸ {TOGGLE_ACTION})")
         if self.label.property("mathSource") == text and source_text(self.label) == text:
             return False
         set_math_text(self.label, text)
