@@ -10,6 +10,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.views import VIEWS
 from gui.render.math_text import source_text
+from gui.theme import current_theme
 from gui.widgets.explanation import ELLIPSIS, LESS, MORE, SHORT_LINES, short_form
 from gui.widgets.view_widget import EXPLANATION_SHARE
 
@@ -93,6 +94,14 @@ def test_room_decides_until_the_lecturer_chooses(studio, show_view, qtbot) -> No
     widget = show_view(studio, "sinusoidal", (1600, 1000), 1.0)
     assert box.collapsed and source_text(widget.explanation) != text
     assert not widget.scrolls
+    # the toggle in the theme's primary blue, legible on both themes (the palette's
+    # link blue was dark blue on the dark background)
+    display = studio.lecture.display
+    for _ in range(2):
+        display.toggle_theme()
+        _settle(studio)
+        colour = box.toggle.palette().color(QtGui.QPalette.ColorRole.ButtonText)
+        assert colour.name() == current_theme().primary.lower(), display.theme_name
 
     # 200 %: the toggle expands (a click), the canvas moves down by what the text grew
     widget = show_view(studio, "sinusoidal", (1600, 1000), 2.0)

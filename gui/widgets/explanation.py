@@ -236,12 +236,14 @@ class ExplanationBox(QtWidgets.QWidget):
         self.reshaped.emit()
         return True
 
-    def apply_style(self, point_size: int) -> None:
-        """The paragraph's and the toggle's text size (the theme's, in points)."""
+    def apply_style(self, point_size: int, colour: str) -> None:
+        """The paragraph's and the toggle's text size (the theme's, in points), and the
+        toggle's text ``colour`` (the theme's primary blue: it reads as something to
+        click, legible on both themes; the palette's link blue was not on the dark)."""
         sheet = f"font-size: {point_size}pt;"
         self.label.setStyleSheet(sheet)
-        self.toggle.setStyleSheet(  # (a link's colour: it reads as something to click)
-            f"QToolButton#view-explanation-toggle {{ {sheet} color: palette(link); }}"
+        self.toggle.setStyleSheet(
+            f"QToolButton#view-explanation-toggle {{ {sheet} color: {colour}; }}"
         )
         self.toggle.ensurePolished()
         metrics = self.toggle.fontMetrics()

@@ -1708,7 +1708,7 @@ class ViewWidget(QtWidgets.QWidget):
         # plots are larger (Qt's 20 px steps crawled through a 2877 px stage at 200 %)
         self.scroll_area.verticalScrollBar().setSingleStep(theme.scaled(WHEEL_STEP))
         self.title.setStyleSheet(f"font-size: {theme.font_pt(20)}pt; font-weight: bold;")
-        self.explanation_box.apply_style(theme.font_pt(12))
+        self.explanation_box.apply_style(theme.font_pt(12), theme.primary)
         self.formula.set_point_size(theme.font_pt(15))
         self.banner.setStyleSheet(
             f"font-size: {theme.font_pt(13)}pt; color: #ffffff; background: #b3261e; "
