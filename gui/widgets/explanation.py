@@ -260,7 +260,9 @@ class ExplanationBox(QtWidgets.QWidget):
     def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:
         # the label hidden or shown on its own (presentation mode, a focus, an export):
         # the toggle goes and comes with it
-        if obj is self.label:
+        # (getattr: a box being deleted has lost its attributes while the label it
+        # watches still sends events)
+        if obj is getattr(self, "label", None):
             kind = event.type()
             if kind == QtCore.QEvent.Type.HideToParent:
                 self.hide()
