@@ -71,3 +71,17 @@ def test_cuda_parity_when_available(torch):
         pytest.skip("no CUDA device here")
     be = resolve_backend("torch-cuda")
     np.testing.assert_allclose(sinusoidal(64, 32, backend=be), sinusoidal(64, 32), atol=1e-5)
+
+
+def test_status_bar_names_the_backend_in_use_only_where_its_box_does_not():
+    """ "backend: numpy" beside a box that said numpy read the same word twice; the
+    backend in use is named where it differs from the choice (auto, or a fallback)."""
+    from core.backend import Backend
+    from gui.window.main_window import backend_text
+
+    assert backend_text(Backend("numpy"), "numpy") == "Backend:"
+    assert backend_text(Backend("numpy"), "auto") == "Backend in use: numpy; chosen:"
+    assert (
+        backend_text(Backend("torch", "cpu"), "torch-cuda")
+        == "Backend in use: torch (cpu); chosen:"
+    )

@@ -42,6 +42,14 @@ def _panel_need(panel: ParamPanel) -> int:
     return max(panel.minimumSizeHint().width(), panel.side_by_side_width())
 
 
+def backend_text(backend: Backend, choice: str) -> str:
+    """The status bar's words before the backend box: the backend in use only where the
+    box does not already say it ("backend: numpy" beside a box saying numpy read twice)."""
+    if backend.label == choice:
+        return "Backend:"
+    return f"Backend in use: {backend.label}; chosen:"
+
+
 class MainWindow(QtWidgets.QMainWindow):
     """The application window; implements :class:`gui.window.protocol.StudioWindow`.
 
@@ -138,7 +146,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.view_stack = QtWidgets.QStackedWidget(self)
         self.view_stack.installEventFilter(self)  # its size decides the sampling
         self.setCentralWidget(self.view_stack)
-        self.backend_label = QtWidgets.QLabel("backend: numpy", self)
+        self.backend_label = QtWidgets.QLabel("Backend:", self)  # (the box: numpy)
         self.backend_label.setObjectName("backend-label")
         self.statusBar().addPermanentWidget(self.backend_label)
         self.backend_combo = QtWidgets.QComboBox(self)
@@ -672,7 +680,7 @@ class MainWindow(QtWidgets.QMainWindow):
     # ------------------------------------------------------------------ backend
     def choose_backend(self, choice: str) -> None:
         """Resolve a backend in the background (importing torch can take a second)."""
-        self.backend_label.setText(f"backend: resolving {choice}…")
+        self.backend_label.setText(f"Backend: resolving {choice}…")
 
         def work() -> None:
             self.backend_changed.emit(resolve_backend(choice))
@@ -681,7 +689,7 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def _apply_backend(self, backend: Backend) -> None:
         self.backend = backend
-        self.backend_label.setText(f"backend: {backend.label}")
+        self.backend_label.setText(backend_text(backend, self.backend_combo.currentText()))
         self.backend_label.setToolTip(backend.note)
         self.statusBar().showMessage(backend.note, 8000)
         for vid in self._states:
