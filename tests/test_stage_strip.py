@@ -3,6 +3,7 @@ nudge keys change the view through the panel's path (plot follows, Ctrl+Z undoes
 
 from __future__ import annotations
 
+import numpy as np
 from PySide6 import QtCore, QtWidgets
 from tiers import FULL
 
@@ -362,3 +363,39 @@ def test_clicker_commits_a_list_typed_into_the_strip_before_stepping(window, qtb
     window.stage.setFocus()
     qtbot.keyClick(window.stage, Key.Key_Z, Mod.ControlModifier)  # back to the typed list
     assert state.values["dims"] == (0, 1) and state.values["d_model"] == 32
+
+
+def test_learned_strip_has_the_table_file_with_its_tensor_name(
+    window, qtbot, tmp_path, monkeypatch
+):
+    """On stage the tensor name was a lone field (the file it names was left out of the
+    strip): the file's path and a Browse… button now sit before it, and Browse loads a
+    table (one undo step)."""
+    controls = _present(window, "learned")
+    controls.show_strip()
+    strip = controls.strip
+    names = list(strip.cells)
+    assert "table_key" in names and "table_file" in names
+    assert names.index("table_file") + 1 == names.index("table_key")  # side by side
+    path_field = strip.findChild(QtWidgets.QLineEdit, "strip-table_file")
+    browse = strip.findChild(QtWidgets.QPushButton, "strip-browse-table_file")
+    assert path_field.isVisibleTo(strip) and browse.isVisibleTo(strip)
+    table = tmp_path / "wpe.npy"
+    np.save(table, np.arange(40, dtype=np.float32).reshape(10, 4))
+    asked = []
+
+    def pick(parent, caption, folder, filters):
+        asked.append(filters)
+        return str(table), ""
+
+    monkeypatch.setattr(QtWidgets.QFileDialog, "getOpenFileName", pick)
+    qtbot.mouseClick(browse, QtCore.Qt.MouseButton.LeftButton)
+    state = window.states["learned"]
+    assert state.values["table_file"] == str(table)
+    assert path_field.text() == str(table)  # the strip shows the path it set
+    assert "*.safetensors" in asked[0] and "*.pt" in asked[0]  # (GPT-2's files listed)
+    assert window.wait_idle()
+    assert "10 × 4" in window.views["learned"].data.panels[0].title
+    window.stage.setFocus()
+    qtbot.keyClick(window, Key.Key_Z, Mod.ControlModifier)
+    assert state.values["table_file"] == "" and path_field.text() == ""

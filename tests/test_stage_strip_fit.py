@@ -23,6 +23,11 @@ SIZES = ((1920, 1080), (1280, 720))
 SCALES = (1.0, 1.5, 2.0, 3.0)
 
 
+def _in(widget: QtWidgets.QWidget, cell: QtWidgets.QWidget) -> QtCore.QRect:
+    """``widget``'s rectangle in ``cell``'s coordinates."""
+    return QtCore.QRect(widget.mapTo(cell, QtCore.QPoint(0, 0)), widget.size())
+
+
 def strip_problems(strip: ParamStrip) -> list[str]:
     """What a lecturer could not read or reach in ``strip`` as laid out now."""
     out = []
@@ -53,7 +58,8 @@ def strip_problems(strip: ParamStrip) -> list[str]:
         if text_w > label.contentsRect().width():
             out.append(f"{name}: label {label.contentsRect().width()} px wide, text {text_w}")
         for a, b in itertools.combinations(parts, 2):
-            if a.geometry().intersects(b.geometry()):
+            # (in the cell's coordinates: a file's path lies in a row with its button)
+            if _in(a, cell).intersects(_in(b, cell)):
                 out.append(f"{name}: {type(a).__name__} overlaps {type(b).__name__}")
         rect = QtCore.QRect(cell.mapTo(body, QtCore.QPoint(0, 0)), cell.size())
         if rect.left() < 0 or rect.right() >= viewport.width() or rect.bottom() >= body.height():

@@ -31,7 +31,7 @@ from gui.lecture.display import DisplayController
 from gui.lecture.editors import EDITOR_WIDGETS
 from gui.render.math_text import math_tooltip
 from gui.theme import current_theme
-from gui.widgets.param_panel import ParamRow
+from gui.widgets.param_panel import ParamRow, browse_table
 from gui.widgets.slider_scale import step_drawn, step_value
 from gui.widgets.state import ViewState
 from gui.window.protocol import StudioWindow
@@ -39,7 +39,9 @@ from gui.window.protocol import StudioWindow
 IDLE_HIDE_MS = 4000  # the strip hides after this long without use
 EDGE_PX = 6  # height of the bottom band of the stage that shows the strip (at 100 %)
 CELL_WIDTH = 120  # narrowest column of cells at 100 % (a column is as wide as its cells need)
-STRIP_KINDS = ("int", "float", "bool", "choice", "int_list", "text")  # no file dialogs
+# every kind: a file's cell has its path and a Browse… button, so that a tensor name in
+# the file (Learned's "Tensor name in the file") is never a lone field on stage
+STRIP_KINDS = ("int", "float", "bool", "choice", "int_list", "text", "file")
 
 Key = QtCore.Qt.Key
 _NUDGE_KEYS = {Key.Key_Right: 1, Key.Key_Left: -1}
@@ -134,7 +136,21 @@ class ParamStrip(QtWidgets.QFrame):
         )
         label.setBuddy(row.editor)
         box.addWidget(label)
-        box.addWidget(row.editor)
+        if param.kind == "file":  # the path | Browse…, in a widget of their own (a
+            # nested layout kept its 100 % height after F5 went to 150 %: both squeezed)
+            holder = QtWidgets.QWidget(cell)
+            line = QtWidgets.QHBoxLayout(holder)
+            line.setContentsMargins(0, 0, 0, 0)
+            line.setSpacing(4)
+            row.editor.setParent(holder)
+            line.addWidget(row.editor, 1)
+            browse = QtWidgets.QPushButton("Browse…", holder)
+            browse.setObjectName(f"strip-browse-{param.name}")
+            browse.clicked.connect(lambda _=False, n=param.name: browse_table(self, self.state, n))
+            line.addWidget(browse)
+            box.addWidget(holder)
+        else:
+            box.addWidget(row.editor)
         if row.slider is not None:
             row.slider.setObjectName(f"strip-slider-{param.name}")
             box.addWidget(row.slider)
@@ -421,8 +437,11 @@ class StageControls(QtCore.QObject):
     def _idle(self) -> None:
         # the pointer rests on it, or in the margins around it (below it, where the
         # pointer thrown to the bottom edge stays, or beside it): the lecturer is about
-        # to use it
-        if self.strip is not None and (self.strip.underMouse() or self.sensor.underMouse()):
+        # to use it; or a dialog is open (the strip's Browse… file dialog)
+        modal = QtWidgets.QApplication.activeModalWidget() is not None
+        if self.strip is not None and (
+            modal or self.strip.underMouse() or self.sensor.underMouse()
+        ):
             self.timer.start()
         else:
             self.hide_strip()

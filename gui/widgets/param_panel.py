@@ -14,6 +14,7 @@ from typing import Any
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.params import Param, ParamError
+from core.table_formats import TABLE_SUFFIXES
 from gui.render.math_text import math_tooltip
 from gui.widgets.float_field import FloatField
 from gui.widgets.slider_scale import (
@@ -26,7 +27,14 @@ from gui.widgets.slider_scale import (
 from gui.widgets.state import ViewState
 from gui.widgets.wheel_guard import guard_wheel
 
-__all__ = ["SLIDER_STEPS", "FieldLine", "ParamPanel", "ParamRow"]
+__all__ = [
+    "SLIDER_STEPS",
+    "FieldLine",
+    "ParamPanel",
+    "ParamRow",
+    "browse_table",
+    "table_filter",
+]
 
 
 _NOTHING = object()
@@ -595,8 +603,22 @@ class ParamPanel(QtWidgets.QWidget):
             row.show(values)
 
     def _browse(self, name: str) -> None:
-        path, _ = QtWidgets.QFileDialog.getOpenFileName(
-            self, "Load position table", "", "NumPy arrays (*.npy);;All files (*)"
-        )
-        if path:
-            self.state.set_param(name, path, merge=False)
+        browse_table(self, self.state, name)
+
+
+def table_filter() -> str:
+    """The file dialog's filter for a position table: every suffix the loader reads
+    (:data:`core.table_formats.TABLE_SUFFIXES`; it offered ``*.npy`` only, so GPT-2's
+    ``model.safetensors`` was not listed), then all files."""
+    patterns = " ".join(f"*{suffix}" for suffix in TABLE_SUFFIXES)
+    return f"Position tables ({patterns});;All files (*)"
+
+
+def browse_table(parent: QtWidgets.QWidget, state: ViewState, name: str) -> None:
+    """Ask for a table file and set it as parameter ``name`` of ``state`` (one undo
+    step); nothing when the dialog is cancelled."""
+    path, _ = QtWidgets.QFileDialog.getOpenFileName(
+        parent, "Load position table", "", table_filter()
+    )
+    if path:
+        state.set_param(name, path, merge=False)
