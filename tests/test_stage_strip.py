@@ -4,6 +4,7 @@ nudge keys change the view through the panel's path (plot follows, Ctrl+Z undoes
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from PySide6 import QtCore, QtWidgets
 from tiers import FULL
 
@@ -399,3 +400,51 @@ def test_learned_strip_has_the_table_file_with_its_tensor_name(
     window.stage.setFocus()
     qtbot.keyClick(window, Key.Key_Z, Mod.ControlModifier)
     assert state.values["table_file"] == "" and path_field.text() == ""
+
+
+def _tooltip_label(qtbot, widget) -> QtWidgets.QLabel:
+    """The tooltip Qt shows for ``widget`` (its own text, at its centre)."""
+    centre = widget.mapToGlobal(widget.rect().center())
+    QtWidgets.QToolTip.showText(centre, widget.toolTip(), widget)
+    tips = []
+
+    def shown() -> bool:
+        tips[:] = [
+            w
+            for w in QtWidgets.QApplication.topLevelWidgets()
+            if w.inherits("QTipLabel") and w.isVisible()
+        ]
+        return bool(tips)
+
+    qtbot.waitUntil(shown, timeout=2000)
+    return tips[0]
+
+
+@pytest.mark.qt_log_ignore("does not support raise")  # (offscreen: a tooltip raises itself)
+def test_tooltips_grow_with_the_stage_scale(window, qtbot):
+    """A slider's tooltip on stage was drawn at the system's small tooltip size at 150 %
+    and 200 % (~9 pt, narrow: unreadable past the first rows): it follows the UI scale,
+    like the chrome's text."""
+    from gui.theme import CHROME_PT, current_theme
+
+    controls = _present(window, "alibi")
+    display = window.lecture.display
+    sizes = {}
+    try:
+        for scale in (1.5, 2.0):
+            display.set_scale(scale)
+            controls.show_strip()
+            slider = controls.strip.rows["query"].slider
+            tip = _tooltip_label(qtbot, slider)
+            sizes[scale] = tip.font().pointSizeF()
+            assert sizes[scale] == current_theme().font_pt(CHROME_PT), scale
+            QtWidgets.QToolTip.hideText()
+        assert sizes[2.0] > sizes[1.5] >= 16
+        # back in the window: the chrome's size at its own scale
+        display.set_scale(1.5)
+        display.leave_presentation()
+        slider = window.panels["alibi"].rows["query"].slider
+        tip = _tooltip_label(qtbot, slider)
+        assert tip.font().pointSizeF() == current_theme().font_pt(CHROME_PT) < sizes[1.5]
+    finally:
+        QtWidgets.QToolTip.hideText()
