@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from core.alibi import alibi_attention_row, alibi_bias, alibi_slopes, key_index_bias_row
-from core.formula import plain_text
+from core.formula import approx_text, plain_text
 from core.memory import check_allocation
 from core.params import Param, ParamModel, last_position
 from core.toeplitz import even_step, offsets, toeplitz_view
@@ -254,8 +254,8 @@ def sign_note(scores: np.ndarray, query: int, head: int, m: float, causal: bool)
     minus = key_index_bias_row(scores, query, m, -1.0)[0]
     text = (
         f"row-constant bias, query {query}, head {head} (m = {m:.4g}), causal: weight on key 0 "
-        f"is {alibi:.3g} with −m·(i−j), {plus:.3g} with +m·j (the same softmax), but "
-        f"{minus:.3g} with −m·j, which reverses the preference towards the first keys"
+        f"is {approx_text(alibi)} with −m·(i−j), {approx_text(plus)} with +m·j (the same "
+        f"softmax), but {approx_text(minus)} with −m·j, which reverses the preference towards the first keys"
     )
     return text if causal else text + " (without the causal mask, +m·j does not match −m·|i−j|)"
 
@@ -341,9 +341,9 @@ def course_panels(
     near = max(query - 1, 0)
     text = (
         f"course toy vs ALiBi, query {query}: the toy bias is highest at key 0 (0) and "
-        f"lowest at key {n - 1} ({-COURSE_TOY_SLOPE * (n - 1) + 0.0:.3g}) for every query; "
+        f"lowest at key {n - 1} ({approx_text(-COURSE_TOY_SLOPE * (n - 1) + 0.0)}) for every query; "
         f"ALiBi head {head} is highest at the query itself and gives key {near} "
-        f"{-m * (query - near) + 0.0:.3g} and key 0 {-m * query + 0.0:.3g}"
+        f"{approx_text(-m * (query - near) + 0.0)} and key 0 {approx_text(-m * query + 0.0)}"
     )
     return panels, text
 

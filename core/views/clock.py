@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from core.formula import number, plain_text
+from core.formula import approx_text, number, plain_text
 from core.params import Param, ParamModel
 from core.viewdata import (
     Arrow,
@@ -198,9 +198,20 @@ def trail_series(
     ]
 
 
+def _radians(angle: float) -> str:
+    """An angle in radians to four significant digits, its whole part always whole: at
+    m = 99999.5 the title read "(99999.5 − 1)·1 = 1e+05 rad" (``.4g``).
+
+    >>> _radians(1.0), _radians(0.56234), _radians(99998.5), _radians(-3.2e-05)
+    ('1', '0.5623', '99998.5', '-3.2·10⁻⁵')
+    """
+    whole = len(str(int(abs(angle))))
+    return approx_text(angle, max(4, whole + 1))
+
+
 def _turns(angle: float) -> str:
     turns = angle / (2 * math.pi)
-    return f"{turns:.3g} turns" if abs(turns) >= 1 else f"{math.degrees(angle):.1f}°"
+    return f"{approx_text(turns)} turns" if abs(turns) >= 1 else f"{math.degrees(angle):.1f}°"
 
 
 def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
@@ -246,13 +257,13 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         Label(f"q·k = {dot:+.3f}", px * 0.5 - 0.25 * ky, py * 0.5 + 0.25 * kx, DOT),
         # texts that follow the positions are labels: an axis title would re-lay out the
         # plot on every frame of an animation
-        Label(f"q at (m + s)·θ = {aq:.4g} rad ({_turns(aq)})", 0.0, -1.3, Q),
-        Label(f"k at (n + s)·θ = {ak:.4g} rad ({_turns(ak)})", 0.0, -1.45, K),
+        Label(f"q at (m + s)·θ = {_radians(aq)} rad ({_turns(aq)})", 0.0, -1.3, Q),
+        Label(f"k at (n + s)·θ = {_radians(ak)} rad ({_turns(ak)})", 0.0, -1.45, K),
     ]
     plane = Panel(
         "plane",
-        f"Pair {pair}, θ = {theta:.4g}: angle (m − n)·θ = ({m:g} − {n:g})·{theta:.4g} = "
-        f"{delta:.4g} rad → {math.degrees(dw):+.1f}°",
+        f"Pair {pair}, θ = {approx_text(theta, 4)}: angle (m − n)·θ = ({m:g} − {n:g})·{approx_text(theta, 4)} = "
+        f"{_radians(delta)} rad → {math.degrees(dw):+.1f}°",
         "arrows",
         "",
         "",
@@ -280,7 +291,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         panels.append(
             Panel(
                 f"hand{j}",
-                f"pair {i}: θ = {th:.3g}, one turn per {wavelength:.3g} positions",
+                f"pair {i}: θ = {approx_text(th)}, one turn per {approx_text(wavelength)} positions",
                 "arrows",
                 "",
                 "",

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from core.formula import approx, number, plain_text
+from core.formula import approx, approx_text, number, plain_text
 from core.memory import check_allocation
 from core.params import Param, ParamModel, last_position
 from core.sinusoidal import (
@@ -253,7 +253,7 @@ def sum_panels(params: Mapping[str, Any]) -> tuple[list[Panel], list[str]]:
         Panel(
             "terms",
             f"Score of query i = {i} vs key j in four terms (at j = i: |x_i|² = "
-            f"{terms[0, at_i]:.3g}, p_i·p_i = {terms[3, at_i]:.3g})",
+            f"{approx_text(terms[0, at_i])}, p_i·p_i = {approx_text(terms[3, at_i])})",
             "curves",
             "key j" + (f" ({window})" if window else ""),
             "dot product",
