@@ -139,7 +139,7 @@ class Param:
         if self.kind == "bool":
             return "true | false"
         if self.kind == "file":
-            return "path to a .npy file, or empty"
+            return "path to a .npy, .safetensors or .pt file, or empty"
         return f"text up to {self.max_items} characters"
 
     def validate(self, value: Any) -> Any:
@@ -204,7 +204,9 @@ def _parse_int(name: str, text: str) -> int:
 
 def _check_range(p: Param, v: float) -> None:
     if (p.minimum is not None and v < p.minimum) or (p.maximum is not None and v > p.maximum):
-        raise ParamError(p.name, f"{_fmt(v)} is out of range {p.range_text()}")
+        # the bounds alone: a list's item "is out of range 0..16383" (its range text,
+        # "comma-separated integers in 0..16383", made "-3 is out of range comma-…")
+        raise ParamError(p.name, f"{_fmt(v)} is out of range {_fmt(p.minimum)}..{_fmt(p.maximum)}")
 
 
 def _v_int(p: Param, value: Any) -> int:

@@ -636,3 +636,17 @@ def test_shown_numbers_never_use_e_notation(view_id):
         data = view(view_id, **changes)
         found += [(changes, t) for t in _shown_texts(data) if t and _E_NOTATION.search(t)]
     assert not found
+
+
+def test_out_of_range_messages_read_as_sentences():
+    """A list item out of range said "-3 is out of range comma-separated integers in
+    0..16383"; the file's allowed values named .npy only (tooltips, ``main.py views``)."""
+    model = VIEWS["sinusoidal"].model
+    with pytest.raises(ParamError) as err:
+        model.validate({"dims": model["dims"].parse("-3,1")}, partial=True)
+    assert str(err.value).endswith("dims: -3 is out of range 0..16383")
+    with pytest.raises(ParamError) as err:
+        model.validate({"seq_len": 0}, partial=True)
+    assert str(err.value).endswith("seq_len: 0 is out of range 1..65536")
+    table = VIEWS["learned"].model["table_file"]
+    assert ".safetensors" in table.range_text() and ".pt" in table.range_text()
