@@ -180,3 +180,34 @@ def test_scene_files_keep_the_typed_value(studio, qtbot, tmp_path):
     assert studio.lecture.deck.open_scene(path)
     assert state.values["base"] == 12345.5 and panel.rows["base"].editor.text() == "12345.5"
     state.reset()
+
+
+def test_refused_keys_say_why(studio, qtbot):
+    """A number field dropped a refused key silently: a letter, a minus sign below a
+    range starting at 0, a digit past the maximum ("99999" for a base pair index stayed
+    "9999"), a fifth decimal. Each now shows one line naming the field."""
+    state, panel = _rope(studio)
+    said: list[str] = []
+    state.error.connect(said.append)
+    try:
+        m = panel.rows["m"].editor
+        _typed(studio, qtbot, m, "1x")
+        assert said[-1] == "Query position m: expected an integer, got '1x'"
+        assert state.values["m"] == 1  # what it took
+        _typed(studio, qtbot, m, "-")
+        assert said[-1] == "Query position m: expected an integer, got '-'"
+        top = int(state.model["m"].maximum)
+        _typed(studio, qtbot, m, str(top * 10))
+        assert said[-1] == f"Query position m: {top * 10} is out of range 0..{top}"
+        fraction = panel.rows["partial_rotary_factor"].editor
+        _typed(studio, qtbot, fraction, "0.12345")
+        assert said[-1].startswith("Rotary fraction: at most 4 decimals")
+        count = len(said)
+        _typed(studio, qtbot, m, "42")  # valid keys say nothing
+        assert len(said) == count and state.values["m"] == 42
+        # a value set by the program (not typed) says nothing either
+        state.set_param("m", 7, merge=False)
+        assert len(said) == count
+    finally:
+        state.error.disconnect(said.append)
+        state.reset()

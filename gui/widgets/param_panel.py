@@ -9,7 +9,7 @@ model → widget updates are applied with signals blocked, so there are no echo 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
@@ -94,6 +94,49 @@ class _NumberSlider(QtWidgets.QSlider):
             super().keyPressEvent(event)
 
 
+class _SaysWhy:
+    """A number field whose refused keys say why (a mixin before the spin box class).
+
+    A spin box drops a key that would make its text invalid, silently: a letter, a
+    minus sign where the range has none, a digit past the maximum ("99999" for a
+    sequence length up to 65536 stayed "9999"). Each refusal while the field has the
+    keyboard calls :attr:`refused` with the text the key would have made.
+    """
+
+    refused: Callable[[str], None] | None = None
+
+    def validate(self, text: str, pos: int, /) -> tuple[QtGui.QValidator.State, str, int]:
+        # (the spin box's, after this mixin in the class's bases)
+        result: tuple[QtGui.QValidator.State, str, int] = super().validate(text, pos)  # type: ignore[misc]
+        widget = cast(QtWidgets.QWidget, self)
+        if result[0] == QtGui.QValidator.State.Invalid and self.refused and widget.hasFocus():
+            self.refused(text)
+        return result
+
+
+class _IntField(_SaysWhy, QtWidgets.QSpinBox):
+    """An integer spin box that says why it refuses a key (:class:`_SaysWhy`)."""
+
+
+class _FloatField(_SaysWhy, FloatField):
+    """A :class:`FloatField` that says why it refuses a key (:class:`_SaysWhy`)."""
+
+
+def refusal(param: Param, text: str) -> str | None:
+    """Why a number field of ``param`` refuses ``text`` (a one-line message without the
+    parameter's name), or ``None`` when the text is a valid value after all."""
+    text = text.strip()
+    if not text:
+        return None
+    try:
+        param.parse(text)
+    except ParamError as exc:
+        return str(exc).removeprefix(f"{param.name}: ")
+    if param.kind == "float":
+        return f"at most {param.decimals} decimals ({param.range_text()}), got {text!r}"
+    return None
+
+
 class ParamRow:
     """The widgets of one parameter and how to read/write them (the panel's rows and the
     presentation mode's parameter strip build their editors with it)."""
@@ -154,18 +197,19 @@ class ParamRow:
         self.fscale = FloatScale(float(p.minimum), float(p.maximum), p.log_scale, p.decimals)
         spin: QtWidgets.QSpinBox | QtWidgets.QDoubleSpinBox
         if p.kind == "int":
-            spin = QtWidgets.QSpinBox(parent)
+            spin = _IntField(parent)
             spin.setRange(int(p.minimum), int(p.maximum))
             spin.setSingleStep(int(p.step or 1))
             spin.valueChanged.connect(lambda v: self.state.set_param(p.name, int(v)))
         else:
             # its value's shortest text ("10000", "0.5"; a QDoubleSpinBox padded it to
             # "10000.0000"), rounded to the model's decimals, at the padded text's width
-            spin = FloatField(parent)
+            spin = _FloatField(parent)
             spin.setDecimals(p.decimals)
             spin.setRange(float(p.minimum), float(p.maximum))
             spin.setSingleStep(float(p.step or 0.1))
             spin.valueChanged.connect(lambda v: self.state.set_param(p.name, float(v)))
+        spin.refused = self._refused
         spin.setKeyboardTracking(False)
         spin.setMinimumWidth(90)
         # may shrink below its hint (room for "10000000.0000") in a narrow side panel
@@ -182,6 +226,12 @@ class ParamRow:
         self.slider.valueChanged.connect(self._slider_moved)
         self.slider.sliderReleased.connect(self.state.end_merge)
         self.slider.setToolTip(math_tooltip(p.help))
+
+    def _refused(self, text: str) -> None:
+        """A key the number field refused: say why (the field keeps its text)."""
+        why = refusal(self.param, text)
+        if why is not None:
+            self.state.error.emit(f"{self.param.label}: {why}")
 
     def _slider_to_value(self, pos: int) -> float:
         if self.scale is not None:
