@@ -548,3 +548,22 @@ def test_a_small_view_export_is_the_default_layout_scaled_down(qapp, tmp_path, v
         assert alone.widget.size() == QtCore.QSize(400, 400)
     finally:
         alone.close()
+
+
+def test_arrows_plot_csv_names_each_arrow(tmp_path, qapp):
+    """RoPE's plane exported as CSV had rows 0, 1, 2: which was q and which k was left
+    to guess. Each row now names its arrow, as the plot labels it."""
+    spec = get_view("rope")
+    params = spec.model.validate({"m": 7, "n": 2}, partial=True)
+    path = tmp_path / "plane.csv"
+    exporting.export_view("rope", params, path, width=800, height=500, panel="plane")
+    rows = list(csv.reader(path.read_text(encoding="utf-8").splitlines()))
+    assert rows[0] == ["arrow \\ coordinate", "x", "y"]
+    names = [r[0] for r in rows[1:]]
+    assert names == ["unrotated", "q (m=7)", "k (n=2)"]
+    q = rows[2]
+    assert float(q[1]) == pytest.approx(np.cos(7.0)) and float(q[2]) == pytest.approx(np.sin(7.0))
+    exporting.export_view(
+        "rope", params, tmp_path / "plane.npy", width=800, height=500, panel="plane"
+    )
+    assert np.load(tmp_path / "plane.npy").shape == (3, 2)  # (NPY: the numbers alone)

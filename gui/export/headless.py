@@ -578,6 +578,10 @@ def _write_panel_data(path: str | os.PathLike[str], view_id: str, panel: Panel) 
             f"plot '{panel.key}' of view '{view_id}' has no numeric data to "
             "export" + ("; export it as CSV, PNG or SVG" if panel.kind == "table" else "")
         )
+    if panel.kind == "arrows":  # each row named by its arrow ("q (m=5)"), not 0, 1, 2
+        arrows = [a.name for a in panel.arrows]
+        write_array(path, table, ("arrow", "coordinate"), column_names=names, row_names=arrows)
+        return
     write_array(path, table, ("row", "column"), column_names=names)
 
 
@@ -586,12 +590,13 @@ def write_array(
     array: np.ndarray,
     axes: Sequence[str],
     column_names: Sequence[str] | None = None,
+    row_names: Sequence[str] | None = None,
 ) -> None:
     """Write ``array`` atomically as ``.npy`` (no pickle) or ``.csv`` by ``path``'s suffix.
 
     CSV layout: 1-D/2-D arrays as a matrix, a header row of column indices (or
-    ``column_names``) and a first column of row indices; 3-D and higher in long format,
-    one column per axis (named from ``axes``) plus ``value``. Floats use ``%.17g``
+    ``column_names``) and a first column of row indices (or ``row_names``); 3-D and
+    higher in long format, one column per axis (named from ``axes``) plus ``value``. Floats use ``%.17g``
     (``-inf``/``inf``/``nan`` spelled so ``float()`` reads them), so values round-trip.
     """
     array = np.asarray(array)
@@ -600,7 +605,7 @@ def write_array(
             np.save(handle, array, allow_pickle=False)
         return
     with atomic_open(path, "w", newline="") as handle:
-        write_csv(handle, array, axes, column_names)
+        write_csv(handle, array, axes, column_names, row_names)
 
 
 def _formatter(array: np.ndarray):
@@ -613,7 +618,11 @@ _CSV_CHUNK_ITEMS = 65536  # values converted to Python objects at a time
 
 
 def write_csv(
-    handle: Any, array: np.ndarray, axes: Sequence[str], column_names: Sequence[str] | None = None
+    handle: Any,
+    array: np.ndarray,
+    axes: Sequence[str],
+    column_names: Sequence[str] | None = None,
+    row_names: Sequence[str] | None = None,
 ) -> None:
     """Write ``array`` as CSV to the open text ``handle`` (see :func:`write_array`)."""
     array = np.asarray(array)
@@ -638,7 +647,10 @@ def write_csv(
         step = max(1, _CSV_CHUNK_ITEMS // max(1, matrix.shape[1]))
         for start in range(0, matrix.shape[0], step):
             block = matrix[start : start + step].tolist()
-            writer.writerows([str(i), *fmt(row)] for i, row in enumerate(block, start=start))
+            writer.writerows(
+                [str(i) if row_names is None else row_names[i], *fmt(row)]
+                for i, row in enumerate(block, start=start)
+            )
         return
     writer.writerow([*names[: array.ndim], "value"])
     last = np.arange(array.shape[-1]).tolist()
