@@ -77,7 +77,9 @@ def load_position_table(path: str | os.PathLike[str], key: str = "") -> np.ndarr
     key = key.strip()
     if suffix not in _OWN_SUFFIXES:  # .npy and anything else: the .npy loader says what it is
         if key:
-            raise ValueError(f"{name}: a .npy file holds one array; leave table_key empty")
+            raise ValueError(
+                f"{name}: a .npy file holds one array; leave the tensor name (table_key) empty"
+            )
         from core.learned import load_table_npy
 
         return load_table_npy(name)
@@ -151,13 +153,13 @@ def pick_table_key(name: str, shapes: Mapping[str, Sequence[int]], key: str = ""
             return hits[0]
         if hits:
             raise ValueError(
-                f"{name}: several position tables ({', '.join(hits[:4])}); choose one with table_key"
+                f"{name}: several position tables ({', '.join(hits[:4])}); choose one as the tensor name (table_key)"
             )
     two_d = [k for k, s in shapes.items() if len(s) == 2]
     if len(two_d) == 1:
         return two_d[0]
     raise ValueError(
-        f"{name}: no wpe.weight or *position_embeddings.weight tensor; set table_key "
+        f"{name}: no wpe.weight or *position_embeddings.weight tensor; set the tensor name (table_key) "
         f"(2-D tensors: {_listing(shapes)})"
     )
 
@@ -356,7 +358,7 @@ def read_torch_table(name: str, key: str = "", size: int | None = None) -> tuple
     if isinstance(obj, torch.Tensor):
         tensors = {"": obj}
         if key:
-            raise ValueError(f"{name}: holds one tensor; leave table_key empty")
+            raise ValueError(f"{name}: holds one tensor; leave the tensor name (table_key) empty")
     elif isinstance(obj, Mapping):
         tensors = _flatten(obj)
     else:

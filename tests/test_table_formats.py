@@ -209,7 +209,7 @@ def test_npy_still_goes_through_the_npy_loader(tmp_path):
     path = tmp_path / "t.npy"
     np.save(path, table())
     np.testing.assert_array_equal(load_position_table(path), table())
-    with pytest.raises(ValueError, match="leave table_key empty"):
+    with pytest.raises(ValueError, match=r"leave the tensor name \(table_key\) empty"):
         load_position_table(path, "wpe.weight")
 
 
