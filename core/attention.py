@@ -9,6 +9,7 @@ tells word orders apart: query 0 sees only key 0, so its output is its own value
 from __future__ import annotations
 
 import zlib
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -138,6 +139,14 @@ def _attention(
     return AttentionResult(weights, weights @ v)
 
 
+def _words(counts: Counter[str], shown: int = 5) -> str:
+    """``counts``' words quoted, each as often as counted ("'dog', 'dog'"), the first
+    ``shown`` of them and "…" for the rest."""
+    words = sorted(counts.elements())
+    listed = ", ".join(f"'{w}'" for w in words[:shown])
+    return listed + (", …" if len(words) > shown else "")
+
+
 def permutation_between(a: list[str], b: list[str]) -> np.ndarray:
     """Indices ``perm`` with ``b == [a[p] for p in perm]``.
 
@@ -146,11 +155,21 @@ def permutation_between(a: list[str], b: list[str]) -> np.ndarray:
     ValueError
         When ``b`` is not a reordering of ``a`` (the message lists what differs).
     """
-    if sorted(a) != sorted(b):
-        only_a = sorted(set(a) - set(b)) or sorted(a)
+    if not b:
         raise ValueError(
-            "the second sentence must use the same words in another order "
-            f"(differs in: {', '.join(only_a[:5])})"
+            "Sentence B has no words: give the same words as sentence A in another order"
+        )
+    if sorted(a) != sorted(b):
+        # both sides, each word as often as it is off ("cat bites man" for "dog bites
+        # man" listed only "dog": what to take out of B was left to guess)
+        extra, missing = Counter(b) - Counter(a), Counter(a) - Counter(b)
+        parts = [
+            f"{_words(extra)} not in A" if extra else "",
+            f"{_words(missing)} missing" if missing else "",
+        ]
+        raise ValueError(
+            "Sentence B must use the same words as sentence A in another order "
+            f"({'; '.join(p for p in parts if p)})"
         )
     used = [False] * len(a)
     perm = []

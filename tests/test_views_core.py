@@ -534,6 +534,17 @@ def test_permutation_rejects_other_words():
     with pytest.raises(ValueError, match="same words") as info:
         view("permutation", permuted="cat bites man")
     assert "\n" not in str(info.value)
+    # both sides named, by the panel's labels (only "dog" was listed: the extra "cat"
+    # was left to guess; an empty sentence B read as "differs in: bites, dog, man")
+    assert str(info.value).endswith("('cat' not in A; 'dog' missing)")
+    assert str(info.value).startswith("Sentence B must use the same words as sentence A")
+    with pytest.raises(ValueError) as info:
+        view("permutation", permuted="dog dog bites")
+    assert str(info.value).endswith("('dog' not in A; 'man' missing)")
+    with pytest.raises(ValueError, match="^Sentence B has no words"):
+        view("permutation", permuted=" ... ")
+    with pytest.raises(ValueError, match="^Sentence A has no words"):
+        view("permutation", sentence="!!")
 
 
 # ------------------------------------------------------------------ compare

@@ -137,7 +137,7 @@ def _run(
 ) -> tuple[list[str], list[str], np.ndarray, dict[str, AttentionResult]]:
     a, b = tokenize(params["sentence"]), tokenize(params["permuted"])
     if not a:
-        raise ValueError("sentence: no words to compare")
+        raise ValueError("Sentence A has no words to compare")
     perm = permutation_between(a, b)
     if b == a[::-1] and b != a:  # with repeated words, pair each word with its mirror image
         perm = np.arange(len(a))[::-1].copy()
