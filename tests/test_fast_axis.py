@@ -12,7 +12,13 @@ from PySide6 import QtCore, QtGui
 from tiers import FULL, gate_cover
 
 from gui.render.axis_specs import box_edges, generate_draw_specs, separate_labels
-from gui.render.fast_axis import FastAxisItem, drop_close, hide_spare_axes
+from gui.render.fast_axis import (
+    FastAxisItem,
+    drop_close,
+    hide_spare_axes,
+    plain_log_label,
+    plain_log_range,
+)
 
 
 def _specs_as_values(specs: tuple) -> tuple:
@@ -37,10 +43,14 @@ def _with_minus(strings: list[str]) -> list[str]:
 
 class MinusAxisItem(pg.AxisItem):
     """pyqtgraph's own axis (its draw specs, layout and paint) with its tick strings
-    as the app's axes write them (:func:`_with_minus`): what FastAxisItem is compared
-    with. Only the strings differ from pyqtgraph's: the layout is measured from them."""
+    as the app's axes write them (:func:`_with_minus`; a log axis up to 10⁴ in plain
+    numbers, :func:`~gui.render.fast_axis.plain_log_range`): what FastAxisItem is
+    compared with. Only the strings differ from pyqtgraph's: the layout is measured
+    from them."""
 
     def tickStrings(self, values, scale, spacing):
+        if self.logMode and plain_log_range(self.range, scale):
+            return [plain_log_label(10.0**v * scale) for v in values]
         return _with_minus(super().tickStrings(values, scale, spacing))
 
 
@@ -339,8 +349,26 @@ def test_log_axis_labels_do_not_pile_up(qtbot, ui_scale, scale):
     assert _overlaps("left", pyqtgraphs[2]) > 0  # what the lecture showed
     texts = [text for _rect, _flags, text in drawn[2]]
     assert _overlaps("left", drawn[2]) == 0
-    assert {"10¹", "10²"} <= set(texts)  # the decades stay
+    assert {"10", "100"} <= set(texts)  # the decades stay (plain numbers up to 10⁴)
     assert len(texts) >= 3
+
+
+def test_log_axis_labels_read_as_plain_numbers_up_to_ten_thousand(qtbot):
+    """The deck's wavelength plot (5 … 500) read "5, 10¹, 2·10¹, 5·10¹, 10², 2·10²":
+    pyqtgraph's one-digit ``%g`` switches to powers from 10 on. An axis ending at or
+    below 10⁴ writes plain numbers; a wider one keeps the powers (Sinusoidal's own
+    wavelengths reach 3.5·10⁴); RoPE's frequencies (0.0001 … 1) stay decimals."""
+    _win, plot = _shown_panel(
+        qtbot, _view_panel("sinusoidal", "wavelength", DECK_SCENE_5), (800, 430)
+    )
+    texts = {text for _r, _f, text in _drawn(plot.plot.getAxis("left"))[0][2]}
+    assert {"10", "100"} <= texts and not any("·" in t or "¹" in t or "²" in t for t in texts)
+    _win, plot = _shown_panel(qtbot, _view_panel("sinusoidal", "wavelength"), (800, 430))
+    texts = {text for _r, _f, text in _drawn(plot.plot.getAxis("left"))[0][2]}
+    assert {"10¹", "10⁴"} <= texts
+    _win, plot = _shown_panel(qtbot, _view_panel("rope", "frequencies"), (800, 430))
+    texts = {text for _r, _f, text in _drawn(plot.plot.getAxis("left"))[0][2]}
+    assert {"0.0001", "0.01", "1"} <= texts
 
 
 @pytest.mark.parametrize("scale", [1.0, 2.0])
@@ -728,6 +756,9 @@ def test_tick_strings_are_kept_per_values_scale_and_mode(qtbot):
     working them out again (a copy: the draw specs change theirs); other values, a
     zero of the other sign, another spacing or log mode are worked out anew, each as
     pyqtgraph (with the minus sign) writes them."""
+    from gui.render import fast_axis
+
+    fast_axis._TICK_STRINGS.clear()  # (what the module's other tests drew is kept there)
     first, second = FastAxisItem("left"), FastAxisItem("left")
 
     def expected(axis: FastAxisItem, values: list, spacing: float) -> list[str]:
@@ -750,10 +781,13 @@ def test_tick_strings_are_kept_per_values_scale_and_mode(qtbot):
     ):
         assert axis.tickStrings(vals, 1.0, spacing) == expected(axis, vals, spacing)
     second.setLogMode(True)
+    second.setRange(0.0, 5.0)  # (to 10⁵: pyqtgraph's powers of ten)
     logged = second.tickStrings([0.0, 1.0], 1.0, 1.0)
-    assert logged == expected(second, [0.0, 1.0], 1.0) != ["0", "1"]
+    assert logged == expected(second, [0.0, 1.0], 1.0) == ["1", "10¹"]
     assert first.tickStrings([0.0, 1.0], 1.0, 1.0) == ["0", "1"]
     assert FastAxisItem.tick_strings_made == made + 6
+    second.setRange(0.0, 3.0)  # (to 10³: plain numbers, kept apart from the powers)
+    assert second.tickStrings([0.0, 1.0], 1.0, 1.0) == ["1", "10"]
 
 
 # ------------------------------------------------------------------ room as a new axis

@@ -312,6 +312,35 @@ def _in_widget(item: QtWidgets.QGraphicsItem, widget: QtWidgets.QWidget) -> bool
 
 
 TICK_STRINGS_KEPT = 256  # tick label lists kept (all axes together)
+PLAIN_LOG_UP_TO = 1e4  # a log axis ending at or below this labels its ticks as plain numbers
+
+
+def plain_log_range(view_range: Sequence[float], scale: float = 1.0) -> bool:
+    """Whether a log axis over ``view_range`` (log10 units) labels its ticks as plain
+    numbers: when it ends at or below :data:`PLAIN_LOG_UP_TO`. pyqtgraph writes each
+    tick to one significant digit with ``%g``, which switches to a power of ten from
+    10 on: the deck's wavelength plot (5 … 500) read "5, 10¹, 2·10¹, 5·10¹, 10², 2·10²"
+    where "5, 10, 20, 50, 100, 200" is what a lecture says. Wider axes keep the powers
+    ("10¹ … 10⁵": "10000" beside "100000" is a row of zeros to count).
+
+    >>> plain_log_range((0.7, 2.7)), plain_log_range((0.7, 4.6)), plain_log_range((-4.5, 0.1))
+    (True, False, True)
+    """
+    return 10.0 ** float(max(view_range)) * scale <= PLAIN_LOG_UP_TO * (1 + 1e-9)
+
+
+def plain_log_label(value: float) -> str:
+    """A log tick's value to one significant digit, as pyqtgraph rounds it, written
+    without a power of ten ("20", "500", "0.003", "10000").
+
+    >>> [plain_log_label(v) for v in (5.0, 20.000000001, 499.99999, 0.003, 1e4)]
+    ['5', '20', '500', '0.003', '10000']
+    """
+    rounded = float(f"{value:.1g}")
+    text = f"{rounded:.12f}".rstrip("0").rstrip(".")
+    return text or "0"
+
+
 _TICK_STRINGS: dict[tuple, list[str]] = {}
 
 SPEC_CACHE_SIZE = 64  # draw specs kept (all axes together), the least recently used dropped
@@ -866,11 +895,15 @@ class FastAxisItem(pg.AxisItem):
         most of its tick values."""
         # (the sign of a zero apart: -0.0 == 0.0, but "%g" writes "-0")
         zeros = tuple(math.copysign(1.0, v) for v in (*values, scale) if v == 0)
-        key = (type(self), self.logMode, tuple(values), scale, spacing, zeros)
+        plain = self.logMode and plain_log_range(self.range, scale)
+        key = (type(self), self.logMode, tuple(values), scale, spacing, zeros, plain)
         strings = _TICK_STRINGS.get(key)
         if strings is None:
             FastAxisItem.tick_strings_made += 1
-            made = super().tickStrings(values, scale, spacing)
+            if plain:
+                made = [plain_log_label(10.0 ** float(v) * scale) for v in values]
+            else:
+                made = super().tickStrings(values, scale, spacing)
             strings = _TICK_STRINGS[key] = [minus_signs(text) for text in made]
             if len(_TICK_STRINGS) > TICK_STRINGS_KEPT:
                 _TICK_STRINGS.pop(next(iter(_TICK_STRINGS)))  # the oldest
