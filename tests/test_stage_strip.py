@@ -448,3 +448,31 @@ def test_tooltips_grow_with_the_stage_scale(window, qtbot):
         assert tip.font().pointSizeF() == current_theme().font_pt(CHROME_PT) < sizes[1.5]
     finally:
         QtWidgets.QToolTip.hideText()
+
+
+def test_margins_around_the_strip_hide_the_stage_under_them(window):
+    """The stage showed through the strip's margins: cut slivers of the notes line and
+    the plots below and beside the strip (at 200 % the notes' top half under it). The
+    margins are painted in the window's background while the strip shows."""
+    controls = _present(window, "sinusoidal")
+    controls.show_strip()
+    strip, stage = controls.strip, window.stage
+    assert window.wait_idle()
+    QtWidgets.QApplication.processEvents()
+    image = stage.grab().toImage()
+    ratio = image.devicePixelRatio()
+    below = range(strip.geometry().bottom() + 2, stage.height() - 1)
+    beside = range(1, strip.geometry().left() - 1)
+    assert len(below) >= 3 and len(beside) >= 3
+    background = controls.sensor.palette().color(controls.sensor.backgroundRole()).rgb()
+    seen = set()
+    for y in below:
+        for x in range(0, stage.width(), 7):
+            seen.add(image.pixelColor(int(x * ratio), int(y * ratio)).rgb())
+    for y in range(strip.geometry().top() + 2, strip.geometry().bottom() - 1, 5):
+        for x in beside:
+            seen.add(image.pixelColor(int(x * ratio), int(y * ratio)).rgb())
+    assert seen == {background}
+    # hidden again: the band at the bottom edge paints nothing (the stage shows there)
+    controls.hide_strip()
+    assert not controls.sensor.covering

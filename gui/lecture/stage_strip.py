@@ -278,6 +278,16 @@ class _EdgeSensor(QtWidgets.QWidget):
         self.setObjectName("stage-strip-sensor")
         self.setAttribute(QtCore.Qt.WidgetAttribute.WA_NoSystemBackground)
         self._entered = entered
+        #: paint the window's background (the margins around the shown strip): the
+        #: stage's text and plots under them showed as cut slivers beside and below it
+        #: (the notes line's top half under the strip at 200 %)
+        self.covering = False
+
+    def paintEvent(self, event: QtGui.QPaintEvent) -> None:
+        if self.covering:
+            painter = QtGui.QPainter(self)
+            painter.fillRect(event.rect(), self.palette().color(QtGui.QPalette.ColorRole.Window))
+            painter.end()
 
     def enterEvent(self, event: QtGui.QEnterEvent) -> None:
         self._entered()
@@ -476,6 +486,8 @@ class StageControls(QtCore.QObject):
             around = QtGui.QRegion(0, 0, stage.width(), band)
             mask = around.subtracted(QtGui.QRegion(strip.translated(0, -strip.top())))
         self.sensor.setGeometry(0, stage.height() - band, stage.width(), band)
+        self.sensor.covering = mask is not None
+        self.sensor.update()
         if mask is None:
             self.sensor.clearMask()
         else:
