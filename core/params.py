@@ -82,6 +82,12 @@ class Param:
         Larger values stay valid (a scene or the CLI may set them); the view draws them at
         the limit (:meth:`effective`), and the panel's slider, the stage's nudge keys and
         sweeps stop there. ``None``: the range's maximum is the useful end.
+    unused
+        For a parameter that other parameters can override (Learned's table rows and
+        width, which a loaded table file sets): ``unused(values)`` says why its value
+        is not used for ``values`` ("the table file sets it"), ``None`` when it is. The
+        panel and the stage strip grey its field out; the stage's nudge keys say why
+        instead of changing it. ``None``: always used.
     """
 
     name: str
@@ -97,6 +103,17 @@ class Param:
     max_items: int = 64
     decimals: int = 4
     limit: Callable[[Mapping[str, Any]], float] | None = field(default=None, compare=False)
+    unused: Callable[[Mapping[str, Any]], str | None] | None = field(default=None, compare=False)
+
+    def unused_why(self, values: Mapping[str, Any]) -> str | None:
+        """Why this parameter's value is not used for ``values`` (:attr:`unused`), or
+        ``None`` when it is (also where ``values`` lack what ``unused`` reads)."""
+        if self.unused is None:
+            return None
+        try:
+            return self.unused(values)
+        except (KeyError, TypeError, ValueError):
+            return None
 
     def upper(self, values: Mapping[str, Any]) -> float:
         """The useful upper end of this number for the other parameters in ``values``:

@@ -476,3 +476,42 @@ def test_margins_around_the_strip_hide_the_stage_under_them(window):
     # hidden again: the band at the bottom edge paints nothing (the stage shows there)
     controls.hide_strip()
     assert not controls.sensor.covering
+
+
+def test_parameters_a_table_file_sets_are_greyed_and_not_nudged(window, qtbot, tmp_path):
+    """With a table file loaded, Learned's panel and strip kept "Table rows 64" and
+    "Model width d 32" live beside the file's 10 × 4 table, and ← / → on stage moved the
+    rows, which changed nothing drawn. Those fields are greyed out (the tooltip says
+    why) and the nudge keys say why instead."""
+    controls = _present(window, "learned")
+    controls.show_strip()
+    state = window.states["learned"]
+    table = tmp_path / "wpe.npy"
+    np.save(table, np.ones((10, 4), dtype=np.float32))
+    said: list[str] = []
+    state.error.connect(said.append)
+    try:
+        rows = [
+            controls.strip.rows["max_positions"],
+            window.panels["learned"].rows["max_positions"],
+        ]
+        assert all(r.editor.isEnabled() and r.slider.isEnabled() for r in rows)
+        assert state.set_param("table_file", str(table), merge=False)
+        for name in ("max_positions", "d_model", "seed"):
+            for row in (controls.strip.rows[name], window.panels["learned"].rows[name]):
+                assert not row.editor.isEnabled() and not row.slider.isEnabled(), name
+                assert "the table file sets it" in row.editor.toolTip()
+        assert controls.strip.rows["seq_len"].editor.isEnabled()  # (still used)
+        window.stage.setFocus()
+        qtbot.keyClick(window.stage, Key.Key_Right)
+        assert state.values["max_positions"] == 64
+        assert said[-1] == "Table rows (max positions): not used now (the table file sets it)"
+        qtbot.keyClick(window, Key.Key_Z, Mod.ControlModifier)  # the file goes
+        assert state.values["table_file"] == ""
+        assert all(r.editor.isEnabled() and r.slider.isEnabled() for r in rows)
+        assert "not used" not in rows[0].editor.toolTip()
+        qtbot.keyClick(window.stage, Key.Key_Right)
+        assert state.values["max_positions"] == 65
+    finally:
+        state.error.disconnect(said.append)
+        state.reset()

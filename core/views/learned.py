@@ -34,6 +34,12 @@ from core.viewdata import (
     sampled_note,
 )
 
+
+def _set_by_file(values: Mapping[str, Any]) -> str | None:
+    """Why the table's rows, width and seed are not used: a table file sets the table."""
+    return "the table file sets it" if str(values["table_file"]).strip() else None
+
+
 MODEL = ParamModel(
     "learned",
     "Learned",
@@ -48,6 +54,7 @@ MODEL = ParamModel(
             1,
             8192,
             1,
+            unused=_set_by_file,
         ),
         Param(
             "d_model",
@@ -58,6 +65,7 @@ MODEL = ParamModel(
             1,
             4096,
             1,
+            unused=_set_by_file,
         ),
         Param(
             "seed",
@@ -69,6 +77,7 @@ MODEL = ParamModel(
             0,
             2**31 - 1,
             1,
+            unused=_set_by_file,
         ),
         Param(
             "table_file",

@@ -533,6 +533,10 @@ class StageControls(QtCore.QObject):
         if name is None:
             return False
         param = state.model[name]
+        why = param.unused_why(state.values)
+        if why is not None:  # (a change would show nothing: say why instead)
+            state.error.emit(f"{param.label}: not used now ({why})")
+            return False
         old, new = step_drawn(param, state.values, direction, page=large)
         if new == old:
             return False

@@ -283,6 +283,8 @@ class ParamRow:
         :attr:`~core.params.Param.limit` shows the value the view draws, on a slider that
         ends at the limit (a query position at ``seq_len − 1``)."""
         p = self.param
+        if p.unused is not None:
+            self._show_used(p.unused_why(values))
         if p.limit is None:
             self.show_value(values[p.name])
             return
@@ -292,6 +294,19 @@ class ParamRow:
         if spin.value() != drawn:  # (typed beyond the limit: drawn the same)
             self._shown = _NOTHING
         self.show_value(drawn)
+
+    def _show_used(self, why: str | None) -> None:
+        """Grey the field (and slider) out while its value is not used (``why``: the
+        reason, said in its tooltip): a Learned table loaded from a file kept "Table
+        rows 64" and "Model width d 32" live beside its 1024 × 768 rows."""
+        used = why is None
+        widgets = [self.editor] + ([self.slider] if self.slider is not None else [])
+        if widgets[0].isEnabled() == used:
+            return
+        tip = math_tooltip(f"{self.param.help}\nAllowed: {self.param.range_text()}")
+        for widget in widgets:
+            widget.setEnabled(used)
+        self.editor.setToolTip(tip if used else math_tooltip(f"Not used now: {why}.") + tip)
 
     def _set_upper(self, upper: float) -> None:
         """End the slider's range at ``upper`` (signals blocked). The spin box keeps the
