@@ -506,6 +506,10 @@ def test_parameters_a_table_file_sets_are_greyed_and_not_nudged(window, qtbot, t
         qtbot.keyClick(window.stage, Key.Key_Right)
         assert state.values["max_positions"] == 64
         assert said[-1] == "Table rows (max positions): not used now (the table file sets it)"
+        sweep = window.lecture.sweep
+        assert sweep.setup().param == "max_positions"  # (what Space animates here)
+        qtbot.keyClick(window.stage, Key.Key_Space)  # it animated a value drawing nothing
+        assert not sweep.playing and said[-1].endswith("; nothing to animate")
         qtbot.keyClick(window, Key.Key_Z, Mod.ControlModifier)  # the file goes
         assert state.values["table_file"] == ""
         assert all(r.editor.isEnabled() and r.slider.isEnabled() for r in rows)

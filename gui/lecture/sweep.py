@@ -450,6 +450,11 @@ class SweepController(QtCore.QObject):
             self.window.show_status(str(exc), 6000)
             return
         state = self.window.current_state
+        param = state.model[setup.param]
+        why = param.unused_why(state.values)
+        if why is not None:  # (an animation that draws nothing: say why, on stage too)
+            state.error.emit(f"{param.label}: not used now ({why}); nothing to animate")
+            return
         self.view_id = state.view_id
         self._playing = setup
         state.end_merge()  # the whole sweep becomes one undo step
