@@ -96,3 +96,20 @@ def test_dialog_defaults_and_format_switch(window, qtbot):
     )
     dialog.format_combo.setCurrentIndex(dialog.format_combo.findData("gif"))
     assert dialog.values()["path"] == "/tmp/x/clock-shift.gif"
+
+
+def test_a_typed_suffix_chooses_the_format(window, qtbot):
+    """Typing "anim.gif" left the format box at "MP4 video" (a GIF was written, as the
+    name says): the typed suffix now chooses the format, and the name stays as typed."""
+    dialog = AnimationExportDialog(window, "/tmp/x/rope-m.mp4", 2.0)
+    qtbot.addWidget(dialog)
+    dialog.path_edit.selectAll()
+    qtbot.keyClicks(dialog.path_edit, "/tmp/x/anim.gif")
+    assert dialog.format_combo.currentData() == "gif"
+    assert dialog.values()["path"] == "/tmp/x/anim.gif"
+    qtbot.keyClicks(dialog.path_edit, "x")  # "anim.gifx": no known suffix, the box stays
+    assert dialog.format_combo.currentData() == "gif"
+    dialog.path_edit.selectAll()
+    qtbot.keyClicks(dialog.path_edit, "/tmp/x/anim.WebP")
+    assert dialog.format_combo.currentData() == "webp"
+    assert dialog.values()["path"] == "/tmp/x/anim.WebP"

@@ -58,6 +58,7 @@ class AnimationExportDialog(QtWidgets.QDialog):
             max(0, self.format_combo.findData(Path(path).suffix.lower().lstrip(".")))
         )
         self.format_combo.currentIndexChanged.connect(self._format_changed)
+        self.path_edit.textEdited.connect(self._path_edited)
         form.addRow("Format", self.format_combo)
         self.width_spin, self.height_spin = QtWidgets.QSpinBox(self), QtWidgets.QSpinBox(self)
         for spin, value in zip((self.width_spin, self.height_spin), DEFAULT_SIZE, strict=True):
@@ -111,6 +112,14 @@ class AnimationExportDialog(QtWidgets.QDialog):
             self.path_edit.setText(
                 str(Path(path).with_suffix("." + self.format_combo.currentData()))
             )
+
+    def _path_edited(self, text: str) -> None:
+        """A typed file name's known suffix chooses the format (the format box said
+        "MP4 video" over "anim.gif" and a GIF was written)."""
+        index = self.format_combo.findData(Path(text.strip()).suffix.lower().lstrip("."))
+        if index >= 0 and index != self.format_combo.currentIndex():
+            with QtCore.QSignalBlocker(self.format_combo):  # (the path stays as typed)
+                self.format_combo.setCurrentIndex(index)
 
     def values(self) -> dict[str, Any]:
         """What :meth:`AnimationExport.export` takes."""
