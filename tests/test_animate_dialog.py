@@ -31,7 +31,10 @@ def test_gif_has_the_requested_frames_size_and_schedule(window, tmp_path, monkey
 
     monkeypatch.setattr(animation.FrameRenderer, "render", render)
     done: list[tuple[int, int]] = []
-    window.lecture.animation.frame_done.connect(lambda a, b: done.append((a, b)))
+    labels: list[str] = []
+    export = window.lecture.animation
+    export.frame_done.connect(lambda a, b: done.append((a, b)))
+    export.frame_done.connect(lambda a, b: labels.append(export.progress.labelText()))
     path = tmp_path / "clock.gif"
     # big enough for plots: at 160x90 the formula fills the stage, the frames are equal and
     # Pillow merges equal GIF frames into one
@@ -46,6 +49,8 @@ def test_gif_has_the_requested_frames_size_and_schedule(window, tmp_path, monkey
         assert total == 400
     assert drawn == schedule(0.0, 6.0, 4)  # the Animation box's sweep, once
     assert done == [(1, 4), (2, 4), (3, 4), (4, 4)]
+    # the parameter as the panel labels it ("… frames of shift…" read as a typo)
+    assert set(labels) == {"Drawing and encoding 4 frames of Shift both by s…"}
     assert window.lecture.animation.progress is None
     assert sorted(p.name for p in tmp_path.iterdir()) == ["clock.gif"]
 
@@ -113,3 +118,15 @@ def test_a_typed_suffix_chooses_the_format(window, qtbot):
     qtbot.keyClicks(dialog.path_edit, "/tmp/x/anim.WebP")
     assert dialog.format_combo.currentData() == "webp"
     assert dialog.values()["path"] == "/tmp/x/anim.WebP"
+
+
+def test_playing_names_the_parameter_by_its_label(window):
+    """Space said "Animating shift: 0 → 6 …", the parameter's code name."""
+    sweep = _clock_sweep(window)
+    try:
+        sweep.play()
+        assert (
+            window.statusBar().currentMessage().startswith("Animating Shift both by s: 0 → 6 in ")
+        )
+    finally:
+        sweep.stop()

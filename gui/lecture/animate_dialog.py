@@ -192,8 +192,9 @@ class AnimationExport(QtCore.QObject):
             raise ValueError(f"duration must be a positive number of seconds, got {seconds}")
         total = max(1, round(seconds * fps))
         state = self.window.current_state
+        label = state.model[setup.param].label  # ("… frames of m…" read as a typo)
         dialog = QtWidgets.QProgressDialog(
-            f"Drawing and encoding {total} frames of {setup.param}…",
+            f"Drawing and encoding {total} frames of {label}…",
             "Cancel",
             0,
             total,

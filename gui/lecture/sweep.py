@@ -467,7 +467,7 @@ class SweepController(QtCore.QObject):
         self.timer.start(self.interval_ms())
         self._show_playing(True)
         self.window.show_status(
-            f"Animating {setup.param}: {setup.start:g} → {setup.end:g} in {setup.duration:g} s, "
+            f"Animating {param.label}: {setup.start:g} → {setup.end:g} in {setup.duration:g} s, "
             f"{setup.ease}, {setup.mode} (Space pauses)",
             4000,
         )
@@ -583,8 +583,9 @@ class SweepController(QtCore.QObject):
             return []
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
+        label = self.window.states[view_id].model[name].label
         dialog = QtWidgets.QProgressDialog(
-            f"Writing {len(frames)} frames of {name}…", "Cancel", 0, len(frames), self.window.qt
+            f"Writing {len(frames)} frames of {label}…", "Cancel", 0, len(frames), self.window.qt
         )
         dialog.setWindowTitle("Export sweep frames")
         dialog.setWindowModality(QtCore.Qt.WindowModality.WindowModal)
