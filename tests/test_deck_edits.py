@@ -255,3 +255,24 @@ def test_opening_a_scene_file_leaves_the_decks_scenes_as_they_are(window, tmp_pa
     assert _titles(deck) == ["a", "b", "c"] and deck.scenes[0].note == "note of a"
     assert not deck.modified
     deck.close_deck()
+
+
+def test_a_deck_edit_between_merged_changes_stays_undoable(window, qtbot):
+    """RoPE's m 5 -> 6 by a run of merged steps (a spin box's arrow keys, the stage's
+    nudge keys), a scene added, m -> 7 the same way: Ctrl+Z undoes m -> 7 alone, then the
+    added scene, then m -> 6. Before, m -> 7 merged into m -> 6, the first Ctrl+Z went
+    back to 5 and the added scene could never be undone."""
+    deck = _three(window)
+    window.activateWindow()
+    state = window.states["rope"]
+    state.set_param("m", 6)  # (merge=True: a run of arrow keys is one step)
+    _action(window, "action-add-scene").trigger()
+    assert _titles(deck) == ["a", VIEWS["rope"].title, "b", "c"]
+    state.set_param("m", 7)
+    _undo(window, qtbot)
+    assert state.values["m"] == 6 and len(deck.scenes) == 4
+    _undo(window, qtbot)
+    assert _titles(deck) == ["a", "b", "c"] and state.values["m"] == 6
+    _undo(window, qtbot)
+    assert state.values["m"] == 5
+    deck.close_deck()

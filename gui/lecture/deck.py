@@ -753,6 +753,12 @@ class DeckController(QtCore.QObject):
         after = self._place()
         if after.scenes == before.scenes and after.index == before.index:
             return
+        for state in states.values():
+            # the next parameter change is a step of its own: a drag or arrow keys went
+            # on merging into the change before the edit (RoPE's m 5 -> 6, a scene
+            # added, m -> 7: Ctrl+Z went back to 5 and the added scene could never be
+            # undone, the view's mark having moved past it)
+            state.end_merge()
         marks_after = history_marks(self.window.states)
         applied = tuple(v for v, mark in marks_after.items() if marks.get(v) != mark)
         steps = self.history.undo_steps
