@@ -276,3 +276,32 @@ def test_a_deck_edit_between_merged_changes_stays_undoable(window, qtbot):
     _undo(window, qtbot)
     assert state.values["m"] == 5
     deck.close_deck()
+
+
+def test_a_deck_edit_after_a_full_parameter_history_keeps_its_place(window, qtbot):
+    """With RoPE's undo history full (200 steps, a long lecture of drags), a scene
+    added, then m 3 -> 4 -> 3: Ctrl+Z undoes m -> 3 first, then m -> 4, then the added
+    scene. Before, the history's length stayed at its limit and the values were back as
+    the addition left them, so the addition passed for the latest step and Ctrl+Z took
+    the scene out first (the drag back to 3 still to undo)."""
+    from gui.widgets.state import UNDO_LIMIT
+
+    deck = _three(window)
+    window.activateWindow()
+    state = window.states["rope"]
+    for m in range(UNDO_LIMIT + 1):
+        state.set_param("m", 10 + m % 2, merge=False)
+    state.set_param("m", 3, merge=False)
+    _action(window, "action-add-scene").trigger()
+    assert len(deck.scenes) == 4
+    state.set_param("m", 4, merge=False)
+    state.set_param("m", 3, merge=False)
+    _undo(window, qtbot)
+    assert state.values["m"] == 4 and len(deck.scenes) == 4
+    _undo(window, qtbot)
+    assert state.values["m"] == 3 and len(deck.scenes) == 4
+    _undo(window, qtbot)
+    assert len(deck.scenes) == 3 and state.values["m"] == 3
+    _redo(window, qtbot)
+    assert len(deck.scenes) == 4
+    deck.close_deck()

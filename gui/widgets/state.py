@@ -39,6 +39,13 @@ class ViewState(QtCore.QObject):
         self._undo: list[dict[str, Any]] = []
         self._redo: list[dict[str, Any]] = []
         self._merge_key: str | None = None
+        # each accepted change gets a new serial; undo and redo bring back the serial of
+        # the state they restore (history_mark: where the history stands, which a
+        # trimmed undo list's length cannot tell at its limit)
+        self._serial = 0
+        self._serials = 0  # (the last serial given)
+        self._undo_serials: list[int] = []
+        self._redo_serials: list[int] = []
 
     @property
     def view_id(self) -> str:
@@ -87,18 +94,24 @@ class ViewState(QtCore.QObject):
             return True
         if not (merge_key is not None and merge_key == self._merge_key and self._undo):
             self._undo.append(self._values)
-            del self._undo[:-UNDO_LIMIT]
+            self._undo_serials.append(self._serial)
+            del self._undo[:-UNDO_LIMIT], self._undo_serials[:-UNDO_LIMIT]
         self._merge_key = merge_key
         self._redo.clear()
+        self._redo_serials.clear()
         self._values = new
+        self._serials += 1
+        self._serial = self._serials
         self.changed.emit(self.values)
         return True
 
     def history_mark(self) -> tuple[int, dict[str, Any]]:
-        """Where this state stands in its history: ``(steps to undo, values)``. A
-        change moves it on and its undo brings it back, so an edit outside the state
-        (the deck's) is the latest step while the mark is the one taken after it."""
-        return len(self._undo), self.values
+        """Where this state stands in its history: ``(serial, values)``, the serial 0
+        before any change. A change moves it on and its undo brings it back, so an edit
+        outside the state (the deck's) is the latest step while the mark is the one
+        taken after it. (It was the number of steps to undo: at the history's limit a
+        change back to the same values left that mark as it was.)"""
+        return self._serial, self.values
 
     @property
     def redo_values(self) -> dict[str, Any] | None:
@@ -114,7 +127,9 @@ class ViewState(QtCore.QObject):
         if not self._undo:
             return False
         self._redo.append(self._values)
+        self._redo_serials.append(self._serial)
         self._values = self._undo.pop()
+        self._serial = self._undo_serials.pop()
         self._merge_key = None
         self.changed.emit(self.values)
         return True
@@ -124,7 +139,9 @@ class ViewState(QtCore.QObject):
         if not self._redo:
             return False
         self._undo.append(self._values)
+        self._undo_serials.append(self._serial)
         self._values = self._redo.pop()
+        self._serial = self._redo_serials.pop()
         self._merge_key = None
         self.changed.emit(self.values)
         return True
