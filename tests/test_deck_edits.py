@@ -305,3 +305,42 @@ def test_a_deck_edit_after_a_full_parameter_history_keeps_its_place(window, qtbo
     _redo(window, qtbot)
     assert len(deck.scenes) == 4
     deck.close_deck()
+
+
+def test_the_edit_menu_names_the_deck_step_it_undoes(window, qtbot):
+    """With a deck edit the latest step, the Edit menu reads "Undo removing scene 2 “b”"
+    (it said only "Undo"), after Ctrl+Z "Redo removing scene 2 “b”"; a parameter change
+    after it is the view's step, plain "Undo"; closed, the menu says "Undo" again."""
+    deck = _three(window)
+    window.activateWindow()
+    undo, redo = _action(window, "action-undo"), _action(window, "action-redo")
+    assert deck.go(1)
+    _action(window, "action-remove-scene").trigger()
+    window.edit_menu.aboutToShow.emit()
+    assert undo.text() == "&Undo removing scene 2 \u201cb\u201d" and redo.text() == "&Redo"
+    window.edit_menu.aboutToHide.emit()
+    assert undo.text() == "&Undo"
+    _undo(window, qtbot)
+    window.edit_menu.aboutToShow.emit()
+    assert redo.text() == "&Redo removing scene 2 \u201cb\u201d"
+    window.states["alibi"].set_param("query", 6)
+    window.edit_menu.aboutToShow.emit()
+    assert undo.text() == "&Undo" and redo.text() == "&Redo"
+    window.edit_menu.aboutToHide.emit()
+    deck.close_deck()
+
+
+def test_undo_leaves_a_hidden_deck_panel_hidden(window, qtbot):
+    """Deck panel hidden (Ctrl+Shift+D), a scene removed, Ctrl+Z and Ctrl+Shift+Z: the
+    scene comes back and goes again, the panel stays hidden (each step opened it)."""
+    deck = _three(window)
+    window.activateWindow()
+    deck.show_dock()
+    qtbot.keyClick(window, Key.Key_D, CTRL_SHIFT)
+    assert deck.dock.isHidden()
+    _action(window, "action-remove-scene").trigger()
+    _undo(window, qtbot)
+    assert _titles(deck) == ["a", "b", "c"] and deck.dock.isHidden()
+    _redo(window, qtbot)
+    assert _titles(deck) == ["b", "c"] and deck.dock.isHidden()
+    deck.close_deck()

@@ -811,13 +811,25 @@ class DeckController(QtCore.QObject):
         self.window.show_status(f"Redone: {edit.what}", 5000)
         return True
 
+    def undo_text(self) -> str:
+        """What Ctrl+Z would undo now, for the Edit menu ("" when it is not a deck
+        edit)."""
+        steps = self.history.undo_steps
+        return steps[-1].what if steps and self._latest(steps[-1]) else ""
+
+    def redo_text(self) -> str:
+        """What Ctrl+Shift+Z would redo now ("" when it is not a deck edit)."""
+        steps = self.history.redo_steps
+        return steps[-1].what if steps and self._latest(steps[-1]) else ""
+
     def _latest(self, edit: DeckEdit) -> bool:
         return DeckHistory.latest(edit, self.window.states, self.window.current_view)
 
     def _restore(self, place: DeckPlace, new_values: bool) -> None:
         """Show the deck as ``place`` has it: its scenes and current scene, the list,
         the heading, the fields and the view; the scene staged again when another one
-        is current now."""
+        is current now. The deck dock stays as the lecturer left it (hidden with
+        Ctrl+Shift+D, each Ctrl+Z opened it again)."""
         was = self.scenes[self.index] if 0 <= self.index < len(self.scenes) else None
         previous = self.index
         self.scenes, self.index = list(place.scenes), place.index
@@ -834,7 +846,6 @@ class DeckController(QtCore.QObject):
             self._clear_fields()
         self._sync_fields()
         self._refresh_note()
-        self.show_dock()
 
     # ------------------------------------------------------------------ titles
     def _set_view_title(self, scene: Scene, index: int | None) -> None:

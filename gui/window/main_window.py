@@ -197,20 +197,22 @@ class MainWindow(QtWidgets.QMainWindow):
         self.add_action(
             self.file_menu, "&Quit", QtGui.QKeySequence.StandardKey.Quit, self.close, "action-quit"
         )
-        self.add_action(
+        self._undo_action = self.add_action(
             self.edit_menu,
             "&Undo",
             QtGui.QKeySequence.StandardKey.Undo,
             self.undo,
             "action-undo",
         )
-        self.add_action(
+        self._redo_action = self.add_action(
             self.edit_menu,
             "&Redo",
             "Ctrl+Shift+Z",
             self.redo,
             "action-redo",
         )
+        self.edit_menu.aboutToShow.connect(self._name_undo_steps)
+        self.edit_menu.aboutToHide.connect(lambda: self._name_undo_steps(False))
         self.add_action(
             self.edit_menu,
             "Reset &all parameters",
@@ -260,6 +262,20 @@ class MainWindow(QtWidgets.QMainWindow):
             return
         if not self.current_state.redo():
             self.show_status(f"Nothing to redo in {VIEWS[self._current].title}", 3000)
+
+    def _name_undo_steps(self, name: bool = True) -> None:
+        """The Edit menu's Undo and Redo name an undo source's step they would take
+        ("Undo removing scene 3 “Rotation”"; after a deck edit they said only "Undo");
+        plain again when the menu closes (the shortcut list shows the actions' names)."""
+        undo_text = redo_text = ""
+        if name:
+            undo_text = next((t for s in self._undo_sources if (t := s.undo_text())), "")
+            redo_text = next((t for s in self._undo_sources if (t := s.redo_text())), "")
+        for action, label, text in (
+            (self._undo_action, "&Undo", undo_text),
+            (self._redo_action, "&Redo", redo_text),
+        ):  # (a scene title's "&" is no mnemonic)
+            action.setText(f"{label} {text.replace('&', '&&')}" if text else label)
 
     def show_status(self, message: str, timeout_ms: int = 5000) -> None:
         """Show ``message`` in the status bar for ``timeout_ms`` (0: until replaced)."""

@@ -39,6 +39,15 @@ class UndoSource(Protocol):
         otherwise."""
         ...
 
+    def undo_text(self) -> str:
+        """What :meth:`undo` would undo now ("removing scene 3 “Rotation”"), for the
+        Edit menu; ``""`` when it would not take the step."""
+        ...
+
+    def redo_text(self) -> str:
+        """What :meth:`redo` would redo now; ``""`` when it would not take the step."""
+        ...
+
 
 @runtime_checkable
 class StudioWindow(Protocol):
