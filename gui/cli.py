@@ -256,7 +256,11 @@ def cmd_export(ns: argparse.Namespace) -> int:
             raise UsageError("give either a VIEW or --scene, not both")
         from core.scenes import load_scene
 
-        loaded = load_scene(ns.scene)
+        try:
+            loaded = load_scene(ns.scene)
+        except ValueError as exc:  # (a field's message named the field, not the file)
+            message = str(exc).removeprefix(f"{os.fspath(ns.scene)}: ")
+            raise ValueError(f"scene '{os.fspath(ns.scene)}': {message}") from None
         view_id, base, title, note = loaded.view_id, dict(loaded.params), loaded.title, loaded.note
     elif ns.view is None:
         raise UsageError("export needs a VIEW (see 'main.py views') or --scene FILE")

@@ -350,6 +350,15 @@ def test_scene_export(tmp_path, capsys, qapp):
     )
     assert code == 2
     assert_one_line_error(err, "none.json")
+    bad = tmp_path / "bad.pe-scene.json"  # (a field's error named the field, not the file)
+    bad.write_text(path.read_text().replace('"heads": 2', '"heads": "two"'))
+    code, _, err = run(capsys, "export", "--scene", str(bad), "-o", str(tmp_path / "x.png"))
+    assert code == 2
+    assert_one_line_error(err, f"scene '{bad}': params.heads: expected an integer, got 'two'")
+    code, _, err = run(
+        capsys, "export", "--scene", str(tmp_path / "none.json"), "-o", str(tmp_path / "x.png")
+    )
+    assert_one_line_error(err, f"scene '{tmp_path / 'none.json'}': cannot read")
 
 
 # ----------------------------------------------------------------------- real processes
