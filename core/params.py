@@ -29,7 +29,11 @@ _repr.maxlist = _repr.maxtuple = _repr.maxdict = 6
 
 
 def short_repr(value: Any) -> str:
-    """A bounded, one-line ``repr`` for messages (deep or huge values are abbreviated)."""
+    """A bounded, one-line ``repr`` for messages (deep or huge values are abbreviated;
+    ``None``, ``True`` and ``False`` as JSON's null, true and false: "got True" named a
+    Python value the scene file did not have)."""
+    if value is None or isinstance(value, bool):  # as a scene file writes them
+        return {None: "null", True: "true", False: "false"}[value]
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**60:
         return f"a {len(str(abs(value))) if abs(value) < 10**4000 else 'very long'}-digit number"
     try:

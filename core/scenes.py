@@ -364,6 +364,12 @@ def _staging(
     return panels, reveal, highlight
 
 
+def _shows(kind: str) -> str:
+    """A panel kind as a message names what it shows ("arrows", "a heatmap"; it said
+    "is a arrows")."""
+    return {"heatmap": "a heatmap", "table": "a table"}.get(kind, kind)
+
+
 def _highlight(
     raw: Any, view_id: str, shown: tuple[str, ...], computed: ViewData | None, prefix: str
 ) -> Highlight:
@@ -389,7 +395,7 @@ def _highlight(
     own = computed.panel(key) if computed is not None else None
     if kind == "series":
         if panel.kind not in ("curves", "arrows"):
-            raise SceneError(field_name, f"panel {key!r} is a {panel.kind}, not a curves panel")
+            raise SceneError(field_name, f"panel {key!r} shows {_shows(panel.kind)}, not curves")
         if not isinstance(value, str) or not value.strip():
             raise SceneError(field_name, f"expected a series name, got {short_repr(value)}")
         if len(value) > MAX_SERIES_CHARS:
@@ -409,7 +415,7 @@ def _highlight(
     if kind == "head" and not panel.tiles:
         raise SceneError(field_name, f"panel {key!r} is not a mosaic of heads")
     if panel.kind != "heatmap":
-        raise SceneError(field_name, f"panel {key!r} is a {panel.kind}, not a heatmap")
+        raise SceneError(field_name, f"panel {key!r} shows {_shows(panel.kind)}, not a heatmap")
     if kind == "head":
         if isinstance(value, bool) or not isinstance(value, int):
             raise SceneError(field_name, f"expected a head number, got {short_repr(value)}")

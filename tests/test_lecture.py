@@ -135,6 +135,15 @@ MALFORMED = [
     (_scene_text(params={"seq_len": "ten"}), "params.seq_len: expected an integer"),
     (_scene_text(params={"dims": [1, -3]}), "params.dims: -3 is out of range"),
     (_scene_text(params={"bogus": 1}), "params.bogus: unknown parameter"),
+    (_scene_text(params={"seq_len": True}), "params.seq_len: expected an integer, got true"),
+    (
+        _scene_text(view="rope", params={}, highlight={"panel": "plane", "row": 1}),
+        "highlight.row: panel 'plane' shows arrows, not a heatmap",
+    ),
+    (
+        _scene_text(highlight={"panel": "heatmap", "series": "dim 1"}),
+        "highlight.series: panel 'heatmap' shows a heatmap, not curves",
+    ),
 ]
 
 
