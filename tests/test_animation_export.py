@@ -230,6 +230,21 @@ def test_bad_animate_spec_is_one_line_exit_2(
     assert not out.exists()
 
 
+@pytest.mark.parametrize(("ext", "width"), [("mp4", 16386), ("webp", 16384)])
+def test_frames_wider_than_the_encoder_takes_are_refused_first(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], ext: str, width: int
+) -> None:
+    """An MP4 wider than 16384 px ended in 'internal error (ExternalError: ...
+    avcodec_open2("libx264" ...)' and exit 1; a WebP wider than 16383 px failed after
+    rendering every frame. Now one line before any frame, exit 2."""
+    out = tmp_path / f"x.{ext}"
+    size = ("--width", str(width), "--height", "64", "--duration", "0.1", "--fps", "10")
+    code, _, err = run(capsys, "export", "rope", "--animate", "m=0:3", "-o", str(out), *size)
+    assert code == 2
+    assert len(err.splitlines()) == 1 and f"pixels a side, got {width}x64" in err, err
+    assert not out.exists()
+
+
 def test_start_equal_to_end_is_allowed() -> None:
     spec = get_view("rope")
     assert parse_sweep("m=4:4", spec) == Sweep("m", 4.0, 4.0, "linear")

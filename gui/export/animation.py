@@ -31,6 +31,9 @@ from gui.export.headless import check_writable, context_for_size, export_layout,
 ANIMATION_FORMATS: tuple[str, ...] = ("gif", "webp", "mp4")
 SLIDE_WIDTH, SLIDE_HEIGHT = 1920, 1080
 MAX_FPS = 60
+# the largest frame side each encoder takes: libx264 refused a wider MP4 with "internal
+# error (ExternalError: ... avcodec_open2("libx264" ...)", WebP's limit is 16383
+MAX_SIDE = {"mp4": 16384, "webp": 16383}
 PILLOW_MISSING = (
     "GIF/WebP export needs Pillow, which is not part of this installation: the packaged app "
     "leaves it out to stay small; from the source checkout run '.venv/bin/pip install Pillow'"
@@ -250,6 +253,12 @@ def export_animation(
         SLIDE_WIDTH if width is None else width, SLIDE_HEIGHT if height is None else height, None
     )
     _require("PIL", PILLOW_MISSING)
+    side = MAX_SIDE.get(fmt)
+    if side is not None and max(pw, ph) > side:  # (the encoder refused it after rendering)
+        raise ValueError(
+            f"{fmt.upper() if fmt == 'mp4' else 'WebP'} frames are at most {side} pixels a "
+            f"side, got {pw}x{ph}; use GIF or a smaller size"
+        )
     if fmt == "mp4":
         if pw % 2 or ph % 2:
             raise ValueError(f"MP4 needs an even width and height, got {pw}x{ph}")
