@@ -344,3 +344,34 @@ def test_undo_leaves_a_hidden_deck_panel_hidden(window, qtbot):
     _redo(window, qtbot)
     assert _titles(deck) == ["b", "c"] and deck.dock.isHidden()
     deck.close_deck()
+
+
+def test_a_title_typed_and_not_entered_is_asked_about_on_quitting(
+    window, qtbot, tmp_path, monkeypatch
+):
+    """A title typed into the field, not entered, then Ctrl+Q: the unsaved-changes
+    question comes (Cancel keeps the window and the title), and Save deck writes it.
+    Before, the deck counted as unchanged: the window quit unasked, the title lost."""
+    import gui.lecture.deck as deck_module
+
+    asked: list[str] = []
+    monkeypatch.setattr(
+        deck_module, "ask_unsaved", lambda parent, text: asked.append(text) or "cancel"
+    )
+    deck = _three(window)
+    window.activateWindow()
+    deck.title_edit.setFocus()
+    deck.title_edit.selectAll()
+    qtbot.keyClicks(deck.title_edit, "Rotation")
+    window.close()  # (Ctrl+Q)
+    assert window.isVisible() and len(asked) == 1
+    assert _titles(deck) == ["Rotation", "b", "c"] and deck.modified
+    _undo(window, qtbot)
+    deck.title_edit.setFocus()
+    qtbot.keyClicks(deck.title_edit, " typed")
+    path = tmp_path / "d.pe-deck.json"
+    assert deck.save_deck(path)
+    from core.scenes import load_deck
+
+    assert load_deck(path).scenes[0].title == "a typed" and not deck.modified
+    deck.close_deck()

@@ -288,6 +288,7 @@ class DeckController(QtCore.QObject):
         """Whether ``doing`` may go on: no unsaved changes, or the lecturer saved them
         (to a file asked for) or discarded them. Before, quitting, Ctrl+L, Open deck and
         Close deck threw away added, removed and renamed scenes without a word."""
+        self._commit_title()
         if not self.modified:
             return True
         name = self.title or "Untitled deck"
@@ -490,6 +491,7 @@ class DeckController(QtCore.QObject):
 
     def save_deck(self, path: str | Path) -> bool:
         """Write the deck (or, with none loaded, the current view as one scene)."""
+        self._commit_title()
         scenes = self.scenes or [self.current_scene()]
         try:
             save_deck(Deck(self.title or "Lecture", tuple(scenes)), path)
@@ -639,10 +641,17 @@ class DeckController(QtCore.QObject):
         return f"Scene {self.index + 1} is not shown (it is on {where}). {how}"
 
     def _view_changed(self, _view_id: str) -> None:
-        if self.title_edit.isModified():  # a title typed, not entered: kept, not lost
+        self._commit_title()
+        self._sync_fields()
+
+    def _commit_title(self) -> None:
+        """A title typed into the field and not entered yet goes to its scene (one
+        undo step), as Enter would: before the view changes (the fields are cleared),
+        before the unsaved-changes question and before saving (Ctrl+Q right after
+        typing a title quit without asking, and the title was lost)."""
+        if self.title_edit.isModified():
             self.title_edit.setModified(False)
             self._edited("title")
-        self._sync_fields()
 
     def replace_current(self) -> None:
         """Replace the current scene with the current view and parameters (undoable).
