@@ -375,3 +375,25 @@ def test_a_title_typed_and_not_entered_is_asked_about_on_quitting(
 
     assert load_deck(path).scenes[0].title == "a typed" and not deck.modified
     deck.close_deck()
+
+
+def test_a_note_typed_and_deleted_again_leaves_no_step_and_no_change(window, qtbot):
+    """Typing " x" at the end of scene 1's note and deleting it again leaves the deck
+    as opened: not modified (quitting asks nothing) and no undo step; Ctrl+Z then
+    undoes the step before it. Before, the deck counted as changed and Ctrl+Z said
+    "Undone: editing the note of scene 1" and changed nothing."""
+    deck = _three(window)
+    window.activateWindow()
+    window.states["rope"].set_param("m", 8, merge=False)
+    deck.note_edit.setFocus()
+    deck.note_edit.moveCursor(QtGui.QTextCursor.MoveOperation.End)
+    qtbot.keyClicks(deck.note_edit, " x")
+    assert deck.scenes[0].note == "note of a x" and deck.modified
+    qtbot.keyClick(deck.note_edit, Key.Key_Backspace)
+    qtbot.keyClick(deck.note_edit, Key.Key_Backspace)
+    assert deck.scenes[0].note == "note of a"
+    assert not deck.modified and not deck.history.undo_steps
+    window.setFocus()
+    _undo(window, qtbot)
+    assert window.states["rope"].values["m"] == 5
+    deck.close_deck()

@@ -759,6 +759,8 @@ class DeckController(QtCore.QObject):
         states = self.window.states
         before, marks = self._place(), history_marks(states)
         change()
+        # (typing a note and deleting it again leaves the deck as saved: nothing to ask)
+        self.modified = tuple(self.scenes) != self._saved
         after = self._place()
         if after.scenes == before.scenes and after.index == before.index:
             return
@@ -781,6 +783,8 @@ class DeckController(QtCore.QObject):
         ):
             steps[-1].after, steps[-1].marks = after, marks_after
             self.history.redo_steps.clear()
+            if after == steps[-1].before:  # typed and deleted again: no step left (its
+                steps.pop()  # Ctrl+Z changed nothing but said "Undone: editing …")
             return
         values = {v: marks_after[v][1] for v in applied}
         self.history.record(DeckEdit(what, before, after, applied, values, marks_after, merge))
