@@ -397,3 +397,30 @@ def test_a_note_typed_and_deleted_again_leaves_no_step_and_no_change(window, qtb
     _undo(window, qtbot)
     assert window.states["rope"].values["m"] == 5
     deck.close_deck()
+
+
+def test_saving_a_deck_scene_keeps_its_staging(window, tmp_path):
+    """File ▸ Save scene with a deck scene shown writes its panels, reveal and highlight
+    with its view, values, title and note (a revealing scene of the lecture deck saved
+    and opened again showed all its plots at once); another view shown saves none."""
+    from dataclasses import replace
+
+    from core.scenes import Highlight, load_scene
+
+    deck = _three(window)
+    staged = replace(
+        deck.scenes[0],
+        panels=("plane", "score"),
+        reveal=True,
+        highlight=Highlight("plane", "series", "q"),
+    )
+    deck.scenes[0] = staged
+    assert deck.go(0)
+    path = tmp_path / "s.pe-scene.json"
+    assert deck.save_current_scene(path)
+    assert load_scene(path) == staged
+    window.set_view("alibi")
+    assert deck.save_current_scene(path)
+    loaded = load_scene(path)
+    assert loaded.view_id == "alibi" and loaded.panels == () and not loaded.reveal
+    deck.close_deck()

@@ -275,9 +275,17 @@ class DeckController(QtCore.QObject):
         return True
 
     def save_current_scene(self, path: str | Path) -> bool:
-        """Write the current view and parameters to ``path`` (atomically)."""
+        """Write the current view and parameters to ``path`` (atomically); a deck scene
+        shown keeps its staging (``panels``, ``reveal``, ``highlight``: a revealing
+        scene saved from the lecture deck opened with all its plots at once)."""
+        scene = self.current_scene()
+        if self.shown:
+            staged = self.scenes[self.index]
+            scene = replace(
+                scene, panels=staged.panels, reveal=staged.reveal, highlight=staged.highlight
+            )
         try:
-            save_scene(self.current_scene(), path)
+            save_scene(scene, path)
         except (SceneError, OSError) as exc:
             return self._fail(Path(path).name, str(exc))
         self.window.show_status(f"Saved scene {Path(path).name}", 5000)
