@@ -424,3 +424,25 @@ def test_saving_a_deck_scene_keeps_its_staging(window, tmp_path):
     loaded = load_scene(path)
     assert loaded.view_id == "alibi" and loaded.panels == () and not loaded.reveal
     deck.close_deck()
+
+
+def test_nothing_to_undo_says_where_a_waiting_deck_edit_is_undone(window, qtbot):
+    """Scene 2 (ALiBi) removed, which shows scene 3 (sinusoidal); a sinusoidal value
+    changed; Ctrl+5 (Relative, nothing to undo) and Ctrl+Z: the status line says the
+    removal is undone after the later changes in Sinusoidal (Ctrl+1) (it said only
+    "Nothing to undo in Relative"); Ctrl+1, Ctrl+Z twice: the scene is back."""
+    deck = _three(window)
+    window.activateWindow()
+    assert deck.go(1)
+    _action(window, "action-remove-scene").trigger()
+    window.states["sinusoidal"].set_param("seq_len", 64, merge=False)
+    window.set_view("relative")
+    _undo(window, qtbot)
+    message = window.statusBar().currentMessage()
+    assert message.startswith("Nothing to undo in Relative; removing scene 2 \u201cb\u201d")
+    assert "later changes in Sinusoidal (Ctrl+1)" in message
+    qtbot.keyClick(window, Key.Key_1, CTRL)
+    _undo(window, qtbot)
+    _undo(window, qtbot)
+    assert _titles(deck) == ["a", "b", "c"] and window.current_view == "alibi"
+    deck.close_deck()

@@ -843,6 +843,19 @@ class DeckController(QtCore.QObject):
         steps = self.history.redo_steps
         return steps[-1].what if steps and self._latest(steps[-1]) else ""
 
+    def undo_waiting(self) -> str:
+        """Where the last deck edit is undone when it is not the latest step because a
+        view its scene set has changed since ("" otherwise)."""
+        steps = self.history.undo_steps
+        if not steps or self._latest(steps[-1]):
+            return ""
+        edit, states = steps[-1], self.window.states
+        changed = [v for v in edit.applied if states[v].history_mark() != edit.marks.get(v)]
+        if not changed:
+            return ""
+        key = f"Ctrl+{list(VIEWS).index(changed[0]) + 1}"
+        return f"{edit.what} is undone after the later changes in {VIEWS[changed[0]].title} ({key})"
+
     def _latest(self, edit: DeckEdit) -> bool:
         return DeckHistory.latest(edit, self.window.states, self.window.current_view)
 

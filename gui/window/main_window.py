@@ -253,7 +253,13 @@ class MainWindow(QtWidgets.QMainWindow):
         if any(source.undo() for source in self._undo_sources):
             return
         if not self.current_state.undo():
-            self.show_status(f"Nothing to undo in {VIEWS[self._current].title}", 3000)
+            # (a deck edit waiting behind another view's later changes: say where; it
+            # said only "Nothing to undo in ALiBi", as if the edit could not be undone)
+            waiting = next((w for s in self._undo_sources if (w := s.undo_waiting())), "")
+            message = f"Nothing to undo in {VIEWS[self._current].title}"
+            self.show_status(
+                f"{message}; {waiting}" if waiting else message, 3000 + 3000 * bool(waiting)
+            )
 
     def redo(self) -> None:
         """Ctrl+Shift+Z: redo what an undo source undid last, else an undone change of

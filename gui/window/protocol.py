@@ -48,6 +48,12 @@ class UndoSource(Protocol):
         """What :meth:`redo` would redo now; ``""`` when it would not take the step."""
         ...
 
+    def undo_waiting(self) -> str:
+        """Where to go to undo its last edit when later changes of another view come
+        first ("removing scene 2 “b” is undone after the later changes in Sinusoidal
+        (Ctrl+1)"); ``""`` when none waits."""
+        ...
+
 
 @runtime_checkable
 class StudioWindow(Protocol):
