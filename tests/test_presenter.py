@@ -106,6 +106,47 @@ def test_one_screen_note_strip_is_outside_the_plots(window, qtbot):
     assert not dock.isVisible()
 
 
+def test_one_screen_note_strip_is_as_high_as_its_note(window, qtbot):
+    """On stage (1920 x 1050) the speaker-note strip is as high as its note needs:
+    a one-line note takes a strip of about two lines, a long one more, the whole note
+    shows, and the strip never takes more than 35 % of the window (NOTE_SHARE). It was 378 px
+    high for every note (the label's wrapped size hint), the plots a third smaller."""
+    from PySide6 import QtWidgets
+
+    presenter = window.feature(Presenter)
+    lecture = window.lecture
+    long_note = " ".join(["The rotation keeps the norm; only the angle m - n matters."] * 9)
+    lecture.deck.set_deck(
+        Deck("notes", (_scene("rope", "Long", long_note), _scene("rope", "Short", "One line.")))
+    )
+    window.resize(1920, 1050)
+    lecture.display.enter_presentation(fullscreen=False)
+    dock, label = presenter.note_dock, presenter.note_dock.label
+    try:
+        presenter.toggle_note()
+
+        def settle() -> tuple[int, int]:
+            for _ in range(4):
+                QtWidgets.QApplication.processEvents()
+            return label.heightForWidth(label.width()), dock.height() - label.height()
+
+        need, chrome = settle()
+        assert label.height() >= need  # the whole note shows
+        assert need + chrome <= dock.height() <= need + chrome + 2
+        long_height = dock.height()
+        lecture.deck.step(1)
+        need, chrome = settle()
+        assert label.height() >= need and dock.height() <= need + chrome + 2
+        assert dock.height() < long_height / 2 and dock.height() < 110
+        lecture.deck.note_edit.setPlainText(" ".join([long_note] * 6))
+        settle()
+        assert dock.height() <= 0.35 * window.height() + 1  # (NOTE_SHARE)
+    finally:
+        dock.hide()
+        lecture.display.leave_presentation()
+        lecture.deck.close_deck()
+
+
 def test_one_screen_presenter_window_opens_large_enough_to_read(window, qtbot):
     """Ctrl+Shift+V with one screen (to rehearse): the presenter window opens two thirds
     of the screen wide and three quarters high, centred, not at its size hint (about

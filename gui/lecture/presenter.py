@@ -130,6 +130,9 @@ def scene_summary(view_id: str, params: dict, limit: int = 4) -> str:
     return spec.title + (" · " + ", ".join(shown) if shown else "")
 
 
+NOTE_SHARE = 0.35  # of the window's height the speaker-note strip takes at most
+
+
 class NoteDock(QtWidgets.QDockWidget):
     """The speaker note in a strip docked below the stage: the stage shrinks for it, so
     the note never covers a plot."""
@@ -144,9 +147,44 @@ class NoteDock(QtWidgets.QDockWidget):
         self.label.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # a note is not HTML
         # (set_math_text shows its math typeset, as rich text, the rest as written)
         self.label.setMargin(8)
+        # as high as the note needs, its text from the top: the label's wrapped size
+        # hint held the strip at 378 px of a 1050 px stage in presentation mode for a
+        # note of 72 px (the text centred in it, the plots a third smaller for nothing)
+        self.label.setAlignment(
+            QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignTop
+        )
+        self.label.setMinimumSize(1, 1)
         self.setWidget(self.label)
+        self._fit_timer = QtCore.QTimer(self)
+        self._fit_timer.setSingleShot(True)
+        self._fit_timer.setInterval(0)
+        self._fit_timer.timeout.connect(self.fit)
         parent.addDockWidget(QtCore.Qt.DockWidgetArea.BottomDockWidgetArea, self)
         self.hide()
+
+    def schedule_fit(self) -> None:
+        """Fit the strip to its note once the event loop has laid it out (:meth:`fit`)."""
+        self._fit_timer.start()
+
+    def fit(self) -> None:
+        """Make the strip as high as its note needs at its width, at most
+        :data:`NOTE_SHARE` of the window's height (a longer note: its start shows)."""
+        window = self.parentWidget()
+        if self.isHidden() or self.isFloating() or not isinstance(window, QtWidgets.QMainWindow):
+            return
+        chrome = self.height() - self.label.height()  # (the title bar)
+        need = self.label.heightForWidth(self.label.width()) + chrome
+        high = min(need, round(NOTE_SHARE * window.height()))
+        window.resizeDocks([self], [high], QtCore.Qt.Orientation.Vertical)
+
+    def showEvent(self, event: QtGui.QShowEvent) -> None:
+        super().showEvent(event)
+        self.schedule_fit()
+
+    def resizeEvent(self, event: QtGui.QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():  # (it wraps anew)
+            self.schedule_fit()
 
 
 class PresenterWindow(QtWidgets.QWidget):
@@ -505,6 +543,7 @@ class Presenter(QtCore.QObject):
         """Show the current scene's note (strip and presenter) and the presenter's texts."""
         note = self.note_text()
         set_math_text(self.note_dock.label, note)  # its math typeset (m_h: m, subscript h)
+        self.note_dock.schedule_fit()
         view = self.view
         if view is None or not view.isVisible():
             return
@@ -707,6 +746,7 @@ class Presenter(QtCore.QObject):
         if source_text(view.note) != note:
             set_math_text(view.note, note)
             set_math_text(self.note_dock.label, note)
+            self.note_dock.schedule_fit()
         picture = self.window.stage.grab()
         size = view.preview.size()
         view.preview.setPixmap(
@@ -729,6 +769,7 @@ class Presenter(QtCore.QObject):
         self.note_dock.label.setStyleSheet(
             f"font-size: {theme.font_pt(12)}pt; color: {theme.foreground};"
         )
+        self.note_dock.schedule_fit()  # (another UI scale: other lines)
 
     # ------------------------------------------------------------------ keys
     def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:
