@@ -141,6 +141,14 @@ def test_one_screen_note_strip_is_as_high_as_its_note(window, qtbot):
         lecture.deck.note_edit.setPlainText(" ".join([long_note] * 6))
         settle()
         assert dock.height() <= 0.35 * window.height() + 1  # (NOTE_SHARE)
+        high = dock.height()
+        label.setText("A verdict one line shorter.")  # (the presenter's live verdict)
+        dock.schedule_fit(grow_only=True)
+        settle()
+        assert dock.height() == high  # the stage is not laid out again for less
+        dock.schedule_fit()
+        settle()
+        assert dock.height() < 110
     finally:
         dock.hide()
         lecture.display.leave_presentation()

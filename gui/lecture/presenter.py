@@ -159,11 +159,15 @@ class NoteDock(QtWidgets.QDockWidget):
         self._fit_timer.setSingleShot(True)
         self._fit_timer.setInterval(0)
         self._fit_timer.timeout.connect(self.fit)
+        self._grow_only = False
         parent.addDockWidget(QtCore.Qt.DockWidgetArea.BottomDockWidgetArea, self)
         self.hide()
 
-    def schedule_fit(self) -> None:
-        """Fit the strip to its note once the event loop has laid it out (:meth:`fit`)."""
+    def schedule_fit(self, grow_only: bool = False) -> None:
+        """Fit the strip to its note once the event loop has laid it out (:meth:`fit`);
+        ``grow_only``: higher when the note needs it, never lower (a verdict that
+        changed with the parameters: the stage is not laid out again for a line less)."""
+        self._grow_only = grow_only and (self._grow_only or not self._fit_timer.isActive())
         self._fit_timer.start()
 
     def fit(self) -> None:
@@ -175,6 +179,9 @@ class NoteDock(QtWidgets.QDockWidget):
         chrome = self.height() - self.label.height()  # (the title bar)
         need = self.label.heightForWidth(self.label.width()) + chrome
         high = min(need, round(NOTE_SHARE * window.height()))
+        grow_only, self._grow_only = self._grow_only, False
+        if grow_only and high <= self.height():
+            return
         window.resizeDocks([self], [high], QtCore.Qt.Orientation.Vertical)
 
     def showEvent(self, event: QtGui.QShowEvent) -> None:
@@ -746,7 +753,7 @@ class Presenter(QtCore.QObject):
         if source_text(view.note) != note:
             set_math_text(view.note, note)
             set_math_text(self.note_dock.label, note)
-            self.note_dock.schedule_fit()
+            self.note_dock.schedule_fit(grow_only=True)
         picture = self.window.stage.grab()
         size = view.preview.size()
         view.preview.setPixmap(
