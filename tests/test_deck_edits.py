@@ -4,6 +4,8 @@ edit only the scene shown; they sit by the scene list, above the Animation box."
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6 import QtCore, QtGui, QtWidgets
 from window_reuse import reused_window, reused_window_holder  # noqa: F401  (fixtures)
 
@@ -445,4 +447,34 @@ def test_nothing_to_undo_says_where_a_waiting_deck_edit_is_undone(window, qtbot)
     _undo(window, qtbot)
     _undo(window, qtbot)
     assert _titles(deck) == ["a", "b", "c"] and window.current_view == "alibi"
+    deck.close_deck()
+
+
+def test_file_dialogs_start_in_the_decks_folder(window, tmp_path, monkeypatch):
+    """Open deck…, Open scene… and Save scene… start in the folder of the deck opened
+    (they started in the working folder), in the home folder for a shipped deck."""
+    from PySide6 import QtWidgets
+
+    from core.scenes import save_deck
+    from gui.lecture.deck import shipped_decks
+
+    starts: list[str] = []
+
+    def dialog(parent, title, start, filt):
+        starts.append(start)
+        return "", ""
+
+    monkeypatch.setattr(QtWidgets.QFileDialog, "getOpenFileName", dialog)
+    monkeypatch.setattr(QtWidgets.QFileDialog, "getSaveFileName", dialog)
+    folder = tmp_path / "lectures"
+    folder.mkdir()
+    deck = _three(window)
+    save_deck(deck.deck(), folder / "mine.pe-deck.json")
+    assert deck.open_deck(folder / "mine.pe-deck.json")
+    for name in ("action-open-deck", "action-open-scene", "action-save-scene"):
+        _action(window, name).trigger()
+    assert starts == [str(folder.resolve())] * 3
+    assert deck.open_deck(shipped_decks()[0])
+    _action(window, "action-save-scene").trigger()
+    assert starts[-1] == str(Path.home())
     deck.close_deck()

@@ -369,15 +369,15 @@ class Lecture(QtCore.QObject):
         return path
 
     def open_scene_dialog(self) -> None:
-        if path := self._ask(False, "Open scene", SCENE_FILTER):
+        if path := self._ask(False, "Open scene", SCENE_FILTER, self.deck.start_folder()):
             self.deck.open_scene(path)
 
     def save_scene_dialog(self) -> None:
-        if path := self._ask(True, "Save scene", SCENE_FILTER):
+        if path := self._ask(True, "Save scene", SCENE_FILTER, self.deck.start_folder()):
             self.deck.save_current_scene(path)
 
     def open_deck_dialog(self) -> None:
-        if path := self._ask(False, "Open deck", DECK_FILTER):
+        if path := self._ask(False, "Open deck", DECK_FILTER, self.deck.start_folder()):
             self.deck.open_deck(path)
 
     def save_deck_dialog(self) -> None:

@@ -509,6 +509,16 @@ class DeckController(QtCore.QObject):
         self.window.show_status(f"Saved deck {Path(path).name}", 5000)
         return True
 
+    def start_folder(self) -> str:
+        """Where Open deck…, Open scene… and Save scene… start: the folder of the deck
+        opened or saved last, the home folder for a shipped deck (a scene is not saved
+        among the app's files), "" without a deck (Qt's working folder). They started
+        in the working folder even with a deck open from ~/lectures."""
+        if self.path is None:
+            return ""
+        folder = self.path.resolve().parent
+        return str(Path.home() if folder == resource_path("decks").resolve() else folder)
+
     def suggested_path(self) -> str:
         """Where Save deck… starts: the deck's own file, or for a shipped deck or a new
         one a file named after its title in the home folder (it started in the working
