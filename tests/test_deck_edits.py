@@ -478,3 +478,24 @@ def test_file_dialogs_start_in_the_decks_folder(window, tmp_path, monkeypatch):
     _action(window, "action-save-scene").trigger()
     assert starts[-1] == str(Path.home())
     deck.close_deck()
+
+
+def test_stepping_past_either_end_leaves_the_scene_as_moved(window, qtbot):
+    """Page Down at the last scene (a clicker pressed once too often) and Page Up at
+    the first leave the scene as the lecturer moved it and say where the deck ends;
+    they applied the scene again, its values back as saved."""
+    deck = _three(window)
+    window.activateWindow()
+    window.states["rope"].set_param("m", 40, merge=False)
+    qtbot.keyClick(window, Key.Key_PageUp)
+    assert deck.index == 0 and window.states["rope"].values["m"] == 40
+    assert window.statusBar().currentMessage() == "This is the first scene (1/3)"
+    assert deck.last()
+    window.states["sinusoidal"].set_param("d_model", 20, merge=False)
+    qtbot.keyClick(window, Key.Key_PageDown)
+    assert deck.index == 2 and window.states["sinusoidal"].values["d_model"] == 20
+    assert window.statusBar().currentMessage() == "This is the last scene (3/3)"
+    window.set_view("alibi")  # (another view shown: Page Down shows the scene again)
+    qtbot.keyClick(window, Key.Key_PageDown)
+    assert window.current_view == "sinusoidal" and deck.index == 2
+    deck.close_deck()

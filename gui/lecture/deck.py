@@ -564,6 +564,14 @@ class DeckController(QtCore.QObject):
         """Next (+1) or previous (−1) scene, unless a stepper takes the step."""
         if self.index >= 0 and any(stepper(delta) for stepper in self.steppers):
             return True
+        if self.shown and not 0 <= self.index + delta < len(self.scenes):
+            # past either end: the scene stays as the lecturer moved it (one Page Down
+            # too many at the last scene applied it again, its values back as saved)
+            end = "last" if delta > 0 else "first"
+            self.window.show_status(
+                f"This is the {end} scene ({self.index + 1}/{len(self.scenes)})", 3000
+            )
+            return False
         return self.go(self.index + delta if self.index >= 0 else 0)
 
     def first(self) -> bool:
