@@ -499,3 +499,21 @@ def test_stepping_past_either_end_leaves_the_scene_as_moved(window, qtbot):
     qtbot.keyClick(window, Key.Key_PageDown)
     assert window.current_view == "sinusoidal" and deck.index == 2
     deck.close_deck()
+
+
+def test_stepping_a_deck_with_every_scene_removed_says_it_has_none(window, qtbot):
+    """Every scene removed: Page Down says the deck has no scenes and how to add one
+    (it said "No deck loaded" under the deck's title); Ctrl+Z brings the last back."""
+    deck = _three(window)
+    window.activateWindow()
+    for _ in range(3):
+        _action(window, "action-remove-scene").trigger()
+    assert not deck.scenes
+    qtbot.keyClick(window, Key.Key_PageDown)
+    message = window.statusBar().currentMessage()
+    assert message.startswith("The deck has no scenes") and "Ctrl+Shift+A" in message
+    _undo(window, qtbot)
+    assert len(deck.scenes) == 1
+    deck.close_deck()
+    qtbot.keyClick(window, Key.Key_PageDown)
+    assert window.statusBar().currentMessage().startswith("No deck loaded")

@@ -544,7 +544,13 @@ class DeckController(QtCore.QObject):
     def go(self, index: int) -> bool:
         """Show scene ``index`` (clamped); False when there is no deck."""
         if not self.scenes:
-            self.window.show_status("No deck loaded — File ▸ Open deck… or an example deck", 5000)
+            self.window.show_status(
+                # (every scene removed: the deck is still open, its title above the list)
+                "The deck has no scenes — Lecture ▸ Add current view as scene (Ctrl+Shift+A)"
+                if self.title or self.path is not None
+                else "No deck loaded — File ▸ Open deck… or an example deck",
+                5000,
+            )
             return False
         index = min(max(index, 0), len(self.scenes) - 1)
         scene = self.scenes[index]
