@@ -329,6 +329,21 @@ def test_the_edit_menu_names_the_deck_step_it_undoes(window, qtbot):
     window.edit_menu.aboutToShow.emit()
     assert undo.text() == "&Undo" and redo.text() == "&Redo"
     window.edit_menu.aboutToHide.emit()
+    deck.title_edit.setText("Q & K " + "very long title " * 20)  # (shown: alibi's "b")
+    deck.title_edit.editingFinished.emit()
+    deck.go(0)
+    _action(window, "action-remove-scene").trigger()
+    window.edit_menu.aboutToShow.emit()
+    text = undo.text()
+    assert text.startswith("&Undo removing scene 1 \u201ca\u201d")
+    window.edit_menu.aboutToHide.emit()
+    _undo(window, qtbot)
+    deck.go(1)
+    _action(window, "action-remove-scene").trigger()
+    window.edit_menu.aboutToShow.emit()
+    text = undo.text()
+    assert "Q && K very long" in text and text.endswith("\u2026") and len(text) < 90
+    window.edit_menu.aboutToHide.emit()
     deck.close_deck()
 
 

@@ -27,6 +27,7 @@ MIN_CELLS, MAX_CELLS = 128, 1024
 F = TypeVar("F")
 SIDE_MIN_WIDTH = 360  # px: the side dock's narrowest (at 100 %; it widens with the fonts)
 SIDE_MAX_SHARE = 0.5  # of the window's width at most, whatever the UI scale
+UNDO_TEXT_CHARS = 70  # the Edit menu names a deck step in at most this many characters
 # ms a picture of the previous view stays over the stage at most while the view switched
 # to is drawn (see MainWindow._hold_stage): then the view shows, drawn or not
 HOLD_MAX_MS = 5000
@@ -280,7 +281,9 @@ class MainWindow(QtWidgets.QMainWindow):
         for action, label, text in (
             (self._undo_action, "&Undo", undo_text),
             (self._redo_action, "&Redo", redo_text),
-        ):  # (a scene title's "&" is no mnemonic)
+        ):  # (a scene title's "&" is no mnemonic; a long one is cut: a menu never wraps)
+            if len(text) > UNDO_TEXT_CHARS:
+                text = text[: UNDO_TEXT_CHARS - 1].rstrip() + "\u2026"
             action.setText(f"{label} {text.replace('&', '&&')}" if text else label)
 
     def show_status(self, message: str, timeout_ms: int = 5000) -> None:
