@@ -173,16 +173,17 @@ class NoteDock(QtWidgets.QDockWidget):
     def fit(self) -> None:
         """Make the strip as high as its note needs at its width, at most
         :data:`NOTE_SHARE` of the window's height (a longer note: its start shows)."""
-        window = self.parentWidget()
-        if self.isHidden() or self.isFloating() or not isinstance(window, QtWidgets.QMainWindow):
+        # (the QMainWindow the strip docks in, as Qt sees it: not the StudioWindow)
+        host = self.parentWidget()
+        if self.isHidden() or self.isFloating() or not isinstance(host, QtWidgets.QMainWindow):
             return
         chrome = self.height() - self.label.height()  # (the title bar)
         need = self.label.heightForWidth(self.label.width()) + chrome
-        high = min(need, round(NOTE_SHARE * window.height()))
+        high = min(need, round(NOTE_SHARE * host.height()))
         grow_only, self._grow_only = self._grow_only, False
         if grow_only and high <= self.height():
             return
-        window.resizeDocks([self], [high], QtCore.Qt.Orientation.Vertical)
+        host.resizeDocks([self], [high], QtCore.Qt.Orientation.Vertical)
 
     def showEvent(self, event: QtGui.QShowEvent) -> None:
         super().showEvent(event)
