@@ -1,8 +1,10 @@
-"""A view on screen: explanation, live formula, the plot grid, notes and hover readout.
+"""A view on screen: explanation, live formula, verdict, the plot grid, notes and hover readout.
 
 The explanation collapses to its first lines where it would take the plots' room
 (:data:`EXPLANATION_SHARE`, :meth:`ViewWidget._fit_explanation`), with a More… / Less
-toggle whose choice wins (:mod:`gui.widgets.explanation`).
+toggle whose choice wins (:mod:`gui.widgets.explanation`); a long verdict shows its
+short form there (:data:`VERDICT_SHARE`, :meth:`ViewWidget._fit_verdict`), the same way
+(:mod:`gui.widgets.verdict`).
 
 :class:`ViewWidget` draws :class:`core.viewdata.ViewData` and nothing else: it never
 computes. Errors (invalid input, out-of-range lookups, memory budget) appear in a banner
@@ -26,7 +28,6 @@ from core.views import get_view
 from gui.plotting.cells import VALUE_PT
 from gui.plotting.layout_check import text_lines
 from gui.plotting.panel_plot import TICK_PT, PanelPlot, index_widths
-from gui.plotting.word_breaks import breakable, unbroken
 from gui.render.cell_values import stage_value_pt
 from gui.render.fast_axis import (
     REFIT_ROUNDS,
@@ -37,7 +38,6 @@ from gui.render.fast_axis import (
 )
 from gui.render.formula_label import FormulaLabel
 from gui.render.math_text import MathLineLabel, set_math_text, source_text
-from gui.render.opaque import OpaqueLabel
 from gui.render.pg_compat import move_in_grid
 from gui.render.settle import Targets, before_layout, settle, targets
 from gui.render.view_box import PlotViewBox
@@ -55,6 +55,7 @@ from gui.widgets.grid_flow import (
     weighted_widths,
 )
 from gui.widgets.line_box import LineBox
+from gui.widgets.verdict import VerdictBox
 
 # events after which a plot left behind out of sight may be in sight (the canvas moved
 # in its scroll area or was resized, the scroll area resized, a paint of the canvas due)
@@ -81,6 +82,11 @@ STAGE_TEXT_SHARE = 1 / 50
 # as is one whose collapsing lets a view that scrolls fit (1600 x 1000 at 100 %:
 # Sinusoidal scrolled by 101 px under its 133 px paragraph)
 EXPLANATION_SHARE = 0.2
+# of the view's height the whole verdict takes at most in the window; a longer one shows
+# its short form, as the stage does (Word order's took 492 px of 914 at 200 % on
+# 1600 x 1000, 239 of 932 at 150 %: the plots began 824 px down at 200 %), as does one
+# whose short form lets a view that scrolls fit
+VERDICT_SHARE = 0.2
 
 
 _DIGIT = re.compile(r"[0-9]")
@@ -250,9 +256,11 @@ class ViewWidget(QtWidgets.QWidget):
         # ``explanation`` is its label, which the box follows when hidden or shown
         self.explanation_box = ExplanationBox(spec.explanation, self)
         self.explanation = self.explanation_box.label
-        self.explanation_box.chosen.connect(self._explanation_chosen)
+        self.explanation_box.chosen.connect(self._fold_chosen)
         # the view's size, theme and panels the explanation was last fitted for
         self._explained_for: tuple | None = None
+        # ... and the verdict's shape (its text, digits as 0s) the verdict was fitted for
+        self._verdict_for: tuple | None = None
         self._rows_need = 0  # the canvas's height its rows need (before _fold_fit)
         self.formula = FormulaLabel(self)  # typeset; wraps only between terms
         self.formula.setObjectName("view-formula")
@@ -261,11 +269,11 @@ class ViewWidget(QtWidgets.QWidget):
         self.banner.setWordWrap(True)
         self.banner.hide()
         # the verdict and notes lines follow the slider: opaque, a new text repaints them
-        # alone, not the window, view, scroll area and body behind them (gui.render.opaque)
-        self.verdict = OpaqueLabel("", self)
-        self.verdict.setObjectName("view-verdict")
-        self.verdict.setWordWrap(True)
-        self.verdict.hide()
+        # alone, not the window, view, scroll area and body behind them (gui.render.opaque);
+        # ``verdict`` is the verdict box's label (whole, or short with More… / Less)
+        self.verdict_box = VerdictBox(self)
+        self.verdict = self.verdict_box.label
+        self.verdict_box.chosen.connect(self._fold_chosen)
         self.canvas = _Canvas(self)
         self.canvas.setObjectName("view-canvas")
         # Items that want antialiasing set it themselves (curves in full quality, arrows,
@@ -313,7 +321,7 @@ class ViewWidget(QtWidgets.QWidget):
         self.status = MathLineLabel("", self)  # (notes typeset: rich text)
         self.status.setObjectName("view-readout")
         self.status.setWordWrap(True)
-        for w in (self.title, self.explanation_box, self.formula, self.banner, self.verdict):
+        for w in (self.title, self.explanation_box, self.formula, self.banner, self.verdict_box):
             layout.addWidget(w)
         layout.addWidget(self.canvas, 1)
         # a new notes or readout text in the room of the last re-lays nothing out
@@ -908,9 +916,8 @@ class ViewWidget(QtWidgets.QWidget):
                 self._fit_rows(positions, width)
         finally:
             self._fitting -= 1
-        if not self._fitting and self._fit_explanation():
-            self._relayout_body()  # the canvas moved up or down: its rows again
-            self.fit_height()
+        if not self._fitting and self._fit_texts():
+            self.fit_height()  # the canvas moved up or down: its rows again
             return
         if self._pending and not self._fitting:  # rows moved, plots shown again:
             self._show_seen()  # some may be in sight now
@@ -1095,6 +1102,59 @@ class ViewWidget(QtWidgets.QWidget):
             below += box.geometry().bottom() + 1 - self.canvas.geometry().bottom() - 1
         return below
 
+    def _fit_texts(self) -> bool:
+        """Fit the verdict, then the explanation, to the room (:meth:`_fit_verdict`,
+        :meth:`_fit_explanation`), the body laid out after each change; whether either
+        changed what it shows."""
+        verdict = self._fit_verdict()
+        if verdict:
+            self._relayout_body()  # (the explanation reads the canvas's top)
+        explanation = self._fit_explanation()
+        if explanation:
+            self._relayout_body()
+        return verdict or explanation
+
+    def _whole_fits(self, now: int, full: int, short: int, share: float) -> bool:
+        """Whether a text that takes ``now`` px as shown, ``full`` px whole and ``short``
+        px in its short form is shown whole: at most ``share`` of the view's height,
+        and no more than lets the view fit without scrolling where the short form would
+        (:data:`FOLD_SQUEEZE`: :meth:`_fold_fit` fits as much)."""
+        fold = self.scroll_area.viewport().height()
+        whole = full <= share * fold
+        if whole and short < full and self._rows_need > 0:
+            top = self.canvas.y() - now  # the canvas's top without the text
+            below = self._rows_need + self._below_canvas() - fold
+            squeeze = FOLD_SQUEEZE * self._rows_need
+            if top + full + below > squeeze >= top + short + below:
+                whole = False  # short, the view fits; whole, it scrolls
+        return whole
+
+    def _fit_verdict(self) -> bool:
+        """Show the short form of a verdict that would take the plots' room in the
+        window, the whole verdict where there is room (the lecturer's choice wins:
+        :class:`VerdictBox`); whether what it shows changed. Whole, it may take
+        :data:`VERDICT_SHARE` of the view's height (:meth:`_whole_fits`). Decided again
+        only when the view's size, theme, panels or the verdict's shape changed since,
+        never on a drag's frame (the text does not jump under a slider: decided when the
+        drag is over), and not on the stage (which shows the short form)."""
+        box = self.verdict_box
+        if (
+            self._presenting
+            or self._dragging
+            or box.isHidden()
+            or not box.foldable
+            or not self.isVisible()
+            or self.data is None
+        ):
+            return False
+        shape = _DIGIT.sub("0", self.data.verdict)
+        key = (self.width(), self.height(), self.styled_theme, self._layout_key, shape)
+        if key == self._verdict_for:
+            return False
+        self._verdict_for = key
+        full, short = box.height_for(True), box.height_for(False)
+        return box.set_auto(self._whole_fits(box.height(), full, short, VERDICT_SHARE))
+
     def _fit_explanation(self) -> bool:
         """Collapse the explanation where it would take the plots' room, expand it where
         there is room (the lecturer's choice wins: :class:`ExplanationBox`); whether
@@ -1110,16 +1170,8 @@ class ViewWidget(QtWidgets.QWidget):
         if key == self._explained_for:
             return False
         self._explained_for = key
-        fold = self.scroll_area.viewport().height()
         full, short = box.height_for(True), box.height_for(False)
-        expanded = full <= EXPLANATION_SHARE * fold
-        if expanded and short < full and self._rows_need > 0:
-            top = self.canvas.y() - box.height()  # the canvas's top without the box
-            below = self._rows_need + self._below_canvas() - fold
-            squeeze = FOLD_SQUEEZE * self._rows_need  # (_fold_fit fits as much)
-            if top + full + below > squeeze >= top + short + below:
-                expanded = False  # collapsed, the view fits; whole, it scrolls
-        return box.set_auto(expanded)
+        return box.set_auto(self._whole_fits(box.height(), full, short, EXPLANATION_SHARE))
 
     def _relayout_body(self) -> None:
         """Lay the body out now (the canvas below a new explanation), the scroll area's
@@ -1130,10 +1182,10 @@ class ViewWidget(QtWidgets.QWidget):
         if body is not None:
             body.activate()
 
-    def _explanation_chosen(self, _expanded: bool | None) -> None:
-        """The lecturer chose the whole explanation or its first lines (or left it to
-        the room again): the canvas
-        moved, its rows are fitted again (plots scrolled into sight drawn)."""
+    def _fold_chosen(self, _expanded: bool | None) -> None:
+        """The lecturer chose the whole explanation or its first lines, or the whole
+        verdict or its short form (or left it to the room again): the canvas moved, its
+        rows are fitted again (plots scrolled into sight drawn)."""
         self._relayout_body()
         self.fit_height()
 
@@ -1224,7 +1276,10 @@ class ViewWidget(QtWidgets.QWidget):
         self.release_held_room()
         self._end_status_hold()
         self._release_formula_height()
+        self._release_verdict_height()
         self._redraw_moved_texts()
+        if self._fit_texts():  # (not fitted on the drag's frames)
+            self.fit_height()
 
     def _hold_formula_height(self) -> None:
         """Keep the formula line at least as tall as it is while live frames go on.
@@ -1244,6 +1299,23 @@ class ViewWidget(QtWidgets.QWidget):
         """The formula line takes its own text's height again (after live frames)."""
         if self.formula.minimumHeight():
             self.formula.setMinimumHeight(0)
+
+    def _hold_verdict_height(self) -> None:
+        """Keep the verdict line at least as tall as it is while live frames go on (as
+        :meth:`_hold_formula_height`): a verdict that says "differ (0.12)" at one value
+        and "same outputs, reordered (≈0)" at the next, or wraps at some values, would
+        move the plots below it up and down under the slider."""
+        verdict = self.verdict
+        if verdict.isVisible() and verdict.height() > verdict.minimumHeight():
+            verdict.setMinimumHeight(verdict.height())
+
+    def _release_verdict_height(self) -> None:
+        """The verdict line takes its own text's height again (after live frames)."""
+        if self.verdict.minimumHeight():
+            self.verdict.setMinimumHeight(0)
+            # (Qt's label keeps the size hints measured while the minimum was set:
+            # setting the wrap measures them again, see _release_status_height)
+            self.verdict.setWordWrap(True)
 
     def _end_status_hold(self) -> None:
         """The live frames are over: a notes line held taller than its text takes its
@@ -1346,7 +1418,7 @@ class ViewWidget(QtWidgets.QWidget):
         formula, (verdict, short), _idle = texts
         return (
             _DIGIT.sub("0", formula),
-            _DIGIT.sub("0", short if self._presenting and short else verdict),
+            _DIGIT.sub("0", self.verdict_box.form(verdict, short)),
             *(lines or self._line_sizes()),
         )
 
@@ -1391,6 +1463,8 @@ class ViewWidget(QtWidgets.QWidget):
         formula, verdicts, idle = texts
         if self._dragging:
             self._hold_formula_height()
+        if self._held is not None:  # (a slider drags: not a new mode's or size's frame)
+            self._hold_verdict_height()
         self.formula.setText(formula)
         self._show_verdict(*verdicts)
         self._idle_text = idle
@@ -1477,17 +1551,13 @@ class ViewWidget(QtWidgets.QWidget):
             self._status_box.sync()
 
     def _show_verdict(self, verdict: str, short: str) -> None:
-        """The verdict in the window; on the stage its short form, one line where it
-        has one (the whole verdict is the lecturer's: :attr:`verdict_text`, the tooltip
-        and the presenter's note; Word order's took half the stage at 200 %)."""
-        text = short if self._presenting and short else verdict
-        # its long words may break ("max_positions=64:" at 1280 x 720 / 300 %, windowed,
-        # made the view's body 653 px wide in its 620 px viewport)
-        shown = breakable(text)
-        if self.verdict.text() != shown:
-            self.verdict.setText(shown)
-        self.verdict.setToolTip(verdict if text != verdict else "")
-        self.verdict.setVisible(bool(text))
+        """The verdict in the window, or its short form where the room or the lecturer
+        asks for it (:meth:`_fit_verdict`); on the stage its short form, one line where
+        it has one (the whole verdict is the lecturer's: :attr:`verdict_text`, the
+        tooltip and the presenter's note; Word order's took half the stage at 200 %).
+        Its long words may break ("max_positions=64:" at 1280 x 720 / 300 %, windowed,
+        made the view's body 653 px wide in its 620 px viewport)."""
+        self.verdict_box.set_texts(verdict, short, self._presenting)
 
     @property
     def verdict_text(self) -> str:
@@ -1498,7 +1568,7 @@ class ViewWidget(QtWidgets.QWidget):
     def verdict_shown(self) -> str:
         """The verdict line's text as shown (the whole verdict or its short stage form),
         without the break points its long words got."""
-        return unbroken(self.verdict.text())
+        return self.verdict_box.shown_text
 
     def flush_text(self) -> None:
         """Show text held back during a drag now (tests, exports, the CLI)."""
@@ -1714,9 +1784,7 @@ class ViewWidget(QtWidgets.QWidget):
             f"font-size: {theme.font_pt(13)}pt; color: #ffffff; background: #b3261e; "
             "padding: 6px; border-radius: 4px;"
         )
-        self.verdict.setStyleSheet(
-            f"font-size: {theme.font_pt(14)}pt; font-weight: bold; padding: 4px;"
-        )
+        self.verdict_box.apply_style(theme.font_pt(14), theme.primary)
         self.status.setStyleSheet(f"font-size: {theme.font_pt(12)}pt;")
         self._release_status_height()
         self._status_box.sync()
