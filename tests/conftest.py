@@ -49,6 +49,7 @@ SLOW_MODULES_FIRST = (
     "test_presenter.py",
     "test_stage_swap.py",
     "test_explanation_fold.py",
+    "test_verdict_fold.py",
     "test_word_order_legible.py",
     "test_presenter_next.py",
     "test_packaging.py",
