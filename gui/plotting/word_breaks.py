@@ -21,8 +21,11 @@ SOFT_HYPHEN = "\u00ad"
 LONG_WORD = 12  # characters: words this long get break points; shorter ones keep whole
 LEAST_PART = 4  # letters each side of a soft hyphen ("inter-polation", not "in-…")
 
-_PUNCTUATION = re.compile(  # inside a word: followed by more of it
-    f"([{WORD_PUNCTUATION}])(?=[^\\s{WORD_PUNCTUATION}])"
+# inside a word: after more of it (a word's opening bracket keeps to it: Word order's
+# verdict at 200 % ended a line with "reordered (" above "5.6·10⁻¹⁷);"), not a decimal
+# point ("5." / "6"), and followed by more of the word
+_PUNCTUATION = re.compile(
+    f"(?<=\\S)(?!(?<=\\d)\\.(?=\\d))([{WORD_PUNCTUATION}])(?=[^\\s{WORD_PUNCTUATION}])"
 )
 _LETTERS = re.compile(f"[^\\W\\d_]{{{LONG_WORD},}}")  # a long run of letters only
 _VOWELS = frozenset("aeiouyAEIOUY")
