@@ -123,7 +123,9 @@ def test_a_drag_never_moves_the_verdict(studio, show_view) -> None:
         widget.show_data(data, live=True)
         QtWidgets.QApplication.instance().processEvents()  # (the 150 ms timer waits)
         assert widget.verdict.height() >= height and widget.canvas.y() == y
-    assert widget.verdict_shown == short.verdict  # (the text follows the values)
+    widget.flush_text()  # (the latest text, which the refresh interval may hold back)
+    assert widget.verdict_shown == short.verdict  # the text follows the values,
+    assert widget.verdict.height() >= height and widget.canvas.y() == y  # not the room
     widget.finish_live_frame()  # the drag is over: the line takes its text's height
     _settle(studio)
     assert widget.verdict.height() < height and widget.canvas.y() < y
@@ -144,3 +146,18 @@ def test_stage_keeps_one_short_line_without_link(studio, show_view) -> None:
     finally:
         studio.lecture.display.leave_presentation()
         _settle(studio)
+
+
+def test_an_export_shows_the_whole_verdict(studio, show_view) -> None:
+    """An image export of Word order (a widget never shown) has the whole verdict and no
+    link, whatever the window shows (short at 200 %)."""
+    from gui.export.headless import build_widget
+
+    widget = _open(studio, show_view, (1600, 1000), 2.0)
+    assert widget.verdict_shown == widget.data.verdict_short
+    exported = build_widget(SPEC, widget.data, None, None, None)
+    try:
+        assert exported.verdict_shown == widget.data.verdict
+        assert "href" not in exported.verdict.text() and MORE not in exported.verdict.text()
+    finally:
+        exported.deleteLater()
