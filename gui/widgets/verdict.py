@@ -151,7 +151,8 @@ class VerdictBox(QtWidgets.QWidget):
         (:func:`~gui.plotting.word_breaks.breakable`: "max_positions=64:" at 1280 × 720 /
         300 %, windowed, made the view's body 653 px wide in its 620 px viewport), then
         the More… or Less link where it has one (glued to the last word)."""
-        shown = html.escape(breakable(text), quote=False)
+        # (its spaces as written: the short forms part their clauses with two)
+        shown = f'<span style="white-space: pre-wrap;">{html.escape(breakable(text), quote=False)}</span>'
         if not self._links(text):
             return shown
         word = MORE if text != self._whole else LESS
