@@ -85,7 +85,7 @@ def short_form(text: str, fits: Callable[[str], bool]) -> str:
     return text[:cut] + ELLIPSIS
 
 
-class FoldToggle(QtWidgets.QToolButton):
+class _Toggle(QtWidgets.QToolButton):
     """The More… / Less button: Enter or Return on it clicks it, as Space would (Space is
     the lecture's play / pause on any button: :func:`gui.lecture.controller.is_editor`)."""
 
@@ -120,7 +120,7 @@ class ExplanationBox(QtWidgets.QWidget):
         self.label = MathLabel("", self)  # (measured as its plain characters)
         self.label.setWordWrap(True)
         self.label.setObjectName("view-explanation")
-        self.toggle = FoldToggle(self)
+        self.toggle = _Toggle(self)
         self.toggle.setObjectName("view-explanation-toggle")
         self.toggle.setAutoRaise(True)
         self.toggle.setCursor(QtCore.Qt.CursorShape.PointingHandCursor)
