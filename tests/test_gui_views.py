@@ -253,7 +253,7 @@ def test_alibi_mosaic_hover_reads_each_head_and_clears_in_gaps(shared):
     text = widget.readout_at("heads", tile.col0 + 3, tile.row0 + 10)
     i, j = int(tile.y_coords[10]), int(tile.x_coords[3])
     assert text.startswith("head 5 (m = 0.03125)") and f"query i={i}, key j={j}:" in text
-    assert text.endswith(f"{-0.03125 * (i - j):.6g}")
+    assert i > j and text.endswith(f": −{0.03125 * (i - j):.6g}"), text  # (minus U+2212)
     gap = widget.readout_at("heads", tile.col0 + len(tile.x_coords) + 0.2, tile.row0 + 1)
     assert gap == widget._idle_text  # no stale value between tiles
 

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from PySide6 import QtCore
 
+from core.formula import minus_signs
 from gui.theme import current_theme, set_theme
 
 
@@ -32,8 +33,9 @@ def test_mouse_over_a_heatmap_cell_labels_its_exact_value_and_outlines_it(learne
     if not plot.hover.shown:  # platforms that deliver no synthetic move: the scene's signal
         canvas.scene().sigMouseMoved.emit(canvas.mapToScene(point))
     assert plot.hover.shown
-    assert f"{value:.6g}" in plot.hover.text()
-    assert plot.hover.text() == plot.panel.probe(x, y)
+    # the value as the colour bar's ticks write it: a negative one with the minus U+2212
+    assert minus_signs(f"{value:.6g}") in plot.hover.text()
+    assert plot.hover.text() == minus_signs(plot.panel.probe(x, y))
     xs, ys = plot.panel.x_coords, plot.panel.y_coords
     dx, dy = float(xs[1] - xs[0]), float(ys[1] - ys[0])
     expected = QtCore.QRectF(x - dx / 2, y - dy / 2, dx, dy)
@@ -180,8 +182,9 @@ def test_a_series_of_several_lines_reads_their_range_never_nan(window):
         assert text is not None and "nan" not in text, text
         d = round(x)
         assert text.startswith(f"distance i − j = {d} — all {heads} heads"), text
-        if d:  # from head 1's −0.5·d to head 8's −2^−8·d (data: as Python writes it)
-            assert f"): -{0.5 * d:.6g} … -{d / 256:.6g}," in text, text
+        if d:  # from head 1's −0.5·d to head 8's −2^−8·d, with the minus U+2212
+            assert f"): −{0.5 * d:.6g} … −{d / 256:.6g}," in text, text
+            assert "-" not in text, text
     xs = np.array([0.0, 1.0, np.nan, 0.0, 1.0])
     assert nearest_values(xs, np.array([0.0, -2.0, np.nan, 0.0, -1.0]), 0.9) == (1.0, "-2 … -1")
     assert nearest_values(xs, -xs, 0.1) == (0.0, "-0")
@@ -202,4 +205,6 @@ def test_an_arrows_panel_reads_its_arrows_not_its_trails(window):
     assert text is not None and "trail" not in text and not text.startswith(" ="), text
     q = arrows["q"]
     angle = float(np.degrees(np.arctan2(q.y, q.x)))
-    assert text.startswith(f"q: {angle:.1f}° ({q.x:.3g}, {q.y:.3g}), k: "), text
+    want = f"q: {angle:.1f}° ({q.x:.3g}, {q.y:.3g}), k: "
+    assert text.startswith(minus_signs(want)) and "-" not in text, text
+    assert "−0.416" in text, text  # (q at 2 rad, 114.6°: its tip's x is negative)

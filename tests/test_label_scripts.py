@@ -5,7 +5,7 @@ focus mode and in exports, measured as drawn (wrapping, overlap checks)."""
 from __future__ import annotations
 
 import pytest
-from PySide6 import QtGui, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.formula import label_markup, label_rich_text, rich_text
 from core.viewdata import ComputeContext
@@ -174,10 +174,11 @@ def test_titles_axis_titles_and_legends_draw_subscripts_on_stage_and_focused(stu
 
 def test_a_value_is_drawn_with_the_minus_sign_and_read_out_as_data(studio, show_view):
     """A negative value in a plot title, a legend entry, an angle's label and the notes
-    line is drawn with the minus U+2212, as the formula line and the tick labels write
-    it: RoPE's "atan2 −73.5°" and "m − n = −4", the clock's "−41.1°" (on a projector
-    the same number read "−4" in one place and "-4" in the next). The hover readout
-    and the data keep Python's "-"; a name keeps its hyphen ("GPT-2")."""
+    line and the hover readout (by the cursor and in the notes line) is drawn with the
+    minus U+2212, as the formula line and the tick labels write it: RoPE's "atan2 −73.5°"
+    and "m − n = −4", the clock's "−41.1°" (on a projector the same number read "−4" in
+    one place and "-4" in the next; the readout read "-73.5° (0.284, -0.959)"). The data
+    keep Python's "-"; a name keeps its hyphen ("GPT-2")."""
     from core.formula import minus_signs
 
     assert minus_signs("GPT-2, 1e-05, x-1") == "GPT-2, 1e-05, x-1"
@@ -190,8 +191,14 @@ def test_a_value_is_drawn_with_the_minus_sign_and_read_out_as_data(studio, show_
     entries = [label.item.toPlainText() for _s, label in score.legend.items]
     assert "m − n = −4" in entries and not [e for e in entries if "-" in e]
     assert "atan2 −73.5°" in widget.status_text() and "-73.5" not in widget.status_text()
-    readout = widget.readout_at("score", -4.0, 0.0)
-    assert "m − n = -4:" in readout and "−4" not in readout  # data: as Python writes it
+    readout = widget.readout_at("score", -4.0, 0.0)  # the readout writes it as the legend
+    assert readout.startswith("offset m − n = −4 — ") and "m − n = −4: −4.6" in readout, readout
+    assert "-" not in readout, readout
+    assert "m − n = -4" in [s.name for s in score.panel.series]  # the data keep Python's "-"
+    hover = widget.plots["plane"]  # the RoPE plane's arrows: q at −73.5°, below the x axis
+    vb = hover.plot.getViewBox()
+    text = hover.probe_text(vb.mapViewToScene(QtCore.QPointF(0.2, 0.2)))
+    assert text is not None and "−73.5° (" in text and "-" not in text, text
     studio.set_view("clock")
     studio.states["clock"].set_param("n", 9.0)  # m − n = 2 − 9: −7 rad, −41.1°
     try:

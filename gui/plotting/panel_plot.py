@@ -1668,8 +1668,12 @@ class PanelPlot(PanelExtras, CellDisplay):
         if self.panel.log_y:
             y = 10**y
         if self.panel.probe is not None:
-            return self.panel.probe(x, y) or None
-        return self._nearest_curve_text(x)
+            text = self.panel.probe(x, y) or None
+        else:
+            text = self._nearest_curve_text(x)
+        # a value's minus U+2212 ("q: −73.5° (0.284, −0.959)"), as the titles, tick
+        # labels, legends and notes write it (the data keep Python's "-")
+        return minus_signs(text) if text else None
 
     def hover_cell(self, x: float, y: float) -> QtCore.QRectF | None:
         """The heatmap cell at view point ``(x, y)`` (view coordinates), or ``None``."""
@@ -1698,4 +1702,4 @@ class PanelPlot(PanelExtras, CellDisplay):
         for band in panel.bands:  # a range without data says why, not "nan"
             if band.x0 <= x <= band.x1:
                 return f"{panel.x_label} = {at:.6g} — {band.label}"
-        return f"{panel.x_label} = {at:.6g} — " + ", ".join(parts)  # (data: Python's "-")
+        return f"{panel.x_label} = {at:.6g} — " + ", ".join(parts)
