@@ -260,12 +260,17 @@ class ExplanationBox(QtWidgets.QWidget):
     def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:
         # the label hidden or shown on its own (presentation mode, a focus, an export):
         # the toggle goes and comes with it
-        # (getattr: a box being deleted has lost its attributes while the label it
-        # watches still sends events)
-        if obj is getattr(self, "label", None):
-            kind = event.type()
-            if kind == QtCore.QEvent.Type.HideToParent:
-                self.hide()
-            elif kind == QtCore.QEvent.Type.ShowToParent:
-                self.show()
+        follow_label(self, obj, event)
         return False
+
+
+def follow_label(box: QtWidgets.QWidget, obj: QtCore.QObject, event: QtCore.QEvent) -> None:
+    """Hide or show ``box`` as its ``label`` is hidden or shown (an event filter's
+    body, for the explanation's and the verdict's boxes). ``getattr``: a box being
+    deleted has lost its attributes while the label it watches still sends events."""
+    if obj is getattr(box, "label", None):
+        kind = event.type()
+        if kind == QtCore.QEvent.Type.HideToParent:
+            box.hide()
+        elif kind == QtCore.QEvent.Type.ShowToParent:
+            box.show()

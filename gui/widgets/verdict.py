@@ -26,7 +26,7 @@ from PySide6 import QtCore, QtWidgets
 
 from gui.plotting.word_breaks import breakable
 from gui.render.opaque import OpaqueLabel
-from gui.widgets.explanation import LESS, MORE
+from gui.widgets.explanation import LESS, MORE, follow_label
 
 LINK = "fold"  # the More… / Less link's address
 _NBSP = "\u00a0"
@@ -201,13 +201,6 @@ class VerdictBox(QtWidgets.QWidget):
         self._show()
 
     def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:
-        # the label hidden or shown (no verdict, a verdict): the box goes and comes
-        # with it (getattr: a box being deleted has lost its attributes while its label
-        # still sends events)
-        if obj is getattr(self, "label", None):
-            kind = event.type()
-            if kind == QtCore.QEvent.Type.HideToParent:
-                self.hide()
-            elif kind == QtCore.QEvent.Type.ShowToParent:
-                self.show()
+        # the label hidden or shown (no verdict, a verdict): the box goes and comes with it
+        follow_label(self, obj, event)
         return False
