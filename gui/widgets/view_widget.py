@@ -94,6 +94,22 @@ _STALE = (-1.0, -1.0)  # a text cache's sub-pixel offset when it is not known
 _NEW = (-2.0, -2.0)  # a text item not seen before
 
 
+def hold_height(label: QtWidgets.QWidget) -> None:
+    """Keep ``label`` (shown) at least as tall as it is now: its height for a width is
+    never below its minimum (Qt's layouts), so a shorter text leaves it as it is."""
+    if label.isVisible() and label.height() > label.minimumHeight():
+        label.setMinimumHeight(label.height())
+
+
+def release_height(label: QtWidgets.QWidget) -> bool:
+    """``label`` takes its own text's height again; whether :func:`hold_height` (or
+    another minimum) had held it."""
+    if not label.minimumHeight():
+        return False
+    label.setMinimumHeight(0)
+    return True
+
+
 class _Canvas(pg.GraphicsLayoutWidget):
     """The plot canvas; it asks for the height :meth:`ViewWidget.fit_height` gives it.
 
@@ -1275,44 +1291,34 @@ class ViewWidget(QtWidgets.QWidget):
         self._set_draft(False)
         self.release_held_room()
         self._end_status_hold()
-        self._release_formula_height()
-        self._release_verdict_height()
+        self._release_text_heights()
         self._redraw_moved_texts()
         if self._fit_texts():  # (not fitted on the drag's frames)
             self.fit_height()
 
-    def _hold_formula_height(self) -> None:
-        """Keep the formula line at least as tall as it is while live frames go on.
+    def _hold_text_heights(self) -> None:
+        """Keep the formula and verdict lines at least as tall as they are while live
+        frames go on (:func:`hold_height`); they take their texts' heights again when
+        the frames are over (:meth:`_release_text_heights`).
 
-        A formula that wraps at some values of a dragged parameter gained and lost a line
-        as the drag went on (Word order's ``base`` at 200 % on stage: 149 or 198 px,
-        six times in a sweep of 1 000-10 000), and each time the plots below jumped by
-        the difference and the canvas was resized, laid out and painted twice (20-50 ms
-        frames). The line grows at once and gives its room back when the live frames
-        are over (:meth:`_release_formula_height`).
+        A formula that wraps at some values of a dragged parameter gained and lost a
+        line as the drag went on (Word order's ``base`` at 200 % on stage: 149 or
+        198 px, six times in a sweep of 1 000-10 000), and each time the plots below
+        jumped by the difference and the canvas was resized, laid out and painted twice
+        (20-50 ms frames). A verdict that says "differ (0.12)" at one value and "same
+        outputs, reordered (≈0)" at the next, or wraps at some values, moved them the
+        same way. The formula is held on every live frame; the verdict only while a
+        slider drags (:meth:`_hold_axes`), not on a new mode's or size's frame.
         """
-        formula = self.formula
-        if formula.isVisible() and formula.height() > formula.minimumHeight():
-            formula.setMinimumHeight(formula.height())  # (Qt's height for a width: never less)
+        if self._dragging:
+            hold_height(self.formula)
+        if self._held is not None:
+            hold_height(self.verdict)
 
-    def _release_formula_height(self) -> None:
-        """The formula line takes its own text's height again (after live frames)."""
-        if self.formula.minimumHeight():
-            self.formula.setMinimumHeight(0)
-
-    def _hold_verdict_height(self) -> None:
-        """Keep the verdict line at least as tall as it is while live frames go on (as
-        :meth:`_hold_formula_height`): a verdict that says "differ (0.12)" at one value
-        and "same outputs, reordered (≈0)" at the next, or wraps at some values, would
-        move the plots below it up and down under the slider."""
-        verdict = self.verdict
-        if verdict.isVisible() and verdict.height() > verdict.minimumHeight():
-            verdict.setMinimumHeight(verdict.height())
-
-    def _release_verdict_height(self) -> None:
-        """The verdict line takes its own text's height again (after live frames)."""
-        if self.verdict.minimumHeight():
-            self.verdict.setMinimumHeight(0)
+    def _release_text_heights(self) -> None:
+        """The formula and verdict lines take their texts' heights again."""
+        release_height(self.formula)
+        if release_height(self.verdict):
             # (Qt's label keeps the size hints measured while the minimum was set:
             # setting the wrap measures them again, see _release_status_height)
             self.verdict.setWordWrap(True)
@@ -1461,10 +1467,7 @@ class ViewWidget(QtWidgets.QWidget):
         """Show the formula, verdict and notes."""
         self._shown_text = texts
         formula, verdicts, idle = texts
-        if self._dragging:
-            self._hold_formula_height()
-        if self._held is not None:  # (a slider drags: not a new mode's or size's frame)
-            self._hold_verdict_height()
+        self._hold_text_heights()
         self.formula.setText(formula)
         self._show_verdict(*verdicts)
         self._idle_text = idle
