@@ -33,6 +33,7 @@ from gui.lecture.display import DisplayController
 from gui.plotting.word_breaks import breakable
 from gui.render.math_text import math_tooltip
 from gui.theme import current_theme
+from gui.widgets.steady_scroll import SteadyScrollArea
 from gui.window.protocol import StudioWindow
 
 DECK_SHARE = 0.45  # of the side column's height the deck dock takes when shown below it
@@ -178,7 +179,7 @@ class DeckController(QtCore.QObject):
         self._build_fields(body)
         # scrolls up and down: below the side dock it has part of the column's height
         # (at 300 % its Animation box alone is taller than half of 1080 px)
-        scroll = QtWidgets.QScrollArea(self.dock)
+        scroll = SteadyScrollArea(self.dock)
         scroll.setObjectName("deck-scroll")
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)

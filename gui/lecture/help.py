@@ -12,6 +12,7 @@ import re
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from gui.theme import current_theme
+from gui.widgets.steady_scroll import SteadyScrollArea
 from gui.window.protocol import StudioWindow
 
 
@@ -139,7 +140,7 @@ class HelpOverlay(QtWidgets.QFrame):
         self.label.setWordWrap(True)
         # the list scrolls where even its smallest size does not fit (a small window at
         # 300 %); the wheel scrolls it, a click still closes the overlay
-        self.list_area = QtWidgets.QScrollArea(self)
+        self.list_area = SteadyScrollArea(self)
         self.list_area.setObjectName("help-scroll")
         self.list_area.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
         self.list_area.setFocusPolicy(QtCore.Qt.FocusPolicy.NoFocus)

@@ -43,6 +43,7 @@ from gui.lecture.sweep import SweepController
 from gui.render.math_text import set_math_text, source_text
 from gui.theme import current_theme, stylesheet
 from gui.widgets.param_panel import ParamPanel
+from gui.widgets.steady_scroll import SteadyScrollArea
 from gui.window.protocol import StudioWindow
 
 PREVIEW_QUIET_MS = 400  # the stage preview is grabbed after this long without change
@@ -236,7 +237,7 @@ class PresenterWindow(QtWidgets.QWidget):
         self.preview = picture("presenter-preview")
         self.note = label("presenter-note")
         self.note.setAlignment(QtCore.Qt.AlignmentFlag.AlignTop)
-        note_scroll = QtWidgets.QScrollArea(self)
+        note_scroll = SteadyScrollArea(self)
         note_scroll.setWidgetResizable(True)
         note_scroll.setWidget(self.note)
         self.next_title = label("presenter-next")
@@ -256,7 +257,7 @@ class PresenterWindow(QtWidgets.QWidget):
         for button in (self.reset_button, self.prev_button, self.next_button):
             button.setFocusPolicy(QtCore.Qt.FocusPolicy.NoFocus)  # the keys stay with the deck
         self.panels = QtWidgets.QStackedWidget(self)
-        panel_scroll = QtWidgets.QScrollArea(self)
+        panel_scroll = SteadyScrollArea(self)
         panel_scroll.setWidgetResizable(True)
         panel_scroll.setWidget(self.panels)
 

@@ -34,6 +34,7 @@ from gui.theme import current_theme
 from gui.widgets.param_panel import ParamRow, browse_table
 from gui.widgets.slider_scale import step_drawn, step_value
 from gui.widgets.state import ViewState
+from gui.widgets.steady_scroll import SteadyScrollArea
 from gui.window.protocol import StudioWindow
 
 IDLE_HIDE_MS = 4000  # the strip hides after this long without use
@@ -99,7 +100,7 @@ class ParamStrip(QtWidgets.QFrame):
         # the cells scroll (vertically) when they need more height than the strip may
         # take: squeezed into it, at 200 % on 1920 x 1080 the RoPE fields were cut to
         # slivers under their labels and the labels lost their descenders
-        self.scroll_area = QtWidgets.QScrollArea(self)
+        self.scroll_area = SteadyScrollArea(self)
         self.scroll_area.setObjectName("stage-strip-scroll")
         self.scroll_area.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
         self.scroll_area.setWidgetResizable(True)

@@ -55,6 +55,7 @@ from gui.widgets.grid_flow import (
     weighted_widths,
 )
 from gui.widgets.line_box import LineBox
+from gui.widgets.steady_scroll import SteadyScrollArea
 from gui.widgets.verdict import VerdictBox
 
 # events after which a plot left behind out of sight may be in sight (the canvas moved
@@ -248,7 +249,7 @@ class ViewWidget(QtWidgets.QWidget):
         outer.setContentsMargins(0, 0, 0, 0)
         # Everything scrolls together when the plots, at their smallest legible size,
         # and the text do not fit (a large UI scale in a small window).
-        self.scroll_area = QtWidgets.QScrollArea(self)
+        self.scroll_area = SteadyScrollArea(self)
         self.scroll_area.setObjectName("view-scroll")
         self.scroll_area.setWidgetResizable(True)
         self.scroll_area.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)

@@ -17,6 +17,7 @@ from gui.theme import current_theme, install_control_scaling, stylesheet
 from gui.widgets.panel_stack import PanelStack
 from gui.widgets.param_panel import ParamPanel
 from gui.widgets.state import ViewState
+from gui.widgets.steady_scroll import SteadyScrollArea
 from gui.widgets.view_list import ViewChooser
 from gui.widgets.view_widget import ViewWidget
 from gui.window.engine import UpdateEngine
@@ -124,7 +125,7 @@ class MainWindow(QtWidgets.QMainWindow):
             )
         self.view_chooser.chosen.connect(self.set_view)
         self.panel_stack = PanelStack(self)
-        scroll = QtWidgets.QScrollArea(self)
+        scroll = SteadyScrollArea(self)
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.panel_stack)
         side_layout = QtWidgets.QVBoxLayout(side)
