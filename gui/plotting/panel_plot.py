@@ -38,6 +38,7 @@ from gui.render.fast_axis import (
     MAX_TITLE_LINES,
     FastAxisItem,
     FastColorBarItem,
+    fit_end_labels,
     fit_value_axis,
     index_label_pitch,
     smallest_index_font,
@@ -1645,6 +1646,8 @@ class PanelPlot(PanelExtras, CellDisplay):
             # Two tick levels: the third (sub-minor) adds faint grid lines nobody reads on a
             # projector and costs as much to draw as the rest together.
             axis.setStyle(tickFont=theme.font(TICK_PT), maxTickLevel=1)
+            if name == "left":  # its end labels in its bounds (a log axis's top decade)
+                fit_end_labels(axis, theme.font(TICK_PT))
             axis.setTextPen(theme.foreground)
             axis.setPen(theme.foreground)
 

@@ -1330,6 +1330,19 @@ VALUE_AXIS_SAMPLE_UNSIGNED = "0.00"
 VALUE_AXIS_OVERHANG = 15  # px pyqtgraph lets a vertical axis's labels run past its ends
 
 
+def fit_end_labels(axis: pg.AxisItem, font: QtGui.QFont) -> None:
+    """Let a vertical ``axis``'s labels run past its ends by half a line of ``font`` (at
+    least pyqtgraph's 15 px): a label centred on an end of the axis then lies in the
+    axis's bounding rect, which pyqtgraph requires of a label to draw it and the axis
+    clips its labels to. With 15 px at 200 % and more a log axis's top decade ("10⁴"
+    at 4.007 of a range up to 4.007) was left out whenever it sat on the top end, and
+    the top label ran to the plot's upper edge."""
+    overhang = max(VALUE_AXIS_OVERHANG, math.ceil(QtGui.QFontMetricsF(font).height() / 2 + 1))
+    if axis.style.get("hideOverlappingLabels") != overhang:
+        axis.prepareGeometryChange()  # the margin is part of the axis's bounding rect
+        axis.setStyle(hideOverlappingLabels=overhang)
+
+
 def fit_value_axis(colorbar: pg.ColorBarItem, font: QtGui.QFont, negative: bool = True) -> None:
     """Set a vertical colour bar's value axis to ``font`` and make it wide enough for
     labels as wide as :data:`VALUE_AXIS_SAMPLE` in it (never below pyqtgraph's 45 px):
@@ -1347,11 +1360,8 @@ def fit_value_axis(colorbar: pg.ColorBarItem, font: QtGui.QFont, negative: bool 
         axis.setStyle(tickFont=font)
     if colorbar.horizontal:
         return
+    fit_end_labels(axis, font)
     metrics = QtGui.QFontMetricsF(font)
-    overhang = max(VALUE_AXIS_OVERHANG, math.ceil(metrics.height() / 2 + 1))
-    if axis.style.get("hideOverlappingLabels") != overhang:
-        axis.prepareGeometryChange()  # the margin is part of the axis's bounding rect
-        axis.setStyle(hideOverlappingLabels=overhang)
     text = metrics.horizontalAdvance(VALUE_AXIS_SAMPLE if negative else VALUE_AXIS_SAMPLE_UNSIGNED)
     gap = max(0, axis.style["tickLength"]) + axis.style["tickTextOffset"][0]
     width = float(max(VALUE_AXIS_WIDTH, math.ceil(text + gap + 2)))
