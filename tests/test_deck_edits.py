@@ -532,3 +532,40 @@ def test_stepping_a_deck_with_every_scene_removed_says_it_has_none(window, qtbot
     deck.close_deck()
     qtbot.keyClick(window, Key.Key_PageDown)
     assert window.statusBar().currentMessage().startswith("No deck loaded")
+
+
+def _click_row(deck, qtbot, row: int) -> None:
+    """A real mouse click on scene ``row`` of the deck's list."""
+    rect = deck.list.visualItemRect(deck.list.item(row))
+    assert deck.list.viewport().rect().contains(rect.center())
+    qtbot.mouseClick(deck.list.viewport(), QtCore.Qt.MouseButton.LeftButton, pos=rect.center())
+
+
+def test_clicking_the_current_scene_keeps_the_values_changed_since(window, qtbot):
+    """Scene 1 (RoPE m=5) moved on to m=9, its highlighted row clicked: m stays 9 and a
+    status line says how to set the scene's values again (the click applied the scene
+    again: the lecturer's changes were lost). With another view shown, the click goes
+    back to the scene as left. Restore scene values (Ctrl+Shift+R) sets m=5, one
+    Ctrl+Z brings 9 back; clicking another scene still shows it."""
+    deck = _three(window)
+    window.activateWindow()
+    rope = window.states["rope"]
+    rope.set_param("m", 9, merge=False)
+    _click_row(deck, qtbot, 0)
+    assert rope.values["m"] == 9 and deck.index == 0 and window.current_view == "rope"
+    message = window.statusBar().currentMessage()
+    assert message.startswith("Scene 1 is shown as you left it") and "Ctrl+Shift+R" in message
+    window.set_view("alibi")
+    _click_row(deck, qtbot, 0)
+    assert window.current_view == "rope" and rope.values["m"] == 9 and deck.shown
+    qtbot.keyClick(window, Key.Key_R, CTRL_SHIFT)
+    assert rope.values["m"] == 5
+    assert window.statusBar().currentMessage().startswith("Scene 1's values restored")
+    qtbot.keyClick(window, Key.Key_R, CTRL_SHIFT)  # (again: no step of its own)
+    assert window.statusBar().currentMessage() == "Scene 1 already shows its values"
+    _undo(window, qtbot)
+    assert rope.values["m"] == 9 and deck.index == 0
+    _click_row(deck, qtbot, 1)
+    assert deck.index == 1 and window.current_view == "alibi"
+    assert window.states["alibi"].values["query"] == 3
+    deck.close_deck()

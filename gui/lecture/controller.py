@@ -26,7 +26,13 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from gui.lecture.animate_dialog import AnimationExport
 from gui.lecture.blank import install_blank_screen
 from gui.lecture.composite import CompositeStage, ask_variant
-from gui.lecture.deck import DECK_FILTER, SCENE_FILTER, DeckController, shipped_decks
+from gui.lecture.deck import (
+    DECK_FILTER,
+    RESTORE_ACTION,
+    SCENE_FILTER,
+    DeckController,
+    shipped_decks,
+)
 from gui.lecture.display import SCALE_CHOICES, DisplayController
 from gui.lecture.editors import EDITOR_WIDGETS
 from gui.lecture.focus import FocusController
@@ -201,6 +207,7 @@ class Lecture(QtCore.QObject):
         )
         self._add(lec, "First scene", ["Home"], deck.first, "action-first-scene")
         self._add(lec, "Last scene", ["End"], deck.last, "action-last-scene")
+        self._add(lec, RESTORE_ACTION, ["Ctrl+Shift+R"], deck.restore_scene, "action-restore-scene")
         lec.addSeparator()
         self._add(
             lec,

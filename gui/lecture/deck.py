@@ -47,6 +47,7 @@ DECK_TITLE, DECK_TAB = "Lecture deck", "Deck"  # the dock's title; as a tab (sho
 # 300 % "Views and parameters" and "Lecture deck" were both elided in their 821 px column)
 SIDE_TAB = "Views"  # the side dock's title as a tab beside the deck's (at 1280 × 720 /
 # 300 % windowed the column is ~500 px: "Views and paramet…" and "De…")
+RESTORE_ACTION = "Restore scene values"  # (Lecture menu; the list click points to it)
 NO_DECK = "No deck loaded — File ▸ Open deck…"  # the dock's label without a deck
 SCENE_FILTER = "PE Studio scenes (*.pe-scene.json *.json);;All files (*)"
 DECK_FILTER = "PE Studio decks (*.pe-deck.json *.json);;All files (*)"
@@ -172,8 +173,8 @@ class DeckController(QtCore.QObject):
         self.list.setTextElideMode(QtCore.Qt.TextElideMode.ElideNone)
         self.list.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.setResizeMode(QtWidgets.QListView.ResizeMode.Adjust)
-        self.list.itemActivated.connect(lambda item: self.go(self.list.row(item)))
-        self.list.itemClicked.connect(lambda item: self.go(self.list.row(item)))
+        self.list.itemActivated.connect(lambda item: self.pick(self.list.row(item)))
+        self.list.itemClicked.connect(lambda item: self.pick(self.list.row(item)))
         self.body_layout.addWidget(self.deck_label)
         self.body_layout.addWidget(self.list, 1)
         self._build_fields(body)
@@ -565,6 +566,43 @@ class DeckController(QtCore.QObject):
         self._refresh_note()
         self.scene_shown.emit(previous, index)
         self.scene_staged.emit(scene, index)
+        return True
+
+    def pick(self, row: int) -> bool:
+        """A scene clicked (or Enter) in the scene list: shown. The current scene is not
+        applied again: it shows as the lecturer left it (its view shown again when
+        another one is), and a status line says how to set its values again
+        (:meth:`restore_scene`). Clicking the highlighted row applied the scene again:
+        the parameters changed since it opened were lost."""
+        if row != self.index or not 0 <= row < len(self.scenes):
+            return self.go(row)
+        if not self.shown:
+            self.window.set_view(self.scenes[row].view_id)
+        self.window.show_status(
+            f"Scene {row + 1} is shown as you left it — Lecture ▸ "
+            f"{RESTORE_ACTION} (Ctrl+Shift+R) sets its values again",
+            5000,
+        )
+        return True
+
+    def restore_scene(self) -> bool:
+        """Set the current scene's values again (Lecture ▸ Restore scene
+        values): its view shown with the parameters the deck has for it, one undo step
+        (Ctrl+Z brings the lecturer's changes back). ``False`` without a current scene,
+        or when the scene shows its values already (a status line says so)."""
+        if not 0 <= self.index < len(self.scenes):
+            self.window.show_status("No scene to restore — open a deck or step to a scene", 3000)
+            return False
+        scene, number = self.scenes[self.index], self.index + 1
+        state = self.window.states[scene.view_id]
+        if self.shown and state.values == state.model.validate(scene.params, partial=True):
+            self.window.show_status(f"Scene {number} already shows its values", 3000)
+            return False
+        if not self.go(self.index):
+            return False
+        self.window.show_status(
+            f"Scene {number}'s values restored — Ctrl+Z brings your changes back", 5000
+        )
         return True
 
     def step(self, delta: int) -> bool:
