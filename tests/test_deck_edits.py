@@ -569,3 +569,28 @@ def test_clicking_the_current_scene_keeps_the_values_changed_since(window, qtbot
     assert deck.index == 1 and window.current_view == "alibi"
     assert window.states["alibi"].values["query"] == 3
     deck.close_deck()
+
+
+def test_nothing_to_redo_says_where_a_waiting_deck_edit_is_redone(window, qtbot):
+    """Removing scene 2 (which showed sinusoidal's scene 3) undone, then a sinusoidal
+    value changed; in Relative Ctrl+Shift+Z says the removal is redone after undoing
+    the later changes in Sinusoidal (Ctrl+1) (it said only "Nothing to redo in
+    Relative"); Ctrl+1, Ctrl+Z, Ctrl+Shift+Z: the scene is removed again."""
+    deck = _three(window)
+    window.activateWindow()
+    assert deck.go(1)
+    _action(window, "action-remove-scene").trigger()
+    _undo(window, qtbot)
+    assert _titles(deck) == ["a", "b", "c"]
+    window.states["sinusoidal"].set_param("seq_len", 64, merge=False)
+    window.set_view("relative")
+    _redo(window, qtbot)
+    message = window.statusBar().currentMessage()
+    assert message.startswith("Nothing to redo in Relative; removing scene 2 \u201cb\u201d")
+    assert message.endswith("redone after undoing the later changes in Sinusoidal (Ctrl+1)")
+    assert _titles(deck) == ["a", "b", "c"]
+    qtbot.keyClick(window, Key.Key_1, CTRL)
+    _undo(window, qtbot)
+    _redo(window, qtbot)
+    assert _titles(deck) == ["a", "c"] and window.current_view == "sinusoidal"
+    deck.close_deck()

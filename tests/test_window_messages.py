@@ -42,3 +42,29 @@ def test_a_refused_value_is_named_by_its_label(window, qtbot):
     state = window.states["sinusoidal"]
     assert not state.set_param("seq_len", 0)
     assert shown[-1] == "Sequence length: 0 is out of range 1..65536", shown[-1]
+
+
+def test_nothing_to_redo_says_in_which_view_a_redo_waits(window):
+    """ALiBi's seq_len 16 -> 12 undone, then Ctrl+5 (Relative) and Ctrl+Shift+Z: the
+    status line says ALiBi has an undone change to redo, with its key (it said only
+    "Nothing to redo in Relative"); there, Ctrl+Shift+Z redoes it. A later change in
+    ALiBi drops that redo, and the line no longer points there."""
+    window.set_view("alibi")
+    state = window.states["alibi"]
+    assert state.set_param("seq_len", 12, merge=False)
+    _action(window, "action-undo").trigger()
+    assert state.values["seq_len"] == 16
+    window.set_view("relative")
+    _action(window, "action-redo").trigger()
+    assert window.statusBar().currentMessage() == (
+        "Nothing to redo in Relative; ALiBi (Ctrl+4) has an undone change to redo"
+    )
+    assert state.values["seq_len"] == 16
+    window.set_view("alibi")
+    _action(window, "action-redo").trigger()
+    assert state.values["seq_len"] == 12
+    _action(window, "action-undo").trigger()
+    assert state.set_param("seq_len", 20, merge=False)  # (drops the redo)
+    window.set_view("relative")
+    _action(window, "action-redo").trigger()
+    assert window.statusBar().currentMessage() == "Nothing to redo in Relative"

@@ -909,15 +909,29 @@ class DeckController(QtCore.QObject):
     def undo_waiting(self) -> str:
         """Where the last deck edit is undone when it is not the latest step because a
         view its scene set has changed since ("" otherwise)."""
-        steps = self.history.undo_steps
+        where = self._waiting(self.history.undo_steps)
+        return f"{where[0]} is undone after the later changes in {where[1]}" if where else ""
+
+    def redo_waiting(self) -> str:
+        """Where the deck edit undone last is redone when it is not the latest step
+        because a view its scene set has changed since ("" otherwise)."""
+        where = self._waiting(self.history.redo_steps)
+        return (
+            f"{where[0]} is redone after undoing the later changes in {where[1]}" if where else ""
+        )
+
+    def _waiting(self, steps: list[DeckEdit]) -> tuple[str, str] | None:
+        """What the last of ``steps`` did and the view (with its key) whose later
+        changes it waits behind; ``None`` when it is the latest step or waits for
+        none of its views."""
         if not steps or self._latest(steps[-1]):
-            return ""
+            return None
         edit, states = steps[-1], self.window.states
         changed = [v for v in edit.applied if states[v].history_mark() != edit.marks.get(v)]
         if not changed:
-            return ""
+            return None
         key = f"Ctrl+{list(VIEWS).index(changed[0]) + 1}"
-        return f"{edit.what} is undone after the later changes in {VIEWS[changed[0]].title} ({key})"
+        return edit.what, f"{VIEWS[changed[0]].title} ({key})"
 
     def _latest(self, edit: DeckEdit) -> bool:
         return DeckHistory.latest(edit, self.window.states, self.window.current_view)

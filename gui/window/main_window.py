@@ -97,6 +97,8 @@ class MainWindow(QtWidgets.QMainWindow):
         self._shown_context: dict[str, ComputeContext] = {}  # context of the data on screen
         self._errors: dict[str, str] = {}  # the latest computation's problem, per view
         self._undo_sources: list[UndoSource] = []  # asked before the view's own undo
+        # the views whose own change Ctrl+Z undid, the latest last (where a redo waits)
+        self._undone_in: list[str] = []
         self._build_ui()
         # a picture of the stage as it was, over a view switched to until it is drawn
         self.stage_cover = QtWidgets.QLabel(self.view_stack)
@@ -254,7 +256,10 @@ class MainWindow(QtWidgets.QMainWindow):
         a word: a lecturer pressing it again and again)."""
         if any(source.undo() for source in self._undo_sources):
             return
-        if not self.current_state.undo():
+        if self.current_state.undo():
+            self._undone_in = [v for v in self._undone_in if v != self._current]
+            self._undone_in.append(self._current)
+        else:
             # (a deck edit waiting behind another view's later changes: say where; it
             # said only "Nothing to undo in ALiBi", as if the edit could not be undone)
             waiting = next((w for s in self._undo_sources if (w := s.undo_waiting())), "")
@@ -269,7 +274,24 @@ class MainWindow(QtWidgets.QMainWindow):
         if any(source.redo() for source in self._undo_sources):
             return
         if not self.current_state.redo():
-            self.show_status(f"Nothing to redo in {VIEWS[self._current].title}", 3000)
+            # (a change undone in another view, or a deck edit waiting behind a view's
+            # later changes: say where; Ctrl+Shift+Z after Ctrl+Z in Word order and
+            # Ctrl+1 said only "Nothing to redo in Sinusoidal")
+            waiting = next((w for s in self._undo_sources if (w := s.redo_waiting())), "")
+            waiting = waiting or self._redo_waiting()
+            message = f"Nothing to redo in {VIEWS[self._current].title}"
+            self.show_status(
+                f"{message}; {waiting}" if waiting else message, 3000 + 3000 * bool(waiting)
+            )
+
+    def _redo_waiting(self) -> str:
+        """Where Ctrl+Shift+Z redoes a change undone last in another view ("" when
+        none waits: none was undone, or a later change there dropped it)."""
+        for view_id in reversed(self._undone_in):
+            if view_id != self._current and self.states[view_id].redo_values is not None:
+                key = f"Ctrl+{list(VIEWS).index(view_id) + 1}"
+                return f"{VIEWS[view_id].title} ({key}) has an undone change to redo"
+        return ""
 
     def _name_undo_steps(self, name: bool = True) -> None:
         """The Edit menu's Undo and Redo name an undo source's step they would take

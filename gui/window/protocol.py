@@ -54,6 +54,12 @@ class UndoSource(Protocol):
         (Ctrl+1)"); ``""`` when none waits."""
         ...
 
+    def redo_waiting(self) -> str:
+        """Where to go to redo the edit undone last when later changes of another view
+        come first ("removing scene 2 “b” is redone after undoing the later changes in
+        Sinusoidal (Ctrl+1)"); ``""`` when none waits."""
+        ...
+
 
 @runtime_checkable
 class StudioWindow(Protocol):
