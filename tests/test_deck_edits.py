@@ -409,7 +409,10 @@ def test_a_note_typed_and_deleted_again_leaves_no_step_and_no_change(window, qtb
     qtbot.keyClick(deck.note_edit, Key.Key_Backspace)
     qtbot.keyClick(deck.note_edit, Key.Key_Backspace)
     assert deck.scenes[0].note == "note of a"
-    assert not deck.modified and not deck.history.undo_steps
+    assert not deck.modified  # (and no step but the opening's)
+    assert [step.what for step in deck.history.undo_steps] == [
+        "opening the deck \u201ctest deck\u201d"
+    ]
     window.setFocus()
     _undo(window, qtbot)
     assert window.states["rope"].values["m"] == 5
@@ -593,4 +596,87 @@ def test_nothing_to_redo_says_where_a_waiting_deck_edit_is_redone(window, qtbot)
     _undo(window, qtbot)
     _redo(window, qtbot)
     assert _titles(deck) == ["a", "c"] and window.current_view == "sinusoidal"
+    deck.close_deck()
+
+
+def _undo_text(window) -> str:
+    """The Edit menu's Undo as it reads with the menu open."""
+    window.menu("edit").aboutToShow.emit()
+    try:
+        return _action(window, "action-undo").text()
+    finally:
+        window.menu("edit").aboutToHide.emit()
+
+
+def test_opening_a_deck_is_one_step_that_undoes_as_a_whole(window, qtbot):
+    """RoPE at m=40, the deck opened (scene 1: RoPE m=5). The Edit menu reads "Undo
+    opening the deck “test deck”"; Ctrl+Z closes the deck and RoPE is back at m=40
+    under its own title (it undid only m: the deck stayed open on scene 1, "1/3" in
+    the heading, over the plots of m=40). Ctrl+Shift+Z opens it again on scene 1."""
+    from gui.lecture.deck import NO_DECK
+
+    window.set_view("rope")
+    rope = window.states["rope"]
+    assert rope.set_param("m", 40, merge=False)
+    deck = _three(window)
+    window.activateWindow()
+    assert rope.values["m"] == 5 and "1/3" in window.views["rope"].title.text()
+    assert _undo_text(window) == "&Undo opening the deck \u201ctest deck\u201d"
+    _undo(window, qtbot)
+    assert rope.values["m"] == 40 and window.current_view == "rope"
+    assert not deck.loaded and deck.index == -1 and deck.list.count() == 0
+    assert deck.deck_label.text() == NO_DECK and not deck.dock.isVisible()
+    assert window.views["rope"].title.text() == VIEWS["rope"].title
+    assert (
+        window.statusBar()
+        .currentMessage()
+        .startswith("Undone: opening the deck \u201ctest deck\u201d")
+    )
+    _redo(window, qtbot)
+    assert deck.index == 0 and deck.list.currentRow() == 0 and deck.title == "test deck"
+    assert rope.values["m"] == 5 and "1/3" in window.views["rope"].title.text()
+    assert deck.dock.isVisible() and not deck.modified
+    _undo(window, qtbot)
+    _undo(window, qtbot)  # (then RoPE's own change)
+    assert rope.values["m"] == 5 and not deck.loaded
+
+
+def test_going_to_a_scene_is_undone_with_the_values_it_set(window, qtbot):
+    """Scene 1 (RoPE m=5) moved to m=7, Page Down (scene 2: ALiBi query=3), Ctrl+Z:
+    back on scene 1 as left, m=7, its row and "1/3" (it undid only ALiBi's query and
+    left scene 2's title over the plots of before it); Ctrl+Shift+Z: scene 2 again."""
+    deck = _three(window)
+    window.activateWindow()
+    assert window.states["rope"].set_param("m", 7, merge=False)
+    qtbot.keyClick(window, Key.Key_PageDown)
+    assert deck.index == 1 and window.states["alibi"].values["query"] == 3
+    assert _undo_text(window) == "&Undo going to scene 2 \u201cb\u201d"
+    _undo(window, qtbot)
+    assert deck.index == 0 and deck.list.currentRow() == 0 and window.current_view == "rope"
+    assert window.states["rope"].values["m"] == 7 and "1/3" in window.views["rope"].title.text()
+    assert window.states["alibi"].values["query"] != 3
+    _redo(window, qtbot)
+    assert deck.index == 1 and window.current_view == "alibi"
+    assert (
+        window.states["alibi"].values["query"] == 3 and "2/3" in window.views["alibi"].title.text()
+    )
+    deck.close_deck()
+
+
+def test_undoing_the_opening_of_a_deck_brings_the_deck_before_back(window, qtbot):
+    """A deck with scene 1 removed (unsaved), another deck opened over it: Ctrl+Z shows
+    the first deck again as it was left (two scenes, unsaved), and the next Ctrl+Z
+    brings its removed scene back."""
+    deck = _three(window)
+    window.activateWindow()
+    _action(window, "action-remove-scene").trigger()
+    assert _titles(deck) == ["b", "c"] and deck.modified
+    deck.set_deck(Deck("other deck", (_scene("relative", "r"),)))
+    assert _titles(deck) == ["r"] and deck.title == "other deck" and not deck.modified
+    _undo(window, qtbot)
+    assert deck.title == "test deck" and _titles(deck) == ["b", "c"] and deck.modified
+    assert deck.index == 0 and window.current_view == "alibi"
+    _undo(window, qtbot)
+    assert _titles(deck) == ["a", "b", "c"] and not deck.modified
+    assert window.current_view == "rope" and deck.list.currentRow() == 0
     deck.close_deck()

@@ -4,11 +4,12 @@
 (scene list, title and speaker-note fields); it emits ``note_changed`` whenever the
 current scene or its note changes (the presenter view and the note strip of
 :mod:`gui.lecture.presenter` follow it). Applying a
-scene goes through :meth:`gui.widgets.state.ViewState.set_values` (all-or-nothing, one undo
-step); a bad file never changes anything and reports one line in the status bar and the
-current view's banner. Editing the deck (adding, replacing, removing, moving a scene,
-its title or note) is undone and redone by Ctrl+Z / Ctrl+Shift+Z in turn with the
-views' parameters (:mod:`gui.lecture.deck_history`). The title and note fields edit the
+scene goes through :meth:`gui.widgets.state.ViewState.set_values` (all-or-nothing); a bad
+file never changes anything and reports one line in the status bar and the current view's
+banner. Opening a deck, going to another scene and editing the deck (adding, replacing,
+removing, moving a scene, its title or note) are undone and redone by Ctrl+Z /
+Ctrl+Shift+Z in turn with the views' parameters, each with the parameters its scene set
+(:mod:`gui.lecture.deck_history`). The title and note fields edit the
 scene shown, and only while it shows: with another view shown they are empty and off,
 a line above them says how to get back to a scene.
 """
@@ -28,7 +29,7 @@ from superqt.utils import signals_blocked
 from core.resources import resource_path
 from core.scenes import Deck, Scene, SceneError, load_deck, load_scene, save_deck, save_scene
 from core.views import VIEWS
-from gui.lecture.deck_history import DeckEdit, DeckHistory, DeckPlace, history_marks
+from gui.lecture.deck_history import DeckEdit, DeckFile, DeckHistory, DeckPlace, history_marks
 from gui.lecture.display import DisplayController
 from gui.plotting.word_breaks import breakable
 from gui.render.math_text import math_tooltip
@@ -327,13 +328,21 @@ class DeckController(QtCore.QObject):
         return True
 
     def set_deck(self, deck: Deck, path: Path | None = None) -> None:
-        """Show ``deck`` in the dock and go to its first scene."""
-        self.title, self.scenes, self.path = deck.title, list(deck.scenes), path
-        self.index, self.modified, self._saved = -1, False, tuple(deck.scenes)
-        self.history.clear()  # (another deck's edits are not this one's)
-        self._fill_list()
-        self.show_dock()
-        self.go(0)
+        """Show ``deck`` in the dock and go to its first scene: one undo step ("opening
+        the deck …"). Its undo brings back the deck shown before (none: the deck
+        closes) with the view and parameters from before; the earlier deck's own steps
+        follow it. (The first scene's parameters were a step of their view alone:
+        Ctrl+Z right after opening left the deck on scene 1 over the plots of before.)"""
+
+        def open_it() -> None:
+            self.title, self.scenes, self.path = deck.title, list(deck.scenes), path
+            self.index, self.modified, self._saved = -1, False, tuple(deck.scenes)
+            self._fill_list()
+            self.show_dock()
+            self._go(0)
+
+        name = deck.title or "Untitled deck"
+        self._edit(f"opening the deck \u201c{name}\u201d", open_it, files=True)
 
     @property
     def loaded(self) -> bool:
@@ -544,7 +553,25 @@ class DeckController(QtCore.QObject):
         )
 
     def go(self, index: int) -> bool:
-        """Show scene ``index`` (clamped); False when there is no deck."""
+        """Show scene ``index`` (clamped), one undo step when it is another scene than
+        the current one: Ctrl+Z shows the scene before as it was left (undoing only the
+        parameters the scene set left its title and number over the plots of the scene
+        before). ``False`` when there is no deck."""
+        shown = False
+
+        def show() -> None:
+            nonlocal shown
+            shown = self._go(index)
+
+        if not self.scenes:
+            return self._go(index)  # (says there is no deck, or no scene)
+        at = min(max(index, 0), len(self.scenes) - 1)
+        self._edit(f"going to scene {at + 1} \u201c{self.scenes[at].title}\u201d", show)
+        return shown
+
+    def _go(self, index: int) -> bool:
+        """Show scene ``index`` (clamped), no undo step of its own (part of the edit
+        that calls it); ``False`` when there is no deck."""
         if not self.scenes:
             self.window.show_status(
                 # (every scene removed: the deck is still open, its title above the list)
@@ -762,7 +789,7 @@ class DeckController(QtCore.QObject):
             self.index = -1
             self._fill_list()
             if at >= 0:
-                self.go(at)
+                self._go(at)
             else:  # (no scene left)
                 self._clear_fields()
                 self._sync_fields()
@@ -824,16 +851,22 @@ class DeckController(QtCore.QObject):
     def _place(self) -> DeckPlace:
         return DeckPlace(tuple(self.scenes), self.index, self.window.current_view)
 
-    def _edit(self, what: str, change: Callable[[], None], merge: str = "") -> None:
+    def _file(self) -> DeckFile:
+        return DeckFile(self.title, self.path, self._saved)
+
+    def _edit(
+        self, what: str, change: Callable[[], None], merge: str = "", files: bool = False
+    ) -> None:
         """Make the deck edit ``change`` (described by ``what``) an undo step; a
-        ``merge`` key equal to the latest step's makes it part of that step."""
+        ``merge`` key equal to the latest step's makes it part of that step; ``files``:
+        it opens another deck (its undo brings back the deck open before)."""
         states = self.window.states
-        before, marks = self._place(), history_marks(states)
+        before, marks, file_before = self._place(), history_marks(states), self._file()
         change()
         # (typing a note and deleting it again leaves the deck as saved: nothing to ask)
         self.modified = tuple(self.scenes) != self._saved
-        after = self._place()
-        if after.scenes == before.scenes and after.index == before.index:
+        after, file_after = self._place(), self._file()
+        if (after.scenes, after.index, file_after) == (before.scenes, before.index, file_before):
             return
         for state in states.values():
             # the next parameter change is a step of its own: a drag or arrow keys went
@@ -858,7 +891,10 @@ class DeckController(QtCore.QObject):
                 steps.pop()  # Ctrl+Z changed nothing but said "Undone: editing …")
             return
         values = {v: marks_after[v][1] for v in applied}
-        self.history.record(DeckEdit(what, before, after, applied, values, marks_after, merge))
+        opened = (file_before, file_after) if files else None
+        self.history.record(
+            DeckEdit(what, before, after, applied, values, marks_after, merge, opened)
+        )
 
     def undo(self) -> bool:
         """Ctrl+Z: undo the last deck edit while it is the latest step (the current
@@ -868,9 +904,13 @@ class DeckController(QtCore.QObject):
         if not steps or not self._latest(steps[-1]):
             return False
         edit = steps.pop()
+        file = None
+        if edit.files is not None:  # (the deck it opened as it is now: saved since)
+            edit.files = (edit.files[0], self._file())
+            file = edit.files[0]
         for view_id in edit.applied:  # (the scene it showed set them: back)
             self.window.states[view_id].undo()
-        self._restore(edit.before, bool(edit.applied))
+        self._restore(edit.before, bool(edit.applied), file)
         edit.marks = history_marks(self.window.states)
         self.history.redo_steps.append(edit)
         self.window.show_status(f"Undone: {edit.what} (Ctrl+Shift+Z redoes it)", 5000)
@@ -889,7 +929,11 @@ class DeckController(QtCore.QObject):
                 state.redo()
             else:
                 state.set_values(values)
-        self._restore(edit.after, bool(edit.applied))
+        file = None
+        if edit.files is not None:  # (the deck before it as it is now)
+            edit.files = (self._file(), edit.files[1])
+            file = edit.files[1]
+        self._restore(edit.after, bool(edit.applied), file)
         edit.marks = history_marks(self.window.states)
         self.history.undo_steps.append(edit)
         self.window.show_status(f"Redone: {edit.what}", 5000)
@@ -936,16 +980,22 @@ class DeckController(QtCore.QObject):
     def _latest(self, edit: DeckEdit) -> bool:
         return DeckHistory.latest(edit, self.window.states, self.window.current_view)
 
-    def _restore(self, place: DeckPlace, new_values: bool) -> None:
+    def _restore(self, place: DeckPlace, new_values: bool, file: DeckFile | None = None) -> None:
         """Show the deck as ``place`` has it: its scenes and current scene, the list,
         the heading, the fields and the view; the scene staged again when another one
         is current now. The deck dock stays as the lecturer left it (hidden with
-        Ctrl+Shift+D, each Ctrl+Z opened it again)."""
+        Ctrl+Shift+D, each Ctrl+Z opened it again), unless ``file`` (an opening undone
+        or redone) is another deck than the one open: shown for a deck, hidden with
+        none, as Close deck leaves it."""
         was = self.scenes[self.index] if 0 <= self.index < len(self.scenes) else None
         previous = self.index
         self.scenes, self.index = list(place.scenes), place.index
+        if file is not None:
+            self.title, self.path, self._saved = file.title, file.path, file.saved
         self.modified = tuple(self.scenes) != self._saved
         self._fill_list()
+        if file is not None:
+            self._show_file(file)
         self.window.set_view(place.view_id, new_values=new_values)
         if 0 <= self.index < len(self.scenes):
             scene = self.scenes[self.index]
@@ -957,6 +1007,20 @@ class DeckController(QtCore.QObject):
             self._clear_fields()
         self._sync_fields()
         self._refresh_note()
+
+    def _show_file(self, file: DeckFile) -> None:
+        """The dock for the deck ``file`` brought back by undo or redo: shown for a
+        deck; for none (an opening undone) closed as by Close deck: the dock hidden
+        (also after presenting), "No deck loaded", no view staged."""
+        if file.title or file.path is not None or self.scenes:
+            self.show_dock()
+            return
+        self.deck_label.setText(NO_DECK)
+        self.dock.hide()
+        display = self.window.find_feature(DisplayController)
+        if display is not None:
+            display.keep_hidden(self.dock)
+        self.closed.emit()
 
     # ------------------------------------------------------------------ titles
     def _set_view_title(self, scene: Scene, index: int | None) -> None:

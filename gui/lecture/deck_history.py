@@ -1,4 +1,5 @@
-"""The deck's undo history: adding, replacing, removing and moving scenes.
+"""The deck's undo history: opening a deck, going to a scene, adding, replacing,
+removing and moving scenes.
 
 Ctrl+Z / Ctrl+Shift+Z undo the views' parameters (:class:`gui.widgets.state.ViewState`,
 one history per view); a deck edit joins that order: it is undone while it is the latest
@@ -6,7 +7,12 @@ step, that is while the current view's parameters have not changed since it (eac
 state's :meth:`~gui.widgets.state.ViewState.history_mark` is taken after every deck step
 and compared). An edit that showed another scene (removing one shows the scene now in its
 place) set that view's parameters; its undo undoes that change too, so the window is as
-it was before the edit, and an older deck edit is the latest step again.
+it was before the edit, and an older deck edit is the latest step again. Opening a deck
+and going to a scene are steps too, for the same reason: the scene they showed set its
+view's parameters, and undoing only that change left the deck on the scene over the
+values from before it (Ctrl+Z right after opening a deck showed scene 1's title over
+the plots of before the deck). Undoing the opening brings back the deck shown before
+(none: the deck closes), with its own steps below.
 
 :class:`DeckHistory` keeps the steps; :class:`gui.lecture.deck.DeckController` makes and
 restores them (:class:`DeckPlace`).
@@ -16,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from core.scenes import Scene
@@ -32,6 +39,17 @@ class DeckPlace:
     scenes: tuple[Scene, ...]
     index: int
     view_id: str
+
+
+@dataclass(frozen=True)
+class DeckFile:
+    """Which deck is open: its title, its file (``None``: none, or a new deck) and its
+    scenes as opened or saved last (what "unsaved changes" compares with). A deck
+    closed or never opened has no title, file or scenes."""
+
+    title: str
+    path: Path | None
+    saved: tuple[Scene, ...]
 
 
 @dataclass
@@ -53,6 +71,9 @@ class DeckEdit:
     merge
         Edits with the same key made one after another are one step (typing a
         scene's note); ``""``: never merged.
+    files
+        The deck open before and after it, for an edit that opened another deck
+        (``None`` for the others: they keep the deck).
     """
 
     what: str
@@ -62,6 +83,7 @@ class DeckEdit:
     values: dict[str, dict[str, Any]] = field(default_factory=dict)
     marks: dict[str, Mark] = field(default_factory=dict)
     merge: str = ""
+    files: tuple[DeckFile, DeckFile] | None = None
 
 
 def history_marks(states: Mapping[str, ViewState]) -> dict[str, Mark]:
