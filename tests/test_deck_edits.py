@@ -557,7 +557,7 @@ def test_clicking_the_current_scene_keeps_the_values_changed_since(window, qtbot
     _click_row(deck, qtbot, 0)
     assert rope.values["m"] == 9 and deck.index == 0 and window.current_view == "rope"
     message = window.statusBar().currentMessage()
-    assert message.startswith("Scene 1 is shown as you left it") and "Ctrl+Shift+R" in message
+    assert message == "Scene 1 as you left it \u2014 Ctrl+Shift+R restores its values"
     window.set_view("alibi")
     _click_row(deck, qtbot, 0)
     assert window.current_view == "rope" and rope.values["m"] == 9 and deck.shown

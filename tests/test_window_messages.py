@@ -46,7 +46,7 @@ def test_a_refused_value_is_named_by_its_label(window, qtbot):
 
 def test_nothing_to_redo_says_in_which_view_a_redo_waits(window):
     """ALiBi's seq_len 16 -> 12 undone, then Ctrl+5 (Relative) and Ctrl+Shift+Z: the
-    status line says ALiBi has an undone change to redo, with its key (it said only
+    status line says a redo waits in ALiBi, with its key (it said only
     "Nothing to redo in Relative"); there, Ctrl+Shift+Z redoes it. A later change in
     ALiBi drops that redo, and the line no longer points there."""
     window.set_view("alibi")
@@ -57,7 +57,7 @@ def test_nothing_to_redo_says_in_which_view_a_redo_waits(window):
     window.set_view("relative")
     _action(window, "action-redo").trigger()
     assert window.statusBar().currentMessage() == (
-        "Nothing to redo in Relative; ALiBi (Ctrl+4) has an undone change to redo"
+        "Nothing to redo in Relative; redo waits in ALiBi (Ctrl+4)"
     )
     assert state.values["seq_len"] == 16
     window.set_view("alibi")

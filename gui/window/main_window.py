@@ -290,7 +290,8 @@ class MainWindow(QtWidgets.QMainWindow):
         for view_id in reversed(self._undone_in):
             if view_id != self._current and self.states[view_id].redo_values is not None:
                 key = f"Ctrl+{list(VIEWS).index(view_id) + 1}"
-                return f"{VIEWS[view_id].title} ({key}) has an undone change to redo"
+                # (short: about 64 characters show at 300 % on 1920 x 1080)
+                return f"redo waits in {VIEWS[view_id].title} ({key})"
         return ""
 
     def _name_undo_steps(self, name: bool = True) -> None:
