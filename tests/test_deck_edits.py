@@ -1,12 +1,15 @@
-"""Editing a deck in the window: Ctrl+Z / Ctrl+Shift+Z undo and redo adding, removing,
-moving and renaming scenes in turn with the views' parameters; the title and note fields
-edit only the scene shown; they sit by the scene list, above the Animation box."""
+"""Editing a deck in the window: Ctrl+Z / Ctrl+Shift+Z undo and redo opening a deck,
+going to a scene, adding, removing, moving and renaming scenes in turn with the views'
+parameters; clicking the current scene keeps the values changed since; the title and
+note fields edit only the scene shown; they sit by the scene list, above the Animation
+box."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from PySide6 import QtCore, QtGui, QtWidgets
+from qt_events import double_click
 from window_reuse import reused_window, reused_window_holder  # noqa: F401  (fixtures)
 
 from core.scenes import Deck, Scene
@@ -549,7 +552,7 @@ def test_clicking_the_current_scene_keeps_the_values_changed_since(window, qtbot
     status line says how to set the scene's values again (the click applied the scene
     again: the lecturer's changes were lost). With another view shown, the click goes
     back to the scene as left. Restore scene values (Ctrl+Shift+R) sets m=5, one
-    Ctrl+Z brings 9 back; clicking another scene still shows it."""
+    Ctrl+Z brings 9 back; double-clicking another scene shows it, one step."""
     deck = _three(window)
     window.activateWindow()
     rope = window.states["rope"]
@@ -568,9 +571,13 @@ def test_clicking_the_current_scene_keeps_the_values_changed_since(window, qtbot
     assert window.statusBar().currentMessage() == "Scene 1 already shows its values"
     _undo(window, qtbot)
     assert rope.values["m"] == 9 and deck.index == 0
-    _click_row(deck, qtbot, 1)
+    rect = deck.list.visualItemRect(deck.list.item(1))  # (a double-click: applied once)
+    double_click(deck.list.viewport(), rect.center())
     assert deck.index == 1 and window.current_view == "alibi"
     assert window.states["alibi"].values["query"] == 3
+    assert window.statusBar().currentMessage() == "Scene 2 is shown"
+    _undo(window, qtbot)  # (one step: back on scene 1 as left)
+    assert deck.index == 0 and rope.values["m"] == 9
     deck.close_deck()
 
 
