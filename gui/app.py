@@ -236,7 +236,7 @@ def run_present(deck_path: str, t0: float) -> int:
     window = build_window(persist=False)  # a deck's parameters never become the user's
     lecture = window.lecture
     lecture.restore()
-    lecture.deck.set_deck(deck, Path(deck_path))
+    lecture.deck.set_deck(deck, Path(deck_path), start=True)  # (nothing before it to undo)
     lecture.display.enter_presentation(fullscreen=True)
     code = exec_window(app, window, t0, window.showFullScreen)
     del window, lecture  # see run_gui

@@ -687,3 +687,25 @@ def test_undoing_the_opening_of_a_deck_brings_the_deck_before_back(window, qtbot
     assert _titles(deck) == ["a", "b", "c"] and not deck.modified
     assert window.current_view == "rope" and deck.list.currentRow() == 0
     deck.close_deck()
+
+
+def test_the_deck_a_session_starts_with_has_nothing_before_it_to_undo(window, qtbot):
+    """``main.py present`` opens its deck as the session's start: Ctrl+Z on scene 1
+    says there is nothing to undo and leaves the deck and scene 1's m=5 (undoing the
+    opening closed the deck on the stage); Page Down is undone as in any deck."""
+    window.set_view("rope")
+    rope = window.states["rope"]
+    assert rope.set_param("m", 40, merge=False)
+    deck = window.lecture.deck
+    deck.set_deck(
+        Deck("test deck", (_scene("rope", "a", m=5), _scene("alibi", "b", query=3))),
+        start=True,
+    )
+    window.activateWindow()
+    _undo(window, qtbot)
+    assert deck.index == 0 and deck.title == "test deck" and rope.values["m"] == 5
+    assert window.statusBar().currentMessage() == "Nothing to undo in RoPE"
+    qtbot.keyClick(window, Key.Key_PageDown)
+    _undo(window, qtbot)
+    assert deck.index == 0 and window.current_view == "rope" and rope.values["m"] == 5
+    deck.close_deck()

@@ -327,12 +327,14 @@ class DeckController(QtCore.QObject):
         self.set_deck(deck, Path(path))
         return True
 
-    def set_deck(self, deck: Deck, path: Path | None = None) -> None:
+    def set_deck(self, deck: Deck, path: Path | None = None, *, start: bool = False) -> None:
         """Show ``deck`` in the dock and go to its first scene: one undo step ("opening
         the deck …"). Its undo brings back the deck shown before (none: the deck
         closes) with the view and parameters from before; the earlier deck's own steps
         follow it. (The first scene's parameters were a step of their view alone:
-        Ctrl+Z right after opening left the deck on scene 1 over the plots of before.)"""
+        Ctrl+Z right after opening left the deck on scene 1 over the plots of before.)
+        ``start``: the session starts with this deck (``main.py present``): nothing
+        before it to undo (Ctrl+Z at the first scene closed the deck on the stage)."""
 
         def open_it() -> None:
             self.title, self.scenes, self.path = deck.title, list(deck.scenes), path
@@ -343,6 +345,10 @@ class DeckController(QtCore.QObject):
 
         name = deck.title or "Untitled deck"
         self._edit(f"opening the deck \u201c{name}\u201d", open_it, files=True)
+        if start:
+            self.history.clear()
+            for state in self.window.states.values():
+                state.forget_history()
 
     @property
     def loaded(self) -> bool:

@@ -118,6 +118,15 @@ class ViewState(QtCore.QObject):
         """The parameters :meth:`redo` would restore; ``None`` when nothing to redo."""
         return dict(self._redo[-1]) if self._redo else None
 
+    def forget_history(self) -> None:
+        """Nothing to undo or redo from here on (the values stay): where a session
+        starts (``main.py present``: the deck's first scene)."""
+        self._undo.clear()
+        self._redo.clear()
+        self._undo_serials.clear()
+        self._redo_serials.clear()
+        self._merge_key = None
+
     def end_merge(self) -> None:
         """Close the current merge group (e.g. on slider release)."""
         self._merge_key = None
