@@ -90,8 +90,10 @@ __all__ = [
     "Highlight",
     "Scene",
     "SceneError",
+    "check_scene_files",
     "deck_from_dict",
     "deck_to_dict",
+    "file_params",
     "load_deck",
     "load_scene",
     "panel_keys",
@@ -486,14 +488,51 @@ def name_matches(name: str, wanted: str) -> bool:
     )
 
 
+def file_params(view_id: str, values: Mapping[str, Any]) -> tuple[str, ...]:
+    """The names of ``view_id``'s file parameters that ``values`` sets (a table file the
+    view reads when it is shown), in the model's order."""
+    return tuple(
+        p.name
+        for p in VIEWS[view_id].model.params
+        if p.kind == "file" and str(values.get(p.name, "")).strip()
+    )
+
+
+def check_scene_files(scene: Scene, prefix: str = "") -> None:
+    """Read the files ``scene`` names (a Learned table) as showing it would, and refuse
+    the scene if one cannot be read or used.
+
+    Loading a deck does not do this (:func:`_check_combination`): in the window a missing
+    file is reported by the view when it is shown, and can be chosen again there. An
+    export has nobody to show it to, so it checks first.
+
+    Raises
+    ------
+    SceneError
+        Naming the file parameter(s), the scene's title and the problem, e.g.
+        ``scenes[0].params.table_file ('GPT-2'): wpe.npy: cannot read (No such file or
+        directory)``.
+    """
+    names = file_params(scene.view_id, scene.params)
+    if not names:
+        return
+    try:
+        values = VIEWS[scene.view_id].model.validate(scene.params, partial=True)
+        compute_view(scene.view_id, values, CHECK_CONTEXT)
+    except (ValueError, MemoryBudgetError) as exc:
+        lines = str(exc).splitlines()
+        fields = ", ".join(f"{prefix}params.{name}" for name in names)
+        title = f" ({scene.title!r})" if scene.title.strip() else ""
+        raise SceneError(f"{fields}{title}", lines[0] if lines else type(exc).__name__) from None
+
+
 def _check_combination(view_id: str, values: Mapping[str, Any], prefix: str) -> ViewData | None:
     """Refuse parameters that are valid one by one but that the view cannot draw together
     (a word order whose sentences are not permutations of each other, T5 buckets that do
     not fit ``max_distance``, ...). Scenes that read a table file are not computed here:
     a missing file is not an impossible combination, and the view reports it when shown.
     """
-    model = VIEWS[view_id].model
-    if any(p.kind == "file" and str(values.get(p.name, "")).strip() for p in model.params):
+    if file_params(view_id, values):
         return None
     try:
         return compute_view(view_id, values, CHECK_CONTEXT)

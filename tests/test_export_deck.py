@@ -207,3 +207,66 @@ def test_scene_the_view_refuses_becomes_a_slide_showing_the_problem(
     assert "position 64 is out of range: this table has 64 rows" in text
     assert "No row to look up." in text
     assert "out of range" not in (out / "01-fits.svg").read_text(encoding="utf-8")
+
+
+def _table_deck(tmp_path: Path, table: Path) -> Path:
+    """A deck whose second scene reads the Learned table ``table``."""
+    return _write(
+        tmp_path / "deck.json",
+        {
+            "format": "pe-studio-deck",
+            "version": 1,
+            "scenes": [
+                {"view": "relative", "title": "Course grid", "params": {}},
+                {
+                    "view": "learned",
+                    "title": "GPT-2 positions",
+                    "params": {"table_file": str(table), "seq_len": 16},
+                },
+            ],
+        },
+    )
+
+
+@pytest.mark.parametrize("output", ["slides", "lecture.pdf"])
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [(None, "cannot read (No such file or directory)"), (b"not an array", "wpe.npy: ")],
+)
+def test_scene_whose_table_file_is_missing_or_broken_fails_the_deck_export(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    output: str,
+    content: bytes | None,
+    problem: str,
+) -> None:
+    """The export has nobody to show the view's banner to: one line naming the scene and
+    the file, exit 2, and nothing written (it used to write a banner slide and exit 0)."""
+    table = tmp_path / "wpe.npy"
+    if content is not None:
+        table.write_bytes(content)
+    deck_file = _table_deck(tmp_path, table)
+    out = tmp_path / output
+    code, stdout, err = run(capsys, "export", "--deck", str(deck_file), "-o", str(out), *SMALL)
+    assert (code, stdout) == (2, "")
+    assert err.count("\n") == 1
+    assert err.startswith(
+        f"error: deck '{deck_file}': scenes[1].params.table_file ('GPT-2 positions'): {table}"
+    )
+    assert problem in err
+    assert not out.exists()
+
+
+def test_scene_whose_table_file_loads_is_exported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import numpy as np
+
+    table = tmp_path / "wpe.npy"
+    np.save(table, np.arange(12 * 4, dtype=np.float32).reshape(12, 4))
+    out = tmp_path / "slides"
+    code, _, err = run(
+        capsys, "export", "--deck", str(_table_deck(tmp_path, table)), "-o", str(out), *SMALL
+    )
+    assert (code, err) == (0, "")
+    assert sorted(p.name for p in out.iterdir()) == ["01-course-grid.png", "02-gpt-2-positions.png"]

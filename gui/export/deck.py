@@ -4,10 +4,12 @@
 :func:`gui.export.headless.export_view` (the window's export code path) with the scene's
 view, parameters, title and note, and written to ``FOLDER/NN-<slug of the title>.png``
 (``.svg``), numbered from 01 in deck order so that a file listing sorts like the deck.
-The whole deck is validated before the first file is written. A scene whose view refuses
-its parameters when computing (a deck may show such a limit on purpose) becomes a slide with
-the title, the one-line problem in the view's warning banner and the note, as the window
-shows it.
+The whole deck is validated before the first file is written, including the table files
+its scenes read: a Learned table that is missing or unusable fails the export with one line
+naming the scene and the file (the window shows it on the view instead, where another file
+can be chosen). A scene whose view refuses its parameters when computing (a deck may show
+such a limit on purpose) becomes a slide with the title, the one-line problem in the
+view's warning banner and the note, as the window shows it.
 
 ``main.py export --deck DECK -o lecture.pdf`` calls :func:`export_deck_pdf`: one PDF page
 per scene, drawn with Qt's PDF writer (plots, text and lines stay vector; heatmaps are
@@ -35,7 +37,7 @@ from typing import Any
 
 from core.atomicio import atomic_path
 from core.errors import user_message
-from core.scenes import Deck, Scene, load_deck
+from core.scenes import Deck, Scene, check_scene_files, load_deck
 from core.views import compute_view, get_view
 from gui.export.headless import (
     IMAGE_FORMATS,
@@ -329,12 +331,17 @@ def scene_image_steps(
 
 
 def _load(deck_path: str | os.PathLike[str]) -> Deck:
-    """:func:`core.scenes.load_deck` with the message prefixed by ``deck '<path>'``."""
+    """:func:`core.scenes.load_deck` with the message prefixed by ``deck '<path>'``, and
+    every table file the deck's scenes read checked (:func:`core.scenes.check_scene_files`):
+    an export has nobody to show a missing file to, so it fails before writing anything."""
     try:
-        return load_deck(deck_path)
+        deck = load_deck(deck_path)
+        for number, scene in enumerate(deck.scenes):
+            check_scene_files(scene, f"scenes[{number}].")
     except ValueError as exc:
         message = str(exc).removeprefix(f"{os.fspath(deck_path)}: ")
         raise ValueError(f"deck '{os.fspath(deck_path)}': {message}") from None
+    return deck
 
 
 # ----------------------------------------------------------------------- PDF
