@@ -83,6 +83,9 @@ def test_bad_requests_are_one_line(window, tmp_path):
     export = window.lecture.animation
     with pytest.raises(ValueError, match=r"\.gif, \.webp or \.mp4"):
         export.export(tmp_path / "clock.png", width=160, height=90, duration=0.2, fps=10)
+    # a name typed with a trailing slash means a folder (a file 'clock.gif' was written)
+    with pytest.raises(ValueError, match=r"clock\.gif/' ends with '/', so it names a folder"):
+        export.export(f"{tmp_path}/clock.gif/", width=160, height=90, duration=0.2, fps=10)
     with pytest.raises(ValueError, match="even"):
         pytest.importorskip("av")
         export.export(tmp_path / "clock.mp4", width=161, height=90, duration=0.2, fps=10)

@@ -245,6 +245,15 @@ ERRORS = [
     (["export", "sinusoidal"], 2, "-o"),
     (["export", "-o", "{d}/x.png"], 2, "VIEW"),
     (["frobnicate"], 2, "frobnicate"),
+    # a trailing slash names a folder: Path() dropped it and a file 'adir.png' was written
+    (["export", "relative", "-o", "{d}/adir.png/"], 2, "adir.png/' ends with '/', so it names"),
+    (["export", "relative", "-o", "{d}/adir.csv/"], 2, "give a file name ending in .png"),
+    (["export", "relative", "--panel", "grid", "-o", "{d}/g.svg/"], 2, "names a folder"),
+    (
+        ["export", "rope", "--animate", "m=0:4", "--duration", "0.2", "-o", "{d}/a.gif/"],
+        2,
+        "animation output '{d}/a.gif/' ends with '/'",
+    ),
     (["export", "sinusoidal", "-o", "{d}/missing/x.png"], 1, "missing"),
     (["export", "sinusoidal", "-o", "{d}/file.txt/x.npy"], 1, "file.txt"),
 ]
@@ -259,7 +268,7 @@ def test_errors_are_one_line(args, code, word, tmp_path, capsys):
     before = sorted(p.name for p in work.iterdir())
     result = run(capsys, *[a.format(d=work) for a in args])
     assert result[0] == code, result
-    assert_one_line_error(result[2], word)
+    assert_one_line_error(result[2], word.format(d=work))
     assert sorted(p.name for p in work.iterdir()) == before  # nothing left behind
 
 

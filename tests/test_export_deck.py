@@ -270,3 +270,12 @@ def test_scene_whose_table_file_loads_is_exported(
     )
     assert (code, err) == (0, "")
     assert sorted(p.name for p in out.iterdir()) == ["01-course-grid.png", "02-gpt-2-positions.png"]
+
+
+def test_pdf_path_ending_with_a_slash_is_refused(tmp_path: Path) -> None:
+    """``export_deck_pdf`` wrote a file 'x.pdf' for 'x.pdf/' (a folder's name)."""
+    from gui.export.deck import export_deck_pdf
+
+    with pytest.raises(ValueError, match=r"x\.pdf/' ends with '/', so it names a folder"):
+        export_deck_pdf(QUICK_TOUR, f"{tmp_path}/x.pdf/", width=320, height=200)
+    assert list(tmp_path.iterdir()) == []

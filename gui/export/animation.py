@@ -26,7 +26,13 @@ from core.memory import check_allocation
 from core.schedule import EASES, frame_count, frame_durations_ms, round_half_up, schedule
 from core.viewdata import ViewSpec
 from core.views import compute_view, get_view
-from gui.export.headless import check_writable, context_for_size, export_layout, pixel_size
+from gui.export.headless import (
+    check_writable,
+    context_for_size,
+    export_layout,
+    folder_problem,
+    pixel_size,
+)
 
 ANIMATION_FORMATS: tuple[str, ...] = ("gif", "webp", "mp4")
 SLIDE_WIDTH, SLIDE_HEIGHT = 1920, 1080
@@ -66,7 +72,11 @@ class Sweep:
 
 
 def animation_format(path: str | os.PathLike[str]) -> str:
-    """``gif``, ``webp`` or ``mp4`` from ``path``'s extension; ``ValueError`` otherwise."""
+    """``gif``, ``webp`` or ``mp4`` from ``path``'s extension; ``ValueError`` otherwise
+    (also for a path ending with a separator, which names a folder)."""
+    problem = folder_problem(path, "animation output", ".gif, .webp or .mp4")
+    if problem is not None:
+        raise ValueError(problem)
     ext = Path(path).suffix.lower().lstrip(".")
     if ext not in ANIMATION_FORMATS:
         problem = f"has unsupported file type '.{ext}'" if ext else "has no file extension"

@@ -47,6 +47,7 @@ from gui.export.headless import (
     context_for_size,
     export_ui_scale,
     export_view,
+    folder_problem,
     pixel_size,
     prepare_layout,
 )
@@ -384,6 +385,9 @@ def export_deck_pdf(
     OSError
         The file cannot be written (nothing is left at ``path``).
     """
+    problem = folder_problem(path, "PDF deck output", ".pdf")
+    if problem is not None:
+        raise ValueError(problem)
     if Path(path).suffix.lower() != ".pdf":
         raise ValueError(f"PDF deck output '{os.fspath(path)}' must end in .pdf")
     deck = _load(deck_path)

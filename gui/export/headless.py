@@ -36,14 +36,38 @@ MAX_UI_SCALE = 3.0  # gui.theme's largest UI scale
 MIN_LAYOUT_FIT = 0.72  # 1152 x 720 at 16:9, 1280 x 800 at 16:10
 
 
+def names_folder(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` ends with a path separator: it names a folder, not a file.
+
+    ``Path("adir.png/")`` drops the slash, so without this check ``-o adir.png/`` wrote a
+    file ``adir.png``.
+    """
+    text = os.fspath(path)
+    return text.endswith(tuple(sep for sep in (os.sep, os.altsep) if sep))
+
+
+def folder_problem(path: str | os.PathLike[str], what: str, suffixes: str) -> str | None:
+    """The one-line refusal of an output ``path`` that names a folder (``None``: it does
+    not); ``what`` names the output, ``suffixes`` the file types it takes."""
+    if not names_folder(path):
+        return None
+    return (
+        f"{what} '{os.fspath(path)}' ends with '{os.fspath(path)[-1]}', so it names a folder; "
+        f"give a file name ending in {suffixes}"
+    )
+
+
 def export_format(path: str | os.PathLike[str]) -> str:
     """The format (``png``, ``svg``, ``csv`` or ``npy``) chosen by ``path``'s extension.
 
     Raises
     ------
     ValueError
-        Unsupported or missing extension.
+        Unsupported or missing extension, or a path ending with a separator (a folder).
     """
+    problem = folder_problem(path, "output", ".png, .svg, .csv or .npy")
+    if problem is not None:
+        raise ValueError(problem)
     ext = Path(path).suffix.lower().lstrip(".")
     if ext not in FORMATS:
         problem = f"has unsupported file type '.{ext}'" if ext else "has no file extension"
