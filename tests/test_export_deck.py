@@ -279,3 +279,30 @@ def test_pdf_path_ending_with_a_slash_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match=r"x\.pdf/' ends with '/', so it names a folder"):
         export_deck_pdf(QUICK_TOUR, f"{tmp_path}/x.pdf/", width=320, height=200)
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("name", ["slides.png", "slides.SVG", "slides.gif", "slides.npy"])
+def test_deck_output_named_like_a_file_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    """``-o slides.png`` made a folder 'slides.png' of slides and exited 0."""
+    out = tmp_path / name
+    code, stdout, err = run(capsys, "export", "--deck", str(QUICK_TOUR), "-o", str(out), *SMALL)
+    assert (code, stdout) == (2, "")
+    assert err == (
+        f"error: deck output '{out}' names a .{out.suffix.lower()[1:]} file; a deck writes one "
+        "image per scene into a folder (e.g. -o slides/) or one PDF (-o lecture.pdf)\n"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_deck_output_folder_with_a_suffix_is_taken_when_it_says_so(tmp_path: Path) -> None:
+    """A trailing slash, or a folder that exists, is a folder whatever its name."""
+    from gui.export.deck import _check_folder_name
+
+    _check_folder_name(f"{tmp_path}/slides.png/")
+    (tmp_path / "old.svg").mkdir()
+    _check_folder_name(tmp_path / "old.svg")
+    _check_folder_name(tmp_path / "slides.v2")  # not a suffix the app writes
+    with pytest.raises(ValueError, match="names a .mp4 file"):
+        _check_folder_name(tmp_path / "clip.mp4")

@@ -39,7 +39,9 @@ from core.atomicio import atomic_path
 from core.errors import user_message
 from core.scenes import Deck, Scene, check_scene_files, load_deck
 from core.views import compute_view, get_view
+from gui.export.animation import ANIMATION_FORMATS
 from gui.export.headless import (
+    FORMATS,
     IMAGE_FORMATS,
     ImageExport,
     build_widget_steps,
@@ -48,6 +50,7 @@ from gui.export.headless import (
     export_ui_scale,
     export_view,
     folder_problem,
+    names_folder,
     pixel_size,
     prepare_layout,
 )
@@ -118,6 +121,7 @@ def export_deck(
     """
     if fmt not in IMAGE_FORMATS:
         raise ValueError(f"deck export writes {' or '.join(IMAGE_FORMATS)} images, not {fmt!r}")
+    _check_folder_name(folder)
     deck = _load(deck_path)
     pixel_size(width, height, scale)  # invalid size: fail before creating anything
     target = Path(folder)
@@ -144,6 +148,21 @@ def export_deck(
             _error_slide(scene, path, fmt, (width, height, scale), transparent, user_message(exc))
         written.append(path)
     return written
+
+
+def _check_folder_name(folder: str | os.PathLike[str]) -> None:
+    """Refuse a slide folder named like one of the files the app writes (``-o
+    slides.png``: a folder 'slides.png' was made, silently), unless it ends with a
+    separator or is a folder already: the slides are many files, or one ``.pdf``."""
+    suffix = Path(folder).suffix.lower().lstrip(".")
+    if suffix not in (*FORMATS, *ANIMATION_FORMATS) or names_folder(folder):
+        return
+    if Path(folder).is_dir():
+        return
+    raise ValueError(
+        f"deck output '{os.fspath(folder)}' names a .{suffix} file; a deck writes one image "
+        "per scene into a folder (e.g. -o slides/) or one PDF (-o lecture.pdf)"
+    )
 
 
 def _error_slide(
