@@ -272,7 +272,12 @@ def cmd_export(ns: argparse.Namespace) -> int:
     _refuse_animation_options(ns)
     if ns.notes:
         raise UsageError("--notes applies to a PDF deck (--deck DECK -o FILE.pdf)")
-    export_format(ns.output)  # unsupported extension: fail before any work
+    fmt = export_format(ns.output)  # unsupported extension: fail before any work
+    if fmt in ("csv", "npy") and ns.panel is None and (ns.width, ns.height) != (None, None):
+        raise UsageError(  # (they were ignored: the whole view's data is full resolution)
+            f"--width and --height do not apply to a view's {fmt.upper()} data (its full "
+            "resolution); with --panel they set the resolution a plot's data is computed at"
+        )
     values = parse_params(spec.model, ns.param, base)
     _use_offscreen_platform()
     export_view(

@@ -254,6 +254,9 @@ ERRORS = [
         2,
         "animation output '{d}/a.gif/' ends with '/'",
     ),
+    # a whole view's data is full resolution: --width was ignored (exit 0)
+    (["export", "sinusoidal", "-o", "{d}/x.csv", "--width", "800"], 2, "--width and --height"),
+    (["export", "alibi", "-o", "{d}/x.npy", "--height", "90"], 2, "do not apply to a view's NPY"),
     (["export", "sinusoidal", "-o", "{d}/missing/x.png"], 1, "missing"),
     (["export", "sinusoidal", "-o", "{d}/file.txt/x.npy"], 1, "file.txt"),
 ]
