@@ -267,8 +267,11 @@ def test_bytes_and_clipboard(plots):
 @pytest.mark.parametrize("render", [rx.render_png, rx.render_svg])
 def test_unwritable_path_raises_oserror(plots, tmp_path, render):
     target = tmp_path / "missing-folder" / "plot.out"
-    with pytest.raises(OSError, match="missing-folder"):
+    with pytest.raises(OSError, match="missing-folder") as raised:
         render(plots, target)
+    # one path, then the reason: "[Errno 2] ...: '<the temporary file>'" followed it
+    kind = "PNG image" if render is rx.render_png else "SVG image"
+    assert str(raised.value) == f"cannot write {kind} to '{target}': No such file or directory"
     assert not list(tmp_path.rglob("*.part"))
     assert not target.exists()
 

@@ -579,8 +579,9 @@ def write_export(
             tmp.write_bytes(data)
             if check is not None:
                 check()
-    except OSError as exc:
-        raise OSError(f"cannot write {kind} to {os.fspath(path)!r}: {exc}") from exc
+    except OSError as exc:  # (its reason only: str(exc) repeated the path after it)
+        reason = exc.strerror or str(exc)
+        raise OSError(f"cannot write {kind} to {os.fspath(path)!r}: {reason}") from exc
 
 
 def png_bytes(image: QtGui.QImage) -> bytes:
