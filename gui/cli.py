@@ -254,10 +254,11 @@ def cmd_export(ns: argparse.Namespace) -> int:
     if ns.scene is not None:
         if ns.view is not None:
             raise UsageError("give either a VIEW or --scene, not both")
-        from core.scenes import load_scene
+        from core.scenes import check_scene_files, load_scene
 
         try:
             loaded = load_scene(ns.scene)
+            check_scene_files(loaded)  # a table file it reads, named with the scene
         except ValueError as exc:  # (a field's message named the field, not the file)
             message = str(exc).removeprefix(f"{os.fspath(ns.scene)}: ")
             raise ValueError(f"scene '{os.fspath(ns.scene)}': {message}") from None

@@ -371,6 +371,17 @@ def test_scene_export(tmp_path, capsys, qapp):
         capsys, "export", "--scene", str(tmp_path / "none.json"), "-o", str(tmp_path / "x.png")
     )
     assert_one_line_error(err, f"scene '{tmp_path / 'none.json'}': cannot read")
+    # a Learned table the scene reads is named with the scene (the line named the file only)
+    table = tmp_path / "wpe.npy"
+    learned = get_view("learned").model.validate({"table_file": str(table)}, partial=True)
+    scenes.save_scene(scenes.Scene("learned", learned, "GPT-2 rows", ""), path)
+    code, _, err = run(capsys, "export", "--scene", str(path), "-o", str(tmp_path / "x.png"))
+    assert code == 2
+    assert err == (
+        f"error: scene '{path}': params.table_file ('GPT-2 rows'): {table}: cannot read "
+        "(No such file or directory)\n"
+    )
+    assert not (tmp_path / "x.png").exists()
 
 
 # ----------------------------------------------------------------------- real processes
