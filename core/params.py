@@ -212,7 +212,9 @@ def _fmt(x: float | None) -> str:
         return "?"
     if isinstance(x, int):
         return str(x) if abs(x) < 10**60 else short_repr(x)
-    return str(int(x)) if float(x).is_integer() else f"{x:g}"
+    # a whole float as an integer while it reads as one ("10000000"); beyond, "1e+308"
+    # (str(int(1e308)) wrote all 309 digits into a one-line message)
+    return str(int(x)) if float(x).is_integer() and abs(x) < 1e16 else f"{x:g}"
 
 
 def _parse_int(name: str, text: str) -> int:

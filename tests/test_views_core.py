@@ -659,5 +659,14 @@ def test_out_of_range_messages_read_as_sentences():
     with pytest.raises(ParamError) as err:
         model.validate({"seq_len": 0}, partial=True)
     assert str(err.value).endswith("seq_len: 0 is out of range 1..65536")
+    # a huge float reads in short: "base: 1e+308 is out of range ..." (all 309 digits were
+    # written out), a large whole one still in digits
+    base = model["base"]
+    with pytest.raises(ParamError) as err:
+        model.validate({"base": base.parse("1e308")}, partial=True)
+    assert str(err.value).endswith(f"base: 1e+308 is out of range {base.range_text()}")
+    with pytest.raises(ParamError) as err:
+        model.validate({"base": base.parse("-123456789012")}, partial=True)
+    assert str(err.value).endswith("base: -123456789012 is out of range 2..10000000")
     table = VIEWS["learned"].model["table_file"]
     assert ".safetensors" in table.range_text() and ".pt" in table.range_text()
