@@ -128,7 +128,7 @@ def test_room_decides_until_the_lecturer_chooses(studio, show_view, qtbot) -> No
     _settle(studio)
     assert box.choice is False and box.collapsed and box.toggle.text() == MORE
     assert _first_plot_top(widget) < widget.scroll_area.viewport().height() / 2
-    # View ▸ Explanation: more / less (Ctrl+I)
+    # View ▸ More / less text (explanation and verdict) (Ctrl+I)
     action = studio.findChild(QtGui.QAction, "action-explanation")
     assert action is not None and action.shortcut().toString() == "Ctrl+I"
     action.trigger()

@@ -551,6 +551,35 @@ def test_settings_round_trip_and_corrupt_entries(window, qtbot):
     assert second.lecture.store.get("display/theme") is not None  # saved on close
 
 
+def test_more_or_less_text_choices_outlive_the_session(window, qtbot):
+    """The lecturer's More… / Less choice of a view's explanation and verdict is saved
+    with the settings and chosen again in the next session (it lasted only for the
+    session); a view without a choice stays the room's; a bad entry is reported."""
+    from gui.app import build_window
+
+    window.view_widget("permutation").verdict_box.choose(True)
+    window.view_widget("rope").explanation_box.choose(False)
+    store = MemoryStore()
+    try:
+        save_settings(window, store)
+    finally:
+        window.views["permutation"].verdict_box.choose(None)
+        window.views["rope"].explanation_box.choose(None)
+    assert store.get("text/permutation/verdict") == "whole"
+    assert store.get("text/rope/explanation") == "short"
+    assert store.get("text/rope/verdict") is None
+    store.put("text/alibi/verdict", "maybe")
+    second = build_window()
+    qtbot.addWidget(second)
+    ignored = restore_settings(second, store)
+    assert [line.split(":")[0] for line in ignored] == ["text/alibi/verdict"]
+    assert second.views["permutation"].verdict_box.choice is True
+    assert second.views["rope"].explanation_box.choice is False
+    assert second.views["rope"].verdict_box.choice is None
+    assert second.views["permutation"].explanation_box.choice is None
+    second.close()
+
+
 def test_run_present_rejects_bad_deck(tmp_path, capsys):
     from gui.app import run_present
 

@@ -7,7 +7,7 @@ for the module; geometry and text, no timing."""
 from __future__ import annotations
 
 import pytest
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.viewdata import ComputeContext
 from core.views import VIEWS
@@ -107,6 +107,32 @@ def test_more_and_less_by_keyboard_and_the_choice_wins(studio, show_view, qtbot)
         assert box.choice is False and widget.verdict_shown == widget.data.verdict_short
     finally:
         box.choose(None)
+        _settle(studio)
+
+
+def test_ctrl_i_gives_more_or_less_text_explanation_and_verdict_at_once(studio, show_view) -> None:
+    """View ▸ More / less text (Ctrl+I) at 200 % on 1600 x 1000, where the room shows
+    Word order's explanation collapsed and its verdict short: both whole at once, then
+    both short at once, as the lecturer's choice of each (the action said before only
+    "Explanation", and left the verdict short)."""
+    widget = _open(studio, show_view, (1600, 1000), 2.0)
+    expl, verdict = widget.explanation_box, widget.verdict_box
+    action = studio.findChild(QtGui.QAction, "action-explanation")
+    assert action is not None and action.shortcut().toString() == "Ctrl+I"
+    assert "verdict" in action.text() and "explanation" in action.text()
+    try:
+        assert expl.collapsed and widget.verdict_shown == widget.data.verdict_short
+        action.trigger()
+        _settle(studio)
+        assert (expl.choice, verdict.choice) == (True, True)
+        assert not expl.collapsed and widget.verdict_shown == widget.data.verdict
+        action.trigger()
+        _settle(studio)
+        assert (expl.choice, verdict.choice) == (False, False)
+        assert expl.collapsed and widget.verdict_shown == widget.data.verdict_short
+    finally:
+        expl.choose(None)
+        verdict.choose(None)
         _settle(studio)
 
 

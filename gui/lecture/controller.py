@@ -405,17 +405,34 @@ class Lecture(QtCore.QObject):
             qt.setWindowState(qt.windowState() & ~QtCore.Qt.WindowState.WindowFullScreen)
 
     def toggle_explanation(self) -> None:
-        """Ctrl+I: the current view's whole explanation or its first lines, as the
-        lecturer's choice (its More… / Less toggle); a status line says why not."""
-        box = self.window.view_widget(self.window.current_view).explanation_box
-        if box.isHidden():
-            self.window.show_status(
-                "The explanation is hidden in presentation mode and while a plot is focused"
+        """Ctrl+I: more text or less text, as the lecturer's choice: the current view's
+        whole explanation and whole verdict, or the explanation's first lines and the
+        verdict's short form, both at once (their More… / Less); a status line says why
+        not. More where either shows its short form, else less."""
+        widget = self.window.view_widget(self.window.current_view)
+        boxes = [
+            box
+            for box, folds in (
+                (widget.explanation_box, widget.explanation_box.collapsible),
+                (widget.verdict_box, widget.verdict_box.foldable),
             )
-        elif not box.collapsible:
-            self.window.show_status("The whole explanation is shown: it fits in two lines")
+            if folds and not box.isHidden()
+        ]
+        if self.display.presenting:
+            self.window.show_status(
+                "The explanation is hidden in presentation mode (the stage shows the "
+                "verdict's short form); choose more or less text in the window"
+            )
+        elif widget.explanation_box.isHidden() and not boxes:
+            self.window.show_status("The explanation is hidden while a plot is focused")
+        elif not boxes:
+            self.window.show_status(
+                "The whole explanation and verdict are shown: they have no shorter form here"
+            )
         else:
-            box.flip()
+            more = widget.explanation_box.collapsed or widget.verdict_box.shown_short
+            for box in boxes:
+                box.choose(more)
 
     # ------------------------------------------------------------------ settings
     def restore(self) -> None:

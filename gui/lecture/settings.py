@@ -1,4 +1,5 @@
-"""Persistent settings: window layout, display choices, last view and every view's params.
+"""Persistent settings: window layout, display choices, last view, every view's params,
+and the lecturer's More… / Less choice for each view's explanation and verdict.
 
 Stored with ``QSettings`` (organisation "PE Studio", application "Positional Encoding
 Studio"). With ``PE_STUDIO_NO_SETTINGS=1`` (set by the tests) :func:`open_store` returns
@@ -42,6 +43,10 @@ SETTINGS_VERSION = 1
 DOCK_STATE_KEY = "window/docks"
 DOCK_STATE_VERSION = 2
 MAX_SETTINGS_BYTES = 4 * 2**20
+# the lecturer's More… / Less choice of a view's explanation or verdict, stored under
+# "text/<view id>/<box>" as one of these words (no entry: the room decides)
+FOLD_WORDS = {"whole": True, "short": False}
+FOLD_BOXES = ("explanation", "verdict")
 
 
 Store = window_store.SettingsStore  # what save_settings and restore_settings need
@@ -160,12 +165,38 @@ def save_settings(window: StudioWindow, store: Store) -> None:
     if sweep is not None:
         store.put("animation/duration", str(sweep.default_duration))
     store.put("views/last", window.current_view)
+    _save_folds(window, store)
     store.remove_group("params")
     for vid, state in window.states.items():
         values = valid_params(window, vid)
         if values is not None and values != state.model.defaults():
             store.put(f"params/{vid}", json.dumps(params_to_json(state.model, values)))
     store.sync()
+
+
+def _fold_box(window: StudioWindow, vid: str, box: str) -> Any:
+    """The :class:`~gui.widgets.explanation.ExplanationBox` or
+    :class:`~gui.widgets.verdict.VerdictBox` ``box`` of view ``vid`` (built if need be)."""
+    widget = window.view_widget(vid)
+    return widget.explanation_box if box == "explanation" else widget.verdict_box
+
+
+def _save_folds(window: StudioWindow, store: Store) -> None:
+    """The lecturer's More… / Less choices of the views built this session (a view whose
+    choice was stored is built when it is restored, so no choice is lost)."""
+    store.remove_group("text")
+    words = {chosen: word for word, chosen in FOLD_WORDS.items()}
+    for vid in window.views:
+        for box in FOLD_BOXES:
+            choice = _fold_box(window, vid, box).choice
+            if choice is not None:
+                store.put(f"text/{vid}/{box}", words[choice])
+
+
+def _restore_fold(window: StudioWindow, vid: str, box: str, text: str) -> None:
+    if text not in FOLD_WORDS:
+        raise ValueError(f"{text!r} is not one of {', '.join(FOLD_WORDS)}")
+    _fold_box(window, vid, box).choose(FOLD_WORDS[text])
 
 
 def _restore_params(window: StudioWindow, vid: str, text: str) -> None:
@@ -240,5 +271,7 @@ def restore_settings(window: StudioWindow, store: Store) -> list[str]:
         attempt("animation/duration", lambda t: sweep.set_default_duration(float(t)))
     for vid in VIEWS:
         attempt(f"params/{vid}", lambda t, v=vid: _restore_params(window, v, t))
+        for box in FOLD_BOXES:
+            attempt(f"text/{vid}/{box}", lambda t, v=vid, b=box: _restore_fold(window, v, b, t))
     attempt("views/last", lambda t: window.set_view(t) if t in VIEWS else False)
     return ignored

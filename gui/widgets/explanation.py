@@ -9,7 +9,8 @@ sentences where they fill most of them, else cut after a word with "…"); expan
 the whole paragraph. The view collapses it when the room asks for it
 (:meth:`ExplanationBox.set_auto`); the lecturer's click on the toggle (or Enter on it, or
 the View menu's action, Ctrl+I) is a choice that wins over the room from then on
-(:attr:`ExplanationBox.choice`). A paragraph whose whole text fits the short form's
+(:attr:`ExplanationBox.choice`; kept in the settings for the next session,
+:mod:`gui.lecture.settings`; Ctrl+I chooses for the verdict too). A paragraph whose whole text fits the short form's
 lines shows no toggle.
 
 The box follows the label's own visibility: hiding the label (presentation mode, a
@@ -28,7 +29,8 @@ from gui.render.math_text import MathLabel, math_glyphs, set_math_text, source_t
 SHORT_LINES = 2  # lines the collapsed paragraph shows at most
 MORE, LESS = "More…", "Less"
 ELLIPSIS = "…"
-TOGGLE_ACTION = "Explanation: more / less"  # the View menu's action (gui.lecture.controller)
+# the View menu's action (gui.lecture.controller): the explanation and the verdict at once
+TOGGLE_ACTION = "More / less text (explanation and verdict)"
 TOGGLE_KEY = "Ctrl+I"  # its shortcut
 # a sentence cut that keeps at least this share of the words a cut after any word keeps
 # is shown instead (whole sentences read better than a sentence broken off)
