@@ -21,6 +21,8 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from gui.render.scripts import script_role
+
 TOL = 1.0  # px: rounding of scene coordinates; a box may pass another's edge by this much
 ELLIPSIS = "…"
 Box = tuple[str, str, QtCore.QRectF]  # panel key, what, scene rectangle of the ink
@@ -70,7 +72,7 @@ def _scripted_fragments(block: QtGui.QTextBlock) -> list[tuple[int, str, QtGui.Q
             (fragment.position() - block.position(), fragment.text(), fragment.charFormat())
         )
         it += 1
-    if all(f.verticalAlignment() == _NORMAL for _s, _t, f in fragments):
+    if not any(script_role(f) for _s, _t, f in fragments):
         return []
     return fragments
 
@@ -90,9 +92,11 @@ def _line_ink(
     line: QtGui.QTextLine, fragments: list[tuple[int, str, QtGui.QTextCharFormat]]
 ) -> QtCore.QRectF:
     """The ink of ``line`` (in its block's layout) that holds sub- or superscripts: each
-    fragment's glyphs in the font drawn, where the line lays it out, a subscript's
-    baseline a sixth of its font's height lower, a superscript's half of it higher (as
-    ``QTextLine::draw`` places them)."""
+    fragment's glyphs in the font drawn, where the line lays it out; Qt's own scripts
+    (two thirds) with a subscript's baseline a sixth of its font's height lower, a
+    superscript's half of it higher (as ``QTextLine::draw`` places them); scripts typeset
+    at four fifths (:func:`gui.render.scripts.typeset_scripts`) in their own font, moved
+    by their baseline offset's share of its height."""
     ink = QtCore.QRectF()
     start, end = line.textStart(), line.textStart() + line.textLength()
     baseline = line.y() + line.ascent()
@@ -107,11 +111,12 @@ def _line_ink(
         align = fmt.verticalAlignment()
         font = fmt.font() if align == _NORMAL else _script_font(fmt.font())
         metrics = QtGui.QFontMetricsF(font)
-        shift = 0.0
+        height = metrics.ascent() + metrics.descent()
+        shift = -fmt.baselineOffset() / 100.0 * height
         if align == _SUB:
-            shift = (metrics.ascent() + metrics.descent()) / 6
+            shift = height / 6
         elif align == _SUPER:
-            shift = -(metrics.ascent() + metrics.descent()) / 2
+            shift = -height / 2
         at_x: tuple[float, int] = line.cursorToX(lo + lead)  # type: ignore[assignment]
         left = float(at_x[0])  # (PySide returns the x and the position)
         tight = metrics.tightBoundingRect(piece.strip())

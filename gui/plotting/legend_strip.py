@@ -27,6 +27,8 @@ import pyqtgraph as pg
 import shiboken6
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from gui.render.scripts import typeset_scripts
+
 SAMPLE_WIDTH = 20.0  # px of an entry's line sample (pyqtgraph's ItemSample)
 MAX_SHARE = 0.3  # of the plot's height under its title the strip may always take
 # sizes the strip's text may take, largest first: never below 80 % (read from the back
@@ -329,6 +331,7 @@ class StripLegend(pg.LegendItem):
         old_key = (label.text, repr(label.opts), item.font().key())
         label.text = text
         item.setHtml(label_html(label, text))
+        typeset_scripts(item.document())  # (as LabelItem.setText: gui.render.pg_compat)
         after = label.itemRect().size()
         if after != before:
             if after.height() == before.height() and after.width() <= self._held_room(label):
@@ -428,6 +431,7 @@ def _text_width(label: pg.LabelItem, text: str) -> float:
     """Width (px) of ``text`` on one line in ``label``'s style and font."""
     document = label.item.document().clone()
     document.setHtml(label_html(label, text))
+    typeset_scripts(document)
     document.setTextWidth(-1)
     width = float(document.idealWidth() + 2 * document.documentMargin())
     _drop_copy(document)

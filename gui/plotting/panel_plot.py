@@ -47,6 +47,7 @@ from gui.render.fast_curve import FastCurveItem
 from gui.render.fast_image import FastImageItem
 from gui.render.grid_lines import GridLines
 from gui.render.line_item import LineGroup, LineItem
+from gui.render.scripts import typeset_scripts
 from gui.render.symbol_series import SymbolSeries
 from gui.render.tile_labels import TileLabels
 from gui.render.title_label import install_title_label
@@ -87,7 +88,7 @@ _RICH_WIDTHS: dict[tuple[str, str], float] = {}  # (font key, text) -> rich_widt
 
 def rich_width(text: str, font: QtGui.QFont) -> float:
     """Width (px) of a label's ``text`` drawn as its rich text
-    (:func:`core.formula.label_rich_text`: scripts smaller, ``_`` and braces of a script
+    (:func:`core.formula.label_rich_text`: scripts at four fifths, ``_`` and braces of a script
     not drawn) on one line in ``font``: a text document's ideal width, as a title's
     or an axis title's document lays it out (without its margins); kept per font and
     text (no document is kept: one alive at the interpreter's exit is a leak,
@@ -101,6 +102,7 @@ def rich_width(text: str, font: QtGui.QFont) -> float:
         document.setDefaultFont(font)
         document.setDocumentMargin(0)
         document.setHtml(label_rich_text(text))
+        typeset_scripts(document)  # as the plots draw them (gui.render.scripts)
         width = _RICH_WIDTHS[key] = float(document.idealWidth())
     return width
 

@@ -18,12 +18,13 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from core.formula import FormulaError, Frac, Node, Script, Sqrt, Text, parse, plain_text, runs
 from core.formula import terms as split_terms
 from gui.render.opaque import keep_opaque, make_opaque, paint_behind
+from gui.render.scripts import SCRIPT_SHARE
 
 FAMILIES = ["DejaVu Serif", "Cambria Math", "Cambria", "STIX Two Text", "Times New Roman"]
 #: font size by script level: scripts of scripts no smaller than the first level's, a
 #: minimum share of the body (0.72 and 0.58 before: 10.8 and 8.7 pt beside a 15 pt formula
 #: at 100 %, 6.5 and 5.2 pt where the formula was drawn at 60 % to fit a short screen)
-SCRIPT_SCALE = (1.0, 0.8, 0.8)
+SCRIPT_SCALE = (1.0, SCRIPT_SHARE, SCRIPT_SHARE)  # (the plots' rich text's share too)
 FRACTION_SCALE = 0.85  # fraction parts at the formula line's level 0
 
 

@@ -36,6 +36,8 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from gui.render.scripts import typeset_scripts
+
 
 @dataclass(frozen=True)
 class Member:
@@ -325,6 +327,10 @@ PORTED_SOURCES: dict[str, tuple[str, str]] = {
     "LabelItem.updateMin": (
         "27fe4c9e2af977a83e61950f127121d2472a8776d438573f7d78dc9d31e08492",
         "gui/render/title_label.py (TitleLabel.updateMin)",
+    ),
+    "LabelItem.setText": (
+        "f8786f967badc15d1b901c415ed4538b4d9a737c0b23d2b2f018a05465bf25dd",
+        "gui/render/pg_compat.py (typeset_label_scripts)",
     ),
     # defer_plot_menus: pyqtgraph's __init__ less the Plot Options menu
     "PlotItem.__init__": (
@@ -655,6 +661,7 @@ def keep_identical_axis_titles() -> None:
         label = self.label  # (a QGraphicsTextItem: the HTML set last is kept on it)
         if getattr(label, "_pe_title_html", None) != html:
             label.setHtml(html)
+            typeset_scripts(label.document())  # θ_i's i at four fifths (gui.render.scripts)
             label._pe_title_html = html
         self._adjustSize()
         self.picture = None
@@ -665,6 +672,30 @@ def keep_identical_axis_titles() -> None:
 
 
 keep_identical_axis_titles()
+
+
+def typeset_label_scripts() -> None:
+    """``LabelItem.setText`` (plot titles, legend entries) with the text's sub- and
+    superscripts drawn at four fifths of its size rather than Qt's two thirds
+    (:func:`gui.render.scripts.typeset_scripts`), the label measured again where it has
+    any. Idempotent."""
+    original = pg.LabelItem.setText
+    if getattr(original, "_pe_typesets", False):
+        return
+
+    @functools.wraps(original)
+    def setText(self: pg.LabelItem, text: str, **args: object) -> None:
+        original(self, text, **args)
+        if typeset_scripts(self.item.document()):
+            self.updateMin()
+            self.resizeEvent(None)
+            self.updateGeometry()
+
+    setText._pe_typesets = True  # type: ignore[attr-defined]
+    pg.LabelItem.setText = setText
+
+
+typeset_label_scripts()
 
 #: The module whose global ``ViewBoxMenu`` ``ViewBox`` builds its menu with.
 _VIEW_BOX_MODULE: Any = sys.modules[pg.ViewBox.__module__]

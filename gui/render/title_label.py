@@ -21,6 +21,8 @@ import pyqtgraph as pg
 import shiboken6
 from PySide6 import QtCore, QtGui
 
+from gui.render.scripts import ROLE, typeset_scripts
+
 MIN_WIDTH = 10.0  # px the title asks for across, whatever its text
 ROW_HEIGHT = 30  # px: PlotItem.setTitle's fixed title row, kept for short one-line titles
 _LINE_BREAK = "\u2028"  # Qt's line separator: a <br> in rich text
@@ -111,9 +113,13 @@ class TitleLabel(pg.LabelItem):
         cursor = QtGui.QTextCursor(document)
         cursor.movePosition(QtGui.QTextCursor.MoveOperation.NextCharacter)
         style = cursor.charFormat()  # the format of the first character
+        if style.hasProperty(ROLE):  # a script's (gui.render.scripts), not the text's
+            self.setText(text)
+            return
         cursor.select(QtGui.QTextCursor.SelectionType.Document)
         if _RICH.search(text):
             _insert_rich(cursor, text, style)
+            typeset_scripts(document)  # as setText's (gui.render.pg_compat)
         else:
             cursor.insertText(_LINE_BREAK.join(lines), style)  # what setHtml makes of <br>
         self.text = text
