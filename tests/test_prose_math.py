@@ -155,6 +155,37 @@ def test_speaker_note_typesets_its_math_and_keeps_its_characters(studio, qtbot):
         lecture.deck.set_deck(Deck("empty", ()))
 
 
+def test_prose_scripts_are_four_fifths_of_the_text(studio, show_view):
+    """RoPE's explanation (θ_i, base^(−2i/d)) and notes line draw their scripts at four
+    fifths of the text's size (Qt's own: two thirds of the whole point size, 8 of 13 pt
+    at 100 %), and the label's lines stay as tall as they were measured (no line cut)."""
+    from PySide6 import QtWidgets
+
+    from gui.render.scripts import SCRIPT_SHARE, script_role
+
+    rope = show_view(studio, "rope", (1600, 1000), 1.0)
+    for label in (rope.explanation, rope.status):
+        assert label.textFormat() == RICH
+        label.repaint()  # (typeset as painted)
+        docs = [d for d in label.findChildren(QtGui.QTextDocument) if d.parent().parent() is label]
+        assert len(docs) == 1
+        scripts, text = [], []
+        block = docs[0].begin()
+        while block.isValid():
+            it = block.begin()
+            while not it.atEnd():
+                fmt = it.fragment().charFormat()
+                (scripts if script_role(fmt) else text).append(fmt.font().pointSizeF())
+                assert (
+                    fmt.verticalAlignment() == QtGui.QTextCharFormat.VerticalAlignment.AlignNormal
+                )
+                it += 1
+            block = block.next()
+        assert scripts and min(scripts) >= SCRIPT_SHARE * max(text) - 0.01, (scripts, text)
+        width = label.contentsRect().width()
+        assert QtWidgets.QLabel.heightForWidth(label, width) <= label.heightForWidth(width)
+
+
 def test_typeset_text_is_measured_as_qt_lays_it_out(qapp):
     """A label showing typeset math answers for its sizes with its plain characters
     (Qt measured rich text by laying it all out again for each question: 8 ms a new
@@ -162,7 +193,7 @@ def test_typeset_text_is_measured_as_qt_lays_it_out(qapp):
     rich-text layout gives, at any width, for every view's explanation."""
     from PySide6 import QtWidgets
 
-    from gui.render.math_text import MathLabel, MathLineLabel, set_math_text
+    from gui.render.math_text import MathLabel, MathLineLabel, set_math_text, typeset_label
 
     notes = (
         "dynamic ×4 equals unscaled here · q·k after rotation vs offset m − n (two query "
@@ -177,6 +208,7 @@ def test_typeset_text_is_measured_as_qt_lays_it_out(qapp):
             set_math_text(label, text)
             if label.textFormat() != RICH:
                 continue
+            typeset_label(label)  # its scripts at four fifths, as painted
             for width in (260, 700, 1500):
                 rich = QtWidgets.QLabel.heightForWidth(label, width)  # Qt's own layout
                 assert label.heightForWidth(width) == rich, (cls, text[:40], width)

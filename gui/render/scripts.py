@@ -12,10 +12,11 @@ leaves the line's height as it is), and marks it as a script (:func:`script_role
 layout checks and the tests find it). The formula line's typesetter
 (:mod:`gui.render.formula_label`) draws its scripts at the same :data:`SCRIPT_SHARE`.
 
-Widgets whose rich text Qt lays out itself (``QLabel``: a view's explanation and notes,
-tooltips) keep Qt's scripts: their text has no document to reach, and a larger script
-font there makes its line taller than the plain text their sizes are measured with
-(:mod:`gui.render.math_text`).
+A view's explanation and notes line (:class:`gui.render.math_text.MathLabel`,
+``MathLineLabel``) typeset the text document Qt lays their rich text out with before
+each paint (:func:`gui.render.math_text.typeset_label`); their lines keep the heights
+they are measured with. Tooltips, the presenter's note and the handout's note keep Qt's
+two-thirds scripts (read close up, not from the back row).
 """
 
 from __future__ import annotations
