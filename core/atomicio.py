@@ -167,6 +167,31 @@ def _renamed(exc: OSError, tmp: str, dest: str) -> OSError:
     return renamed
 
 
+def check_can_write(path: str | os.PathLike[str]) -> None:
+    """Raise the ``OSError`` a write to ``path`` would raise at its start, before any work.
+
+    Creates the temporary file an atomic write of ``path`` begins with, beside the
+    destination, and removes it at once: nothing is left behind. Unlike
+    ``os.access``, which says yes to root for any folder, this finds folders nobody
+    can create files in (``/proc``, a read-only mount), a missing folder, a
+    destination that is a folder or a read-only file.
+
+    Raises
+    ------
+    OSError
+        Naming ``path`` (``filename``), with the system's reason (``strerror``).
+    """
+    dest = os.fspath(path)
+    target, _ = _destination(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    try:
+        tmp = _create_temp(folder, target.name)
+    except OSError as exc:
+        raise type(exc)(exc.errno, exc.strerror, dest) from None
+    with contextlib.suppress(OSError):
+        os.unlink(tmp)
+
+
 @contextlib.contextmanager
 def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     """Yield a temporary path beside ``path``; on success rename it over ``path``.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("PE_STUDIO_NO_SETTINGS", "1")
@@ -90,6 +91,26 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = gate
     rank = {name: i for i, name in enumerate(SLOW_MODULES_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable
+
+
+@pytest.fixture
+def unwritable_folder(tmp_path):  # type: ignore[no-untyped-def]
+    """A folder no file can be created in, even by root: ``/proc`` (Linux), else a
+    folder without write permission (skipped as root: root ignores permissions)."""
+    proc = Path("/proc")
+    if proc.is_dir():
+        try:
+            os.close(os.open(proc / "pe-studio-probe", os.O_WRONLY | os.O_CREAT | os.O_EXCL))
+        except OSError:
+            yield proc
+            return
+        os.unlink(proc / "pe-studio-probe")  # (a /proc that takes files: not this test's)
+    if os.name != "posix" or os.geteuid() == 0:
+        pytest.skip("no folder here that root cannot write in")
+    locked = tmp_path / "locked"
+    locked.mkdir(mode=0o500)
+    yield locked
+    locked.chmod(0o700)
 
 
 @pytest.fixture

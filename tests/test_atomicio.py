@@ -170,3 +170,16 @@ def test_sigterm_handler_is_set_only_during_a_write(tmp_path):
         assert signal.getsignal(signal.SIGTERM) != signal.SIG_DFL  # cleans up if killed now
     # an idle program (a Qt event loop runs no Python) must still end at once on SIGTERM
     assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+
+
+def test_check_can_write_leaves_nothing_and_names_the_destination(tmp_path, unwritable_folder):
+    from core.atomicio import check_can_write
+
+    check_can_write(tmp_path / "new.png")  # a new file in a writable folder: fine
+    assert list(tmp_path.iterdir()) == []  # its probe file is gone
+    target = unwritable_folder / "x.json"
+    with pytest.raises(OSError) as info:
+        check_can_write(target)
+    assert info.value.filename == str(target) and info.value.strerror
+    with pytest.raises(IsADirectoryError):
+        check_can_write(tmp_path)

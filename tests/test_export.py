@@ -288,6 +288,37 @@ def test_permission_denied(tmp_path, capsys):
     assert not list(locked.iterdir())
 
 
+@pytest.mark.parametrize("name", ["view.png", "view.npy"])
+def test_unwritable_folder_is_refused_before_computing(
+    capsys, monkeypatch, unwritable_folder, name
+):
+    # as root os.access says /proc is writable: the view was computed and drawn first
+    import gui.export.headless as headless
+
+    computed = []
+    monkeypatch.setattr(headless, "compute_view", lambda *a, **k: computed.append(a))
+    monkeypatch.setattr(headless, "get_view", _spy_get_view(computed))
+    target = unwritable_folder / name
+    size = SMALL if name.endswith(".png") else []
+    code, _, err = run(capsys, "export", "alibi", "-o", str(target), *size)
+    assert code == 1
+    assert_one_line_error(err, f"no file can be created in folder '{unwritable_folder}'")
+    assert computed == [] and not target.exists()
+
+
+def _spy_get_view(computed):
+    """``get_view`` whose spec records a call of its ``export`` (a view's NPY data)."""
+    from dataclasses import replace
+
+    from core.views import get_view
+
+    def spy(view_id):
+        spec = get_view(view_id)
+        return replace(spec, export=lambda values: computed.append(values))
+
+    return spy
+
+
 def test_failed_render_keeps_old_png(tmp_path, capsys, monkeypatch, qapp):
     from gui.render import snapshot as render_export
 

@@ -312,6 +312,29 @@ def test_cli_bad_input_is_one_line_exit_2(capsys, args, match):
     assert "Traceback" not in err
 
 
+@pytest.mark.parametrize("flag", ["--json", "--save"])
+def test_cli_refuses_an_unwritable_output_before_training(torch, capsys, unwritable_folder, flag):
+    # /proc as root: os.access says writable, so this failed only after training
+    # (exit 1, the results table already printed)
+    target = unwritable_folder / ("runs.json" if flag == "--json" else "table.npy")
+    code, out, err = run_cli(capsys, "--pe", "learned", "--steps", "2", flag, str(target))
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert lines == [
+        f"error: {flag} '{target}': cannot write it: no file can be created in folder "
+        f"'{unwritable_folder}' ({lines[0].rsplit('(', 1)[-1]}"
+    ], err
+    assert out == ""  # no table: nothing was trained
+    assert not target.exists()
+
+
+def test_cli_refuses_a_folder_as_json_output_before_training(torch, capsys, tmp_path):
+    code, out, err = run_cli(capsys, "--pe", "rope", "--steps", "2", "--json", str(tmp_path))
+    assert code == 2
+    assert err.strip() == f"error: --json '{tmp_path}': cannot write it: it is a folder"
+    assert out == "" and list(tmp_path.iterdir()) == []
+
+
 BLOCK_TORCH = textwrap.dedent("""
     import importlib.abc, sys
     class Block(importlib.abc.MetaPathFinder):

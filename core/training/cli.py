@@ -22,7 +22,7 @@ from typing import IO, Any
 
 import numpy as np
 
-from core.atomicio import atomic_open, atomic_write_text
+from core.atomicio import atomic_open, atomic_write_text, check_can_write
 from core.training.lab import (
     DEVICE_CHOICES,
     Progress,
@@ -193,6 +193,10 @@ def configs_from_args(ns: argparse.Namespace) -> list[TrainConfig]:
 
 
 def _check_output(path: str | None, ext: str | None, flag: str) -> None:
+    """Refuse (``ValueError``) an output ``path`` that cannot be written, before training:
+    a file is created in its folder and removed (:func:`core.atomicio.check_can_write`),
+    so a folder nobody can write in (``/proc``, a read-only mount; ``os.access`` says
+    yes to root) fails now, not after minutes of training."""
     if path is None:
         return
     if ext and not path.lower().endswith(ext):
@@ -200,6 +204,15 @@ def _check_output(path: str | None, ext: str | None, flag: str) -> None:
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise ValueError(f"{flag} {path!r}: folder {folder!r} does not exist")
+    try:
+        check_can_write(path)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        if os.path.isdir(path):
+            reason = "it is a folder"
+        elif not os.path.exists(path):
+            reason = f"no file can be created in folder {folder!r} ({reason})"
+        raise ValueError(f"{flag} {path!r}: cannot write it: {reason}") from None
 
 
 class ProgressLine:

@@ -20,7 +20,7 @@ from typing import Any, TypedDict, Unpack
 
 import numpy as np
 
-from core.atomicio import atomic_open
+from core.atomicio import atomic_open, check_can_write
 from core.memory import check_allocation
 from core.viewdata import ComputeContext, Panel, ViewData, ViewSpec
 from core.views import compute_view, get_view
@@ -76,7 +76,10 @@ def export_format(path: str | os.PathLike[str]) -> str:
 
 
 def check_writable(path: str | os.PathLike[str]) -> None:
-    """Raise a one-line ``OSError`` if ``path``'s folder is missing or not writable."""
+    """Raise a one-line ``OSError`` if ``path`` cannot be written: its folder is missing
+    or not writable (tried: a file is created there and removed, see
+    :func:`core.atomicio.check_can_write`), it is a folder or a read-only file. Call it
+    before the work whose result goes there."""
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.exists():
@@ -91,6 +94,15 @@ def check_writable(path: str | os.PathLike[str]) -> None:
         )
     if target.is_dir():
         raise IsADirectoryError(f"cannot write '{os.fspath(path)}': it is a folder")
+    try:  # (os.access says yes to root everywhere: /proc, a read-only mount)
+        check_can_write(path)
+    except OSError as exc:
+        if exc.filename is None or not exc.strerror or target.exists():
+            raise  # (a read-only file: "cannot write 'x.png': the file is read-only")
+        raise type(exc)(
+            f"cannot write '{os.fspath(path)}': no file can be created in folder "
+            f"'{folder}' ({exc.strerror})"
+        ) from None
 
 
 def context_for_size(width: int, height: int) -> ComputeContext:
