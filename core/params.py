@@ -183,8 +183,7 @@ class Param:
                 return False
             raise ParamError(self.name, f"expected true or false, got {text!r}")
         if self.kind == "int_list":
-            items = [t for t in text.replace(";", ",").split(",") if t.strip()]
-            return self.validate([_parse_int(self.name, t) for t in items])
+            return self.validate(_parse_int_list(self.name, text))
         if self.kind == "int":
             return self.validate(_parse_int(self.name, text))
         if self.kind == "float":
@@ -223,6 +222,25 @@ def _parse_int(name: str, text: str) -> int:
     if len(text) > MAX_NUMBER_CHARS or not _INT_TEXT.fullmatch(text):
         raise ParamError(name, f"expected an integer, got {short_repr(text)}")
     return int(text)
+
+
+def _parse_int_list(name: str, text: str) -> list[int]:
+    """Integers separated by commas (or semicolons); an empty text is an empty list.
+
+    An empty item (``1,,2``, ``1,2,``, ``,1``) is refused, naming its place: dropping it
+    silently read a mistyped list (a number left out between the commas) as another.
+    """
+    if not text.strip():
+        return []
+    items = text.replace(";", ",").split(",")
+    for k, item in enumerate(items, start=1):
+        if not item.strip():
+            raise ParamError(
+                name,
+                f"empty item {k} in {short_repr(text)}; expected comma-separated "
+                "integers, e.g. 0,1,2",
+            )
+    return [_parse_int(name, item) for item in items]
 
 
 def _check_range(p: Param, v: float) -> None:

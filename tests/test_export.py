@@ -257,6 +257,22 @@ ERRORS = [
     # a whole view's data is full resolution: --width was ignored (exit 0)
     (["export", "sinusoidal", "-o", "{d}/x.csv", "--width", "800"], 2, "--width and --height"),
     (["export", "alibi", "-o", "{d}/x.npy", "--height", "90"], 2, "do not apply to a view's NPY"),
+    # an empty item of a list was dropped: '1,,2' drew dims 1 and 2 (exit 0)
+    (
+        ["export", "sinusoidal", "-o", "{d}/x.npy", "--param", "dims=1,,2"],
+        2,
+        "dims: empty item 2 in '1,,2'",
+    ),
+    (
+        ["export", "sinusoidal", "-o", "{d}/x.npy", "--param", "dims=0,1,"],
+        2,
+        "empty item 3 in '0,1,'",
+    ),
+    (
+        ["export", "rope", "-o", "{d}/x.npy", "--param", "mrope_section=16,,24,24"],
+        2,
+        "mrope_section: empty item 2",
+    ),
     (["export", "sinusoidal", "-o", "{d}/missing/x.png"], 1, "missing"),
     (["export", "sinusoidal", "-o", "{d}/file.txt/x.npy"], 1, "file.txt"),
 ]

@@ -295,6 +295,8 @@ def test_cli_json_has_the_documented_fields(torch, tmp_path, capsys):
         (["--pe", "foo"], "positional method 'foo'"),
         (["--pe", "rope,rope"], "listed twice"),
         (["--eval-lens", "16,x"], "comma-separated"),
+        (["--eval-lens", "16,,32"], "empty item 2 in '16,,32'"),  # (was 16,32)
+        (["--pe", "rope,,alibi"], "empty item 2 in 'rope,,alibi'"),
         (["--train-len", "0"], "--train-len"),
         (["--task", "sort"], "--task"),
         (["--heads", "3"], "divide"),

@@ -52,9 +52,23 @@ def _int_in(lo: int, hi: int) -> Any:
     return parse
 
 
+def _refuse_empty_item(text: str, expected: str) -> None:
+    """An empty item of a comma-separated list (``16,,32``): an argparse error naming it
+    (it was dropped: the list read was not the one meant). A wholly empty text is left
+    to the caller ("no lengths")."""
+    items = text.split(",")
+    empty = [k for k, t in enumerate(items, start=1) if not t.strip()]
+    if empty and len(items) > 1:
+        raise argparse.ArgumentTypeError(
+            f"empty item {empty[0]} in {text!r}; expected comma-separated {expected}"
+        )
+
+
 def _int_list(text: str) -> tuple[int, ...]:
+    _refuse_empty_item(text, "whole numbers, e.g. 16,32,64")
+    items = text.split(",")
     try:
-        values = tuple(int(t) for t in text.split(",") if t.strip())
+        values = tuple(int(t) for t in items if t.strip())
     except ValueError:
         raise argparse.ArgumentTypeError(
             f"expected comma-separated whole numbers, e.g. 16,32,64, got {text!r}"
@@ -67,6 +81,7 @@ def _int_list(text: str) -> tuple[int, ...]:
 def _methods(text: str) -> tuple[str, ...]:
     if text.strip().lower() == "all":
         return PE_METHODS
+    _refuse_empty_item(text, f"methods, e.g. rope,alibi ({', '.join(PE_METHODS)})")
     try:
         return check_methods(text.split(","))
     except ValueError as exc:
