@@ -227,9 +227,15 @@ def parse_params(
     UsageError
         An assignment without ``=`` or without a name.
     core.params.ParamError
-        Unknown name, unparsable or out-of-range value, failed cross-check.
+        Unknown name, unparsable or out-of-range value, failed cross-check, or a
+        parameter given that the view does not use with the other values
+        (:attr:`core.params.Param.unused`, the reason the window greys its field out
+        with): the value would have no effect, and export refuses input that has none.
     """
+    from core.params import ParamError
+
     values = dict(model.defaults() if base is None else base)
+    given: list[str] = []
     for item in assignments:
         name, sep, text = item.partition("=")
         if not sep or not name.strip():
@@ -237,7 +243,15 @@ def parse_params(
                 f"malformed --param {item!r}: expected NAME=VALUE, e.g. --param seq_len=128"
             )
         values[name.strip()] = model[name.strip()].parse(text)
-    return model.validate(values)
+        given.append(name.strip())
+    values = model.validate(values)
+    for name in given:  # (a scene's own values are not checked: the window saves them all)
+        why = model[name].unused_why(values)
+        if why is not None:
+            raise ParamError(
+                name, f"not used now ({why}), so it has no effect; leave --param {name} out"
+            )
+    return values
 
 
 def cmd_export(ns: argparse.Namespace) -> int:

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from tiers import FULL
 
@@ -228,6 +229,24 @@ def test_bad_animate_spec_is_one_line_exit_2(
     assert code == 2
     assert len(err.splitlines()) == 1 and expected in err, err
     assert not out.exists()
+
+
+def test_sweeping_a_parameter_the_view_does_not_use_is_refused_first(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Learned's d_model with a table file (the file sets the width): every frame was the
+    same picture (exit 0). Refused before any frame, as the window's sweep refuses it."""
+    table = tmp_path / "wpe.npy"
+    np.save(table, np.ones((10, 4), dtype=np.float32))
+    out = tmp_path / "x.gif"
+    code, _, err = run(
+        capsys,
+        *("export", "learned", "--animate", "d_model=8:16", "-o", str(out), *SMALL),
+        *("--param", f"table_file={table}"),
+    )
+    assert code == 2
+    assert err == "error: d_model: not used now (the table file sets it); nothing to animate\n"
+    assert "frame" not in err and not out.exists()
 
 
 @pytest.mark.parametrize(("ext", "width"), [("mp4", 16386), ("webp", 16384)])

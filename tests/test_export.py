@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import json
 import os
 import re
 import subprocess
@@ -289,6 +290,52 @@ def test_errors_are_one_line(args, code, word, tmp_path, capsys):
     assert result[0] == code, result
     assert_one_line_error(result[2], word.format(d=work))
     assert sorted(p.name for p in work.iterdir()) == before  # nothing left behind
+
+
+@pytest.mark.parametrize(
+    ("given", "name"),
+    [
+        (["table_key=wpe.weight"], "table_key"),  # no table file: the name names nothing
+        (["table_file={table}", "d_model=64"], "d_model"),  # the file sets the width
+        (["table_file={table}", "seed=3"], "seed"),
+    ],
+)
+def test_a_parameter_the_view_does_not_use_is_refused(tmp_path, capsys, given, name):
+    # it was exported silently (exit 0) with the value doing nothing; the window greys
+    # the field out, its tooltip giving the same reason
+    from core.views import VIEWS
+
+    table = tmp_path / "wpe.npy"
+    np.save(table, np.ones((10, 4), dtype=np.float32))
+    items = [g.format(table=table) for g in given]
+    args = [a for item in items for a in ("--param", item)]
+    code, _, err = run(capsys, "export", "learned", "-o", str(tmp_path / "x.npy"), *args)
+    model = VIEWS["learned"].model
+    values = model.validate(dict(i.split("=", 1) for i in items[:-1]), partial=True)
+    why = model[name].unused_why(values)
+    assert why in ("no table file is set", "the table file sets it")
+    assert code == 2
+    assert err == (
+        f"error: {name}: not used now ({why}), so it has no effect; leave --param {name} out\n"
+    )
+    assert not (tmp_path / "x.npy").exists()
+    # used: the same value goes through (seq_len is used with a file, d_model without one)
+    other = "seq_len=20" if "table_file" in items[0] else "d_model=64"
+    ok = run(capsys, "export", "learned", "-o", str(tmp_path / "x.npy"), "--param", other)
+    assert ok[0] == 0, ok
+
+
+def test_a_scenes_own_unused_values_are_not_refused(tmp_path, capsys):
+    """A scene saved by the window holds every parameter, those a table file sets too."""
+    table = tmp_path / "wpe.npy"
+    np.save(table, np.arange(40, dtype=np.float32).reshape(10, 4))
+    params = {"table_file": str(table), "max_positions": 64, "d_model": 32, "seq_len": 8}
+    scene = tmp_path / "s.json"
+    doc = {"format": "pe-studio-scene", "version": 1, "view": "learned", "params": params}
+    scene.write_text(json.dumps(doc))
+    code, _, err = run(capsys, "export", "--scene", str(scene), "-o", str(tmp_path / "x.npy"))
+    assert code == 0, err
+    assert np.load(tmp_path / "x.npy").shape[-1] == 4  # the file's width, not d_model 32
 
 
 @pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root ignores permissions")

@@ -496,7 +496,12 @@ def test_parameters_a_table_file_sets_are_greyed_and_not_nudged(window, qtbot, t
             window.panels["learned"].rows["max_positions"],
         ]
         assert all(r.editor.isEnabled() and r.slider.isEnabled() for r in rows)
+        # the tensor name is the file's: greyed out until there is one
+        keys = [controls.strip.rows["table_key"], window.panels["learned"].rows["table_key"]]
+        assert not any(r.editor.isEnabled() for r in keys)
+        assert all("Not used now: no table file is set." in r.editor.toolTip() for r in keys)
         assert state.set_param("table_file", str(table), merge=False)
+        assert all(r.editor.isEnabled() for r in keys)
         for name in ("max_positions", "d_model", "seed"):
             for row in (controls.strip.rows[name], window.panels["learned"].rows[name]):
                 assert not row.editor.isEnabled() and not row.slider.isEnabled(), name
@@ -514,6 +519,7 @@ def test_parameters_a_table_file_sets_are_greyed_and_not_nudged(window, qtbot, t
         assert state.values["table_file"] == ""
         assert all(r.editor.isEnabled() and r.slider.isEnabled() for r in rows)
         assert "not used" not in rows[0].editor.toolTip()
+        assert not any(r.editor.isEnabled() for r in keys)
         qtbot.keyClick(window.stage, Key.Key_Right)
         assert state.values["max_positions"] == 65
     finally:

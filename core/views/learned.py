@@ -40,6 +40,11 @@ def _set_by_file(values: Mapping[str, Any]) -> str | None:
     return "the table file sets it" if str(values["table_file"]).strip() else None
 
 
+def _no_table_file(values: Mapping[str, Any]) -> str | None:
+    """Why the tensor name is not used: it names a tensor of a table file, and none is set."""
+    return None if str(values["table_file"]).strip() else "no table file is set"
+
+
 MODEL = ParamModel(
     "learned",
     "Learned",
@@ -99,6 +104,7 @@ MODEL = ParamModel(
             "Which tensor of a .safetensors/.pt file is the table. Empty: wpe.weight "
             "(GPT-2), else *position_embeddings.weight (BERT), else the file's only 2-D tensor.",
             max_items=256,
+            unused=_no_table_file,
         ),
         Param(
             "seq_len",

@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 from core.atomicio import atomic_path
 from core.memory import check_allocation
+from core.params import ParamError
 from core.schedule import EASES, frame_count, frame_durations_ms, round_half_up, schedule
 from core.viewdata import ViewSpec
 from core.views import compute_view, get_view
@@ -279,6 +280,9 @@ def export_animation(
         check_allocation("WebP frames", (n, ph, pw, 3), itemsize=1, copies=1)
     values = sweep_values(sweep, spec, n)
     base = spec.model.validate(params, partial=True)
+    why = spec.model[sweep.param].unused_why(base)
+    if why is not None:  # (every frame the same picture; the window's sweep refuses it too)
+        raise ParamError(sweep.param, f"not used now ({why}); nothing to animate")
     frames = [spec.model.validate({**base, sweep.param: v}) for v in values]  # all valid first
     check_writable(path)
     frame_renderer = renderer(spec, (w, h), (pw, ph), title, note)
