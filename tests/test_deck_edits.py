@@ -462,8 +462,7 @@ def test_nothing_to_undo_says_where_a_waiting_deck_edit_is_undone(window, qtbot)
     window.set_view("relative")
     _undo(window, qtbot)
     message = window.statusBar().currentMessage()
-    assert message.startswith("Nothing to undo in Relative; removing scene 2 \u201cb\u201d")
-    assert "later changes in Sinusoidal (Ctrl+1)" in message
+    assert message == "Undo waits in Sinusoidal (Ctrl+1): removing scene 2 \u201cb\u201d"
     qtbot.keyClick(window, Key.Key_1, CTRL)
     _undo(window, qtbot)
     _undo(window, qtbot)
@@ -596,13 +595,74 @@ def test_nothing_to_redo_says_where_a_waiting_deck_edit_is_redone(window, qtbot)
     window.set_view("relative")
     _redo(window, qtbot)
     message = window.statusBar().currentMessage()
-    assert message.startswith("Nothing to redo in Relative; removing scene 2 \u201cb\u201d")
-    assert message.endswith("redone after undoing the later changes in Sinusoidal (Ctrl+1)")
+    assert message == "Redo waits in Sinusoidal (Ctrl+1): removing scene 2 \u201cb\u201d"
     assert _titles(deck) == ["a", "b", "c"]
     qtbot.keyClick(window, Key.Key_1, CTRL)
     _undo(window, qtbot)
     _redo(window, qtbot)
     assert _titles(deck) == ["a", "c"] and window.current_view == "sinusoidal"
+    deck.close_deck()
+
+
+def _fits_whole(window, key: str) -> str:
+    """The status line, after checking that it shows whole with ``key``: as wide as
+    the room QStatusBar draws a message in (up to its first permanent widget shown) at
+    most, in the bar's own font."""
+    bar = window.statusBar()
+    message = bar.currentMessage()
+    first = next(w for w in (window.backend_label, window.backend_combo) if w.isVisible())
+    room = first.geometry().left() - 2 - 6
+    assert bar.fontMetrics().horizontalAdvance(message) <= room, (message, room)
+    assert key in message, message
+    return message
+
+
+def test_undo_status_lines_show_their_key_at_300_percent_on_1280_x_720(window, qtbot):
+    """At 300 % on 1280 x 720 about 34 characters show in the status bar: "Nothing to
+    undo in Relative; removing scene 2 “…” is undone after the later changes in
+    Sinusoidal (Ctrl+1)" and "Undone: removing … (Ctrl+Shift+Z redoes it)" were cut
+    off before their key. Each line now says where (or what) and the key first, and
+    what the step did is cut short ("…") to the room; every line fits with its key."""
+    long = "Linear biases on the attention scores of every head"
+    deck = window.lecture.deck
+    deck.set_deck(
+        Deck(
+            "wide",
+            (
+                _scene("rope", "a", m=5),
+                _scene("alibi", long),
+                _scene("sinusoidal", "c", d_model=16),
+            ),
+        )
+    )
+    window.activateWindow()
+    window.lecture.display.set_scale(3.0)
+    window.resize(1280, 720)
+    qtbot.waitUntil(lambda: window.statusBar().width() <= 1280)
+    # a change undone in Word order, Ctrl+Shift+Z in Relative: redo waits there
+    window.set_view("permutation")
+    assert window.states["permutation"].set_param("d_model", 32, merge=False)
+    _undo(window, qtbot)
+    window.set_view("relative")
+    _redo(window, qtbot)
+    assert _fits_whole(window, "(Ctrl+6)") == "Redo waits in Word order (Ctrl+6)"
+    assert deck.go(1)
+    _action(window, "action-remove-scene").trigger()
+    _undo(window, qtbot)
+    undone = _fits_whole(window, "(Ctrl+Shift+Z redoes it)")
+    assert undone.startswith("Undone: remov") and "\u2026 (Ctrl" in undone, undone
+    _redo(window, qtbot)  # (removed again: sinusoidal's scene 3 shown)
+    assert window.states["sinusoidal"].set_param("seq_len", 64, merge=False)
+    window.set_view("relative")
+    _undo(window, qtbot)
+    assert _fits_whole(window, "(Ctrl+1)").startswith("Undo waits in Sinusoidal (Ctrl+1)")
+    window.set_view("sinusoidal")
+    _undo(window, qtbot)  # seq_len
+    _undo(window, qtbot)  # the removal
+    window.states["sinusoidal"].set_param("seq_len", 80, merge=False)
+    window.set_view("relative")
+    _redo(window, qtbot)
+    assert _fits_whole(window, "(Ctrl+1)").startswith("Redo waits in Sinusoidal (Ctrl+1)")
     deck.close_deck()
 
 

@@ -929,7 +929,9 @@ class DeckController(QtCore.QObject):
         self._restore(edit.before, bool(edit.applied), file)
         edit.marks = history_marks(self.window.states)
         self.history.redo_steps.append(edit)
-        self.window.show_status(f"Undone: {edit.what} (Ctrl+Shift+Z redoes it)", 5000)
+        # (the key whole at the end: what was undone cut short where the line is long)
+        line = self.window.fit_status("Undone", f": {edit.what}", " (Ctrl+Shift+Z redoes it)")
+        self.window.show_status(line, 5000)
         return True
 
     def redo(self) -> bool:
@@ -966,32 +968,27 @@ class DeckController(QtCore.QObject):
         steps = self.history.redo_steps
         return steps[-1].what if steps and self._latest(steps[-1]) else ""
 
-    def undo_waiting(self) -> str:
-        """Where the last deck edit is undone when it is not the latest step because a
-        view its scene set has changed since ("" otherwise)."""
-        where = self._waiting(self.history.undo_steps)
-        return f"{where[0]} is undone after the later changes in {where[1]}" if where else ""
+    def undo_waiting(self) -> tuple[str, str] | None:
+        """The view (id) whose later changes come first, and what the last deck edit
+        did, when it is not the latest step because that view changed since
+        (``None`` otherwise)."""
+        return self._waiting(self.history.undo_steps)
 
-    def redo_waiting(self) -> str:
-        """Where the deck edit undone last is redone when it is not the latest step
-        because a view its scene set has changed since ("" otherwise)."""
-        where = self._waiting(self.history.redo_steps)
-        return (
-            f"{where[0]} is redone after undoing the later changes in {where[1]}" if where else ""
-        )
+    def redo_waiting(self) -> tuple[str, str] | None:
+        """The view (id) whose later changes are undone first, and what the deck edit
+        undone last did, when it is not the latest step because that view changed since
+        (``None`` otherwise)."""
+        return self._waiting(self.history.redo_steps)
 
     def _waiting(self, steps: list[DeckEdit]) -> tuple[str, str] | None:
-        """What the last of ``steps`` did and the view (with its key) whose later
-        changes it waits behind; ``None`` when it is the latest step or waits for
-        none of its views."""
+        """The first view whose later changes the last of ``steps`` waits behind and
+        what that step did; ``None`` when it is the latest step or waits for none of
+        its views."""
         if not steps or self._latest(steps[-1]):
             return None
         edit, states = steps[-1], self.window.states
         changed = [v for v in edit.applied if states[v].history_mark() != edit.marks.get(v)]
-        if not changed:
-            return None
-        key = f"Ctrl+{list(VIEWS).index(changed[0]) + 1}"
-        return edit.what, f"{VIEWS[changed[0]].title} ({key})"
+        return (changed[0], edit.what) if changed else None
 
     def _latest(self, edit: DeckEdit) -> bool:
         return DeckHistory.latest(edit, self.window.states, self.window.current_view)

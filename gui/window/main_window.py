@@ -163,6 +163,11 @@ class MainWindow(QtWidgets.QMainWindow):
         )
         self.backend_combo.currentTextChanged.connect(self.choose_backend)
         self.statusBar().addPermanentWidget(self.backend_combo)
+        # a message gets the label's room too (the box stays): at 300 % on 1280 x 720
+        # about 34 characters showed left of "Backend:"
+        self.statusBar().messageChanged.connect(
+            lambda text: self.backend_label.setVisible(not text)
+        )
         self._build_actions()
         app = QtWidgets.QApplication.instance()
         if isinstance(app, QtWidgets.QApplication):
@@ -262,11 +267,8 @@ class MainWindow(QtWidgets.QMainWindow):
         else:
             # (a deck edit waiting behind another view's later changes: say where; it
             # said only "Nothing to undo in ALiBi", as if the edit could not be undone)
-            waiting = next((w for s in self._undo_sources if (w := s.undo_waiting())), "")
-            message = f"Nothing to undo in {VIEWS[self._current].title}"
-            self.show_status(
-                f"{message}; {waiting}" if waiting else message, 3000 + 3000 * bool(waiting)
-            )
+            waiting = next((w for s in self._undo_sources if (w := s.undo_waiting())), None)
+            self._say_nothing("undo", waiting)
 
     def redo(self) -> None:
         """Ctrl+Shift+Z: redo what an undo source undid last, else an undone change of
@@ -277,22 +279,63 @@ class MainWindow(QtWidgets.QMainWindow):
             # (a change undone in another view, or a deck edit waiting behind a view's
             # later changes: say where; Ctrl+Shift+Z after Ctrl+Z in Word order and
             # Ctrl+1 said only "Nothing to redo in Sinusoidal")
-            waiting = next((w for s in self._undo_sources if (w := s.redo_waiting())), "")
-            waiting = waiting or self._redo_waiting()
-            message = f"Nothing to redo in {VIEWS[self._current].title}"
-            self.show_status(
-                f"{message}; {waiting}" if waiting else message, 3000 + 3000 * bool(waiting)
-            )
+            waiting = next((w for s in self._undo_sources if (w := s.redo_waiting())), None)
+            self._say_nothing("redo", waiting or self._redo_waiting())
 
-    def _redo_waiting(self) -> str:
-        """Where Ctrl+Shift+Z redoes a change undone last in another view ("" when
-        none waits: none was undone, or a later change there dropped it)."""
+    def _say_nothing(self, kind: str, waiting: tuple[str, str] | None) -> None:
+        """The status line for a Ctrl+Z (``kind`` "undo") or Ctrl+Shift+Z ("redo") that
+        found nothing in the current view: where the step waits, view and key first
+        ("Undo waits in Word order (Ctrl+6): removing scene 2 “b”", what it is cut to
+        the room left), else "Nothing to undo in RoPE". (The line that said nothing
+        here first and where last was cut off before its key: about 34 characters
+        show at 300 % on 1280 x 720.)"""
+        if waiting is None:
+            self.show_status(f"Nothing to {kind} in {VIEWS[self._current].title}", 3000)
+            return
+        view_id, what = waiting
+        key = f"Ctrl+{list(VIEWS).index(view_id) + 1}"
+        head = f"{kind.capitalize()} waits in {VIEWS[view_id].title} ({key})"
+        self.show_status(self.fit_status(head, f": {what}" if what else ""), 6000)
+
+    def _redo_waiting(self) -> tuple[str, str] | None:
+        """The view where Ctrl+Shift+Z redoes a change undone last in another view, and
+        no word on what (``None`` when none waits: none was undone, or a later change
+        there dropped it)."""
         for view_id in reversed(self._undone_in):
             if view_id != self._current and self.states[view_id].redo_values is not None:
-                key = f"Ctrl+{list(VIEWS).index(view_id) + 1}"
-                # (short: about 64 characters show at 300 % on 1920 x 1080)
-                return f"redo waits in {VIEWS[view_id].title} ({key})"
-        return ""
+                return view_id, ""
+        return None
+
+    def status_room(self) -> int:
+        """The width in pixels a status-bar message shows in: up to the backend box, as
+        QStatusBar draws it (the "Backend:" label left of it hides while a message
+        shows; the box keeps its place at the right)."""
+        if self.backend_combo.isVisible():
+            return self.backend_combo.x() - 2 - 6
+        return self.statusBar().width() - 12 - 6
+
+    def fit_status(self, head: str, detail: str = "", tail: str = "") -> str:
+        """``head + detail + tail`` cut to fit the status bar (:meth:`status_room`)
+        with ``head`` and ``tail`` (a key) whole: a quoted title at the end of
+        ``detail`` is cut short first ("removing scene 2 “Linear…”"), then left out
+        ("removing scene 2"); ``detail`` is cut or left out only after that."""
+        metrics = self.statusBar().fontMetrics()
+        room = self.status_room() - metrics.horizontalAdvance(head + tail)
+        if not detail or metrics.horizontalAdvance(detail) <= room:
+            return head + detail + tail
+        elide = QtCore.Qt.TextElideMode.ElideRight
+        start = detail.rfind("\u201c")
+        if start > 0 and detail.endswith("\u201d"):
+            before, title = detail[: start + 1], detail[start + 1 : -1]
+            left = room - metrics.horizontalAdvance(before + "\u201d")
+            cut = metrics.elidedText(title, elide, left)
+            if len(cut) > 3:  # (a few letters of the title, then "…")
+                return f"{head}{before}{cut}\u201d{tail}"
+            detail = before[:-1].rstrip()
+            if metrics.horizontalAdvance(detail) <= room:
+                return head + detail + tail
+        cut = metrics.elidedText(detail, elide, room)
+        return head + (cut if len(cut) > 6 else "") + tail
 
     def _name_undo_steps(self, name: bool = True) -> None:
         """The Edit menu's Undo and Redo name an undo source's step they would take

@@ -48,16 +48,15 @@ class UndoSource(Protocol):
         """What :meth:`redo` would redo now; ``""`` when it would not take the step."""
         ...
 
-    def undo_waiting(self) -> str:
+    def undo_waiting(self) -> tuple[str, str] | None:
         """Where to go to undo its last edit when later changes of another view come
-        first ("removing scene 2 “b” is undone after the later changes in Sinusoidal
-        (Ctrl+1)"); ``""`` when none waits."""
+        first: that view's id and what the edit did (``("sinusoidal", "removing scene
+        2 “b”")``); ``None`` when none waits."""
         ...
 
-    def redo_waiting(self) -> str:
+    def redo_waiting(self) -> tuple[str, str] | None:
         """Where to go to redo the edit undone last when later changes of another view
-        come first ("removing scene 2 “b” is redone after undoing the later changes in
-        Sinusoidal (Ctrl+1)"); ``""`` when none waits."""
+        come first (as :meth:`undo_waiting`); ``None`` when none waits."""
         ...
 
 
@@ -141,6 +140,10 @@ class StudioWindow(Protocol):
 
     def show_status(self, message: str, timeout_ms: int = 5000) -> None:
         """Show one line in the status bar."""
+        ...
+
+    def fit_status(self, head: str, detail: str = "", tail: str = "") -> str:
+        """``head + detail + tail`` with ``detail`` cut short to fit the status bar."""
         ...
 
     def wait_idle(self, timeout_s: float = 10.0) -> bool:
