@@ -769,3 +769,38 @@ def test_the_deck_a_session_starts_with_has_nothing_before_it_to_undo(window, qt
     _undo(window, qtbot)
     assert deck.index == 0 and window.current_view == "rope" and rope.values["m"] == 5
     deck.close_deck()
+
+
+def test_opening_a_scene_file_undoes_with_its_heading(window, qtbot, tmp_path):
+    """Sinusoidal shown, RoPE at m=40; File ▸ Open scene… of a RoPE scene "Rotation by
+    m" (m=7). The Edit menu reads "Undo opening the scene “Rotation by m”"; Ctrl+Z:
+    sinusoidal again, RoPE at m=40 under its own title (it undid only m and left the
+    scene's heading over the plots of m=40). Ctrl+Shift+Z: the scene again, heading
+    and m=7."""
+    from core.scenes import save_scene
+
+    path = tmp_path / "rotation.pe-scene.json"
+    save_scene(_scene("rope", "Rotation by m", m=7), path)
+    rope = window.states["rope"]
+    assert rope.set_param("m", 40, merge=False)
+    window.set_view("sinusoidal")
+    deck = window.lecture.deck
+    window.activateWindow()
+    assert deck.open_scene(path)
+    heading = window.views["rope"].title
+    assert window.current_view == "rope" and rope.values["m"] == 7
+    assert "Rotation by m" in heading.text()
+    assert _undo_text(window) == "&Undo opening the scene \u201cRotation by m\u201d"
+    _undo(window, qtbot)
+    assert window.current_view == "sinusoidal" and rope.values["m"] == 40
+    assert heading.text() == VIEWS["rope"].title
+    assert deck.title_edit.text() == "" and deck.note_edit.toPlainText() == ""
+    _redo(window, qtbot)
+    assert window.current_view == "rope" and rope.values["m"] == 7
+    assert "Rotation by m" in heading.text()
+    assert deck.title_edit.text() == "Rotation by m"
+    _undo(window, qtbot)
+    window.set_view("rope")
+    _undo(window, qtbot)  # (then RoPE's own change)
+    assert rope.values["m"] == VIEWS["rope"].model.defaults()["m"]
+    assert heading.text() == VIEWS["rope"].title

@@ -130,6 +130,7 @@ class DeckController(QtCore.QObject):
         self.steppers: list[Callable[[int], bool]] = []
         self._titled: set[str] = set()
         self._fields_for = -1  # the scene the title and note fields show (-1: none)
+        self._opened: Scene | None = None  # a scene file's, while its heading shows
         self.history = DeckHistory()
         self._saved: tuple[Scene, ...] = ()  # the scenes as opened or saved last
         self._short: bool | None = None  # the column was too low for both docks
@@ -261,21 +262,36 @@ class DeckController(QtCore.QObject):
         return True
 
     def open_scene(self, path: str | Path) -> bool:
-        """Load a scene file and apply it; on any problem nothing changes."""
+        """Load a scene file and apply it, one undo step ("opening the scene “…”"): its
+        values and its heading undo together (Ctrl+Z undid the values and left the
+        scene's heading over the plots of before); on any problem nothing changes."""
         try:
             scene = load_scene(path)
         except SceneError as exc:
             return self._fail(Path(path).name, str(exc))
-        if not self.apply_scene(scene):
-            return False
+        applied = False
+
+        def open_it() -> None:
+            nonlocal applied
+            if not self.apply_scene(scene):
+                return
+            applied = True
+            self._show_opened(scene)
+
+        self._edit(f"opening the scene \u201c{scene.title or Path(path).name}\u201d", open_it)
+        if applied:
+            self.window.show_status(f"Opened scene {Path(path).name}", 5000)
+        return applied
+
+    def _show_opened(self, scene: Scene) -> None:
+        """The title and note fields and the heading of ``scene``, opened from a file."""
         with signals_blocked(self.title_edit), signals_blocked(self.note_edit):
             self.title_edit.setText(scene.title)  # (not a deck scene's: none edited)
             self.note_edit.setPlainText(scene.note)
         self._sync_fields()  # (with a deck open they follow its scene)
         self._set_view_title(scene, None)
+        self._opened = scene
         self.scene_staged.emit(scene, -1)
-        self.window.show_status(f"Opened scene {Path(path).name}", 5000)
-        return True
 
     def save_current_scene(self, path: str | Path) -> bool:
         """Write the current view and parameters to ``path`` (atomically); a deck scene
@@ -711,6 +727,7 @@ class DeckController(QtCore.QObject):
         for widget in self.window.views.values():
             widget.clear_heading()
         self._titled = set()
+        self._opened = None
 
     def _show_fields(self, scene: Scene, index: int) -> None:
         """The title and note fields and the view's heading for scene ``index``."""
@@ -865,7 +882,7 @@ class DeckController(QtCore.QObject):
 
     # ------------------------------------------------------------------ undo
     def _place(self) -> DeckPlace:
-        return DeckPlace(tuple(self.scenes), self.index, self.window.current_view)
+        return DeckPlace(tuple(self.scenes), self.index, self.window.current_view, self._opened)
 
     def _file(self) -> DeckFile:
         return DeckFile(self.title, self.path, self._saved)
@@ -882,7 +899,12 @@ class DeckController(QtCore.QObject):
         # (typing a note and deleting it again leaves the deck as saved: nothing to ask)
         self.modified = tuple(self.scenes) != self._saved
         after, file_after = self._place(), self._file()
-        if (after.scenes, after.index, file_after) == (before.scenes, before.index, file_before):
+        if (after.scenes, after.index, after.opened, file_after) == (
+            before.scenes,
+            before.index,
+            before.opened,
+            file_before,
+        ):
             return
         for state in states.values():
             # the next parameter change is a step of its own: a drag or arrow keys went
@@ -1010,7 +1032,9 @@ class DeckController(QtCore.QObject):
         if file is not None:
             self._show_file(file)
         self.window.set_view(place.view_id, new_values=new_values)
-        if 0 <= self.index < len(self.scenes):
+        if place.opened is not None:  # (a scene file's heading, over its values)
+            self._show_opened(place.opened)
+        elif 0 <= self.index < len(self.scenes):
             scene = self.scenes[self.index]
             self._set_view_title(scene, self.index)
             if (previous, was) != (self.index, scene):
@@ -1042,6 +1066,7 @@ class DeckController(QtCore.QObject):
             if widget is not None:
                 widget.set_heading(None)
         self._titled = {scene.view_id}
+        self._opened = None  # (a scene file's sets it after this)
         widget = self.window.view_widget(scene.view_id)
         where = VIEWS[scene.view_id].title
         if index is not None:

@@ -34,11 +34,14 @@ Mark = tuple[int, dict[str, Any]]
 @dataclass(frozen=True)
 class DeckPlace:
     """The deck as an edit found or left it: its scenes, the index of the current one
-    (-1: none) and the view shown."""
+    (-1: none), the view shown and the scene opened from a file whose heading shows
+    (``None``: none; File ▸ Open scene… is an undo step too: undoing only its values
+    left its heading over the values from before)."""
 
     scenes: tuple[Scene, ...]
     index: int
     view_id: str
+    opened: Scene | None = None
 
 
 @dataclass(frozen=True)
