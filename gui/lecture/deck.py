@@ -23,7 +23,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import shiboken6
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 from superqt.utils import signals_blocked
 
 from core.resources import resource_path
@@ -177,6 +177,7 @@ class DeckController(QtCore.QObject):
         self.list.setResizeMode(QtWidgets.QListView.ResizeMode.Adjust)
         self.list.itemActivated.connect(lambda item: self.pick(self.list.row(item)))
         self.list.itemClicked.connect(lambda item: self.pick(self.list.row(item)))
+        self.list.currentRowChanged.connect(self._highlighted)
         self.body_layout.addWidget(self.deck_label)
         self.body_layout.addWidget(self.list, 1)
         self._build_fields(body)
@@ -565,14 +566,43 @@ class DeckController(QtCore.QObject):
     def _fill_list(self) -> None:
         with signals_blocked(self.list):
             self.list.clear()
-            for i, s in enumerate(self.scenes, start=1):
-                item = QtWidgets.QListWidgetItem(f"{i}. {s.title or VIEWS[s.view_id].title}")
+            for s in self.scenes:
+                item = QtWidgets.QListWidgetItem()
                 item.setToolTip(math_tooltip(s.note or VIEWS[s.view_id].title))
                 self.list.addItem(item)
             self.list.setCurrentRow(self.index)
+        self._mark_current()
         self.deck_label.setText(
             f"<b>{html.escape(self.title or 'Untitled deck')}</b> — {len(self.scenes)} scenes"
         )
+
+    def _mark_current(self) -> None:
+        """Each row's text ("2. Rotation"); the current scene's row starts with "▶ " and
+        is bold, whichever row the highlight is on: arrow keys move the highlight
+        without showing that scene (Enter does), and the highlighted row looked like
+        the current scene."""
+        for row, scene in enumerate(self.scenes):
+            item = self.list.item(row)
+            if item is None:
+                continue
+            current = row == self.index
+            text = f"{row + 1}. {scene.title or VIEWS[scene.view_id].title}"
+            item.setText(f"\u25b6 {text}" if current else text)
+            font = QtGui.QFont()  # (only the weight: the rest follows the list's font)
+            font.setBold(current)
+            item.setFont(font)
+
+    def _highlighted(self, row: int) -> None:
+        """The highlight moved (arrow keys) to another row than the current scene's:
+        the status line says that Enter shows it. (Not for a click: it shows the
+        scene, and the line said "Enter shows scene 3" over scene 3 shown.)"""
+        clicked = QtWidgets.QApplication.mouseButtons() != QtCore.Qt.MouseButton.NoButton
+        if clicked or row == self.index or not 0 <= row < len(self.scenes):
+            return
+        scene = self.scenes[row]
+        title = scene.title or VIEWS[scene.view_id].title
+        line = self.window.fit_status(f"Enter shows scene {row + 1}", f" \u201c{title}\u201d")
+        self.window.show_status(line, 5000)
 
     def go(self, index: int) -> bool:
         """Show scene ``index`` (clamped), one undo step when it is another scene than
@@ -610,6 +640,7 @@ class DeckController(QtCore.QObject):
         previous, self.index = self.index, index
         with signals_blocked(self.list):
             self.list.setCurrentRow(index)
+        self._mark_current()
         self._sync_fields()
         self._set_view_title(scene, index)
         self._refresh_note()
@@ -871,9 +902,7 @@ class DeckController(QtCore.QObject):
         def edit() -> None:
             self.modified = True
             self.scenes[index] = scene
-            item = self.list.item(index)
-            if item is not None:
-                item.setText(f"{index + 1}. {scene.title or VIEWS[scene.view_id].title}")
+            self._mark_current()
             self._set_view_title(scene, index)
             self._refresh_note()
 
