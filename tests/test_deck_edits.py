@@ -559,13 +559,13 @@ def test_clicking_the_current_scene_keeps_the_values_changed_since(window, qtbot
     _click_row(deck, qtbot, 0)
     assert rope.values["m"] == 9 and deck.index == 0 and window.current_view == "rope"
     message = window.statusBar().currentMessage()
-    assert message == "Scene 1 as you left it \u2014 Ctrl+Shift+R restores its values"
+    assert message == "Scene 1 as you left it (Ctrl+Shift+R resets)"
     window.set_view("alibi")
     _click_row(deck, qtbot, 0)
     assert window.current_view == "rope" and rope.values["m"] == 9 and deck.shown
     qtbot.keyClick(window, Key.Key_R, CTRL_SHIFT)
     assert rope.values["m"] == 5
-    assert window.statusBar().currentMessage().startswith("Scene 1's values restored")
+    assert window.statusBar().currentMessage() == "Scene 1 restored as saved \u2014 Ctrl+Z undoes"
     qtbot.keyClick(window, Key.Key_R, CTRL_SHIFT)  # (again: no step of its own)
     assert window.statusBar().currentMessage() == "Scene 1 already shows its values"
     _undo(window, qtbot)
@@ -663,6 +663,12 @@ def test_undo_status_lines_show_their_key_at_300_percent_on_1280_x_720(window, q
     window.set_view("relative")
     _redo(window, qtbot)
     assert _fits_whole(window, "(Ctrl+1)").startswith("Redo waits in Sinusoidal (Ctrl+1)")
+    # the current scene clicked after a change, then Restore scene values
+    assert deck.go(0) and window.states["rope"].set_param("m", 9, merge=False)
+    _click_row(deck, qtbot, 0)
+    assert _fits_whole(window, "(Ctrl+Shift+R resets)").startswith("Scene 1 as you left")
+    qtbot.keyClick(window, Key.Key_R, CTRL_SHIFT)
+    assert _fits_whole(window, "Ctrl+Z undoes").startswith("Scene 1 restored")
     deck.close_deck()
 
 

@@ -661,11 +661,9 @@ class DeckController(QtCore.QObject):
         if self._as_saved():  # (nothing changed since: a double-click's second half)
             self.window.show_status(f"Scene {row + 1} is shown", 3000)
             return True
-        # (short: at 300 % on 1920 x 1080 the status line shows about 64 characters;
-        # the key, at the end of a longer line naming the menu, was cut off)
-        self.window.show_status(
-            f"Scene {row + 1} as you left it \u2014 Ctrl+Shift+R restores its values", 5000
-        )
+        # (short: at 300 % on 1280 x 720 the status line shows about 43 characters;
+        # the key, at the end of a longer line, was cut off)
+        self.window.show_status(f"Scene {row + 1} as you left it (Ctrl+Shift+R resets)", 5000)
         return True
 
     def _as_saved(self) -> bool:
@@ -690,9 +688,7 @@ class DeckController(QtCore.QObject):
             return False
         if not self.go(self.index):
             return False
-        self.window.show_status(
-            f"Scene {number}'s values restored — Ctrl+Z brings your changes back", 5000
-        )
+        self.window.show_status(f"Scene {number} restored as saved \u2014 Ctrl+Z undoes", 5000)
         return True
 
     def step(self, delta: int) -> bool:
