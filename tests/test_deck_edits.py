@@ -815,7 +815,7 @@ def test_opening_a_scene_file_undoes_with_its_heading(window, qtbot, tmp_path):
 def test_the_current_scene_stays_marked_while_arrow_keys_move_the_highlight(window, qtbot):
     """Scene 1 shown; Down in the scene list highlights scene 2 without showing it
     (the highlighted row looked like the current scene, with no hint). The current
-    scene's row keeps "▶ " and bold, the status line says "Enter shows scene 2 “b”";
+    scene's row keeps "→ " and bold, the status line says "Enter shows scene 2 “b”";
     Enter shows it, and the mark moves with it (a click too, with no "Enter shows"
     line); Ctrl+Z brings scene 1 and its mark back."""
     deck = _three(window)
@@ -825,23 +825,23 @@ def test_the_current_scene_stays_marked_while_arrow_keys_move_the_highlight(wind
     qtbot.waitUntil(deck.list.hasFocus)
     qtbot.keyClick(deck.list, Key.Key_Down)
     assert deck.list.currentRow() == 1 and deck.index == 0 and window.current_view == "rope"
-    assert [i.text() for i in items] == ["\u25b6 1. a", "2. b", "3. c"]
+    assert [i.text() for i in items] == ["→ 1. a", "2. b", "3. c"]
     assert [i.font().bold() for i in items] == [True, False, False]
     assert window.statusBar().currentMessage() == "Enter shows scene 2 \u201cb\u201d"
     qtbot.keyClick(deck.list, Key.Key_Return)
     assert deck.index == 1 and window.current_view == "alibi"
-    assert [i.text() for i in items] == ["1. a", "\u25b6 2. b", "3. c"]
+    assert [i.text() for i in items] == ["1. a", "→ 2. b", "3. c"]
     assert [i.font().bold() for i in items] == [False, True, False]
     window.statusBar().clearMessage()
     rect = deck.list.visualItemRect(items[2])
     qtbot.mouseClick(deck.list.viewport(), QtCore.Qt.MouseButton.LeftButton, pos=rect.center())
-    assert deck.index == 2 and items[2].text() == "\u25b6 3. c"
+    assert deck.index == 2 and items[2].text() == "→ 3. c"
     assert "Enter shows" not in window.statusBar().currentMessage()  # (a click shows it)
     _undo(window, qtbot)
     assert deck.index == 1
     _undo(window, qtbot)
     assert deck.index == 0 and window.current_view == "rope"
     items = [deck.list.item(row) for row in range(3)]  # (the list filled again)
-    assert [i.text() for i in items] == ["\u25b6 1. a", "2. b", "3. c"]
+    assert [i.text() for i in items] == ["→ 1. a", "2. b", "3. c"]
     assert [i.font().bold() for i in items] == [True, False, False]
     deck.close_deck()

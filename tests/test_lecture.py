@@ -386,7 +386,7 @@ def test_move_scene_earlier_and_later_reorders_the_deck(window, qtbot):
     qtbot.keyClick(window, Key.Key_Down, ctrl_shift)
     assert [s.title for s in deck.scenes] == ["b", "a", "c"] and deck.index == 1
     assert deck.modified and deck.list.currentRow() == 1
-    assert deck.list.item(1).text() == "\u25b6 2. a" and deck.list.item(0).text() == "1. b"
+    assert deck.list.item(1).text() == "→ 2. a" and deck.list.item(0).text() == "1. b"
     assert "2/3" in window.views["rope"].title.text()
     qtbot.keyClick(window, Key.Key_Down, ctrl_shift)
     qtbot.keyClick(window, Key.Key_Down, ctrl_shift)  # already the last

@@ -310,6 +310,8 @@ def test_no_media_glyphs_in_the_gui_sources():
     for path in gui.rglob("*.py"):
         text = path.read_text(encoding="utf-8")
         assert "⏸" not in text and "▶" not in text, path
+        # (nor written as escapes: a deck list's current-scene mark came as "\u25b6")
+        assert "\\u23f8" not in text.lower() and "\\u25b6" not in text.lower(), path
 
 
 @FULL

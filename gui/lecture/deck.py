@@ -577,7 +577,7 @@ class DeckController(QtCore.QObject):
         )
 
     def _mark_current(self) -> None:
-        """Each row's text ("2. Rotation"); the current scene's row starts with "▶ " and
+        """Each row's text ("2. Rotation"); the current scene's row starts with "→ " and
         is bold, whichever row the highlight is on: arrow keys move the highlight
         without showing that scene (Enter does), and the highlighted row looked like
         the current scene."""
@@ -587,7 +587,7 @@ class DeckController(QtCore.QObject):
                 continue
             current = row == self.index
             text = f"{row + 1}. {scene.title or VIEWS[scene.view_id].title}"
-            item.setText(f"\u25b6 {text}" if current else text)
+            item.setText(f"→ {text}" if current else text)
             font = QtGui.QFont()  # (only the weight: the rest follows the list's font)
             font.setBold(current)
             item.setFont(font)
