@@ -194,3 +194,35 @@ def test_an_export_shows_the_whole_verdict(studio, show_view) -> None:
         assert "href" not in exported.verdict.text() and MORE not in exported.verdict.text()
     finally:
         exported.deleteLater()
+
+
+def test_ctrl_i_on_a_focused_plot_folds_the_verdict_it_shows(studio, show_view) -> None:
+    """With a plot focused the explanation is hidden and Ctrl+I chooses for the verdict
+    alone, from what the verdict shows: Word order at 100 % on 1920 x 1080, its
+    explanation chosen short (Less), its verdict whole, plot 'layers' focused: Ctrl+I
+    shows the short verdict, again the whole one. It went by the hidden explanation's
+    short form: 'more' every time, the whole verdict stayed, Ctrl+I did nothing (seen
+    on Xvfb, three presses)."""
+    widget = _open(studio, show_view, (1920, 1080), 1.0)
+    expl, verdict = widget.explanation_box, widget.verdict_box
+    action = studio.findChild(QtGui.QAction, "action-explanation")
+    focus = studio.lecture.focus
+    try:
+        expl.choose(False)
+        _settle(studio)
+        assert expl.collapsed and widget.verdict_shown == widget.data.verdict
+        assert focus.focus("layers")
+        _settle(studio)
+        assert expl.isHidden() and not verdict.isHidden()
+        action.trigger()
+        _settle(studio)
+        assert verdict.choice is False and widget.verdict_shown == widget.data.verdict_short
+        action.trigger()
+        _settle(studio)
+        assert verdict.choice is True and widget.verdict_shown == widget.data.verdict
+        assert expl.choice is False  # (the hidden explanation keeps the lecturer's choice)
+    finally:
+        focus.unfocus()
+        expl.choose(None)
+        verdict.choose(None)
+        _settle(studio)

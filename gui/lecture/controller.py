@@ -410,11 +410,17 @@ class Lecture(QtCore.QObject):
         verdict's short form, both at once (their More… / Less); a status line says why
         not. More where either shows its short form, else less."""
         widget = self.window.view_widget(self.window.current_view)
+        # (box, shows its short form) for each box in sight that has one: a hidden box
+        # (the explanation while a plot is focused) neither chooses nor is chosen
         boxes = [
-            box
-            for box, folds in (
-                (widget.explanation_box, widget.explanation_box.collapsible),
-                (widget.verdict_box, widget.verdict_box.foldable),
+            (box, short)
+            for box, folds, short in (
+                (
+                    widget.explanation_box,
+                    widget.explanation_box.collapsible,
+                    widget.explanation_box.collapsed,
+                ),
+                (widget.verdict_box, widget.verdict_box.foldable, widget.verdict_box.shown_short),
             )
             if folds and not box.isHidden()
         ]
@@ -430,8 +436,8 @@ class Lecture(QtCore.QObject):
                 "The whole explanation and verdict are shown: they have no shorter form here"
             )
         else:
-            more = widget.explanation_box.collapsed or widget.verdict_box.shown_short
-            for box in boxes:
+            more = any(short for _, short in boxes)
+            for box, _ in boxes:
                 box.choose(more)
 
     # ------------------------------------------------------------------ settings
