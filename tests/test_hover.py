@@ -208,3 +208,29 @@ def test_an_arrows_panel_reads_its_arrows_not_its_trails(window):
     want = f"q: {angle:.1f}° ({q.x:.3g}, {q.y:.3g}), k: "
     assert text.startswith(minus_signs(want)) and "-" not in text, text
     assert "−0.416" in text, text  # (q at 2 rad, 114.6°: its tip's x is negative)
+
+
+def test_a_readout_part_wider_than_the_canvas_breaks_after_its_name(qapp):
+    """RoPE's rotation frequencies at 300 % in a 1920 x 1080 window (the canvas 902 px
+    wide beside the parameter dock): the readout's part "longrope short_factor
+    (L ≤ 2048): 4.6955e-05," alone was wider than the canvas at the smallest font the
+    label takes (three fifths); the box, clamped to the canvas's left edge, ran past its
+    right one and the value was cut ("… 2048): 4.6955e", seen on Xvfb). Such a part
+    breaks after its ": " (the name, then the value) before the font shrinks."""
+    from gui.plotting.hover import ValueLabel
+
+    text = (
+        "pair index i = 31 — unscaled: 0.000133352, linear ×4: 3.3338e-05, "
+        "dynamic ×4: 0.000133352, yarn ×4: 3.3338e-05, "
+        "longrope short_factor (L ≤ 2048): 4.6955e-05, llama3 ×4: 3.3338e-05"
+    )
+    set_theme(ui_scale=3.0)  # conftest restores the theme
+    label = ValueLabel()
+    label.set(text, current_theme(), max_width=902.0)
+    assert label.rect().width() <= 902.0, label.rect().width()
+    lines = label.text_item.text().split("\n")
+    assert "longrope short_factor (L ≤ 2048):" in lines and "4.6955e-05," in lines, lines
+    assert label.toPlainText() == text
+    set_theme(ui_scale=1.0)  # a part that fits keeps its name and value on one line
+    label.set(text, current_theme(), max_width=902.0)
+    assert "longrope short_factor (L ≤ 2048): 4.6955e-05," in label.text_item.text()

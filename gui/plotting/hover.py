@@ -184,6 +184,16 @@ class HoverOverlay(QtCore.QObject):
         self.label.show()
 
 
+def _name_and_value(line: str, metrics: QtGui.QFontMetricsF, width: float) -> list[str]:
+    """``line`` (one readout part, as ``"name: value,"``) as it is when it fits
+    ``width``, else broken after its last ``": "``: the name, then the value (RoPE's
+    "longrope short_factor (L ≤ 2048): 4.6955e-05," at 300 % beside the parameters)."""
+    name, sep, value = line.rpartition(": ")
+    if not sep or not name or metrics.horizontalAdvance(line) <= width:
+        return [line]
+    return [name + ":", value]
+
+
 def _visible_area(scene: QtWidgets.QGraphicsScene) -> QtCore.QRectF:
     """The scene rectangle on screen (the first view's viewport), else the scene rect."""
     for view in scene.views():
@@ -208,7 +218,8 @@ class ValueLabel(QtWidgets.QGraphicsRectItem):
         A text wider than ``max_width`` (box included; the canvas's visible width) breaks
         into lines after its ``" — "`` and ``", "`` (a curve plot's six values at 200 % on
         stage were one line wider than the stage, cut at its edge); a part still too wide
-        alone makes the font smaller (down to :data:`MIN_FIT` of its size).
+        alone breaks after its ``": "`` (name, then value), and one wider still makes the
+        font smaller (down to :data:`MIN_FIT` of its size).
         """
         self._text = text
         font = theme.font(LABEL_PT, bold=True)
@@ -240,6 +251,7 @@ class ValueLabel(QtWidgets.QGraphicsRectItem):
             else:
                 lines.append(part)
         lines = [line.rstrip() for line in lines]
+        lines = [piece for line in lines for piece in _name_and_value(line, metrics, width)]
         widest = max(metrics.horizontalAdvance(line) for line in lines)
         if widest > width:
             smaller = QtGui.QFont(font)
