@@ -234,3 +234,33 @@ def test_a_readout_part_wider_than_the_canvas_breaks_after_its_name(qapp):
     set_theme(ui_scale=1.0)  # a part that fits keeps its name and value on one line
     label.set(text, current_theme(), max_width=902.0)
     assert "longrope short_factor (L ≤ 2048): 4.6955e-05," in label.text_item.text()
+
+
+def test_a_readout_stays_in_the_part_of_a_scrolled_view_in_sight(window, show_view):
+    """RoPE at 300 % in a 1920 x 1080 window scrolls (its canvas is 6949 px tall in a
+    958 px view); hovered 50 px below the view's top, on the rotation frequencies, the
+    readout (591 px tall) went above the cursor as if the whole canvas were on screen:
+    its top at -555 px, all but its last line scrolled out of sight. It keeps to the
+    part in sight: below the cursor, whole inside the view."""
+    widget = show_view(window, "rope", (1920, 1080), 3.0)
+    area, bar = widget.scroll_area, widget.scroll_area.verticalScrollBar()
+    plot = widget.plots["frequencies"]
+    box = plot.plot.getViewBox().sceneBoundingRect()
+    port = area.viewport()
+
+    def in_view(scene_point: QtCore.QPointF) -> QtCore.QPoint:
+        return widget.canvas.mapTo(port, widget.canvas.mapFromScene(scene_point))
+
+    try:
+        bar.setValue(bar.value() + in_view(box.topLeft()).y() - 20)
+        cursor = box.topLeft() + QtCore.QPointF(box.width() / 2, 30.0)
+        assert in_view(cursor).y() == 50
+        plot.hover.move(cursor)
+        assert plot.hover.shown
+        label = plot.hover.label.mapRectToScene(plot.hover.label.rect())
+        top, bottom = in_view(label.topLeft()).y(), in_view(label.bottomLeft()).y()
+        assert top >= 0 and bottom <= port.height(), (top, bottom, port.height())
+        assert top > 50  # below the cursor: above it there is no room in sight
+    finally:
+        plot.hover.hide()
+        bar.setValue(0)

@@ -195,9 +195,14 @@ def _name_and_value(line: str, metrics: QtGui.QFontMetricsF, width: float) -> li
 
 
 def _visible_area(scene: QtWidgets.QGraphicsScene) -> QtCore.QRectF:
-    """The scene rectangle on screen (the first view's viewport), else the scene rect."""
+    """The scene rectangle on screen: the part of the first view's viewport its parents
+    show (a canvas taller than the view scrolls in it: at 300 % RoPE's second plot row
+    hovered near the view's top put its readout above the cursor, scrolled out of
+    sight), else the scene rect."""
     for view in scene.views():
-        return view.mapToScene(view.viewport().rect()).boundingRect()
+        port = view.viewport()
+        seen = port.visibleRegion().boundingRect()
+        return view.mapToScene(seen if not seen.isEmpty() else port.rect()).boundingRect()
     return scene.sceneRect()
 
 
