@@ -264,3 +264,24 @@ def test_a_readout_stays_in_the_part_of_a_scrolled_view_in_sight(window, show_vi
     finally:
         plot.hover.hide()
         bar.setValue(0)
+
+
+def test_scrolling_the_view_takes_the_readout_away(window, show_view):
+    """A readout shown by RoPE's first plot at 300 % stayed where the plot went when
+    the wheel scrolled the view without a mouse move: over the next row's title, its
+    top cut (Xvfb). Scrolling hides it; the next mouse move reads what is there."""
+    widget = show_view(window, "rope", (1920, 1080), 3.0)
+    bar = widget.scroll_area.verticalScrollBar()
+    plot = widget.plots["plane"]
+    box = plot.plot.getViewBox().sceneBoundingRect()
+    try:
+        bar.setValue(0)
+        plot.hover.move(box.center())
+        assert plot.hover.shown
+        bar.setValue(bar.singleStep() * 3)
+        assert bar.value() > 0 and not plot.hover.shown
+        plot.hover.move(box.center())  # (a mouse move over it again)
+        assert plot.hover.shown
+    finally:
+        plot.hover.hide()
+        bar.setValue(0)

@@ -353,6 +353,7 @@ class ViewWidget(QtWidgets.QWidget):
         self._status_box.installEventFilter(self)  # (its height: see _fold_fit)
         # plots scrolled into sight are drawn before they are painted
         self.scroll_area.verticalScrollBar().valueChanged.connect(self._show_seen)
+        self.scroll_area.verticalScrollBar().valueChanged.connect(self._hide_readouts)
         self.scroll_area.viewport().installEventFilter(self)
         self.canvas.viewport().installEventFilter(self)
         self.apply_theme()
@@ -1804,6 +1805,14 @@ class ViewWidget(QtWidgets.QWidget):
                 self._restyle_on_show = True
 
     # ----------------------------------------------------------------- hover
+    def _hide_readouts(self) -> None:
+        """The view scrolled (the wheel, the arrow keys): a readout by the cursor went
+        with its plot, over whatever moved under the cursor, until the mouse moved (at
+        300 % RoPE's angle readout lay over the next row's title); it goes, and the next
+        move of the mouse reads what is there."""
+        for plot in self.plots.values():
+            plot.hover.hide()
+
     def _mouse_moved(self, scene_pos: QtCore.QPointF) -> None:
         for plot in self.plots.values():
             text = plot.probe_text(scene_pos)
