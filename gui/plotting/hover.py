@@ -187,7 +187,8 @@ class HoverOverlay(QtCore.QObject):
 def _name_and_value(line: str, metrics: QtGui.QFontMetricsF, width: float) -> list[str]:
     """``line`` (one readout part, as ``"name: value,"``) as it is when it fits
     ``width``, else broken after its last ``": "``: the name, then the value (RoPE's
-    "longrope short_factor (L ≤ 2048): 4.6955e-05," at 300 % beside the parameters)."""
+    "longrope short_factor (L ≤ 2048): 4.6955e-05," at 300 % beside the parameters,
+    too wide at three fifths of the font)."""
     name, sep, value = line.rpartition(": ")
     if not sep or not name or metrics.horizontalAdvance(line) <= width:
         return [line]
@@ -223,8 +224,8 @@ class ValueLabel(QtWidgets.QGraphicsRectItem):
         A text wider than ``max_width`` (box included; the canvas's visible width) breaks
         into lines after its ``" — "`` and ``", "`` (a curve plot's six values at 200 % on
         stage were one line wider than the stage, cut at its edge); a part still too wide
-        alone breaks after its ``": "`` (name, then value), and one wider still makes the
-        font smaller (down to :data:`MIN_FIT` of its size).
+        alone makes the font smaller (down to :data:`MIN_FIT` of its size), and one too
+        wide even so breaks after its ``": "`` (name, then value).
         """
         self._text = text
         font = theme.font(LABEL_PT, bold=True)
@@ -256,7 +257,9 @@ class ValueLabel(QtWidgets.QGraphicsRectItem):
             else:
                 lines.append(part)
         lines = [line.rstrip() for line in lines]
-        lines = [piece for line in lines for piece in _name_and_value(line, metrics, width)]
+        # a line that even the smallest font leaves too wide breaks after its name
+        most = width / MIN_FIT
+        lines = [piece for line in lines for piece in _name_and_value(line, metrics, most)]
         widest = max(metrics.horizontalAdvance(line) for line in lines)
         if widest > width:
             smaller = QtGui.QFont(font)
