@@ -921,3 +921,33 @@ def test_parameter_dock_widens_with_the_ui_scale(studio):
         assert studio.side.width() < studio.width() // 2
     finally:
         studio.lecture.deck.dock.hide()
+
+
+def test_f5_keeps_the_plot_row_in_sight_and_the_top_at_the_top(studio):
+    """F5 (and back) shows the plot row the view was scrolled to: a window at 300 %
+    scrolled to Sinusoidal's wavelengths opened the stage at its bottom (the same
+    scroll position in pixels of a view laid out anew), heading gone and the first
+    row's legend cut. A view at its top stays at its top, heading in sight."""
+    display = studio.lecture.display
+    widget = _show(studio, "sinusoidal", 3.0, (1920, 1080))
+    bar = widget.scroll_area.verticalScrollBar()
+    try:
+        widget.scroll_to_plot("wavelength")
+        _settle(studio)
+        assert bar.value() > 0 and widget.plot_at_top() == "wavelength"
+        display.enter_presentation(fullscreen=False)
+        _settle(studio)
+        tops = widget._plot_tops()
+        assert bar.value() == min(bar.maximum(), tops["wavelength"])
+        assert bar.value() > 0
+        display.leave_presentation()
+        _settle(studio)
+        assert widget.plot_at_top() == "wavelength"
+        widget.scroll_to_top()
+        _settle(studio)
+        display.enter_presentation(fullscreen=False)
+        _settle(studio)
+        assert bar.value() == 0 and widget.plot_at_top() is None
+    finally:
+        display.leave_presentation()
+        _show(studio, "sinusoidal", 1.0)

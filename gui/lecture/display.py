@@ -71,6 +71,9 @@ class DisplayController(QtCore.QObject):
         self.diverging = theme.diverging
         self.presenting = False
         self._saved: dict[str, object] = {}
+        #: the view and plot of the last change of mode, and the view's scrolls_asked
+        #: then (_keep_in_sight)
+        self._kept: tuple[str, str | None, int] | None = None
         window.view_changed.connect(lambda _view_id: self.sync_views())
 
     # ------------------------------------------------------------------ theme
@@ -198,12 +201,14 @@ class DisplayController(QtCore.QObject):
             },
             "state": w.windowState(),
         }
+        in_sight = self._plot_in_sight()
         for chrome in self._chrome():
             chrome.hide()
         self.presenting = True
         if fullscreen:
             w.setWindowState(w.windowState() | QtCore.Qt.WindowState.WindowFullScreen)
         self.apply()
+        self._keep_in_sight(in_sight)
         self.window.stage.setFocus()
 
     def leave_presentation(self, *, restyle: bool = True) -> None:
@@ -218,6 +223,7 @@ class DisplayController(QtCore.QObject):
         """
         if not self.presenting:
             return
+        in_sight = self._plot_in_sight()
         self.presenting = False
         visible = self._saved.get("visible", {})
         for chrome, was_visible in visible.items():  # type: ignore[union-attr]
@@ -228,6 +234,36 @@ class DisplayController(QtCore.QObject):
         self._saved = {}
         if restyle:
             self.apply()
+            self._keep_in_sight(in_sight)
+
+    def _plot_in_sight(self) -> tuple[str, str | None]:
+        """The current view and the plot its scroll position is at (``None``: its top):
+        the one kept in sight at the last change of mode where nothing scrolled the
+        view since but its layout (a stage that cannot scroll that far shows that plot
+        lower down, its scroll position at an earlier row's)."""
+        view_id = self.window.current_view
+        widget = self.window.view_widget(view_id)
+        kept = self._kept
+        if kept is not None and kept[0] == view_id and kept[2] == widget.scrolls_asked:
+            return view_id, kept[1]
+        return view_id, widget.plot_at_top()
+
+    def _keep_in_sight(self, in_sight: tuple[str, str | None]) -> None:
+        """After a change of mode the view shows the plot row it showed before (or its
+        top, heading and all, where it was at its top): laid out anew at the other
+        scale, the same scroll position in pixels showed another part (F5 in a window
+        at 300 % scrolled to Sinusoidal's wavelengths opened the stage at its bottom,
+        the heading gone and the first row's legend cut). Again once the layout's
+        queued fits are done."""
+        view_id, key = in_sight
+        widget = self.window.view_widget(view_id)
+
+        def scroll() -> None:
+            widget.scroll_to_plot(key)
+            self._kept = (view_id, key, widget.scrolls_asked)
+
+        scroll()
+        QtCore.QTimer.singleShot(0, widget, scroll)
 
     def keep_hidden(self, widget: QtWidgets.QWidget) -> None:
         """Leave ``widget`` (a dock closed while presenting) hidden when presentation

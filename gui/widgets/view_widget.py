@@ -250,6 +250,14 @@ class ViewWidget(QtWidgets.QWidget):
         # Everything scrolls together when the plots, at their smallest legible size,
         # and the text do not fit (a large UI scale in a small window).
         self.scroll_area = SteadyScrollArea(self)
+        #: scrolls asked for (the lecturer's wheel, bar and keys; a scroll to a plot or
+        #: the top), not those a new layout makes: see gui.lecture.display
+        self.scrolls_asked = 0
+
+        def _asked(*_action: object) -> None:
+            self.scrolls_asked += 1
+
+        self.scroll_area.verticalScrollBar().actionTriggered.connect(_asked)
         self.scroll_area.setObjectName("view-scroll")
         self.scroll_area.setWidgetResizable(True)
         self.scroll_area.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
@@ -775,19 +783,40 @@ class ViewWidget(QtWidgets.QWidget):
 
     def scroll_to_top(self) -> None:
         """Scroll back to the title (a new view or scene starts at the top)."""
+        self.scrolls_asked += 1
         self.scroll_area.verticalScrollBar().setValue(0)
+
+    def plot_at_top(self) -> str | None:
+        """Key of the plot whose row the view is scrolled to (its top at or above the
+        scroll position, the lowest such); ``None`` at the view's top, where the
+        heading is in sight (see :meth:`scroll_to_plot`)."""
+        value = self.scroll_area.verticalScrollBar().value()
+        if value <= 0:
+            return None
+        tops = [(top, key) for key, top in self._plot_tops().items() if top <= value + 2]
+        return max(tops)[1] if tops else None
+
+    def scroll_to_plot(self, key: str | None) -> None:
+        """Scroll so that the row of plot ``key`` starts at the top of what the view
+        shows (as far as the view scrolls); ``None``: to the view's top."""
+        top = None if key is None else self._plot_tops().get(key)
+        bar = self.scroll_area.verticalScrollBar()
+        self.scrolls_asked += 1
+        bar.setValue(0 if top is None else max(bar.minimum(), min(bar.maximum(), top)))
+
+    def _plot_tops(self) -> dict[str, int]:
+        """The top of each plot shown, in the scrolled body's pixels."""
+        viewport = self.canvas.viewport()
+        tops = {}
+        for key, plot in self.plots.items():
+            if plot.plot.isVisible():
+                top = self.canvas.mapFromScene(plot.plot.sceneBoundingRect().topLeft())
+                tops[key] = viewport.mapTo(self.body, top).y()
+        return tops
 
     def row_tops(self) -> list[int]:
         """The tops of the plot rows shown, in the scrolled body's pixels, top first."""
-        tops: set[int] = set()
-        viewport = self.canvas.viewport()
-        for plot in self.plots.values():
-            item = plot.plot
-            if not item.isVisible():
-                continue
-            top = self.canvas.mapFromScene(item.sceneBoundingRect().topLeft())
-            tops.add(viewport.mapTo(self.body, top).y())
-        return sorted(tops)
+        return sorted(set(self._plot_tops().values()))
 
     def scroll_rows(self, direction: int, page: bool = False) -> bool:
         """Scroll one plot row down (``direction`` > 0) or up (``page``: one screen);
@@ -810,6 +839,7 @@ class ViewWidget(QtWidgets.QWidget):
         target = max(bar.minimum(), min(bar.maximum(), target))
         if target == value:
             return False
+        self.scrolls_asked += 1
         bar.setValue(target)
         return True
 
