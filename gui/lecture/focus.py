@@ -316,6 +316,7 @@ class FocusController(QtCore.QObject):
         if controls is not None and value > bar.maximum() and page < port.height():
             # the last plot: room below it to scroll it up above the strip
             controls.make_room(widget.scroll_area, value - bar.maximum())
+        widget.scrolls_asked += 1  # (a scroll of its own: see ViewWidget.scrolls_asked)
         bar.setValue(max(bar.minimum(), min(bar.maximum(), value)))
 
     # ------------------------------------------------------------------ wiring
