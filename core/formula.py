@@ -115,6 +115,32 @@ _BREAK = re.compile(r" {2,}")
 _NEGATIVE = re.compile(r"(?<![\w.\\])-(?=\d)")
 
 
+_E_NOTATION = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)e([+-]?)(\d+)\b")
+
+
+def powers_of_ten(text: str) -> str:
+    """``text`` with each number Python's formatting wrote in e-notation set as a power
+    of ten in superscript characters, as the rest of the app writes it ("4.6955e-05"
+    as "4.6955·10⁻⁵"; the digits kept); names are left as they are.
+
+    Examples
+    --------
+    >>> powers_of_ten("yarn: 4.6955e-05, linear: 2.65e+06"), powers_of_ten("x = 1e3")
+    ('yarn: 4.6955·10⁻⁵, linear: 2.65·10⁶', 'x = 1·10³')
+    >>> powers_of_ten("GPT-2 e5 name1e-3 0.5")
+    'GPT-2 e5 name1e-3 0.5'
+    """
+    if "e" not in text:
+        return text
+
+    def power(match: re.Match[str]) -> str:
+        sign = "−" if match.group(2) == "-" else ""
+        digits = str(int(match.group(3)))
+        return f"{match.group(1)}·10{(sign + digits).translate(_SUPERSCRIPTS)}"
+
+    return _E_NOTATION.sub(power, text)
+
+
 def minus_signs(text: str) -> str:
     """``text`` with each negative value's sign, a hyphen before a digit as Python's
     formatting writes it, set as the minus U+2212; a hyphen inside a word or name

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from PySide6 import QtCore
 
-from core.formula import minus_signs
+from core.formula import minus_signs, powers_of_ten
 from gui.theme import current_theme, set_theme
 
 
@@ -34,8 +34,8 @@ def test_mouse_over_a_heatmap_cell_labels_its_exact_value_and_outlines_it(learne
         canvas.scene().sigMouseMoved.emit(canvas.mapToScene(point))
     assert plot.hover.shown
     # the value as the colour bar's ticks write it: a negative one with the minus U+2212
-    assert minus_signs(f"{value:.6g}") in plot.hover.text()
-    assert plot.hover.text() == minus_signs(plot.panel.probe(x, y))
+    assert powers_of_ten(minus_signs(f"{value:.6g}")) in plot.hover.text()
+    assert plot.hover.text() == powers_of_ten(minus_signs(plot.panel.probe(x, y)))
     xs, ys = plot.panel.x_coords, plot.panel.y_coords
     dx, dy = float(xs[1] - xs[0]), float(ys[1] - ys[0])
     expected = QtCore.QRectF(x - dx / 2, y - dy / 2, dx, dy)
@@ -285,3 +285,21 @@ def test_scrolling_the_view_takes_the_readout_away(window, show_view):
     finally:
         plot.hover.hide()
         bar.setValue(0)
+
+
+def test_a_readout_writes_tiny_values_as_powers_of_ten(window):
+    """RoPE's rotation frequencies reach 10⁻⁵ (a log axis): the readout wrote them as
+    Python formats them ("linear ×4: 3.3338e-05"); it writes "3.3338·10⁻⁵", as the
+    titles, tick labels and verdicts write a power of ten, with the same digits."""
+    assert powers_of_ten("a: 4.6955e-05, b: −2.65e+06 (GPT-2)") == (
+        "a: 4.6955·10⁻⁵, b: −2.65·10⁶ (GPT-2)"
+    )
+    window.set_view("rope")
+    assert window.wait_idle(30)
+    widget = window.views["rope"]
+    series = widget.plots["frequencies"].panel.series[0]
+    last = float(series.x[-1])
+    assert float(series.y[-1]) < 1e-3  # (the slowest pair: a tiny frequency)
+    readout = widget.readout_at("frequencies", last, -4.0)  # (a log y axis: 10⁻⁴)
+    assert "·10⁻" in readout and "e-0" not in readout, readout
+    assert f"{float(series.y[-1]):.6g}".split("e")[0] in readout, readout

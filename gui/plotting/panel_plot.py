@@ -16,7 +16,7 @@ import pyqtgraph as pg
 import shiboken6
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from core.formula import label_rich_text, minus_signs
+from core.formula import label_rich_text, minus_signs, powers_of_ten
 from core.viewdata import Band, Panel
 from gui.plotting.cells import VALUE_PT, CellDisplay, square_by_default
 from gui.plotting.hover import HoverOverlay
@@ -1676,9 +1676,10 @@ class PanelPlot(PanelExtras, CellDisplay):
             text = self.panel.probe(x, y) or None
         else:
             text = self._nearest_curve_text(x)
-        # a value's minus U+2212 ("q: −73.5° (0.284, −0.959)"), as the titles, tick
-        # labels, legends and notes write it (the data keep Python's "-")
-        return minus_signs(text) if text else None
+        # a value's minus U+2212 ("q: −73.5° (0.284, −0.959)") and a power of ten
+        # ("4.6955·10⁻⁵", not "4.6955e-05"), as the titles, tick labels, legends and
+        # notes write them (the data keep Python's "-" and e-notation)
+        return powers_of_ten(minus_signs(text)) if text else None
 
     def hover_cell(self, x: float, y: float) -> QtCore.QRectF | None:
         """The heatmap cell at view point ``(x, y)`` (view coordinates), or ``None``."""
