@@ -146,6 +146,7 @@ def _show_view(win, view_id: str, size: tuple[int, int], scale: float, present: 
     """Show ``view_id`` in ``win`` at ``size`` and UI ``scale`` (presenting or not), laid
     out and painted; returns its view widget."""
     from PySide6 import QtWidgets
+    from qt_events import settle_window  # (Qt: imported when a view is shown)
 
     from gui.theme import current_theme
 
@@ -160,13 +161,10 @@ def _show_view(win, view_id: str, size: tuple[int, int], scale: float, present: 
         display.set_scale(scale)  # re-styles every view: only when the scale changes
     win.resize(*size)
     win.set_view(view_id)
-    app = QtWidgets.QApplication.instance()
-    for _ in range(4):  # resize → re-fit (a zero-time timer) → layout → repaint
-        assert win.wait_idle(60)
-        app.processEvents()
+    settle_window(win)
     widget = win.views[view_id]
     widget.canvas.ci.layout.activate()
-    app.processEvents()
+    QtWidgets.QApplication.processEvents()
     return widget
 
 

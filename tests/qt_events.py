@@ -43,3 +43,12 @@ def double_click(
     QTest.mouseDClick(
         handle, button, QtCore.Qt.KeyboardModifier.NoModifier, widget.mapTo(window, pos)
     )
+
+
+def settle_window(win) -> None:  # type: ignore[no-untyped-def]
+    """Let a studio window finish what a change set off: resize → re-fit (a zero-time
+    timer) → layout → repaint, each pass waiting for the compute worker."""
+    app = QtWidgets.QApplication.instance()
+    for _ in range(4):
+        assert win.wait_idle(60)
+        app.processEvents()

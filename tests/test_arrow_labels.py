@@ -4,7 +4,8 @@ when the texts grow with the UI scale (presentation mode at 200 %)."""
 from __future__ import annotations
 
 import pytest
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore
+from qt_events import settle_window
 
 
 @pytest.fixture(scope="module")
@@ -19,10 +20,7 @@ def studio(qapp, open_window):
 def _label_boxes(win, view_id: str) -> tuple[QtCore.QRectF, list[tuple[str, QtCore.QRectF]]]:
     """The plane's view box and each of its texts' boxes, in scene pixels."""
     win.set_view(view_id)
-    app = QtWidgets.QApplication.instance()
-    for _ in range(4):  # resize → re-fit → layout → repaint
-        assert win.wait_idle(60)
-        app.processEvents()
+    settle_window(win)
     plot = win.views[view_id].plots["plane"]
     boxes = []
     for item in plot.arrows[3::3] + plot.text_labels:

@@ -6,7 +6,8 @@ exports keep leaving it out. One window for the module; geometry and text, no ti
 from __future__ import annotations
 
 import pytest
-from PySide6 import QtCore, QtGui, QtWidgets
+from PySide6 import QtCore, QtGui
+from qt_events import settle_window as _settle
 
 from core.views import VIEWS
 from gui.render.math_text import source_text
@@ -23,13 +24,6 @@ def studio(qapp, open_window):
         yield win
         for widget in win.views.values():  # (the module's window: no choice left over)
             widget.explanation_box.choose(None)
-
-
-def _settle(win) -> None:
-    app = QtWidgets.QApplication.instance()
-    for _ in range(4):  # resize → re-fit (a zero-time timer) → layout → repaint
-        assert win.wait_idle(60)
-        app.processEvents()
 
 
 def _first_plot_top(widget) -> int:

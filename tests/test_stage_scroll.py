@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
+from qt_events import settle_window as _settle
 from qt_events import wheel_down
 from tiers import FULL
 
@@ -23,13 +24,6 @@ Mod = QtCore.Qt.KeyboardModifier
 def studio(qapp, open_window):
     with open_window(1280, 720) as win:
         yield win
-
-
-def _settle(win) -> None:
-    app = QtWidgets.QApplication.instance()
-    for _ in range(4):  # resize → re-fit (a zero-time timer) → layout → repaint
-        assert win.wait_idle(60)
-        app.processEvents()
 
 
 def _show(win, view_id: str, scale: float, size: tuple[int, int] = (1280, 720)):

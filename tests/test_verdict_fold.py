@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
+from qt_events import settle_window as _settle
 
 from core.viewdata import ComputeContext
 from core.views import VIEWS
@@ -24,13 +25,6 @@ def studio(qapp, open_window):
         yield win
         widget = win.views["permutation"]  # (the module's window: no choice left over)
         widget.verdict_box.choose(None)
-
-
-def _settle(win) -> None:
-    app = QtWidgets.QApplication.instance()
-    for _ in range(4):  # resize → re-fit (a zero-time timer) → layout → repaint
-        assert win.wait_idle(60)
-        app.processEvents()
 
 
 def _open(win, show_view, size, scale):
