@@ -99,7 +99,36 @@ class _Toggle(QtWidgets.QToolButton):
         super().keyPressEvent(event)
 
 
-class ExplanationBox(QtWidgets.QWidget):
+class LecturersChoice:
+    """The whole or the short form of a text: as the room asks (``_room_whole``, set by
+    the box's ``set_auto``) unless the lecturer chose (``choice``: More… / Less, Ctrl+I).
+    Shared by :class:`ExplanationBox` and :class:`gui.widgets.verdict.VerdictBox`, which
+    define the ``chosen`` signal and ``_show``."""
+
+    _room_whole: bool
+    choice: bool | None
+    chosen: QtCore.SignalInstance
+
+    def _show(self) -> object:  # (each box's own)
+        raise NotImplementedError
+
+    @property
+    def expanded(self) -> bool:
+        """Whether the whole text is asked for (by the lecturer, else the room)."""
+        return self._room_whole if self.choice is None else self.choice
+
+    def choose(self, whole: bool | None) -> None:
+        """The lecturer's choice (``None``: the room decides again)."""
+        self.choice = whole
+        self._show()
+        self.chosen.emit(whole)
+
+    def flip(self) -> None:
+        """More… / Less: the other form, as the lecturer's choice."""
+        self.choose(not self.expanded)
+
+
+class ExplanationBox(LecturersChoice, QtWidgets.QWidget):
     """The paragraph ``label`` with its More… / Less toggle (see the module docstring).
 
     Parameters
@@ -146,18 +175,13 @@ class ExplanationBox(QtWidgets.QWidget):
         self._measure.setWordWrap(True)
         self._measure.hide()
         self._text = text
-        self._expanded = True  # as the room asks (set_auto), unless chosen
+        self._room_whole = True  # as the room asks (set_auto), unless chosen
         self.choice: bool | None = None  # the lecturer's choice, None: the room decides
         self._short_for: tuple[tuple, str] | None = None  # (width, font) → short form
         self.label.installEventFilter(self)
         self._show()
 
     # ------------------------------------------------------------------ state
-    @property
-    def expanded(self) -> bool:
-        """Whether the whole paragraph is asked for (by the lecturer, else the room)."""
-        return self._expanded if self.choice is None else self.choice
-
     @property
     def collapsible(self) -> bool:
         """Whether the paragraph is longer than its short form at the label's width."""
@@ -172,18 +196,8 @@ class ExplanationBox(QtWidgets.QWidget):
         """The room's choice (ignored while the lecturer's stands); whether what the
         label shows changed."""
         before = self.collapsed
-        self._expanded = expanded
+        self._room_whole = expanded
         return self._show() or before != self.collapsed
-
-    def choose(self, expanded: bool | None) -> None:
-        """The lecturer's choice (``None``: the room decides again)."""
-        self.choice = expanded
-        self._show()
-        self.chosen.emit(expanded)
-
-    def flip(self) -> None:
-        """More… / Less: the other form, as the lecturer's choice."""
-        self.choose(not self.expanded)
 
     # ------------------------------------------------------------------ measuring
     def _width(self) -> int:

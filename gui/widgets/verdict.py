@@ -26,13 +26,13 @@ from PySide6 import QtCore, QtWidgets
 
 from gui.plotting.word_breaks import breakable
 from gui.render.opaque import OpaqueLabel
-from gui.widgets.explanation import LESS, MORE, follow_label
+from gui.widgets.explanation import LESS, MORE, LecturersChoice, follow_label
 
 LINK = "fold"  # the More… / Less link's address
 _NBSP = "\u00a0"
 
 
-class VerdictBox(QtWidgets.QWidget):
+class VerdictBox(LecturersChoice, QtWidgets.QWidget):
     """The verdict ``label``, with its More… / Less link (see the module docstring).
 
     Parameters
@@ -86,12 +86,6 @@ class VerdictBox(QtWidgets.QWidget):
         """Whether the verdict has a short form other than itself."""
         return bool(self._short) and self._short != self._whole
 
-    @property
-    def expanded(self) -> bool:
-        """Whether the whole verdict is asked for in the window (by the lecturer, else
-        the room)."""
-        return self._room_whole if self.choice is None else self.choice
-
     def form(self, whole: str, short: str) -> str:
         """The text the box shows for a verdict ``whole`` with the short form ``short``:
         the short form on the stage, and in the window where the whole verdict is not
@@ -118,16 +112,6 @@ class VerdictBox(QtWidgets.QWidget):
         self._room_whole = whole
         self._show()
         return self.label.text() != before
-
-    def choose(self, whole: bool | None) -> None:
-        """The lecturer's choice (``None``: the room decides again)."""
-        self.choice = whole
-        self._show()
-        self.chosen.emit(whole)
-
-    def flip(self) -> None:
-        """More… / Less: the other form, as the lecturer's choice."""
-        self.choose(not self.expanded)
 
     @property
     def shown_text(self) -> str:
