@@ -845,3 +845,31 @@ def test_the_current_scene_stays_marked_while_arrow_keys_move_the_highlight(wind
     assert [i.text() for i in items] == ["→ 1. a", "2. b", "3. c"]
     assert [i.font().bold() for i in items] == [True, False, False]
     deck.close_deck()
+
+
+def test_a_scene_clicked_in_an_inactive_window_keeps_the_arrow_keys_in_the_list(window, qtbot):
+    """The window not active (a file dialog just closed, the presenter's console used):
+    a click on scene 2 (another view: ALiBi) shows it, and Down then highlights
+    scene 3 in the list, the plots not scrolled. Before, the view switch gave the keyboard to the view (the application
+    had no focus widget while the window was inactive), so Down went to the plots'
+    scroll area until the list was clicked again."""
+    deck = _three(window)
+    other = QtWidgets.QWidget()
+    other.resize(200, 100)
+    other.show()
+    other.activateWindow()
+    qtbot.waitUntil(lambda: QtWidgets.QApplication.activeWindow() is other)
+    try:
+        _click_row(deck, qtbot, 1)  # ALiBi: a view switch
+        assert deck.index == 1 and window.current_view == "alibi"
+    finally:
+        other.close()
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QtWidgets.QApplication.activeWindow() is window)
+    assert QtWidgets.QApplication.focusWidget() is deck.list
+    scroll = window.views["alibi"].findChild(QtWidgets.QScrollArea).verticalScrollBar()
+    top = scroll.value()
+    qtbot.keyClick(QtWidgets.QApplication.focusWidget(), Key.Key_Down)
+    assert deck.list.currentRow() == 2 and deck.index == 1
+    assert scroll.value() == top
+    deck.close_deck()

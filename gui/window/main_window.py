@@ -561,8 +561,12 @@ class MainWindow(QtWidgets.QMainWindow):
     def _focus_stage(self, widget: ViewWidget) -> None:
         """After a view switch the keyboard goes to the stage, never to a field: the
         stacks pass the focus on to the first field of the new page (the caret landed in
-        Word order's "Sentence A", so Space typed a space). The view list keeps it."""
-        focused = QtWidgets.QApplication.focusWidget()
+        Word order's "Sentence A", so Space typed a space). The view list keeps it, and
+        so does the deck's scene list: the window's own focus widget is asked, which a
+        click sets while the window is not active yet (the application's was ``None``
+        then: a click on a scene, the window inactive after a file dialog, gave the
+        keyboard to the view, and Up / Down scrolled the plots instead of the list)."""
+        focused = self.focusWidget()
         if (
             focused is None
             or focused.window() is not self
