@@ -25,7 +25,50 @@ def test_undo_and_redo_with_nothing_to_do_say_so(window):
     state.set_param("seq_len", 12, merge=False)
     window.statusBar().clearMessage()
     _action(window, "action-undo").trigger()
-    assert state.values["seq_len"] == 16 and window.statusBar().currentMessage() == ""
+    assert state.values["seq_len"] == 16
+    message = window.statusBar().currentMessage()
+    assert message == "Undone: Sequence length back to 16 (Ctrl+Shift+Z redoes it)"
+
+
+def test_undo_and_redo_say_what_they_set_never_the_line_before(window, qtbot):
+    """A status line of an earlier action up ("Scene 4 already shows its values"),
+    Sinusoidal's base 10000 -> 60620, then Ctrl+Z: the line says what was undone, with
+    the key that redoes it; Ctrl+Shift+Z says what was redone. Before, a parameter's
+    undo and redo said nothing: the earlier line stayed, as if it were their answer.
+    A change of several parameters undone names them; at 300 % on 1280 x 720, where
+    about 34 characters show, the short form keeps the value and the key whole (the
+    long one was cut to "Undone: Base bac… (Ctrl+Shift+Z redoes it)")."""
+    from PySide6 import QtCore
+
+    Key, mods = QtCore.Qt.Key, QtCore.Qt.KeyboardModifier
+    window.set_view("sinusoidal")
+    state = window.states["sinusoidal"]
+    window.activateWindow()
+    bar = window.statusBar()
+    window.show_status("Scene 4 already shows its values", 5000)
+    assert state.set_param("base", 60620.0, merge=False)
+    qtbot.keyClick(window, Key.Key_Z, mods.ControlModifier)
+    assert state.values["base"] == 10000.0
+    assert bar.currentMessage() == "Undone: Base back to 10000 (Ctrl+Shift+Z redoes it)"
+    qtbot.keyClick(window, Key.Key_Z, mods.ControlModifier | mods.ShiftModifier)
+    assert state.values["base"] == 60620.0
+    assert bar.currentMessage() == "Redone: Base to 60620 (Ctrl+Z undoes it)"
+    assert state.values["seq_len"] != 40 and state.values["dims"] != (0, 3)
+    assert state.set_values({**state.values, "seq_len": 40, "dims": (0, 3), "base": 500.0})
+    qtbot.keyClick(window, Key.Key_Z, mods.ControlModifier)
+    message = bar.currentMessage()
+    assert message == ("Undone: Sequence length, Base and 1 more back (Ctrl+Shift+Z redoes it)")
+    window.lecture.display.set_scale(3.0)
+    try:
+        window.resize(1280, 720)
+        qtbot.waitUntil(lambda: bar.width() <= 1280)
+        qtbot.keyClick(window, Key.Key_Z, mods.ControlModifier)  # base back to 10000
+        message = bar.currentMessage()
+        assert message == "Undone: Base \u2192 10000 (Ctrl+Shift+Z)"
+        assert bar.fontMetrics().horizontalAdvance(message) <= window.status_room(), message
+    finally:
+        window.lecture.display.set_scale(1.0)
+        window.resize(1600, 1000)
 
 
 def test_a_refused_value_is_named_by_its_label(window, qtbot):

@@ -143,6 +143,47 @@ class ViewState(QtCore.QObject):
         self.changed.emit(self.values)
         return True
 
+    def value_text(self, name: str, value: Any) -> str:
+        """``value`` of parameter ``name`` as its field shows it: a float at its
+        decimals without trailing zeros ("10000", "0.5"), a text in quotes, a list
+        comma-separated, a switch on or off."""
+        param = self.model[name]
+        if param.kind == "float":
+            text = f"{float(value):.{param.decimals}f}"
+            text = text.rstrip("0").rstrip(".") if "." in text else text
+            return "0" if text == "-0" else text
+        if param.kind in ("text", "file"):
+            return f"\u201c{value}\u201d"
+        if param.kind == "bool":
+            return "on" if value else "off"
+        return param.format(value)
+
+    def change_text(
+        self,
+        before: Mapping[str, Any],
+        after: Mapping[str, Any],
+        *,
+        back: bool = False,
+        short: bool = False,
+    ) -> str:
+        """What moving from ``before`` to ``after`` did, for a status line: "Base to
+        10000" for one parameter ("Base back to 10000" when ``back``: an undo), "Base,
+        Model width d and 1 more changed" for several ("… back" when ``back``), labels
+        as the panel shows them; ``short``: "Base → 10000", "3 parameters". ``""`` when
+        nothing changed."""
+        names = [n for n in self.model.names if before.get(n) != after.get(n)]
+        if not names:
+            return ""
+        if len(names) == 1:
+            name = names[0]
+            to = "\u2192" if short else "back to" if back else "to"
+            return f"{self.model[name].label} {to} {self.value_text(name, after[name])}"
+        if short:
+            return f"{len(names)} parameters"
+        labels = [self.model[n].label for n in names[:2]]
+        more = f" and {len(names) - 2} more" if len(names) > 2 else ""
+        return f"{', '.join(labels)}{more} {'back' if back else 'changed'}"
+
     def redo(self) -> bool:
         """Re-apply an undone change; False when there is nothing to redo."""
         if not self._redo:

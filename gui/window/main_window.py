@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Mapping
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import shiboken6
 from PySide6 import QtCore, QtGui, QtWidgets
@@ -261,9 +261,11 @@ class MainWindow(QtWidgets.QMainWindow):
         a word: a lecturer pressing it again and again)."""
         if any(source.undo() for source in self._undo_sources):
             return
+        before = self.current_state.values
         if self.current_state.undo():
             self._undone_in = [v for v in self._undone_in if v != self._current]
             self._undone_in.append(self._current)
+            self._say_done("Undone", before, back=True)
         else:
             # (a deck edit waiting behind another view's later changes: say where; it
             # said only "Nothing to undo in ALiBi", as if the edit could not be undone)
@@ -275,12 +277,33 @@ class MainWindow(QtWidgets.QMainWindow):
         the current view, or say there is none."""
         if any(source.redo() for source in self._undo_sources):
             return
-        if not self.current_state.redo():
+        before = self.current_state.values
+        if self.current_state.redo():
+            self._say_done("Redone", before)
+        else:
             # (a change undone in another view, or a deck edit waiting behind a view's
             # later changes: say where; Ctrl+Shift+Z after Ctrl+Z in Word order and
             # Ctrl+1 said only "Nothing to redo in Sinusoidal")
             waiting = next((w for s in self._undo_sources if (w := s.redo_waiting())), None)
             self._say_nothing("redo", waiting or self._redo_waiting())
+
+    def _say_done(self, head: str, before: Mapping[str, Any], *, back: bool = False) -> None:
+        """The status line for a parameter change of the current view undone ("Undone")
+        or redone ("Redone"): what it set, then the key that goes the other way
+        ("Undone: Base back to 10000 (Ctrl+Shift+Z redoes it)"); where that is too long
+        (300 % on 1280 x 720) the short form, "Undone: Base → 10000 (Ctrl+Shift+Z)",
+        cut to the room with its key whole. (It said nothing: the line of an earlier
+        action stayed, "Scene 4 already shows its values" after Ctrl+Z.)"""
+        state = self.current_state
+        after = state.values
+        key = "Ctrl+Shift+Z" if back else "Ctrl+Z"
+        verb = "redoes" if back else "undoes"
+        what = state.change_text(before, after, back=back)
+        line = f"{head}: {what} ({key} {verb} it)" if what else f"{head} ({key} {verb} it)"
+        if not self.status_fits(line):
+            short = state.change_text(before, after, back=back, short=True)
+            line = self.fit_status(head, f": {short}" if short else "", f" ({key})")
+        self.show_status(line, 5000)
 
     def _say_nothing(self, kind: str, waiting: tuple[str, str] | None) -> None:
         """The status line for a Ctrl+Z (``kind`` "undo") or Ctrl+Shift+Z ("redo") that
@@ -313,6 +336,10 @@ class MainWindow(QtWidgets.QMainWindow):
         if self.backend_combo.isVisible():
             return self.backend_combo.x() - 2 - 6
         return self.statusBar().width() - 12 - 6
+
+    def status_fits(self, message: str) -> bool:
+        """Whether ``message`` shows whole in the status bar (:meth:`status_room`)."""
+        return self.statusBar().fontMetrics().horizontalAdvance(message) <= self.status_room()
 
     def fit_status(self, head: str, detail: str = "", tail: str = "") -> str:
         """``head + detail + tail`` cut to fit the status bar (:meth:`status_room`)

@@ -146,6 +146,10 @@ class StudioWindow(Protocol):
         """``head + detail + tail`` with ``detail`` cut short to fit the status bar."""
         ...
 
+    def status_fits(self, message: str) -> bool:
+        """Whether ``message`` shows whole in the status bar."""
+        ...
+
     def wait_idle(self, timeout_s: float = 10.0) -> bool:
         """Process events until every requested view is drawn or has failed."""
         ...
