@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from core.formula import escape, plain_text
-from core.params import ParamError, ParamModel
+from core.params import ParamError, ParamModel, short_repr
 from core.viewdata import Panel, Series, ViewData
 
 _TERM = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*([+=]|-)\s*(.+?)\s*$")
@@ -35,11 +35,23 @@ def parse_variant(text: str, model: ParamModel) -> Variant:
     Raises
     ------
     ValueError
-        One line: a malformed term, an unknown parameter, an offset on a parameter that
-        is not a number, or a value the parameter does not accept.
+        One line: an empty term (``"m+1,,n+1"``, a comma at either end), a malformed
+        term, an unknown parameter, an offset on a parameter that is not a number, or a
+        value the parameter does not accept. A text with no term at all (``""``) is the
+        empty variant: B equals A.
     """
     out: Variant = {}
-    for term in (t for t in text.split(",") if t.strip()):
+    if not text.strip():
+        return out
+    terms = text.split(",")
+    for k, term in enumerate(terms, start=1):
+        if not term.strip():
+            # (it was dropped: "m+100,,n+100" read as if the term between the commas
+            # had never been meant, as `dims=1,,2` did before its items were refused)
+            raise ValueError(
+                f"empty term {k} in {short_repr(text)}; expected NAME+OFFSET or NAME=VALUE "
+                "separated by commas, e.g. m+100, n+100"
+            )
         match = _TERM.match(term)
         if match is None:
             raise ValueError(f"malformed term {term.strip()!r}: use NAME+OFFSET or NAME=VALUE")

@@ -40,6 +40,38 @@ def test_variant_parse_apply_and_text():
         variant_params(ROPE.model.defaults(), parse_variant("m-100", ROPE.model), ROPE.model)
 
 
+@pytest.mark.parametrize(
+    ("text", "number"), [("m+100,,n+100", 2), ("m+100, n+100,", 3), (",m+100", 1), (" , ", 1)]
+)
+def test_an_empty_variant_term_is_refused_naming_its_place(text, number):
+    """An empty term (two commas, a comma at either end) is a one-line error naming its
+    place, as an empty item of a list parameter is; it was dropped, and "m+100,,n+100"
+    read as a variant with the middle term never meant. No term at all is the empty
+    variant (B equals A)."""
+    with pytest.raises(ValueError, match=f"^empty term {number} in ") as info:
+        parse_variant(text, ROPE.model)
+    assert "\n" not in str(info.value) and "m+100, n+100" in str(info.value)
+    assert parse_variant("", ROPE.model) == {} and parse_variant("  ", ROPE.model) == {}
+    assert parse_variant(" m+100 , n+100 ", ROPE.model) == {"m": ("+", 100), "n": ("+", 100)}
+
+
+def test_the_window_says_an_empty_variant_term_and_keeps_b(window, monkeypatch):
+    """Ctrl+Alt+Shift+B with "m+100,,n+5" typed: the status line names the empty term
+    and B stays as it was (m+100, n+100); before, B became "m+100, n+5" silently."""
+    from PySide6 import QtWidgets
+
+    from gui.lecture.composite import ask_variant
+
+    window.set_view("rope")
+    stage = window.lecture.composite
+    before = dict(stage.variant())
+    monkeypatch.setattr(QtWidgets.QInputDialog, "getText", lambda *a, **k: ("m+100,,n+5", True))
+    ask_variant(stage)
+    message = window.statusBar().currentMessage()
+    assert message.startswith("empty term 2 in 'm+100,,n+5'; expected NAME+OFFSET"), message
+    assert stage.variant() == before == {"m": ("+", 100), "n": ("+", 100)}
+
+
 def test_side_by_side_places_b_right_of_a():
     a, b = rope(m=5, n=9), rope(m=105, n=109)
     both = side_by_side(a, b, "A", "B")
