@@ -7,6 +7,7 @@ tests run everywhere. Runs are tiny (d 32, one layer, a few steps): well under a
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -328,6 +329,30 @@ def test_cli_refuses_an_unwritable_output_before_training(torch, capsys, unwrita
     ], err
     assert out == ""  # no table: nothing was trained
     assert not target.exists()
+
+
+@pytest.mark.parametrize("how", ["same", "dot", "symlink", "hardlink"])
+def test_cli_refuses_json_and_save_to_one_file_before_training(capsys, tmp_path, how):
+    """``--json`` and ``--save`` naming one file (the same path, ``./`` in one, a
+    symbolic or a hard link): one line on stderr, exit 2, nothing trained or written.
+    Before, both were written after training, the table over the results."""
+    target = tmp_path / "run.npy"
+    other = {"same": target, "dot": tmp_path / "." / "run.npy"}.get(how, tmp_path / "ln.npy")
+    if how in ("symlink", "hardlink"):
+        target.write_bytes(b"kept")
+        (os.symlink if how == "symlink" else os.link)(target, other)
+    code, out, err = run_cli(
+        capsys, "--pe", "learned", "--steps", "2", "--json", str(other), "--save", str(target)
+    )
+    assert code == 2 and out == ""
+    assert err.strip().splitlines() == [
+        f"error: --json '{other}' and --save '{target}' are the same file: give each its own path"
+    ], err
+    if how in ("symlink", "hardlink"):
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["ln.npy", "run.npy"]
+        assert target.read_bytes() == b"kept"
+    else:
+        assert list(tmp_path.iterdir()) == []
 
 
 def test_cli_refuses_a_folder_as_json_output_before_training(torch, capsys, tmp_path):

@@ -230,6 +230,18 @@ def _check_output(path: str | None, ext: str | None, flag: str) -> None:
         raise ValueError(f"{flag} {path!r}: cannot write it: {reason}") from None
 
 
+def _same_file(a: str, b: str) -> bool:
+    """Whether paths ``a`` and ``b`` name one file: the same path once links and
+    ``..`` are resolved (``out.npy``, ``./out.npy``, a link to it), or one existing file
+    under two names (a hard link)."""
+    if os.path.normcase(os.path.realpath(a)) == os.path.normcase(os.path.realpath(b)):
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # (one of them does not exist yet: two names, two files)
+        return False
+
+
 class ProgressLine:
     """One progress line on ``stream``: rewritten in place on a terminal, else every 10 %."""
 
@@ -294,6 +306,11 @@ def run_train(ns: argparse.Namespace) -> int:
     configs = configs_from_args(ns)
     _check_output(ns.json, None, "--json")
     _check_output(ns.save, ".npy", "--save")
+    if ns.json and ns.save and _same_file(ns.json, ns.save):
+        # (the table was written over the results after minutes of training)
+        raise ValueError(
+            f"--json {ns.json!r} and --save {ns.save!r} are the same file: give each its own path"
+        )
     if ns.save and "learned" not in ns.pe:
         raise ValueError("--save writes the learned position table: add learned to --pe")
     require_torch()
