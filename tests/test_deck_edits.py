@@ -873,3 +873,33 @@ def test_a_scene_clicked_in_an_inactive_window_keeps_the_arrow_keys_in_the_list(
     assert deck.list.currentRow() == 2 and deck.index == 1
     assert scroll.value() == top
     deck.close_deck()
+
+
+def test_scene_status_lines_with_a_three_digit_number_fit_at_300_percent(window, qtbot):
+    """Scene 120 of a long deck at 300 % on 1280 x 720 (about 34 characters show): the
+    lines of a click on the current scene and of Restore scene values keep their key
+    whole. "Scene 120 as you left it (Ctrl+Shift+R resets)" and "Scene 120 restored as
+    saved — Ctrl+Z undoes" ran past the room, their key cut off; they take a shorter
+    form where the long one does not fit, as "No scene to restore — open a deck or step
+    to a scene" does."""
+    scenes = tuple(_scene("rope", f"s{k}", m=k % 50) for k in range(1, 121))
+    deck = window.lecture.deck
+    deck.set_deck(Deck("long", scenes))
+    window.activateWindow()
+    window.lecture.display.set_scale(3.0)
+    window.resize(1280, 720)
+    qtbot.waitUntil(lambda: window.statusBar().width() <= 1280)
+    assert deck.go(119) and window.states["rope"].set_param("m", 9, merge=False)
+    deck.list.scrollToItem(deck.list.item(119))
+    _click_row(deck, qtbot, 119)
+    line = _fits_whole(window, "Ctrl+Shift+R")
+    assert line.startswith("Scene 120 ") and deck.index == 119, line
+    assert window.states["rope"].values["m"] == 9
+    qtbot.keyClick(window, Key.Key_R, CTRL_SHIFT)
+    line = _fits_whole(window, "Ctrl+Z")
+    assert line.startswith("Scene 120 restored") and window.states["rope"].values["m"] == 20
+    qtbot.keyClick(window, Key.Key_R, CTRL_SHIFT)
+    assert _fits_whole(window, "Scene 120").startswith("Scene 120 already")
+    deck.close_deck()
+    qtbot.keyClick(window, Key.Key_R, CTRL_SHIFT)  # (its long form ran past the room too)
+    assert _fits_whole(window, "No current scene") == "No current scene to restore"

@@ -662,9 +662,21 @@ class DeckController(QtCore.QObject):
             self.window.show_status(f"Scene {row + 1} is shown", 3000)
             return True
         # (short: at 300 % on 1280 x 720 the status line shows about 43 characters;
-        # the key, at the end of a longer line, was cut off)
-        self.window.show_status(f"Scene {row + 1} as you left it (Ctrl+Shift+R resets)", 5000)
+        # the key, at the end of a longer line, was cut off; a three-digit scene
+        # number takes the shorter form)
+        self._say_fitting(
+            5000,
+            f"Scene {row + 1} as you left it (Ctrl+Shift+R resets)",
+            f"Scene {row + 1} as left (Ctrl+Shift+R resets)",
+        )
         return True
+
+    def _say_fitting(self, timeout_ms: int, *lines: str) -> None:
+        """Show the first of ``lines`` that fits the status bar whole, else the last
+        (the longer wording where there is room, a shorter one with the same key at
+        300 % on 1280 x 720)."""
+        line = next((t for t in lines if self.window.status_fits(t)), lines[-1])
+        self.window.show_status(line, timeout_ms)
 
     def _as_saved(self) -> bool:
         """Whether the current scene is shown with the values the deck has for it."""
@@ -680,7 +692,11 @@ class DeckController(QtCore.QObject):
         (Ctrl+Z brings the lecturer's changes back). ``False`` without a current scene,
         or when the scene shows its values already (a status line says so)."""
         if not 0 <= self.index < len(self.scenes):
-            self.window.show_status("No scene to restore — open a deck or step to a scene", 3000)
+            self._say_fitting(
+                3000,
+                "No scene to restore \u2014 open a deck or step to a scene",
+                "No current scene to restore",
+            )
             return False
         number = self.index + 1
         if self._as_saved():
@@ -688,7 +704,11 @@ class DeckController(QtCore.QObject):
             return False
         if not self.go(self.index):
             return False
-        self.window.show_status(f"Scene {number} restored as saved \u2014 Ctrl+Z undoes", 5000)
+        self._say_fitting(
+            5000,
+            f"Scene {number} restored as saved \u2014 Ctrl+Z undoes",
+            f"Scene {number} restored (Ctrl+Z undoes)",
+        )
         return True
 
     def step(self, delta: int) -> bool:
