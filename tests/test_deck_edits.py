@@ -652,6 +652,8 @@ def test_undo_status_lines_show_their_key_at_300_percent_on_1280_x_720(window, q
     undone = _fits_whole(window, "(Ctrl+Shift+Z redoes it)")
     assert undone.startswith("Undone: remov") and "\u2026 (Ctrl" in undone, undone
     _redo(window, qtbot)  # (removed again: sinusoidal's scene 3 shown)
+    redone = _fits_whole(window, "(Ctrl+Z undoes it)")
+    assert redone.startswith("Redone: remov"), redone
     assert window.states["sinusoidal"].set_param("seq_len", 64, merge=False)
     window.set_view("relative")
     _undo(window, qtbot)
@@ -849,10 +851,10 @@ def test_the_current_scene_stays_marked_while_arrow_keys_move_the_highlight(wind
 
 def test_a_scene_clicked_in_an_inactive_window_keeps_the_arrow_keys_in_the_list(window, qtbot):
     """The window not active (a file dialog just closed, the presenter's console used):
-    a click on scene 2 (another view: ALiBi) shows it, and Down then highlights
-    scene 3 in the list, the plots not scrolled. Before, the view switch gave the keyboard to the view (the application
-    had no focus widget while the window was inactive), so Down went to the plots'
-    scroll area until the list was clicked again."""
+    a click on scene 2 (another view: ALiBi) shows it, and Down then highlights scene
+    3 in the list, the plots not scrolled. Before, the view switch gave the keyboard to
+    the view (the application had no focus widget while the window was inactive), so
+    Down went to the plots' scroll area until the list was clicked again."""
     deck = _three(window)
     other = QtWidgets.QWidget()
     other.resize(200, 100)

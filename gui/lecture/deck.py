@@ -1021,7 +1021,9 @@ class DeckController(QtCore.QObject):
         self._restore(edit.after, bool(edit.applied), file)
         edit.marks = history_marks(self.window.states)
         self.history.undo_steps.append(edit)
-        self.window.show_status(f"Redone: {edit.what}", 5000)
+        # (the key that goes back, as after a parameter's redo: it said only "Redone: …")
+        line = self.window.fit_status("Redone", f": {edit.what}", " (Ctrl+Z undoes it)")
+        self.window.show_status(line, 5000)
         return True
 
     def undo_text(self) -> str:
