@@ -1,0 +1,67 @@
+"""Every scene of the shipped lecture decks fits one 1920 × 1080 stage at the default
+presentation scale: the audience sees each scene's plots whole, without the lecturer
+scrolling (issue 14: "Deck scenes can name the panels they show").
+
+Showing every panel of a view, 26 of the 29 scenes of the lecture and RoPE decks
+scrolled at 150 %: the lecture's scene 2 ("with RoPE") had its RoPE row below the
+fold, ALiBi's scene 14 showed its bottom row cut in half, and the Compare table of
+scene 19 hid four of its rows. A scene now names the panels its note talks about.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from core.resources import resource_path
+from core.scenes import load_deck
+from tests.qt_events import settle_window
+from tests.tiers import gate_cover
+
+DECKS = ("lecture-positional-encoding", "rope-deep-dive")
+SCENES = [
+    (name, number)
+    for name in DECKS
+    for number in range(1, len(load_deck(resource_path("decks") / f"{name}.json").scenes) + 1)
+]
+# the gate: the scenes that scrolled most, and the table
+GATE = [
+    ("lecture-positional-encoding", 2),
+    ("lecture-positional-encoding", 14),
+    ("lecture-positional-encoding", 19),
+    ("rope-deep-dive", 4),
+]
+
+
+@pytest.fixture(scope="module")
+def stage(open_window):
+    """One window presenting at the default scale on a 1920 × 1080 stage."""
+    from gui.lecture.display import DEFAULT_PRESENT_SCALE
+
+    with open_window(1600, 1000) as window:
+        display = window.lecture.display
+        display.present_scale = DEFAULT_PRESENT_SCALE
+        display.enter_presentation(fullscreen=False)
+        window.resize(1920, 1080)
+        yield window
+
+
+def _show(window, qtbot, name: str, number: int):
+    deck = window.lecture.deck
+    path = resource_path("decks") / f"{name}.json"
+    if deck.path != path:
+        deck.set_deck(load_deck(path), path)
+    deck.go(number - 1)
+    assert window.wait_idle(60)
+    widget = window.views[window.current_view]
+    settle_window(window)
+    return widget
+
+
+@pytest.mark.parametrize(("name", "number"), gate_cover(SCENES, keep=GATE, unpack=True))
+def test_every_shipped_scene_fits_the_stage(stage, qtbot, name, number):
+    widget = _show(stage, qtbot, name, number)
+    bar = widget.scroll_area.verticalScrollBar()
+    assert bar.maximum() == 0, (
+        f"{name} scene {number} scrolls: {bar.maximum() + bar.pageStep()} px "
+        f"in {bar.pageStep()} (name fewer panels)"
+    )
