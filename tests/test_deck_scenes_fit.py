@@ -10,7 +10,9 @@ scene 19 hid four of its rows. A scene now names the panels its note talks about
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
+from PySide6 import QtGui
 
 from core.resources import resource_path
 from core.scenes import load_deck
@@ -65,3 +67,24 @@ def test_every_shipped_scene_fits_the_stage(stage, qtbot, name, number):
         f"{name} scene {number} scrolls: {bar.maximum() + bar.pageStep()} px "
         f"in {bar.pageStep()} (name fewer panels)"
     )
+
+
+def test_a_table_staged_alone_is_drawn(stage, qtbot):
+    """Compare's table as a scene's only panel, reached from a scene of another view
+    (the lecture's 18 → 19): its text is drawn. A device cache of it drawn on its first
+    paint stayed blank (the title above an empty plot) until the table changed."""
+    name = "lecture-positional-encoding"
+    _show(stage, qtbot, name, 18)
+    widget = _show(stage, qtbot, name, 19)
+    plot = widget.plots["table"]
+    assert [p for p in widget.plots.values() if p.plot.isVisible()] == [plot]
+    item = plot.table.textItem
+    box = item.mapRectToScene(item.boundingRect())
+    port = widget.canvas.mapFromScene(box).boundingRect()
+    image = widget.canvas.viewport().grab(port).toImage()
+    image = image.convertToFormat(QtGui.QImage.Format.Format_Grayscale8)
+    pixels = np.frombuffer(image.constBits(), np.uint8).reshape(
+        image.height(), image.bytesPerLine()
+    )[:, : image.width()]
+    assert image.width() > 1000 and image.height() > 300
+    assert (pixels < 128).mean() > 0.01  # text: several per cent of the pixels are ink
