@@ -13,11 +13,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from PySide6 import QtGui
+from qt_events import settle_window
+from tiers import gate_cover
 
 from core.resources import resource_path
 from core.scenes import load_deck
-from tests.qt_events import settle_window
-from tests.tiers import gate_cover
 
 DECKS = ("lecture-positional-encoding", "rope-deep-dive")
 SCENES = [

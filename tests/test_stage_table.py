@@ -79,3 +79,38 @@ def test_the_table_keeps_its_full_size_outside_the_stage(studio, show_view):
     at 100 %, 20 pt at 200 %."""
     widget = show_view(studio, "compare", (1280, 720), 2.0, present=False)
     assert {pt for _name, _rect, pt in _rows(widget.plots["table"])} == {20.0}
+
+
+def test_table_cells_break_between_words_not_inside_them(qapp):
+    """Laid out in narrow columns, Compare's table breaks its cells' lines at spaces,
+    after the punctuation inside a long word or at a syllable (soft hyphen), never
+    between two letters: Qt broke a word wider than its column anywhere, "max_position"
+    / "s × d table" and "max_distanc" / "e share one bucket" on stage at 150 %."""
+    from core.viewdata import ComputeContext
+    from core.views import compute_view, get_view
+    from gui.plotting.panel_extras import _Table, _table_markup
+    from gui.plotting.word_breaks import ZERO_WIDTH_SPACE
+    from gui.theme import current_theme
+
+    defaults = get_view("compare").model.defaults()
+    data = compute_view("compare", defaults, ComputeContext())
+    (panel,) = [p for p in data.panels if p.kind == "table"]
+    document = QtGui.QTextDocument()
+    table = _Table.of(panel, current_theme())
+    document.setHtml(_table_markup(table, 12.0))
+    document.setTextWidth(700.0)  # six columns of ~115 px: long words must break
+    assert document.size().height() > 0  # (laid out now)
+    inside, breaks = [], 0
+    block = document.begin()
+    while block.isValid():
+        layout, text = block.layout(), block.text()
+        for i in range(layout.lineCount() - 1):
+            end = layout.lineAt(i).textStart() + layout.lineAt(i).textLength()
+            before, after = text[end - 1], text[end]
+            breaks += 1
+            if before.isalnum() and after.isalnum():
+                inside.append(f"{text[:end]} / {text[end:]}")
+        block = block.next()
+    assert breaks > 20  # (the narrow columns did wrap)
+    assert not inside
+    assert any(f"max_{ZERO_WIDTH_SPACE}" in cell for row in table.rows for cell in row)

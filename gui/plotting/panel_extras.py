@@ -18,6 +18,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from core.formula import minus_signs
 from core.viewdata import Panel
 from gui.plotting.plot_data import series_color
+from gui.plotting.word_breaks import breakable
 from gui.render.line_item import LineItem
 from gui.render.tile_labels import TileLabels
 from gui.theme import Theme
@@ -434,6 +435,9 @@ class PanelExtras:
         return True
 
 
+TABLE_WORD = 8  # letters: a table cell's words this long may break (at a syllable)
+
+
 class TableText(QtWidgets.QGraphicsTextItem):
     """A table's rich text, drawn directly, never from a device cache (the view caches
     only plain ``QGraphicsTextItem`` texts, :meth:`ViewWidget._cache_text_items`).
@@ -465,8 +469,14 @@ class _Table(NamedTuple):
 
     @classmethod
     def of(cls, panel: Panel, theme: Theme) -> _Table:
-        rows = tuple(tuple(row) for row in panel.rows)
-        return cls(tuple(panel.header), rows, theme.foreground, theme.grid)
+        """``panel``'s table, its long words given break points
+        (:func:`~gui.plotting.word_breaks.breakable`): a column narrower than a word
+        broke it anywhere, "max_position" / "s × d table" and "max_distanc" / "e share
+        one bucket" in Compare's table on stage at 150 %; now "max_" / "positions", and
+        "para-" / "meters" (:data:`TABLE_WORD`)."""
+        rows = tuple(tuple(breakable(cell, TABLE_WORD) for cell in row) for row in panel.rows)
+        header = tuple(breakable(cell, TABLE_WORD) for cell in panel.header)
+        return cls(header, rows, theme.foreground, theme.grid)
 
 
 def _table_markup(table: _Table, pt: float) -> str:

@@ -71,10 +71,6 @@ TICK_PT = 11  # pt at 100 %: tick labels
 INDEX_GRID_ROOM = (38.0, 6.1)
 
 
-#: the punctuation a scene verdict's or heading's long word breaks after
-#: (gui.plotting.word_breaks; a plot title breaks by gui.plotting.line_breaks)
-WORD_PUNCTUATION = "·.(,/_="
-
 _ADVANCES: dict[str, dict[str, float]] = {}  # font key -> word -> advance (px)
 _ADVANCES_MAX = 4096  # (words kept per font: cleared when full)
 #: (text, font key, width, scripts) -> wrap_in's lines (a title that follows a slider is

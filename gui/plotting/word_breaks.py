@@ -1,4 +1,5 @@
-"""Break points inside the long words of a view's text lines (scene headings, verdicts).
+"""Break points inside the long words of a view's text lines (scene headings, verdicts)
+and of its tables' cells.
 
 A word-wrapped ``QLabel`` is as wide as its widest word, and a view's body never scrolls
 sideways: a word wider than the view cut the view's right part off (its heading, text and
@@ -10,12 +11,15 @@ between the syllables of long runs of letters (drawn as "-" only where a line br
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 
 from gui.plotting.line_breaks import NO_BREAK_SPACE, glue_operators
-from gui.plotting.panel_plot import WORD_PUNCTUATION
 
+#: the punctuation a long word breaks after (a plot title breaks by
+#: gui.plotting.line_breaks)
+WORD_PUNCTUATION = "·.(,/_="
 ZERO_WIDTH_SPACE = "\u200b"
 SOFT_HYPHEN = "\u00ad"
 LONG_WORD = 12  # characters: words this long get break points; shorter ones keep whole
@@ -27,7 +31,14 @@ LEAST_PART = 4  # letters each side of a soft hyphen ("inter-polation", not "in-
 _PUNCTUATION = re.compile(
     f"(?<=\\S)(?!(?<=\\d)\\.(?=\\d))([{WORD_PUNCTUATION}])(?=[^\\s{WORD_PUNCTUATION}])"
 )
-_LETTERS = re.compile(f"[^\\W\\d_]{{{LONG_WORD},}}")  # a long run of letters only
+
+
+@functools.lru_cache(maxsize=4)
+def _letters(long_word: int) -> re.Pattern[str]:
+    """A run of ``long_word`` or more letters (only letters)."""
+    return re.compile(f"[^\\W\\d_]{{{long_word},}}")
+
+
 _VOWELS = frozenset("aeiouyAEIOUY")
 _PAIRS = frozenset(("ch", "ck", "gh", "ph", "sh", "th", "wh", "qu"))  # kept together
 
@@ -62,7 +73,7 @@ def _hyphenate(match: re.Match[str]) -> str:
     return SOFT_HYPHEN.join(letters[a:b] for a, b in itertools.pairwise(cuts))
 
 
-def breakable(text: str) -> str:
+def breakable(text: str, long_word: int = LONG_WORD) -> str:
     """``text`` with break points in its long words (:data:`LONG_WORD` characters or
     more): a zero-width space after the punctuation inside them (``nn.Embedding(``,
     ``max_positions=64:``) and soft hyphens between the syllables of long runs of
@@ -77,11 +88,14 @@ def breakable(text: str) -> str:
     --------
     >>> breakable("max_positions=64: no row") == "max_\\u200bpositions=\\u200b64: no row"
     True
+
+    ``long_word``: the shortest word given break points (a table's narrow columns:
+    "para-meters").
     """
     return glue_operators(
         " ".join(
-            _LETTERS.sub(_hyphenate, _PUNCTUATION.sub(f"\\1{ZERO_WIDTH_SPACE}", word))
-            if len(word) >= LONG_WORD
+            _letters(long_word).sub(_hyphenate, _PUNCTUATION.sub(f"\\1{ZERO_WIDTH_SPACE}", word))
+            if len(word) >= long_word
             else word
             for word in text.split(" ")
         )
