@@ -371,6 +371,24 @@ def test_log_axis_labels_read_as_plain_numbers_up_to_ten_thousand(qtbot):
     assert {"0.0001", "0.01", "1"} <= texts
 
 
+def test_log_axis_labels_below_ten_to_the_minus_four_are_powers(qtbot):
+    """Llama 3.1's rotation frequencies reach 10⁻⁷ (lecture deck scene 13): the plain
+    labels read "0.00001", "0.000001", "0.0000001", zeros to count from the back row.
+    Down to 10⁻⁴ the decimals stay; below, powers of ten, as pyqtgraph writes them."""
+    llama = {
+        "head_dim": 128,
+        "base": 500000.0,
+        "scaling": "llama3",
+        "factor": 8.0,
+        "original_max_position_embeddings": 8192,
+        "seq_len": 32768,
+    }
+    _win, plot = _shown_panel(qtbot, _view_panel("rope", "frequencies", llama), (800, 600))
+    texts = {text for _r, _f, text in _drawn(plot.plot.getAxis("left"))[0][2]}
+    assert {"1", "0.01", "0.0001", "10⁻⁶"} <= texts, texts
+    assert not any(t.startswith("0.0000") for t in texts), texts
+
+
 @pytest.mark.parametrize("scale", [1.0, 2.0])
 def test_axis_room_fits_the_widest_label_and_the_title(qtbot, ui_scale, scale):
     """RoPE's frequency plot: every label is drawn (``0.0001`` too), and the title's

@@ -313,6 +313,8 @@ def _in_widget(item: QtWidgets.QGraphicsItem, widget: QtWidgets.QWidget) -> bool
 
 TICK_STRINGS_KEPT = 256  # tick label lists kept (all axes together)
 PLAIN_LOG_UP_TO = 1e4  # a log axis ending at or below this labels its ticks as plain numbers
+PLAIN_LOG_DOWN_TO = 1e-4  # ... those down to this (smaller ones as powers, as pyqtgraph)
+_SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 def plain_log_range(view_range: Sequence[float], scale: float = 1.0) -> bool:
@@ -331,12 +333,20 @@ def plain_log_range(view_range: Sequence[float], scale: float = 1.0) -> bool:
 
 def plain_log_label(value: float) -> str:
     """A log tick's value to one significant digit, as pyqtgraph rounds it, written
-    without a power of ten ("20", "500", "0.003", "10000").
+    without a power of ten ("20", "500", "0.003", "10000"), down to 10⁻⁴; smaller
+    values as pyqtgraph writes them, a power of ten ("10⁻⁵", "2·10⁻⁷"): Llama 3.1's
+    rotation frequencies (to 10⁻⁷) read "0.0000001", zeros to count, on stage.
 
     >>> [plain_log_label(v) for v in (5.0, 20.000000001, 499.99999, 0.003, 1e4)]
     ['5', '20', '500', '0.003', '10000']
+    >>> [plain_log_label(v) for v in (1e-4, 9.99e-6, 2e-7)]
+    ['0.0001', '10⁻⁵', '2·10⁻⁷']
     """
     rounded = float(f"{value:.1g}")
+    if 0 < rounded < PLAIN_LOG_DOWN_TO * (1 - 1e-9):
+        mantissa, power = f"{rounded:.0e}".split("e")
+        digits = str(int(power)).translate(_SUPERSCRIPTS)
+        return f"{'' if mantissa == '1' else mantissa + '·'}10{digits}"
     text = f"{rounded:.12f}".rstrip("0").rstrip(".")
     return text or "0"
 
