@@ -225,3 +225,108 @@ def test_a_wrapped_entry_keeps_an_operator_with_its_left_operand(qtbot):
             if len(lines) > 1:
                 wrapped.add(name)
     assert wrapped == set(names)  # (each entry was wrapped at some width)
+
+
+def _dashed_legend(ui_scale: float, names: list[str], dashed: list[bool]) -> tuple:
+    """A plot in a view with a legend strip whose lines have the app's pens at
+    ``ui_scale`` (``PanelPlot._curve_pen``: 2 px × the scale, Qt's DashLine)."""
+    from dataclasses import replace
+
+    from gui.plotting.panel_plot import PanelPlot
+    from gui.render.line_item import LineItem
+    from gui.theme import current_theme
+
+    theme = replace(current_theme(), ui_scale=ui_scale)
+    plot = pg.PlotItem()
+    legend = StripLegend(colCount=len(names), labelTextSize=f"{theme.font_pt(10)}pt")
+    legend.attach(plot)
+    for name, dash in zip(names, dashed, strict=True):
+        pen = PanelPlot._curve_pen("dashed" if dash else "solid", "#0072b2", theme)
+        item = LineItem(pen=pen, name=name)
+        item.setData([0.0, 1.0], [0.0, 1.0])
+        plot.addItem(item)
+    view = pg.GraphicsView()
+    view.setCentralItem(plot)
+    view.resize(1600, 500)
+    plot.layout.activate()
+    return plot, legend, view
+
+
+def _runs(view: pg.GraphicsView, sample) -> list[int]:
+    """Lengths (px) of the coloured runs along the middle row of ``sample`` as drawn."""
+    image = view.grab().toImage()
+    rect = view.mapFromScene(sample.sceneBoundingRect()).boundingRect()
+    y = rect.top() + round(rect.height() * 11 / 20)  # (the line's row: y = 11 of 20)
+    runs: list[int] = []
+    inside = False
+    for x in range(max(0, rect.left() - 4), rect.right() + 5):
+        color = image.pixelColor(x, y)
+        blue = color.blue() - color.red() > 60  # the line's #0072b2, not the background
+        if blue and not inside:
+            runs.append(0)
+        if blue:
+            runs[-1] += 1
+        inside = blue
+    return runs
+
+
+def test_a_dashed_lines_sample_shows_its_dashes_at_300_percent(qapp):
+    """At 300 % a line is 6 px wide and a dash of Qt's DashLine 24 px with a 12 px gap:
+    pyqtgraph's 20 px sample drew Relative's dashed "sum Aᵢⱼ" as a solid stub. Its
+    sample now spans two dash periods on screen (72 px), centred: a short piece, a
+    gap, a whole dash, a gap and a short piece, also when the legend's text is drawn
+    at 80 % (the pen is cosmetic: the dashes keep their pixels). A solid line's sample
+    stays 20 px (it reads as solid at any length)."""
+    plot, legend, view = _dashed_legend(3.0, ["sum Aᵢⱼ", "(a) content"], [True, False])
+    for scale in (1.0, 0.8):
+        legend.set_strip(1400.0, scale)
+        plot.layout.activate()
+        dashed_runs = _runs(view, legend.items[0][0])
+        assert len(dashed_runs) == 3, (
+            scale,
+            dashed_runs,
+            legend.items[0][0].sceneBoundingRect(),
+        )  # piece, dash, piece
+        # one whole 24 px dash (its square caps: up to a pen width more), centred
+        assert 24 <= dashed_runs[1] <= 31 and abs(dashed_runs[0] - dashed_runs[2]) <= 1, (
+            scale,
+            dashed_runs,
+            legend.items[0][0].sceneBoundingRect(),
+        )
+        span = legend.items[0][0].sceneBoundingRect().width()
+        assert 70 <= span <= 74, (scale, span)  # two periods on screen
+        assert len(_runs(view, legend.items[1][0])) == 1  # solid: one run
+    view.close()
+
+
+def test_a_dashed_sample_never_wraps_an_entry_or_costs_a_column_it_can_spare(qapp):
+    """The longer sample takes room from the labels: in a strip whose columns hold a
+    shorter one it shortens to what the columns leave (never below ten pen widths: a
+    piece, a gap, a dash, a gap, a piece), and in one column whose text would wrap
+    beside it, it shortens down to pyqtgraph's 20 px as long as the text then stays on
+    one line (ALiBi's "all 8 heads (m = 0.00391 … 0.5)" at 200 % on 1280 x 720)."""
+    from gui.plotting.legend_strip import DASH_LEAST
+
+    names = ["all 8 heads (m = 0.00391 … 0.5)", "head 1: m = 0.5 (softmax row)"]
+    plot, legend, view = _dashed_legend(2.0, names, [True, False])
+    full, least = legend.dash_samples(1.0)
+    assert (full, least) == (48.0, DASH_LEAST * 4.0)  # 2 periods, 10 widths of 4 px
+    wide = legend.entry_widths(held=False, width=2000.0, scale=1.0)
+    texts = [w - s for w, s in zip(wide, legend.samples(1.0, 2000.0), strict=True)]
+    longest = max(texts)  # the widest label and its gaps
+    frame = legend._margins() - legend._gap()
+    # one column, room for the text beside a 30 px sample only: 30 px, on one line
+    width = longest + 30.0 + frame
+    legend.reflow(legend.columns_for(width, scale=1.0))
+    legend.set_strip(width, 1.0)
+    assert legend.columnCount == 1
+    assert abs(legend.items[0][0].sceneBoundingRect().width() - 30.0) < 0.5
+    assert all(label.item.textWidth() < 0 for _s, label in legend.items)  # no wrap
+    # two columns with 5 px to spare beyond the shortest dashed sample: it takes them
+    two = sum(texts) + least + SAMPLE_WIDTH + 5.0 + frame
+    assert legend.columns_for(two, scale=1.0) == 2
+    legend.reflow(2)
+    legend.set_strip(two, 1.0)
+    lengths = [s.sceneBoundingRect().width() for s, _label in legend.items]
+    assert abs(lengths[0] - (least + 5.0)) < 0.5 and lengths[1] == SAMPLE_WIDTH
+    view.close()

@@ -16,6 +16,9 @@ an item of the plot's grid layout. A plot whose width holds another number of co
 legend's layout; pyqtgraph's ``setColumnCount`` does the same but places by the
 layout's column count, which never shrinks): it got a new legend, every entry made
 anew, on each first show and each scale change.
+
+A dashed line's sample is as long as two of its dash periods on screen, as far as the
+columns allow (:meth:`StripLegend.samples`): pyqtgraph's 20 px drew it solid at 300 %.
 """
 
 from __future__ import annotations
@@ -29,7 +32,15 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from gui.render.scripts import typeset_scripts
 
-SAMPLE_WIDTH = 20.0  # px of an entry's line sample (pyqtgraph's ItemSample)
+SAMPLE_WIDTH = 20.0  # px of an entry's sample at least (pyqtgraph's ItemSample)
+# a line's sample shows this many periods of Qt's DashLine (a 4-width dash and a
+# 2-width gap) of the legend's widest line on screen: at 300 % the lines are 6 px wide,
+# a dash 24 px, and pyqtgraph's 20 px sample drew a dashed series as a solid stub
+DASH_PERIODS = 2.0
+DASH_PERIOD = 6.0  # pen widths
+# the shortest a dashed line's sample may be to keep the legend's columns (pen widths):
+# centred, a short piece, a gap, a dash, a gap and a short piece still read as dashed
+DASH_LEAST = 10.0
 MAX_SHARE = 0.3  # of the plot's height under its title the strip may always take
 # sizes the strip's text may take, largest first: never below 80 % (read from the back
 # row); a plot whose legend needs more room gets it from the grid (a taller row)
@@ -110,8 +121,13 @@ class StripLegend(pg.LegendItem):
         if self.scale() != scale:
             self.setScale(scale)
         self._width = max(0.0, width) / scale
+        samples = self.samples(scale, self._width, int(self.columnCount))
+        for (item, _label), sample in zip(self.items, samples, strict=True):
+            if isinstance(item, LineSample):
+                item.set_length(sample)
         # one column: margins, sample, the gap to the label, the label
-        self.wrap_labels(self._width - self._margins() - SAMPLE_WIDTH - self._gap())
+        room = self._width - self._margins() - self.one_column_sample(scale) - self._gap()
+        self.wrap_labels(room)
         self._hold_columns()
         self.updateSize()
 
@@ -173,6 +189,63 @@ class StripLegend(pg.LegendItem):
             return list(self.reserved)
         return [min(w, room) for w in self.reserved]
 
+    def dash_samples(self, scale: float = 1.0) -> tuple[float, float]:
+        """``(full, least)``: the widths (px, unscaled) of a dashed line's sample in the
+        legend drawn at ``scale``; both :data:`SAMPLE_WIDTH` without a dashed line.
+
+        Full: :data:`DASH_PERIODS` dash periods of its widest dashed line on screen
+        (the pen is cosmetic: its dashes keep their pixels when the legend's text is
+        drawn smaller), growing with the UI scale as the lines do: 24 px at 100 %, 72 px
+        at 300 % (pyqtgraph's 20 px drew a 6 px wide dashed line as a solid stub).
+        Least: :data:`DASH_LEAST` pen widths, what a column may shrink it to."""
+        dashed = 0.0
+        for sample, _label in self.items:
+            if isinstance(sample, LineSample) and sample.dashed():
+                dashed = max(dashed, sample.line_width())
+        per_px = dashed / max(scale, 1e-6)
+        full = max(SAMPLE_WIDTH, DASH_PERIODS * DASH_PERIOD * per_px)
+        return full, min(full, max(SAMPLE_WIDTH, DASH_LEAST * per_px))
+
+    def _dashed(self) -> list[bool]:
+        """Whether each entry's sample is a dashed line's."""
+        return [isinstance(s, LineSample) and s.dashed() for s, _label in self.items]
+
+    def samples(self, scale: float, width: float = 0.0, columns: int = 0) -> list[float]:
+        """Each entry's sample width (px, unscaled) in a strip ``width`` px wide
+        (unscaled; 0: the strip's own) drawn at ``scale``, its entries in ``columns``
+        columns (0: as many as fit, :meth:`columns_for`).
+
+        A sample is :data:`SAMPLE_WIDTH` wide, and every sample of a column that holds
+        a dashed line as long as the columns leave room for: :meth:`dash_samples`'
+        full length at most, its least where the columns hold no more. One column
+        whose widest text would wrap beside that gets a shorter sample when its text
+        then fits on one line (ALiBi's "all 8 heads (m = 0.00391 … 0.5)" at 200 % on
+        a 1280 x 720 stage): a sample never wraps an entry's text."""
+        dashed = self._dashed()
+        full, least = self.dash_samples(scale)
+        if not any(dashed) or full <= SAMPLE_WIDTH:
+            return [SAMPLE_WIDTH] * len(self.items)
+        width = width or self._width
+        columns = max(1, columns or (self.columns_for(width, scale=scale) if width > 0 else 1))
+        lined = [any(dashed[j::columns]) for j in range(columns)]  # columns with one
+        if width <= 0:
+            length = full
+        else:
+            texts = self._texts(True, width)
+            rest = sum(max(texts[j::columns]) for j in range(columns))
+            rest += SAMPLE_WIDTH * lined.count(False) + self._margins() - self._gap()
+            length = (width - rest) / lined.count(True)
+            if length >= least:
+                length = min(full, length)
+            elif length < SAMPLE_WIDTH:
+                length = least  # (its text wraps beside any sample)
+        return [length if lined[i % columns] else SAMPLE_WIDTH for i in range(len(dashed))]
+
+    def one_column_sample(self, scale: float, width: float = 0.0) -> float:
+        """The samples' width (px, unscaled) in a one-column strip ``width`` px wide (0:
+        the strip's own), drawn at ``scale``."""
+        return max(self.samples(scale, width, 1), default=SAMPLE_WIDTH)
+
     def _gap(self) -> float:
         """The layout's horizontal spacing: between a sample and its label, and between
         one entry's label and the next entry's sample."""
@@ -223,6 +296,7 @@ class StripLegend(pg.LegendItem):
             tuple(self.reserved) if held else (),
             self.opts.get("labelTextSize"),
             self.items[0][1].item.font().key(),
+            self.dash_samples(scale),
             layout.horizontalSpacing(),
             layout.verticalSpacing(),
             layout.getContentsMargins(),
@@ -237,13 +311,14 @@ class StripLegend(pg.LegendItem):
 
     def _strip_height(self, width: float, scale: float, held: bool) -> float:
         """:meth:`strip_height`, measured."""
-        columns = self.columns_for(width / scale, held=held)
+        columns = self.columns_for(width / scale, held=held, scale=scale)
         spacing = max(0.0, self.layout.verticalSpacing())
         _left, top, _right, bottom = self.layout.getContentsMargins()
         if columns > 1:
             rows = math.ceil(len(self.items) / columns)
             return (rows * self.one_line_height() + top + bottom) * scale
-        room = width / scale - self._margins() - SAMPLE_WIDTH - self._gap()
+        room = width / scale - self._margins() - self.one_column_sample(scale, width / scale)
+        room -= self._gap()
         total = sum(_wrapped_height(label, room) + spacing for _sample, label in self.items)
         return (total + top + bottom) * scale
 
@@ -260,22 +335,25 @@ class StripLegend(pg.LegendItem):
         keeps its text at full size unless the legend would be taller than its data.
         """
         cap = max(MAX_SHARE * plot_height, room)
-        narrowest = self.narrowest()
         for scale in SCALES:
             height = self.strip_height(width, scale)
             if plot_height <= 0 or (
                 height <= cap + 0.5
                 and (shared <= 0 or height <= shared - height)
-                and narrowest * scale <= width + 0.5  # no word wider than the strip
+                and self.narrowest(scale, width / scale) * scale <= width + 0.5  # no word
+                # wider than the strip
             ):
-                return self.columns_for(width / scale), scale
-        return self.columns_for(width / SCALES[-1]), SCALES[-1]
+                return self.columns_for(width / scale, scale=scale), scale
+        return self.columns_for(width / SCALES[-1], scale=SCALES[-1]), SCALES[-1]
 
-    def narrowest(self) -> float:
-        """The narrowest the strip can be (px, unscaled): a sample and the longest word
+    def narrowest(self, scale: float = 1.0, width: float = 0.0) -> float:
+        """The narrowest the strip drawn at ``scale`` can be (px, unscaled): a sample (as
+        in a one-column strip ``width`` px wide: :meth:`samples`) and the longest word
         of any entry (entries wrap at spaces only)."""
         widest = max((_wrapped(label, 0.0)[0] for _sample, label in self.items), default=0.0)
-        return self._margins() + SAMPLE_WIDTH + self._gap() + widest if self.items else 0.0
+        if not self.items:
+            return 0.0
+        return self._margins() + self.one_column_sample(scale, width) + self._gap() + widest
 
     def one_line_height(self) -> float:
         """Height (px, unscaled) of a strip whose entries each stay on one line and fill
@@ -285,30 +363,37 @@ class StripLegend(pg.LegendItem):
         heights = [_one_line_size(label)[1] for _sample, label in self.items]
         return max(heights, default=0.0) + max(0.0, self.layout.verticalSpacing())
 
-    def entry_widths(self, *, held: bool = True, width: float = 0.0) -> list[float]:
+    def entry_widths(
+        self, *, held: bool = True, width: float = 0.0, scale: float | None = None
+    ) -> list[float]:
         """Width of each entry (sample, its label on one line, the gaps before the label
-        and after it) in px; with ``held``, at least the room a drag holds for it in a
-        strip ``width`` px wide (0: the strip's own width)."""
+        and after it) in px, unscaled, the legend drawn at ``scale`` (``None``: its
+        scale now) in as many columns as fit; with ``held``, at least the room a drag
+        holds for it in a strip ``width`` px wide (0: the strip's own width)."""
+        samples = self.samples(self.scale() if scale is None else scale, width)
+        texts = self._texts(held, width)
+        return [s + t for s, t in zip(samples, texts, strict=True)]
+
+    def _texts(self, held: bool, width: float) -> list[float]:
+        """Each entry's label on one line (or the room held for it, ``held``, in a strip
+        ``width`` px wide) and the gaps before and after it (px, unscaled)."""
         gap = self._gap()
         held_room = self._held(width or self._width) if held else []
         return [
-            SAMPLE_WIDTH
-            + max(_natural_width(label), held_room[i] if i < len(held_room) else 0.0)
-            + 2 * gap
+            max(_natural_width(label), held_room[i] if i < len(held_room) else 0.0) + 2 * gap
             for i, (_s, label) in enumerate(self.items)
         ]
 
-    def columns_for(self, width: float, *, held: bool = True) -> int:
-        """The most columns of entries (filled row by row, each column as wide as its
-        widest entry) that ``width`` px hold with the layout's margins (the last entry
-        has no gap after it); at least one. ``held``: as :meth:`strip_height`."""
-        widths = self.entry_widths(held=held, width=width)
-        frame = self._margins() - self._gap()
-        for columns in range(len(widths), 1, -1):
-            total = sum(max(widths[j::columns]) for j in range(columns))
-            if total + frame <= width:
-                return columns
-        return 1
+    def columns_for(self, width: float, *, held: bool = True, scale: float | None = None) -> int:
+        """The most columns of entries (filled row by row; a column as wide as its
+        widest sample and its widest label) that ``width`` px (unscaled) hold with the
+        layout's margins (the last entry has no gap after it), the legend drawn at
+        ``scale`` (``None``: its scale now), a dashed line's sample at its least
+        (:meth:`dash_samples`); at least one. ``held``: as :meth:`strip_height`."""
+        least = self.dash_samples(self.scale() if scale is None else scale)[1]
+        samples = [least if d else SAMPLE_WIDTH for d in self._dashed()]
+        texts = self._texts(held, width)
+        return _columns(samples, texts, width - (self._margins() - self._gap()))
 
     def rename(self, label: pg.LabelItem, text: str) -> bool:
         """Show ``text`` in the entry ``label``; returns whether the entry changed size
@@ -347,6 +432,11 @@ class StripLegend(pg.LegendItem):
         return False
 
     def addItem(self, item: object, name: str) -> None:
+        """An entry ``name`` for ``item``: a line's sample as long as :meth:`samples` says
+        (set with the strip: :meth:`set_strip`), or ``item`` itself when it is a sample
+        (a band's swatch)."""
+        if not isinstance(item, pg.ItemSample):
+            item = LineSample(item)
         super().addItem(item, name)
         self.updateSize()
 
@@ -395,6 +485,78 @@ class StripLegend(pg.LegendItem):
         layout.invalidate()
         self.reflows += 1
         return True
+
+
+class LineSample(pg.ItemSample):
+    """A series' legend sample whose line is :attr:`length` px long (pyqtgraph's is
+    20 px at any UI scale), a dashed line's dashes centred in it; a marker series'
+    symbol sits in its middle."""
+
+    length = SAMPLE_WIDTH
+
+    def line_width(self) -> float:
+        """Width (px) of the line this sample draws (0: none, a marker series)."""
+        opts = self.item.opts
+        pen = opts.get("pen")
+        if pen is None or opts.get("symbol") is not None:
+            return 0.0
+        if not isinstance(pen, QtGui.QPen):
+            pen = pg.mkPen(pen)
+        if pen.style() == QtCore.Qt.PenStyle.NoPen:
+            return 0.0
+        return max(1.0, pen.widthF())
+
+    def dashed(self) -> bool:
+        """Whether the series is drawn dashed (settled: a drag draws it solid, see
+        ``PanelPlot.set_quality``, and its sample keeps its length)."""
+        pen = getattr(self.item, "_full_pen", None) or self.item.opts.get("pen")
+        return isinstance(pen, QtGui.QPen) and pen.style() not in (
+            QtCore.Qt.PenStyle.SolidLine,
+            QtCore.Qt.PenStyle.NoPen,
+        )
+
+    def set_length(self, length: float) -> None:
+        """Draw the line ``length`` px long (the entry's label moves with it)."""
+        if length != self.length:
+            self.prepareGeometryChange()
+            self.length = length
+            self.setFixedWidth(length)
+            self.update()
+
+    def boundingRect(self) -> QtCore.QRectF:
+        return QtCore.QRectF(0, 0, self.length, SAMPLE_WIDTH)
+
+    def paint(self, p: QtGui.QPainter, *args: object) -> None:
+        item = self.item
+        if not self.line_width() or not item.isVisible():
+            # pyqtgraph's (a symbol, the "hidden" eye) in the middle of the sample
+            p.translate((self.length - SAMPLE_WIDTH) / 2, 0)
+            super().paint(p, *args)
+            return
+        if item.opts.get("antialias"):
+            p.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing)
+        pen = QtGui.QPen(pg.mkPen(item.opts["pen"]))
+        pattern = pen.dashPattern() if pen.style() != QtCore.Qt.PenStyle.SolidLine else []
+        if pattern:  # centred: a dash in the middle, the ends alike
+            period = sum(pattern)
+            # the middle in pen widths on the device (a cosmetic pen's dashes are in
+            # device pixels; the legend may be drawn scaled)
+            on_device = self.length * abs(p.transform().m11()) if pen.isCosmetic() else self.length
+            middle = on_device / (2 * max(pen.widthF(), 1.0))
+            pen.setDashOffset((pattern[0] / 2 - middle) % period)
+        p.setPen(pen)
+        p.drawLine(QtCore.QPointF(0, 11), QtCore.QPointF(self.length, 11))
+
+
+def _columns(samples: list[float], texts: list[float], room: float) -> int:
+    """The most columns (at least one) of entries with ``samples`` and ``texts`` that
+    wide (px), filled row by row, each column as wide as its widest sample and its
+    widest text, that ``room`` px hold."""
+    for columns in range(len(samples), 1, -1):
+        total = sum(max(samples[j::columns]) + max(texts[j::columns]) for j in range(columns))
+        if total <= room:
+            return columns
+    return 1
 
 
 def label_html(label: pg.LabelItem, text: str) -> str:
