@@ -11,7 +11,12 @@ import pytest
 from PySide6 import QtCore, QtGui
 from tiers import FULL, gate_cover
 
-from gui.render.axis_specs import box_edges, generate_draw_specs, separate_labels
+from gui.render.axis_specs import (
+    box_edges,
+    generate_draw_specs,
+    regular_labels,
+    separate_labels,
+)
 from gui.render.fast_axis import (
     FastAxisItem,
     drop_close,
@@ -141,7 +146,10 @@ def test_draw_specs_equal_pyqtgraph(qtbot, grid, log):
                 painter.end()
             assert _specs_as_values(port.specs) == _specs_as_values(expected)
             ranks = b.label_ranks(port.label_ticks)
-            kept = (*expected[:2], separate_labels(name, expected[2], ranks))
+            if b.logMode:  # (a log axis keeps its roundest values: log_rank)
+                kept = (*expected[:2], separate_labels(name, expected[2], ranks))
+            else:  # (a linear one keeps labels at regular steps)
+                kept = (*expected[:2], regular_labels(name, expected[2], port.label_ticks))
             assert _specs_as_values(got) == _specs_as_values(kept)
             assert _specs_as_values(again) == _specs_as_values(kept)
             assert _overlaps(name, got[2]) == 0
@@ -1021,3 +1029,26 @@ def test_axis_titles_are_centred_on_their_axes_as_drawn(qtbot):
         centre = (corner.x() if across else corner.y()) + length / 2
         assert _ink_centre(image, box, across) == pytest.approx(centre, abs=1.5), side
         assert axis.label.toPlainText() in ("key j", "query i")  # no space for units
+
+
+def test_linear_tick_labels_that_crowd_stay_a_regular_sequence(qtbot, ui_scale):
+    """At 300 % Sinusoidal's wavelength plot labelled its pair index "0 2 4 6 8 10 14":
+    the 12 overlapped the 10 and was left out, the 14 clear of it stayed, and the gap
+    read as a step. A linear axis whose labels crowd keeps every k-th of them (0 4 8
+    12, or coarser), at every width; the labels kept never overlap."""
+    ui_scale(3.0)
+    _win, plot = _shown_panel(qtbot, _view_panel("sinusoidal", "wavelength"), (900, 600))
+    axis = plot.plot.getAxis("bottom")
+    thinned = 0
+    for width in range(560, 1100, 20):
+        _win.resize(width, 600)
+        for _ in range(2):
+            _win.grab()
+            QtCore.QCoreApplication.processEvents()
+        drawn, pyqtgraphs = _drawn(axis)
+        values = sorted(float(text.replace(MINUS, "-")) for _r, _f, text in drawn[2])
+        steps = {round(b - a, 9) for a, b in zip(values, values[1:], strict=False)}
+        assert len(steps) <= 1, (width, values)  # one step throughout
+        assert _overlaps("bottom", drawn[2]) == 0
+        thinned += len(drawn[2]) < len(pyqtgraphs[2])
+    assert thinned  # (some widths had labels that crowd)

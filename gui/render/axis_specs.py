@@ -298,6 +298,85 @@ def separate_labels(
     return [text_specs[k] for k in sorted(keep)]
 
 
+#: how many steps of a level's spacing a thinned level's labels stand apart, tried in
+#: this order (2, 4, 5 × 10ⁿ and 25: steps of 1 give 2, 4, 5, 10, …; of 2: 4, 8, 10, …)
+THINNING = (2, 4, 5, 10, 20, 25, 40, 50, 100, 200, 250, 400, 500, 1000)
+
+
+def regular_labels(
+    orientation: str, text_specs: list, label_ticks: list[tuple[int, float]], gap: float = 1.0
+) -> list:
+    """``text_specs`` of a linear axis with the labels that would overlap left out so
+    that those kept stand at regular steps.
+
+    :func:`separate_labels` leaves out whichever label overlaps one kept before it: a
+    wider label between narrow ones goes ("0 2 4 6 8 10 14", the 12 under the 10 and
+    the 14 clear of it; "−200 0 100 200"), and the reader takes the gap for a step.
+    Here the top level (pyqtgraph's major ticks) keeps every ``k``-th label for the
+    first ``k`` of :data:`THINNING` at which two or more fit (:func:`_thinned`:
+    "0 4 8 12", "−200 0 200"); a finer level (the minor ticks between them) keeps all
+    its labels or none.
+
+    Parameters
+    ----------
+    orientation
+        The axis' orientation (``"left"``, ``"bottom"``, ...).
+    text_specs
+        ``(rect, flags, text)`` of the labels, as in the draw specs.
+    label_ticks
+        ``(level, value)`` of each label (:attr:`AxisLayout.label_ticks`).
+    gap
+        As :func:`separate_labels`.
+
+    Returns
+    -------
+    list
+        The kept specs in their original order: ``text_specs`` itself when none overlap.
+    """
+    if len(separate_labels(orientation, text_specs, None, gap)) == len(text_specs):
+        return text_specs
+    levels = sorted({level for level, _value in label_ticks})
+    top = [k for k, (level, _v) in enumerate(label_ticks) if level == levels[0]]
+    values = sorted(label_ticks[k][1] for k in top)
+    step = min((b - a for a, b in zip(values, values[1:], strict=False)), default=0.0)
+    keep = top
+    if len(separate_labels(orientation, [text_specs[k] for k in top], None, gap)) < len(top):
+        keep = _thinned(orientation, text_specs, top, [label_ticks[k][1] / step for k in top], gap)
+    else:
+        for level in levels[1:]:  # a finer level whole, or none from it on
+            more = keep + [k for k, (lv, _v) in enumerate(label_ticks) if lv == level]
+            specs = [text_specs[k] for k in sorted(more)]
+            if len(separate_labels(orientation, specs, None, gap)) < len(more):
+                break
+            keep = more
+    return [text_specs[k] for k in sorted(keep)]
+
+
+def _thinned(
+    orientation: str, text_specs: list, top: list[int], steps: list[float], gap: float
+) -> list[int]:
+    """The indices (of ``top``, the labels ``steps`` steps from 0) that
+    :func:`regular_labels` keeps of a level whose labels overlap: for the first thinning
+    of :data:`THINNING` at which two or more fit, every ``thin``-th from the offset
+    that keeps the most (0 steps among them on a tie: "−200 0 200", and "−50 50" rather
+    than "0" alone); one label where no two fit."""
+    index = [round(v) for v in steps]
+    for thin in THINNING:
+        best: list[int] = []
+        for phase in range(thin):
+            chosen = [k for k, i in zip(top, index, strict=True) if i % thin == phase]
+            if len(chosen) > len(best) and len(
+                separate_labels(orientation, [text_specs[k] for k in chosen], None, gap)
+            ) == len(chosen):
+                best = chosen
+        if len(best) >= 2:
+            return best
+        if all(sum(1 for i in index if i % thin == ph) < 2 for ph in range(thin)):
+            break  # (coarser steps keep one label at most)
+    at_zero = [k for k, i in zip(top, index, strict=True) if i == 0]
+    return at_zero or top[len(top) // 2 : len(top) // 2 + 1]
+
+
 def box_edges(
     orientation: str, rects: list[QtCore.QRectF], gap: float = 1.0
 ) -> list[tuple[float, float, float, float] | None]:

@@ -11,8 +11,9 @@ pixel spans when that is pixel-identical.
 
 Two layout faults of pyqtgraph's are fixed on top (tests show both): tick labels that
 would overlap another are left out (a log axis labels every minor tick, ``9·10¹``
-stacked on ``8·10¹``), and the room reserved across the axis keeps its title clear of
-the tick labels.
+stacked on ``8·10¹``; a linear axis keeps every k-th label, a regular sequence:
+:func:`~gui.render.axis_specs.regular_labels`), and the room reserved across the axis
+keeps its title clear of the tick labels.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from gui.render.axis_specs import (
     axis_frame,
     generate_draw_specs,
     log_rank,
+    regular_labels,
     separate_labels,
 )
 from gui.render.pg_compat import (
@@ -1115,7 +1117,10 @@ class FastAxisItem(pg.AxisItem):
             axis_spec, tick_specs, text_specs = layout.specs
             ranks = self.label_ranks(layout.label_ticks)
             gap = INDEX_TICK_GAP if self.index_labels and not self.keep_labels else 1.0
-            kept = separate_labels(self.orientation, text_specs, ranks, gap)
+            if self.keep_labels or self.index_labels or self.logMode:
+                kept = separate_labels(self.orientation, text_specs, ranks, gap)
+            else:  # numbers at regular steps, never "10 14" with the 12 left out
+                kept = regular_labels(self.orientation, text_specs, layout.label_ticks)
             # one tick line per tick in range: as many labels, or some were left out
             # (word ticks then try the next size, and at the last keep them all; index
             # labels at the last keep those that fit, the ends first)
