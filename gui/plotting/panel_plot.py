@@ -32,6 +32,8 @@ from gui.plotting.plot_data import (
     same_arrays,
     series_color,
 )
+from gui.render.auto_button import BASE_SIZE as AUTO_BUTTON_SIZE
+from gui.render.auto_button import size_auto_button
 from gui.render.band_item import BandItem, BandSample
 from gui.render.cell_values import MAX_CELLS, grid_texts, legible_cell
 from gui.render.fast_axis import (
@@ -679,6 +681,8 @@ class PanelPlot(PanelExtras, CellDisplay):
         self.tile_labels: TileLabels | None = None
         self._shape: tuple | None = None
         self._styled: Theme | None = None  # the theme the items were made or re-styled in
+        self._on_stage = False  # (set_stage)
+        self._button: tuple[int, bool] | None = None  # the "A" button's (size, hidden)
         self.restyled = 0  # re-styles in place for another theme or UI scale (tests)
         self.rebuilds = 0  # how often the items were made anew (their owners re-collect them)
         self.restyles = self.relabels = 0  # axis titles set with their styles / text alone
@@ -748,6 +752,7 @@ class PanelPlot(PanelExtras, CellDisplay):
             self.restyled += 1
         self._styled = theme
         self.panel = panel
+        self._style_auto_button(theme)
         changed = rebuilt
         # Title/axis text is re-laid out on every set (about half of show()'s time during
         # a drag); re-apply only when something it depends on changed.
@@ -1578,12 +1583,37 @@ class PanelPlot(PanelExtras, CellDisplay):
 
     def set_stage(self, on: bool) -> None:
         """On stage (presentation mode) or not: a small grid's index labels keep a size
-        read from the back row (:attr:`FastAxisItem.stage`)."""
+        read from the back row (:attr:`FastAxisItem.stage`); pyqtgraph's "A" button
+        is not shown there (:meth:`_style_auto_button`)."""
+        self._on_stage = on
+        if self.panel is not None:
+            self._style_auto_button(current_theme())
         for name in ("bottom", "left"):
             axis = self.plot.getAxis(name)
             if isinstance(axis, FastAxisItem) and axis.stage != on:
                 axis.stage = on
                 axis.setStyle()  # (pyqtgraph's: new draw specs and size at the next paint)
+
+    def _style_auto_button(self, theme: Theme) -> None:
+        """pyqtgraph's "A" button (a panned or zoomed plot under the pointer: all the
+        data again) at the UI scale (14 px at 100 %, 42 px at 300 %: it stayed 14 px).
+        Hidden on stage, where the A key does the same for every plot of the view
+        (``StageOverlay.show_all``) and a lecturer's pointer crossing a zoomed plot
+        flashed it; and on a table or arrows panel, whose framing auto-range breaks
+        (:meth:`show_all_data`: the table moved to the bottom right, the circle off
+        centre), which the A key keeps."""
+        kind = self.panel.kind if self.panel is not None else None
+        key = (theme.scaled(AUTO_BUTTON_SIZE), self._on_stage or kind in ("table", "arrows"))
+        if key == self._button:
+            return
+        if key[0] != (self._button or (0,))[0]:
+            size_auto_button(self.plot, key[0])
+        if self._button is None or key[1] != self._button[1]:
+            if key[1]:
+                self.plot.hideButtons()
+            else:
+                self.plot.showButtons()
+        self._button = key
 
     def end_drag_hold(self) -> bool:
         """End the drag's hold: the title takes the lines it needs again
