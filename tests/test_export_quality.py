@@ -167,6 +167,29 @@ def test_portable_svg_joins_the_runs_of_a_line_but_not_separate_labels(qapp):
     assert texts == ["by p·θ_i", "-3", "-2"]
 
 
+def test_portable_svg_writes_table_break_points_as_plain_text(qapp):
+    """A table cell's break points (zero-width spaces, soft hyphens) are not characters
+    of an SVG's text; a line Qt broke at a soft hyphen ends with the hyphen Qt drew."""
+    attrs = 'y="20" font-family="\'DejaVu Sans\', sans-serif" font-size="16"'
+    text = snapshot.portable_svg(
+        _svg(
+            f'<g><text x="10" {attrs}>max_\u200bposi\u00adtions\u00a0× d table</text>'
+            f'<text x="10" y="40" font-size="16">extra para\u00ad</text>'
+            f'<text x="10" y="60" font-size="16">meters</text></g>'
+        )
+    )
+    texts = [t.text for t in ET.fromstring(text).iter(f"{SVG_NS}text")]
+    assert texts == ["max_positions\u00a0× d table", "extra para-", "meters"]
+
+
+def test_compare_svg_table_has_no_invisible_break_points(tmp_path, qapp):
+    path = tmp_path / "compare.svg"
+    export_view("compare", {}, path, width=900, height=1400)  # narrow: cells wrap
+    svg = path.read_text("utf-8")
+    assert "max_positions" in svg.replace("-", "")
+    assert "\u200b" not in svg and "\u00ad" not in svg
+
+
 @pytest.fixture(scope="module")
 def rope_svg(tmp_path_factory, qapp):
     path = tmp_path_factory.mktemp("svg") / "rope.svg"

@@ -969,6 +969,26 @@ def _drop_idle_clips(root: ET.Element) -> None:
 _CLIP_SLACK = 1.0
 
 
+_ZERO_WIDTH_SPACE, _SOFT_HYPHEN = "\u200b", "\u00ad"
+
+
+def _plain_break_points(root: ET.Element) -> None:
+    """Text without the invisible break points a table's long words carry
+    (:func:`gui.plotting.word_breaks.breakable`): its zero-width spaces and soft hyphens
+    went into the SVG's text as characters, which a text copied from the slide kept, and
+    a soft hyphen where Qt broke the line ("posi-" / "tions"), drawn by Qt as a hyphen,
+    is invisible to an SVG renderer: there it becomes the hyphen it was drawn as."""
+    for element in root.iter():
+        for attr in ("text", "tail"):
+            value = getattr(element, attr)
+            if not value or (_ZERO_WIDTH_SPACE not in value and _SOFT_HYPHEN not in value):
+                continue
+            value = value.replace(_ZERO_WIDTH_SPACE, "")
+            hyphen = attr == "text" and value.rstrip().endswith(_SOFT_HYPHEN)
+            value = value.replace(_SOFT_HYPHEN, "")
+            setattr(element, attr, value.rstrip() + "-" if hyphen else value)
+
+
 def _merge_text_runs(parent: ET.Element) -> None:
     """Join adjacent ``<text>`` runs of one line (Qt writes a run per font fallback, at
     absolute x positions: viewers with other glyph widths left gaps or overlaps)."""
@@ -1131,6 +1151,7 @@ def portable_svg(text: str) -> str:
         stack.extend(children)
     _drop_idle_clips(root)
     _crisp_cells(root)
+    _plain_break_points(root)
     return '<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n' + ET.tostring(
         root, encoding="unicode"
     )
