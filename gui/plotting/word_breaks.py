@@ -41,6 +41,7 @@ def _letters(long_word: int) -> re.Pattern[str]:
 
 _VOWELS = frozenset("aeiouyAEIOUY")
 _PAIRS = frozenset(("ch", "ck", "gh", "ph", "sh", "th", "wh", "qu"))  # kept together
+_SUFFIXES = frozenset(("ing", "ings", "ed", "er", "ers"))  # a consonant stays with its stem
 
 
 def syllable_breaks(letters: str) -> list[int]:
@@ -55,12 +56,16 @@ def syllable_breaks(letters: str) -> list[int]:
     --------
     >>> syllable_breaks("interpolation")
     [5, 7, 9]
+    >>> syllable_breaks("training"), syllable_breaks("parameters")
+    ([], [4])
     """
     low = letters.lower()
     out = []
     for i in range(LEAST_PART, len(low) - LEAST_PART + 1):
         c, nxt, prev = low[i], low[i + 1] if i + 1 < len(low) else "", low[i - 1]
         if c in _VOWELS or nxt not in _VOWELS or low[i - 1 : i + 1] in _PAIRS:
+            continue
+        if low[i + 1 :] in _SUFFIXES:  # "train-ing", not "trai-ning" (too short to cut)
             continue
         if prev in _VOWELS or (low[i - 2] in _VOWELS and low[i - 2 : i] not in _PAIRS):
             out.append(i)
