@@ -142,14 +142,16 @@ def test_draw_specs_equal_pyqtgraph(qtbot, grid, log):
                 port = generate_draw_specs(b, painter)
                 got = b.generateDrawSpecs(painter)
                 again = b.generateDrawSpecs(painter)  # cached text sizes
+                regular = regular_labels(name, expected[2], port.label_ticks)
+                same = b.same_decimals(painter, port, expected[2], regular)[0]
             finally:
                 painter.end()
             assert _specs_as_values(port.specs) == _specs_as_values(expected)
             ranks = b.label_ranks(port.label_ticks)
             if b.logMode:  # (a log axis keeps its roundest values: log_rank)
                 kept = (*expected[:2], separate_labels(name, expected[2], ranks))
-            else:  # (a linear one keeps labels at regular steps)
-                kept = (*expected[:2], regular_labels(name, expected[2], port.label_ticks))
+            else:  # (a linear one keeps labels at regular steps, with the same decimals)
+                kept = (*expected[:2], same)
             assert _specs_as_values(got) == _specs_as_values(kept)
             assert _specs_as_values(again) == _specs_as_values(kept)
             assert _overlaps(name, got[2]) == 0
@@ -1052,3 +1054,30 @@ def test_linear_tick_labels_that_crowd_stay_a_regular_sequence(qtbot, ui_scale):
         assert _overlaps("bottom", drawn[2]) == 0
         thinned += len(drawn[2]) < len(pyqtgraphs[2])
     assert thinned  # (some widths had labels that crowd)
+
+
+def _decimals(text: str) -> int:
+    return len(text.partition(".")[2])
+
+
+def test_tick_labels_of_one_axis_have_the_same_decimals(qtbot, ui_scale):
+    """RoPE's plane on stage (150 %) read "1.5, 1, 0.5, 0, −0.5, −1, −1.5" up its y axis
+    (pyqtgraph writes the major ticks to their spacing's decimals, the halves between
+    to theirs) beside "−1.0 −0.5 0 0.5 1.0" along x. Every label of an axis now has
+    the decimals of the finest level drawn, at every size; none overlap."""
+    ui_scale(1.5)
+    win, plot = _shown_panel(qtbot, _view_panel("rope", "plane"), (640, 600))
+    halves = 0
+    for height in range(400, 1000, 50):
+        win.resize(640, height)
+        for _ in range(2):
+            win.grab()
+            QtCore.QCoreApplication.processEvents()
+        for name in ("left", "bottom"):
+            drawn, _pyqtgraphs = _drawn(plot.plot.getAxis(name))
+            texts = [text for _r, _f, text in drawn[2]]
+            written = {_decimals(text) for text in texts if text != "0"}
+            assert len(written) <= 1, (height, name, texts)
+            assert _overlaps(name, drawn[2]) == 0
+            halves += any(text.endswith(".5") for text in texts)
+    assert halves > 5  # (the half-unit level was labelled at many sizes)

@@ -41,6 +41,9 @@ class AxisLayout(NamedTuple):
     """Room the tick text needs across the axis (what pyqtgraph reports to the axis)."""
     label_ticks: list[tuple[int, float]]
     """``(level, tick value)`` of each of ``text_specs``, in the same order."""
+    spacings: tuple[float | None, ...] = ()
+    """The spacing of each tick level (``None``: explicit ticks), as ``tickStrings``
+    takes it."""
 
 
 class AxisFrame(NamedTuple):
@@ -197,8 +200,9 @@ def generate_draw_specs(
 
     text_specs: list[tuple[QtCore.QRectF, object, str]] = []
     label_ticks: list[tuple[int, float]] = []
+    spacings = tuple(spacing for spacing, _values in tick_levels)
     if not style["showValues"]:
-        return AxisLayout((axis_spec, tick_specs, text_specs), 0.0, label_ticks)
+        return AxisLayout((axis_spec, tick_specs, text_specs), 0.0, label_ticks, spacings)
     text_offset = style["tickTextOffset"][dim]
     text_size2 = last_text_size2 = 0.0
     all_sizes: list[tuple[float, float]] = []
@@ -250,7 +254,22 @@ def generate_draw_specs(
                 continue
             text_specs.append((rect, flags, vstr))
             label_ticks.append((i, tick_levels[i][1][j]))
-    return AxisLayout((axis_spec, tick_specs, text_specs), last_text_size2, label_ticks)
+    return AxisLayout((axis_spec, tick_specs, text_specs), last_text_size2, label_ticks, spacings)
+
+
+def relabelled(orientation: str, rect: QtCore.QRectF, size: tuple[float, float]) -> QtCore.QRectF:
+    """The box of a tick label of ``size`` (``(width, height)``) at the tick of a label
+    drawn in ``rect``, placed as :func:`generate_draw_specs` places it: against the
+    ticks (a left axis' labels end where ``rect`` ends), centred on the tick."""
+    width, height = size
+    centre = rect.center()
+    if orientation == "left":
+        return QtCore.QRectF(rect.right() - width, centre.y() - height / 2, width, height)
+    if orientation == "right":
+        return QtCore.QRectF(rect.left(), centre.y() - height / 2, width, height)
+    if orientation == "top":
+        return QtCore.QRectF(centre.x() - width / 2, rect.bottom() - height, width, height)
+    return QtCore.QRectF(centre.x() - width / 2, rect.top(), width, height)
 
 
 def _shown(positions: list[list[float | None]]) -> list[float]:

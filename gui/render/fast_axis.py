@@ -37,6 +37,7 @@ from gui.render.axis_specs import (
     generate_draw_specs,
     log_rank,
     regular_labels,
+    relabelled,
     separate_labels,
 )
 from gui.render.pg_compat import (
@@ -1121,6 +1122,7 @@ class FastAxisItem(pg.AxisItem):
                 kept = separate_labels(self.orientation, text_specs, ranks, gap)
             else:  # numbers at regular steps, never "10 14" with the 12 left out
                 kept = regular_labels(self.orientation, text_specs, layout.label_ticks)
+                kept, layout = self.same_decimals(p, layout, text_specs, kept)
             # one tick line per tick in range: as many labels, or some were left out
             # (word ticks then try the next size, and at the last keep them all; index
             # labels at the last keep those that fit, the ends first)
@@ -1130,6 +1132,47 @@ class FastAxisItem(pg.AxisItem):
             if self.index_labels and scale == scales[-1]:
                 text_specs = evenly_spaced(self.orientation, text_specs, gap) or kept
         return layout, text_specs, self.tick_scale
+
+    def same_decimals(
+        self, p: QtGui.QPainter, layout: AxisLayout, text_specs: list, kept: list
+    ) -> tuple[list, AxisLayout]:
+        """``kept`` (labels of ``text_specs``, whose ticks ``layout`` gives) with every
+        label written to the decimals of the finest tick level among them, and the
+        layout with the room those labels need across the axis.
+
+        pyqtgraph writes each level to its own spacing's decimals: RoPE's plane on
+        stage read "1.5, 1, 0.5, 0, −0.5, −1, −1.5" up its y axis (whole numbers at
+        the major ticks, halves between) beside "−1.0 −0.5 0 0.5 1.0" along x. With
+        both levels labelled the major ones now read "1.0", "−1.0"; where that widens
+        a label into its neighbour, the finer level's labels are left out instead (the
+        major ones, as pyqtgraph writes them, are a regular sequence of their own)."""
+        ticks = {id(spec): tick for spec, tick in zip(text_specs, layout.label_ticks, strict=True)}
+        scale = self.autoSIPrefixScale * self.scale
+        measure = self.text_measure(p)
+        across = 0 if self.orientation in ("left", "right") else 1
+        while True:
+            levels = [ticks[id(spec)][0] for spec in kept]
+            finest = max(levels, default=0)
+            if len(set(levels)) < 2 or finest >= len(layout.spacings):
+                return kept, layout
+            spacing = layout.spacings[finest]
+            if spacing is None:
+                return kept, layout
+            room = layout.text_size
+            written = []
+            for spec, level in zip(kept, levels, strict=True):
+                rect, flags, text = spec
+                if level < finest:
+                    value = ticks[id(spec)][1]
+                    new = self.tickStrings([value], scale, spacing)[0]
+                    if new != text:
+                        size = measure(new)
+                        spec = (relabelled(self.orientation, rect, size), flags, new)
+                        room = max(room, size[across])
+                written.append(spec)
+            if separate_labels(self.orientation, written) is written:
+                return written, layout._replace(text_size=room)
+            kept = [spec for spec, level in zip(kept, levels, strict=True) if level < finest]
 
     def held_text_room(self, size: float) -> float:
         """The room across the axis to report for tick text (and title) that needs
