@@ -88,3 +88,42 @@ def test_a_table_staged_alone_is_drawn(stage, qtbot):
     )[:, : image.width()]
     assert image.width() > 1000 and image.height() > 300
     assert (pixels < 128).mean() > 0.01  # text: several per cent of the pixels are ink
+
+
+def test_a_revealing_scene_keeps_each_panels_place_on_stage(stage, qtbot):
+    """The lecture's scene 3 reveals its four Sinusoidal plots one per Page Down. On the
+    1920 × 1080 stage at 150 % the first row was 480 px high while the second row's
+    plots were still hidden, and shrank to 380 px when the similarity map appeared: the
+    waves and the PE matrix jumped in front of the class. Each revealed plot now sits
+    where the whole scene puts it, from the first step on."""
+    from PySide6 import QtCore
+
+    name = "lecture-positional-encoding"
+    _show(stage, qtbot, name, 2)
+    deck = stage.lecture.deck
+    widget = None
+    steps = []
+    for step in range(4):
+        if step == 0:
+            widget = _show(stage, qtbot, name, 3)
+        else:
+            qtbot.keyClick(stage, QtCore.Qt.Key.Key_PageDown)
+            assert stage.wait_idle(60)
+            settle_window(stage)
+        assert deck.index == 2
+        steps.append(
+            {
+                key: plot.plot.geometry().getRect()
+                for key, plot in widget.plots.items()
+                if plot.plot.isVisible()
+            }
+        )
+    assert [len(shown) for shown in steps] == [1, 2, 3, 4]
+    final = steps[-1]
+    for shown in steps:
+        for key, rect in shown.items():
+            assert all(abs(a - b) <= 2 for a, b in zip(rect, final[key], strict=True)), (
+                key,
+                [round(v) for v in rect],
+                [round(v) for v in final[key]],
+            )

@@ -1281,8 +1281,15 @@ class ViewWidget(QtWidgets.QWidget):
         overhead: dict[int, float] = {}
         spacing = max(layout.verticalSpacing(), 0.0)
         for plot, top, span in spans:
-            if plot.table_height() is not None or not plot.plot.isVisible():
-                continue  # a table keeps its height; a hidden plot is not measured
+            item = plot.plot
+            if plot.table_height() is not None:
+                continue  # a table keeps its height
+            # a hidden plot is not measured, but one whose place is kept (a reveal's
+            # next plot) is: its row gets the height it will be shown at (the lecture's
+            # scene 3 on stage had its first row 623 px high until the second row's
+            # plots came, then 491 px: the plots shown jumped at each reveal)
+            if not item.isVisible() and not item.sizePolicy().retainSizeWhenHidden():
+                continue
             data = plot.plot.getViewBox().height()
             if data <= 0:
                 continue
