@@ -127,3 +127,31 @@ def test_a_revealing_scene_keeps_each_panels_place_on_stage(stage, qtbot):
                 [round(v) for v in rect],
                 [round(v) for v in final[key]],
             )
+
+
+def test_an_index_grids_colour_bar_labels_whole_numbers(stage, qtbot):
+    """The lecture's scene 17 (Shaw, k = 2) on stage: the colour bar of the clipped
+    index 0..4 read "0 0.5 1 1.5 2 2.5 3 3.5 4", indices that do not exist. A bar of
+    integer values labels whole numbers only (the PE matrix's −1.0 … 1.0 keeps its
+    halves)."""
+    widget = _show(stage, qtbot, "lecture-positional-encoding", 17)
+    widget.canvas.grab()
+    shaw = _bar_labels(widget.plots["shaw"].colorbar.axis)
+    assert {"0", "4"} <= set(shaw), shaw
+    assert all("." not in text for text in shaw), shaw
+    assert len(shaw) >= 3, shaw  # (whole steps between the ends)
+    widget = _show(stage, qtbot, "lecture-positional-encoding", 5)
+    widget.canvas.grab()
+    heat = _bar_labels(widget.plots["heatmap"].colorbar.axis)
+    assert any(text.endswith(".5") for text in heat), heat
+
+
+def _bar_labels(axis) -> list[str]:
+    """The labels ``axis`` draws now."""
+    picture = QtGui.QPicture()
+    painter = QtGui.QPainter(picture)
+    try:
+        specs = axis.generateDrawSpecs(painter)
+    finally:
+        painter.end()
+    return [text for _rect, _flags, text in specs[2]] if specs else []

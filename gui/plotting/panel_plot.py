@@ -1512,9 +1512,15 @@ class PanelPlot(PanelExtras, CellDisplay):
         rect = QtCore.QRectF(float(xs[0]) - dx / 2, float(ys[0]) - dy / 2, cols * dx, rows * dy)
         self.image.setRect(rect)
         self._show_cells(panel, current_theme(), img, rect)
-        if self.colorbar is not None and tuple(self.colorbar.levels()) != (lo, hi):
-            # re-lays out its axis: only on a change; the image already has these levels
-            self.colorbar.setLevels((lo, hi), update_items=False)
+        if self.colorbar is not None:
+            axis = self.colorbar.axis
+            # an index grid's bar (Shaw's clipped index, T5's buckets) labels whole values
+            whole = bool(np.issubdtype(np.asarray(panel.image).dtype, np.integer))
+            if isinstance(axis, FastAxisItem):
+                axis.set_whole_ticks(whole)
+            if tuple(self.colorbar.levels()) != (lo, hi):
+                # re-lays out its axis: only on a change; the image has these levels
+                self.colorbar.setLevels((lo, hi), update_items=False)
         return True
 
     def _show_missing(self, panel: Panel, theme: Theme) -> None:

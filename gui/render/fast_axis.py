@@ -457,6 +457,7 @@ class FastAxisItem(pg.AxisItem):
     """
 
     _label_fit: tuple | None = None  # (html, room) the title was last fitted to
+    picture: _AxisDrawing | None  # (pyqtgraph's; None: the specs are made anew)
     keep_labels = False
     """Every tick label is drawn (word ticks: tokens, model names): they shrink, down to
     the last of :data:`WORD_TICK_SCALES`, instead of being left out when they crowd."""
@@ -663,12 +664,11 @@ class FastAxisItem(pg.AxisItem):
     def paint(self, p: QtGui.QPainter, opt: object, widget: object) -> None:
         if self.draws_nothing():
             return
-        if self.picture is None:
-            self._make_drawing()
+        picture = self.picture if self.picture is not None else self._make_drawing()
         # the part Qt repaints (ItemUsesExtendedStyleOption): see draw_specs
         self._exposed = getattr(opt, "exposedRect", None)
         try:
-            self.picture.play(p)
+            picture.play(p)
         finally:
             self._exposed = None
 
@@ -682,7 +682,7 @@ class FastAxisItem(pg.AxisItem):
         pen, tick_pen = axis_pens(self)  # (as set: pen() and tickPen() make copies)
         return pen.style() == _NO_PEN and tick_pen.style() == _NO_PEN
 
-    def _make_drawing(self) -> None:
+    def _make_drawing(self) -> _AxisDrawing:
         # measure text on the device AxisItem.paint uses (a QPicture: one kept and
         # painted on anew, begin() empties it; a new picture and painter were a
         # tenth of an axis' specs)
@@ -696,7 +696,8 @@ class FastAxisItem(pg.AxisItem):
             specs = self.generateDrawSpecs(painter)
         finally:
             painter.end()
-        self.picture = _AxisDrawing(self, specs)
+        drawing = self.picture = _AxisDrawing(self, specs)
+        return drawing
 
     def prepare_specs(self) -> bool:
         """Generate the draw specs now, as the next paint would (``True`` when it did).
@@ -864,6 +865,26 @@ class FastAxisItem(pg.AxisItem):
     data_limits: tuple[float, float] | None = None
     """Ticks only within these values (the data of a plot whose range is padded to keep
     its aspect: labels then do not depend on the padding, nor the axis width on them)."""
+
+    whole_ticks = False
+    """Ticks at whole numbers only (a colour bar of integer values: Shaw's index 0..4
+    read "0 0.5 1 1.5 … 4", indices that do not exist): :meth:`set_whole_ticks`."""
+
+    def set_whole_ticks(self, whole: bool) -> None:
+        """Set :attr:`whole_ticks` (the axis is drawn anew when it changed)."""
+        if whole != self.whole_ticks:
+            self.whole_ticks = whole
+            self.picture = None
+            self.update()
+
+    def tickSpacing(self, minVal: float, maxVal: float, size: float) -> list:
+        """pyqtgraph's tick levels; with :attr:`whole_ticks` those spaced by at least
+        1 (a spacing of 1 where none is)."""
+        levels = super().tickSpacing(minVal, maxVal, size)
+        if not self.whole_ticks or self.logMode:
+            return levels
+        whole = [(spacing, offset) for spacing, offset in levels if spacing >= 1 - 1e-9]
+        return whole or [(1.0, 0.0)]
 
     def tickValues(self, minVal: float, maxVal: float, size: float) -> list:
         """pyqtgraph's tick values (same arithmetic, in plain floats), de-duplicated by a
@@ -1091,6 +1112,7 @@ class FastAxisItem(pg.AxisItem):
             *(_pen_key(pen) for pen in axis_pens(self)),
             self.keep_labels,
             self.index_labels,
+            self.whole_ticks,
             self.stage,  # (index labels' smallest size)
             device.logicalDpiX() if device is not None else 0,
             device.logicalDpiY() if device is not None else 0,
