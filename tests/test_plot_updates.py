@@ -132,6 +132,42 @@ def test_mosaic_tiles_are_labelled_in_their_corners(qtbot):
     assert not [i for i in win.scene().items() if type(i).__name__ == "TileLabels"]
 
 
+def test_tiles_of_one_plot_are_labelled_alike(qtbot):
+    """ALiBi's 8 heads on the 1920 x 1080 stage at 150 % (deck scene 14) read "head 1:
+    m = 0.5" … "head 4: m = 0.0625" beside "h5" … "h8": each tile chose its label by
+    its own text's width. The long labels show only where every tile has room for its
+    own; else every tile shows its short one."""
+    from core.viewdata import Tile
+
+    win, plot = _panel_plot(qtbot, (700, 400))
+    idx = np.arange(4)
+    tiles = (
+        Tile("head 1: m = 0.5", "h1", 0, 0, idx, idx),
+        Tile("head 5: m = 0.03125", "h5", 0, 5, idx, idx),
+    )
+    panel = _heatmap(np.full((4, 9), np.nan))
+    panel.tiles = tiles
+    plot.show(panel)
+    labels = plot.tile_labels
+    width = labels.metrics.horizontalAdvance
+    vb = plot.plot.getViewBox()
+    seen = set()
+    for size in range(200, 800, 10):  # between the two labels' fits, and wider
+        win.resize(size, 400)
+        pg.QtWidgets.QApplication.processEvents()
+        vb.prepareForPaint()
+        texts = tuple(text for text, _rect in labels.shown())
+        seen.add(texts)
+        tile_px = 4 * abs(vb.childGroup.transform().m11())
+        if width("head 1: m = 0.5") + 12 <= tile_px < width("head 5: m = 0.03125") + 12:
+            assert texts == ("h1", "h5"), (size, texts)
+    assert ("head 1: m = 0.5", "head 5: m = 0.03125") in seen
+    assert ("h1", "h5") in seen
+    assert all(
+        texts in {("h1", "h5"), ("head 1: m = 0.5", "head 5: m = 0.03125")} for texts in seen
+    )
+
+
 def test_tile_labels_measure_their_texts_once_while_the_tiles_move(qtbot):
     """A drag moves and resizes the tiles on every frame (ALiBi's seq_len); the labels
     are measured once per text, not on every paint, and placed as before."""

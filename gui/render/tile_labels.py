@@ -3,8 +3,8 @@
 One ``pg.TextItem`` per tile re-laid out its rich text and re-computed its own transform
 on every change of the view (every frame of a drag: ~0.4 ms for ALiBi's 8 heads).
 :class:`TileLabels` keeps the tiles and, when painted, places each label in its tile's
-top-right corner with the view's current transform: the long label when the tile has
-room for it on screen, else the short one. It looks like the text items it replaces
+top-right corner with the view's current transform: the long labels when every tile has
+room for its own on screen, else the short ones (one kind of label per plot). It looks like the text items it replaces
 (same font, colour, translucent backing and 4-pixel margin) and, drawn in the view
 box's own units, scales with exports like everything else.
 """
@@ -71,11 +71,16 @@ class TileLabels(ViewOverlay):
         sx, sy = abs(tr.m11()), abs(tr.m22())
         height = self._height
         out = []
+        # the long labels where every tile has room for its own, else the short ones
+        # all: ALiBi's 8 heads on stage at 150 % read "head 1: m = 0.5" … "head 4:
+        # m = 0.0625" beside "h5" … "h8" (the longer slopes did not fit), as if the
+        # last heads were of another kind
+        roomy = all(
+            len(tile.y_coords) * sy >= 3 * height
+            and len(tile.x_coords) * sx >= self._width(tile.label) + 12
+            for tile in self.tiles
+        )
         for tile in self.tiles:
-            roomy = (
-                len(tile.y_coords) * sy >= 3 * height
-                and len(tile.x_coords) * sx >= self._width(tile.label) + 12
-            )
             text = tile.label if roomy else tile.short
             # the tile's top-right corner: right edge of its last column, top of its first row
             corner = tr.map(QtCore.QPointF(tile.col0 + len(tile.x_coords) - 0.5, tile.row0 - 0.5))
