@@ -155,3 +155,20 @@ def _bar_labels(axis) -> list[str]:
     finally:
         painter.end()
     return [text for _rect, _flags, text in specs[2]] if specs else []
+
+
+def test_a_table_alone_on_stage_is_drawn_as_large_as_the_stage_allows(stage, qtbot):
+    """Compare's table alone in the lecture's scene 19 kept the window's text size
+    (15 pt at 150 %) on the 1920 × 1080 stage, the lower half of the stage empty; focused
+    (its number key), only its title grew. A scene's only panel is drawn at the focus
+    text size, and a table at that size is fitted to the stage: larger text, seen whole."""
+    from gui.theme import current_theme
+
+    widget = _show(stage, qtbot, "lecture-positional-encoding", 19)
+    plot = widget.plots["table"]
+    full = current_theme().font_pt(10)  # the table's full size in the window
+    assert plot.table_text_pt() > 1.2 * full, (plot.table_text_pt(), full)
+    bar = widget.scroll_area.verticalScrollBar()
+    assert bar.maximum() == 0  # seen whole
+    view = widget.scroll_area.viewport().height()
+    assert plot.table_height() > 0.6 * view, (plot.table_height(), view)

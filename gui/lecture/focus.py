@@ -485,7 +485,11 @@ class FocusController(QtCore.QObject):
                 place.text_space = _text_space(widget.plots[key])
             # the focused plot's text grows with the stage (before its axes' room is
             # restored on the way back: the normal tick labels need the old room)
-            zoom = focus_text_zoom(widget.canvas.size()) if key == focused else 1.0
+            # and so does a scene's only panel, which fills the stage as a focused one
+            # (the lecture's Compare table alone in scene 19 kept its window size,
+            # half the stage empty below it)
+            alone = focused is None and bool(staging and staging.panels) and order == [key]
+            zoom = focus_text_zoom(widget.canvas.size()) if key == focused or alone else 1.0
             zoomed = zoom != widget.plots[key].text_zoom
             if zoomed:  # (re-applies the axis labels, which shows the view's axes only)
                 widget.plots[key].set_text_zoom(zoom)

@@ -369,8 +369,13 @@ class PanelExtras:
         """The point size the table is drawn in now; ``None`` when there is no table."""
         return self._table_pt if self.table is not None else None
 
+    def text_theme(self, theme: Theme) -> Theme:  # PanelPlot's (focus mode's text zoom)
+        return theme
+
     def _table_full_pt(self, theme: Theme) -> int:
-        return theme.font_pt(TABLE_PT)
+        """The table's full point size: :data:`TABLE_PT` at the plot's text size (a
+        focused table grows with its title; the view fits it to the stage)."""
+        return self.text_theme(theme).font_pt(TABLE_PT)
 
     def _show_table(self, panel: Panel, theme: Theme) -> None:
         full = self._table_full_pt(theme)

@@ -1055,7 +1055,10 @@ class ViewWidget(QtWidgets.QWidget):
             if plot.table is not None:  # on stage a table fits the stage if it can
                 box = plot.plot.getViewBox().width()
                 floor = self._stage_text_pt()
-                plot.fit_table(table_room, box if box > 0 else width, current_theme(), floor)
+                # alone (focused, or a scene's only panel: drawn larger) it fits below
+                # the view's heading, seen whole without a scroll
+                room = stage_room if table_room is not None and len(shown) == 1 else table_room
+                plot.fit_table(room, box if box > 0 else width, current_theme(), floor)
             table = plot.table_height()
             if table is not None:
                 height = max(height, table)
