@@ -172,3 +172,28 @@ def test_a_table_alone_on_stage_is_drawn_as_large_as_the_stage_allows(stage, qtb
     assert bar.maximum() == 0  # seen whole
     view = widget.scroll_area.viewport().height()
     assert plot.table_height() > 0.6 * view, (plot.table_height(), view)
+
+
+def test_a_focused_rope_planes_arrow_names_grow_with_its_text(stage, qtbot):
+    """Focusing RoPE's plane on stage (its number key, lecture scene 9) drew its tick
+    labels and title twice as large, while the arrows' names "q (m=105)", "k (n=109)"
+    and "unrotated" kept their size, the smallest text on the stage. They grow with
+    the plot's text, and shrink back when the focus ends."""
+    widget = _show(stage, qtbot, "lecture-positional-encoding", 9)
+    plot = widget.plots["plane"]
+    names = plot.arrows[3::3]
+    assert [n.toPlainText() for n in names] == ["unrotated", "q (m=105)", "k (n=109)"]
+    before = [n.textItem.font().pointSizeF() for n in names]
+    focus = stage.lecture.focus
+    try:
+        assert focus.focus("plane")
+        assert stage.wait_idle(60)
+        settle_window(stage)
+        assert plot.text_zoom > 1.0
+        grown = [n.textItem.font().pointSizeF() for n in names]
+        assert all(g >= 1.5 * b for g, b in zip(grown, before, strict=True)), (before, grown)
+    finally:
+        focus.unfocus()
+        assert stage.wait_idle(60)
+        settle_window(stage)
+    assert [n.textItem.font().pointSizeF() for n in names] == before

@@ -168,11 +168,14 @@ class PanelExtras:
                 item = HaloText(minus_signs(label.text), color=series_color(label.color, theme))
                 quiet_moves(item)
                 item.setAnchor((0.5, 0.5))
-                item.setFont(theme.font(11, bold=True))
+                item.setFont(self.text_theme(theme).font(11, bold=True))
                 self.plot.addItem(item)
                 self.text_labels.append(item)
             self._label_colors = None
+        font = self.text_theme(theme).font(11, bold=True)  # (focused: grown)
         for item, label in zip(self.text_labels, panel.labels, strict=True):
+            if item.textItem.font() != font:
+                item.setFont(font)
             # a value's minus U+2212 ("−41.1°"), as the titles and tick labels write it
             if item.toPlainText() != (text := minus_signs(label.text)):
                 item.setText(text)
@@ -275,6 +278,7 @@ class PanelExtras:
 
     def _show_arrows(self, panel: Panel, theme: Theme) -> None:
         if len(self.arrows) == 1 + 3 * len(panel.arrows):  # same arrows: move them
+            self._zoom_arrow_names(theme)
             drawn, self._arrow_tips = self._arrow_tips, [(a.x, a.y, a.name) for a in panel.arrows]
             for i, a in enumerate(panel.arrows):
                 line, head, label = self.arrows[1 + 3 * i : 4 + 3 * i]
@@ -314,12 +318,20 @@ class PanelExtras:
                 minus_signs(a.name), color=color, anchor=(0.5, 1.2 if a.y >= 0 else -0.2)
             )
             quiet_moves(label)
-            label.setFont(theme.font(12, bold=True))
+            label.setFont(self.text_theme(theme).font(12, bold=True))
             label.setPos(a.x * 1.12, a.y * 1.12)
             for item in (head, label):
                 self.plot.addItem(item)
             self.arrows += [line, head, label]
         self._frame("arrows")
+
+    def _zoom_arrow_names(self, theme: Theme) -> None:
+        """The arrows' names at the plot's text size: a focused RoPE plane's tick labels
+        grew to twice their size on stage while "q (m=5)" and "k (n=9)" kept theirs."""
+        font = self.text_theme(theme).font(12, bold=True)
+        for label in self.arrows[3::3]:
+            if label.textItem.font() != font:
+                label.setFont(font)
 
     def _restyle_arrows(self, theme: Theme) -> None:
         """The arrows :meth:`_show_arrows` made, in ``theme``'s colours and sizes."""
@@ -332,7 +344,7 @@ class PanelExtras:
             line.setPen(pg.mkPen(color, width=theme.line_width + 1))
             head.setStyle(headLen=theme.scaled(18), brush=color, pen=None)
             label.setColor(color)
-            label.setFont(theme.font(12, bold=True))
+            label.setFont(self.text_theme(theme).font(12, bold=True))
         # the range a new plot starts from (the view's aspect follows its new size)
         self._frame("arrows")
 
