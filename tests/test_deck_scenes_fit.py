@@ -197,3 +197,37 @@ def test_a_focused_rope_planes_arrow_names_grow_with_its_text(stage, qtbot):
         assert stage.wait_idle(60)
         settle_window(stage)
     assert [n.textItem.font().pointSizeF() for n in names] == before
+
+
+def test_a_focused_legends_samples_grow_with_its_text(stage, qtbot):
+    """Focused on stage (lecture scene 10, the score plot's number key), a legend's
+    text grew to twice its size while its samples kept pyqtgraph's 20 px: the solid
+    "query at m=5" line read as a dash beside text taller than it, the marker of
+    "m − n = −4" as a dot. The samples grow with the legend's text, and shrink back."""
+    from gui.plotting.legend_strip import SAMPLE_WIDTH
+
+    widget = _show(stage, qtbot, "lecture-positional-encoding", 10)
+    plot = widget.plots["score"]
+    samples = [sample for sample, _label in plot.legend.items]
+    assert [s.dashed() for s in samples] == [False, True, False]
+    before = [s.boundingRect().size().toTuple() for s in samples]
+    assert before[0] == (SAMPLE_WIDTH, SAMPLE_WIDTH)
+    focus = stage.lecture.focus
+    try:
+        assert focus.focus("score")
+        assert stage.wait_idle(60)
+        settle_window(stage)
+        zoom = plot.text_zoom
+        assert zoom >= 1.5
+        solid, dashed, marker = (s.boundingRect().size().toTuple() for s in samples)
+        assert solid == (SAMPLE_WIDTH * zoom, SAMPLE_WIDTH * zoom), solid
+        assert marker[1] == SAMPLE_WIDTH * zoom and marker[0] >= SAMPLE_WIDTH * zoom
+        assert dashed[0] >= SAMPLE_WIDTH * zoom
+        # the strip still holds its entries: none of them runs past the data's width
+        right = max(s.mapRectToItem(plot.legend, s.boundingRect()).right() for s in samples)
+        assert right * plot.legend.scale() <= plot.plot.getViewBox().width() + 1
+    finally:
+        focus.unfocus()
+        assert stage.wait_idle(60)
+        settle_window(stage)
+    assert [s.boundingRect().size().toTuple() for s in samples] == before

@@ -54,6 +54,9 @@ class StripLegend(pg.LegendItem):
     """``LegendItem`` on its plot's top axis (the strip above the view box)."""
 
     _width = 0.0  # the strip's width (the data's), px
+    #: the samples' size relative to :data:`SAMPLE_WIDTH`: a focused plot's legend text
+    #: grows (up to twice its size) and its samples with it (:meth:`set_sample_zoom`)
+    sample_zoom = 1.0
     columnCount: int  # (pyqtgraph's: the columns of entries, see reflow)
     rowCount: int
     #: through a slider drag, the width (px, one line) held for each entry whose text
@@ -114,6 +117,24 @@ class StripLegend(pg.LegendItem):
         room = int(math.ceil(height * self.scale()))
         if isinstance(axis, pg.AxisItem) and axis.maximumHeight() != room:
             axis.setHeight(room)
+
+    def sample_width(self) -> float:
+        """An entry's sample width at least (px, unscaled): :data:`SAMPLE_WIDTH` at the
+        :attr:`sample_zoom`."""
+        return SAMPLE_WIDTH * self.sample_zoom
+
+    def set_sample_zoom(self, zoom: float) -> bool:
+        """Draw the samples ``zoom`` times their size (the legend's text zoom: a 20 px
+        stub beside the doubled text of a focused plot's legend read as a dash);
+        whether it changed (then plan and set the strip again)."""
+        if zoom == self.sample_zoom:
+            return False
+        self.sample_zoom = zoom
+        for item, _label in self.items:
+            if isinstance(item, LineSample):
+                item.set_zoom(zoom)
+        self.updateSize()
+        return True
 
     def set_strip(self, width: float, scale: float = 1.0) -> None:
         """Make the strip ``width`` px wide (the data's width), its entries drawn at
@@ -184,7 +205,7 @@ class StripLegend(pg.LegendItem):
         (unscaled; 0: not known yet): never more than one column's label room, so that
         a held entry still fits the strip (at 200 % a RoPE legend held room for
         "query at m=0000000" and was 533 px wide in a 325 px strip)."""
-        room = width - self._margins() - SAMPLE_WIDTH - self._gap()
+        room = width - self._margins() - self.sample_width() - self._gap()
         if width <= 0 or room <= 0:
             return list(self.reserved)
         return [min(w, room) for w in self.reserved]
@@ -203,8 +224,9 @@ class StripLegend(pg.LegendItem):
             if isinstance(sample, LineSample) and sample.dashed():
                 dashed = max(dashed, sample.line_width())
         per_px = dashed / max(scale, 1e-6)
-        full = max(SAMPLE_WIDTH, DASH_PERIODS * DASH_PERIOD * per_px)
-        return full, min(full, max(SAMPLE_WIDTH, DASH_LEAST * per_px))
+        base = self.sample_width()
+        full = max(base, DASH_PERIODS * DASH_PERIOD * per_px)
+        return full, min(full, max(base, DASH_LEAST * per_px))
 
     def _dashed(self) -> list[bool]:
         """Whether each entry's sample is a dashed line's."""
@@ -223,8 +245,9 @@ class StripLegend(pg.LegendItem):
         a 1280 x 720 stage): a sample never wraps an entry's text."""
         dashed = self._dashed()
         full, least = self.dash_samples(scale)
-        if not any(dashed) or full <= SAMPLE_WIDTH:
-            return [SAMPLE_WIDTH] * len(self.items)
+        base = self.sample_width()
+        if not any(dashed) or full <= base:
+            return [base] * len(self.items)
         width = width or self._width
         columns = max(1, columns or (self.columns_for(width, scale=scale) if width > 0 else 1))
         lined = [any(dashed[j::columns]) for j in range(columns)]  # columns with one
@@ -233,18 +256,18 @@ class StripLegend(pg.LegendItem):
         else:
             texts = self._texts(True, width)
             rest = sum(max(texts[j::columns]) for j in range(columns))
-            rest += SAMPLE_WIDTH * lined.count(False) + self._margins() - self._gap()
+            rest += base * lined.count(False) + self._margins() - self._gap()
             length = (width - rest) / lined.count(True)
             if length >= least:
                 length = min(full, length)
-            elif length < SAMPLE_WIDTH:
+            elif length < base:
                 length = least  # (its text wraps beside any sample)
-        return [length if lined[i % columns] else SAMPLE_WIDTH for i in range(len(dashed))]
+        return [length if lined[i % columns] else base for i in range(len(dashed))]
 
     def one_column_sample(self, scale: float, width: float = 0.0) -> float:
         """The samples' width (px, unscaled) in a one-column strip ``width`` px wide (0:
         the strip's own), drawn at ``scale``."""
-        return max(self.samples(scale, width, 1), default=SAMPLE_WIDTH)
+        return max(self.samples(scale, width, 1), default=self.sample_width())
 
     def _gap(self) -> float:
         """The layout's horizontal spacing: between a sample and its label, and between
@@ -297,6 +320,7 @@ class StripLegend(pg.LegendItem):
             self.opts.get("labelTextSize"),
             self.items[0][1].item.font().key(),
             self.dash_samples(scale),
+            self.sample_zoom,
             layout.horizontalSpacing(),
             layout.verticalSpacing(),
             layout.getContentsMargins(),
@@ -391,7 +415,7 @@ class StripLegend(pg.LegendItem):
         ``scale`` (``None``: its scale now), a dashed line's sample at its least
         (:meth:`dash_samples`); at least one. ``held``: as :meth:`strip_height`."""
         least = self.dash_samples(self.scale() if scale is None else scale)[1]
-        samples = [least if d else SAMPLE_WIDTH for d in self._dashed()]
+        samples = [least if d else self.sample_width() for d in self._dashed()]
         texts = self._texts(held, width)
         return _columns(samples, texts, width - (self._margins() - self._gap()))
 
@@ -437,6 +461,7 @@ class StripLegend(pg.LegendItem):
         (a band's swatch)."""
         if not isinstance(item, pg.ItemSample):
             item = LineSample(item)
+            item.set_zoom(self.sample_zoom)
         super().addItem(item, name)
         self.updateSize()
 
@@ -493,6 +518,15 @@ class LineSample(pg.ItemSample):
     symbol sits in its middle."""
 
     length = SAMPLE_WIDTH
+    zoom = 1.0  # the sample's height and symbol relative to pyqtgraph's (20 px)
+
+    def set_zoom(self, zoom: float) -> None:
+        """Draw the sample ``zoom`` times as high, its symbol as large (a focused plot's
+        legend; the length is set with the strip)."""
+        if zoom != self.zoom:
+            self.prepareGeometryChange()
+            self.zoom = zoom
+            self.update()
 
     def line_width(self) -> float:
         """Width (px) of the line this sample draws (0: none, a marker series)."""
@@ -524,13 +558,14 @@ class LineSample(pg.ItemSample):
             self.update()
 
     def boundingRect(self) -> QtCore.QRectF:
-        return QtCore.QRectF(0, 0, self.length, SAMPLE_WIDTH)
+        return QtCore.QRectF(0, 0, self.length, SAMPLE_WIDTH * self.zoom)
 
     def paint(self, p: QtGui.QPainter, *args: object) -> None:
         item = self.item
         if not self.line_width() or not item.isVisible():
             # pyqtgraph's (a symbol, the "hidden" eye) in the middle of the sample
-            p.translate((self.length - SAMPLE_WIDTH) / 2, 0)
+            p.translate((self.length - SAMPLE_WIDTH * self.zoom) / 2, 0)
+            p.scale(self.zoom, self.zoom)
             super().paint(p, *args)
             return
         if item.opts.get("antialias"):
@@ -545,7 +580,8 @@ class LineSample(pg.ItemSample):
             middle = on_device / (2 * max(pen.widthF(), 1.0))
             pen.setDashOffset((pattern[0] / 2 - middle) % period)
         p.setPen(pen)
-        p.drawLine(QtCore.QPointF(0, 11), QtCore.QPointF(self.length, 11))
+        y = 11 * self.zoom
+        p.drawLine(QtCore.QPointF(0, y), QtCore.QPointF(self.length, y))
 
 
 def _columns(samples: list[float], texts: list[float], room: float) -> int:

@@ -907,11 +907,15 @@ class PanelPlot(PanelExtras, CellDisplay):
         """The legend's and colour bar's text at the plot's text size."""
         if self.legend is not None:
             size = f"{text.font_pt(10)}pt"
+            resized = self.legend.set_sample_zoom(self.text_zoom)  # (samples with it)
             if self.legend.opts.get("labelTextSize") != size:
                 self.legend.setLabelTextSize(size)
                 for _sample, label in self.legend.items:
                     label.setText(label.text)  # setLabelTextSize only stores the size
                 self.legend.updateSize()
+                resized = True
+            if resized and self._legend_width is not None:
+                self._fit_legend(self._legend_width)
         if self.colorbar is not None:
             fit_value_axis(self.colorbar, text.font(10), signed_levels(self.panel))
             self._inset_colorbar()  # (half a line of its labels: see CellDisplay)
