@@ -260,7 +260,8 @@ def test_svg_tick_labels_write_negative_values_with_the_minus_sign(rope_svg, tmp
     export_view("rope", {}, plane, panel="plane", width=400, height=400)
     for path in (rope_svg[0], plane):
         numbers = _numbers(path)
-        assert {f"{MINUS}1", f"{MINUS}0.5", "0", "1"} <= set(numbers), numbers
+        # (one axis, one kind of label: "1.0" beside "0.5", not "1")
+        assert {f"{MINUS}1.0", f"{MINUS}0.5", "0", "1.0"} <= set(numbers), numbers
         assert not [t for t in numbers if t.startswith("-")], numbers
 
 
