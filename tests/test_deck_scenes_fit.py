@@ -223,6 +223,8 @@ def test_a_focused_legends_samples_grow_with_its_text(stage, qtbot):
         assert solid == (SAMPLE_WIDTH * zoom, SAMPLE_WIDTH * zoom), solid
         assert marker[1] == SAMPLE_WIDTH * zoom and marker[0] >= SAMPLE_WIDTH * zoom
         assert dashed[0] >= SAMPLE_WIDTH * zoom
+        # laid out as high as drawn: the line in the middle of its entry's row
+        assert all(s.size().height() == SAMPLE_WIDTH * zoom for s in samples)
         # the strip still holds its entries: none of them runs past the data's width
         right = max(s.mapRectToItem(plot.legend, s.boundingRect()).right() for s in samples)
         assert right * plot.legend.scale() <= plot.plot.getViewBox().width() + 1

@@ -526,6 +526,7 @@ class LineSample(pg.ItemSample):
         if zoom != self.zoom:
             self.prepareGeometryChange()
             self.zoom = zoom
+            self.setFixedHeight(SAMPLE_WIDTH * zoom)  # (pyqtgraph's: 20 px)
             self.update()
 
     def line_width(self) -> float:
