@@ -303,3 +303,23 @@ def test_a_readout_writes_tiny_values_as_powers_of_ten(window):
     readout = widget.readout_at("frequencies", last, -4.0)  # (a log y axis: 10⁻⁴)
     assert "·10⁻" in readout and "e-0" not in readout, readout
     assert f"{float(series.y[-1]):.6g}".split("e")[0] in readout, readout
+
+
+def test_the_notes_line_drops_the_readout_when_the_cursor_leaves_the_plots(window):
+    """On stage (lecture scene 20) the notes line kept "distance Δ = i − j = 106 —
+    sinusoidal: 0.45106, …" after the pointer went up to the heading: the readout
+    went from the plot, its text stayed under the stage. Leaving the plots' canvas
+    shows the notes (or the hover hint) again."""
+    window.set_view("compare")
+    assert window.wait_idle(30)
+    widget = window.views["compare"]
+    idle = widget.status_text()
+    plot = widget.plots["distance"]
+    centre = plot.plot.getViewBox().sceneBoundingRect().center()
+    widget.canvas.scene().sigMouseMoved.emit(centre)  # (a move over its data)
+    read = widget.status_text()
+    assert read != idle and "distance" in read, read
+    QtCore.QCoreApplication.sendEvent(
+        widget.canvas.viewport(), QtCore.QEvent(QtCore.QEvent.Type.Leave)
+    )
+    assert widget.status_text() == idle

@@ -881,6 +881,11 @@ class ViewWidget(QtWidgets.QWidget):
             and event.size().height() != event.oldSize().height()  # type: ignore[attr-defined]
         ):
             self._fit_timer.start()  # the notes took more or fewer lines: the fold moved
+        elif kind == QtCore.QEvent.Type.Leave and canvas is not None and obj is canvas.viewport():
+            # the cursor left the plots (for the heading, the strip, the window's edge):
+            # the line shows the notes again, not the value read last (lecture scene
+            # 20 on stage kept "distance Δ = i − j = 106 — sinusoidal: 0.45106, …")
+            self._set_status(self._idle_text)
         if getattr(self, "_pending", None) and kind in _SIGHT_EVENTS:
             # the view's window onto the canvas moved or grew, or a paint is due: draw
             # the plots left behind that it shows now, before they are painted (the
