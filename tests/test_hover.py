@@ -189,7 +189,24 @@ def test_a_series_of_several_lines_reads_their_range_never_nan(window):
     assert nearest_values(xs, np.array([0.0, -2.0, np.nan, 0.0, -1.0]), 0.9) == (1.0, "-2 … -1")
     assert nearest_values(xs, -xs, 0.1) == (0.0, "-0")
     assert nearest_values(np.array([np.nan]), np.array([1.0]), 0.0) is None
-    assert nearest_values(np.array([1.0, 2.0]), np.array([np.nan, 3.0]), 0.9) == (1.0, "nan")
+    assert nearest_values(np.array([1.0, 2.0]), np.array([np.nan, 3.0]), 0.9) == (
+        1.0,
+        "no value",
+    )
+
+
+def test_a_curve_without_a_value_there_reads_no_value(window):
+    """Compare's similarity plot (lecture scene 20) read "learned (random): nan" past
+    the learned table's last row (distance 106 of a 32-row table, on stage), Python's
+    word for it, in front of the class. It reads "no value", as the plot beside it
+    says (here the window's Compare, distance 50)."""
+    window.set_view("compare")
+    assert window.wait_idle(30)
+    plot = window.views["compare"].plots["distance"]
+    vb = plot.plot.getViewBox()
+    text = plot.probe_text(vb.mapViewToScene(QtCore.QPointF(50.0, 0.5)))
+    assert text is not None and text.startswith("distance Δ = i − j = 50 — "), text
+    assert "learned (random): no value" in text and "nan" not in text, text
 
 
 def test_an_arrows_panel_reads_its_arrows_not_its_trails(window):

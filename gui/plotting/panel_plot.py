@@ -622,12 +622,16 @@ def arrows_text(panel: Panel) -> str:
     return ", ".join(parts)
 
 
+NO_VALUE = "no value"  # a curve's readout where it has no value (a gap, NaN)
+
+
 def nearest_values(xs: np.ndarray, ys: np.ndarray, x: float) -> tuple[float, str] | None:
     """The curve's point nearest to ``x``: ``(its x, its y as text)``; ``None`` without a
     finite x. A series of several lines (broken by NaN, e.g. "all 8 heads") has a point
     at that x on each: the text is their range, ``"lo … hi"``, not one line's value (NaN
     separators never count as nearest: the readout said "x = nan"). A point without a
-    value reads "nan" (a band over it says why)."""
+    value reads "no value" (a band over it says why; Compare's learned curve past its
+    table read "learned (random): nan" to the class)."""
     xs, ys = np.asarray(xs, float), np.asarray(ys, float)
     n = min(xs.size, ys.size)
     ok = np.isfinite(xs[:n])
@@ -638,7 +642,7 @@ def nearest_values(xs: np.ndarray, ys: np.ndarray, x: float) -> tuple[float, str
     same = ys[xs == at]
     same = same[np.isfinite(same)]
     if not same.size:
-        return float(at), "nan"
+        return float(at), NO_VALUE
     lo, hi = float(same.min()), float(same.max())
     return float(at), f"{lo:.6g}" if lo == hi else f"{lo:.6g} … {hi:.6g}"
 
