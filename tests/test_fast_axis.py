@@ -21,8 +21,7 @@ from gui.render.fast_axis import (
     FastAxisItem,
     drop_close,
     hide_spare_axes,
-    plain_log_label,
-    plain_log_range,
+    log_tick_labels,
 )
 
 
@@ -54,8 +53,8 @@ class MinusAxisItem(pg.AxisItem):
     from them."""
 
     def tickStrings(self, values, scale, spacing):
-        if self.logMode and plain_log_range(self.range, scale):
-            return [plain_log_label(10.0**v * scale) for v in values]
+        if self.logMode:
+            return log_tick_labels(values, scale, self.range)
         return _with_minus(super().tickStrings(values, scale, spacing))
 
 
@@ -383,8 +382,10 @@ def test_log_axis_labels_read_as_plain_numbers_up_to_ten_thousand(qtbot):
 
 def test_log_axis_labels_below_ten_to_the_minus_four_are_powers(qtbot):
     """Llama 3.1's rotation frequencies reach 10⁻⁷ (lecture deck scene 13): the plain
-    labels read "0.00001", "0.000001", "0.0000001", zeros to count from the back row.
-    Down to 10⁻⁴ the decimals stay; below, powers of ten, as pyqtgraph writes them."""
+    labels read "0.00001", "0.000001", "0.0000001", zeros to count from the back row;
+    pyqtgraph's read "0.1 … 0.0001" beside "10⁻⁵ … 10⁻⁷". An axis reaching below 10⁻⁴
+    writes every label as a power of ten (RoPE's default axis, to 10⁻⁴, keeps its
+    decimals: test_log_axis_labels_read_as_plain_numbers_up_to_ten_thousand)."""
     llama = {
         "head_dim": 128,
         "base": 500000.0,
@@ -395,8 +396,8 @@ def test_log_axis_labels_below_ten_to_the_minus_four_are_powers(qtbot):
     }
     _win, plot = _shown_panel(qtbot, _view_panel("rope", "frequencies", llama), (800, 600))
     texts = {text for _r, _f, text in _drawn(plot.plot.getAxis("left"))[0][2]}
-    assert {"1", "0.01", "0.0001", "10⁻⁶"} <= texts, texts
-    assert not any(t.startswith("0.0000") for t in texts), texts
+    assert {"1", "10⁻²", "10⁻⁴", "10⁻⁶"} <= texts, texts
+    assert not any(t.startswith("0.") for t in texts), texts  # all alike: no decimals
 
 
 @pytest.mark.parametrize("scale", [1.0, 2.0])

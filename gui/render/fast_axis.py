@@ -316,13 +316,14 @@ def _in_widget(item: QtWidgets.QGraphicsItem, widget: QtWidgets.QWidget) -> bool
 
 TICK_STRINGS_KEPT = 256  # tick label lists kept (all axes together)
 PLAIN_LOG_UP_TO = 1e4  # a log axis ending at or below this labels its ticks as plain numbers
-PLAIN_LOG_DOWN_TO = 1e-4  # ... those down to this (smaller ones as powers, as pyqtgraph)
+PLAIN_LOG_DOWN_TO = 1e-4  # ... and starting at or above this (else all in powers of ten)
 _SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 def plain_log_range(view_range: Sequence[float], scale: float = 1.0) -> bool:
-    """Whether a log axis over ``view_range`` (log10 units) labels its ticks as plain
-    numbers: when it ends at or below :data:`PLAIN_LOG_UP_TO`. pyqtgraph writes each
+    """Whether a log axis over ``view_range`` (log10 units) may label its ticks as plain
+    numbers: when it ends at or below :data:`PLAIN_LOG_UP_TO` (and its labels start at
+    or above :data:`PLAIN_LOG_DOWN_TO`, :func:`log_tick_labels`). pyqtgraph writes each
     tick to one significant digit with ``%g``, which switches to a power of ten from
     10 on: the deck's wavelength plot (5 … 500) read "5, 10¹, 2·10¹, 5·10¹, 10², 2·10²"
     where "5, 10, 20, 50, 100, 200" is what a lecture says. Wider axes keep the powers
@@ -334,22 +335,54 @@ def plain_log_range(view_range: Sequence[float], scale: float = 1.0) -> bool:
     return 10.0 ** float(max(view_range)) * scale <= PLAIN_LOG_UP_TO * (1 + 1e-9)
 
 
+def power_log_label(value: float) -> str:
+    """A log tick's value to one significant digit, as pyqtgraph rounds it, as a power
+    of ten ("10⁻⁵", "2·10⁻⁷", "10³"); 1 is "1". The labels of a log axis too wide for
+    plain numbers (:func:`plain_log_range`): all alike, where pyqtgraph wrote "0.1,
+    0.01, 0.001, 0.0001" beside "10⁻⁵, 10⁻⁶" on Llama 3.1's rotation frequencies.
+
+    >>> [power_log_label(v) for v in (1.0, 0.1, 2e-7, 1000.0000001, 50.0)]
+    ['1', '10⁻¹', '2·10⁻⁷', '10³', '5·10¹']
+    """
+    rounded = float(f"{value:.1g}")
+    if rounded == 1.0 or rounded <= 0:
+        return f"{rounded:g}"
+    mantissa, power = f"{rounded:.0e}".split("e")
+    digits = str(int(power)).translate(_SUPERSCRIPTS)
+    return f"{'' if mantissa == '1' else mantissa + '·'}10{digits}"
+
+
+def log_tick_labels(
+    values: Sequence[float], scale: float, view_range: Sequence[float]
+) -> list[str]:
+    """The labels of a log axis' ticks at ``values`` (log10 units, times ``scale``):
+    plain numbers where :func:`plain_log_range` and none of them is below
+    :data:`PLAIN_LOG_DOWN_TO`, else all as powers of ten (:func:`power_log_label`):
+    Llama 3.1's rotation frequencies, to 10⁻⁷, read "0.1, 0.01, 0.001, 0.0001" beside
+    "10⁻⁵, 10⁻⁶, 10⁻⁷" (pyqtgraph's), or "0.0000001" (plain), now "10⁻¹ … 10⁻⁷".
+
+    >>> log_tick_labels([-4.0, -2.0, 0.0], 1.0, (-4.3, 0.1))
+    ['0.0001', '0.01', '1']
+    >>> log_tick_labels([-7.0, -4.0, 0.0], 1.0, (-7.2, 0.1))
+    ['10⁻⁷', '10⁻⁴', '1']
+    """
+    low = min((10.0 ** float(v) * scale for v in values), default=1.0)
+    plain = plain_log_range(view_range, scale) and low >= PLAIN_LOG_DOWN_TO * (1 - 1e-9)
+    label = plain_log_label if plain else power_log_label
+    return [label(10.0 ** float(v) * scale) for v in values]
+
+
 def plain_log_label(value: float) -> str:
     """A log tick's value to one significant digit, as pyqtgraph rounds it, written
-    without a power of ten ("20", "500", "0.003", "10000"), down to 10⁻⁴; smaller
-    values as pyqtgraph writes them, a power of ten ("10⁻⁵", "2·10⁻⁷"): Llama 3.1's
-    rotation frequencies (to 10⁻⁷) read "0.0000001", zeros to count, on stage.
+    without a power of ten ("20", "500", "0.003", "10000"); below 10⁻⁴ (a minor tick
+    in a plain axis' padding) as a power (:func:`power_log_label`).
 
-    >>> [plain_log_label(v) for v in (5.0, 20.000000001, 499.99999, 0.003, 1e4)]
-    ['5', '20', '500', '0.003', '10000']
-    >>> [plain_log_label(v) for v in (1e-4, 9.99e-6, 2e-7)]
-    ['0.0001', '10⁻⁵', '2·10⁻⁷']
+    >>> [plain_log_label(v) for v in (5.0, 20.000000001, 499.99999, 0.003, 1e4, 5e-5)]
+    ['5', '20', '500', '0.003', '10000', '5·10⁻⁵']
     """
     rounded = float(f"{value:.1g}")
     if 0 < rounded < PLAIN_LOG_DOWN_TO * (1 - 1e-9):
-        mantissa, power = f"{rounded:.0e}".split("e")
-        digits = str(int(power)).translate(_SUPERSCRIPTS)
-        return f"{'' if mantissa == '1' else mantissa + '·'}10{digits}"
+        return power_log_label(rounded)
     text = f"{rounded:.12f}".rstrip("0").rstrip(".")
     return text or "0"
 
@@ -934,8 +967,8 @@ class FastAxisItem(pg.AxisItem):
         strings = _TICK_STRINGS.get(key)
         if strings is None:
             FastAxisItem.tick_strings_made += 1
-            if plain:
-                made = [plain_log_label(10.0 ** float(v) * scale) for v in values]
+            if self.logMode:
+                made = log_tick_labels(values, scale, self.range)
             else:
                 made = super().tickStrings(values, scale, spacing)
             strings = _TICK_STRINGS[key] = [minus_signs(text) for text in made]
