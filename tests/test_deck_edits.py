@@ -422,6 +422,29 @@ def test_a_note_typed_and_deleted_again_leaves_no_step_and_no_change(window, qtb
     deck.close_deck()
 
 
+def test_ctrl_z_in_the_note_field_undoes_its_typing_then_the_lectures_steps(window, qtbot):
+    """Ctrl+Z with the keyboard in the speaker note field: typing there is undone by
+    the field first; with none left to undo, Ctrl+Z is the lecture's undo (the view's
+    parameter change before it), as in the title field. Before, the shortcut check
+    asked the note's QPlainTextEdit for ``isUndoAvailable`` (a QLineEdit method):
+    every Ctrl+Z there printed an AttributeError traceback and the field kept the key,
+    so Ctrl+Z did nothing once its typing was undone (seen on Xvfb after a note)."""
+    deck = _three(window)
+    window.activateWindow()
+    window.states["rope"].set_param("m", 8, merge=False)
+    deck.note_edit.setFocus()
+    deck.note_edit.moveCursor(QtGui.QTextCursor.MoveOperation.End)
+    qtbot.keyClicks(deck.note_edit, " x")
+    assert deck.scenes[0].note == "note of a x"
+    qtbot.keyClick(deck.note_edit, Key.Key_Z, CTRL)  # the field's own typing
+    assert deck.note_edit.toPlainText() == "note of a"
+    assert window.states["rope"].values["m"] == 8
+    qtbot.keyClick(deck.note_edit, Key.Key_Z, CTRL)  # nothing left there: the lecture's
+    assert window.states["rope"].values["m"] == 5
+    assert deck.note_edit.toPlainText() == "note of a"
+    deck.close_deck()
+
+
 def test_saving_a_deck_scene_keeps_its_staging(window, tmp_path):
     """File ▸ Save scene with a deck scene shown writes its panels, reveal and highlight
     with its view, values, title and note (a revealing scene of the lecture deck saved

@@ -64,6 +64,20 @@ def is_text_field(widget: QtCore.QObject | None) -> bool:
     return isinstance(widget, (QtWidgets.QTextEdit, QtWidgets.QPlainTextEdit))
 
 
+def has_own_undo(field: QtWidgets.QWidget, which: str = "undo") -> bool:
+    """Whether the text ``field`` (a line edit, or a text edit such as the speaker note)
+    has typing of its own to undo (``which`` ``"undo"``) or to redo (``"redo"``): a
+    text edit's document keeps that history, a line edit keeps its own."""
+    holder: QtWidgets.QLineEdit | QtGui.QTextDocument
+    if isinstance(field, QtWidgets.QLineEdit):
+        holder = field
+    elif isinstance(field, (QtWidgets.QTextEdit, QtWidgets.QPlainTextEdit)):
+        holder = field.document()
+    else:
+        return False
+    return holder.isRedoAvailable() if which == "redo" else holder.isUndoAvailable()
+
+
 def is_editor(widget: QtCore.QObject | None, key: int) -> bool:
     """Whether ``widget`` needs ``key`` itself (typing, moving a slider or a caret).
 
@@ -528,15 +542,15 @@ class Lecture(QtCore.QObject):
                 self._filter_app(False)
         return False
 
-    def _is_undo_key(self, event: QtGui.QKeyEvent) -> bool:
-        """Whether ``event`` is a shortcut of the window's Undo or Redo action."""
+    def _undo_key(self, event: QtGui.QKeyEvent) -> str | None:
+        """``"undo"`` or ``"redo"`` when ``event`` is a shortcut of the window's Undo or
+        Redo action, else ``None``."""
         pressed = QtGui.QKeySequence(event.keyCombination())
-        return any(
-            pressed == shortcut
-            for action in self.window.qt.actions()
-            if action.objectName() in ("action-undo", "action-redo")
-            for shortcut in action.shortcuts()
-        )
+        for action in self.window.qt.actions():
+            name = action.objectName()
+            if name in ("action-undo", "action-redo") and pressed in action.shortcuts():
+                return name.removeprefix("action-")
+        return None
 
     def _commit_typed(self, obj: QtCore.QObject) -> None:
         """Commit a value typed into a spin box or a text field and not entered yet, as
@@ -565,9 +579,11 @@ class Lecture(QtCore.QObject):
             self._commit_typed(obj)
             event.ignore()
             return True
-        if self._is_undo_key(event):
-            # the view's undo, unless a text field has typing of its own to undo
-            own = obj.isUndoAvailable() or obj.isRedoAvailable() if is_text_field(obj) else False
+        which = self._undo_key(event)
+        if which is not None:
+            # the view's undo (redo), unless a text field has typing of its own to undo
+            # (redo): typing undone, the next Ctrl+Z is the lecture's
+            own = has_own_undo(obj, which) if is_text_field(obj) else False
             if not own:
                 self._commit_typed(obj)  # Ctrl+Z takes the value typed back, not an older one
                 event.ignore()
