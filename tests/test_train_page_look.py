@@ -265,3 +265,40 @@ def test_an_open_lab_follows_the_display(window):
     finally:
         display.set_theme_name("light")
         lab.close()
+
+
+def test_markers_at_full_accuracy_show_whole_in_a_short_plot(page):
+    """The extrapolation plot's markers at accuracy 1 (and at its first and last
+    length) are drawn whole inside its data area, also when the lab is small at 150 %
+    (the lab opened at 1400 x 850 on Xvfb: its plot's data area was ~100 px high and
+    the learned method's rings at 100 % accuracy were cut in half by its top edge, as
+    the range's padding was a fixed 6 % of it)."""
+    page.resize(1400, 850)
+    try:
+        for scale in (1.0, 1.5):
+            at(page, "light", scale)
+            fill(page)
+            view = page.extra_plot.getViewBox()
+            data = view.sceneBoundingRect()
+            assert 60 < data.height() < 200, data  # (short, as on a small screen)
+            cut = []
+            for item in page.markers["extrapolation"]:
+                size = item.opts["symbolSize"]
+                pen = item.opts["symbolPen"].widthF()
+                half = size / 2 + pen / 2
+                xs, ys = item.getData()
+                for x, y in zip(xs, ys, strict=True):
+                    if not np.isfinite(y):
+                        continue
+                    c = view.mapViewToScene(pg.Point(float(x), float(y)))
+                    if (
+                        c.x() - half < data.left() - 0.5
+                        or c.x() + half > data.right() + 0.5
+                        or c.y() - half < data.top() - 0.5
+                        or c.y() + half > data.bottom() + 0.5
+                    ):
+                        cut.append((scale, float(x), float(y)))
+            assert cut == []
+    finally:
+        at(page, "light", 1.0)
+        page.resize(1600, 1000)
