@@ -25,6 +25,7 @@ how to get it and Start is disabled.
 from __future__ import annotations
 
 import itertools
+import math
 import multiprocessing
 import tempfile
 import time
@@ -59,6 +60,8 @@ from gui.plotting.plot_data import series_color
 from gui.render.fast_axis import hide_spare_axes, make_axes
 from gui.render.view_box import PlotViewBox
 from gui.theme import Theme, current_theme
+from gui.widgets.grid_flow import min_panel_size
+from gui.widgets.view_widget import LEGEND_SHARE
 
 PLACES = {  # plot -> (row, column) in the lab's grid
     "loss": (0, 0),
@@ -228,7 +231,7 @@ class TrainPage(QtWidgets.QWidget):
         self._build_plots()
         layout = QtWidgets.QHBoxLayout(self)
         layout.addWidget(self.controls)
-        layout.addWidget(self.plots, 1)
+        layout.addWidget(self.plot_scroll, 1)
         if not torch_installed():
             self.start_button.setEnabled(False)
             self.status.setText(TORCH_HINT)
@@ -322,7 +325,20 @@ class TrainPage(QtWidgets.QWidget):
     def _build_plots(self) -> None:
         """Six plots drawn as the views draw theirs (:class:`PanelPlot` of the panels of
         :mod:`core.training.panels`), each empty until its data arrives."""
-        self.plots = pg.GraphicsLayoutWidget(self)
+        # the plots scroll, as a view's do, where their rows at a legible height are
+        # taller than the window (:meth:`_fit_rows`)
+        self.plot_scroll = QtWidgets.QScrollArea(self)
+        self.plot_scroll.setObjectName("train-plots-scroll")
+        self.plot_scroll.setWidgetResizable(True)
+        self.plot_scroll.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+        self.plot_scroll.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.plots = pg.GraphicsLayoutWidget(self.plot_scroll)
+        self.plot_scroll.setWidget(self.plots)
+        self._fit_timer = QtCore.QTimer(self)
+        self._fit_timer.setSingleShot(True)
+        self._fit_timer.setInterval(0)
+        self._fit_timer.timeout.connect(self._fit_rows)
+        self.plot_scroll.viewport().installEventFilter(self)
         self.panel_plots: dict[str, PanelPlot] = {}
         self.panels: dict[str, Panel] = {}
         self.notes: dict[str, EmptyNote] = {}
@@ -366,6 +382,32 @@ class TrainPage(QtWidgets.QWidget):
             self.notes[key].set_theme(theme)
             self._draw(key, self.panels.get(key) or empty_panel(key), markers=True)
         self._fit_marker_room()
+        self._fit_timer.start()  # (the fonts' sizes changed: titles and legends wrap anew)
+
+    def _fit_rows(self) -> None:
+        """Give each row of plots at least the smallest legible plot's height
+        (:func:`~gui.widgets.grid_flow.min_panel_size`) plus the room its plots' wrapped
+        titles and legends take, as a view's grid does; the plots scroll where the rows
+        are taller than the window. Squeezed into a 1280 x 720 window at 200 %, the
+        extrapolation plot (the lab's result) and the RoPE frequencies had no data
+        area left, and at 150 % 27 px."""
+        theme = current_theme()
+        least = min_panel_size(theme.ui_scale)[1]
+        layout = self.plots.ci.layout
+        need: dict[int, float] = {}
+        for key, plot in self.panel_plots.items():
+            row, _col = PLACES[key]
+            width = plot.plot.width()
+            room = plot.title_room(width) + plot.legend_room(LEGEND_SHARE * width)
+            need[row] = max(need.get(row, 0.0), float(math.ceil(least + room)))
+        for row, height in need.items():
+            if layout.rowMinimumHeight(row) != height:  # (setting re-lays out)
+                layout.setRowMinimumHeight(row, height)
+        _left, top, _right, bottom = layout.getContentsMargins()
+        spacing = max(layout.verticalSpacing(), 0.0) * (len(need) - 1)
+        total = int(sum(need.values()) + spacing + top + bottom) + 2 * self.plots.frameWidth()
+        if self.plots.minimumHeight() != total:
+            self.plots.setMinimumHeight(total)
 
     def _fit_marker_room(self) -> None:
         """Pad the extrapolation plot's ranges (accuracy 0 to 1, the evaluation lengths)
@@ -402,6 +444,7 @@ class TrainPage(QtWidgets.QWidget):
             plot.plot.addItem(self.train_len_line)  # (a rebuild cleared the plot)
         if markers or plot.rebuilds != rebuilds:
             self._draw_markers(key, panel)
+            self._fit_timer.start()  # (a new title or legend: its row's room)
 
     def _draw_markers(self, key: str, panel: Panel) -> None:
         """Symbols on the points of the extrapolation and RoPE curves (few points: each
@@ -652,10 +695,13 @@ class TrainPage(QtWidgets.QWidget):
             self._thread_done()
 
     def eventFilter(self, watched: QtCore.QObject, event: QtCore.QEvent) -> bool:
-        """End a run when the main window (the parent) closes."""
+        """End a run when the main window (the parent) closes; fit the plots' rows to
+        their scroll area's new width (after it was resized)."""
         if watched is self.parent() and event.type() == QtCore.QEvent.Type.Close:
             self.shutdown()
             self.close()
+        elif watched is self.plot_scroll.viewport() and event.type() == QtCore.QEvent.Type.Resize:
+            self._fit_timer.start()
         return False
 
     def showEvent(self, event: QtGui.QShowEvent) -> None:
