@@ -125,3 +125,47 @@ def test_librsvg_draws_the_course_grid_with_sharp_cell_edges(grid_svg, tmp_path)
         assert set(colours) <= fills  # no colour between two cells'
         changes = sum(a != b for a, b in zip(colours, colours[1:], strict=False))
         assert changes == 11  # every cell edge is one step from one colour to the next
+
+
+def _texts(path) -> list[str]:
+    return [t.text or "" for t in ET.parse(path).getroot().iter(f"{NS}text")]
+
+
+def test_the_values_of_neighbouring_cells_stay_apart_in_svg(qapp, tmp_path):
+    """A grid's cell values are each their own text in an SVG export: Word order's
+    out_B − out_A grid of zeros read '00 00 …' (pairs of neighbouring cells written as
+    one text at the first cell's place) and Relative's T5 buckets '1718 1920 2122', since
+    a value ended within a quarter em of where its neighbour's began and was taken for
+    a run of the same line. Qt's own runs of one line continue each other to 0.01 px
+    (measured over every view and lecture scene); neighbouring cells are 3 px apart."""
+    path = tmp_path / "word_order.svg"
+    export_view("permutation", {}, path)
+    texts = _texts(path)
+    assert [t for t in texts if t.strip("0") == "" and len(t) > 1] == []
+    assert texts.count("0") >= 3 * 16  # the no-position difference: 3 words x 16 dims
+    path = tmp_path / "relative.svg"
+    export_view("relative", {}, path)
+    texts = _texts(path)
+    # two neighbouring buckets as one text: "1718", "2424" (not the ticks' "1000")
+    pairs = [t for t in texts if t.isdigit() and len(t) == 4 and int(t[2:]) - int(t[:2]) in (0, 1)]
+    assert pairs == []
+    assert texts.count("17") >= 8  # the T5 grid's first log bucket, on every row it shows
+
+
+def test_runs_of_one_line_are_still_joined_in_svg(qapp):
+    """Qt writes a line as runs (here split before a Greek letter): they become one
+    text again, as before."""
+    font = 'font-family="\'DejaVu Sans\'" font-size="16" font-weight="400" font-style="normal"'
+    first = "Wavelength 2"
+    probe = ET.Element("text", {"font-family": "'DejaVu Sans'", "font-size": "16"})
+    probe.set("font-weight", "400")
+    probe.set("font-style", "normal")
+    width = QtGui.QFontMetricsF(snapshot._text_font(probe)).horizontalAdvance(first)
+    text = (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="100"><g>'
+        f'<text x="10" y="50" {font}>{first}</text>'
+        f'<text x="{10 + width:.4f}" y="50" {font}>\u03c0/\u03c9</text>'
+        "</g></svg>"
+    )
+    root = ET.fromstring(snapshot.portable_svg(text))
+    assert [t.text for t in root.iter(f"{NS}text")] == ["Wavelength 2\u03c0/\u03c9"]
