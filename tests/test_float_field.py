@@ -211,3 +211,36 @@ def test_refused_keys_say_why(studio, qtbot):
     finally:
         state.error.disconnect(said.append)
         state.reset()
+
+
+def test_an_empty_or_too_small_entry_says_what_was_kept(studio, qtbot):
+    """Enter on a number field left empty, or holding a value below its range that
+    its keys let through ("1" for RoPE's offset range from 2), put the
+    old value back without a word (seen on Xvfb: Base emptied, Enter, 412166.3699 again
+    and nothing said). Now one line names the field, why, and the value kept."""
+    state, panel = _rope(studio)
+    said: list[str] = []
+    state.error.connect(said.append)
+
+    def emptied(field) -> None:
+        _focus(studio, qtbot, field)
+        field.selectAll()
+        qtbot.keyClick(field, Key.Key_Delete)
+        qtbot.keyClick(field, Key.Key_Return)
+
+    try:
+        seq = panel.rows["seq_len"].editor  # "Offset range", 2..65536
+        emptied(seq)
+        assert said[-1] == "Offset range: empty; kept 256"
+        assert state.values["seq_len"] == 256 and seq.text() == "256"
+        _typed(studio, qtbot, seq, "1")
+        assert said[-1] == "Offset range: 1 is out of range 2..65536; kept 256"
+        assert state.values["seq_len"] == 256 and seq.text() == "256"
+        emptied(panel.rows["base"].editor)
+        assert said[-1] == "Base (rope_theta): empty; kept 10000"
+        count = len(said)
+        _typed(studio, qtbot, seq, "300")  # a valid value says nothing
+        assert len(said) == count and state.values["seq_len"] == 300
+    finally:
+        state.error.disconnect(said.append)
+        state.reset()

@@ -104,6 +104,10 @@ class _SaysWhy:
     """
 
     refused: Callable[[str], None] | None = None
+    #: called with the text and the value's text kept when Enter or leaving the field
+    #: left a text that is no value (empty, "-", below the minimum): Qt puts the last
+    #: value back then, and said nothing (Base emptied, Enter: 412166.3699 again)
+    kept: Callable[[str, str], None] | None = None
 
     def validate(self, text: str, pos: int, /) -> tuple[QtGui.QValidator.State, str, int]:
         # (the spin box's, after this mixin in the class's bases)
@@ -111,6 +115,16 @@ class _SaysWhy:
         widget = cast(QtWidgets.QWidget, self)
         if result[0] == QtGui.QValidator.State.Invalid and self.refused and widget.hasFocus():
             self.refused(text)
+        return result
+
+    def fixup(self, text: str, /) -> str:
+        """Qt asks this for a text typed that is no value (only then), before it puts
+        the last value back: say so."""
+        result: str = super().fixup(text)  # type: ignore[misc]
+        if self.kept is not None:
+            box = cast(QtWidgets.QAbstractSpinBox, self)
+            value = box.value()  # type: ignore[attr-defined]
+            self.kept(text, box.textFromValue(value))  # type: ignore[attr-defined]
         return result
 
 
@@ -210,6 +224,7 @@ class ParamRow:
             spin.setSingleStep(float(p.step or 0.1))
             spin.valueChanged.connect(lambda v: self.state.set_param(p.name, float(v)))
         spin.refused = self._refused
+        spin.kept = self._kept
         spin.setKeyboardTracking(False)
         spin.setMinimumWidth(90)
         # may shrink below its hint (room for "10000000.0000") in a narrow side panel
@@ -232,6 +247,14 @@ class ParamRow:
         why = refusal(self.param, text)
         if why is not None:
             self.state.error.emit(f"{self.param.label}: {why}")
+
+    def _kept(self, text: str, kept: str) -> None:
+        """Enter or leaving the field with ``text``, which is no value: the field shows
+        its value ``kept`` again; say why, and that it was kept."""
+        why = refusal(self.param, text) if text.strip() else "empty"
+        if why is None:  # (a text Qt could not read that the model can: not expected)
+            why = f"not a value, got {text.strip()!r}"
+        self.state.error.emit(f"{self.param.label}: {why}; kept {kept}")
 
     def _slider_to_value(self, pos: int) -> float:
         if self.scale is not None:
