@@ -306,3 +306,28 @@ def test_deck_output_folder_with_a_suffix_is_taken_when_it_says_so(tmp_path: Pat
     _check_folder_name(tmp_path / "slides.v2")  # not a suffix the app writes
     with pytest.raises(ValueError, match="names a .mp4 file"):
         _check_folder_name(tmp_path / "clip.mp4")
+
+
+@pytest.mark.parametrize("size", [(1600, 1000), (1280, 720)])
+def test_a_slide_of_a_table_alone_fills_the_page_with_it(qapp, size) -> None:
+    """The lecture's slide "Comparison: all methods side by side" (Compare's table
+    staged alone) drew the table at its full size: 40 % of a 1600 x 1000 page, the rest
+    blank, its text the window's 10 pt where the stage showed it large. A table shown
+    alone now grows into the room (up to twice its size), and is seen whole."""
+    from gui.export.deck import SceneWidgets, scene_image_steps
+    from gui.export.headless import export_ui_scale
+
+    deck = load_deck(REPO / "resources" / "decks" / "lecture-positional-encoding.json")
+    (scene,) = [s for s in deck.scenes if s.view_id == "compare" and list(s.panels) == ["table"]]
+    kept = SceneWidgets()
+    try:
+        image = list(scene_image_steps(scene, *size, widgets=kept))[-1]
+        assert (image.width(), image.height()) == size
+        (widget,) = kept.widgets()
+        plot = widget.plots["table"]
+        full = 10 * export_ui_scale(*size)  # TABLE_PT at the export's UI scale (80 % at 1280)
+        assert plot.table_text_pt() >= 1.5 * full
+        drawn = plot.table.textItem.document().size().height()
+        assert drawn <= plot.plot.getViewBox().height()  # whole, nothing cut
+    finally:
+        kept.clear()

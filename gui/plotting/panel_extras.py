@@ -420,9 +420,15 @@ class PanelExtras:
         self.plot.showGrid(x=False, y=False)
 
     def fit_table(
-        self, room: float | None, width: float, theme: Theme, floor_pt: float = 0.0
+        self,
+        room: float | None,
+        width: float,
+        theme: Theme,
+        floor_pt: float = 0.0,
+        *,
+        grow: float = 1.0,
     ) -> bool:
-        """Draw the table in the largest point size, from its full size
+        """Draw the table in the largest point size, from ``grow`` times its full size
         (:data:`TABLE_PT` at the UI scale) down to the floor (:data:`TABLE_FLOOR` of it,
         and ``floor_pt``), at which the whole table (its plot's title included,
         :meth:`table_height`) is at most ``room`` px high when laid out ``width`` px
@@ -431,7 +437,9 @@ class PanelExtras:
 
         On stage Compare's summary table (six columns of wrapped text) was 1 422 px
         high in a 720 px stage at 1280 x 720 / 200 % and 2 057 px in 1 080 at
-        1920 x 1080 / 300 %: it scrolled, and the audience never saw it whole."""
+        1920 x 1080 / 300 %: it scrolled, and the audience never saw it whole. A table
+        shown alone grows (``grow`` > 1): the lecture's slide of Compare's table alone
+        filled 40 % of a 1600 x 1000 page at its full size, the rest of it blank."""
         if self.table is None or self.panel is None:
             return False
         self._table_room = room
@@ -444,7 +452,7 @@ class PanelExtras:
             text_width = max(100.0, width - 4)
             font = self.table.textItem.document().defaultFont().toString()
             table = _Table.of(self.panel, theme)
-            pt = _fitted_pt(table, full, floor, room, text_width, font)
+            pt = _fitted_pt(table, full, floor, room, text_width, font, grow * full)
         if pt == self._table_pt:
             return False
         self._table_pt = pt
@@ -512,18 +520,25 @@ def _table_markup(table: _Table, pt: float) -> str:
 
 @functools.lru_cache(maxsize=256)
 def _fitted_pt(
-    table: _Table, full: int, floor: float, room: float, width: float, font: str
+    table: _Table,
+    full: int,
+    floor: float,
+    room: float,
+    width: float,
+    font: str,
+    top: float | None = None,
 ) -> float:
-    """The largest point size, from ``full`` down in steps of :data:`TABLE_PT_STEP` of
-    it to ``floor``, at which ``table`` laid out ``width`` px wide in ``font`` (its
-    ``QFont.toString()``) is at most ``room`` px high; ``floor`` when none is. Cached:
-    the view fits its plots on every frame, and a stage frame of Compare re-made and
-    measured the table's rich text at every step (0.27 ms of a 0.78 ms fit)."""
+    """The largest point size, from ``top`` (``None``: ``full``) down in steps of
+    :data:`TABLE_PT_STEP` of ``full`` to ``floor``, at which ``table`` laid out
+    ``width`` px wide in ``font`` (its ``QFont.toString()``) is at most ``room`` px
+    high; ``floor`` when none is. Cached: the view fits its plots on every frame, and a
+    stage frame of Compare re-made and measured the table's rich text at every step
+    (0.27 ms of a 0.78 ms fit)."""
     document = QtGui.QTextDocument()
     default = QtGui.QFont()
     default.fromString(font)
     document.setDefaultFont(default)
-    pt = float(full)
+    pt = float(full if top is None else top)
     while pt > floor:
         document.setHtml(_table_markup(table, pt))
         document.setTextWidth(width)

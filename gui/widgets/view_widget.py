@@ -69,6 +69,7 @@ _SIGHT_EVENTS = frozenset(
     )
 )
 WHEEL_STEP = 33  # px at 100 % the view scrolls per wheel step (a notch is three)
+TABLE_GROW = 2.0  # a table shown alone grows into the room up to this times its size
 LEGEND_SHARE = 0.8  # of a plot's width its data (and legend strip) has, at least
 # a view that overflows its place by at most this share of its grid's height fits it
 # instead (its rows that much below their legible height) rather than scroll a few px
@@ -875,6 +876,8 @@ class ViewWidget(QtWidgets.QWidget):
         canvas = getattr(self, "canvas", None)
         if kind == QtCore.QEvent.Type.Resize and obj is canvas:
             self._fit_timer.start()  # not inside the resize: it may rebuild the grid
+            if not self.isVisible():  # an export's: laid out without the event loop
+                self._grow_lone_table()
         elif (
             kind == QtCore.QEvent.Type.Resize
             and obj is getattr(self, "_status_box", None)
@@ -975,6 +978,24 @@ class ViewWidget(QtWidgets.QWidget):
         if self._pending and not self._fitting:  # rows moved, plots shown again:
             self._show_seen()  # some may be in sight now
 
+    def _grow_lone_table(self) -> None:
+        """An export's table shown alone (the lecture's slide of Compare's table) grows
+        into the canvas, as on stage (:data:`TABLE_GROW`): at its full size it filled
+        40 % of a 1600 x 1000 slide, the rest blank."""
+        shown = [
+            plot
+            for plot in self.plots.values()
+            if plot.plot.isVisible() or plot.plot.sizePolicy().retainSizeWhenHidden()
+        ]
+        if len(shown) != 1 or shown[0].table is None:
+            return
+        layout = self.canvas.ci.layout
+        _left, top, _right, bottom = layout.getContentsMargins()
+        room = self.canvas.height() - top - bottom - 2 * self.canvas.frameWidth() - TABLE_PAD
+        box = shown[0].plot.getViewBox().width()
+        if room > 0 and box > 0:
+            shown[0].fit_table(room, box, current_theme(), grow=TABLE_GROW)
+
     def _fit_rows(self, positions: dict[object, Position], width: float) -> bool:
         """:meth:`fit_height` once (``positions``: :func:`grid_positions` of the
         canvas's grid; ``width``: :meth:`_plot_width`); whether the canvas's height
@@ -987,6 +1008,7 @@ class ViewWidget(QtWidgets.QWidget):
             for plot in self.plots.values():
                 plot.set_legible_height(0.0)
             self.canvas.setMinimumHeight(0)
+            self._grow_lone_table()
             return False
         min_w, min_h = self.panel_size()
         if 0 < self._floor < min_w:  # columns fitted to a narrower plot (_columns_now)
@@ -1006,6 +1028,14 @@ class ViewWidget(QtWidgets.QWidget):
         laid_w = layout.geometry().width() - (frame - 2 * self.canvas.frameWidth())
         canvas_w = self.canvas.width() - frame
         need: dict[int, float] = {}
+        shown = [
+            plot
+            for plot in self.plots.values()
+            if plot.plot.isVisible() or plot.plot.sizePolicy().retainSizeWhenHidden()
+        ]
+        # a table shown alone (a scene staging Compare's table, its slide) grows into
+        # the room, up to twice its size, as a focused plot's text does
+        alone = len(shown) == 1 and shown[0].table is not None
         # the height a table may take to be seen whole on stage (None: its full size)
         table_room = (
             self.scroll_area.viewport().height()
@@ -1013,14 +1043,9 @@ class ViewWidget(QtWidgets.QWidget):
             - margin_bottom
             - 2 * self.canvas.frameWidth()
             - TABLE_PAD
-            if self._presenting
+            if self._presenting or alone
             else None
         )
-        shown = [
-            plot
-            for plot in self.plots.values()
-            if plot.plot.isVisible() or plot.plot.sizePolicy().retainSizeWhenHidden()
-        ]
         # on stage a small grid's row grows for its values at the stage's value size
         # as far as the plot stays on the stage below the view's heading
         stage_room = 0.0 if table_room is None else max(0.0, table_room - self.canvas.y())
@@ -1060,10 +1085,10 @@ class ViewWidget(QtWidgets.QWidget):
             if plot.table is not None:  # on stage a table fits the stage if it can
                 box = plot.plot.getViewBox().width()
                 floor = self._stage_text_pt()
-                # alone (focused, or a scene's only panel: drawn larger) it fits below
-                # the view's heading, seen whole without a scroll
-                room = stage_room if table_room is not None and len(shown) == 1 else table_room
-                plot.fit_table(room, box if box > 0 else width, current_theme(), floor)
+                room, grow = table_room, 1.0
+                if alone and table_room is not None:  # grown: as far as it stays in sight
+                    room, grow = stage_room, TABLE_GROW  # (below the heading)
+                plot.fit_table(room, box if box > 0 else width, current_theme(), floor, grow=grow)
             table = plot.table_height()
             if table is not None:
                 height = max(height, table)
