@@ -244,3 +244,23 @@ def test_an_empty_or_too_small_entry_says_what_was_kept(studio, qtbot):
     finally:
         state.error.disconnect(said.append)
         state.reset()
+
+
+def test_a_refused_text_undone_in_its_field_takes_its_message_away(studio, qtbot):
+    """'0,1,abc' entered in Sinusoidal's Dimensions to plot: the red line says why and
+    the plots stay. Ctrl+Z in the field brings its text back to the dimensions drawn:
+    the line goes too. Before, it stayed over plots and a field that agreed again
+    (seen on Xvfb)."""
+    studio.set_view("sinusoidal")
+    state = studio.states["sinusoidal"]
+    state.reset()
+    view = studio.view_widget("sinusoidal")
+    field = studio.panels["sinusoidal"].rows["dims"].editor
+    try:
+        _typed(studio, qtbot, field, "0,1,abc")
+        assert view.error.startswith("Dimensions to plot: expected an integer")
+        qtbot.keyClick(field, Key.Key_Z, QtCore.Qt.KeyboardModifier.ControlModifier)
+        assert field.text() == "0,1,2,3,4,5" and tuple(state.values["dims"]) == (0, 1, 2, 3, 4, 5)
+        assert view.error == ""
+    finally:
+        state.reset()

@@ -187,6 +187,7 @@ class ParamRow:
             self.editor.editingFinished.connect(self._text_finished)
             if p.kind == "text":
                 self.editor.textEdited.connect(self._text_committed)
+            self.editor.textChanged.connect(self._text_back)
         self.editor.setObjectName(f"param-{p.name}")
         self.editor.setToolTip(math_tooltip(f"{p.help}\nAllowed: {p.range_text()}"))
         # in a panel that scrolls, the wheel scrolls it unless the field has the keyboard
@@ -289,6 +290,18 @@ class ParamRow:
             self.state.error.emit(self.state.labelled(exc))
             return False
         return self.state.set_param(self.param.name, value, merge=self.param.kind == "text")
+
+    def _text_back(self, text: str) -> None:
+        """The field's text changed: where it reads as the value drawn again (a refused
+        text taken back with the field's own Ctrl+Z), its refusal's message goes."""
+        name = self.param.name
+        try:
+            value = self.param.parse(text) if self.param.kind == "int_list" else text
+            new = self.state.model.updated(self.state.values, **{name: value})
+        except (ParamError, ValueError):
+            return
+        if new[name] == self.state.values[name]:
+            self.state.resolved.emit(self.param.label)
 
     def _text_finished(self) -> None:
         """Enter or leaving the field: commit; the next edit is a new undo step."""

@@ -27,10 +27,14 @@ class ViewState(QtCore.QObject):
         Emitted with the new (validated) parameters after every accepted change.
     error(str)
         Emitted with a one-line message when a change is rejected.
+    resolved(str)
+        Emitted with a parameter's label when its field shows the value drawn again
+        after a text it refused (its own Ctrl+Z): that refusal's message can go.
     """
 
     changed = QtCore.Signal(dict)
     error = QtCore.Signal(str)
+    resolved = QtCore.Signal(str)
 
     def __init__(self, model: ParamModel, parent: QtCore.QObject | None = None) -> None:
         super().__init__(parent)

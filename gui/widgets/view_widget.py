@@ -1844,6 +1844,11 @@ class ViewWidget(QtWidgets.QWidget):
         self.banner.hide()
         self.banner.setText("")
 
+    def clear_error_of(self, label: str) -> None:
+        """Take the banner away if it shows a problem of the parameter ``label``."""
+        if self.error.startswith(f"{label}: "):
+            self.clear_error()
+
     def apply_theme(self) -> None:
         """Re-style labels and canvas for the current theme and UI scale (a hidden
         view's plots when it is next shown)."""

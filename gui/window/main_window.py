@@ -456,6 +456,7 @@ class MainWindow(QtWidgets.QMainWindow):
             panel = ParamPanel(state, self)
             state.changed.connect(lambda _values, v=view_id: self.request(v))
             state.error.connect(widget.show_error)
+            state.resolved.connect(widget.clear_error_of)
             # the stage takes the keyboard back after Enter in a field (lecture keys act)
             widget.setFocusPolicy(QtCore.Qt.FocusPolicy.ClickFocus)
             panel.entered.connect(
