@@ -90,7 +90,7 @@ def test_an_image_enlarged_in_one_direction_only_asks_for_nearest_neighbour_scal
 @pytest.fixture(scope="module")
 def grid_svg(tmp_path_factory, qapp):
     path = tmp_path_factory.mktemp("cells") / "grid.svg"
-    export_view("relative", {}, path, panel="grid", width=400, height=400)
+    export_view("relative", {}, path, panel="grid", width=480, height=480)  # cells > 10 px
     return path
 
 
