@@ -5,7 +5,7 @@ wide whatever its font, so at 200 % only the labels narrower than that were draw
 from __future__ import annotations
 
 import pytest
-from PySide6 import QtGui
+from axis_text import drawn_labels
 from tiers import FULL
 
 
@@ -14,16 +14,6 @@ def window(qapp, open_window):
     """One window for the module (each test leaves presentation mode and 100 %)."""
     with open_window(1600, 1000) as win:
         yield win
-
-
-def _labels(axis) -> list[str]:
-    picture = QtGui.QPicture()
-    painter = QtGui.QPainter(picture)
-    try:
-        specs = axis.generateDrawSpecs(painter)
-    finally:
-        painter.end()
-    return [text for _rect, _flags, text in specs[2]] if specs else []
 
 
 def test_colour_bar_labels_at_200_percent(window, qtbot):
@@ -36,8 +26,8 @@ def test_colour_bar_labels_at_200_percent(window, qtbot):
         assert window.wait_idle()
         widget = window.views["sinusoidal"]
         widget.canvas.grab()
-        heat = _labels(widget.plots["heatmap"].colorbar.axis)
-        sim = _labels(widget.plots["similarity"].colorbar.axis)
+        heat = drawn_labels(widget.plots["heatmap"].colorbar.axis)
+        sim = drawn_labels(widget.plots["similarity"].colorbar.axis)
     finally:
         display.set_scale(1.0)
         display.leave_presentation()
@@ -55,10 +45,10 @@ def test_colour_bar_ends_at_300_percent(window, show_view):
     try:
         weights = show_view(window, "permutation", (1600, 1000), 3.0, present=True)
         weights.canvas.grab()
-        attention = _labels(weights.plots["weights_a_none"].colorbar.axis)
+        attention = drawn_labels(weights.plots["weights_a_none"].colorbar.axis)
         relative = show_view(window, "relative", (1600, 1000), 3.0, present=True)
         relative.canvas.grab()
-        shaw = _labels(relative.plots["shaw"].colorbar.axis)
+        shaw = drawn_labels(relative.plots["shaw"].colorbar.axis)
     finally:
         window.lecture.display.set_scale(1.0)
         window.lecture.display.leave_presentation()

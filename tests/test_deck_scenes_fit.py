@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from axis_text import drawn_labels
 from PySide6 import QtGui
 from qt_events import settle_window
 from tiers import gate_cover
@@ -139,25 +140,14 @@ def test_an_index_grids_colour_bar_labels_whole_numbers(stage, qtbot):
     halves)."""
     widget = _show(stage, qtbot, "lecture-positional-encoding", 17)
     widget.canvas.grab()
-    shaw = _bar_labels(widget.plots["shaw"].colorbar.axis)
+    shaw = drawn_labels(widget.plots["shaw"].colorbar.axis)
     assert {"0", "4"} <= set(shaw), shaw
     assert all("." not in text for text in shaw), shaw
     assert len(shaw) >= 3, shaw  # (whole steps between the ends)
     widget = _show(stage, qtbot, "lecture-positional-encoding", 5)
     widget.canvas.grab()
-    heat = _bar_labels(widget.plots["heatmap"].colorbar.axis)
+    heat = drawn_labels(widget.plots["heatmap"].colorbar.axis)
     assert any(text.endswith(".5") for text in heat), heat
-
-
-def _bar_labels(axis) -> list[str]:
-    """The labels ``axis`` draws now."""
-    picture = QtGui.QPicture()
-    painter = QtGui.QPainter(picture)
-    try:
-        specs = axis.generateDrawSpecs(painter)
-    finally:
-        painter.end()
-    return [text for _rect, _flags, text in specs[2]] if specs else []
 
 
 def test_a_table_alone_on_stage_is_drawn_as_large_as_the_stage_allows(stage, qtbot):
