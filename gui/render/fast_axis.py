@@ -29,7 +29,7 @@ import pyqtgraph as pg
 import shiboken6
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from core.formula import minus_signs
+from core.formula import minus_signs, powers_of_ten
 from gui.render.axis_specs import (
     AxisFrame,
     AxisLayout,
@@ -317,7 +317,6 @@ def _in_widget(item: QtWidgets.QGraphicsItem, widget: QtWidgets.QWidget) -> bool
 TICK_STRINGS_KEPT = 256  # tick label lists kept (all axes together)
 PLAIN_LOG_UP_TO = 1e4  # a log axis ending at or below this labels its ticks as plain numbers
 PLAIN_LOG_DOWN_TO = 1e-4  # ... and starting at or above this (else all in powers of ten)
-_SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 def plain_log_range(view_range: Sequence[float], scale: float = 1.0) -> bool:
@@ -347,9 +346,7 @@ def power_log_label(value: float) -> str:
     rounded = float(f"{value:.1g}")
     if rounded == 1.0 or rounded <= 0:
         return f"{rounded:g}"
-    mantissa, power = f"{rounded:.0e}".split("e")
-    digits = str(int(power)).translate(_SUPERSCRIPTS)
-    return f"{'' if mantissa == '1' else mantissa + '·'}10{digits}"
+    return powers_of_ten(f"{rounded:.0e}").removeprefix("1·")
 
 
 def log_tick_labels(
