@@ -170,6 +170,13 @@ def grid_positions(layout: QtWidgets.QGraphicsGridLayout) -> dict[object, Positi
     return out
 
 
+def holds_place(plot: PanelPlot) -> bool:
+    """Whether ``plot`` takes its place in the grid: shown, or hidden with its place
+    kept (a reveal's next plot, ``retainSizeWhenHidden``)."""
+    item = plot.plot
+    return item.isVisible() or item.sizePolicy().retainSizeWhenHidden()
+
+
 def drag_digits(before: ViewData | None, after: ViewData) -> int:
     """Characters the widest value of the whole-number parameters that changed from
     ``before`` to ``after`` takes (0: none such, or another view's data): the room a
@@ -734,8 +741,7 @@ class ViewWidget(QtWidgets.QWidget):
             where = {  # the plots shown (or keeping their room), where they are now
                 key: cells[plot.plot]
                 for key, plot in self.plots.items()
-                if plot.plot in cells
-                and (plot.plot.isVisible() or plot.plot.sizePolicy().retainSizeWhenHidden())
+                if plot.plot in cells and holds_place(plot)
             }
             if len(where) > 1:  # (one focused plot takes the whole grid)
                 inner, gap = self._grid_room(width)
@@ -982,11 +988,7 @@ class ViewWidget(QtWidgets.QWidget):
         """An export's table shown alone (the lecture's slide of Compare's table) grows
         into the canvas, as on stage (:data:`TABLE_GROW`): at its full size it filled
         40 % of a 1600 x 1000 slide, the rest blank."""
-        shown = [
-            plot
-            for plot in self.plots.values()
-            if plot.plot.isVisible() or plot.plot.sizePolicy().retainSizeWhenHidden()
-        ]
+        shown = [plot for plot in self.plots.values() if holds_place(plot)]
         if len(shown) != 1 or shown[0].table is None:
             return
         layout = self.canvas.ci.layout
@@ -1028,11 +1030,7 @@ class ViewWidget(QtWidgets.QWidget):
         laid_w = layout.geometry().width() - (frame - 2 * self.canvas.frameWidth())
         canvas_w = self.canvas.width() - frame
         need: dict[int, float] = {}
-        shown = [
-            plot
-            for plot in self.plots.values()
-            if plot.plot.isVisible() or plot.plot.sizePolicy().retainSizeWhenHidden()
-        ]
+        shown = [plot for plot in self.plots.values() if holds_place(plot)]
         # a table shown alone (a scene staging Compare's table, its slide) grows into
         # the room, up to twice its size, as a focused plot's text does
         alone = len(shown) == 1 and shown[0].table is not None
@@ -1314,14 +1312,13 @@ class ViewWidget(QtWidgets.QWidget):
         overhead: dict[int, float] = {}
         spacing = max(layout.verticalSpacing(), 0.0)
         for plot, top, span in spans:
-            item = plot.plot
             if plot.table_height() is not None:
                 continue  # a table keeps its height
             # a hidden plot is not measured, but one whose place is kept (a reveal's
             # next plot) is: its row gets the height it will be shown at (the lecture's
             # scene 3 on stage had its first row 623 px high until the second row's
             # plots came, then 491 px: the plots shown jumped at each reveal)
-            if not item.isVisible() and not item.sizePolicy().retainSizeWhenHidden():
+            if not holds_place(plot):
                 continue
             data = plot.plot.getViewBox().height()
             if data <= 0:
