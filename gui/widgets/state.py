@@ -13,6 +13,7 @@ from typing import Any
 
 from PySide6 import QtCore
 
+from core.formula import number
 from core.params import ParamError, ParamModel
 
 UNDO_LIMIT = 200
@@ -153,9 +154,7 @@ class ViewState(QtCore.QObject):
         comma-separated, a switch on or off."""
         param = self.model[name]
         if param.kind == "float":
-            text = f"{float(value):.{param.decimals}f}"
-            text = text.rstrip("0").rstrip(".") if "." in text else text
-            return "0" if text == "-0" else text
+            return number(value, param.decimals)  # (as the formula line writes it)
         if param.kind in ("text", "file"):
             return f"\u201c{value}\u201d"
         if param.kind == "bool":
