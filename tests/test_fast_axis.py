@@ -1082,3 +1082,97 @@ def test_tick_labels_of_one_axis_have_the_same_decimals(qtbot, ui_scale):
             assert _overlaps(name, drawn[2]) == 0
             halves += any(text.endswith(".5") for text in texts)
     assert halves > 5  # (the half-unit level was labelled at many sizes)
+
+
+def _tile_pattern(texts: list[str], tiles: int) -> list[str] | None:
+    """The labels one tile of a mosaic's axis reads, when ``texts`` (an axis' labels
+    in order) are ``tiles`` repetitions of them; ``None`` when the tiles read apart."""
+    if not texts or len(texts) % tiles:
+        return None
+    each = texts[: len(texts) // tiles]
+    return each if each * tiles == texts else None
+
+
+@pytest.mark.parametrize("side", ["left", "bottom"])
+def test_every_tile_of_alibis_mosaic_reads_its_range_at_any_size(qtbot, ui_scale, side):
+    """ALiBi's heads on the 1920 × 1080 stage at 200 % read "15, 15, 15" up the y axis
+    and "0 7 0 7 0 7" along x: a tile's last label and the next tile's first stood a
+    gap of two cells apart and one of them was left out, so no tile's range 0 … 15 was
+    readable. Every tile now reads alike, and its first and last position: "0 7 15",
+    "0 15" (the ends moved inwards, into their own tile) or "0…15" once, at every
+    height and width the plot is given at 300 % (where the tiles are too narrow even
+    for that, "0…15" once); the labels never overlap and stay within their tiles."""
+    from gui.render.axis_specs import value_scale
+
+    ui_scale(3.0)
+    panel = _view_panel("alibi", "heads")
+    first, last = (str(int(v)) for v in panel.tiles[0].x_coords[[0, -1]])
+    win, plot = _shown_panel(qtbot, panel, (900, 700))
+    axis = plot.plot.getAxis(side)
+    assert len(axis.tile_spans) == 3  # 8 heads: 3 × 3 tiles, the last row of 2
+    seen = set()
+    for length in range(600, 1300, 40):
+        win.resize(length, 700) if side == "bottom" else win.resize(900, length)
+        for _ in range(2):
+            win.grab()
+            QtCore.QCoreApplication.processEvents()
+        drawn = _drawn(axis)[0][2]
+        texts = [text for _r, _f, text in drawn]
+        each = _tile_pattern(texts, len(axis.tile_spans))
+        if texts == [f"{first}…{last}"]:  # the first tile's range alone: tiles too narrow
+            each = texts
+        assert each in ([first, "7", last], [first, last], [f"{first}…{last}"]), (length, texts)
+        assert _overlaps(side, drawn) == 0, (length, texts)
+        dim = 0 if side == "left" else 1
+        scale, offset = value_scale(axis.range, axis_frame_bounds(axis), dim)
+        extents = [
+            sorted(((lo - 0.5) * scale - offset, (hi + 0.5) * scale - offset))
+            for lo, hi in axis.tile_spans
+        ]
+        if len(drawn) == 1:  # (one label for all: within the tiles together)
+            extents = [[min(min(e) for e in extents), max(max(e) for e in extents)]]
+        for rect, _f, text in drawn:
+            centre = rect.center().y() if side == "left" else rect.center().x()
+            assert any(a <= centre <= b for a, b in extents), (length, text)
+        seen.add(tuple(each))
+    assert len(seen) >= 2, seen  # (the sizes reach the labels' fallbacks)
+
+
+def axis_frame_bounds(axis: pg.AxisItem) -> QtCore.QRectF:
+    """The axis' own rectangle, in its coordinates (where its ticks are placed)."""
+    return axis.mapRectFromParent(axis.geometry())
+
+
+def test_tile_labels_fall_back_from_every_tick_to_the_ends_to_one_range():
+    """:func:`tile_labels` over three tiles of 16 cells (two cells apart), labels 12 px
+    high (15 px with their line's margin), as the cells shrink: every tick while they
+    fit, then each tile's ends moved into the tile, then its range, then the first
+    tile's range alone."""
+    from gui.render.axis_specs import TileTicks, label_rect, tile_labels
+
+    tiles = [
+        TileTicks(lo, lo + 15, ((lo, "0"), (lo + 7, "7"), (lo + 15, "15")))
+        for lo in (0.0, 18.0, 36.0)
+    ]
+
+    def read(px_per_cell: float) -> list[tuple[str, float, float]]:
+        specs = tile_labels(
+            "left",
+            tiles,
+            lambda v: v * px_per_cell,
+            lambda text: (8.0 * len(text), 12.0),
+            lambda x, size: label_rect("left", 100.0, 5.0, x, size),
+        )
+        return [(text, rect.top(), rect.bottom()) for rect, _f, text in specs]
+
+    assert [t for t, _a, _b in read(5.0)] == ["0", "7", "15"] * 3
+    ends = read(2.5)
+    assert [t for t, _a, _b in ends] == ["0", "15"] * 3
+    # the ends moved inwards: each label's line (its 12 px and 1.5 px either side)
+    # within its tile's cells, from 0.5 cell before its first to 0.5 after its last
+    for (text, top, bottom), lo in zip(ends, (0, 0, 18, 18, 36, 36), strict=True):
+        assert (lo - 0.5) * 2.5 <= top - 1.5 and bottom + 1.5 <= (lo + 15.5) * 2.5, text
+    assert ends[0][1] == pytest.approx(-0.5 * 2.5 + 1.5)  # "0" pushed down to the edge
+    assert [t for t, _a, _b in read(1.5)] == ["0…15"] * 3
+    alone = read(0.8)  # a tile (12.8 px) is shorter than a label's line
+    assert [t for t, _a, _b in alone] == ["0…15"]

@@ -356,6 +356,16 @@ def index_ticks(panel: Panel) -> tuple[list[tuple[float, str]] | None, ...]:
     return _axis_ticks(panel.x_coords, cols), _axis_ticks(panel.y_coords, rows)
 
 
+def tile_spans(panel: Panel, side: str) -> tuple[tuple[float, float], ...]:
+    """``(first, last)`` cell of each of a mosaic's tiles along its ``"bottom"`` or
+    ``"left"`` axis (its columns or rows of tiles), in order; ``()`` without tiles."""
+    if side == "bottom":
+        spans = {(t.col0, t.col0 + len(t.x_coords) - 1) for t in panel.tiles}
+    else:
+        spans = {(t.row0, t.row0 + len(t.y_coords) - 1) for t in panel.tiles}
+    return tuple((float(lo), float(hi)) for lo, hi in sorted(spans))
+
+
 _AXIS_TICKS: dict[tuple[int, object], tuple[tuple[float, str], ...] | None] = {}
 _AXIS_TICKS_MAX = 256  # (cleared when full)
 
@@ -801,6 +811,7 @@ class PanelPlot(PanelExtras, CellDisplay):
                         ch.isalpha() for _v, text in explicit or () for ch in text
                     )
                     axis.index_labels = not explicit and bool(indices)
+                    axis.tile_spans = tile_spans(panel, name) if explicit else ()
                     if (ticks, index) != self._tick_values:  # (not a re-style's)
                         axis.forget_text_room()
             self._ticks = self._tick_values = (ticks, index)

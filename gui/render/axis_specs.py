@@ -139,15 +139,7 @@ def generate_draw_specs(
         tick_levels = [(None, [v for v, _s in level]) for level in explicit]
         tick_strings = [[s for _v, s in level] for level in explicit]
 
-    dif = axis.range[1] - axis.range[0]
-    if dif == 0:
-        x_scale, offset = 1, 0
-    elif dim == 0:
-        x_scale = -bounds.height() / dif
-        offset = axis.range[0] * x_scale - bounds.height()
-    else:
-        x_scale = bounds.width() / dif
-        offset = axis.range[0] * x_scale
+    x_scale, offset = value_scale(axis.range, bounds, dim)
     x_range = [x * x_scale - offset for x in axis.range]
     x_min, x_max = min(x_range), max(x_range)
 
@@ -241,20 +233,44 @@ def generate_draw_specs(
             x, size = positions[i][j], sizes[j]
             if vstr is None or x is None or size is None:  # (all three or none)
                 continue
-            width, height = size
-            if orientation == "left":
-                rect = QtCore.QRectF(tick_stop - gap - width, x - height / 2, width, height)
-            elif orientation == "right":
-                rect = QtCore.QRectF(tick_stop + gap, x - height / 2, width, height)
-            elif orientation == "top":
-                rect = QtCore.QRectF(x - width / 2.0, tick_stop - gap - height, width, height)
-            else:
-                rect = QtCore.QRectF(x - width / 2.0, tick_stop + gap, width, height)
+            rect = label_rect(orientation, tick_stop, gap, x, size)
             if own_rect & rect != rect:
                 continue
             text_specs.append((rect, flags, vstr))
             label_ticks.append((i, tick_levels[i][1][j]))
     return AxisLayout((axis_spec, tick_specs, text_specs), last_text_size2, label_ticks, spacings)
+
+
+def label_rect(
+    orientation: str, tick_stop: float, gap: float, x: float, size: tuple[float, float]
+) -> QtCore.QRectF:
+    """The rectangle of a tick label of ``size`` (``(width, height)``) at ``x`` along
+    the axis, ``gap`` px beyond the ticks' end ``tick_stop`` (across it), as pyqtgraph
+    places it: centred on the tick, against the ticks."""
+    width, height = size
+    if orientation == "left":
+        return QtCore.QRectF(tick_stop - gap - width, x - height / 2, width, height)
+    if orientation == "right":
+        return QtCore.QRectF(tick_stop + gap, x - height / 2, width, height)
+    if orientation == "top":
+        return QtCore.QRectF(x - width / 2.0, tick_stop - gap - height, width, height)
+    return QtCore.QRectF(x - width / 2.0, tick_stop + gap, width, height)
+
+
+def value_scale(
+    axis_range: tuple[float, float] | list[float], bounds: QtCore.QRectF, dim: int
+) -> tuple[float, float]:
+    """``(scale, offset)``: where :func:`generate_draw_specs` puts the tick at value
+    ``v`` along an axis of ``bounds`` showing ``axis_range``, ``v * scale - offset`` (in
+    the axis' coordinates; ``dim`` 0 for a vertical axis, 1 for a horizontal one)."""
+    dif = axis_range[1] - axis_range[0]
+    if dif == 0:
+        return 1.0, 0.0
+    if dim == 0:
+        scale = -bounds.height() / dif
+        return scale, axis_range[0] * scale - bounds.height()
+    scale = bounds.width() / dif
+    return scale, axis_range[0] * scale
 
 
 def relabelled(orientation: str, rect: QtCore.QRectF, size: tuple[float, float]) -> QtCore.QRectF:
@@ -440,3 +456,106 @@ def log_rank(value: float) -> int:
     ×5 1, ×2 2, other multiples 3 (the labels kept first when they crowd)."""
     digit = round(10 ** (value - math.floor(value + 1e-9)))
     return {1: 0, 10: 0, 5: 1, 2: 2}.get(digit, 3)
+
+
+class TileTicks(NamedTuple):
+    """One tile of a mosaic along an axis (ALiBi's heads side by side), for
+    :func:`tile_labels`."""
+
+    lo: float
+    """The value (cell) of its first row or column."""
+    hi: float
+    """The value of its last."""
+    ticks: tuple[tuple[float, str], ...]
+    """Its ticks ``(value, text)`` in order: its first and last position, and maybe
+    one between."""
+
+
+def tile_labels(
+    orientation: str,
+    tiles: list[TileTicks],
+    to_axis: Any,
+    measure: Any,
+    place: Any,
+    gap: float = 1.0,
+) -> list:
+    """The tick labels of an axis along a mosaic's tiles: every tile labelled alike,
+    each label inside its own tile.
+
+    The tiles of a mosaic are separated by a gap of a few cells, so a tile's last label
+    and the next tile's first stood a few pixels apart and one of them was left out:
+    ALiBi's heads on the 1920 × 1080 stage at 200 % read "15, 15, 15" up the y axis and
+    "0 7 0 7 0 7" along x, no tile's range readable. Here a label at a tile's end is
+    moved inwards (its tick mark stays) until its text lies within the tile's cells, so
+    that neighbouring tiles' labels are parted by the gap. The first of these that fits
+    (:func:`separate_labels` keeps all of it) is drawn:
+
+    1. every tick of every tile ("0 7 15" under each);
+    2. each tile's first and last position ("0 15");
+    3. each tile's range once, centred on it ("0…15"; "0–15" read as a subtraction
+       beside the app's minus signs);
+    4. the first tile's range alone (the tiles share their positions).
+
+    Parameters
+    ----------
+    orientation
+        The axis' orientation (``"left"``, ``"bottom"``, ...).
+    tiles
+        The tiles along the axis, with their ticks.
+    to_axis
+        ``value → position`` along the axis, in the axis' coordinates.
+    measure
+        ``text → (width, height)`` of a label (as ``FastAxisItem.text_measure``).
+    place
+        ``(position, size) → QRectF``: a label's rectangle at a position along the axis
+        (across it as the axis places its labels: :func:`label_rect`).
+    gap
+        As :func:`separate_labels`.
+
+    Returns
+    -------
+    list
+        ``(rect, flags, text)`` of the labels drawn.
+    """
+    flags = _TEXT_FLAGS[orientation]
+    vertical = orientation in ("left", "right")
+
+    def inside(value: float, text: str, lo: float, hi: float) -> tuple | None:
+        """The label ``text`` at ``value``, moved inside the cells ``lo`` … ``hi``
+        (``None``: longer than they are)."""
+        rect = place(to_axis(value), measure(text))
+        box = box_edges(orientation, [rect], gap)[0]
+        if box is None:
+            return None
+        start, end = (box[2], box[3]) if vertical else (box[0], box[1])
+        a, b = sorted((to_axis(lo - 0.5), to_axis(hi + 0.5)))
+        if end - start > b - a:
+            return None
+        shift = max(0.0, a - start) + min(0.0, b - end)
+        moved = rect.translated(0.0, shift) if vertical else rect.translated(shift, 0.0)
+        return (moved, flags, text)
+
+    def fits(specs: list) -> bool:
+        return len(separate_labels(orientation, specs, None, gap)) == len(specs)
+
+    def ends(ticks: tuple[tuple[float, str], ...]) -> tuple[tuple[float, str], ...]:
+        return tuple(dict.fromkeys((min(ticks), max(ticks))))
+
+    shown = [tile for tile in tiles if tile.ticks]
+    if not shown:
+        return []
+    for picks in (lambda ticks: ticks, ends):
+        specs = [inside(v, text, t.lo, t.hi) for t in shown for v, text in picks(t.ticks)]
+        if all(specs) and fits(specs):
+            return specs
+
+    def span(tile: TileTicks) -> str:
+        first, last = min(tile.ticks)[1], max(tile.ticks)[1]
+        return first if first == last else f"{first}\u2026{last}"
+
+    ranges = [inside((t.lo + t.hi) / 2, span(t), t.lo, t.hi) for t in shown]
+    if all(ranges) and fits(ranges):
+        return ranges
+    first = shown[0]
+    alone = inside((first.lo + first.hi) / 2, span(first), first.lo, shown[-1].hi)
+    return [alone] if alone else []

@@ -33,12 +33,16 @@ from core.formula import minus_signs, powers_of_ten
 from gui.render.axis_specs import (
     AxisFrame,
     AxisLayout,
+    TileTicks,
     axis_frame,
     generate_draw_specs,
+    label_rect,
     log_rank,
     regular_labels,
     relabelled,
     separate_labels,
+    tile_labels,
+    value_scale,
 )
 from gui.render.pg_compat import (
     axis_pens,
@@ -495,6 +499,9 @@ class FastAxisItem(pg.AxisItem):
     """The explicit ticks label every index of a small grid: they shrink, down to the
     last of :data:`INDEX_TICK_SCALES`, to keep all of them; at that size the first and
     last index stay when some must be left out."""
+    tile_spans: tuple[tuple[float, float], ...] = ()
+    """``(first, last)`` cell of each tile of a mosaic along the axis (ALiBi's heads):
+    its explicit ticks are labelled per tile (:func:`~gui.render.axis_specs.tile_labels`)."""
     stage = False
     """The axis is on stage (presentation mode): :attr:`index_labels` shrink no further
     than :data:`STAGE_INDEX_FLOOR` (the grid gives them the room: ``stage`` of
@@ -1142,6 +1149,7 @@ class FastAxisItem(pg.AxisItem):
             *(_pen_key(pen) for pen in axis_pens(self)),
             self.keep_labels,
             self.index_labels,
+            self.tile_spans,
             self.whole_ticks,
             self.stage,  # (index labels' smallest size)
             device.logicalDpiX() if device is not None else 0,
@@ -1168,6 +1176,9 @@ class FastAxisItem(pg.AxisItem):
             if layout.specs is None:
                 return None
             axis_spec, tick_specs, text_specs = layout.specs
+            if self.tile_spans and explicit_ticks(self):
+                text_specs, layout = self._tile_specs(p, layout, frame)
+                break
             ranks = self.label_ranks(layout.label_ticks)
             gap = INDEX_TICK_GAP if self.index_labels and not self.keep_labels else 1.0
             if self.keep_labels or self.index_labels or self.logMode:
@@ -1184,6 +1195,40 @@ class FastAxisItem(pg.AxisItem):
             if self.index_labels and scale == scales[-1]:
                 text_specs = evenly_spaced(self.orientation, text_specs, gap) or kept
         return layout, text_specs, self.tick_scale
+
+    def _tile_specs(
+        self, p: QtGui.QPainter, layout: AxisLayout, frame: AxisFrame | None
+    ) -> tuple[list, AxisLayout]:
+        """The labels of a mosaic's axis (:attr:`tile_spans`), each tile's in its tile
+        (:func:`~gui.render.axis_specs.tile_labels`), and ``layout`` with the room they
+        need across the axis."""
+        if frame is None:
+            frame = axis_frame(self)
+        vertical = self.orientation in ("left", "right")
+        dim = 0 if vertical else 1
+        bounds = frame.bounds
+        scale, offset = value_scale(self.range, bounds, dim)
+        tick_stop = {
+            "left": bounds.right(),
+            "right": bounds.left(),
+            "top": bounds.bottom(),
+            "bottom": bounds.top(),
+        }[self.orientation]
+        gap = max(0, self.style["tickLength"]) + self.style["tickTextOffset"][dim]
+        ticks = [(float(v), text) for level in explicit_ticks(self) or () for v, text in level]
+        tiles = [
+            TileTicks(lo, hi, tuple(sorted(t for t in ticks if lo <= t[0] <= hi)))
+            for lo, hi in self.tile_spans
+        ]
+        specs = tile_labels(
+            self.orientation,
+            tiles,
+            lambda v: v * scale - offset,
+            self.text_measure(p),
+            lambda x, size: label_rect(self.orientation, tick_stop, gap, x, size),
+        )
+        across = [rect.width() if vertical else rect.height() for rect, _f, _t in specs]
+        return specs, layout._replace(text_size=max([layout.text_size, *across]))
 
     def same_decimals(
         self, p: QtGui.QPainter, layout: AxisLayout, text_specs: list, kept: list
