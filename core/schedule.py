@@ -125,6 +125,42 @@ def round_half_up(values: list[float]) -> list[int]:
     return [int(math.copysign(math.floor(abs(v) + 0.5), v)) for v in values]
 
 
+SWEEP_DIGITS = 4
+"""Significant digits of a swept float (see :func:`swept`)."""
+
+
+def swept(values: list[float], start: float, end: float, ease: str, decimals: int) -> list[float]:
+    """Float ``values`` of a sweep from ``start`` to ``end`` rounded as the sweep sets
+    them: a geometric sweep's to :data:`SWEEP_DIGITS` significant digits, a linear one's
+    to as many digits of its range (steps of a thousandth of the range or finer), never
+    finer than the parameter's ``decimals``; ``start`` and ``end`` stay exact.
+
+    Set as computed, Sinusoidal's base swept from 100 read "ω_i = 123798.7947^(−2i/16)"
+    in the lecture's scene 5: the formula wrapped onto another line as the sweep began
+    and the plots below dropped by a line. Rounded, it reads "123800", no longer than the
+    end value, and each frame of a sweep still moves the value (a geometric sweep's
+    frames 1000× in 4 s differ by ~3 %, a linear one's by ~1/240 of its range).
+
+    Examples
+    --------
+    >>> swept([100.0, 123798.79471, 1e7], 100.0, 1e7, "geometric", 4)
+    [100.0, 123800.0, 10000000.0]
+    >>> swept([12345.6, 60010.123], 0.0, 100000.0, "linear", 4)
+    [12300.0, 60000.0]
+    >>> swept([0.123456], 0.0, 2.0, "linear", 2)
+    [0.12]
+    """
+    out = []
+    for value in values:
+        if value in (start, end) or value == 0 or not math.isfinite(value):
+            out.append(float(value))
+            continue
+        scale = abs(value) if ease == "geometric" else abs(end - start)
+        digits = SWEEP_DIGITS - 1 - math.floor(math.log10(scale)) if scale > 0 else decimals
+        out.append(float(round(value, min(digits, decimals))))
+    return out
+
+
 def frame_durations_ms(frames: int, fps: int, step_ms: int = 10) -> list[int]:
     """Display time of each frame in whole ``step_ms`` steps (GIF stores 10 ms steps).
 

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from tiers import FULL
 
-from core.schedule import frame_count, frame_durations_ms, round_half_up, schedule
+from core.schedule import frame_count, frame_durations_ms, round_half_up, schedule, swept
 from core.views import get_view
 from gui import cli
 from gui.export import animation
@@ -94,7 +94,10 @@ def test_frames_are_the_exact_schedule(tmp_path: Path) -> None:
     export_animation(
         "rope", {"m": 7}, sweep, tmp_path / "a.gif", duration=0.5, fps=10, renderer=_Recorder
     )
-    assert [c["base"] for c in _Recorder.calls] == schedule(100, 100_000, 5, "geometric")
+    # the schedule, to 4 significant digits (as the window's sweep sets it): 562.3, …
+    want = swept(schedule(100, 100_000, 5, "geometric"), 100, 100_000, "geometric", 4)
+    assert want[:2] == [100.0, 562.3] and want[-1] == 100_000.0
+    assert [c["base"] for c in _Recorder.calls] == want
     assert {c["m"] for c in _Recorder.calls} == {7}  # the other parameters stay
 
 

@@ -11,7 +11,7 @@ import pytest
 from window_reuse import reused_window, reused_window_holder  # noqa: F401  (fixtures)
 
 from core.encodings import rope_inv_freq
-from core.schedule import progress_at, round_half_up, schedule, value_at
+from core.schedule import progress_at, round_half_up, schedule, swept, value_at
 from core.views import clock
 from gui.lecture.sweep import DEFAULT_DURATION
 
@@ -78,8 +78,11 @@ def test_frames_are_the_exact_schedule(window, view_id, param, start, end, ease)
     frames = 9
     seen = play_at(sweep, [2.0 * i / (frames - 1) for i in range(1, frames)])
     want = schedule(start, end, frames, ease)
-    if window.states[view_id].model[param].kind == "int":
+    model = window.states[view_id].model
+    if model[param].kind == "int":
         want = round_half_up(want)
+    else:  # (floats rounded as an exported animation's frames: core.schedule.swept)
+        want = swept(want, start, end, ease, model[param].decimals)
     assert seen == want
     assert not sweep.playing  # 'once' stops at the end
     assert window.states[view_id].values[param] == want[-1]
@@ -200,3 +203,26 @@ def test_a_value_not_yet_drawn_holds_the_next_one(window):
     sweep._tick()
     assert seen[-1] == 4.0
     sweep.stop()
+
+
+def test_a_swept_base_is_written_with_four_significant_digits(window):
+    """The lecture's scene 5 sweeps Sinusoidal's base geometrically (10000 → 10⁷ from
+    the view's default): set as computed, 4 s · 0.3642 in the formula read
+    "ω_i = 123798.7947^(−2i/16)", wrapped it onto one more line and dropped the plots
+    below by a line. The sweep sets the value to 4 significant digits: the field, the
+    formula and the plots read 123800; the ends stay exact."""
+    window.set_view("sinusoidal")
+    sweep = window.lecture.sweep
+    sweep.configure(param="base")
+    sweep.configure(start=10000.0, end=1e7, duration=4.0, ease="geometric", mode="once")
+    u = math.log(12.37987947) / math.log(1000.0)  # value_at: 123798.7947
+    assert value_at(10000.0, 1e7, u, "geometric") == pytest.approx(123798.7947)
+    seen = play_at(sweep, [4.0 * u, 4.0 * 0.5, 4.0])
+    assert seen == [10000.0, 123800.0, 316200.0, 1e7]  # 10^5.5 = 316227.77
+    assert window.wait_idle()
+    assert window.states["sinusoidal"].values["base"] == 1e7
+    play_at(sweep, [4.0 * u])
+    sweep.stop()
+    assert window.wait_idle()
+    formula = window.views["sinusoidal"].formula.markup()
+    assert "123800^" in formula and "123798" not in formula, formula

@@ -24,7 +24,14 @@ from typing import Any, Protocol
 from core.atomicio import atomic_path
 from core.memory import check_allocation
 from core.params import ParamError
-from core.schedule import EASES, frame_count, frame_durations_ms, round_half_up, schedule
+from core.schedule import (
+    EASES,
+    frame_count,
+    frame_durations_ms,
+    round_half_up,
+    schedule,
+    swept,
+)
 from core.viewdata import ViewSpec
 from core.views import compute_view, get_view
 from gui.export.headless import (
@@ -120,9 +127,13 @@ def parse_sweep(text: str, spec: ViewSpec, ease: str = "linear") -> Sweep:
 
 
 def sweep_values(sweep: Sweep, spec: ViewSpec, frames: int) -> list[float] | list[int]:
-    """The parameter value of each frame (rounded half up for an int parameter)."""
+    """The parameter value of each frame (rounded half up for an int parameter, as
+    :func:`core.schedule.swept` for a float one: as the window's sweep sets them)."""
     values = schedule(sweep.start, sweep.end, frames, sweep.ease)
-    return round_half_up(values) if spec.model[sweep.param].kind == "int" else values
+    param = spec.model[sweep.param]
+    if param.kind == "int":
+        return round_half_up(values)
+    return swept(values, sweep.start, sweep.end, sweep.ease, param.decimals)
 
 
 class FrameSource(Protocol):

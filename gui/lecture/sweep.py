@@ -25,7 +25,15 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from superqt.utils import signals_blocked
 
 from core.params import Param, ParamModel
-from core.schedule import EASES, MODES, check_sweep, progress_at, round_half_up, value_at
+from core.schedule import (
+    EASES,
+    MODES,
+    check_sweep,
+    progress_at,
+    round_half_up,
+    swept,
+    value_at,
+)
 from gui.lecture.deck import DeckController
 from gui.plotting.layout_check import combo_field_width
 from gui.render.math_text import math_tooltip
@@ -82,13 +90,11 @@ def sweep_values(param: Param, values: Mapping[str, Any]) -> list[Any]:
         end = min(hi_limit, start * 1000.0)
         n = STEPS
         out = [start * (end / start) ** (i / n) for i in range(n + 1)]
-        return [float(f"{v:.4g}") for v in out]
+        return swept(out, start, end, "geometric", param.decimals)
     float_step = float(param.step or (hi_limit - start) / STEPS)
     n = min(STEPS, max(1, math.floor((hi_limit - start) / float_step)))
-    return [
-        round(min(hi_limit, start + i * (hi_limit - start) / n), param.decimals)
-        for i in range(n + 1)
-    ]
+    out = [min(hi_limit, start + i * (hi_limit - start) / n) for i in range(n + 1)]
+    return swept(out, start, hi_limit, "linear", param.decimals)
 
 
 @dataclass
@@ -502,8 +508,11 @@ class SweepController(QtCore.QObject):
         assert setup is not None
         u, done = progress_at(self.clock() - self._t0, setup.duration, setup.mode)
         value: Any = value_at(setup.start, setup.end, u, setup.ease)
-        if self.window.states[self.view_id].model[setup.param].kind == "int":
+        param = self.window.states[self.view_id].model[setup.param]
+        if param.kind == "int":
             value = round_half_up([value])[0]
+        else:  # (the formula and field read "123800", not "123798.7947")
+            value = swept([value], setup.start, setup.end, setup.ease, param.decimals)[0]
         return value, done
 
     def _tick(self) -> None:
