@@ -301,8 +301,7 @@ def test_a_dashed_lines_sample_shows_its_dashes_at_300_percent(qapp):
 
 def test_a_dashed_sample_never_wraps_an_entry_or_costs_a_column_it_can_spare(qapp):
     """The longer sample takes room from the labels: in a strip whose columns hold a
-    shorter one it shortens to what the columns leave (never below ten pen widths: a
-    piece, a gap, a dash, a gap, a piece), and in one column whose text would wrap
+    shorter one it shortens to what the columns leave, and in one column whose text would wrap
     beside it, it shortens down to pyqtgraph's 20 px as long as the text then stays on
     one line (ALiBi's "all 8 heads (m = 0.00391 … 0.5)" at 200 % on 1280 x 720)."""
     from gui.plotting.legend_strip import DASH_LEAST
@@ -317,16 +316,47 @@ def test_a_dashed_sample_never_wraps_an_entry_or_costs_a_column_it_can_spare(qap
     frame = legend._margins() - legend._gap()
     # one column, room for the text beside a 30 px sample only: 30 px, on one line
     width = longest + 30.0 + frame
-    legend.reflow(legend.columns_for(width, scale=1.0))
+    legend.reflow(legend.columns_for(width))
     legend.set_strip(width, 1.0)
     assert legend.columnCount == 1
     assert abs(legend.items[0][0].sceneBoundingRect().width() - 30.0) < 0.5
     assert all(label.item.textWidth() < 0 for _s, label in legend.items)  # no wrap
     # two columns with 5 px to spare beyond the shortest dashed sample: it takes them
     two = sum(texts) + least + SAMPLE_WIDTH + 5.0 + frame
-    assert legend.columns_for(two, scale=1.0) == 2
+    assert legend.columns_for(two) == 2
     legend.reflow(2)
     legend.set_strip(two, 1.0)
     lengths = [s.sceneBoundingRect().width() for s, _label in legend.items]
     assert abs(lengths[0] - (least + 5.0)) < 0.5 and lengths[1] == SAMPLE_WIDTH
+    view.close()
+
+
+def test_a_dashed_sample_costs_no_column_a_solid_one_keeps_and_shows_its_dashes(qapp):
+    """A dashed line's sample counted at ten pen widths (40 px at 200 %, 60 px at 300 %)
+    cost 8 legends a column at 200–300 % (RoPE's score and decay, DeBERTa's terms,
+    Sinusoidal's sum, Compare's distance): the strip took another row. The columns are
+    counted with solid lines' 20 px samples now; a dashed sample the columns keep
+    shorter than ten pen widths draws two dashes and the gap between them, the line's
+    pattern shrunk (at 300 %, 20 px: two 8 px dashes, a 4 px gap), as a dashed line."""
+    names = ["sum Aᵢⱼ", "(a) content"]
+    plot, legend, view = _dashed_legend(3.0, names, [True, False])
+    full, least = legend.dash_samples(1.0)
+    assert (full, least) == (72.0, 60.0)
+    wide = legend.entry_widths(held=False, width=2000.0, scale=1.0)
+    texts = [w - s for w, s in zip(wide, legend.samples(1.0, 2000.0), strict=True)]
+    frame = legend._margins() - legend._gap()
+    for spare, length in ((0.0, SAMPLE_WIDTH), (14.0, SAMPLE_WIDTH + 14.0)):
+        # room for both entries in a row with 20 px samples (and ``spare`` px more)
+        two = sum(texts) + 2 * SAMPLE_WIDTH + spare + frame
+        assert legend.columns_for(two) == 2  # (with 60 px for the dashed one: 1)
+        legend.reflow(2)
+        legend.set_strip(two, 1.0)
+        plot.layout.activate()
+        sample = legend.items[0][0]
+        assert abs(sample.sceneBoundingRect().width() - length) < 0.5
+        runs = _runs(view, sample)
+        assert len(runs) == 2, (spare, runs)  # dash, gap, dash
+        assert abs(runs[0] - runs[1]) <= 1 and runs[0] >= 6, (spare, runs)
+        assert sum(runs) < length - 3, (spare, runs)  # a gap between them
+        assert len(_runs(view, legend.items[1][0])) == 1  # the solid line's: one run
     view.close()

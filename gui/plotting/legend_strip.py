@@ -38,8 +38,10 @@ SAMPLE_WIDTH = 20.0  # px of an entry's sample at least (pyqtgraph's ItemSample)
 # a dash 24 px, and pyqtgraph's 20 px sample drew a dashed series as a solid stub
 DASH_PERIODS = 2.0
 DASH_PERIOD = 6.0  # pen widths
-# the shortest a dashed line's sample may be to keep the legend's columns (pen widths):
-# centred, a short piece, a gap, a dash, a gap and a short piece still read as dashed
+# a dashed line's sample is drawn with the line's own dashes down to this length (pen
+# widths): centred, a short piece, a gap, a dash, a gap and a short piece read as
+# dashed; a shorter one (kept to a solid line's sample: the legend keeps its columns)
+# draws that pattern shrunk to its length
 DASH_LEAST = 10.0
 MAX_SHARE = 0.3  # of the plot's height under its title the strip may always take
 # sizes the strip's text may take, largest first: never below 80 % (read from the back
@@ -218,7 +220,9 @@ class StripLegend(pg.LegendItem):
         (the pen is cosmetic: its dashes keep their pixels when the legend's text is
         drawn smaller), growing with the UI scale as the lines do: 24 px at 100 %, 72 px
         at 300 % (pyqtgraph's 20 px drew a 6 px wide dashed line as a solid stub).
-        Least: :data:`DASH_LEAST` pen widths, what a column may shrink it to."""
+        Least: :data:`DASH_LEAST` pen widths (a piece, a gap, a dash, a gap, a piece);
+        a sample the columns keep shorter draws that pattern shrunk to fit
+        (:meth:`LineSample.paint`)."""
         dashed = 0.0
         for sample, _label in self.items:
             if isinstance(sample, LineSample) and sample.dashed():
@@ -238,8 +242,9 @@ class StripLegend(pg.LegendItem):
         columns (0: as many as fit, :meth:`columns_for`).
 
         A sample is :data:`SAMPLE_WIDTH` wide, and every sample of a column that holds
-        a dashed line as long as the columns leave room for: :meth:`dash_samples`'
-        full length at most, its least where the columns hold no more. One column
+        a dashed line as long as the columns (counted with solid lines' samples)
+        leave room for: :meth:`dash_samples`' full length at most, down to a solid
+        line's (its dashes then drawn shrunk). One column
         whose widest text would wrap beside that gets a shorter sample when its text
         then fits on one line (ALiBi's "all 8 heads (m = 0.00391 … 0.5)" at 200 % on
         a 1280 x 720 stage): a sample never wraps an entry's text."""
@@ -249,7 +254,7 @@ class StripLegend(pg.LegendItem):
         if not any(dashed) or full <= base:
             return [base] * len(self.items)
         width = width or self._width
-        columns = max(1, columns or (self.columns_for(width, scale=scale) if width > 0 else 1))
+        columns = max(1, columns or (self.columns_for(width) if width > 0 else 1))
         lined = [any(dashed[j::columns]) for j in range(columns)]  # columns with one
         if width <= 0:
             length = full
@@ -261,7 +266,9 @@ class StripLegend(pg.LegendItem):
             if length >= least:
                 length = min(full, length)
             elif length < base:
-                length = least  # (its text wraps beside any sample)
+                # one column whose text wraps beside any sample (more columns leave a
+                # solid line's sample at least: they were counted with it)
+                length = least if columns == 1 else base
         return [length if lined[i % columns] else base for i in range(len(dashed))]
 
     def one_column_sample(self, scale: float, width: float = 0.0) -> float:
@@ -335,7 +342,7 @@ class StripLegend(pg.LegendItem):
 
     def _strip_height(self, width: float, scale: float, held: bool) -> float:
         """:meth:`strip_height`, measured."""
-        columns = self.columns_for(width / scale, held=held, scale=scale)
+        columns = self.columns_for(width / scale, held=held)
         spacing = max(0.0, self.layout.verticalSpacing())
         _left, top, _right, bottom = self.layout.getContentsMargins()
         if columns > 1:
@@ -367,8 +374,8 @@ class StripLegend(pg.LegendItem):
                 and self.narrowest(scale, width / scale) * scale <= width + 0.5  # no word
                 # wider than the strip
             ):
-                return self.columns_for(width / scale, scale=scale), scale
-        return self.columns_for(width / SCALES[-1], scale=SCALES[-1]), SCALES[-1]
+                return self.columns_for(width / scale), scale
+        return self.columns_for(width / SCALES[-1]), SCALES[-1]
 
     def narrowest(self, scale: float = 1.0, width: float = 0.0) -> float:
         """The narrowest the strip drawn at ``scale`` can be (px, unscaled): a sample (as
@@ -408,14 +415,17 @@ class StripLegend(pg.LegendItem):
             for i, (_s, label) in enumerate(self.items)
         ]
 
-    def columns_for(self, width: float, *, held: bool = True, scale: float | None = None) -> int:
+    def columns_for(self, width: float, *, held: bool = True) -> int:
         """The most columns of entries (filled row by row; a column as wide as its
         widest sample and its widest label) that ``width`` px (unscaled) hold with the
-        layout's margins (the last entry has no gap after it), the legend drawn at
-        ``scale`` (``None``: its scale now), a dashed line's sample at its least
-        (:meth:`dash_samples`); at least one. ``held``: as :meth:`strip_height`."""
-        least = self.dash_samples(self.scale() if scale is None else scale)[1]
-        samples = [least if d else self.sample_width() for d in self._dashed()]
+        layout's margins (the last entry has no gap after it), every sample as wide as
+        a solid line's (:meth:`samples` lengthens a dashed line's into what the
+        columns leave); at least one. ``held``: as :meth:`strip_height`.
+
+        A dashed line's sample counted at :data:`DASH_LEAST` pen widths cost 8 legends
+        a column at 200–300 % (RoPE's score and decay, DeBERTa's terms, Sinusoidal's
+        sum, Compare's distance): their strips took another row."""
+        samples = [self.sample_width()] * len(self.items)
         texts = self._texts(held, width)
         return _columns(samples, texts, width - (self._margins() - self._gap()))
 
@@ -574,12 +584,24 @@ class LineSample(pg.ItemSample):
         pen = QtGui.QPen(pg.mkPen(item.opts["pen"]))
         pattern = pen.dashPattern() if pen.style() != QtCore.Qt.PenStyle.SolidLine else []
         if pattern:  # centred: a dash in the middle, the ends alike
-            period = sum(pattern)
-            # the middle in pen widths on the device (a cosmetic pen's dashes are in
+            # the length in pen widths on the device (a cosmetic pen's dashes are in
             # device pixels; the legend may be drawn scaled)
             on_device = self.length * abs(p.transform().m11()) if pen.isCosmetic() else self.length
-            middle = on_device / (2 * max(pen.widthF(), 1.0))
-            pen.setDashOffset((pattern[0] / 2 - middle) % period)
+            widths = on_device / max(pen.widthF(), 1.0)
+            # flat ends: a square cap adds half a pen width to each dash (and closed
+            # the gaps of a shrunk pattern)
+            pen.setCapStyle(QtCore.Qt.PenCapStyle.FlatCap)
+            if widths < DASH_LEAST and len(pattern) >= 2:
+                # shorter than a piece, gap, dash, gap and piece of the line's own
+                # dashes (a sample kept to a solid line's 20 px so that the legend
+                # keeps its columns): two dashes and the gap between them, the line's
+                # pattern shrunk to fill it (its pieces at the ends shrunk with it read
+                # as dots: "·-·", a dash-dot line)
+                pattern = [v * widths / (2 * pattern[0] + pattern[1]) for v in pattern]
+                pen.setDashPattern(pattern)
+                pen.setDashOffset(0.0)
+            else:
+                pen.setDashOffset((pattern[0] / 2 - widths / 2) % sum(pattern))
         p.setPen(pen)
         y = 11 * self.zoom
         p.drawLine(QtCore.QPointF(0, y), QtCore.QPointF(self.length, y))
