@@ -32,6 +32,7 @@ def window(reused_window):  # noqa: F811
         del sweep.interval_ms
     sweep.default_duration = DEFAULT_DURATION
     sweep.setups.clear()  # (made again from the view's values when asked for)
+    sweep._typed.clear()  # (no range set by hand)
     for state in reused_window.states.values():
         state.reset()
     sweep._fill()  # the box shows the current view's default animation
@@ -226,3 +227,37 @@ def test_a_swept_base_is_written_with_four_significant_digits(window):
     assert window.wait_idle()
     formula = window.views["sinusoidal"].formula.markup()
     assert "123800^" in formula and "123798" not in formula, formula
+
+
+def test_an_animation_left_as_offered_starts_at_the_value_shown(window):
+    """The lecture's scene 5 ("Press Space to sweep the base upwards") shows Sinusoidal
+    at base 100 after scene 3 showed it at 10000: Space swept 10000 → 10⁷, the range
+    offered when the view was first animated, so the base jumped from 100 to 10000. An
+    animation whose range nobody set starts at the value shown (not while it plays,
+    which sets that value itself); a range set by hand stays."""
+    window.set_view("sinusoidal")
+    sweep = window.lecture.sweep
+    state = window.states["sinusoidal"]
+    assert state.set_values({**state.values, "base": 10000.0})
+    assert (sweep.setup().start, sweep.setup().end) == (10000.0, 1e7)
+    assert state.set_values({**state.values, "base": 100.0})  # the next scene
+    assert (sweep.setup().start, sweep.setup().end, sweep.setup().ease) == (
+        100.0,
+        100000.0,
+        "geometric",
+    )
+    assert (sweep.start_spin.value(), sweep.end_spin.value()) == (100.0, 100000.0)
+    sweep.configure(duration=2.0, mode="once")  # not the range: it still follows
+    seen = play_at(sweep, [1.0])
+    assert seen == [100.0, 3162.0]  # 100 · 1000^0.5 to 4 digits
+    assert (sweep.setup().start, sweep.setup().end) == (100.0, 100000.0)  # while playing
+    sweep.stop()
+    assert window.wait_idle()
+    assert state.values["base"] == 3162.0
+    assert sweep.setup().start == 100.0  # paused: Space plays the same sweep again
+    assert state.set_param("base", 50.0)  # the lecturer's slider
+    assert (sweep.setup().start, sweep.setup().end) == (50.0, 50000.0)
+    sweep.configure(start=200.0, end=5000.0)
+    assert state.set_param("base", 300.0)
+    assert (sweep.setup().start, sweep.setup().end) == (200.0, 5000.0)
+    assert sweep.setup().duration == 2.0

@@ -155,6 +155,10 @@ class SweepController(QtCore.QObject):
         self.frame_writer = frame_writer
         self.progress: QtWidgets.QProgressDialog | None = None
         self.setups: dict[str, SweepSetup] = {}  # view id → its animation
+        # views whose animation range (start, end, easing) the lecturer set; the others
+        # follow their parameter's value (see _values_changed)
+        self._typed: set[str] = set()
+        self._followed: set[str] = set()  # views whose parameter changes are watched
         self.default_duration = DEFAULT_DURATION  # of views not animated yet (a setting)
         self.clock: Callable[[], float] = time.monotonic
         self.view_id = ""
@@ -269,7 +273,36 @@ class SweepController(QtCore.QObject):
         )
         self.setups[view_id] = default_setup(model[name], values, view_id)
         self.setups[view_id].duration = self.default_duration
+        self._follow(view_id)
         return self.setups[view_id]
+
+    def _follow(self, view_id: str) -> None:
+        """Watch ``view_id``'s parameters (once) for :meth:`_values_changed`."""
+        if view_id in self._followed or view_id not in self.window.states:
+            return
+        self._followed.add(view_id)
+        self.window.states[view_id].changed.connect(
+            lambda _values, v=view_id: self._values_changed(v)
+        )
+
+    def _values_changed(self, view_id: str) -> None:
+        """``view_id``'s parameters changed, not by its playing animation (a deck's
+        scene, a slider, an undo): an animation whose range the lecturer did not set
+        starts at the new value, as a first one would. Lecture scene 5 ("Press Space
+        to sweep the base upwards", base 100) swept 10000 → 10⁷, the range taken when
+        scene 3 (base 10000) first showed the view: Space jumped from 100 to 10000."""
+        if (self.playing and self.view_id == view_id) or view_id in self._typed:
+            return
+        old = self.setups.get(view_id)
+        if old is None:
+            return
+        state = self.window.states[view_id]
+        new = default_setup(state.model[old.param], state.values, view_id)
+        new.duration, new.mode = old.duration, old.mode
+        if (new.start, new.end, new.ease) != (old.start, old.end, old.ease):
+            self.setups[view_id] = new
+            if view_id == self.window.current_view:
+                self._fill(view_id)
 
     def _model(self, view_id: str) -> ParamModel:
         if view_id in self.window.states:
@@ -295,6 +328,8 @@ class SweepController(QtCore.QObject):
         if old is not None:
             new.duration, new.mode = old.duration, old.mode
         self.setups[state.view_id] = new
+        self._typed.discard(state.view_id)  # its default range: follows the value again
+        self._follow(state.view_id)
         self._fill(state.view_id)
 
     def configure(self, **changes: Any) -> SweepSetup:
@@ -331,6 +366,8 @@ class SweepController(QtCore.QObject):
             now = self.clock()
             self._t0 = now - (now - self._t0) * new.duration / setup.duration
         self.setups[self.window.current_view] = new
+        if {"start", "end", "ease"} & changes.keys():
+            self._typed.add(self.window.current_view)  # kept as set from here on
         self.default_duration = float(new.duration)
         if playing:
             self._playing = new
