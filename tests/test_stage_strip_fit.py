@@ -96,3 +96,49 @@ def test_every_strip_cell_is_whole(studio, show_view, size, scale):
             found[view_id] = problems
         controls.hide_strip()
     assert not found, "\n".join(f"{v}: {p}" for v, problems in found.items() for p in problems)
+
+
+@pytest.mark.parametrize("scale", [1.5, 2.0, 3.0], ids=lambda v: f"{round(v * 100)}%")
+def test_strip_leaves_the_stage_to_the_plots(studio, show_view, qtbot, scale):
+    """On a 1920 x 1080 stage at 150 % RoPE's strip showed all 23 fields in 4 rows, the
+    lower 40 % of the stage, over the plot of the q arrow being changed. It shows at most
+    two rows (a fifth of the stage), the main parameter first; the other fields scroll in
+    it and Tab reaches each of them, scrolling it into sight."""
+    controls = studio.feature(StageControls)
+    show_view(studio, "rope", (1920, 1080), scale, present=True)
+    controls.show_strip()
+    controls.timer.stop()
+    strip = controls.strip
+    stage = studio.stage
+    try:
+        assert strip is not None and strip.isVisible()
+        # (at 300 % its first row alone, the main cell with its slider, is a quarter)
+        most = (
+            max(0.2 * stage.height(), strip.rows_height(1)) if scale > 2 else 0.2 * stage.height()
+        )
+        assert strip.height() <= most + 1, (strip.height(), stage.height())
+        assert next(iter(strip.cells)) == "m"  # the main parameter first, in sight
+        viewport = strip.scroll_area.viewport()
+        in_sight = [
+            name
+            for name, cell in strip.cells.items()
+            if cell.geometry().bottom() - strip.scroll_area.verticalScrollBar().value()
+            < viewport.height()
+        ]
+        hidden = len(strip.cells) - len(in_sight)
+        assert in_sight[0] == "m" and hidden > 0
+        assert f"Tab: {hidden} more" in strip.hint.text()
+        # Tab from the main field walks through every field, each scrolled into sight
+        strip.rows["m"].editor.setFocus()
+        reached = []
+        for _ in range(len(strip.cells) + 2):
+            focus = QtWidgets.QApplication.focusWidget()
+            for name, row in strip.rows.items():
+                if focus is row.editor and name not in reached:
+                    reached.append(name)
+                    top = focus.mapTo(viewport, QtCore.QPoint(0, 0)).y()
+                    assert top >= 0 and top + focus.height() <= viewport.height(), name
+            qtbot.keyClick(focus, QtCore.Qt.Key.Key_Tab)  # (the key: the scroll area follows)
+        assert reached == list(strip.cells), reached
+    finally:
+        controls.hide_strip()

@@ -5,7 +5,10 @@ In presentation mode the parameter panel is hidden with the rest of the chrome.
 
 - a compact **parameter strip** (:class:`ParamStrip`) over the bottom of the stage,
   generated from the view's :class:`~core.params.ParamModel` with the panel's own row
-  builder (:class:`gui.widgets.param_panel.ParamRow`). P shows or hides it, and so does
+  builder (:class:`gui.widgets.param_panel.ParamRow`). It shows the main parameter
+  first and at most :data:`SHOWN_ROWS` rows of fields (a fifth of the stage at most);
+  the other rows scroll in it, and Tab walks through every field, scrolling it into
+  sight. P shows or hides it, and so does
   moving the pointer to the bottom edge of the stage; it hides itself after
   :data:`IDLE_HIDE_MS` without use (pointer over it, typing in it or a change from it).
 - **nudge keys**: ← / → move the scene's main parameter (the one Space sweeps, e.g. the
@@ -40,6 +43,12 @@ from gui.window.protocol import StudioWindow
 IDLE_HIDE_MS = 4000  # the strip hides after this long without use
 EDGE_PX = 6  # height of the bottom band of the stage that shows the strip (at 100 %)
 CELL_WIDTH = 120  # narrowest column of cells at 100 % (a column is as wide as its cells need)
+# the strip shows at most this many rows of cells, and no more than STAGE_SHARE of the
+# stage's height (at least its first row, the main parameter's); the other rows scroll
+# in it (Tab, the wheel, its scroll bar). Showing all of them, RoPE's 23 fields took 4
+# rows, the lower 40 % of a 1920 x 1080 stage at 150 %, over the plots they change.
+SHOWN_ROWS = 2
+STAGE_SHARE = 0.2
 # every kind: a file's cell has its path and a Browse… button, so that a tensor name in
 # the file (Learned's "Tensor name in the file") is never a lone field on stage
 STRIP_KINDS = ("int", "float", "bool", "choice", "int_list", "text", "file")
@@ -119,6 +128,7 @@ class ParamStrip(QtWidgets.QFrame):
             self._add_cell(param)
         self.columns = 0  # (of the latest reflow)
         self._arranged: tuple[dict[str, tuple[int, int, int]], list[int]] = ({}, [])
+        self.hidden = 0  # fields in the rows out of sight (see set_hidden)
         self.set_main(main)
         state.changed.connect(self.show_values)
         self.show_values(state.values)
@@ -168,9 +178,40 @@ class ParamStrip(QtWidgets.QFrame):
             font.setBold(pname == name)
             for label in self.cells[pname].findChildren(QtWidgets.QLabel):
                 label.setFont(font)
+        # the main cell first (in the strip's first row, always shown), then the model's
+        # order; the keyboard's Tab follows the cells
+        names = [p.name for p in self.state.model.params if p.name in self.cells]
+        names.sort(key=lambda n: n != name)
+        self.cells = {n: self.cells[n] for n in names}
+        self._arranged = ({}, [])  # (placed anew by the next reflow)
+        self._chain_tabs()
+        self._write_hint()
+
+    def _chain_tabs(self) -> None:
+        """Tab and Shift+Tab go through the fields in the cells' order (the scroll
+        area brings the field with the keyboard into sight)."""
+        chain: list[QtWidgets.QWidget] = []
+        for name in self.cells:
+            row = self.rows[name]
+            chain.append(row.editor)
+            chain.extend(self.cells[name].findChildren(QtWidgets.QPushButton))
+            if row.slider is not None and name == self.main:
+                chain.append(row.slider)
+        for first, second in zip(chain, chain[1:], strict=False):
+            QtWidgets.QWidget.setTabOrder(first, second)
+
+    def set_hidden(self, hidden: int) -> None:
+        """Say in the hint that ``hidden`` fields lie in rows scrolled out of sight."""
+        if hidden != self.hidden:
+            self.hidden = hidden
+            self._write_hint()
+
+    def _write_hint(self) -> None:
+        name = self.main
         title = self.state.model[name].label if name in self.rows else ""
         keys = f"←/→ {title} (Shift: larger steps) · " if title else ""
-        self.hint.setText(f"{keys}P hides · Ctrl+Z undoes")
+        more = f"Tab: {self.hidden} more · " if self.hidden else ""
+        self.hint.setText(f"{keys}{more}P hides · Ctrl+Z undoes")
 
     def show_values(self, values: dict[str, Any]) -> None:
         """Model → strip (signals blocked: no echo)."""
@@ -232,11 +273,33 @@ class ParamStrip(QtWidgets.QFrame):
     def fitting_height(self) -> int:
         """The height that shows every cell without scrolling (after :meth:`reflow`)."""
         self.grid.invalidate()
-        body = self.grid.sizeHint().height()
+        return self._chrome_height() + self.grid.sizeHint().height()
+
+    def rows_height(self, rows: int) -> int:
+        """The height that shows the first ``rows`` rows of cells (after :meth:`reflow`),
+        the hint line and the frame included."""
+        heights: dict[int, int] = {}
+        for name, (r, _c, _span) in self._arranged[0].items():
+            need = self.cells[name].sizeHint().height()
+            heights[r] = max(heights.get(r, 0), need)
+        shown = [heights[r] for r in sorted(heights)[: max(1, rows)]]
+        spacing = self.grid.verticalSpacing() * (len(shown) - 1)
+        return self._chrome_height() + sum(shown) + spacing
+
+    def cells_below(self, rows: int) -> int:
+        """How many cells lie below the first ``rows`` rows (after :meth:`reflow`)."""
+        return sum(1 for r, _c, _s in self._arranged[0].values() if r >= rows)
+
+    def row_count(self) -> int:
+        """How many rows of cells the latest :meth:`reflow` made."""
+        return 1 + max((r for r, _c, _s in self._arranged[0].values()), default=0)
+
+    def _chrome_height(self) -> int:
+        """The frame, the margins and the hint line above the cells."""
         margins = self.outer.contentsMargins()
         hint = self.hint.heightForWidth(max(1, self.width() - margins.left() - margins.right()))
         spacing = self.outer.spacing()
-        return 2 * self.frameWidth() + margins.top() + margins.bottom() + hint + spacing + body
+        return 2 * self.frameWidth() + margins.top() + margins.bottom() + hint + spacing
 
     def settle(self) -> None:
         """Lay the strip out now, its scroll bar and the width of its cells included (a
@@ -423,8 +486,11 @@ class StageControls(QtCore.QObject):
         strip = self.strip_for(self.window.current_view)
         if self.strip is not None and self.strip is not strip:
             self.strip.hide()
+        top = not strip.isVisible()
         self.strip = strip
         self._place()
+        if top:  # shown anew: its first rows, the main parameter's
+            strip.scroll_area.verticalScrollBar().setValue(0)
         strip.show()
         strip.raise_()
         self._place_sensor()  # the margins around the strip
@@ -465,8 +531,14 @@ class StageControls(QtCore.QObject):
         width = max(200, stage.width() - 2 * margin)
         strip.setFixedWidth(width)
         strip.reflow(width)
-        # at most half the stage: beyond that the cells scroll
-        height = min(strip.fitting_height(), max(80, stage.height() // 2))
+        rows = strip.row_count()
+        shown = min(SHOWN_ROWS, rows)
+        while shown > 1 and strip.rows_height(shown) > STAGE_SHARE * stage.height():
+            shown -= 1
+        strip.set_hidden(strip.cells_below(shown))
+        full = strip.fitting_height() if shown == rows else strip.rows_height(shown)
+        # (and never over half the stage: a cell taller than that scrolls too)
+        height = min(full, max(80, stage.height() // 2))
         strip.setFixedHeight(height)
         strip.move(margin, max(0, stage.height() - height - margin))
         strip.settle()
