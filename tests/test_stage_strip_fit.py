@@ -142,3 +142,36 @@ def test_strip_leaves_the_stage_to_the_plots(studio, show_view, qtbot, scale):
         assert reached == list(strip.cells), reached
     finally:
         controls.hide_strip()
+
+
+def test_every_plot_scrolls_above_the_shown_strip(studio, show_view):
+    """RoPE at 150 % on 1920 x 1080 scrolls; with the strip shown, the end of the scroll
+    range left the bottom of the score-vs-offset plot (which the query position moves)
+    under the strip. The view gets room below while the strip shows: scrolled to the
+    end, every plot lies above the strip; hidden, the room goes."""
+    controls = studio.feature(StageControls)
+    show_view(studio, "rope", (1920, 1080), 1.5, present=True)
+    widget = studio.views["rope"]
+    bar = widget.scroll_area.verticalScrollBar()
+    assert widget.scrolls
+    plain_end = bar.maximum()
+    controls.show_strip()
+    controls.timer.stop()
+    try:
+        strip_top = controls.strip.geometry().top()
+        assert bar.maximum() > plain_end
+        bar.setValue(bar.maximum())
+        QtWidgets.QApplication.processEvents()
+        port = widget.canvas.viewport()
+        lowest = max(
+            port.mapTo(
+                studio.stage,
+                widget.canvas.mapFromScene(p.plot.sceneBoundingRect()).boundingRect().bottomLeft(),
+            ).y()
+            for p in widget.plots.values()
+            if p.plot.isVisible()
+        )
+        assert lowest < strip_top, (lowest, strip_top)
+    finally:
+        controls.hide_strip()
+    assert bar.maximum() == plain_end

@@ -457,10 +457,19 @@ class StageControls(QtCore.QObject):
     def drop_room(self) -> None:
         """Take away the room :meth:`make_room` made (the scroll range shrinks back)."""
         room, self.room = self.room, None
-        if room is not None and shiboken6.isValid(room):
-            room.hide()
-            room.setParent(None)
-            room.deleteLater()
+        if room is None or not shiboken6.isValid(room):
+            return
+        body = room.parentWidget()
+        room.hide()
+        room.setParent(None)
+        room.deleteLater()
+        layout = body.layout() if body is not None else None
+        port = body.parentWidget() if body is not None else None  # (the area's viewport)
+        area = port.parentWidget() if port is not None else None
+        if layout is not None and isinstance(area, QtWidgets.QScrollArea):
+            layout.activate()  # the scroll range shrinks back now, not a pass later
+            request = QtCore.QEvent(QtCore.QEvent.Type.LayoutRequest)
+            QtCore.QCoreApplication.sendEvent(area, request)
 
     def strip_for(self, view_id: str) -> ParamStrip:
         """The strip of ``view_id`` (built on first use, its main parameter kept current)."""
@@ -494,7 +503,18 @@ class StageControls(QtCore.QObject):
         strip.show()
         strip.raise_()
         self._place_sensor()  # the margins around the strip
+        self._room_below()
         self.timer.start()
+
+    def _room_below(self) -> None:
+        """A view that scrolls gets room below its last plot as high as the strip
+        covers, so that ↓ or the wheel brings every plot above the strip (RoPE at 150 %
+        on 1920 x 1080: the score-vs-offset plot that the query position changes lay
+        under the strip at the end of the scroll range)."""
+        widget = self.window.views.get(self.window.current_view)
+        if widget is None or not widget.scrolls or self.room is not None:
+            return
+        self.make_room(widget.scroll_area, self.covered(widget.scroll_area.viewport()))
 
     def hide_strip(self) -> None:
         """Hide the strip; the keyboard goes back to the stage if it was in the strip."""
