@@ -101,7 +101,7 @@ def _move_mouse(window, widget: QtWidgets.QWidget, pos: QtCore.QPoint) -> None:
     QtWidgets.QApplication.sendEvent(widget, event)
 
 
-def test_laser_dot_and_spotlight_follow_the_mouse_and_leave_hover_working(window, qtbot):
+def test_laser_dot_and_spotlight_follow_the_mouse(window, qtbot):
     overlay = _ready(window)
     stage = window.stage
     canvas = window.views["sinusoidal"].canvas
@@ -119,7 +119,7 @@ def test_laser_dot_and_spotlight_follow_the_mouse_and_leave_hover_working(window
     near = np.hypot(changed[:, 0] - at.y(), changed[:, 1] - at.x()) < 40
     assert near.sum() > 200  # a dot around the pointer ...
     assert _ink_pixels(shot[at.y() - 30 : at.y() + 30, at.x() - 30 : at.x() + 30]) > 30
-    # ... the rest is the plot (the hover readout may follow the mouse too)
+    # ... the rest is the plot (no hover readout: test_pointer_tools_mute_the_hover_readout)
     qtbot.keyClick(window, Key.Key_L, QtCore.Qt.KeyboardModifier.ShiftModifier)
     assert overlay.mode == "spotlight"
     _move_mouse(window, canvas.viewport(), target)
@@ -131,6 +131,49 @@ def test_laser_dot_and_spotlight_follow_the_mouse_and_leave_hover_working(window
     qtbot.keyClick(window, Key.Key_Escape)  # Esc puts the tool away first
     assert overlay.mode == "" and overlay.pointer is None
     assert QtWidgets.QApplication.overrideCursor() is None
+
+
+def test_pointer_tools_mute_the_hover_readout(window, qtbot):
+    """On stage the laser pointer and the spotlight kept the hover crosshair and value by
+    the dot, the value drawn bright over the spotlight's dimmed stage. With the laser,
+    the spotlight or the pen on, the mouse is the lecturer's pointer: no readout (by the
+    cursor, nor in the notes line); put away, the next move reads again."""
+    overlay = _ready(window)
+    widget = window.views["sinusoidal"]
+    scene = widget.canvas.scene()
+    plot = next(p for p in widget.plots.values() if p.plot.isVisible())
+    centre = plot.plot.getViewBox().sceneBoundingRect().center()
+    scene.sigMouseMoved.emit(centre)
+    read = plot.hover.text()
+    assert read and plot.hover.vline.isVisible() and widget.status_text() == read
+    for key, mods, mode in (
+        (Key.Key_L, QtCore.Qt.KeyboardModifier.NoModifier, "laser"),
+        (Key.Key_L, QtCore.Qt.KeyboardModifier.ShiftModifier, "spotlight"),
+        (Key.Key_D, QtCore.Qt.KeyboardModifier.NoModifier, "pen"),
+    ):
+        qtbot.keyClick(window, key, mods)
+        assert overlay.mode == mode
+        assert not plot.hover.shown and not plot.hover.vline.isVisible(), mode
+        scene.sigMouseMoved.emit(centre)  # the pointer moves over the data
+        assert not plot.hover.shown and not plot.hover.hline.isVisible(), mode
+        assert widget.status_text() != read, mode
+        qtbot.keyClick(window, Key.Key_Escape)
+        assert overlay.mode == ""
+        scene.sigMouseMoved.emit(centre)  # back: the same value as before
+        assert plot.hover.text() == read and widget.status_text() == read, mode
+    # a view shown while the laser is on reads nothing either, until it is put away
+    qtbot.keyClick(window, Key.Key_L)
+    window.set_view("alibi")
+    assert window.wait_idle()
+    other = window.views["alibi"]
+    shown = next(p for p in other.plots.values() if p.plot.isVisible())
+    middle = shown.plot.getViewBox().sceneBoundingRect().center()
+    other.canvas.scene().sigMouseMoved.emit(middle)
+    assert overlay.mode == "laser" and not shown.hover.shown
+    qtbot.keyClick(window, Key.Key_Escape)
+    other.canvas.scene().sigMouseMoved.emit(middle)
+    assert shown.hover.text()
+    window.set_view("sinusoidal")
 
 
 def _drag(qtbot, overlay, a: QtCore.QPoint, b: QtCore.QPoint) -> None:

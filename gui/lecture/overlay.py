@@ -4,8 +4,10 @@
 above the plots. One tool at a time:
 
 - **Laser pointer** (L) and **spotlight** (Shift+L): a bright dot, or a circle of light
-  in a dimmed stage, follows the mouse. The plots below keep their hover readouts: the
-  layer lets the mouse through and follows it from the application's mouse moves.
+  in a dimmed stage, follows the mouse. The layer lets the mouse through (it follows it
+  from the application's mouse moves), but the plots below show no hover readout
+  (crosshair, value) while it is on, nor while the pen is: the mouse is the lecturer's
+  pointer then, not a data probe. They read again once the tool is put away.
 - **Pen** (D): drag to draw on the stage. The strokes stay (also when the tool is put
   away) until E clears them, the scene or the view changes; they are never saved into a
   scene.
@@ -36,6 +38,7 @@ DOT_RADIUS = 11.0  # laser dot at 100 % (scaled with the UI)
 SPOT_RADIUS = 120.0  # spotlight at 100 %
 SPOT_DIM = 150  # alpha of the darkness around the spotlight
 MIN_ZOOM_PX = 6  # a smaller drag is a click, not a rectangle
+POINTER_MODES = ("laser", "spotlight", "pen")  # the plots show no hover readout then
 
 AddAction = Callable[
     [QtWidgets.QMenu, str, Sequence[str | QtGui.QKeySequence], Callable[[], object], str],
@@ -244,6 +247,9 @@ class StageOverlay(QtWidgets.QWidget):
             self._following = False
             self.pointer = None
             self._set_blank_cursor(False)
+        muted = self.mode in POINTER_MODES
+        for view in window.views.values():  # (a view built later: on view_changed)
+            view.mute_readouts(muted)
         visible = bool(self.mode or self.strokes)
         if visible:
             self.show()

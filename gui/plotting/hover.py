@@ -64,6 +64,10 @@ class HoverOverlay(QtCore.QObject):
         self._scene: QtWidgets.QGraphicsScene | None = None
         self._viewports: list[QtWidgets.QWidget] = []
         self._at: QtCore.QPointF | None = None  # the scene point read last (shown)
+        #: no readout while the mouse is the lecturer's pointer (laser, spotlight, pen:
+        #: :meth:`set_muted`): a crosshair and a value by the laser dot, bright over
+        #: the spotlight's dimmed stage, read as data the lecturer did not point at
+        self.muted = False
         # a plot hidden (a focused neighbour, a reveal step) takes its readout along
         plot.visibleChanged.connect(self._plot_visibility)
         self.attach()
@@ -113,6 +117,13 @@ class HoverOverlay(QtCore.QObject):
             if shiboken6.isValid(item):  # not deleted with its scene (a canvas closed)
                 item.hide()
 
+    def set_muted(self, muted: bool) -> None:
+        """No readout while ``muted`` (hidden now); the next mouse move after it reads
+        again."""
+        self.muted = muted
+        if muted:
+            self.hide()
+
     def refresh(self) -> None:
         """Read again where the label is (the plot's data changed under a resting
         cursor: a nudge on stage, an animation); nothing when it is hidden."""
@@ -125,8 +136,9 @@ class HoverOverlay(QtCore.QObject):
 
     @QtCore.Slot(object)
     def move(self, scene_pos: QtCore.QPointF) -> None:
-        """Show the readout at ``scene_pos`` (a scene point), or hide when there is none."""
-        text = self.probe(scene_pos)
+        """Show the readout at ``scene_pos`` (a scene point), or hide when there is none
+        (or while :attr:`muted`)."""
+        text = None if self.muted else self.probe(scene_pos)
         if not text:
             self.hide()
             return

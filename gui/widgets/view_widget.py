@@ -232,6 +232,7 @@ class ViewWidget(QtWidgets.QWidget):
         self._settle_targets: Targets | None = None  # layouts, views, axes (see _settle)
         self._settle_key: tuple[int, int] = (0, 0)
         self._idle_text = self.HOVER_HINT  # status when not over data
+        self.readouts_muted = False  # see mute_readouts()
         self._hover_hint = True  # the hint is for the lecturer: hidden while presenting
         # the plots a drag holds (_hold_axes) and the digits held for, until released
         self._held: tuple[tuple[PanelPlot, ...], int] | None = None
@@ -437,6 +438,7 @@ class ViewWidget(QtWidgets.QWidget):
                 hide_spare_axes(item)
                 plot = self.plots[p.key] = PanelPlot(item)
                 plot.set_stage(self._presenting)
+                plot.hover.set_muted(self.readouts_muted)
                 # the lecturer's "Square cells" choice outlives a rebuilt plot
                 plot.square_cells = self.square_cells.get(p.key)
                 plot.square_changed = partial(self._square_changed, p.key)
@@ -1885,7 +1887,20 @@ class ViewWidget(QtWidgets.QWidget):
         for plot in self.plots.values():
             plot.hover.hide()
 
+    def mute_readouts(self, muted: bool) -> None:
+        """No hover readout (by the cursor, nor in the notes line) while ``muted``: the
+        mouse is the lecturer's laser pointer, spotlight or pen, not a data probe."""
+        if muted == self.readouts_muted:
+            return
+        self.readouts_muted = muted
+        for plot in self.plots.values():
+            plot.hover.set_muted(muted)
+        if muted:
+            self._set_status(self._idle_text)  # (the notes, not the last value read)
+
     def _mouse_moved(self, scene_pos: QtCore.QPointF) -> None:
+        if self.readouts_muted:
+            return
         for plot in self.plots.values():
             text = plot.probe_text(scene_pos)
             if text:
