@@ -229,6 +229,10 @@ class ViewData:
     #: the verdict in one short line, for the stage (presentation mode), where the
     #: whole ``verdict`` goes to the lecturer's note. Empty: the stage shows ``verdict``.
     verdict_short: str = ""
+    #: the value the view used for a parameter whose own value it did not use
+    #: (:attr:`~core.params.Param.unused`): Learned's table file sets the table's rows
+    #: and width. Its greyed-out field shows this value, not the one it keeps.
+    used: dict[str, Any] = field(default_factory=dict)
 
     def display_notes(self, shown: Collection[str] | None = None) -> list[str]:
         """The view's notes, then each panel's own note (prefixed with its title).

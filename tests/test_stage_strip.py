@@ -525,3 +525,40 @@ def test_parameters_a_table_file_sets_are_greyed_and_not_nudged(window, qtbot, t
     finally:
         state.error.disconnect(said.append)
         state.reset()
+
+
+def test_greyed_table_fields_show_the_files_rows_and_width(window, qtbot, tmp_path):
+    """With a 128-row table file loaded, the greyed-out "Table rows" field (panel and
+    stage strip) showed 64, the value it keeps for when the file goes, beside a plot of
+    128 rows. Greyed out, it shows the file's rows (and "Model width d" its width); the
+    parameter keeps its own value, shown again when the file goes."""
+    controls = _present(window, "learned")
+    controls.show_strip()
+    state = window.states["learned"]
+    table = tmp_path / "wpe128.npy"
+    np.save(table, np.ones((128, 16), dtype=np.float32))
+    rows = [controls.strip.rows, window.panels["learned"].rows]
+    try:
+        assert state.set_param("table_file", str(table), merge=False)
+        assert window.wait_idle()
+        for where in rows:
+            assert where["max_positions"].editor.value() == 128
+            assert where["d_model"].editor.value() == 16
+            assert not where["max_positions"].editor.isEnabled()
+        assert (state.values["max_positions"], state.values["d_model"]) == (64, 32)
+        other = tmp_path / "wpe10.npy"  # another file: its shape
+        np.save(other, np.ones((10, 4), dtype=np.float32))
+        assert state.set_param("table_file", str(other), merge=False)
+        assert window.wait_idle()
+        assert [w["max_positions"].editor.value() for w in rows] == [10, 10]
+        assert [w["d_model"].editor.value() for w in rows] == [4, 4]
+        qtbot.keyClick(window, Key.Key_Z, Mod.ControlModifier)
+        qtbot.keyClick(window, Key.Key_Z, Mod.ControlModifier)  # the file goes
+        assert state.values["table_file"] == ""
+        assert window.wait_idle()
+        for where in rows:
+            assert where["max_positions"].editor.isEnabled()
+            assert where["max_positions"].editor.value() == 64
+            assert where["d_model"].editor.value() == 32
+    finally:
+        state.reset()

@@ -418,6 +418,8 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             if over
             else ""
         ),
+        # (the file's shape, for the greyed-out "Table rows" and "Model width d")
+        used={"max_positions": rows, "d_model": d} if table.path else {},
     )
 
 

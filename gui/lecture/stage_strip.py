@@ -131,6 +131,7 @@ class ParamStrip(QtWidgets.QFrame):
         self.hidden = 0  # fields in the rows out of sight (see set_hidden)
         self.set_main(main)
         state.changed.connect(self.show_values)
+        state.drawn.connect(self._show_drawn)
         self.show_values(state.values)
 
     def _add_cell(self, param: Param) -> None:
@@ -217,6 +218,10 @@ class ParamStrip(QtWidgets.QFrame):
         """Model → strip (signals blocked: no echo)."""
         for row in self.rows.values():
             row.show(values)
+
+    def _show_drawn(self) -> None:
+        """The drawing used other values for unused parameters (ViewState.used)."""
+        self.show_values(self.state.values)
 
     def reflow(self, width: int) -> None:
         """Lay the cells out in as many columns as fit ``width`` (the strip's width; the

@@ -320,7 +320,13 @@ class ParamRow:
         ends at the limit (a query position at ``seq_len − 1``)."""
         p = self.param
         if p.unused is not None:
-            self._show_used(p.unused_why(values))
+            why = p.unused_why(values)
+            self._show_used(why)
+            if why is not None and p.name in self.state.used:
+                # greyed out: the value drawn instead (a table file's 128 rows, not the
+                # 64 the field keeps for when the file goes)
+                self.show_value(self.state.used[p.name])
+                return
         if p.limit is None:
             self.show_value(values[p.name])
             return
@@ -666,6 +672,7 @@ class ParamPanel(QtWidgets.QWidget):
             r += 2
         layout.setRowStretch(r, 1)
         state.changed.connect(self.show_values)
+        state.drawn.connect(self._show_drawn)
         self.show_values(state.values)
 
     def field_width(self) -> int:
@@ -702,6 +709,10 @@ class ParamPanel(QtWidgets.QWidget):
         """Model → view: update every widget (signals blocked)."""
         for row in self.rows.values():
             row.show(values)
+
+    def _show_drawn(self) -> None:
+        """The drawing used other values for unused parameters (ViewState.used)."""
+        self.show_values(self.state.values)
 
     def _browse(self, name: str) -> None:
         browse_table(self, self.state, name)

@@ -31,16 +31,23 @@ class ViewState(QtCore.QObject):
     resolved(str)
         Emitted with a parameter's label when its field shows the value drawn again
         after a text it refused (its own Ctrl+Z): that refusal's message can go.
+    drawn()
+        Emitted when :attr:`used` changes (the latest drawing used other values for
+        parameters it did not use: their greyed-out fields show those).
     """
 
     changed = QtCore.Signal(dict)
     error = QtCore.Signal(str)
     resolved = QtCore.Signal(str)
+    drawn = QtCore.Signal()
 
     def __init__(self, model: ParamModel, parent: QtCore.QObject | None = None) -> None:
         super().__init__(parent)
         self.model = model
         self._values = model.defaults()
+        #: what the latest drawing used in place of unused parameters
+        #: (:attr:`core.viewdata.ViewData.used`: a Learned table file's rows and width)
+        self.used: dict[str, Any] = {}
         self._undo: list[dict[str, Any]] = []
         self._redo: list[dict[str, Any]] = []
         self._merge_key: str | None = None
@@ -51,6 +58,13 @@ class ViewState(QtCore.QObject):
         self._serials = 0  # (the last serial given)
         self._undo_serials: list[int] = []
         self._redo_serials: list[int] = []
+
+    def set_used(self, used: Mapping[str, Any]) -> None:
+        """The values the latest drawing used in place of unused parameters (emits
+        :attr:`drawn` when they change)."""
+        if dict(used) != self.used:
+            self.used = dict(used)
+            self.drawn.emit()
 
     @property
     def view_id(self) -> str:

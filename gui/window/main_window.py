@@ -761,6 +761,7 @@ class MainWindow(QtWidgets.QMainWindow):
             # (the first frame of a view switched to is drawn in full quality at once:
             # live, it showed draft curves and images for a moment, then the full ones)
             self._views[view_id].show_data(data, live=not held)
+            self._states[view_id].set_used(data.used)  # (greyed-out fields show these)
             if held:
                 self.release_stage()
 
@@ -768,6 +769,7 @@ class MainWindow(QtWidgets.QMainWindow):
         if self.engine.is_current(view_id, generation) and view_id in self._views:
             self._settled[view_id] = generation
             self._errors[view_id] = message
+            self._states[view_id].set_used({})  # (nothing drawn with these values)
             self._views[view_id].show_error(message)
             if view_id == self._held_for:
                 self.release_stage()
