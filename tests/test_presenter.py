@@ -250,6 +250,7 @@ path = next(p for p in shipped_decks() if "lecture" in p.name)
 lec = win.lecture
 win.resize(1200, 800)
 win.show()
+before = [win.screen().name(), win.geometry().x(), win.geometry().y(), 1200, 800]
 lec.deck.set_deck(load_deck(path), path)
 win.wait_idle()
 lec.display.enter_presentation(fullscreen=True)
@@ -279,7 +280,12 @@ out = {
     "elapsed": v.elapsed.text(),
 }
 lec.display.leave_presentation()
+for _ in range(5):
+    app.processEvents()
 out["after_visible"] = v.isVisible()
+out["before"] = before
+out["after"] = [win.screen().name(), win.geometry().x(), win.geometry().y(), win.width(), win.height()]
+out["after_full"] = win.isFullScreen()
 # the projector as a screen of another virtual desktop (Xvfb's -screen 1: the native
 # window is re-created there and must be shown again to be mapped)
 from PySide6 import QtCore
@@ -312,6 +318,9 @@ out["other_desktop"] = {
     "full": win.isFullScreen(),
 }
 lec.display.leave_presentation()
+for _ in range(5):
+    app.processEvents()
+out["other_desktop"]["after_screen"] = win.screen().name()
 print("RESULT " + json.dumps(out))
 win.close()
 """
@@ -352,8 +361,14 @@ def test_two_screens_stage_on_projector_presenter_on_laptop(tmp_path):
     assert out["panel"] == out["view_id"]
     assert re.fullmatch(r"\d+:\d\d", out["elapsed"])
     assert not out["after_visible"]
+    # leaving it, the window goes back to the laptop as it was: it stayed full size on
+    # the projector (seen on Xvfb), its panels and the deck's speaker notes before the
+    # audience and the laptop's screen empty
+    assert out["before"][0] == "laptop"
+    assert out["after"] == out["before"] and not out["after_full"]
     # the projector on another virtual desktop (found on Xvfb with -screen 1: the stage's
     # re-created window stayed unmapped there, the audience screen black): shown again
     other = out["other_desktop"]
     assert other["shown_again"] == 1 and other["visible"] and other["full"]
     assert other["stage_screen"] == "projector"
+    assert other["after_screen"] == "laptop"

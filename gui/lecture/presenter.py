@@ -342,6 +342,9 @@ class Presenter(QtCore.QObject):
         self.view: PresenterWindow | None = None
         self._sized = False  # (the one-screen window was given its first size)
         self.plan: ScreenPlan | None = None
+        #: the screen and geometry of the window before presentation mode moved it to
+        #: the audience screen (it goes back there when the mode ends)
+        self.home: tuple[QtGui.QScreen, QtCore.QRect] | None = None
         self.note_dock = NoteDock(window.qt)
         self.started = time.monotonic()
         self._presenting = False
@@ -406,12 +409,27 @@ class Presenter(QtCore.QObject):
         if self.plan.presenter is None:
             return
         screens = self.screens()
-        self._move_stage(screens[self.plan.audience])
+        w = self.window.qt
+        audience = screens[self.plan.audience]
+        screen = w.screen()
+        if screen is not None and screen is not audience:
+            self.home = (screen, QtCore.QRect(w.normalGeometry()))
+        self._move_stage(audience)
         self.open_view(screens[self.plan.presenter])
 
     def leave(self) -> None:
-        """Presentation mode ended: the presenter window closes."""
+        """Presentation mode ended: the presenter window closes and the window goes
+        back to the screen it was on before (on Xvfb with a laptop and a projector
+        screen it stayed full size on the projector, its panels and the speaker note
+        in the deck panel before the audience, the laptop's screen empty)."""
         self.close_view()
+        home, self.home = self.home, None
+        if home is None or home[0] not in self.screens():
+            return  # (that screen is gone: the window stays where it is)
+        screen, geometry = home
+        if not screen.availableGeometry().intersects(geometry):
+            geometry = screen.availableGeometry()
+        self._move_window(screen, geometry)
 
     @staticmethod
     def same_desktop(screen: QtGui.QScreen, other: QtGui.QScreen) -> bool:
@@ -423,10 +441,17 @@ class Presenter(QtCore.QObject):
         w = self.window.qt
         if w.screen() is screen and w.isVisible():
             return
-        full = QtCore.Qt.WindowState.WindowFullScreen
-        was_full = bool(w.windowState() & full)
-        if was_full:
-            w.setWindowState(w.windowState() & ~full)
+        self._move_window(screen, screen.availableGeometry())
+
+    def _move_window(self, screen: QtGui.QScreen, geometry: QtCore.QRect) -> None:
+        """Move the main window to ``screen`` at ``geometry``, keeping its full-screen or
+        maximized state."""
+        w = self.window.qt
+        keep = w.windowState() & (
+            QtCore.Qt.WindowState.WindowFullScreen | QtCore.Qt.WindowState.WindowMaximized
+        )
+        if keep:
+            w.setWindowState(w.windowState() & ~keep)
         handle = w.windowHandle()
         # a screen of another virtual desktop (an X screen of its own, Xvfb's -screen 1):
         # Qt re-creates the native window there and left it unmapped, the audience saw
@@ -438,11 +463,11 @@ class Presenter(QtCore.QObject):
             w.hide()
         if handle is not None:
             handle.setScreen(screen)
-        w.setGeometry(screen.availableGeometry())
+        w.setGeometry(geometry)
         if elsewhere:
             w.show()
-        if was_full:
-            w.setWindowState(w.windowState() | full)
+        if keep:
+            w.setWindowState(w.windowState() | keep)
 
     # ------------------------------------------------------------------ window
     def _build_view(self) -> PresenterWindow:
