@@ -62,3 +62,49 @@ def test_with_the_strip_shown_a_repaint_before_the_hand_over_leaves_no_ghost(win
         state.set_param("shift", 0.0, merge=False)
         _settle(window)
     assert canvas.viewportUpdateMode() == Mode.MinimalViewportUpdate  # (strip hidden)
+
+
+class _Paints(QtCore.QObject):
+    """The rectangles of the paint events a widget gets."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rects: list[QtCore.QRect] = []
+
+    def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:
+        if isinstance(event, QtGui.QPaintEvent):
+            self.rects.append(event.rect())
+        return False
+
+
+def test_the_presenter_preview_grab_repaints_the_stage_on_screen(window):
+    """With two screens, the stage of ``main.py present`` kept a ghost of Word order's
+    axis titles ("queriesɐs", "rows of B B" on Xvfb, 5 runs of 5) until something
+    repainted it. The presenter's preview grab of the stage was the paint that left it
+    (with the grab replaced by nothing: no ghost), a paint to a picture that Qt counts
+    as the canvas's latest. After the grab the canvas on screen is repainted whole (on
+    Xvfb then: no ghost, 3 runs of 3)."""
+    from gui.lecture.presenter import Presenter
+
+    window.set_view("permutation")
+    window.lecture.display.enter_presentation(fullscreen=False)
+    presenter = window.feature(Presenter)
+    presenter.open_view()  # (Ctrl+Shift+V: the presenter view on one screen)
+    _settle(window)
+    viewport = window.views["permutation"].canvas.viewport()
+    paints = _Paints()
+    try:
+        picture = presenter.grab_stage()
+        assert picture.size() == window.stage.size()
+        viewport.installEventFilter(paints)  # (the grab's own paint is not counted)
+        QtWidgets.QApplication.instance().processEvents()
+        in_sight = viewport.visibleRegion().boundingRect()  # (the view scrolls)
+        assert paints.rects and paints.rects[0] == in_sight, paints.rects
+        paints.rects.clear()
+        QtWidgets.QApplication.instance().processEvents()
+        assert not paints.rects  # once: the stage is still
+    finally:
+        viewport.removeEventFilter(paints)
+        presenter.close_view()
+        window.lecture.display.leave_presentation()
+        _settle(window)

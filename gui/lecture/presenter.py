@@ -781,7 +781,7 @@ class Presenter(QtCore.QObject):
             set_math_text(view.note, note)
             set_math_text(self.note_dock.label, note)
             self.note_dock.schedule_fit(grow_only=True)
-        picture = self.window.stage.grab()
+        picture = self.grab_stage()
         size = view.preview.size()
         view.preview.setPixmap(
             picture.scaled(
@@ -790,6 +790,20 @@ class Presenter(QtCore.QObject):
                 QtCore.Qt.TransformationMode.SmoothTransformation,
             )
         )
+
+    def grab_stage(self) -> QtGui.QPixmap:
+        """A picture of the stage as drawn now, after which the current view's canvas
+        is repainted whole on screen. The grab is a paint of the canvas (to a picture)
+        that Qt counts as its latest: on Xvfb with two screens, ``main.py present``
+        kept ghosts of Word order's old axis titles on the audience's stage
+        ("queriesɐs", "rows of B B"; 5 runs of 5, none with the grab left out) until
+        something repainted them. The stage is still when this runs: one repaint,
+        identical where nothing was stale."""
+        picture = self.window.stage.grab()
+        widget = self.window.views.get(self.window.current_view)
+        if widget is not None:
+            widget.canvas.viewport().update()
+        return picture
 
     # ------------------------------------------------------------------ note strip
     def toggle_note(self) -> None:
