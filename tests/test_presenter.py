@@ -372,3 +372,26 @@ def test_two_screens_stage_on_projector_presenter_on_laptop(tmp_path):
     assert other["shown_again"] == 1 and other["visible"] and other["full"]
     assert other["stage_screen"] == "projector"
     assert other["after_screen"] == "laptop"
+
+
+def test_the_next_box_says_why_it_is_empty(window, qtbot):
+    """The presenter view without a deck showed "Next: no deck loaded" over a blank
+    white box; the box says what the stage shows then, and at the deck's last scene
+    that nothing comes after it."""
+    presenter = window.feature(Presenter)
+    deck = window.lecture.deck
+    if deck.loaded:  # (no deck in a new window)
+        assert deck.close_deck()
+    presenter.toggle_view()
+    try:
+        view = presenter.view
+        assert view is not None and view.isVisible()
+        assert view.next_title.text() == "Next: no deck loaded"
+        assert view.next_picture.text().startswith("No deck: the stage shows\nthe view")
+        assert view.next_picture.pixmap().isNull()
+        deck.set_deck(DECK)
+        assert deck.go(len(DECK.scenes) - 1)
+        qtbot.waitUntil(lambda: view.next_title.text() == "Next: end of the deck")
+        assert view.next_picture.text() == "This is the deck's last scene"
+    finally:
+        presenter.close_view()

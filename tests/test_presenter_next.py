@@ -89,6 +89,7 @@ def test_stepping_the_deck_shows_the_next_scene_as_exported(win, qtbot):
     assert deck.step(1)
     qtbot.waitUntil(lambda: presenter.next_image is None)
     assert presenter.view.next_picture.pixmap().isNull()
+    assert presenter.view.next_picture.text() == "This is the deck's last scene"
 
 
 def test_pictures_are_cached_and_drawn_ahead(win, qtbot, monkeypatch):

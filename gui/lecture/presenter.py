@@ -632,8 +632,13 @@ class Presenter(QtCore.QObject):
         scene = self.next_scene()
         image = self._thumbs.get(self.thumb_key(scene)) if scene is not None else None
         self._set_next_image(image)
-        if scene is None:
-            view.next_picture.setText("")
+        if scene is None:  # what the empty box means, not a blank white box
+            view.next_picture.setText(
+                "This is the deck's last scene"
+                if self.deck.scenes
+                else "No deck: the stage shows\nthe view chosen in the window\n"
+                "(File ▸ Open deck… for scenes)"
+            )
         elif image is None:
             view.next_picture.setText("…" if self.scene_renderer is not None else "")
             self.schedule_next_picture()
