@@ -58,6 +58,7 @@ from core.viewdata import Panel
 from gui.plotting.panel_plot import PanelPlot
 from gui.plotting.plot_data import series_color
 from gui.render.fast_axis import hide_spare_axes, make_axes
+from gui.render.settle import before_layout, settle, targets
 from gui.render.view_box import PlotViewBox
 from gui.theme import Theme, current_theme
 from gui.widgets.grid_flow import min_panel_size
@@ -408,6 +409,7 @@ class TrainPage(QtWidgets.QWidget):
         total = int(sum(need.values()) + spacing + top + bottom) + 2 * self.plots.frameWidth()
         if self.plots.minimumHeight() != total:
             self.plots.setMinimumHeight(total)
+        self._settle()
 
     def _fit_marker_room(self) -> None:
         """Pad the extrapolation plot's ranges (accuracy 0 to 1, the evaluation lengths)
@@ -445,6 +447,16 @@ class TrainPage(QtWidgets.QWidget):
         if markers or plot.rebuilds != rebuilds:
             self._draw_markers(key, panel)
             self._fit_timer.start()  # (a new title or legend: its row's room)
+        self._settle()
+
+    def _settle(self) -> None:
+        """Size every axis for its tick labels and lay the plots out now, as a view's
+        canvas does before it paints (:mod:`gui.render.settle`): pyqtgraph learns how
+        high a bottom axis' labels are only while painting it, so a plot scrolled out
+        of sight kept the room of a new axis (18 px of text) and, scrolled to, was
+        painted with its axis title over its tick labels (the attention map and the
+        RoPE frequencies at 200 %: 4 px) until the next layout pass."""
+        settle(targets(self.plots.ci), lambda: before_layout(self.plots))
 
     def _draw_markers(self, key: str, panel: Panel) -> None:
         """Symbols on the points of the extrapolation and RoPE curves (few points: each
