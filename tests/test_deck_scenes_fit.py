@@ -226,3 +226,28 @@ def test_a_focused_legends_samples_grow_with_its_text(stage, qtbot):
         assert stage.wait_idle(60)
         settle_window(stage)
     assert [s.boundingRect().size().toTuple() for s in samples] == before
+
+
+def test_a_table_alone_stays_above_the_notes_line_at_200_percent(stage, qtbot):
+    """Compare's table alone (the lecture's scene 19) at 200 %: fitted to the stage
+    below the heading but not above the notes line, its last row (KERPLE / Sandwich /
+    FIRE) was 47 px below the fold and the scene scrolled. It is drawn a little
+    smaller (17 pt instead of 19), still above the stage's text floor."""
+    from gui.lecture.display import DEFAULT_PRESENT_SCALE
+
+    display = stage.lecture.display
+    display.set_scale(2.0)
+    stage.resize(1920, 1080)
+    try:
+        widget = _show(stage, qtbot, "lecture-positional-encoding", 19)
+        plot = widget.plots["table"]
+        assert widget.scroll_area.verticalScrollBar().maximum() == 0
+        assert plot.table_text_pt() >= widget._stage_text_pt() - 0.05
+        item = plot.table.textItem
+        box = item.mapRectToScene(item.boundingRect())
+        bottom = widget.canvas.mapFromScene(box.bottomLeft()).y() + widget.canvas.y()
+        assert bottom <= widget.scroll_area.viewport().height(), bottom
+    finally:
+        display.set_scale(DEFAULT_PRESENT_SCALE)
+        stage.resize(1920, 1080)
+        settle_window(stage)

@@ -1054,8 +1054,15 @@ class ViewWidget(QtWidgets.QWidget):
             else None
         )
         # on stage a small grid's row grows for its values at the stage's value size
-        # as far as the plot stays on the stage below the view's heading
-        stage_room = 0.0 if table_room is None else max(0.0, table_room - self.canvas.y())
+        # as far as the plot stays on the stage below the view's heading and above the
+        # notes line (Compare's table alone at 1920 x 1080 / 200 % was fitted to the
+        # stage less the heading only: the view scrolled by the notes line's 47 px,
+        # the table's last row below the fold)
+        stage_room = (
+            0.0
+            if table_room is None
+            else max(0.0, table_room - self.canvas.y() - self._below_canvas())
+        )
         for plot in shown:
             plot.stage_room = stage_room
         spans: list[tuple[PanelPlot, int, int]] = []
