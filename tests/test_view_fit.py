@@ -661,6 +661,31 @@ def test_columns_weighted_by_what_their_panels_need():
     assert weighted_widths(three, need, 3 * 638, 450) is None  # equal columns do
 
 
+def test_columns_fit_where_only_the_grids_must_stay_alike():
+    """Relative in a 1600 x 1000 window at 100 % (1162 px of plots): its grids need
+    317 + 281 + 281 px for their indices and values, beside the bucket plot at the
+    smallest plot (240 px): 1119 px, four columns fit weighted. Counted with every
+    plain plot alike (DeBERTa's two curves below, in the T5 grid's column and the
+    bucket plot's), they did not: three columns, three rows, the view scrolled by 299 px.
+    The columns are weighted with only the grids alike; they are counted so too."""
+    where = _positions("relative")
+    need = {"grid": 317.0, "shaw": 281.0, "t5": 281.0}
+    grids = {"grid", "shaw", "t5"}
+    assert not fits_columns(where, need, 4, 1162, 6, 240)  # (as before)
+    assert fits_columns(where, need, 4, 1162, 6, 240, alike=grids)
+    assert not fits_columns(where, need, 4, 1100, 6, 240, alike=grids)  # 1119 > 1082
+
+
+def test_relative_fits_a_1600_by_1000_window_at_100_percent(studio, show_view):
+    """In four columns Relative's two rows fit the 1600 x 1000 window at 100 % (in three
+    columns it scrolled by 299 px): nothing scrolls, overlaps or is cut, and every
+    index of its grids is labelled (layout_problems)."""
+    widget = show_view(studio, "relative", (1600, 1000), 1.0)
+    assert _columns(widget) == 4
+    assert widget.scroll_area.verticalScrollBar().maximum() == 0
+    assert layout_problems(widget) == []
+
+
 def test_stage_weights_let_plots_beside_the_grids_go_to_the_windows_smallest():
     """Relative on stage at 1920 x 1080 / 150 %: its grids need 540 + 421 + 467 px for
     their values at 12 pt, beside the bucket plot at the stage's smallest plot (450 px)

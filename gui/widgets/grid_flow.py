@@ -64,11 +64,13 @@ def fits_columns(
     room: float,
     gap: float,
     floor: float,
+    alike: Collection[str] | None = None,
 ) -> bool:
     """Whether ``positions`` flowed into ``columns`` columns (:func:`flow_grid`) fit
     ``room`` px (the gaps between columns, ``gap`` each, left out) with every column
     as wide as the widest need in it (:func:`column_needs`): in equal columns or in
-    columns weighted by their needs (:func:`weighted_widths`). Word order's
+    columns weighted by their needs (:func:`weighted_widths`, ``alike`` as there: the
+    panels that must stay alike in a row, as the columns are then weighted). Word order's
     A | B | out_B - out_A rows on stage at 1920 x 1080 / 150 %: the 3 x 3 grids need
     the smallest plot (450 px), the 3 x 16 differences 638 px for their values; in
     equal columns they took two columns of 935 px, the rows broken up."""
@@ -77,7 +79,7 @@ def fits_columns(
     free = room - gap * (len(needs) - 1)
     if max(needs, default=0.0) * len(needs) <= free:  # equal columns do
         return True
-    return weighted_widths(where, need, free, floor) is not None
+    return weighted_widths(where, need, free, floor, alike=alike) is not None
 
 
 def keeps_rows(positions: Mapping[str, Position], columns: int) -> bool:

@@ -689,7 +689,10 @@ class ViewWidget(QtWidgets.QWidget):
             return grid
         columns = columns_for(width, grid, floor)
         if columns > 1 and any(n > 0 for n in needs.values()):
-            columns, self._floor = self._columns_for_needs(positions, needs, columns, floor, width)
+            grids = frozenset(p.key for p in panels if p.kind == "heatmap")
+            columns, self._floor = self._columns_for_needs(
+                positions, needs, columns, floor, width, grids
+            )
         return columns
 
     def _columns_for_needs(
@@ -699,28 +702,37 @@ class ViewWidget(QtWidgets.QWidget):
         top: int,
         floor: float,
         width: float,
+        grids: frozenset[str] = frozenset(),
     ) -> tuple[int, float]:
         """:meth:`_columns_now`'s columns, at most ``top``, in which the ``needs`` fit
         (in a grid ``width`` px wide: :meth:`_plot_width`), and the narrowest plot
         column they were fitted with (``floor`` or, presenting, the window's smallest
         plot). Kept while what it reads stays the same (each frame of a drag asks
-        again: the same grid flowed into each number of columns)."""
+        again: the same grid flowed into each number of columns).
+
+        Only the small grids among the panels (``grids``) must stay alike in a row of
+        weighted columns, as :meth:`_weigh_columns` weighs them: Relative in a 1600 x
+        1000 window at 100 % took three columns and three rows (it scrolled by 299 px)
+        because its DeBERTa curves, in columns weighted for the grids above them, would
+        differ in width; in four columns its two rows fit."""
         inner, gap = self._grid_room(width)
         plain = min_panel_size(current_theme().ui_scale)[0] if self._presenting else floor
         key = (
             tuple(positions.items()),
             tuple(needs.items()),
-            (top, floor, inner, gap, plain, self._presenting),
+            (top, floor, inner, gap, plain, self._presenting, grids),
         )
         if key == self._needs_fit[0]:
             return self._needs_fit[1]
         columns = top
-        while columns > 1 and not fits_columns(positions, needs, columns, inner, gap, floor):
+        while columns > 1 and not fits_columns(
+            positions, needs, columns, inner, gap, floor, alike=grids
+        ):
             columns -= 1
         if self._presenting and columns < top and not keeps_rows(positions, columns):
             for more in range(top, columns, -1):
                 if keeps_rows(positions, more) and fits_columns(
-                    positions, needs, more, inner, gap, plain
+                    positions, needs, more, inner, gap, plain, alike=grids
                 ):
                     floor, columns = plain, more
                     break
