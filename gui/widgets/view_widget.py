@@ -1014,6 +1014,18 @@ class ViewWidget(QtWidgets.QWidget):
         if self._pending and not self._fitting:  # rows moved, plots shown again:
             self._show_seen()  # some may be in sight now
 
+    @staticmethod
+    def _one_row(shown: list[PanelPlot], positions: dict[object, Position]) -> bool:
+        """Whether the plots ``shown`` take one row of the grid between them (a plot
+        alone, a scene's plots side by side): the view is its heading, that row and
+        the notes line. ``positions``: :func:`grid_positions`."""
+        rows: set[int] = set()
+        for plot in shown:
+            where = positions.get(plot.plot)
+            if where is not None:
+                rows.update(range(where[0], where[0] + where[2]))
+        return len(rows) <= 1
+
     def _grow_lone_table(self) -> None:
         """An export's table shown alone (the lecture's slide of Compare's table) grows
         into the canvas, as on stage (:data:`TABLE_GROW`): at its full size it filled
@@ -1075,15 +1087,19 @@ class ViewWidget(QtWidgets.QWidget):
             else None
         )
         # on stage a small grid's row grows for its values at the stage's value size
-        # as far as the plot stays on the stage below the view's heading and above the
-        # notes line (Compare's table alone at 1920 x 1080 / 200 % was fitted to the
-        # stage less the heading only: the view scrolled by the notes line's 47 px,
-        # the table's last row below the fold)
-        stage_room = (
-            0.0
-            if table_room is None
-            else max(0.0, table_room - self.canvas.y() - self._below_canvas())
-        )
+        # as far as the plot stays on the stage below the view's heading, and above the
+        # notes line where its row is the view's only one (Compare's table alone at
+        # 1920 x 1080 / 200 % was fitted to the stage less the heading only: the view
+        # scrolled by the notes line's 47 px, the table's last row below the fold). A
+        # view of several rows is fitted to the stage by its rows (:meth:`_fold_fit`,
+        # :meth:`_stage_fit`) or scrolls anyway: its plots keep the room below the
+        # heading (ALiBi's 8 x 8 toys, the last of three rows at 1920 x 1080 / 200 %,
+        # printed 15 pt values in the 640 px left above the notes line, 16 pt in 842)
+        stage_room = 0.0
+        if table_room is not None:
+            stage_room = max(0.0, table_room - self.canvas.y())
+            if self._one_row(shown, positions):
+                stage_room = max(0.0, stage_room - self._below_canvas())
         for plot in shown:
             plot.stage_room = stage_room
         spans: list[tuple[PanelPlot, int, int]] = []
