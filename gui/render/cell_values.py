@@ -86,11 +86,61 @@ def legible_cell(
 
 
 def grid_texts(image: np.ndarray, decimals: int | None = None) -> list[str]:
-    """The distinct texts a small grid's cells print (:func:`format_cell`), none for a
-    grid of more than :data:`MAX_CELLS` rows or columns."""
+    """The distinct texts a small grid's cells print (:func:`format_cell` with
+    :func:`grid_decimals`), none for a grid of more than :data:`MAX_CELLS` rows or
+    columns."""
     if image.ndim != 2 or image.shape[0] > MAX_CELLS or image.shape[1] > MAX_CELLS:
         return []
+    decimals = grid_decimals(image, decimals)
     return [t for t in {format_cell(v, decimals) for v in np.unique(image).tolist()} if t]
+
+
+#: a grid whose printed values tell fewer steps than this apart across its range of
+#: colours prints more decimals (:func:`grid_decimals`)
+LEAST_STEPS = 4
+MAX_DECIMALS = 6  # the most :func:`grid_decimals` asks for
+
+
+def _step(value: float, decimals: int | None) -> float:
+    """The step between neighbouring texts :func:`format_cell` writes near ``value``."""
+    if decimals is not None:
+        return 10.0**-decimals
+    if abs(value) >= 1:
+        return 10.0 ** (math.floor(math.log10(abs(value))) - 2)  # three significant digits
+    return 0.01
+
+
+def grid_decimals(image: np.ndarray, decimals: int | None = None) -> int | None:
+    """The decimals a small grid's non-integer values print with: ``decimals`` (``None``:
+    :func:`format_cell`'s default), or more where those tell fewer than
+    :data:`LEAST_STEPS` steps apart between the grid's least and greatest finite value,
+    which its colours span: then as many as write that range in ten steps or more.
+
+    M-RoPE's similarities 0.9972 … 1 printed "1" in every cell of a grid whose rows
+    ran from yellow to purple; they print "0.9972" … "1.0000". Grids whose values read
+    apart keep their texts (1-D RoPE's 0.56 … 1: "0.56" … "0.97", integer grids).
+
+    >>> grid_decimals(np.array([[0.9972, 0.9997, 1.0]]))
+    4
+    >>> grid_decimals(np.array([[0.56, 0.97, 1.0]])) is None
+    True
+    >>> grid_decimals(np.array([[-0.4, 0.3]]), 1)
+    1
+    """
+    finite = image[np.isfinite(image)]
+    if finite.size < 2:
+        return decimals
+    lo, hi = float(finite.min()), float(finite.max())
+    span = hi - lo
+    if span <= 0:
+        return decimals
+    fractions = finite[np.abs(finite - np.rint(finite)) > 1e-9 * np.maximum(1.0, np.abs(finite))]
+    if fractions.size == 0:
+        return decimals  # whole numbers print whole
+    widest = float(np.abs(fractions).max())
+    if span >= LEAST_STEPS * _step(widest, decimals):
+        return decimals
+    return min(MAX_DECIMALS, math.ceil(1 - math.log10(span)))
 
 
 def format_cell(value: float, decimals: int | None = None) -> str:
@@ -437,6 +487,7 @@ class CellLayer(ViewOverlay):
     def _make_texts(self) -> list[tuple[int, int, str, bool]]:
         assert self._source is not None
         image, dark, masked_dark, decimals = self._source
+        decimals = grid_decimals(image, decimals)
         cols = image.shape[1]
         values = image.ravel()
         ints = (np.abs(values) < 1e7) & (values == np.rint(values))  # False for NaN, ±inf

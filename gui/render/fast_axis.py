@@ -1522,7 +1522,8 @@ def fit_value_axis(colorbar: pg.ColorBarItem, font: QtGui.QFont, negative: bool 
     labels as wide as :data:`VALUE_AXIS_SAMPLE` in it (never below pyqtgraph's 45 px):
     a label wider than its axis is not drawn, so at 200 % a fixed 45 px kept only "0".
     A bar whose values are never ``negative`` needs no room for a minus sign
-    (:data:`VALUE_AXIS_SAMPLE_UNSIGNED`).
+    (:data:`VALUE_AXIS_SAMPLE_UNSIGNED`). A :class:`FastColorBarItem` is made wider
+    still where its range's labels are wider (:meth:`FastColorBarItem.fit_value_width`).
 
     A label must also lie within the axis's length plus a margin at both ends, 15 px in
     pyqtgraph whatever the font: the labels at the bar's ends (0 and 1 of an attention
@@ -1535,12 +1536,40 @@ def fit_value_axis(colorbar: pg.ColorBarItem, font: QtGui.QFont, negative: bool 
     if colorbar.horizontal:
         return
     fit_end_labels(axis, font)
-    metrics = QtGui.QFontMetricsF(font)
-    text = metrics.horizontalAdvance(VALUE_AXIS_SAMPLE if negative else VALUE_AXIS_SAMPLE_UNSIGNED)
-    gap = max(0, axis.style["tickLength"]) + axis.style["tickTextOffset"][0]
-    width = float(max(VALUE_AXIS_WIDTH, math.ceil(text + gap + 2)))
+    sample = VALUE_AXIS_SAMPLE if negative else VALUE_AXIS_SAMPLE_UNSIGNED
+    if isinstance(colorbar, FastColorBarItem):
+        colorbar.value_sample = sample
+        colorbar.fit_value_width()  # (and wider for its range's labels)
+        return
+    width = value_axis_width(axis, font, sample, ())
     if axis.width() != width:
         axis.setWidth(width)
+
+
+def value_axis_width(
+    axis: pg.AxisItem, font: QtGui.QFont, sample: str, labels: Iterable[str]
+) -> float:
+    """The width (px) of a vertical colour bar's value ``axis`` whose tick labels in
+    ``font`` are as wide as ``sample`` or the widest of ``labels``: the text, the tick
+    and its gap to the text, 2 px to spare; never below pyqtgraph's 45 px."""
+    metrics = QtGui.QFontMetricsF(font)
+    text = max((metrics.horizontalAdvance(t) for t in (sample, *labels)), default=0.0)
+    gap = max(0, axis.style["tickLength"]) + axis.style["tickTextOffset"][0]
+    return float(max(VALUE_AXIS_WIDTH, math.ceil(text + gap + 2)))
+
+
+def top_level_labels(axis: FastAxisItem, length: float) -> list[str]:
+    """The labels of the coarsest tick level ``axis`` has over its range at ``length``
+    px (none for a log axis, an empty range or explicit ticks): those a value axis
+    must have room for, or it draws none of them."""
+    lo, hi = axis.range
+    if axis.logMode or not hi > lo or length <= 1 or explicit_ticks(axis) is not None:
+        return []
+    scale = axis.autoSIPrefixScale * axis.scale
+    for spacing, values in axis.tickValues(lo, hi, length):
+        if values:
+            return axis.tickStrings(values, scale, spacing)
+    return []
 
 
 class FastColorBarItem(pg.ColorBarItem):
@@ -1575,6 +1604,37 @@ class FastColorBarItem(pg.ColorBarItem):
             self.axis.setWidth(VALUE_AXIS_WIDTH)
         self.axis.unlinkFromView()
         self.axis.setRange(self.values[0], self.values[1])
+        self.axis.add_length_listener(self._length_changed)
+
+    value_sample = VALUE_AXIS_SAMPLE
+    """The label the value axis always has room for (:func:`fit_value_axis`)."""
+
+    def setLevels(self, *args: object, **kwargs: object) -> None:
+        """pyqtgraph's; the value axis is widened for labels the new range writes wider
+        than :attr:`value_sample` (:meth:`fit_value_width`)."""
+        before = tuple(self.values)
+        super().setLevels(*args, **kwargs)
+        if tuple(self.values) != before:
+            self.fit_value_width()
+
+    def _length_changed(self, _length: float) -> None:
+        self.fit_value_width()  # (a longer bar may tick finer: more decimals)
+
+    def fit_value_width(self) -> None:
+        """Make a vertical bar's value axis as wide as its widest label, at least
+        :attr:`value_sample`'s width (:func:`value_axis_width`).
+
+        A label wider than its axis is not drawn, and the axis' top tick level is
+        labelled whole or not at all: M-RoPE's similarities 0.9972 … 1 ticked every
+        0.0005 ("0.9975", wider than "−0.00") showed ticks and no label at all."""
+        if self.horizontal:
+            return
+        axis = self.axis
+        font = axis.style.get("tickFont") or QtGui.QFont()
+        labels = top_level_labels(axis, axis.height())
+        width = value_axis_width(axis, font, self.value_sample, labels)
+        if axis.fixedWidth != width:  # (the width asked: the geometry follows a layout)
+            axis.setWidth(width)
 
     def setGeometry(self, *args: float | QtCore.QRectF) -> None:
         """Take the place the plot's grid gives, each edge within floating-point error of
