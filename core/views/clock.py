@@ -209,9 +209,16 @@ def _radians(angle: float) -> str:
     return approx_text(angle, max(4, whole + 1))
 
 
+UNIT_SPACE = "\u202f"  # (narrow, no break) between a number and its unit: kept on one line
+
+
 def _turns(angle: float) -> str:
     turns = angle / (2 * math.pi)
-    return f"{approx_text(turns)} turns" if abs(turns) >= 1 else f"{math.degrees(angle):.1f}°"
+    return (
+        f"{approx_text(turns)}{UNIT_SPACE}turns"
+        if abs(turns) >= 1
+        else f"{math.degrees(angle):.1f}°"
+    )
 
 
 def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
@@ -257,8 +264,8 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         Label(f"q·k = {dot:+.3f}", px * 0.5 - 0.25 * ky, py * 0.5 + 0.25 * kx, DOT),
         # texts that follow the positions are labels: an axis title would re-lay out the
         # plot on every frame of an animation
-        Label(f"q at (m + s)·θ = {_radians(aq)} rad ({_turns(aq)})", 0.0, -1.3, Q),
-        Label(f"k at (n + s)·θ = {_radians(ak)} rad ({_turns(ak)})", 0.0, -1.45, K),
+        Label(f"q at (m + s)·θ = {_radians(aq)}{UNIT_SPACE}rad ({_turns(aq)})", 0.0, -1.3, Q),
+        Label(f"k at (n + s)·θ = {_radians(ak)}{UNIT_SPACE}rad ({_turns(ak)})", 0.0, -1.45, K),
     ]
     plane = Panel(
         "plane",

@@ -64,6 +64,34 @@ class LabelText(pg.TextItem):
         anchor = self.anchor
         text.setPos(-(size.x() * anchor.x()), -(size.y() * anchor.y()))
         self._rect = None
+        self._fitted = None
+
+    #: the text and room (px) :meth:`fit_width` last fitted (``None``: since changed)
+    _fitted: tuple[str, float] | None = None
+
+    def fit_width(self, room: float) -> None:
+        """Wrap the text onto centred lines at most ``room`` pixels wide where one line
+        is wider; one line where it fits.
+
+        The clock's "q at (m + s)·θ = 93400 rad (1.49·10⁴ turns)" was 371 px wide in a
+        345 px plane (the live window at 1600 x 1000, 100 %) and was cut off at the
+        plane's right edge; wrapped it is whole. Measured only when the text or the
+        room changed (a drag changes the texts every frame, the room seldom).
+        """
+        text = self.textItem
+        plain = text.toPlainText()
+        if self._fitted == (plain, room):
+            return
+        margin = 2 * text.document().documentMargin()
+        natural = QtGui.QFontMetricsF(text.font()).horizontalAdvance(plain) + margin
+        width = float(room) if natural > room else -1.0
+        if text.textWidth() != width:
+            if width > 0:
+                option = text.document().defaultTextOption()
+                option.setAlignment(QtCore.Qt.AlignmentFlag.AlignHCenter)
+                text.document().setDefaultTextOption(option)
+            self.setTextWidth(width)  # (re-places the text: forgets _fitted)
+        self._fitted = (plain, room)
 
 
 class HaloText(LabelText):
@@ -246,12 +274,15 @@ class PanelExtras:
         def to_scene(point: QtCore.QPointF) -> QtCore.QPointF:
             return vb.mapToScene(to_box.map(point))
 
+        room = max(1.0, a_right - a_left)
         for item, x, y, px, py in self._label_homes:
             shown = inside.contains(to_scene(QtCore.QPointF(px, py)))
             if item.isVisible() != shown:
                 item.setVisible(shown)
             if not shown:
                 continue
+            if isinstance(item, LabelText):
+                item.fit_width(room)  # (wider than the area: wrapped, not cut off)
             local = item.boundingRect()  # pixels, relative to the anchor point
             lx, ly, w, h = local.x(), local.y(), local.width(), local.height()
             home = to_scene(QtCore.QPointF(x, y))

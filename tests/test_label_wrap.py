@@ -1,0 +1,59 @@
+"""A text of an arrows panel wider than the plot's data area wraps inside it (the live
+window, normal mode, 100 %), instead of being cut off at the plot's edge."""
+
+from __future__ import annotations
+
+from PySide6 import QtCore
+from qt_events import settle_window
+
+
+def _label_boxes(win, view_id: str) -> tuple[QtCore.QRectF, list[tuple[str, QtCore.QRectF]]]:
+    """The plane's view box and each of its texts' boxes, in scene pixels."""
+    win.set_view(view_id)
+    settle_window(win)
+    plot = win.views[view_id].plots["plane"]
+    boxes = []
+    for item in plot.arrows[3::3] + plot.text_labels:
+        item.updateTransform(force=True)
+        boxes.append((item.toPlainText(), item.sceneBoundingRect()))
+    return plot.plot.getViewBox().sceneBoundingRect(), boxes
+
+
+def test_a_clock_text_wider_than_the_plane_wraps_inside_it(qapp, open_window):
+    """The live window at 1600 x 1000, 100 %: dragging m to 93400 made the clock's line
+    "q at (m + s)·θ = 93400 rad (1.49·10⁴ turns)" 371 px wide in a 345 px plane, and
+    it was cut off at the plane's right edge ("… (1.49·10⁴ turr"). A text wider than the
+    data area wraps onto lines that fit it, whole; back at m = 2 it is one line again."""
+    with open_window(1600, 1000) as win:
+        win.set_view("clock")
+        state = win.states["clock"]
+        try:
+            state.set_param("m", 93400)
+            _area, _boxes = _label_boxes(win, "clock")  # (lays the view out)
+            area, boxes = _label_boxes(win, "clock")
+            texts = dict(boxes)
+            long = next(t for t in texts if t.startswith("q at (m + s)"))
+            assert "93400\u202frad" in long and "turns" in long
+            outside = [
+                (text, box.getRect())
+                for text, box in boxes
+                if not area.adjusted(-1, -1, 1, 1).contains(box)
+            ]
+            assert not outside, (area.getRect(), outside)
+            # broken between words, a number kept with its unit: "… 93400 rad" over
+            # "(1.49·10⁴ turns)", not "… (1.49·10⁴" over "turns)"
+            plot = win.views["clock"].plots["plane"]
+            item = next(i for i in plot.text_labels if i.toPlainText() == long)
+            block = item.textItem.document().firstBlock()
+            layout = block.layout()
+            lines = [
+                block.text()[line.textStart() : line.textStart() + line.textLength()].strip()
+                for line in (layout.lineAt(k) for k in range(layout.lineCount()))
+            ]
+            assert lines == ["q at (m + s)·θ = 93400\u202frad", "(1.49·10⁴\u202fturns)"], lines
+            state.set_param("m", 2)
+            _area, boxes = _label_boxes(win, "clock")
+            short = next(b for t, b in boxes if t.startswith("q at (m + s)"))
+            assert short.height() < texts[long].height()  # one line again
+        finally:
+            state.set_param("m", 2)
