@@ -1260,7 +1260,8 @@ class ViewWidget(QtWidgets.QWidget):
         below the canvas: a view taller than its place by at most :data:`FOLD_SQUEEZE`
         of ``height`` fits it (at 1920 × 1080 / 200 % on the stage Learned scrolled by
         7 px); one that scrolls anyway grows by the part of the notes line its edge
-        would cut, so that the line starts below it (deck scenes 9 and 17 at 150 % on
+        would cut, in whole pixels rounded down, so that the line starts less than a
+        pixel above it (deck scenes 9 and 17 at 150 % on
         the stage showed half a line). Read from the body as laid out now (its other
         parts' heights do not depend on the canvas's)."""
         body = self.body.layout()
@@ -1281,7 +1282,12 @@ class ViewWidget(QtWidgets.QWidget):
         for i in range(lines):
             line = first + i * spacing
             if line < fold < line + spacing:
-                return height + math.ceil(fold - line)
+                # whole pixels, rounded down: the line before then ends at the fold or
+                # above it, and this one shows less than a pixel of its top (rounded up,
+                # Sinusoidal's odd-d note at 1600 x 1000 pushed its first line's last
+                # row, its underscores, 0.6 px past the fold for a second line that
+                # had shown 0.4 px)
+                return height + math.floor(fold - line)
         return height
 
     def _below_canvas(self) -> int:
