@@ -133,3 +133,19 @@ def test_playing_names_the_parameter_by_its_label(window):
         )
     finally:
         sweep.stop()
+
+
+def test_playing_writes_a_swept_base_as_its_field_does(window):
+    """Space on Sinusoidal (its default sweep: Base geometric 10000 → 10⁷) said
+    "Animating Base: 10000 → 1e+07 in 4 s" in the live window, where the Base field
+    writes 10000000: the ends read as the fields write them."""
+    window.set_view("sinusoidal")
+    sweep = window.lecture.sweep
+    sweep.configure(param="base", start=10000.0, end=1e7, ease="geometric", mode="loop")
+    try:
+        sweep.play()
+        message = window.statusBar().currentMessage()
+        assert message.startswith("Animating Base: 10000 → 10000000 in "), message
+        assert "e+" not in message
+    finally:
+        sweep.stop()

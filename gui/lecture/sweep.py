@@ -24,6 +24,7 @@ from typing import Any
 from PySide6 import QtCore, QtGui, QtWidgets
 from superqt.utils import signals_blocked
 
+from core.formula import number
 from core.params import Param, ParamModel
 from core.schedule import (
     EASES,
@@ -510,7 +511,9 @@ class SweepController(QtCore.QObject):
         self.timer.start(self.interval_ms())
         self._show_playing(True)
         self.window.show_status(
-            f"Animating {param.label}: {setup.start:g} → {setup.end:g} in {setup.duration:g} s, "
+            # the ends as the fields write them (Base's 10⁷ read "1e+07" with :g)
+            f"Animating {param.label}: {number(setup.start)} → {number(setup.end)} "
+            f"in {setup.duration:g} s, "
             f"{setup.ease}, {setup.mode} (Space pauses)",
             4000,
         )
