@@ -58,6 +58,7 @@ class ViewState(QtCore.QObject):
         self._serials = 0  # (the last serial given)
         self._undo_serials: list[int] = []
         self._redo_serials: list[int] = []
+        self._failed = False  # the values now could not be drawn (mark_failed)
 
     def set_used(self, used: Mapping[str, Any]) -> None:
         """The values the latest drawing used in place of unused parameters (emits
@@ -108,10 +109,22 @@ class ViewState(QtCore.QObject):
             return self.set_values(self.model.defaults())
         return self.set_param(name, self.model[name].default, merge=False)
 
+    def mark_failed(self) -> None:
+        """The values now could not be drawn (the view's compute failed: a table file
+        that cannot be read). They stay, as typed, with the error shown, but are no
+        step of the history: the next change takes their place, so its undo goes back
+        to the values drawn before them (Learned: a missing path, then the right one,
+        then Ctrl+Z brought the missing path back, its error and the loaded table still
+        drawn, instead of the random table)."""
+        self._failed = True
+
     def _commit(self, new: dict[str, Any], merge_key: str | None) -> bool:
         if new == self._values:
             return True
-        if not (merge_key is not None and merge_key == self._merge_key and self._undo):
+        failed, self._failed = self._failed, False
+        if failed:
+            pass  # (the values that failed are replaced, not kept for undo)
+        elif not (merge_key is not None and merge_key == self._merge_key and self._undo):
             self._undo.append(self._values)
             self._undo_serials.append(self._serial)
             del self._undo[:-UNDO_LIMIT], self._undo_serials[:-UNDO_LIMIT]
@@ -159,6 +172,7 @@ class ViewState(QtCore.QObject):
         self._values = self._undo.pop()
         self._serial = self._undo_serials.pop()
         self._merge_key = None
+        self._failed = False
         self.changed.emit(self.values)
         return True
 
@@ -205,8 +219,10 @@ class ViewState(QtCore.QObject):
         """Re-apply an undone change; False when there is nothing to redo."""
         if not self._redo:
             return False
-        self._undo.append(self._values)
-        self._undo_serials.append(self._serial)
+        if not self._failed:  # (values that failed are no step: mark_failed)
+            self._undo.append(self._values)
+            self._undo_serials.append(self._serial)
+        self._failed = False
         self._values = self._redo.pop()
         self._serial = self._redo_serials.pop()
         self._merge_key = None

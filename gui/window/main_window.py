@@ -770,6 +770,7 @@ class MainWindow(QtWidgets.QMainWindow):
             self._settled[view_id] = generation
             self._errors[view_id] = message
             self._states[view_id].set_used({})  # (nothing drawn with these values)
+            self._states[view_id].mark_failed()  # (no undo step: Ctrl+Z skips them)
             self._views[view_id].show_error(message)
             if view_id == self._held_for:
                 self.release_stage()
