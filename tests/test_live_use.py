@@ -904,3 +904,24 @@ def test_the_formula_line_keeps_its_height_while_a_drag_goes_on(qtbot, monkeypat
     widget.finish_live_frame()  # the pause after the drag
     QtWidgets.QApplication.processEvents()
     assert formula.height() == short_text
+
+
+def test_escape_in_a_number_field_takes_the_typed_text_back(window, qtbot):
+    """Live window: "300" typed into Sequence length (100), then Escape, then a click
+    elsewhere: Escape did nothing in the field and leaving it entered 300 (Qt commits a
+    spin box's text when it loses focus). Escape now puts the value's text back, so
+    leaving the field changes nothing; a second Escape (nothing typed) is the window's
+    again."""
+    window.set_view("sinusoidal")
+    state = window.states["sinusoidal"]
+    spin = window.panels["sinusoidal"].rows["seq_len"].editor
+    _focus(window, qtbot, spin)
+    spin.selectAll()
+    qtbot.keyClicks(spin, "300")
+    assert spin.text() == "300"
+    qtbot.keyClick(_focused(), Key.Key_Escape)
+    assert spin.text() == "100"
+    window.views["sinusoidal"].setFocus()
+    QtWidgets.QApplication.processEvents()
+    assert state.values["seq_len"] == 100
+    assert spin.text() == "100"

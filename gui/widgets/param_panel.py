@@ -109,6 +109,35 @@ class _SaysWhy:
     #: value back then, and said nothing (Base emptied, Enter: 412166.3699 again)
     kept: Callable[[str, str], None] | None = None
 
+    def _typed(self) -> bool:
+        """Whether the field shows a text other than its value's (typed, not entered)."""
+        box = cast(QtWidgets.QAbstractSpinBox, self)
+        return box.text() != box.textFromValue(box.value())  # type: ignore[attr-defined]
+
+    def event(self, event: QtCore.QEvent) -> bool:
+        # Escape with a typed text is the field's (it takes the text back, keyPressEvent);
+        # with nothing typed it stays the window's shortcut (leave the stage, …)
+        if (
+            event.type() == QtCore.QEvent.Type.ShortcutOverride
+            and cast(QtGui.QKeyEvent, event).key() == QtCore.Qt.Key.Key_Escape
+            and self._typed()
+        ):
+            event.accept()
+            return True
+        return cast(bool, super().event(event))  # type: ignore[misc]
+
+    def keyPressEvent(self, event: QtGui.QKeyEvent) -> None:
+        """Escape takes a typed text back to the value's: the field left after it
+        changes nothing (Qt enters a spin box's text when it loses focus: "300" typed,
+        Escape, a click elsewhere, and Sequence length was 300)."""
+        if event.key() == QtCore.Qt.Key.Key_Escape and self._typed():
+            box = cast(QtWidgets.QAbstractSpinBox, self)
+            box.lineEdit().setText(box.textFromValue(box.value()))  # type: ignore[attr-defined]
+            box.selectAll()
+            event.accept()
+            return
+        super().keyPressEvent(event)  # type: ignore[misc]
+
     def validate(self, text: str, pos: int, /) -> tuple[QtGui.QValidator.State, str, int]:
         # (the spin box's, after this mixin in the class's bases)
         result: tuple[QtGui.QValidator.State, str, int] = super().validate(text, pos)  # type: ignore[misc]
