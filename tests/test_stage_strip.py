@@ -562,3 +562,38 @@ def test_greyed_table_fields_show_the_files_rows_and_width(window, qtbot, tmp_pa
             assert where["d_model"].editor.value() == 32
     finally:
         state.reset()
+
+
+def test_tab_after_p_goes_into_the_strips_fields_and_round(window, qtbot):
+    """Seen on Xvfb (lecture scene 6 at 150 %): P, Tab, "40", Enter. Tab went from the
+    stage to the view's scroll area, then its canvas (nothing shows that keyboard), so
+    "4" focused plot 4 and the value stayed 64. Tab now enters the strip at its first
+    field (the main parameter, its text selected), typing replaces the value, and Tab /
+    Shift+Tab go round the strip's fields instead of leaving for the view."""
+    from gui.lecture.focus import FocusController
+
+    controls = _present(window)
+    state = window.states["rope"]
+    state.set_param("m", 5, merge=False)
+    window.stage.setFocus()
+    qtbot.keyClick(window.stage, Key.Key_P)
+    strip = controls.strip
+    assert controls.visible and strip is not None
+    chain = [w for w in strip.tab_chain() if w.isEnabled() and w.isVisibleTo(strip)]
+    qtbot.keyClick(QtWidgets.QApplication.focusWidget(), Key.Key_Tab)
+    assert QtWidgets.QApplication.focusWidget() is strip.rows["m"].editor is chain[0]
+    qtbot.keyClicks(QtWidgets.QApplication.focusWidget(), "40")
+    qtbot.keyClick(QtWidgets.QApplication.focusWidget(), Key.Key_Return)
+    assert state.values["m"] == 40
+    assert window.feature(FocusController).focused is None  # no plot took the "4"
+    # Shift+Tab from the stage: the last field; Tab from there: round to the first
+    window.stage.setFocus()
+    controls.show_strip()
+    qtbot.keyClick(window.stage, Key.Key_Backtab, Mod.ShiftModifier)
+    assert QtWidgets.QApplication.focusWidget() is chain[-1]
+    qtbot.keyClick(chain[-1], Key.Key_Tab)
+    assert QtWidgets.QApplication.focusWidget() is chain[0]
+    qtbot.keyClick(chain[0], Key.Key_Backtab, Mod.ShiftModifier)
+    assert QtWidgets.QApplication.focusWidget() is chain[-1]
+    controls.hide_strip()
+    state.set_param("m", 5, merge=False)

@@ -188,9 +188,9 @@ class ParamStrip(QtWidgets.QFrame):
         self._chain_tabs()
         self._write_hint()
 
-    def _chain_tabs(self) -> None:
-        """Tab and Shift+Tab go through the fields in the cells' order (the scroll
-        area brings the field with the keyboard into sight)."""
+    def tab_chain(self) -> list[QtWidgets.QWidget]:
+        """The widgets Tab walks through, in the cells' order: each field, its Browse…
+        button, the main parameter's slider."""
         chain: list[QtWidgets.QWidget] = []
         for name in self.cells:
             row = self.rows[name]
@@ -198,6 +198,12 @@ class ParamStrip(QtWidgets.QFrame):
             chain.extend(self.cells[name].findChildren(QtWidgets.QPushButton))
             if row.slider is not None and name == self.main:
                 chain.append(row.slider)
+        return chain
+
+    def _chain_tabs(self) -> None:
+        """Tab and Shift+Tab go through the fields in the cells' order (the scroll
+        area brings the field with the keyboard into sight)."""
+        chain = self.tab_chain()
         for first, second in zip(chain, chain[1:], strict=False):
             QtWidgets.QWidget.setTabOrder(first, second)
 
@@ -659,6 +665,49 @@ class StageControls(QtCore.QObject):
             return 0
         return direction
 
+    def _tab_into_strip(self, obj: QtCore.QObject, event: QtGui.QKeyEvent) -> bool:
+        """Tab / Shift+Tab while the strip shows keep the keyboard in its fields: from
+        the stage (after P) to its first (last) field, and from its last (first) field
+        round to the first (last). Before, Tab from the stage went to the view's scroll
+        area and canvas, where nothing shows the keyboard: the lecturer's "40" typed
+        after P, Tab focused plot 4 and did nothing with 0. True when it moved the focus."""
+        key = event.key()
+        if (
+            key not in (Key.Key_Tab, Key.Key_Backtab)
+            or not self.visible
+            or self.strip is None
+            or event.modifiers()
+            & ~(
+                QtCore.Qt.KeyboardModifier.ShiftModifier | QtCore.Qt.KeyboardModifier.KeypadModifier
+            )
+            or not isinstance(obj, QtWidgets.QWidget)
+            or obj is not QtWidgets.QApplication.focusWidget()
+            or obj.window() is not self.window.qt
+        ):
+            return False
+        chain = [w for w in self.strip.tab_chain() if w.isEnabled() and w.isVisibleTo(self.strip)]
+        if not chain:
+            return False
+        forward = key == Key.Key_Tab and not (
+            event.modifiers() & QtCore.Qt.KeyboardModifier.ShiftModifier
+        )
+        if obj not in chain:
+            target = chain[0] if forward else chain[-1]
+        elif forward and obj is chain[-1]:
+            target = chain[0]
+        elif not forward and obj is chain[0]:
+            target = chain[-1]
+        else:
+            return False  # (Qt's own order, set by ParamStrip._chain_tabs)
+        reason = (
+            QtCore.Qt.FocusReason.TabFocusReason
+            if forward
+            else QtCore.Qt.FocusReason.BacktabFocusReason
+        )
+        target.setFocus(reason)  # (a spin box selects its text: typing replaces it)
+        self.timer.start()
+        return True
+
     # ------------------------------------------------------------------ events
     def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:
         # The application's filter while presenting: it sees every event of every object.
@@ -681,6 +730,8 @@ class StageControls(QtCore.QObject):
                 event.accept()  # "p" typed into a text field of the strip
                 return True
         elif kind == QtCore.QEvent.Type.KeyPress and isinstance(event, QtGui.QKeyEvent):
+            if self._tab_into_strip(obj, event):
+                return True
             direction = self._nudge_event(obj, event)
             if direction:
                 shift = event.modifiers() & QtCore.Qt.KeyboardModifier.ShiftModifier
