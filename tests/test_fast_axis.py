@@ -1176,3 +1176,21 @@ def test_tile_labels_fall_back_from_every_tick_to_the_ends_to_one_range():
     assert [t for t, _a, _b in read(1.5)] == ["0…15"] * 3
     alone = read(0.8)  # a tile (12.8 px) is shorter than a label's line
     assert [t for t, _a, _b in alone] == ["0…15"]
+
+
+@pytest.mark.parametrize("bottom", [-5.8, -5.3])
+def test_log_axis_labels_are_alike_on_every_tick_level(qtbot, bottom):
+    """Lecture deck scene 11 (RoPE, linear ×4) on stage at 200 % (Xvfb 1920 x 1080): the
+    frequencies' axis, from about 10⁻⁵·⁸ to 1, read "1, 10⁻¹, 0.01, 10⁻³, 0.0001, 10⁻⁵":
+    pyqtgraph asks for each tick level's labels apart, and the decades every other one
+    (1, 0.01, 0.0001, all at or above 10⁻⁴) came out plain, the level between them as
+    powers. One axis now writes all its labels alike: this one, reaching a decade below
+    10⁻⁴, all as powers."""
+    axis = FastAxisItem("left")
+    axis.setLogMode(True)
+    axis.setRange(bottom, 0.3)
+    levels = axis.tickValues(bottom, 0.3, 450)  # (decades every other one, then the rest)
+    labels = [axis.tickStrings(values, 1.0, spacing) for spacing, values in levels]
+    texts = [t for level in labels for t in level]
+    assert len(levels) >= 2 and "10⁻⁵" in texts and "10⁻¹" in texts, labels
+    assert not any(t.startswith("0.") for t in texts), labels

@@ -376,8 +376,9 @@ def log_tick_labels(
     values: Sequence[float], scale: float, view_range: Sequence[float]
 ) -> list[str]:
     """The labels of a log axis' ticks at ``values`` (log10 units, times ``scale``):
-    plain numbers where :func:`plain_log_range` and none of them is below
-    :data:`PLAIN_LOG_DOWN_TO`, else all as powers of ten (:func:`power_log_label`):
+    plain numbers where :func:`plain_log_labels` (the axis ends at or below 10⁴ and
+    reaches no decade below :data:`PLAIN_LOG_DOWN_TO`), else all as powers of ten
+    (:func:`power_log_label`):
     Llama 3.1's rotation frequencies, to 10⁻⁷, read "0.1, 0.01, 0.001, 0.0001" beside
     "10⁻⁵, 10⁻⁶, 10⁻⁷" (pyqtgraph's), or "0.0000001" (plain), now "10⁻¹ … 10⁻⁷".
 
@@ -385,11 +386,34 @@ def log_tick_labels(
     ['0.0001', '0.01', '1']
     >>> log_tick_labels([-7.0, -4.0, 0.0], 1.0, (-7.2, 0.1))
     ['10⁻⁷', '10⁻⁴', '1']
+
+    The choice follows the axis' range, not the values of one call: pyqtgraph asks
+    once per tick level, and RoPE's linear-×4 frequencies (to 10⁻⁵·³, lecture scene 11)
+    read "1, 0.01, 0.0001" (decades, all ≥ 10⁻⁴) between "10⁻¹, 10⁻³, 10⁻⁵" (the
+    level between them) on one axis. The lowest decade in the range decides for every
+    level (a range within one decade: its top):
+
+    >>> log_tick_labels([-4.0, -2.0, 0.0], 1.0, (-5.3, 0.1))
+    ['10⁻⁴', '10⁻²', '1']
+    >>> log_tick_labels([-3.0, -1.0], 1.0, (-5.3, 0.1))
+    ['10⁻³', '10⁻¹']
     """
-    low = min((10.0 ** float(v) * scale for v in values), default=1.0)
-    plain = plain_log_range(view_range, scale) and low >= PLAIN_LOG_DOWN_TO * (1 - 1e-9)
-    label = plain_log_label if plain else power_log_label
+    label = plain_log_label if plain_log_labels(view_range, scale) else power_log_label
     return [label(10.0 ** float(v) * scale) for v in values]
+
+
+def plain_log_labels(view_range: Sequence[float], scale: float = 1.0) -> bool:
+    """Whether every tick of a log axis over ``view_range`` (log10 units) is labelled
+    as a plain number (:func:`log_tick_labels`): it ends at or below
+    :data:`PLAIN_LOG_UP_TO` and its lowest decade (a range within one decade: its top)
+    is at or above :data:`PLAIN_LOG_DOWN_TO`.
+
+    >>> plain_log_labels((-4.3, 0.1)), plain_log_labels((-5.3, 0.1)), plain_log_labels((-4.8, -4.2))
+    (True, False, False)
+    """
+    bottom, top = float(min(view_range)), float(max(view_range))
+    low = 10.0 ** min(math.ceil(bottom - 1e-9), top) * scale
+    return plain_log_range(view_range, scale) and low >= PLAIN_LOG_DOWN_TO * (1 - 1e-9)
 
 
 def plain_log_label(value: float) -> str:
@@ -985,7 +1009,7 @@ class FastAxisItem(pg.AxisItem):
         most of its tick values."""
         # (the sign of a zero apart: -0.0 == 0.0, but "%g" writes "-0")
         zeros = tuple(math.copysign(1.0, v) for v in (*values, scale) if v == 0)
-        plain = self.logMode and plain_log_range(self.range, scale)
+        plain = self.logMode and plain_log_labels(self.range, scale)
         key = (type(self), self.logMode, tuple(values), scale, spacing, zeros, plain)
         strings = _TICK_STRINGS.get(key)
         if strings is None:
