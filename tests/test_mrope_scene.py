@@ -133,3 +133,26 @@ def test_the_position_id_table_is_drawn_at_200_percent_after_150(stage):
         assert plot.plot.isVisible() and plot.table is not None
         ink = _ink(widget, plot.table.textItem)
         assert ink > 0.02, (scale, ink)  # its 14 rows of text (0 when blank)
+
+
+def test_the_colour_bar_keeps_its_labels_when_the_scene_is_stepped_to(stage):
+    """Xvfb 1920 x 1080, stage at 200 %: Page Down from scene 8 to scene 9 showed
+    M-RoPE's colour bar with ticks and no label (85 px wide, 498 px long; rescaling
+    brought them back). Its width and length went round: "0.9975 …" on 498 px asked
+    102 px, the wider axis left the bar 457 px, "0.998 …" asked 85 px, which gave 498
+    px again, until the layout's rounds ran out. A change of length alone now only
+    widens the axis: the labels stay, whatever way the scene is reached."""
+    window = stage
+    _show(window, 2.0)
+    window.lecture.deck.go(SCENE - 2)
+    assert window.wait_idle(60)
+    settle_window(window)
+    window.lecture.deck.step(1)  # (Page Down)
+    assert window.wait_idle(60)
+    settle_window(window)
+    widget = window.views[window.current_view]
+    widget.canvas.grab()
+    axis = widget.plots["patches"].colorbar.axis
+    labels = drawn_labels(axis)
+    assert len(labels) >= 3 and len(set(labels)) == len(labels), (labels, axis.width())
+    assert all(text.startswith(("0.99", "1.0")) for text in labels), labels

@@ -1642,21 +1642,30 @@ class FastColorBarItem(pg.ColorBarItem):
             self.fit_value_width()
 
     def _length_changed(self, _length: float) -> None:
-        self.fit_value_width()  # (a longer bar may tick finer: more decimals)
+        # a longer bar may tick finer (more decimals): wider, never narrower here. The
+        # width changes the bar's length in turn: M-RoPE's 0.9972 … 1 at 200 % (RoPE
+        # deck scene 9, stepped to) ticked "0.9975 …" on 498 px (102 px wide), the
+        # wider axis left the bar 457 px, ticked "0.998 …" (85 px), the narrower axis
+        # gave 498 px again, and so on until the layout's rounds ran out: at 85 px
+        # wide and 498 px long, no label fitted and the bar had none
+        self.fit_value_width(grow_only=True)
 
-    def fit_value_width(self) -> None:
+    def fit_value_width(self, grow_only: bool = False) -> None:
         """Make a vertical bar's value axis as wide as its widest label, at least
         :attr:`value_sample`'s width (:func:`value_axis_width`).
 
         A label wider than its axis is not drawn, and the axis' top tick level is
         labelled whole or not at all: M-RoPE's similarities 0.9972 … 1 ticked every
-        0.0005 ("0.9975", wider than "−0.00") showed ticks and no label at all."""
+        0.0005 ("0.9975", wider than "−0.00") showed ticks and no label at all.
+        ``grow_only``: keep a wider axis (a change of the bar's length alone)."""
         if self.horizontal:
             return
         axis = self.axis
         font = axis.style.get("tickFont") or QtGui.QFont()
         labels = top_level_labels(axis, axis.height())
         width = value_axis_width(axis, font, self.value_sample, labels)
+        if grow_only and axis.fixedWidth is not None and width < axis.fixedWidth:
+            return  # (a new range or font narrows it: setLevels, fit_value_axis)
         if axis.fixedWidth != width:  # (the width asked: the geometry follows a layout)
             axis.setWidth(width)
 
