@@ -1118,6 +1118,9 @@ class DeckController(QtCore.QObject):
         where = VIEWS[scene.view_id].title
         if index is not None:
             where += f" · {index + 1}/{len(self.scenes)}"
+        # one unit (no-break spaces): at 1280 x 720 / 150 % the RoPE deck's scene 8
+        # broke between "RoPE ·" and "8/9", the scene's number alone on its line
+        where = where.replace(" ", "\u00a0")
         title = breakable(html.escape(scene.title or VIEWS[scene.view_id].title))
         # (a space the line may break at after the no-break one: "length&nbsp;&nbsp;
         # Compare" was one word, wider than the view at 1280 x 720, 300 %, windowed:
