@@ -597,3 +597,22 @@ def test_tab_after_p_goes_into_the_strips_fields_and_round(window, qtbot):
     assert QtWidgets.QApplication.focusWidget() is chain[-1]
     controls.hide_strip()
     state.set_param("m", 5, merge=False)
+
+
+def test_esc_hides_the_strip_before_leaving_presentation(window, qtbot):
+    """Seen on Xvfb (RoPE, sweep running, strip shown after P): Esc left presentation
+    mode at once, the editing window on the projector, where the lecturer meant to
+    close the strip. Esc hides the shown strip first (the keyboard back on the stage),
+    the next Esc leaves presentation mode."""
+    controls = _present(window)
+    display = window.lecture.display
+    window.stage.setFocus()
+    qtbot.keyClick(window.stage, Key.Key_P)
+    assert controls.visible
+    qtbot.keyClick(QtWidgets.QApplication.focusWidget(), Key.Key_Tab)  # (in a field)
+    assert controls.strip.isAncestorOf(QtWidgets.QApplication.focusWidget())
+    qtbot.keyClick(QtWidgets.QApplication.focusWidget(), Key.Key_Escape)
+    assert display.presenting and not controls.visible
+    assert not controls.strip.isAncestorOf(QtWidgets.QApplication.focusWidget())
+    qtbot.keyClick(window, Key.Key_Escape)
+    assert not display.presenting

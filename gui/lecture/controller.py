@@ -406,10 +406,14 @@ class Lecture(QtCore.QObject):
             self.deck.save_deck(path)
 
     def escape(self) -> None:
-        """Esc: close the help overlay, else put the pointer / pen / zoom away, else leave
-        the focused panel, else presentation mode, else full screen."""
+        """Esc: close the help overlay, else hide the parameter strip, else put the
+        pointer / pen / zoom away, else leave the focused panel, else presentation mode,
+        else full screen. (With the strip shown, Esc left presentation mode: the
+        projector showed the editing window to a lecturer closing the strip.)"""
         if self.help.isVisible():
             self.help.close_overlay()
+        elif self.stage.visible:
+            self.stage.hide_strip()
         elif self.overlay.escape() or self.focus.escape():
             return
         elif self.display.presenting:
