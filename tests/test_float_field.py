@@ -198,7 +198,9 @@ def test_refused_keys_say_why(studio, qtbot):
         assert said[-1] == "Query position m: expected an integer, got '-'"
         top = int(state.model["m"].maximum)
         _typed(studio, qtbot, m, str(top * 10))
-        assert said[-1] == f"Query position m: {top * 10} is out of range 0..{top}"
+        # (the digit past the maximum stays and is said; Enter keeps the value)
+        assert said[-1] == f"Query position m: {top * 10} is out of range 0..{top}; kept 1"
+        assert state.values["m"] == 1
         fraction = panel.rows["partial_rotary_factor"].editor
         _typed(studio, qtbot, fraction, "0.12345")
         assert said[-1].startswith("Rotary fraction: at most 4 decimals")
@@ -263,4 +265,34 @@ def test_a_refused_text_undone_in_its_field_takes_its_message_away(studio, qtbot
         assert field.text() == "0,1,2,3,4,5" and tuple(state.values["dims"]) == (0, 1, 2, 3, 4, 5)
         assert view.error == ""
     finally:
+        state.reset()
+
+
+def test_a_number_past_the_maximum_entered_keeps_the_value_and_says_so(studio, qtbot):
+    """Typing "88888" into Offset range (2..65536): the fifth digit was refused (said
+    so while typing), and Enter then applied 8888, a number nobody typed, and the
+    message went. Now the field shows what was typed, and Enter keeps the value drawn
+    and says so in one line, as for a value below the range."""
+    state, panel = _rope(studio)
+    said: list[str] = []
+    state.error.connect(said.append)
+    try:
+        seq = panel.rows["seq_len"].editor
+        _focus(studio, qtbot, seq)
+        seq.selectAll()
+        qtbot.keyClicks(seq, "88888")
+        assert seq.text() == "88888"
+        assert said[-1] == "Offset range: 88888 is out of range 2..65536"
+        qtbot.keyClick(seq, Key.Key_Return)
+        assert state.values["seq_len"] == 256 and seq.text() == "256"
+        assert said[-1] == "Offset range: 88888 is out of range 2..65536; kept 256"
+        # a float field too: Base past its maximum is not cut to fewer digits
+        base = panel.rows["base"].editor
+        top = state.model["base"].maximum
+        typed = str(int(top) * 10)
+        _typed(studio, qtbot, base, typed)
+        assert state.values["base"] == 10000 and base.text() == "10000"
+        assert said[-1].endswith("; kept 10000") and typed in said[-1]
+    finally:
+        state.error.disconnect(said.append)
         state.reset()

@@ -98,9 +98,10 @@ class _SaysWhy:
     """A number field whose refused keys say why (a mixin before the spin box class).
 
     A spin box drops a key that would make its text invalid, silently: a letter, a
-    minus sign where the range has none, a digit past the maximum ("99999" for a
-    sequence length up to 65536 stayed "9999"). Each refusal while the field has the
-    keyboard calls :attr:`refused` with the text the key would have made.
+    minus sign where the range has none, a fifth decimal. Each refusal while the field
+    has the keyboard calls :attr:`refused` with the text the key would have made. A
+    number outside the range is not refused but said too: it stays as typed, and Enter
+    keeps the value (:attr:`kept`).
     """
 
     refused: Callable[[str], None] | None = None
@@ -142,9 +143,28 @@ class _SaysWhy:
         # (the spin box's, after this mixin in the class's bases)
         result: tuple[QtGui.QValidator.State, str, int] = super().validate(text, pos)  # type: ignore[misc]
         widget = cast(QtWidgets.QWidget, self)
-        if result[0] == QtGui.QValidator.State.Invalid and self.refused and widget.hasFocus():
+        if result[0] != QtGui.QValidator.State.Invalid:
+            return result
+        if self._outside_range(text):
+            # a number past the range stays in the field as typed: Enter keeps the value
+            # and says so (:meth:`fixup`). Refused, "88888" stayed "8888" in Sequence
+            # length (up to 65536), and Enter applied 8888, a number nobody typed
+            result = (QtGui.QValidator.State.Intermediate, text, pos)
+        if self.refused and widget.hasFocus():
             self.refused(text)
         return result
+
+    def _outside_range(self, text: str) -> bool:
+        """Whether ``text`` reads as a number of the field's kind (an integer for an
+        integer field) outside its range."""
+        box = cast(QtWidgets.QSpinBox | QtWidgets.QDoubleSpinBox, self)
+        locale = box.locale()
+        number: float
+        if isinstance(box, QtWidgets.QSpinBox):
+            number, ok = locale.toLongLong(text.strip())
+        else:
+            number, ok = locale.toDouble(text.strip())
+        return bool(ok) and not box.minimum() <= number <= box.maximum()
 
     def fixup(self, text: str, /) -> str:
         """Qt asks this for a text typed that is no value (only then), before it puts
