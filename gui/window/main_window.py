@@ -16,6 +16,7 @@ from core.views import VIEWS
 from gui.theme import current_theme, install_control_scaling, stylesheet
 from gui.widgets.panel_stack import PanelStack
 from gui.widgets.param_panel import ParamPanel
+from gui.widgets.stage_toast import StageToast
 from gui.widgets.state import ViewState
 from gui.widgets.steady_scroll import SteadyScrollArea
 from gui.widgets.view_list import ViewChooser
@@ -150,6 +151,9 @@ class MainWindow(QtWidgets.QMainWindow):
         self.view_stack = QtWidgets.QStackedWidget(self)
         self.view_stack.installEventFilter(self)  # its size decides the sampling
         self.setCentralWidget(self.view_stack)
+        # the status bar's messages, on the stage while the status bar is hidden
+        self.stage_toast = StageToast(self, self.view_stack)
+        self.statusBar().installEventFilter(self)  # back (off stage): the toast goes
         self.backend_label = QtWidgets.QLabel("Backend:", self)  # (the box: numpy)
         self.backend_label.setObjectName("backend-label")
         self.statusBar().addPermanentWidget(self.backend_label)
@@ -381,8 +385,12 @@ class MainWindow(QtWidgets.QMainWindow):
             action.setText(f"{label} {text.replace('&', '&&')}" if text else label)
 
     def show_status(self, message: str, timeout_ms: int = 5000) -> None:
-        """Show ``message`` in the status bar for ``timeout_ms`` (0: until replaced)."""
+        """Show ``message`` in the status bar for ``timeout_ms`` (0: until replaced);
+        with the status bar hidden (on stage), on the stage for a moment
+        (:class:`~gui.widgets.stage_toast.StageToast`)."""
         self.statusBar().showMessage(message, timeout_ms)
+        if self.statusBar().isHidden():
+            self.stage_toast.say(message)
 
     # ------------------------------------------------------------------ features
     @property
@@ -523,7 +531,10 @@ class MainWindow(QtWidgets.QMainWindow):
             stage = self.view_stack
             area = QtCore.QRect(stage.mapTo(self, QtCore.QPoint(0, 0)), stage.size())
             cover = self.stage_cover
+            toast = not self.stage_toast.isHidden()
+            self.stage_toast.hide()  # (not in the picture: it hides on its own time)
             cover.setPixmap(self.grab(area))  # (the window's background and all)
+            self.stage_toast.setVisible(toast)
             cover.setGeometry(stage.rect())
             self.stage_holds += 1
         self._held_for = view_id
@@ -734,6 +745,8 @@ class MainWindow(QtWidgets.QMainWindow):
         if obj is self.view_stack and event.type() == QtCore.QEvent.Type.Resize:
             if hasattr(self, "stage_cover"):  # (resized while the window is built)
                 self.release_stage()  # (a picture of another size)
+                if not self.stage_toast.isHidden():
+                    self.stage_toast.place()
             self._stage_resized()
         elif (
             obj is self.side
@@ -741,6 +754,8 @@ class MainWindow(QtWidgets.QMainWindow):
             and getattr(self, "_side_stale", False)
         ):
             self._refit_side()  # (after leaving the stage re-styled the window)
+        elif obj is self.statusBar() and event.type() == QtCore.QEvent.Type.Show:
+            self.stage_toast.say("")  # (the status bar shows the message)
         return super().eventFilter(obj, event)
 
     def _stage_resized(self) -> None:
@@ -818,7 +833,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.backend = backend
         self.backend_label.setText(backend_text(backend, self.backend_combo.currentText()))
         self.backend_label.setToolTip(backend.note)
-        self.statusBar().showMessage(backend.note, 8000)
+        self.show_status(backend.note, 8000)
         for vid in self._states:
             self.request(vid)
 

@@ -1,0 +1,79 @@
+"""The status bar's messages on stage (gui.widgets.stage_toast): the status bar is
+hidden there, and Page Down at a deck's last scene or the laser's hint went unseen."""
+
+from __future__ import annotations
+
+from PySide6 import QtCore
+
+from core.scenes import Deck, Scene
+from core.views import VIEWS
+from gui.widgets.stage_toast import BACKGROUND, TOAST_MS
+
+Key = QtCore.Qt.Key
+
+
+def _scene(view_id: str, title: str, **params) -> Scene:
+    model = VIEWS[view_id].model
+    return Scene(view_id, model.validate(params, partial=True), title, "")
+
+
+def _deck(studio):
+    deck = studio.lecture.deck
+    deck.set_deck(
+        Deck("toast deck", (_scene("rope", "a", m=5), _scene("sinusoidal", "b", d_model=16)))
+    )
+    return deck
+
+
+def _on_stage(studio, toast) -> bool:
+    """Whether the toast shows whole within the stage, in its lower half."""
+    stage = studio.stage
+    area = QtCore.QRect(stage.mapTo(studio, QtCore.QPoint(0, 0)), stage.size())
+    box = toast.geometry()
+    return area.contains(box) and box.center().y() > area.center().y()
+
+
+def _painted(studio, toast) -> bool:
+    """Whether the window shows the toast (not the stage over it): a pixel of its
+    padding, left of its text, has its background colour."""
+    box = toast.geometry()
+    seen = studio.grab().toImage().pixelColor(box.left() + 2, box.center().y())
+    return seen.name() == BACKGROUND
+
+
+def test_a_message_on_stage_shows_there_and_goes(studio, qtbot, show_view):
+    """Page Down at the last scene on stage: "This is the last scene (2/2)" shows over
+    the stage (the status bar is hidden there) and goes after its time; the laser's
+    hint shows too. Off stage the status bar says it, and no toast shows."""
+    deck = _deck(studio)
+    toast = studio.stage_toast
+    try:
+        assert deck.last()
+        show_view(studio, studio.current_view, (1280, 720), 2.0, present=True)
+        studio.activateWindow()
+        # (as `main.py present` left it: the docks' layout raised the stage over the
+        # widgets made after it, and the toast was hidden under the plots on Xvfb)
+        studio.view_stack.raise_()
+        assert studio.statusBar().isHidden() and toast.isHidden()
+        qtbot.keyClick(studio, Key.Key_PageDown)
+        assert toast.isVisible() and toast.text() == "This is the last scene (2/2)"
+        assert _on_stage(studio, toast)
+        assert _painted(studio, toast)
+        assert toast.fontInfo().pointSize() >= 13 * 2  # (at 200 %: the projector's size)
+        assert toast.timer.isActive() and toast.timer.interval() == TOAST_MS
+        toast.timer.timeout.emit()  # (its time is up)
+        assert toast.isHidden()
+        qtbot.keyClick(studio, Key.Key_L)
+        assert toast.isVisible() and toast.text().startswith("Laser pointer")
+        qtbot.keyClick(studio, Key.Key_Escape)  # (the laser off: says so)
+        assert toast.text() == "Pointer and pen off"
+        # a picture of the stage (the presenter's preview) leaves it out
+        shown = studio.stage.grab().toImage()
+        toast.hide()
+        assert studio.stage.grab().toImage() == shown
+    finally:
+        studio.lecture.display.leave_presentation()
+        deck.close_deck()
+    assert toast.isHidden()
+    studio.show_status("Off stage")
+    assert studio.statusBar().currentMessage() == "Off stage" and toast.isHidden()
