@@ -340,3 +340,31 @@ def test_the_notes_line_drops_the_readout_when_the_cursor_leaves_the_plots(windo
         widget.canvas.viewport(), QtCore.QEvent(QtCore.QEvent.Type.Leave)
     )
     assert widget.status_text() == idle
+
+
+@pytest.mark.parametrize("scale", [1.0, 2.0])
+def test_the_defined_positions_plot_reads_which_methods_give_a_value(window, show_view, scale):
+    """Compare's "Defined for which positions?" (lecture scene 20) read "T5 / Shaw: 0,
+    ALiBi: 1, RoPE: 2, …", the lanes' drawing heights, and its box ran over the plot
+    beside it (its legend). It says which methods give a value at the hovered position,
+    and the box stays inside its own plot."""
+    widget = show_view(window, "compare", (1920, 1080), scale, present=scale > 1)
+    plot = widget.plots["extrapolation"]
+    t = widget.data.params["train_len"]
+    vb = plot.plot.getViewBox()
+    inside = vb.mapViewToScene(QtCore.QPointF(t - 2, 2.0))
+    assert plot.probe_text(inside) == (
+        f"position {t - 2}: learned (row {t - 2} of {t}), sinusoidal, RoPE, ALiBi, "
+        "T5 / Shaw defined"
+    )
+    past = vb.mapViewToScene(QtCore.QPointF(t + 8, 4.0))
+    assert plot.probe_text(past) == (
+        f"position {t + 8}: learned — no value (beyond its {t} rows); sinusoidal, RoPE, "
+        "ALiBi, T5 / Shaw defined"
+    )
+    box = vb.sceneBoundingRect()
+    for corner in (vb.mapViewToScene(QtCore.QPointF(0.0, 4.4)), box.center(), past):
+        plot.hover.move(corner)
+        assert plot.hover.shown
+        label = plot.hover.label.mapRectToScene(plot.hover.label.rect())
+        assert plot.plot.sceneBoundingRect().contains(label), (label, plot.plot.sceneBoundingRect())

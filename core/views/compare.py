@@ -389,6 +389,18 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             y[dl >= t] = np.nan
         lanes.append(Series(sampled_label(name, stride), x, y))
     lanes += marker(-0.5, 4.5)
+    defined = ", ".join(reversed(lane_names[:-1]))  # all but learned, top row first
+
+    def probe_defined(px: float, py: float) -> str:
+        """What the lanes mean at position ``px`` (their heights are only where a
+        lane is drawn): which methods give a value there."""
+        p = int(round(px))
+        if not 0 <= p < n:
+            return ""
+        if p < t:
+            return f"position {p}: learned (row {p} of {t}), {defined} defined"
+        return f"position {p}: learned — no value (beyond its {t} rows); {defined} defined"
+
     notes += [s for s in [sampled_note("distances", n, stride)] if s]
     bias_panels, bias_notes = _bias_panels(params, x, curves, stride, marker)
     notes += bias_notes
@@ -422,6 +434,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             "method",
             series=lanes,
             y_ticks=list(enumerate(lane_names)),  # a lane is named where it is drawn
+            probe=probe_defined,  # (the lanes' heights are offsets, not values)
             note=f"from {t} on (rows 0..{t - 1} exist): learned has no row; the others give "
             "values never seen in training",
             row=0,

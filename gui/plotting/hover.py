@@ -171,19 +171,24 @@ class HoverOverlay(QtCore.QObject):
         self._at = QtCore.QPointF(scene_pos)
 
     def _show_label(self, text: str, scene_pos: QtCore.QPointF, theme: Theme) -> None:
-        """Put the label up-right of the cursor, flipped and clamped to stay on the canvas."""
+        """Put the label up-right of the cursor, flipped and clamped to stay in its plot
+        where it fits there, else on the canvas."""
         scene = self.plot.scene()
         if scene is None:
             return
         if self.label.scene() is not scene:
             scene.addItem(self.label)  # top level: the plot's view box would clip it
-        area = _visible_area(scene)
-        # a long readout breaks into lines as wide as the room beside the cursor (where
-        # that is most of the canvas's width), else as wide as the canvas
-        side = max(area.right() - scene_pos.x(), scene_pos.x() - area.left()) - OFFSET_PX
-        room = side if side >= SIDE_SHARE * area.width() else area.width()
-        self.label.set(text, theme, max_width=room)
-        size = self.label.rect().size()
+        canvas = _visible_area(scene)
+        # in its own plot where it fits there (Compare's readout in
+        # the right column ran over the plot beside it, covering its legend), else on
+        # the canvas (a stage-wide readout of six values in a narrow plot)
+        own = canvas.intersected(self.plot.sceneBoundingRect())
+        # (in the plot: beside the cursor, else as wide as the plot; both word-wrapped)
+        for area, wide in ((own, False), (own, True), (canvas, False)):
+            self._fit_label(text, scene_pos, area, theme, words=area is own, wide=wide)
+            size = self.label.rect().size()
+            if size.width() <= area.width() and size.height() <= area.height():
+                break
         x = scene_pos.x() + OFFSET_PX
         if x + size.width() > area.right():
             x = scene_pos.x() - OFFSET_PX - size.width()
@@ -194,6 +199,37 @@ class HoverOverlay(QtCore.QObject):
         y = max(area.top(), min(y, area.bottom() - size.height()))
         self.label.setPos(x, y)
         self.label.show()
+
+    def _fit_label(
+        self,
+        text: str,
+        scene_pos: QtCore.QPointF,
+        area: QtCore.QRectF,
+        theme: Theme,
+        words: bool = False,
+        wide: bool = False,
+    ) -> None:
+        """Set the label's text for ``area``: a long readout breaks into lines as wide
+        as the room beside the cursor (where that is most of the area's width and not
+        ``wide``), else as wide as the area; with ``words`` a part still too wide breaks at its spaces
+        (see :meth:`ValueLabel.set`)."""
+        side = max(area.right() - scene_pos.x(), scene_pos.x() - area.left()) - OFFSET_PX
+        room = side if side >= SIDE_SHARE * area.width() and not wide else area.width()
+        self.label.set(text, theme, max_width=room, words=words)
+
+
+def _words(line: str, metrics: QtGui.QFontMetricsF, width: float) -> list[str]:
+    """``line`` broken at its spaces into lines no wider than ``width`` where its words
+    allow (a word wider than that stays one line; a " — " breaks before its dash, not
+    after it: "learned" / "— no value", never a dash alone)."""
+    out: list[str] = []
+    words = line.replace(" — ", " —\u00a0").split(" ")  # a dash opens the next line
+    for word in (w.replace("\u00a0", " ") for w in words):
+        if out and metrics.horizontalAdvance(f"{out[-1]} {word}".rstrip()) <= width:
+            out[-1] = f"{out[-1]} {word}"
+        else:
+            out.append(word)
+    return out
 
 
 def _name_and_value(line: str, metrics: QtGui.QFontMetricsF, width: float) -> list[str]:
@@ -230,21 +266,25 @@ class ValueLabel(QtWidgets.QGraphicsRectItem):
         self.text_item.setPos(self.PAD, self.PAD / 2)
         self._text = ""
 
-    def set(self, text: str, theme: Theme, max_width: float | None = None) -> None:
+    def set(
+        self, text: str, theme: Theme, max_width: float | None = None, words: bool = False
+    ) -> None:
         """Show ``text`` in the theme's colours, at :data:`LABEL_PT` × UI scale.
 
         A text wider than ``max_width`` (box included; the canvas's visible width) breaks
         into lines after its ``" — "`` and ``", "`` (a curve plot's six values at 200 % on
         stage were one line wider than the stage, cut at its edge); a part still too wide
         alone makes the font smaller (down to :data:`MIN_FIT` of its size), and one too
-        wide even so breaks after its ``": "`` (name, then value).
+        wide even so breaks after its ``": "`` (name, then value). With ``words`` a
+        text with a part too wide flows word by word instead, before the font is made
+        smaller (a readout kept inside its own narrow plot).
         """
         self._text = text
         font = theme.font(LABEL_PT, bold=True)
         self.text_item.setFont(font)
         self.text_item.setBrush(QtGui.QColor(theme.foreground))
         if max_width is not None:
-            text = self._fit(text, font, max_width - 2 * self.PAD - 2)
+            text = self._fit(text, font, max_width - 2 * self.PAD - 2, words)
         self.text_item.setText(text)
         box = self.text_item.boundingRect()
         self.setRect(0, 0, box.width() + 2 * self.PAD, box.height() + self.PAD)
@@ -255,7 +295,7 @@ class ValueLabel(QtWidgets.QGraphicsRectItem):
         pen.setCosmetic(True)
         self.setPen(pen)
 
-    def _fit(self, text: str, font: QtGui.QFont, width: float) -> str:
+    def _fit(self, text: str, font: QtGui.QFont, width: float, words: bool = False) -> str:
         """``text`` broken into lines no wider than ``width`` (see :meth:`set`); may make
         the text item's font smaller."""
         metrics = QtGui.QFontMetricsF(font)
@@ -269,6 +309,8 @@ class ValueLabel(QtWidgets.QGraphicsRectItem):
             else:
                 lines.append(part)
         lines = [line.rstrip() for line in lines]
+        if words and max(metrics.horizontalAdvance(line) for line in lines) > width:
+            lines = _words(text, metrics, width)  # flowed word by word, parts and all
         # a line that even the smallest font leaves too wide breaks after its name
         most = width / MIN_FIT
         lines = [piece for line in lines for piece in _name_and_value(line, metrics, most)]
