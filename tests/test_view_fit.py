@@ -359,8 +359,7 @@ def test_a_plot_scrolled_into_sight_is_painted_settled(studio, show_view):
     last settle (a legend strip re-fitted, a title re-wrapped) left its left axis with
     no draw specs and the room of labels at another size (130 px where "−1.0" and
     "−0.5" need 172): the frame that scrolled it into sight drew "−0.5" 31 px under
-    the title "PE[p, dim]". The view settles, and fits its rows, after the re-fits
-    that run from the event loop (``ViewWidget.settle_refitted``)."""
+    the title "PE[p, dim]". The canvas settles what changed as it paints."""
     widget = show_view(studio, "sinusoidal", (1280, 720), 3.0)
     studio.grab()  # a paint of what is in sight, as the screen's
     axis = widget.plots["waves"].plot.getAxis("left")

@@ -232,15 +232,6 @@ def drop_close(values: Iterable[float], seen: Sequence[float], atol: float) -> l
     return out
 
 
-#: Run for each shown view (a ``QGraphicsView``) whose axis titles :class:`_TitleRefits`
-#: re-fitted from the event loop, once those re-fits and the layouts they changed are
-#: done: the title's new size re-sized axes, legend strips and rows after the view's
-#: owner last settled them, and an axis out of sight is not painted, so nothing else
-#: brings its draw specs and label room up to date before it is scrolled into sight
-#: (a view's owner registers its settle here).
-AFTER_REFITS: list[Callable[[QtWidgets.QGraphicsView], object]] = []
-
-
 class _TitleRefits:
     """Axis titles to re-fit, run from the event loop once the layout has settled.
 
@@ -276,7 +267,6 @@ class _TitleRefits:
         the layout (a title that wraps changes its axis' size), which re-sizes axes
         that need a re-fit in turn: the layout requests are delivered and those run
         too, a few rounds, so that one pass of the event loop settles the plots."""
-        scenes: list[QtWidgets.QGraphicsScene] = []
         for _round in range(REFIT_ROUNDS):
             axes = list(self.pending)
             self.pending.clear()
@@ -287,20 +277,11 @@ class _TitleRefits:
                 if _shown(axis):
                     axis.refit_title()
                     ran = True
-                    scene = axis.scene()
-                    if scene is not None and scene not in scenes:
-                        scenes.append(scene)
                 else:
                     self.pending.add(axis)  # (not re-posted: the next post runs it)
             if not ran:
-                break
+                return
             QtCore.QCoreApplication.sendPostedEvents(None, QtCore.QEvent.Type.LayoutRequest.value)
-        for scene in scenes:  # (a scene the re-fits' legends emptied may be gone)
-            if shiboken6.isValid(scene):
-                for view in scene.views():
-                    if view.isVisible():
-                        for hook in AFTER_REFITS:
-                            hook(view)
 
 
 def _shown(item: QtWidgets.QGraphicsItem) -> bool:

@@ -30,7 +30,6 @@ from gui.plotting.layout_check import text_lines
 from gui.plotting.panel_plot import TICK_PT, PanelPlot, index_widths
 from gui.render.cell_values import stage_value_pt
 from gui.render.fast_axis import (
-    AFTER_REFITS,
     REFIT_ROUNDS,
     FastAxisItem,
     hide_spare_axes,
@@ -134,6 +133,13 @@ class _Canvas(pg.GraphicsLayoutWidget):
         return QtCore.QSize(super().sizeHint().width(), self.minimumHeight())
 
     def paintEvent(self, event: QtGui.QPaintEvent) -> None:
+        # what changed since the last settle (a legend strip re-fitted from the event
+        # loop, a row re-balanced) is settled before it is painted: an axis out of
+        # sight had no draw specs and kept the room of labels drawn at another size,
+        # so that the first frame it was scrolled into drew its labels under its title
+        # (Sinusoidal's waves at 1280 x 720 / 300 %: "−0.5" 31 px under "PE[p, dim]");
+        # settled, nothing is done (no draw specs missing, no layout invalid)
+        self._owner.settle_before_paint()
         self._owner.refresh_text_caches()
         super().paintEvent(event)
 
@@ -152,16 +158,6 @@ class _Canvas(pg.GraphicsLayoutWidget):
             event.accept()
             return
         super().wheelEvent(event)
-
-
-def _settle_refitted(view: QtWidgets.QGraphicsView) -> None:
-    """A view's canvas whose axis titles were re-fitted from the event loop settles
-    what that changed (:meth:`ViewWidget.settle_refitted`)."""
-    if isinstance(view, _Canvas):
-        view._owner.settle_refitted()
-
-
-AFTER_REFITS.append(_settle_refitted)
 
 
 def grid_position(layout: QtWidgets.QGraphicsGridLayout, item: pg.PlotItem) -> Position | None:
@@ -1951,28 +1947,20 @@ class ViewWidget(QtWidgets.QWidget):
             self._settle_targets = targets(self.canvas.ci)
             settle(self._settle_targets, before)
 
-    def settle_refitted(self) -> None:
-        """Finish what axis titles re-fitted from the event loop changed
-        (:data:`gui.render.fast_axis.AFTER_REFITS`): settle (:meth:`_settle`), fit the
-        rows to the new title and legend rooms and run the re-fits that posts, as a
-        view that appears does (:meth:`_settle_shown`). A re-fit re-sizes its axis and
-        the plot's legend strip after the view last settled, and an axis out of sight
-        is not painted: it kept no draw specs and the room of labels drawn at another
-        size, so that the frame that scrolled it into sight drew its labels under its
-        title (Sinusoidal's waves in a 1280 x 720 window at 300 %: "−0.5" 31 px under
-        "PE[p, dim]"). Runs only when re-fits ran, never per frame (a paint does
-        nothing of this: settling there took the re-fits from the event loop's runner,
-        whose delivered layout requests then came later, and the view went idle with
-        its explanation collapsed but not laid out, RoPE's rows fitted to the old
-        height); a live frame only settles. Not while the view lays itself out (its own
-        passes settle when they are done)."""
+    def settle_before_paint(self) -> None:
+        """As the canvas paints (see ``_Canvas.paintEvent``): settle (:meth:`_settle`)
+        and run the axis titles' re-fits posted meanwhile (their legend strips follow
+        them), a few rounds, as :meth:`_settle_shown` does without fitting the rows
+        (which changes the canvas's height: from the event loop). Not while the view
+        lays itself out (its own passes settle when they are done)."""
         if self._fitting or self._catching_up or self.data is None:
             return
-        self._settle()
-        if self._draft or self._dragging:
-            return  # (a live frame's rows stay: fitted when full quality returns)
-        self.fit_height()
-        self._settle_shown()
+        for _ in range(REFIT_ROUNDS):
+            self._settle()
+            if not run_title_refits(self):
+                break
+        else:
+            self._settle()
 
     def _set_draft(self, draft: bool) -> None:
         """Live (draft) or full quality; full quality antialiases only affordable curves."""
