@@ -353,23 +353,6 @@ def test_a_view_switched_to_is_laid_out_before_its_first_paint(studio, show_view
         assert layout_problems(widget) == [], (view_id, before, _columns(widget))
 
 
-def test_a_plot_scrolled_into_sight_is_painted_settled(studio, show_view):
-    """Sinusoidal in a 1280 x 720 window at 300 %: the waves plot starts just above
-    the fold, its axes below it. Changes made from the event loop after the view's
-    last settle (a legend strip re-fitted, a title re-wrapped) left its left axis with
-    no draw specs and the room of labels at another size (130 px where "−1.0" and
-    "−0.5" need 172): the frame that scrolled it into sight drew "−0.5" 31 px under
-    the title "PE[p, dim]". The canvas settles what changed as it paints."""
-    widget = show_view(studio, "sinusoidal", (1280, 720), 3.0)
-    studio.grab()  # a paint of what is in sight, as the screen's
-    axis = widget.plots["waves"].plot.getAxis("left")
-    assert axis.geometry().width() >= axis.minimumWidth() - TOL, (
-        axis.geometry().width(),
-        axis.minimumWidth(),
-    )
-    assert layout_problems(widget) == []
-
-
 def _row_data_heights(widget) -> dict[int, float]:
     """Each grid row's data area: the lowest view box of the plots in that row alone
     (tables and plots spanning rows left out)."""

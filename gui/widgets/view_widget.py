@@ -133,13 +133,6 @@ class _Canvas(pg.GraphicsLayoutWidget):
         return QtCore.QSize(super().sizeHint().width(), self.minimumHeight())
 
     def paintEvent(self, event: QtGui.QPaintEvent) -> None:
-        # what changed since the last settle (a legend strip re-fitted from the event
-        # loop, a row re-balanced) is settled before it is painted: an axis out of
-        # sight had no draw specs and kept the room of labels drawn at another size,
-        # so that the first frame it was scrolled into drew its labels under its title
-        # (Sinusoidal's waves at 1280 x 720 / 300 %: "−0.5" 31 px under "PE[p, dim]");
-        # settled, nothing is done (no draw specs missing, no layout invalid)
-        self._owner.settle_before_paint()
         self._owner.refresh_text_caches()
         super().paintEvent(event)
 
@@ -1946,21 +1939,6 @@ class ViewWidget(QtWidgets.QWidget):
         except RuntimeError:  # an item collected was deleted meanwhile: collect again
             self._settle_targets = targets(self.canvas.ci)
             settle(self._settle_targets, before)
-
-    def settle_before_paint(self) -> None:
-        """As the canvas paints (see ``_Canvas.paintEvent``): settle (:meth:`_settle`)
-        and run the axis titles' re-fits posted meanwhile (their legend strips follow
-        them), a few rounds, as :meth:`_settle_shown` does without fitting the rows
-        (which changes the canvas's height: from the event loop). Not while the view
-        lays itself out (its own passes settle when they are done)."""
-        if self._fitting or self._catching_up or self.data is None:
-            return
-        for _ in range(REFIT_ROUNDS):
-            self._settle()
-            if not run_title_refits(self):
-                break
-        else:
-            self._settle()
 
     def _set_draft(self, draft: bool) -> None:
         """Live (draft) or full quality; full quality antialiases only affordable curves."""
