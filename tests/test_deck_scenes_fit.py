@@ -100,12 +100,6 @@ def test_a_revealing_scene_keeps_each_panels_place_on_stage(stage, qtbot):
     plots were still hidden, and shrank to 380 px when the similarity map appeared: the
     waves and the PE matrix jumped in front of the class. Each revealed plot now sits
     where the whole scene puts it, from the first step on."""
-    _reveals_in_place(stage, qtbot)
-
-
-def _reveals_in_place(stage, qtbot) -> None:
-    """Step through the lecture's scene 3 (four plots revealed one at a time): each
-    revealed plot sits where the whole scene puts it, within 2 px."""
     from PySide6 import QtCore
 
     name = "lecture-positional-encoding"
@@ -257,90 +251,3 @@ def test_a_table_alone_stays_above_the_notes_line_at_200_percent(stage, qtbot):
         display.set_scale(DEFAULT_PRESENT_SCALE)
         stage.resize(1920, 1080)
         settle_window(stage)
-
-
-# ---------------------------------------------------------------- 200 % (issue 14)
-# At 200 % the lecture's scenes 3, 7 and 14 scrolled on the 1920 x 1080 stage by 84 to
-# 202 px (scene 6 by a few, after some scenes): the doubled text took so much of each
-# row's legible height (a 100 % plot's, doubled) that the second row fell below the
-# fold. A row that makes a scene scroll now drops towards its least (its text as it is,
-# a ninth of the stage's height of data, its word ticks and values at their least
-# size). Still scrolling at 200 %, their rows at their least taller than the stage:
-# Word order's scenes 1 and 2 (six 3 x 3 matrices whose words and values need about
-# 200 px of data, under a 330 px heading) and Relative's scene 16 (two 12 x 12 grids
-# whose values need about 360 px); at 150 % they fit.
-TOO_TALL_AT_200 = {
-    ("lecture-positional-encoding", 1),
-    ("lecture-positional-encoding", 2),
-    ("lecture-positional-encoding", 16),
-    ("rope-deep-dive", 9),  # (its notes run to five lines below the plots)
-}
-SCENES_200 = [scene for scene in SCENES if scene not in TOO_TALL_AT_200]
-GATE_200 = [
-    ("lecture-positional-encoding", 7),
-    ("lecture-positional-encoding", 14),
-    ("lecture-positional-encoding", 19),
-]
-
-
-@pytest.fixture
-def stage_200(stage):
-    """The module's stage at 200 %, back at the default scale after the test."""
-    from gui.lecture.display import DEFAULT_PRESENT_SCALE
-
-    display = stage.lecture.display
-    display.set_scale(2.0)
-    stage.resize(1920, 1080)
-    try:
-        yield stage
-    finally:
-        display.set_scale(DEFAULT_PRESENT_SCALE)
-        stage.resize(1920, 1080)
-        settle_window(stage)
-
-
-@pytest.mark.parametrize(("name", "number"), gate_cover(SCENES_200, keep=GATE_200, unpack=True))
-def test_a_shipped_scene_fits_the_stage_at_200_percent(stage_200, qtbot, name, number):
-    from gui.widgets.view_widget import STAGE_DATA_SHARE
-
-    widget = _show(stage_200, qtbot, name, number)
-    bar = widget.scroll_area.verticalScrollBar()
-    assert bar.maximum() == 0, (
-        f"{name} scene {number} scrolls at 200 %: {bar.maximum() + bar.pageStep()} px "
-        f"in {bar.pageStep()}"
-    )
-    # every plot keeps at least its least data area (a table: its text, tested above)
-    least = STAGE_DATA_SHARE * stage_200.height() - 2
-    for key, plot in widget.plots.items():
-        if plot.plot.isVisible() and plot.table is None:
-            data = plot.plot.getViewBox().height()
-            assert data >= least, (key, round(data), round(least))
-
-
-def test_rows_drop_below_their_legible_height_only_where_the_scene_would_scroll(stage_200, qtbot):
-    """ALiBi's scene 14 at 200 %: the rows need 896 px at their legible height (the
-    view scrolled by 112 px); they share the 784 px the stage leaves, their data areas
-    equal (as the rows are balanced where the stage has room to spare), each above a
-    ninth of the stage. RoPE's scene 8 fits at its legible height: its rows are those."""
-    from gui.widgets.view_widget import STAGE_DATA_SHARE
-
-    widget = _show(stage_200, qtbot, "lecture-positional-encoding", 14)
-    assert widget.canvas.minimumHeight() < widget._rows_need - 100, widget._rows_need
-    assert widget.scroll_area.verticalScrollBar().maximum() == 0
-    boxes = {k: p.plot.getViewBox().height() for k, p in widget.plots.items() if p.plot.isVisible()}
-    assert set(boxes) == {"heads", "slopes", "distance", "row"}
-    # equal data areas: each row's plot with the most text has as much as the other's
-    top, bottom = min(boxes["heads"], boxes["slopes"]), min(boxes["distance"], boxes["row"])
-    assert abs(top - bottom) <= 4, boxes
-    assert min(boxes.values()) >= STAGE_DATA_SHARE * stage_200.height() - 2, boxes
-    widget = _show(stage_200, qtbot, "lecture-positional-encoding", 8)
-    assert widget.canvas.minimumHeight() >= widget._rows_need
-
-
-def test_a_revealing_scene_keeps_each_panels_place_at_200_percent(stage_200, qtbot):
-    """The lecture's scene 3 at 200 %: its rows drop below their legible height to fit
-    the stage, measured for the plots still hidden too; each revealed plot still sits
-    where the whole scene puts it."""
-    _reveals_in_place(stage_200, qtbot)
-    widget = stage_200.views[stage_200.current_view]
-    assert widget.scroll_area.verticalScrollBar().maximum() == 0

@@ -38,7 +38,6 @@ from gui.render.band_item import BandItem, BandSample
 from gui.render.cell_values import MAX_CELLS, grid_texts, legible_cell
 from gui.render.fast_axis import (
     MAX_TITLE_LINES,
-    WORD_TICK_SCALES,
     FastAxisItem,
     FastColorBarItem,
     fit_end_labels,
@@ -1391,7 +1390,7 @@ class PanelPlot(PanelExtras, CellDisplay):
         self._title_room = (key, float(room))
         return float(room)
 
-    def word_room(self, *, least: bool = False) -> float:
+    def word_room(self) -> float:
         """The plot height (px) at which a heatmap's word ticks all fit at full size:
         its rows as tall as a word tick's line, and square cells as wide as the widest
         word under them (Word order's "bites"), with the room its title and axes take
@@ -1402,16 +1401,11 @@ class PanelPlot(PanelExtras, CellDisplay):
         and left out "10" (pyqtgraph labelled 0, 2, 4, 6, 8, 11). A small square grid's
         cells as large as its values need to print at the smallest legible size (on
         stage at the stage's value size where the stage has the room: :meth:`_stage_values`), with the view's padding as pyqtgraph pads it
-        (:func:`padded_span`: 14 % at 200 px, not :data:`WORD_ROOM_PAD`).
-
-        ``least``: the height at which they still read on stage, the least a row that
-        would scroll there drops to (``ViewWidget._stage_fit``): word ticks at the
-        smallest size they shrink to (the last of :data:`WORD_TICK_SCALES`), values
-        at their least size (never the stage's larger one)."""
+        (:func:`padded_span`: 14 % at 200 px, not :data:`WORD_ROOM_PAD`)."""
         if self.panel is None:
             return 0.0
         if self.image is None or self.image.image is None:
-            return self._lane_word_room(least=least)
+            return self._lane_word_room()
         bottom, left = self.plot.getAxis("bottom"), self.plot.getAxis("left")
         if not isinstance(bottom, FastAxisItem) or not isinstance(left, FastAxisItem):
             return 0.0
@@ -1419,15 +1413,14 @@ class PanelPlot(PanelExtras, CellDisplay):
         # the grid asks on every frame)
         columns, rows_index = self._tick_values[1] if self._tick_values else (None, None)
         font = left.style["tickFont"] or QtGui.QFont()
-        shrink = WORD_TICK_SCALES[-1] if least else 1.0  # (the word ticks' smallest)
         cell = 0.0
         if left.isVisibleTo(self.plot):
-            cell = left.word_extent() * shrink
+            cell = left.word_extent()
             if rows_index and left.index_labels:  # every row's index, at their smallest
                 texts = [t for _v, t in rows_index]
                 cell = max(cell, index_label_pitch(font, texts, True, left.stage))
         if self._square_ratio is not None and bottom.isVisibleTo(self.plot):
-            cell = max(cell, bottom.word_extent() * shrink)  # square: as tall as wide
+            cell = max(cell, bottom.word_extent())  # square: as tall as wide
             if columns and bottom.index_labels:
                 texts = [t for _v, t in columns]
                 cell = max(cell, index_label_pitch(font, texts, stage=bottom.stage))
@@ -1443,7 +1436,7 @@ class PanelPlot(PanelExtras, CellDisplay):
         if beside <= 0:
             return 0.0
         rows = self.image.image.shape[0]
-        if values > 0 and self.stage_room > 0 and not least:
+        if values > 0 and self.stage_room > 0:
             values = self._stage_values(values, rows, self.stage_room - beside)
         data = max(WORD_ROOM_PAD * rows * cell, padded_span(rows * values))
         return float(beside + data)
@@ -1463,12 +1456,11 @@ class PanelPlot(PanelExtras, CellDisplay):
         fits = room / (1.0 + 2.0 * padding_share(room)) / rows if room > 0 else 0.0
         return max(least, min(wish, fits))
 
-    def _lane_word_room(self, *, least: bool = False) -> float:
+    def _lane_word_room(self) -> float:
         """The plot height (px) at which a curves plot's word ticks on its left axis
         (Compare's lanes "learned", "sinusoidal", "RoPE", …) are a line apart at full
-        size (``least``: at their smallest, :data:`WORD_TICK_SCALES`), with the room
-        its title and axes take now; 0 without such ticks. At 1280 x 720, 300 %,
-        windowed, the lanes' names were drawn over each other."""
+        size, with the room its title and axes take now; 0 without such ticks. At
+        1280 x 720, 300 %, windowed, the lanes' names were drawn over each other."""
         left = self.plot.getAxis("left")
         ticks = self.panel.y_ticks if self.panel is not None else None
         if not ticks or not isinstance(left, FastAxisItem) or not left.keep_labels:
@@ -1485,8 +1477,7 @@ class PanelPlot(PanelExtras, CellDisplay):
             beside -= legend.height()
         if gap <= 0 or high <= low or beside <= 0:
             return 0.0
-        line = left.word_extent() * (WORD_TICK_SCALES[-1] if least else 1.0)
-        return float(beside + (line + 1.0) * (high - low) / gap)
+        return float(beside + (left.word_extent() + 1.0) * (high - low) / gap)
 
     def _data_height_changed(self, _height: float) -> None:
         if self.data_resized is not None:

@@ -79,11 +79,6 @@ FORMULA_SHARE = 0.2  # of the view's height the formula takes at most (drawn sma
 # of the stage's height a table's text is at least on stage, however it is fitted (the
 # tick labels of the default 150 % on 1920 x 1080 are 21 px: a 50th of 1 080 px)
 STAGE_TEXT_SHARE = 1 / 50
-# of the stage's height a plot's data area keeps at least where its row drops below its
-# legible height on stage rather than scroll: the share the window's smallest legible
-# plot at 100 % gives its data (180 px less a title line and the bottom axis: about
-# 110 px of a 1000 px window); 120 px on a 1080 px stage
-STAGE_DATA_SHARE = 1 / 9
 # of the view's height the whole explanation takes at most; a longer one is collapsed to
 # its first lines (at 200 % on 1600 x 1000 it took 46-100 %, the plots below the fold),
 # as is one whose collapsing lets a view that scrolls fit (1600 x 1000 at 100 %:
@@ -1150,10 +1145,6 @@ class ViewWidget(QtWidgets.QWidget):
         if fitted < height and need:  # the rows share the squeeze
             factor = (sum(need.values()) - (height - fitted)) / sum(need.values())
             need = {r: float(math.floor(h * factor)) for r, h in need.items()}
-        elif self._presenting and len(shown) > 1:
-            staged = self._stage_fit(need, spans, height)
-            if staged is not None:  # the rows at their least, sharing the stage
-                need, fitted = staged
         height = fitted
         for r in range(layout.rowCount()):  # the grid keeps each row at its need
             if layout.rowMinimumHeight(r) != need.get(r, 0.0):  # (setting re-lays out)
@@ -1172,66 +1163,11 @@ class ViewWidget(QtWidgets.QWidget):
         self._balance_rows(need, spans if len(shown) > 1 else [])
         return changed
 
-    def _stage_fit(
-        self, need: dict[int, float], spans: list[tuple[PanelPlot, int, int]], height: int
-    ) -> tuple[dict[int, float], int] | None:
-        """On stage, rows that make the view scroll (``need``: each row's legible
-        height, ``height`` px of canvas in all) drop towards their least: the room their
-        plots' title, legend strip and axes take now (measured: they keep their text
-        size) plus :data:`STAGE_DATA_SHARE` of the stage's height of data, and what
-        their word or index ticks and cell values need (:meth:`PanelPlot.word_room`).
-        Where the rows at their least fit the stage, they are the rows' minimums and
-        the canvas is as high as the stage leaves it (:meth:`_balance_rows` then gives
-        the rows equal data areas); ``None`` (the view scrolls at the legible heights)
-        where it fits anyway or they do not. A row with a table, or with a plot not
-        laid out yet, keeps its need.
-
-        The UI scale makes the text larger for the back row; at 200 % on a 1920 x 1080
-        stage the text of ALiBi's, Learned's and Sinusoidal's four plots (the lecture's
-        scenes 14, 7 and 3) took so much of the rows' legible height (a 100 % plot's,
-        doubled) that the scenes scrolled by 84 to 202 px, the second row below the
-        fold."""
-        overflow = self._overflow(height)
-        if overflow <= 0:
-            return None
-        data = STAGE_DATA_SHARE * self._stage_height()
-        least: dict[int, float] = {}
-        fixed: set[int] = set()
-        for plot, top, span in spans:
-            rows = range(top, top + span)
-            box = plot.plot.getViewBox().height()
-            if plot.table_height() is not None or box <= 0:
-                fixed.update(rows)
-                continue
-            overhead = plot.plot.height() - box
-            want = max(overhead + data * span, plot.word_room(least=True)) / span
-            for r in rows:
-                least[r] = max(least.get(r, 0.0), want)
-        rows_least = {
-            r: h if r in fixed or r not in least else min(h, float(math.ceil(least[r])))
-            for r, h in need.items()
-        }
-        fitted = height - overflow
-        if sum(need.values()) - sum(rows_least.values()) < overflow:
-            return None  # (at their least the rows still do not fit: legible, scrolled)
-        return rows_least, fitted
-
-    def _overflow(self, height: int) -> int:
-        """By how many px a canvas ``height`` px high makes the view taller than its
-        place (the scroll area's viewport), as laid out now; 0 or less: it fits."""
-        if self.body.layout() is None or not self.isVisible():
-            return 0
-        fold = self.scroll_area.viewport().height()
-        return self.canvas.y() + height + self._below_canvas() - fold
-
-    def _stage_height(self) -> float:
-        """The stage's (the window's) height, px."""
-        return float(self.window().height() if self.window() is not None else self.height())
-
     def _stage_text_pt(self) -> float:
         """The smallest text (pt) the stage shows a table in: :data:`STAGE_TEXT_SHARE`
         of the stage's height, read from the back row whatever the screen."""
-        return self._stage_height() * STAGE_TEXT_SHARE * 72.0 / max(self.logicalDpiY(), 1)
+        height = self.window().height() if self.window() is not None else self.height()
+        return height * STAGE_TEXT_SHARE * 72.0 / max(self.logicalDpiY(), 1)
 
     @staticmethod
     def _grid_share(plot: PanelPlot, col_span: int, laid: float, gap: float) -> float | None:
