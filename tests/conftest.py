@@ -137,8 +137,17 @@ def _open_window(width: int, height: int):  # type: ignore[no-untyped-def]
     try:
         yield win
     finally:
+        from gui.app import dispose_window, release_windows
+
         win.lecture.display.leave_presentation()
-        win.close()
+        # deleted now, as the app deletes its window when it quits: a window only
+        # closed was left to the interpreter's exit, where PySide deleted its plots in
+        # no particular order (test_deck_scenes_fit.py run alone ended in a segfault,
+        # rc 139, after all its tests passed: a Python override raising in a
+        # QGraphicsWidget's resize during finalisation)
+        dispose_window(win)
+        del win
+        release_windows()
         set_theme(saved.name, ui_scale=saved.ui_scale)
 
 
