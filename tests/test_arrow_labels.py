@@ -4,8 +4,8 @@ when the texts grow with the UI scale (presentation mode at 200 %)."""
 from __future__ import annotations
 
 import pytest
+from axis_text import label_boxes
 from PySide6 import QtCore
-from qt_events import settle_window
 
 
 @pytest.fixture(scope="module")
@@ -17,21 +17,9 @@ def studio(qapp, open_window):
         yield win
 
 
-def _label_boxes(win, view_id: str) -> tuple[QtCore.QRectF, list[tuple[str, QtCore.QRectF]]]:
-    """The plane's view box and each of its texts' boxes, in scene pixels."""
-    win.set_view(view_id)
-    settle_window(win)
-    plot = win.views[view_id].plots["plane"]
-    boxes = []
-    for item in plot.arrows[3::3] + plot.text_labels:
-        item.updateTransform(force=True)
-        boxes.append((item.toPlainText(), item.sceneBoundingRect()))
-    return plot.plot.getViewBox().sceneBoundingRect(), boxes
-
-
 @pytest.mark.parametrize("view_id", ["clock", "rope"])
 def test_plane_texts_neither_collide_nor_leave_the_view_at_200_percent(studio, view_id):
-    area, boxes = _label_boxes(studio, view_id)
+    area, boxes = label_boxes(studio, view_id)
     assert len(boxes) >= 2
     problems = []
     for i, (text_a, a) in enumerate(boxes):
@@ -48,7 +36,7 @@ def test_zoomed_plane_hides_the_names_of_arrows_out_of_view(studio):
     """In a rectangle-zoomed RoPE plane, an arrow's name whose tip is out of the data
     area is hidden (pushed inside, it stuck to the plot's edge, next to no arrow), the
     others stay by their tips; back to the whole plane, all are shown again."""
-    area, _boxes = _label_boxes(studio, "rope")
+    area, _boxes = label_boxes(studio, "rope")
     plot = studio.views["rope"].plots["plane"]
     vb = plot.plot.getViewBox()
     tips = [

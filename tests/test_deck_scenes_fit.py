@@ -10,10 +10,8 @@ scene 19 hid four of its rows. A scene now names the panels its note talks about
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
-from axis_text import drawn_labels
-from PySide6 import QtGui
+from axis_text import drawn_labels, ink_share
 from qt_events import settle_window
 from tiers import gate_cover
 
@@ -82,16 +80,9 @@ def test_a_table_staged_alone_is_drawn(stage, qtbot):
     widget = _show(stage, qtbot, name, 19)
     plot = widget.plots["table"]
     assert [p for p in widget.plots.values() if p.plot.isVisible()] == [plot]
-    item = plot.table.textItem
-    box = item.mapRectToScene(item.boundingRect())
-    port = widget.canvas.mapFromScene(box).boundingRect()
-    image = widget.canvas.viewport().grab(port).toImage()
-    image = image.convertToFormat(QtGui.QImage.Format.Format_Grayscale8)
-    pixels = np.frombuffer(image.constBits(), np.uint8).reshape(
-        image.height(), image.bytesPerLine()
-    )[:, : image.width()]
-    assert image.width() > 1000 and image.height() > 300
-    assert (pixels < 128).mean() > 0.01  # text: several per cent of the pixels are ink
+    ink, size = ink_share(widget, plot.table.textItem)
+    assert size.width() > 1000 and size.height() > 300
+    assert ink > 0.01  # text: several per cent of the pixels are ink
 
 
 def test_a_revealing_scene_keeps_each_panels_place_on_stage(stage, qtbot):

@@ -3,20 +3,7 @@ window, normal mode, 100 %), instead of being cut off at the plot's edge."""
 
 from __future__ import annotations
 
-from PySide6 import QtCore
-from qt_events import settle_window
-
-
-def _label_boxes(win, view_id: str) -> tuple[QtCore.QRectF, list[tuple[str, QtCore.QRectF]]]:
-    """The plane's view box and each of its texts' boxes, in scene pixels."""
-    win.set_view(view_id)
-    settle_window(win)
-    plot = win.views[view_id].plots["plane"]
-    boxes = []
-    for item in plot.arrows[3::3] + plot.text_labels:
-        item.updateTransform(force=True)
-        boxes.append((item.toPlainText(), item.sceneBoundingRect()))
-    return plot.plot.getViewBox().sceneBoundingRect(), boxes
+from axis_text import label_boxes
 
 
 def test_a_clock_text_wider_than_the_plane_wraps_inside_it(qapp, open_window):
@@ -29,8 +16,8 @@ def test_a_clock_text_wider_than_the_plane_wraps_inside_it(qapp, open_window):
         state = win.states["clock"]
         try:
             state.set_param("m", 93400)
-            _area, _boxes = _label_boxes(win, "clock")  # (lays the view out)
-            area, boxes = _label_boxes(win, "clock")
+            _area, _boxes = label_boxes(win, "clock")  # (lays the view out)
+            area, boxes = label_boxes(win, "clock")
             texts = dict(boxes)
             long = next(t for t in texts if t.startswith("q at (m + s)"))
             assert "93400\u202frad" in long and "turns" in long
@@ -52,7 +39,7 @@ def test_a_clock_text_wider_than_the_plane_wraps_inside_it(qapp, open_window):
             ]
             assert lines == ["q at (m + s)·θ = 93400\u202frad", "(1.49·10⁴\u202fturns)"], lines
             state.set_param("m", 2)
-            _area, boxes = _label_boxes(win, "clock")
+            _area, boxes = label_boxes(win, "clock")
             short = next(b for t, b in boxes if t.startswith("q at (m + s)"))
             assert short.height() < texts[long].height()  # one line again
         finally:

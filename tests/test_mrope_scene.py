@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 import pytest
-from axis_text import drawn_labels
+from axis_text import drawn_labels, ink_share
 from PySide6 import QtCore, QtGui
 from qt_events import settle_window
 
@@ -109,19 +109,6 @@ def test_mropes_grid_and_colour_bar_read_apart_on_stage(stage, scale):
     assert all(len(text) <= 4 for text in flat_texts), flat_texts
 
 
-def _ink(widget, item) -> float:
-    """The share of ``item``'s pixels on the canvas that are dark (text ink)."""
-    box = item.mapRectToScene(item.boundingRect())
-    port = widget.canvas.mapFromScene(box).boundingRect()
-    image = widget.canvas.viewport().grab(port).toImage()
-    image = image.convertToFormat(QtGui.QImage.Format.Format_Grayscale8)
-    pixels = np.frombuffer(image.constBits(), np.uint8).reshape(
-        image.height(), image.bytesPerLine()
-    )[:, : image.width()]
-    assert image.width() > 300 and image.height() > 200
-    return float((pixels < 128).mean())
-
-
 def test_the_position_id_table_is_drawn_at_200_percent_after_150(stage):
     """Qwen2-VL's position-id table at 200 % (after 150 %, as bench/shots.py takes
     them) showed its title and no row: its text's device cache, drawn before the
@@ -131,7 +118,8 @@ def test_the_position_id_table_is_drawn_at_200_percent_after_150(stage):
         widget = _show(stage, scale)
         plot = widget.plots["mrope_ids"]
         assert plot.plot.isVisible() and plot.table is not None
-        ink = _ink(widget, plot.table.textItem)
+        ink, size = ink_share(widget, plot.table.textItem)
+        assert size.width() > 300 and size.height() > 200
         assert ink > 0.02, (scale, ink)  # its 14 rows of text (0 when blank)
 
 
