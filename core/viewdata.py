@@ -57,12 +57,20 @@ class Arrow:
 @dataclass
 class Label:
     """A text placed at data coordinates ``(x, y)`` of an ``arrows`` panel (an angle's
-    value beside its arc), centred there, in palette colour ``color``."""
+    value beside its arc), centred there, in palette colour ``color``.
+
+    A ``strip`` label is a line of the panel's caption instead: drawn in a strip between
+    the title and the data, never over the arrows (``x`` and ``y`` are not used), in
+    the order of the panel's labels. A text that names no point of the plane (the
+    clock's "q at (m + s)·θ = … rad") goes there: placed in the plane below the
+    circle, it covered the arrows' heads at 200 % on stage.
+    """
 
     text: str
     x: float
     y: float
     color: int = 0
+    strip: bool = False
 
 
 @dataclass(frozen=True)

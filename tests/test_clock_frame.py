@@ -168,54 +168,11 @@ def test_live_frames_fill_the_label_halos_aliased_and_full_quality_restores_them
     assert clock_widget.canvas.grab().toImage() == settled
 
 
-def _placed_by_rects(plot) -> list[tuple[bool, QtCore.QPointF | None]]:
-    """Where PanelExtras.place_labels put each text with QRectF boxes (its code up to
-    2 Dec 2026, the reference): (shown, position) per text, nothing moved."""
-    vb = plot.plot.getViewBox()
-    area = vb.sceneBoundingRect()
-    inside = area.adjusted(-0.5, -0.5, 0.5, 0.5)
-    to_box = vb.childTransform()
-    from_box = pg.functions.invertQTransform(to_box)
-    placed: list[QtCore.QRectF] = []
-    out: list[tuple[bool, QtCore.QPointF | None]] = []
-    for item, x, y, px, py in plot._label_homes:
-        if not inside.contains(vb.mapToScene(to_box.map(QtCore.QPointF(px, py)))):
-            out.append((False, None))
-            continue
-        local = item.boundingRect()
-        box = local.translated(vb.mapToScene(to_box.map(QtCore.QPointF(x, y))))
-        if box.right() > area.right():
-            box.translate(area.right() - box.right(), 0.0)
-        if box.left() < area.left():
-            box.translate(area.left() - box.left(), 0.0)
-        heights = [box.top()] + [p.top() - box.height() for p in placed]
-        heights += [p.bottom() for p in placed]
-        low, high = area.top(), area.bottom() - box.height()
-        start = box.top()
-        best = None
-        for top in sorted(heights, key=lambda t: abs(t - start)):
-            top = min(max(top, low), high) if high >= low else low
-            trial = QtCore.QRectF(box.left(), top, box.width(), box.height())
-            if not any(
-                (inter := trial.intersected(p)).width() > 0.5 and inter.height() > 0.5
-                for p in placed
-            ):
-                best = trial
-                break
-        if best is None:
-            best = QtCore.QRectF(
-                box.left(), min(max(start, low), max(high, low)), box.width(), box.height()
-            )
-        placed.append(best)
-        out.append((True, from_box.map(vb.mapFromScene(best.topLeft() - local.topLeft()))))
-    return out
-
-
-def test_labels_are_placed_with_float_boxes_where_qt_boxes_put_them(clock_widget, monkeypatch):
-    """Label placement (every frame of a drag, ~0.4-0.7 ms a clock frame) works on float
-    boxes with QRectF's arithmetic: no Qt rectangle is made per candidate height, and
-    every text lands exactly where the QRectF placement put it, also crowded (a plane
-    zoomed in: texts pushed apart and against the edges, some hidden)."""
+def test_labels_are_placed_with_float_boxes_apart_and_inside(clock_widget, monkeypatch):
+    """Label placement (every frame of a drag) works on float boxes and arrays: no Qt
+    rectangle is made per candidate place. Each text whose point is in the data area
+    is shown inside it, apart from the others, also crowded (a plane zoomed in: texts
+    pushed apart and against the edges); the others are hidden."""
     import gui.plotting.panel_extras as extras
 
     made: list[tuple] = []
@@ -231,25 +188,35 @@ def test_labels_are_placed_with_float_boxes_where_qt_boxes_put_them(clock_widget
 
     plane = clock_widget.plots["plane"]
     vb = plane.plot.getViewBox()
-    cases = 0
+    cases = hidden = 0
     try:
         for m, span in ((2.0, 1.5), (5.3, 1.5), (40.7, 1.5), (5.3, 0.6), (2.0, 0.35)):
             clock_widget.show_data(compute(m=m), live=True)
             vb.setRange(xRange=(-span, span), yRange=(-span, span), padding=0)
             clock_widget.canvas.grab()
             for plot in clock_widget.plots.values():
-                expected = _placed_by_rects(plot)
                 monkeypatch.setattr(extras, "QtCore", CountingQtCore())
                 plot.place_labels()
                 monkeypatch.setattr(extras, "QtCore", QtCore)
-                shown = [
-                    (item.isVisible(), item.pos() if item.isVisible() else None)
-                    for item, *_home in plot._label_homes
-                ]
-                assert shown == expected
-                cases += len(shown)
+                view = plot.plot.getViewBox()
+                area = view.sceneBoundingRect()
+                boxes = []
+                for item, _x, _y, px, py in plot._label_homes:
+                    point = view.mapViewToScene(QtCore.QPointF(px, py))
+                    inside = area.adjusted(-0.5, -0.5, 0.5, 0.5).contains(point)
+                    assert item.isVisible() == inside
+                    hidden += not inside
+                    if inside:
+                        item.updateTransform(force=True)
+                        boxes.append(item.sceneBoundingRect())
+                for i, box in enumerate(boxes):
+                    assert area.adjusted(-1, -1, 1, 1).contains(box), (box, area)
+                    for other in boxes[i + 1 :]:
+                        inter = box.intersected(other)
+                        assert inter.width() <= 0.5 or inter.height() <= 0.5, (box, other)
+                cases += len(boxes)
         assert made == []
-        assert cases > 40
+        assert cases > 40 and hidden > 0
     finally:
         vb.setRange(xRange=(-1.5, 1.5), yRange=(-1.5, 1.5), padding=0)
         clock_widget.show_data(compute(m=2.0))

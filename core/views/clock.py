@@ -263,9 +263,22 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         Label(f"{math.degrees(dw):+.1f}°", 0.45 * math.cos(mid), 0.45 * math.sin(mid), ARC),
         Label(f"q·k = {dot:+.3f}", px * 0.5 - 0.25 * ky, py * 0.5 + 0.25 * kx, DOT),
         # texts that follow the positions are labels: an axis title would re-lay out the
-        # plot on every frame of an animation
-        Label(f"q at (m + s)·θ = {_radians(aq)}{UNIT_SPACE}rad ({_turns(aq)})", 0.0, -1.3, Q),
-        Label(f"k at (n + s)·θ = {_radians(ak)}{UNIT_SPACE}rad ({_turns(ak)})", 0.0, -1.45, K),
+        # plot on every frame of an animation. They name no point of the plane: in the
+        # strip above it (below the circle they covered q's and k's heads on stage)
+        Label(
+            f"q at (m + s)·θ = {_radians(aq)}{UNIT_SPACE}rad ({_turns(aq)})",
+            0.0,
+            0.0,
+            Q,
+            strip=True,
+        ),
+        Label(
+            f"k at (n + s)·θ = {_radians(ak)}{UNIT_SPACE}rad ({_turns(ak)})",
+            0.0,
+            0.0,
+            K,
+            strip=True,
+        ),
     ]
     plane = Panel(
         "plane",
@@ -303,7 +316,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
                 "",
                 "",
                 series=hand_series,
-                labels=[Label(f"q: {_turns(hq)}", 0.0, -1.3, Q)],
+                labels=[Label(f"q: {_turns(hq)}", 0.0, 0.0, Q, strip=True)],
                 arrows=[
                     Arrow("q", math.cos(hq), math.sin(hq)),
                     Arrow("k", math.cos(hk), math.sin(hk)),

@@ -52,6 +52,30 @@ _WORD_WRAP = QtGui.QTextOption.WrapMode.WordWrap
 _NUMBER = re.compile(r"[-−]?\d+")  # a (signed) run of digits in an entry's text
 
 
+def open_strip(plot: pg.PlotItem) -> pg.AxisItem:
+    """Show ``plot``'s top axis as an empty strip between its title and its data, 0 px
+    high, and return it: its items (a legend, an arrows panel's caption) are its
+    children and set its height (``setHeight``); the data's height shrinks by as much."""
+    top = plot.getAxis("top")
+    # the axis is only the strip's room: no line, no ticks, no values
+    top.setStyle(showValues=False, tickLength=0)
+    top.setPen(QtGui.QPen(QtCore.Qt.PenStyle.NoPen))
+    top.setHeight(0)
+    # a plot too small for its grid's minimum squeezes the strip: its items are cut
+    # there rather than drawn over the data
+    top.setFlag(top.GraphicsItemFlag.ItemClipsChildrenToShape, True)
+    plot.showAxis("top")
+    return top
+
+
+def close_strip(plot: pg.PlotItem) -> None:
+    """Hide the strip :func:`open_strip` showed (its items are taken out by their
+    owners)."""
+    plot.hideAxis("top")
+    top = plot.getAxis("top")
+    top.setFlag(top.GraphicsItemFlag.ItemClipsChildrenToShape, False)
+
+
 class StripLegend(pg.LegendItem):
     """``LegendItem`` on its plot's top axis (the strip above the view box)."""
 
@@ -79,16 +103,7 @@ class StripLegend(pg.LegendItem):
     def attach(self, plot: pg.PlotItem) -> None:
         """Show the legend above ``plot``'s data (``plot.legend``: items added to the
         plot with a name get an entry)."""
-        top = plot.getAxis("top")
-        # the axis is only the strip's room: no line, no ticks, no values
-        top.setStyle(showValues=False, tickLength=0)
-        top.setPen(QtGui.QPen(QtCore.Qt.PenStyle.NoPen))
-        top.setHeight(0)
-        # a plot too small for its grid's minimum squeezes the strip: the legend is
-        # cut there rather than drawn over the data
-        top.setFlag(top.GraphicsItemFlag.ItemClipsChildrenToShape, True)
-        plot.showAxis("top")
-        self.setParentItem(top)
+        self.setParentItem(open_strip(plot))
         plot.legend = self
 
     def detach(self, plot: pg.PlotItem) -> None:
@@ -98,9 +113,7 @@ class StripLegend(pg.LegendItem):
             self.scene().removeItem(self)
         if plot.legend is self:
             plot.legend = None
-        plot.hideAxis("top")
-        top = plot.getAxis("top")
-        top.setFlag(top.GraphicsItemFlag.ItemClipsChildrenToShape, False)
+        close_strip(plot)
 
     def setParentItem(self, parent: QtWidgets.QGraphicsItem | None) -> None:
         # no anchoring (pyqtgraph's anchors it to a corner of the view box)

@@ -17,6 +17,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.formula import minus_signs
 from core.viewdata import Panel
+from gui.plotting.legend_strip import close_strip, open_strip
 from gui.plotting.plot_data import series_color
 from gui.plotting.word_breaks import breakable
 from gui.render.line_item import LineItem
@@ -143,6 +144,137 @@ TABLE_PT_STEP = 0.05  # of its full size a table's text shrinks by per step
 TABLE_PAD_V, TABLE_PAD_H = 2, 8  # px around the text of a table's cell
 _NO_FILL = QtGui.QBrush(QtCore.Qt.BrushStyle.NoBrush)
 ARROWS_SPAN = 1.5  # an arrows panel shows ±this round the unit circle (aspect kept)
+# an arrows panel's texts keep off its lines inside this radius (the clock's angle arc
+# and q·k; the trails and the shadow of q end on the circle), each as at most this
+# many segments
+INNER_RADIUS = 0.9
+OBSTACLE_SEGMENTS = 24
+# the places a text is tried at round its own: steps of this share of its width and
+# height, as far as this many steps each way, the nearest first (in chunks: the first
+# few are free most of the time)
+_STEP_W, _STEP_H, _STEPS = 0.125, 0.25, 24
+_CHUNKS = (16, 128, 1024)
+
+
+@functools.cache
+def _offsets() -> np.ndarray:
+    """Steps ``(i, j)`` round a text's own place, the nearest first (in a text's sizes:
+    a step of its width counts as much as one of its height)."""
+    i, j = np.meshgrid(np.arange(-_STEPS, _STEPS + 1), np.arange(-4 * _STEPS, 4 * _STEPS + 1))
+    steps = np.column_stack([i.ravel(), j.ravel()])
+    far = np.hypot(steps[:, 0] * _STEP_W, steps[:, 1] * _STEP_H)
+    return steps[np.argsort(far, kind="stable")]
+
+
+class _Lines(NamedTuple):
+    """Segments (scene pixels) from ``(x0, y0)`` by ``(dx, dy)``, with their boxes."""
+
+    x0: np.ndarray
+    y0: np.ndarray
+    dx: np.ndarray
+    dy: np.ndarray
+    left: np.ndarray
+    top: np.ndarray
+    right: np.ndarray
+    bottom: np.ndarray
+    #: the same, a tuple a segment (a text's own place is tried in plain Python: a few
+    #: numpy calls on one box cost more than a look at each of ~30 segments)
+    rows: list[tuple[float, ...]]
+
+    @classmethod
+    def of(cls, segments: np.ndarray) -> _Lines:
+        """The segments of the rows ``x0, y0, x1, y1``."""
+        x0, y0, x1, y1 = segments.T
+        columns = (
+            x0,
+            y0,
+            x1 - x0,
+            y1 - y0,
+            np.minimum(x0, x1),
+            np.minimum(y0, y1),
+            np.maximum(x0, x1),
+            np.maximum(y0, y1),
+        )
+        return cls(*columns, rows=list(zip(*(c.tolist() for c in columns), strict=True)))
+
+
+def _hits_one(left: float, top: float, right: float, bottom: float, lines: _Lines) -> bool:
+    """Whether the box meets any of ``lines`` (:func:`_hits` for one box)."""
+    for x0, y0, dx, dy, s_left, s_top, s_right, s_bottom in lines.rows:
+        if s_left > right or s_right < left or s_top > bottom or s_bottom < top:
+            continue
+        above, below = dx * (top - y0), dx * (bottom - y0)
+        before, after = dy * (left - x0), dy * (right - x0)
+        sides = (above - before, above - after, below - before, below - after)
+        if min(sides) <= 0 <= max(sides):
+            return True
+    return False
+
+
+def _hits(
+    left: np.ndarray, top: np.ndarray, right: np.ndarray, bottom: np.ndarray, lines: _Lines
+) -> np.ndarray:
+    """Whether each box meets any of ``lines``: their boxes meet and the segment's line
+    passes between the box's corners (the separating axes of a box and a segment)."""
+    near = (
+        (left[:, None] <= lines.right)
+        & (right[:, None] >= lines.left)
+        & (top[:, None] <= lines.bottom)
+        & (bottom[:, None] >= lines.top)
+    )
+    i, j = np.nonzero(near)
+    hit = np.zeros(len(left), bool)
+    if not len(i):
+        return hit
+    x0, y0, dx, dy = lines.x0[j], lines.y0[j], lines.dx[j], lines.dy[j]
+    above, below = dx * (top[i] - y0), dx * (bottom[i] - y0)
+    before, after = dy * (left[i] - x0), dy * (right[i] - x0)
+    sides = np.stack([above - before, above - after, below - before, below - after])
+    hit[i[(sides.min(axis=0) <= 0) & (sides.max(axis=0) >= 0)]] = True
+    return hit
+
+
+def _first_free(
+    home: tuple[float, float, float, float],
+    area: tuple[float, float, float, float],
+    placed: list[tuple[float, float, float, float]],
+    lines: _Lines | None,
+    pad: float,
+) -> tuple[float, float] | None:
+    """The nearest place ``(left, top)`` round ``home`` (``left, top, width, height``)
+    inside ``area`` (``left, top, right, bottom``; left and top win where the box is
+    larger) at which the box meets no box of ``placed`` and keeps ``pad`` px off each
+    of ``lines`` (``None``: no lines); ``None`` where there is none."""
+    left, top, w, h = home
+    a_left, a_top, a_right, a_bottom = area
+    # its own place first
+    own = (max(min(left, a_right - w), a_left), max(min(top, a_bottom - h), a_top))
+    if not any(_overlaps(*own, w, h, p) for p in placed) and (
+        lines is None
+        or not _hits_one(own[0] - pad, own[1] - pad, own[0] + w + pad, own[1] + h + pad, lines)
+    ):
+        return own
+    steps = _offsets()
+    start = 1  # (steps[0] is its own place)
+    for size in (*_CHUNKS, len(steps)):
+        chunk = steps[start : start + size]
+        start += size
+        if not len(chunk):
+            break
+        ls = np.maximum(np.minimum(left + chunk[:, 0] * (_STEP_W * w), a_right - w), a_left)
+        ts = np.maximum(np.minimum(top + chunk[:, 1] * (_STEP_H * h), a_bottom - h), a_top)
+        free = np.ones(len(ls), bool)
+        for p_left, p_top, p_w, p_h in placed:  # (more than a sliver: see _overlaps)
+            across = np.minimum(ls + w, p_left + p_w) - np.maximum(ls, p_left)
+            down = np.minimum(ts + h, p_top + p_h) - np.maximum(ts, p_top)
+            free &= ~((across > 0.5) & (down > 0.5))
+        if lines is not None and free.any():
+            fl, ft = ls[free], ts[free]
+            free[free] = ~_hits(fl - pad, ft - pad, fl + w + pad, ft + h + pad, lines)
+        if free.any():
+            k = int(np.argmax(free))
+            return float(ls[k]), float(ts[k])
+    return None
 
 
 class PanelExtras:
@@ -154,10 +286,18 @@ class PanelExtras:
     #: where each arrow of :attr:`arrows` points and its name, as last drawn
     _arrow_tips: list[tuple[float, float, str]] = []
     text_labels: list[HaloText]
+    #: those of :attr:`text_labels` drawn in the strip above the data (strip labels)
+    _captions: list[HaloText] = []
+    legend: object | None
     #: the theme and colours :attr:`text_labels` were given (their look is re-checked
     #: only when these change)
     _label_colors: tuple | None = None
     _label_homes: list[tuple[pg.TextItem, float, float, float, float]]
+    #: what the texts keep off (see :meth:`_show_labels`): segments in data coordinates
+    #: (the shafts first), each head's length and half width (px) and the px kept
+    _obstacles: np.ndarray = np.zeros((0, 4))
+    _head_sizes: list[tuple[float, float]] = []
+    _obstacle_pad = 0.0
     table: pg.TextItem | None
     tile_labels: TileLabels | None
     _table_html: str | None
@@ -187,17 +327,23 @@ class PanelExtras:
             self.tile_labels = None
 
     def _show_labels(self, panel: Panel, theme: Theme) -> None:
-        """An arrows panel's texts at data coordinates (the clock's angle and q·k)."""
-        if len(self.text_labels) != len(panel.labels):
-            for item in self.text_labels:
-                self.plot.removeItem(item)
-            self.text_labels = []
+        """An arrows panel's texts at data coordinates (the clock's angle and q·k), its
+        strip labels in the strip above the data (:meth:`place_captions`)."""
+        strips = [label.strip for label in panel.labels]
+        if len(self.text_labels) != len(panel.labels) or strips != [
+            item in self._captions for item in self.text_labels
+        ]:
+            self._drop_labels()
             for label in panel.labels:
                 item = HaloText(minus_signs(label.text), color=series_color(label.color, theme))
                 quiet_moves(item)
                 item.setAnchor((0.5, 0.5))
                 item.setFont(self.text_theme(theme).font(11, bold=True))
-                self.plot.addItem(item)
+                if label.strip:
+                    item.setParentItem(open_strip(self.plot))
+                    self._captions.append(item)
+                else:
+                    self.plot.addItem(item)
                 self.text_labels.append(item)
             self._label_colors = None
         font = self.text_theme(theme).font(11, bold=True)  # (focused: grown)
@@ -231,25 +377,89 @@ class PanelExtras:
         texts = [
             (i, lb.x, lb.y, lb.x, lb.y)
             for i, lb in zip(self.text_labels, panel.labels, strict=True)
+            if not lb.strip
         ]
         self._label_homes = tips + texts
+        # what the texts keep off: each arrow's shaft (the first rows) and the lines
+        # drawn inside the circle (the clock's angle arc and q·k), as segments; the
+        # heads, drawn in pixels, are worked out on screen (_obstacle_segments)
+        rows = [np.array([[0.0, 0.0, a.x, a.y]]) for a in panel.arrows]
+        for s in panel.series:
+            xy = np.column_stack([np.asarray(s.x, float), np.asarray(s.y, float)])
+            xy = xy[np.isfinite(xy).all(axis=1)]
+            if len(xy) > 1 and float(np.hypot(xy[:, 0], xy[:, 1]).max()) <= INNER_RADIUS:
+                xy = xy[:: max(1, -(-(len(xy) - 1) // OBSTACLE_SEGMENTS))]
+                rows.append(np.hstack([xy[:-1], xy[1:]]))
+        self._obstacles = np.vstack(rows) if rows else np.zeros((0, 4))
+        heads = self.arrows[2::3]
+        self._head_sizes = [
+            (
+                float(h.opts["headLen"]),
+                float(h.opts["headLen"]) * np.tan(np.radians(h.opts["tipAngle"] / 2)),
+            )
+            for h in heads
+        ]
+        pens = [line.opts.get("pen") for line in self.arrows[1::3] if isinstance(line, LineItem)]
+        width = max((p.widthF() for p in pens if isinstance(p, QtGui.QPen)), default=0.0)
+        self._obstacle_pad = width / 2 + 1.0  # (half a shaft's width and a pixel)
         self.place_labels()
+
+    def _drop_labels(self) -> None:
+        """Take the texts :meth:`_show_labels` made out of the plot (and its strip)."""
+        for item in self.text_labels:
+            if item in self._captions:
+                if item.scene() is not None:
+                    item.scene().removeItem(item)
+            else:
+                self.plot.removeItem(item)
+        if self._captions and self.legend is None:
+            close_strip(self.plot)
+        self.text_labels, self._captions = [], []
+
+    def place_captions(self) -> None:
+        """Stack an arrows panel's strip labels in the strip above its data (the top
+        axis, as a curve plot's legend: see ``legend_strip``), centred, each wrapped to
+        the data's width, and make the strip as high as they are.
+
+        The data's width alone decides their lines (the strip's height takes from the
+        data's height, not its width): a re-fit after the strip grew finds it fitted.
+        """
+        if not self._captions:
+            return
+        strip = self.plot.getAxis("top")
+        width = self.plot.getViewBox().width()
+        if width < 2:
+            return
+        y = 0.0
+        for item in self._captions:
+            item.fit_width(width)  # (a long one wrapped)
+            box = item.boundingRect()  # pixels, relative to the anchor point
+            item.setPos(width / 2 - box.center().x(), y - box.top())
+            y += box.height()
+        height = int(np.ceil(y))
+        if strip.maximumHeight() != height or strip.minimumHeight() != height:
+            strip.setHeight(height)
 
     def place_labels(self) -> None:
         """Put an arrows panel's texts at their data points, moved in pixels where they
-        would collide or reach outside the data area.
+        would cover an arrow, a line inside the circle or another text, or reach outside
+        the data area (and the strip labels in their strip: :meth:`place_captions`).
 
         Texts keep their size in pixels while the data area does not (larger UI scales,
         presentation mode), so where they fit is known only here. Greedy, in order: each
-        text goes to the nearest height (its own, or just above or below a text already
-        placed) at which its box lies inside the view box and meets none placed before.
-        Called on every show and whenever the view's transform changes (resize, range);
-        it only moves the existing items.
+        text goes to the nearest place round its own (steps of an eighth of its width and
+        a quarter of its height) at which its box lies inside the view box, meets no
+        text placed before and keeps off the arrows' shafts and heads and the lines
+        inside the circle (:meth:`_obstacle_segments`); where none is free, off the other
+        texts at least. At 200 % on stage the clock's "q·k = −0.654" covered q's shaft
+        and "+57.3°" k's. Called on every show and whenever the view's transform
+        changes (resize, range); it only moves the existing items.
 
         A text whose data point (an arrow's tip, the clock's angle) is out of the data
         area, as in a rectangle-zoomed plane, is hidden: pushed inside, it stuck to the
         plot's edge and named nothing there.
         """
+        self.place_captions()
         if not self._label_homes:
             return
         vb = self.plot.getViewBox()
@@ -263,7 +473,7 @@ class PanelExtras:
         a_right, a_bottom = area.right(), area.bottom()
         # boxes as (left, top, width, height) floats, with QRectF's arithmetic (its
         # translate, right/bottom and intersection): the same numbers, without ~10 Qt
-        # calls a candidate height (most of this method's time, every frame of a drag)
+        # calls a candidate place (most of this method's time, every frame of a drag)
         placed: list[tuple[float, float, float, float]] = []
         # the view box's mappings (vb.mapViewToScene, mapSceneToView), each transform
         # taken once for all the texts: the same arithmetic, without pyqtgraph's
@@ -274,6 +484,9 @@ class PanelExtras:
         def to_scene(point: QtCore.QPointF) -> QtCore.QPointF:
             return vb.mapToScene(to_box.map(point))
 
+        segments, pad = self._obstacle_segments(to_box * vb.sceneTransform())
+        lines = _Lines.of(segments) if len(segments) else None
+        bounds = (a_left, a_top, a_right, a_bottom)
         room = max(1.0, a_right - a_left)
         for item, x, y, px, py in self._label_homes:
             shown = inside.contains(to_scene(QtCore.QPointF(px, py)))
@@ -286,26 +499,47 @@ class PanelExtras:
             local = item.boundingRect()  # pixels, relative to the anchor point
             lx, ly, w, h = local.x(), local.y(), local.width(), local.height()
             home = to_scene(QtCore.QPointF(x, y))
-            left, top = lx + home.x(), ly + home.y()
-            # inside the area (left/top win when the text is larger than the area)
-            if left + w > a_right:
-                left += a_right - (left + w)
-            if left < a_left:
-                left += a_left - left
-            heights = [top] + [p[1] - h for p in placed]
-            heights += [p[1] + p[3] for p in placed]
-            low, high = a_top, a_bottom - h
-            start = top
-            best = None
-            for trial in sorted(heights, key=lambda t: abs(t - start)):
-                trial = min(max(trial, low), high) if high >= low else low
-                if not any(_overlaps(left, trial, w, h, p) for p in placed):
-                    best = (left, trial, w, h)
-                    break
-            if best is None:  # no free height: inside the area at least
-                best = (left, min(max(start, low), max(high, low)), w, h)
-            placed.append(best)
+            box = (lx + home.x(), ly + home.y(), w, h)
+            best = _first_free(box, bounds, placed, lines, pad)
+            if best is None:  # no free place off the lines: off the other texts at least
+                best = _first_free(box, bounds, placed, None, pad)
+            if best is None:  # no free place: inside the area at least
+                best = (
+                    max(min(box[0], a_right - w), a_left),
+                    max(min(box[1], a_bottom - h), a_top),
+                )
+            placed.append((best[0], best[1], w, h))
             item.setPos(from_box.map(vb.mapFromScene(QtCore.QPointF(best[0] - lx, best[1] - ly))))
+
+    def _obstacle_segments(self, to_scene: QtGui.QTransform) -> tuple[np.ndarray, float]:
+        """The segments (scene pixels, rows ``x0, y0, x1, y1``) an arrows panel's texts
+        keep off: the arrows' shafts and heads and the lines inside the circle; and the
+        px a text keeps from them (half a shaft's width and a pixel).
+
+        A head is pyqtgraph's arrow path (``makeArrowPath``, base angle 0): a triangle
+        ``headLen`` long from the tip back along the shaft, ``headLen·tan(tipAngle/2)``
+        to each side, drawn in pixels whatever the plot's scale."""
+        data = self._obstacles
+        if not len(data):
+            return np.zeros((0, 4)), 0.0
+        m = np.array(
+            [[to_scene.m11(), to_scene.m12()], [to_scene.m21(), to_scene.m22()]], dtype=float
+        )
+        shift = np.array([to_scene.m31(), to_scene.m32()])
+        start, end = data[:, :2] @ m + shift, data[:, 2:] @ m + shift
+        rows = [np.hstack([start, end])]
+        sizes = self._head_sizes
+        if sizes:
+            count = len(sizes)
+            tips, along = end[:count], end[:count] - start[:count]
+            span = np.hypot(along[:, 0], along[:, 1])
+            along = along / np.where(span > 0, span, 1.0)[:, None]
+            across = np.column_stack([-along[:, 1], along[:, 0]])
+            length, half = (np.array(v)[:, None] for v in zip(*sizes, strict=True))
+            base = tips - along * length
+            left, right = base + across * half, base - across * half
+            rows += [np.hstack([tips, left]), np.hstack([left, right]), np.hstack([right, tips])]
+        return np.vstack(rows), self._obstacle_pad
 
     def _show_arrows(self, panel: Panel, theme: Theme) -> None:
         if len(self.arrows) == 1 + 3 * len(panel.arrows):  # same arrows: move them

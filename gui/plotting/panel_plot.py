@@ -678,6 +678,7 @@ class PanelPlot(PanelExtras, CellDisplay):
         self.colorbar: pg.ColorBarItem | None = None
         self.arrows: list[pg.GraphicsObject] = []
         self.text_labels: list[HaloText] = []  # an arrows panel's labels
+        self._captions: list[HaloText] = []  # ... those in the strip above the data
         # every text of an arrows panel with where it goes and the data point it names
         # (see place_labels)
         self._label_homes: list[tuple[pg.TextItem, float, float, float, float]] = []
@@ -1057,7 +1058,7 @@ class PanelPlot(PanelExtras, CellDisplay):
             self.colorbar = None
         self.curves, self.bars, self.image, self.arrows, self.table = [], None, None, [], None
         self.bands = []
-        self.text_labels = []
+        self._drop_labels()  # (the strip's: not the plot's items, kept by clear())
         self._label_homes = []
         self._drop_tile_labels()
         self._drop_cells()
