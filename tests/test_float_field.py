@@ -296,3 +296,39 @@ def test_a_number_past_the_maximum_entered_keeps_the_value_and_says_so(studio, q
     finally:
         state.error.disconnect(said.append)
         state.reset()
+
+
+def test_a_refused_number_typed_back_to_the_value_drawn_takes_its_message_away(studio, qtbot):
+    """'99999' typed into Offset range (2..65536): the red line says it is out of range
+    and Enter keeps 256. Typing the value drawn, 256, and Enter changed nothing, so
+    nothing was drawn that took the line away: it stayed over a field and plots that
+    agreed until the next scene. Now it goes; a bad value entered again brings it back,
+    and a value drawn anew takes it away as before."""
+    state, panel = _rope(studio)
+    view = studio.view_widget("rope")
+    seq = panel.rows["seq_len"].editor
+    try:
+        _typed(studio, qtbot, seq, "99999")
+        assert view.error == "Offset range: 99999 is out of range 2..65536; kept 256"
+        assert state.values["seq_len"] == 256 and seq.text() == "256"
+        _typed(studio, qtbot, seq, "256")  # the value drawn: nothing new to draw
+        assert state.values["seq_len"] == 256
+        assert view.error == "" and view.banner.isHidden()
+        _typed(studio, qtbot, seq, "1x")  # a refused key, then Enter: 1 is below the range
+        assert view.error == "Offset range: 1 is out of range 2..65536; kept 256"
+        seq.selectAll()
+        qtbot.keyClicks(seq, "0256")  # typed, not entered yet: reads as the value drawn
+        assert view.error == ""
+        _typed(studio, qtbot, seq, "99999")
+        assert view.error.startswith("Offset range: 99999 is out of range")
+        _typed(studio, qtbot, seq, "300")  # drawn anew
+        assert studio.wait_idle()
+        assert state.values["seq_len"] == 300 and view.error == ""
+        # another field's refusal stays when this one reads as its value
+        sections = state.model["mrope_section"].label
+        _typed(studio, qtbot, panel.rows["mrope_section"].editor, "16,x")
+        assert view.error.startswith(f"{sections}: expected an integer")
+        _typed(studio, qtbot, seq, "300")
+        assert view.error.startswith(f"{sections}: expected an integer")
+    finally:
+        state.reset()

@@ -215,6 +215,7 @@ class ParamRow:
         self.state = state
         self._on_enter = on_enter  # Enter committed this field
         self._shown: Any = _NOTHING  # the value the widgets show (skip re-showing it)
+        self._kept_now = False  # a number field said what it kept (until typed in)
         self.upper = param.maximum  # the number's useful end for the other values now
         self.slider: QtWidgets.QSlider | None = None
         self.editor: QtWidgets.QWidget
@@ -284,6 +285,9 @@ class ParamRow:
         # Enter emits editingFinished with the focus still here (a focus change emits it
         # after the focus left); the value is committed (valueChanged) before
         spin.editingFinished.connect(lambda: spin.hasFocus() and self._on_enter())
+        # a typed text that reads as the value drawn takes the field's message away
+        spin.lineEdit().textEdited.connect(self._number_back)
+        spin.editingFinished.connect(self._number_finished)
         # a typed value (Enter or leaving the field) is one undo step of its own; the
         # arrow keys' and wheel's steps before it merge like a slider drag
         spin.editingFinished.connect(self.state.end_merge)
@@ -304,7 +308,38 @@ class ParamRow:
         why = refusal(self.param, text) if text.strip() else "empty"
         if why is None:  # (a text Qt could not read that the model can: not expected)
             why = f"not a value, got {text.strip()!r}"
+        self._kept_now = True  # (its editingFinished follow: the message stays)
         self.state.error.emit(f"{self.param.label}: {why}; kept {kept}")
+
+    def _reads_as_drawn(self) -> bool:
+        """Whether the number field's text reads as the value it shows, the value
+        drawn ("100" typed over a Sequence length of 100, also "0100")."""
+        spin = cast(QtWidgets.QSpinBox | QtWidgets.QDoubleSpinBox, self.editor)
+        try:
+            typed = self.param.parse(spin.cleanText())
+        except ParamError:
+            return False
+        if isinstance(spin, QtWidgets.QSpinBox):
+            return spin.textFromValue(int(typed)) == spin.textFromValue(spin.value())
+        return spin.textFromValue(float(typed)) == spin.textFromValue(spin.value())
+
+    def _number_back(self, _text: str) -> None:
+        """A text typed in the number field (keys, its own Ctrl+Z): where it reads as
+        the value drawn again, the field's refusal has nothing left to say. The value
+        does not change, so nothing is drawn that would take the message away: "99999"
+        refused in Sequence length, then "100" (drawn already) typed and entered, and
+        the red line stayed over a field and plots that agreed until the next scene."""
+        self._kept_now = False
+        if self._reads_as_drawn():
+            self.state.resolved.emit(self.param.label)
+
+    def _number_finished(self) -> None:
+        """Enter or leaving the number field: a text that reads as the value drawn
+        takes the field's message away, unless that message says what Enter kept (it
+        stays until the field is typed in again: Enter leaves the field, a second
+        editingFinished)."""
+        if not self._kept_now and self._reads_as_drawn():
+            self.state.resolved.emit(self.param.label)
 
     def _slider_to_value(self, pos: int) -> float:
         if self.scale is not None:
