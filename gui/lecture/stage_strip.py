@@ -637,7 +637,7 @@ class StageControls(QtCore.QObject):
         if name is None:
             return False
         param = state.model[name]
-        why = param.unused_why(state.values)
+        why = state.unused_why(name)
         if why is not None:  # (a change would show nothing: say why instead)
             state.error.emit(f"{param.label}: not used now ({why})")
             return False

@@ -495,7 +495,7 @@ class SweepController(QtCore.QObject):
             return
         state = self.window.current_state
         param = state.model[setup.param]
-        why = param.unused_why(state.values)
+        why = state.unused_why(setup.param)
         if why is not None:  # (an animation that draws nothing: say why, on stage too)
             state.error.emit(f"{param.label}: not used now ({why}); nothing to animate")
             return

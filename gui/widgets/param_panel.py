@@ -404,7 +404,7 @@ class ParamRow:
         ends at the limit (a query position at ``seq_len − 1``)."""
         p = self.param
         if p.unused is not None:
-            why = p.unused_why(values)
+            why = self.state.unused_why(p.name, values)
             self._show_used(why)
             if why is not None and p.name in self.state.used:
                 # greyed out: the value drawn instead (a table file's 128 rows, not the

@@ -115,8 +115,27 @@ class ViewState(QtCore.QObject):
         step of the history: the next change takes their place, so its undo goes back
         to the values drawn before them (Learned: a missing path, then the right one,
         then Ctrl+Z brought the missing path back, its error and the loaded table still
-        drawn, instead of the random table)."""
+        drawn, instead of the random table). Emits :attr:`drawn` (the fields a file
+        would set are used again: :meth:`unused_why`)."""
         self._failed = True
+        self.drawn.emit()
+
+    @property
+    def failed(self) -> bool:
+        """Whether the values now could not be drawn (:meth:`mark_failed`; the next
+        change or undo clears it)."""
+        return self._failed
+
+    def unused_why(self, name: str, values: Mapping[str, Any] | None = None) -> str | None:
+        """Why parameter ``name``'s value is not used with ``values`` (default: the
+        current ones), ``None`` when it is: the model's reason
+        (:meth:`core.params.Param.unused_why`) while those values draw, none while they
+        failed. A table file that did not load sets nothing: Learned's "Table rows" and
+        "Model width d" stayed greyed out after a missing path although no file was in
+        use; every field is live to put the values right."""
+        if self._failed:
+            return None
+        return self.model[name].unused_why(self._values if values is None else values)
 
     def _commit(self, new: dict[str, Any], merge_key: str | None) -> bool:
         if new == self._values:
