@@ -24,6 +24,7 @@ from gui.lecture.presenter import (
     plan_screens,
     scene_summary,
 )
+from gui.lecture.stage_strip import StageControls
 
 Key = QtCore.Qt.Key
 
@@ -227,6 +228,60 @@ def test_presenter_window_follows_the_deck_and_edits_parameters(window, qtbot):
     assert view.elapsed.text() == "0:00"
     lecture.display.leave_presentation()
     assert not view.isVisible()
+
+
+def _panel_order(panel) -> list[str]:
+    """The panel's parameters from top to bottom, as laid out (their fields' places)."""
+    panel.layout().activate()
+    tops = {
+        name: (row.editor.mapTo(panel, QtCore.QPoint(0, 0)).y(), index)
+        for index, (name, row) in enumerate(panel.rows.items())
+    }
+    return sorted(tops, key=tops.__getitem__)
+
+
+def test_the_presenter_panel_shows_the_main_parameter_first_as_the_strip(window, qtbot):
+    """The presenter window's parameter panel listed the parameters in the model's order
+    (RoPE's query position m fifth, below head_dim, base, style and pair), while the
+    strip on stage puts the scene's main parameter, the one ←/→ move and Space sweeps,
+    first. Now the panel does too, for each view the deck shows, with the strip's
+    choice; the main window's panel keeps the model's order."""
+    presenter = window.feature(Presenter)
+    lecture = window.lecture
+    window.set_view("rope")
+    assert window.wait_idle()
+    rope = [p.name for p in VIEWS["rope"].model.params]
+    assert _panel_order(window.panels["rope"]) == rope  # (the main window's)
+    lecture.deck.set_deck(DECK)
+    lecture.display.enter_presentation(fullscreen=False)
+    try:
+        presenter.open_view()
+        assert window.wait_idle()
+        controls = window.feature(StageControls)
+        for view_id, main in (("rope", "m"), ("alibi", "query"), ("sinusoidal", "base")):
+            assert window.current_view == view_id
+            panel = presenter.panel
+            assert panel is not None and panel.state is window.states[view_id]
+            controls.show_strip()
+            strip_first = next(iter(controls.strip.cells))
+            order = _panel_order(panel)
+            assert order[0] == main == strip_first
+            model = [p.name for p in VIEWS[view_id].model.params]
+            assert order == [main] + [name for name in model if name != main]
+            lecture.deck.step(1)
+            assert window.wait_idle()
+        # another main parameter (Ctrl+Shift+P: the next one to sweep) is first when
+        # the panel is shown again, as in the strip
+        lecture.deck.go(0)
+        assert window.wait_idle()
+        lecture.sweep.choose("n")
+        presenter.refresh()
+        assert _panel_order(presenter.panel)[:2] == ["n", "head_dim"]
+    finally:
+        lecture.display.leave_presentation()
+    window.set_view("rope")
+    assert window.wait_idle()
+    assert _panel_order(window.panels["rope"]) == rope
 
 
 TWO_SCREENS = {

@@ -751,6 +751,9 @@ class Presenter(QtCore.QObject):
             panel.state.changed.connect(lambda _values: self.schedule_preview())
             self.view.panels.addWidget(panel)
             self._panels[view_id] = panel
+        # the main parameter first, as the strip on stage shows it (the same choice)
+        controls = self.window.find_feature(StageControls)
+        panel.set_first(controls.main_param(view_id) if controls is not None else None)
         self.view.panels.setCurrentWidget(panel)
 
     @property

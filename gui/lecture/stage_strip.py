@@ -34,7 +34,7 @@ from gui.lecture.display import DisplayController
 from gui.lecture.editors import EDITOR_WIDGETS
 from gui.render.math_text import math_tooltip
 from gui.theme import current_theme
-from gui.widgets.param_panel import ParamRow, browse_table
+from gui.widgets.param_panel import ParamRow, browse_table, main_first
 from gui.widgets.slider_scale import step_drawn, step_value
 from gui.widgets.state import ViewState
 from gui.widgets.steady_scroll import SteadyScrollArea
@@ -122,10 +122,9 @@ class ParamStrip(QtWidgets.QFrame):
         self.grid.setHorizontalSpacing(16)
         self.scroll_area.setWidget(self.body)
         outer.addWidget(self.scroll_area)
-        params = [p for p in state.model.params if p.kind in STRIP_KINDS]
-        params.sort(key=lambda p: p.name != main)  # the main parameter first
-        for param in params:
-            self._add_cell(param)
+        kinds = [p.name for p in state.model.params if p.kind in STRIP_KINDS]
+        for name in main_first(kinds, main):  # the main parameter first
+            self._add_cell(state.model[name])
         self.columns = 0  # (of the latest reflow)
         self._arranged: tuple[dict[str, tuple[int, int, int]], list[int]] = ({}, [])
         self.hidden = 0  # fields in the rows out of sight (see set_hidden)
@@ -181,8 +180,7 @@ class ParamStrip(QtWidgets.QFrame):
                 label.setFont(font)
         # the main cell first (in the strip's first row, always shown), then the model's
         # order; the keyboard's Tab follows the cells
-        names = [p.name for p in self.state.model.params if p.name in self.cells]
-        names.sort(key=lambda n: n != name)
+        names = main_first((p.name for p in self.state.model.params if p.name in self.cells), name)
         self.cells = {n: self.cells[n] for n in names}
         self._arranged = ({}, [])  # (placed anew by the next reflow)
         self._chain_tabs()

@@ -8,7 +8,7 @@ model → widget updates are applied with signals blocked, so there are no echo 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, cast
 
 from PySide6 import QtCore, QtGui, QtWidgets
@@ -33,6 +33,7 @@ __all__ = [
     "ParamPanel",
     "ParamRow",
     "browse_table",
+    "main_first",
     "table_filter",
 ]
 
@@ -183,6 +184,15 @@ class _IntField(_SaysWhy, QtWidgets.QSpinBox):
 
 class _FloatField(_SaysWhy, FloatField):
     """A :class:`FloatField` that says why it refuses a key (:class:`_SaysWhy`)."""
+
+
+def main_first(names: Iterable[str], main: str | None) -> list[str]:
+    """``names`` in their order, with ``main`` (a view's main parameter: the one the
+    nudge keys move and Space sweeps) first: the presentation strip's cells and the
+    presenter window's panel."""
+    ordered = list(names)
+    ordered.sort(key=lambda name: name != main)
+    return ordered
 
 
 def refusal(param: Param, text: str) -> str | None:
@@ -715,6 +725,10 @@ class ParamPanel(QtWidgets.QWidget):
         layout.setColumnStretch(0, 1)
         self.lines: list[FieldLine] = []  # the first lines of numbers and files
         self._number_lines: list[FieldLine] = []
+        # each parameter's grid items: (widget or line, row offset, column, spans)
+        self._places: dict[str, list[tuple[QtWidgets.QWidget | FieldLine, int, int, int, int]]] = {}
+        self._tabs: dict[str, list[QtWidgets.QWidget]] = {}  # its fields, in Tab's order
+        self.first: str | None = None  # the parameter shown first (set_first)
         r = 0  # the grid's row
         for param in state.model.params:
             row = ParamRow(param, state, self, self.entered.emit)
@@ -731,33 +745,73 @@ class ParamPanel(QtWidgets.QWidget):
             reset.setObjectName(f"reset-{param.name}")
             reset.setToolTip(f"Reset {param.label} to {param.format(param.default)}")
             reset.clicked.connect(lambda _=False, n=param.name: state.reset(n))
+            places = self._places[param.name] = []
+            # (Tab's order as the widgets were made: a number's slider, its field, reset)
+            tabs = self._tabs[param.name] = [row.editor]
             if row.slider is not None:  # label | spin box | reset, the slider below
                 label.setWordWrap(True)  # a long label wraps there
                 line = FieldLine(
                     label, [row.editor, reset], self.field_width, row.slider, self._widths_epoch
                 )
-                layout.addLayout(line, r, 0, 1, 3)
+                places.append((line, 0, 0, 1, 3))
+                tabs[:] = [row.slider, row.editor, reset]
                 self._number_lines.append(line)
                 self.lines.append(line)
-                r += 1
-                continue
-            if param.kind == "file":  # label | Browse, the path and reset below
-                label.setWordWrap(True)
-                browse = QtWidgets.QPushButton("Browse…", self)
-                browse.setObjectName(f"browse-{param.name}")
-                browse.clicked.connect(lambda _=False, n=param.name: self._browse(n))
-                line = FieldLine(label, [browse], lambda: 0, epoch=self._widths_epoch)
-                layout.addLayout(line, r, 0, 1, 3)
-                self.lines.append(line)
             else:
-                layout.addWidget(label, r, 0, 1, 3)
-            layout.addWidget(row.editor, r + 1, 0, 1, 2)
-            layout.addWidget(reset, r + 1, 2)
-            r += 2
+                if param.kind == "file":  # label | Browse, the path and reset below
+                    label.setWordWrap(True)
+                    browse = QtWidgets.QPushButton("Browse…", self)
+                    browse.setObjectName(f"browse-{param.name}")
+                    browse.clicked.connect(lambda _=False, n=param.name: self._browse(n))
+                    line = FieldLine(label, [browse], lambda: 0, epoch=self._widths_epoch)
+                    places.append((line, 0, 0, 1, 3))
+                    tabs.append(browse)
+                    self.lines.append(line)
+                else:
+                    places.append((label, 0, 0, 1, 3))
+                places += [(row.editor, 1, 0, 1, 2), (reset, 1, 2, 1, 1)]
+                tabs.insert(1, reset)
+            r += 1 + max(place[1] for place in places)
+        self._place(list(self._places))
         layout.setRowStretch(r, 1)
         state.changed.connect(self.show_values)
         state.drawn.connect(self._show_drawn)
         self.show_values(state.values)
+
+    def set_first(self, name: str | None) -> None:
+        """Show parameter ``name`` first, the others in the model's order after it (the
+        order of :func:`main_first`, the presentation strip's): the presenter window's
+        panel puts the scene's main parameter on top, as the strip on stage does.
+        ``None`` or a name the view has not: the model's order."""
+        if name == self.first:
+            return
+        self.first = name
+        self._place(main_first(self._places, name))
+
+    def _place(self, names: list[str]) -> None:
+        """Put the parameters' rows into the grid in the order ``names`` (their items
+        taken out first when already placed); Tab walks the fields in that order."""
+        grid = self.layout()
+        assert isinstance(grid, QtWidgets.QGridLayout)
+        for places in self._places.values():
+            for item, *_ in places:
+                if isinstance(item, FieldLine):
+                    grid.removeItem(item)
+                    item.setParent(None)  # (a layout with a parent is not added again)
+                else:
+                    grid.removeWidget(item)
+        r = 0
+        for name in names:
+            places = self._places[name]
+            for item, offset, column, rows, columns in places:
+                if isinstance(item, FieldLine):
+                    grid.addLayout(item, r + offset, column, rows, columns)
+                else:
+                    grid.addWidget(item, r + offset, column, rows, columns)
+            r += 1 + max(place[1] for place in places)
+        chain = [widget for name in names for widget in self._tabs[name]]
+        for first, second in zip(chain, chain[1:], strict=False):
+            QtWidgets.QWidget.setTabOrder(first, second)
 
     def field_width(self) -> int:
         """The width of the column the numbers' fields line up in: the widest number
