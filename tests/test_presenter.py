@@ -156,6 +156,60 @@ def test_one_screen_note_strip_is_as_high_as_its_note(window, qtbot):
         lecture.deck.close_deck()
 
 
+def test_the_note_strips_close_button_grows_with_the_ui_scale(window, qtbot):
+    """The speaker-note strip's close button stayed the style's 10 px square at 150,
+    200 and 300 % beside a title two or three times as large. Now its icon is about the
+    title's line height, and the button a little more, at every scale (0.8 and 1.25 of
+    it); a click anywhere on it (its corners too) hides the strip."""
+    from PySide6 import QtWidgets
+
+    presenter = window.feature(Presenter)
+    lecture = window.lecture
+    lecture.deck.set_deck(DECK)
+    display = lecture.display
+    display.enter_presentation(fullscreen=False)
+    dock = presenter.note_dock
+
+    def close_button() -> QtWidgets.QAbstractButton:
+        """The strip's one button (the dock's own title-bar button before)."""
+        (button,) = [b for b in dock.findChildren(QtWidgets.QAbstractButton) if b.isVisible()]
+        return button
+
+    sizes: dict[float, tuple[int, int, int]] = {}
+    try:
+        for scale in (1.0, 1.5, 2.0, 3.0):
+            display.set_scale(scale)
+            if not dock.isVisible():
+                presenter.toggle_note()
+            for _ in range(4):
+                QtWidgets.QApplication.processEvents()
+            button = close_button()
+            line = dock.fontMetrics().height()  # (its title's)
+            icon = button.iconSize()
+            # an icon about as large as the title's letters, on a button a little larger
+            assert 0.7 * line <= icon.width() == icon.height() <= line
+            assert line <= button.width() == button.height() <= 1.5 * line
+            assert button.isVisible() and button.height() <= dock.height() - dock.label.height()
+            sizes[scale] = (line, button.width(), button.height())
+            # the whole button is its hit area: a click at its corner hides the strip
+            corner = QtCore.QPoint(button.width() - 2, button.height() - 2)
+            assert button.childAt(corner) is None  # (no child takes the click)
+            qtbot.mouseClick(button, QtCore.Qt.MouseButton.LeftButton, pos=corner)
+            assert not dock.isVisible()
+        line_1, width_1, height_1 = sizes[1.0]
+        for scale, (line, width, height) in sizes.items():
+            assert line >= scale * line_1 * 0.8  # (the title grows with the scale) ...
+            assert (
+                width >= scale * width_1 * 0.8 and height >= scale * height_1 * 0.8
+            )  # ... so does the button
+        assert sizes[3.0][1] >= 40  # (it was 10-16 px at every scale)
+    finally:
+        dock.hide()
+        display.set_scale(1.5)
+        display.leave_presentation()
+        lecture.deck.close_deck()
+
+
 def test_one_screen_presenter_window_opens_large_enough_to_read(window, qtbot):
     """Ctrl+Shift+V with one screen (to rehearse): the presenter window opens two thirds
     of the screen wide and three quarters high, centred, not at its size hint (about

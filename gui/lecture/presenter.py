@@ -132,16 +132,62 @@ def scene_summary(view_id: str, params: dict, limit: int = 4) -> str:
 
 
 NOTE_SHARE = 0.35  # of the window's height the speaker-note strip takes at most
+# the note strip's close icon, and the button around it (its hit area), of the line
+# height of its title's font
+CLOSE_ICON_SHARE, CLOSE_BUTTON_SHARE = 0.8, 1.25
+
+
+class _CloseButton(QtWidgets.QToolButton):
+    """The note strip's close button, its icon :data:`CLOSE_ICON_SHARE` and the button
+    (the area a click hits) :data:`CLOSE_BUTTON_SHARE` of its font's line height: it
+    scales with the text as the rest of the chrome does. The dock's own title-bar
+    button kept the style's small-icon size (about 10 px) beside a title at 150-300 %."""
+
+    def __init__(self, parent: QtWidgets.QWidget) -> None:
+        super().__init__(parent)
+        self.setAutoRaise(True)
+        self.setFocusPolicy(QtCore.Qt.FocusPolicy.NoFocus)  # (the stage keeps the keys)
+        self.setIcon(
+            self.style().standardIcon(QtWidgets.QStyle.StandardPixmap.SP_TitleBarCloseButton)
+        )
+        self._fit()
+
+    def _fit(self) -> None:
+        line = self.fontMetrics().height()
+        icon = max(1, round(CLOSE_ICON_SHARE * line))
+        self.setIconSize(QtCore.QSize(icon, icon))
+        side = max(icon, round(CLOSE_BUTTON_SHARE * line))
+        self.setFixedSize(side, side)
+
+    def changeEvent(self, event: QtCore.QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QtCore.QEvent.Type.FontChange:  # (a UI scale's style sheet)
+            self._fit()
 
 
 class NoteDock(QtWidgets.QDockWidget):
     """The speaker note in a strip docked below the stage: the stage shrinks for it, so
-    the note never covers a plot."""
+    the note never covers a plot. Its title bar is its own: the title and a close
+    button that grow with the UI scale (:class:`_CloseButton`)."""
 
     def __init__(self, parent: QtWidgets.QMainWindow) -> None:
         super().__init__("Speaker note", parent)
         self.setObjectName("speaker-note-dock")
         self.setFeatures(QtWidgets.QDockWidget.DockWidgetFeature.DockWidgetClosable)
+        bar = QtWidgets.QWidget(self)
+        bar.setObjectName("speaker-note-title-bar")
+        row = QtWidgets.QHBoxLayout(bar)
+        row.setContentsMargins(4, 0, 0, 0)
+        row.setSpacing(0)
+        self.title = QtWidgets.QLabel(self.windowTitle(), bar)
+        self.title.setObjectName("speaker-note-title")
+        self.close_button = _CloseButton(bar)
+        self.close_button.setObjectName("speaker-note-close")
+        self.close_button.setToolTip("Hide the speaker note (Ctrl+Shift+N)")
+        self.close_button.clicked.connect(self.close)
+        row.addWidget(self.title, 1)
+        row.addWidget(self.close_button)
+        self.setTitleBarWidget(bar)
         self.label = QtWidgets.QLabel(self)
         self.label.setObjectName("speaker-note-strip")
         self.label.setWordWrap(True)
