@@ -241,6 +241,39 @@ def test_fast_curve_leaves_antialiased_lines_to_pyqtgraph(qtbot):
     )
 
 
+def _dashed_pixels(cls: type, y: np.ndarray, style: QtCore.Qt.PenStyle) -> tuple:
+    """``y`` drawn with a 3-px pen of ``style``: (inked pixels, the item)."""
+    item = cls(x=np.arange(len(y)), y=y, antialias=False, pen=pg.mkPen("#0072B2", width=3))
+    item.opts["pen"].setStyle(style)
+    rgb = _render(
+        item,
+        (600, 300),
+        QtCore.QRectF(-1, -1.2, len(y) + 1, 2.4),
+        QtCore.Qt.AspectRatioMode.IgnoreAspectRatio,
+    )[..., :3]
+    return (rgb != 255).any(axis=-1), item
+
+
+def test_fast_curve_strokes_a_dense_dashed_line_segment_by_segment(qtbot):
+    """A dashed wide pen over a curve whose segments are long on screen (RoPE's YaRN and
+    Llama 3.1 scores: 2046 points zigzagging over a band, which Qt stroked as one dashed
+    outline in 1.5-2 s a paint on the stage) is stroked as separate segments: still
+    dashed, and only on the wide line's pixels. A smooth dashed curve (short segments:
+    its dashes run on along the path) is pyqtgraph's, pixel for pixel."""
+    dash, solid = QtCore.Qt.PenStyle.DashLine, QtCore.Qt.PenStyle.SolidLine
+    zigzag = np.where(np.arange(40) % 2, 1.0, -1.0)  # every segment ~250 px long
+    fast, item = _dashed_pixels(FastCurveItem, zigzag, dash)
+    line, _ = _dashed_pixels(pg.PlotCurveItem, zigzag, solid)
+    assert item.dash_segment_paints == 1
+    assert not (fast & ~_grown(line)).any()  # on the wide line
+    assert 0.4 * line.sum() < fast.sum() < 0.85 * line.sum()  # with the dashes' gaps
+    smooth = np.sin(np.arange(300) / 20.0)
+    fast, item = _dashed_pixels(FastCurveItem, smooth, dash)
+    ref, _ = _dashed_pixels(pg.PlotCurveItem, smooth, dash)
+    assert item.dash_segment_paints == 0
+    np.testing.assert_array_equal(fast, ref)
+
+
 def test_views_use_the_fast_items(window):
     widget = window.views["sinusoidal"]
     plots = widget.plots

@@ -42,6 +42,7 @@ from gui.render.pg_compat import (
     keep_rect,
     kept_rect,
     stroke_aliased,
+    stroke_segments,
 )
 from gui.render.raster import on_raster
 
@@ -50,6 +51,13 @@ from gui.render.raster import on_raster
 #: were most of a frame's paint, 3-5 one-pixel strokes a curve; the curves are drawn
 #: at their own width again once settled (``live_cut``)
 LIVE_WIDTH = 2.0
+#: a dashed pen wider than 1 px is stroked segment by segment where the curve's segments
+#: are on average at least this many dash periods long on screen (each segment then shows
+#: whole dashes of its own). Qt strokes a dashed wide path as one outline of every dash:
+#: RoPE's YaRN and Llama 3.1 scores (2046 points zigzagging over a band) took 1.5-2 s a
+#: paint on the stage, ~10 ms as segments; a smooth curve's short segments keep the path
+#: (its dashes run on along it)
+DASH_SEGMENT_PERIODS = 2.0
 MINOR_SHARE = 0.02  # the other direction's share of the length below which it is ignored
 NEAR_WHOLE = 0.2  # a band this little above a whole number of pixels is rounded down
 _TX_SCALE = QtGui.QTransform.TransformationType.TxScale.value
@@ -82,6 +90,7 @@ class FastCurveItem(pg.PlotCurveItem):
     #: offset strokes; pyqtgraph draws it, so its pixels are the wide pen's own.
     wide_pen_points = 0
     wide_pen_paints = 0  # paints stroked with the wide pen (tests)
+    dash_segment_paints = 0  # dashed paints stroked segment by segment (tests)
     #: a live frame (its owner's business): a curve whose other family is at most
     #: :data:`MINOR_SHARE` of its length then leaves that family out at any width (the
     #: tips of a noisy curve, e.g. the learned view's random rows: half the strokes'
@@ -240,6 +249,37 @@ class FastCurveItem(pg.PlotCurveItem):
             thin = self._thin_pen = (pen, one)
         return thin[1]
 
+    def _dashes_by_segment(self, p: QtGui.QPainter) -> bool:
+        """Whether a dashed wide pen is stroked as separate segments: the curve's
+        segments are at least :data:`DASH_SEGMENT_PERIODS` dash periods long on average
+        on ``p``'s raster device (see there), and nothing but the line is drawn."""
+        opts = self.opts
+        pen = opts["pen"]
+        if (
+            is_exporting(self)
+            or opts["antialias"]
+            or opts["fillLevel"] is not None
+            or opts["shadowPen"] is not None
+            or opts["compositionMode"] is not None
+            or opts["stepMode"]
+            or not isinstance(pen, QtGui.QPen)
+            or pen.style() in (QtCore.Qt.PenStyle.SolidLine, QtCore.Qt.PenStyle.NoPen)
+            or not pen.isCosmetic()
+            or not pen.widthF() > 1.0
+            or not on_raster(p)
+        ):
+            return False
+        device = p.deviceTransform()
+        if device.type().value > _TX_SCALE or self.xData is None or len(self.xData) < 2:
+            return False
+        pattern = pen.dashPattern()  # (in pen widths)
+        period = sum(pattern) * pen.widthF()
+        if not period > 0:
+            return False
+        lengths = np.hypot(np.diff(self.xData) * device.m11(), np.diff(self.yData) * device.m22())
+        lengths = lengths[np.isfinite(lengths)]
+        return bool(lengths.size) and float(lengths.mean()) >= DASH_SEGMENT_PERIODS * period
+
     def _strokes(self, device: QtGui.QTransform, width: float) -> _Strokes | None:
         """The one-pixel strokes for the current view: ``(path, offsets)`` pairs, the
         path ``None`` for the whole curve (``None``: a view this cannot stroke, e.g.
@@ -394,6 +434,10 @@ class FastCurveItem(pg.PlotCurveItem):
         strokes = (
             None if pen is None else self._strokes(p.deviceTransform(), self.opts["pen"].widthF())
         )
+        if pen is None and self._dashes_by_segment(p):
+            self.dash_segment_paints += 1
+            stroke_segments(self, p)
+            return
         if pen is None or strokes is None:
             super().paint(p, opt, widget)
             return

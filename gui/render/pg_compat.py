@@ -510,6 +510,15 @@ def stroke_aliased(curve: pg.PlotCurveItem, p: QtGui.QPainter) -> None:
         p.drawPath(curve.getPath())
 
 
+def stroke_segments(curve: pg.PlotCurveItem, p: QtGui.QPainter) -> None:
+    """Stroke ``curve`` with its pen, aliased, as separate segments (``drawLines``, as
+    ``PlotCurveItem.paint`` draws an opaque wide solid pen), whatever the pen's style:
+    a dashed pen's dashes then start again at each segment."""
+    p.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, False)
+    p.setPen(curve.opts["pen"])
+    p.drawLines(*curve._getLineSegments())
+
+
 def swap_curve_data(
     curve: pg.PlotCurveItem, x: np.ndarray, y: np.ndarray, connect: str, skip_finite_check: bool
 ) -> None:
