@@ -368,3 +368,23 @@ def test_the_defined_positions_plot_reads_which_methods_give_a_value(window, sho
         assert plot.hover.shown
         label = plot.hover.label.mapRectToScene(plot.hover.label.rect())
         assert plot.plot.sceneBoundingRect().contains(label), (label, plot.plot.sceneBoundingRect())
+
+
+def test_a_marker_is_read_only_at_its_own_x(window):
+    """RoPE's score plot marks m − n with one dot ("m − n = −4"): the readout named it
+    at every offset ("offset m − n = 51 — query at m=5: 3.4761, …, m − n = −4:
+    −4.66508", Xvfb, lecture scene 8 focused), a value that is not there. It reads the
+    dot at its own offset, and leaves it out elsewhere."""
+    window.set_view("rope")
+    assert window.wait_idle(30)
+    plot = window.views["rope"].plots["score"]
+    marker = plot.panel.series[-1]
+    assert marker.style == "scatter" and len(marker.x) == 1, marker
+    at = float(marker.x[0])
+    vb = plot.plot.getViewBox()
+    there = plot.probe_text(vb.mapViewToScene(QtCore.QPointF(at, 0.0)))
+    assert there is not None and minus_signs(f"{marker.name}: {float(marker.y[0]):.6g}") in there
+    far = plot.probe_text(vb.mapViewToScene(QtCore.QPointF(at + 55, 0.0)))
+    assert far is not None and far.startswith(minus_signs(f"offset m − n = {at + 55:.6g} — "))
+    assert minus_signs(marker.name) not in far, far
+    assert far.count(":") == len(plot.panel.series) - 1, far  # the two queries' curves

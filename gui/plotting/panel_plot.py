@@ -17,7 +17,7 @@ import shiboken6
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.formula import label_rich_text, minus_signs, powers_of_ten
-from core.viewdata import Band, Panel
+from core.viewdata import Band, Panel, Series
 from gui.plotting.cells import VALUE_PT, CellDisplay, square_by_default
 from gui.plotting.hover import HoverOverlay
 from gui.plotting.legend_strip import StripLegend
@@ -655,6 +655,28 @@ def nearest_values(xs: np.ndarray, ys: np.ndarray, x: float) -> tuple[float, str
         return float(at), NO_VALUE
     lo, hi = float(same.min()), float(same.max())
     return float(at), f"{lo:.6g}" if lo == hi else f"{lo:.6g} … {hi:.6g}"
+
+
+def sample_step(xs: np.ndarray) -> float:
+    """The usual distance between a series' x values (the median step of its distinct
+    finite x), 0 for fewer than two."""
+    xs = np.unique(np.asarray(xs, float))
+    xs = xs[np.isfinite(xs)]
+    return float(np.median(np.diff(xs))) if xs.size > 1 else 0.0
+
+
+def marks_elsewhere(first: Series, marks: Series, at: float) -> bool:
+    """Whether the scatter series ``marks`` has no point at the readout's x: its point
+    nearest ``at`` (the first series' x read) lies more than half a step of either
+    series away. A marker (RoPE's "m − n = −4" dot at offset −4) was read at every
+    offset: "offset m − n = 51 — …, m − n = −4: −4.66508"."""
+    if marks.style != "scatter":
+        return False
+    near = nearest_values(marks.x, marks.y, at)
+    if near is None:
+        return True
+    reach = max(sample_step(first.x), sample_step(marks.x)) / 2
+    return abs(near[0] - at) > reach * (1 + 1e-9)
 
 
 class PanelPlot(PanelExtras, CellDisplay):
@@ -1756,7 +1778,13 @@ class PanelPlot(PanelExtras, CellDisplay):
         if first is None:
             return None
         at = first[0]
-        parts = [f"{name}: {read[1]}" for name, read in reads if read is not None]
+        shown = panel.series[:6]
+        parts = [
+            f"{name}: {read[1]}"
+            for (name, read), series in zip(reads, shown, strict=True)
+            if read is not None
+            and (series is shown[0] or not marks_elsewhere(shown[0], series, at))
+        ]
         for band in panel.bands:  # a range without data says why, not "nan"
             if band.x0 <= x <= band.x1:
                 return f"{panel.x_label} = {at:.6g} — {band.label}"
