@@ -388,3 +388,27 @@ def test_a_marker_is_read_only_at_its_own_x(window):
     assert far is not None and far.startswith(minus_signs(f"offset m − n = {at + 55:.6g} — "))
     assert minus_signs(marker.name) not in far, far
     assert far.count(":") == len(plot.panel.series) - 1, far  # the two queries' curves
+
+
+def test_focusing_a_plot_and_back_takes_its_readout_away(window):
+    """A double-click focused the plot under the cursor and its readout stayed where
+    the small plot had put it, over the focused plot's title and legend, reading a
+    position the cursor was no longer on; Esc back left that box over the plot beside
+    it (Xvfb, 1920 × 1080, Sinusoidal). The readout goes when its plot is laid out
+    anew, and the next mouse move reads what is there."""
+    window.resize(1920, 1080)
+    window.set_view("sinusoidal")
+    assert window.wait_idle(30)
+    focus = window.lecture.focus
+    plot = window.views["sinusoidal"].plots["waves"]
+    centre = plot.plot.getViewBox().sceneBoundingRect().center()
+    plot.hover.move(centre)
+    assert plot.hover.shown
+    assert focus.focus("waves")
+    assert window.wait_idle(30)
+    assert not plot.hover.shown
+    plot.hover.move(plot.plot.getViewBox().sceneBoundingRect().center())
+    assert plot.hover.shown  # (the next move reads again)
+    assert focus.unfocus()
+    assert window.wait_idle(30)
+    assert not plot.hover.shown

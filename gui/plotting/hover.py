@@ -70,6 +70,11 @@ class HoverOverlay(QtCore.QObject):
         self.muted = False
         # a plot hidden (a focused neighbour, a reveal step) takes its readout along
         plot.visibleChanged.connect(self._plot_visibility)
+        # a plot laid out anew (focused to fill the stage, and back) too: its label, in
+        # the scene, stayed where the plot had put it, over the title and legend of the
+        # focused plot (or over the plot beside it), reading a point no longer under
+        # the cursor; the next mouse move reads what is there
+        plot.geometryChanged.connect(self.hide)
         self.attach()
 
     # ------------------------------------------------------------------ wiring
