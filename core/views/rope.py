@@ -1042,9 +1042,10 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     panels = [
         Panel(
             "plane",
-            f"q: m·θ = {m * theta:.4g} rad (atan2 {wq:+.1f}°)",
+            f"q: m·θ = {approx_text(m * theta, 4)} rad (atan2 {wq:+.1f}°)",
             "arrows",
-            f"pair {pair}: k at n·θ = {n * theta:.4g} rad ({_turns(tk)}; atan2 {wk:+.1f}°)",
+            f"pair {pair}: k at n·θ = {approx_text(n * theta, 4)} rad "
+            f"({_turns(tk)}; atan2 {wk:+.1f}°)",
             "",
             arrows=arrows,
             note=f"pair {pair} = dims ({a}, {b}), θ = {theta:.6g}; q turned {_turns(tq)} "
