@@ -22,11 +22,13 @@ from tiers import FULL, gate_cover
 
 from core.views import VIEW_IDS
 from gui.plotting.layout_check import (
+    axis_title_rect,
     cut_by_fold,
     layout_problems,
     overlap,
     overlapping,
     text_boxes,
+    tick_text_rects,
     widget_problems,
 )
 from gui.plotting.legend_strip import StripLegend
@@ -215,6 +217,54 @@ def test_small_window_at_300_percent_keeps_words_apart(shared_window, qtbot, vie
     widget = shared_window.views[view_id]
     _settle(shared_window, qtbot, widget)
     assert not layout_problems(widget)
+
+
+# (view, width, height, presenting, scale): views whose plots lie partly below the fold
+UNPAINTED = [
+    ("sinusoidal", 1280, 720, False, 3.0),
+    ("sinusoidal", 1280, 720, True, 3.0),
+    ("rope", 1280, 720, False, 3.0),
+    ("alibi", 1920, 1080, False, 3.0),
+]
+
+
+def _axis_titles_touching_labels(widget) -> list[str]:
+    """Axis titles whose ink comes within a pixel of one of their tick labels' ink, as
+    the axes would draw them now (every plot, in sight or not)."""
+    out = []
+    for key, plot in widget.plots.items():
+        for name in ("left", "bottom"):
+            axis = plot.plot.getAxis(name)
+            title = axis_title_rect(axis)
+            if title is None:
+                continue
+            near = title.adjusted(-1, -1, 1, 1)
+            touched = [text for text, tick in tick_text_rects(axis) if near.intersects(tick)]
+            if touched:
+                out.append(f"{key} {name}: title touches {touched}")
+    return out
+
+
+@pytest.mark.parametrize("case", gate_cover(UNPAINTED, keep=UNPAINTED[:1]), ids=str)
+def test_an_axis_out_of_sight_keeps_its_title_clear_of_its_labels(qapp, open_window, case):
+    """The axes of plots the view has not painted (below the fold of a view that
+    scrolls) have room for their labels and title as drawn when scrolled into sight,
+    with no paint to measure them: Sinusoidal's waves in a 1280 × 720 window at 300 %
+    grew from 204 to 336 px in the axis-title re-fits after the view's last settle, its
+    tick labels from "−1, 0, 1" to "−1.0, −0.5, …", and its left axis kept the room of
+    the old ones (74 of the 116 px they need): the title covered "−0.5". (A new
+    window: one whose views were drawn at other sizes before had measured them.)"""
+    from qt_events import settle_window
+
+    view_id, width, height, presenting, scale = case
+    with open_window(1600, 1000) as window:
+        _set_stage(window, width, height, presenting, scale)
+        window.set_view(view_id)
+        settle_window(window)  # (no grab: what is out of sight is not painted)
+        widget = window.views[view_id]
+        assert widget.scroll_area.verticalScrollBar().maximum() > 0  # (some out of sight)
+        assert not _axis_titles_touching_labels(widget)
+        assert not layout_problems(widget)
 
 
 def _row_state(widget) -> tuple:
