@@ -8,12 +8,13 @@ model → widget updates are applied with signals blocked, so there are no echo 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, cast
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from core.params import Param, ParamError
+from core.params import Param, ParamError, short_repr
 from core.table_formats import TABLE_SUFFIXES
 from gui.render.math_text import math_tooltip
 from gui.widgets.float_field import FloatField
@@ -39,6 +40,9 @@ __all__ = [
 
 
 _NOTHING = object()
+#: how long a refused key's message stays (ms) unless the field is typed in validly or
+#: left first: it explains the key, then does not linger over a picture that is right
+REFUSAL_MS = 4000
 
 
 class _NumberSlider(QtWidgets.QSlider):
@@ -100,12 +104,13 @@ class _SaysWhy:
 
     A spin box drops a key that would make its text invalid, silently: a letter, a
     minus sign where the range has none, a fifth decimal. Each refusal while the field
-    has the keyboard calls :attr:`refused` with the text the key would have made. A
-    number outside the range is not refused but said too: it stays as typed, and Enter
-    keeps the value (:attr:`kept`).
+    has the keyboard calls :attr:`refused` with the text the key would have made and
+    ``False`` (the field does not show it). A number outside the range is not refused
+    but said too (``True``: the field shows it): it stays as typed, and Enter keeps the
+    value (:attr:`kept`).
     """
 
-    refused: Callable[[str], None] | None = None
+    refused: Callable[[str, bool], None] | None = None
     #: called with the text and the value's text kept when Enter or leaving the field
     #: left a text that is no value (empty, "-", below the minimum): Qt puts the last
     #: value back then, and said nothing (Base emptied, Enter: 412166.3699 again)
@@ -152,7 +157,7 @@ class _SaysWhy:
             # length (up to 65536), and Enter applied 8888, a number nobody typed
             result = (QtGui.QValidator.State.Intermediate, text, pos)
         if self.refused and widget.hasFocus():
-            self.refused(text)
+            self.refused(text, result[0] != QtGui.QValidator.State.Invalid)
         return result
 
     def _outside_range(self, text: str) -> bool:
@@ -210,6 +215,32 @@ def refusal(param: Param, text: str) -> str | None:
     return None
 
 
+def typed_part(before: str, after: str) -> str:
+    """What an edit put into ``before`` to make ``after``: the keys typed or the text
+    pasted ("a" for "10000" → "100a00"), ``""`` when it only took characters away."""
+    start = 0
+    while start < min(len(before), len(after)) and before[start] == after[start]:
+        start += 1
+    end = 0
+    while end < min(len(before), len(after)) - start and before[-1 - end] == after[-1 - end]:
+        end += 1
+    return after[start : len(after) - end]
+
+
+def refused_key(param: Param, shown: str, text: str) -> str | None:
+    """The message for a key (or paste) the number field of ``param`` refused: it
+    shows ``shown`` and the key would have made ``text``. It names what was typed and
+    why it was refused, never the text it would have made, which the field does not
+    show (Base 10000, "a" typed in the middle said "got '100a00'" beside a field that
+    showed 10000). ``None`` when ``text`` is a valid value after all."""
+    why = refusal(param, text)
+    if why is None:
+        return None
+    why = re.sub(r", got .*$", "", why)
+    key = typed_part(shown, text)
+    return f"{short_repr(key)} refused: {why}" if key.strip() else f"edit refused: {why}"
+
+
 class ParamRow:
     """The widgets of one parameter and how to read/write them (the panel's rows and the
     presentation mode's parameter strip build their editors with it)."""
@@ -226,6 +257,7 @@ class ParamRow:
         self._on_enter = on_enter  # Enter committed this field
         self._shown: Any = _NOTHING  # the value the widgets show (skip re-showing it)
         self._kept_now = False  # a number field said what it kept (until typed in)
+        self._refusal = ""  # the message of the number field's last refusal still said
         self.upper = param.maximum  # the number's useful end for the other values now
         self.slider: QtWidgets.QSlider | None = None
         self.editor: QtWidgets.QWidget
@@ -285,6 +317,9 @@ class ParamRow:
             spin.setSingleStep(float(p.step or 0.1))
             spin.valueChanged.connect(lambda v: self.state.set_param(p.name, float(v)))
         spin.refused = self._refused
+        self._refusal_timer = QtCore.QTimer(spin)
+        self._refusal_timer.setSingleShot(True)
+        self._refusal_timer.timeout.connect(self._refusal_over)
         spin.kept = self._kept
         spin.setKeyboardTracking(False)
         spin.setMinimumWidth(90)
@@ -306,11 +341,33 @@ class ParamRow:
         self.slider.sliderReleased.connect(self.state.end_merge)
         self.slider.setToolTip(math_tooltip(p.help))
 
-    def _refused(self, text: str) -> None:
-        """A key the number field refused: say why (the field keeps its text)."""
-        why = refusal(self.param, text)
-        if why is not None:
-            self.state.error.emit(f"{self.param.label}: {why}")
+    def _refused(self, text: str, shown: bool) -> None:
+        """A key the number field refused (the field keeps its text), or a number past
+        its range it shows (``shown``): say why. A refused key's message goes after
+        :data:`REFUSAL_MS`, when the field is left, or typed in so that it reads as a
+        value (:meth:`_refusal_over`); a number past the range is said until the text
+        changes or Enter says what was kept."""
+        spin = cast(QtWidgets.QAbstractSpinBox, self.editor)
+        # (the line edit's text() is the refused text while it is validated; its
+        # displayText(), the spin box's text(), is still the one shown)
+        why = refusal(self.param, text) if shown else refused_key(self.param, spin.text(), text)
+        if why is None:
+            return
+        self._refusal = f"{self.param.label}: {why}"
+        self.state.error.emit(self._refusal)
+        if shown:
+            self._refusal_timer.stop()
+        else:
+            self._refusal_timer.start(REFUSAL_MS)
+
+    def _refusal_over(self) -> None:
+        """The refusal said last has nothing left to say: the field was left, typed in
+        so that it reads as a value, or :data:`REFUSAL_MS` passed. Its message goes if
+        the banner still shows it (not a later one: what Enter kept, a compute error)."""
+        self._refusal_timer.stop()
+        if self._refusal:
+            self.state.resolved.emit(self._refusal)
+            self._refusal = ""
 
     def _kept(self, text: str, kept: str) -> None:
         """Enter or leaving the field with ``text``, which is no value: the field shows
@@ -342,6 +399,17 @@ class ParamRow:
         self._kept_now = False
         if self._reads_as_drawn():
             self.state.resolved.emit(self.param.label)
+        elif self._refusal and self._reads_as_value():
+            self._refusal_over()
+
+    def _reads_as_value(self) -> bool:
+        """Whether the number field's text reads as a value of the parameter."""
+        spin = cast(QtWidgets.QAbstractSpinBox, self.editor)
+        try:
+            self.param.parse(spin.lineEdit().text())
+        except ParamError:
+            return False
+        return True
 
     def _number_finished(self) -> None:
         """Enter or leaving the number field: a text that reads as the value drawn
@@ -350,6 +418,7 @@ class ParamRow:
         editingFinished)."""
         if not self._kept_now and self._reads_as_drawn():
             self.state.resolved.emit(self.param.label)
+        self._refusal_over()  # (a refused key's message; what Enter kept stays)
 
     def _slider_to_value(self, pos: int) -> float:
         if self.scale is not None:

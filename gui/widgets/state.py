@@ -30,7 +30,9 @@ class ViewState(QtCore.QObject):
         Emitted with a one-line message when a change is rejected.
     resolved(str)
         Emitted with a parameter's label when its field shows the value drawn again
-        after a text it refused (its own Ctrl+Z): that refusal's message can go.
+        after a text it refused (its own Ctrl+Z): that refusal's message can go; or
+        with one message that has nothing left to say (a refused key's, after a
+        while): it goes if it is still shown.
     drawn()
         Emitted when :attr:`used` changes (the latest drawing used other values for
         parameters it did not use: their greyed-out fields show those).

@@ -1896,8 +1896,9 @@ class ViewWidget(QtWidgets.QWidget):
         self.banner.setText("")
 
     def clear_error_of(self, label: str) -> None:
-        """Take the banner away if it shows a problem of the parameter ``label``."""
-        if self.error.startswith(f"{label}: "):
+        """Take the banner away if it shows a problem of the parameter ``label``, or
+        the message ``label`` itself."""
+        if self.error == label or self.error.startswith(f"{label}: "):
             self.clear_error()
 
     def apply_theme(self) -> None:
