@@ -400,6 +400,43 @@ def test_live_updates_draw_draft_lines_then_full_quality(window, qtbot):
     assert all(c.opts["pen"] is c._full_pen for c in dashed)
 
 
+def test_a_frame_for_a_new_plot_area_is_drawn_in_full_quality(window, qtbot):
+    """Esc on stage: the window's plot area is narrower, its sampling follows, and the
+    view's first frame in the window came as a live frame, drawn in draft quality
+    (dashed curves and their legend samples solid) until the full-quality timer ran;
+    a QA walk's picture after Esc at lecture scene 13 caught it. No slider moved: that
+    frame is drawn in full quality at once, on the way on stage and back."""
+    window.set_view("compare")
+    assert window.wait_idle()
+    widget, display = window.views["compare"], window.lecture.display
+    widget.finish_live_frame()
+
+    def dashed() -> list:
+        lines = [c for p in widget.plots.values() for c in p.curves]
+        return [c for c in lines if c._full_pen.style() != QtCore.Qt.PenStyle.SolidLine]
+
+    try:
+        for change in (
+            lambda: display.enter_presentation(fullscreen=False),
+            display.leave_presentation,
+        ):
+            cells, drawn = window._cells, window._settled["compare"]
+            change()
+            assert window.wait_idle()
+            # (resampled and drawn: a frame came for the new plot area)
+            assert window._cells != cells and window._settled["compare"] != drawn
+            assert not widget._draft
+            assert dashed() and all(c.opts["pen"] is c._full_pen for c in dashed())
+        # a parameter moved: live, as before
+        window.states["compare"].set_param("seq_len", 90)
+        assert window.wait_idle()
+        assert widget._draft
+    finally:
+        display.leave_presentation()
+        window.states["compare"].reset()
+        assert window.wait_idle()
+
+
 @pytest.mark.parametrize(
     "view_id,name,values",
     [

@@ -97,6 +97,9 @@ class MainWindow(QtWidgets.QMainWindow):
         self._settled: dict[str, int] = {}  # generation drawn (or failed) last, per view
         self._shown_context: dict[str, ComputeContext] = {}  # context of the data on screen
         self._errors: dict[str, str] = {}  # the latest computation's problem, per view
+        # per view, the request for a new plot area (no parameter moved): its frame is
+        # drawn in full quality at once (see _resample)
+        self._resampled: dict[str, int] = {}
         self._undo_sources: list[UndoSource] = []  # asked before the view's own undo
         # the views whose own change Ctrl+Z undid, the latest last (where a redo waits)
         self._undone_in: list[str] = []
@@ -500,7 +503,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.view_chooser.set_current(view_id)
         self.view_chooser.fit()  # the list, or the line if these parameters need it
         if self._requested[view_id] != self.compute_context():
-            self.request(view_id)  # sized for another plot area while hidden
+            self._resample(view_id)  # sized for another plot area while hidden
         if changed:
             self.view_changed.emit(view_id)
 
@@ -765,7 +768,17 @@ class MainWindow(QtWidgets.QMainWindow):
         if cells != self._cells:
             self._cells = cells
             if self._current in self._states:
-                self.request(self._current)  # hidden views follow when shown
+                self._resample(self._current)  # hidden views follow when shown
+
+    def _resample(self, view_id: str) -> None:
+        """Recompute ``view_id`` for the plot area it has now (F5, Esc, a resize, a view
+        shown in another one than it was drawn for). No slider moves: its frame is drawn
+        in full quality at once, not as a live frame whose draft (dashed curves and
+        legend samples solid, lines aliased) waits for the full-quality timer. Leaving
+        the stage drew the window's first frame so (the sampling follows the width), and
+        on a busy machine the QA walk's picture of lecture scene 13 after Esc caught it.
+        A later request (a drag meanwhile) is drawn live as before."""
+        self._resampled[view_id] = self.request(view_id)
 
     def _on_ready(self, view_id: str, generation: int, data: ViewData) -> None:
         if self.engine.is_current(view_id, generation) and view_id in self._views:
@@ -773,9 +786,11 @@ class MainWindow(QtWidgets.QMainWindow):
             self._errors.pop(view_id, None)
             self._shown_context[view_id] = self._requested[view_id]
             held = view_id == self._held_for
+            resampled = self._resampled.pop(view_id, None) == generation
             # (the first frame of a view switched to is drawn in full quality at once:
-            # live, it showed draft curves and images for a moment, then the full ones)
-            self._views[view_id].show_data(data, live=not held)
+            # live, it showed draft curves and images for a moment, then the full ones;
+            # so is a frame for a new plot area, :meth:`_resample`)
+            self._views[view_id].show_data(data, live=not (held or resampled))
             self._states[view_id].set_used(data.used)  # (greyed-out fields show these)
             if held:
                 self.release_stage()
