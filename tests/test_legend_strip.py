@@ -360,3 +360,51 @@ def test_a_dashed_sample_costs_no_column_a_solid_one_keeps_and_shows_its_dashes(
         assert sum(runs) < length - 3, (spare, runs)  # a gap between them
         assert len(_runs(view, legend.items[1][0])) == 1  # the solid line's: one run
     view.close()
+
+
+ROPE_FREQUENCIES = [
+    "unscaled",
+    "linear ×4 (selected)",
+    "dynamic ×4",
+    "yarn ×4",
+    "longrope long_factor (L > 2048)",
+    "llama3 ×4",
+]
+
+
+def test_a_tall_legend_takes_fewer_rows_at_a_smaller_text_to_leave_the_data_more(qapp):
+    """RoPE's six frequency entries at 1280 x 720, 150 % on stage (lecture scenes
+    11-13): one column at 90 %, the strip as tall as the data under it (210 px over
+    190 px), because the row's other plot gave the room. Where a smaller text puts the
+    entries in more columns, a strip taller than a third of the strip and the data
+    together takes it (two columns at 80 %: three rows), and the grid asks that room
+    for it; where no text size gains a column, the text keeps its size."""
+    from gui.plotting.legend_strip import ROOM_SHARE, SCALES
+
+    plot = pg.PlotItem()
+    legend = _legend(plot, 1, ROPE_FREQUENCIES)
+    # the widest strip still one column at 90 % (more columns at 80 %)
+    width = next(
+        w / 2
+        for w in range(1600, 200, -2)
+        if legend.columns_for(w / 2 / 0.9) == 1 and legend.columns_for(w / 2 / 0.8) > 1
+    )
+    tall, low = legend.strip_height(width, 0.9), legend.strip_height(width, 0.8)
+    assert low < tall * 0.75
+    shared = 2.2 * tall  # the data a bit taller than the one-column strip
+    assert legend.plan(width, shared + 60, room=tall + 1, shared=shared) == (
+        legend.columns_for(width / 0.8),
+        0.8,
+    )
+    assert low <= ROOM_SHARE * shared
+    # the room the grid gives it above a legible plot: the lower strip's
+    full = legend.strip_height(width, 1.0, held=False)
+    assert legend.room(width, legible=full) == legend.strip_height(width, 0.8, held=False)
+    assert legend.room(width, legible=10 * full) == full  # a small share: full size
+    # a strip too narrow for two columns even at 80 %: the text keeps 90 %
+    narrow = next(
+        w / 2 for w in range(1600, 200, -2) if legend.columns_for(w / 2 / SCALES[-1]) == 1
+    )
+    tall = legend.strip_height(narrow, 0.9)
+    shared = 2.2 * tall
+    assert legend.plan(narrow, shared + 60, room=tall + 1, shared=shared)[1] == 0.9

@@ -1339,9 +1339,11 @@ class PanelPlot(PanelExtras, CellDisplay):
         self._legend_width = None
         return self.legend
 
-    def legend_room(self, width: float) -> float:
+    def legend_room(self, width: float, legible: float = 0.0) -> float:
         """Pixels the legend strip takes at its full text size in a plot whose data is
-        ``width`` px wide (0 without a legend): the view's grid adds them to the
+        ``width`` px wide (0 without a legend), or at a smaller one where that leaves
+        the data of a plot ``legible`` px high too small a share
+        (:meth:`StripLegend.room`): the view's grid adds them to the
         smallest legible plot, so a legend with many entries neither squeezes the data
         to a sliver nor shrinks its text (:meth:`StripLegend.plan` keeps the full size
         in that room). The grid passes a share of the plot's width in its grid as if the
@@ -1351,7 +1353,7 @@ class PanelPlot(PanelExtras, CellDisplay):
         if legend is None or not shiboken6.isValid(legend) or not legend.items:
             return 0.0
         # (as its text needs: a drag's held room takes from the data, the grid stays)
-        return float(legend.strip_height(width, 1.0, held=False))
+        return float(legend.room(width, legible))
 
     def set_legible_height(self, height: float) -> None:
         """The smallest legible plot without a legend is ``height`` px (the grid's row
