@@ -11,9 +11,11 @@ parameter, value, extension, memory budget), 1 for files that cannot be written.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn
 
 PROG = "main.py"
@@ -333,24 +335,54 @@ def cmd_export_animation(
     _use_offscreen_platform()
     tty = sys.stderr.isatty()
 
-    def progress(done: int, total: int) -> None:
-        start, end = ("\r", "\n" if done == total else "") if tty else ("", "\n")
-        print(f"{start}frame {done}/{total}", end=end, file=sys.stderr)
+    with _ctrl_c_between_frames() as interrupted:
 
-    export_animation(
-        view_id,
-        values,
-        sweep,
-        ns.output,
-        duration=4.0 if ns.duration is None else ns.duration,
-        fps=25 if ns.fps is None else ns.fps,
-        width=ns.width,
-        height=ns.height,
-        title=title or None,
-        note=note or None,
-        progress=progress,
-    )
+        def progress(done: int, total: int) -> None:
+            start, end = ("\r", "\n" if done == total else "") if tty else ("", "\n")
+            print(f"{start}frame {done}/{total}", end=end, file=sys.stderr)
+            if interrupted and done < total:
+                raise KeyboardInterrupt  # (here, not inside a Qt paint: no file is left)
+
+        export_animation(
+            view_id,
+            values,
+            sweep,
+            ns.output,
+            duration=4.0 if ns.duration is None else ns.duration,
+            fps=25 if ns.fps is None else ns.fps,
+            width=ns.width,
+            height=ns.height,
+            title=title or None,
+            note=note or None,
+            progress=progress,
+        )
     return 0
+
+
+@contextlib.contextmanager
+def _ctrl_c_between_frames() -> Iterator[list[int]]:
+    """While the body runs, Ctrl+C (SIGINT) is noted in the yielded list, not raised.
+
+    A ``KeyboardInterrupt`` raised while Qt paints a frame (a Python override called
+    from C++) was printed as pyqtgraph's "Ignored exception" traceback and the export
+    went on to the end (exit 0), or the process died of a segmentation fault with the
+    ``.part`` file left behind. The caller raises it between frames instead. Off the
+    main thread (no handler can be set) nothing changes.
+    """
+    interrupted: list[int] = []
+
+    def note(signum: int, frame: Any) -> None:
+        interrupted.append(signum)
+
+    try:
+        previous = signal.signal(signal.SIGINT, note)
+    except ValueError:  # not the main thread
+        yield interrupted
+        return
+    try:
+        yield interrupted
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_DFL if previous is None else previous)
 
 
 def _refuse_animation_options(ns: argparse.Namespace) -> None:

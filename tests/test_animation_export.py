@@ -139,6 +139,68 @@ def test_cancel_keeps_an_existing_file(tmp_path: Path) -> None:
     assert target.read_bytes() == b"old"
 
 
+class _SwallowingRenderer(_Recorder):
+    """Like a Qt paint, which swallows (or crashes on) an exception raised inside it:
+    Ctrl+C arrives while frame 2 is drawn."""
+
+    swallowed: list[int]
+
+    def render(self, values: Mapping[str, Any]) -> Any:
+        import os
+        import signal
+
+        image = super().render(values)
+        if len(_Recorder.calls) == 2:
+            try:
+                os.kill(os.getpid(), signal.SIGINT)
+                for _ in range(1000):  # the handler runs between bytecodes
+                    pass
+            except KeyboardInterrupt:  # pyqtgraph prints "Ignored exception" and goes on
+                _SwallowingRenderer.swallowed.append(len(_Recorder.calls))
+        return image
+
+
+@pytest.mark.parametrize("suffix", ["gif", "mp4"])
+def test_ctrl_c_while_a_frame_is_drawn_stops_after_it_with_no_file(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    suffix: str,
+) -> None:
+    if suffix == "mp4":
+        pytest.importorskip("av")
+    import functools
+    import signal
+
+    _Recorder.calls, _Recorder.fail_at, _SwallowingRenderer.swallowed = [], None, []
+    real = animation.export_animation
+    monkeypatch.setattr(
+        animation, "export_animation", functools.partial(real, renderer=_SwallowingRenderer)
+    )
+    before = signal.getsignal(signal.SIGINT)
+    out = tmp_path / f"out.{suffix}"
+    code, _, err = run(
+        capsys,
+        "export",
+        "rope",
+        "--animate",
+        "m=0:10",
+        "--duration",
+        "1",
+        "--fps",
+        "10",
+        "-o",
+        str(out),
+        *SMALL,
+    )
+    assert _SwallowingRenderer.swallowed == []  # never raised inside the drawing
+    assert code == 130
+    assert err.splitlines()[-1] == "error: interrupted"
+    assert len(_Recorder.calls) == 2  # it stopped after the frame being drawn
+    assert list(tmp_path.iterdir()) == []  # neither the file nor a temporary part of it
+    assert signal.getsignal(signal.SIGINT) is before  # Ctrl+C is back to normal after
+
+
 # ----------------------------------------------------------------------- CLI, real frames
 @pytest.mark.parametrize("suffix", ["gif", "webp"])
 def test_cli_animation_has_requested_frames_size_and_duration(
