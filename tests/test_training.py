@@ -427,6 +427,32 @@ def test_view_menu_opens_the_training_lab(window):
     assert window.findChildren(type(window.train_page)) == [window.train_page]
 
 
+def test_quitting_ends_a_lab_run_only_once_the_window_really_closes(qapp, open_window, monkeypatch):
+    """Ctrl+Q with an unsaved deck asks Save / Discard / Cancel. The lab ended its run and
+    closed itself before that question (its filter saw the Close first): Cancel kept the
+    window, with the lab gone and its training killed. Now Cancel keeps both; Discard
+    (the window closes) ends the run and closes the lab."""
+    from PySide6 import QtGui
+
+    import gui.lecture.deck as deck_module
+
+    answers = ["cancel", "discard"]
+    monkeypatch.setattr(deck_module, "ask_unsaved", lambda parent, text: answers.pop(0))
+    with open_window(1280, 800) as win:
+        win.findChild(QtGui.QAction, "action-train-lab").trigger()
+        page = win.train_page
+        ended: list[bool] = []
+        monkeypatch.setattr(page, "shutdown", lambda: ended.append(True))
+        win.findChild(QtGui.QAction, "action-add-scene").trigger()
+        assert win.lecture.deck.modified
+        win.close()  # (Ctrl+Q) -> Cancel
+        assert answers == ["discard"]  # asked once
+        assert win.isVisible() and page.isVisible() and ended == []
+        win.close()  # -> Discard
+        assert answers == [] and not win.isVisible()
+        assert not page.isVisible() and ended  # the run is ended with the window
+
+
 @FULL
 def test_train_bench_quick_run_writes_its_figures(torch, tmp_path, capsys):
     """bench/train_bench.py --quick (smoke: the benchmark never rots; no timing asserted)."""

@@ -707,9 +707,19 @@ class TrainPage(QtWidgets.QWidget):
             self._thread_done()
 
     def eventFilter(self, watched: QtCore.QObject, event: QtCore.QEvent) -> bool:
-        """End a run when the main window (the parent) closes; fit the plots' rows to
-        their scroll area's new width (after it was resized)."""
-        if watched is self.parent() and event.type() == QtCore.QEvent.Type.Close:
+        """End a run when the main window (the parent) has closed; fit the plots' rows to
+        their scroll area's new width (after it was resized).
+
+        The window's close is known by the hide that follows an accepted close (not by
+        the Close event, which this filter, installed last, saw before the deck's
+        unsaved-changes question could cancel it). Nothing in the app hides the window
+        otherwise; a spontaneous hide (minimised by the window manager) ends nothing.
+        """
+        if (
+            watched is self.parent()
+            and event.type() == QtCore.QEvent.Type.Hide
+            and not event.spontaneous()
+        ):
             self.shutdown()
             self.close()
         elif watched is self.plot_scroll.viewport() and event.type() == QtCore.QEvent.Type.Resize:
@@ -745,7 +755,7 @@ def install_train_lab(
         if page is None:
             page = TrainPage(window, use_table)
             window.train_page = page
-            window.installEventFilter(page)  # the main window closing ends a run
+            window.installEventFilter(page)  # the main window closed ends a run
             if theme_applied is not None:
                 theme_applied.connect(page.restyle_if_shown)
         page.show()
