@@ -332,3 +332,36 @@ def test_every_plot_keeps_its_data_in_sight_on_a_small_screen(page, scale):
     finally:
         at(page, "light", 1.0)
         page.resize(1600, 1000)
+
+
+def test_the_results_summary_can_be_read_whole_at_200_percent(page):
+    """Six methods' accuracies at 200 % (the window's style sheet, as the lecture display
+    sets it) in the lab's own 1400 x 850 window: the summary, the lab's result in words,
+    was squeezed under "Use in Learned view" with its last methods cut off. The
+    controls' column now scrolls, each of its fields at full height."""
+    from gui.theme import stylesheet
+
+    page.resize(1400, 850)
+    try:
+        at(page, "light", 2.0)
+        page.setStyleSheet(stylesheet(current_theme()))
+        page._clear()
+        page.set_lengths(32, [16, 32, 48, 64, 96, 128])
+        rng = np.random.default_rng(0)
+        for pe in ("none", "sinusoidal", "learned", "rope", "alibi", "t5"):
+            res = result(pe, rng)  # the lab's six evaluation lengths, 0.5x to 4x of 32
+            res["lengths"] = [16, 32, 48, 64, 96, 128]
+            res["accuracy"] = [1.0, 1.0] + ([None] * 4 if pe == "learned" else [0.5] * 4)
+            res["reasons"] = [""] * 6
+            page._on_method_done(res)
+        settle(page)
+        summary = page.summary
+        assert summary.text().count("<br>") == 5
+        assert summary.height() >= summary.heightForWidth(summary.width())  # not cut
+        for widget in (page.use_button, page.attn_method, page.start_button, page.methods):
+            assert widget.height() >= widget.minimumSizeHint().height(), widget.objectName()
+    finally:
+        page.setStyleSheet("")
+        at(page, "light", 1.0)
+        page.resize(1600, 1000)
+        settle(page)
