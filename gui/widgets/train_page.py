@@ -326,6 +326,14 @@ class TrainPage(QtWidgets.QWidget):
             QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff
         )
         self.controls_scroll.setWidget(self.controls)
+        # A label's new text (the status, the summary) laid the column out again at its
+        # old size: the summary kept the height of its last text (408 px of 612 for six
+        # methods at 200 %). Re-sized once the texts of an event have changed.
+        self._controls_timer = QtCore.QTimer(self)
+        self._controls_timer.setSingleShot(True)
+        self._controls_timer.setInterval(0)
+        self._controls_timer.timeout.connect(self.controls.adjustSize)
+        self.controls.installEventFilter(self)
 
     def _spin(self, lo: int, hi: int, value: int, name: str) -> QtWidgets.QSpinBox:
         box = QtWidgets.QSpinBox(self.controls)
@@ -725,7 +733,8 @@ class TrainPage(QtWidgets.QWidget):
 
     def eventFilter(self, watched: QtCore.QObject, event: QtCore.QEvent) -> bool:
         """End a run when the main window (the parent) has closed; fit the plots' rows to
-        their scroll area's new width (after it was resized).
+        their scroll area's new width (after it was resized); size the controls' column
+        anew when a field or text in it changed its size.
 
         The window's close is known by the hide that follows an accepted close (not by
         the Close event, which this filter, installed last, saw before the deck's
@@ -741,6 +750,8 @@ class TrainPage(QtWidgets.QWidget):
             self.close()
         elif watched is self.plot_scroll.viewport() and event.type() == QtCore.QEvent.Type.Resize:
             self._fit_timer.start()
+        elif watched is self.controls and event.type() == QtCore.QEvent.Type.LayoutRequest:
+            self._controls_timer.start()
         return False
 
     def showEvent(self, event: QtGui.QShowEvent) -> None:
