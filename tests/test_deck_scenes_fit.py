@@ -242,3 +242,35 @@ def test_a_table_alone_stays_above_the_notes_line_at_200_percent(stage, qtbot):
         display.set_scale(DEFAULT_PRESENT_SCALE)
         stage.resize(1920, 1080)
         settle_window(stage)
+
+
+def test_compares_table_grows_into_the_room_its_plots_leave_on_stage(stage, qtbot):
+    """Compare on a 1920 x 1080 stage at 100 %: its four plots above the summary table
+    left the stage's lower half to spare, yet the table kept its window size (10 pt,
+    13 px tall letters) and the plots stretched into the room. Beside other plots the
+    table grows into the room they leave, up to the axis titles' size (12 pt), the view
+    still seen whole."""
+    from gui.theme import current_theme
+    from gui.widgets.view_widget import TABLE_SHARED_GROW
+
+    display = stage.lecture.display
+    display.set_scale(1.0)
+    stage.resize(1920, 1080)
+    try:
+        if stage.lecture.deck.loaded:  # every panel shown, as no scene stages them
+            stage.lecture.deck.close_deck()
+        stage.set_view("compare")
+        settle_window(stage)
+        widget = stage.views["compare"]
+        assert widget.shown_panels() is None
+        plot = widget.plots["table"]
+        full = current_theme().font_pt(10)
+        assert full == 10
+        assert plot.table_text_pt() == pytest.approx(TABLE_SHARED_GROW * full), plot.table_text_pt()
+        assert widget.scroll_area.verticalScrollBar().maximum() == 0
+    finally:
+        from gui.lecture.display import DEFAULT_PRESENT_SCALE
+
+        display.set_scale(DEFAULT_PRESENT_SCALE)
+        stage.resize(1920, 1080)
+        settle_window(stage)

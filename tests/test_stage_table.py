@@ -114,3 +114,36 @@ def test_table_cells_break_between_words_not_inside_them(qapp):
     assert breaks > 20  # (the narrow columns did wrap)
     assert not inside
     assert any(f"max_{ZERO_WIDTH_SPACE}" in cell for row in table.rows for cell in row)
+
+
+def test_a_fitted_table_uses_the_room_between_two_coarse_steps(qapp):
+    """A table fitted to a room that its size at one coarse step (a twentieth of its
+    full size) overfills was drawn a whole step smaller: the lecture's table alone on
+    a 1920 x 1080 stage stepped down by 1.2 pt at 150 %. It grows back in quarter
+    points while it fits."""
+    from core.viewdata import ComputeContext
+    from core.views import compute_view, get_view
+    from gui.plotting.panel_extras import TABLE_PT_FINE, _fitted_pt, _Table, _table_markup
+    from gui.theme import current_theme
+
+    defaults = get_view("compare").model.defaults()
+    data = compute_view("compare", defaults, ComputeContext())
+    (panel,) = [p for p in data.panels if p.kind == "table"]
+    table = _Table.of(panel, current_theme())
+    font = QtGui.QFont().toString()
+
+    def height(pt: float) -> float:
+        document = QtGui.QTextDocument()
+        document.setHtml(_table_markup(table, pt))
+        document.setTextWidth(1200.0)
+        return document.size().height()
+
+    full, floor, top = 24, 10.8, 48.0  # a lone table at 150 %: steps of 1.2 pt
+    # Qt draws whole-pixel fonts: the largest quarter point between the floor and the
+    # next coarse step (12 pt) that lays the table out lower than that step does
+    fine = [10.8 + TABLE_PT_FINE * i for i in range(1, 5)]
+    lower = [pt for pt in fine if height(floor) < height(pt) < height(12.0)]
+    assert lower, [height(pt) for pt in [floor, *fine, 12.0]]
+    room = height(lower[-1])
+    pt = _fitted_pt(table, full, floor, room, 1200.0, font, top)
+    assert pt == pytest.approx(lower[-1]), (pt, lower)

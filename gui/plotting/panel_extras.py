@@ -141,6 +141,7 @@ class HaloText(LabelText):
 TABLE_PT = 10  # pt at 100 %: a table's text at its full size
 TABLE_FLOOR = 0.4  # of its full size a table's text shrinks to at most to fit the stage
 TABLE_PT_STEP = 0.05  # of its full size a table's text shrinks by per step
+TABLE_PT_FINE = 0.25  # pt: then it grows back by this much per step while it fits
 TABLE_PAD_V, TABLE_PAD_H = 2, 8  # px around the text of a table's cell
 _NO_FILL = QtGui.QBrush(QtCore.Qt.BrushStyle.NoBrush)
 ARROWS_SPAN = 1.5  # an arrows panel shows ±this round the unit circle (aspect kept)
@@ -790,13 +791,22 @@ def _fitted_pt(
     default = QtGui.QFont()
     default.fromString(font)
     document.setDefaultFont(default)
-    pt = float(full if top is None else top)
-    while pt > floor:
-        document.setHtml(_table_markup(table, pt))
+
+    def fits(size: float) -> bool:
+        document.setHtml(_table_markup(table, size))
         document.setTextWidth(width)
-        if document.size().height() <= room:
+        return document.size().height() <= room
+
+    start = pt = float(full if top is None else top)
+    while pt > floor:
+        if fits(pt):
             break
         pt = max(floor, pt - TABLE_PT_STEP * full)
+    # then up again in finer steps below the step that did not fit (a lone table's
+    # steps are 1.2 pt at 150 %: up to a tenth of its height left empty below it)
+    above = min(start, pt + TABLE_PT_STEP * full)
+    while pt + TABLE_PT_FINE < above and fits(pt + TABLE_PT_FINE):
+        pt += TABLE_PT_FINE
     return pt
 
 

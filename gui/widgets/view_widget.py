@@ -70,6 +70,9 @@ _SIGHT_EVENTS = frozenset(
 )
 WHEEL_STEP = 33  # px at 100 % the view scrolls per wheel step (a notch is three)
 TABLE_GROW = 2.0  # a table shown alone grows into the room up to this times its size
+# a table beside other plots on stage grows into the room they leave up to this times
+# its size: its text as large as the plots' axis titles (12 pt to its 10)
+TABLE_SHARED_GROW = 1.2
 LEGEND_SHARE = 0.8  # of a plot's width its data (and legend strip) has, at least
 # a view that overflows its place by at most this share of its grid's height fits it
 # instead (its rows that much below their legible height) rather than scroll a few px
@@ -1088,6 +1091,9 @@ class ViewWidget(QtWidgets.QWidget):
         for plot in shown:
             plot.stage_room = stage_room
         spans: list[tuple[PanelPlot, int, int]] = []
+        # tables beside other plots on stage, fitted once the others' rows are known:
+        # (plot, top row, rows spanned, its height without the table, its width)
+        shared: list[tuple[PanelPlot, int, int, float, float]] = []
         for plot in shown:
             where = positions.get(plot.plot)
             if where is None:
@@ -1124,12 +1130,17 @@ class ViewWidget(QtWidgets.QWidget):
                 room, grow = table_room, 1.0
                 if alone and table_room is not None:  # grown: as far as it stays in sight
                     room, grow = stage_room, TABLE_GROW  # (below the heading)
+                elif table_room is not None:  # beside other plots: the room they leave
+                    shared.append((plot, top, span, height, box if box > 0 else width))
+                    continue
                 plot.fit_table(room, box if box > 0 else width, current_theme(), floor, grow=grow)
             table = plot.table_height()
             if table is not None:
                 height = max(height, table)
             for r in range(top, top + span):
                 need[r] = max(need.get(r, 0.0), height / span)
+        if shared and table_room is not None:
+            self._fit_shared_tables(shared, need, table_room)
         need = {r: float(math.ceil(h)) for r, h in need.items()}  # whole px: stable sums
         spacing = layout.verticalSpacing() if need else 0.0
         rest = (  # the canvas's height beyond its rows
@@ -1162,6 +1173,39 @@ class ViewWidget(QtWidgets.QWidget):
             self._settle()  # plots of the new size, laid out before they paint
         self._balance_rows(need, spans if len(shown) > 1 else [])
         return changed
+
+    def _fit_shared_tables(
+        self,
+        shared: list[tuple[PanelPlot, int, int, float, float]],
+        need: dict[int, float],
+        table_room: float,
+    ) -> None:
+        """Fit each table of ``shared`` (a table beside other plots on stage: Compare's
+        summary below its four plots) to the room the other rows of ``need`` leave it
+        on the stage, up to :data:`TABLE_SHARED_GROW` times its full size, and enter its
+        rows' need. At its full size (10 pt at 100 %, 13 px) it took a fifth of the
+        1920 x 1080 stage, the plots above it stretched into the rest. Where the view
+        scrolls anyway (the room left is less than the table fitted to the stage,
+        ``table_room``: the viewport less the canvas's margins), it keeps that fit:
+        seen whole when scrolled to."""
+        taken = {r for _plot, top, span, _h, _w in shared for r in range(top, top + span)}
+        others = sum(h for r, h in need.items() if r not in taken)
+        rows = len(set(need) | taken)
+        spacing = max(self.canvas.ci.layout.verticalSpacing(), 0.0) * max(rows - 1, 0)
+        room = table_room - self.canvas.y() - self._below_canvas() - spacing - others
+        for plot, top, span, height, width in shared:
+            share = room * span / max(len(taken), 1)
+            floor = self._stage_text_pt()
+            theme = current_theme()
+            plot.fit_table(table_room, width, theme, floor)  # seen whole, scrolled to
+            table = plot.table_height()
+            if table is not None and table <= share:  # and the view fits: grown
+                plot.fit_table(share, width, theme, floor, grow=TABLE_SHARED_GROW)
+                table = plot.table_height()
+            if table is not None:
+                height = max(height, table)
+            for r in range(top, top + span):
+                need[r] = max(need.get(r, 0.0), height / span)
 
     def _stage_text_pt(self) -> float:
         """The smallest text (pt) the stage shows a table in: :data:`STAGE_TEXT_SHARE`
