@@ -488,10 +488,28 @@ def test_learned_overflow_in_the_window_is_drawn_hatched_without_an_error(window
     assert got.shape == (80, 80) and np.isnan(got[64:]).all()
 
     def hatched(key: str) -> bool:
-        bg = widget.plots[key].plot.getViewBox().background
-        return bg.isVisible() and bg.brush().style() == QtCore.Qt.BrushStyle.BDiagPattern
+        plot = widget.plots[key]
+        bg = plot.plot.getViewBox().background  # never the margins around the cells
+        assert not (bg.isVisible() and bg.brush().style() == QtCore.Qt.BrushStyle.BDiagPattern)
+        item = plot._missing_item
+        pattern = QtCore.Qt.BrushStyle.BDiagPattern
+        return item is not None and item.isVisible() and item.brush().style() == pattern
 
     assert hatched("similarity") and hatched("table")
+    # only the cells without a value: the table's rows 64..79 across its 32 columns,
+    # the similarity's rows and columns 64..79 (not the view box's margins around them)
+    table = widget.plots["table"]._missing_item.path()
+    assert table.boundingRect().getRect() == (-0.5, 63.5, 32.0, 16.0)
+    assert table.contains(QtCore.QPointF(15, 70)) and not table.contains(QtCore.QPointF(15, 60))
+    square = widget.plots["similarity"]._missing_item.path()
+    assert square.boundingRect().getRect() == (-0.5, -0.5, 80.0, 80.0)
+    inside = [(70, 10), (10, 70), (70, 70), (79.4, 0)]
+    outside = [(10, 10), (63.4, 63.4), (-1, 70), (70, -1), (81, 70), (70, 81)]
+    assert all(square.contains(QtCore.QPointF(x, y)) for x, y in inside)
+    assert not any(square.contains(QtCore.QPointF(x, y)) for x, y in outside)
+    box = widget.plots["similarity"].plot.getViewBox()
+    (x_lo, x_hi), (y_lo, y_hi) = box.viewRange()
+    assert x_lo < -0.5 or y_lo < -0.5 or x_hi > 79.5 or y_hi > 79.5  # (margins were there)
     from gui.render.band_item import BandSample
 
     for key in ("dims", "norms"):  # the curve plots: a hatched band, not a zigzag curve

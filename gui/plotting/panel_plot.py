@@ -49,6 +49,7 @@ from gui.render.fast_curve import FastCurveItem
 from gui.render.fast_image import FastImageItem
 from gui.render.grid_lines import GridLines
 from gui.render.line_item import LineGroup, LineItem
+from gui.render.missing_cells import hatch_item, missing_path
 from gui.render.scripts import typeset_scripts
 from gui.render.symbol_series import SymbolSeries
 from gui.render.tile_labels import TileLabels
@@ -746,6 +747,9 @@ class PanelPlot(PanelExtras, CellDisplay):
         self.quality_passes = 0  # set_quality calls that looked at every item (tests)
         self._table_html: str | None = None
         self._image_source: tuple | None = None  # (levels, (image, x, y)) last shown
+        # the hatch over a heatmap's NaN cells (Panel.missing) and what it was made for
+        self._missing_item: QtWidgets.QGraphicsPathItem | None = None
+        self._missing_key: tuple | None = None
         self.text_zoom = 1.0  # this plot's text relative to the theme (focus mode)
         #: told when the data's height changed (the view re-fits rows for word ticks)
         self.data_resized: Callable[[PanelPlot], object] | None = None
@@ -1066,6 +1070,7 @@ class PanelPlot(PanelExtras, CellDisplay):
     # ------------------------------------------------------------------ drawing
     def _rebuild(self, panel: Panel, theme: Theme) -> None:
         self._labels_key = self._title = self._table_html = self._image_source = None
+        self._missing_item = self._missing_key = None  # (cleared with the plot's items)
         self._ticks = self._tick_values = None
         self.plot.clear()
         bar = self.colorbar
@@ -1568,20 +1573,27 @@ class PanelPlot(PanelExtras, CellDisplay):
         return True
 
     def _show_missing(self, panel: Panel, theme: Theme) -> None:
-        """Hatch what shows through a heatmap's NaN cells when they mean something
-        (``Panel.missing``, e.g. the learned table's "no row"); else the plain view."""
-        key = (bool(panel.missing), theme.name)
-        if key == getattr(self, "_missing_key", None):
+        """Hatch a heatmap's NaN cells when they mean something (``Panel.missing``, e.g.
+        the learned table's "no row"): those cells only. (The view box's background was
+        hatched: the margins beside columns 0..31 and above row 0 read as missing rows
+        too.)"""
+        image = self.image.image if self.image is not None else None
+        if not panel.missing or image is None:
+            if self._missing_item is not None:
+                self._missing_item.hide()
+            return
+        rect = self.image.mapRectToParent(self.image.boundingRect())
+        key = (id(image), rect.getRect(), theme.foreground)
+        if key == self._missing_key:
             return
         self._missing_key = key
-        vb = self.plot.getViewBox()
-        if not panel.missing:
-            vb.updateBackground()  # pyqtgraph's own (none, unless one was set)
-            return
-        color = QtGui.QColor(theme.foreground)
-        color.setAlpha(110)
-        vb.background.setBrush(QtGui.QBrush(color, QtCore.Qt.BrushStyle.BDiagPattern))
-        vb.background.show()
+        if self._missing_item is None:
+            self._missing_item = hatch_item(theme.foreground)
+            self.plot.addItem(self._missing_item, ignoreBounds=True)
+        else:
+            self._missing_item.setBrush(hatch_item(theme.foreground).brush())
+        self._missing_item.setPath(missing_path(image, rect))
+        self._missing_item.show()
 
     def _apply_title(self, title: str, theme: Theme) -> None:
         style = (theme.foreground, f"{theme.font_pt(13)}pt")
