@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import tempfile
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import cast
 
+import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
@@ -84,6 +86,86 @@ class Theme:
         """The colormap for a panel's ``colormap`` kind."""
         name = self.diverging if kind == "diverging" else self.sequential
         return pg.colormap.get(name)
+
+
+# CIELAB ΔE (1976) a masked cell's fill keeps at least from every colour of the map
+# its heatmap is drawn with (and, less, from the plot's background): told apart at a
+# glance, not only by its hatching. The dark theme's #454b52 was 9.5 from cividis's
+# middle blue-greys, the light theme's #c8c8c8 11.6 from CET-D1A's near-white centre.
+MASKED_DELTA_E = 20.0
+MASKED_PICK_DELTA_E = 25.0  # a grey picked instead of the theme's keeps this (a margin)
+MASKED_BACKGROUND_DELTA_E = 15.0
+MASKED_HATCH_DELTA_L = 40.0  # CIELAB lightness between the fill and its hatching, at least
+
+
+def cielab(rgb: np.ndarray) -> np.ndarray:
+    """CIELAB (D65) of sRGB colours ``rgb`` (``(..., 3)``, 0..255)."""
+    c = np.asarray(rgb, dtype=float) / 255.0
+    c = np.where(c > 0.04045, ((c + 0.055) / 1.055) ** 2.4, c / 12.92)
+    to_xyz = np.array(
+        [[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]]
+    )
+    xyz = c @ to_xyz.T / np.array([0.95047, 1.0, 1.08883])
+    f = np.where(xyz > 0.008856, np.cbrt(xyz), 7.787 * xyz + 16.0 / 116.0)
+    return np.stack(
+        [
+            116.0 * f[..., 1] - 16.0,
+            500.0 * (f[..., 0] - f[..., 1]),
+            200.0 * (f[..., 1] - f[..., 2]),
+        ],
+        axis=-1,
+    )
+
+
+def hex_rgb(color: str) -> np.ndarray:
+    """``#rrggbb`` as its three channels (0..255)."""
+    return np.array([int(color[i : i + 2], 16) for i in (1, 3, 5)], dtype=float)
+
+
+def map_distance(color: str, map_name: str) -> float:
+    """The smallest CIELAB ΔE between ``color`` (``#rrggbb``) and the 256 colours of
+    the colormap ``map_name``."""
+    lut = pg.colormap.get(map_name).getLookupTable(nPts=256)[:, :3]
+    return float(np.linalg.norm(cielab(lut) - cielab(hex_rgb(color)), axis=1).min())
+
+
+@lru_cache(maxsize=64)
+def masked_colors(theme: Theme, kind: str) -> tuple[str, str]:
+    """The fill and hatching of a heatmap's masked cells drawn with the colormap of
+    ``kind`` (a panel's ``colormap``) in ``theme``: the theme's own
+    (:attr:`Theme.masked`, :attr:`Theme.masked_hatch`) when the fill is at least
+    :data:`MASKED_DELTA_E` from every colour of the map, else the grey nearest to it
+    in lightness that is :data:`MASKED_PICK_DELTA_E` from them (else
+    :data:`MASKED_DELTA_E`; else the farthest grey) and
+    :data:`MASKED_BACKGROUND_DELTA_E` from the background, hatched dark on a light
+    fill, light on a dark one."""
+    name = theme.diverging if kind == "diverging" else theme.sequential
+    if map_distance(theme.masked, name) >= MASKED_DELTA_E:
+        return theme.masked, theme.masked_hatch
+    greys = np.repeat(np.arange(256, dtype=float)[:, None], 3, axis=1)
+    lab = cielab(greys)
+    lut = cielab(pg.colormap.get(name).getLookupTable(nPts=256)[:, :3])
+    apart = np.linalg.norm(lab[:, None, :] - lut[None, :, :], axis=2).min(axis=1)
+    from_background = np.linalg.norm(lab - cielab(hex_rgb(theme.background)), axis=1)
+    apart[from_background < MASKED_BACKGROUND_DELTA_E] = -1.0
+    ok = np.flatnonzero(apart >= MASKED_PICK_DELTA_E)
+    if not ok.size:
+        ok = np.flatnonzero(apart >= MASKED_DELTA_E)
+    own = cielab(hex_rgb(theme.masked))[0]
+    # the grey nearest the theme's own in lightness, of those far enough from the map
+    level = int(ok[np.argmin(np.abs(lab[ok, 0] - own))]) if ok.size else int(np.argmax(apart))
+    fill = f"#{level:02x}{level:02x}{level:02x}"
+    # the hatching that stands out most on the fill (the themes' own, else black or white)
+    hatches = (LIGHT.masked_hatch, DARK.masked_hatch, "#000000", "#ffffff")
+    fill_l = lab[level, 0]
+    scores = [abs(cielab(hex_rgb(h))[0] - fill_l) for h in hatches]
+    own_hatch = max(range(2), key=lambda i: scores[i])
+    best = (
+        own_hatch
+        if scores[own_hatch] >= MASKED_HATCH_DELTA_L
+        else max(range(4), key=scores.__getitem__)
+    )
+    return fill, hatches[best]
 
 
 LIGHT = Theme()

@@ -689,3 +689,83 @@ def test_a_click_on_a_grid_with_values_reaches_pyqtgraph(win, qtbot):
     pos = widget.canvas.mapFromScene(centre)
     qtbot.mouseClick(widget.canvas.viewport(), QtCore.Qt.MouseButton.LeftButton, pos=pos)
     assert win.wait_idle() and widget.isVisible()
+
+
+def test_masked_fill_is_apart_from_every_colour_of_every_offered_map(qapp):
+    """The masked cells' fill against the 256 colours of each colormap the app offers,
+    in both themes: the dark theme's #454b52 was 9.5 ΔE from cividis's middle
+    blue-greys (the masked triangle read as values of about −5), the light theme's
+    #c8c8c8 11.6 from CET-D1A's near-white centre."""
+    from dataclasses import replace
+
+    from gui.theme import (
+        DARK,
+        DIVERGING_MAPS,
+        LIGHT,
+        MASKED_DELTA_E,
+        MASKED_HATCH_DELTA_L,
+        SEQUENTIAL_MAPS,
+        cielab,
+        hex_rgb,
+        map_distance,
+        masked_colors,
+    )
+
+    def lightness(color: str) -> float:
+        return float(cielab(hex_rgb(color))[0])
+
+    assert map_distance(DARK.masked, "cividis") < 10  # (the map the QA walk saw)
+    for theme in (LIGHT, DARK):
+        for kind, maps, field in (
+            ("sequential", SEQUENTIAL_MAPS, "sequential"),
+            ("diverging", DIVERGING_MAPS, "diverging"),
+        ):
+            for name in maps:
+                fill, hatch = masked_colors(replace(theme, **{field: name}), kind)
+                assert map_distance(fill, name) >= MASKED_DELTA_E, (theme.name, name, fill)
+                # the hatching contrasts with its fill (dark on light, light on dark)
+                apart = abs(lightness(fill) - lightness(hatch))
+                assert apart >= MASKED_HATCH_DELTA_L, (theme.name, name, fill, hatch)
+    # the themes' own fill where it was apart already (viridis, the default)
+    assert masked_colors(LIGHT, "sequential") == (LIGHT.masked, LIGHT.masked_hatch)
+    assert masked_colors(DARK, "sequential") == (DARK.masked, DARK.masked_hatch)
+
+
+def test_masked_cells_under_cividis_in_the_dark_are_drawn_apart_from_its_colours(win):
+    """ALiBi's causal grid in the dark theme with cividis (Ctrl+M): the masked cells,
+    their key and the image's masked colour take the fill picked for the map."""
+    from gui.theme import MASKED_DELTA_E, map_distance
+
+    display = win.lecture.display
+    try:
+        display.set_theme_name("dark")
+        display.set_colormaps(sequential="cividis")
+        widget = _show(win, "alibi", seq_len=8, heads=4, causal=True)
+        plot = next(
+            p
+            for p in widget.plots.values()
+            if p.panel is not None
+            and p.panel.kind == "heatmap"
+            and p.panel.colormap != "diverging"
+            and p.cells is not None
+            and p.cells.any_masked
+        )
+        fill = plot.image.masked_color.name()
+        assert map_distance(fill, "cividis") >= MASKED_DELTA_E, fill
+        assert plot.masked_key is not None and plot.masked_key.fill.name() == fill
+        widget.canvas.viewport().repaint()
+        grab = widget.canvas.grab().toImage()
+        rows, cols = plot.image.image.shape
+        masked = np.argwhere(np.isneginf(plot.image.image))
+        assert len(masked)
+        r, c = masked[len(masked) // 2]
+        seen = {
+            _pixel(grab, widget, plot, QtCore.QPointF(c + dx, r + dy)).name()
+            for dx in (-0.3, -0.1, 0.1, 0.3)
+            for dy in (-0.3, 0.0, 0.3)
+        }
+        assert fill in seen, (fill, seen)
+    finally:
+        display.set_theme_name("light")
+        display.set_colormaps(sequential="viridis")
+        assert win.wait_idle()

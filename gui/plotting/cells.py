@@ -32,7 +32,7 @@ from gui.render.cell_values import MAX_CELLS, CellLayer, MaskedKey
 from gui.render.fast_image import FastImageItem, color_indices
 from gui.render.pg_compat import extend_view_box_menu
 from gui.render.view_box import padded_span, padding_share
-from gui.theme import Theme
+from gui.theme import Theme, masked_colors
 
 VALUE_PT = 12.0  # value text at UI scale 1, before it shrinks to fit the cells
 KEY_ROW = 4  # the key's row in the colour bar's own grid (its bar and axis: row 2)
@@ -75,6 +75,8 @@ class CellDisplay:
     colorbar: pg.ColorBarItem | None
     cells: CellLayer | None = None
     masked_key: MaskedKey | None = None
+    #: the masked cells' fill and hatching as last drawn (:func:`~gui.theme.masked_colors`)
+    masked_look: tuple[str, str] | None = None
     square_cells: bool | None = None  # the lecturer's choice; None: automatic
     #: told the lecturer's choice (the view keeps it for the plots it builds anew)
     square_changed: Callable[[bool | None], None] | None = None
@@ -93,7 +95,8 @@ class CellDisplay:
         rows, cols = image.shape
         self._lock_square(panel, (rows, cols), rect)
         assert self.image is not None
-        masked = QtGui.QColor(theme.masked)
+        fill, hatch = self.masked_look = masked_colors(theme, panel.colormap)
+        masked = QtGui.QColor(fill)
         self.image.set_masked_color(masked)
         if self.cells is None:
             self.cells = CellLayer(self.plot.getViewBox())
@@ -117,7 +120,8 @@ class CellDisplay:
     def _style_cells(self, text: Theme) -> None:
         """Value text at the plot's text size (``text``: the theme, zoomed in focus)."""
         if self.cells is not None:
-            self.cells.set_style(text.font_pt(VALUE_PT), QtGui.QColor(text.masked_hatch))
+            hatch = self.masked_look[1] if self.masked_look else text.masked_hatch
+            self.cells.set_style(text.font_pt(VALUE_PT), QtGui.QColor(hatch))
 
     def text_theme(self, theme: Theme) -> Theme:  # PanelPlot's (focus mode's text zoom)
         return theme
@@ -127,14 +131,15 @@ class CellDisplay:
         if not shown or self.colorbar is None:
             self._drop_masked_key()
             return
+        fill, hatch = (
+            QtGui.QColor(c) for c in self.masked_look or (theme.masked, theme.masked_hatch)
+        )
+        key = self.masked_key
+        if key is not None and (key.fill, key.hatch) != (fill, hatch):
+            self._drop_masked_key()  # (another colormap: another fill)
         if self.masked_key is None:
             text = self.text_theme(theme)
-            self.masked_key = MaskedKey(
-                text.font(9),
-                QtGui.QColor(theme.foreground),
-                QtGui.QColor(theme.masked),
-                QtGui.QColor(theme.masked_hatch),
-            )
+            self.masked_key = MaskedKey(text.font(9), QtGui.QColor(theme.foreground), fill, hatch)
             self.masked_key.setParentItem(self.colorbar)
             self.colorbar.layout.addItem(self.masked_key, KEY_ROW, 1, 1, 2)
 
