@@ -335,6 +335,13 @@ def test_text_parameters_edit_through_widgets(window):
     assert window.wait_idle()
     assert widget.banner.isVisible() and "same words" in widget.banner.text()
     assert "bites dog man" in widget.data.verdict  # last good picture stays
+    assert "same words" in window.statusBar().currentMessage()
+    editor.setText("man bites dog")  # valid again: the problem's message goes with it
+    editor.editingFinished.emit()
+    assert window.wait_idle()
+    assert not widget.banner.isVisible()
+    assert "man bites dog" in widget.data.verdict
+    assert window.statusBar().currentMessage() == ""
 
 
 def test_live_text_is_throttled_but_always_ends_on_the_latest(window, qtbot):

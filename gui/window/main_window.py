@@ -783,7 +783,11 @@ class MainWindow(QtWidgets.QMainWindow):
     def _on_ready(self, view_id: str, generation: int, data: ViewData) -> None:
         if self.engine.is_current(view_id, generation) and view_id in self._views:
             self._settled[view_id] = generation
-            self._errors.pop(view_id, None)
+            error = self._errors.pop(view_id, None)
+            if error and self.statusBar().currentMessage() == error:
+                # the problem is gone: its message went only after 8 s ("'th' not in A"
+                # while sentence B, typed on, was valid again)
+                self.statusBar().clearMessage()
             self._shown_context[view_id] = self._requested[view_id]
             held = view_id == self._held_for
             resampled = self._resampled.pop(view_id, None) == generation
