@@ -439,10 +439,12 @@ def index_widths(
     reserve = panel.layout_columns
     if reserve is not None and panel.kind == "heatmap":
         texts = _INDEX_TEXTS[reserve] if 1 < reserve <= MAX_CELLS else ()
-    if not texts:
+    if not texts and not _worded_square(panel):
         return (0.0,) * len(value_pts)
     fixed, per_pt = INDEX_GRID_ROOM
     room = fixed + per_pt * max(font.pointSizeF(), 0.0) + row_label_width(panel, font, stage)
+    if not texts:  # words for labels: the room its values need (their labels follow)
+        return tuple(padded_span(value_width(panel, pt)) + room for pt in value_pts)
     # On stage the data takes 1 / WORD_ROOM_PAD of the plot's view (its range padding)
     # and the labels have no smaller size to go to: PE's 16 dimensions at 1920 x 1080 /
     # 300 % had 39 px columns for 40 px labels. In the window the labels' last-resort
@@ -450,6 +452,17 @@ def index_widths(
     pad = WORD_ROOM_PAD if stage else 1.0
     labels = pad * len(texts) * index_label_pitch(font, texts, stage=stage)
     return tuple(max(labels, padded_span(value_width(panel, pt))) + room for pt in value_pts)
+
+
+def _worded_square(panel: Panel) -> bool:
+    """Whether ``panel`` is a small square grid labelled with its own ticks (Word
+    order's attention weights, a sentence's words on both axes). It asked for no width:
+    the lecturer's 9-word sentence drew 9 x 9 weights in 162 px beside its differences'
+    424 px at 1920 x 1080 / 100 %, 18 px cells, no values, 8 px words."""
+    image = panel.image
+    if panel.kind != "heatmap" or image is None or image.ndim != 2 or not panel.x_ticks:
+        return False
+    return 1 < max(image.shape) <= MAX_CELLS and square_by_default(panel, image.shape)
 
 
 _VALUE_WIDTHS: dict[tuple[bytes, tuple[int, ...], str, float, int | None, bool, float], float] = {}
