@@ -1590,13 +1590,15 @@ class PanelPlot(PanelExtras, CellDisplay):
         the learned table's "no row"): those cells only. (The view box's background was
         hatched: the margins beside columns 0..31 and above row 0 read as missing rows
         too.)"""
-        image = self.image.image if self.image is not None else None
-        if not panel.missing or image is None:
+        item = self.image
+        image = item.image if item is not None else None
+        if not panel.missing or item is None or image is None:
             if self._missing_item is not None:
                 self._missing_item.hide()
             return
-        rect = self.image.mapRectToParent(self.image.boundingRect())
-        key = (id(image), rect.getRect(), theme.foreground)
+        rect = item.mapRectToParent(item.boundingRect())
+        nan = np.packbits(np.isnan(np.asarray(image, dtype=float))).tobytes()
+        key = (np.shape(image), nan, rect.getRect(), theme.foreground)
         if key == self._missing_key:
             return
         self._missing_key = key
