@@ -136,11 +136,23 @@ def weighted_widths(
         if least is None or not plain or share < max(least, *(own[c] for c in plain)):
             return None
         widths = [share if n <= floor else n for n in needs]
-    rows: dict[int, list[float]] = {}
+    # alike in a row: the panels that need no more than the floor, and the grids
+    # among ``alike`` that need the same (Word order's 9 x 9 matrices of A and B with
+    # a 9-word sentence, each needing 646 px on stage at 200 %: A's column, shared
+    # with the differences below, was 1069 px wide, B's 787)
+    rows: dict[tuple[int, float | None], list[float]] = {}
     for key, (row, col, rs, cs) in positions.items():
-        if cs == 1 and need.get(key, 0.0) <= floor and (alike is None or key in alike):
-            for r in range(row, row + rs):
-                rows.setdefault(r, []).append(widths[col])
+        wanted = need.get(key, 0.0)
+        if cs != 1 or not (alike is None or key in alike):
+            continue
+        if wanted <= floor:
+            group: float | None = None
+        elif alike is not None:
+            group = round(wanted, 1)
+        else:
+            continue
+        for r in range(row, row + rs):
+            rows.setdefault((r, group), []).append(widths[col])
     if any(max(w) - min(w) > 1.0 for w in rows.values()):
         return None
     return widths
