@@ -107,6 +107,43 @@ def test_one_screen_note_strip_is_outside_the_plots(window, qtbot):
     assert not dock.isVisible()
 
 
+def test_note_of_a_left_scene_is_not_shown_as_the_stage_s(window, qtbot):
+    """Scene 1 (RoPE) shown, then Ctrl+3 (ALiBi) on stage: the strip and the presenter
+    window say that the stage shows ALiBi and scene 1 is left, not scene 1's note as if
+    it were ALiBi's (the strip showed the lecture deck's YaRN note under Sinusoidal's
+    plots); back on scene 1's view its note shows again."""
+    presenter = window.feature(Presenter)
+    lecture = window.lecture
+    lecture.deck.set_deck(DECK)
+    lecture.display.enter_presentation(fullscreen=False)
+    ctrl, shift = (
+        QtCore.Qt.KeyboardModifier.ControlModifier,
+        QtCore.Qt.KeyboardModifier.ShiftModifier,
+    )
+    try:
+        qtbot.keyClick(window, Key.Key_N, ctrl | shift)
+        qtbot.keyClick(window, Key.Key_V, ctrl | shift)
+        dock, view = presenter.note_dock, presenter.view
+        assert dock.isVisible() and view is not None and view.isVisible()
+        assert dock.label.text() == view.note.text() == "Say: q turns by m·θ."
+        qtbot.keyClick(window, Key.Key_4, ctrl)  # ALiBi, the 4th view
+        assert window.current_view == "alibi" and lecture.deck.index == 0
+        left = dock.label.text()
+        assert "m·θ" not in left and "q turns" not in left
+        assert "ALiBi" in left and "scene 1 \u201cRotation\u201d" in left
+        assert "RoPE, Ctrl+3" in left  # where its note is
+        assert view.note.text() == left  # the presenter window says the same
+        assert view.now_title.text() == "Now: ALiBi (scene 1/3 left)"
+        assert view.next_title.text() == "Next 2/3: Bias"  # (Page Down goes there)
+        qtbot.keyClick(window, Key.Key_3, ctrl)  # back to the scene's view
+        assert dock.label.text() == view.note.text() == "Say: q turns by m·θ."
+        assert view.now_title.text() == "Now 1/3: Rotation"
+    finally:
+        lecture.display.leave_presentation()
+        presenter.close_view()
+        presenter.note_dock.hide()
+
+
 def test_one_screen_note_strip_is_as_high_as_its_note(window, qtbot):
     """On stage (1920 x 1050) the speaker-note strip is as high as its note needs:
     a one-line note takes a strip of about two lines, a long one more, the whole note

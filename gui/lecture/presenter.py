@@ -55,6 +55,14 @@ THUMB_LAYOUT = (1600, 900)
 THUMB_SCALE = THUMB_SIZE[0] / THUMB_LAYOUT[0]
 THUMB_CACHE = 32  # pictures kept (scenes × themes)
 NO_NOTE = "(no speaker note for this scene)"
+# the stage shows another view than the deck's current scene (Ctrl+1 after scene 12):
+# that scene's note belongs to what the audience does not see (the strip showed
+# scene 12's YaRN note under Sinusoidal's plots)
+LEFT_SCENE = (
+    "(no speaker note: the stage shows {view}, not a scene of the deck; "
+    "scene {number} \u201c{title}\u201d is on {scene_view}, {key} — "
+    "its note shows again there)"
+)
 Key = QtCore.Qt.Key
 _FIELD_KEYS = {Key.Key_Left, Key.Key_Right, Key.Key_Up, Key.Key_Down, Key.Key_Home, Key.Key_End}
 
@@ -599,9 +607,28 @@ class Presenter(QtCore.QObject):
 
     # ------------------------------------------------------------------ content
     def current_note(self) -> str:
-        """The speaker note of the scene shown ("" without a deck)."""
+        """The speaker note of the scene shown: "" without a deck, or while the window
+        shows another view than the current scene's (the scene is left: its note is
+        not about what the stage shows)."""
         deck = self.deck
-        return deck.scenes[deck.index].note if 0 <= deck.index < len(deck.scenes) else ""
+        return deck.scenes[deck.index].note if deck.shown else ""
+
+    def left_scene(self) -> str:
+        """What the note says while the deck's current scene is not shown (another view
+        chosen, Ctrl+1): which view the stage shows and where the scene's note is; ""
+        while a scene is shown or there is none."""
+        deck = self.deck
+        if deck.shown or not 0 <= deck.index < len(deck.scenes):
+            return ""
+        scene, vid = deck.scenes[deck.index], self.window.current_view
+        view = VIEWS[vid].title if vid in VIEWS else vid
+        return LEFT_SCENE.format(
+            view=view,
+            number=deck.index + 1,
+            title=scene.title or VIEWS[scene.view_id].title,
+            scene_view=VIEWS[scene.view_id].title,
+            key=f"Ctrl+{list(VIEWS).index(scene.view_id) + 1}",
+        )
 
     def stage_verdict(self) -> str:
         """The whole verdict of the view on stage when the stage shows it in short
@@ -613,9 +640,10 @@ class Presenter(QtCore.QObject):
         return verdict if verdict and widget.verdict_shown != verdict else ""
 
     def note_text(self) -> str:
-        """The speaker note shown to the lecturer: the scene's note, then the stage's
-        whole verdict when the stage shows it in short."""
-        note = self.current_note() or NO_NOTE
+        """The speaker note shown to the lecturer (strip and presenter window alike):
+        the scene's note (a line saying the scene is left while another view shows),
+        then the stage's whole verdict when the stage shows it in short."""
+        note = self.current_note() or self.left_scene() or NO_NOTE
         verdict = self.stage_verdict()
         return f"{note}\n\nVerdict (in short on stage): {verdict}" if verdict else note
 
@@ -629,9 +657,12 @@ class Presenter(QtCore.QObject):
             return
         deck, vid = self.deck, self.window.current_view
         n = len(deck.scenes)
-        if 0 <= deck.index < n:
+        if deck.shown:
             scene = deck.scenes[deck.index]
             view.now_title.setText(f"Now {deck.index + 1}/{n}: {scene.title}")
+        elif 0 <= deck.index < n:  # (another view chosen: the scene is left)
+            title = VIEWS[vid].title if vid in VIEWS else vid
+            view.now_title.setText(f"Now: {title} (scene {deck.index + 1}/{n} left)")
         else:
             view.now_title.setText(f"Now: {VIEWS[vid].title if vid in VIEWS else vid}")
         if 0 <= deck.index + 1 < n:
