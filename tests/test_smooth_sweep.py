@@ -261,3 +261,74 @@ def test_an_animation_left_as_offered_starts_at_the_value_shown(window):
     assert state.set_param("base", 300.0)
     assert (sweep.setup().start, sweep.setup().end) == (200.0, 5000.0)
     assert sweep.setup().duration == 2.0
+
+
+def test_formula_and_field_show_the_value_drawn_on_every_frame(window):
+    """A sweep of Sinusoidal's base (10000 → 10⁷ in 4 s): on each frame drawn the
+    formula writes the base the plots were drawn with and the field shows, frame after
+    frame, and while the next base is computed the field still shows the drawn one.
+    The formula was held to a refresh every 100 ms (a drag's), and on stage read
+    294500 beside a field at 319500; the field ran a computation ahead of the plots
+    (931.8 over plots and formula at 842.3). Stopped, the field shows the value set."""
+    window.set_view("sinusoidal")
+    widget = window.views["sinusoidal"]
+    field = window.panels["sinusoidal"].rows["base"].editor
+    state = window.states["sinusoidal"]
+    sweep = window.lecture.sweep
+    sweep.configure(param="base")
+    sweep.configure(start=10000.0, end=1e7, duration=4.0, ease="geometric", mode="once")
+    now = fake_clock(sweep)
+    drawn: list[tuple[float, float, str]] = []
+
+    def frame() -> None:  # what a frame painted now shows (after the sweep's own slot)
+        drawn.append((widget.data.params["base"], field.value(), widget.formula.markup()))
+
+    sweep.play()
+    widget.rendered.connect(frame)
+    try:
+        for i in range(1, 9):
+            assert window.wait_idle()
+            now[0] = 0.1 * i
+            sweep._tick()  # a new base set, being computed: the field shows the drawn one
+            assert field.value() == widget.data.params["base"] != state.values["base"]
+        assert window.wait_idle()
+    finally:
+        widget.rendered.disconnect(frame)
+        sweep.stop()
+    assert field.value() == state.values["base"] and not state.pinned
+    assert len(drawn) >= 8
+    assert len({base for base, _, _ in drawn}) >= 8  # a new base on each frame
+    for base, shown, formula in drawn:
+        assert shown == base
+        assert f"{round(base)}^" in formula, (base, formula)
+
+
+def test_esc_stops_a_sweep_first_one_step_per_esc(window, qtbot):
+    """Esc stops a playing sweep before it does anything else: in the window, and on
+    stage with the parameter strip shown, where the next Esc hides the strip and the
+    one after leaves presentation mode (Esc hid the strip and the sweep ran on)."""
+    from PySide6 import QtCore
+
+    esc = QtCore.Qt.Key.Key_Escape
+    window.set_view("rope")
+    sweep, lecture = window.lecture.sweep, window.lecture
+    fake_clock(sweep)
+    sweep.play()
+    assert sweep.playing
+    qtbot.keyClick(window, esc)
+    assert not sweep.playing
+    assert window.statusBar().currentMessage().startswith("Sweep stopped")
+    lecture.display.enter_presentation(fullscreen=False)
+    try:
+        lecture.stage.show_strip()
+        sweep.play()
+        assert sweep.playing and lecture.stage.visible
+        qtbot.keyClick(window, esc)
+        assert not sweep.playing
+        assert lecture.stage.visible and lecture.display.presenting
+        qtbot.keyClick(window, esc)
+        assert not lecture.stage.visible and lecture.display.presenting
+        qtbot.keyClick(window, esc)
+        assert not lecture.display.presenting
+    finally:
+        lecture.display.leave_presentation()

@@ -342,7 +342,11 @@ class Lecture(QtCore.QObject):
             "action-presenter-view",
         )
         self._add(
-            v, "Leave presentation / full screen / help", ["Esc"], self.escape, "action-escape"
+            v,
+            "Stop sweep / leave presentation / full screen / help",
+            ["Esc"],
+            self.escape,
+            "action-escape",
         )
         self._add(v, "Light / dark theme", ["Ctrl+T", "Ctrl+Alt+T"], d.toggle_theme, "action-theme")
         self._add(v, "Larger (UI scale +25 %)", ["Ctrl+=", std.ZoomIn], d.zoom_in, "action-zoom-in")
@@ -406,12 +410,17 @@ class Lecture(QtCore.QObject):
             self.deck.save_deck(path)
 
     def escape(self) -> None:
-        """Esc: close the help overlay, else hide the parameter strip, else put the
-        pointer / pen / zoom away, else leave the focused panel, else presentation mode,
-        else full screen. (With the strip shown, Esc left presentation mode: the
-        projector showed the editing window to a lecturer closing the strip.)"""
+        """Esc: close the help overlay, else stop a playing sweep, else hide the
+        parameter strip, else put the pointer / pen / zoom away, else leave the focused
+        panel, else presentation mode, else full screen: one step per Esc. (With the
+        strip shown, Esc left presentation mode: the projector showed the editing window
+        to a lecturer closing the strip; during a sweep Esc hid the strip and the sweep
+        ran on.)"""
         if self.help.isVisible():
             self.help.close_overlay()
+        elif self.sweep.playing:
+            self.sweep.stop()
+            self.window.show_status("Sweep stopped (Space plays it again)", 3000)
         elif self.stage.visible:
             self.stage.hide_strip()
         elif self.overlay.escape() or self.focus.escape():

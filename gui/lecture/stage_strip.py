@@ -219,7 +219,9 @@ class ParamStrip(QtWidgets.QFrame):
         self.hint.setText(f"{keys}{more}P hides · Ctrl+Z undoes")
 
     def show_values(self, values: dict[str, Any]) -> None:
-        """Model → strip (signals blocked: no echo)."""
+        """Model → strip (signals blocked: no echo). (a value pinned by a sweep in
+        place of its own: ViewState.pin)"""
+        values = self.state.shown(values)
         for row in self.rows.values():
             row.show(values)
 

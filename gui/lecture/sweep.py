@@ -504,10 +504,13 @@ class SweepController(QtCore.QObject):
         state.end_merge()  # the whole sweep becomes one undo step
         self._t0 = self.clock()
         self._awaiting = None
+        state.pin({setup.param: state.values[setup.param]})  # the value drawn now
         widget = self.window.views.get(state.view_id)
         if widget is not None and state.view_id not in self._watched:
             widget.rendered.connect(self._drawn)
             self._watched.add(state.view_id)
+        if widget is not None:  # its formula shows each frame's value, as the field does
+            widget.text_every_frame = True
         self.timer.start(self.interval_ms())
         self._show_playing(True)
         self.window.show_status(
@@ -524,7 +527,11 @@ class SweepController(QtCore.QObject):
         self.timer.stop()
         self._playing = None
         self._show_playing(False)
+        widget = self.window.views.get(self.view_id)
+        if widget is not None:
+            widget.text_every_frame = False
         if self.view_id in self.window.states:
+            self.window.states[self.view_id].pin({})  # the fields show the value set
             self.window.states[self.view_id].end_merge()
 
     def _show_playing(self, playing: bool) -> None:
@@ -577,8 +584,14 @@ class SweepController(QtCore.QObject):
             self.stop()
 
     def _drawn(self) -> None:
-        """The view shown drew a frame: the next value may be set."""
+        """The view shown drew a frame: the next value may be set, and the fields show
+        the value it was drawn with (as its formula does), not one still computed."""
         self._awaiting = None
+        widget, setup = self.window.views.get(self.view_id), self._playing
+        if widget is not None and widget.data is not None and setup is not None:
+            drawn = widget.data.params.get(setup.param)
+            if drawn is not None:
+                self.window.states[self.view_id].pin({setup.param: drawn})
 
     # ------------------------------------------------------------------ frames
     def start_value(self, view_id: str, name: str) -> Any:

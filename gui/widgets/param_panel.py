@@ -913,7 +913,9 @@ class ParamPanel(QtWidgets.QWidget):
         return max(lines, default=0) + margins.left() + margins.right()
 
     def show_values(self, values: dict[str, Any]) -> None:
-        """Model → view: update every widget (signals blocked)."""
+        """Model → view: update every widget (signals blocked). (a value pinned by a sweep in
+        place of its own: ViewState.pin)"""
+        values = self.state.shown(values)
         for row in self.rows.values():
             row.show(values)
 

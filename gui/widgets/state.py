@@ -35,7 +35,8 @@ class ViewState(QtCore.QObject):
         while): it goes if it is still shown.
     drawn()
         Emitted when :attr:`used` changes (the latest drawing used other values for
-        parameters it did not use: their greyed-out fields show those).
+        parameters it did not use: their greyed-out fields show those), or
+        :attr:`pinned` does.
     """
 
     changed = QtCore.Signal(dict)
@@ -50,6 +51,8 @@ class ViewState(QtCore.QObject):
         #: what the latest drawing used in place of unused parameters
         #: (:attr:`core.viewdata.ViewData.used`: a Learned table file's rows and width)
         self.used: dict[str, Any] = {}
+        #: values the fields show in place of the current ones (:meth:`pin`)
+        self.pinned: dict[str, Any] = {}
         self._undo: list[dict[str, Any]] = []
         self._redo: list[dict[str, Any]] = []
         self._merge_key: str | None = None
@@ -68,6 +71,20 @@ class ViewState(QtCore.QObject):
         if dict(used) != self.used:
             self.used = dict(used)
             self.drawn.emit()
+
+    def pin(self, values: Mapping[str, Any]) -> None:
+        """Let the fields show ``values`` in place of the current ones (emits
+        :attr:`drawn` when they change); ``{}`` shows the current values again. A sweep
+        pins the value its plots are drawn with: the value set for the next frame is
+        still being computed (on stage the field read base 931.8 over plots and a
+        formula at 842.3)."""
+        if dict(values) != self.pinned:
+            self.pinned = dict(values)
+            self.drawn.emit()
+
+    def shown(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """``values`` as the fields show them: :attr:`pinned` ones in their place."""
+        return {**values, **self.pinned} if self.pinned else dict(values)
 
     @property
     def view_id(self) -> str:

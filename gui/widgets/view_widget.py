@@ -236,6 +236,11 @@ class ViewWidget(QtWidgets.QWidget):
         self._settle_targets: Targets | None = None  # layouts, views, axes (see _settle)
         self._settle_key: tuple[int, int] = (0, 0)
         self._idle_text = self.HOVER_HINT  # status when not over data
+        #: a sweep plays (:class:`~gui.lecture.sweep.SweepController`): the formula,
+        #: verdict and notes of every live frame show with it, as the swept field does
+        #: (held to TEXT_REFRESH_MS, the formula read base 294500 over plots and a
+        #: field at 319500)
+        self.text_every_frame = False
         self.readouts_muted = False  # see mute_readouts()
         self._hover_hint = True  # the hint is for the lecturer: hidden while presenting
         # the plots a drag holds (_hold_axes) and the digits held for, until released
@@ -478,7 +483,7 @@ class ViewWidget(QtWidgets.QWidget):
             self._idle_for(data),
         )
         self._latest_text = texts
-        if live:
+        if live and not self.text_every_frame:
             if not self._live_text_fits(texts):  # (a taller or lower formula or verdict)
                 self.texts_at_once += 1
                 self._apply_text(texts)
