@@ -634,3 +634,39 @@ def test_no_readout_from_a_panel_not_revealed_yet(window, qtbot):
 def _view_point(plot, scene_pos: QtCore.QPointF) -> tuple[float, float]:
     p = plot.plot.getViewBox().mapSceneToView(scene_pos)
     return p.x(), p.y()
+
+
+@pytest.mark.parametrize("back", ["esc", "same key"])
+def test_going_back_from_a_focus_takes_its_message_and_readout_away(window, qtbot, back):
+    """Found on Xvfb (Sinusoidal, 1 then Esc or 1 again): "Panel 1 of 6 fills the
+    stage — …" stayed in the status bar (on stage: the toast) after going back to all
+    panels, and the notes line kept the focused plot's hover readout ("position p = 160
+    — dim 0 (sin): …") once the readout by the cursor had gone."""
+    window.set_view("sinusoidal")
+    _settle(window)
+    widget = window.views["sinusoidal"]
+    focus = window.lecture.focus
+    qtbot.keyClick(widget.canvas, Key.Key_1)
+    _settle(window)
+    assert focus.focused == ("sinusoidal", "waves")
+    said = window.statusBar().currentMessage()
+    assert said.startswith("Panel 1 of ") and "fills the stage" in said
+    waves = widget.plots["waves"]
+    centre = waves.plot.getViewBox().sceneBoundingRect().center()
+    widget.canvas.scene().sigMouseMoved.emit(centre)
+    readout = widget.status_text()
+    assert waves.hover.shown and readout.startswith("position p = ")
+    if back == "esc":
+        qtbot.keyClick(window, Key.Key_Escape)
+    else:
+        qtbot.keyClick(widget.canvas, Key.Key_1)
+    _settle(window)
+    assert focus.focused is None
+    assert window.statusBar().currentMessage() == ""  # the message went with the focus
+    assert not any(plot.hover.shown for plot in widget.plots.values())  # no readout
+    assert widget.status_text() != readout and not widget.status_text().startswith("position")
+    # another message stays: only the focus's own is taken away
+    qtbot.keyClick(widget.canvas, Key.Key_1)
+    window.show_status("Saved scene x.json")
+    focus.unfocus()
+    assert window.statusBar().currentMessage() == "Saved scene x.json"

@@ -117,6 +117,7 @@ class FocusController(QtCore.QObject):
         self.deck = deck
         self.staging: dict[str, Staging] = {}
         self.focused: tuple[str, str] | None = None
+        self._said = ""  # the status line the last focus said (withdrawn when it ends)
         self.number_actions: list[QtGui.QAction] = []
         self._placed: dict[str, dict[str, _Placement]] = {}
         self._reflows: dict[str, int] = {}  # each view's grid_reflows at its last apply
@@ -195,10 +196,10 @@ class FocusController(QtCore.QObject):
         self.apply(view_id)
         keys = self.numbered(view_id)
         n = keys.index(key) + 1
-        self.window.show_status(
-            f"Panel {n} of {len(keys)} fills the stage — {n}, Esc or a double-click goes back",
-            5000,
+        self._said = (
+            f"Panel {n} of {len(keys)} fills the stage — {n}, Esc or a double-click goes back"
         )
+        self.window.show_status(self._said, 5000)
         self.changed.emit()
         return True
 
@@ -208,6 +209,7 @@ class FocusController(QtCore.QObject):
             return False
         view_id = self.focused[0]
         self.focused = None
+        self.window.withdraw_status(self._said)  # (no longer so)
         self.apply(view_id)  # (the explanation comes back, before the rows are fitted)
         self.changed.emit()
         return True
@@ -244,6 +246,7 @@ class FocusController(QtCore.QObject):
         if self.focused is not None:
             previous.add(self.focused[0])
             self.focused = None
+            self.window.withdraw_status(self._said)
         if scene.panels or scene.reveal or scene.highlight is not None:
             count = len(scene.panels or panel_keys(scene.view_id))
             shown = (1 if direction > 0 else count) if scene.reveal else count
@@ -284,7 +287,9 @@ class FocusController(QtCore.QObject):
         else:
             return False
         self._direction = 1
-        self.focused = None
+        if self.focused is not None:
+            self.focused = None
+            self.window.withdraw_status(self._said)
         self.apply(view_id)
         if delta > 0:
             self._bring_into_view(view_id, self.order(view_id)[staging.shown - 1])
@@ -325,6 +330,7 @@ class FocusController(QtCore.QObject):
         if self.focused is not None and self.focused[0] != view_id:
             old = self.focused[0]
             self.focused = None
+            self.window.withdraw_status(self._said)
             self.apply(old)
         self.apply(view_id)
 
@@ -515,6 +521,10 @@ class FocusController(QtCore.QObject):
         elif focused is None and self._explain(view_id, widget):
             moved = True
         if moved:
+            # a readout by a resting cursor read a place where another plot, or another
+            # part of this one, lies now (after going back from a focus the notes line
+            # kept the focused plot's readout): it goes until the mouse moves
+            widget.hide_readouts()
             # a drag's held tick-label room ends with the layout it was held in (a
             # release left to the full-quality timer came during a focus or after it)
             widget.release_held_room(settle=False)

@@ -65,6 +65,12 @@ class StageToast(QtWidgets.QLabel):
         self._stack()
         self.timer.start()
 
+    def withdraw(self, message: str) -> None:
+        """Hide the toast if it shows ``message`` (it is no longer so); another stays."""
+        if self.isVisible() and self.text() == message:
+            self.timer.stop()
+            self.hide()
+
     def _stack(self) -> None:
         """Above the stage, below a sheet that covers it (a blanked screen, help): the
         window's layout may raise the stage over widgets made after it."""

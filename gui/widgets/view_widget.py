@@ -1981,13 +1981,23 @@ class ViewWidget(QtWidgets.QWidget):
                 self._restyle_on_show = True
 
     # ----------------------------------------------------------------- hover
+    def hide_readouts(self) -> None:
+        """The plots moved under the cursor (a focus, back, a reveal): every readout goes
+        and the notes line shows the notes; the next move of the mouse reads again."""
+        self._hide_readouts()
+
     def _hide_readouts(self) -> None:
         """The view scrolled (the wheel, the arrow keys): a readout by the cursor went
         with its plot, over whatever moved under the cursor, until the mouse moved (at
         300 % RoPE's angle readout lay over the next row's title); it goes, and the next
-        move of the mouse reads what is there."""
+        move of the mouse reads what is there. The notes line shows the notes again
+        (it kept a focused plot's readout after going back to all plots)."""
+        read = False
         for plot in self.plots.values():
+            read = read or plot.hover.shown
             plot.hover.hide()
+        if read:
+            self._set_status(self._idle_text)
 
     def mute_readouts(self, muted: bool) -> None:
         """No hover readout (by the cursor, nor in the notes line) while ``muted``: the

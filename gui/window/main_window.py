@@ -395,6 +395,14 @@ class MainWindow(QtWidgets.QMainWindow):
         if self.statusBar().isHidden():
             self.stage_toast.say(message)
 
+    def withdraw_status(self, message: str) -> None:
+        """Take ``message`` away while it still shows (in the status bar, on the stage):
+        it says something that is no longer so (a focused panel's "Panel 1 of 6 fills
+        the stage" stayed after going back to all panels). Another message stays."""
+        if self.statusBar().currentMessage() == message:
+            self.statusBar().clearMessage()
+        self.stage_toast.withdraw(message)
+
     # ------------------------------------------------------------------ features
     @property
     def settings(self) -> SettingsStore:

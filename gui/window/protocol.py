@@ -142,6 +142,10 @@ class StudioWindow(Protocol):
         """Show one line in the status bar."""
         ...
 
+    def withdraw_status(self, message: str) -> None:
+        """Take ``message`` away (status bar and stage) if it still shows."""
+        ...
+
     def fit_status(self, head: str, detail: str = "", tail: str = "") -> str:
         """``head + detail + tail`` with ``detail`` cut short to fit the status bar."""
         ...
