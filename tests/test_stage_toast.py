@@ -3,6 +3,7 @@ hidden there, and Page Down at a deck's last scene or the laser's hint went unse
 
 from __future__ import annotations
 
+import pytest
 from PySide6 import QtCore
 
 from core.scenes import Deck, Scene
@@ -26,11 +27,32 @@ def _deck(studio):
 
 
 def _on_stage(studio, toast) -> bool:
-    """Whether the toast shows whole within the stage, in its lower half."""
+    """Whether the toast shows whole within the stage, in its upper half (the notes
+    line and the lower plots' axes are in the lower one)."""
     stage = studio.stage
     area = QtCore.QRect(stage.mapTo(studio, QtCore.QPoint(0, 0)), stage.size())
     box = toast.geometry()
-    return area.contains(box) and box.center().y() > area.center().y()
+    return area.contains(box) and box.center().y() < area.center().y()
+
+
+def _in_window(studio, widget) -> QtCore.QRect:
+    return QtCore.QRect(widget.mapTo(studio, QtCore.QPoint(0, 0)), widget.size())
+
+
+def _covered(studio, widget, toast) -> list[str]:
+    """What of ``widget`` (a view) the toast lies over: its notes line, its plots."""
+    box, out = toast.geometry(), []
+    if widget.status.isVisible() and box.intersects(_in_window(studio, widget.status)):
+        out.append("notes line")
+    port = widget.canvas.viewport()
+    for key, plot in widget.plots.items():
+        if not plot.plot.isVisible():
+            continue
+        rect = widget.canvas.mapFromScene(plot.plot.sceneBoundingRect()).boundingRect()
+        rect.moveTopLeft(port.mapTo(studio, rect.topLeft()))
+        if box.intersects(rect):
+            out.append(key)
+    return out
 
 
 def _painted(studio, toast) -> bool:
@@ -77,3 +99,29 @@ def test_a_message_on_stage_shows_there_and_goes(studio, qtbot, show_view):
     assert toast.isHidden()
     studio.show_status("Off stage")
     assert studio.statusBar().currentMessage() == "Off stage" and toast.isHidden()
+
+
+@pytest.mark.parametrize("scale", [1.0, 2.0, 3.0])
+@pytest.mark.parametrize("view_id", ["sinusoidal", "compare"])
+def test_a_toast_covers_neither_the_notes_line_nor_the_plots(studio, show_view, scale, view_id):
+    """Found on Xvfb (the lecture deck's last scene, Compare, 1920 x 1080): "This is the
+    last scene (20/20)" lay over the notes line the audience was reading, and a focus's
+    line over a heatmap's axis title. The toast shows at the top right, in the room
+    right of the view's heading: the notes line and every plot stay clear, at 100 to
+    300 %, for the messages the stage says most (the deck's ends, a focus)."""
+    deck = _deck(studio)
+    toast = studio.stage_toast
+    try:
+        widget = show_view(studio, view_id, (1920, 1080), scale, present=True)
+        studio.view_stack.raise_()
+        for message in ("This is the last scene (20/20)", "Sweep stopped (Space plays it again)"):
+            studio.show_status(message)
+            assert toast.isVisible() and toast.text() == message
+            assert _on_stage(studio, toast), (toast.geometry(), _in_window(studio, studio.stage))
+            assert _covered(studio, widget, toast) == [], (message, toast.geometry())
+            heading = _in_window(studio, widget.title)
+            assert toast.geometry().top() < heading.bottom()  # (beside the heading)
+    finally:
+        toast.hide()
+        studio.lecture.display.leave_presentation()
+        deck.close_deck()

@@ -3,8 +3,12 @@
 On stage (presentation mode) the window's status bar is hidden, and what the window
 says there went unseen: Page Down at a deck's last scene ("This is the last scene
 (20/20)") or the laser, pen and spotlight hints gave the lecturer no feedback.
-:class:`StageToast` shows such a line at the bottom of the stage for
-:data:`TOAST_MS`, then hides.
+:class:`StageToast` shows such a line for :data:`TOAST_MS`, then hides: at the top
+right of the stage, in the free room right of a line of a view's heading where it fits
+there, else over the heading's top right (wrapped to half the stage). It lay over the bottom
+of the stage, on the notes line (the lecture's last scene: "This is the last scene
+(20/20)" over the sentence the audience was reading) and on the lower plots' axis
+titles ("dimension" of a focused heatmap).
 
 It is a child of the window, not of the stage: a picture of the stage (the presenter's
 preview) leaves it out, the pen draws beneath it and the mouse goes through it. It
@@ -13,13 +17,17 @@ shows above the stage and below a sheet that covers the stage (a blanked screen,
 
 from __future__ import annotations
 
-from PySide6 import QtCore, QtWidgets
+import math
+
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from gui.theme import current_theme
 
 TOAST_MS = 2500  # how long a message shows on stage
 BACKGROUND = "#181a1e"  # opaque: white text on it reads over any plot (15.6:1)
-MARGIN_PX = 16  # from the stage's bottom edge (or what lies along it) at 100 %
+MARGIN_PX = 16  # from the stage's edges at 100 %
+GAP_PX = 24  # at least this far right of a heading's text at 100 %
+HEADING = "view-title"  # the object name of a view's heading label
 
 
 class StageToast(QtWidgets.QLabel):
@@ -94,41 +102,90 @@ class StageToast(QtWidgets.QLabel):
                 return
 
     def place(self) -> None:
-        """Centred at the bottom of the stage, above what lies along its bottom edge
-        (the parameter strip)."""
+        """At the top right of the stage: right of a line of the topmost heading
+        where the message fits whole on one line there (the free room the heading's
+        text leaves), else over the heading's top right, wrapped to half the stage's
+        width when longer: never over the notes line at the stage's bottom, nor over
+        the plots' titles and axes while the heading is as high as the message."""
         stage, host = self.stage, self.parentWidget()
         if host is None:
             return
         margin = current_theme().scaled(MARGIN_PX)
-        room = max(stage.width() - 2 * margin, 1)
         self.setWordWrap(False)  # (a wrapping label's hint wraps a short line too)
         self.ensurePolished()
         width, height = self.sizeHint().width(), self.sizeHint().height()
-        if width > room:  # too long for one line: wrapped to the stage's width
-            self.setWordWrap(True)
-            width, height = room, max(self.heightForWidth(room), height)
-        bottom = stage.height() - self._bottom_band() - margin
-        top_left = stage.mapTo(host, QtCore.QPoint(0, 0))
-        x = top_left.x() + (stage.width() - width) // 2
-        y = top_left.y() + max(bottom - height, 0)
-        self.setGeometry(x, y, width, height)
+        rooms = self._heading_rooms()
+        right, top = stage.width() - margin, margin
+        fits = [room for room in rooms if width <= room.width()]
+        if fits:
+            room = fits[0]
+            right, top = room.right(), max(room.top() + (room.height() - height) // 2, 0)
+        else:
+            wide = max([stage.width() // 2] + [room.width() for room in rooms])
+            wrap = max(min(wide, stage.width() - 2 * margin), 1)
+            if width > wrap:  # too long for one line there: wrapped
+                self.setWordWrap(True)
+                width, height = wrap, max(self.heightForWidth(wrap), height)
+            if rooms:
+                right, top = rooms[0].right(), max(rooms[0].top(), 0)
+        origin = stage.mapTo(host, QtCore.QPoint(0, 0))
+        self.setGeometry(origin.x() + right - width + 1, origin.y() + top, width, height)
 
-    def _bottom_band(self) -> int:
-        """How high the stage's shown children that lie along its bottom edge reach
-        (not its pages, nor a layer over all of it)."""
+    def _heading_rooms(self) -> list[QtCore.QRect]:
+        """The free room (stage coordinates) right of each line of the topmost view
+        heading in sight (the rightmost of equally high ones), top line first: from
+        the line's end (and a gap) to the heading's right edge, as high as the line.
+        Empty when no heading is in sight."""
         stage = self.stage
-        pages = (
-            {stage.widget(i) for i in range(stage.count())}
-            if isinstance(stage, QtWidgets.QStackedWidget)
-            else set()
-        )
-        band = 0
-        for child in stage.children():
-            if not isinstance(child, QtWidgets.QWidget) or child in pages:
+        gap = current_theme().scaled(GAP_PX)
+        best: tuple[tuple[int, int], QtWidgets.QLabel, QtCore.QRect] | None = None
+        for label in stage.findChildren(QtWidgets.QLabel, HEADING):
+            if not label.isVisible():
                 continue
-            box = child.geometry()
-            if child.isHidden() or box.height() >= stage.height():
-                continue
-            if box.bottom() >= stage.height() - 1:
-                band = max(band, stage.height() - box.top())
-        return band
+            box = QtCore.QRect(label.mapTo(stage, QtCore.QPoint(0, 0)), label.size())
+            if box.top() < 0 or not stage.rect().contains(box.topLeft()):
+                continue  # (scrolled away)
+            key = (box.top(), -box.right())
+            if best is None or key < best[0]:
+                best = (key, label, box)
+        if best is None:
+            return []
+        _key, label, box = best
+        inner = box.adjusted(label.margin(), label.margin(), -label.margin(), 0)
+        inner.setLeft(inner.left() + label.contentsMargins().left())
+        inner.setTop(inner.top() + label.contentsMargins().top())
+        right = min(box.right(), stage.width() - 1)
+        rooms = []
+        for x_end, y, h in _text_lines(label):
+            left = inner.left() + math.ceil(x_end) + gap
+            if left < right:
+                rooms.append(QtCore.QRect(left, inner.top() + round(y), right - left + 1, round(h)))
+        return rooms
+
+
+def _text_lines(label: QtWidgets.QLabel) -> list[tuple[float, float, float]]:
+    """``(end x, top y, height)`` of each line of ``label``'s text as Qt lays it out
+    (wrapped to its width when it wraps: a scene's title at 300 % takes two lines;
+    rich text laid out as rich text), relative to its text's top left."""
+    doc = QtGui.QTextDocument()
+    doc.setDefaultFont(label.font())
+    doc.setDocumentMargin(0)
+    form, text = label.textFormat(), label.text()
+    if form == QtCore.Qt.TextFormat.PlainText or (
+        form == QtCore.Qt.TextFormat.AutoText and not QtGui.Qt.mightBeRichText(text)
+    ):
+        doc.setPlainText(text)
+    else:
+        doc.setHtml(text)
+    if label.wordWrap():
+        doc.setTextWidth(max(label.contentsRect().width() - 2 * label.margin(), 1))
+    lines = []
+    block = doc.begin()
+    while block.isValid():
+        top = doc.documentLayout().blockBoundingRect(block).top()
+        layout = block.layout()
+        for i in range(layout.lineCount()):
+            line = layout.lineAt(i)
+            lines.append((line.x() + line.naturalTextWidth(), top + line.y(), line.height()))
+        block = block.next()
+    return lines
