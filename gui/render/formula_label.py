@@ -315,10 +315,7 @@ def layout_formula(markup: str, font: QtGui.QFont, width: float) -> FormulaLayou
             xs[-1].append(x + space)
             x += space + unit.x_advance
     pieces: list[_Piece] = []
-    # (between the lines' boxes, which hold their scripts' room: 0.2 em before every
-    # line had that room spaced lines further apart and put Word order's first plot
-    # row 2 px below the fold at 1600 x 1000 / 200 %)
-    leading = 0.1 * em
+    leading = 0.2 * em
     strut = setter.script_extent()
     y = 0.0
     widest = 0.0
