@@ -5,8 +5,7 @@
 ``QPainter.drawText`` and lines, so the same drawing lands on screen, in PNG exports
 and, as ``<text>`` elements plus paths, in SVG exports. A long formula wraps only
 between terms (runs of two spaces in the markup); only a term wider than the whole line
-is broken, at its spaces. Every line is as tall as one with a superscript and a
-subscript, so that values that gain or lose a power of ten do not move what is below.
+is broken, at its spaces.
 """
 
 from __future__ import annotations
@@ -67,7 +66,6 @@ class _Typesetter:
     def __init__(self, base: QtGui.QFont) -> None:
         self.base = base
         self._fonts: dict[tuple[float, bool], tuple[QtGui.QFont, QtGui.QFontMetricsF]] = {}
-        self._script_extent: tuple[float, float] | None = None
 
     def font(self, scale: float, italic: bool) -> tuple[QtGui.QFont, QtGui.QFontMetricsF]:
         key = (scale, italic)
@@ -127,20 +125,6 @@ class _Typesetter:
         for part, dy, role in parts:
             box.add(part, x0, dy, role)
         box.x_advance = x0 + max(p.x_advance for p, _, _ in parts) + 0.04 * em
-
-    def script_extent(self) -> tuple[float, float]:
-        """``(ascent, descent)`` of a superscript and of a subscript at the formula
-        line's level (``x^0``, ``x_0``): how far the one rises above the baseline and
-        the other drops below it. Every plain script's, whatever its characters (a box
-        takes its font's ascent and descent); a stacked pair (``x_i^2``) drops its
-        subscript a little lower."""
-        if self._script_extent is None:
-            digit = (Text("0"),)
-            sup, sub = _Box(), _Box()
-            self._script(sup, Script(None, digit), 0, 1.0)
-            self._script(sub, Script(digit, None), 0, 1.0)
-            self._script_extent = (sup.ascent, sub.descent)
-        return self._script_extent
 
     def _axis(self, scale: float) -> float:
         """Height of the math axis (the middle of a minus sign) above the baseline."""
@@ -316,18 +300,13 @@ def layout_formula(markup: str, font: QtGui.QFont, width: float) -> FormulaLayou
             x += space + unit.x_advance
     pieces: list[_Piece] = []
     leading = 0.2 * em
-    strut = setter.script_extent()
     y = 0.0
     widest = 0.0
     for line, line_x in zip(lines, xs, strict=True):
         if not line:
             continue
-        # every line as tall as one with a superscript and a subscript: a value that
-        # gains a power of ten ("353" -> "3.48·10^{4}"), or a term with a subscript
-        # that wraps onto the next line at wider values, does not make a line taller
-        # (the plots below stay where they are during a sweep)
-        ascent = max(strut[0], *(b.ascent for _, b in line))
-        descent = max(strut[1], *(b.descent for _, b in line))
+        ascent = max(b.ascent for _, b in line)
+        descent = max(b.descent for _, b in line)
         row = _Box()
         for (_, box), bx in zip(line, line_x, strict=True):
             row.add(box, bx, 0.0)
