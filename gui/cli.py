@@ -366,8 +366,9 @@ def _ctrl_c_between_frames() -> Iterator[list[int]]:
     A ``KeyboardInterrupt`` raised while Qt paints a frame (a Python override called
     from C++) was printed as pyqtgraph's "Ignored exception" traceback and the export
     went on to the end (exit 0), or the process died of a segmentation fault with the
-    ``.part`` file left behind. The caller raises it between frames instead. Off the
-    main thread (no handler can be set) nothing changes.
+    ``.part`` file left behind. The caller raises it between frames (an animation's)
+    or slides (a deck's) instead. Off the main thread (no handler can be set) nothing
+    changes.
     """
     interrupted: list[int] = []
 
@@ -404,25 +405,40 @@ def cmd_export_deck(ns: argparse.Namespace) -> int:
     if ns.animate is not None:
         raise UsageError("give either --deck or --animate, not both")
     _refuse_animation_options(ns)
-    _use_offscreen_platform()
-    if ns.output.lower().endswith(".pdf"):
-        from gui.export.deck import export_deck_pdf
-
-        if ns.format is not None or ns.scale is not None or ns.transparent:
-            raise UsageError("--format, --scale and --transparent do not apply to a PDF deck")
-        export_deck_pdf(ns.deck, ns.output, width=ns.width, height=ns.height, notes=ns.notes)
-        return 0
-    if ns.notes:
+    pdf = ns.output.lower().endswith(".pdf")
+    if pdf and (ns.format is not None or ns.scale is not None or ns.transparent):
+        raise UsageError("--format, --scale and --transparent do not apply to a PDF deck")
+    if ns.notes and not pdf:
         raise UsageError("--notes applies to a PDF deck (-o FILE.pdf)")
-    export_deck(
-        ns.deck,
-        ns.output,
-        fmt=ns.format or "png",
-        width=ns.width,
-        height=ns.height,
-        scale=ns.scale,
-        transparent=ns.transparent,
-    )
+    _use_offscreen_platform()
+    with _ctrl_c_between_frames() as interrupted:
+
+        def checkpoint() -> None:
+            if interrupted:  # (here, between slides, not inside a Qt paint)
+                raise KeyboardInterrupt
+
+        if pdf:
+            from gui.export.deck import export_deck_pdf
+
+            export_deck_pdf(
+                ns.deck,
+                ns.output,
+                width=ns.width,
+                height=ns.height,
+                notes=ns.notes,
+                checkpoint=checkpoint,
+            )
+            return 0
+        export_deck(
+            ns.deck,
+            ns.output,
+            fmt=ns.format or "png",
+            width=ns.width,
+            height=ns.height,
+            scale=ns.scale,
+            transparent=ns.transparent,
+            checkpoint=checkpoint,
+        )
     return 0
 
 

@@ -6,6 +6,7 @@ import hashlib
 import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import pytest
 from tiers import FULL
@@ -331,3 +332,153 @@ def test_a_slide_of_a_table_alone_fills_the_page_with_it(qapp, size) -> None:
         assert drawn <= plot.plot.getViewBox().height()  # whole, nothing cut
     finally:
         kept.clear()
+
+
+# ----------------------------------------------------------------------- Ctrl+C
+def _rope_deck(tmp_path: Path, count: int, title: str = "RoPE") -> Path:
+    """A deck of ``count`` rope scenes titled ``<title> <k>``."""
+    scenes = [{"view": "rope", "title": f"{title} {k}", "params": {}} for k in range(count)]
+    deck = {"format": "pe-studio-deck", "version": 1, "scenes": scenes}
+    return _write(tmp_path / f"{title.lower()}-{count}.json", deck)
+
+
+class _Swallowed:
+    """Ctrl+C arrives while the second scene is drawn, inside a drawing that swallows
+    the ``KeyboardInterrupt`` (as a Qt paint did: pyqtgraph's "Ignored exception")."""
+
+    def __init__(self, real: Any) -> None:
+        self.real, self.calls, self.swallowed = real, 0, 0
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        import os
+        import signal
+
+        self.calls += 1
+        result = self.real(*args, **kwargs)
+        if self.calls == 2:
+            try:
+                os.kill(os.getpid(), signal.SIGINT)
+                for _ in range(1000):  # the handler runs between bytecodes
+                    pass
+            except KeyboardInterrupt:
+                self.swallowed += 1
+        return result
+
+
+@pytest.mark.parametrize("output", ["slides", "slides.pdf"])
+def test_ctrl_c_while_a_scene_is_drawn_stops_after_it_and_writes_nothing(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    output: str,
+) -> None:
+    import signal
+
+    from gui.export import deck as deck_module
+
+    name = "_scene_pictures" if output.endswith(".pdf") else "export_view"
+    drawing = _Swallowed(getattr(deck_module, name))
+    monkeypatch.setattr(deck_module, name, drawing)
+    deck_file = _rope_deck(tmp_path, 5)
+    out = tmp_path / "out"
+    out.mkdir()
+    earlier = _write(out / "01-earlier.png", "earlier slide")
+    before = signal.getsignal(signal.SIGINT)
+    code, stdout, err = run(
+        capsys, "export", "--deck", str(deck_file), "-o", str(out / output), *SMALL
+    )
+    assert drawing.swallowed == 0  # never raised inside the drawing
+    assert (code, stdout, err) == (130, "", "error: interrupted\n")
+    assert drawing.calls == 2  # it stopped after the scene being drawn
+    assert list(out.iterdir()) == [earlier]  # no slide, PDF or temporary part of one
+    assert earlier.read_text() == "earlier slide"
+    assert signal.getsignal(signal.SIGINT) is before  # Ctrl+C is back to normal after
+
+
+def test_ctrl_c_to_the_process_after_the_first_slide_leaves_the_folder_as_it_was(
+    tmp_path: Path,
+) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    deck_file = _rope_deck(tmp_path, 40)
+    out = tmp_path / "slides"
+    out.mkdir()
+    earlier = {"01-old.png": b"old slide 1", "02-old.png": b"old slide 2", "notes.txt": b"n"}
+    for file_name, data in earlier.items():
+        (out / file_name).write_bytes(data)
+    command = [sys.executable, "main.py", "export", "--deck", str(deck_file), "-o", str(out)]
+    process = subprocess.Popen(
+        [*command, *SMALL],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        # (a shell's background job ignores SIGINT, and the export would inherit that)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        while process.poll() is None:  # until the first new slide is written
+            if any(path.suffix == ".png" and path.name not in earlier for path in out.rglob("*")):
+                break
+            time.sleep(0.02)
+        assert process.poll() is None, process.communicate()
+        os.kill(process.pid, signal.SIGINT)
+        stdout, stderr = process.communicate(timeout=300)  # (a hang guard, not a timing)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert (process.returncode, stdout, stderr) == (130, b"", b"error: interrupted\n")
+    assert {path.name: path.read_bytes() for path in out.iterdir()} == earlier
+
+
+# ----------------------------------------------------------------------- export again
+def test_exporting_again_into_the_folder_replaces_the_earlier_slides(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "deck"
+    code, _, err = run(
+        capsys, "export", "--deck", str(QUICK_TOUR), "-o", str(out), "--format", "svg", *SMALL
+    )
+    assert (code, err) == (0, "")
+    code, _, err = run(capsys, "export", "--deck", str(QUICK_TOUR), "-o", str(out), *SMALL)
+    assert (code, err) == (0, "")
+    assert len(list(out.glob("*.png"))) == 7 and len(list(out.glob("*.svg"))) == 0
+    mine = {"cover.png": b"my cover", "1-intro.png": b"mine", "readme.txt": b"about"}
+    for file_name, data in mine.items():
+        (out / file_name).write_bytes(data)
+    four = _rope_deck(tmp_path, 4, "Again")
+    code, _, err = run(capsys, "export", "--deck", str(four), "-o", str(out), *SMALL)
+    assert (code, err) == (0, "")
+    names = ["01-again-0.png", "02-again-1.png", "03-again-2.png", "04-again-3.png"]
+    assert sorted(path.name for path in out.iterdir()) == sorted([*names, *mine])
+    for file_name in names:
+        assert png_size(out / file_name) == (320, 200)
+    for file_name, data in mine.items():  # the lecturer's own files stay as they were
+        assert (out / file_name).read_bytes() == data
+
+
+@pytest.mark.parametrize(
+    ("name", "slide"),
+    [
+        ("01-intro.png", True),
+        ("007-rope-position-5.svg", True),
+        ("1-intro.png", False),
+        ("01-Intro.png", False),
+        ("01-intro.jpg", False),
+        ("01-.png", False),
+        ("cover.png", False),
+        ("01-intro.png.part", False),
+    ],
+)
+def test_earlier_slides_are_the_files_named_like_slides(
+    tmp_path: Path, name: str, slide: bool
+) -> None:
+    from gui.export.deck import earlier_slides
+
+    (tmp_path / name).write_bytes(b"x")
+    (tmp_path / "02-a-folder.png").mkdir()
+    assert earlier_slides(tmp_path) == ([tmp_path / name] if slide else [])

@@ -4,6 +4,10 @@
 :func:`gui.export.headless.export_view` (the window's export code path) with the scene's
 view, parameters, title and note, and written to ``FOLDER/NN-<slug of the title>.png``
 (``.svg``), numbered from 01 in deck order so that a file listing sorts like the deck.
+The folder then shows this deck only: the slides are written into a hidden folder inside
+it and moved in once all are drawn, and the slides of an earlier export there (files
+named like slides, ``NN-<slug>.png`` or ``.svg``) are removed then; other files stay.
+An export stopped half-way (an error, Ctrl+C) leaves the folder as it was.
 The whole deck is validated before the first file is written, including the table files
 its scenes read: a Learned table that is missing or unusable fails the export with one line
 naming the scene and the file (the window shows it on the view instead, where another file
@@ -13,7 +17,12 @@ view's warning banner and the note, as the window shows it.
 
 ``main.py export --deck DECK -o lecture.pdf`` calls :func:`export_deck_pdf`: one PDF page
 per scene, drawn with Qt's PDF writer (plots, text and lines stay vector; heatmaps are
-images), optionally with the scene's note under each slide as a handout (``--notes``).
+images), optionally with the scene's note under each slide as a handout (``--notes``),
+written to a temporary file renamed to the ``.pdf`` only when complete.
+
+Both take a ``checkpoint``: called between scenes (and PDF pages) and once more before
+the output is put in place; what it raises stops the export with nothing written. The
+command line raises ``KeyboardInterrupt`` there after a Ctrl+C, never inside a Qt paint.
 
 Every export shows a scene as the stage does (:func:`gui.widgets.staging.stage_widget`):
 only its ``panels``, in their order, and its ``highlight`` with the rest dimmed. A scene
@@ -27,15 +36,19 @@ view's picture of the next scene).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import shutil
+import tempfile
+import time
 import unicodedata
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from functools import partial
 from pathlib import Path
 from typing import Any
 
-from core.atomicio import atomic_path
+from core.atomicio import STALE_SECONDS, atomic_path
 from core.errors import user_message
 from core.scenes import Deck, Scene, check_scene_files, load_deck
 from core.views import compute_view, get_view
@@ -56,6 +69,9 @@ from gui.export.headless import (
 )
 
 MAX_SLUG = 60
+SLIDE_NAME = re.compile(r"^[0-9]{2,}-[a-z0-9]+(?:-[a-z0-9]+)*\.(?:png|svg)$")
+"""A file name :func:`slide_names` makes (of either image format): an earlier slide."""
+STAGING_PREFIX, STAGING_SUFFIX = ".slides-", ".part"  # the hidden folder slides are drawn into
 
 
 def slugify(text: str) -> str:
@@ -92,8 +108,14 @@ def export_deck(
     height: int | None = None,
     scale: float | None = None,
     transparent: bool = False,
+    checkpoint: Callable[[], None] | None = None,
 ) -> list[Path]:
     """Write one image per scene of the deck file ``deck_path`` into ``folder``.
+
+    The slides are drawn into a hidden folder inside ``folder`` and moved in when all
+    are done; the slides of an earlier export there (:data:`SLIDE_NAME`) go then, so
+    the folder shows this deck's slides only. Other files are left alone. On any
+    failure (or what ``checkpoint`` raises) the folder is left as it was.
 
     Parameters
     ----------
@@ -105,6 +127,9 @@ def export_deck(
         ``"png"`` or ``"svg"``.
     width, height, scale, transparent
         As for :func:`gui.export.headless.export_view` (same defaults).
+    checkpoint
+        Called after each slide and before the slides are moved in; an exception it
+        raises (e.g. ``KeyboardInterrupt``) stops the export, nothing written.
 
     Returns
     -------
@@ -127,27 +152,68 @@ def export_deck(
     target = Path(folder)
     if target.exists() and not target.is_dir():
         raise NotADirectoryError(f"cannot write slides to '{os.fspath(folder)}': not a folder")
+    created = not target.exists()
     target.mkdir(parents=True, exist_ok=True)
-    written: list[Path] = []
-    for scene, name in zip(deck.scenes, slide_names(deck, fmt), strict=True):
-        path = target / name
-        try:
-            export_view(
-                scene.view_id,
-                scene.params,
-                path,
-                width=width,
-                height=height,
-                scale=scale,
-                transparent=transparent,
-                title=scene.title or None,
-                note=scene.note or None,
-                stage=partial(stage_scene, scene),
-            )
-        except ValueError as exc:  # the view refuses these parameters: show it on the slide
-            _error_slide(scene, path, fmt, (width, height, scale), transparent, user_message(exc))
-        written.append(path)
-    return written
+    _remove_stale_staging(target)
+    staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, suffix=STAGING_SUFFIX, dir=target))
+    names = slide_names(deck, fmt)
+    try:
+        for scene, name in zip(deck.scenes, names, strict=True):
+            path = staging / name
+            try:
+                export_view(
+                    scene.view_id,
+                    scene.params,
+                    path,
+                    width=width,
+                    height=height,
+                    scale=scale,
+                    transparent=transparent,
+                    title=scene.title or None,
+                    note=scene.note or None,
+                    stage=partial(stage_scene, scene),
+                )
+            except ValueError as exc:  # the view refuses these parameters: show it on the slide
+                size = (width, height, scale)
+                _error_slide(scene, path, fmt, size, transparent, user_message(exc))
+            if checkpoint is not None:
+                checkpoint()
+        _move_slides_in(staging, target, names)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        if created:
+            with contextlib.suppress(OSError):  # (only if empty)
+                target.rmdir()
+        raise
+    return [target / name for name in names]
+
+
+def earlier_slides(folder: Path) -> list[Path]:
+    """The files in ``folder`` named like slides (:data:`SLIDE_NAME`), sorted."""
+    return sorted(
+        path for path in folder.iterdir() if SLIDE_NAME.match(path.name) and path.is_file()
+    )
+
+
+def _move_slides_in(staging: Path, target: Path, names: list[str]) -> None:
+    """Replace the slides in ``target`` by ``names`` from ``staging`` (then removed)."""
+    keep = set(names)
+    for path in earlier_slides(target):
+        if path.name not in keep:
+            path.unlink()
+    for name in names:
+        os.replace(staging / name, target / name)
+    shutil.rmtree(staging, ignore_errors=True)
+
+
+def _remove_stale_staging(target: Path) -> None:
+    """Remove hidden slide folders left in ``target`` by an export that was killed
+    outright (older than :data:`core.atomicio.STALE_SECONDS`)."""
+    now = time.time()
+    for path in target.glob(f"{STAGING_PREFIX}*{STAGING_SUFFIX}"):
+        with contextlib.suppress(OSError):
+            if path.is_dir() and now - path.stat().st_mtime > STALE_SECONDS:
+                shutil.rmtree(path)
 
 
 def _check_folder_name(folder: str | os.PathLike[str]) -> None:
@@ -377,6 +443,7 @@ def export_deck_pdf(
     width: int | None = None,
     height: int | None = None,
     notes: bool = False,
+    checkpoint: Callable[[], None] | None = None,
 ) -> Path:
     """Write the deck as one PDF, one page per scene, atomically.
 
@@ -391,6 +458,10 @@ def export_deck_pdf(
     notes
         Handout: each page has the scene's note in large print under the slide (which
         then leaves it out of its own status line).
+    checkpoint
+        Called after each scene is drawn, after each page is written and before the
+        file is renamed into place; an exception it raises (e.g. ``KeyboardInterrupt``)
+        stops the export and leaves nothing at ``path``.
 
     Returns
     -------
@@ -420,11 +491,12 @@ def export_deck_pdf(
     from PySide6 import QtCore, QtGui
 
     # one page per reveal step; a handout shows each scene once, fully revealed
-    pages = [
-        (scene, picture)
-        for scene in deck.scenes
-        for picture in _scene_pictures(scene, w, h, with_note=not notes, steps=not notes)
-    ]
+    check = checkpoint if checkpoint is not None else _no_checkpoint
+    pages = []
+    for scene in deck.scenes:
+        for picture in _scene_pictures(scene, w, h, with_note=not notes, steps=not notes):
+            pages.append((scene, picture))
+        check()
     page_h = h + (round(h * NOTES_SHARE) if notes else 0)
     with atomic_path(path) as tmp:
         writer = QtGui.QPdfWriter(os.fspath(tmp))
@@ -446,9 +518,15 @@ def export_deck_pdf(
                 painter.drawPicture(0, 0, picture)
                 if notes:
                     _draw_note(painter, scene.note, QtCore.QRectF(0, h, w, page_h - h))
+                check()
         finally:
             painter.end()
+        check()  # (the last chance: once renamed, the PDF is complete)
     return Path(path)
+
+
+def _no_checkpoint() -> None:
+    """The ``checkpoint`` of an export given none."""
 
 
 def _scene_pictures(scene: Scene, w: int, h: int, *, with_note: bool, steps: bool) -> list[Any]:
