@@ -482,3 +482,22 @@ def test_earlier_slides_are_the_files_named_like_slides(
     (tmp_path / name).write_bytes(b"x")
     (tmp_path / "02-a-folder.png").mkdir()
     assert earlier_slides(tmp_path) == ([tmp_path / name] if slide else [])
+
+
+def test_a_slide_that_cannot_be_written_is_named_as_the_user_gave_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import errno
+
+    from gui.export import deck as deck_module
+
+    def full_disk(view_id: str, params: Any, path: Path, **kwargs: Any) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    monkeypatch.setattr(deck_module, "export_view", full_disk)
+    out = tmp_path / "slides"
+    code, _, err = run(capsys, "export", "--deck", str(QUICK_TOUR), "-o", str(out), *SMALL)
+    assert code == 1
+    slide = out / "01-sinusoidal.png"  # not the hidden folder the slides are drawn in
+    assert err == f"error: cannot write '{slide}': No space left on device\n"
+    assert not out.exists()  # the folder it made goes with the failed export

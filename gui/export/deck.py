@@ -155,7 +155,10 @@ def export_deck(
     created = not target.exists()
     target.mkdir(parents=True, exist_ok=True)
     _remove_stale_staging(target)
-    staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, suffix=STAGING_SUFFIX, dir=target))
+    try:
+        staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, suffix=STAGING_SUFFIX, dir=target))
+    except OSError as exc:
+        raise _renamed(exc, target) from None
     names = slide_names(deck, fmt)
     try:
         for scene, name in zip(deck.scenes, names, strict=True):
@@ -175,7 +178,12 @@ def export_deck(
                 )
             except ValueError as exc:  # the view refuses these parameters: show it on the slide
                 size = (width, height, scale)
-                _error_slide(scene, path, fmt, size, transparent, user_message(exc))
+                try:
+                    _error_slide(scene, path, fmt, size, transparent, user_message(exc))
+                except OSError as error:
+                    raise _renamed(error, target / name) from None
+            except OSError as exc:
+                raise _renamed(exc, target / name) from None
             if checkpoint is not None:
                 checkpoint()
         _move_slides_in(staging, target, names)
@@ -186,6 +194,14 @@ def export_deck(
                 target.rmdir()
         raise
     return [target / name for name in names]
+
+
+def _renamed(exc: OSError, path: Path) -> OSError:
+    """``exc`` naming ``path`` (the slide or folder the user asked for), not the
+    hidden folder the slides are drawn in."""
+    if exc.errno is None:
+        return exc
+    return type(exc)(exc.errno, exc.strerror, os.fspath(path))
 
 
 def earlier_slides(folder: Path) -> list[Path]:
