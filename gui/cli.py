@@ -76,8 +76,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--deck",
         metavar="FILE",
         help="write one image per scene of a deck file into the folder -o, "
-        "named NN-<scene title>.png (or .svg with --format svg); -o FILE.pdf: one PDF page "
-        "per scene",
+        "named NN-<scene title>.png (or .svg with --format svg), replacing the slides of an "
+        "earlier export there; -o FILE.pdf: one PDF page per scene",
     )
     export.add_argument(
         "--format",
