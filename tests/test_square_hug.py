@@ -46,3 +46,75 @@ def test_square_cells_stand_next_to_their_axes(studio, show_view, case, view_id)
     assert right <= 0.1 * width + 20, f"{right:.0f} px to the colour bar"
     assert plot.hug > 0  # (these plots are wider than their matrices)
     assert layout_problems(widget) == []
+
+
+SENTENCE = "the quick brown fox jumps over the lazy dog"
+
+
+def _boxes(plot) -> dict[str, tuple[float, ...]]:
+    """Scene boxes of a square matrix's plot: its image, view box, bottom axis, colour
+    bar, left axis' title and the plot (rounded to 0.1 px, compared across passes)."""
+
+    def box(item) -> tuple[float, ...]:
+        r = item.sceneBoundingRect()
+        return tuple(round(v, 1) for v in (r.left(), r.top(), r.right(), r.bottom()))
+
+    image = plot.image.mapRectToScene(plot.image.boundingRect())
+    title = plot.plot.getAxis("left").label
+    return {
+        "image": tuple(
+            round(v, 1) for v in (image.left(), image.top(), image.right(), image.bottom())
+        ),
+        "view": box(plot.plot.getViewBox()),
+        "bottom": box(plot.plot.getAxis("bottom")),
+        "bar": box(plot.colorbar),
+        "title": tuple(
+            round(v, 1) for v in (title.mapRectToScene(title.boundingRect()).center().y(),)
+        ),
+        "plot": box(plot.plot),
+    }
+
+
+def test_a_narrow_square_matrix_hugs_its_content_downwards(studio, show_view, case):
+    """Word order with a lecturer's 9-word sentence and its reversal: the 9 x 9 weights
+    are as wide as their column allows and shorter than their row (the 9 x 16
+    differences beside them set it). Before, they sat in the middle of a view box as
+    tall as the row: at 1920 x 1080 / 100 % the key axis' top was 170 px below the last
+    row, the colour bar 550 px tall beside 198 px of data and "queries" 20 px below
+    the matrix's centre. The spare height now goes below the plot's bottom axis: the
+    axis stands under the last row (the view's own padding and a few px), the colour
+    bar spans the view box, the title is centred on the matrix; the same boxes after
+    more passes of the event loop (no growth, no flip-flop)."""
+    from PySide6 import QtWidgets
+    from qt_events import settle_window
+
+    size, scale, present = CASES[case]
+    widget = show_view(studio, "permutation", size, scale, present)
+    state = studio.states["permutation"]
+    try:
+        state.set_param("sentence", SENTENCE)
+        state.set_param("permuted", " ".join(reversed(SENTENCE.split())))
+        assert studio.wait_idle()
+        settle_window(studio)
+        widget.canvas.viewport().repaint()
+        plot = widget.plots["weights_a_none"]
+        assert plot.image.image.shape == (9, 9)
+        first = _boxes(plot)
+        left, top, right, bottom = first["image"]
+        view = first["view"]
+        pad = 0.1 * (bottom - top) + 4  # the view's padding (at most 10 %) and a few px
+        assert first["bottom"][1] - bottom <= pad, first
+        assert view[3] - bottom <= pad and top - view[1] <= pad, first
+        bar = first["bar"]
+        assert bar[3] - bar[1] <= view[3] - view[1] + 1, first  # the bar spans the view box
+        assert abs(first["title"][0] - (top + bottom) / 2) <= 3, first  # "queries"
+        assert plot.spare_below > 0  # (narrower than tall: the spare height is below)
+        for _ in range(4):
+            for _ in range(5):
+                QtWidgets.QApplication.processEvents()
+            settle_window(studio)
+            assert _boxes(plot) == first
+        assert layout_problems(widget) == []
+    finally:
+        state.reset()
+        assert studio.wait_idle()

@@ -59,6 +59,25 @@ def _beside_data(layout: QtWidgets.QGraphicsGridLayout, plot: pg.PlotItem) -> fl
     return total
 
 
+def _above_below_data(layout: QtWidgets.QGraphicsGridLayout, plot: pg.PlotItem) -> float:
+    """px the rows of a plot's ``layout`` other than its data's (row 2) take as laid
+    out: its title, top axis (a legend's strip) and bottom axis."""
+    total = 0.0
+    for row in range(layout.rowCount()):
+        if row == 2:
+            continue
+        height = layout.rowMinimumHeight(row)
+        for col in range(layout.columnCount()):
+            item = layout.itemAt(row, col)
+            if item is None:
+                continue
+            widget = item.graphicsItem()
+            if widget is not None and widget.isVisibleTo(plot):
+                height = max(height, item.geometry().height())
+        total += height
+    return total
+
+
 def square_by_default(panel: Panel, shape: tuple[int, int]) -> bool:
     """Whether a heatmap of ``shape`` is drawn with square cells unless overridden:
     as the panel says (``Panel.square``), else when the grid is small."""
@@ -86,6 +105,9 @@ class CellDisplay:
     _square_shown = False  # whether the cells are drawn square now
     #: px of spare width beside each side of a square matrix's plot (see _hug_square)
     hug = 0
+    #: px of spare height below a square matrix's plot, under its bottom axis (see
+    #: _hug_square): counted as the data's by whoever measures the plot's data height
+    spare_below = 0
 
     def _show_cells(
         self, panel: Panel, theme: Theme, image: np.ndarray, rect: QtCore.QRectF
@@ -199,7 +221,8 @@ class CellDisplay:
                 axis.update()
 
     def _hug_square(self, *_args: object) -> None:
-        """Put a square matrix's spare width outside its plot's axes and colour bar.
+        """Put a square matrix's spare width outside its plot's axes and colour bar, and
+        its spare height below its bottom axis.
 
         pyqtgraph's aspect lock widens the view's x range to fill a wide view box: the
         matrix sat centred in it, 110-270 px from its left axis and its colour bar (issue
@@ -210,9 +233,18 @@ class CellDisplay:
         the plot. The title and the bottom axis' title keep the width they had without it
         (:meth:`data_column`, see ``PanelPlot._elide_title`` and
         ``FastAxisItem.title_length``), so nothing above or below the data changes
-        height with it: the spare width is a function of the plot's size, the view's
-        height and what stands beside the data alone, reached in one layout pass and the
-        same however the plot got there (a re-style, a resize, a focus and back)."""
+        height with it.
+
+        A matrix narrower than its plot is tall (Word order's 9 x 9 weights of a
+        sentence beside its 9 x 16 differences) sat in the middle of a tall view box,
+        its key axis and words far below its last row (out of sight at 1280 x 720) and
+        its colour bar the plot's height: the spare height, what the data's row has
+        beyond the square data at the column's width, goes below the plot's bottom axis
+        (its bottom contents margin, :attr:`spare_below`): the axis stands under the
+        last row, the colour bar as tall as the view box. Both are functions of the
+        plot's size and what stands beside and above and below the data alone
+        (:meth:`data_column`, :meth:`data_row`), reached in one layout pass and the same
+        however the plot got there (a re-style, a resize, a focus and back)."""
         plot = self.plot
         if not shiboken6.isValid(plot):  # (a signal while the plot is destroyed)
             return
@@ -220,11 +252,11 @@ class CellDisplay:
         if not shiboken6.isValid(layout):
             return
         left, top, right, bottom = layout.getContentsMargins()
-        hug = 0
+        hug = below = 0
         width = 0.0
         image = self.image
         if self._square_ratio is not None and image is not None and image.image is not None:
-            height = plot.getViewBox().height()
+            height = self.data_row()
             width = self.data_column()
             rows, cols = image.image.shape[:2]
             if width > 0 and height > 0 and rows > 0 and cols > 0:
@@ -232,12 +264,26 @@ class CellDisplay:
                 # width, its cells square
                 data = height / (1.0 + 2.0 * padding_share(height)) * cols / rows
                 hug = max(0, math.floor((width - padded_span(data) - HUG_SLACK) / 2))
-        if hug != self.hug or not left == right == PLOT_MARGIN + hug:
+                if hug == 0:  # as wide as the column: the data's height at its width
+                    tall = width / (1.0 + 2.0 * padding_share(width)) * rows / cols
+                    below = max(0, math.floor(height - padded_span(tall) - HUG_SLACK))
+        if (
+            hug != self.hug
+            or below != self.spare_below
+            or not left == right == PLOT_MARGIN + hug
+            or bottom != PLOT_MARGIN + below
+        ):
             self.hug = hug
-            layout.setContentsMargins(PLOT_MARGIN + hug, top, PLOT_MARGIN + hug, bottom)
+            self.spare_below = below
+            layout.setContentsMargins(
+                PLOT_MARGIN + hug, top, PLOT_MARGIN + hug, PLOT_MARGIN + below
+            )
         axis = plot.getAxis("bottom")
         if hasattr(axis, "set_title_length"):
             axis.set_title_length(width if hug > 0 else None)
+        axis = plot.getAxis("left")
+        if hasattr(axis, "set_spare_below"):
+            axis.set_spare_below(below)
 
     def data_column(self) -> float:
         """The width (px) of the plot's data column without a square matrix's spare width
@@ -248,6 +294,15 @@ class CellDisplay:
         on the way: a re-styled plot no longer matched one built anew)."""
         plot = self.plot
         return float(plot.width() - 2 * PLOT_MARGIN - _beside_data(plot.layout, plot))
+
+    def data_row(self) -> float:
+        """The height (px) of the plot's data row without a square matrix's spare height
+        below it (:meth:`_hug_square`): the plot less its title and axes above and below
+        the data, as laid out (never the view box's height or the margins: see
+        :meth:`data_column`)."""
+        plot = self.plot
+        top = plot.layout.getContentsMargins()[1]
+        return float(plot.height() - top - PLOT_MARGIN - _above_below_data(plot.layout, plot))
 
     def _inset_colorbar(self) -> None:
         """A square matrix's colour bar half a line of its labels shorter at each end

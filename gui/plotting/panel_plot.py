@@ -1475,7 +1475,8 @@ class PanelPlot(PanelExtras, CellDisplay):
         if cell <= 0 and values <= 0:
             return 0.0
         view = self.plot.getViewBox()
-        beside = self.plot.height() - view.height()  # title, strip, bottom axis
+        # title, strip, bottom axis (a square matrix's spare height is its data's)
+        beside = self.plot.height() - view.height() - self.spare_below
         if beside <= 0:
             return 0.0
         rows = self.image.image.shape[0]
@@ -1544,6 +1545,7 @@ class PanelPlot(PanelExtras, CellDisplay):
         room = self.plot.height() - self.legible_height if self.legible_height > 0 else 0.0
         # the data's and the strip's height together (they share it)
         shared = self.plot.getViewBox().height() + self.plot.getAxis("top").height()
+        shared += self.spare_below  # (a square matrix's spare height: CellDisplay)
         columns, scale = legend.plan(width, below_title, room, shared)
         legend.reflow(columns)
         legend.set_strip(width, scale)

@@ -556,6 +556,11 @@ class FastAxisItem(pg.AxisItem):
     """px a horizontal axis' title has, centred on the axis, when not the axis' length
     (a square matrix's plot has its spare width beside its axes: the title keeps the
     width it had without it, see ``CellDisplay._hug_square``)."""
+    spare_below = 0
+    """px of its plot's height below its bottom axis that its data does not use (a
+    square matrix narrower than its plot is tall, see ``CellDisplay._hug_square``): a
+    vertical axis' title is centred on the axis (the matrix), within
+    :meth:`title_span`, instead of on the span."""
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
@@ -607,6 +612,15 @@ class FastAxisItem(pg.AxisItem):
         axis' length; :attr:`title_length`); fitted again from the event loop."""
         if length != self.title_length:
             self.title_length = length
+            if vars(self).get("label") is not None:
+                post_title_refit(self)
+
+    def set_spare_below(self, spare: int) -> None:
+        """Centre a vertical axis' title on the axis itself while its plot has ``spare``
+        px below its bottom axis (:attr:`spare_below`); placed again from the event
+        loop. The title's room (:meth:`title_span`) does not change with it."""
+        if spare != self.spare_below:
+            self.spare_below = spare
             if vars(self).get("label") is not None:
                 post_title_refit(self)
 
@@ -675,7 +689,12 @@ class FastAxisItem(pg.AxisItem):
         scale = label.scale()
         br = label.boundingRect()
         if self.orientation in ("left", "right"):
-            pos = QtCore.QPointF(label.pos().x(), int(start + length / 2 + br.width() * scale / 2))
+            centre = start + length / 2
+            if self.spare_below > 0:  # on the matrix, within the span
+                half = br.width() * scale / 2
+                mid = self.size().height() / 2
+                centre = min(max(mid, start + half), max(start + length - half, start + half))
+            pos = QtCore.QPointF(label.pos().x(), int(centre + br.width() * scale / 2))
         elif self.orientation == "bottom":
             pos = QtCore.QPointF(
                 int(start + length / 2 - br.width() * scale / 2),

@@ -1413,7 +1413,10 @@ class ViewWidget(QtWidgets.QWidget):
             # plots came, then 491 px: the plots shown jumped at each reveal)
             if not holds_place(plot):
                 continue
-            data = plot.plot.getViewBox().height()
+            # (a square matrix's spare height below its axis is its data's: the row
+            # kept for it, see CellDisplay._hug_square; counted as overhead, the row
+            # grew by it on every pass)
+            data = plot.plot.getViewBox().height() + plot.spare_below
             if data <= 0:
                 continue
             share = (plot.plot.height() - data - spacing * (span - 1)) / span
