@@ -242,6 +242,7 @@ class ViewWidget(QtWidgets.QWidget):
         #: field at 319500)
         self.text_every_frame = False
         self.readouts_muted = False  # see mute_readouts()
+        self._reading = False  # the notes line shows a readout (see _hide_readouts)
         self._hover_hint = True  # the hint is for the lecturer: hidden while presenting
         # the plots a drag holds (_hold_axes) and the digits held for, until released
         self._held: tuple[tuple[PanelPlot, ...], int] | None = None
@@ -1995,11 +1996,12 @@ class ViewWidget(QtWidgets.QWidget):
         300 % RoPE's angle readout lay over the next row's title); it goes, and the next
         move of the mouse reads what is there. The notes line shows the notes again
         (it kept a focused plot's readout after going back to all plots)."""
-        read = False
+        read = self._reading  # (a plot laid out anew hid its overlay already: hover.py)
         for plot in self.plots.values():
             read = read or plot.hover.shown
             plot.hover.hide()
         if read:
+            self._reading = False
             self._set_status(self._idle_text)
 
     def mute_readouts(self, muted: bool) -> None:
@@ -2019,9 +2021,11 @@ class ViewWidget(QtWidgets.QWidget):
         for plot in self.plots.values():
             text = plot.probe_text(scene_pos)
             if text:
+                self._reading = True
                 self._set_status(text, math=False)  # (a readout stays as it is written)
                 return
         # nothing under the cursor (between plots, a gap between tiles): no stale value
+        self._reading = False
         self._set_status(self._idle_text)
 
     def status_text(self) -> str:
