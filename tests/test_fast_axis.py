@@ -1194,3 +1194,37 @@ def test_log_axis_labels_are_alike_on_every_tick_level(qtbot, bottom):
     texts = [t for level in labels for t in level]
     assert len(levels) >= 2 and "10⁻⁵" in texts and "10⁻¹" in texts, labels
     assert not any(t.startswith("0.") for t in texts), labels
+
+
+_SUPERSCRIPT_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
+
+
+def _log_label_value(text: str) -> float:
+    """A log axis' label as a number: "2.4", "2.4·10⁴", "10⁴"."""
+    base, dot, power = text.partition("·10")
+    if not dot and text.startswith("10") and len(text) > 2 and not text[2].isdigit():
+        base, power = "1", text[2:]
+    return float(base) * 10.0 ** int(power.translate(_SUPERSCRIPT_DIGITS) or 0)
+
+
+@pytest.mark.parametrize("scale", [1.0, 2.0])
+@pytest.mark.parametrize("low,high", [(2.3, 2.8), (2.05, 2.15), (1.8, 2.9), (24000.0, 27000.0)])
+def test_log_axis_within_one_step_shows_two_numbers(qtbot, ui_scale, scale, low, high):
+    """The Training lab's loss (log y) from 2.3 to 2.8 (NoPE, ALiBi, T5 on ``reverse``,
+    early steps) showed no number at all: pyqtgraph's log ticks are 10ᵏ × 1 … 9 and
+    none lies between 2.3 and 2.8. A log axis now shows at least two numbers, each in
+    its range, apart (evenly spaced finer values: 2.4, 2.6, 2.8)."""
+    from core.training.panels import training_panel
+
+    ui_scale(scale)
+    steps = list(range(1, 201))
+    loss = list(np.linspace(high, low, 200))
+    panel = training_panel("loss", {"rope": {"steps": steps, "loss": loss, "acc": [0.1] * 200}})
+    _win, plot = _shown_panel(qtbot, panel, (560, 260))
+    drawn = _drawn(plot.plot.getAxis("left"))[0][2]
+    texts = [text for _rect, _flags, text in drawn]
+    assert len(texts) >= 2, texts
+    lo, hi = (10.0**v for v in plot.plot.getViewBox().viewRange()[1])
+    values = [_log_label_value(text) for text in texts]
+    assert all(lo <= v <= hi for v in values), (texts, lo, hi)
+    assert len(set(values)) == len(values) and _overlaps("left", drawn) == 0

@@ -453,8 +453,12 @@ def box_edges(
 
 def log_rank(value: float) -> int:
     """How round a log-axis tick ``value`` (log10 of the number shown) is: decades 0,
-    ×5 1, ×2 2, other multiples 3 (the labels kept first when they crowd)."""
-    digit = round(10 ** (value - math.floor(value + 1e-9)))
+    ×5 1, ×2 2, other multiples 3, finer values (2.4: a range within one multiple,
+    ``fine_log_ticks``) 4 (the labels kept first when they crowd)."""
+    mantissa = 10 ** (value - math.floor(value + 1e-9))
+    digit = round(mantissa)
+    if abs(mantissa - digit) > 1e-6 * mantissa:
+        return 4
     return {1: 0, 10: 0, 5: 1, 2: 2}.get(digit, 3)
 
 

@@ -348,6 +348,56 @@ def plain_log_range(view_range: Sequence[float], scale: float = 1.0) -> bool:
     return 10.0 ** float(max(view_range)) * scale <= PLAIN_LOG_UP_TO * (1 + 1e-9)
 
 
+LOG_TICKS_AT_LEAST = 2  # values a log axis shows at least (finer ones added: fine_log_ticks)
+FINE_LOG_STEPS = (5.0, 2.0, 1.0)  # mantissas of the steps tried, coarsest first, per decade
+
+
+def fine_log_ticks(levels: list, low: float, high: float) -> list:
+    """``levels`` (pyqtgraph's log tick levels over ``low`` … ``high``, log10 units)
+    with a level of evenly spaced plain values added when fewer than
+    :data:`LOG_TICKS_AT_LEAST` of theirs lie in the range. pyqtgraph's log ticks are
+    decades and their multiples 2 … 9: a range within one of those steps shows none,
+    and a training loss from 2.3 to 2.8 read no number at all ("2" at most with some
+    padding). The step is the coarsest of 5, 2, 1 × 10ᵏ that puts at least that many
+    values in the range (2.4, 2.6, 2.8 there); the values already shown are kept.
+
+    >>> [round(10**v, 6) for v in fine_log_ticks([(None, [])], 0.36, 0.45)[1][1]]
+    [2.4, 2.6, 2.8]
+    >>> fine_log_ticks([(None, [0.0, 0.30103])], -0.1, 0.4) == [(None, [0.0, 0.30103])]
+    True
+    """
+    low, high = sorted((float(low), float(high)))
+    shown = sorted(v for _spacing, values in levels for v in values if low <= v <= high)
+    if len(shown) >= LOG_TICKS_AT_LEAST or not high > low:
+        return levels
+    lo, hi = 10.0**low, 10.0**high
+    for power in range(math.floor(math.log10(hi - lo)), math.floor(math.log10(hi - lo)) - 3, -1):
+        for mantissa in FINE_LOG_STEPS:
+            step = mantissa * 10.0**power
+            first, last = math.ceil(lo / step - 1e-9), math.floor(hi / step + 1e-9)
+            fine = [math.log10(k * step) for k in range(first, last + 1)]
+            fine = [v for v in fine if low <= v <= high]
+            extra = drop_close(fine, shown, (high - low) * 1e-6)
+            if len(shown) + len(extra) >= LOG_TICKS_AT_LEAST:
+                return [*levels, (None, extra)]
+    return levels
+
+
+def log_label_value(value: float) -> float:
+    """A log tick's value rounded to the fewest significant digits (up to 6) that
+    write it: pyqtgraph's ticks, 10ᵏ × 1 … 9, to one (10 ** log10(2) is 1.9999…), the
+    finer ones of :func:`fine_log_ticks` to what they need (2.4, 2.35).
+
+    >>> [log_label_value(v) for v in (1.9999999999, 2.4000000001, 2.35, 0.00025, 499.99999)]
+    [2.0, 2.4, 2.35, 0.00025, 500.0]
+    """
+    for digits in range(1, 7):
+        rounded = float(f"{value:.{digits}g}")
+        if abs(rounded - value) <= 1e-6 * abs(value):
+            return rounded
+    return float(f"{value:.6g}")
+
+
 def power_log_label(value: float) -> str:
     """A log tick's value to one significant digit, as pyqtgraph rounds it, as a power
     of ten ("10⁻⁵", "2·10⁻⁷", "10³"); 1 is "1". The labels of a log axis too wide for
@@ -357,10 +407,12 @@ def power_log_label(value: float) -> str:
     >>> [power_log_label(v) for v in (1.0, 0.1, 2e-7, 1000.0000001, 50.0)]
     ['1', '10⁻¹', '2·10⁻⁷', '10³', '5·10¹']
     """
-    rounded = float(f"{value:.1g}")
+    rounded = log_label_value(value)
     if rounded == 1.0 or rounded <= 0:
         return f"{rounded:g}"
-    return powers_of_ten(f"{rounded:.0e}").removeprefix("1·")
+    mantissa, exponent = f"{rounded:.6e}".split("e")
+    text = f"{mantissa.rstrip('0').rstrip('.')}e{exponent}"
+    return powers_of_ten(text).removeprefix("1·")
 
 
 def log_tick_labels(
@@ -415,7 +467,7 @@ def plain_log_label(value: float) -> str:
     >>> [plain_log_label(v) for v in (5.0, 20.000000001, 499.99999, 0.003, 1e4, 5e-5)]
     ['5', '20', '500', '0.003', '10000', '5·10⁻⁵']
     """
-    rounded = float(f"{value:.1g}")
+    rounded = log_label_value(value)
     if 0 < rounded < PLAIN_LOG_DOWN_TO * (1 - 1e-9):
         return power_log_label(rounded)
     text = f"{rounded:.12f}".rstrip("0").rstrip(".")
@@ -1038,6 +1090,11 @@ class FastAxisItem(pg.AxisItem):
         if self.logMode:
             return self.logTickValues(minVal, maxVal, size, ticks)
         return ticks
+
+    def logTickValues(self, minVal: float, maxVal: float, size: float, stdTicks: list) -> list:
+        """pyqtgraph's log tick levels, with finer plain values where they would show
+        fewer than two numbers (:func:`fine_log_ticks`)."""
+        return fine_log_ticks(super().logTickValues(minVal, maxVal, size, stdTicks), minVal, maxVal)
 
     def tickStrings(self, values: list, scale: float, spacing: float) -> list[str]:
         """pyqtgraph's tick labels with a negative value's sign set as the minus U+2212
