@@ -416,6 +416,30 @@ def test_train_page_cancel_stops_the_run(qtbot, torch):
     assert page.start_button.isEnabled() and not page.cancel_button.isEnabled()
 
 
+def test_pausing_shows_in_the_status_line_at_once(qtbot):
+    """Pause showed only on its button (Resume): the status line kept "learned on cpu:
+    step 20 …" as if the run went on (no progress arrives while paused). It now reads
+    "(paused)" from the click on, and loses it on Resume."""
+    page = tiny_page(qtbot)
+    page.control = TrainControl()  # (a run's control; no process: the status alone)
+    page._on_device("cpu")
+    page._on_progress("learned", [19, 20], [2.61, 2.58], [0.1, 0.12])
+    running = page.status.text()
+    assert running.startswith("learned on cpu: step 20") and "paused" not in running
+    page.toggle_pause()
+    assert page.control.paused and page.pause_button.text() == "&Resume"
+    assert page.status.text() == running + "  (paused)"
+    page.toggle_pause()
+    assert page.status.text() == running and page.pause_button.text() == "&Pause"
+    page.toggle_pause()
+    page._on_progress("learned", [21], [2.55], [0.13])  # (a batch sent before the pause)
+    assert page.status.text().startswith("learned on cpu: step 21")
+    assert page.status.text().endswith("(paused)")
+    page.cancel()
+    page.toggle_pause()  # (cancelling: the status says so)
+    assert page.status.text() == "cancelling…"
+
+
 def test_view_menu_opens_the_training_lab(window):
     from PySide6 import QtGui
 

@@ -222,6 +222,7 @@ class TrainPage(QtWidgets.QWidget):
         self.thread_: QtCore.QThread | None = None
         self.worker: TrainWorker | None = None
         self.control: TrainControl | None = None
+        self.run_text = ""  # the status line's text for the run, less "(paused)"
         self.curves: dict[str, dict[str, Any]] = {}
         self.results: dict[str, dict[str, Any]] = {}
         self.learned_table: np.ndarray | None = None
@@ -570,7 +571,7 @@ class TrainPage(QtWidgets.QWidget):
         self.start_button.setEnabled(False)
         self.pause_button.setEnabled(True)
         self.cancel_button.setEnabled(True)
-        self.status.setText("starting torch…")
+        self._run_status("starting torch…")
         self.thread_.start()
 
     def set_lengths(self, train_len: int, lengths: Sequence[int]) -> None:
@@ -590,6 +591,16 @@ class TrainPage(QtWidgets.QWidget):
         else:
             self.control.pause()
             self.pause_button.setText("&Resume")
+        if not self.control.cancelled:  # ("cancelling…" stays)
+            self._run_status(self.run_text)
+
+    def _run_status(self, text: str) -> None:
+        """Show ``text`` (what the run is doing) in the status line, with "(paused)"
+        while the run is paused: a pause showed only on its button (Resume), the status
+        kept "learned on cpu: step 20 …" as if it still ran (no progress comes then)."""
+        self.run_text = text
+        paused = self.control is not None and self.control.paused
+        self.status.setText(text + ("  (paused)" if paused else ""))
 
     def cancel(self) -> None:
         """Stop before the next step (the current method is not evaluated)."""
@@ -612,7 +623,7 @@ class TrainPage(QtWidgets.QWidget):
     @QtCore.Slot(str)
     def _on_device(self, label: str) -> None:
         self.device = label
-        self.status.setText(f"training on {label}")
+        self._run_status(f"training on {label}")
 
     @QtCore.Slot(str, object, object, object)
     def _on_progress(
@@ -624,10 +635,9 @@ class TrainPage(QtWidgets.QWidget):
         c["acc"] += accs
         for key in ("loss", "accuracy"):  # (same curves, longer: their arrays swapped)
             self._draw(key, training_panel(key, self.curves))
-        self.status.setText(
+        self._run_status(
             f"{PE_LABELS[pe]} on {getattr(self, 'device', '?')}: step {steps[-1]}  "
             f"loss {losses[-1]:.4f}  acc {accs[-1]:.3f}"
-            + ("  (paused)" if self.control is not None and self.control.paused else "")
         )
 
     @QtCore.Slot(object)
