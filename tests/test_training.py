@@ -440,6 +440,26 @@ def test_pausing_shows_in_the_status_line_at_once(qtbot):
     assert page.status.text() == "cancelling…"
 
 
+def test_settings_are_locked_while_a_run_trains(qtbot, torch):
+    """The seed changed from 0 to 7 mid-run showed 7 beside results trained with seed
+    0: a change was silently kept for the next run. The settings' fields are locked
+    (greyed, a tooltip says why) from Start until the run's thread has ended."""
+    page = tiny_page(qtbot, steps=100_000)
+    fields = [page.methods, page.task, page.steps, page.train_len, page.seed]
+    fields += [page.d_model, page.layers, page.heads]
+    task_tip = page.task.toolTip()
+    assert all(f.isEnabled() for f in fields)
+    page.start()
+    assert page.running
+    assert not any(f.isEnabled() for f in fields)
+    assert "locked" in page.seed.toolTip() and "locked" in page.task.toolTip()
+    assert page.attn_method.isEnabled()  # (what a result shows is not a setting)
+    page.cancel()
+    qtbot.waitUntil(lambda: not page.running, timeout=60_000)
+    assert all(f.isEnabled() for f in fields)
+    assert page.task.toolTip() == task_tip and page.seed.toolTip() == ""
+
+
 def test_view_menu_opens_the_training_lab(window):
     from PySide6 import QtGui
 

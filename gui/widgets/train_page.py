@@ -76,6 +76,7 @@ METHOD_OF_COLOR = {color: pe for pe, color in METHOD_COLOR.items()}
 DASH = QtCore.Qt.PenStyle.DashLine
 MARKER_PAD = 0.06  # the extrapolation plot's least range padding (markers: see below)
 MARKER_PX = 15  # the largest marker's size at 100 % (the learned method's hollow ring)
+LOCKED_TIP = "The settings are locked while a run trains: Cancel it (or let it end) to change them"
 
 
 def marker_padding(reach: float, size: float) -> float:
@@ -223,6 +224,7 @@ class TrainPage(QtWidgets.QWidget):
         self.worker: TrainWorker | None = None
         self.control: TrainControl | None = None
         self.run_text = ""  # the status line's text for the run, less "(paused)"
+        self.field_tips: dict[QtWidgets.QWidget, str] = {}  # their own, while locked
         self.curves: dict[str, dict[str, Any]] = {}
         self.results: dict[str, dict[str, Any]] = {}
         self.learned_table: np.ndarray | None = None
@@ -571,8 +573,34 @@ class TrainPage(QtWidgets.QWidget):
         self.start_button.setEnabled(False)
         self.pause_button.setEnabled(True)
         self.cancel_button.setEnabled(True)
+        self._lock_settings(True)
         self._run_status("starting torch…")
         self.thread_.start()
+
+    def settings_fields(self) -> list[QtWidgets.QWidget]:
+        """The fields a run is configured by (methods, task, steps … heads)."""
+        return [
+            self.methods,
+            self.task,
+            self.steps,
+            self.train_len,
+            self.seed,
+            self.d_model,
+            self.layers,
+            self.heads,
+        ]
+
+    def _lock_settings(self, locked: bool) -> None:
+        """Lock the settings' fields while a run trains (greyed, with a tooltip that
+        says why): a seed changed from 0 to 7 mid-run showed 7 beside results trained
+        with 0, the change silently kept for the next run."""
+        for field in self.settings_fields():
+            field.setEnabled(not locked)
+            if locked:
+                self.field_tips.setdefault(field, field.toolTip())
+                field.setToolTip(LOCKED_TIP)
+            elif field in self.field_tips:
+                field.setToolTip(self.field_tips.pop(field))
 
     def set_lengths(self, train_len: int, lengths: Sequence[int]) -> None:
         """The extrapolation plot spans the evaluation ``lengths`` (0.5×–4×) from the
@@ -725,6 +753,7 @@ class TrainPage(QtWidgets.QWidget):
         self.thread_ = None
         self.worker = None
         self._run_ended()
+        self._lock_settings(False)
         self.start_button.setEnabled(torch_installed())
 
     def shutdown(self) -> None:
