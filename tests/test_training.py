@@ -460,6 +460,27 @@ def test_settings_are_locked_while_a_run_trains(qtbot, torch):
     assert page.task.toolTip() == task_tip and page.seed.toolTip() == ""
 
 
+def test_closing_the_lab_mid_run_does_not_wait_for_the_run(qtbot, torch):
+    """Closing the lab while it trained froze the GUI 1.8–3 s: ``shutdown`` waited for
+    the run's thread (``wait(3000)``) on the GUI thread. The lab now closes at once;
+    the run is cancelled and ends in the background, its process with it."""
+    import multiprocessing
+
+    page = tiny_page(qtbot, steps=100_000)
+    page.show()
+    page.start()
+    qtbot.waitUntil(lambda: bool(page.curves), timeout=120_000)
+    thread = page.thread_
+    assert thread is not None and len(multiprocessing.active_children()) == 1
+    page.close()
+    assert not page.isVisible() and thread.isRunning()  # closed without waiting
+    assert page.control is not None and page.control.cancelled
+    qtbot.waitUntil(lambda: not page.running, timeout=60_000)
+    assert thread.isFinished() and page.status.text().startswith("cancelled")
+    assert page.start_button.isEnabled() and page.steps.isEnabled()
+    qtbot.waitUntil(lambda: not multiprocessing.active_children(), timeout=60_000)
+
+
 def test_view_menu_opens_the_training_lab(window):
     from PySide6 import QtGui
 

@@ -79,3 +79,62 @@ def test_the_training_process_ends_when_the_app_is_killed(tmp_path):
             parent.kill()
         if child and not _gone(child):
             os.kill(child, signal.SIGKILL)
+
+
+LAB = textwrap.dedent(
+    """
+    import multiprocessing, sys
+    sys.path.insert(0, {root!r})
+    from PySide6 import QtCore
+    from gui.qt_app import ensure_app
+
+    if __name__ == "__main__":
+        app = ensure_app(headless=True)
+        from gui.widgets.train_page import TrainPage
+
+        page = TrainPage()
+        page.steps.setValue(100_000)
+        page.train_len.setValue(8)
+        page.d_model.setCurrentText("32")
+        page.layers.setValue(1)
+        page.heads.setCurrentText("2")
+        page.show()
+        page.start()
+
+        def close_when_training():
+            if not page.curves:
+                QtCore.QTimer.singleShot(50, close_when_training)
+                return
+            print(*[p.pid for p in multiprocessing.active_children()], flush=True)
+            page.close()  # the lab closed mid-run, then the app quits at once
+            print("running" if page.running else "ended", flush=True)
+            page.deleteLater()
+            QtCore.QTimer.singleShot(0, app.quit)
+
+        close_when_training()
+        app.exec()
+        print("quit", flush=True)
+    """
+)
+
+
+def test_quitting_right_after_closing_a_training_lab_ends_its_run(tmp_path):
+    """Closing the lab mid-run no longer waits for the run (the GUI froze 1.8–3 s): the
+    run ends in the background. An app that quits before it has ended exits cleanly
+    (a QThread destroyed while it runs aborts the process) and leaves no training
+    process behind."""
+    pytest.importorskip("torch")
+    script = tmp_path / "lab.py"
+    script.write_text(LAB.format(root=str(ROOT)))
+    app = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, cwd=tmp_path, timeout=300
+    )
+    lines = app.stdout.split("\n")
+    assert app.returncode == 0, app.stderr[-2000:]
+    children = [int(pid) for pid in lines[0].split()]
+    assert len(children) == 1 and lines[1:3] == ["running", "quit"], app.stdout
+    assert "QThread: Destroyed" not in app.stderr
+    deadline = time.monotonic() + 60  # a ceiling, not a speed requirement
+    while not _gone(children[0]) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _gone(children[0]), "the training process outlived the app"

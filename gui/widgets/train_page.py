@@ -24,6 +24,7 @@ how to get it and Start is disabled.
 
 from __future__ import annotations
 
+import atexit
 import itertools
 import math
 import multiprocessing
@@ -169,6 +170,35 @@ class TrainWorker(QtCore.QObject):
             self.failed.emit(str(msg[1]))
             return True
         return False
+
+
+ABORT_AFTER_MS = 3000  # a closed lab's run that has not stopped by then is terminated
+_RUNS: dict[QtCore.QThread, TrainWorker] = {}  # runs whose thread has not ended yet
+
+
+def keep_run(thread: QtCore.QThread, worker: TrainWorker) -> None:
+    """Keep ``thread`` and its ``worker`` until the thread has ended (a page's
+    ``_thread_done``) or the app quits (:func:`end_runs`): a lab closed mid-run lets
+    its run end in the background, and a QThread destroyed while it runs aborts the
+    app (its page, deleted at exit, no longer owns it)."""
+    app = QtCore.QCoreApplication.instance()
+    if app is not None and not app.property("train-runs-end-on-quit"):
+        app.aboutToQuit.connect(end_runs)
+        app.setProperty("train-runs-end-on-quit", True)
+    _RUNS[thread] = worker
+
+
+def end_runs() -> None:
+    """End every run still going and wait for its thread (the app is quitting, the
+    windows are gone): each is cancelled and its subprocess terminated at once."""
+    for thread, worker in list(_RUNS.items()):
+        worker.control.cancel()
+        worker.abort()
+        thread.wait()
+    _RUNS.clear()
+
+
+atexit.register(end_runs)  # (a script or test that never quits its QApplication)
 
 
 SYMBOLS = {"none": "x", "sinusoidal": "s", "learned": "o", "rope": "t", "alibi": "d", "t5": "+"}
@@ -560,8 +590,9 @@ class TrainPage(QtWidgets.QWidget):
         context = multiprocessing.get_context("spawn")
         self.control = TrainControl(context.Event(), context.Event())
         self.control.resume()
-        self.thread_ = QtCore.QThread(self)
+        self.thread_ = QtCore.QThread()  # (no parent: it may outlive the page, end_runs)
         self.worker = TrainWorker(configs, self.control, context)
+        keep_run(self.thread_, self.worker)
         self.worker.moveToThread(self.thread_)
         self.thread_.started.connect(self.worker.run)
         self.thread_.finished.connect(self._thread_done)
@@ -750,6 +781,9 @@ class TrainPage(QtWidgets.QWidget):
     @QtCore.Slot()
     def _thread_done(self) -> None:
         """The worker thread has ended (its process has exited): Start is possible again."""
+        if self.thread_ is not None:
+            self.thread_.wait()  # (finished is sent just before it ends: at once)
+            _RUNS.pop(self.thread_, None)
         self.thread_ = None
         self.worker = None
         self._run_ended()
@@ -757,18 +791,21 @@ class TrainPage(QtWidgets.QWidget):
         self.start_button.setEnabled(torch_installed())
 
     def shutdown(self) -> None:
-        """Cancel a run and wait for its thread (the window or the app is closing).
+        """Cancel a run without waiting for it (the window or the app is closing).
 
-        The subprocess stops before its next step; one that does not within 3 s
-        (e.g. mid-evaluation) is terminated.
+        The subprocess stops before its next step; one that does not within
+        :data:`ABORT_AFTER_MS` (e.g. mid-evaluation) is terminated by its worker. The
+        GUI never waits: closing the lab mid-run froze it 1.8–3 s (``wait(3000)`` on
+        the GUI thread). The thread ends in the background (the page shows
+        "cancelled" when it has, Start comes back); the app waits for what is left
+        of it only when it quits (:func:`end_runs`).
         """
         if self.control is not None:
             self.control.cancel()
-        if self.thread_ is not None:
-            if not self.thread_.wait(3000) and self.worker is not None:
-                self.worker.abort()
-                self.thread_.wait()
-            self._thread_done()
+        worker = self.worker
+        if self.thread_ is not None and worker is not None:
+            self.status.setText("cancelling…")
+            QtCore.QTimer.singleShot(ABORT_AFTER_MS, self, lambda: worker.abort())
 
     def eventFilter(self, watched: QtCore.QObject, event: QtCore.QEvent) -> bool:
         """End a run when the main window (the parent) has closed; fit the plots' rows to
