@@ -32,6 +32,7 @@ from gui.export.headless import export_view
 from gui.lecture.controller import Lecture, install_lecture
 from gui.lecture.settings import open_store
 from gui.qt_app import ensure_app
+from gui.widgets.menus import fit_menus
 from gui.widgets.train_page import install_train_lab
 from gui.window.about import install_about_action
 from gui.window.main_window import MainWindow
@@ -110,6 +111,7 @@ def build_window(*, persist: bool = True) -> StudioMainWindow:
     lecture.presenter.scene_renderer = partial(scene_image_steps, widgets=SceneWidgets())
     install_about_action(window)
     install_train_lab(window, lambda path: use_learned_table(window, path), lecture.display.applied)
+    fit_menus(window)  # (every feature's menus are there now)
     if budget_problem:
         window.show_status(budget_problem, 20000)
     return window

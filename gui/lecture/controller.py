@@ -354,9 +354,7 @@ class Lecture(QtCore.QObject):
             v, "Smaller (UI scale −25 %)", ["Ctrl+-", std.ZoomOut], d.zoom_out, "action-zoom-out"
         )
         self._add(v, "Reset UI scale", ["Ctrl+0"], d.zoom_reset, "action-zoom-reset")
-        scale_menu = v.addMenu("UI scale")
-        for s in SCALE_CHOICES:
-            scale_menu.addAction(f"{round(s * 100)} %", lambda s=s: d.set_scale(s))
+        self._build_scale_menu(v.addMenu("UI scale"))
         self._add(
             v,
             "Next sequential colormap",
@@ -384,6 +382,29 @@ class Lecture(QtCore.QObject):
             self.help.toggle,
             "action-help-overlay",
         )
+
+    def _build_scale_menu(self, menu: QtWidgets.QMenu) -> None:
+        """View ▸ UI scale: one checkable entry per :data:`SCALE_CHOICES`, the scale in
+        effect checked (none when it is between the choices, e.g. 225 % by Ctrl+=)."""
+        d = self.display
+        group = QtGui.QActionGroup(menu)
+        group.setExclusionPolicy(QtGui.QActionGroup.ExclusionPolicy.ExclusiveOptional)
+        for s in SCALE_CHOICES:
+            action = menu.addAction(f"{round(s * 100)} %")
+            action.setObjectName(f"action-scale-{round(s * 100)}")
+            action.setCheckable(True)
+            action.setData(s)
+            group.addAction(action)
+            action.triggered.connect(lambda _=False, s=s: d.set_scale(s))
+
+        def sync() -> None:
+            for action in group.actions():
+                action.setChecked(abs(action.data() - d.active_scale) < 1e-6)
+
+        self.scale_actions = group
+        d.applied.connect(sync)
+        menu.aboutToShow.connect(sync)
+        sync()
 
     # ------------------------------------------------------------------ dialogs
     def _ask(self, save: bool, title: str, filt: str, start: str = "") -> str:
