@@ -624,6 +624,35 @@ def test_export_dialog(qtbot):
     options = dialog.options()
     assert (options.fmt, options.panel) == ("svg", "heatmap")
     assert options.export_kwargs()["scale"] is None
+    sizes = (dialog.width_box, dialog.height_box)
+    assert all(box.isEnabled() for box in sizes)  # an SVG's page size
+    for fmt in ("csv", "npy"):  # a data file has none (the CLI refuses --width/--height)
+        dialog.format.setCurrentIndex(dialog.format.findData(fmt))
+        assert not any(box.isEnabled() for box in sizes), fmt
+    dialog.format.setCurrentIndex(dialog.format.findData("png"))
+    assert all(box.isEnabled() for box in sizes)
+
+
+def test_a_typed_extension_of_an_offered_format_chooses_it(window, tmp_path, monkeypatch):
+    """SVG chosen, ``win_sin.npy`` typed: NumPy data, not "not an image format: 'npy'";
+    a name with no offered extension gets the chosen format's."""
+    from gui.export import actions as ea
+
+    errors: list[str] = []
+    monkeypatch.setattr(ea, "notify_error", lambda _w, message: errors.append(message))
+    monkeypatch.setattr(ea, "ask_options", lambda *_a, **_k: ea.ExportOptions("svg", 800, 500))
+    targets = [tmp_path / "win_sin.npy", tmp_path / "win_sin.CSV", tmp_path / "win.sin"]
+    monkeypatch.setattr(ea, "ask_save_path", lambda *_a: str(targets.pop(0)))
+    export = next(a for a in window.actions() if a.objectName() == "action-export-view")
+    window.states["sinusoidal"].set_param("seq_len", 30)
+    assert window.wait_idle()
+    for _ in range(3):
+        export.trigger()
+    assert errors == []
+    np.testing.assert_array_equal(np.load(tmp_path / "win_sin.npy"), sinusoidal(30, 32, 10000.0))
+    assert read_csv(tmp_path / "win_sin.CSV", 2).shape[0] == 30
+    assert ET.parse(tmp_path / "win.sin.svg").getroot().tag.endswith("svg")
+    assert not (tmp_path / "win.sin").exists()
 
 
 def test_a_message_ending_in_a_quoted_value_keeps_its_closing_quote(capsys, tmp_path) -> None:

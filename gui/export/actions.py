@@ -155,6 +155,9 @@ class ExportDialog(QtWidgets.QDialog):
         png = fmt == "png"
         self.scale.setEnabled(png)
         self.transparent.setEnabled(png)
+        # a data file has no page size (``main.py export`` refuses --width / --height)
+        self.width_box.setEnabled(fmt not in DATA_FORMATS)
+        self.height_box.setEnabled(fmt not in DATA_FORMATS)
         o = self.options()
         if png:
             w, h = round(o.width * o.scale), round(o.height * o.scale)
@@ -200,6 +203,25 @@ def ask_save_path(parent: QtWidgets.QWidget, title: str, suggested: str, fmt: st
         parent, title, suggested, f"{FORMAT_LABELS[fmt]} (*.{fmt})"
     )
     return path or None
+
+
+def typed_format(path: str, options: ExportOptions) -> tuple[str, ExportOptions]:
+    """The file name and options of an export as typed in the save dialog: an extension
+    of a format the dialog offers chooses that format (``win_sin.npy`` with SVG chosen
+    writes NumPy data, not the error "not an image format"); a name without such an
+    extension gets the chosen format's.
+
+    Examples
+    --------
+    >>> typed_format("/tmp/win_sin.npy", ExportOptions("svg"))[1].fmt
+    'npy'
+    >>> typed_format("/tmp/win.sin", ExportOptions("svg"))[0]
+    '/tmp/win.sin.svg'
+    """
+    suffix = Path(path).suffix.lower().lstrip(".")
+    if suffix in FORMATS:
+        return path, options if suffix == options.fmt else replace(options, fmt=suffix)
+    return f"{path}.{options.fmt}", options
 
 
 def ask_folder(parent: QtWidgets.QWidget, title: str, start: str) -> str | None:
@@ -397,8 +419,7 @@ class ExportActions(QtCore.QObject):
         path = ask_save_path(self.window.qt, f"Export {what}", suggested, options.fmt)
         if path is None:
             return None
-        if not Path(path).suffix:
-            path = f"{path}.{options.fmt}"
+        path, options = typed_format(path, options)
         remember_dir(self.window.settings, Path(path).parent)
         if not self._run(view_id, path, options):
             return None
