@@ -928,3 +928,31 @@ def test_scene_status_lines_with_a_three_digit_number_fit_at_300_percent(window,
     deck.close_deck()
     qtbot.keyClick(window, Key.Key_R, CTRL_SHIFT)  # (its long form ran past the room too)
     assert _fits_whole(window, "No current scene") == "No current scene to restore"
+
+
+def test_a_deck_without_a_title_is_saved_under_the_title_it_is_shown_with(window, tmp_path):
+    """A new deck's dock said "Untitled deck" while its file said "title": "Lecture"
+    (QA gui_out/deck1.json): the title shown and the title saved are one."""
+    import json
+    import re
+
+    from core.scenes import load_deck
+
+    deck = window.lecture.deck
+    deck.add_current()
+    deck.add_current()
+    shown = re.fullmatch(r"<b>(.*)</b> — 2 scenes", deck.deck_label.text())
+    assert shown is not None
+    path = tmp_path / "new.pe-deck.json"
+    assert deck.save_deck(path)
+    assert json.loads(path.read_text(encoding="utf-8"))["title"] == shown[1] == "Untitled deck"
+    assert Path(deck.suggested_path()) == path  # (its own file now)
+    deck.close_deck()
+    assert deck.open_deck(path)
+    assert deck.deck_label.text() == "<b>Untitled deck</b> — 2 scenes"
+    assert load_deck(path).title == "Untitled deck"
+    deck.close_deck()
+    # no deck: the current view saved as a one-scene deck, titled as a new deck is shown
+    assert deck.save_deck(tmp_path / "one.pe-deck.json")
+    assert load_deck(tmp_path / "one.pe-deck.json").title == "Untitled deck"
+    deck.close_deck()

@@ -50,6 +50,14 @@ SIDE_TAB = "Views"  # the side dock's title as a tab beside the deck's (at 1280 
 # 300 % windowed the column is ~500 px: "Views and paramet…" and "De…")
 RESTORE_ACTION = "Restore scene values"  # (Lecture menu, Ctrl+Shift+R)
 NO_DECK = "No deck loaded — File ▸ Open deck…"  # the dock's label without a deck
+#: the title a deck without one is shown under and saved with (the dock said "Untitled
+#: deck" while the file got "Lecture")
+UNTITLED_DECK = "Untitled deck"
+
+
+def deck_title(title: str) -> str:
+    """The title a deck titled ``title`` is shown under and saved with."""
+    return title or UNTITLED_DECK
 SCENE_FILTER = "PE Studio scenes (*.pe-scene.json *.json);;All files (*)"
 DECK_FILTER = "PE Studio decks (*.pe-deck.json *.json);;All files (*)"
 
@@ -319,7 +327,7 @@ class DeckController(QtCore.QObject):
         self._commit_title()
         if not self.modified:
             return True
-        name = self.title or "Untitled deck"
+        name = deck_title(self.title)
         answer = ask_unsaved(
             self.window.qt,
             f"The deck \u201c{name}\u201d has unsaved changes. Save them before {doing}?",
@@ -360,7 +368,7 @@ class DeckController(QtCore.QObject):
             self.show_dock()
             self._go(0)
 
-        name = deck.title or "Untitled deck"
+        name = deck_title(deck.title)
         self._edit(f"opening the deck \u201c{name}\u201d", open_it, files=True)
         if start:
             self.history.clear()
@@ -536,7 +544,7 @@ class DeckController(QtCore.QObject):
         self._commit_title()
         scenes = self.scenes or [self.current_scene()]
         try:
-            save_deck(Deck(self.title or "Lecture", tuple(scenes)), path)
+            save_deck(Deck(deck_title(self.title), tuple(scenes)), path)
         except (SceneError, OSError) as exc:
             return self._fail(Path(path).name, str(exc))
         self.path, self.modified, self._saved = Path(path), False, tuple(self.scenes)
@@ -560,7 +568,7 @@ class DeckController(QtCore.QObject):
         shipped = resource_path("decks").resolve()
         if self.path is not None and self.path.resolve().parent != shipped:
             return str(self.path)
-        stem = re.sub(r"[^\w]+", "-", (self.title or "lecture").lower()).strip("-")
+        stem = re.sub(r"[^\w]+", "-", deck_title(self.title).lower()).strip("-")
         return str(Path.home() / f"{stem or 'lecture'}.pe-deck.json")
 
     def _fill_list(self) -> None:
@@ -573,7 +581,7 @@ class DeckController(QtCore.QObject):
             self.list.setCurrentRow(self.index)
         self._mark_current()
         self.deck_label.setText(
-            f"<b>{html.escape(self.title or 'Untitled deck')}</b> — {len(self.scenes)} scenes"
+            f"<b>{html.escape(deck_title(self.title))}</b> — {len(self.scenes)} scenes"
         )
 
     def _mark_current(self) -> None:
