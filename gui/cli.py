@@ -227,7 +227,7 @@ def parse_params(
     Raises
     ------
     UsageError
-        An assignment without ``=`` or without a name.
+        An assignment without ``=`` or without a name, or a name given twice.
     core.params.ParamError
         Unknown name, unparsable or out-of-range value, failed cross-check, or a
         parameter given that the view does not use with the other values
@@ -244,8 +244,11 @@ def parse_params(
             raise UsageError(
                 f"malformed --param {item!r}: expected NAME=VALUE, e.g. --param seq_len=128"
             )
-        values[name.strip()] = model[name.strip()].parse(text)
-        given.append(name.strip())
+        name = name.strip()
+        if name in given:  # (the last one silently won)
+            raise UsageError(f"--param {name} given more than once; give it once")
+        values[name] = model[name].parse(text)
+        given.append(name)
     values = model.validate(values)
     for name in given:  # (a scene's own values are not checked: the window saves them all)
         why = model[name].unused_why(values)

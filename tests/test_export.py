@@ -655,6 +655,20 @@ def test_a_typed_extension_of_an_offered_format_chooses_it(window, tmp_path, mon
     assert not (tmp_path / "win.sin").exists()
 
 
+@pytest.mark.parametrize("animate", [False, True])
+def test_a_parameter_given_twice_is_refused(capsys, tmp_path, animate) -> None:
+    """``--param seq_len=100 --param seq_len=5`` silently exported seq_len=5."""
+    out = tmp_path / ("x.gif" if animate else "x.npy")
+    extra = ["--animate", "base=100:1000"] if animate else []
+    args = ["sinusoidal", "-o", str(out), "--param", "seq_len=100", "--param", " seq_len=5"]
+    code, _out, err = run(capsys, "export", *args, *extra)
+    assert code == 2 and err == "error: --param seq_len given more than once; give it once\n"
+    assert not out.exists()
+    if not animate:  # once each: written
+        code, _out, err = run(capsys, "export", *args[:5], "--param", "d_model=16")
+        assert (code, err) == (0, "") and np.load(out).shape == (100, 16)
+
+
 def test_a_message_ending_in_a_quoted_value_keeps_its_closing_quote(capsys, tmp_path) -> None:
     """Stripping every quote at both ends of a message cut the closing one off:
     "error: pair: expected an integer, got 'abc" (CLI and window alike)."""
