@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from PySide6 import QtCore, QtGui
 
+from core.views import VIEW_IDS
 from gui.export.headless import export_view
 from gui.render import snapshot
 
@@ -67,9 +68,10 @@ def test_a_large_enlarged_heatmap_image_asks_for_nearest_neighbour_scaling(qapp)
     (image,) = _svg_with_image(pixels, 4.0).iter(f"{NS}image")
     assert image.get("image-rendering") == "optimizeSpeed"
     assert image.get("style").endswith("image-rendering:optimizeSpeed;image-rendering:pixelated")
-    # an image drawn at its own resolution is left as Qt wrote it
+    # at its own resolution too (nearest-neighbour, as Qt drew it; a viewer's own
+    # smoothing would only blur it)
     (plain,) = _svg_with_image(pixels, 1.0).iter(f"{NS}image")
-    assert plain.get("style") is None
+    assert plain.get("style") == snapshot._PIXELATED
 
 
 def test_an_image_enlarged_in_one_direction_only_asks_for_nearest_neighbour_scaling(qapp):
@@ -82,9 +84,37 @@ def test_an_image_enlarged_in_one_direction_only_asks_for_nearest_neighbour_scal
     pixels[..., 3] = 255
     (image,) = _svg_with_image(pixels, 33.0, 0.85).iter(f"{NS}image")
     assert image.get("style").endswith("image-rendering:optimizeSpeed;image-rendering:pixelated")
-    # shrunk in both directions: nothing to keep sharp, left as Qt wrote it
-    (plain,) = _svg_with_image(pixels, 0.9, 0.85).iter(f"{NS}image")
-    assert plain.get("style") is None
+    # shrunk in both directions: nearest-neighbour too, as Qt drew it (the similarity
+    # heatmap at seq_len 100 in an ~80 px plot was left to a browser, which blurred it)
+    (shrunk,) = _svg_with_image(pixels, 0.9, 0.85).iter(f"{NS}image")
+    assert shrunk.get("style") == snapshot._PIXELATED
+    assert shrunk.get("image-rendering") == "optimizeSpeed"
+
+
+# every view as exported (Export all views…'s size), and views whose heatmaps are drawn
+# smaller than their cells: a small page, long sequences
+_SVG_EXPORTS = [(view_id, {}, None) for view_id in VIEW_IDS] + [
+    ("sinusoidal", {}, (640, 400)),
+    ("sinusoidal", {"seq_len": 400}, None),  # its similarity heatmap: 400 rows in ~300 px
+    ("relative", {}, (640, 400)),
+    ("alibi", {"seq_len": 256}, (640, 400)),
+    ("learned", {}, (640, 400)),
+]
+
+
+@pytest.mark.parametrize(("view_id", "params", "size"), _SVG_EXPORTS)
+def test_every_heatmap_image_of_an_svg_export_is_pixelated(qapp, tmp_path, view_id, params, size):
+    path = tmp_path / f"{view_id}.svg"
+    width, height = size or (None, None)
+    export_view(view_id, params, path, width=width, height=height)
+    images = list(ET.parse(path).getroot().iter(f"{NS}image"))
+    blurred = [
+        f"{i.get('width')}x{i.get('height')}"
+        for i in images
+        if not (i.get("style") or "").endswith(snapshot._PIXELATED)
+        or i.get("image-rendering") != "optimizeSpeed"
+    ]
+    assert blurred == [], f"{view_id} {params} {size}: {len(images)} images"
 
 
 @pytest.fixture(scope="module")

@@ -1088,15 +1088,22 @@ def _cell_rects(image: ET.Element, pixels: QtGui.QImage) -> ET.Element:
 def _crisp_cells(root: ET.Element) -> None:
     """Heatmaps drawn as Qt drew them, one sharp colour per cell, in any renderer.
 
-    Every ``<image>`` enlarged in either direction asks for nearest-neighbour scaling
-    (Inkscape 1.2 and browsers honour it); a small one (at most :data:`CELL_RECTS_MAX` cells) becomes
-    rects as well, since librsvg 2.54 ignores ``image-rendering`` and blurred the
-    course grid's cells into each other."""
+    Every ``<image>`` asks for nearest-neighbour scaling, as Qt drew it (Inkscape 1.2
+    and browsers honour it; a shrunk one was left to their smoothing); a small one (at
+    most :data:`CELL_RECTS_MAX` cells) enlarged becomes rects as well, since librsvg 2.54
+    ignores ``image-rendering`` and blurred the course grid's cells into each other."""
     parents = {child: parent for parent in root.iter() for child in parent}
     for image in list(root.iter(_IMAGE)):
         pixels = _image_pixels(image)
         if pixels is None:
             continue
+        # every image, enlarged or not: Qt drew each nearest-neighbour. The PE matrix at
+        # seq_len 200, d 16 (columns ~33 px wide over rows under a pixel) blurred its
+        # columns, and a shrunk one too (the similarity heatmap at seq_len 100 in an
+        # ~80 px plot: a browser smooths it, each cell into the next)
+        image.set("image-rendering", "optimizeSpeed")
+        style = image.get("style", "")
+        image.set("style", f"{style.rstrip(';')};{_PIXELATED}" if style else _PIXELATED)
         parent = parents.get(image)
         m = _matrix(parent.get("transform")) if parent is not None else None
         a, b, c, d = m[:4] if m is not None else (1.0, 0.0, 0.0, 1.0)
@@ -1105,13 +1112,6 @@ def _crisp_cells(root: ET.Element) -> None:
             px_h = float(image.get("height", "0")) / pixels.height() * math.hypot(c, d)
         except ValueError:
             continue
-        if max(px_w, px_h) <= 1.0:
-            continue  # drawn at or below its own resolution: nothing to keep sharp
-        # enlarged in one direction is enough: the PE matrix at seq_len 200, d 16 has
-        # columns ~33 px wide over rows under a pixel, and its columns blurred
-        image.set("image-rendering", "optimizeSpeed")
-        style = image.get("style", "")
-        image.set("style", f"{style.rstrip(';')};{_PIXELATED}" if style else _PIXELATED)
         small = pixels.width() * pixels.height() <= CELL_RECTS_MAX
         cells = min(pixels.width(), pixels.height()) > 1 and min(px_w, px_h) >= CELL_MIN_PX
         if parent is not None and small and cells:  # a colour bar's strip stays an image
