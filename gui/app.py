@@ -12,6 +12,7 @@ settings but never write them.
 
 from __future__ import annotations
 
+import inspect
 import os
 import sys
 import time
@@ -27,7 +28,7 @@ from core.scenes import SceneError, load_deck
 from gui import gui_gc
 from gui.export.actions import ExportActions, install_export_actions
 from gui.export.animation import FrameRenderer, Sweep, export_animation
-from gui.export.deck import SceneWidgets, scene_image_steps
+from gui.export.deck import SceneWidgets, export_deck, export_deck_pdf, scene_image_steps
 from gui.export.headless import export_view
 from gui.lecture.controller import Lecture, install_lecture
 from gui.lecture.settings import open_store
@@ -72,6 +73,17 @@ def selftest() -> bool:
     return os.environ.get(SELFTEST_ENV) == "1"
 
 
+def write_deck(deck_path: Path, output: str, *, fmt: str, checkpoint: Callable[[], None]) -> object:
+    """The window's deck export (:class:`gui.lecture.deck_export.DeckExport`'s writer):
+    ``main.py export --deck``'s functions, with ``checkpoint`` after each slide where
+    they take one (the interruptible deck export adds it; without it the export runs
+    to its end, Cancel unseen)."""
+    write = export_deck_pdf if fmt == "pdf" else partial(export_deck, fmt=fmt)
+    if "checkpoint" in inspect.signature(write).parameters:
+        return write(deck_path, output, checkpoint=checkpoint)
+    return write(deck_path, output)
+
+
 def build_window(*, persist: bool = True) -> StudioMainWindow:
     """Create the main window with every feature installed (export, lecture).
 
@@ -107,6 +119,7 @@ def build_window(*, persist: bool = True) -> StudioMainWindow:
 
     lecture.sweep.frame_writer = frame_writer  # frames: the export path
     lecture.animation.writer = animation_writer
+    lecture.deck_export.writer = write_deck  # (main.py export --deck's code path)
     # the next scene's picture, a view's off-screen widget drawn again for its next scene
     lecture.presenter.scene_renderer = partial(scene_image_steps, widgets=SceneWidgets())
     install_about_action(window)

@@ -33,6 +33,7 @@ from gui.lecture.deck import (
     DeckController,
     shipped_decks,
 )
+from gui.lecture.deck_export import DeckExport
 from gui.lecture.display import SCALE_CHOICES, DisplayController
 from gui.lecture.editors import EDITOR_WIDGETS
 from gui.lecture.focus import FocusController
@@ -123,6 +124,7 @@ class Lecture(QtCore.QObject):
         below_fields = body.indexOf(self.deck.fields) + 1
         self.sweep = window.add_feature(SweepController(window, body, at=below_fields))
         self.animation = window.add_feature(AnimationExport(window, self.sweep))
+        self.deck_export = window.add_feature(DeckExport(window, self.deck))
         self.composite = window.add_feature(CompositeStage(window))
         self.help = window.add_feature(HelpOverlay(window))
         self.stage = install_stage_controls(window, self.display, self.sweep.param_name)
@@ -196,6 +198,7 @@ class Lecture(QtCore.QObject):
         self._add(
             lecture_file, "Close deck", ["Ctrl+Shift+W"], deck.close_deck, "action-close-deck"
         )
+        self._add_export_deck(f)
         examples = shipped_decks()
         if examples:
             self._add(
@@ -382,6 +385,22 @@ class Lecture(QtCore.QObject):
             self.help.toggle,
             "action-help-overlay",
         )
+
+    def _add_export_deck(self, file_menu: QtWidgets.QMenu) -> None:
+        """File ▸ Export deck…, after the views' exports (before Quit)."""
+        action = self._add(
+            file_menu,
+            "Export &deck (PDF or slides)…",
+            [],
+            self.deck_export.open_dialog,
+            "action-export-deck",
+        )
+        names = [a.objectName() for a in file_menu.actions()]
+        if "action-export-all" in names:
+            after = names.index("action-export-all") + 1
+            if after < len(names) - 1:  # (the new action is last now)
+                file_menu.removeAction(action)
+                file_menu.insertAction(file_menu.actions()[after], action)
 
     def _build_scale_menu(self, menu: QtWidgets.QMenu) -> None:
         """View ▸ UI scale: one checkable entry per :data:`SCALE_CHOICES`, the scale in
