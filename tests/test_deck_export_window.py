@@ -99,3 +99,34 @@ def test_without_a_deck_there_is_nothing_to_export(window, tmp_path):
     export.open_dialog()  # no file dialog: one line in the status bar
     assert window.statusBar().currentMessage().startswith("No deck to export")
     assert not (tmp_path / "x.pdf").exists()
+
+
+def _interruptible() -> bool:
+    import inspect
+
+    from gui.export.deck import export_deck
+
+    return "checkpoint" in inspect.signature(export_deck).parameters
+
+
+@pytest.mark.skipif(not _interruptible(), reason="export_deck takes no checkpoint yet")
+@pytest.mark.parametrize(("name", "fmt"), [("slides", "png"), ("deck.pdf", "pdf")])
+def test_cancel_stops_the_real_deck_export_with_nothing_written(window, tmp_path, name, fmt):
+    export = window.lecture.deck_export
+    seen: list[int] = []
+
+    def press_cancel(done: int) -> None:
+        seen.append(done)
+        if done == 1:
+            export.progress.cancel()
+
+    deck = window.lecture.deck
+    deck.set_deck(_deck())
+    export.slide_done.connect(press_cancel)
+    try:
+        assert export.export(tmp_path / name, fmt) is False
+    finally:
+        export.slide_done.disconnect(press_cancel)
+        deck.close_deck()
+    assert seen == [1]
+    assert [p for p in tmp_path.rglob("*") if p.is_file()] == []
