@@ -79,9 +79,10 @@ def write_deck(deck_path: Path, output: str, *, fmt: str, checkpoint: Callable[[
     they take one (the interruptible deck export adds it; without it the export runs
     to its end, Cancel unseen)."""
     write = export_deck_pdf if fmt == "pdf" else partial(export_deck, fmt=fmt)
+    stops: dict[str, Any] = {}
     if "checkpoint" in inspect.signature(write).parameters:
-        return write(deck_path, output, checkpoint=checkpoint)
-    return write(deck_path, output)
+        stops["checkpoint"] = checkpoint
+    return write(deck_path, output, **stops)
 
 
 def build_window(*, persist: bool = True) -> StudioMainWindow:

@@ -54,12 +54,13 @@ NO_DECK = "No deck loaded — File ▸ Open deck…"  # the dock's label without
 #: deck" while the file got "Lecture")
 UNTITLED_DECK = "Untitled deck"
 
+SCENE_FILTER = "PE Studio scenes (*.pe-scene.json *.json);;All files (*)"
+DECK_FILTER = "PE Studio decks (*.pe-deck.json *.json);;All files (*)"
+
 
 def deck_title(title: str) -> str:
     """The title a deck titled ``title`` is shown under and saved with."""
     return title or UNTITLED_DECK
-SCENE_FILTER = "PE Studio scenes (*.pe-scene.json *.json);;All files (*)"
-DECK_FILTER = "PE Studio decks (*.pe-deck.json *.json);;All files (*)"
 
 
 def ask_unsaved(parent: QtWidgets.QWidget, text: str) -> str:
