@@ -12,7 +12,6 @@ settings but never write them.
 
 from __future__ import annotations
 
-import inspect
 import os
 import sys
 import time
@@ -75,14 +74,10 @@ def selftest() -> bool:
 
 def write_deck(deck_path: Path, output: str, *, fmt: str, checkpoint: Callable[[], None]) -> object:
     """The window's deck export (:class:`gui.lecture.deck_export.DeckExport`'s writer):
-    ``main.py export --deck``'s functions, with ``checkpoint`` after each slide where
-    they take one (the interruptible deck export adds it; without it the export runs
-    to its end, Cancel unseen)."""
-    write = export_deck_pdf if fmt == "pdf" else partial(export_deck, fmt=fmt)
-    stops: dict[str, Any] = {}
-    if "checkpoint" in inspect.signature(write).parameters:
-        stops["checkpoint"] = checkpoint
-    return write(deck_path, output, **stops)
+    ``main.py export --deck``'s functions, with ``checkpoint`` after each slide."""
+    if fmt == "pdf":
+        return export_deck_pdf(deck_path, output, checkpoint=checkpoint)
+    return export_deck(deck_path, output, fmt=fmt, checkpoint=checkpoint)
 
 
 def build_window(*, persist: bool = True) -> StudioMainWindow:
