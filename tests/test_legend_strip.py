@@ -408,3 +408,55 @@ def test_a_tall_legend_takes_fewer_rows_at_a_smaller_text_to_leave_the_data_more
     tall = legend.strip_height(narrow, 0.9)
     shared = 2.2 * tall
     assert legend.plan(narrow, shared + 60, room=tall + 1, shared=shared)[1] == 0.9
+
+
+def _rope_plot(width: int) -> tuple[pg.GraphicsLayoutWidget, object]:
+    """A curves plot of RoPE's six frequency entries in a canvas ``width`` px wide."""
+    import numpy as np
+
+    from core.viewdata import Panel, Series
+    from gui.plotting.panel_plot import PanelPlot
+    from gui.qt_app import ensure_app
+    from gui.render.fast_axis import make_axes
+
+    canvas = pg.GraphicsLayoutWidget()
+    plot = PanelPlot(canvas.addPlot(axisItems=make_axes()))  # (as a view's grid makes it)
+    x = np.arange(8, dtype=float)
+    series = [Series(name, x, x * k) for k, name in enumerate(ROPE_FREQUENCIES)]
+    plot.show(Panel("f", "frequencies", "curves", "pair", "θ", series=series))
+    canvas.resize(width, 700)
+    canvas.show()
+    for _ in range(5):
+        ensure_app().processEvents()
+    return canvas, plot
+
+
+def test_the_grid_asks_a_smaller_texts_room_only_where_the_strip_holds_its_columns(qapp):
+    """The grid counts a plot's legend strip at a share of the plot's width in the
+    grid; where the strip is drawn narrower (Compare's biases at 1280 x 720, 300 %:
+    576 px counted, 402 px drawn), the smaller text's extra columns, and with them its
+    lower strip, may not be there: the room the grid asks holds the lowest strip the
+    plot can lay out at the width it has. Where the strip has the width counted, the
+    grid keeps asking the smaller text's room (RoPE's frequencies on stage)."""
+    from gui.plotting.legend_strip import SCALES
+
+    canvas, plot = _rope_plot(240)
+    legend = plot.legend
+    drawn = plot.plot.getViewBox().width()
+    assert drawn > 0 and legend.columns_for(drawn / SCALES[-1], held=False) == 1
+    # a counted width at which the smaller text holds more columns
+    counted = next(
+        w for w in range(int(drawn) + 1, 4000) if legend.columns_for(w / SCALES[-1], held=False) > 1
+    )
+    full = legend.strip_height(counted, 1.0, held=False)
+    assert legend.room(counted, legible=full) < full  # the smaller text's room there
+    lowest = min(legend.strip_height(drawn, scale, held=False) for scale in SCALES)
+    assert plot.legend_room(counted, legible=full) >= lowest - 0.5
+    canvas.close()
+    # the strip as wide as counted: the smaller text's room
+    canvas, plot = _rope_plot(int(counted / 0.6))
+    legend = plot.legend
+    assert plot.plot.getViewBox().width() >= counted
+    assert plot.legend_room(counted, legible=full) == legend.room(counted, legible=full)
+    assert plot.legend_room(counted, legible=full) < full
+    canvas.close()

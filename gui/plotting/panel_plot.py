@@ -1366,12 +1366,21 @@ class PanelPlot(PanelExtras, CellDisplay):
         to a sliver nor shrinks its text (:meth:`StripLegend.plan` keeps the full size
         in that room). The grid passes a share of the plot's width in its grid as if the
         view scrolled, not the plot's width now (which a scroll bar changes: the room
-        would chase it)."""
+        would chase it). Only a smaller text's room is checked against the strip's
+        width now, where that is narrower: its extra columns must hold there too.
+        Compare's biases at 1280 x 720, 300 %: two columns at 80 % in the grid's 576 px
+        (146 px), one column in the 402 px the strip has (278 px at 80 %); the plot was
+        given the 146 px and its bottom axis ended below it."""
         legend = self.legend
         if legend is None or not shiboken6.isValid(legend) or not legend.items:
             return 0.0
         # (as its text needs: a drag's held room takes from the data, the grid stays)
-        return float(legend.room(width, legible))
+        room = legend.room(width, legible)
+        drawn = self._legend_width
+        smaller = room < legend.strip_height(width, 1.0, held=False) - 0.5
+        if smaller and drawn is not None and 0 < drawn < width - 0.5:
+            room = max(room, legend.room(drawn, legible))
+        return float(room)
 
     def set_legible_height(self, height: float) -> None:
         """The smallest legible plot without a legend is ``height`` px (the grid's row
