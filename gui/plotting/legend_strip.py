@@ -44,10 +44,6 @@ DASH_PERIOD = 6.0  # pen widths
 # draws that pattern shrunk to its length
 DASH_LEAST = 10.0
 MAX_SHARE = 0.3  # of the plot's height under its title the strip may always take
-# of a legible plot's data and strip together, the most the strip takes at full text
-# size: a taller one is given the room of its lowest strip at a smaller text (more
-# columns), so that the data keeps the larger share (StripLegend.room)
-ROOM_SHARE = 1 / 3
 # sizes the strip's text may take, largest first: never below 80 % (read from the back
 # row); a plot whose legend needs more room gets it from the grid (a taller row)
 SCALES = (1.0, 0.9, 0.8)
@@ -370,18 +366,6 @@ class StripLegend(pg.LegendItem):
         total = sum(_wrapped_height(label, room) + spacing for _sample, label in self.items)
         return (total + top + bottom) * scale
 
-    def room(self, width: float, legible: float = 0.0) -> float:
-        """Pixels the strip ``width`` px wide needs above a plot whose data is
-        ``legible`` px high (0: not known): at full text size, unless that takes more
-        than :data:`ROOM_SHARE` of the data and strip together; then at the text size
-        that puts the entries in fewer rows (:meth:`_fewer_rows`), where one does.
-        RoPE's frequency legend at 1280 x 720, 150 % on stage: six entries in one
-        column, 170 px over 205 px of data; at 80 % in two columns, three rows."""
-        full = self.strip_height(width, 1.0, held=False)
-        if legible <= 0 or full <= ROOM_SHARE * (full + legible):
-            return full
-        return self.strip_height(width, self._fewer_rows(width, 1.0, held=False), held=False)
-
     def plan(
         self, width: float, plot_height: float, room: float = 0.0, shared: float = 0.0
     ) -> tuple[int, float]:
@@ -395,50 +379,16 @@ class StripLegend(pg.LegendItem):
         keeps its text at full size unless the legend would be taller than its data.
         """
         cap = max(MAX_SHARE * plot_height, room)
-        chosen = SCALES[-1]
         for scale in SCALES:
             height = self.strip_height(width, scale)
             if plot_height <= 0 or (
                 height <= cap + 0.5
                 and (shared <= 0 or height <= shared - height)
-                and self._fits(width, scale)
+                and self.narrowest(scale, width / scale) * scale <= width + 0.5  # no word
+                # wider than the strip
             ):
-                chosen = scale
-                break
-        if plot_height > 0 and shared > 0:
-            chosen = self._lower(width, chosen, ROOM_SHARE * shared)
-        return self.columns_for(width / chosen), chosen
-
-    def _fits(self, width: float, scale: float) -> bool:
-        """Whether no word of an entry drawn at ``scale`` is wider than the strip."""
-        return self.narrowest(scale, width / scale) * scale <= width + 0.5
-
-    def _lower(self, width: float, scale: float, share: float) -> float:
-        """``scale``, or where its strip is taller than ``share`` px, the scale that
-        puts the entries in fewer rows (:meth:`_fewer_rows`). A plot given room by its
-        row's other plot kept RoPE's six frequency entries in one column at 90 %,
-        210 px over 190 px of data (lecture scene 11 at 1280 x 720, 150 % on stage);
-        in two columns at 80 %, three rows."""
-        if self.strip_height(width, scale) <= share + 0.5:
-            return scale
-        return self._fewer_rows(width, scale)
-
-    def _fewer_rows(self, width: float, scale: float, *, held: bool = True) -> float:
-        """The scale of :data:`SCALES` at which the strip ``width`` px wide is lowest
-        among those that hold more columns than ``scale`` does (the larger text of two
-        as low); ``scale`` when none does. A smaller text in as many columns (six rows
-        at 80 % rather than 90 %) is not worth its size."""
-        columns = self.columns_for(width / scale, held=held)
-        best, lowest = scale, self.strip_height(width, scale, held=held)
-        for other in SCALES:
-            if self.columns_for(width / other, held=held) <= columns or not self._fits(
-                width, other
-            ):
-                continue
-            height = self.strip_height(width, other, held=held)
-            if height < lowest - 0.5:
-                best, lowest = other, height
-        return best
+                return self.columns_for(width / scale), scale
+        return self.columns_for(width / SCALES[-1]), SCALES[-1]
 
     def narrowest(self, scale: float = 1.0, width: float = 0.0) -> float:
         """The narrowest the strip drawn at ``scale`` can be (px, unscaled): a sample (as

@@ -1357,30 +1357,19 @@ class PanelPlot(PanelExtras, CellDisplay):
         self._legend_width = None
         return self.legend
 
-    def legend_room(self, width: float, legible: float = 0.0) -> float:
+    def legend_room(self, width: float) -> float:
         """Pixels the legend strip takes at its full text size in a plot whose data is
-        ``width`` px wide (0 without a legend), or at a smaller one where that leaves
-        the data of a plot ``legible`` px high too small a share
-        (:meth:`StripLegend.room`): the view's grid adds them to the
+        ``width`` px wide (0 without a legend): the view's grid adds them to the
         smallest legible plot, so a legend with many entries neither squeezes the data
         to a sliver nor shrinks its text (:meth:`StripLegend.plan` keeps the full size
         in that room). The grid passes a share of the plot's width in its grid as if the
         view scrolled, not the plot's width now (which a scroll bar changes: the room
-        would chase it). Only a smaller text's room is checked against the strip's
-        width now, where that is narrower: its extra columns must hold there too.
-        Compare's biases at 1280 x 720, 300 %: two columns at 80 % in the grid's 576 px
-        (146 px), one column in the 402 px the strip has (278 px at 80 %); the plot was
-        given the 146 px and its bottom axis ended below it."""
+        would chase it)."""
         legend = self.legend
         if legend is None or not shiboken6.isValid(legend) or not legend.items:
             return 0.0
         # (as its text needs: a drag's held room takes from the data, the grid stays)
-        room = legend.room(width, legible)
-        drawn = self._legend_width
-        smaller = room < legend.strip_height(width, 1.0, held=False) - 0.5
-        if smaller and drawn is not None and 0 < drawn < width - 0.5:
-            room = max(room, legend.room(drawn, legible))
-        return float(room)
+        return float(legend.strip_height(width, 1.0, held=False))
 
     def set_legible_height(self, height: float) -> None:
         """The smallest legible plot without a legend is ``height`` px (the grid's row

@@ -1121,7 +1121,7 @@ class ViewWidget(QtWidgets.QWidget):
                 # the title wraps at its label's width, which follows the scroll bar
                 title_w = share * canvas_w + gaps
             width = max(min_w, width)
-            legend = plot.legend_room(LEGEND_SHARE * width, height)  # the strip on top
+            legend = plot.legend_room(LEGEND_SHARE * width)  # the strip on top
             if len(shown) > 1:  # (a focused plot fills the stage: room to spare)
                 # a title wrapped onto more lines, not below the legible one, at the
                 # width its lines are shown at (a wider plot, more lines: the height
