@@ -40,41 +40,28 @@ PLOT_MARGIN = 1.0  # px: pyqtgraph's PlotItem layout margins (each side)
 HUG_SLACK = 2.0  # px the data's column keeps beyond the square data and its padding
 
 
-def _beside_data(layout: QtWidgets.QGraphicsGridLayout, plot: pg.PlotItem) -> float:
-    """px the columns of a plot's ``layout`` other than its data's (column 1) take as
-    laid out: its left axis, the colour bar and the gap before it."""
+def _around_data(
+    layout: QtWidgets.QGraphicsGridLayout, plot: pg.PlotItem, *, across: bool
+) -> float:
+    """px the other columns (``across``: its left axis, the colour bar and the gap
+    before it) or the other rows (its title, top axis, i.e. a legend's strip, and bottom
+    axis) of a plot's ``layout`` take as laid out, beside its data's column 1 or row 2."""
+    lines = layout.columnCount() if across else layout.rowCount()
+    others = layout.rowCount() if across else layout.columnCount()
     total = 0.0
-    for col in range(layout.columnCount()):
-        if col == 1:
+    for line in range(lines):
+        if line == (1 if across else 2):
             continue
-        width = layout.columnMinimumWidth(col)
-        for row in range(layout.rowCount()):
-            item = layout.itemAt(row, col)
+        size = layout.columnMinimumWidth(line) if across else layout.rowMinimumHeight(line)
+        for other in range(others):
+            item = layout.itemAt(other, line) if across else layout.itemAt(line, other)
             if item is None:
                 continue
             widget = item.graphicsItem()
             if widget is not None and widget.isVisibleTo(plot):
-                width = max(width, item.geometry().width())
-        total += width
-    return total
-
-
-def _above_below_data(layout: QtWidgets.QGraphicsGridLayout, plot: pg.PlotItem) -> float:
-    """px the rows of a plot's ``layout`` other than its data's (row 2) take as laid
-    out: its title, top axis (a legend's strip) and bottom axis."""
-    total = 0.0
-    for row in range(layout.rowCount()):
-        if row == 2:
-            continue
-        height = layout.rowMinimumHeight(row)
-        for col in range(layout.columnCount()):
-            item = layout.itemAt(row, col)
-            if item is None:
-                continue
-            widget = item.graphicsItem()
-            if widget is not None and widget.isVisibleTo(plot):
-                height = max(height, item.geometry().height())
-        total += height
+                box = item.geometry()
+                size = max(size, box.width() if across else box.height())
+        total += size
     return total
 
 
@@ -293,7 +280,7 @@ class CellDisplay:
         wrapped at another width on the way, and the axes held the room of labels shown
         on the way: a re-styled plot no longer matched one built anew)."""
         plot = self.plot
-        return float(plot.width() - 2 * PLOT_MARGIN - _beside_data(plot.layout, plot))
+        return float(plot.width() - 2 * PLOT_MARGIN - _around_data(plot.layout, plot, across=True))
 
     def data_row(self) -> float:
         """The height (px) of the plot's data row without a square matrix's spare height
@@ -302,7 +289,9 @@ class CellDisplay:
         :meth:`data_column`)."""
         plot = self.plot
         top = plot.layout.getContentsMargins()[1]
-        return float(plot.height() - top - PLOT_MARGIN - _above_below_data(plot.layout, plot))
+        return float(
+            plot.height() - top - PLOT_MARGIN - _around_data(plot.layout, plot, across=False)
+        )
 
     def _inset_colorbar(self) -> None:
         """A square matrix's colour bar half a line of its labels shorter at each end

@@ -224,8 +224,10 @@ class FastCurveItem(pg.PlotCurveItem):
         self.extents_measured += 1
         return extent
 
-    def _fast_pen(self, p: QtGui.QPainter) -> QtGui.QPen | None:
-        """The one-pixel pen of the offset strokes, or ``None`` for pyqtgraph's path."""
+    def _wide_line_pen(self, p: QtGui.QPainter) -> QtGui.QPen | None:
+        """The item's pen where nothing but a line wider than one pixel is drawn, on
+        ``p``'s raster device and not for an export (no fill, shadow, steps, composition
+        or antialiasing; a cosmetic pen); ``None`` otherwise (pyqtgraph's own path)."""
         opts = self.opts
         pen = opts["pen"]
         if (
@@ -236,11 +238,17 @@ class FastCurveItem(pg.PlotCurveItem):
             or opts["compositionMode"] is not None
             or opts["stepMode"]
             or not isinstance(pen, QtGui.QPen)
-            or pen.style() != QtCore.Qt.PenStyle.SolidLine
             or not pen.isCosmetic()
             or not pen.widthF() > 1.0
             or not on_raster(p)
         ):
+            return None
+        return pen
+
+    def _fast_pen(self, p: QtGui.QPainter) -> QtGui.QPen | None:
+        """The one-pixel pen of the offset strokes, or ``None`` for pyqtgraph's path."""
+        pen = self._wide_line_pen(p)
+        if pen is None or pen.style() != QtCore.Qt.PenStyle.SolidLine:
             return None
         thin = getattr(self, "_thin_pen", None)
         if thin is None or thin[0] is not pen:
@@ -253,20 +261,10 @@ class FastCurveItem(pg.PlotCurveItem):
         """Whether a dashed wide pen is stroked as separate segments: the curve's
         segments are at least :data:`DASH_SEGMENT_PERIODS` dash periods long on average
         on ``p``'s raster device (see there), and nothing but the line is drawn."""
-        opts = self.opts
-        pen = opts["pen"]
-        if (
-            is_exporting(self)
-            or opts["antialias"]
-            or opts["fillLevel"] is not None
-            or opts["shadowPen"] is not None
-            or opts["compositionMode"] is not None
-            or opts["stepMode"]
-            or not isinstance(pen, QtGui.QPen)
-            or pen.style() in (QtCore.Qt.PenStyle.SolidLine, QtCore.Qt.PenStyle.NoPen)
-            or not pen.isCosmetic()
-            or not pen.widthF() > 1.0
-            or not on_raster(p)
+        pen = self._wide_line_pen(p)
+        if pen is None or pen.style() in (
+            QtCore.Qt.PenStyle.SolidLine,
+            QtCore.Qt.PenStyle.NoPen,
         ):
             return False
         device = p.deviceTransform()
