@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from interrupts import ctrl_c_swallowed
 from tiers import FULL
 
 from core.schedule import frame_count, frame_durations_ms, round_half_up, schedule, swept
@@ -146,17 +147,9 @@ class _SwallowingRenderer(_Recorder):
     swallowed: list[int]
 
     def render(self, values: Mapping[str, Any]) -> Any:
-        import os
-        import signal
-
         image = super().render(values)
-        if len(_Recorder.calls) == 2:
-            try:
-                os.kill(os.getpid(), signal.SIGINT)
-                for _ in range(1000):  # the handler runs between bytecodes
-                    pass
-            except KeyboardInterrupt:  # pyqtgraph prints "Ignored exception" and goes on
-                _SwallowingRenderer.swallowed.append(len(_Recorder.calls))
+        if len(_Recorder.calls) == 2 and ctrl_c_swallowed():
+            _SwallowingRenderer.swallowed.append(len(_Recorder.calls))
         return image
 
 

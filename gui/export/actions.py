@@ -31,6 +31,7 @@ from gui.export.worker import (
     write_image,
 )
 from gui.render.snapshot import copy_to_clipboard
+from gui.widgets.progress import modal_progress
 from gui.window.engine import error_text
 from gui.window.protocol import StudioWindow
 from gui.window.store import SettingsStore
@@ -238,13 +239,8 @@ def _progress_dialog(
 ) -> QtWidgets.QProgressDialog:
     """The export's window-modal progress dialog with *Cancel*, shown only once the
     export has taken :data:`PROGRESS_DELAY_MS`; it stays open until closed."""
-    dialog = QtWidgets.QProgressDialog(label + "…", "Cancel", 0, maximum, parent)
+    dialog = modal_progress(parent, "Exporting", label + "…", maximum, delay_ms=PROGRESS_DELAY_MS)
     dialog.setObjectName("export-progress")
-    dialog.setWindowTitle("Exporting")
-    dialog.setWindowModality(QtCore.Qt.WindowModality.WindowModal)
-    dialog.setMinimumDuration(PROGRESS_DELAY_MS)
-    dialog.setAutoClose(False)
-    dialog.setAutoReset(False)
     return dialog
 
 

@@ -20,6 +20,7 @@ from typing import Any
 from PySide6 import QtCore, QtWidgets
 
 from gui.lecture.sweep import SweepController
+from gui.widgets.progress import modal_progress
 from gui.window.protocol import StudioWindow
 
 AnimationWriter = Callable[..., Path]
@@ -193,19 +194,12 @@ class AnimationExport(QtCore.QObject):
         total = max(1, round(seconds * fps))
         state = self.window.current_state
         label = state.model[setup.param].label  # ("… frames of m…" read as a typo)
-        dialog = QtWidgets.QProgressDialog(
-            f"Drawing and encoding {total} frames of {label}…",
-            "Cancel",
-            0,
-            total,
+        dialog = modal_progress(
             self.window.qt,
+            "Export animation",
+            f"Drawing and encoding {total} frames of {label}…",
+            total,
         )
-        dialog.setWindowTitle("Export animation")
-        dialog.setWindowModality(QtCore.Qt.WindowModality.WindowModal)
-        dialog.setAutoReset(False)
-        dialog.setAutoClose(False)
-        dialog.setMinimumDuration(0)
-        dialog.setValue(0)
         self.progress = dialog
 
         def progress(done: int, count: int) -> None:

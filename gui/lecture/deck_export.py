@@ -21,6 +21,7 @@ from PySide6 import QtCore, QtWidgets
 from core.scenes import Deck, SceneError, save_deck
 from gui.lecture.animate_dialog import ExportCancelled
 from gui.lecture.deck import DeckController, deck_title
+from gui.widgets.progress import modal_progress
 from gui.window.protocol import StudioWindow
 
 DeckWriter = Callable[..., object]
@@ -83,19 +84,12 @@ class DeckExport(QtCore.QObject):
             raise ValueError("no deck to export: open a deck or add scenes to one first")
         count = len(deck.scenes)
         what = "pages" if fmt == "pdf" else f"{fmt.upper()} slides"
-        dialog = QtWidgets.QProgressDialog(
-            f"Drawing the {what} of \u201c{deck.title}\u201d ({count} scenes)…",
-            "Cancel",
-            0,
-            count,
+        dialog = modal_progress(
             self.window.qt,
+            "Export deck",
+            f"Drawing the {what} of \u201c{deck.title}\u201d ({count} scenes)…",
+            count,
         )
-        dialog.setWindowTitle("Export deck")
-        dialog.setWindowModality(QtCore.Qt.WindowModality.WindowModal)
-        dialog.setAutoReset(False)
-        dialog.setAutoClose(False)
-        dialog.setMinimumDuration(0)
-        dialog.setValue(0)
         self.progress = dialog
         done = 0
 

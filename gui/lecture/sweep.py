@@ -40,6 +40,7 @@ from gui.plotting.layout_check import combo_field_width
 from gui.render.math_text import math_tooltip
 from gui.theme import current_theme
 from gui.widgets.float_field import FloatField
+from gui.widgets.progress import modal_progress
 from gui.widgets.wheel_guard import guard_wheel
 from gui.window.protocol import StudioWindow
 
@@ -646,15 +647,12 @@ class SweepController(QtCore.QObject):
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
         label = self.window.states[view_id].model[name].label
-        dialog = QtWidgets.QProgressDialog(
-            f"Writing {len(frames)} frames of {label}…", "Cancel", 0, len(frames), self.window.qt
+        dialog = modal_progress(  # (Cancel stays readable after the last frame)
+            self.window.qt,
+            "Export sweep frames",
+            f"Writing {len(frames)} frames of {label}…",
+            len(frames),
         )
-        dialog.setWindowTitle("Export sweep frames")
-        dialog.setWindowModality(QtCore.Qt.WindowModality.WindowModal)
-        dialog.setAutoReset(False)  # Cancel stays readable after the last frame
-        dialog.setAutoClose(False)
-        dialog.setMinimumDuration(0)
-        dialog.setValue(0)
         self.progress = dialog
         temp = Path(tempfile.mkdtemp(prefix=".sweep-frames-", dir=folder))
         names = [f"{view_id}_{name}_{i:04d}.png" for i in range(len(frames))]
