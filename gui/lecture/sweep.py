@@ -397,6 +397,8 @@ class SweepController(QtCore.QObject):
             self.window.show_status(f"Sweep parameter: {self.param_name()}", 3000)
 
     _filling = False
+    #: the view and the parameter names the box's items show (:meth:`_fill`)
+    _items: tuple[str, tuple[str, ...]] | None = None
 
     def _fill(self, view_id: str | None = None) -> None:
         """Show the view's animation in the box's controls."""
@@ -407,19 +409,26 @@ class SweepController(QtCore.QObject):
         setup = self.setup(view_id)
         self._filling = True
         try:
+            params = sweepable(model)
             with signals_blocked(self.combo):
-                self.combo.clear()
-                for i, p in enumerate(sweepable(model)):
-                    # the label (as in the panel) reads whole; the code name is its tip
-                    self.combo.addItem(p.label, p.name)
-                    tip = (
-                        math_tooltip(p.help, literal=f"{p.label} ({p.name}): ")
-                        if p.help
-                        else p.name
-                    )
-                    self.combo.setItemData(i, tip, QtCore.Qt.ItemDataRole.ToolTipRole)
+                # the items only when they are other ones (a view shown): a slider's drag
+                # refills the box's range on every frame, and rebuilding the items, their
+                # typeset tips and the font fit cost about 0.5 ms a frame
+                items = (view_id, tuple(p.name for p in params))
+                if items != self._items:
+                    self.combo.clear()
+                    for i, p in enumerate(params):
+                        # the label (as in the panel) reads whole; the code name is its tip
+                        self.combo.addItem(p.label, p.name)
+                        tip = (
+                            math_tooltip(p.help, literal=f"{p.label} ({p.name}): ")
+                            if p.help
+                            else p.name
+                        )
+                        self.combo.setItemData(i, tip, QtCore.Qt.ItemDataRole.ToolTipRole)
+                    self._items = items
+                    self.combo_fit.fit()
                 self.combo.setCurrentIndex(max(self.combo.findData(self.param_name(view_id)), 0))
-            self.combo_fit.fit()
             if setup is None:
                 return
             param = model[setup.param]
