@@ -621,8 +621,9 @@ def test_rope_score_curves_of_both_query_positions_are_one_array():
 
 _E_NOTATION = re.compile(r"\d[eE][+-]?\d")
 _EXTREMES = {  # settings that print large or tiny derived numbers
-    "sinusoidal": {"emb_std": 4.0, "d_model": 4096},
-    "clock": {"base": 1e6},
+    "sinusoidal": ({"emb_std": 4.0, "d_model": 4096}, {"base": 1e7, "d_model": 3}),
+    "clock": ({"base": 1e6, "m": 99999.9, "n": 0.0, "pair": 31, "shift": 99999.9},),
+    "rope": ({"m": 1_000_000, "pair": 31, "base": 500000.0},),
 }
 
 
@@ -630,20 +631,23 @@ def _shown_texts(data: ViewData):
     """Every text a view draws: panel titles and axis titles, legend entries, labels
     and arrow names, the verdict and the notes."""
     for p in data.panels:
-        yield from (p.title, p.x_label, p.y_label)
+        yield from (p.title, p.x_label, p.y_label, p.note)
         yield from (s.name for s in p.series)
         yield from (label.text for label in p.labels)
         yield from (arrow.name for arrow in p.arrows)
     yield from (data.verdict, data.verdict_short, *data.notes)
+    yield from (data.formula, data.formula_markup)
 
 
 @pytest.mark.parametrize("view_id", ALL)
 def test_shown_numbers_never_use_e_notation(view_id):
     """A lecturer's audience reads "4.71·10⁴", not "4.71e+04": the clock's slowest pair
     was titled "one turn per 4.71e+04 positions" at its defaults, its angle at
-    m = 99999.5 "= 1e+05 rad", and ALiBi's notes at 16384 positions "key 0 is 1.49e-06"."""
+    m = 99999.5 "= 1e+05 rad", and ALiBi's notes at 16384 positions "key 0 is 1.49e-06".
+    The formula line too: RoPE's at m = 10⁶ said "m·θ = 1000000·3.01386e-06", the
+    clock's "θ_31 = 1.5e-06", Sinusoidal's at base 10⁷ and d = 3 "ω_1 = 2.154e-05"."""
     found = []
-    for changes in ({}, LARGE[view_id], _EXTREMES.get(view_id, {})):
+    for changes in ({}, LARGE[view_id], *_EXTREMES.get(view_id, ())):
         data = view(view_id, **changes)
         found += [(changes, t) for t in _shown_texts(data) if t and _E_NOTATION.search(t)]
     assert not found

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from core.formula import approx_text, number, plain_text
+from core.formula import approx, approx_text, number, plain_text
 from core.params import Param, ParamModel
 from core.viewdata import (
     Arrow,
@@ -330,8 +330,9 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     scale_txt = "" if params["scaling"] == "none" else f" ({params['scaling']} scaling)"
     formula = (  # core.formula markup; two spaces separate terms
         f"q at (m + s)·θ_i,  k at (n + s)·θ_i,  θ_i = {number(params['base'])}^{{−2i/{d_rot}}}"
-        f"{scale_txt};  s = {shift:g} cancels:  angle (m − n)·θ_{{{pair}}} = "
-        f"{m - n:g}·{theta:.6g} = {delta:.6g} rad;  q·k = cos({delta:.6g}) = {dot:.6f}"
+        f"{scale_txt};  s = {number(shift)} cancels:  angle (m − n)·θ_{{{pair}}} = "
+        f"{number(m - n)}·{approx(theta, 6)} = {approx(delta, 6)} rad;  "
+        f"q·k = cos({approx(delta, 6)}) = {dot:.6f}"
     )
     return ViewData(
         "clock", dict(params), panels, plain_text(formula), notes=notes, formula_markup=formula

@@ -13,7 +13,7 @@ from typing import Any, Literal, NamedTuple
 import numpy as np
 
 from core import tablecache
-from core.formula import approx_text, number, plain_text
+from core.formula import approx, approx_text, number, plain_text
 from core.memory import check_allocation
 from core.params import Param, ParamModel
 from core.rope import (
@@ -1048,7 +1048,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             f"({_turns(tk)}; atan2 {wk:+.1f}°)",
             "",
             arrows=arrows,
-            note=f"pair {pair} = dims ({a}, {b}), θ = {theta:.6g}; q turned {_turns(tq)} "
+            note=f"pair {pair} = dims ({a}, {b}), θ = {approx_text(theta, 6)}; q turned {_turns(tq)} "
             f"and {wq:+.1f}°; angle from k to q: (m − n)·θ → {wd:+.1f}°{af_note}",
             row=0,
             col=0,
@@ -1127,8 +1127,8 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     }[kind]
     formula = (  # core.formula markup; two spaces separate terms
         f"R_p rotates pair i = dims (a_i, b_i) by p·θ_i,  θ_i = {number(params['base'])}"
-        f"^{{−2i/{d_rot}}}{scale_txt};  pair {pair}: m·θ = {m}·{theta:.6g} = "
-        f"{m * theta:.6g} rad;  ⟨R_m q, R_n k⟩ depends on m − n = {m - n} only"
+        f"^{{−2i/{d_rot}}}{scale_txt};  pair {pair}: m·θ = {m}·{approx(theta, 6)} = "
+        f"{approx(m * theta, 6)} rad;  ⟨R_m q, R_n k⟩ depends on m − n = {m - n} only"
     )
     if af != 1.0:
         formula += f";  attention factor {af:.4g} multiplies cos and sin  (score × {af**2:.4g})"

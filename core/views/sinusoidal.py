@@ -181,9 +181,9 @@ def _similarity_note(n: int, d: int, base: float, s_pos: int) -> str:
     if d % 2:
         w = float(base ** (-(d - 1) / d))
         what = (
-            f"d = 1: the only column sin(p·{w:.4g}) gives PE_p·PE_q = sin(p·ω)·sin(q·ω)"
+            f"d = 1: the only column sin(p·{approx_text(w, 4)}) gives PE_p·PE_q = sin(p·ω)·sin(q·ω)"
             if d == 1
-            else f"d = {d} is odd: the lone last column sin(p·{w:.4g}) adds sin(p·ω)·sin(q·ω)"
+            else f"d = {d} is odd: the lone last column sin(p·{approx_text(w, 4)}) adds sin(p·ω)·sin(q·ω)"
         )
         parts.append(
             what + ", which is not a function of p − q: the diagonals are not constant "
@@ -391,7 +391,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
         ),
     ]
     pairs = -(-d // 2)  # ω_0 .. ω_{pairs−1}; ω_1 exists from d = 3 on
-    omega1 = f", ω_1 = {base ** (-2.0 / d):.4g}" if pairs >= 2 else ""
+    omega1 = f", ω_1 = {approx(base ** (-2.0 / d), 4)}" if pairs >= 2 else ""
     formula = (  # core.formula markup; two spaces separate terms
         f"PE[p, 2i] = sin(p·ω_i),  PE[p, 2i+1] = cos(p·ω_i),  ω_i = {number(base)}^{{−2i/{d}}}"
         f"   → ω_0 = 1{omega1},  wavelengths {approx(wl[0])} … {approx(wl[-1])}"
