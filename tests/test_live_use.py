@@ -863,8 +863,9 @@ def test_the_formula_line_keeps_its_height_while_a_drag_goes_on(qtbot, monkeypat
     """A formula that wraps at some values of a dragged parameter gained and lost a line
     as the drag went on (Word order's base at 200 % on stage, 149 or 198 px six times in
     a sweep): the plots jumped up and down, and each frame that changed it was laid out
-    and painted twice (20-50 ms). The line grows at once and shrinks only once the live
-    frames are over."""
+    and painted twice (20-50 ms). The line keeps its height through the live frames (a
+    formula that needs more room is drawn smaller) and takes its own once they are
+    over."""
     from gui.widgets.view_widget import ViewWidget
 
     monkeypatch.setattr(ViewWidget, "FULL_QUALITY_DELAY_MS", 600_000)  # ended by the test
@@ -892,16 +893,25 @@ def test_the_formula_line_keeps_its_height_while_a_drag_goes_on(qtbot, monkeypat
             break
     else:
         pytest.fail("no width at which the formula wraps for one base and not the other")
-    show(1000.0, live=False)
-    assert formula.height() == short_text
-    show(1047.129)  # the drag reaches a value whose formula wraps: the line grows
+    show(1047.129, live=False)
     tall = formula.height()
-    assert tall > short_text
+    show(1000.0, live=False)
+    assert formula.height() == short_text < tall
     canvas_top = widget.canvas.mapTo(widget, QtCore.QPoint(0, 0)).y()
+    show(1047.129)  # the drag reaches a value whose formula wraps: drawn smaller
+    assert formula.height() == short_text and formula.fit_scale() < 1.0
+    assert widget.canvas.mapTo(widget, QtCore.QPoint(0, 0)).y() == canvas_top
+    widget.finish_live_frame()  # the pause after the drag: the formula's own height
+    QtWidgets.QApplication.processEvents()
+    assert formula.height() == tall and formula.fit_scale() == 1.0
     show(1000.0)  # and back: the line keeps its height, the plots stay where they are
     assert formula.height() == tall
+    canvas_top = widget.canvas.mapTo(widget, QtCore.QPoint(0, 0)).y()
+    show(1047.129)
+    show(1000.0)
+    assert formula.height() == tall
     assert widget.canvas.mapTo(widget, QtCore.QPoint(0, 0)).y() == canvas_top
-    widget.finish_live_frame()  # the pause after the drag
+    widget.finish_live_frame()
     QtWidgets.QApplication.processEvents()
     assert formula.height() == short_text
 

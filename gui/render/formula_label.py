@@ -349,7 +349,9 @@ class FormulaLabel(QtWidgets.QWidget):
         self._plain = ""
         self._cache: tuple[float, FormulaLayout] | None = None
         self._max_height = 0  # px; 0: none (see set_max_height)
-        self._fit: tuple[float, int, float] | None = None  # (width, max, scale) last fitted
+        self._held = 0  # px kept while live frames go on (see hold_height); 0: none
+        self._held_scale = 1.0  # the smallest fit scale drawn at while held
+        self._fit: tuple[float, int, float] | None = None  # (width, limit, scale) last fitted
         self._font = QtGui.QFont()  # own font: style sheets set every widget's font size
         policy = QtWidgets.QSizePolicy(
             QtWidgets.QSizePolicy.Policy.Preferred, QtWidgets.QSizePolicy.Policy.Minimum
@@ -389,6 +391,8 @@ class FormulaLabel(QtWidgets.QWidget):
         font.setStyleHint(QtGui.QFont.StyleHint.Serif)
         font.setFamily(_math_family())  # one name: SVG exports name the font drawn
         font.setPointSizeF(points)
+        if points != self._font.pointSizeF():
+            self.release_height()  # (held for another size: a new scale or mode)
         self._font = font
         self._changed()
 
@@ -404,6 +408,47 @@ class FormulaLabel(QtWidgets.QWidget):
 
     def max_height(self) -> int:
         return self._max_height
+
+    def hold_height(self) -> None:
+        """Keep the label (shown) as tall as it is now, whatever it shows, until
+        :meth:`release_height`: a formula that needs less room leaves it below, one that
+        needs more is drawn smaller to fit (down to the last of :data:`FIT_SCALES`, as
+        for :meth:`set_max_height`), so that what lies below stays where it is while a
+        drag or a sweep goes on. A value that gained a power of ten made its line 10 px
+        taller, a longer value wrapped the formula into one more line (RoPE's m at
+        206256 in a 1280 x 720 window: 66 -> 93 px), and the plots jumped down mid-drag.
+        Once drawn smaller, the formula stays that size until released: values that
+        wrap and values that do not alternate during a drag, and the formula changed
+        size back and forth with them (1.0, 0.9, 1.0, ... dragging Sinusoidal's base
+        from 2 in a 1600 x 1000 window). Only a formula too tall at the smallest size
+        still makes the label taller (and is held at that height)."""
+        height = self.height()
+        if self.isVisible() and height > self._held:
+            # (the formula shown fits the height it has: its layout stands)
+            if not self._held:
+                self._held_scale = 1.0
+            self._held = height
+            self.setMinimumHeight(height)
+
+    def release_height(self) -> bool:
+        """The label takes its formula's own height again (drawn at full size where it
+        fits :meth:`max_height`); whether :meth:`hold_height` had held it."""
+        if not self._held:
+            return False
+        self._held, self._held_scale = 0, 1.0
+        self.setMinimumHeight(0)
+        self._changed()
+        return True
+
+    def held_height(self) -> int:
+        """The height :meth:`hold_height` keeps (0: none)."""
+        return self._held
+
+    def _limit(self) -> int:
+        """The most px the formula may take: the smaller of the maximum height and the
+        height held, where set (0: no limit)."""
+        limits = [h for h in (self._max_height, self._held) if h > 0]
+        return min(limits) if limits else 0
 
     def fit_scale(self) -> float:
         """The size the formula is drawn at, relative to its base font (1: full)."""
@@ -426,6 +471,8 @@ class FormulaLabel(QtWidgets.QWidget):
             return self._cache[1]
         result = self._fitted_layout(max(w, 1.0))
         self._cache = (w, result)
+        if self._held and w == self.width() - 2 * self.MARGIN:  # (as drawn)
+            self._held_scale = min(self._held_scale, self.fit_scale())
         return result
 
     def _scaled_font(self, scale: float) -> QtGui.QFont:
@@ -441,27 +488,31 @@ class FormulaLabel(QtWidgets.QWidget):
         fitted last at this width and maximum (a slider drag: one layout a frame), goes
         down while too tall and up while a larger size can fit: a larger font is at
         least as tall in proportion (its lines are as many or more), so the one chosen
-        does not depend on what was shown before."""
-        if self._max_height <= 0:
+        does not depend on what was shown before. The limit is the maximum height or
+        the height held (:meth:`hold_height`), the smaller where both are set; while
+        held, no larger than the smallest size drawn at since."""
+        most = self._limit()
+        if most <= 0:
             self._fit = None
             return layout_formula(self._markup, self._font, width)
-        limit = self._max_height - 2 * self.MARGIN
+        limit = most - 2 * self.MARGIN
         scales = self.FIT_SCALES
-        k = 0
-        if self._fit is not None and self._fit[:2] == (width, self._max_height):
-            k = scales.index(self._fit[2])
+        top = scales.index(self._held_scale) if self._held else 0
+        k = top
+        if self._fit is not None and self._fit[:2] == (width, most):
+            k = max(top, scales.index(self._fit[2]))
         result = layout_formula(self._markup, self._scaled_font(scales[k]), width)
         if result.size.height() > limit:
             while k + 1 < len(scales) and result.size.height() > limit:
                 k += 1
                 result = layout_formula(self._markup, self._scaled_font(scales[k]), width)
         else:
-            while k > 0 and result.size.height() * scales[k - 1] / scales[k] <= limit:
+            while k > top and result.size.height() * scales[k - 1] / scales[k] <= limit:
                 larger = layout_formula(self._markup, self._scaled_font(scales[k - 1]), width)
                 if larger.size.height() > limit:
                     break
                 k, result = k - 1, larger
-        self._fit = (width, self._max_height, scales[k])
+        self._fit = (width, most, scales[k])
         return result
 
     def hasHeightForWidth(self) -> bool:
@@ -484,6 +535,7 @@ class FormulaLabel(QtWidgets.QWidget):
     def resizeEvent(self, event: QtGui.QResizeEvent) -> None:
         super().resizeEvent(event)
         if event.oldSize().width() != event.size().width():
+            self.release_height()  # (held for another width: a resize, F5 or Esc)
             self.updateGeometry()  # the height follows the width
 
     # ----------------------------------------------------------------- drawing

@@ -107,6 +107,11 @@ def hold_height(label: QtWidgets.QWidget) -> None:
         label.setMinimumHeight(label.height())
 
 
+def button_down() -> bool:
+    """Whether a mouse button is down (a slider still held: a pause in its drag)."""
+    return QtWidgets.QApplication.mouseButtons() != QtCore.Qt.MouseButton.NoButton
+
+
 def release_height(label: QtWidgets.QWidget) -> bool:
     """``label`` takes its own text's height again; whether :func:`hold_height` (or
     another minimum) had held it."""
@@ -239,7 +244,8 @@ class ViewWidget(QtWidgets.QWidget):
         #: a sweep plays (:class:`~gui.lecture.sweep.SweepController`): the formula,
         #: verdict and notes of every live frame show with it, as the swept field does
         #: (held to TEXT_REFRESH_MS, the formula read base 294500 over plots and a
-        #: field at 319500)
+        #: field at 319500); the formula line keeps its drag's height until it stops
+        #: (:meth:`_end_formula_hold`)
         self.text_every_frame = False
         self.readouts_muted = False  # see mute_readouts()
         self._reading = False  # the notes line shows a readout (see _hide_readouts)
@@ -342,6 +348,11 @@ class ViewWidget(QtWidgets.QWidget):
         self.full_quality = qdebounced(
             self._full_quality, self.FULL_QUALITY_DELAY_MS, leading=False, parent=self
         )
+        # A drag paused with the slider still held ends the live frames, not the formula
+        # line's hold: it is checked again after each such interval (_end_formula_hold)
+        self._formula_hold_end = QtCore.QTimer(self)
+        self._formula_hold_end.setInterval(self.FULL_QUALITY_DELAY_MS)
+        self._formula_hold_end.timeout.connect(self._end_formula_hold)
         # Text that follows a slider (formula, verdict, notes) is laid out and drawn anew on
         # each change (~0.6 ms a label, most of it shaping the formula's symbols): during
         # a drag it refreshes at most every TEXT_REFRESH_MS (the first change at once),
@@ -491,6 +502,8 @@ class ViewWidget(QtWidgets.QWidget):
             self.live_text(texts)  # at once, or when the interval is over (latest wins)
         else:
             self.live_text.cancel()
+            self._formula_hold_end.stop()
+            self.formula.release_height()  # (a frame drawn in full quality: its own)
             self._apply_text(texts)
         if fresh:
             self.clear_error()
@@ -1463,9 +1476,10 @@ class ViewWidget(QtWidgets.QWidget):
             self.fit_height()
 
     def _hold_text_heights(self) -> None:
-        """Keep the formula and verdict lines at least as tall as they are while live
-        frames go on (:func:`hold_height`); they take their texts' heights again when
-        the frames are over (:meth:`_release_text_heights`).
+        """Keep the formula line as tall as it is (:meth:`FormulaLabel.hold_height`: a
+        formula that needs more room is drawn smaller) and the verdict line at least as
+        tall (:func:`hold_height`) while live frames go on; they take their texts'
+        heights again when the frames are over (:meth:`_release_text_heights`).
 
         A formula that wraps at some values of a dragged parameter gained and lost a
         line as the drag went on (Word order's ``base`` at 200 % on stage: 149 or
@@ -1475,19 +1489,53 @@ class ViewWidget(QtWidgets.QWidget):
         outputs, reordered (≈0)" at the next, or wraps at some values, moved them the
         same way. The formula is held on every live frame; the verdict only while a
         slider drags (:meth:`_hold_axes`), not on a new mode's or size's frame.
+
+        Held only at least as tall, the formula still grew mid-drag: a value that
+        gained a power of ten (Sinusoidal's base swept from 100 on the 1920 x 1080
+        stage at 200 %: 122 -> 132 -> 138 px) or wrapped into one more line (RoPE's m
+        dragged to 206256 in a 1280 x 720 window: 66 -> 93 px) moved the plots down
+        while the lecturer dragged. Now they move, if at all, once the frames are over.
         """
         if self._dragging:
-            hold_height(self.formula)
+            self._formula_hold_end.stop()  # (a paused drag goes on: held as it was)
+            self.formula.hold_height()  # (nor grows: a taller formula is drawn smaller)
         if self._held is not None:
             hold_height(self.verdict)
 
     def _release_text_heights(self) -> None:
-        """The formula and verdict lines take their texts' heights again."""
-        release_height(self.formula)
+        """The formula and verdict lines take their texts' heights again; the formula
+        once the drag or the sweep is over (:meth:`_end_formula_hold`)."""
+        if self.formula.held_height() and self._live_goes_on():
+            self._formula_hold_end.start()
+        else:
+            self._formula_hold_end.stop()
+            self.formula.release_height()
         if release_height(self.verdict):
             # (Qt's label keeps the size hints measured while the minimum was set:
             # setting the wrap measures them again, see _release_status_height)
             self.verdict.setWordWrap(True)
+
+    def _live_goes_on(self) -> bool:
+        """Whether more live frames are due: a mouse button is down (a slider held
+        still mid-drag) or a sweep plays (:attr:`text_every_frame`)."""
+        return self.text_every_frame or button_down()
+
+    def _end_formula_hold(self) -> None:
+        """The formula line takes its own height once the slider is let go and no
+        sweep plays: a lecturer who stops mid-drag to talk, or a frame that took longer
+        than :attr:`FULL_QUALITY_DELAY_MS` on a loaded machine, ended the live frames
+        and the plots moved while the slider was still held (1600 x 1000 window on
+        Xvfb, Sinusoidal's base dragged from 2: the canvas 153 -> 180 -> 185 px down),
+        or mid-sweep (lecture scene 5 on the 200 % stage: 202 -> 212 px). A new live
+        frame meanwhile holds it on (its own end checks again)."""
+        if self._dragging:
+            self._formula_hold_end.stop()
+            return
+        if self._live_goes_on():
+            return  # (checked again after the interval)
+        self._formula_hold_end.stop()
+        if self.formula.release_height() and self._fit_texts():
+            self.fit_height()
 
     def _end_status_hold(self) -> None:
         """The live frames are over: a notes line held taller than its text takes its
@@ -1610,6 +1658,7 @@ class ViewWidget(QtWidgets.QWidget):
             self.verdict.width(),
             self.formula.formula_font().pointSizeF(),
             self.formula.max_height(),
+            self.formula.held_height(),
             self.verdict.font().pointSizeF(),
         )
 
