@@ -505,6 +505,11 @@ class ViewWidget(QtWidgets.QWidget):
             self._formula_hold_end.stop()
             self.formula.release_height()  # (a frame drawn in full quality: its own)
             self._apply_text(texts)
+        if not live:
+            # no drag goes on: the notes line takes its text's height (held from the
+            # frames before, a deck's Learned scene 6 after scene 7 kept scene 7's
+            # three lines for its two at 200 % on the stage and scrolled by 82 px)
+            self._end_status_hold()
         if fresh:
             self.clear_error()
         self.fit_height(None if parts else width)
