@@ -1371,6 +1371,15 @@ class PanelPlot(PanelExtras, CellDisplay):
         # (as its text needs: a drag's held room takes from the data, the grid stays)
         return float(legend.strip_height(width, 1.0, held=False))
 
+    def legend_strip_height(self) -> float:
+        """Pixels the legend strip takes above the data as laid out now (0 without a
+        legend: an arrows panel's captions in the strip are not its legend)."""
+        legend = self.legend
+        if legend is None or not shiboken6.isValid(legend) or not legend.items:
+            return 0.0
+        top = self.plot.getAxis("top")
+        return float(top.height()) if top.isVisibleTo(self.plot) else 0.0
+
     def set_legible_height(self, height: float) -> None:
         """The smallest legible plot without a legend is ``height`` px (the grid's row
         minimum, before it adds the legend's room); the legend re-fits to the room

@@ -82,6 +82,9 @@ FORMULA_SHARE = 0.2  # of the view's height the formula takes at most (drawn sma
 # of the stage's height a table's text is at least on stage, however it is fitted (the
 # tick labels of the default 150 % on 1920 x 1080 are 21 px: a 50th of 1 080 px)
 STAGE_TEXT_SHARE = 1 / 50
+# lines of its tick labels a plot's data keeps at least where the stage squeezes a view
+# to fit it rather than scroll (its rows lower than the window's legible plot)
+STAGE_DATA_LINES = 5
 # of the view's height the whole explanation takes at most; a longer one is collapsed to
 # its first lines (at 200 % on 1600 x 1000 it took 46-100 %, the plots below the fold),
 # as is one whose collapsing lets a view that scrolls fit (1600 x 1000 at 100 %:
@@ -1115,6 +1118,12 @@ class ViewWidget(QtWidgets.QWidget):
         for plot in shown:
             plot.stage_room = stage_room
         spans: list[tuple[PanelPlot, int, int]] = []
+        # on stage, the height each row keeps when the view is squeezed to fit it
+        # (:meth:`_stage_squeeze`), and each plot's legible height and place
+        floors: dict[int, float] = {}
+        legibles: list[tuple[PanelPlot, int, int, float]] = []
+        squeeze = self._presenting and len(shown) > 1
+        data_floor = self._stage_data_floor() if squeeze else 0.0
         # tables beside other plots on stage, fitted once the others' rows are known:
         # (plot, top row, rows spanned, its height without the table, its width)
         shared: list[tuple[PanelPlot, int, int, float, float]] = []
@@ -1140,13 +1149,24 @@ class ViewWidget(QtWidgets.QWidget):
                 title_w = share * canvas_w + gaps
             width = max(min_w, width)
             legend = plot.legend_room(LEGEND_SHARE * width)  # the strip on top
+            words = 0.0
             if len(shown) > 1:  # (a focused plot fills the stage: room to spare)
                 # a title wrapped onto more lines, not below the legible one, at the
                 # width its lines are shown at (a wider plot, more lines: the height
                 # only grows with a scroll bar, which then stays)
                 height += plot.title_room(max(min_w, title_w))
-                height = max(height, plot.word_room())  # word ticks at full size
+                words = plot.word_room()
+                height = max(height, words)  # word ticks at full size
             plot.set_legible_height(height)  # the legend keeps its full size above it
+            legibles.append((plot, top, span, height))
+            if squeeze:  # (a table keeps its height)
+                floor = math.inf
+                if plot.table is None:  # (its data no lower than its legend, whose
+                    # text then keeps its size: StripLegend.plan)
+                    floor = self._data_floor_height(plot, max(data_floor, legend))
+                    floor = max(words, floor) + legend
+                for r in range(top, top + span):
+                    floors[r] = max(floors.get(r, 0.0), floor / span)
             height += legend
             if plot.table is not None:  # on stage a table fits the stage if it can
                 box = plot.plot.getViewBox().width()
@@ -1176,6 +1196,13 @@ class ViewWidget(QtWidgets.QWidget):
         )
         height = int(sum(need.values()) + rest) + 1
         self._rows_need = height
+        cuts = self._stage_squeeze(need, floors, height) if squeeze else {}
+        if cuts:  # squeezed to fit the stage: each plot's legend keeps its room
+            need = {r: h - cuts.get(r, 0.0) for r, h in need.items()}
+            height -= int(sum(cuts.values()))
+            for plot, top, span, legible in legibles:
+                cut = sum(cuts.get(r, 0.0) for r in range(top, top + span))
+                plot.set_legible_height(max(0.0, legible - cut))
         fitted = self._fold_fit(height)
         if fitted < height and need:  # the rows share the squeeze
             factor = (sum(need.values()) - (height - fitted)) / sum(need.values())
@@ -1230,6 +1257,48 @@ class ViewWidget(QtWidgets.QWidget):
                 height = max(height, table)
             for r in range(top, top + span):
                 need[r] = max(need.get(r, 0.0), height / span)
+
+    def _stage_data_floor(self) -> float:
+        """The lowest data area (px) a plot keeps on the stage when the view is
+        squeezed to fit it (:meth:`_stage_squeeze`): :data:`STAGE_DATA_LINES` lines of
+        its tick labels."""
+        font = current_theme().font(TICK_PT)
+        return STAGE_DATA_LINES * QtGui.QFontMetricsF(font, self).lineSpacing()
+
+    @staticmethod
+    def _data_floor_height(plot: PanelPlot, data_floor: float) -> float:
+        """The height ``plot`` needs, its legend strip left out, for its title, axes
+        and a data area ``data_floor`` px high, measured as laid out now (infinite
+        before it is: nothing is squeezed then)."""
+        item = plot.plot
+        data = item.getViewBox().height() + plot.spare_below
+        if data <= 0 or item.height() <= 0:
+            return math.inf
+        strip = plot.legend_strip_height()
+        return item.height() - data - strip + data_floor
+
+    def _stage_squeeze(
+        self, need: dict[int, float], floors: dict[int, float], height: int
+    ) -> dict[int, float]:
+        """On the stage, the px to take from each row of ``need`` (canvas ``height``)
+        so that the view fits its place without scrolling, each row kept at its floor
+        (``floors``: its plots' titles, axes, legends, word ticks and tables at full
+        size, and :meth:`_stage_data_floor` of data); the rows give in proportion to
+        what they have above their floors. Empty where the view fits anyway, where
+        :meth:`_fold_fit`'s squeeze fits it, or where the floors do not fit (it scrolls)."""
+        body = self.body.layout()
+        if body is None or not self.isVisible() or not need:
+            return {}
+        fold = self.scroll_area.viewport().height()
+        overflow = self.canvas.y() + height + self._below_canvas() - fold
+        if fold <= 0 or overflow <= FOLD_SQUEEZE * height:
+            return {}
+        slack = {r: h - math.ceil(min(h, floors.get(r, h))) for r, h in need.items()}
+        total = sum(slack.values())
+        if total < overflow:
+            return {}
+        cuts = {r: float(math.ceil(overflow * s / total)) for r, s in slack.items() if s > 0}
+        return {r: min(c, slack[r]) for r, c in cuts.items()}
 
     def _stage_text_pt(self) -> float:
         """The smallest text (pt) the stage shows a table in: :data:`STAGE_TEXT_SHARE`
