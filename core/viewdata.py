@@ -71,6 +71,10 @@ class Label:
     y: float
     color: int = 0
     strip: bool = False
+    wedge: tuple[float, float] | None = None
+    """The sector of the unit circle the text belongs in where it fits there: from the
+    angle ``wedge[0]`` by ``wedge[1]`` (radians, at most π either way), e.g. the
+    clock's angle between k and q; ``None``: anywhere near ``(x, y)``."""
 
 
 @dataclass(frozen=True)

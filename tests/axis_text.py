@@ -40,8 +40,8 @@ def strip_rect(win, view_id: str) -> QtCore.QRectF:  # type: ignore[no-untyped-d
 
 def plane_marks(widget, key: str = "plane") -> list[tuple[str, QtGui.QPainterPath]]:  # type: ignore[no-untyped-def]
     """What an arrows plot's texts must leave uncovered, as drawn, in scene pixels: each
-    arrow's shaft (stroked at its pen's width) and head, and the angle's arc (the
-    clock's series named "angle ..."), each with a name."""
+    arrow's shaft (stroked at its pen's width) and head, the unit circle and every line
+    (the clock's angle arc, q·k, q's dashed shadow and the trails), each with a name."""
     plot = widget.plots[key]
     vb = plot.plot.getViewBox()
     canvas = widget.canvas
@@ -68,10 +68,12 @@ def plane_marks(widget, key: str = "plane") -> list[tuple[str, QtGui.QPainterPat
         # it is drawn; its device transform is)
         device = head.deviceTransform(canvas.viewportTransform())
         marks.append((f"{arrow.name} head", canvas.mapToScene(device.map(head.shape()))))
+    circle = plot.arrows[0]
+    xs, ys = circle.getOriginalDataset()
+    marks.append(("the circle", stroke(xs, ys, circle.opts["pen"].widthF())))
     for series, item in zip(plot.panel.series, plot.curves, strict=True):
-        if series.name.startswith("angle"):
-            xs, ys = item.getOriginalDataset()
-            marks.append((series.name, stroke(xs, ys, item.opts["pen"].widthF())))
+        xs, ys = item.getOriginalDataset()
+        marks.append((series.name, stroke(xs, ys, item.opts["pen"].widthF())))
     return marks
 
 

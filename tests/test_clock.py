@@ -133,3 +133,30 @@ def test_widget_draws_trails_faded_and_labels(qapp):
     x, y = line.getData()
     assert (x[-1], y[-1]) == pytest.approx((math.cos(2.0), math.sin(2.0)))
     widget.deleteLater()
+
+
+def _angle_in(angle: float, start: float, sweep: float) -> bool:
+    """Whether ``angle`` lies in the sector from ``start`` by ``sweep`` (radians)."""
+    turned = clock.wrapped(angle - start)
+    return 0 <= turned <= sweep + 1e-12 if sweep >= 0 else sweep - 1e-12 <= turned <= 0
+
+
+@pytest.mark.parametrize(("m", "n"), [(2.0, 1.0), (3.0, 1.0), (5.0, 1.0), (1.0, 2.0), (1.3, 1.0)])
+def test_angle_and_dot_texts_name_their_wedges_on_qs_side(m, n):
+    """The angle's text and q·k's each belong in a wedge (the angle from k to q; the
+    triangle of q·k, q's shadow and q at the origin) and start in it. q·k sat on k's
+    left whatever the angle: at m = 5, n = 1 (−130.8°, q clockwise of k) outside both."""
+    plane = compute(m=m, n=n, shift=0.0).panel("plane")
+    (q, k), (angle, dot) = plane.arrows, plane.labels[:2]
+    a_q, a_k = math.atan2(q.y, q.x), math.atan2(k.y, k.x)
+    sweep = clock.wrapped(a_q - a_k)
+    assert angle.wedge == pytest.approx((a_k, sweep))
+    cos = math.cos(sweep)
+    along = a_k if cos >= 0 else a_k + math.pi
+    assert dot.wedge == pytest.approx((along, clock.wrapped(a_q - along)))
+    for label in (angle, dot):
+        assert _angle_in(math.atan2(label.y, label.x), *label.wedge)
+        assert math.hypot(label.x, label.y) < 1
+    # q·k's text beside its line on q's side of k
+    side = k.x * dot.y - k.y * dot.x
+    assert side * sweep > 0

@@ -581,3 +581,28 @@ def test_a_trails_bounds_are_worked_out_for_its_lines_at_once(clock_widget, monk
         rect = group.boundingRect()
         assert rect.isValid()
         np.testing.assert_allclose(rect.getRect(), union.getRect(), rtol=0, atol=1e-9)
+
+
+def test_texts_are_placed_again_only_when_something_moved(clock_widget):
+    """:meth:`place_labels` (every frame of a drag, and on every change of the view's
+    transform) places the texts again only when a text, its size, what it keeps off or
+    the plot's pixels changed: called again with nothing moved, it places none."""
+    plane = clock_widget.plots["plane"]
+    clock_widget.show_data(compute(m=3.3), live=True)
+    placed = plane.placements
+    places = [text.pos() for text in plane.text_labels]
+    plane.place_labels()
+    plane.place_labels()
+    assert plane.placements == placed
+    clock_widget.show_data(compute(m=3.3), live=True)  # the same data again
+    assert plane.placements == placed
+    assert [text.pos() for text in plane.text_labels] == places
+    clock_widget.show_data(compute(m=3.6), live=True)  # q moved: its texts again
+    assert plane.placements >= placed + 4
+    vb = plane.plot.getViewBox()
+    moved = plane.placements
+    vb.setRange(xRange=(-1.4, 1.4), yRange=(-1.4, 1.4), padding=0)  # other pixels
+    clock_widget.canvas.grab()
+    assert plane.placements > moved
+    vb.setRange(xRange=(-1.5, 1.5), yRange=(-1.5, 1.5), padding=0)
+    clock_widget.show_data(compute(m=2.0))

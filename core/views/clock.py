@@ -259,9 +259,27 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     )
     series.append(Series("q·k", np.array([0.0, px]), np.array([0.0, py]), color=DOT))
     mid = ak + dw / 2
+    # q·k beside its line on q's side, in the triangle of q, its shadow and q·k (on
+    # k's left side it sat outside the angle whenever q was clockwise of k); both
+    # texts in their wedge where they fit (the angle's, and the triangle's at 0)
+    # (half the triangle's height there, at most 0.25: in it at narrow angles too)
+    side = min(0.25, abs(math.sin(dw)) / 4) * (1.0 if dw >= 0 else -1.0)
+    along = ak if dot >= 0 else ak + math.pi  # q·k's direction
     labels = [
-        Label(f"{math.degrees(dw):+.1f}°", 0.45 * math.cos(mid), 0.45 * math.sin(mid), ARC),
-        Label(f"q·k = {dot:+.3f}", px * 0.5 - 0.25 * ky, py * 0.5 + 0.25 * kx, DOT),
+        Label(
+            f"{math.degrees(dw):+.1f}°",
+            0.45 * math.cos(mid),
+            0.45 * math.sin(mid),
+            ARC,
+            wedge=(ak, dw),
+        ),
+        Label(
+            f"q·k = {dot:+.3f}",
+            px * 0.5 - side * ky,
+            py * 0.5 + side * kx,
+            DOT,
+            wedge=(along, wrapped(aq - along)),
+        ),
         # texts that follow the positions are labels: an axis title would re-lay out the
         # plot on every frame of an animation. They name no point of the plane: in the
         # strip above it (below the circle they covered q's and k's heads on stage)

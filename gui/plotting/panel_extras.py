@@ -8,8 +8,9 @@ the rest of the drawing code, never computes: positions and texts come from the 
 from __future__ import annotations
 
 import functools
+import math
 import weakref
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import pyqtgraph as pg
@@ -145,30 +146,75 @@ TABLE_PT_FINE = 0.25  # pt: then it grows back by this much per step while it fi
 TABLE_PAD_V, TABLE_PAD_H = 2, 8  # px around the text of a table's cell
 _NO_FILL = QtGui.QBrush(QtCore.Qt.BrushStyle.NoBrush)
 ARROWS_SPAN = 1.5  # an arrows panel shows ±this round the unit circle (aspect kept)
-# an arrows panel's texts keep off its lines inside this radius (the clock's angle arc
-# and q·k; the trails and the shadow of q end on the circle), each as at most this
-# many segments
-INNER_RADIUS = 0.9
-OBSTACLE_SEGMENTS = 24
+# an arrows panel's texts keep off its circle and the arcs round its origin at least
+# this far out (the clock's trails) as whole rings, and off its other lines (the angle's
+# arc, q·k, q's shadow) as at most this many segments each
+RING_RADIUS = 0.9
+OBSTACLE_SEGMENTS = 12
 # the places a text is tried at round its own: steps of this share of its width and
 # height, as far as this many steps each way, the nearest first (in chunks: the first
 # few are free most of the time)
 _STEP_W, _STEP_H, _STEPS = 0.125, 0.25, 24
-_CHUNKS = (16, 128, 1024)
+_CHUNKS = (144, 128, 512)
+_FINE = 1 + 144  # (its own place and the first chunk: every step)
+# a text that belongs in a wedge (Label.wedge) is tried at these radii along the
+# wedge's middle where no place as near as the nearest free one is in it
+_WEDGE_RADII = np.linspace(0.15, 0.95, 17)
 
 
-@functools.cache
-def _offsets() -> np.ndarray:
-    """Steps ``(i, j)`` round a text's own place, the nearest first (in a text's sizes:
-    a step of its width counts as much as one of its height)."""
+def _chunks(w: float, h: float) -> list[tuple[np.ndarray, tuple[int, int, int, int]]]:
+    """Steps ``(i, j)`` round the own place of a text ``w`` x ``h`` px, the nearest
+    first, in chunks of :data:`_CHUNKS` (the rest in one), each with the least and most
+    of its steps each way ``(i, i, j, j)``; its own place (no step) left out.
+
+    Nearest in pixels (its width to its height in half steps). Counted in the text's
+    sizes, a step of its width counted as much as one of its height, and the clock's
+    "q·k = +0.540" (7 times as wide as high) went 300 px sideways, out of the circle,
+    rather than 125 px down into it."""
+    return _chunks_for(max(0.5, round(2 * w / max(h, 1.0)) / 2))
+
+
+@functools.lru_cache(maxsize=64)
+def _chunks_for(ratio: float) -> list[tuple[np.ndarray, tuple[int, int, int, int]]]:
+    steps = _offsets_for(ratio)
+    chunks, start = [], 1  # (steps[0] is its own place)
+    for size in (*_CHUNKS, len(steps)):
+        chunk = steps[start : start + size]
+        start += size
+        if len(chunk):
+            i, j = chunk[:, 0], chunk[:, 1]
+            chunks.append((chunk, (int(i.min()), int(i.max()), int(j.min()), int(j.max()))))
+    return chunks
+
+
+def _meets(
+    reach: tuple[float, float, float, float], box: tuple[float, float, float, float]
+) -> bool:
+    """Whether the box ``box`` (left, top, width, height) reaches into ``reach``
+    (left, top, right, bottom)."""
+    return (
+        box[0] < reach[2]
+        and box[0] + box[2] > reach[0]
+        and box[1] < reach[3]
+        and box[1] + box[3] > reach[1]
+    )
+
+
+@functools.lru_cache(maxsize=64)
+def _offsets_for(ratio: float) -> np.ndarray:
     i, j = np.meshgrid(np.arange(-_STEPS, _STEPS + 1), np.arange(-4 * _STEPS, 4 * _STEPS + 1))
     steps = np.column_stack([i.ravel(), j.ravel()])
-    far = np.hypot(steps[:, 0] * _STEP_W, steps[:, 1] * _STEP_H)
-    return steps[np.argsort(far, kind="stable")]
+    far = np.hypot(steps[:, 0] * (_STEP_W * ratio), steps[:, 1] * _STEP_H)
+    steps = steps[np.argsort(far, kind="stable")]
+    # beyond the nearest places every other step each way (a quarter of the places to
+    # try where a text goes far: the clock's "q·k" went ~150 px on stage, ~1 000 places)
+    even = (steps % 2 == 0).all(axis=1)
+    even[:_FINE] = True
+    return steps[even]
 
 
-class _Lines(NamedTuple):
-    """Segments (scene pixels) from ``(x0, y0)`` by ``(dx, dy)``, with their boxes."""
+class _Columns(NamedTuple):
+    """Segments as columns: from ``(x0, y0)`` by ``(dx, dy)``, with their boxes."""
 
     x0: np.ndarray
     y0: np.ndarray
@@ -178,25 +224,186 @@ class _Lines(NamedTuple):
     top: np.ndarray
     right: np.ndarray
     bottom: np.ndarray
-    #: the same, a tuple a segment (a text's own place is tried in plain Python: a few
-    #: numpy calls on one box cost more than a look at each of ~30 segments)
-    rows: list[tuple[float, ...]]
+
+
+class _Lines:
+    """Segments (scene pixels), a tuple each (``x0, y0, dx, dy`` and their boxes'
+    ``left, top, right, bottom``): a text's own place is tried in plain Python (a few
+    numpy calls on one box cost more than a look at each of ~30 segments); as columns
+    (:attr:`columns`) only where a text's own place is not free (a search)."""
+
+    def __init__(self, segments: list[list[float]]) -> None:
+        """The segments of the rows ``x0, y0, x1, y1``."""
+        self.rows = [
+            (x0, y0, x1 - x0, y1 - y0, min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+            for x0, y0, x1, y1 in segments
+        ]
+        #: the box of them all: ``(left, top, right, bottom)``
+        self.extent = (
+            min(r[4] for r in self.rows),
+            min(r[5] for r in self.rows),
+            max(r[6] for r in self.rows),
+            max(r[7] for r in self.rows),
+        )
+
+    @functools.cached_property
+    def columns(self) -> _Columns:
+        """The segments as columns (for many boxes at once, :func:`_hits`)."""
+        return _Columns(*np.array(self.rows).T)
+
+
+class _ToData(NamedTuple):
+    """Scene pixels to data of a view box (which neither turns nor shears):
+    ``x = px·kx + bx``, ``y = py·ky + by``."""
+
+    kx: float
+    bx: float
+    ky: float
+    by: float
 
     @classmethod
-    def of(cls, segments: np.ndarray) -> _Lines:
-        """The segments of the rows ``x0, y0, x1, y1``."""
-        x0, y0, x1, y1 = segments.T
-        columns = (
-            x0,
-            y0,
-            x1 - x0,
-            y1 - y0,
-            np.minimum(x0, x1),
-            np.minimum(y0, y1),
-            np.maximum(x0, x1),
-            np.maximum(y0, y1),
+    def of(cls, to_scene: QtGui.QTransform) -> _ToData:
+        """The inverse of ``to_scene`` (data to scene pixels)."""
+        m11, m22 = to_scene.m11(), to_scene.m22()
+        return cls(1.0 / m11, -to_scene.m31() / m11, 1.0 / m22, -to_scene.m32() / m22)
+
+
+class _Avoid(NamedTuple):
+    """What a text keeps ``pad`` px off: ``lines`` (``None``: none) and the circles
+    round the data's origin of squared radii ``rings`` (drawn lines: their whole
+    circles, kept off wherever a trail is drawn of them), with the map to data."""
+
+    lines: _Lines | None
+    rings: tuple[float, ...]
+    to_data: _ToData
+    pad: float
+    #: :attr:`rings` as an array (sorted, as they are)
+    ring_array: np.ndarray
+
+
+def _data_box(
+    left: float, top: float, right: float, bottom: float, to_data: _ToData
+) -> tuple[float, float, float, float]:
+    """A scene box in data: ``(x_lo, x_hi, y_lo, y_hi)``."""
+    kx, bx, ky, by = to_data
+    xa, xb, ya, yb = left * kx + bx, right * kx + bx, top * ky + by, bottom * ky + by
+    return min(xa, xb), max(xa, xb), min(ya, yb), max(ya, yb)
+
+
+def _reach(
+    x_lo: np.ndarray, x_hi: np.ndarray, y_lo: np.ndarray, y_hi: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The squared distances from the origin to the nearest and the farthest points of
+    data boxes (works on floats too)."""
+    near_x = np.maximum(np.maximum(x_lo, -x_hi), 0.0)
+    near_y = np.maximum(np.maximum(y_lo, -y_hi), 0.0)
+    far_x, far_y = np.maximum(-x_lo, x_hi), np.maximum(-y_lo, y_hi)
+    return near_x * near_x + near_y * near_y, far_x * far_x + far_y * far_y
+
+
+def _blocked_one(left: float, top: float, w: float, h: float, avoid: _Avoid) -> bool:
+    """Whether the box keeps less than ``avoid.pad`` px off a line or a ring
+    (:func:`_blocked` for one box, in plain Python)."""
+    pad = avoid.pad
+    right, bottom, left, top = left + w + pad, top + h + pad, left - pad, top - pad
+    if avoid.rings:
+        x_lo, x_hi, y_lo, y_hi = _data_box(left, top, right, bottom, avoid.to_data)
+        near_x, near_y = max(x_lo, -x_hi, 0.0), max(y_lo, -y_hi, 0.0)
+        near = near_x * near_x + near_y * near_y
+        far = max(-x_lo, x_hi) ** 2 + max(-y_lo, y_hi) ** 2
+        if any(near <= r <= far for r in avoid.rings):
+            return True
+    return avoid.lines is not None and _hits_one(left, top, right, bottom, avoid.lines)
+
+
+def _blocked(
+    ls: np.ndarray,
+    ts: np.ndarray,
+    w: float,
+    h: float,
+    avoid: _Avoid,
+    reach: tuple[float, float, float, float] | None = None,
+) -> np.ndarray:
+    """Whether each box ``(ls, ts, w, h)`` keeps less than ``avoid.pad`` px off a line
+    or a ring: a ring passes through a box that has points nearer to and farther from
+    the origin than its radius (in data: the view box keeps circles round). ``reach``
+    (left, top, right, bottom): a box all the boxes lie in (rings and lines that do
+    not pass through it are not looked at)."""
+    pad = avoid.pad
+    hit = np.zeros(len(ls), bool)
+    rings_near = lines_near = True
+    if reach is not None:
+        r_left, r_top = reach[0] - pad, reach[1] - pad
+        r_right, r_bottom = reach[2] + pad, reach[3] + pad
+        if avoid.rings:
+            x_lo, x_hi, y_lo, y_hi = _data_box(r_left, r_top, r_right, r_bottom, avoid.to_data)
+            near_x, near_y = max(x_lo, -x_hi, 0.0), max(y_lo, -y_hi, 0.0)
+            near = near_x * near_x + near_y * near_y
+            far = max(-x_lo, x_hi) ** 2 + max(-y_lo, y_hi) ** 2
+            rings_near = any(near <= r <= far for r in avoid.rings)
+        if avoid.lines is not None:
+            e_left, e_top, e_right, e_bottom = avoid.lines.extent
+            lines_near = (
+                r_left <= e_right and r_right >= e_left and r_top <= e_bottom and r_bottom >= e_top
+            )
+    if avoid.rings and rings_near:
+        kx, bx, ky, by = avoid.to_data
+        # the box's centre (its distance from the origin each way) and half sizes, in data
+        cx, cy = np.abs((ls + w / 2) * kx + bx), np.abs((ts + h / 2) * ky + by)
+        hx, hy = abs(kx) * (w / 2 + pad), abs(ky) * (h / 2 + pad)
+        nx, ny = np.maximum(cx - hx, 0.0), np.maximum(cy - hy, 0.0)
+        fx, fy = cx + hx, cy + hy
+        ring = avoid.ring_array  # (sorted: a ring lies between near and far)
+        hit = np.searchsorted(ring, fx * fx + fy * fy, "right") > np.searchsorted(
+            ring, nx * nx + ny * ny, "left"
         )
-        return cls(*columns, rows=list(zip(*(c.tolist() for c in columns), strict=True)))
+    if avoid.lines is not None and lines_near:
+        rest = ~hit
+        if rest.any():
+            lefts, tops = ls[rest] - pad, ts[rest] - pad
+            hit[rest] = _hits(lefts, tops, lefts + (w + 2 * pad), tops + (h + 2 * pad), avoid.lines)
+    return hit
+
+
+class _Wedge(NamedTuple):
+    """A sector of the unit circle (data): the points ``p`` with ``a·p ≥ 0`` for its two
+    sides' forms ``(a_x, a_y)`` and ``|p| ≤ 1``; ``middle``, its middle's direction."""
+
+    sides: tuple[tuple[float, float], tuple[float, float]]
+    middle: tuple[float, float]
+    #: its width across the middle (the chord of its arc)
+    width: float
+
+    @classmethod
+    def of(cls, start: float, sweep: float) -> _Wedge:
+        """The sector from the angle ``start`` by ``sweep`` (radians, |sweep| ≤ π)."""
+        s = 1.0 if sweep >= 0 else -1.0
+        c0, s0 = math.cos(start), math.sin(start)
+        c1, s1 = math.cos(start + sweep), math.sin(start + sweep)
+        mid = start + sweep / 2
+        return cls(
+            ((-s * s0, s * c0), (s * s1, -s * c1)),
+            (math.cos(mid), math.sin(mid)),
+            2 * math.sin(min(abs(sweep), math.pi) / 2),
+        )
+
+    def may_hold(self, w: float, h: float) -> bool:
+        """Whether a box ``w`` x ``h`` (data) is narrow enough across the middle and short
+        enough along it to lie in the sector (at narrow angles none is: nothing tried)."""
+        mx, my = abs(self.middle[0]), abs(self.middle[1])
+        return w * my + h * mx <= self.width and w * mx + h * my <= 1.0
+
+    def holds(
+        self, x_lo: np.ndarray, x_hi: np.ndarray, y_lo: np.ndarray, y_hi: np.ndarray
+    ) -> np.ndarray:
+        """Whether each data box lies in the sector (its corners do: a sector of at most
+        π is convex)."""
+        inside = _reach(x_lo, x_hi, y_lo, y_hi)[1] <= 1.0
+        for a_x, a_y in self.sides:  # the least of a·p over a box is at one corner
+            inside = inside & (
+                a_x * (x_lo if a_x > 0 else x_hi) + a_y * (y_lo if a_y > 0 else y_hi) >= 0
+            )
+        return inside
 
 
 def _hits_one(left: float, top: float, right: float, bottom: float, lines: _Lines) -> bool:
@@ -217,17 +424,29 @@ def _hits(
 ) -> np.ndarray:
     """Whether each box meets any of ``lines``: their boxes meet and the segment's line
     passes between the box's corners (the separating axes of a box and a segment)."""
+    # (only the boxes that meet the lines' common box: most of a far chunk does not)
+    maybe = (
+        (left <= lines.extent[2])
+        & (right >= lines.extent[0])
+        & (top <= lines.extent[3])
+        & (bottom >= lines.extent[1])
+    )
+    hit = np.zeros(len(left), bool)
+    if not maybe.all():
+        if maybe.any():
+            hit[maybe] = _hits(left[maybe], top[maybe], right[maybe], bottom[maybe], lines)
+        return hit
+    c = lines.columns
     near = (
-        (left[:, None] <= lines.right)
-        & (right[:, None] >= lines.left)
-        & (top[:, None] <= lines.bottom)
-        & (bottom[:, None] >= lines.top)
+        (left[:, None] <= c.right)
+        & (right[:, None] >= c.left)
+        & (top[:, None] <= c.bottom)
+        & (bottom[:, None] >= c.top)
     )
     i, j = np.nonzero(near)
-    hit = np.zeros(len(left), bool)
     if not len(i):
         return hit
-    x0, y0, dx, dy = lines.x0[j], lines.y0[j], lines.dx[j], lines.dy[j]
+    x0, y0, dx, dy = c.x0[j], c.y0[j], c.dx[j], c.dy[j]
     above, below = dx * (top[i] - y0), dx * (bottom[i] - y0)
     before, after = dy * (left[i] - x0), dy * (right[i] - x0)
     sides = np.stack([above - before, above - after, below - before, below - after])
@@ -235,47 +454,199 @@ def _hits(
     return hit
 
 
+def _free_of(
+    ls: np.ndarray,
+    ts: np.ndarray,
+    w: float,
+    h: float,
+    placed: list[tuple[float, float, float, float]],
+) -> np.ndarray:
+    """Whether each box ``(ls, ts, w, h)`` meets no box of ``placed`` (more than a
+    sliver: see :func:`_overlaps`)."""
+    free = np.ones(len(ls), bool)
+    for p_left, p_top, p_w, p_h in placed:
+        across = np.minimum(ls + w, p_left + p_w) - np.maximum(ls, p_left)
+        down = np.minimum(ts + h, p_top + p_h) - np.maximum(ts, p_top)
+        free &= ~((across > 0.5) & (down > 0.5))
+    return free
+
+
+def _wedge_boxes(
+    ls: np.ndarray, ts: np.ndarray, w: float, h: float, to_data: _ToData, wedge: _Wedge
+) -> np.ndarray:
+    """Whether each box ``(ls, ts, w, h)`` (scene pixels) lies in ``wedge``."""
+    kx, bx, ky, by = to_data
+    xa, xb, ya, yb = ls * kx + bx, (ls + w) * kx + bx, ts * ky + by, (ts + h) * ky + by
+    return wedge.holds(
+        np.minimum(xa, xb), np.maximum(xa, xb), np.minimum(ya, yb), np.maximum(ya, yb)
+    )
+
+
+def _along_middle(
+    home: tuple[float, float, float, float],
+    area: tuple[float, float, float, float],
+    placed: list[tuple[float, float, float, float]],
+    avoid: _Avoid,
+    wedge: _Wedge,
+) -> tuple[float, float] | None:
+    """The free place (as :func:`_first_free`) of the box ``home`` centred on the
+    middle of ``wedge`` (at :data:`_WEDGE_RADII`) and in it that is nearest its own;
+    ``None`` where none is."""
+    left, top, w, h = home
+    a_left, a_top, a_right, a_bottom = area
+    kx, bx, ky, by = avoid.to_data
+    # centres along the middle, in scene pixels (data x = px·kx + bx)
+    ls = (_WEDGE_RADII * wedge.middle[0] - bx) / kx - w / 2
+    ts = (_WEDGE_RADII * wedge.middle[1] - by) / ky - h / 2
+    ls = np.maximum(np.minimum(ls, a_right - w), a_left)
+    ts = np.maximum(np.minimum(ts, a_bottom - h), a_top)
+    ok = _wedge_boxes(ls, ts, w, h, avoid.to_data, wedge)
+    if ok.any():
+        ok[ok] = _free_of(ls[ok], ts[ok], w, h, placed)
+    if ok.any():
+        ok[ok] = ~_blocked(ls[ok], ts[ok], w, h, avoid)
+    if not ok.any():
+        return None
+    k = int(np.argmin(np.where(ok, np.hypot(ls - left, ts - top), np.inf)))
+    return float(ls[k]), float(ts[k])
+
+
+def _beyond(
+    tip_x: float, tip_y: float, o_x: float, o_y: float, w: float, h: float, gap: float
+) -> tuple[float, float, float, float]:
+    """The box ``(left, top, w, h)`` centred on the line from ``(o_x, o_y)`` through the
+    tip, all of it ``gap`` px beyond the tip along that line (off the circle through
+    the tip, off the arrow's head): an arrow's name, free of the circle at once most
+    of the time (at 1.12 times the tip a hand's "q" crossed its circle and trails)."""
+    ux, uy = tip_x - o_x, tip_y - o_y
+    norm = math.hypot(ux, uy)
+    if norm > 0:
+        ux, uy = ux / norm, uy / norm
+    reach = abs(ux) * w / 2 + abs(uy) * h / 2 + gap  # (the box's half extent along u)
+    return tip_x + ux * reach - w / 2, tip_y + uy * reach - h / 2, w, h
+
+
+def _line_obstacles(
+    lines: list[tuple[Any, Any]],
+) -> list[tuple[np.ndarray | None, float | None]]:
+    """Each drawn line's part of what an arrows panel's texts keep off: an arc round
+    the origin at least :data:`RING_RADIUS` out (the circle's trails), as ``(None, its
+    squared radius)``, rounded (a trail's pieces make one ring); any other line as
+    ``(segments, None)``, rows ``x0, y0, x1, y1`` in data, at most
+    :data:`OBSTACLE_SEGMENTS` of them (``(None, None)``: nothing drawn). The radii of
+    all the lines are found at once (a clock frame moves ~17 lines)."""
+    arrays = [(np.asarray(x, float), np.asarray(y, float)) for x, y in lines]
+    long = [k for k, (x, _y) in enumerate(arrays) if len(x) > 2]
+    low = high = np.zeros(0)
+    if long:
+        xs = np.concatenate([arrays[k][0] for k in long])
+        ys = np.concatenate([arrays[k][1] for k in long])
+        starts = np.cumsum([0] + [len(arrays[k][0]) for k in long[:-1]])
+        r2 = xs * xs + ys * ys
+        low, high = np.minimum.reduceat(r2, starts), np.maximum.reduceat(r2, starts)
+    radii = dict(zip(long, zip(low.tolist(), high.tolist(), strict=True), strict=True))
+    parts: list[tuple[np.ndarray | None, float | None]] = []
+    for k, (x, y) in enumerate(arrays):
+        if k in radii:
+            r_low, r_high = radii[k]
+            if r_high - r_low <= 1e-9 * r_high and r_high >= RING_RADIUS * RING_RADIUS:
+                parts.append((None, round(r_high, 9)))
+                continue
+        elif len(x) == 2:  # (a straight line: q·k, q's shadow)
+            x0, x1 = x.tolist()
+            y0, y1 = y.tolist()
+            if math.isfinite(x0 + x1 + y0 + y1):
+                parts.append((np.array([[x0, y0, x1, y1]]), None))
+                continue
+        parts.append((_segments(x, y), None))
+    return parts
+
+
+def _segments(x: np.ndarray, y: np.ndarray) -> np.ndarray | None:
+    """The finite points of a line as at most :data:`OBSTACLE_SEGMENTS` segments, rows
+    ``x0, y0, x1, y1`` (its last point kept); ``None``: fewer than two points."""
+    xy = np.column_stack([x, y])
+    xy = xy[np.isfinite(xy).all(axis=1)]
+    if len(xy) < 2:
+        return None
+    step = -(-(len(xy) - 1) // OBSTACLE_SEGMENTS)
+    if step > 1:
+        xy = np.vstack([xy[:-1:step], xy[-1:]])
+    return np.hstack([xy[:-1], xy[1:]])
+
+
 def _first_free(
     home: tuple[float, float, float, float],
     area: tuple[float, float, float, float],
     placed: list[tuple[float, float, float, float]],
-    lines: _Lines | None,
-    pad: float,
+    avoid: _Avoid | None,
+    wedge: _Wedge | None = None,
 ) -> tuple[float, float] | None:
     """The nearest place ``(left, top)`` round ``home`` (``left, top, width, height``)
     inside ``area`` (``left, top, right, bottom``; left and top win where the box is
-    larger) at which the box meets no box of ``placed`` and keeps ``pad`` px off each
-    of ``lines`` (``None``: no lines); ``None`` where there is none."""
+    larger) at which the box meets no box of ``placed`` and keeps ``avoid.pad`` px off
+    its lines and rings (``None``: nothing to keep off); ``None`` where there is none.
+
+    A box with a ``wedge`` (kept off lines) goes in the wedge where it can: the nearest
+    free place in it among the places as near as the nearest free one (those tried
+    together, :data:`_CHUNKS`), else the nearest free one centred on the wedge's middle
+    (:func:`_along_middle`), else the nearest free place. No more is tried than without
+    a wedge but that middle, and only where the box may fit (:meth:`_Wedge.may_hold`):
+    at narrow angles it does not."""
     left, top, w, h = home
     a_left, a_top, a_right, a_bottom = area
+    if wedge is not None and (
+        avoid is None or not wedge.may_hold(w * abs(avoid.to_data.kx), h * abs(avoid.to_data.ky))
+    ):
+        wedge = None
     # its own place first
     own = (max(min(left, a_right - w), a_left), max(min(top, a_bottom - h), a_top))
     if not any(_overlaps(*own, w, h, p) for p in placed) and (
-        lines is None
-        or not _hits_one(own[0] - pad, own[1] - pad, own[0] + w + pad, own[1] + h + pad, lines)
+        avoid is None or not _blocked_one(*own, w, h, avoid)
     ):
-        return own
-    steps = _offsets()
-    start = 1  # (steps[0] is its own place)
-    for size in (*_CHUNKS, len(steps)):
-        chunk = steps[start : start + size]
-        start += size
-        if not len(chunk):
-            break
-        ls = np.maximum(np.minimum(left + chunk[:, 0] * (_STEP_W * w), a_right - w), a_left)
-        ts = np.maximum(np.minimum(top + chunk[:, 1] * (_STEP_H * h), a_bottom - h), a_top)
-        free = np.ones(len(ls), bool)
-        for p_left, p_top, p_w, p_h in placed:  # (more than a sliver: see _overlaps)
-            across = np.minimum(ls + w, p_left + p_w) - np.maximum(ls, p_left)
-            down = np.minimum(ts + h, p_top + p_h) - np.maximum(ts, p_top)
-            free &= ~((across > 0.5) & (down > 0.5))
-        if lines is not None and free.any():
-            fl, ft = ls[free], ts[free]
-            free[free] = ~_hits(fl - pad, ft - pad, fl + w + pad, ft + h + pad, lines)
-        if free.any():
-            k = int(np.argmax(free))
-            return float(ls[k]), float(ts[k])
+        if wedge is None or avoid is None:
+            return own
+        if wedge.holds(*_data_box(own[0], own[1], own[0] + w, own[1] + h, avoid.to_data)):
+            return own
+        return _along_middle(home, area, placed, avoid, wedge) or own
+    step_w, step_h = _STEP_W * w, _STEP_H * h
+    for chunk, (i_low, i_high, j_low, j_high) in _chunks(w, h):
+        # the box all of the chunk's boxes lie in: what is outside it is not looked at
+        low_x, high_x = left + i_low * step_w, left + i_high * step_w
+        low_y, high_y = top + j_low * step_h, top + j_high * step_h
+        ls = left + chunk[:, 0] * step_w
+        ts = top + chunk[:, 1] * step_h
+        if low_x < a_left or high_x > a_right - w:  # (inside the area: as they are)
+            ls = np.maximum(np.minimum(ls, a_right - w), a_left)
+        if low_y < a_top or high_y > a_bottom - h:
+            ts = np.maximum(np.minimum(ts, a_bottom - h), a_top)
+        reach = (
+            max(min(low_x, a_right - w), a_left),
+            max(min(low_y, a_bottom - h), a_top),
+            max(min(high_x, a_right - w), a_left) + w,
+            max(min(high_y, a_bottom - h), a_top) + h,
+        )
+        free = _free_of(ls, ts, w, h, [p for p in placed if _meets(reach, p)])
+        if avoid is not None and free.any():
+            free[free] = ~_blocked(ls[free], ts[free], w, h, avoid, reach)
+        if not free.any():
+            continue
+        if wedge is not None and avoid is not None:
+            inside = free.copy()
+            inside[free] = _wedge_boxes(ls[free], ts[free], w, h, avoid.to_data, wedge)
+            if inside.any():
+                k = int(np.argmax(inside))
+                return float(ls[k]), float(ts[k])
+            middle = _along_middle(home, area, placed, avoid, wedge)
+            if middle is not None:
+                return middle
+        k = int(np.argmax(free))
+        return float(ls[k]), float(ts[k])
     return None
+
+
+#: a drawn line's arrays and its part of the obstacles (segments or a ring's radius²)
+_LinePart = tuple[Any, Any, np.ndarray | None, float | None]
 
 
 class PanelExtras:
@@ -299,6 +670,20 @@ class PanelExtras:
     _obstacles: np.ndarray = np.zeros((0, 4))
     _head_sizes: list[tuple[float, float]] = []
     _obstacle_pad = 0.0
+    #: ... and the squared radii of the rings round the origin they keep off
+    _rings: tuple[float, ...] = ()
+    #: how many of :attr:`_label_homes` are the arrows' names (the first ones)
+    _tip_names = 0
+    #: the wedge each text of :attr:`_label_homes` belongs in (``None``: none)
+    _label_wedges: list[_Wedge | None] = []
+    #: each line's part of the obstacles (segments or a ring), with the arrays it was
+    #: worked out from: a line not moved (k's trail in a drag of m) keeps its part
+    _line_parts: list[_LinePart] = []
+    curves: list  # (PanelPlot's: its lines, as self.panel's series)
+    #: what :meth:`place_labels` last placed the texts for (``None``: to place again)
+    _placed_for: tuple | None = None
+    #: texts placed (tests: a call with nothing moved places none)
+    placements = 0
     table: pg.TextItem | None
     tile_labels: TileLabels | None
     _table_html: str | None
@@ -381,22 +766,46 @@ class PanelExtras:
             if not lb.strip
         ]
         self._label_homes = tips + texts
+        self._tip_names = len(tips)
+        wedges: list[_Wedge | None] = [None for _tip in tips]
+        self._label_wedges = wedges + [
+            None if lb.wedge is None else _Wedge.of(*lb.wedge)
+            for lb in panel.labels
+            if not lb.strip
+        ]
         # what the texts keep off: each arrow's shaft (the first rows) and the lines
-        # drawn inside the circle (the clock's angle arc and q·k), as segments; the
-        # heads, drawn in pixels, are worked out on screen (_obstacle_segments)
-        rows = [np.array([[0.0, 0.0, a.x, a.y]]) for a in panel.arrows]
-        for s in panel.series:
-            xy = np.column_stack([np.asarray(s.x, float), np.asarray(s.y, float)])
-            xy = xy[np.isfinite(xy).all(axis=1)]
-            if len(xy) > 1 and float(np.hypot(xy[:, 0], xy[:, 1]).max()) <= INNER_RADIUS:
-                xy = xy[:: max(1, -(-(len(xy) - 1) // OBSTACLE_SEGMENTS))]
-                rows.append(np.hstack([xy[:-1], xy[1:]]))
-        self._obstacles = np.vstack(rows) if rows else np.zeros((0, 4))
+        # drawn (the clock's angle arc, q·k and q's shadow) as segments, the circle and
+        # the arcs round the origin near it (the trails) as rings; the heads, drawn in
+        # pixels, are worked out on screen (_obstacle_segments)
+        rows = [np.array([[0.0, 0.0, a.x, a.y] for a in panel.arrows]).reshape(-1, 4)]
+        rings = {1.0} if self.arrows else set()  # (the circle)
+        parts = self._line_parts
+        kept: list[_LinePart] = []
+        moved = []  # (lines not kept: worked out together, _line_obstacles)
+        for k, (item, series) in enumerate(zip(self.curves, panel.series, strict=True)):
+            x, y = item.getOriginalDataset() if isinstance(item, LineItem) else (series.x, series.y)
+            if k < len(parts) and parts[k][0] is x and parts[k][1] is y:
+                kept.append(parts[k])  # (not moved: the same arrays)
+            else:
+                moved.append(len(kept))
+                kept.append((x, y, None, None))
+        if moved:
+            lines = [(kept[k][0], kept[k][1]) for k in moved]
+            for k, (segments, ring) in zip(moved, _line_obstacles(lines), strict=True):
+                kept[k] = (kept[k][0], kept[k][1], segments, ring)
+        for _x, _y, segments, ring in kept:
+            if segments is not None:
+                rows.append(segments)
+            if ring is not None:
+                rings.add(ring)
+        self._line_parts = kept
+        self._obstacles = np.vstack(rows) if len(rows) > 1 else rows[0]
+        self._rings = tuple(sorted(rings))
         heads = self.arrows[2::3]
         self._head_sizes = [
             (
                 float(h.opts["headLen"]),
-                float(h.opts["headLen"]) * np.tan(np.radians(h.opts["tipAngle"] / 2)),
+                float(h.opts["headLen"]) * math.tan(math.radians(h.opts["tipAngle"] / 2)),
             )
             for h in heads
         ]
@@ -468,42 +877,76 @@ class PanelExtras:
         if area.width() < 2 or area.height() < 2:
             for item, x, y, _px, _py in self._label_homes:
                 item.setPos(x, y)
+            self._placed_for = None
             return
-        inside = area.adjusted(-0.5, -0.5, 0.5, 0.5)
         a_left, a_top = area.left(), area.top()
         a_right, a_bottom = area.right(), area.bottom()
-        # boxes as (left, top, width, height) floats, with QRectF's arithmetic (its
-        # translate, right/bottom and intersection): the same numbers, without ~10 Qt
-        # calls a candidate place (most of this method's time, every frame of a drag)
-        placed: list[tuple[float, float, float, float]] = []
         # the view box's mappings (vb.mapViewToScene, mapSceneToView), each transform
         # taken once for all the texts: the same arithmetic, without pyqtgraph's
         # per-call matrix updates and inversions
         to_box = vb.childTransform()
-        from_box = pg.functions.invertQTransform(to_box)
-
-        def to_scene(point: QtCore.QPointF) -> QtCore.QPointF:
-            return vb.mapToScene(to_box.map(point))
-
-        segments, pad = self._obstacle_segments(to_box * vb.sceneTransform())
-        lines = _Lines.of(segments) if len(segments) else None
-        bounds = (a_left, a_top, a_right, a_bottom)
+        to_scene = to_box * vb.sceneTransform()
         room = max(1.0, a_right - a_left)
-        for item, x, y, px, py in self._label_homes:
-            shown = inside.contains(to_scene(QtCore.QPointF(px, py)))
+        sizes = []
+        for item, *_home in self._label_homes:
+            if isinstance(item, LabelText):
+                item.fit_width(room)  # (wider than the area: wrapped, not cut off)
+            local = item.boundingRect()  # pixels, relative to the anchor point
+            sizes.append((local.x(), local.y(), local.width(), local.height()))
+        # nothing moved (the same texts, sizes, obstacles and pixels): where they are
+        key = (
+            self._label_homes,
+            sizes,
+            self._obstacles,
+            self._rings,
+            self._head_sizes,
+            to_scene,
+            (a_left, a_top, a_right, a_bottom),
+        )
+        last = self._placed_for
+        if (
+            last is not None
+            and last[0] == key[0]
+            and last[1] == key[1]
+            and last[3:] == key[3:]
+            and np.array_equal(last[2], key[2])
+        ):
+            return
+        self._placed_for = key
+        inside = area.adjusted(-0.5, -0.5, 0.5, 0.5)
+        # boxes as (left, top, width, height) floats, with QRectF's arithmetic (its
+        # translate, right/bottom and intersection): the same numbers, without ~10 Qt
+        # calls a candidate place (most of this method's time, every frame of a drag)
+        placed: list[tuple[float, float, float, float]] = []
+        from_box = pg.functions.invertQTransform(to_box)
+        segments, pad = self._obstacle_segments(to_scene)
+        lines = _Lines(segments.tolist()) if len(segments) else None
+        avoid = _Avoid(lines, self._rings, _ToData.of(to_scene), pad, np.array(self._rings))
+        bounds = (a_left, a_top, a_right, a_bottom)
+        origin = to_scene.map(QtCore.QPointF(0.0, 0.0))
+        o_x, o_y = origin.x(), origin.y()
+        for k, ((item, x, y, px, py), (lx, ly, w, h), wedge) in enumerate(
+            zip(self._label_homes, sizes, self._label_wedges, strict=True)
+        ):
+            point = to_scene.map(QtCore.QPointF(px, py))
+            shown = inside.contains(point)
             if item.isVisible() != shown:
                 item.setVisible(shown)
             if not shown:
                 continue
-            if isinstance(item, LabelText):
-                item.fit_width(room)  # (wider than the area: wrapped, not cut off)
-            local = item.boundingRect()  # pixels, relative to the anchor point
-            lx, ly, w, h = local.x(), local.y(), local.width(), local.height()
-            home = to_scene(QtCore.QPointF(x, y))
-            box = (lx + home.x(), ly + home.y(), w, h)
-            best = _first_free(box, bounds, placed, lines, pad)
+            if k < self._tip_names:  # an arrow's name: just beyond its tip, outward
+                box = _beyond(point.x(), point.y(), o_x, o_y, w, h, pad + h / 4)
+            else:
+                home = to_scene.map(QtCore.QPointF(x, y))
+                box = (lx + home.x(), ly + home.y(), w, h)
+            best = _first_free(box, bounds, placed, avoid, wedge)
+            if best is None and avoid.rings:  # off the arrows and lines at least (a
+                # small plane: across the circle rather than over an arrow)
+                best = _first_free(
+                    box, bounds, placed, avoid._replace(rings=(), ring_array=np.zeros(0))
+                )
             if best is None:  # no free place off the lines: off the other texts at least
-                best = _first_free(box, bounds, placed, None, pad)
+                best = _first_free(box, bounds, placed, None)
             if best is None:  # no free place: inside the area at least
                 best = (
                     max(min(box[0], a_right - w), a_left),
@@ -511,6 +954,7 @@ class PanelExtras:
                 )
             placed.append((best[0], best[1], w, h))
             item.setPos(from_box.map(vb.mapFromScene(QtCore.QPointF(best[0] - lx, best[1] - ly))))
+            self.placements += 1
 
     def _obstacle_segments(self, to_scene: QtGui.QTransform) -> tuple[np.ndarray, float]:
         """The segments (scene pixels, rows ``x0, y0, x1, y1``) an arrows panel's texts
@@ -523,24 +967,22 @@ class PanelExtras:
         data = self._obstacles
         if not len(data):
             return np.zeros((0, 4)), 0.0
-        m = np.array(
-            [[to_scene.m11(), to_scene.m12()], [to_scene.m21(), to_scene.m22()]], dtype=float
-        )
-        shift = np.array([to_scene.m31(), to_scene.m32()])
-        start, end = data[:, :2] @ m + shift, data[:, 2:] @ m + shift
-        rows = [np.hstack([start, end])]
-        sizes = self._head_sizes
-        if sizes:
-            count = len(sizes)
-            tips, along = end[:count], end[:count] - start[:count]
-            span = np.hypot(along[:, 0], along[:, 1])
-            along = along / np.where(span > 0, span, 1.0)[:, None]
-            across = np.column_stack([-along[:, 1], along[:, 0]])
-            length, half = (np.array(v)[:, None] for v in zip(*sizes, strict=True))
-            base = tips - along * length
-            left, right = base + across * half, base - across * half
-            rows += [np.hstack([tips, left]), np.hstack([left, right]), np.hstack([right, tips])]
-        return np.vstack(rows), self._obstacle_pad
+        # (a view box neither turns nor shears: each coordinate scaled and shifted)
+        sx, sy, dx, dy = to_scene.m11(), to_scene.m22(), to_scene.m31(), to_scene.m32()
+        pixels = data * (sx, sy, sx, sy) + (dx, dy, dx, dy)
+        heads = []
+        for (x0, y0, x1, y1), (length, half) in zip(
+            pixels[: len(self._head_sizes)].tolist(), self._head_sizes, strict=True
+        ):
+            ax, ay = x1 - x0, y1 - y0
+            span = math.hypot(ax, ay) or 1.0
+            ax, ay = ax / span, ay / span
+            bx, by = x1 - ax * length, y1 - ay * length  # (the middle of the head's base)
+            lx, ly, rx, ry = bx - ay * half, by + ax * half, bx + ay * half, by - ax * half
+            heads += [(x1, y1, lx, ly), (lx, ly, rx, ry), (rx, ry, x1, y1)]
+        if heads:
+            pixels = np.concatenate([pixels, heads])
+        return pixels, self._obstacle_pad
 
     def _show_arrows(self, panel: Panel, theme: Theme) -> None:
         if len(self.arrows) == 1 + 3 * len(panel.arrows):  # same arrows: move them
