@@ -3,8 +3,11 @@ hidden there, and Page Down at a deck's last scene or the laser's hint went unse
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from PySide6 import QtCore
+from tiers import gate_cover
 
 from core.scenes import Deck, Scene
 from core.views import VIEWS
@@ -125,3 +128,56 @@ def test_a_toast_covers_neither_the_notes_line_nor_the_plots(studio, show_view, 
         toast.hide()
         studio.lecture.display.leave_presentation()
         deck.close_deck()
+
+
+def _heading_lines(studio, label) -> list[QtCore.QRect]:
+    """The boxes (window coordinates) of each line of a heading's words, as Qt lays
+    them out."""
+    from gui.widgets.stage_toast import _text_lines
+
+    origin = label.mapTo(studio, QtCore.QPoint(0, 0))
+    left = origin.x() + label.margin() + label.contentsMargins().left()
+    top = origin.y() + label.margin() + label.contentsMargins().top()
+    return [
+        QtCore.QRect(left, top + round(y), max(1, round(x_end)), round(h))
+        for x_end, y, h in _text_lines(label)
+    ]
+
+
+LECTURE = Path(__file__).resolve().parents[1] / "resources" / "decks"
+LECTURE_DECK = LECTURE / "lecture-positional-encoding.json"
+# (scene, UI scale): the lecture's first scene at 200 % ("Why positions? “dog bites
+# man” Word order · 1/20" leaves 440 px right of it: the toast shrinks to fit), its
+# twelfth at 300 % (one line, 170 px free: the toast goes below), and the others
+HEADINGS = [(scene, scale) for scale in (2.0, 3.0) for scene in range(1, 21)]
+
+
+@pytest.mark.parametrize(
+    ("scene", "scale"), gate_cover(HEADINGS, keep=[(1, 2.0), (12, 3.0), (20, 2.0)], unpack=True)
+)
+def test_a_toast_never_covers_the_heading(studio, show_view, scene, scale):
+    """At 200 and 300 % on the 1920 x 1080 stage the lecture's headings fill their line:
+    "Sweep stopped (Space plays it again)" lay over the end of "Why positions? “dog
+    bites man” Word order · 1/20". The toast keeps off every line of the heading's
+    words: beside one where it fits (shrunk to 60 % at most), else below the heading;
+    the notes line stays clear."""
+    deck = studio.lecture.deck
+    toast = studio.stage_toast
+    try:
+        if deck.path != LECTURE_DECK:
+            assert deck.open_deck(LECTURE_DECK)
+        assert deck.go(scene - 1)
+        widget = show_view(studio, studio.current_view, (1920, 1080), scale, present=True)
+        studio.view_stack.raise_()
+        for message in ("This is the last scene (20/20)", "Sweep stopped (Space plays it again)"):
+            studio.show_status(message)
+            assert toast.isVisible() and toast.text() == message
+            box = toast.geometry()
+            lines = _heading_lines(studio, widget.title)
+            assert lines and not [line for line in lines if line.intersects(box)], (box, lines)
+            assert _on_stage(studio, toast)
+            assert "notes line" not in _covered(studio, widget, toast)
+            assert toast.fontInfo().pointSize() >= 0.6 * 13 * scale - 1  # (shrunk 60 % at most)
+    finally:
+        toast.hide()
+        studio.lecture.display.leave_presentation()

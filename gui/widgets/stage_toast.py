@@ -5,7 +5,8 @@ says there went unseen: Page Down at a deck's last scene ("This is the last scen
 (20/20)") or the laser, pen and spotlight hints gave the lecturer no feedback.
 :class:`StageToast` shows such a line for :data:`TOAST_MS`, then hides: at the top
 right of the stage, in the free room right of a line of a view's heading where it fits
-there, else over the heading's top right (wrapped to half the stage). It lay over the bottom
+there (its text shrunk a little where that makes it fit), else just below the heading
+(wrapped to half the stage): never over the heading's words. It lay over the bottom
 of the stage, on the notes line (the lecture's last scene: "This is the last scene
 (20/20)" over the sentence the audience was reading) and on the lower plots' axis
 titles ("dimension" of a focused heatmap).
@@ -25,8 +26,12 @@ from gui.theme import current_theme
 
 TOAST_MS = 2500  # how long a message shows on stage
 BACKGROUND = "#181a1e"  # opaque: white text on it reads over any plot (15.6:1)
+TOAST_PT = 13  # its text's size at 100 %
+FLOOR = 0.6  # of its size its text shrinks to at most to fit beside the heading
+PAD_V, PAD_H = 6, 12  # px round its text at 100 %
 MARGIN_PX = 16  # from the stage's edges at 100 %
 GAP_PX = 24  # at least this far right of a heading's text at 100 %
+BELOW_PX = 4  # below the heading (where no line of it has room) at 100 %
 HEADING = "view-title"  # the object name of a view's heading label
 
 
@@ -60,13 +65,6 @@ class StageToast(QtWidgets.QLabel):
             self.timer.stop()
             self.hide()
             return
-        theme = current_theme()
-        self.setStyleSheet(
-            f"font-size: {theme.font_pt(13)}pt; color: #ffffff; "
-            f"background: {BACKGROUND}; "
-            f"padding: {theme.scaled(6)}px {theme.scaled(12)}px; "
-            f"border-radius: {theme.scaled(6)}px;"
-        )
         self.setText(message)
         self.place()
         self.show()
@@ -101,43 +99,97 @@ class StageToast(QtWidgets.QLabel):
                 self.stackUnder(sibling)
                 return
 
+    def _style(self, pt: int, pad_v: int) -> None:
+        """Its look: ``pt`` point white text on the dark patch, ``pad_v`` px above and
+        below it (set only when it changed: a new style sheet re-polishes it)."""
+        theme = current_theme()
+        style = (
+            f"font-size: {pt}pt; color: #ffffff; "
+            f"background: {BACKGROUND}; "
+            f"padding: {pad_v}px {theme.scaled(PAD_H)}px; "
+            f"border-radius: {theme.scaled(6)}px;"
+        )
+        if style != self.styleSheet():
+            self.setStyleSheet(style)
+        self.ensurePolished()
+
     def place(self) -> None:
-        """At the top right of the stage: right of a line of the topmost heading
-        where the message fits whole on one line there (the free room the heading's
-        text leaves), else over the heading's top right, wrapped to half the stage's
-        width when longer: never over the notes line at the stage's bottom, nor over
-        the plots' titles and axes while the heading is as high as the message."""
+        """At the top right of the stage, never over a view's heading: right of a line
+        of the topmost heading where the message fits whole on one line there (the free
+        room the heading's text leaves), its text shrunk to :data:`FLOOR` of its size at
+        most to fit the widest such room, else just below the heading, at its right,
+        wrapped to half the stage's width when longer (over the top of what the heading
+        heads, never over its words); without a heading in sight at the stage's top
+        right. Never over the notes line at the stage's bottom, nor over the plots'
+        titles and axes while it fits beside the heading.
+
+        At 200 % on the 1920 x 1080 stage the lecture's "Why positions? “dog bites man”
+        Word order · 1/20" left 440 px right of it; "Sweep stopped (Space plays it
+        again)" (708 px) lay over "rder · 1/20"."""
         stage, host = self.stage, self.parentWidget()
         if host is None:
             return
-        margin = current_theme().scaled(MARGIN_PX)
+        theme = current_theme()
+        full, pad_v = theme.font_pt(TOAST_PT), theme.scaled(PAD_V)
+        self._style(full, pad_v)
         self.setWordWrap(False)  # (a wrapping label's hint wraps a short line too)
-        self.ensurePolished()
         width, height = self.sizeHint().width(), self.sizeHint().height()
+        heading = self._heading()
         rooms = self._heading_rooms()
-        right, top = stage.width() - margin, margin
-        fits = [room for room in rooms if width <= room.width()]
-        if fits:
-            room = fits[0]
-            right, top = room.right(), max(room.top() + (room.height() - height) // 2, 0)
+        right, top = stage.width() - theme.scaled(MARGIN_PX), theme.scaled(MARGIN_PX)
+        fitted = self._fit_beside(rooms, full, pad_v) if rooms else None
+        if fitted is not None:
+            room, width, height = fitted
+            right, top = room.right(), room.top() + (room.height() - height) // 2
         else:
-            wide = max([stage.width() // 2] + [room.width() for room in rooms])
-            wrap = max(min(wide, stage.width() - 2 * margin), 1)
+            self._style(full, pad_v)
+            self.setWordWrap(False)
+            width, height = self.sizeHint().width(), self.sizeHint().height()
+            if heading is not None:  # (no room beside it: below it)
+                right = min(heading.right(), stage.width() - 1)
+                top = heading.bottom() + 1 + theme.scaled(BELOW_PX)
+            wrap = max(min(stage.width() // 2, stage.width() - 2 * theme.scaled(MARGIN_PX)), 1)
             if width > wrap:  # too long for one line there: wrapped
                 self.setWordWrap(True)
                 width, height = wrap, max(self.heightForWidth(wrap), height)
-            if rooms:
-                right, top = rooms[0].right(), max(rooms[0].top(), 0)
         origin = stage.mapTo(host, QtCore.QPoint(0, 0))
-        self.setGeometry(origin.x() + right - width + 1, origin.y() + top, width, height)
+        self.setGeometry(origin.x() + right - width + 1, origin.y() + max(top, 0), width, height)
 
-    def _heading_rooms(self) -> list[QtCore.QRect]:
-        """The free room (stage coordinates) right of each line of the topmost view
-        heading in sight (the rightmost of equally high ones), top line first: from
-        the line's end (and a gap) to the heading's right edge, as high as the line.
-        Empty when no heading is in sight."""
+    def _fit_beside(
+        self, rooms: list[QtCore.QRect], full: int, pad_v: int
+    ) -> tuple[QtCore.QRect, int, int] | None:
+        """The room (of ``rooms``, right of the heading's lines) the message goes in and
+        its width and height there, styled for it: at its full size (``full`` pt) in
+        the topmost room it fits on one line, else shrunk (to :data:`FLOOR` of it at
+        most) to fit the widest room; its padding above and below cut to keep it
+        within the line's height. ``None``: it fits in none."""
+        width = self.sizeHint().width()
+        fits = [room for room in rooms if width <= room.width()]
+        room = fits[0] if fits else max(rooms, key=lambda r: r.width())
+        pt = full
+        floor = max(6, math.ceil(FLOOR * full))
+        while width > room.width():
+            pt -= 1
+            if pt < floor:
+                return None
+            self._style(pt, pad_v)
+            width = self.sizeHint().width()
+        height = self.sizeHint().height()
+        if height > room.height():  # (a line's height at most: off the lines round it)
+            text = height - 2 * pad_v
+            self._style(pt, max(0, (room.height() - text) // 2))
+            height = min(self.sizeHint().height(), room.height())
+            width = self.sizeHint().width()
+        return room, width, height
+
+    def _heading(self) -> QtCore.QRect | None:
+        """The box (stage coordinates) of the topmost view heading in sight (the
+        rightmost of equally high ones); ``None`` when none is in sight."""
+        found = self._heading_label()
+        return None if found is None else found[1]
+
+    def _heading_label(self) -> tuple[QtWidgets.QLabel, QtCore.QRect] | None:
         stage = self.stage
-        gap = current_theme().scaled(GAP_PX)
         best: tuple[tuple[int, int], QtWidgets.QLabel, QtCore.QRect] | None = None
         for label in stage.findChildren(QtWidgets.QLabel, HEADING):
             if not label.isVisible():
@@ -148,9 +200,18 @@ class StageToast(QtWidgets.QLabel):
             key = (box.top(), -box.right())
             if best is None or key < best[0]:
                 best = (key, label, box)
-        if best is None:
+        return None if best is None else (best[1], best[2])
+
+    def _heading_rooms(self) -> list[QtCore.QRect]:
+        """The free room (stage coordinates) right of each line of the topmost view
+        heading in sight, top line first: from the line's end (and a gap) to the
+        heading's right edge, as high as the line. Empty when no heading is in sight."""
+        found = self._heading_label()
+        if found is None:
             return []
-        _key, label, box = best
+        label, box = found
+        stage = self.stage
+        gap = current_theme().scaled(GAP_PX)
         inner = box.adjusted(label.margin(), label.margin(), -label.margin(), 0)
         inner.setLeft(inner.left() + label.contentsMargins().left())
         inner.setTop(inner.top() + label.contentsMargins().top())
