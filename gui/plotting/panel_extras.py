@@ -291,8 +291,11 @@ def _data_box(
 
 
 def _reach(
-    x_lo: np.ndarray, x_hi: np.ndarray, y_lo: np.ndarray, y_hi: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
+    x_lo: np.ndarray | float,
+    x_hi: np.ndarray | float,
+    y_lo: np.ndarray | float,
+    y_hi: np.ndarray | float,
+) -> tuple[Any, Any]:
     """The squared distances from the origin to the nearest and the farthest points of
     data boxes (works on floats too)."""
     near_x = np.maximum(np.maximum(x_lo, -x_hi), 0.0)
@@ -394,8 +397,12 @@ class _Wedge(NamedTuple):
         return w * my + h * mx <= self.width and w * mx + h * my <= 1.0
 
     def holds(
-        self, x_lo: np.ndarray, x_hi: np.ndarray, y_lo: np.ndarray, y_hi: np.ndarray
-    ) -> np.ndarray:
+        self,
+        x_lo: np.ndarray | float,
+        x_hi: np.ndarray | float,
+        y_lo: np.ndarray | float,
+        y_hi: np.ndarray | float,
+    ) -> Any:
         """Whether each data box lies in the sector (its corners do: a sector of at most
         π is convex)."""
         inside = _reach(x_lo, x_hi, y_lo, y_hi)[1] <= 1.0
