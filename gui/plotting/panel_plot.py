@@ -1380,6 +1380,26 @@ class PanelPlot(PanelExtras, CellDisplay):
         top = self.plot.getAxis("top")
         return float(top.height()) if top.isVisibleTo(self.plot) else 0.0
 
+    def legend_shrunk_by(self) -> float:
+        """Pixels the legend strip is lower now than at its full text size (0 at full
+        size or without a legend): the view counts a plot's legend at full size when it
+        shares the canvas's height among the rows (``ViewWidget._balance_rows``).
+
+        Counted as drawn, the rows followed the text size :meth:`_fit_legend` chose,
+        which follows the rows' heights (whether the strip is no taller than the data
+        it shares the plot with): a legend whose strip is much lower at 90 % than at
+        full size (RoPE's course-vs-real one in 1600 x 1000 at 100 %: three lines at
+        90 %, four at full size) had two layouts, at 90 % with the rows 319 px high or
+        at full size with 322 px rows, and a focus and back went from one to the
+        other."""
+        legend = self.legend
+        if legend is None or not shiboken6.isValid(legend) or not legend.items:
+            return 0.0
+        if legend.scale() >= 1.0:
+            return 0.0
+        full = legend.strip_height(self.plot.getViewBox().width(), 1.0)
+        return max(0.0, full - self.plot.getAxis("top").height())
+
     def set_legible_height(self, height: float) -> None:
         """The smallest legible plot without a legend is ``height`` px (the grid's row
         minimum, before it adds the legend's room); the legend re-fits to the room

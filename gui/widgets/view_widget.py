@@ -1507,7 +1507,9 @@ class ViewWidget(QtWidgets.QWidget):
             data = plot.plot.getViewBox().height() + plot.spare_below
             if data <= 0:
                 continue
-            share = (plot.plot.height() - data - spacing * (span - 1)) / span
+            # (a legend counted at its full text size: its text size follows the rows)
+            share = plot.plot.height() - data + plot.legend_shrunk_by()
+            share = (share - spacing * (span - 1)) / span
             for r in range(top, top + span):
                 overhead[r] = max(overhead.get(r, 0.0), share)
         want: dict[int, float] = {}
