@@ -6,7 +6,10 @@ item (entries, samples, ``items``) placed on the plot's top axis, which is other
 never shown: the axis sits in the ``PlotItem``'s grid right above the view box and as
 wide as it, and takes the legend's height, so the data area shrinks by the strip's
 height instead. The entries flow into as many columns as the data's width holds, so a
-narrow plot gets a taller strip rather than a wider one.
+narrow plot gets a taller strip rather than a wider one; an entry too long for a
+column wraps onto two lines in it, or takes a row of its own across the columns,
+where that saves the strip a line (:meth:`StripLegend.flow`): one long entry no longer
+sends every entry into one column as tall as the data.
 
 Teardown safety (each of these crashed closing a window or the application): no Qt
 virtual is overridden in Python (``sizeHint``, ``resizeEvent``) and the legend is not
@@ -25,6 +28,8 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 import pyqtgraph as pg
 import shiboken6
@@ -47,8 +52,13 @@ MAX_SHARE = 0.3  # of the plot's height under its title the strip may always tak
 # sizes the strip's text may take, largest first: never below 80 % (read from the back
 # row); a plot whose legend needs more room gets it from the grid (a taller row)
 SCALES = (1.0, 0.9, 0.8)
+# lines an entry may wrap onto inside a column of a legend of several columns (a long
+# entry, "longrope long_factor (L > 2048)", wrapped there instead of sending all six of
+# RoPE's frequency entries into one column as tall as the data)
+MAX_LINES = 2
 _HINT = QtCore.Qt.SizeHint
 _WORD_WRAP = QtGui.QTextOption.WrapMode.WordWrap
+_AS_HIGH = QtWidgets.QSizePolicy.Policy.Maximum  # (never taller than its text)
 _NUMBER = re.compile(r"[-−]?\d+")  # a (signed) run of digits in an entry's text
 
 
@@ -76,6 +86,23 @@ def close_strip(plot: pg.PlotItem) -> None:
     top.setFlag(top.GraphicsItemFlag.ItemClipsChildrenToShape, False)
 
 
+@dataclass(frozen=True)
+class Flow:
+    """How a legend's entries flow into a strip of a given width
+    (:meth:`StripLegend.flow`)."""
+
+    columns: int
+    #: the entries (indices) on a row of their own across the columns, below the others
+    spans: tuple[int, ...]
+    #: per column, the width (px, unscaled) its longer labels wrap at; ``inf``: none
+    caps: tuple[float, ...]
+    lines: int  # lines of text down the strip (a row as many as its tallest entry's)
+    wrapped: int  # entries wrapped
+    #: the rows' heights (px, unscaled) with the layout's spacing, several columns; 0
+    #: for one column (its height depends on its samples' length: strip_height)
+    height: float
+
+
 class StripLegend(pg.LegendItem):
     """``LegendItem`` on its plot's top axis (the strip above the view box)."""
 
@@ -85,6 +112,8 @@ class StripLegend(pg.LegendItem):
     sample_zoom = 1.0
     columnCount: int  # (pyqtgraph's: the columns of entries, see reflow)
     rowCount: int
+    #: the entries (indices) that span the columns, on rows of their own (see reflow)
+    spans: tuple[int, ...] = ()
     #: through a slider drag, the width (px, one line) held for each entry whose text
     #: follows the slider: room for the widest value of the dragged parameter's range
     #: (:meth:`reserve`); empty otherwise
@@ -94,6 +123,7 @@ class StripLegend(pg.LegendItem):
         super().__init__(offset=None, frame=False, **kwargs)
         self.reserved = []
         self._heights: dict[tuple, float] = {}  # strip_height's answers
+        self._flows: dict[tuple, Flow] = {}  # flow's answers
         self.heights_measured = 0  # strip heights measured, not found again (tests)
         self.reflows = 0  # entries moved into another number of columns (tests)
         # drawn with the plot: it scales and moves with it (also in exports)
@@ -157,13 +187,27 @@ class StripLegend(pg.LegendItem):
         if self.scale() != scale:
             self.setScale(scale)
         self._width = max(0.0, width) / scale
-        samples = self.samples(scale, self._width, int(self.columnCount))
+        columns = max(1, int(self.columnCount))
+        samples = self.samples(scale, self._width, columns, self.spans)
         for (item, _label), sample in zip(self.items, samples, strict=True):
             if isinstance(item, LineSample):
                 item.set_length(sample)
-        # one column: margins, sample, the gap to the label, the label
-        room = self._width - self._margins() - self.one_column_sample(scale) - self._gap()
-        self.wrap_labels(room)
+        if columns == 1:
+            # one column: margins, sample, the gap to the label, the label
+            room = self._width - self._margins() - self.one_column_sample(scale) - self._gap()
+            self.wrap_labels(room)
+        else:  # the longest entries of columns too wide side by side wrap in them
+            caps = self.column_caps(columns, self._width, spans=self.spans)
+            rooms = []
+            for (_row, column, across), sample, (_s, label) in zip(
+                self._cells(), samples, self.items, strict=True
+            ):
+                # an entry across the columns: the strip's room beside its sample
+                room = self._width - self._margins() - sample - self._gap()
+                room = room if across else caps[column]
+                # wrapped: its lines as even as its number of lines allows
+                rooms.append(_balanced(label, room) if _natural_width(label) > room else room)
+            self.wrap_labels(rooms)
         self._hold_columns()
         self.updateSize()
 
@@ -202,8 +246,17 @@ class StripLegend(pg.LegendItem):
         layout = self.layout
         columns = max(1, int(self.columnCount))
         held_room = self._held(self._width)
+        caps = [math.inf] * columns
+        if columns > 1:
+            caps = self.column_caps(columns, self._width, spans=self.spans)
+        placed = self._cells()
         for c in range(columns):
-            held = max((w for i, w in enumerate(held_room) if i % columns == c), default=0.0)
+            held = 0.0
+            # (no room held: an empty list)
+            for room, (_row, j, across) in zip(held_room, placed, strict=False):
+                if j == c and not across:
+                    held = max(held, room)
+            held = min(held, caps[c])  # (a column its entries wrap in: no wider)
             if layout.columnMinimumWidth(2 * c + 1) != held:  # (setting invalidates)
                 layout.setColumnMinimumWidth(2 * c + 1, held)
 
@@ -249,10 +302,18 @@ class StripLegend(pg.LegendItem):
         """Whether each entry's sample is a dashed line's."""
         return [isinstance(s, LineSample) and s.dashed() for s, _label in self.items]
 
-    def samples(self, scale: float, width: float = 0.0, columns: int = 0) -> list[float]:
+    def samples(
+        self,
+        scale: float,
+        width: float = 0.0,
+        columns: int = 0,
+        spans: Sequence[int] | None = None,
+    ) -> list[float]:
         """Each entry's sample width (px, unscaled) in a strip ``width`` px wide
         (unscaled; 0: the strip's own) drawn at ``scale``, its entries in ``columns``
-        columns (0: as many as fit, :meth:`columns_for`).
+        columns (0: as many as fit, :meth:`flow`), ``spans`` across them (``None``:
+        the flow's for 0 columns, else none; an entry across the columns has its
+        sample in the first column).
 
         A sample is :data:`SAMPLE_WIDTH` wide, and every sample of a column that holds
         a dashed line as long as the columns (counted with solid lines' samples)
@@ -267,22 +328,32 @@ class StripLegend(pg.LegendItem):
         if not any(dashed) or full <= base:
             return [base] * len(self.items)
         width = width or self._width
-        columns = max(1, columns or (self.columns_for(width) if width > 0 else 1))
-        lined = [any(dashed[j::columns]) for j in range(columns)]  # columns with one
+        if not columns:
+            flow = self.flow(width) if width > 0 else None
+            columns = flow.columns if flow is not None else 1
+            spans = flow.spans if flow is not None and spans is None else spans
+        columns = max(1, columns)
+        spans = tuple(spans or ()) if columns > 1 else ()
+        # each entry's sample column (one across the columns: the first)
+        at = [0 if across else j for _row, j, across in cells(len(dashed), columns, spans)]
+        lined = [any(d for d, j in zip(dashed, at, strict=True) if j == c) for c in range(columns)]
         if width <= 0:
             length = full
         else:
-            texts = self._texts(True, width)
-            rest = sum(max(texts[j::columns]) for j in range(columns))
-            rest += base * lined.count(False) + self._margins() - self._gap()
-            length = (width - rest) / lined.count(True)
+            used = sum(self._column_texts(columns, width, spans)) + base * columns
+            if spans:  # an entry across the columns wider than they are
+                texts = self._texts(True, width)
+                room = width - self._margins() - base + self._gap()  # (its text's gaps)
+                used = max(used, base + max(min(texts[i], room) for i in spans))
+            extra = width - (self._margins() - self._gap()) - used
+            length = base + extra / lined.count(True)
             if length >= least:
                 length = min(full, length)
             elif length < base:
                 # one column whose text wraps beside any sample (more columns leave a
                 # solid line's sample at least: they were counted with it)
                 length = least if columns == 1 else base
-        return [length if lined[i % columns] else base for i in range(len(dashed))]
+        return [length if lined[j] else base for j in at]
 
     def one_column_sample(self, scale: float, width: float = 0.0) -> float:
         """The samples' width (px, unscaled) in a one-column strip ``width`` px wide (0:
@@ -301,13 +372,15 @@ class StripLegend(pg.LegendItem):
         left, _top, right, _bottom = self.layout.getContentsMargins()
         return left + right
 
-    def wrap_labels(self, room: float) -> None:
+    def wrap_labels(self, room: float | Sequence[float]) -> None:
         """Wrap the entries' text that is longer than ``room`` px (one column on a
-        narrow plot: "longrope short_factor (L ≤ 2048)" ran into the next plot)."""
+        narrow plot: "longrope short_factor (L ≤ 2048)" ran into the next plot), or
+        each entry's at its own room (a sequence: its column's, :meth:`column_caps`)."""
         changed = False
-        for _sample, label in self.items:
+        rooms = [room] * len(self.items) if isinstance(room, float | int) else list(room)
+        for (_sample, label), each in zip(self.items, rooms, strict=True):
             item = label.item
-            wrap = room if _natural_width(label) > room and room > 24 else -1.0
+            wrap = each if _natural_width(label) > each and each > 24 else -1.0
             if item.textWidth() != wrap:
                 document = item.document()
                 option = document.defaultTextOption()
@@ -355,12 +428,11 @@ class StripLegend(pg.LegendItem):
 
     def _strip_height(self, width: float, scale: float, held: bool) -> float:
         """:meth:`strip_height`, measured."""
-        columns = self.columns_for(width / scale, held=held)
+        flow = self.flow(width / scale, held=held)
         spacing = max(0.0, self.layout.verticalSpacing())
         _left, top, _right, bottom = self.layout.getContentsMargins()
-        if columns > 1:
-            rows = math.ceil(len(self.items) / columns)
-            return (rows * self.one_line_height() + top + bottom) * scale
+        if flow.columns > 1:
+            return (flow.height + top + bottom) * scale
         room = width / scale - self._margins() - self.one_column_sample(scale, width / scale)
         room -= self._gap()
         total = sum(_wrapped_height(label, room) + spacing for _sample, label in self.items)
@@ -429,18 +501,122 @@ class StripLegend(pg.LegendItem):
         ]
 
     def columns_for(self, width: float, *, held: bool = True) -> int:
-        """The most columns of entries (filled row by row; a column as wide as its
-        widest sample and its widest label) that ``width`` px (unscaled) hold with the
-        layout's margins (the last entry has no gap after it), every sample as wide as
-        a solid line's (:meth:`samples` lengthens a dashed line's into what the
-        columns leave); at least one. ``held``: as :meth:`strip_height`.
+        """The columns of entries in a strip ``width`` px wide (unscaled): those of the
+        fewest lines of text (:meth:`flow`); at least one. ``held``: as
+        :meth:`strip_height`."""
+        return self.flow(width, held=held).columns
 
-        A dashed line's sample counted at :data:`DASH_LEAST` pen widths cost 8 legends
-        a column at 200–300 % (RoPE's score and decay, DeBERTa's terms, Sinusoidal's
-        sum, Compare's distance): their strips took another row."""
-        samples = [self.sample_width()] * len(self.items)
+    def flow(self, width: float, *, held: bool = True) -> Flow:
+        """How the entries flow into a strip ``width`` px wide (unscaled): the number of
+        columns, and the entries that take a row of their own across them, that give
+        the fewest lines of text, then wrap the fewest entries, then move the fewest
+        to rows of their own, then have the most columns.
+
+        Entries fill the columns row by row; a column is as wide as its widest sample
+        and label. Where the columns do not fit side by side, the widest are narrowed
+        to one width and their longer entries wrap in it (:meth:`column_caps`). The
+        widest entries may instead each take a row of their own below the others,
+        across all columns (:meth:`reflow`'s ``spans``). An entry wraps onto
+        :data:`MAX_LINES` lines at most in a legend of several columns, never inside
+        a word; in one column onto as many lines as it needs. Every sample is counted
+        as wide as a solid line's (:meth:`samples` lengthens a dashed line's into what
+        the columns leave: a dashed sample counted at :data:`DASH_LEAST` pen widths
+        cost 8 legends a column at 200–300 %). ``held``: as :meth:`strip_height`.
+
+        Where every entry fits on one line in some columns, that is the most columns
+        that hold them, unless wrapping or spanning saves a line. RoPE's six
+        frequency entries at 1280 x 720, 150-200 % on stage stood in one column as
+        tall as the data, since "longrope long_factor (L > 2048)" left no room for a
+        second one. A pure function of the entries, their style and ``width`` (kept
+        for them)."""
+        key = (
+            width,
+            tuple(self.reserved) if held else (),
+            tuple(label.text for _sample, label in self.items),
+            self.opts.get("labelTextSize"),
+            self.items[0][1].item.font().key() if self.items else "",
+            self.sample_zoom,
+            self.layout.horizontalSpacing(),
+            self.layout.verticalSpacing(),
+            self.layout.getContentsMargins(),
+        )
+        known = self._flows.get(key)
+        if known is None:
+            if len(self._flows) >= 16:  # (a few widths and scales at a time)
+                self._flows.clear()
+            known = self._flows[key] = self._flow(width, held)
+        return known
+
+    def _flow(self, width: float, held: bool) -> Flow:
+        """:meth:`flow`, measured."""
+        labels = [label for _sample, label in self.items]
+        count = len(labels)
+        # one column: each entry wraps beside a solid line's sample
+        across = width - self._margins() - self.sample_width() - self._gap()
+        lines = [_lines(label, across)[0] for label in labels]
+        best = Flow(1, (), (math.inf,), sum(lines), sum(k > 1 for k in lines), 0.0)
         texts = self._texts(held, width)
-        return _columns(samples, texts, width - (self._margins() - self._gap()))
+        widest = sorted(range(count), key=lambda i: -texts[i])
+        fit = _Fit(
+            labels=labels,
+            texts=texts,
+            naturals=[_natural_width(label) for label in labels],
+            # the columns' texts' room: the strip less its margins (the last entry has
+            # no gap after it) and a solid line's sample a column
+            room=width - (self._margins() - self._gap()),
+            sample=self.sample_width(),
+            gaps=2 * self._gap(),
+            across=across,
+            line_height=self.one_line_height(),
+            spacing=max(0.0, self.layout.verticalSpacing()),
+        )
+        for columns in range(2, count + 1):
+            for k in range(count - columns + 1):  # the k widest across the columns
+                if math.ceil((count - k) / columns) + k > best.lines:
+                    break  # (more lines than the best at any wrap)
+                flow = fit.flow(columns, tuple(sorted(widest[:k])))
+                if flow is not None and _order(flow) < _order(best):
+                    best = flow
+                if flow is not None and not flow.wrapped:
+                    break  # (one more across: no fewer lines, and one more across)
+        return best
+
+    def column_caps(
+        self, columns: int, width: float, held: bool = True, spans: Sequence[int] = ()
+    ) -> list[float]:
+        """Per column of ``columns`` in a strip ``width`` px wide (unscaled), its
+        entries but ``spans`` (:meth:`flow`), the width (px) at which its labels wrap;
+        ``inf`` for a column whose entries stay on one line. Columns that do not fit
+        side by side as wide as their entries on one line (and a solid line's sample
+        each) are narrowed, the widest first, to one width: the room the others leave
+        shared among them. ``held``: with the room a drag holds (:meth:`reserve`)."""
+        if width <= 0:
+            return [math.inf] * columns
+        texts = self._texts(held, width)
+        room = width - (self._margins() - self._gap())
+        return _caps(texts, columns, spans, room - self.sample_width() * columns, 2 * self._gap())
+
+    def _column_needs(
+        self, columns: int, width: float, held: bool = True, spans: Sequence[int] = ()
+    ) -> list[float]:
+        """Each column's widest text on one line and its gaps (px, unscaled), the
+        entries ``spans`` across the columns left out."""
+        return _needs(self._texts(held, width), columns, spans)
+
+    def _column_texts(self, columns: int, width: float, spans: Sequence[int] = ()) -> list[float]:
+        """Each column's text width and its gaps (px, unscaled) in a strip ``width`` px
+        wide: its widest entry on one line, or the width they wrap at
+        (:meth:`column_caps`; one column: as :meth:`samples` leaves it)."""
+        need = self._column_needs(columns, width, spans=spans)
+        if columns == 1:
+            return need
+        gaps = 2 * self._gap()
+        caps = self.column_caps(columns, width, spans=spans)
+        return [min(n, cap + gaps) for n, cap in zip(need, caps, strict=True)]
+
+    def _cells(self) -> list[tuple[int, int, bool]]:
+        """:func:`cells` of the entries as the legend holds them now."""
+        return cells(len(self.items), max(1, int(self.columnCount)), self.spans)
 
     def rename(self, label: pg.LabelItem, text: str) -> bool:
         """Show ``text`` in the entry ``label``; returns whether the entry changed size
@@ -492,8 +668,12 @@ class StripLegend(pg.LegendItem):
     def _addItemToLayout(self, sample: QtWidgets.QGraphicsLayoutItem, label: pg.LabelItem) -> None:
         """Entry ``n`` (the last one added) in row ``n // columns``, column ``n %
         columns``: by its index, not by the layout's column count as pyqtgraph's (a
-        grid layout keeps its columns after a :meth:`reflow` to fewer)."""
-        self._place(len(self.items) - 1, sample, label)
+        grid layout keeps its columns after a :meth:`reflow` to fewer); with entries
+        across the columns (below the others) all of them placed again."""
+        if self.spans:
+            self._place_all()
+        else:
+            self._place(len(self.items) - 1, sample, label)
 
     def setColumnCount(self, columnCount: int) -> None:
         """pyqtgraph's, as :meth:`reflow`."""
@@ -504,20 +684,38 @@ class StripLegend(pg.LegendItem):
         self, index: int, sample: QtWidgets.QGraphicsLayoutItem, label: pg.LabelItem
     ) -> None:
         columns = max(1, int(self.columnCount))
-        row, column = divmod(index, columns)
-        self.layout.addItem(sample, row, 2 * column, alignment=QtCore.Qt.AlignmentFlag.AlignVCenter)
-        self.layout.addItem(label, row, 2 * column + 1)
+        row, column, across = cells(len(self.items), columns, self.spans)[index]
+        centre = QtCore.Qt.AlignmentFlag.AlignVCenter
+        self.layout.addItem(sample, row, 2 * column, alignment=centre)
+        # as high as its text, centred in a row that another entry's wrapped text
+        # makes taller (its sample is centred: the text stays beside it)
+        if label.sizePolicy().verticalPolicy() != _AS_HIGH:
+            label.setSizePolicy(label.sizePolicy().horizontalPolicy(), _AS_HIGH)
+        span = 2 * columns - 1 if across else 1
+        self.layout.addItem(label, row, 2 * column + 1, 1, span, alignment=centre)
         self.rowCount = max(self.rowCount, row + 1)
 
-    def reflow(self, columns: int) -> bool:
-        """Flow the entries into ``columns`` columns (filled row by row), the same
-        samples and labels moved to other cells of the layout: their text, size,
-        opacity (a highlighted series) and the room held for them (:attr:`reserved`)
-        stay. Whether the legend had another number of columns. Set the strip
-        afterwards (:meth:`set_strip`): its column widths follow the columns."""
+    def reflow(self, columns: int, spans: Sequence[int] = ()) -> bool:
+        """Flow the entries into ``columns`` columns (filled row by row), ``spans``
+        (indices) each on a row of its own across the columns below them
+        (:meth:`flow`), the same samples and labels moved to other cells of the
+        layout: their text, size, opacity (a highlighted series) and the room held for
+        them (:attr:`reserved`) stay. Whether the legend had another flow. Set the
+        strip afterwards (:meth:`set_strip`): its column widths follow the columns."""
         columns = max(1, int(columns))
-        if columns == self.columnCount or not shiboken6.isValid(self.layout):
+        spans = tuple(sorted(i for i in spans if 0 <= i < len(self.items))) if columns > 1 else ()
+        if (columns, spans) == (self.columnCount, self.spans):
             return False
+        if not shiboken6.isValid(self.layout):
+            return False
+        self.columnCount = columns
+        self.spans = spans
+        self._place_all()
+        self.reflows += 1
+        return True
+
+    def _place_all(self) -> None:
+        """Take every entry out of the layout and place it again (:meth:`_place`)."""
         layout = self.layout
         for sample, label in self.items:
             layout.removeItem(sample)
@@ -526,13 +724,10 @@ class StripLegend(pg.LegendItem):
         for c in range(layout.columnCount()):
             if layout.columnMinimumWidth(c) != 0:
                 layout.setColumnMinimumWidth(c, 0)
-        self.columnCount = columns
         self.rowCount = 1
         for i, (sample, label) in enumerate(self.items):
             self._place(i, sample, label)
         layout.invalidate()
-        self.reflows += 1
-        return True
 
 
 class LineSample(pg.ItemSample):
@@ -620,15 +815,113 @@ class LineSample(pg.ItemSample):
         p.drawLine(QtCore.QPointF(0, y), QtCore.QPointF(self.length, y))
 
 
-def _columns(samples: list[float], texts: list[float], room: float) -> int:
-    """The most columns (at least one) of entries with ``samples`` and ``texts`` that
-    wide (px), filled row by row, each column as wide as its widest sample and its
-    widest text, that ``room`` px hold."""
-    for columns in range(len(samples), 1, -1):
-        total = sum(max(samples[j::columns]) + max(texts[j::columns]) for j in range(columns))
-        if total <= room:
-            return columns
-    return 1
+def cells(count: int, columns: int, spans: Sequence[int] = ()) -> list[tuple[int, int, bool]]:
+    """``(row, column, across)`` of each of ``count`` entries in ``columns`` columns:
+    the entries filled row by row in their order, but ``spans`` (indices), which each
+    take a row of their own across all columns below the others (``across``; in
+    column 0). One column has none across."""
+    columns = max(1, columns)
+    spanning = set(spans) if columns > 1 else set()
+    out: list[tuple[int, int, bool]] = []
+    k = 0
+    for i in range(count):
+        if i in spanning:
+            out.append((0, 0, True))  # (its row below: set next)
+        else:
+            out.append((k // columns, k % columns, False))
+            k += 1
+    row = math.ceil(k / columns)
+    for i in sorted(spanning):
+        if i < count:
+            out[i] = (row, 0, True)
+            row += 1
+    return out
+
+
+def _needs(texts: list[float], columns: int, spans: Sequence[int]) -> list[float]:
+    """Each of ``columns`` columns' widest of ``texts`` (px), ``spans`` left out."""
+    need = [0.0] * columns
+    for text, (_row, j, across) in zip(texts, cells(len(texts), columns, spans), strict=True):
+        if not across:
+            need[j] = max(need[j], text)
+    return need
+
+
+def _caps(
+    texts: list[float], columns: int, spans: Sequence[int], room: float, gaps: float
+) -> list[float]:
+    """:meth:`StripLegend.column_caps` of entries whose texts (with their ``gaps``)
+    are ``texts`` wide, in ``room`` px (the samples taken out)."""
+    need = _needs(texts, columns, spans)
+    if sum(need) <= room:
+        return [math.inf] * columns
+    level = _level(need, room)
+    return [level - gaps if need_j > level else math.inf for need_j in need]
+
+
+@dataclass
+class _Fit:
+    """What :meth:`StripLegend.flow` measures once for a strip and tries each number of
+    columns and entries across them with (px, unscaled)."""
+
+    labels: list[pg.LabelItem]
+    texts: list[float]  # each entry's text on one line (or its held room) and gaps
+    naturals: list[float]  # each entry's text on one line
+    room: float  # the strip's width less its margins and a gap
+    sample: float  # a solid line's sample
+    gaps: float  # the gaps before and after a text
+    across: float  # the text's room of an entry across the columns (or one column)
+    line_height: float  # a row of one line, with the layout's spacing
+    spacing: float
+    #: the entries' lines, width and height wrapped at a width (measured once)
+    measured: dict[tuple[int, float], tuple[int, float, float]] = field(default_factory=dict)
+
+    def flow(self, columns: int, spans: tuple[int, ...]) -> Flow | None:
+        """The entries in ``columns`` columns, ``spans`` across them: ``None`` where an
+        entry would take more than :data:`MAX_LINES` lines or a word is wider than its
+        column."""
+        caps = _caps(self.texts, columns, spans, self.room - self.sample * columns, self.gaps)
+        rows: dict[int, tuple[int, float]] = {}
+        wrapped = 0
+        for i, (row, column, spanning) in enumerate(cells(len(self.labels), columns, spans)):
+            cap = self.across if spanning else caps[column]
+            lines, high = 1, self.line_height
+            natural = self.naturals[i]
+            if natural > cap:
+                if cap <= 24 or natural > MAX_LINES * cap or self.word(i) > cap + 0.5:
+                    return None  # (more lines than allowed in any case, or a word wider)
+                if (i, cap) not in self.measured:
+                    self.measured[i, cap] = _lines(self.labels[i], cap)
+                lines, wide, text_high = self.measured[i, cap]
+                if lines > MAX_LINES or wide > cap + 0.5:  # (or a word wider)
+                    return None
+                wrapped += 1
+                high = max(high, text_high + self.spacing)
+            was = rows.get(row, (1, self.line_height))
+            rows[row] = (max(was[0], lines), max(was[1], high))
+        total = sum(lines for lines, _high in rows.values())
+        height = sum(high for _lines, high in rows.values())
+        return Flow(columns, spans, tuple(caps), total, wrapped, height)
+
+    def word(self, i: int) -> float:
+        """The width (px) of entry ``i``'s longest word (kept on its label)."""
+        return _wrapped(self.labels[i], 0.0)[0]
+
+
+def _order(flow: Flow) -> tuple[int, int, int, int]:
+    """The order :meth:`StripLegend.flow` prefers flows in (the least first)."""
+    return (flow.lines, flow.wrapped, len(flow.spans), -flow.columns)
+
+
+def _level(widths: list[float], room: float) -> float:
+    """The width at which ``widths`` capped sum to ``room`` (water-filling; less than
+    the widest when they sum to more)."""
+    ordered = sorted(widths, reverse=True)
+    for k in range(1, len(ordered) + 1):
+        level = (room - sum(ordered[k:])) / k
+        if k == len(ordered) or level >= ordered[k]:
+            return level
+    return room  # (no widths)
 
 
 def label_html(label: pg.LabelItem, text: str) -> str:
@@ -667,7 +960,7 @@ def _text_width(label: pg.LabelItem, text: str) -> float:
     document.setHtml(label_html(label, text))
     typeset_scripts(document)
     document.setTextWidth(-1)
-    width = float(document.idealWidth() + 2 * document.documentMargin())
+    width = float(document.idealWidth())  # (its margins included)
     _drop_copy(document)
     return width
 
@@ -680,8 +973,15 @@ def _natural_width(label: pg.LabelItem) -> float:
 
 
 def _one_line_size(label: pg.LabelItem) -> tuple[float, float]:
-    """Width (ideal width and margins) and height (px) of ``label``'s text laid out on
-    one line (no wrapping), from a copy of its document.
+    """Width (its ideal width, which holds its margins: as the label's box when not
+    wrapped) and height (px) of ``label``'s text laid out on one line (no wrapping),
+    from a copy of its document.
+
+    Its width counted the document's margins twice (8 px more than the label's box):
+    a wrapped entry (measured here) counted 8 px wider than the same entry unwrapped
+    (measured by its box), and a legend's columns depended on which of them it was
+    (RoPE's frequency legend at 1280 x 720 / 200 % took one row more after lecture
+    scene 10 than before it).
 
     Kept on the label for its text, style and font: the view's grid asks for every
     entry's one-line height on each frame (:meth:`StripLegend.one_line_height`), and
@@ -694,7 +994,7 @@ def _one_line_size(label: pg.LabelItem) -> tuple[float, float]:
         return cached[1], cached[2]
     document = item.document().clone()
     document.setTextWidth(-1)
-    width = float(document.idealWidth() + 2 * document.documentMargin())
+    width = float(document.idealWidth())  # (its margins included)
     height = float(document.size().height())
     _drop_copy(document)
     label._one_line_cache = (key, width, height)
@@ -717,11 +1017,47 @@ def _wrapped(label: pg.LabelItem, room: float) -> tuple[float, float]:
     option.setWrapMode(_WORD_WRAP)
     document.setDefaultTextOption(option)
     document.setTextWidth(room)
-    width = float(document.idealWidth() + 2 * document.documentMargin())
+    width = float(document.idealWidth())  # (its margins included)
     height = float(document.size().height())
     _drop_copy(document)
     setattr(label, slot, (key, width, height))
     return width, height
+
+
+def _lines(label: pg.LabelItem, room: float) -> tuple[int, float, float]:
+    """``(lines, width, height)`` (px) of ``label``'s text wrapped within ``room`` px:
+    one line when it fits (or the room is too small to wrap in, as
+    :meth:`StripLegend.wrap_labels`)."""
+    width, height = _one_line_size(label)
+    if width <= room or room <= 24:
+        return 1, width, height
+    wide, high = _wrapped(label, room)
+    margins = 2 * label.item.document().documentMargin()
+    lines = round((high - margins) / max(1.0, height - margins))
+    return max(1, lines), wide, high
+
+
+def _balanced(label: pg.LabelItem, room: float) -> float:
+    """The narrowest width (px, within about a pixel) at which ``label``'s text wraps
+    onto no more lines than within ``room`` px: its lines as even as they can be, "(L
+    ≤ 2048)" kept whole on the second line rather than "longrope short_factor (L ≤" /
+    "2048)" as Qt fills the first line. Kept on the label for its text, style, font and
+    ``room``."""
+    key = (label.text, repr(label.opts), label.item.font().key(), room)
+    cached: tuple[tuple[object, ...], float] | None = getattr(label, "_balance_cache", None)
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    lines = _lines(label, room)[0]
+    low, high = _wrapped(label, 0.0)[0], room  # (no narrower than its longest word)
+    if lines > 1 and low < high:
+        for _ in range(8):  # (to 1/256 of the span: about a pixel)
+            middle = (low + high) / 2
+            if _lines(label, middle)[0] <= lines:
+                high = middle
+            else:
+                low = middle
+    label._balance_cache = (key, high)
+    return high
 
 
 def _wrapped_height(label: pg.LabelItem, room: float) -> float:

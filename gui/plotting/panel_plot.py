@@ -1574,7 +1574,8 @@ class PanelPlot(PanelExtras, CellDisplay):
         shared = self.plot.getViewBox().height() + self.plot.getAxis("top").height()
         shared += self.spare_below  # (a square matrix's spare height: CellDisplay)
         columns, scale = legend.plan(width, below_title, room, shared)
-        legend.reflow(columns)
+        # (the widest entries may each take a row across the columns: StripLegend.flow)
+        legend.reflow(columns, legend.flow(width / scale).spans)
         legend.set_strip(width, scale)
 
     def _show_image(self, panel: Panel, *, force: bool) -> bool:

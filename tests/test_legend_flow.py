@@ -1,0 +1,305 @@
+"""A legend strip with one long entry stays a compact strip of several columns.
+
+RoPE's frequency legend (six scalings, lecture scenes 11–13) has one entry much longer
+than the others, "longrope long_factor (L > 2048)". On a 1280 x 720 stage at 150 % and
+200 %, and at 1920 x 1080 / 300 %, that entry left no room for a second column: the
+strip fell back to one column of six rows, about as tall as the data under it (189 px
+over 207 px of data at 150 %, 314 over 397 at 300 %). The long entry now wraps onto two
+lines inside a column, or takes a row of its own across the columns below the others
+(:meth:`StripLegend.flow`), whichever takes fewer lines; the layout is a pure function
+of the width, the scale and the entries.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import replace
+
+import pyqtgraph as pg
+import pytest
+from PySide6 import QtCore
+from qt_events import settle_window
+from tiers import gate_cover
+
+from core.resources import resource_path
+from core.scenes import load_deck
+from gui.plotting.legend_strip import MAX_LINES, StripLegend
+
+LECTURE = "lecture-positional-encoding"
+FREQUENCIES = [  # lecture scene 13's (Llama 3.1: factor 8, original 8192, L = 32768)
+    "unscaled",
+    "linear ×8",
+    "dynamic ×8",
+    "yarn ×8",
+    "longrope long_factor (L > 8192)",
+    "llama3 ×8 (selected)",
+]
+# (UI scale, the strip's width on stage, px): the frequency plot's data width at a
+# 1280 x 720 stage at 150 % and 200 %, and at a 1920 x 1080 stage at 300 %
+STRIPS = [(1.5, 526.0), (2.0, 495.0), (3.0, 700.0)]
+
+
+def _frequency_legend(ui_scale: float, names: list[str] = FREQUENCIES) -> StripLegend:
+    """RoPE's frequency legend (``names``) as the view builds it at ``ui_scale``: the
+    theme's text size and pens (the selected scaling and the unscaled one solid, the
+    others dashed)."""
+    from gui.plotting.panel_plot import PanelPlot
+    from gui.render.line_item import LineItem
+    from gui.theme import current_theme
+
+    theme = replace(current_theme(), ui_scale=ui_scale)
+    plot = pg.PlotItem()
+    legend = StripLegend(colCount=len(names), labelTextSize=f"{theme.font_pt(10)}pt")
+    legend.attach(plot)
+    for name in names:
+        dashed = name not in ("unscaled",) and "(selected)" not in name
+        pen = PanelPlot._curve_pen("dashed" if dashed else "solid", "#0072b2", theme)
+        item = LineItem(pen=pen, name=name)
+        item.setData([0.0, 1.0], [0.0, 1.0])
+        plot.addItem(item)
+    legend._test_plot = plot  # (the legend is its strip axis's child: keep the plot)
+    return legend
+
+
+def _lines(label: pg.LabelItem) -> list[str]:
+    """An entry's lines as Qt wrapped them (a no-break space read as a space)."""
+    document = label.item.document()
+    document.size()  # (laid out)
+    block, lines = document.begin(), []
+    while block.isValid():
+        layout, text = block.layout(), block.text()
+        for k in range(layout.lineCount()):
+            line = layout.lineAt(k)
+            lines.append(text[line.textStart() : line.textStart() + line.textLength()])
+        block = block.next()
+    return [line.replace("\u00a0", " ").strip() for line in lines if line.strip()]
+
+
+def _entry_boxes(legend: StripLegend) -> list[tuple[QtCore.QRectF, QtCore.QRectF]]:
+    """Each entry's sample and text ink (legend coordinates, unscaled)."""
+    from gui.plotting.layout_check import text_ink
+
+    boxes = []
+    for sample, label in legend.items:
+        ink = legend.mapRectFromScene(text_ink(label.item))
+        boxes.append((sample.mapRectToItem(legend, sample.boundingRect()), ink))
+    return boxes
+
+
+def _check_entries(legend: StripLegend, names: list[str], width: float) -> None:
+    """Every entry whole (its lines are its name), on at most MAX_LINES lines, inside
+    the strip's width, and no entry's sample or text over another entry's."""
+    for (_sample, label), name in zip(legend.items, names, strict=True):
+        lines = _lines(label)
+        assert " ".join(lines) == name.replace("\u00a0", " "), lines  # nothing elided
+        assert len(lines) <= MAX_LINES, lines
+    boxes = _entry_boxes(legend)
+    right = max(max(a.right(), b.right()) for a, b in boxes) * legend.scale()
+    assert right <= width + 0.5, (right, width)
+    flat = [box.adjusted(0.5, 0.5, -0.5, -0.5) for pair in boxes for box in pair]
+    for i, a in enumerate(flat):
+        for j in range(i + 1, len(flat)):
+            assert not a.intersects(flat[j]), (i // 2, j // 2, a, flat[j])
+
+
+@pytest.mark.parametrize(("ui_scale", "width"), STRIPS)
+def test_ropes_frequency_legend_keeps_several_columns_at_stage_sizes(qapp, ui_scale, width):
+    """At each stage size the six entries sit in two or three columns, at most four
+    lines of text down the strip (six before: one column), the long entry wrapped onto
+    two lines or on a row of its own; nothing elided, nothing overlapping, nothing
+    past the strip's width."""
+    legend = _frequency_legend(ui_scale)
+    flow = legend.flow(width)
+    assert flow.columns >= 2, flow
+    assert flow.lines <= 4, flow
+    legend.reflow(flow.columns, flow.spans)
+    legend.set_strip(width)
+    legend.layout.activate()
+    _check_entries(legend, FREQUENCIES, width)
+    assert _drawn_lines(legend) == flow.lines  # as planned
+    _left, top, _right, bottom = legend.layout.getContentsMargins()
+    height = legend.strip_height(width)
+    assert height <= 4 * legend.one_line_height() + top + bottom + 0.5, height
+    laid_out = legend.layout.effectiveSizeHint(QtCore.Qt.SizeHint.PreferredSize).height()
+    assert abs(laid_out - height) <= 1.0, (laid_out, height)  # as planned
+
+
+def test_a_wrapped_entry_breaks_into_even_lines(qapp):
+    """The RoPE view's own frequency legend at 1280 x 720 / 200 % on stage (458 px):
+    "longrope short_factor (L ≤ 2048)" takes a row of its own across the columns and
+    wraps there; its lines are as even as two lines allow ("(L ≤ 2048)" whole on the
+    second), not Qt's first line filled ("longrope short_factor (L ≤" / "2048)")."""
+    names = [n.replace("×8", "×4") for n in FREQUENCIES]
+    names[4] = "longrope short_factor (L ≤ 2048)"
+    names[5] = "llama3 ×4"
+    legend = _frequency_legend(2.0, names)
+    flow = legend.flow(458.0)
+    legend.reflow(flow.columns, flow.spans)
+    legend.set_strip(458.0)
+    legend.layout.activate()
+    assert flow.spans == (4,) and flow.wrapped == 1, flow
+    assert _lines(legend.items[4][1]) == ["longrope short_factor", "(L ≤ 2048)"]
+    _check_entries(legend, names, 458.0)
+
+
+def _drawn_lines(legend: StripLegend) -> int:
+    """Lines of text down the legend as laid out: each row as many as its entry with
+    the most lines."""
+    rows: dict[int, int] = {}
+    for (row, _column, _across), (_sample, label) in zip(
+        legend._cells(), legend.items, strict=True
+    ):
+        rows[row] = max(rows.get(row, 1), len(_lines(label)))
+    return sum(rows.values())
+
+
+def test_a_legend_is_laid_out_by_its_width_alone(qapp):
+    """The flow (columns, the entries across them, the wraps) and the geometry of every
+    entry are those of a fresh legend set to the same width, whatever widths and scales
+    the legend was set to before (the grid's room must not depend on history)."""
+
+    def laid_out(legend: StripLegend, width: float, scale: float) -> tuple:
+        flow = legend.flow(width / scale)
+        legend.reflow(flow.columns, flow.spans)
+        legend.set_strip(width, scale)
+        legend.layout.activate()
+        cells_now = [
+            (sample.geometry().getRect(), label.geometry().getRect(), label.item.textWidth())
+            for sample, label in legend.items
+        ]
+        return flow, cells_now, legend.geometry().getRect(), legend.strip_height(width, scale)
+
+    moved = _frequency_legend(2.0)
+    # (each entry wrapped in 260 px; at 489 px, measured wrapped, they counted 8 px
+    # wider than unwrapped: one column, not two with two entries across)
+    steps = [(260.0, 1.0), (489.0, 1.0), (1400.0, 1.0), (300.0, 0.8), (495.0, 0.9), (489.0, 1.0)]
+    for width, scale in steps:
+        fresh = _frequency_legend(2.0)
+        assert laid_out(moved, width, scale) == laid_out(fresh, width, scale), (width, scale)
+
+
+def test_a_long_entry_spans_or_wraps_only_where_it_saves_a_line(qapp):
+    """Entries that all fit on one line in some columns keep the most columns that hold
+    them (no wrap, none across); a strip too narrow for any two entries side by side
+    stays one column."""
+    legend = _frequency_legend(1.0)
+    wide = legend.flow(2000.0)
+    assert (wide.columns, wide.spans, wide.wrapped, wide.lines) == (6, (), 0, 1)
+    narrow = legend.flow(120.0)
+    assert narrow.columns == 1 and narrow.spans == ()
+
+
+# ---------------------------------------------------------------------- on stage
+CASES = [
+    (scene, size, scale)
+    for size, scales in (((1280, 720), (1.5, 2.0)),)
+    for scale in scales
+    for scene in (11, 12, 13)
+] + [(None, (1920, 1080), 3.0)]
+GATE = [(13, (1280, 720), 2.0), (11, (1280, 720), 1.5)]
+
+
+@pytest.fixture(scope="module")
+def stage(open_window):
+    """One presenting window (not full screen), resized per case."""
+    with open_window(1280, 720) as window:
+        yield window
+
+
+def _stage(window, scene: int | None, size: tuple[int, int], scale: float):
+    from core.scenes import Scene
+
+    display = window.lecture.display
+    display.enter_presentation(fullscreen=False)
+    if display.active_scale != scale:
+        display.set_scale(scale)
+    window.resize(*size)
+    deck = window.lecture.deck
+    if scene is None:  # the RoPE view alone, at its defaults
+        deck.index = -1
+        window.lecture.focus.stage_scene(Scene(view_id="rope"), -1)
+        window.set_view("rope")
+        window.states["rope"].reset()
+        window.views["rope"].set_heading(None)
+    else:
+        path = resource_path("decks") / f"{LECTURE}.json"
+        if deck.path != path:
+            deck.set_deck(load_deck(path), path)
+        deck.go(scene - 1)
+    assert window.wait_idle(60)
+    settle_window(window)
+    return window.views[window.current_view]
+
+
+def _frequency_strip(widget) -> tuple:
+    """``(columns, spans, strip height, lines per entry, the grid's room for it)`` of
+    the RoPE view's frequency legend as drawn."""
+    plot = widget.plots["frequencies"]
+    legend = plot.legend
+    lines = [len(_lines(label)) for _s, label in legend.items]
+    strip = plot.plot.getAxis("top").height()
+    room = plot.legend_room(plot.plot.getViewBox().width())
+    return legend.columnCount, legend.spans, strip, lines, room
+
+
+@pytest.mark.parametrize(("scene", "size", "scale"), gate_cover(CASES, keep=GATE, unpack=True))
+def test_ropes_frequency_legend_on_stage_is_a_compact_strip(stage, scene, size, scale):
+    """Lecture scenes 11–13 at 1280 x 720 / 150 % and 200 %, and the RoPE view at
+    1920 x 1080 / 300 %: the frequency legend has two or three columns, at most four
+    lines of text (189–314 px of one column before, 0.8–0.9 of the data's height); its
+    strip is less than three quarters of the data's height; every entry whole, on at
+    most two lines, inside the strip, none over another or over the data, and the
+    plot's layout check finds nothing."""
+    from gui.plotting.layout_check import layout_problems, legend_ink
+
+    widget = _stage(stage, scene, size, scale)
+    plot = widget.plots["frequencies"]
+    legend = plot.legend
+    names = [label.text for _s, label in legend.items]
+    assert len(names) == 6 and any(name.startswith("longrope") for name in names)
+    columns, _spans, strip, lines, _room = _frequency_strip(widget)
+    data = plot.plot.getViewBox().height()
+    assert columns >= 2, (columns, strip, data)
+    assert _drawn_lines(legend) <= 4 and max(lines) <= MAX_LINES, lines
+    assert strip <= 0.75 * data, (strip, data)
+    width = plot.plot.getViewBox().width()
+    _check_entries(legend, [html.unescape(n) for n in names], width / legend.scale())
+    ink = legend_ink(legend)
+    assert ink.bottom() <= plot.plot.getViewBox().sceneBoundingRect().top() + 0.5
+    found = [p for p in layout_problems(widget) if "frequencies" in p]
+    assert not found, found
+
+
+def test_the_frequency_legend_on_stage_does_not_depend_on_the_way_there(stage):
+    """Scene 13 at 1280 x 720 / 150 %, then at 200 %, at 1920 x 1080 / 300 %, scene 12
+    and back: its legend has the same columns, entries across them, lines, strip
+    height and the same room in the grid. (The plots' heights are left out: the
+    fold fit reads the notes line's height, which a scene's notes set after the rows
+    were fitted; scene 13's plots are 493 px high reached first, 498 px after scene
+    12, on main too, 477 or 498 px here.)"""
+    first = _frequency_strip(_stage(stage, 13, (1280, 720), 1.5))
+    _stage(stage, 13, (1280, 720), 2.0)
+    _stage(stage, None, (1920, 1080), 3.0)
+    _stage(stage, 12, (1280, 720), 1.5)
+    again = _frequency_strip(_stage(stage, 13, (1280, 720), 1.5))
+    assert again == first
+
+
+def test_the_frequency_legend_after_a_scene_that_wrapped_it_is_laid_out_as_before(stage):
+    """Lecture scene 11 at 1280 x 720 / 200 %, then scene 10 (whose frequency legend
+    wraps "longrope short_factor (L ≤ 2048)" onto two lines), then scene 11 again: the
+    same legend and the same plots' heights. A wrapped entry was measured 8 px wider
+    than the same entry unwrapped (the document's margins counted twice), so after
+    scene 10 the legend's room in the grid was 290 px instead of 178 and the plots
+    112 px taller (704 px instead of 592)."""
+
+    def plots(widget) -> dict:
+        return {k: p.plot.height() for k, p in widget.plots.items() if p.plot.isVisible()}
+
+    widget = _stage(stage, 11, (1280, 720), 2.0)
+    first, heights = _frequency_strip(widget), plots(widget)
+    widget = _stage(stage, 10, (1280, 720), 2.0)
+    assert max(len(_lines(label)) for _s, label in widget.plots["frequencies"].legend.items) > 1
+    widget = _stage(stage, 11, (1280, 720), 2.0)
+    assert _frequency_strip(widget) == first
+    assert plots(widget) == heights
