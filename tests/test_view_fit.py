@@ -621,6 +621,15 @@ def test_balance_rows_gives_every_flexible_row_the_same_data_height():
     heights = balance_rows({0: 400, 1: 180, 2: 180}, {0: 40, 1: 40, 2: 40}, 800)
     assert heights == {0: 400, 1: 200, 2: 200}
     assert balance_rows({0: 200}, {}, 900) == {0: 200}  # nothing to share
+    # a capped row (matrices no taller than their width allows) leaves the rest to the
+    # others, and keeps at least its need
+    heights = balance_rows({0: 100, 1: 100, 2: 150}, {0: 50, 1: 50, 2: 50}, 900, {0: 200, 2: 100})
+    assert heights == {0: 200, 1: 550, 2: 150}
+    # every row capped: the rows stop at their caps (the canvas keeps the rest)
+    assert balance_rows({0: 100, 1: 100}, {0: 50, 1: 50}, 900, {0: 200, 1: 300}) == {
+        0: 200,
+        1: 300,
+    }
 
 
 def test_columns_weighted_by_what_their_panels_need():

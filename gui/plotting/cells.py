@@ -269,8 +269,25 @@ class CellDisplay:
         if hasattr(axis, "set_title_length"):
             axis.set_title_length(width if hug > 0 else None)
         axis = plot.getAxis("left")
-        if hasattr(axis, "set_spare_below"):
-            axis.set_spare_below(below)
+        if hasattr(axis, "set_spare_below"):  # (as wide as its column: on the matrix)
+            axis.set_spare_below(below, on_axis=width > 0 and hug == 0)
+
+    def fill_height(self) -> float | None:
+        """The plot height (px) at which a square matrix's data fill its data column's
+        width, no spare height below them (:meth:`_hug_square`): its title, axes and
+        the padded square data at the column's width, as laid out now. ``None`` for a
+        plot that is not a square matrix (or not laid out): it uses any height. The
+        view holds a row of matrices no taller than its tallest square needs
+        (``ViewWidget._balance_rows``)."""
+        image = self.image
+        if self._square_ratio is None or image is None or image.image is None:
+            return None
+        rows, cols = image.image.shape[:2]
+        width, height = self.data_column(), self.data_row()
+        if width <= 0 or height <= 0 or rows <= 0 or cols <= 0:
+            return None
+        tall = width / (1.0 + 2.0 * padding_share(width)) * rows / cols
+        return float(self.plot.height() - height + math.ceil(padded_span(tall) + HUG_SLACK))
 
     def data_column(self) -> float:
         """The width (px) of the plot's data column without a square matrix's spare width

@@ -614,6 +614,10 @@ class FastAxisItem(pg.AxisItem):
     vertical axis' title is centred on the axis (the matrix), within
     :meth:`title_span`, instead of on the span."""
 
+    on_axis = False
+    """Whether a vertical axis' title is centred on the axis (the matrix) rather than
+    on its span (:meth:`set_spare_below`)."""
+
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
         self._text_sizes: dict[str, tuple[float, float]] = {}
@@ -667,12 +671,16 @@ class FastAxisItem(pg.AxisItem):
             if vars(self).get("label") is not None:
                 post_title_refit(self)
 
-    def set_spare_below(self, spare: int) -> None:
+    def set_spare_below(self, spare: int, *, on_axis: bool = False) -> None:
         """Centre a vertical axis' title on the axis itself while its plot has ``spare``
-        px below its bottom axis (:attr:`spare_below`); placed again from the event
-        loop. The title's room (:meth:`title_span`) does not change with it."""
-        if spare != self.spare_below:
-            self.spare_below = spare
+        px below its bottom axis (:attr:`spare_below`), or is a square matrix as wide as
+        its data's column (``on_axis``: the view holds its row at the matrix's height,
+        none spare: its title centred on the span stood half the bottom axis below the
+        matrix's middle); placed again from the event loop. The title's room
+        (:meth:`title_span`) does not change with it."""
+        centred = spare > 0 or on_axis
+        if spare != self.spare_below or centred != self.on_axis:
+            self.spare_below, self.on_axis = spare, centred
             if vars(self).get("label") is not None:
                 post_title_refit(self)
 
@@ -742,7 +750,7 @@ class FastAxisItem(pg.AxisItem):
         br = label.boundingRect()
         if self.orientation in ("left", "right"):
             centre = start + length / 2
-            if self.spare_below > 0:  # on the matrix, within the span
+            if self.on_axis:  # on the matrix, within the span
                 half = br.width() * scale / 2
                 mid = self.size().height() / 2
                 centre = min(max(mid, start + half), max(start + length - half, start + half))

@@ -34,6 +34,9 @@ class TitleLabel(pg.LabelItem):
     """``LabelItem`` whose size hints ask for its text's height but not its width."""
 
     _height = 0.0  # the text's height, as last measured (LabelItem.__init__ lays out first)
+    #: px the title row takes at least (:meth:`set_floor`): the tallest title of the
+    #: matrices beside it in the view's grid row, its own lines at the row's bottom
+    floor = 0
     _plot: weakref.ref[pg.PlotItem] | None = None  # the plot whose title this is
 
     def updateMin(self) -> None:
@@ -63,10 +66,34 @@ class TitleLabel(pg.LabelItem):
             or self.maximumHeight() == 0  # hidden title (setTitle(None))
         ):
             return
-        height = max(ROW_HEIGHT, math.ceil(self._height))
+        height = max(self.own_height(), self.floor)
         if height != self.maximumHeight():
             self.setMaximumHeight(height)
             plot.layout.setRowFixedHeight(0, height)
+
+    def own_height(self) -> int:
+        """The title row's height for the text alone (at least :data:`ROW_HEIGHT`),
+        whatever :attr:`floor` the row is held at."""
+        return max(ROW_HEIGHT, math.ceil(self._height))
+
+    def set_floor(self, floor: int) -> None:
+        """Hold the title row at ``floor`` px or more (0: the text's own height). The
+        view gives the matrices of one grid row their tallest title's height: a title
+        of two lines beside one of three put its matrix's data and x axis a line
+        higher than its neighbour's (Word order's A, B and out_B - out_A)."""
+        if floor != self.floor:
+            self.floor = floor
+            self._fit_row()
+            self.resizeEvent(None)
+
+    def resizeEvent(self, ev: object) -> None:
+        """``LabelItem``'s placement (centred), then the lines moved to the bottom of a
+        row held taller than they are (:attr:`floor`): the title stays next to its
+        data, as its neighbours' longer titles do."""
+        super().resizeEvent(ev)
+        spare = self.rect().height() - self.itemRect().height()
+        if self.floor and spare > 0.5:
+            self.item.moveBy(0.0, spare / 2)  # (centred: half of it is above already)
 
     def setText(self, text: str, **args: object) -> None:
         """``LabelItem.setText``, with every line centred (wrapped titles)."""

@@ -15,6 +15,7 @@ grid drops to fewer columns (:func:`fits_columns`). Nothing here draws.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection, Mapping
 
 Position = tuple[int, int, int, int]  # row, column, row span, column span
@@ -259,7 +260,10 @@ def flow_grid(positions: Mapping[str, Position], columns: int) -> dict[str, Posi
 
 
 def balance_rows(
-    need: Mapping[int, float], overhead: Mapping[int, float], height: float
+    need: Mapping[int, float],
+    overhead: Mapping[int, float],
+    height: float,
+    caps: Mapping[int, float] | None = None,
 ) -> dict[int, float]:
     """Heights for a grid's rows that share ``height`` px so that their data areas are
     as large as possible and equal.
@@ -270,12 +274,63 @@ def balance_rows(
     no overhead (a table's alone) keeps its need. The others get the same data height
     ``d``, ``overhead + d``, where that is at least their need: the largest ``d`` for
     which all rows fit ``height``. Each row keeps at least its need (with less
-    ``height`` than the needs the rows are their needs, and the view scrolls).
+    ``height`` than the needs the rows are their needs, and the view scrolls). A row
+    with a cap in ``caps`` (matrices no taller than their width allows) is at most its
+    cap (and at least its need): the height it cannot use goes to the others.
+
+    >>> balance_rows({0: 100, 1: 100}, {0: 50, 1: 50}, 600, {0: 200})
+    {0: 200, 1: 400.0}
     """
     heights = dict(need)
-    flexible = {r for r in need if r in overhead}
+    flexible = [r for r in need if r in overhead]
     if not flexible:
         return heights
+    caps = caps or {}
+    fixed = sum(h for r, h in need.items() if r not in overhead)
+    low = {r: need[r] for r in flexible}
+    high = {r: max(caps[r], need[r]) if r in caps else math.inf for r in flexible}
+
+    def total(data: float) -> float:
+        return fixed + sum(min(max(overhead[r] + data, low[r]), high[r]) for r in flexible)
+
+    # the rows' heights are piecewise linear in the shared data height: find where
+    # they add up to ``height`` between the points where a row meets its need or cap
+    points = sorted(
+        {low[r] - overhead[r] for r in flexible}
+        | {high[r] - overhead[r] for r in flexible if high[r] < math.inf}
+    )
+    data = points[0]
+    if total(data) < height:
+        for before, after in zip(points, points[1:], strict=False):
+            if total(after) >= height:
+                slope = (total(after) - total(before)) / (after - before)
+                data = before + (height - total(before)) / slope
+                break
+        else:
+            last = points[-1]
+            free = sum(1 for r in flexible if high[r] == math.inf)
+            data = last + (height - total(last)) / free if free else last
+    for r in flexible:
+        heights[r] = min(max(overhead[r] + data, low[r]), high[r])
+    return heights
+    caps = caps or {}
+    fixed = {r for r in need if r not in flexible}
+    while flexible:
+        room = height - sum(heights[r] for r in fixed)
+        data = (room - sum(overhead[r] for r in flexible)) / len(flexible)
+        held = {r for r in flexible if need[r] > overhead[r] + data}
+        capped = {
+            r for r in flexible - held if r in caps and overhead[r] + data > max(caps[r], need[r])
+        }
+        if not held and not capped:
+            for r in flexible:
+                heights[r] = overhead[r] + data
+            break
+        for r in capped:  # (a capped row is also held at its need: never below it)
+            heights[r] = max(caps[r], need[r])
+        fixed |= held | capped  # these keep their need or cap; the rest share the rest
+        flexible -= held | capped
+    return heights
     fixed = {r for r in need if r not in flexible}
     while flexible:
         room = height - sum(need[r] for r in fixed)

@@ -103,6 +103,10 @@ _STALE = (-1.0, -1.0, -1.0, -1.0)
 _NEW = (-2.0, -2.0)  # a text item not seen before
 
 
+#: a grid row's maximum height when it has none (QGraphicsGridLayout's own default)
+ROW_UNCAPPED = 3.4028234663852886e38  # (FLT_MAX: rowMaximumHeight of a row never capped)
+
+
 def hold_height(label: QtWidgets.QWidget) -> None:
     """Keep ``label`` (shown) at least as tall as it is now: its height for a width is
     never below its minimum (Qt's layouts), so a shorter text leaves it as it is."""
@@ -1117,6 +1121,11 @@ class ViewWidget(QtWidgets.QWidget):
                 stage_room = max(0.0, stage_room - self._below_canvas())
         for plot in shown:
             plot.stage_room = stage_room
+        if self._align_titles(shown, positions):
+            # measured again once laid out: a plot's word room counts its title row as
+            # laid out, still at the old floor now (back from a focus Alibi's course
+            # grid kept a row 20 px taller, fitted while its title held a line more)
+            self._fit_timer.start()
         spans: list[tuple[PanelPlot, int, int]] = []
         # on stage, the height each row keeps when the view is squeezed to fit it
         # (:meth:`_stage_squeeze`), and each plot's legible height and place
@@ -1181,6 +1190,9 @@ class ViewWidget(QtWidgets.QWidget):
             table = plot.table_height()
             if table is not None:
                 height = max(height, table)
+            fill = plot.fill_height() if len(shown) > 1 and span == 1 else None
+            if fill is not None:  # a square matrix: no taller than its width allows
+                height = min(height, fill)
             for r in range(top, top + span):
                 need[r] = max(need.get(r, 0.0), height / span)
         if shared and table_room is not None:
@@ -1222,7 +1234,67 @@ class ViewWidget(QtWidgets.QWidget):
             if body is not None:
                 body.activate()
             self._settle()  # plots of the new size, laid out before they paint
-        self._balance_rows(need, spans if len(shown) > 1 else [])
+        caps = self._row_caps(spans) if len(shown) > 1 else {}
+        self._balance_rows(need, spans if len(shown) > 1 else [], caps)
+        return changed
+
+    @staticmethod
+    def _row_caps(spans: list[tuple[PanelPlot, int, int]]) -> dict[int, float]:
+        """The most height (px) each grid row of matrices alone can use: the plot height
+        at which its tallest square matrix fills its width (:meth:`CellDisplay.fill_height`).
+        A row of heatmaps only, at least one of them a square matrix of one row; a row
+        with curves, a table or a square spanning rows uses any height. ``spans``:
+        ``(plot, top row, rows spanned)`` of the plots shown. Word order's rows of
+        width-limited 9 x 9 matrices (a 1600 x 1000 window at 100 %) were 108 px taller
+        than their squares, blank below the keys' axis; a square beside its
+        out_B - out_A grid stood 12-23 px above the grid's x axis."""
+        caps: dict[int, float] = {}
+        closed: set[int] = set()
+        for plot, top, span in spans:
+            rows = set(range(top, top + span))
+            if plot.panel is None or plot.panel.kind != "heatmap" or plot.table is not None:
+                closed |= rows
+                continue
+            if plot.square_cells is False or plot._square_ratio is None:
+                continue  # (a heatmap that fills its plot: any height)
+            fill = plot.fill_height() if span == 1 else None
+            if fill is None:
+                closed |= rows
+            else:
+                caps[top] = max(caps.get(top, 0.0), fill)
+        return {r: h for r, h in caps.items() if r not in closed}
+
+    @staticmethod
+    def _align_titles(shown: list[PanelPlot], positions: dict[object, Position]) -> bool:
+        """Give the titles of the heatmaps that start in one grid row the height of the
+        tallest of them (:meth:`TitleLabel.set_floor`), so that their data start at one
+        height: Word order's "A: 'dog bites man' (causal mask, no positions)" took three
+        lines beside its out_B - out_A grid's two, and the two matrices' data and x
+        axes stood a line (20 px at 100 %) apart. The floor is each title's own height
+        (never the one held), so it follows the text alone, however the view got
+        there; a heatmap alone in its row (or focused) keeps its own. Returns whether
+        a floor changed."""
+        changed = False
+        rows: dict[int, list[PanelPlot]] = {}
+        for plot in shown:
+            where = positions.get(plot.plot)
+            label = plot.plot.titleLabel
+            if hasattr(label, "set_floor"):
+                matrix = plot.panel is not None and plot.panel.kind == "heatmap"
+                if where is not None and matrix and len(shown) > 1:
+                    rows.setdefault(where[0], []).append(plot)
+                elif label.floor:
+                    label.set_floor(0)
+                    changed = True
+        for plots in rows.values():
+            labels = [p.plot.titleLabel for p in plots if p.plot.titleLabel.isVisibleTo(p.plot)]
+            floor = max((label.own_height() for label in labels), default=0)
+            for plot in plots:
+                label = plot.plot.titleLabel
+                held = floor if len(labels) > 1 and label in labels else 0
+                if label.floor != held:
+                    label.set_floor(held)
+                    changed = True
         return changed
 
     def _fit_shared_tables(
@@ -1481,12 +1553,16 @@ class ViewWidget(QtWidgets.QWidget):
         return found
 
     def _balance_rows(
-        self, need: dict[int, float], spans: list[tuple[PanelPlot, int, int]]
+        self,
+        need: dict[int, float],
+        spans: list[tuple[PanelPlot, int, int]],
+        caps: dict[int, float] | None = None,
     ) -> None:
         """Share the canvas's height among the rows so that their data areas are equal
         (:func:`balance_rows`): each row's preferred height is its plots' title, legend
         and axes (measured now; a plot spanning rows counts its share in each) plus one
-        data height, never below its need. Left to the grid's own distribution with one
+        data height, never below its need, and a row of matrices never above its cap
+        (``caps``: :meth:`_row_caps`). Left to the grid's own distribution with one
         plot (focused) or none. Per frame this measures and compares: the grid is laid
         out again only when a row's height changed (whole pixels)."""
         layout = self.canvas.ci.layout
@@ -1518,12 +1594,21 @@ class ViewWidget(QtWidgets.QWidget):
             # (the viewport's: the grid follows it, after a focus a little later)
             rows = self.canvas.viewport().height() - margin_top - margin_bottom
             rows -= spacing * max(len(need) - 1, 0) + TABLE_PAD
-            want = {r: float(int(h)) for r, h in balance_rows(need, overhead, rows).items()}
+            heights = balance_rows(need, overhead, rows, caps)
+            want = {r: float(int(h)) for r, h in heights.items()}
         changed = False
         for r in range(layout.rowCount()):
             height = want.get(r, 0.0)
             if layout.rowPreferredHeight(r) != height:  # (setting re-lays out)
                 layout.setRowPreferredHeight(r, height)
+                changed = True
+            # a capped row is not stretched past its cap either (a canvas taller than
+            # its rows' needs, by the notes line's fold, gave each row 3 px more)
+            most = ROW_UNCAPPED
+            if want and caps and r in caps:
+                most = float(math.ceil(max(caps[r], need.get(r, 0.0))))
+            if layout.rowMaximumHeight(r) != most:
+                layout.setRowMaximumHeight(r, most)
                 changed = True
         if changed:
             layout.activate()

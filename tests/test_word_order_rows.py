@@ -1,0 +1,140 @@
+"""Word order's matrices line up row by row (issue 14, "Layout that fits the scale").
+
+Measured before, with the default sentence: on stage at 1600 x 1000 / 150 % the 3 x 3
+matrices' titles took three lines beside their out_B - out_A grid's two, so the grid's
+data started 32 px higher (82 vs 114) and its x axis stood 10 px lower (320 vs 310); at
+1920 x 1080 / 200 % 41 px and 22 px. With a 9-word sentence in a 1600 x 1000 window at
+100 % (two plot columns: rows of A and B alone) each row was 108 px taller than its
+width-limited squares, blank below their keys' axis. Now the heatmaps that start in one
+grid row have titles of one height (the tallest), and a row of matrices alone is no
+taller than its tallest square needs (the spare height goes to the other rows). One
+window for the module; geometry only.
+"""
+
+from __future__ import annotations
+
+import pytest
+from qt_events import settle_window
+
+NINE = "the quick brown fox jumps over the lazy dog"
+NINE_B = "the lazy dog jumps over the quick brown fox"
+CASES = {  # (window size, UI scale, presenting, 9-word sentence)
+    "window-1600x1000-100-nine": ((1600, 1000), 1.0, False, True),
+    "stage-1600x1000-150": ((1600, 1000), 1.5, True, False),
+    "stage-1920x1080-200": ((1920, 1080), 2.0, True, False),
+    "window-1920x1080-150-nine": ((1920, 1080), 1.5, False, True),
+    "stage-1920x1080-100-nine": ((1920, 1080), 1.0, True, True),
+    "stage-1920x1080-150": ((1920, 1080), 1.5, True, False),
+}
+GATE_CASES = ("window-1600x1000-100-nine", "stage-1600x1000-150")  # the rest with --full
+
+
+def _show(studio, show_view, case: str):  # type: ignore[no-untyped-def]
+    size, scale, present, nine = CASES[case]
+    widget = show_view(studio, "permutation", size, scale, present)
+    state = studio.states["permutation"]
+    wanted = (NINE, NINE_B) if nine else (None, None)
+    if (state.values["sentence"], state.values["permuted"]) != wanted:
+        if nine:
+            state.set_values({**state.values, "sentence": NINE, "permuted": NINE_B})
+        else:
+            state.reset()
+        assert studio.wait_idle()
+        settle_window(studio)
+        widget.canvas.ci.layout.activate()
+    return widget
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _default_sentence(studio):  # type: ignore[no-untyped-def]
+    yield
+    studio.states["permutation"].reset()
+    studio.wait_idle()
+
+
+def _rows(widget) -> dict[int, list]:  # type: ignore[no-untyped-def]
+    """The heatmaps shown, by the grid row they start in."""
+    from gui.widgets.view_widget import grid_positions
+
+    positions = grid_positions(widget.canvas.ci.layout)
+    rows: dict[int, list] = {}
+    for plot in widget.plots.values():
+        where = positions.get(plot.plot)
+        if where is not None and plot.plot.isVisible() and plot.panel.kind == "heatmap":
+            rows.setdefault(where[0], []).append(plot)
+    return rows
+
+
+def _top(item) -> float:  # type: ignore[no-untyped-def]
+    return item.sceneBoundingRect().top()
+
+
+def test_matrices_of_a_row_start_and_end_together(studio, show_view, case):
+    """In each grid row the heatmaps' data start at one height (within 1 px: their
+    titles take one height), and the square matrices' x axes stand at one height."""
+    widget = _show(studio, show_view, case)
+    problems = []
+    for row, plots in _rows(widget).items():
+        tops = {p.panel.key: _top(p.plot.getViewBox()) for p in plots}
+        if max(tops.values()) - min(tops.values()) > 1:
+            problems.append(f"row {row} data tops {tops}")
+        squares = [p for p in plots if p.fill_height() is not None]
+        axes = {p.panel.key: _top(p.plot.getAxis("bottom")) for p in squares}
+        if axes and max(axes.values()) - min(axes.values()) > 1:
+            problems.append(f"row {row} square x axes {axes}")
+    assert problems == []
+    assert any(len(plots) > 1 for plots in _rows(widget).values())
+
+
+def test_a_row_of_matrices_is_no_taller_than_its_squares(studio, show_view, case):
+    """A row of heatmaps alone is as tall as its tallest square matrix needs at its
+    width (:meth:`CellDisplay.fill_height`, 1 px of rounding): no spare height below
+    the squares, and a non-square grid beside them has its x axis at theirs (within
+    the axes' own heights: 5 px)."""
+    from gui.widgets.view_widget import ViewWidget, grid_positions
+
+    widget = _show(studio, show_view, case)
+    positions = grid_positions(widget.canvas.ci.layout)
+    spans = []
+    for plot in widget.plots.values():
+        where = positions.get(plot.plot)
+        if where is not None and plot.plot.isVisible():
+            spans.append((plot, where[0], where[2]))
+    caps = ViewWidget._row_caps(spans)
+    assert caps  # (every case has a row of matrices alone)
+    problems = []
+    for row, plots in _rows(widget).items():
+        if row not in caps:
+            continue
+        for plot in plots:
+            fill = plot.fill_height()
+            if fill is not None and plot.spare_below > 1:
+                problems.append(f"{plot.panel.key}: {plot.spare_below} px below (fill {fill:.0f})")
+        axes = [  # (of the plots in this row alone: Word order's layers span two)
+            p.plot.getAxis("bottom").sceneBoundingRect().top()
+            for p in plots
+            if positions[p.plot][2] == 1
+        ]
+        if max(axes) - min(axes) > 5:
+            problems.append(f"row {row} x axes {axes}")
+    assert problems == []
+
+
+def test_the_rows_come_back_the_same(studio, show_view, case):
+    """The rows' heights and the plots' boxes are the same after another case was
+    shown (another scale and mode, the other sentence) and this one again."""
+    if case != GATE_CASES[0]:
+        pytest.skip("one round trip is enough")
+
+    def boxes() -> dict[str, tuple[int, ...]]:
+        widget = _show(studio, show_view, case)
+        return {
+            key: tuple(round(v) for v in plot.plot.sceneBoundingRect().getRect())
+            + (round(_top(plot.plot.getViewBox())), plot.spare_below)
+            for key, plot in widget.plots.items()
+            if plot.plot.isVisible()
+        }
+
+    first = boxes()
+    _show(studio, show_view, "stage-1600x1000-150")
+    assert boxes() == first
