@@ -262,7 +262,7 @@ def test_diverging_range_is_symmetric_and_shows_zero(win):
 def test_value_font_follows_ui_scale(win):
     widget = _show(win, "relative", seq_len=2)  # 2 × 2: cells roomy enough for 200 %
     small = widget.plots["grid"].cells.value_font().pointSizeF()
-    assert small == 12.0
+    assert small == 18.0  # roomy cells: 1.5 x the 12 pt asked at 100 % (VALUE_GROW)
     display = win.lecture.display
     before = display.active_scale
     try:

@@ -17,6 +17,7 @@ image; a paint only maps cells to pixels and draws cached ``QStaticText`` object
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Iterable
 
 import numpy as np
@@ -37,6 +38,14 @@ MIN_PT = 6.0  # smaller value text is not drawn (unreadable; nor under half the 
 #: at 150 %. A fixed 8 pt was below the least size from 150 % on, and ALiBi's 8 x 8 toys
 #: printed at that least size there (9 pt: 9 px digits on 1920 x 1080)
 STAGE_VALUE_SHARE = 2.0 / 3.0
+#: values grow past the size the UI scale asks for (:attr:`CellLayer.font_pt`) up to
+#: this share of it where their cells have the room (:meth:`CellLayer.value_font`): Word
+#: order's 3 x 3 weights on stage at 1600 x 1000 / 200 % printed 24 pt values in 110 px
+#: cells, 16 px digits in cells seven times as tall
+VALUE_GROW = 1.5
+#: room (em) across a value grown past the asked size leaves beside its advance: at
+#: :data:`GAP_EM` Word order's "0.25 0.63 0.12" at 16 pt in 52 px cells ran together
+GROWN_GAP_EM = 0.6
 MAX_RUNS = 4096  # more masked runs than this: the fill alone marks them (no hatching)
 MASKED_TEXT = "−∞"
 MAX_POLYGONS = 64  # staircases up to this many are built as a polygon each (pixel_path)
@@ -64,14 +73,14 @@ def stage_value_pt(font_pt: float) -> float:
     return STAGE_VALUE_SHARE * font_pt
 
 
-def value_fit(texts: Iterable[str], font: QtGui.QFont) -> tuple[float, float]:
+def value_fit(texts: Iterable[str], font: QtGui.QFont, gap: float = GAP_EM) -> tuple[float, float]:
     """The cell (width, height in px) that prints every one of ``texts`` in ``font``:
-    the widest one's advance and :data:`GAP_EM` across, the digits' cap height and
-    :data:`HEIGHT_EM` down."""
+    the widest one's advance and ``gap`` em (:data:`GAP_EM`) across, the digits' cap
+    height and :data:`HEIGHT_EM` down."""
     metrics = QtGui.QFontMetricsF(font)
     em = font.pointSizeF() * metrics.fontDpi() / 72.0
     widest = max((metrics.horizontalAdvance(t) for t in set(texts)), default=0.0)
-    return widest + GAP_EM * em, metrics.capHeight() + HEIGHT_EM * em
+    return widest + gap * em, metrics.capHeight() + HEIGHT_EM * em
 
 
 def legible_cell(
@@ -386,6 +395,41 @@ def _staircases(
     return order, np.flatnonzero(~follows), chain
 
 
+class ValueRow:
+    """The matrices of one row of a view's grid: values larger than the size the UI
+    scale asks for print at one size across the row, the largest that all of them
+    fit (:meth:`CellLayer.value_font`). Word order's A, B and out_B - out_A grids side
+    by side would otherwise print "0.25", "0.12" and "0" at three sizes."""
+
+    def __init__(self) -> None:
+        self._members: weakref.WeakSet[CellLayer] = weakref.WeakSet()
+        self._shared: float | None = None
+
+    def set_members(self, layers: Iterable[CellLayer]) -> None:
+        """The cell layers of the row's matrices (each told its row)."""
+        layers = list(layers)
+        for layer in list(self._members):
+            if layer not in layers and layer.row is self:
+                layer.row = None
+                layer.update()
+        self._members = weakref.WeakSet(layers)
+        for layer in layers:
+            if layer.row is not self:
+                layer.row = self
+                layer.update()
+
+    def shared_pt(self) -> float:
+        """The largest size (pt) every matrix of the row that prints its values fits
+        (:meth:`CellLayer.best_pt`); the others are repainted when it changed."""
+        sizes = [pt for layer in self._members if (pt := layer.best_pt()) is not None]
+        shared = min(sizes, default=math.inf)
+        if shared != self._shared:
+            self._shared = shared
+            for layer in self._members:
+                layer.update()
+        return shared
+
+
 class CellLayer(ViewOverlay):
     """Values and masked-cell hatching over one heatmap of ``view``.
 
@@ -424,6 +468,9 @@ class CellLayer(ViewOverlay):
         self._drawn: tuple | None = None  # the key of the picture painted last
         self._layout: tuple[tuple, list] | None = None
         self._chosen: tuple[tuple, QtGui.QFont | None] | None = None  # value_font's
+        self._best: tuple[tuple, float | None] | None = None  # best_pt's
+        #: the matrices of its grid row, whose values grow together (None: alone)
+        self.row: ValueRow | None = None
         #: whether the image last set has masked (±inf) cells, hatched or not
         self.any_masked = False
         #: a live frame (its owner's business, as :attr:`FastImageItem.live`): masked
@@ -554,16 +601,33 @@ class CellLayer(ViewOverlay):
         return font
 
     def value_font(self) -> QtGui.QFont | None:
-        """The font values are printed in now, ``None`` when the cells are too small."""
+        """The font values are printed in now, ``None`` when the cells are too small:
+        as large as the cells allow (:meth:`best_pt`), up to the size the UI scale asks
+        for (:attr:`font_pt`); beyond it, as large as its row's other matrices allow
+        too (:class:`ValueRow`), up to :data:`VALUE_GROW` times that size."""
+        best = self.best_pt()
+        if best is None:
+            return None
+        shared = self.row.shared_pt() if self.row is not None else best
+        key = (best, shared, self.font_pt)
+        if self._chosen is not None and self._chosen[0] == key:
+            return self._chosen[1]
+        font = self._font(max(min(best, self.font_pt), min(best, shared)))
+        self._chosen = (key, font)
+        return font
+
+    def best_pt(self) -> float | None:
+        """The largest size (pt, half points, at most :data:`VALUE_GROW` times
+        :attr:`font_pt`) at which the values fit their cells now; ``None`` when none
+        prints (none to print, or the cells too small)."""
         if self._texts == []:
             return None
         cw, ch = self.cell_size()
         key = (self._version, cw, ch)
-        if self._chosen is not None and self._chosen[0] == key:
-            return self._chosen[1]
-        font = self._choose_font(cw, ch)
-        self._chosen = (key, font)
-        return font
+        if self._best is None or self._best[0] != key:
+            font = self._choose_font(cw, ch)
+            self._best = (key, None if font is None else font.pointSizeF())
+        return self._best[1]
 
     def _choose_font(self, cw: float, ch: float) -> QtGui.QFont | None:
         base = self._font(self.font_pt)
@@ -576,14 +640,15 @@ class CellLayer(ViewOverlay):
         if not self.texts:
             return None
         width, height = value_fit(self._distinct, base)
-        scale = min(1.0, cw / max(width, 1.0), ch / max(height, 1.0))
+        scale = min(VALUE_GROW, cw / max(width, 1.0), ch / max(height, 1.0))
         pt = math.floor(self.font_pt * scale * 2) / 2  # half points: few cached sizes
+        top = VALUE_GROW * self.font_pt
         # a smaller font is not quite a scaled one (hinting): checked at the size chosen,
         # and a size larger than the scaled estimate where it fits too (as large as the
         # cells allow: ALiBi's toys on stage at 200 % printed 15.5 pt where 16 fit)
         while pt >= least:
             if self._fits(pt, cw, ch):
-                while pt + 0.5 <= self.font_pt and self._fits(pt + 0.5, cw, ch):
+                while pt + 0.5 <= top and self._fits(pt + 0.5, cw, ch):
                     pt += 0.5
                 return self._font(pt)
             pt -= 0.5
@@ -591,8 +656,10 @@ class CellLayer(ViewOverlay):
         return None
 
     def _fits(self, pt: float, cw: float, ch: float) -> bool:
-        """Whether the values fit ``cw`` x ``ch`` px cells at ``pt``."""
-        width, height = value_fit(self._distinct, self._font(pt))
+        """Whether the values fit ``cw`` x ``ch`` px cells at ``pt`` (past
+        :attr:`font_pt` with :data:`GROWN_GAP_EM` between them)."""
+        gap = GROWN_GAP_EM if pt > self.font_pt else GAP_EM
+        width, height = value_fit(self._distinct, self._font(pt), gap)
         return width <= cw and height <= ch
 
     def legible_cell(self, stage: bool = False) -> tuple[float, float]:

@@ -28,7 +28,7 @@ from core.views import get_view
 from gui.plotting.cells import VALUE_PT
 from gui.plotting.layout_check import text_lines
 from gui.plotting.panel_plot import TICK_PT, PanelPlot, index_widths
-from gui.render.cell_values import stage_value_pt
+from gui.render.cell_values import CellLayer, ValueRow, stage_value_pt
 from gui.render.fast_axis import (
     REFIT_ROUNDS,
     FastAxisItem,
@@ -390,6 +390,8 @@ class ViewWidget(QtWidgets.QWidget):
         self._status_box = LineBox(self.status, self.body)
         layout.addWidget(self._status_box)
         # the grid re-fits (columns, height) once a resize is over, from the event loop
+        #: the matrices of each grid row, whose values grow together (_group_values)
+        self._value_rows: dict[int, ValueRow] = {}
         self._fit_timer = QtCore.QTimer(self)
         self._fit_timer.setSingleShot(True)
         self._fit_timer.setInterval(0)
@@ -1121,6 +1123,7 @@ class ViewWidget(QtWidgets.QWidget):
                 stage_room = max(0.0, stage_room - self._below_canvas())
         for plot in shown:
             plot.stage_room = stage_room
+        self._group_values(shown, positions)
         if self._align_titles(shown, positions):
             # measured again once laid out: a plot's word room counts its title row as
             # laid out, still at the old floor now (back from a focus Alibi's course
@@ -1263,6 +1266,21 @@ class ViewWidget(QtWidgets.QWidget):
             else:
                 caps[top] = max(caps.get(top, 0.0), fill)
         return {r: h for r, h in caps.items() if r not in closed}
+
+    def _group_values(self, shown: list[PanelPlot], positions: dict[object, Position]) -> None:
+        """Tell the matrices that start in one grid row that they print their values at
+        one size where they grow past the UI scale's (:class:`ValueRow`); a matrix
+        alone in its row (or focused) grows as far as its own cells allow."""
+        rows: dict[int, list[CellLayer]] = {}
+        if len(shown) > 1:
+            for plot in shown:
+                where = positions.get(plot.plot)
+                if where is not None and plot.cells is not None:
+                    rows.setdefault(where[0], []).append(plot.cells)
+        for r in set(self._value_rows) | set(rows):
+            layers = rows.get(r, [])
+            group = self._value_rows.setdefault(r, ValueRow())
+            group.set_members(layers if len(layers) > 1 else [])  # (alone: in no row)
 
     @staticmethod
     def _align_titles(shown: list[PanelPlot], positions: dict[object, Position]) -> bool:
