@@ -146,41 +146,40 @@ def test_the_rows_come_back_the_same(studio, show_view, case):
 
 def test_values_of_a_row_grow_together(studio, show_view, case):
     """Values larger than the size the UI scale asks for (``font_pt``) print at one size
-    across a grid row: the largest every matrix of the row fits; below it each matrix
-    prints as large as its own cells allow, as before."""
+    across the matrices of one shape in a grid row (A and B): the largest all of them
+    fit; below it each matrix prints as large as its own cells allow, as before."""
     widget = _show(studio, show_view, case)
     problems = []
     for row, plots in _rows(widget).items():
-        layers = [p.cells for p in plots if p.cells is not None and p.cells.best_pt()]
-        grown = {
-            layer.value_font().pointSizeF()
-            for layer in layers
-            if layer.value_font().pointSizeF() > layer.font_pt
-        }
-        if len(grown) > 1:
-            problems.append(f"row {row}: grown values at {sorted(grown)} pt")
-        if len(layers) > 1:
+        shapes: dict[tuple[int, int], list] = {}
+        for p in plots:
+            if p.cells is not None and p.cells.best_pt():
+                shapes.setdefault(p.cells.grid_shape, []).append(p.cells)
+        for shape, layers in shapes.items():
+            sizes = [layer.value_font().pointSizeF() for layer in layers]
+            grown = {pt for pt, layer in zip(sizes, layers, strict=True) if pt > layer.font_pt}
+            if len(grown) > 1:
+                problems.append(f"row {row} {shape}: grown values at {sorted(grown)} pt")
             shared = min(layer.best_pt() for layer in layers)
-            for layer in layers:
+            for pt, layer in zip(sizes, layers, strict=True):
                 want = max(min(layer.best_pt(), layer.font_pt), shared)
-                if layer.value_font().pointSizeF() != want:
-                    problems.append(f"row {row}: {layer.value_font().pointSizeF()} pt, not {want}")
+                if pt != want:
+                    problems.append(f"row {row} {shape}: {pt} pt, not {want}")
     assert problems == []
 
 
 @pytest.mark.parametrize(
     ("stage", "keys", "least"),
     [
-        ("stage-1920x1080-100", ("weights_a_none", "weights_b_none", "diff_none"), 13.0),
+        ("stage-1920x1080-100", ("weights_a_none", "weights_b_none"), 13.0),
         ("stage-1600x1000-200-nine", ("weights_a_none", "weights_b_none"), 28.0),
     ],
 )
 def test_values_are_as_large_as_their_cells_allow(studio, show_view, stage, keys, least):
     """Roomy cells print larger values than the UI scale's size, up to 1.5 times it,
-    with at least 0.6 em between neighbours: on stage at 1920 x 1080 / 100 % the
-    "no positions" row's A, B and out_B - out_A (52 px cells) printed 12 pt, now 13.5
-    (all three alike); a 9-word sentence's 9 x 9 weights at 1600 x 1000 / 200 % (110 px
-    cells) printed 24 pt, now 29."""
+    with at least 0.6 em between neighbours, A and B alike: on stage at 1920 x 1080 /
+    100 % the "no positions" A and B (52 px cells) printed 12 pt, now 13.5; a 9-word
+    sentence's 9 x 9 weights at 1600 x 1000 / 200 % (110 px cells) 24 pt, now 29."""
     from gui.render.cell_values import GROWN_GAP_EM, VALUE_GROW, value_fit
 
     widget = _show(studio, show_view, stage)

@@ -396,10 +396,10 @@ def _staircases(
 
 
 class ValueRow:
-    """The matrices of one row of a view's grid: values larger than the size the UI
-    scale asks for print at one size across the row, the largest that all of them
-    fit (:meth:`CellLayer.value_font`). Word order's A, B and out_B - out_A grids side
-    by side would otherwise print "0.25", "0.12" and "0" at three sizes."""
+    """Matrices of one shape side by side in a row of a view's grid: values larger
+    than the size the UI scale asks for print at one size across them, the largest
+    that all of them fit (:meth:`CellLayer.value_font`). Word order's A and B weights
+    would otherwise print "0.25" and "0.2" at two sizes."""
 
     def __init__(self) -> None:
         self._members: weakref.WeakSet[CellLayer] = weakref.WeakSet()

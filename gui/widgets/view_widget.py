@@ -390,8 +390,9 @@ class ViewWidget(QtWidgets.QWidget):
         self._status_box = LineBox(self.status, self.body)
         layout.addWidget(self._status_box)
         # the grid re-fits (columns, height) once a resize is over, from the event loop
-        #: the matrices of each grid row, whose values grow together (_group_values)
-        self._value_rows: dict[int, ValueRow] = {}
+        #: the matrices of each grid row and shape, whose values grow together
+        #: (:meth:`_group_values`)
+        self._value_rows: dict[tuple[int, tuple[int, int]], ValueRow] = {}
         self._fit_timer = QtCore.QTimer(self)
         self._fit_timer.setSingleShot(True)
         self._fit_timer.setInterval(0)
@@ -1268,19 +1269,26 @@ class ViewWidget(QtWidgets.QWidget):
         return {r: h for r, h in caps.items() if r not in closed}
 
     def _group_values(self, shown: list[PanelPlot], positions: dict[object, Position]) -> None:
-        """Tell the matrices that start in one grid row that they print their values at
-        one size where they grow past the UI scale's (:class:`ValueRow`); a matrix
-        alone in its row (or focused) grows as far as its own cells allow."""
-        rows: dict[int, list[CellLayer]] = {}
+        """Tell the matrices of one shape that start in one grid row (Word order's A and
+        B weights side by side) that they print their values at one size where they
+        grow past the UI scale's (:class:`ValueRow`); a matrix without such a neighbour
+        (or focused) grows as far as its own cells allow. Not the row's grids of
+        another shape: the out_B - out_A grid's narrow cells hold 8.5 pt, and A and B
+        beside it in 90 px cells (the lecture's first scene, 1920 x 1080 / 100 %)
+        stayed at 12 pt."""
+        groups: dict[tuple[int, tuple[int, int]], list[CellLayer]] = {}
         if len(shown) > 1:
             for plot in shown:
                 where = positions.get(plot.plot)
                 if where is not None and plot.cells is not None:
-                    rows.setdefault(where[0], []).append(plot.cells)
-        for r in set(self._value_rows) | set(rows):
-            layers = rows.get(r, [])
-            group = self._value_rows.setdefault(r, ValueRow())
+                    key = (where[0], plot.cells.grid_shape)
+                    groups.setdefault(key, []).append(plot.cells)
+        for key in set(self._value_rows) | set(groups):
+            layers = groups.get(key, [])
+            group = self._value_rows.setdefault(key, ValueRow())
             group.set_members(layers if len(layers) > 1 else [])  # (alone: in no row)
+            if len(layers) < 2:
+                del self._value_rows[key]
 
     @staticmethod
     def _align_titles(shown: list[PanelPlot], positions: dict[object, Position]) -> bool:
