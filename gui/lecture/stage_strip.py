@@ -38,9 +38,13 @@ from gui.widgets.param_panel import ParamRow, browse_table, main_first
 from gui.widgets.slider_scale import step_drawn, step_value
 from gui.widgets.state import ViewState
 from gui.widgets.steady_scroll import SteadyScrollArea
+from gui.widgets.view_widget import ViewWidget
 from gui.window.protocol import StudioWindow
 
 IDLE_HIDE_MS = 4000  # the strip hides after this long without use
+# a nudge key pressed again within this long after it was let go goes on with the same
+# run of nudges (one drag: StageControls.hold_nudge), as its auto-repeat does
+NUDGE_RUN_MS = 300
 EDGE_PX = 6  # height of the bottom band of the stage that shows the strip (at 100 %)
 CELL_WIDTH = 120  # narrowest column of cells at 100 % (a column is as wide as its cells need)
 # the strip shows at most this many rows of cells, and no more than STAGE_SHARE of the
@@ -420,6 +424,11 @@ class StageControls(QtCore.QObject):
         window.view_changed.connect(lambda _view_id: self._view_changed())
         self.filtering = False  # the application's keys pass here while presenting
         self.room: QtWidgets.QWidget | None = None  # see make_room()
+        self._nudged: ViewWidget | None = None  # the view a nudge key is held on
+        self.nudge_run = QtCore.QTimer(self)  # the run's end once the key is let go
+        self.nudge_run.setSingleShot(True)
+        self.nudge_run.setInterval(NUDGE_RUN_MS)
+        self.nudge_run.timeout.connect(lambda: self.hold_nudge(False))
 
     # ------------------------------------------------------------------ strip
     @property
@@ -601,6 +610,8 @@ class StageControls(QtCore.QObject):
             self.sensor.raise_()
 
     def _display_changed(self) -> None:
+        if not self.display.presenting:
+            self.hold_nudge(False)  # (its key's release is no longer seen here)
         self.action.setEnabled(self.display.presenting)
         self._filter_keys(self.display.presenting)
         for strip in self.strips.values():
@@ -624,6 +635,7 @@ class StageControls(QtCore.QObject):
         self.filtering = on
 
     def _view_changed(self) -> None:
+        self.hold_nudge(False)  # (its key's release goes to another view)
         self.drop_room()  # it belonged to the last view's body
         if self.visible:
             self.show_strip()  # the new view's strip in its place
@@ -648,6 +660,29 @@ class StageControls(QtCore.QObject):
         if self.visible:
             self.timer.start()
         return accepted
+
+    def hold_nudge(self, held: bool) -> None:
+        """A run of nudges begins or goes on (``held``: a nudge key pressed) or is over
+        (the key let go :data:`NUDGE_RUN_MS` ago, another view, the stage left): while
+        it goes on, its nudges are one drag of the current view
+        (:attr:`ViewWidget.nudge_held`).
+
+        A key held down nudges 25-30 times a second (auto-repeat), each nudge a live
+        frame; a frame later than the view's full-quality interval (150 ms: a loaded
+        machine, a slow view) ended the drag, the formula line took the new value's
+        height and the plots below jumped while the key was still held (Sinusoidal's
+        base nudged across 224.3 on the 1920 x 1080 stage at 200 %: the longest
+        wavelength gains a power of ten, the formula 122 -> 132 px). Let go, the view
+        settles as after a drag."""
+        self.nudge_run.stop()
+        widget = self.window.views.get(self.window.current_view) if held else None
+        if widget is self._nudged:
+            return
+        if self._nudged is not None:
+            self._nudged.nudge_held = False
+        self._nudged = widget
+        if widget is not None:
+            widget.nudge_held = True
 
     def _nudge_event(self, obj: QtCore.QObject, event: QtGui.QKeyEvent) -> int:
         """The direction of ``event`` when it is a nudge key for the stage, else 0."""
@@ -735,6 +770,7 @@ class StageControls(QtCore.QObject):
             direction = self._nudge_event(obj, event)
             if direction:
                 shift = event.modifiers() & QtCore.Qt.KeyboardModifier.ShiftModifier
+                self.hold_nudge(True)  # (until the key is let go: one drag)
                 self.nudge(direction, large=bool(shift))
                 return True
             if (
@@ -744,6 +780,16 @@ class StageControls(QtCore.QObject):
                 and self.strip.isAncestorOf(obj)
             ):
                 self.timer.start()  # typing in the strip is using it
+        elif kind == QtCore.QEvent.Type.KeyRelease and isinstance(event, QtGui.QKeyEvent):
+            # a nudge key let go (not auto-repeat's release before its next press),
+            # wherever the release goes now (Shift let go first, another focus): the
+            # run is over unless the key is pressed again soon
+            if (
+                self._nudged is not None
+                and Key(event.key()) in _NUDGE_KEYS
+                and not event.isAutoRepeat()
+            ):
+                self.nudge_run.start()
         elif obj is self._stage and kind == QtCore.QEvent.Type.Resize:
             if self.visible:
                 self._place()

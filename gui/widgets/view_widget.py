@@ -254,6 +254,12 @@ class ViewWidget(QtWidgets.QWidget):
         #: field at 319500); the formula line keeps its drag's height until it stops
         #: (:meth:`_end_formula_hold`)
         self.text_every_frame = False
+        #: a run of nudges goes on (←/→ on the stage held down, auto-repeating, or
+        #: pressed again soon after: :meth:`StageControls.hold_nudge
+        #: <gui.lecture.stage_strip.StageControls.hold_nudge>`): its nudges are one
+        #: drag, more live frames are due, and the formula line keeps its drag's height
+        #: until the run is over (:meth:`_end_formula_hold`)
+        self.nudge_held = False
         self.readouts_muted = False  # see mute_readouts()
         self._reading = False  # the notes line shows a readout (see _hide_readouts)
         self._hover_hint = True  # the hint is for the lecturer: hidden while presenting
@@ -1704,8 +1710,9 @@ class ViewWidget(QtWidgets.QWidget):
 
     def _live_goes_on(self) -> bool:
         """Whether more live frames are due: a mouse button is down (a slider held
-        still mid-drag) or a sweep plays (:attr:`text_every_frame`)."""
-        return self.text_every_frame or button_down()
+        still mid-drag), a nudge key is held (:attr:`nudge_held`) or a sweep plays
+        (:attr:`text_every_frame`)."""
+        return self.text_every_frame or self.nudge_held or button_down()
 
     def _end_formula_hold(self) -> None:
         """The formula line takes its own height once the slider is let go and no
@@ -1713,8 +1720,10 @@ class ViewWidget(QtWidgets.QWidget):
         than :attr:`FULL_QUALITY_DELAY_MS` on a loaded machine, ended the live frames
         and the plots moved while the slider was still held (1600 x 1000 window on
         Xvfb, Sinusoidal's base dragged from 2: the canvas 153 -> 180 -> 185 px down),
-        or mid-sweep (lecture scene 5 on the 200 % stage: 202 -> 212 px). A new live
-        frame meanwhile holds it on (its own end checks again)."""
+        or mid-sweep (lecture scene 5 on the 200 % stage: 202 -> 212 px), and so did
+        a nudge key held on the stage whenever two of its nudges' frames were more than
+        that apart (:attr:`nudge_held`). A new live frame meanwhile holds it on (its
+        own end checks again)."""
         if self._dragging:
             self._formula_hold_end.stop()
             return
