@@ -40,6 +40,34 @@ PLOT_MARGIN = 1.0  # px: pyqtgraph's PlotItem layout margins (each side)
 HUG_SLACK = 2.0  # px the data's column keeps beyond the square data and its padding
 
 
+def _cells_of(
+    layout: QtWidgets.QGraphicsGridLayout,
+) -> list[tuple[int, int, QtWidgets.QGraphicsLayoutItem]]:
+    """``(row, column, layout item)`` of each cell of ``layout`` holding an item, kept
+    on the layout's wrapper until its rows, columns or item count change: a plot's
+    grid (title, axes, data, colour bar) is built once, and scanning its cells with
+    ``itemAt(row, column)`` for each room asked (:func:`_around_data`, twice per square
+    matrix, several times a frame) was most of a Word order frame's row fitting."""
+    key = (layout.count(), layout.rowCount(), layout.columnCount())
+    cached = getattr(layout, "_pe_cells", None)
+    # (kept while each cell kept holds its item: an item taken out and another put in
+    # elsewhere leaves the count as it was)
+    if cached is not None and cached[0] == key:
+        for row, column, item in cached[1]:
+            if layout.itemAt(row, column) is not item:
+                break
+        else:
+            return cached[1]
+    cells = []
+    for row in range(key[1]):
+        for column in range(key[2]):
+            item = layout.itemAt(row, column)
+            if item is not None:
+                cells.append((row, column, item))
+    layout._pe_cells = (key, cells)  # type: ignore[attr-defined]
+    return cells
+
+
 def _around_data(
     layout: QtWidgets.QGraphicsGridLayout, plot: pg.PlotItem, *, across: bool
 ) -> float:
@@ -47,22 +75,20 @@ def _around_data(
     before it) or the other rows (its title, top axis, i.e. a legend's strip, and bottom
     axis) of a plot's ``layout`` take as laid out, beside its data's column 1 or row 2."""
     lines = layout.columnCount() if across else layout.rowCount()
-    others = layout.rowCount() if across else layout.columnCount()
-    total = 0.0
-    for line in range(lines):
-        if line == (1 if across else 2):
+    data_line = 1 if across else 2
+    sizes = [
+        layout.columnMinimumWidth(line) if across else layout.rowMinimumHeight(line)
+        for line in range(lines)
+    ]
+    for row, column, item in _cells_of(layout):
+        line = column if across else row
+        if line == data_line:
             continue
-        size = layout.columnMinimumWidth(line) if across else layout.rowMinimumHeight(line)
-        for other in range(others):
-            item = layout.itemAt(other, line) if across else layout.itemAt(line, other)
-            if item is None:
-                continue
-            widget = item.graphicsItem()
-            if widget is not None and widget.isVisibleTo(plot):
-                box = item.geometry()
-                size = max(size, box.width() if across else box.height())
-        total += size
-    return total
+        widget = item.graphicsItem()
+        if widget is not None and widget.isVisibleTo(plot):
+            box = item.geometry()
+            sizes[line] = max(sizes[line], box.width() if across else box.height())
+    return sum(size for line, size in enumerate(sizes) if line != data_line)
 
 
 def square_by_default(panel: Panel, shape: tuple[int, int]) -> bool:

@@ -1100,6 +1100,7 @@ class ViewWidget(QtWidgets.QWidget):
         laid_w = layout.geometry().width() - (frame - 2 * self.canvas.frameWidth())
         canvas_w = self.canvas.width() - frame
         need: dict[int, float] = {}
+        fills: dict[PanelPlot, float | None] = {}  # each plot's fill_height, asked once
         shown = [plot for plot in self.plots.values() if holds_place(plot)]
         # a table shown alone (a scene staging Compare's table, its slide) grows into
         # the room, up to twice its size, as a focused plot's text does
@@ -1200,7 +1201,7 @@ class ViewWidget(QtWidgets.QWidget):
             table = plot.table_height()
             if table is not None:
                 height = max(height, table)
-            fill = plot.fill_height() if len(shown) > 1 and span == 1 else None
+            fill = fills[plot] = plot.fill_height() if len(shown) > 1 and span == 1 else None
             if fill is not None:  # a square matrix: no taller than its width allows
                 height = min(height, fill)
             for r in range(top, top + span):
@@ -1244,17 +1245,22 @@ class ViewWidget(QtWidgets.QWidget):
             if body is not None:
                 body.activate()
             self._settle()  # plots of the new size, laid out before they paint
-        caps = self._row_caps(spans) if len(shown) > 1 else {}
+        # (the plots were laid out anew for a new canvas height: their fills too)
+        caps = self._row_caps(spans, {} if changed else fills) if len(shown) > 1 else {}
         self._balance_rows(need, spans if len(shown) > 1 else [], caps)
         return changed
 
     @staticmethod
-    def _row_caps(spans: list[tuple[PanelPlot, int, int]]) -> dict[int, float]:
+    def _row_caps(
+        spans: list[tuple[PanelPlot, int, int]],
+        fills: dict[PanelPlot, float | None] | None = None,
+    ) -> dict[int, float]:
         """The most height (px) each grid row of matrices alone can use: the plot height
         at which its tallest square matrix fills its width (:meth:`CellDisplay.fill_height`).
         A row of heatmaps only, at least one of them a square matrix of one row; a row
         with curves, a table or a square spanning rows uses any height. ``spans``:
-        ``(plot, top row, rows spanned)`` of the plots shown. Word order's rows of
+        ``(plot, top row, rows spanned)`` of the plots shown, ``fills`` the fill heights
+        already found for some of them. Word order's rows of
         width-limited 9 x 9 matrices (a 1600 x 1000 window at 100 %) were 108 px taller
         than their squares, blank below the keys' axis; a square beside its
         out_B - out_A grid stood 12-23 px above the grid's x axis."""
@@ -1267,7 +1273,9 @@ class ViewWidget(QtWidgets.QWidget):
                 continue
             if plot.square_cells is False or plot._square_ratio is None:
                 continue  # (a heatmap that fills its plot: any height)
-            fill = plot.fill_height() if span == 1 else None
+            # (found by the rows' fit where the plots kept their sizes since)
+            known = fills or {}
+            fill = None if span != 1 else known[plot] if plot in known else plot.fill_height()
             if fill is None:
                 closed |= rows
             else:
