@@ -594,6 +594,11 @@ class FastAxisItem(pg.AxisItem):
     than :data:`STAGE_INDEX_FLOOR` (the grid gives them the room: ``stage`` of
     :func:`index_label_pitch`)."""
     tick_scale = 1.0  # the tick labels' size relative to the style's, as last drawn
+    #: index label sizes (tick scales) that did not fit once the axis took their room,
+    #: in the room the axis and its data share (:meth:`_grew_in_index_room`), and that room
+    _shrunk_from: frozenset[float] = frozenset()
+    _shrunk_in: tuple | None = None
+    _index_extent = 0.0  # px across the axis when its index labels were last sized
     _held_key: tuple | None = None  # what the held tick text room is for
     _held_room = 0.0  # px: see held_text_room
     _fresh_room = False  # the next text room is reported as to a new axis (forget_text_room)
@@ -1213,10 +1218,13 @@ class FastAxisItem(pg.AxisItem):
         With :attr:`keep_labels` (word ticks) no label is left out: they are drawn at
         the largest of :data:`WORD_TICK_SCALES` at which none overlaps another or runs
         off the axis, and all of them at the smallest when even that crowds."""
+        drawn, grew = self.tick_scale, self._grew_in_index_room()
         found = self._specs(p)
         if found is None:
             return None
         layout, text_specs, self.tick_scale = found
+        if grew and self.tick_scale < drawn:  # (it did not fit once the axis took its room)
+            self._shrunk_from = self._shrunk_from | {drawn}
         assert layout.specs is not None  # (_generate returns None for no specs)
         axis_spec, tick_specs, _all_texts = layout.specs
         need = layout.text_size + self.title_clearance(layout.text_size)
@@ -1302,6 +1310,7 @@ class FastAxisItem(pg.AxisItem):
             self.tile_spans,
             self.whole_ticks,
             self.stage,  # (index labels' smallest size)
+            self._shrunk_from,  # (index label sizes left out: _grew_in_index_room)
             device.logicalDpiX() if device is not None else 0,
             device.logicalDpiY() if device is not None else 0,
         )
@@ -1318,6 +1327,8 @@ class FastAxisItem(pg.AxisItem):
             scales = WORD_TICK_SCALES
         elif self.index_labels:
             scales = self.index_scales()
+            # (not a size that did not fit in this room once the axis took its room)
+            scales = tuple(s for s in scales if s not in self._shrunk_from) or scales[-1:]
         else:
             scales = (1.0,)
         for scale in scales:
@@ -1475,6 +1486,56 @@ class FastAxisItem(pg.AxisItem):
         elif size > self._held_room:
             self._held_room = size
         return self._held_room
+
+    def _index_room(self) -> tuple | None:
+        """The room the axis' index labels are sized in: its plot's size, and the length
+        across the axis that its linked view and the axis take together (a bottom axis'
+        height and the view's: what the axis takes, the data gives up; a square
+        matrix's length along the axis follows), with the ticks and tick font; ``None``
+        for other axes."""
+        if not self.index_labels or self.keep_labels:
+            return None
+        plot, view = self.parentItem(), self.linkedView()
+        if not isinstance(plot, QtWidgets.QGraphicsWidget) or view is None:
+            return None
+        font = self.style["tickFont"]
+        if self.orientation in ("left", "right"):
+            shared = view.width() + self.width()
+        else:
+            shared = view.height() + self.height()
+        return (
+            round(plot.size().width()),
+            round(plot.size().height()),
+            round(shared),
+            tick_state(self),
+            font_key(font) if font else "",
+            self.stage,
+        )
+
+    def _grew_in_index_room(self) -> bool:
+        """Whether the axis grew across (took room from its data) since its index labels
+        were last sized, in the same room (:meth:`_index_room`); in another room every
+        size is tried again.
+
+        A size that fitted, then did not once the axis took its room (a taller bottom
+        axis leaves a square matrix a shorter, narrower data area: fewer pixels a
+        label), is not tried again in the same room (:attr:`_shrunk_from`): Relative's
+        course grid at 1280 x 720 / 200 % on stage, in a plot 548 px high, drew its
+        column labels at 0.7 (axis 65 px), then at 0.6 (62 px: the matrix 4 px wider),
+        then at 0.7 again, on every pass, and the view's row took the room of
+        whichever it measured last: 3 px more after the stage than built there. Now
+        the labels settle at the largest size that fits with the axis' room taken,
+        whichever size the axis had before. Labels that shrink for another reason (a
+        shorter axis: another axis or a title took the room) grow back."""
+        room = self._index_room()
+        vertical = self.orientation in ("left", "right")
+        extent = self.width() if vertical else self.height()
+        grew = extent > self._index_extent + 0.5
+        self._index_extent = extent
+        if room is not None and room == self._shrunk_in:
+            return grew
+        self._shrunk_in, self._shrunk_from = room, frozenset()
+        return False
 
     def release_text_room(self) -> None:
         """Forget the room held for the tick text (:meth:`held_text_room`): the plot
