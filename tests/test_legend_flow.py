@@ -142,6 +142,63 @@ def test_a_wrapped_entry_breaks_into_even_lines(qapp):
     _check_entries(legend, names, 458.0)
 
 
+def test_the_balanced_wrap_counts_lines_as_one_layout_per_room(qapp):
+    """The even-lines search lays one copy of an entry's document out at each room it
+    tries (a copy per room cost most of a RoPE frame's draw at 200 % on stage, its
+    score legend's entries following the dragged m): the same lines as the entry's own
+    measure at every room, from 25 px to past its width, for long and short entries."""
+    from gui.plotting import legend_strip
+
+    names = [*FREQUENCIES, "query at m=8197: 15 fast pairs as a ±19.1 band", "m − n = −4"]
+    legend = _frequency_legend(2.0, names)
+    wrapped = 0
+    for _sample, label in legend.items:
+        lines_at = legend_strip._WrapCounter(label)
+        width = legend_strip._one_line_size(label)[0]
+        rooms = [25.0 + k * (width + 40.0) / 60.0 for k in range(61)]
+        counted = [lines_at(room) for room in rooms]
+        lines_at.done()
+        assert counted == [legend_strip._lines(label, room)[0] for room in rooms], label.text
+        wrapped += max(counted) > 2  # (an entry of several words wraps at some rooms)
+    assert wrapped >= 4
+
+
+def test_a_wrapped_entry_that_follows_a_drag_keeps_the_strip_planned(qapp):
+    """RoPE's score legend at 200 % on stage wraps "query at m=…" in its column; each
+    frame of an m drag planned the strip anew for the new number (about 2 ms a frame).
+    While the drag holds room, a new text that wraps into the same box replaces the
+    text alone; a text that needs another line is set (and planned) as before; when
+    the hold ends, the entry's lines are balanced for the text it has then."""
+
+    names = [*FREQUENCIES[:3], "query at m=8197: 15 fast pairs as a ±19.1 band"]
+    legend = _frequency_legend(2.0, names)
+    flow = legend.flow(300.0)
+    legend.reflow(flow.columns, flow.spans)
+    legend.set_strip(300.0)
+    legend.layout.activate()
+    label = legend.items[3][1]
+    assert label.item.textWidth() > 0  # (wrapped)
+    legend.reserve(5, [3])
+    assert not legend.rename(label, "query at m=8198: 15 fast pairs as a ±19.2 band")
+    assert label.text.startswith("query at m=8198") and "m=8198" in label.item.toPlainText()
+    longer = "query at m=8199: 15 fast pairs as a ±19.3 band, all of them past the strip"
+    assert legend.rename(label, longer)  # (more lines: the strip is planned again)
+    final = "query at m=8200: 15 fast pairs as a ±19.4 band"
+    legend.rename(label, final)
+    assert legend.release()  # (the plot plans the strip again: PanelPlot._fit_legend)
+    flow = legend.flow(300.0)
+    legend.reflow(flow.columns, flow.spans)
+    legend.set_strip(300.0)
+    legend.layout.activate()
+    fresh = _frequency_legend(2.0, [*names[:3], final])
+    fresh_flow = fresh.flow(300.0)
+    fresh.reflow(fresh_flow.columns, fresh_flow.spans)
+    fresh.set_strip(300.0)
+    fresh.layout.activate()
+    assert flow == fresh_flow
+    assert label.item.textWidth() == fresh.items[3][1].item.textWidth() > 0
+
+
 def _drawn_lines(legend: StripLegend) -> int:
     """Lines of text down the legend as laid out: each row as many as its entry with
     the most lines."""

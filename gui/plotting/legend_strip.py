@@ -631,9 +631,11 @@ class StripLegend(pg.LegendItem):
         item = label.item
         if label.text == text:
             return False
-        if item.textWidth() >= 0 or not shiboken6.isValid(self.layout):
+        if not shiboken6.isValid(self.layout):
             label.setText(text)
             return True
+        if item.textWidth() >= 0:
+            return self._rename_wrapped(label, text)
         before = label.itemRect().size()
         cached = getattr(label, "_one_line_cache", None)
         old_key = (label.text, repr(label.opts), item.font().key())
@@ -653,6 +655,27 @@ class StripLegend(pg.LegendItem):
             label._one_line_cache = ((text, *old_key[1:]), cached[1], cached[2])
         item.update()  # all of it (a device-cached text redraws its changed area only)
         return False
+
+    def _rename_wrapped(self, label: pg.LabelItem, text: str) -> bool:
+        """:meth:`rename` of an entry wrapped in its room. While a drag holds room
+        (:meth:`reserve`), a new text that wraps into the same box at the same width
+        (as many lines, none wider) replaces the text alone, as an entry on one line
+        that keeps its size: RoPE's score legend at 200 % on stage wraps its "query at
+        m=…" entries, and each frame of an m drag planned the strip anew (its flows,
+        balanced lines and text sizes: about 2 ms a frame). Its lines are balanced
+        again when the hold ends (:meth:`release` plans the strip anew). Otherwise, as
+        ``setText``."""
+        item = label.item
+        if self._held_room(label) > 0:
+            before = label.itemRect().size()
+            label.text = text
+            item.setHtml(label_html(label, text))
+            typeset_scripts(item.document())  # (as LabelItem.setText)
+            if label.itemRect().size() == before:
+                item.update()
+                return False
+        label.setText(text)
+        return True
 
     def addItem(self, item: object, name: str) -> None:
         """An entry ``name`` for ``item``: a line's sample as long as :meth:`samples` says
@@ -1050,14 +1073,49 @@ def _balanced(label: pg.LabelItem, room: float) -> float:
     lines = _lines(label, room)[0]
     low, high = _wrapped(label, 0.0)[0], room  # (no narrower than its longest word)
     if lines > 1 and low < high:
+        lines_at = _WrapCounter(label)
         for _ in range(8):  # (to 1/256 of the span: about a pixel)
             middle = (low + high) / 2
-            if _lines(label, middle)[0] <= lines:
+            if lines_at(middle) <= lines:
                 high = middle
             else:
                 low = middle
+        lines_at.done()
     label._balance_cache = (key, high)
     return high
+
+
+class _WrapCounter:
+    """``_lines(label, room)[0]`` for one label at many rooms, from one copy of its
+    document laid out at each room in turn (:func:`_balanced`'s bisection asked
+    :func:`_lines` eight times, each copying the document: a legend whose entries
+    wrap and follow a dragged value, RoPE's score legend at 200 % on stage, spent
+    most of a frame's draw there). Call :meth:`done` after the last room."""
+
+    def __init__(self, label: pg.LabelItem) -> None:
+        self.width, self.height = _one_line_size(label)
+        self.margins = 2 * label.item.document().documentMargin()
+        self.document: QtGui.QTextDocument | None = None
+        self.label = label
+
+    def __call__(self, room: float) -> int:
+        if self.width <= room or room <= 24:
+            return 1
+        if self.document is None:
+            self.document = self.label.item.document().clone()
+            option = self.document.defaultTextOption()
+            option.setWrapMode(_WORD_WRAP)
+            self.document.setDefaultTextOption(option)
+        self.document.setTextWidth(room)
+        high = float(self.document.size().height())
+        margins = self.margins
+        return max(1, round((high - margins) / max(1.0, self.height - margins)))
+
+    def done(self) -> None:
+        """Let the copy go (:func:`_drop_copy`)."""
+        if self.document is not None:
+            _drop_copy(self.document)
+            self.document = None
 
 
 def _wrapped_height(label: pg.LabelItem, room: float) -> float:
