@@ -472,10 +472,8 @@ class MainWindow(QtWidgets.QMainWindow):
             spec = VIEWS[view_id]
             state = ViewState(spec.model, self)
             widget = ViewWidget(spec, self)
-            # the worker starts first: the panel's and the stage's followers of a change
-            # run while it computes
-            state.changed.connect(lambda _values, v=view_id: self.request(v))
             panel = ParamPanel(state, self)
+            state.changed.connect(lambda _values, v=view_id: self.request(v))
             state.error.connect(widget.show_error)
             state.resolved.connect(widget.clear_error_of)
             # the stage takes the keyboard back after Enter in a field (lecture keys act)
