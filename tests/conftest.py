@@ -192,6 +192,23 @@ def open_window():
 
 
 @pytest.fixture(scope="module")
+def lecture_stage(open_window):  # type: ignore[no-untyped-def]
+    """One window presenting at 200 % on a 1920 × 1080 stage, the lecture deck open
+    (a module's: the tests of how its scenes fit the stage)."""
+    from core.resources import resource_path
+    from core.scenes import load_deck
+
+    with open_window(1600, 1000) as window:
+        display = window.lecture.display
+        display.present_scale = 2.0
+        display.enter_presentation(fullscreen=False)
+        window.resize(1920, 1080)
+        path = resource_path("decks") / "lecture-positional-encoding.json"
+        window.lecture.deck.set_deck(load_deck(path), path)
+        yield window
+
+
+@pytest.fixture(scope="module")
 def studio(qapp, open_window):  # type: ignore[no-untyped-def]
     """A 1600 x 1000 main window shared by the tests of a module (a module that needs
     another size defines its own ``studio``)."""

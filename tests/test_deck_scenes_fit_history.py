@@ -10,26 +10,7 @@ overflowed by more than it squeezes.
 
 from __future__ import annotations
 
-import pytest
 from qt_events import settle_window
-
-from core.resources import resource_path
-from core.scenes import load_deck
-
-DECK = "lecture-positional-encoding"
-
-
-@pytest.fixture(scope="module")
-def stage(open_window):
-    """One window presenting at 200 % on a 1920 × 1080 stage, the lecture deck open."""
-    with open_window(1600, 1000) as window:
-        display = window.lecture.display
-        display.present_scale = 2.0
-        display.enter_presentation(fullscreen=False)
-        window.resize(1920, 1080)
-        path = resource_path("decks") / f"{DECK}.json"
-        window.lecture.deck.set_deck(load_deck(path), path)
-        yield window
 
 
 def _scene(window, number: int, scale: float | None = None) -> tuple[int, int, int]:
@@ -47,14 +28,14 @@ def _scene(window, number: int, scale: float | None = None) -> tuple[int, int, i
     return widget.canvas.height(), bar.maximum() + bar.pageStep(), widget.status.height()
 
 
-def test_scene_6_at_200_percent_is_laid_out_the_same_after_a_150_percent_pass(stage):
-    fresh = _scene(stage, 6)
+def test_scene_6_at_200_percent_is_laid_out_the_same_after_a_150_percent_pass(lecture_stage):
+    fresh = _scene(lecture_stage, 6)
     assert fresh[1] == 1080, fresh  # it fits: the page is the stage
     # scene 7 (three lines of notes at 200 %) at 150 %, then scene 6 at 200 % again
-    _scene(stage, 7, scale=1.5)
-    again = _scene(stage, 6, scale=2.0)
+    _scene(lecture_stage, 7, scale=1.5)
+    again = _scene(lecture_stage, 6, scale=2.0)
     assert again == fresh
     # and straight after scene 7 at 200 %
-    seven = _scene(stage, 7)
+    seven = _scene(lecture_stage, 7)
     assert seven[2] > fresh[2]  # (scene 7's notes take more lines: what was kept)
-    assert _scene(stage, 6) == fresh
+    assert _scene(lecture_stage, 6) == fresh

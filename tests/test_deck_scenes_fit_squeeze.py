@@ -13,26 +13,7 @@ its plots at that floor or above and scrolls.
 
 from __future__ import annotations
 
-import pytest
 from qt_events import settle_window
-
-from core.resources import resource_path
-from core.scenes import load_deck
-
-DECK = "lecture-positional-encoding"
-
-
-@pytest.fixture(scope="module")
-def stage(open_window):
-    """One window presenting at 200 % on a 1920 × 1080 stage, the lecture deck open."""
-    with open_window(1600, 1000) as window:
-        display = window.lecture.display
-        display.present_scale = 2.0
-        display.enter_presentation(fullscreen=False)
-        window.resize(1920, 1080)
-        path = resource_path("decks") / f"{DECK}.json"
-        window.lecture.deck.set_deck(load_deck(path), path)
-        yield window
 
 
 def _scene(window, number: int):
@@ -63,10 +44,10 @@ def _legend_scales(widget) -> dict[str, float]:
     }
 
 
-def test_alibis_scene_fits_the_stage_with_legible_plots(stage):
+def test_alibis_scene_fits_the_stage_with_legible_plots(lecture_stage):
     from gui.plotting.layout_check import layout_problems
 
-    widget = _scene(stage, 14)
+    widget = _scene(lecture_stage, 14)
     page, port = _page(widget)
     assert page == port == 1080, (page, port)
     floor = widget._stage_data_floor()
@@ -79,19 +60,19 @@ def test_alibis_scene_fits_the_stage_with_legible_plots(stage):
     assert layout_problems(widget) == []
 
 
-def test_a_revealing_scene_fitted_so_keeps_each_panels_place(stage, qtbot):
+def test_a_revealing_scene_fitted_so_keeps_each_panels_place(lecture_stage, qtbot):
     """Scene 3 reveals its four plots one per Page Down: squeezed to fit, each plot
     still sits where the whole scene puts it from the first step on."""
     from PySide6 import QtCore
 
-    widget = _scene(stage, 3)
+    widget = _scene(lecture_stage, 3)
     steps = []
     for step in range(4):
         if step:
-            qtbot.keyClick(stage, QtCore.Qt.Key.Key_PageDown)
-            assert stage.wait_idle(60)
-            settle_window(stage)
-        assert stage.lecture.deck.index == 2
+            qtbot.keyClick(lecture_stage, QtCore.Qt.Key.Key_PageDown)
+            assert lecture_stage.wait_idle(60)
+            settle_window(lecture_stage)
+        assert lecture_stage.lecture.deck.index == 2
         assert _page(widget) == (1080, 1080)
         steps.append(
             {
@@ -109,11 +90,11 @@ def test_a_revealing_scene_fitted_so_keeps_each_panels_place(stage, qtbot):
     assert _legend_scales(widget) == {"waves": 1.0}
 
 
-def test_a_scene_that_does_not_fit_at_the_floor_scrolls(stage):
+def test_a_scene_that_does_not_fit_at_the_floor_scrolls(lecture_stage):
     """Scene 7 (Learned, out of range: three lines of notes) is 202 px taller than the
     stage with its plots at the window's legible size: squeezed to the floor it would
     still be 70 px over, so it keeps its plots whole and scrolls."""
-    widget = _scene(stage, 7)
+    widget = _scene(lecture_stage, 7)
     page, port = _page(widget)
     assert page > port
     # not squeezed at all: the canvas as high as its rows need (or a little more, for

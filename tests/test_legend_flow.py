@@ -17,6 +17,7 @@ from dataclasses import replace
 
 import pyqtgraph as pg
 import pytest
+from legend_lines import entry_lines
 from PySide6 import QtCore
 from qt_events import settle_window
 from tiers import gate_cover
@@ -61,20 +62,6 @@ def _frequency_legend(ui_scale: float, names: list[str] = FREQUENCIES) -> StripL
     return legend
 
 
-def _lines(label: pg.LabelItem) -> list[str]:
-    """An entry's lines as Qt wrapped them (a no-break space read as a space)."""
-    document = label.item.document()
-    document.size()  # (laid out)
-    block, lines = document.begin(), []
-    while block.isValid():
-        layout, text = block.layout(), block.text()
-        for k in range(layout.lineCount()):
-            line = layout.lineAt(k)
-            lines.append(text[line.textStart() : line.textStart() + line.textLength()])
-        block = block.next()
-    return [line.replace("\u00a0", " ").strip() for line in lines if line.strip()]
-
-
 def _entry_boxes(legend: StripLegend) -> list[tuple[QtCore.QRectF, QtCore.QRectF]]:
     """Each entry's sample and text ink (legend coordinates, unscaled)."""
     from gui.plotting.layout_check import text_ink
@@ -90,7 +77,7 @@ def _check_entries(legend: StripLegend, names: list[str], width: float) -> None:
     """Every entry whole (its lines are its name), on at most MAX_LINES lines, inside
     the strip's width, and no entry's sample or text over another entry's."""
     for (_sample, label), name in zip(legend.items, names, strict=True):
-        lines = _lines(label)
+        lines = entry_lines(label)
         assert " ".join(lines) == name.replace("\u00a0", " "), lines  # nothing elided
         assert len(lines) <= MAX_LINES, lines
     boxes = _entry_boxes(legend)
@@ -138,7 +125,7 @@ def test_a_wrapped_entry_breaks_into_even_lines(qapp):
     legend.set_strip(458.0)
     legend.layout.activate()
     assert flow.spans == (4,) and flow.wrapped == 1, flow
-    assert _lines(legend.items[4][1]) == ["longrope short_factor", "(L ≤ 2048)"]
+    assert entry_lines(legend.items[4][1]) == ["longrope short_factor", "(L ≤ 2048)"]
     _check_entries(legend, names, 458.0)
 
 
@@ -206,7 +193,7 @@ def _drawn_lines(legend: StripLegend) -> int:
     for (row, _column, _across), (_sample, label) in zip(
         legend._cells(), legend.items, strict=True
     ):
-        rows[row] = max(rows.get(row, 1), len(_lines(label)))
+        rows[row] = max(rows.get(row, 1), len(entry_lines(label)))
     return sum(rows.values())
 
 
@@ -293,7 +280,7 @@ def _frequency_strip(widget) -> tuple:
     the RoPE view's frequency legend as drawn."""
     plot = widget.plots["frequencies"]
     legend = plot.legend
-    lines = [len(_lines(label)) for _s, label in legend.items]
+    lines = [len(entry_lines(label)) for _s, label in legend.items]
     strip = plot.plot.getAxis("top").height()
     room = plot.legend_room(plot.plot.getViewBox().width())
     return legend.columnCount, legend.spans, strip, lines, room
@@ -356,7 +343,9 @@ def test_the_frequency_legend_after_a_scene_that_wrapped_it_is_laid_out_as_befor
     widget = _stage(stage, 11, (1280, 720), 2.0)
     first, heights = _frequency_strip(widget), plots(widget)
     widget = _stage(stage, 10, (1280, 720), 2.0)
-    assert max(len(_lines(label)) for _s, label in widget.plots["frequencies"].legend.items) > 1
+    assert (
+        max(len(entry_lines(label)) for _s, label in widget.plots["frequencies"].legend.items) > 1
+    )
     widget = _stage(stage, 11, (1280, 720), 2.0)
     assert _frequency_strip(widget) == first
     assert plots(widget) == heights

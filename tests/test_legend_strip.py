@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pyqtgraph as pg
+from legend_lines import entry_lines
 
 from gui.plotting.legend_strip import SAMPLE_WIDTH, StripLegend
 
@@ -175,20 +176,6 @@ def test_a_reflowed_legend_is_laid_out_as_one_built_in_its_columns(qapp):
     assert moved.layout.itemAt(1, 5) is moved.items[-1][1]
 
 
-def _entry_lines(label: pg.LabelItem) -> list[str]:
-    """A legend entry's lines as Qt wrapped them (a no-break space read as a space)."""
-    document = label.item.document()
-    document.size()  # (laid out)
-    block, lines = document.begin(), []
-    while block.isValid():
-        layout, text = block.layout(), block.text()
-        for k in range(layout.lineCount()):
-            line = layout.lineAt(k)
-            lines.append(text[line.textStart() : line.textStart() + line.textLength()])
-        block = block.next()
-    return [line.replace("\u00a0", " ").strip() for line in lines]
-
-
 def test_a_wrapped_entry_keeps_an_operator_with_its_left_operand(qtbot):
     """A legend entry is wrapped by Qt, at any space: ALiBi's distance legend wrapped
     "head 1: m" / "= 0.5 (softmax row)" in a narrow strip. Its operator words are glued
@@ -219,7 +206,7 @@ def test_a_wrapped_entry_keeps_an_operator_with_its_left_operand(qtbot):
     for width in range(60, 300, 6):
         legend.set_strip(float(width))
         for (_sample, label), name in zip(legend.items, names, strict=True):
-            lines = _entry_lines(label)
+            lines = entry_lines(label)
             assert " ".join(lines) == name, (width, lines)
             assert not any(line.split(" ")[0] in starts for line in lines[1:]), (width, lines)
             if len(lines) > 1:
