@@ -95,3 +95,22 @@ def test_a_run_of_nudges_keeps_the_formula_line_until_it_is_over(open_window, mo
         settle_window(window)
         assert _line(widget) == (132, start[1] + 10) == own[224.3]
         assert widget.formula.fit_scale() == 1.0 and widget.formula.minimumHeight() == 0
+
+
+def test_a_run_of_nudges_ends_when_the_app_loses_the_keyboard(open_window, monkeypatch):
+    """A nudge key held while the lecturer switches to another window is let go where
+    the stage never sees its release: the run ends when the app is no longer active,
+    not at the next full-quality frame, resize or key."""
+    monkeypatch.setattr(stage_strip, "NUDGE_RUN_MS", 600_000)
+    with held_drags(), open_window(1600, 1000) as window:
+        window.set_view("sinusoidal")
+        window.lecture.display.enter_presentation(fullscreen=False)
+        widget = window.views["sinusoidal"]
+        app = QtWidgets.QApplication.instance()
+        _key(window, KeyPress)  # → held down
+        assert widget.nudge_held
+        app.applicationStateChanged.emit(QtCore.Qt.ApplicationState.ApplicationActive)
+        assert widget.nudge_held  # (still the app's: the key is still held)
+        app.applicationStateChanged.emit(QtCore.Qt.ApplicationState.ApplicationInactive)
+        assert not widget.nudge_held
+        window.lecture.display.leave_presentation()

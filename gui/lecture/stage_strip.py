@@ -429,6 +429,9 @@ class StageControls(QtCore.QObject):
         self.nudge_run.setSingleShot(True)
         self.nudge_run.setInterval(NUDGE_RUN_MS)
         self.nudge_run.timeout.connect(lambda: self.hold_nudge(False))
+        app = QtWidgets.QApplication.instance()
+        if isinstance(app, QtGui.QGuiApplication):
+            app.applicationStateChanged.connect(self._application_state)
 
     # ------------------------------------------------------------------ strip
     @property
@@ -683,6 +686,14 @@ class StageControls(QtCore.QObject):
         self._nudged = widget
         if widget is not None:
             widget.nudge_held = True
+
+    def _application_state(self, state: QtCore.Qt.ApplicationState) -> None:
+        """The app lost the keyboard (another window, a screen lock): a nudge key held
+        now is let go where its release is not seen, so its run ends here. Before, the
+        view stayed in the run's drag (the formula line held) until the next
+        full-quality frame, resize or key."""
+        if state != QtCore.Qt.ApplicationState.ApplicationActive and shiboken6.isValid(self):
+            self.hold_nudge(False)  # (a closed window's controls: nothing held)
 
     def _nudge_event(self, obj: QtCore.QObject, event: QtGui.QKeyEvent) -> int:
         """The direction of ``event`` when it is a nudge key for the stage, else 0."""
