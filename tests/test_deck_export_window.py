@@ -12,7 +12,7 @@ from window_reuse import reused_window, reused_window_holder  # noqa: F401  (fix
 from core.scenes import Deck, Scene, save_deck
 from core.views import VIEWS
 from gui import cli
-from gui.lecture.animate_dialog import ExportCancelled
+from gui.widgets.progress import ExportCancelled
 
 
 def _scene(view_id: str, title: str, **params) -> Scene:  # type: ignore[no-untyped-def]

@@ -20,7 +20,7 @@ from typing import Any
 from PySide6 import QtCore, QtWidgets
 
 from gui.lecture.sweep import SweepController
-from gui.widgets.progress import modal_progress
+from gui.widgets.progress import ExportCancelled, modal_progress, show_step
 from gui.window.protocol import StudioWindow
 
 AnimationWriter = Callable[..., Path]
@@ -30,10 +30,6 @@ each frame and stops the export by raising."""
 FORMATS = (("MP4 video", "mp4"), ("Animated GIF", "gif"), ("Animated WebP", "webp"))
 DEFAULT_SIZE = (1920, 1080)
 DEFAULT_FPS = 25
-
-
-class ExportCancelled(Exception):
-    """Raised from the progress callback when Cancel is pressed."""
 
 
 class AnimationExportDialog(QtWidgets.QDialog):
@@ -203,12 +199,7 @@ class AnimationExport(QtCore.QObject):
         self.progress = dialog
 
         def progress(done: int, count: int) -> None:
-            dialog.setMaximum(count)
-            dialog.setValue(done)
-            self.frame_done.emit(done, count)
-            QtWidgets.QApplication.processEvents()
-            if dialog.wasCanceled():
-                raise ExportCancelled
+            show_step(dialog, done, count, lambda: self.frame_done.emit(done, count))
 
         try:
             written = self.writer(

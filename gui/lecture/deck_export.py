@@ -19,9 +19,8 @@ from pathlib import Path
 from PySide6 import QtCore, QtWidgets
 
 from core.scenes import Deck, SceneError, save_deck
-from gui.lecture.animate_dialog import ExportCancelled
 from gui.lecture.deck import DeckController, deck_title
-from gui.widgets.progress import modal_progress
+from gui.widgets.progress import ExportCancelled, modal_progress, show_step
 from gui.window.protocol import StudioWindow
 
 DeckWriter = Callable[..., object]
@@ -96,12 +95,8 @@ class DeckExport(QtCore.QObject):
         def checkpoint() -> None:
             nonlocal done
             done += 1
-            dialog.setMaximum(max(count, done))  # (a PDF has a page per reveal step)
-            dialog.setValue(done)
-            self.slide_done.emit(done)
-            QtWidgets.QApplication.processEvents()
-            if dialog.wasCanceled():
-                raise ExportCancelled
+            # (a PDF has a page per reveal step: more than the scenes)
+            show_step(dialog, done, max(count, done), lambda: self.slide_done.emit(done))
 
         with tempfile.TemporaryDirectory(prefix="pe-studio-deck-") as folder:
             deck_path = Path(folder) / "deck.pe-deck.json"

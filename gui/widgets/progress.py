@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6 import QtCore, QtWidgets
+
+
+class ExportCancelled(Exception):
+    """Raised from an export's progress step once *Cancel* was pressed (:func:`show_step`)."""
 
 
 def modal_progress(
@@ -36,3 +42,22 @@ def modal_progress(
     if delay_ms == 0:
         dialog.setValue(0)
     return dialog
+
+
+def show_step(
+    dialog: QtWidgets.QProgressDialog,
+    done: int,
+    maximum: int,
+    announce: Callable[[], None] | None = None,
+) -> None:
+    """Show step ``done`` of ``maximum`` in ``dialog``, tell ``announce`` (the owner's
+    signal of a step done), then let events run (the window repaints, *Cancel* can be
+    pressed); raises :class:`ExportCancelled` once *Cancel* was pressed. The progress
+    callback of the window's animation and deck exports."""
+    dialog.setMaximum(maximum)
+    dialog.setValue(done)
+    if announce is not None:
+        announce()
+    QtWidgets.QApplication.processEvents()
+    if dialog.wasCanceled():
+        raise ExportCancelled
