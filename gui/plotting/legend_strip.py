@@ -639,9 +639,7 @@ class StripLegend(pg.LegendItem):
         before = label.itemRect().size()
         cached = getattr(label, "_one_line_cache", None)
         old_key = (label.text, repr(label.opts), item.font().key())
-        label.text = text
-        item.setHtml(label_html(label, text))
-        typeset_scripts(item.document())  # (as LabelItem.setText: gui.render.pg_compat)
+        _replace_text(label, text)
         after = label.itemRect().size()
         if after != before:
             if after.height() == before.height() and after.width() <= self._held_room(label):
@@ -668,9 +666,7 @@ class StripLegend(pg.LegendItem):
         item = label.item
         if self._held_room(label) > 0:
             before = label.itemRect().size()
-            label.text = text
-            item.setHtml(label_html(label, text))
-            typeset_scripts(item.document())  # (as LabelItem.setText)
+            _replace_text(label, text)
             if label.itemRect().size() == before:
                 item.update()
                 return False
@@ -968,6 +964,14 @@ def label_html(label: pg.LabelItem, text: str) -> str:
     return f"<span style='{joined}'>{text}</span>"
 
 
+def _replace_text(label: pg.LabelItem, text: str) -> None:
+    """Show ``text`` in ``label`` as ``LabelItem.setText`` does (scripts typeset:
+    gui.render.pg_compat), without its new minimum size and layout."""
+    label.text = text
+    label.item.setHtml(label_html(label, text))
+    typeset_scripts(label.item.document())
+
+
 def _drop_copy(document: QtGui.QTextDocument) -> None:
     """Let a document copied (``clone``) for a measure go: PySide keeps each copy alive
     with the document it was copied from (that wrapper holds the copy's), so a legend
@@ -1035,10 +1039,7 @@ def _wrapped(label: pg.LabelItem, room: float) -> tuple[float, float]:
     cached: tuple[tuple[object, ...], float, float] | None = getattr(label, slot, None)
     if cached is not None and cached[0] == key:
         return cached[1], cached[2]
-    document = item.document().clone()
-    option = document.defaultTextOption()
-    option.setWrapMode(_WORD_WRAP)
-    document.setDefaultTextOption(option)
+    document = _wrap_copy(label)
     document.setTextWidth(room)
     width = float(document.idealWidth())  # (its margins included)
     height = float(document.size().height())
@@ -1055,9 +1056,24 @@ def _lines(label: pg.LabelItem, room: float) -> tuple[int, float, float]:
     if width <= room or room <= 24:
         return 1, width, height
     wide, high = _wrapped(label, room)
+    return _line_count(label, high, height), wide, high
+
+
+def _line_count(label: pg.LabelItem, high: float, one_line: float) -> int:
+    """Lines of ``label``'s text laid out ``high`` px high, one line being ``one_line``
+    px high (both with the document's margins)."""
     margins = 2 * label.item.document().documentMargin()
-    lines = round((high - margins) / max(1.0, height - margins))
-    return max(1, lines), wide, high
+    return max(1, round((high - margins) / max(1.0, one_line - margins)))
+
+
+def _wrap_copy(label: pg.LabelItem) -> QtGui.QTextDocument:
+    """A copy of ``label``'s document that wraps at spaces, never inside a word (let it
+    go with :func:`_drop_copy`)."""
+    document = label.item.document().clone()
+    option = document.defaultTextOption()
+    option.setWrapMode(_WORD_WRAP)
+    document.setDefaultTextOption(option)
+    return document
 
 
 def _balanced(label: pg.LabelItem, room: float) -> float:
@@ -1094,7 +1110,6 @@ class _WrapCounter:
 
     def __init__(self, label: pg.LabelItem) -> None:
         self.width, self.height = _one_line_size(label)
-        self.margins = 2 * label.item.document().documentMargin()
         self.document: QtGui.QTextDocument | None = None
         self.label = label
 
@@ -1102,14 +1117,9 @@ class _WrapCounter:
         if self.width <= room or room <= 24:
             return 1
         if self.document is None:
-            self.document = self.label.item.document().clone()
-            option = self.document.defaultTextOption()
-            option.setWrapMode(_WORD_WRAP)
-            self.document.setDefaultTextOption(option)
+            self.document = _wrap_copy(self.label)
         self.document.setTextWidth(room)
-        high = float(self.document.size().height())
-        margins = self.margins
-        return max(1, round((high - margins) / max(1.0, self.height - margins)))
+        return _line_count(self.label, float(self.document.size().height()), self.height)
 
     def done(self) -> None:
         """Let the copy go (:func:`_drop_copy`)."""
