@@ -1266,6 +1266,7 @@ class ViewWidget(QtWidgets.QWidget):
         out_B - out_A grid stood 12-23 px above the grid's x axis."""
         caps: dict[int, float] = {}
         closed: set[int] = set()
+        known = fills or {}  # (found by the rows' fit where the plots kept their sizes since)
         for plot, top, span in spans:
             rows = set(range(top, top + span))
             if plot.panel is None or plot.panel.kind != "heatmap" or plot.table is not None:
@@ -1273,8 +1274,6 @@ class ViewWidget(QtWidgets.QWidget):
                 continue
             if plot.square_cells is False or plot._square_ratio is None:
                 continue  # (a heatmap that fills its plot: any height)
-            # (found by the rows' fit where the plots kept their sizes since)
-            known = fills or {}
             fill = None if span != 1 else known[plot] if plot in known else plot.fill_height()
             if fill is None:
                 closed |= rows
