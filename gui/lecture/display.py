@@ -9,6 +9,7 @@ bar, switches to the (larger) presentation UI scale and, by default, goes full s
 
 from __future__ import annotations
 
+import shiboken6
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from gui.theme import (
@@ -227,7 +228,8 @@ class DisplayController(QtCore.QObject):
         self.presenting = False
         visible = self._saved.get("visible", {})
         for chrome, was_visible in visible.items():  # type: ignore[union-attr]
-            chrome.setVisible(bool(was_visible))
+            if shiboken6.isValid(chrome):  # (Qt deletes a docks' tab bar no longer used)
+                chrome.setVisible(bool(was_visible))
         state = self._saved.get("state")
         if state is not None:
             self.window.qt.setWindowState(state)  # type: ignore[arg-type]
