@@ -181,3 +181,35 @@ def test_a_toast_never_covers_the_heading(studio, show_view, scene, scale):
     finally:
         toast.hide()
         studio.lecture.display.leave_presentation()
+
+
+def test_a_toast_follows_a_heading_that_changes_under_it(studio, qtbot, show_view):
+    """Shown at 1280 x 720 / 150 %, "UI scale: 150 %" stayed where the heading shown
+    before left room, and lay over the end of scene 13's "Llama 3.1: base 500 000 and
+    frequency bands" staged after it. A toast that shows while the heading changes
+    (the next scene's title, a new scale's font) moves off the new heading's words."""
+    deck = studio.lecture.deck
+    toast = studio.stage_toast
+    try:
+        if deck.path != LECTURE_DECK:
+            assert deck.open_deck(LECTURE_DECK)
+        assert deck.go(11)  # scene 12: "Context extension: YaRN" (RoPE)
+        widget = show_view(studio, studio.current_view, (1280, 720), 1.5, present=True)
+        studio.view_stack.raise_()
+        studio.show_status("UI scale: 150 %")
+        box = toast.geometry()
+        assert toast.isVisible() and not [
+            line for line in _heading_lines(studio, widget.title) if line.intersects(box)
+        ]
+        assert deck.go(12)  # scene 13, the same view: a longer title in its place
+        assert widget is studio.views[studio.current_view]
+        lines = _heading_lines(studio, widget.title)
+        assert [line for line in lines if line.intersects(box)], "(no longer the case tested)"
+        qtbot.waitUntil(
+            lambda: not [line for line in lines if line.intersects(toast.geometry())], timeout=2000
+        )
+        assert toast.isVisible() and _on_stage(studio, toast)
+        assert "notes line" not in _covered(studio, widget, toast)
+    finally:
+        toast.hide()
+        studio.lecture.display.leave_presentation()

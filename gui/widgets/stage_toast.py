@@ -11,6 +11,11 @@ of the stage, on the notes line (the lecture's last scene: "This is the last sce
 (20/20)" over the sentence the audience was reading) and on the lower plots' axis
 titles ("dimension" of a focused heatmap).
 
+While it shows it follows the heading: a heading that changes under it (the next
+scene's title, or the one a new UI scale re-styles: "UI scale: 150 %" lay over the end
+of scene 13's "Llama 3.1: base 500 000 and frequency bands", placed beside the heading
+the scene before had) moves it again within :data:`FOLLOW_MS`.
+
 It is a child of the window, not of the stage: a picture of the stage (the presenter's
 preview) leaves it out, the pen draws beneath it and the mouse goes through it. It
 shows above the stage and below a sheet that covers the stage (a blanked screen, help).
@@ -33,6 +38,7 @@ MARGIN_PX = 16  # from the stage's edges at 100 %
 GAP_PX = 24  # at least this far right of a heading's text at 100 %
 BELOW_PX = 4  # below the heading (where no line of it has room) at 100 %
 HEADING = "view-title"  # the object name of a view's heading label
+FOLLOW_MS = 100  # while shown, how often it checks whether the heading changed under it
 
 
 class StageToast(QtWidgets.QLabel):
@@ -57,6 +63,10 @@ class StageToast(QtWidgets.QLabel):
         self.timer.setSingleShot(True)
         self.timer.setInterval(TOAST_MS)
         self.timer.timeout.connect(self.hide)
+        self.follow = QtCore.QTimer(self)  # (re-places it when the heading changed)
+        self.follow.setInterval(FOLLOW_MS)
+        self.follow.timeout.connect(self._follow)
+        self._placed_for: tuple[object, ...] | None = None
         self.hide()
 
     def say(self, message: str) -> None:
@@ -70,6 +80,33 @@ class StageToast(QtWidgets.QLabel):
         self.show()
         self._stack()
         self.timer.start()
+
+    def showEvent(self, event: QtGui.QShowEvent) -> None:
+        super().showEvent(event)
+        self.follow.start()
+
+    def hideEvent(self, event: QtGui.QHideEvent) -> None:
+        self.follow.stop()
+        super().hideEvent(event)
+
+    def _follow(self) -> None:
+        """Place it again where the heading it keeps off (or the stage) changed since
+        it was placed: its text, font, box, or another heading."""
+        if self.isHidden():
+            self.follow.stop()
+        elif self._layout_key() != self._placed_for:
+            self.place()
+
+    def _layout_key(self) -> tuple[object, ...]:
+        """What its place depends on: the stage's size and the topmost heading in
+        sight, its text, font and box."""
+        found = self._heading_label()
+        size = (self.stage.width(), self.stage.height())
+        if found is None:
+            return (size,)
+        label, box = found
+        font = label.font()
+        return (size, id(label), label.text(), font.pointSizeF(), font.weight(), box.getRect())
 
     def withdraw(self, message: str) -> None:
         """Hide the toast if it shows ``message`` (it is no longer so); another stays."""
@@ -154,6 +191,7 @@ class StageToast(QtWidgets.QLabel):
                 width, height = wrap, max(self.heightForWidth(wrap), height)
         origin = stage.mapTo(host, QtCore.QPoint(0, 0))
         self.setGeometry(origin.x() + right - width + 1, origin.y() + max(top, 0), width, height)
+        self._placed_for = self._layout_key()
 
     def _fit_beside(
         self, rooms: list[QtCore.QRect], full: int, pad_v: int
