@@ -193,6 +193,13 @@ def _behind_a_tab(widget: QtWidgets.QWidget, window: QtWidgets.QWidget) -> bool:
     return False
 
 
+def _parked(rect: QtCore.QRect) -> bool:
+    """Whether ``rect`` is where Qt's dock layout parks a widget it hides by moving it
+    (QWidgetAnimator: at (-500 - width, -500 - height), wholly off the window; a docks'
+    tab bar on stage, gui.lecture.display), not a widget cut by the window's edge."""
+    return rect.x() == -500 - rect.width() and rect.y() == -500 - rect.height()
+
+
 def outside_findings(window: QtWidgets.QWidget) -> list[str]:
     """Visible widgets that reach outside the window (not counting scrolled content)."""
     out = []
@@ -206,6 +213,8 @@ def outside_findings(window: QtWidgets.QWidget) -> list[str]:
         if _behind_a_tab(child, window):
             continue
         rect = _window_rect(child, window)
+        if _parked(rect):
+            continue
         if not bounds.contains(rect):
             reported.append(child)
             out.append(

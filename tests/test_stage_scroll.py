@@ -16,6 +16,7 @@ from qt_events import wheel_down
 from tiers import FULL
 
 from core.scenes import Deck, Scene, panel_keys
+from core.views import VIEWS
 
 Mod = QtCore.Qt.KeyboardModifier
 
@@ -672,6 +673,44 @@ def test_docks_tab_bar_hidden_on_stage(studio):
 
 
 @FULL
+def test_docks_tab_bar_parked_by_qt_on_stage_never_takes_the_focus(studio):
+    """Qt's dock layout shows the tab bar of the docks the stage hid again: empty, at
+    its parking place off the window ((-1005, -536) at 1600 x 1000 / 150 %, after a
+    scene was staged; bench/shots.py reported it "outside"). Hidden again, Qt shows it
+    again, so it stays there: on stage no tab bar of the window can take the keyboard
+    focus (Tab would have moved it off the stage's keys), none shows in the window,
+    and back in the window the bars take the focus as before."""
+    deck = studio.lecture.deck
+    display = studio.lecture.display
+    try:
+        _show(studio, "relative", 1.5, (1600, 1000))
+        rope, alibi = (VIEWS[v].model.validate({}, partial=True) for v in ("rope", "alibi"))
+        deck.set_deck(Deck("bars", (Scene("rope", rope, "a", ""), Scene("alibi", alibi, "b", ""))))
+        deck.show_dock()
+        _settle(studio)
+        assert deck.tabbed()
+        bars = [b for b in studio.findChildren(QtWidgets.QTabBar) if b.parent() is studio]
+        policies = [b.focusPolicy() for b in bars]
+        assert QtCore.Qt.FocusPolicy.NoFocus not in policies
+        display.enter_presentation(fullscreen=False)
+        for index in (1, 0, 1):
+            assert deck.go(index)
+            _settle(studio)
+            now = [b for b in studio.findChildren(QtWidgets.QTabBar) if b.parent() is studio]
+            for bar in now:
+                assert bar.focusPolicy() == QtCore.Qt.FocusPolicy.NoFocus
+                if bar.isVisible():  # (parked by Qt: empty, wholly off the window)
+                    assert bar.count() == 0
+                    assert not studio.rect().intersects(bar.geometry()), bar.geometry()
+        display.leave_presentation()
+        _settle(studio)
+        assert [b.focusPolicy() for b in bars] == policies
+    finally:
+        display.leave_presentation()
+        deck.close_deck()
+        deck.dock.hide()
+
+
 def test_leaving_the_stage_after_qt_deleted_a_docks_tab_bar(studio):
     """Qt deletes a tab bar of tabbed docks once it no longer uses it (deleteLater:
     seen while a scene was staged at 1280 x 720 after the window had been at 1920 x

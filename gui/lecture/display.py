@@ -185,7 +185,10 @@ class DisplayController(QtCore.QObject):
         """Menu bar, status bar, docks and the docks' tab bars. (Qt never hides a tab
         bar of tabbed docks whose docks are hidden: it moves it off the window, where
         it stays visible and can take the keyboard focus; at 1280 x 720 on stage the
-        "Views" / "Deck" bar did. The bars come back as they were with the docks.)"""
+        "Views" / "Deck" bar did. The bars come back as they were with the docks. A bar
+        hidden here is shown again by Qt's dock layout, empty, at its parking place
+        off the window, (-500 - width, -500 - height); hidden again it is shown again,
+        a loop: it is left there, kept from the keyboard focus while on stage.)"""
         w = self.window.qt
         docks = [d for d in w.findChildren(QtWidgets.QDockWidget) if d.parent() is w]
         bars = [b for b in w.findChildren(QtWidgets.QTabBar) if b.parent() is w]
@@ -201,10 +204,15 @@ class DisplayController(QtCore.QObject):
                 c: c.isVisible() or not w.isVisible() and not c.isHidden() for c in self._chrome()
             },
             "state": w.windowState(),
+            "focus": {
+                c: c.focusPolicy() for c in self._chrome() if isinstance(c, QtWidgets.QTabBar)
+            },
         }
         in_sight = self._plot_in_sight()
         for chrome in self._chrome():
             chrome.hide()
+            if isinstance(chrome, QtWidgets.QTabBar):  # (see _chrome)
+                chrome.setFocusPolicy(QtCore.Qt.FocusPolicy.NoFocus)
         self.presenting = True
         if fullscreen:
             w.setWindowState(w.windowState() | QtCore.Qt.WindowState.WindowFullScreen)
@@ -230,6 +238,10 @@ class DisplayController(QtCore.QObject):
         for chrome, was_visible in visible.items():  # type: ignore[union-attr]
             if shiboken6.isValid(chrome):  # (Qt deletes a docks' tab bar no longer used)
                 chrome.setVisible(bool(was_visible))
+        focus = self._saved.get("focus")
+        for bar, policy in focus.items() if isinstance(focus, dict) else ():
+            if shiboken6.isValid(bar):
+                bar.setFocusPolicy(policy)
         state = self._saved.get("state")
         if state is not None:
             self.window.qt.setWindowState(state)  # type: ignore[arg-type]
