@@ -720,29 +720,24 @@ def test_leaving_the_stage_after_qt_deleted_a_docks_tab_bar(studio):
     test's own stands for Qt's: deleting one Qt's layout still holds crashes.)"""
     import shiboken6
 
-    deck = studio.lecture.deck
     display = studio.lecture.display
+    display.leave_presentation()
+    display.present_scale = display.ui_scale  # (the same scale on stage: no re-style)
     try:
-        _show(studio, "relative", 1.5, (1280, 720))
-        deck.show_dock()
-        _settle(studio)
         bar = QtWidgets.QTabBar(studio)  # (the window's child, as Qt's bars are)
         bar.addTab("Views")
         bar.show()
         display.enter_presentation(fullscreen=False)
-        _settle(studio)
         assert bar.isHidden() and studio.menuBar().isHidden() and studio.side.isHidden()
         shiboken6.delete(bar)
         display.leave_presentation()  # (raised RuntimeError)
-        _settle(studio)
         assert not display.presenting
         assert studio.menuBar().isVisible() and studio.side.isVisible()
-        assert deck.dock.isVisible() and deck.tabbed()
     finally:
         display.leave_presentation()
-        deck.dock.hide()
 
 
+@FULL
 def test_deck_fields_show_by_the_list_and_the_animation_box_whole(studio):
     """1280 × 720, 150 %, windowed, lecture deck open: with the dock scrolled to the
     top the scene list, the title field and the speaker-note field of its scene are in
