@@ -14,7 +14,8 @@ titles ("dimension" of a focused heatmap).
 While it shows it follows the heading: a heading that changes under it (the next
 scene's title, or the one a new UI scale re-styles: "UI scale: 150 %" lay over the end
 of scene 13's "Llama 3.1: base 500 000 and frequency bands", placed beside the heading
-the scene before had) moves it again within :data:`FOLLOW_MS`.
+the scene before had) moves it again within :data:`FOLLOW_MS`, once the new heading
+shows (not while a picture of the stage holds the previous scene up).
 
 It is a child of the window, not of the stage: a picture of the stage (the presenter's
 preview) leaves it out, the pen draws beneath it and the mouse goes through it. It
@@ -39,6 +40,7 @@ GAP_PX = 24  # at least this far right of a heading's text at 100 %
 BELOW_PX = 4  # below the heading (where no line of it has room) at 100 %
 HEADING = "view-title"  # the object name of a view's heading label
 FOLLOW_MS = 100  # while shown, how often it checks whether the heading changed under it
+COVER = "stage-cover"  # the object name of the picture over a stage held for a new scene
 
 
 class StageToast(QtWidgets.QLabel):
@@ -94,8 +96,17 @@ class StageToast(QtWidgets.QLabel):
         it was placed: its text, font, box, or another heading."""
         if self.isHidden():
             self.follow.stop()
-        elif self._layout_key() != self._placed_for:
+        elif self._layout_key() != self._placed_for and not self._stage_held():
             self.place()
+
+    def _stage_held(self) -> bool:
+        """Whether a picture of the stage covers it (a scene staged, its data not yet
+        drawn): the audience sees the heading of the picture, not the one changed
+        beneath it, until the new scene shows whole."""
+        cover = self.stage.findChild(
+            QtWidgets.QWidget, COVER, QtCore.Qt.FindChildOption.FindDirectChildrenOnly
+        )
+        return cover is not None and not cover.isHidden()
 
     def _layout_key(self) -> tuple[object, ...]:
         """What its place depends on: the stage's size and the topmost heading in
