@@ -97,8 +97,12 @@ def typeset_scripts(document: QtGui.QTextDocument) -> bool:
     if not runs:
         return False
     cursor = QtGui.QTextCursor(document)
+    # one edit: the document is laid out again once, not after each run (a notes line
+    # with a dozen scripts was laid out a dozen times, 1 ms of a frame)
+    cursor.beginEditBlock()
     for position, length, fmt in runs:
         cursor.setPosition(position)
         cursor.setPosition(position + length, QtGui.QTextCursor.MoveMode.KeepAnchor)
         cursor.setCharFormat(fmt)
+    cursor.endEditBlock()
     return True
