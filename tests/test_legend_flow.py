@@ -186,6 +186,39 @@ def test_a_wrapped_entry_that_follows_a_drag_keeps_the_strip_planned(qapp):
     assert label.item.textWidth() == fresh.items[3][1].item.textWidth() > 0
 
 
+def test_a_wrapped_entry_that_outgrows_its_balanced_lines_keeps_the_strip(qapp):
+    """A held entry wrapped at the narrowest width of its lines ("query at m=9:" /
+    "fast pairs") whose number grows a digit no longer fits that width in as many
+    lines; it still does in the room its column gives it. Its lines are balanced
+    there again, as a strip set anew would, and the strip is not planned again (each
+    frame a number grew a digit re-planned RoPE's score legend at 200 %)."""
+
+    def strip(names: list[str]) -> StripLegend:
+        legend = _frequency_legend(2.0, names)
+        legend.reserve(5, [3])
+        flow = legend.flow(360.0)
+        legend.reflow(flow.columns, flow.spans)
+        legend.set_strip(360.0)
+        legend.layout.activate()
+        return legend
+
+    names = [*FREQUENCIES[:3], "query at m=9: fast pairs"]
+    legend = strip(names)
+    label = legend.items[3][1]
+    assert legend.columnCount > 1 and entry_lines(label) == ["query at m=9:", "fast pairs"]
+    balanced = label.item.textWidth()
+    height = legend.geometry().height()
+    grown = "query at m=10: fast pairs"
+    assert not legend.rename(label, grown)  # (no new plan)
+    assert label.item.textWidth() > balanced  # (balanced for its new text)
+    fresh = strip([*names[:3], grown])
+    assert (fresh.columnCount, fresh.spans) == (legend.columnCount, legend.spans)
+    assert label.item.textWidth() == fresh.items[3][1].item.textWidth()
+    assert entry_lines(label) == entry_lines(fresh.items[3][1]) == ["query at m=10:", "fast pairs"]
+    legend.layout.activate()
+    assert legend.geometry().height() == height
+
+
 def _drawn_lines(legend: StripLegend) -> int:
     """Lines of text down the legend as laid out: each row as many as its entry with
     the most lines."""

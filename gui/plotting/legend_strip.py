@@ -195,6 +195,8 @@ class StripLegend(pg.LegendItem):
         if columns == 1:
             # one column: margins, sample, the gap to the label, the label
             room = self._width - self._margins() - self.one_column_sample(scale) - self._gap()
+            for _s, label in self.items:
+                label._strip_room = None  # (wrapped at the room itself: not balanced)
             self.wrap_labels(room)
         else:  # the longest entries of columns too wide side by side wrap in them
             caps = self.column_caps(columns, self._width, spans=self.spans)
@@ -205,6 +207,7 @@ class StripLegend(pg.LegendItem):
                 # an entry across the columns: the strip's room beside its sample
                 room = self._width - self._margins() - sample - self._gap()
                 room = room if across else caps[column]
+                label._strip_room = room  # (a new text is balanced in it: _rebalance)
                 # wrapped: its lines as even as its number of lines allows
                 rooms.append(_balanced(label, room) if _natural_width(label) > room else room)
             self.wrap_labels(rooms)
@@ -671,11 +674,36 @@ class StripLegend(pg.LegendItem):
         if self._held_room(label) > 0:
             before = label.itemRect().size()
             _replace_text(label, text)
-            if label.itemRect().size() == before:
+            if label.itemRect().size() == before or self._rebalance(label, before):
                 item.update()
                 return False
         label.setText(text)
         return True
+
+    def _rebalance(self, label: pg.LabelItem, before: QtCore.QSizeF) -> bool:
+        """Wrap ``label``'s new text, which its balanced width no longer holds in as
+        many lines, as :meth:`set_strip` would in the room it gave the entry (its
+        lines balanced there); whether that keeps the entry's height and its column's
+        width (the room held for it through the drag), so that the strip stays as it
+        is. RoPE's score legend at 200 % on stage wraps "query at" / "m=9" at the
+        narrowest width of two lines: "m=10" took three there, and the strip was
+        planned anew (2 ms, and a re-laid-out plot) on each frame a number grew a
+        digit. Otherwise its width is as before (the strip is planned anew)."""
+        room = getattr(label, "_strip_room", None)
+        item = label.item
+        if room is None or room <= 24 or _natural_width(label) <= room:
+            return False  # (not wrapped in a column's room, or no longer wraps)
+        limit = min(room, self._held_room(label))
+        width = _balanced(label, room)
+        if width > limit:
+            return False
+        old = item.textWidth()
+        item.setTextWidth(width)
+        after = label.itemRect().size()
+        if after.height() == before.height() and after.width() <= limit:
+            return True
+        item.setTextWidth(old)
+        return False
 
     def addItem(self, item: object, name: str) -> None:
         """An entry ``name`` for ``item``: a line's sample as long as :meth:`samples` says
