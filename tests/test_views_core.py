@@ -192,6 +192,61 @@ def test_alibi_mosaic_probe_reads_each_head_exactly():
     assert p.probe(-3, 0) == "" and p.probe(0, p.image.shape[0] + 5) == ""
 
 
+@pytest.mark.parametrize("n", [1, 2, 17, 1024, 1025, 5000])
+def test_alibi_toy_scores_are_the_seeded_draw(n):
+    """The softmax row's scores, sliced from one kept draw, are a fresh generator's
+    ``standard_normal(n)``, and the row's panel shows softmaxes of exactly them."""
+    from core.alibi import alibi_attention_row
+    from core.views.alibi import TOY_SCORE_SEED, toy_scores
+
+    fresh = np.random.default_rng(TOY_SCORE_SEED).standard_normal(n)
+    got = toy_scores(n)
+    assert got.shape == (n,) and not got.flags.writeable
+    np.testing.assert_array_equal(got, fresh)
+    query = min(n - 1, 7)
+    data = view("alibi", CTX, seq_len=n, heads=4, head=2, query=query)
+    without, with_bias = alibi_attention_row(fresh, query, float(alibi_slopes(4)[1]), True)
+    series = data.panel("row").series
+    np.testing.assert_array_equal(series[0].y, without[series[0].x.astype(int)])
+    np.testing.assert_array_equal(series[1].y, with_bias[series[1].x.astype(int)])
+
+
+@pytest.mark.parametrize(("n", "heads"), [(1, 2), (2, 8), (7, 3), (300, 8), (5000, 12)])
+def test_alibi_distance_lines_hold_every_heads_exact_bias(n, heads):
+    """The "all heads" series: each head's ``−m·d`` at the sampled distances (always
+    including ``n − 1``), a NaN after each head's line."""
+    from core.views.alibi import distance_series
+
+    slopes = alibi_slopes(heads)
+    first = distance_series(n, slopes, 1, 256)[0]
+    xs, ys = first.x.reshape(heads, -1), first.y.reshape(heads, -1)
+    assert np.isnan(xs[:, -1]).all() and np.isnan(ys[:, -1]).all()
+    d = xs[0, :-1]
+    assert d[0] == 0 and d[-1] == n - 1 and (np.diff(d) > 0).all()
+    for k, m in enumerate(slopes):
+        np.testing.assert_array_equal(xs[k, :-1], d)
+        np.testing.assert_array_equal(ys[k, :-1], np.array([-m * v for v in d]))
+
+
+@pytest.mark.parametrize("causal", [True, False])
+def test_alibi_sign_note_reads_the_causal_rows_weights(causal):
+    """The sign note's weights on key 0, whether the view hands it its own causal row
+    or not: ALiBi's and +m·j's agree (the same causal softmax), −m·j's differs."""
+    from core.alibi import alibi_attention_row, key_index_bias_row
+    from core.formula import approx_text
+    from core.views.alibi import sign_note, toy_scores
+
+    scores, m = toy_scores(40), 0.25
+    note = view("alibi", CTX, seq_len=40, heads=8, head=2, query=30, causal=causal).notes
+    alibi = alibi_attention_row(scores, 30, m, True)[1][0]
+    minus = key_index_bias_row(scores, 30, m, -1.0)[0]
+    text = sign_note(scores, 30, 2, m, causal)
+    assert text in note
+    assert f"is {approx_text(alibi)} with −m·(i−j)" in text
+    assert f"but {approx_text(minus)} with −m·j" in text
+    assert approx_text(alibi) != approx_text(minus)
+
+
 # ------------------------------------------------------------------ learned
 def test_learned_panels_equal_table():
     data = view("learned", SMALL, max_positions=40, d_model=20, seed=3, seq_len=30)

@@ -110,6 +110,26 @@ def head_table(h: int) -> tuple[np.ndarray, np.ndarray]:
     return slopes, numbers
 
 
+@functools.lru_cache(maxsize=4)
+def _score_stream(size: int) -> np.ndarray:
+    """The first ``size`` toy scores (seed :data:`TOY_SCORE_SEED`), read-only and kept."""
+    stream = np.random.default_rng(TOY_SCORE_SEED).standard_normal(size)
+    stream.setflags(write=False)
+    return stream
+
+
+def toy_scores(n: int) -> np.ndarray:
+    """The softmax row's toy scores of ``n`` keys: ``standard_normal(n)`` of a generator
+    seeded with :data:`TOY_SCORE_SEED` (read-only).
+
+    A generator's first ``n`` normals are the first ``n`` of any longer draw, so they
+    are sliced from one kept draw of the next power of two (at least 1024): a
+    ``seq_len`` drag seeded a generator and drew anew on every frame (~11 us of the
+    worker's time, which shares the GUI thread's interpreter lock).
+    """
+    return _score_stream(max(1024, 1 << (int(n) - 1).bit_length()))[:n]
+
+
 @functools.lru_cache(maxsize=64)
 def _course_arrays(h: int, head: int, causal: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Positions, the course's toy bias and head ``head``'s real bias on the course's
@@ -209,15 +229,21 @@ def distance_series(n: int, slopes: np.ndarray, head: int, max_points: int) -> l
     h = slopes.size
 
     def distances(budget: int) -> np.ndarray:
-        idx, _ = sample_axis(n, max(budget - 1, 1))
-        return np.unique(np.append(idx, n - 1)).astype(float)
+        idx, _ = sample_axis(n, max(budget - 1, 1))  # increasing, from 0, below n
+        return (idx if idx[-1] == n - 1 else np.append(idx, n - 1)).astype(float)
 
     sel = distances(max_points // 4)
     out = []
     if h > 1:
         per_head = distances(max(2, max_points // (2 * h) - 1))
-        xs = np.tile(np.append(per_head, np.nan), h)
-        ys = np.concatenate([np.append(-m * per_head, np.nan) for m in slopes])
+        # every head's line and a NaN after it, filled in place (one product for all
+        # heads: the same values as a concatenation of each head's, without its calls)
+        k = per_head.size
+        xs, ys = np.empty((h, k + 1)), np.empty((h, k + 1))
+        xs[:, :k] = per_head
+        np.multiply(np.negative(slopes)[:, None], per_head, out=ys[:, :k])
+        xs[:, k] = ys[:, k] = np.nan
+        xs, ys = xs.ravel(), ys.ravel()
         out.append(
             Series(f"all {h} heads (m = {slopes.min():.3g} … {slopes.max():.3g})", xs, ys, "dashed")
         )
@@ -245,11 +271,25 @@ def row_keys(n: int, query: int, max_points: int) -> tuple[np.ndarray, str]:
     )
 
 
-def sign_note(scores: np.ndarray, query: int, head: int, m: float, causal: bool) -> str:
-    """Why the sign of a key-index bias matters, with this row's numbers."""
+def sign_note(
+    scores: np.ndarray,
+    query: int,
+    head: int,
+    m: float,
+    causal: bool,
+    alibi_row: np.ndarray | None = None,
+) -> str:
+    """Why the sign of a key-index bias matters, with this row's numbers.
+
+    ``alibi_row``: the row's causal ALiBi softmax, ``alibi_attention_row(scores, query,
+    m, True)[1]``, when the caller has it (the view's own row, when causal: it is not
+    computed a second time); ``None``: computed here.
+    """
     if query < 1:
         return "the key-index shortcut +m·j (same causal softmax) vs −m·j: pick a query > 0"
-    alibi = alibi_attention_row(scores, query, m, True)[1][0]
+    if alibi_row is None:
+        alibi_row = alibi_attention_row(scores, query, m, True)[1]
+    alibi = alibi_row[0]
     plus = key_index_bias_row(scores, query, m, +1.0)[0]
     minus = key_index_bias_row(scores, query, m, -1.0)[0]
     text = (
@@ -348,6 +388,25 @@ def course_panels(
     return panels, text
 
 
+@functools.lru_cache(maxsize=64)
+def _formula(h: int, causal: bool) -> tuple[str, str]:
+    """The formula line of ``h`` heads (core.formula markup) and its plain text, kept:
+    it does not follow seq_len, the head or the query (a drag of those parsed it anew
+    on every frame)."""
+    slopes = head_table(h)[0]
+    steep = int(np.argmax(slopes))
+    kind = "−m·(i−j) for j ≤ i, −∞ for j > i" if causal else "−m·|i−j|"
+    formula = (  # core.formula markup; two spaces separate terms
+        f"bias[h, i, j] = {kind};  m_h = 2^{{−8h/{h}}}"
+        if h & (h - 1) == 0
+        else f"bias[h, i, j] = {kind};  slopes by Press et al.'s rule for {h} heads"
+    ) + (
+        f"  → m_1 = {slopes[0]:.4g},  m_{{{h}}} = {slopes[-1]:.4g}"
+        f",  steepest m_{{{steep + 1}}} = {slopes[steep]:.4g}"
+    )
+    return formula, plain_text(formula)
+
+
 def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     """Display data of the ALiBi view; per-head heatmaps are sampled to fit the grid."""
     n, h, causal = params["seq_len"], params["heads"], params["causal"]
@@ -412,13 +471,13 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     slots = list(zip(starts, widths, strict=True))
     bottom: dict[str, Any] = {"row": 2, "row_span": 1}
     profile = distance_series(n, slopes, head, ctx.max_points)
-    scores = np.random.default_rng(TOY_SCORE_SEED).standard_normal(n)
+    scores = toy_scores(n)
     m_sel = float(slopes[head - 1])
     without, with_bias = alibi_attention_row(scores, query, m_sel, causal)
     toy_row = key_index_bias_row(scores, query, COURSE_TOY_SLOPE, -1.0, causal)
     j_idx, row_note = row_keys(n, query, ctx.max_points)
     tag = " (keys sampled)" if row_note else ""
-    row_sign = sign_note(scores, query, head, m_sel, causal)
+    row_sign = sign_note(scores, query, head, m_sel, causal, with_bias if causal else None)
     notes.append(row_sign)
     panels += [
         Panel(
@@ -466,20 +525,12 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
     about = {row_sign: ("row",), toy_note: ("course", "real")}  # a stage shows them with these
     panels += toy_panels
     notes.append(toy_note)
-    kind = "−m·(i−j) for j ≤ i, −∞ for j > i" if causal else "−m·|i−j|"
-    formula = (  # core.formula markup; two spaces separate terms
-        f"bias[h, i, j] = {kind};  m_h = 2^{{−8h/{h}}}"
-        if h & (h - 1) == 0
-        else f"bias[h, i, j] = {kind};  slopes by Press et al.'s rule for {h} heads"
-    ) + (
-        f"  → m_1 = {slopes[0]:.4g},  m_{{{h}}} = {slopes[-1]:.4g}"
-        f",  steepest m_{{{steep + 1}}} = {slopes[steep]:.4g}"
-    )
+    formula, plain = _formula(h, causal)
     return ViewData(
         "alibi",
         dict(params),
         panels,
-        plain_text(formula),
+        plain,
         notes=notes,
         formula_markup=formula,
         note_panels=about,
