@@ -509,6 +509,39 @@ def test_a_new_mask_is_kept_as_an_array_and_drawn_from_it(qapp):
     assert not layer.masked and layer.runs == []
 
 
+def test_a_grids_legible_cells_are_measured_once_per_values_and_stage(qapp, monkeypatch):
+    """The view's grid asks a small grid for its legible cell at the least size and on
+    stage on every frame (word_room, _stage_values): each is measured once for the
+    values shown (ALiBi's two 8 x 8 toys: one kept result had each ask measure the
+    other's anew, ~190 Python calls a frame of a drag), and anew for new values."""
+    import pyqtgraph as pg
+
+    from gui.render import cell_values
+    from gui.render.cell_values import CellLayer, legible_cell
+
+    measured = []
+
+    def counted(texts, font_pt, at_least=0.0):
+        measured.append(at_least)
+        return legible_cell(texts, font_pt, at_least)
+
+    monkeypatch.setattr(cell_values, "legible_cell", counted)
+    layer = CellLayer(pg.ViewBox())
+    image = -0.1 * np.tile(np.arange(8.0), (8, 1))
+    colors = np.zeros((8, 8, 3), dtype=np.uint8)
+    layer.set_cells(image, QtCore.QRectF(-0.5, -0.5, 8, 8), colors, (200, 200, 200))
+    texts = sorted({format_cell(v) for v in image.ravel().tolist()})
+    least = legible_cell(texts, layer.font_pt)
+    staged = legible_cell(texts, layer.font_pt, cell_values.stage_value_pt(layer.font_pt))
+    assert staged[0] > least[0]
+    for _frame in range(3):
+        assert layer.legible_cell() == least
+        assert layer.legible_cell(stage=True) == staged
+    assert len(measured) == 2
+    layer.set_cells(123.45 * image, QtCore.QRectF(-0.5, -0.5, 8, 8), colors, (200, 200, 200))
+    assert layer.legible_cell()[0] > least[0] and len(measured) == 3  # ("-86.42")
+
+
 @pytest.mark.parametrize("scale", [(3.1, 2.6), (2.9, 0.43), (-1.7, 1.3)])
 def test_a_causal_mosaic_is_hatched_as_one_staircase_per_tile(qapp, scale):
     """A causal mask's runs in a tile stack up to one right edge: they are filled as one

@@ -457,7 +457,9 @@ class CellLayer(ViewOverlay):
         self._run_source: np.ndarray | None = None
         self._run_list: list[tuple[int, int, int]] | None = []
         self._distinct: list[str] = []  # the texts printed, each once (they set the size)
-        self._room: tuple[tuple, tuple[float, float]] | None = None  # legible_cell's
+        # legible_cell's, by stage (the grid asks for both on every frame: one kept
+        # result made each ask the other's anew)
+        self._rooms: dict[bool, tuple[tuple, tuple[float, float]]] = {}
         self.font_pt = 11.0
         self.hatch = QtGui.QColor("#555555")
         self.fill = QtGui.QColor("#c8c8c8")  # masked cells' fill (the image draws it)
@@ -669,10 +671,11 @@ class CellLayer(ViewOverlay):
         if self._texts == [] or not self.texts:
             return 0.0, 0.0
         key = (self._version, self.font_pt, stage)
-        if self._room is None or self._room[0] != key:
+        room = self._rooms.get(stage)
+        if room is None or room[0] != key:
             at_least = stage_value_pt(self.font_pt) if stage else 0.0
-            self._room = (key, legible_cell(self._distinct, self.font_pt, at_least))
-        return self._room[1]
+            room = self._rooms[stage] = (key, legible_cell(self._distinct, self.font_pt, at_least))
+        return room[1]
 
     def cell_size(self) -> tuple[float, float]:
         """Width and height of one cell in view-box pixels."""
