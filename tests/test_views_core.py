@@ -176,6 +176,35 @@ def test_alibi_panels_that_do_not_follow_seq_len_keep_their_arrays():
     np.testing.assert_array_equal(other.panel("real").image, alibi_bias(8, 8, causal=False)[2])
 
 
+def test_alibi_heads_mosaic_is_kept_across_a_query_or_head_drag():
+    """The window's frames (for display) of a query or head drag hand the heads panel
+    the same read-only image and coordinates, which the plot recognises without
+    comparing its cells; another seq_len, mask or display budget gives the mosaic
+    anew, with its values. Exports (not for display) get a fresh array each time."""
+    shown = ComputeContext(max_cells=960, for_display=True)
+    first = view("alibi", shown, seq_len=300, heads=8, head=2, query=20)
+    again = view("alibi", shown, seq_len=300, heads=8, head=5, query=21)
+    a, b = first.panel("heads"), again.panel("heads")
+    for name in ("image", "x_coords", "y_coords"):
+        assert getattr(a, name) is getattr(b, name), name
+        assert not getattr(a, name).flags.writeable, name
+    assert a.tiles is b.tiles
+    for changes in ({"seq_len": 301}, {"causal": False}):
+        other = view("alibi", shown, **{"seq_len": 300, "heads": 8, **changes})
+        assert other.panel("heads").image is not a.image
+        bias = alibi_bias(other.params["seq_len"], 8, causal=other.params["causal"])
+        tile = other.panel("heads").tiles[3]
+        rows, cols = len(tile.y_coords), len(tile.x_coords)
+        np.testing.assert_array_equal(
+            other.panel("heads").image[tile.row0 : tile.row0 + rows, tile.col0 : tile.col0 + cols],
+            bias[3][np.ix_(tile.y_coords, tile.x_coords)].astype(np.float32),
+        )
+    wider = view("alibi", ComputeContext(max_cells=1200, for_display=True), seq_len=300)
+    assert wider.panel("heads").image.shape != a.image.shape
+    exported = [view("alibi", CTX, seq_len=300, heads=8, query=q).panel("heads") for q in (3, 4)]
+    assert exported[0].image is not exported[1].image and exported[0].image.flags.writeable
+
+
 def test_alibi_mosaic_probe_reads_each_head_exactly():
     n = 50
     data = view("alibi", SMALL, seq_len=n, heads=6, causal=True)
