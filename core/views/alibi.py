@@ -271,13 +271,17 @@ def distance_series(n: int, slopes: np.ndarray, head: int, max_points: int) -> l
         # every head's line and a NaN after it, filled in place (one product for all
         # heads: the same values as a concatenation of each head's, without its calls)
         k = per_head.size
-        xs, ys = np.empty((h, k + 1)), np.empty((h, k + 1))
-        xs[:, :k] = per_head
-        np.multiply(np.negative(slopes)[:, None], per_head, out=ys[:, :k])
-        xs[:, k] = ys[:, k] = np.nan
-        xs, ys = xs.ravel(), ys.ravel()
+        lines_x, lines_y = np.empty((h, k + 1)), np.empty((h, k + 1))
+        lines_x[:, :k] = per_head
+        np.multiply(np.negative(slopes)[:, None], per_head, out=lines_y[:, :k])
+        lines_x[:, k] = lines_y[:, k] = np.nan
         out.append(
-            Series(f"all {h} heads (m = {slopes.min():.3g} … {slopes.max():.3g})", xs, ys, "dashed")
+            Series(
+                f"all {h} heads (m = {slopes.min():.3g} … {slopes.max():.3g})",
+                lines_x.ravel(),
+                lines_y.ravel(),
+                "dashed",
+            )
         )
     m = float(slopes[head - 1])
     out.append(Series(f"head {head}: m = {m:.4g} (softmax row)", sel, -m * sel))
