@@ -213,6 +213,48 @@ def test_fast_curve_few_pieces_path_equals_the_array_built_one(qtbot, monkeypatc
     assert max(b[0] for b in built) > 0 and max(b[1] for b in built) > 0  # runs and tips
 
 
+@pytest.mark.parametrize("runs", [1, 3, 7])
+def test_fast_curve_runs_path_equals_the_array_built_one(qtbot, monkeypatch, runs):
+    """A sub-path of long runs of segments and a few tips (ALiBi's softmax rows: a flat
+    tail of zero weights past the query beside a dozen spikes) is built run by run
+    and tip by tip: the same elements, to the last bit, as the one built from arrays."""
+    from gui.render import fast_curve
+
+    rng = np.random.default_rng(runs)
+    built = []
+    by_run = fast_curve._runs_and_tips
+    monkeypatch.setattr(
+        fast_curve, "_runs_and_tips", lambda *args: built.append(len(args[3])) or by_run(*args)
+    )
+    for k in range(6):
+        n = int(rng.integers(300, 700))
+        y = np.zeros(n)
+        spikes = int(rng.integers(8, 16))
+        y[:spikes] = rng.uniform(0.0, 0.5, spikes)  # steep spikes, then a flat tail
+        for level in range(1, runs):  # more flat runs, apart
+            start = spikes + level * (n - spikes) // runs
+            y[start] = rng.uniform(0.2, 0.4)
+        x = np.arange(n, dtype=float)
+        if k % 2:
+            y[n - 5] = np.nan
+        item = FastCurveItem(x=x, y=y, pen=pg.mkPen("b", width=3))
+        device = QtGui.QTransform.fromScale(rng.uniform(0.6, 1.2), -rng.uniform(300.0, 900.0))
+        for width in (2.0, 3.0):
+            monkeypatch.setattr(fast_curve, "FEW_RUNS", 8)
+            by_runs = item._compute_strokes(device, width)
+            monkeypatch.setattr(fast_curve, "FEW_RUNS", 0)
+            arrays = item._compute_strokes(device, width)
+            assert by_runs is not None and arrays is not None
+            assert len(by_runs) == len(arrays) == 2  # the whole path and the flat family's
+            for (p1, o1), (p2, o2) in zip(by_runs, arrays, strict=True):
+                assert o1 == o2
+                assert (p1 is None) == (p2 is None)
+                if p1 is not None:
+                    assert p1.elementCount() > (n - spikes) // runs  # (long runs)
+                    assert _elements(p1) == _elements(p2)
+    assert built and min(built) == runs - 1  # built run by run (a NaN breaks one more)
+
+
 def test_fast_curve_on_a_high_dpi_image(qtbot):
     """On a device with two pixels per unit the strokes still cover the wide line."""
     y = CURVES["mixed"][0]
