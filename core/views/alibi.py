@@ -238,7 +238,7 @@ def _mosaic(n: int, h: int, causal: bool, ctx: ComputeContext) -> _Mosaic:
     return idx, stride, image, tiles, gap, np.arange(image.shape[1]), np.arange(image.shape[0])
 
 
-@functools.lru_cache(maxsize=4)
+@functools.lru_cache(maxsize=2)  # (a stage mosaic is up to ~4.8 MB: 1024 cells across)
 def _kept_mosaic(n: int, h: int, causal: bool, ctx: ComputeContext) -> _Mosaic:
     """:func:`_mosaic` for the window's frames (``ctx.for_display``), read-only and kept
     for these inputs: it does not follow the head or the query, and a drag of those
