@@ -56,6 +56,9 @@ class LineItem(FastCurveItem):
     covered_paints = 0  # paints left out because the cover hides every pixel (tests)
     #: the item that paints this line with others (a trail's pieces), ``None``: itself
     painted_by: LineGroup | None = None  # (see LineGroup)
+    #: what :func:`_one_path_pen` found for the pen and options in its key: ``(key,
+    #: whether one path with that pen is the whole stroke)`` (``None``: not looked at)
+    one_path: tuple[tuple[object, ...], bool] | None = None
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
@@ -360,12 +363,15 @@ def _one_path_pen(line: LineItem) -> QtGui.QPen | None:
     otherwise (exporting, fills, shadows, segments, offset strokes, a cover)."""
     opts = line.opts
     pen = opts["pen"]
-    if is_exporting(line) or line.cover is not None or not isinstance(pen, QtGui.QPen):
+    if is_exporting(line) or line.cover is not None:
         return None
     aa = bool(opts["antialias"])
     key = (pen, aa, opts["segmentedLineMode"], opts["stepMode"], opts["fillLevel"])
-    known = line.__dict__.get("_one_path")
+    known = line.one_path
     if known is None or known[0][0] is not pen or known[0][1:] != key[1:]:
+        # (a pen kept there is a QPen: it was looked at when it was kept)
+        if not isinstance(pen, QtGui.QPen):
+            return None
         plain = (
             opts["fillLevel"] is None
             and opts["shadowPen"] is None
@@ -381,7 +387,7 @@ def _one_path_pen(line: LineItem) -> QtGui.QPen | None:
             and pen.isCosmetic()
             and pen.widthF() > 1.0
         )
-        known = line._one_path = (key, plain and (aa or wide))
+        known = line.one_path = (key, plain and (aa or wide))
     if not known[1] or (not aa and len(line.xData) > line.wide_pen_points):
         return None
     return pen
