@@ -465,11 +465,20 @@ def _hits(
         & (top <= lines.extent[3])
         & (bottom >= lines.extent[1])
     )
+    if maybe.all():
+        return _hits_near(left, top, right, bottom, lines)
     hit = np.zeros(len(left), bool)
-    if not maybe.all():
-        if maybe.any():
-            hit[maybe] = _hits(left[maybe], top[maybe], right[maybe], bottom[maybe], lines)
-        return hit
+    if maybe.any():
+        hit[maybe] = _hits_near(left[maybe], top[maybe], right[maybe], bottom[maybe], lines)
+    return hit
+
+
+def _hits_near(
+    left: np.ndarray, top: np.ndarray, right: np.ndarray, bottom: np.ndarray, lines: _Lines
+) -> np.ndarray:
+    """:func:`_hits` for boxes that all meet the lines' common box (those were looked
+    for again on each part that did: ~10 numpy calls)."""
+    hit = np.zeros(len(left), bool)
     c = lines.columns
     near = (
         (left[:, None] <= c.right)
