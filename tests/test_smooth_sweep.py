@@ -332,3 +332,33 @@ def test_esc_stops_a_sweep_first_one_step_per_esc(window, qtbot):
         assert not lecture.display.presenting
     finally:
         lecture.display.leave_presentation()
+
+
+@pytest.mark.parametrize(
+    ("view_id", "param", "values"),
+    [
+        ("sinusoidal", "base", {"base": 123.4567}),  # geometric, rounded between its ends
+        ("sinusoidal", "base", {"base": 1e7}),  # at the maximum: from the minimum
+        ("sinusoidal", "emb_std", {"emb_std": 0.37}),  # linear float
+        ("sinusoidal", "seq_len", {"seq_len": 65530}),  # int, cut at the maximum
+        ("alibi", "query", {"seq_len": 16, "query": 3}),  # int up to its limit
+        ("alibi", "query", {"seq_len": 16, "query": 15}),  # at its limit: from 0
+        ("rope", "m", {"m": 7}),
+    ],
+)
+def test_sweep_ends_are_the_first_and_last_sweep_value(view_id, param, values):
+    """The sweep a view offers follows each change of its parameters by its ends alone
+    (:func:`sweep_ends`): they are exactly :func:`sweep_values`' first and last, of the
+    same type, whatever lies between."""
+    from core.views import get_view
+    from gui.lecture.sweep import default_setup, sweep_ends, sweep_values
+
+    model = get_view(view_id).model
+    shown = model.validate({**model.defaults(), **values})
+    whole = sweep_values(model[param], shown)
+    ends = sweep_ends(model[param], shown)
+    assert ends == (whole[0], whole[-1])
+    assert [type(v) for v in ends] == [type(whole[0]), type(whole[-1])]
+    assert len(whole) > 2  # (steps between the ends, left out)
+    setup = default_setup(model[param], shown, view_id)
+    assert (setup.start, setup.end) == (float(whole[0]), float(whole[-1]))

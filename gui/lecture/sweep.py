@@ -80,22 +80,44 @@ def sweep_values(param: Param, values: Mapping[str, Any]) -> list[Any]:
     geometrically up to 1000× (or the maximum); other floats go linearly to the maximum.
     At the upper end the sweep starts over from the minimum.
     """
+    return _swept_steps(param, values, None)
+
+
+def sweep_ends(param: Param, values: Mapping[str, Any]) -> tuple[Any, Any]:
+    """The first and last of :func:`sweep_values` (the same values), without the steps
+    between: a view's sweep follows every change of its parameters
+    (:meth:`SweepController._values_changed`), on each frame of a drag of another
+    parameter; Sinusoidal's base (log scale) made and rounded its 65 values a frame."""
+    ends = _swept_steps(param, values, (0, -1))
+    return ends[0], ends[-1]
+
+
+def _swept_steps(
+    param: Param, values: Mapping[str, Any], only: tuple[int, ...] | None
+) -> list[Any]:
+    """:func:`sweep_values`: all of them (``only`` ``None``), or those at the indices
+    ``only``, each worked out (and rounded) as in the whole list."""
     lo_limit, hi_limit = float(param.minimum), float(param.upper(values))
     start = float(values[param.name])
     if start >= hi_limit:
         start = lo_limit
+
+    def picked(steps: range) -> Any:
+        return steps if only is None else [steps[i] for i in only]
+
     if param.kind == "int":
         step = int(param.step or 1)
         end = hi_limit if param.limit is not None else min(hi_limit, start + STEPS * step)
-        return list(range(int(start), int(end) + 1, step)) or [int(start)]
+        stepped = range(int(start), int(end) + 1, step)
+        return list(picked(stepped)) if stepped else [int(start)]
     if param.log_scale and start > 0:
         end = min(hi_limit, start * 1000.0)
         n = STEPS
-        out = [start * (end / start) ** (i / n) for i in range(n + 1)]
+        out = [start * (end / start) ** (i / n) for i in picked(range(n + 1))]
         return swept(out, start, end, "geometric", param.decimals)
     float_step = float(param.step or (hi_limit - start) / STEPS)
     n = min(STEPS, max(1, math.floor((hi_limit - start) / float_step)))
-    out = [min(hi_limit, start + i * (hi_limit - start) / n) for i in range(n + 1)]
+    out = [min(hi_limit, start + i * (hi_limit - start) / n) for i in picked(range(n + 1))]
     return swept(out, start, hi_limit, "linear", param.decimals)
 
 
@@ -119,9 +141,9 @@ def default_setup(param: Param, values: Mapping[str, Any], view_id: str = "") ->
     if view_id == "clock" and param.name in CLOCK_POSITIONS:
         first = float(values[param.name])
         return SweepSetup(param.name, first, min(float(param.maximum or 0.0), first + 25.0))
-    stepped = sweep_values(param, values)
-    ease = "geometric" if param.log_scale and float(stepped[0]) > 0 else "linear"
-    return SweepSetup(param.name, float(stepped[0]), float(stepped[-1]), ease=ease)
+    first, last = sweep_ends(param, values)
+    ease = "geometric" if param.log_scale and float(first) > 0 else "linear"
+    return SweepSetup(param.name, float(first), float(last), ease=ease)
 
 
 class SweepController(QtCore.QObject):
