@@ -597,6 +597,67 @@ def test_axis_draws_only_what_the_repainted_region_shows(qtbot):
     assert (partly[top.top() : top.bottom() + 1, top.left() : top.right() + 1, :3] != 255).any()
 
 
+def test_a_bottom_axis_under_repainted_data_draws_no_label(qtbot):
+    """A repaint of a plot's data reaches into its bottom axis (the ticks pointing up
+    into the data, and Qt's 2 px for antialiasing), a strip above the labels that their
+    reach (a quarter line above each) meets: the labels, whose glyphs lie below it, are
+    not drawn (they were, on every frame of a drag, into pixels the clip threw away),
+    those of a region that holds them are; the pixels inside the region are those of a
+    whole paint either way."""
+    from PySide6 import QtWidgets
+
+    view, plot = _sine_plot(qtbot)
+    bottom = plot.getAxis("bottom")
+    bottom.setStyle(tickFont=QtGui.QFont(view.font()))  # (as the app's axes have one)
+    view.grab()  # (its specs in that font)
+    device = bottom.deviceTransform(view.viewportTransform())
+    whole = device.mapRect(bottom.boundingRect()).toAlignedRect()
+    rects = [rect for rect, _flags, _text in bottom.picture.specs[2]]
+    assert len(rects) > 2
+    label_top = min(device.mapRect(rect).top() for rect in rects)
+    strip = QtCore.QRect(whole.left(), whole.top(), whole.width(), int(label_top) - whole.top())
+    reach = min(device.mapRect(rect).top() - rect.height() / 4 for rect in rects)
+    assert strip.height() > 0 and reach < strip.bottom()  # (the reach meets the strip)
+
+    def pixels(region: QtGui.QRegion | None) -> np.ndarray:
+        image = QtGui.QImage(
+            view.viewport().size(), QtGui.QImage.Format.Format_ARGB32_Premultiplied
+        )
+        image.fill(QtGui.QColor("white"))
+        engine = image.paintEngine()
+        if region is not None:
+            engine.setSystemClip(region)  # (as a widget's paint event sets it)
+        painter = QtGui.QPainter(image)
+        painter.setTransform(device)
+        option = QtWidgets.QStyleOptionGraphicsItem()
+        option.exposedRect = bottom.boundingRect()  # (Qt's: its whole box)
+        try:
+            bottom.paint(painter, option, None)
+        finally:
+            painter.end()
+            engine.setSystemClip(QtGui.QRegion())
+        return pg.imageToArray(image, copy=True, transpose=False)
+
+    painted = pixels(None)
+    total = bottom.drawn_labels
+    assert total == len(rects)
+    under = pixels(QtGui.QRegion(strip))
+    assert bottom.drawn_labels == 0
+    x0, y0, x1, y1 = strip.getCoords()
+    np.testing.assert_array_equal(
+        under[y0 : y1 + 1, x0 : x1 + 1], painted[y0 : y1 + 1, x0 : x1 + 1]
+    )
+    assert (under[y0 : y1 + 1, x0 : x1 + 1, :3] != 255).any()  # the ticks
+    lower = QtCore.QRect(whole.left(), strip.bottom() + 1, whole.width() // 2, whole.height())
+    partly = pixels(QtGui.QRegion(strip) + QtGui.QRegion(lower))
+    assert 0 < bottom.drawn_labels < total
+    x0, y0, x1, y1 = lower.intersected(whole).getCoords()
+    np.testing.assert_array_equal(
+        partly[y0 : y1 + 1, x0 : x1 + 1], painted[y0 : y1 + 1, x0 : x1 + 1]
+    )
+    assert (partly[y0 : y1 + 1, x0 : x1 + 1, :3] != 255).any()  # labels drawn there
+
+
 def test_an_unchanged_axis_is_repainted_without_placing_its_ticks_again(qtbot):
     """An axis beside changing data is repainted with it (a heatmap's, a curve plot's):
     with the same specs at the same device translation it draws its kept tick spans

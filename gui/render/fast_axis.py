@@ -62,6 +62,8 @@ _NO_PEN = QtCore.Qt.PenStyle.NoPen
 _SOLID_BRUSH = QtCore.Qt.BrushStyle.SolidPattern
 _ALIGN = QtCore.Qt.AlignmentFlag
 LABEL_INK = 2.0  # px a tick label's ink may reach past its rectangle's sides
+_VERTICAL_ALIGN = int(_ALIGN.AlignVertical_Mask)
+_TOP_ALIGN = int(_ALIGN.AlignTop)
 TITLE_NUDGE = 5  # px AxisItem.resizeEvent moves its title outwards of the axis edge
 REFIT_ROUNDS = 4  # title re-fits and layouts alternated in one pass of the event loop
 MAX_TITLE_LINES = 2  # an axis title wraps onto at most this many lines ...
@@ -522,6 +524,36 @@ def _kept_key(kept: list[tuple[_V, _K]], value: _V, make: Callable[[_V], _K]) ->
     return key
 
 
+#: where a tick label's ink begins below the top of its line, by font, resolution
+#: and text (see :func:`ink_top`)
+_INK_TOPS: dict[tuple[str, int, str], float] = {}
+INK_MARGIN = 2.0  # px a label's ink is taken to start above its glyphs' own box
+
+
+def ink_top(font: QtGui.QFont, device: QtGui.QPaintDevice | None, text: str) -> float:
+    """How far below the top of its line ``text``'s ink may begin, drawn in ``font`` on
+    ``device``: the ascent less the top of its glyphs' tight box
+    (``QFontMetricsF.tightBoundingRect``), less :data:`INK_MARGIN` for the baseline's
+    rounding and the glyphs' antialiased edges; ``-inf`` for text of several lines.
+
+    A bottom axis' label is drawn from the top of its rectangle; a label's reach
+    (:meth:`FastAxisItem._placed`) runs a quarter line above it for any text. The
+    repaint of a plot's data reaches the axis below (its ticks point up into the data,
+    and Qt adds 2 px for antialiasing): every label's reach met it, and each label
+    was drawn, on every frame of a drag, into pixels the clip then threw away."""
+    if "\n" in text:
+        return -math.inf
+    key = (font_key(font), device.logicalDpiY() if device is not None else 0, text)
+    top = _INK_TOPS.get(key)
+    if top is None:
+        if len(_INK_TOPS) >= 4096:
+            _INK_TOPS.clear()
+        metrics = QtGui.QFontMetricsF(font) if device is None else QtGui.QFontMetricsF(font, device)
+        glyphs = metrics.ascent() + metrics.tightBoundingRect(text).top()
+        top = _INK_TOPS[key] = glyphs - INK_MARGIN
+    return top
+
+
 def font_key(font: QtGui.QFont) -> str:
     """``font.key()``, kept for the last :data:`KEYS_KEPT` fonts (:func:`_kept_key`:
     ``key()`` is ten times the comparison, four per axis and frame)."""
@@ -908,7 +940,7 @@ class FastAxisItem(pg.AxisItem):
             self.drawPicture(p, axis_spec, tick_specs, text_specs)
             return
         dx, dy = t.dx(), t.dy()
-        line, ticks, texts = self._placed(axis_spec, tick_specs, text_specs, dx, dy)
+        line, ticks, texts = self._placed(p, axis_spec, tick_specs, text_specs, dx, dy)
         bounds = self.boundingRect()
         # Only what Qt repaints: the painter is clipped to it. (Exposed rectangles are
         # whole pixels, rounded outwards; a label's text may run past its rectangle, a
@@ -920,8 +952,14 @@ class FastAxisItem(pg.AxisItem):
             # that only touches the region it repaints (a heatmap's bottom axis beside
             # its data), which drew every label into pixels the clip threw away
             exposed, region = None, self._repainted(p, bounds, dx, dy)
-        elif exposed is not None and exposed.contains(bounds):
-            exposed = None
+        else:
+            if exposed is not None and exposed.contains(bounds):
+                exposed = None
+            # the labels are tested on the region repainted too, finer than the
+            # exposed box (a bottom axis' labels below the strip of it that a repaint
+            # of the data above exposes: see ink_top)
+            clip = p.paintEngine().systemClip()
+            region = None if clip.isEmpty() else clip
         missed = region is not None and region.isEmpty()
         p.setRenderHint(p.RenderHint.Antialiasing, False)
         p.setRenderHint(p.RenderHint.TextAntialiasing, True)
@@ -943,11 +981,10 @@ class FastAxisItem(pg.AxisItem):
         p.setPen(text_pen(self))
         p.setClipRect(bounds.toAlignedRect())
         drawn = 0
-        for rect, reach, flags, text in texts:
-            if region is not None:
-                if missed or not region.intersects(reach.translated(dx, dy).toAlignedRect()):
-                    continue
-            elif exposed is not None and not exposed.intersects(reach):
+        for rect, reach, flags, text, ink in texts:
+            if exposed is not None and not exposed.intersects(reach):
+                continue
+            if region is not None and (missed or not region.intersects(ink)):
                 continue
             p.drawText(rect, flags, text)
             drawn += 1
@@ -984,7 +1021,13 @@ class FastAxisItem(pg.AxisItem):
     tick_placements = 0  # tick and label sets placed for a paint (tests)
 
     def _placed(
-        self, axis_spec: tuple, tick_specs: list, text_specs: list, dx: float, dy: float
+        self,
+        p: QtGui.QPainter,
+        axis_spec: tuple,
+        tick_specs: list,
+        text_specs: list,
+        dx: float,
+        dy: float,
     ) -> tuple[tuple, list[tuple], list[tuple]]:
         """What :meth:`draw_specs` draws for these specs at the device translation
         ``(dx, dy)``: the axis line and the ticks in order, each ``(span, colour, None,
@@ -992,11 +1035,15 @@ class FastAxisItem(pg.AxisItem):
         it covers (in item coordinates) or ``(None, None, pen, p1, p2)`` for a line the
         pen strokes (an aliased cosmetic one-pixel solid line's span: the same pixels,
         ``floor`` of both ends included; not with a flat cap, which leaves out the last
-        one); the labels, each ``(rect, reach, flags, text)`` with ``reach`` the
-        rectangle its ink may cover. Kept for the specs and translation of the last
-        paint: an axis that did not change is repainted with every change of the data
-        beside it (a heatmap's, a curve plot's), without its ticks placed anew."""
+        one); the labels, each ``(rect, reach, flags, text, ink)`` with ``reach`` the
+        rectangle its ink may cover and ``ink`` the device pixels it may set (``reach``
+        in whole device pixels; a bottom axis' labels less what lies above their
+        glyphs, :func:`ink_top`). Kept for the specs, translation and device of the
+        last paint: an axis that did not change is repainted with every change of the
+        data beside it (a heatmap's, a curve plot's), without its ticks placed anew."""
         kept = self._placement
+        device = p.device()
+        dpi = device.logicalDpiY() if device is not None else 0
         if (
             kept is not None
             and kept[0] is tick_specs
@@ -1004,6 +1051,7 @@ class FastAxisItem(pg.AxisItem):
             and kept[2] == dx
             and kept[3] == dy
             and kept[4] is axis_spec
+            and kept[8] == dpi
         ):
             return kept[5], kept[6], kept[7]
         FastAxisItem.tick_placements += 1
@@ -1039,13 +1087,22 @@ class FastAxisItem(pg.AxisItem):
             placed.append((None, None, pen, p1, p2))
         line, ticks = placed[0], placed[1:]
         texts = []
-        last_flags, as_int = None, 0
+        last_flags, as_int, from_top = None, 0, False
+        font = self.tick_font() if self.orientation == "bottom" else None
         for rect, flags, text in text_specs:
             if flags is not last_flags:  # (one per axis: int() of a Qt flag is slow)
                 last_flags, as_int = flags, int(flags)
+                from_top = as_int & _VERTICAL_ALIGN == _TOP_ALIGN
             q = rect.height() / 4
-            texts.append((rect, rect.adjusted(-LABEL_INK, -q, LABEL_INK, q), as_int, text))
-        self._placement = (tick_specs, text_specs, dx, dy, axis_spec, line, ticks, texts)
+            reach = rect.adjusted(-LABEL_INK, -q, LABEL_INK, q)
+            ink = reach
+            if font is not None and from_top:  # (drawn from the top of its rectangle down)
+                top = rect.top() + ink_top(font, device, text)
+                if top > reach.top():
+                    ink = QtCore.QRectF(reach)
+                    ink.setTop(top)
+            texts.append((rect, reach, as_int, text, ink.translated(dx, dy).toAlignedRect()))
+        self._placement = (tick_specs, text_specs, dx, dy, axis_spec, line, ticks, texts, dpi)
         return line, ticks, texts
 
     # ------------------------------------------------------------------ ticks
