@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
+from PySide6 import QtCore
 
 from core.viewdata import Panel, Series, Tile
 from gui.plotting.panel_plot import PanelPlot
@@ -114,6 +115,53 @@ def test_range_equals_pyqtgraphs_view_box(qtbot):
         ranges = [plot.getViewBox().viewRange() for plot in plots]
         assert ranges[1] == ranges[0]
         assert ranges[0][0][0] < x.min() and ranges[0][0][1] > x.max()
+
+
+def test_children_bounds_are_pyqtgraphs_to_the_last_bit(qtbot):
+    """PlotViewBox bounds a line in its own coordinates from its data bounds as floats
+    (no rectangle mapped through the identity): the same numbers as pyqtgraph's
+    ``childrenBounds``, bit for bit (repr: -0.0 too), for lines of any pen, NaN gaps,
+    hidden lines, a line all NaN, an image beside them (mapped as before), and the
+    fractions and orthogonal ranges auto-range passes."""
+    from gui.render.fast_image import FastImageItem
+
+    rng = np.random.default_rng(7)
+    lines = 0
+    for _ in range(60):
+        win = pg.GraphicsLayoutWidget()
+        qtbot.addWidget(win)
+        win.resize(int(rng.integers(200, 900)), int(rng.integers(200, 700)))
+        win.show()
+        plot = win.addPlot(viewBox=PlotViewBox())
+        vb = plot.getViewBox()
+        for _k in range(int(rng.integers(1, 6))):
+            line = LineItem(pen=pg.mkPen(width=float(rng.choice([1.0, 2.0, 4.5]))))
+            m = int(rng.integers(2, 300))
+            x = np.cumsum(rng.random(m)) * rng.choice([1e-3, 1.0, 1e5])
+            x += rng.normal() * rng.choice([0.0, 1.0, 1e6])
+            y = rng.normal(size=m) * rng.choice([1e-9, 1.0, 1e8])
+            if rng.random() < 0.2:
+                y[rng.integers(0, m)] = np.nan
+            if rng.random() < 0.1:
+                y[:] = np.nan
+            line.setData(x, y)
+            plot.addItem(line)
+            line.setVisible(bool(rng.random() > 0.1))
+            lines += 1
+        if rng.random() < 0.3:
+            image = FastImageItem(rng.random((5, 7)))
+            image.setRect(pg.QtCore.QRectF(rng.normal(), rng.normal(), 3.0, 2.0))
+            plot.addItem(image)
+        QtCore.QCoreApplication.processEvents()
+        for frac, ortho in (
+            ((1.0, 1.0), (None, None)),
+            (None, (None, None)),
+            ((1.0, 1.0), [None, (-1.0, 2.0)]),
+        ):
+            ours = vb.childrenBounds(frac=frac, orthoRange=ortho)
+            assert repr(ours) == repr(pg.ViewBox.childrenBounds(vb, frac=frac, orthoRange=ortho))
+        win.close()
+    assert lines > 100
 
 
 def test_a_seq_len_frame_leaves_the_alibi_plots_it_does_not_change_alone(window):
