@@ -116,6 +116,44 @@ def test_table_cells_break_between_words_not_inside_them(qapp):
     assert any(f"max_{ZERO_WIDTH_SPACE}" in cell for row in table.rows for cell in row)
 
 
+def test_a_new_frame_of_the_same_table_is_not_broken_and_marked_up_again(qapp, monkeypatch):
+    """Each frame of a drag shows a new panel of Compare's table with the same cells:
+    its table and rich text are the ones made for the first (no cell broken again);
+    other cells, or another theme's colours, make their own."""
+    from dataclasses import replace
+
+    from core.viewdata import ComputeContext
+    from core.views import compute_view, get_view
+    from gui.plotting import panel_extras
+    from gui.theme import current_theme
+
+    broken: list[str] = []
+    cell_text = panel_extras._cell_text
+    monkeypatch.setattr(panel_extras, "_cell_text", lambda t: broken.append(t) or cell_text(t))
+    panel_extras._table_of.cache_clear()
+    values = get_view("compare").model.defaults()
+    theme = current_theme()
+
+    def table_of(seq_len: int) -> panel_extras._Table:
+        data = compute_view("compare", {**values, "seq_len": seq_len}, ComputeContext())
+        (panel,) = [p for p in data.panels if p.kind == "table"]
+        return panel_extras._Table.of(panel, theme)
+
+    first = table_of(60)
+    cells = len(broken)
+    assert cells > 40  # (each cell broken once)
+    again = table_of(61)  # another frame, the same cells
+    assert again is first and len(broken) == cells
+    assert panel_extras._table_markup(again, 12.0) is panel_extras._table_markup(first, 12.0)
+    data = compute_view("compare", {**values, "seq_len": 60}, ComputeContext())
+    (panel,) = [p for p in data.panels if p.kind == "table"]
+    other = replace(panel, rows=[[*row[:-1], row[-1] + " (x)"] for row in panel.rows])
+    changed = panel_extras._Table.of(other, theme)
+    assert changed != first and changed.rows[0][-1].endswith("(x)")
+    dark = panel_extras._Table.of(panel, replace(theme, foreground="#fefefe"))
+    assert dark.foreground == "#fefefe" and dark.rows == first.rows
+
+
 def test_a_fitted_table_uses_the_room_between_two_coarse_steps(qapp):
     """A table fitted to a room that its size at one coarse step (a twentieth of its
     full size) overfills was drawn a whole step smaller: the lecture's table alone on

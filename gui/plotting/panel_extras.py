@@ -1269,13 +1269,29 @@ class _Table(NamedTuple):
         broke it anywhere, "max_position" / "s × d table" and "max_distanc" / "e share
         one bucket" in Compare's table on stage at 150 %; now "max_" / "positions", and
         "para-" / "meters" (:data:`TABLE_WORD`)."""
-        rows = tuple(tuple(_cell_text(cell) for cell in row) for row in panel.rows)
-        header = tuple(_cell_text(cell) for cell in panel.header)
-        return cls(header, rows, theme.foreground, theme.grid)
+        return _table_of(
+            tuple(panel.header), tuple(map(tuple, panel.rows)), theme.foreground, theme.grid
+        )
 
 
+@functools.lru_cache(maxsize=64)
+def _table_of(
+    header: tuple[str, ...], rows: tuple[tuple[str, ...], ...], foreground: str, grid: str
+) -> _Table:
+    """:meth:`_Table.of` of these cells and colours, kept: each frame of a drag shows a
+    new panel of Compare's table (the same 54 cells), broken, marked up and fitted
+    anew on every frame (twice on stage: shown, then fitted)."""
+    return _Table(
+        tuple(_cell_text(cell) for cell in header),
+        tuple(tuple(_cell_text(cell) for cell in row) for row in rows),
+        foreground,
+        grid,
+    )
+
+
+@functools.lru_cache(maxsize=64)
 def _table_markup(table: _Table, pt: float) -> str:
-    """``table`` as rich text in ``pt`` point text."""
+    """``table`` as rich text in ``pt`` point text (kept, as :func:`_table_of`)."""
     cell = f"padding: {TABLE_PAD_V}px {TABLE_PAD_H}px; border-bottom: 1px solid {table.grid};"
     head = "".join(f"<th align='left' style='{cell}'>{h}</th>" for h in table.header)
     body = "".join(
