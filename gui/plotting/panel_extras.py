@@ -84,8 +84,16 @@ class LabelText(pg.TextItem):
         plain = text.toPlainText()
         if self._fitted == (plain, room):
             return
-        margin = 2 * text.document().documentMargin()
-        natural = QtGui.QFontMetricsF(text.font()).horizontalAdvance(plain) + margin
+        document = text.document()
+        if text.textWidth() < 0 and document.idealWidth() < room - _FIT_MARGIN:
+            # on one line and clearly narrower than the room: it stays so. The laid-out
+            # line's width (its advance and the margins, as measured below: the same to
+            # the last bit in tests) is read without shaping the text again (a drag's
+            # texts change every frame: ~10 measured a clock frame)
+            self._fitted = (plain, room)
+            return
+        margin = 2 * document.documentMargin()
+        natural = self._metrics(text.font()).horizontalAdvance(plain) + margin
         width = float(room) if natural > room else -1.0
         if text.textWidth() != width:
             if width > 0:
@@ -94,6 +102,22 @@ class LabelText(pg.TextItem):
                 text.document().setDefaultTextOption(option)
             self.setTextWidth(width)  # (re-places the text: forgets _fitted)
         self._fitted = (plain, room)
+
+    #: the font :meth:`fit_width` last measured in and its metrics
+    _kept_metrics: tuple[QtGui.QFont, QtGui.QFontMetricsF] | None = None
+
+    def _metrics(self, font: QtGui.QFont) -> QtGui.QFontMetricsF:
+        """``QFontMetricsF(font)``, kept while the font stays the same."""
+        kept = self._kept_metrics
+        if kept is None or kept[0] != font:
+            kept = self._kept_metrics = (font, QtGui.QFontMetricsF(font))
+        return kept[1]
+
+    def set_plain_text(self, text: str) -> None:
+        """Show ``text``, known to differ from the text shown (``TextItem.setText``
+        without its second look at the text shown)."""
+        self.textItem.setPlainText(text)
+        self.updateTextPos()
 
 
 class HaloText(LabelText):
@@ -145,6 +169,9 @@ TABLE_PT_STEP = 0.05  # of its full size a table's text shrinks by per step
 TABLE_PT_FINE = 0.25  # pt: then it grows back by this much per step while it fits
 TABLE_PAD_V, TABLE_PAD_H = 2, 8  # px around the text of a table's cell
 _NO_FILL = QtGui.QBrush(QtCore.Qt.BrushStyle.NoBrush)
+# px: a one-line text narrower than its room by more than this is not measured again
+# (LabelText.fit_width; its laid-out width and its measured one agree to well within)
+_FIT_MARGIN = 2.0
 ARROWS_SPAN = 1.5  # an arrows panel shows ±this round the unit circle (aspect kept)
 # an arrows panel's texts keep off its circle and the arcs round its origin at least
 # this far out (the clock's trails) as whole rings, and off its other lines (the angle's
@@ -810,8 +837,8 @@ class PanelExtras:
             if item.textItem.font() != font:
                 item.setFont(font)
             # a value's minus U+2212 ("−41.1°"), as the titles and tick labels write it
-            if item.toPlainText() != (text := minus_signs(label.text)):
-                item.setText(text)
+            if item.textItem.toPlainText() != (text := minus_signs(label.text)):
+                item.set_plain_text(text)
         # the colours and patches, when the theme or the labels' colours changed (a
         # drag changes the texts alone: ~10 colours made and compared a clock frame)
         colors = (theme, tuple(label.color for label in panel.labels))
@@ -1071,8 +1098,8 @@ class PanelExtras:
                 # the head is turned as an item (a new style rebuilds its path and pens)
                 head.setRotation(-float(np.degrees(np.arctan2(a.y, a.x))))
                 head.setPos(a.x, a.y)
-                if label.toPlainText() != (name := minus_signs(a.name)):
-                    label.setText(name)
+                if label.textItem.toPlainText() != (name := minus_signs(a.name)):
+                    label.set_plain_text(name)
                 anchor = pg.Point(0.5, 1.2 if a.y >= 0 else -0.2)
                 if label.anchor != anchor:  # (setAnchor re-places the text)
                     label.setAnchor(anchor)
