@@ -160,3 +160,19 @@ def test_angle_and_dot_texts_name_their_wedges_on_qs_side(m, n):
     # q·k's text beside its line on q's side of k
     side = k.x * dot.y - k.y * dot.x
     assert side * sweep > 0
+
+
+def test_a_trail_not_moved_keeps_its_arrays():
+    """A drag of m leaves k's trails where they were: the frame has the very arrays of
+    the frame before (read-only: shared by the frames), q's are new."""
+    before = compute(m=3.0, n=1.0)
+    after = compute(m=3.5, n=1.0)
+    for old, new in zip(before.panels, after.panels, strict=True):
+        k_old = [s for s in old.series if s.name == "k trail"]
+        k_new = [s for s in new.series if s.name == "k trail"]
+        assert len(k_new) == clock.TRAIL_SEGMENTS
+        assert all(a.x is b.x and a.y is b.y for a, b in zip(k_old, k_new, strict=True))
+        assert not any(s.x.flags.writeable or s.y.flags.writeable for s in k_new)
+        q_old = [s for s in old.series if s.name == "q trail"]
+        q_new = [s for s in new.series if s.name == "q trail"]
+        assert not any(np.array_equal(a.x, b.x) for a, b in zip(q_old, q_new, strict=True))
