@@ -161,14 +161,20 @@ def test_prose_scripts_are_four_fifths_of_the_text(studio, show_view):
     at 100 %), and the label's lines stay as tall as they were measured (no line cut)."""
     from PySide6 import QtWidgets
 
+    from gui.render.math_text import MathLineLabel
     from gui.render.scripts import SCRIPT_SHARE, script_role
 
     rope = show_view(studio, "rope", (1600, 1000), 1.0)
     for label in (rope.explanation, rope.status):
         assert label.textFormat() == RICH
         label.repaint()  # (typeset as painted)
-        docs = [d for d in label.findChildren(QtGui.QTextDocument) if d.parent().parent() is label]
-        assert len(docs) == 1
+        if isinstance(label, MathLineLabel):  # (draws a document of its own)
+            docs = [label.drawn_document()]
+        else:
+            docs = [
+                d for d in label.findChildren(QtGui.QTextDocument) if d.parent().parent() is label
+            ]
+        assert len(docs) == 1 and docs[0] is not None
         scripts, text = [], []
         block = docs[0].begin()
         while block.isValid():
@@ -270,3 +276,68 @@ def test_handout_note_typesets_its_math_and_shows_the_rest_as_written(qapp):
     # a long note wraps inside the margins (area height / 8 = 25 px each side)
     left, top, right, bottom = _ink_box("m_h grows " * 40)
     assert left >= 25 and right <= 975 and bottom - top > 2 * 20
+
+
+def test_the_notes_line_draws_its_own_document_as_qt_draws_the_label(qapp):
+    """The notes line (MathLineLabel) draws its typeset text from a document of its own,
+    filled and typeset before it is laid out (Qt's document of the label was laid out
+    three times more for a new text): its pixels are those of Qt's own drawing of the
+    label, typeset (typeset_label), for any width, wrapping, alignment, margin and
+    style; its document is made anew for a new text or width, kept otherwise."""
+    from PySide6 import QtWidgets
+
+    from gui.render.math_text import MathLineLabel, _PlainSizes, set_math_text
+
+    class QtDrawn(MathLineLabel):  # (the label drawn by Qt, typeset before)
+        def paintEvent(self, event: QtGui.QPaintEvent) -> None:
+            _PlainSizes.paintEvent(self, event)
+
+    notes = (
+        "dynamic ×4 equals unscaled here · q·k after rotation vs offset m − n (two query "
+        "positions): mean_i cos(Δθ_i) decays and ripples · keys j < i & x_{i} stay"
+    )
+    window = QtWidgets.QWidget()
+    window.resize(1600, 1200)
+    window.show()
+    align = QtCore.Qt.AlignmentFlag
+    cases = [
+        ("font-size: 18pt;", 1500, None, True, 0, -1),
+        ("font-size: 12pt; color: #c03030;", 300, align.AlignCenter, True, 4, 6),
+        (
+            "font-size: 15pt; padding: 3px 7px;",
+            700,
+            align.AlignRight | align.AlignBottom,
+            False,
+            0,
+            9,
+        ),
+    ]
+    for style, width, alignment, wrap, margin, indent in cases:
+        labels = [QtDrawn("", window), MathLineLabel("", window)]
+        for label in labels:
+            label.setStyleSheet(style)
+            label.setWordWrap(wrap)
+            label.setMargin(margin)
+            label.setIndent(indent)
+            if alignment is not None:
+                label.setAlignment(alignment)
+        for text in (notes, VIEWS["rope"].explanation):
+            images = []
+            for label in labels:
+                set_math_text(label, text)
+                height = label.heightForWidth(width) if wrap else label.sizeHint().height()
+                label.setGeometry(0, 0, width, height + 9)
+                images.append(label.grab().toImage())
+            assert labels[1].drawn_document() is not None
+            assert images[0] == images[1], (style, width, text[:30])
+        line = labels[1]
+        document = line.drawn_document()
+        assert line.drawn_document() is document  # (same text, same width: kept)
+        line.resize(width - 40, line.height())
+        assert line.drawn_document() is not document
+        for label in labels:
+            label.deleteLater()
+    line = MathLineLabel("", window)
+    set_math_text(line, "no scripts here")
+    assert line.drawn_document() is None  # (Qt draws plain text itself)
+    window.deleteLater()
