@@ -311,12 +311,15 @@ def test_terms_laid_out_once_are_reused_with_the_same_result(qapp):
     assert TermCache.misses - misses == 1  # the term holding the value
     assert TermCache.hits - hits == 3
     TermCache.boxes.clear()
+    TermCache.atom_boxes.clear()
     TermCache.setters.clear()
     fresh = _layout(rope.replace("{v}", "231"), 30, 900)
     assert _pieces(cached) == _pieces(fresh)
     assert cached.lines == fresh.lines and cached.size == fresh.size
     narrow = _layout(rope.replace("{v}", "231"), 30, 260)  # wraps, from cached terms
     TermCache.boxes.clear()
+    TermCache.atom_boxes.clear()
+    TermCache.setters.clear()
     assert _pieces(narrow) == _pieces(_layout(rope.replace("{v}", "231"), 30, 260))
 
 

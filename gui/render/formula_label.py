@@ -66,6 +66,9 @@ class _Typesetter:
     def __init__(self, base: QtGui.QFont) -> None:
         self.base = base
         self._fonts: dict[tuple[float, bool], tuple[QtGui.QFont, QtGui.QFontMetricsF]] = {}
+        self._run_cache: dict[
+            tuple[str, bool, float], list[tuple[str, bool, QtGui.QFont, float]]
+        ] = {}
 
     def font(self, scale: float, italic: bool) -> tuple[QtGui.QFont, QtGui.QFontMetricsF]:
         key = (scale, italic)
@@ -75,6 +78,22 @@ class _Typesetter:
             font.setItalic(italic)
             self._fonts[key] = (font, QtGui.QFontMetricsF(font))
         return self._fonts[key]
+
+    def _runs(self, node: Text, scale: float) -> list[tuple[str, bool, QtGui.QFont, float]]:
+        """``(text, italic, font, advance)`` of each run of ``node`` at ``scale``, kept
+        per text: a formula that follows a slider sets its value terms anew on each
+        frame, and most of their runs ("pair 0: m·θ = ") are the same as before."""
+        key = (node.text, node.upright, scale)
+        found = self._run_cache.get(key)
+        if found is None:
+            found = []
+            for text, italic in [(node.text, False)] if node.upright else runs(node.text):
+                font, metrics = self.font(scale, italic)
+                found.append((text, italic, font, metrics.horizontalAdvance(text)))
+            if len(self._run_cache) >= 2048:
+                self._run_cache.clear()
+            self._run_cache[key] = found
+        return found
 
     def em(self, scale: float) -> float:
         return self.font(scale, False)[1].height() * 0.85
@@ -86,13 +105,11 @@ class _Typesetter:
         italic_end = False
         for node in nodes:
             if isinstance(node, Text):
-                pieces = [(node.text, False)] if node.upright else runs(node.text)
-                for text, italic in pieces:
-                    font, metrics = self.font(scale, italic)
+                for text, italic, font, advance in self._runs(node, scale):
                     if italic_end and not italic:
                         box.x_advance += 0.06 * self.em(scale)  # italic correction
                     box.pieces.append(_Piece("text", box.x_advance, 0.0, text, font))
-                    box.x_advance += metrics.horizontalAdvance(text)
+                    box.x_advance += advance
                     italic_end = italic and not text[-1:].isspace()
                 continue
             if italic_end:
@@ -171,7 +188,7 @@ class _Typesetter:
 class _Term:
     separator: str
     box: _Box
-    atoms: list[_Box]  # the term cut at its single spaces (for an overlong term)
+    atoms: tuple[tuple[Node, ...], ...]  # the term cut at its single spaces (for an overlong term)
 
 
 @dataclass
@@ -236,29 +253,41 @@ class TermCache:
     changed once made: lines copy their pieces). ``hits``/``misses`` for tests."""
 
     MAX = 512
-    boxes: dict[
-        tuple[str, tuple[Node, ...], tuple[tuple[Node, ...], ...]], tuple[_Box, list[_Box]]
-    ] = {}
+    boxes: dict[tuple[str, tuple[Node, ...]], _Box] = {}
+    # boxes of a term's atoms, set only for a term wider than a line it is laid out in
+    atom_boxes: dict[tuple[str, tuple[tuple[Node, ...], ...]], list[_Box]] = {}
     setters: dict[str, _Typesetter] = {}
     hits = 0
     misses = 0
 
     @classmethod
-    def term(
-        cls, font: QtGui.QFont, nodes: tuple[Node, ...], atoms: tuple[tuple[Node, ...], ...]
-    ) -> tuple[_Box, list[_Box]]:
-        """``(box of the term, boxes of its atoms)`` set in ``font``."""
-        key = (font.key(), nodes, atoms)
+    def term(cls, font: QtGui.QFont, nodes: tuple[Node, ...]) -> _Box:
+        """The box of the term ``nodes`` set in ``font``."""
+        key = (font.key(), nodes)
         found = cls.boxes.get(key)
         if found is not None:
             cls.hits += 1
             return found
         cls.misses += 1
-        setter = cls.setter(font)
-        found = (setter.hbox(nodes, 0, 1.0), [setter.hbox(a, 0, 1.0) for a in atoms])
+        found = cls.setter(font).hbox(nodes, 0, 1.0)
         if len(cls.boxes) >= cls.MAX:
             cls.boxes.clear()
         cls.boxes[key] = found
+        return found
+
+    @classmethod
+    def atoms(cls, font: QtGui.QFont, atoms: tuple[tuple[Node, ...], ...]) -> list[_Box]:
+        """The boxes of a term's ``atoms`` set in ``font`` (a term wider than its line is
+        broken at its spaces: only then are its atoms set, not for every new value of
+        a formula that follows a slider)."""
+        key = (font.key(), atoms)
+        found = cls.atom_boxes.get(key)
+        if found is None:
+            setter = cls.setter(font)
+            found = [setter.hbox(a, 0, 1.0) for a in atoms]
+            if len(cls.atom_boxes) >= cls.MAX:
+                cls.atom_boxes.clear()
+            cls.atom_boxes[key] = found
         return found
 
     @classmethod
@@ -281,14 +310,14 @@ def layout_formula(markup: str, font: QtGui.QFont, width: float) -> FormulaLayou
         parsed = _parsed(markup)
     except FormulaError:
         parsed = (("", (Text(markup, upright=True),), ((Text(markup, upright=True),),)),)
-    term_boxes = [_Term(sep, *TermCache.term(font, nodes, atoms)) for sep, nodes, atoms in parsed]
+    term_boxes = [_Term(sep, TermCache.term(font, nodes), atoms) for sep, nodes, atoms in parsed]
     # place terms (or, for a term wider than the line, its atoms) in lines
     lines: list[list[tuple[int, _Box]]] = [[]]
     xs: list[list[float]] = [[]]
     x = 0.0
     for index, term in enumerate(term_boxes):
         gap = em * (1.0 if len(term.separator) >= 2 else 0.3) if term.separator else 0.0
-        units = [term.box] if term.box.x_advance <= width else term.atoms
+        units = [term.box] if term.box.x_advance <= width else TermCache.atoms(font, term.atoms)
         for k, unit in enumerate(units):
             space = gap if k == 0 else 0.0
             if lines[-1] and x + space + unit.x_advance > width:
