@@ -22,7 +22,7 @@ from typing import cast
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from core.formula import FormulaError, glyph_text, label_markup, label_rich_text
+from core.formula import FormulaError, glyph_text, label_markup, rich_text
 from gui.render.opaque import OpaqueLabel, paint_behind
 from gui.render.scripts import typeset_scripts
 
@@ -48,12 +48,19 @@ _PRE = "<p style='white-space:pre-wrap'>"  # rich text keeping spaces and line b
 
 @lru_cache(maxsize=4096)
 def _note(text: str) -> tuple[str, str]:
-    """One note's rich text and the characters it draws."""
+    """One note's rich text and the characters it draws (``label_rich_text`` and
+    :func:`glyph_text` of its markup, made once: a new note's markup took as long as
+    each of them, on every text update of a drag)."""
+    markup = label_markup(text)
     try:
-        glyphs = glyph_text(label_markup(text))
-    except FormulaError:  # (label_markup makes none: label_rich_text escapes it all)
+        rich = rich_text(markup)
+    except FormulaError:  # (as label_rich_text: escaped text alone)
+        rich = html.escape(text, quote=False)
+    try:
+        glyphs = glyph_text(markup)
+    except FormulaError:  # (label_markup makes none: the rich text escapes it all)
         glyphs = text
-    return label_rich_text(text), glyphs
+    return rich, glyphs
 
 
 @lru_cache(maxsize=2048)
