@@ -337,6 +337,25 @@ def test_the_notes_line_draws_its_own_document_as_qt_draws_the_label(qapp):
         assert line.drawn_document() is not document
         for label in labels:
             label.deleteLater()
+    # partly shown (below the fold of a scroll area): the lines painted are Qt's too
+    grabs = []
+    for cls in (QtDrawn, MathLineLabel):
+        area = QtWidgets.QScrollArea(window)
+        area.resize(290, 60)
+        label = cls()
+        label.setStyleSheet("font-size: 15pt;")
+        label.setWordWrap(True)
+        area.setWidget(label)
+        area.show()
+        set_math_text(label, notes)
+        label.resize(260, label.heightForWidth(260))
+        assert label.height() > 2 * area.viewport().height()
+        for top in range(0, label.height() - 40, 9):
+            area.verticalScrollBar().setValue(top)
+            grabs.append(area.viewport().grab().toImage())
+        area.deleteLater()
+    half = len(grabs) // 2
+    assert grabs[:half] == grabs[half:]
     line = MathLineLabel("", window)
     set_math_text(line, "no scripts here")
     assert line.drawn_document() is None  # (Qt draws plain text itself)

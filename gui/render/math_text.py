@@ -337,14 +337,22 @@ class MathLineLabel(_PlainSizes, OpaqueLabel):
         painter = QtGui.QPainter(self)
         try:
             paint_behind(self, painter)
-            self._draw_document(painter, document)
+            self._draw_document(painter, document, event.rect())
         finally:
             painter.end()
 
-    def _draw_document(self, painter: QtGui.QPainter, document: QtGui.QTextDocument) -> None:
+    def _draw_document(
+        self,
+        painter: QtGui.QPainter,
+        document: QtGui.QTextDocument,
+        dirty: QtCore.QRect | None = None,
+    ) -> None:
         """Draw ``document`` as ``QLabel::paintEvent`` draws its rich text: the frame,
         then the text in the layout rectangle (centred vertically as aligned), in the
-        palette's text colour set to the label's foreground colour."""
+        palette's text colour set to the label's foreground colour. Only its lines
+        that meet ``dirty`` (the rectangle painted; the painter is clipped to it) are
+        drawn: a notes line partly below the fold of the view's scroll area drew all
+        its glyphs (1 ms for RoPE's five lines at 150 % on the stage)."""
         self.drawFrame(painter)
         rect = self._document_rect()
         height = document.documentLayout().documentSize().height()
@@ -363,6 +371,12 @@ class MathLineLabel(_PlainSizes, OpaqueLabel):
         if role != QtGui.QPalette.ColorRole.Text and self.isEnabled():
             palette.setColor(QtGui.QPalette.ColorRole.Text, palette.color(role))
         context.palette = palette
+        if dirty is not None:  # (QTextLayout.draw skips the lines outside the clip)
+            # a line's ink may reach past its box (a raised script): a line height more
+            # on each side, where the lines drawn are clipped anyway
+            reach = self.fontMetrics().height()
+            clip = dirty.adjusted(0, -reach, 0, reach).translated(-laid.x(), -laid.y())
+            context.clip = QtCore.QRectF(clip)
         painter.save()
         painter.translate(laid.topLeft())
         painter.setClipRect(laid.translated(-laid.x(), -laid.y()))
