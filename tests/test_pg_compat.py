@@ -357,9 +357,29 @@ def _patchable_names() -> set[str]:
     return names | {n for n in dir(pg) if n[:1].isupper() and inspect.isclass(getattr(pg, n))}
 
 
+# Qt value types whose fields are set by assignment (not methods): a name bound to one
+# of them may have ``.palette`` set (the notes line's QAbstractTextDocumentLayout.
+# PaintContext, gui/render/math_text.py), which is no patch of a pyqtgraph method.
+STRUCTS = {"PaintContext"}
+
+
+def _structs(tree: ast.AST) -> set[str]:
+    """Names bound to a new :data:`STRUCTS` value (``x = ...PaintContext()``)."""
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            func = node.value.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if name in STRUCTS:
+                out |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    return out
+
+
 def _violations(source: str, private: set[str], patchable: set[str]) -> list[str]:
     out = []
-    for node in ast.walk(ast.parse(source)):
+    tree = ast.parse(source)
+    structs = _structs(tree)
+    for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and node.attr in private:
             out.append(f"{node.lineno}: .{node.attr}")
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name in private:
@@ -370,7 +390,10 @@ def _violations(source: str, private: set[str], patchable: set[str]) -> list[str
                 if (
                     isinstance(target, ast.Attribute)
                     and target.attr in patchable
-                    and not (isinstance(target.value, ast.Name) and target.value.id == "self")
+                    and not (
+                        isinstance(target.value, ast.Name)
+                        and (target.value.id == "self" or target.value.id in structs)
+                    )
                 ):
                     out.append(f"{target.lineno}: patches .{target.attr}")
     return out
@@ -402,6 +425,8 @@ def test_only_pg_compat_names_private_pyqtgraph_members():
         ("del label.updateGeometry", ["1: patches .updateGeometry"]),
         ("module.AxisItem = FastAxisItem", ["1: patches .AxisItem"]),
         ("self.plot = plot\nitem.colour = 3", []),
+        ("label.palette = palette", ["1: patches .palette"]),
+        ("c = QtGui.QAbstractTextDocumentLayout.PaintContext()\nc.palette = palette", []),
     ],
 )
 def test_the_source_rule_catches_what_it_forbids(source, expected):
