@@ -545,13 +545,35 @@ def test_axis_draws_only_the_labels_of_its_exposed_part(qtbot):
     assert (painted[:, labels, :3] != 255).any() and not (partly[:, labels, :3] != 255).any()
 
 
+def _axis_pixels(view, axis, device, region, exposed) -> np.ndarray:  # type: ignore[no-untyped-def]
+    """``axis`` painted alone with its ``device`` transform onto a white picture of
+    ``view``'s viewport, clipped to ``region`` (``None``: not clipped) as a widget's
+    paint event clips, ``exposed`` as Qt's exposed rect."""
+    from PySide6 import QtWidgets
+
+    image = QtGui.QImage(view.viewport().size(), QtGui.QImage.Format.Format_ARGB32_Premultiplied)
+    image.fill(QtGui.QColor("white"))
+    engine = image.paintEngine()
+    if region is not None:
+        engine.setSystemClip(region)  # (as a widget's paint event sets it)
+    painter = QtGui.QPainter(image)
+    painter.setTransform(device)
+    option = QtWidgets.QStyleOptionGraphicsItem()
+    option.exposedRect = exposed
+    try:
+        axis.paint(painter, option, None)
+    finally:
+        painter.end()
+        engine.setSystemClip(QtGui.QRegion())
+    return pg.imageToArray(image, copy=True, transpose=False)
+
+
 def test_axis_draws_only_what_the_repainted_region_shows(qtbot):
     """Painted with a system clip (the region a view repaints) and an empty exposed
     rectangle (Qt's for an item that only touches the region; "all" before), an axis
     draws the labels that meet the region: none when it only touches the axis, those
     over part of them when it holds them; the pixels inside the region are those of
     a whole paint."""
-    from PySide6 import QtWidgets
 
     view, plot = _sine_plot(qtbot)
     left = plot.getAxis("left")
@@ -560,23 +582,7 @@ def test_axis_draws_only_what_the_repainted_region_shows(qtbot):
     whole = device.mapRect(left.boundingRect()).toAlignedRect().intersected(shown)
 
     def pixels(region: QtGui.QRegion | None, exposed: QtCore.QRectF) -> np.ndarray:
-        image = QtGui.QImage(
-            view.viewport().size(), QtGui.QImage.Format.Format_ARGB32_Premultiplied
-        )
-        image.fill(QtGui.QColor("white"))
-        engine = image.paintEngine()
-        if region is not None:
-            engine.setSystemClip(region)  # (as a widget's paint event sets it)
-        painter = QtGui.QPainter(image)
-        painter.setTransform(device)
-        option = QtWidgets.QStyleOptionGraphicsItem()
-        option.exposedRect = exposed
-        try:
-            left.paint(painter, option, None)
-        finally:
-            painter.end()
-            engine.setSystemClip(QtGui.QRegion())
-        return pg.imageToArray(image, copy=True, transpose=False)
+        return _axis_pixels(view, left, device, region, exposed)
 
     painted = pixels(None, left.boundingRect())
     total = left.drawn_labels
@@ -604,7 +610,6 @@ def test_a_bottom_axis_under_repainted_data_draws_no_label(qtbot):
     not drawn (they were, on every frame of a drag, into pixels the clip threw away),
     those of a region that holds them are; the pixels inside the region are those of a
     whole paint either way."""
-    from PySide6 import QtWidgets
 
     view, plot = _sine_plot(qtbot)
     bottom = plot.getAxis("bottom")
@@ -620,23 +625,7 @@ def test_a_bottom_axis_under_repainted_data_draws_no_label(qtbot):
     assert strip.height() > 0 and reach < strip.bottom()  # (the reach meets the strip)
 
     def pixels(region: QtGui.QRegion | None) -> np.ndarray:
-        image = QtGui.QImage(
-            view.viewport().size(), QtGui.QImage.Format.Format_ARGB32_Premultiplied
-        )
-        image.fill(QtGui.QColor("white"))
-        engine = image.paintEngine()
-        if region is not None:
-            engine.setSystemClip(region)  # (as a widget's paint event sets it)
-        painter = QtGui.QPainter(image)
-        painter.setTransform(device)
-        option = QtWidgets.QStyleOptionGraphicsItem()
-        option.exposedRect = bottom.boundingRect()  # (Qt's: its whole box)
-        try:
-            bottom.paint(painter, option, None)
-        finally:
-            painter.end()
-            engine.setSystemClip(QtGui.QRegion())
-        return pg.imageToArray(image, copy=True, transpose=False)
+        return _axis_pixels(view, bottom, device, region, bottom.boundingRect())  # (Qt's)
 
     painted = pixels(None)
     total = bottom.drawn_labels

@@ -84,6 +84,33 @@ def held_range(
     )
 
 
+def _pad_span(
+    span: list[float] | None, pixels: float, ends: list[tuple[float, float, bool, float]]
+) -> None:
+    """Widen ``span`` (in place) as pyqtgraph's ``childrenBounds`` pads it: for each
+    ``(low, high, used, pad)`` of an item that counts on this axis with a pixel padding,
+    to its ends ``pad`` px beyond, at the size of a pixel of ``span`` over ``pixels``."""
+    if pixels <= 0 or span is None:
+        return
+    size = (span[1] - span[0]) / pixels
+    for low, high, used, pad in ends:
+        if pad == 0 or not used:
+            continue
+        span[0] = min(span[0], low - pad * size)
+        span[1] = max(span[1], high + pad * size)
+
+
+def _usable(span: Any) -> bool:
+    """Whether an item's data bounds on one axis (``dataBounds``) count for the auto
+    range, as pyqtgraph's ``childrenBounds`` decides: given, and both ends finite."""
+    return not (
+        span is None
+        or (span[0] is None and span[1] is None)
+        or not math.isfinite(span[0])
+        or not math.isfinite(span[1])
+    )
+
+
 def _polygon_span(start: float, length: float) -> tuple[float, float]:
     """``(left, right)`` of Qt's bounding rect of the polygon of ``QRectF(start, .,
     length, .)`` mapped through the identity: its corners ``start`` and ``start +
@@ -187,20 +214,10 @@ class PlotViewBox(pg.ViewBox):
                 xr = item.dataBounds(0, frac=frac[0], orthoRange=orthoRange[0])
                 yr = item.dataBounds(1, frac=frac[1], orthoRange=orthoRange[1])
                 pad = 0 if not hasattr(item, "pixelPadding") else item.pixelPadding()
-                if (
-                    xr is None
-                    or (xr[0] is None and xr[1] is None)
-                    or not math.isfinite(xr[0])
-                    or not math.isfinite(xr[1])
-                ):
+                if not _usable(xr):
                     use_x = False
                     xr = (0, 0)
-                if (
-                    yr is None
-                    or (yr[0] is None and yr[1] is None)
-                    or not math.isfinite(yr[0])
-                    or not math.isfinite(yr[1])
-                ):
+                if not _usable(yr):
                     use_y = False
                     yr = (0, 0)
                 if isinstance(item, FastCurveItem) and item.itemTransform(group)[0].isIdentity():
@@ -249,20 +266,8 @@ class PlotViewBox(pg.ViewBox):
         # pixel paddings, at the pixel size of the range found
         w, h = self.width(), self.height()
         x_range, y_range = out
-        if w > 0 and x_range is not None:
-            size = (x_range[1] - x_range[0]) / w
-            for left, _top, right, _bottom, use_x, _use_y, pad in found:
-                if pad == 0 or not use_x:
-                    continue
-                x_range[0] = min(x_range[0], left - pad * size)
-                x_range[1] = max(x_range[1], right + pad * size)
-        if h > 0 and y_range is not None:
-            size = (y_range[1] - y_range[0]) / h
-            for _left, top, _right, bottom, _use_x, use_y, pad in found:
-                if pad == 0 or not use_y:
-                    continue
-                y_range[0] = min(y_range[0], top - pad * size)
-                y_range[1] = max(y_range[1], bottom + pad * size)
+        _pad_span(x_range, w, [(f[0], f[2], f[4], f[6]) for f in found])
+        _pad_span(y_range, h, [(f[1], f[3], f[5], f[6]) for f in found])
         return out
 
     def data_bounds(self, ax: int) -> tuple[float, float] | None | bool:
