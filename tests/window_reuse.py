@@ -3,16 +3,19 @@ fixture; a module may also import ``reused_window`` and ``reused_window_holder``
 
 Building, showing and first drawing a main window costs about half a second of CPU per
 test. After a test that changed only views, parameters, the window size, the playing
-sweep or the views' animation set-ups, the panel focus or the deck (or a scene file) it
-opened, the fixture puts those back as a new window has them (in the fixture, not in the
-tests: the deck closed with File ▸ Close deck, each view's animation made again from its
-defaults when asked for) and the next test reuses the window, as long as its stage is
-then as large as when the window was new. After a test that failed, or that closed it
-or left a changed theme, UI scale, colormap, presentation mode, help overlay, pen,
-pointer, sweep clock or default animation duration, side by side or ghost, or compute
-backend, the window is closed and the next test gets a new one:
-restyling every view the window has built costs more than a new window, and a failure
-never carries over.
+sweep or the views' animation set-ups, the panel focus, the deck (or a scene file) it
+opened or the presentation mode, the fixture puts those back as a new window has them
+(in the fixture, not in the tests: presentation mode left as Esc leaves it, the deck
+closed with File ▸ Close deck, each view's animation made again from its defaults when
+asked for) and the next test reuses the window, as long as its stage is then as large
+as when the window was new. After a test that failed, or that closed it or left a
+changed theme, UI scale (either mode's), colormap, help overlay, pen, pointer, sweep
+clock or default animation duration, side by side or ghost, or compute backend, the
+window is closed and the next test gets a new one: a failure never carries over.
+Leaving presentation mode re-styles the views the test built at the stage's scale (the
+few it showed): a new window instead cost more (tests/test_stage_strip.py,
+test_stage_focus.py, test_lecture.py and test_presenter.py: 82 s in one process with a
+new window after each test that presented, 64 s leaving presentation mode).
 Between tests the window is hidden, as a closed one would be (a shown window filters
 the application's key events for the lecture keys).
 """
@@ -46,6 +49,15 @@ def _close_deck(win: Any) -> None:
     deck = win.lecture.deck
     if win.isVisible() and not win.lecture.display.presenting and deck.loaded:
         assert deck.close_deck()
+
+
+def _leave_presentation(win: Any) -> None:
+    """Leave presentation mode as Esc does, in a window still shown (a closed one is
+    not reused anyway)."""
+    display = win.lecture.display
+    if win.isVisible() and display.presenting:
+        display.leave_presentation()
+        assert win.wait_idle(60)
 
 
 def _stage_as_new(win: Any) -> bool:
@@ -162,6 +174,7 @@ def reused_window(request, reused_window_holder):  # type: ignore[no-untyped-def
         _close(win)  # whatever it left behind goes with it
         return
     try:
+        _leave_presentation(win)
         _close_deck(win)
     except Exception:
         _close(win)
