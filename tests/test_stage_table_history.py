@@ -40,7 +40,11 @@ def _scene(window, number: int) -> tuple[float, ...]:
     return plot.table_text_pt(), plot.table_height(), title, height, widget.canvas.height()
 
 
-@pytest.mark.parametrize("size,scale", gate_cover(CASES, keep=CASES), ids=lambda v: str(v))
+# the gate: 1920 x 1080 at 200 % (the report's); 1280 x 720 at 150 %, where the same
+# history changed the title's height too, with --full
+@pytest.mark.parametrize(
+    "size,scale", gate_cover(CASES, keep=CASES[:1], unpack=True), ids=lambda v: str(v)
+)
 def test_scene_19_is_laid_out_the_same_after_scene_20(open_window, size, scale):
     with open_window(1600, 1000) as window:  # (a window of its own: scene 19 fresh)
         display = window.lecture.display
