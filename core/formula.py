@@ -549,6 +549,7 @@ _PAREN_BASE = re.compile(
 )
 
 
+@lru_cache(maxsize=4096)
 def label_markup(text: str) -> str:
     """A label's plain text (a title, an axis title, a legend entry) as markup: each
     ``_`` / ``^`` with a base before it and a braced group or one letter, digit or

@@ -199,20 +199,20 @@ class DisplayController(QtCore.QObject):
         if self.presenting:
             return
         w = self.window.qt
+        chromes = self._chrome()
+        bars = [c for c in chromes if isinstance(c, QtWidgets.QTabBar)]
         self._saved = {
             "visible": {
-                c: c.isVisible() or not w.isVisible() and not c.isHidden() for c in self._chrome()
+                c: c.isVisible() or not w.isVisible() and not c.isHidden() for c in chromes
             },
             "state": w.windowState(),
-            "focus": {
-                c: c.focusPolicy() for c in self._chrome() if isinstance(c, QtWidgets.QTabBar)
-            },
+            "focus": {bar: bar.focusPolicy() for bar in bars},
         }
         in_sight = self._plot_in_sight()
-        for chrome in self._chrome():
+        for chrome in chromes:
             chrome.hide()
-            if isinstance(chrome, QtWidgets.QTabBar):  # (see _chrome)
-                chrome.setFocusPolicy(QtCore.Qt.FocusPolicy.NoFocus)
+        for bar in bars:  # (see _chrome)
+            bar.setFocusPolicy(QtCore.Qt.FocusPolicy.NoFocus)
         self.presenting = True
         if fullscreen:
             w.setWindowState(w.windowState() | QtCore.Qt.WindowState.WindowFullScreen)

@@ -22,7 +22,7 @@ from typing import cast
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from core.formula import FormulaError, glyph_text, label_markup, rich_text
+from core.formula import FormulaError, glyph_text, label_markup, label_rich_text
 from gui.render.opaque import OpaqueLabel, paint_behind
 from gui.render.scripts import typeset_scripts
 
@@ -48,19 +48,13 @@ _PRE = "<p style='white-space:pre-wrap'>"  # rich text keeping spaces and line b
 
 @lru_cache(maxsize=4096)
 def _note(text: str) -> tuple[str, str]:
-    """One note's rich text and the characters it draws (``label_rich_text`` and
-    :func:`glyph_text` of its markup, made once: a new note's markup took as long as
-    each of them, on every text update of a drag)."""
-    markup = label_markup(text)
+    """One note's rich text and the characters it draws (:func:`label_markup`, which
+    both start from, is made once: core.formula keeps it)."""
     try:
-        rich = rich_text(markup)
-    except FormulaError:  # (as label_rich_text: escaped text alone)
-        rich = html.escape(text, quote=False)
-    try:
-        glyphs = glyph_text(markup)
-    except FormulaError:  # (label_markup makes none: the rich text escapes it all)
+        glyphs = glyph_text(label_markup(text))
+    except FormulaError:  # (label_markup makes none: label_rich_text escapes it all)
         glyphs = text
-    return rich, glyphs
+    return label_rich_text(text), glyphs
 
 
 @lru_cache(maxsize=2048)
@@ -222,7 +216,7 @@ def typeset_label(label: QtWidgets.QLabel) -> bool:
     try:
         QtWidgets.QLabel.heightForWidth(label, label.width())  # (Qt's own: fills it)
         typeset = False
-        for control in _controls(label):
+        for control in controls:
             for document in control.findChildren(QtGui.QTextDocument):
                 typeset |= typeset_scripts(document)
     finally:
