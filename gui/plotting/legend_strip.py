@@ -926,16 +926,19 @@ class _Fit:
     spacing: float
     #: the entries' lines, width and height wrapped at a width (measured once)
     measured: dict[tuple[int, float], tuple[int, float, float]] = field(default_factory=dict)
+    #: :meth:`placed` of each number of columns and entries across them
+    places: dict[tuple[int, tuple[int, ...]], tuple[list[float], list[tuple[int, float]]]] = field(
+        default_factory=dict
+    )
 
     def flow(self, columns: int, spans: tuple[int, ...]) -> Flow | None:
         """The entries in ``columns`` columns, ``spans`` across them: ``None`` where an
         entry would take more than :data:`MAX_LINES` lines or a word is wider than its
         column."""
-        caps = _caps(self.texts, columns, spans, self.room - self.sample * columns, self.gaps)
+        caps, placed = self.placed(columns, spans)
         rows: dict[int, tuple[int, float]] = {}
         wrapped = 0
-        for i, (row, column, spanning) in enumerate(cells(len(self.labels), columns, spans)):
-            cap = self.across if spanning else caps[column]
+        for i, (row, cap) in enumerate(placed):
             lines, high = 1, self.line_height
             natural = self.naturals[i]
             if natural > cap:
@@ -954,6 +957,26 @@ class _Fit:
         height = sum(high for _lines, high in rows.values())
         return Flow(columns, spans, tuple(caps), total, wrapped, height)
 
+    def placed(
+        self, columns: int, spans: tuple[int, ...]
+    ) -> tuple[list[float], list[tuple[int, float]]]:
+        """The columns' text caps in ``columns`` columns with ``spans`` across them, and
+        each entry's ``(row, cap)``: its column's cap, or the room across. Worked out
+        once for each (:meth:`least` then :meth:`flow` ask for the same)."""
+        key = (columns, spans)
+        found = self.places.get(key)
+        if found is None:
+            room = self.room - self.sample * columns
+            caps = _caps(self.texts, columns, spans, room, self.gaps)
+            found = self.places[key] = (
+                caps,
+                [
+                    (row, self.across if spanning else caps[column])
+                    for row, column, spanning in cells(len(self.labels), columns, spans)
+                ],
+            )
+        return found
+
     def least(self, columns: int, spans: tuple[int, ...]) -> tuple[int, int, int, int] | None:
         """The least :func:`_order` that :meth:`flow` of ``columns`` and ``spans`` can
         have, known without measuring wrapped text; ``None`` where it wraps no entry
@@ -966,11 +989,9 @@ class _Fit:
         measured the entry wrapped in them (copies of its document: 0.7 ms a frame of
         an m drag) for a flow that wrapped an entry where the best so far wrapped
         none on as few lines."""
-        caps = _caps(self.texts, columns, spans, self.room - self.sample * columns, self.gaps)
         rows: dict[int, int] = {}
         wrapped = 0
-        for i, (row, column, spanning) in enumerate(cells(len(self.labels), columns, spans)):
-            cap = self.across if spanning else caps[column]
+        for i, (row, cap) in enumerate(self.placed(columns, spans)[1]):
             natural = self.naturals[i]
             lines = 1
             if natural > cap:
