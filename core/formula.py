@@ -635,10 +635,28 @@ def _parens(text: str, wrap: bool) -> str:
     return f"({text})" if wrap else text
 
 
+#: the characters :func:`label_markup` may read as markup (scripts, groups, escapes)
+_MARKUP_CHARS = re.compile(r"[\\{}_^]")
+
+
+def marks_nothing(text: str) -> bool:
+    """Whether ``text`` has no character that :func:`label_markup` may read as markup
+    (``_ ^ \\ { }``): its markup then draws the text as it stands (a hyphen before a
+    digit is escaped and read back as the hyphen), and :func:`label_rich_text` is the
+    text HTML-escaped, :func:`glyph_text` of its markup the text itself."""
+    return _MARKUP_CHARS.search(text) is None
+
+
 @lru_cache(maxsize=1024)
 def label_rich_text(text: str) -> str:
     """A label's plain text as the rich text a plot draws: :func:`rich_text` of
-    :func:`label_markup` (escaped text alone should the markup still not parse)."""
+    :func:`label_markup` (escaped text alone should the markup still not parse).
+
+    A text that marks nothing (:func:`marks_nothing`) is escaped without being parsed:
+    the same rich text. Titles and notes that follow a slider are new texts on every
+    frame of a drag (the clock's plane title and its note: ~500 calls a frame parsed)."""
+    if marks_nothing(text):
+        return html.escape(text, quote=False)
     try:
         return rich_text(label_markup(text))
     except FormulaError:  # (label_markup makes none: kept safe for any text)

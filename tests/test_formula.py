@@ -422,3 +422,31 @@ def test_a_tiny_value_is_written_with_a_power_of_ten_not_an_exponent():
     assert tiny.search(data.verdict) and tiny.search(data.verdict_short), data.verdict_short
     assert not re.search(r"\de-\d", data.verdict + data.verdict_short + title)
     assert "differ (2.72)" in data.verdict_short  # the causal mask's gap, as before
+
+
+def test_a_text_that_marks_nothing_is_escaped_as_its_markup_draws_it():
+    """A title or note without ``_ ^ \\ { }`` (the clock's plane title and its note,
+    new texts on every frame of a drag) is escaped without being parsed: the same rich
+    text and glyphs as through its markup, hyphens, minus signs, ``<`` and ``&`` too;
+    a text with a script still goes through the markup."""
+    import random
+
+    from core.formula import label_markup, label_rich_text, marks_nothing, rich_text
+    from gui.render.math_text import _note
+
+    data = _data("clock", m=12.0, n=19.5)
+    texts = [p.title for p in data.panels] + [p.note for p in data.panels if p.note]
+    texts += ["bias = -0.1 * torch.arange(8), atan2 -73.5°", "a < b && c > -2", "--5 x-1 -.5", ""]
+    rng = random.Random(14)
+    alphabet = "ab m-−05.·=<>&'\"()/√°θ,:;"
+    texts += ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 24))) for _ in range(3000)]
+    for text in texts:
+        assert marks_nothing(text), text
+        markup = label_markup(text)
+        assert label_rich_text(text) == rich_text(markup), text
+        assert _note(text) == (rich_text(markup), glyph_text(markup)), text
+    assert "θ = " in texts[0] and "q·k = cos((m − n)·θ) = " in texts[len(data.panels)]
+    for text in ("slope m_h", "2^{−8h/n}", r"x\_y", "{a}"):
+        assert not marks_nothing(text)
+    assert label_rich_text("slope m_h -1 < 2") == "slope m<sub>h</sub> -1 &lt; 2"
+    assert _note("q_i·k_j") == ("q<sub>i</sub>·k<sub>j</sub>", "qi·kj")
