@@ -259,34 +259,28 @@ class _Lines:
     numpy calls on one box cost more than a look at each of ~30 segments); as columns
     (:attr:`columns`) only where a text's own place is not free (a search).
 
-    Rows, columns and the box of them all are worked out in one pass over the columns
-    (the same float operations): row by row it took ~180 calls into Python a plot
-    (a min and a max per coordinate per segment), ~900 a clock frame.
+    Rows and the box of them all are worked out in one pass over a table of them (the
+    same float operations): row by row it took ~180 calls into Python a plot (a min
+    and a max per coordinate per segment), ~900 a clock frame; the columns are taken
+    from the table when a search first asks (~20 calls a plot, 5 plots a clock frame).
     """
 
     def __init__(self, segments: Any) -> None:
         """The segments of the rows ``x0, y0, x1, y1`` (an array or a list of rows)."""
-        x0, y0, x1, y1 = np.asarray(segments, dtype=float).reshape(-1, 4).T
-        #: the segments as columns (for many boxes at once, :func:`_hits`)
-        self.columns = _Columns(
-            x0,
-            y0,
-            x1 - x0,
-            y1 - y0,
-            np.minimum(x0, x1),
-            np.minimum(y0, y1),
-            np.maximum(x0, x1),
-            np.maximum(y0, y1),
-        )
-        self.rows = np.array(self.columns).T.tolist()
-        c = self.columns
+        s = np.asarray(segments, dtype=float).reshape(-1, 4)
+        starts, ends = s[:, :2], s[:, 2:]
+        low, high = np.minimum(starts, ends), np.maximum(starts, ends)
+        # one table, a row a segment: x0, y0, dx, dy, left, top, right, bottom
+        self._table = np.concatenate([starts, ends - starts, low, high], axis=1)
+        self.rows = self._table.tolist()
         #: the box of them all: ``(left, top, right, bottom)``
-        self.extent = (
-            float(c.left.min()),
-            float(c.top.min()),
-            float(c.right.max()),
-            float(c.bottom.max()),
-        )
+        self.extent = (*low.min(axis=0).tolist(), *high.max(axis=0).tolist())
+
+    @functools.cached_property
+    def columns(self) -> _Columns:
+        """The segments as columns (for many boxes at once, :func:`_hits`): only a
+        search needs them (most of a frame's texts are free at their own place)."""
+        return _Columns(*self._table.T)
 
 
 class _ToData(NamedTuple):
@@ -608,22 +602,17 @@ def _line_obstacles(
     the origin at least :data:`RING_RADIUS` out (the circle's trails), as ``(None, its
     squared radius)``, rounded (a trail's pieces make one ring); any other line as
     ``(segments, None)``, rows ``x0, y0, x1, y1`` in data, at most
-    :data:`OBSTACLE_SEGMENTS` of them (``(None, None)``: nothing drawn). The radii of
-    all the lines are found at once (a clock frame moves ~17 lines)."""
-    arrays = [(np.asarray(x, float), np.asarray(y, float)) for x, y in lines]
-    long = [k for k, (x, _y) in enumerate(arrays) if len(x) > 2]
-    low = high = np.zeros(0)
-    if long:
-        xs = np.concatenate([arrays[k][0] for k in long])
-        ys = np.concatenate([arrays[k][1] for k in long])
-        starts = np.cumsum([0] + [len(arrays[k][0]) for k in long[:-1]])
-        r2 = xs * xs + ys * ys
-        low, high = np.minimum.reduceat(r2, starts), np.maximum.reduceat(r2, starts)
-    radii = dict(zip(long, zip(low.tolist(), high.tolist(), strict=True), strict=True))
+    :data:`OBSTACLE_SEGMENTS` of them (``(None, None)``: nothing drawn).
+
+    A line's least and most squared radius are two reductions of its own (a clock frame
+    moves ~17 lines): gathered into one array and reduced by runs (``reduceat``) they
+    took ~70 calls a plot, most of them numpy's Python wrappers."""
     parts: list[tuple[np.ndarray | None, float | None]] = []
-    for k, (x, y) in enumerate(arrays):
-        if k in radii:
-            r_low, r_high = radii[k]
+    for x, y in lines:
+        x, y = np.asarray(x, float), np.asarray(y, float)
+        if len(x) > 2:
+            r2 = x * x + y * y
+            r_low, r_high = float(_LEAST(r2)), float(_MOST(r2))
             if r_high - r_low <= 1e-9 * r_high and r_high >= RING_RADIUS * RING_RADIUS:
                 parts.append((None, round(r_high, 9)))
                 continue
@@ -635,6 +624,10 @@ def _line_obstacles(
                 continue
         parts.append((_segments(x, y), None))
     return parts
+
+
+# (the reductions themselves: ndarray.min and max go through numpy's Python wrappers)
+_LEAST, _MOST = np.minimum.reduce, np.maximum.reduce
 
 
 def _segments(x: np.ndarray, y: np.ndarray) -> np.ndarray | None:
@@ -901,7 +894,8 @@ class PanelExtras:
         rows += [segments for _x, _y, segments, _ring in kept if segments is not None]
         rings.update([ring for _x, _y, _segments, ring in kept if ring is not None])
         self._line_parts = kept
-        self._obstacles = np.vstack(rows) if len(rows) > 1 else rows[0]
+        # (rows of four: np.vstack's checks and copies cost ~23 calls, 5 plots a frame)
+        self._obstacles = np.concatenate(rows) if len(rows) > 1 else rows[0]
         self._rings = tuple(sorted(rings))
         heads = self.arrows[2::3]
         self._head_sizes = [
