@@ -7,12 +7,21 @@ window's smallest legible plot (360 px at 200 %, its data about 240 px high) plu
 wrapped title and legend, and the stage squeezed a view only by 5 % of its rows. On
 stage the rows now give up to what keeps each plot's data
 ``STAGE_DATA_LINES`` tick-label lines high, its titles, axes, legend (at full size)
-and word ticks as they are. A scene that does not fit so (scene 7, 202 px over) keeps
-its plots at that floor or above and scrolls.
+and word ticks as they are. A scene that does not fit so (Word order's six panels,
+337 px over) keeps its plots at that floor or above and scrolls.
+
+Scenes 1, 2, 7 and 16 still scrolled at 200 % (1417, 1367, 1282 and 1537 px in 1080):
+two rows of Word order's 3 x 3 matrices need 493 and 534 px (a three- and four-line
+title, the word ticks at full size) where the stage leaves 699; Relative's two rows of
+12 x 12 grids 510 and 507 px at the values' least size where it leaves 774; Learned's
+rows were 70 px over at the floor. They now name one row of panels each.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import pytest
 from qt_events import settle_window
 
 
@@ -90,15 +99,56 @@ def test_a_revealing_scene_fitted_so_keeps_each_panels_place(lecture_stage, qtbo
     assert _legend_scales(widget) == {"waves": 1.0}
 
 
+def _panels_shown(widget) -> set[str]:
+    return {key for key, plot in widget.plots.items() if plot.plot.isVisible()}
+
+
+@pytest.mark.parametrize(
+    ("number", "panels"),
+    [
+        (1, {"weights_a_none", "weights_b_none", "diff_none"}),
+        (2, {"weights_a_pe", "weights_b_pe", "diff_pe"}),
+        (7, {"table", "norms"}),
+        (16, {"grid", "shaw", "t5"}),
+    ],
+)
+def test_the_scenes_that_scrolled_fit_the_stage_at_200_percent(lecture_stage, number, panels):
+    """The lecture's scenes 1, 2, 7 and 16 on the 1920 x 1080 stage at 200 %: no scroll
+    bar, every plot shown whole above the fold, nothing cut or overlapped."""
+    from gui.plotting.layout_check import layout_problems
+
+    widget = _scene(lecture_stage, number)
+    assert _panels_shown(widget) == panels
+    bar = widget.scroll_area.verticalScrollBar()
+    assert bar.maximum() == 0 and not bar.isVisible(), _page(widget)
+    port = widget.scroll_area.viewport()
+    for key in panels:
+        item = widget.plots[key].plot
+        rect = item.mapRectToScene(item.boundingRect())
+        bottom = widget.canvas.mapTo(port, widget.canvas.mapFromScene(rect.bottomLeft()))
+        assert bottom.y() <= port.height(), (key, bottom.y(), port.height())
+    assert layout_problems(widget) == []
+
+
 def test_a_scene_that_does_not_fit_at_the_floor_scrolls(lecture_stage):
-    """Scene 7 (Learned, out of range: three lines of notes) is 202 px taller than the
-    stage with its plots at the window's legible size: squeezed to the floor it would
-    still be 70 px over, so it keeps its plots whole and scrolls."""
-    widget = _scene(lecture_stage, 7)
-    page, port = _page(widget)
-    assert page > port
-    # not squeezed at all: the canvas as high as its rows need (or a little more, for
-    # the notes line the fold would cut: ViewWidget._fold_fit)
-    assert widget.canvas.minimumHeight() >= widget._rows_need > 0
-    data = _data_heights(widget)
-    assert min(data.values()) > widget._stage_data_floor() + 50, data
+    """Word order's six panels (the lecture's first scene before it named one row):
+    two rows of 3 x 3 matrices under three- and four-line titles, 337 px taller than
+    the stage with the plots at the window's legible size and still over it squeezed
+    to the floor, so it keeps its plots whole and scrolls."""
+    deck = lecture_stage.lecture.deck
+    first = deck.scenes[0]
+    rows = ("none", "causal")
+    six = tuple(f"{kind}_{row}" for row in rows for kind in ("weights_a", "weights_b", "diff"))
+    deck.scenes[0] = replace(first, panels=six)
+    try:
+        widget = _scene(lecture_stage, 1)
+        assert _panels_shown(widget) == set(six)
+        page, port = _page(widget)
+        assert page > port
+        # not squeezed at all: the canvas as high as its rows need (or a little more,
+        # for the notes line the fold would cut: ViewWidget._fold_fit)
+        assert widget.canvas.minimumHeight() >= widget._rows_need > 0
+        data = _data_heights(widget)
+        assert min(data.values()) > widget._stage_data_floor() + 50, data
+    finally:
+        deck.scenes[0] = first
