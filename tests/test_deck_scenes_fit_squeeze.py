@@ -152,3 +152,22 @@ def test_a_scene_that_does_not_fit_at_the_floor_scrolls(lecture_stage):
         assert min(data.values()) > widget._stage_data_floor() + 50, data
     finally:
         deck.scenes[0] = first
+
+
+def test_compares_table_scene_fits_a_1280_x_720_stage_at_200_percent(lecture_stage):
+    """Scene 19 (Compare's table alone) on a 1280 x 720 stage at 200 %: its heading
+    took two lines ("Comparison: all methods side by side" and "Compare · 19/20", 130
+    px) and the table, at the stage's smallest text, scrolled by 67 px (787 px in 720).
+    Its shorter title keeps the heading on one line: the table is seen whole."""
+    from gui.plotting.layout_check import layout_problems
+
+    lecture_stage.resize(1280, 720)
+    try:
+        widget = _scene(lecture_stage, 19)
+        assert _panels_shown(widget) == {"table"}
+        assert _page(widget) == (720, 720)
+        assert not widget.scroll_area.verticalScrollBar().isVisible()
+        assert layout_problems(widget) == []
+    finally:
+        lecture_stage.resize(1920, 1080)
+        settle_window(lecture_stage)

@@ -312,7 +312,7 @@ def test_deck_output_folder_with_a_suffix_is_taken_when_it_says_so(tmp_path: Pat
 
 @pytest.mark.parametrize("size", [(1600, 1000), (1280, 720)])
 def test_a_slide_of_a_table_alone_fills_the_page_with_it(qapp, size) -> None:
-    """The lecture's slide "Comparison: all methods side by side" (Compare's table
+    """The lecture's slide "All methods side by side" (Compare's table
     staged alone) drew the table at its full size: 40 % of a 1600 x 1000 page, the rest
     blank, its text the window's 10 pt where the stage showed it large. A table shown
     alone now grows into the room (up to twice its size), and is seen whole."""
