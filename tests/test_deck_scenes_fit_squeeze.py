@@ -171,3 +171,35 @@ def test_compares_table_scene_fits_a_1280_x_720_stage_at_200_percent(lecture_sta
     finally:
         lecture_stage.resize(1920, 1080)
         settle_window(lecture_stage)
+
+
+def test_a_scene_a_few_px_over_at_the_floor_is_fitted_the_rest_of_the_way(lecture_stage):
+    """Scene 20 (Compare's two plots, one row) on a 1280 x 720 stage at 150 %: squeezed
+    to the data floor its row was still 1 px over (50 px of slack for 51), so it was not
+    squeezed at all and scrolled by 62 px (782 px in 720). Now the rows go to their
+    floors and the fold's squeeze (at most ``FOLD_SQUEEZE`` of the canvas) fits the
+    rest: no scroll bar, each plot's data within that of the floor, legends at full
+    size."""
+    from gui.plotting.layout_check import layout_problems
+    from gui.widgets.view_widget import FOLD_SQUEEZE
+
+    display = lecture_stage.lecture.display
+    display.set_scale(1.5)
+    lecture_stage.resize(1280, 720)
+    try:
+        widget = _scene(lecture_stage, 20)
+        assert _panels_shown(widget) == {"extrapolation", "distance"}
+        assert _page(widget) == (720, 720)
+        assert not widget.scroll_area.verticalScrollBar().isVisible()
+        floor = widget._stage_data_floor()
+        least = floor - FOLD_SQUEEZE * widget.canvas.height()
+        data = _data_heights(widget)
+        assert all(h >= least for h in data.values()), (data, least)
+        # squeezed: the canvas lower than its rows need with the plots legible
+        assert 0 < widget.canvas.minimumHeight() < widget._rows_need - 50
+        assert set(_legend_scales(widget).values()) == {1.0}
+        assert layout_problems(widget) == []
+    finally:
+        display.set_scale(2.0)
+        lecture_stage.resize(1920, 1080)
+        settle_window(lecture_stage)
