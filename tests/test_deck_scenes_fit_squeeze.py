@@ -109,7 +109,7 @@ def _panels_shown(widget) -> set[str]:
         (1, {"weights_a_none", "weights_b_none", "diff_none"}),
         (2, {"weights_a_pe", "weights_b_pe", "diff_pe"}),
         (7, {"table", "norms"}),
-        (16, {"grid", "shaw", "t5"}),
+        (16, {"grid", "t5_curve"}),
     ],
 )
 def test_the_scenes_that_scrolled_fit_the_stage_at_200_percent(lecture_stage, number, panels):
