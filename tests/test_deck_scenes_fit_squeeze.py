@@ -107,7 +107,7 @@ def _panels_shown(widget) -> set[str]:
     ("number", "panels"),
     [
         (1, {"weights_a_none", "weights_b_none", "diff_none"}),
-        (2, {"weights_a_pe", "weights_b_pe", "diff_pe"}),
+        (2, {"diff_causal", "diff_pe"}),
         (7, {"table", "norms"}),
         (16, {"grid", "t5_curve"}),
     ],
