@@ -7,8 +7,8 @@ never shown: the axis sits in the ``PlotItem``'s grid right above the view box a
 wide as it, and takes the legend's height, so the data area shrinks by the strip's
 height instead. The entries flow into as many columns as the data's width holds, so a
 narrow plot gets a taller strip rather than a wider one; an entry too long for a
-column wraps onto two lines in it, or takes a row of its own across the columns,
-where that saves the strip a line (:meth:`StripLegend.flow`): one long entry no longer
+column wraps onto two lines in it, or stands across the columns from where it comes
+to the row's end, where that saves the strip a line (:meth:`StripLegend.flow`): one long entry no longer
 sends every entry into one column as tall as the data.
 
 Teardown safety (each of these crashed closing a window or the application): no Qt
@@ -92,7 +92,8 @@ class Flow:
     (:meth:`StripLegend.flow`)."""
 
     columns: int
-    #: the entries (indices) on a row of their own across the columns, below the others
+    #: the entries (indices) across the columns, from where each comes in the entries'
+    #: order to its row's end (:func:`cells`)
     spans: tuple[int, ...]
     #: per column, the width (px, unscaled) its longer labels wrap at; ``inf``: none
     caps: tuple[float, ...]
@@ -112,7 +113,7 @@ class StripLegend(pg.LegendItem):
     sample_zoom = 1.0
     columnCount: int  # (pyqtgraph's: the columns of entries, see reflow)
     rowCount: int
-    #: the entries (indices) that span the columns, on rows of their own (see reflow)
+    #: the entries (indices) that span the columns to their row's end (see reflow)
     spans: tuple[int, ...] = ()
     #: through a slider drag, the width (px, one line) held for each entry whose text
     #: follows the slider: room for the widest value of the dragged parameter's range
@@ -200,12 +201,15 @@ class StripLegend(pg.LegendItem):
             self.wrap_labels(room)
         else:  # the longest entries of columns too wide side by side wrap in them
             caps = self.column_caps(columns, self._width, spans=self.spans)
+            placed = self._cells()
+            offsets = self._offsets(columns, samples, placed)
             rooms = []
             for (_row, column, across), sample, (_s, label) in zip(
-                self._cells(), samples, self.items, strict=True
+                placed, samples, self.items, strict=True
             ):
-                # an entry across the columns: the strip's room beside its sample
-                room = self._width - self._margins() - sample - self._gap()
+                # an entry across the columns: the strip's room beside its sample, right
+                # of the columns before it
+                room = self._width - self._margins() - offsets[column] - sample - self._gap()
                 room = room if across else caps[column]
                 label._strip_room = room  # (a new text is balanced in it: _rebalance)
                 # wrapped: its lines as even as its number of lines allows
@@ -213,6 +217,21 @@ class StripLegend(pg.LegendItem):
             self.wrap_labels(rooms)
         self._hold_columns()
         self.updateSize()
+
+    def _offsets(
+        self, columns: int, samples: Sequence[float], placed: Sequence[tuple[int, int, bool]]
+    ) -> list[float]:
+        """Per column, the width (px, unscaled) of the columns left of it: their samples
+        (``samples``: each entry's), texts as :meth:`_column_texts` and gaps."""
+        texts = self._column_texts(columns, self._width, self.spans)
+        widths = [0.0] * columns
+        for sample, (_row, column, _across) in zip(samples, placed, strict=True):
+            widths[column] = max(widths[column], sample)
+        offsets, x = [], 0.0
+        for sample, text in zip(widths, texts, strict=True):
+            offsets.append(x)
+            x += sample + text
+        return offsets
 
     # ------------------------------------------------------------------ drag room
     def reserve(self, digits: int, entries: list[int]) -> None:
@@ -337,17 +356,21 @@ class StripLegend(pg.LegendItem):
             spans = flow.spans if flow is not None and spans is None else spans
         columns = max(1, columns)
         spans = tuple(spans or ()) if columns > 1 else ()
-        # each entry's sample column (one across the columns: the first)
-        at = [0 if across else j for _row, j, across in cells(len(dashed), columns, spans)]
+        # each entry's sample column (one across the columns: where it starts)
+        placed = cells(len(dashed), columns, spans)
+        at = [j for _row, j, _across in placed]
         lined = [any(d for d, j in zip(dashed, at, strict=True) if j == c) for c in range(columns)]
         if width <= 0:
             length = full
         else:
-            used = sum(self._column_texts(columns, width, spans)) + base * columns
+            column_texts = self._column_texts(columns, width, spans)
+            used = sum(column_texts) + base * columns
             if spans:  # an entry across the columns wider than they are
                 texts = self._texts(True, width)
                 room = width - self._margins() - base + self._gap()  # (its text's gaps)
-                used = max(used, base + max(min(texts[i], room) for i in spans))
+                for i in spans:  # (right of the columns before it)
+                    left = sum(base + text for text in column_texts[: placed[i][1]])
+                    used = max(used, min(left + base + texts[i], base + room))
             extra = width - (self._margins() - self._gap()) - used
             length = base + extra / lined.count(True)
             if length >= least:
@@ -511,17 +534,20 @@ class StripLegend(pg.LegendItem):
 
     def flow(self, width: float, *, held: bool = True) -> Flow:
         """How the entries flow into a strip ``width`` px wide (unscaled): the number of
-        columns, and the entries that take a row of their own across them, that give
-        the fewest lines of text, then wrap the fewest entries, then move the fewest
-        to rows of their own, then have the most columns.
+        columns, and the entries that stand across them, that give the fewest lines of
+        text, then wrap the fewest entries, then put the fewest across, then have the
+        most columns.
 
         Entries fill the columns row by row; a column is as wide as its widest sample
         and label. Where the columns do not fit side by side, the widest are narrowed
         to one width and their longer entries wrap in it (:meth:`column_caps`). The
-        widest entries may instead each take a row of their own below the others,
-        across all columns (:meth:`reflow`'s ``spans``). An entry wraps onto
-        :data:`MAX_LINES` lines at most in a legend of several columns, never inside
-        a word; in one column onto as many lines as it needs. Every sample is counted
+        widest entry, or any one entry, or the widest few, may instead each stand
+        across the columns from where they come in the entries' order to the row's
+        end, the entries after them starting the next row (:func:`cells`,
+        :meth:`reflow`'s ``spans``): the entries read in the curves' order. An entry
+        wraps onto :data:`MAX_LINES` lines at most in a legend of several columns,
+        never inside a word; in one column onto as many lines as it needs. Every
+        sample is counted
         as wide as a solid line's (:meth:`samples` lengthens a dashed line's into what
         the columns leave: a dashed sample counted at :data:`DASH_LEAST` pen widths
         cost 8 legends a column at 200–300 %). ``held``: as :meth:`strip_height`.
@@ -575,16 +601,19 @@ class StripLegend(pg.LegendItem):
         )
         for columns in range(2, count + 1):
             for k in range(count - columns + 1):  # the k widest across the columns
-                if math.ceil((count - k) / columns) + k > best.lines:
+                # (each entry across ends a row, the others fill rows of ``columns``)
+                if max(math.ceil((count - k) / columns), k) > best.lines:
                     break  # (more lines than the best at any wrap)
-                spans = tuple(sorted(widest[:k]))
-                least = fit.least(columns, spans)
-                if least is not None and least >= _order(best):
-                    continue  # (it wraps an entry and cannot do better: not measured)
-                flow = fit.flow(columns, spans)
-                if flow is not None and _order(flow) < _order(best):
-                    best = flow
-                if flow is not None and not flow.wrapped:
+                whole = False
+                for spans in _span_choices(widest, k):
+                    least = fit.least(columns, spans)
+                    if least is not None and least >= _order(best):
+                        continue  # (it wraps an entry and cannot do better: not measured)
+                    flow = fit.flow(columns, spans)
+                    if flow is not None and _order(flow) < _order(best):
+                        best = flow
+                    whole = whole or (flow is not None and not flow.wrapped)
+                if whole:
                     break  # (one more across: no fewer lines, and one more across)
         return best
 
@@ -720,7 +749,7 @@ class StripLegend(pg.LegendItem):
         """Entry ``n`` (the last one added) in row ``n // columns``, column ``n %
         columns``: by its index, not by the layout's column count as pyqtgraph's (a
         grid layout keeps its columns after a :meth:`reflow` to fewer); with entries
-        across the columns (below the others) all of them placed again."""
+        across the columns (which end rows) all of them placed again."""
         if self.spans:
             self._place_all()
         else:
@@ -742,15 +771,15 @@ class StripLegend(pg.LegendItem):
         # makes taller (its sample is centred: the text stays beside it)
         if label.sizePolicy().verticalPolicy() != _AS_HIGH:
             label.setSizePolicy(label.sizePolicy().horizontalPolicy(), _AS_HIGH)
-        span = 2 * columns - 1 if across else 1
+        span = 2 * (columns - column) - 1 if across else 1
         self.layout.addItem(label, row, 2 * column + 1, 1, span, alignment=centre)
         self.rowCount = max(self.rowCount, row + 1)
 
     def reflow(self, columns: int, spans: Sequence[int] = ()) -> bool:
         """Flow the entries into ``columns`` columns (filled row by row), ``spans``
-        (indices) each on a row of its own across the columns below them
-        (:meth:`flow`), the same samples and labels moved to other cells of the
-        layout: their text, size, opacity (a highlighted series) and the room held for
+        (indices) each across the columns from where it comes to its row's end
+        (:func:`cells`, :meth:`flow`), the same samples and labels moved to other cells
+        of the layout: their text, size, opacity (a highlighted series) and the room held for
         them (:attr:`reserved`) stay. Whether the legend had another flow. Set the
         strip afterwards (:meth:`set_strip`): its column widths follow the columns."""
         columns = max(1, int(columns))
@@ -868,24 +897,25 @@ class LineSample(pg.ItemSample):
 
 def cells(count: int, columns: int, spans: Sequence[int] = ()) -> list[tuple[int, int, bool]]:
     """``(row, column, across)`` of each of ``count`` entries in ``columns`` columns:
-    the entries filled row by row in their order, but ``spans`` (indices), which each
-    take a row of their own across all columns below the others (``across``; in
-    column 0). One column has none across."""
+    the entries filled row by row in their order, each of ``spans`` (indices) across
+    the columns from where it comes in that order to the row's end (``across``; all
+    of a row of its own where it starts one), and the entries after it start the next
+    row. Read left to right and top to bottom, the entries are in the curves' order
+    (spans placed on rows of their own below the others put "longrope …" under
+    "llama3 …", after it). One column has none across."""
     columns = max(1, columns)
     spanning = set(spans) if columns > 1 else set()
     out: list[tuple[int, int, bool]] = []
-    k = 0
+    row = column = 0
     for i in range(count):
         if i in spanning:
-            out.append((0, 0, True))  # (its row below: set next)
+            out.append((row, column, True))  # (the rest of the row)
+            row, column = row + 1, 0
         else:
-            out.append((k // columns, k % columns, False))
-            k += 1
-    row = math.ceil(k / columns)
-    for i in sorted(spanning):
-        if i < count:
-            out[i] = (row, 0, True)
-            row += 1
+            out.append((row, column, False))
+            column += 1
+            if column == columns:
+                row, column = row + 1, 0
     return out
 
 
@@ -968,10 +998,15 @@ class _Fit:
         if found is None:
             room = self.room - self.sample * columns
             caps = _caps(self.texts, columns, spans, room, self.gaps)
+            # an entry across the columns from column c: the room right of columns < c
+            left, lefts = 0.0, []
+            for need, cap in zip(_needs(self.texts, columns, spans), caps, strict=True):
+                lefts.append(left)
+                left += self.sample + min(need, cap + self.gaps)
             found = self.places[key] = (
                 caps,
                 [
-                    (row, self.across if spanning else caps[column])
+                    (row, self.across - lefts[column] if spanning else caps[column])
                     for row, column, spanning in cells(len(self.labels), columns, spans)
                 ],
             )
@@ -1005,6 +1040,18 @@ class _Fit:
     def word(self, i: int) -> float:
         """The width (px) of entry ``i``'s longest word (kept on its label)."""
         return _wrapped(self.labels[i], 0.0)[0]
+
+
+def _span_choices(widest: list[int], k: int) -> list[tuple[int, ...]]:
+    """The entries (indices, sorted) :meth:`StripLegend.flow` tries across the columns,
+    ``k`` of them: the ``k`` widest, and for one any entry, the widest first. Across
+    the columns from where it comes in the entries' order, the widest is not always
+    the one to take: RoPE's score legend at 150 % ("query at m=5", "query at m=517",
+    "m − n = −4" in a 384 px strip) fits on two lines unwrapped with the first across
+    and the other two beside each other, not with the second across."""
+    if k == 1:
+        return [(i,) for i in widest]
+    return [tuple(sorted(widest[:k]))]
 
 
 def _order(flow: Flow) -> tuple[int, int, int, int]:
