@@ -520,9 +520,8 @@ def test_a_live_frame_lays_out_for_its_own_formula(qapp):
     that of whichever value the text interval showed last: the clock's formula wraps
     when m has two or more digits at 1920 × 1080 on stage at 150 %, and a grab of the
     same frame gave an 889 or a 928 px canvas depending on timing. A text whose digits
-    change shape is shown at once (m = 1 → 58: two lines, drawn smaller in the height
-    the line keeps while the drag goes on); one of the same shape still waits for the
-    interval (58 → 59)."""
+    change shape is shown at once (m = 1 → 58: two lines, at the formula's own size: the
+    line grows); one of the same shape still waits for the interval (58 → 59)."""
     from gui.render.formula_label import layout_formula
     from gui.widgets.view_widget import ViewWidget
 
@@ -551,9 +550,8 @@ def test_a_live_frame_lays_out_for_its_own_formula(qapp):
         widget.show_data(compute(m=1.5), live=True)  # the drag's first frame (at once)
         widget.show_data(two, live=True)
         assert formula.markup() == two.formula_markup
-        # (the line keeps the drag's first frame's height: two lines drawn smaller)
-        assert formula.minimumHeight() == low >= formula.heightForWidth(target)
-        assert formula.fit_scale() < 1.0
+        # (the line holds the drag's first frame's height and grows: two lines)
+        assert formula.minimumHeight() == low < formula.heightForWidth(target)
         widget.show_data(compute(m=59.0), live=True)
         assert formula.markup() == two.formula_markup and widget.text_pending
     finally:

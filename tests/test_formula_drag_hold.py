@@ -1,13 +1,17 @@
-"""The formula line keeps its height while a drag or a sweep goes on, so the plots below
-stay where they are; settled, it takes its own height (as tall as without a drag).
+"""The formula line never gets shorter while a drag or a sweep goes on, and keeps its
+size: each frame's formula is drawn as it is settled, and the line grows for one that
+needs more room. Settled, it takes its own height; a drag's last frame is laid out as
+the settled one, so nothing moves when it ends (unless the value shown last needs less
+room than the drag's tallest).
 
 Lecture scene 5 ("Watch the base grow") sweeps Sinusoidal's base up from 100. On the
-1920 x 1080 stage at 200 % (a formula line 1874 px wide) the formula was 122 px at base
+1920 x 1080 stage at 200 % (a formula line 1874 px wide) the formula is 122 px at base
 100, 132 px from 250 on (the longest wavelength written "1.11·10³": a superscript) and
-138 px at 10000 (the subscripted "ω_1" term wraps onto the second line): the plots
-jumped down 10 then 6 px mid-sweep. The drag's hold kept the line only from shrinking.
-Reserving a script's room on every line instead made every settled formula taller (lecture
-scene 16 scrolled on the 150 % stage) and was reverted.
+138 px at 10000 (the subscripted "ω_1" term wraps onto the second line). The hold kept
+the line at 122 px and drew the taller formulas smaller (0.9, then 0.8 of their size)
+for the rest of the sweep; once it was over the formula took its own size and the plots
+jumped down 16 px. Reserving a script's room on every line instead made every settled
+formula taller (lecture scene 16 scrolled on the 150 % stage) and was reverted.
 """
 
 from __future__ import annotations
@@ -48,7 +52,7 @@ def _canvas_top(widget) -> int:  # type: ignore[no-untyped-def]
     return widget.canvas.mapTo(widget, QtCore.QPoint(0, 0)).y()
 
 
-def test_the_plots_stay_still_while_a_swept_base_gains_a_power_of_ten(qtbot):
+def test_a_swept_base_keeps_the_formulas_size_and_nothing_moves_when_it_ends(qtbot):
     widget = _widget(qtbot)
     formula = widget.formula
     settled: dict[float, tuple[int, int]] = {}  # base -> (formula height, canvas top)
@@ -64,21 +68,24 @@ def test_the_plots_stay_still_while_a_swept_base_gains_a_power_of_ten(qtbot):
     for base in SWEEP:
         _show(widget, base, live=True)
         frames.append((base, formula.height(), _canvas_top(widget), formula.fit_scale()))
-    assert all(h == 122 and y == top for _b, h, y, _s in frames), frames
-    # the taller formulas were drawn smaller to fit, the shorter one at its size
-    scales = {b: s for b, _h, _y, s in frames}
-    assert scales[150.0] == 1.0 and scales[251.2] < 1.0 and scales[10000.0] < 1.0, scales
+    # every formula at its own size (drawn at 0.9 and 0.8 in the held 122 px before),
+    # the line as tall as the tallest so far: it grows with the values, never shrinks
+    assert all(s == 1.0 for _b, _h, _y, s in frames), frames
+    assert [(b, h, y - top) for b, h, y, _s in frames] == [
+        (150.0, 122, 0),
+        (251.2, 132, 10),
+        (398.1, 132, 10),
+        (1000.0, 132, 10),
+        (2512.0, 132, 10),
+        (10000.0, 138, 16),
+    ]
     assert "10000^" in formula.markup()  # (the latest value is shown)
-    _show(widget, 150.0, live=True)  # back: it keeps the size it took, not 1.0, 0.9, 1.0
-    assert (formula.height(), _canvas_top(widget), formula.fit_scale()) == (
-        122,
-        top,
-        scales[10000.0],
-    )
+    _show(widget, 150.0, live=True)  # back: the line keeps its height, the formula its size
+    assert (formula.height(), _canvas_top(widget), formula.fit_scale()) == (138, top + 16, 1.0)
     _show(widget, 10000.0, live=True)
-    widget.finish_live_frame()  # the sweep is over: its own height, as without a drag
+    widget.finish_live_frame()  # the sweep is over: nothing moves (its own height)
     QtWidgets.QApplication.processEvents()
-    assert (formula.height(), _canvas_top(widget)) == settled[10000.0]
+    assert (formula.height(), _canvas_top(widget)) == settled[10000.0] == (138, top + 16)
     assert formula.fit_scale() == 1.0 and formula.minimumHeight() == 0
 
 
@@ -110,7 +117,10 @@ def _label(qtbot, markup: str, width: int = 400):  # type: ignore[no-untyped-def
     return label
 
 
-def test_a_held_label_draws_a_taller_formula_smaller_and_then_its_own_size(qtbot):
+def test_a_held_label_grows_for_a_taller_formula_at_its_own_size(qtbot):
+    """Held, a taller formula is laid out at full size (drawn smaller to the held height
+    before, and at that size for the rest of the drag); a shorter one leaves the
+    held height below it; released, the label takes the formula's own height."""
     plain = "ω_1 = 0.7499,  wavelengths 6.28 … 353"
     power = "ω_1 = 0.7082,  wavelengths 6.28 … 1.11·10^{3}"
     label = _label(qtbot, plain)
@@ -122,54 +132,44 @@ def test_a_held_label_draws_a_taller_formula_smaller_and_then_its_own_size(qtbot
     label.hold_height()
     assert label.held_height() == own[plain]
     label.setText(power)
-    assert label.heightForWidth(400) <= own[plain] and label.fit_scale() < 1.0
-    assert label.formula_layout().text_pieces("sup")  # (the power of ten, smaller)
-    smaller = label.fit_scale()
-    label.setText(plain)  # (it would fit at full size: drawn as large as the last)
-    assert label.heightForWidth(400) < own[plain] and label.fit_scale() == smaller
+    assert label.heightForWidth(400) == own[power] and label.fit_scale() == 1.0
+    label.resize(400, label.heightForWidth(400))  # (the layout gives it its height)
+    label.hold_height()  # (the next frame holds that height)
+    assert label.held_height() == own[power] == label.minimumHeight()
+    label.setText(plain)  # (shorter: the label keeps the held height, the formula its size)
+    assert label.heightForWidth(400) == own[plain] < label.minimumHeight()
+    assert label.fit_scale() == 1.0
     label.setText(power)
     assert label.release_height() and not label.release_height()
+    assert label.minimumHeight() == 0
     assert label.heightForWidth(400) == own[power] and label.fit_scale() == 1.0
 
 
-def test_a_held_label_grows_only_for_a_formula_too_tall_at_its_smallest(qtbot):
-    label = _label(qtbot, "x = 1")
-    short = label.height()
-    label.hold_height()
-    long = "  ".join(f"a_{i} = {i}·10^{{{i}}}" for i in range(40))  # many lines at 0.6
-    label.setText(long)
-    assert label.heightForWidth(400) > short
-    assert label.fit_scale() == label.FIT_SCALES[-1]
-    label.resize(400, label.heightForWidth(400))
-    label.hold_height()  # (the next frame holds that height)
-    assert label.held_height() == label.height() > short
-    label.setText("x = 2")
-    assert label.heightForWidth(400) < label.minimumHeight() == label.held_height()
-    assert label.fit_scale() == label.FIT_SCALES[-1]  # (the size it took, until released)
-    label.release_height()
-    assert label.heightForWidth(400) == short and label.fit_scale() == 1.0
-
-
-def test_a_maximum_height_below_the_held_height_still_limits(qtbot):
-    """The short screen's limit (set_max_height) and the drag's hold: the smaller wins."""
+def test_a_held_label_draws_at_the_size_the_maximum_height_allows(qtbot):
+    """The short screen's limit (set_max_height) still draws a formula smaller, held or
+    not, and the same as settled: the hold no longer limits it."""
     label = _label(qtbot, "  ".join(f"b_{i} = {i}" for i in range(12)))
     label.hold_height()
     held = label.held_height()
     assert label.fit_scale() == 1.0 and held > 60  # (lines at full size)
     label.set_max_height(round(held * 0.8))
     assert label.heightForWidth(400) <= round(held * 0.8) and label.fit_scale() < 1.0
+    smaller = (label.heightForWidth(400), label.fit_scale())  # (laid out, then read)
     label.set_max_height(0)
-    assert label.heightForWidth(400) < held and label.fit_scale() < 1.0  # (until released)
+    assert label.heightForWidth(400) == held and label.fit_scale() == 1.0  # (its own)
+    label.set_max_height(round(held * 0.8))
     label.release_height()
-    assert label.heightForWidth(400) == held and label.fit_scale() == 1.0
+    assert (label.heightForWidth(400), label.fit_scale()) == smaller  # (as when held)
 
 
 def test_an_image_of_a_held_label_is_drawn_within_it(qtbot):
-    """The smaller formula is drawn inside the held height (nothing cut off at its
-    bottom edge)."""
+    """The taller formula a held label shows is drawn inside the height it asks for
+    (nothing cut off at its bottom edge) and taller than the height held."""
     label = _label(qtbot, "ω_1 = 0.7499,  wavelengths 6.28 … 353")
     label.hold_height()
+    held = label.held_height()
     label.setText("ω_1 = 0.7082,  wavelengths 6.28 … 1.11·10^{3}")
+    label.resize(label.width(), label.heightForWidth(label.width()))  # (its layout's)
     image = QtGui.QImage(label.size(), QtGui.QImage.Format.Format_ARGB32)
     image.fill(0)
     painter = QtGui.QPainter(image)
@@ -179,7 +179,7 @@ def test_an_image_of_a_held_label_is_drawn_within_it(qtbot):
         (y for y in range(image.height()) for x in range(image.width()) if image.pixel(x, y)),
         default=-1,
     )
-    assert 0 < bottom < label.height() - label.MARGIN
+    assert 0 < bottom < label.height() - label.MARGIN and label.height() > held
 
 
 @pytest.mark.parametrize("source", ["slider held", "sweep playing"])
@@ -202,14 +202,15 @@ def test_a_pause_in_the_live_frames_keeps_the_formula_held(qtbot, monkeypatch, s
     else:
         monkeypatch.setattr(view_widget, "button_down", lambda: False)
         widget.text_every_frame = True  # (as the sweep sets it while it plays)
-    _show(widget, 251.2, live=True)
+    _show(widget, 251.2, live=True)  # (its own height: the superscript)
+    _show(widget, 150.0, live=True)
     widget.finish_live_frame()  # the pause: full quality, the button still down
     QtWidgets.QApplication.processEvents()
     assert not widget._draft and widget._formula_hold_end.isActive()
-    assert (formula.height(), _canvas_top(widget)) == (122, top)
-    widget._end_formula_hold()  # (the timer: still held)
+    assert (formula.height(), _canvas_top(widget)) == (132, top + 10)
+    widget._end_formula_hold()  # (the timer: still held, not its own 122 px)
     QtWidgets.QApplication.processEvents()
-    assert (formula.height(), _canvas_top(widget)) == (122, top)
+    assert (formula.height(), _canvas_top(widget)) == (132, top + 10)
     _show(widget, 10000.0, live=True)  # the drag goes on
     assert not widget._formula_hold_end.isActive()
     widget.finish_live_frame()

@@ -863,9 +863,10 @@ def test_the_formula_line_keeps_its_height_while_a_drag_goes_on(qtbot, monkeypat
     """A formula that wraps at some values of a dragged parameter gained and lost a line
     as the drag went on (Word order's base at 200 % on stage, 149 or 198 px six times in
     a sweep): the plots jumped up and down, and each frame that changed it was laid out
-    and painted twice (20-50 ms). The line keeps its height through the live frames (a
-    formula that needs more room is drawn smaller) and takes its own once they are
-    over."""
+    and painted twice (20-50 ms). The line never gets shorter through the live frames
+    and takes its own height once they are over; a formula that needs more room makes
+    it taller at its own size (it was drawn smaller, and the plots moved once the drag
+    was over)."""
     from gui.widgets.view_widget import ViewWidget
 
     monkeypatch.setattr(ViewWidget, "FULL_QUALITY_DELAY_MS", 600_000)  # ended by the test
@@ -897,23 +898,27 @@ def test_the_formula_line_keeps_its_height_while_a_drag_goes_on(qtbot, monkeypat
     tall = formula.height()
     show(1000.0, live=False)
     assert formula.height() == short_text < tall
-    canvas_top = widget.canvas.mapTo(widget, QtCore.QPoint(0, 0)).y()
-    show(1047.129)  # the drag reaches a value whose formula wraps: drawn smaller
-    assert formula.height() == short_text and formula.fit_scale() < 1.0
-    assert widget.canvas.mapTo(widget, QtCore.QPoint(0, 0)).y() == canvas_top
+
+    def top() -> int:
+        return widget.canvas.mapTo(widget, QtCore.QPoint(0, 0)).y()
+
+    canvas_top = top()
+    show(1047.129)  # the drag reaches a value whose formula wraps: at its own size
+    assert formula.height() == tall and formula.fit_scale() == 1.0
+    assert top() == canvas_top + tall - short_text
+    show(1000.0)  # and back: the line keeps its height, the plots stay where they are
+    assert formula.height() == tall and top() == canvas_top + tall - short_text
     widget.finish_live_frame()  # the pause after the drag: the formula's own height
     QtWidgets.QApplication.processEvents()
-    assert formula.height() == tall and formula.fit_scale() == 1.0
-    show(1000.0)  # and back: the line keeps its height, the plots stay where they are
-    assert formula.height() == tall
-    canvas_top = widget.canvas.mapTo(widget, QtCore.QPoint(0, 0)).y()
-    show(1047.129)
+    assert formula.height() == short_text and top() == canvas_top
+    show(1047.129)  # another drag, back and forth: the line grows once and holds
     show(1000.0)
-    assert formula.height() == tall
-    assert widget.canvas.mapTo(widget, QtCore.QPoint(0, 0)).y() == canvas_top
-    widget.finish_live_frame()
+    show(1047.129)
+    assert formula.height() == tall and top() == canvas_top + tall - short_text
+    widget.finish_live_frame()  # ended at the tallest: nothing moves when it ends
     QtWidgets.QApplication.processEvents()
-    assert formula.height() == short_text
+    assert formula.height() == tall and top() == canvas_top + tall - short_text
+    assert formula.fit_scale() == 1.0 and formula.minimumHeight() == 0
 
 
 def test_escape_in_a_number_field_takes_the_typed_text_back(window, qtbot):

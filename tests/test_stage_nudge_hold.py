@@ -1,4 +1,4 @@
-"""A run of nudges on the stage is one drag: the formula line keeps its height until the
+"""A run of nudges on the stage is one drag: the formula line never gets shorter until the
 nudge key is let go (and not pressed again soon), so the plots below stay where they are.
 
 On the 1920 × 1080 stage at 200 % Sinusoidal's formula (d = 32) is 122 px high up to
@@ -6,7 +6,9 @@ base 220.9 and 132 px from 224.3 on (the longest wavelength passes a power of te
 "1·10³", a superscript). → held nudged the base across it: each nudge is a live frame,
 and a frame more than the view's full-quality interval (150 ms) after the one before,
 as on a loaded machine, ended the drag: the formula line took the new value's height
-and the plots jumped 10 px down while the key was still held.
+and the plots jumped 10 px down while the key was still held. (The line grows, at its
+own size, on the frame whose formula needs more room: the plots move there, not when
+the run is over.)
 """
 
 from __future__ import annotations
@@ -78,22 +80,24 @@ def test_a_run_of_nudges_keeps_the_formula_line_until_it_is_over(open_window, mo
         assert widget.nudge_held and _line(widget) == start  # (pressed again soon?)
         _key(window, KeyPress)  # again (within NUDGE_RUN_MS), and held down
         assert state.values["base"] == 224.3
-        assert "10^{3}" in widget.formula.markup()  # (shown, drawn smaller)
-        assert _line(widget) == start
+        assert "10^{3}" in widget.formula.markup()  # (shown at its own size)
+        taller = (132, start[1] + 10)
+        assert _line(widget) == taller == own[224.3]
+        assert widget.formula.fit_scale() == 1.0
         _pause(widget)  # a slow frame: the key is still held, and the line
-        assert _line(widget) == start
+        assert _line(widget) == taller
         _repeat(window)
-        assert state.values["base"] == 227.8 and _line(widget) == start
+        assert state.values["base"] == 227.8 and _line(widget) == taller
         _pause(widget)
-        assert _line(widget) == start
+        assert _line(widget) == taller
         _key(window, KeyRelease)  # let go
         _pause(widget)
-        assert _line(widget) == start  # (until NUDGE_RUN_MS is over)
+        assert _line(widget) == taller  # (until NUDGE_RUN_MS is over)
         controls.nudge_run.timeout.emit()  # not pressed again: the run is over
         assert not widget.nudge_held
         _pause(widget)
         settle_window(window)
-        assert _line(widget) == (132, start[1] + 10) == own[224.3]
+        assert _line(widget) == taller  # nothing moves when the run is over
         assert widget.formula.fit_scale() == 1.0 and widget.formula.minimumHeight() == 0
 
 

@@ -379,7 +379,6 @@ class FormulaLabel(QtWidgets.QWidget):
         self._cache: tuple[float, FormulaLayout] | None = None
         self._max_height = 0  # px; 0: none (see set_max_height)
         self._held = 0  # px kept while live frames go on (see hold_height); 0: none
-        self._held_scale = 1.0  # the smallest fit scale drawn at while held
         self._fit: tuple[float, int, float] | None = None  # (width, limit, scale) last fitted
         self._font = QtGui.QFont()  # own font: style sheets set every widget's font size
         policy = QtWidgets.QSizePolicy(
@@ -439,34 +438,34 @@ class FormulaLabel(QtWidgets.QWidget):
         return self._max_height
 
     def hold_height(self) -> None:
-        """Keep the label (shown) as tall as it is now, whatever it shows, until
-        :meth:`release_height`: a formula that needs less room leaves it below, one that
-        needs more is drawn smaller to fit (down to the last of :data:`FIT_SCALES`, as
-        for :meth:`set_max_height`), so that what lies below stays where it is while a
-        drag or a sweep goes on. A value that gained a power of ten made its line 10 px
-        taller, a longer value wrapped the formula into one more line (RoPE's m at
-        206256 in a 1280 x 720 window: 66 -> 93 px), and the plots jumped down mid-drag.
-        Once drawn smaller, the formula stays that size until released: values that
-        wrap and values that do not alternate during a drag, and the formula changed
-        size back and forth with them (1.0, 0.9, 1.0, ... dragging Sinusoidal's base
-        from 2 in a 1600 x 1000 window). Only a formula too tall at the smallest size
-        still makes the label taller (and is held at that height)."""
+        """Keep the label (shown) at least as tall as it is now until
+        :meth:`release_height`: a formula that needs less room leaves it below, so that
+        what lies below stays where it is while a drag or a sweep goes on (values that
+        wrap and values that do not alternate in a drag, and the plots jumped up and
+        down with them: Word order's base at 200 % on stage, 149 or 198 px).
+
+        The formula is drawn at its own size all the while, the size it has settled
+        (the largest of :data:`FIT_SCALES` within :meth:`max_height`), and one that
+        needs more room makes the label taller (held at that height from the next
+        frame on). The hold drew it smaller instead, to the held height, and kept that
+        size for the rest of the drag: RoPE's m dragged on the 1280 x 720 stage at 200 %
+        drew it at 0.6 where its own size was 0.7, and once let go the formula grew to
+        its own size and the plots below moved (104 -> 128 px). Now the drag's last
+        frame is laid out as the settled one: let go, nothing moves unless the value
+        shown last needs less room than the drag's tallest."""
         height = self.height()
         if self.isVisible() and height > self._held:
-            # (the formula shown fits the height it has: its layout stands)
-            if not self._held:
-                self._held_scale = 1.0
             self._held = height
             self.setMinimumHeight(height)
 
     def release_height(self) -> bool:
-        """The label takes its formula's own height again (drawn at full size where it
-        fits :meth:`max_height`); whether :meth:`hold_height` had held it."""
+        """The label takes its formula's own height again; whether :meth:`hold_height`
+        had held it."""
         if not self._held:
             return False
-        self._held, self._held_scale = 0, 1.0
+        self._held = 0
         self.setMinimumHeight(0)
-        self._changed()
+        self.updateGeometry()  # (the formula is drawn as it was: its layout stands)
         return True
 
     def held_height(self) -> int:
@@ -474,10 +473,10 @@ class FormulaLabel(QtWidgets.QWidget):
         return self._held
 
     def _limit(self) -> int:
-        """The most px the formula may take: the smaller of the maximum height and the
-        height held, where set (0: no limit)."""
-        limits = [h for h in (self._max_height, self._held) if h > 0]
-        return min(limits) if limits else 0
+        """The most px the formula may take: the maximum height (0: no limit). The
+        height held through a drag (:meth:`hold_height`) is the label's least, not
+        the formula's most."""
+        return self._max_height
 
     def fit_scale(self) -> float:
         """The size the formula is drawn at, relative to its base font (1: full)."""
@@ -500,8 +499,6 @@ class FormulaLabel(QtWidgets.QWidget):
             return self._cache[1]
         result = self._fitted_layout(max(w, 1.0))
         self._cache = (w, result)
-        if self._held and w == self.width() - 2 * self.MARGIN:  # (as drawn)
-            self._held_scale = min(self._held_scale, self.fit_scale())
         return result
 
     def _scaled_font(self, scale: float) -> QtGui.QFont:
@@ -517,26 +514,24 @@ class FormulaLabel(QtWidgets.QWidget):
         fitted last at this width and maximum (a slider drag: one layout a frame), goes
         down while too tall and up while a larger size can fit: a larger font is at
         least as tall in proportion (its lines are as many or more), so the one chosen
-        does not depend on what was shown before. The limit is the maximum height or
-        the height held (:meth:`hold_height`), the smaller where both are set; while
-        held, no larger than the smallest size drawn at since."""
+        does not depend on what was shown before, nor on a drag's hold
+        (:meth:`hold_height`)."""
         most = self._limit()
         if most <= 0:
             self._fit = None
             return layout_formula(self._markup, self._font, width)
         limit = most - 2 * self.MARGIN
         scales = self.FIT_SCALES
-        top = scales.index(self._held_scale) if self._held else 0
-        k = top
+        k = 0
         if self._fit is not None and self._fit[:2] == (width, most):
-            k = max(top, scales.index(self._fit[2]))
+            k = scales.index(self._fit[2])
         result = layout_formula(self._markup, self._scaled_font(scales[k]), width)
         if result.size.height() > limit:
             while k + 1 < len(scales) and result.size.height() > limit:
                 k += 1
                 result = layout_formula(self._markup, self._scaled_font(scales[k]), width)
         else:
-            while k > top and result.size.height() * scales[k - 1] / scales[k] <= limit:
+            while k > 0 and result.size.height() * scales[k - 1] / scales[k] <= limit:
                 larger = layout_formula(self._markup, self._scaled_font(scales[k - 1]), width)
                 if larger.size.height() > limit:
                     break

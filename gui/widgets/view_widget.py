@@ -1683,10 +1683,10 @@ class ViewWidget(QtWidgets.QWidget):
             self.fit_height()
 
     def _hold_text_heights(self) -> None:
-        """Keep the formula line as tall as it is (:meth:`FormulaLabel.hold_height`: a
-        formula that needs more room is drawn smaller) and the verdict line at least as
-        tall (:func:`hold_height`) while live frames go on; they take their texts'
-        heights again when the frames are over (:meth:`_release_text_heights`).
+        """Keep the formula line (:meth:`FormulaLabel.hold_height`) and the verdict line
+        (:func:`hold_height`) at least as tall as they are while live frames go on; they
+        take their texts' heights again when the frames are over
+        (:meth:`_release_text_heights`).
 
         A formula that wraps at some values of a dragged parameter gained and lost a
         line as the drag went on (Word order's ``base`` at 200 % on stage: 149 or
@@ -1697,15 +1697,14 @@ class ViewWidget(QtWidgets.QWidget):
         same way. The formula is held on every live frame; the verdict only while a
         slider drags (:meth:`_hold_axes`), not on a new mode's or size's frame.
 
-        Held only at least as tall, the formula still grew mid-drag: a value that
-        gained a power of ten (Sinusoidal's base swept from 100 on the 1920 x 1080
-        stage at 200 %: 122 -> 132 -> 138 px) or wrapped into one more line (RoPE's m
-        dragged to 206256 in a 1280 x 720 window: 66 -> 93 px) moved the plots down
-        while the lecturer dragged. Now they move, if at all, once the frames are over.
+        A formula that needs more room (a value that gained a power of ten, or wraps
+        into one more line) makes the line taller at that frame, drawn at its own size:
+        held at the height it had, it was drawn smaller for the rest of the drag and
+        took its own size once the frames were over, when the plots moved instead.
         """
         if self._dragging:
             self._formula_hold_end.stop()  # (a paused drag goes on: held as it was)
-            self.formula.hold_height()  # (nor grows: a taller formula is drawn smaller)
+            self.formula.hold_height()
         if self._held is not None:
             hold_height(self.verdict)
 
