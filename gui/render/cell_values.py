@@ -406,8 +406,11 @@ class ValueRow:
         self._shared: float | None = None
 
     def set_members(self, layers: Iterable[CellLayer]) -> None:
-        """The cell layers of the row's matrices (each told its row)."""
+        """The cell layers of the row's matrices (each told its row). The same layers
+        again (the view tells its rows on every frame of a drag): nothing to do."""
         layers = list(layers)
+        if len(set(layers)) == len(self._members) and all(layer.row is self for layer in layers):
+            return  # (a live layer's row is this one only while it is a member)
         for layer in list(self._members):
             if layer not in layers and layer.row is self:
                 layer.row = None

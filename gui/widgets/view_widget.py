@@ -271,6 +271,9 @@ class ViewWidget(QtWidgets.QWidget):
         self._floor = 0.0  # the narrowest plot column the columns were fitted with
         # what _columns_for_needs read last, and its answer
         self._needs_fit: tuple[object, tuple[int, float]] = (None, (1, 0.0))
+        #: :meth:`_weighted_widths` and :meth:`_balance_rows`' heights, with their inputs
+        self._widths_for: tuple[tuple, list[float] | None] | None = None
+        self._heights_for: tuple[tuple, dict[int, float]] | None = None
         self._presenting = False
         self._lead_note = ""  # an image's first note (see show_notes_line)
         # Live frames skip the plots scrolled out of sight (see show_data_steps): their
@@ -808,16 +811,7 @@ class ViewWidget(QtWidgets.QWidget):
                 # smallest plot; only grids stay alike in a row (curves may differ)
                 least = min_panel_size(current_theme().ui_scale)[0] if self._presenting else None
                 grids = {k for k, p in self.plots.items() if p.panel and p.panel.kind == "heatmap"}
-                widths = weighted_widths(
-                    where, self._weights, room, self._floor, least=least, alike=grids
-                )
-                if widths is None and self._weights is not self._needs:
-                    # the stage's value size does not fit: the values at their least
-                    # size, as the columns were counted for (Word order at 1920 x 1080 /
-                    # 200 %: equal columns left its differences 21 px cells, no values)
-                    widths = weighted_widths(
-                        where, self._needs, room, self._floor, least=least, alike=grids
-                    )
+                widths = self._weighted_widths(where, room, least, frozenset(grids))
         changed = False
         for c in range(layout.columnCount()):
             width = 0.0 if widths is None or c >= len(widths) else float(math.floor(widths[c]))
@@ -834,6 +828,39 @@ class ViewWidget(QtWidgets.QWidget):
             self.canvas.ci.setGeometry(QtCore.QRectF(0, 0, port.width(), port.height()))
             layout.activate()
             self._settle()
+
+    def _weighted_widths(
+        self,
+        where: dict[str, Position],
+        room: float,
+        least: float | None,
+        grids: frozenset[str],
+    ) -> list[float] | None:
+        """:meth:`_weigh_columns`' column widths for the plots ``where`` they are:
+        :func:`weighted_widths` for the needs the columns are weighted by, else (the
+        stage's value size does not fit) for the values at their least size, as the
+        columns were counted for (Word order at 1920 x 1080 / 200 %: equal columns left
+        its differences 21 px cells, no values). A pure function of its inputs, kept
+        for them: each frame of a drag asks again with the same ones (~80 Python calls
+        a frame)."""
+        weights, needs = self._weights, self._needs
+        key = (
+            tuple(where.items()),
+            tuple(weights.items()),
+            None if weights is needs else tuple(needs.items()),
+            room,
+            self._floor,
+            least,
+            grids,
+        )
+        known = self._widths_for
+        if known is not None and known[0] == key:
+            return known[1]
+        widths = weighted_widths(where, weights, room, self._floor, least=least, alike=grids)
+        if widths is None and weights is not needs:
+            widths = weighted_widths(where, needs, room, self._floor, least=least, alike=grids)
+        self._widths_for = (key, widths)
+        return widths
 
     @property
     def scrolls(self) -> bool:
@@ -1298,7 +1325,9 @@ class ViewWidget(QtWidgets.QWidget):
                     groups.setdefault(key, []).append(plot.cells)
         for key in set(self._value_rows) | set(groups):
             layers = groups.get(key, [])
-            group = self._value_rows.setdefault(key, ValueRow())
+            group = self._value_rows.get(key)
+            if group is None:  # (a new row: made once, not on every frame)
+                group = self._value_rows[key] = ValueRow()
             group.set_members(layers if len(layers) > 1 else [])  # (alone: in no row)
             if len(layers) < 2:
                 del self._value_rows[key]
@@ -1640,7 +1669,7 @@ class ViewWidget(QtWidgets.QWidget):
             # (the viewport's: the grid follows it, after a focus a little later)
             rows = self.canvas.viewport().height() - margin_top - margin_bottom
             rows -= spacing * max(len(need) - 1, 0) + TABLE_PAD
-            heights = balance_rows(need, overhead, rows, caps)
+            heights = self._balanced(need, overhead, rows, caps)
             want = {r: float(int(h)) for r, h in heights.items()}
         changed = False
         for r in range(layout.rowCount()):
@@ -1659,6 +1688,23 @@ class ViewWidget(QtWidgets.QWidget):
         if changed:
             layout.activate()
             self._settle()
+
+    def _balanced(
+        self,
+        need: dict[int, float],
+        overhead: dict[int, float],
+        rows: float,
+        caps: dict[int, float] | None,
+    ) -> dict[int, float]:
+        """:func:`balance_rows`, a pure function of its inputs, kept for them (each
+        frame of a drag asks again, mostly with the same ones)."""
+        key = (tuple(need.items()), tuple(overhead.items()), rows, tuple((caps or {}).items()))
+        known = self._heights_for
+        if known is not None and known[0] == key:
+            return known[1]
+        heights = balance_rows(need, overhead, rows, caps)
+        self._heights_for = (key, heights)
+        return heights
 
     @property
     def text_pending(self) -> bool:
