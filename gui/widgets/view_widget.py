@@ -173,17 +173,23 @@ def grid_positions(layout: QtWidgets.QGraphicsGridLayout) -> dict[object, Positi
     """:func:`grid_position` of every item in ``layout``, by item, from one pass over
     its cells (the view's rows are fitted on every frame: a pass per plot asked the
     grid for each cell once per plot)."""
-    cells: dict[object, list[tuple[int, int]]] = {}
+    # an item's cells are a rectangle, met row by row: its first cell is its top left,
+    # its last its bottom right
+    first: dict[object, tuple[int, int]] = {}
+    last: dict[object, tuple[int, int]] = {}
+    item_at = layout.itemAt
+    columns = range(layout.columnCount())
     for r in range(layout.rowCount()):
-        for c in range(layout.columnCount()):
-            found = layout.itemAt(r, c)
+        for c in columns:
+            found = item_at(r, c)
             if found is not None:
-                cells.setdefault(found.graphicsItem(), []).append((r, c))
-    out: dict[object, Position] = {}
-    for item, where in cells.items():
-        rows, cols = [r for r, _ in where], [c for _, c in where]
-        out[item] = (min(rows), min(cols), max(rows) - min(rows) + 1, max(cols) - min(cols) + 1)
-    return out
+                item = found.graphicsItem()
+                if item not in first:
+                    first[item] = (r, c)
+                last[item] = (r, c)
+    return {
+        item: (r, c, last[item][0] - r + 1, last[item][1] - c + 1) for item, (r, c) in first.items()
+    }
 
 
 def holds_place(plot: PanelPlot) -> bool:
