@@ -91,6 +91,28 @@ def _around_data(
     return sum(size for line, size in enumerate(sizes) if line != data_line)
 
 
+def _around_data_both(
+    layout: QtWidgets.QGraphicsGridLayout, plot: pg.PlotItem
+) -> tuple[float, float]:
+    """:func:`_around_data` across and not across, from one pass over the cells: what a
+    square matrix's fit asks for both on every frame of a drag (:meth:`CellDisplay.fill_height`,
+    :meth:`CellDisplay._hug_square`); two passes read each cell twice."""
+    widths = [layout.columnMinimumWidth(c) for c in range(layout.columnCount())]
+    heights = [layout.rowMinimumHeight(r) for r in range(layout.rowCount())]
+    for row, column, item in _cells_of(layout):
+        if row == 2 and column == 1:
+            continue  # (the data's cell: in neither)
+        widget = item.graphicsItem()
+        if widget is not None and widget.isVisibleTo(plot):
+            box = item.geometry()
+            if column != 1:
+                widths[column] = max(widths[column], box.width())
+            if row != 2:
+                heights[row] = max(heights[row], box.height())
+    across = sum(size for line, size in enumerate(widths) if line != 1)
+    return across, sum(size for line, size in enumerate(heights) if line != 2)
+
+
 def square_by_default(panel: Panel, shape: tuple[int, int]) -> bool:
     """Whether a heatmap of ``shape`` is drawn with square cells unless overridden:
     as the panel says (``Panel.square``), else when the grid is small."""
@@ -269,8 +291,7 @@ class CellDisplay:
         width = 0.0
         image = self.image
         if self._square_ratio is not None and image is not None and image.image is not None:
-            height = self.data_row()
-            width = self.data_column()
+            width, height = self.data_size()
             rows, cols = image.image.shape[:2]
             if width > 0 and height > 0 and rows > 0 and cols > 0:
                 # the data's height in the view (its padding on both sides) and so its
@@ -309,7 +330,7 @@ class CellDisplay:
         if self._square_ratio is None or image is None or image.image is None:
             return None
         rows, cols = image.image.shape[:2]
-        width, height = self.data_column(), self.data_row()
+        width, height = self.data_size()
         if width <= 0 or height <= 0 or rows <= 0 or cols <= 0:
             return None
         tall = width / (1.0 + 2.0 * padding_share(width)) * rows / cols
@@ -324,6 +345,18 @@ class CellDisplay:
         on the way: a re-styled plot no longer matched one built anew)."""
         plot = self.plot
         return float(plot.width() - 2 * PLOT_MARGIN - _around_data(plot.layout, plot, across=True))
+
+    def data_size(self) -> tuple[float, float]:
+        """``(data_column(), data_row())`` (:meth:`data_column`, :meth:`data_row`), the
+        plot's cells read once for both."""
+        plot = self.plot
+        layout = plot.layout
+        across, down = _around_data_both(layout, plot)
+        top = layout.getContentsMargins()[1]
+        return (
+            float(plot.width() - 2 * PLOT_MARGIN - across),
+            float(plot.height() - top - PLOT_MARGIN - down),
+        )
 
     def data_row(self) -> float:
         """The height (px) of the plot's data row without a square matrix's spare height
