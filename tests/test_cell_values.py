@@ -825,3 +825,38 @@ def test_a_lecturers_sentence_gets_word_order_matrices_with_values(win):
     finally:
         win.states["permutation"].reset()
         assert win.wait_idle()
+
+
+class _Layer:
+    """A stand-in for a CellLayer: its row and how often it was told to repaint."""
+
+    def __init__(self) -> None:
+        self.row = None
+        self.updates = 0
+
+    def update(self) -> None:
+        self.updates += 1
+
+
+def test_value_row_members_follow_each_call():
+    """ValueRow.set_members with the same layers again (the view's row fit on every
+    frame of a drag) changes and repaints nothing; any other call still moves each layer
+    in or out of the row, also a layer another row took meanwhile or a list naming a
+    layer twice."""
+    from gui.render.cell_values import ValueRow
+
+    row, other = ValueRow(), ValueRow()
+    a, b, c = _Layer(), _Layer(), _Layer()
+    row.set_members([a, b])
+    assert (a.row, b.row, a.updates, b.updates) == (row, row, 1, 1)
+    row.set_members([b, a])  # the same layers: nothing to do
+    assert (a.row, b.row, a.updates, b.updates) == (row, row, 1, 1)
+    other.set_members([a, c])  # a moves to the other row
+    assert (a.row, c.row) == (other, other)
+    row.set_members([a, b])  # and back: as many layers as members, a's row not this one
+    assert (a.row, b.row, c.row) == (row, row, other)
+    row.set_members([a, a])  # a twice, b left out: b leaves the row
+    assert (a.row, b.row) == (row, None)
+    assert set(row._members) == {a}
+    row.set_members([])
+    assert a.row is None and set(row._members) == set()
