@@ -3,10 +3,12 @@ hidden there, and Page Down at a deck's last scene or the laser's hint went unse
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
 from PySide6 import QtCore
+from qt_events import settle_window
 from tiers import gate_cover
 
 from core.scenes import Deck, Scene
@@ -43,8 +45,11 @@ def _in_window(studio, widget) -> QtCore.QRect:
 
 
 def _covered(studio, widget, toast) -> list[str]:
-    """What of ``widget`` (a view) the toast lies over: its notes line, its plots."""
+    """What of ``widget`` (a view) the toast lies over: its formula line, its notes
+    line, its plots."""
     box, out = toast.geometry(), []
+    if widget.formula.isVisible() and box.intersects(_in_window(studio, widget.formula)):
+        out.append("formula")
     if widget.status.isVisible() and box.intersects(_in_window(studio, widget.status)):
         out.append("notes line")
     port = widget.canvas.viewport()
@@ -167,8 +172,10 @@ def test_a_toast_never_covers_the_heading(studio, show_view, scene, scale):
     """At 200 and 300 % on the 1920 x 1080 stage the lecture's headings fill their line:
     "Sweep stopped (Space plays it again)" lay over the end of "Why positions? “dog
     bites man” Word order · 1/20". The toast keeps off every line of the heading's
-    words: beside one where it fits (shrunk to 60 % at most), else below the heading;
-    the notes line stays clear."""
+    words where it fits beside one (shrunk to 60 % at most); else it lies over the end
+    of the heading's last line (the view's name and scene number), shrunk to 60 %: it
+    went below the heading, over the formula line (scene 12 at 300 %). The formula
+    line, the plots and the notes line stay clear."""
     deck = studio.lecture.deck
     toast = studio.stage_toast
     try:
@@ -182,9 +189,13 @@ def test_a_toast_never_covers_the_heading(studio, show_view, scene, scale):
             assert toast.isVisible() and toast.text() == message
             box = toast.geometry()
             lines = _heading_lines(studio, widget.title)
-            assert lines and not [line for line in lines if line.intersects(box)], (box, lines)
+            hit = [line for line in lines if line.intersects(box)]
+            assert lines and hit in ([], lines[-1:]), (box, lines)
+            if hit:  # (over the last line's end: at its least size, at the heading's right)
+                assert toast.fontInfo().pointSize() <= math.ceil(0.6 * 13 * scale)
+                assert box.right() >= hit[0].right() and box.left() > hit[0].left()
             assert _on_stage(studio, toast)
-            assert "notes line" not in _covered(studio, widget, toast)
+            assert _covered(studio, widget, toast) == []
             assert toast.fontInfo().pointSize() >= 0.6 * 13 * scale - 1  # (shrunk 60 % at most)
     finally:
         toast.hide()
@@ -218,6 +229,41 @@ def test_a_toast_follows_a_heading_that_changes_under_it(studio, qtbot, show_vie
         )
         assert toast.isVisible() and _on_stage(studio, toast)
         assert "notes line" not in _covered(studio, widget, toast)
+    finally:
+        toast.hide()
+        studio.lecture.display.leave_presentation()
+
+
+def test_the_scale_toast_keeps_off_the_formula_line(studio, qtbot, show_view):
+    """At 1280 x 720 / 300 % the lecture's first heading, "Why positions? “dog bites
+    man” Word order · 1/20", takes two lines and leaves 200 px right of the second:
+    "UI scale: 300 %" (476 px; 290 px at 60 %) said after Ctrl+= went below the heading
+    and covered the formula line for its 2.5 s. It lies over the end of the heading's
+    last line instead, within the heading: the formula line and the plots stay clear,
+    and the heading's words before its end stay in sight."""
+    deck = studio.lecture.deck
+    toast = studio.stage_toast
+    try:
+        if deck.path != LECTURE_DECK:
+            assert deck.open_deck(LECTURE_DECK)
+        assert deck.go(0)
+        widget = show_view(studio, studio.current_view, (1280, 720), 2.75, present=True)
+        studio.view_stack.raise_()
+        studio.activateWindow()
+        qtbot.keyClick(studio, Key.Key_Equal, QtCore.Qt.KeyboardModifier.ControlModifier)
+        assert studio.lecture.display.active_scale == 3.0
+        assert toast.isVisible() and toast.text() == "UI scale: 300 %"
+        settle_window(studio)
+        qtbot.waitUntil(lambda: toast._placed_for == toast._layout_key())
+        box, heading = toast.geometry(), _in_window(studio, widget.title)
+        lines = _heading_lines(studio, widget.title)
+        assert len(lines) == 2, "(no longer the case tested: a heading of two lines)"
+        assert heading.top() <= box.top() and box.bottom() <= heading.bottom(), (box, heading)
+        assert _covered(studio, widget, toast) == [], box
+        assert not lines[0].intersects(box)  # ("Why positions? “dog bites" whole)
+        assert box.left() > lines[1].left() + lines[1].width() // 2  # (over its end only)
+        assert toast.fontInfo().pointSize() >= math.floor(0.6 * 13 * 3)  # (legible)
+        assert _painted(studio, toast)
     finally:
         toast.hide()
         studio.lecture.display.leave_presentation()

@@ -5,8 +5,10 @@ says there went unseen: Page Down at a deck's last scene ("This is the last scen
 (20/20)") or the laser, pen and spotlight hints gave the lecturer no feedback.
 :class:`StageToast` shows such a line for :data:`TOAST_MS`, then hides: at the top
 right of the stage, in the free room right of a line of a view's heading where it fits
-there (its text shrunk a little where that makes it fit), else just below the heading
-(wrapped to half the stage): never over the heading's words. It lay over the bottom
+there (its text shrunk a little where that makes it fit), else over the end of the
+heading's last line (the view's name and the scene's number), shrunk as far: never over
+the formula line or the plots below the heading (below it, "UI scale: 300 %" covered
+the formula line at 1280 x 720 / 300 %). It lay over the bottom
 of the stage, on the notes line (the lecture's last scene: "This is the last scene
 (20/20)" over the sentence the audience was reading) and on the lower plots' axis
 titles ("dimension" of a focused heatmap).
@@ -162,14 +164,15 @@ class StageToast(QtWidgets.QLabel):
         self.ensurePolished()
 
     def place(self) -> None:
-        """At the top right of the stage, never over a view's heading: right of a line
-        of the topmost heading where the message fits whole on one line there (the free
-        room the heading's text leaves), its text shrunk to :data:`FLOOR` of its size at
-        most to fit the widest such room, else just below the heading, at its right,
-        wrapped to half the stage's width when longer (over the top of what the heading
-        heads, never over its words); without a heading in sight at the stage's top
-        right. Never over the notes line at the stage's bottom, nor over the plots'
-        titles and axes while it fits beside the heading.
+        """At the top right of the stage, off a view's heading's words where it can be:
+        right of a line of the topmost heading where the message fits whole on one line
+        there (the free room the heading's text leaves), its text shrunk to
+        :data:`FLOOR` of its size at most to fit the widest such room, else over the end of the heading's last line
+        at that size (:meth:`_fit_over_end`), within the heading: never over the formula
+        line or the plots. Only where it does not fit even the heading's box, just below
+        the heading, at its right, wrapped to half the stage's width when longer;
+        without a heading in sight at the stage's top right. Never over the notes line
+        at the stage's bottom.
 
         At 200 % on the 1920 x 1080 stage the lecture's "Why positions? “dog bites man”
         Word order · 1/20" left 440 px right of it; "Sweep stopped (Space plays it
@@ -186,6 +189,8 @@ class StageToast(QtWidgets.QLabel):
         rooms = self._heading_rooms()
         right, top = stage.width() - theme.scaled(MARGIN_PX), theme.scaled(MARGIN_PX)
         fitted = self._fit_beside(rooms, full, pad_v) if rooms else None
+        if fitted is None and heading is not None:
+            fitted = self._fit_over_end(heading, full, pad_v)
         if fitted is not None:
             room, width, height = fitted
             right, top = room.right(), room.top() + (room.height() - height) // 2
@@ -223,13 +228,51 @@ class StageToast(QtWidgets.QLabel):
                 return None
             self._style(pt, pad_v)
             width = self.sizeHint().width()
-        height = self.sizeHint().height()
-        if height > room.height():  # (a line's height at most: off the lines round it)
+        width, height = self._within_line(room, pt, pad_v)
+        return room, width, height
+
+    def _within_line(self, room: QtCore.QRect, pt: int, pad_v: int) -> tuple[int, int]:
+        """Its width and height on one line at ``pt`` point, its padding above and below
+        cut to keep it within ``room``'s height (a line's: off the lines round it)."""
+        width, height = self.sizeHint().width(), self.sizeHint().height()
+        if height > room.height():
             text = height - 2 * pad_v
             self._style(pt, max(0, (room.height() - text) // 2))
             height = min(self.sizeHint().height(), room.height())
             width = self.sizeHint().width()
-        return room, width, height
+        return width, height
+
+    def _fit_over_end(
+        self, heading: QtCore.QRect, full: int, pad_v: int
+    ) -> tuple[QtCore.QRect, int, int] | None:
+        """Where no line of the heading leaves it room: the room it goes in over the end
+        of the heading's last line (the view's name and the scene's number, "Word order
+        · 1/20"), and its width and height there, at :data:`FLOOR` of its size (the
+        least of the heading it covers) and within the heading's box: never over the
+        formula line or the plots below it. Wrapped within the heading's box where it is
+        wider than the heading; ``None`` where it is taller than the heading then.
+
+        At 1280 x 720 / 300 % the lecture's "Why positions? “dog bites man” Word order ·
+        1/20" left 200 px right of its second line; "UI scale: 300 %" (476 px, 290 px
+        at 60 %) went below the heading, over the formula line, for its 2.5 s."""
+        lines = self._heading_lines()
+        if not lines:
+            return None
+        theme = current_theme()
+        pt = max(6, math.ceil(FLOOR * full))
+        self._style(pt, pad_v)
+        self.setWordWrap(False)
+        right = min(heading.right(), self.stage.width() - 1)
+        last = lines[-1]
+        room = QtCore.QRect(heading.left(), last.top(), right - heading.left() + 1, last.height())
+        if self.sizeHint().width() <= room.width():
+            width, height = self._within_line(room, pt, pad_v)
+            return room, width, height
+        room = QtCore.QRect(heading.left(), heading.top(), room.width(), heading.height())
+        self.setWordWrap(True)
+        width = max(room.width() - theme.scaled(MARGIN_PX), 1)
+        height = self.heightForWidth(width)
+        return (room, width, height) if height <= room.height() else None
 
     def _heading(self) -> QtCore.QRect | None:
         """The box (stage coordinates) of the topmost view heading in sight (the
@@ -258,19 +301,30 @@ class StageToast(QtWidgets.QLabel):
         found = self._heading_label()
         if found is None:
             return []
-        label, box = found
-        stage = self.stage
+        box = found[1]
         gap = current_theme().scaled(GAP_PX)
+        right = min(box.right(), self.stage.width() - 1)
+        rooms = []
+        for line in self._heading_lines():
+            left = line.right() + 1 + gap
+            if left < right:
+                rooms.append(QtCore.QRect(left, line.top(), right - left + 1, line.height()))
+        return rooms
+
+    def _heading_lines(self) -> list[QtCore.QRect]:
+        """The box (stage coordinates) of each line of the words of the topmost view
+        heading in sight, top line first. Empty when no heading is in sight."""
+        found = self._heading_label()
+        if found is None:
+            return []
+        label, box = found
         inner = box.adjusted(label.margin(), label.margin(), -label.margin(), 0)
         inner.setLeft(inner.left() + label.contentsMargins().left())
         inner.setTop(inner.top() + label.contentsMargins().top())
-        right = min(box.right(), stage.width() - 1)
-        rooms = []
-        for x_end, y, h in _text_lines(label):
-            left = inner.left() + math.ceil(x_end) + gap
-            if left < right:
-                rooms.append(QtCore.QRect(left, inner.top() + round(y), right - left + 1, round(h)))
-        return rooms
+        return [
+            QtCore.QRect(inner.left(), inner.top() + round(y), max(1, math.ceil(x_end)), round(h))
+            for x_end, y, h in _text_lines(label)
+        ]
 
 
 def _text_lines(label: QtWidgets.QLabel) -> list[tuple[float, float, float]]:
