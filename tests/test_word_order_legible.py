@@ -107,6 +107,11 @@ def test_differences_print_their_values(studio, show_view, case):
                 problems.append(f"{key}: values below the legible size")
             elif CASES[case][2] and font.pointSizeF() < stage_value_pt(12.0):  # 8 pt
                 problems.append(f"{key}: {font.pointSizeF()} pt on stage")
+    # one size across them: the no-positions "0"s printed at 23.5 pt on stage at
+    # 1920 x 1080 / 150 %, the causal mask's "-0.4" at 13.5 pt (and 24 vs 12 at 200 %)
+    fonts = {key: widget.plots[key].cells.value_font() for key in DIFFS}
+    sizes = {key: None if f is None else f.pointSizeF() for key, f in fonts.items()}
+    assert len(set(sizes.values())) == 1, sizes
     assert problems == []
 
 

@@ -144,27 +144,24 @@ def test_the_rows_come_back_the_same(studio, show_view, case):
     assert boxes() == first
 
 
-def test_values_of_a_row_grow_together(studio, show_view, case):
-    """Values larger than the size the UI scale asks for (``font_pt``) print at one size
-    across the matrices of one shape in a grid row (A and B): the largest all of them
-    fit; below it each matrix prints as large as its own cells allow, as before."""
+def test_values_of_one_shape_print_at_one_size(studio, show_view, case):
+    """The values of the matrices of one shape (A and B side by side, the three
+    out_B - out_A grids in rows of their own) print at one size: the largest all of
+    them fit. On stage at 1920 x 1080 / 150 % the no-positions differences printed
+    their "0"s at 23.5 pt two rows above the causal mask's "-0.4" at 13.5 pt."""
     widget = _show(studio, show_view, case)
-    problems = []
-    for row, plots in _rows(widget).items():
-        shapes: dict[tuple[int, int], list] = {}
+    shapes: dict[tuple[int, int], list] = {}
+    for plots in _rows(widget).values():
         for p in plots:
             if p.cells is not None and p.cells.best_pt():
                 shapes.setdefault(p.cells.grid_shape, []).append(p.cells)
-        for shape, layers in shapes.items():
-            sizes = [layer.value_font().pointSizeF() for layer in layers]
-            grown = {pt for pt, layer in zip(sizes, layers, strict=True) if pt > layer.font_pt}
-            if len(grown) > 1:
-                problems.append(f"row {row} {shape}: grown values at {sorted(grown)} pt")
-            shared = min(layer.best_pt() for layer in layers)
-            for pt, layer in zip(sizes, layers, strict=True):
-                want = max(min(layer.best_pt(), layer.font_pt), shared)
-                if pt != want:
-                    problems.append(f"row {row} {shape}: {pt} pt, not {want}")
+    assert any(len(layers) == 3 for layers in shapes.values())  # (the differences)
+    problems = []
+    for shape, layers in shapes.items():
+        sizes = {layer.value_font().pointSizeF() for layer in layers}
+        shared = min(layer.best_pt() for layer in layers)
+        if sizes != {shared}:
+            problems.append(f"{shape}: {sorted(sizes)} pt, not {shared}")
     assert problems == []
 
 
@@ -177,7 +174,8 @@ def test_values_of_a_row_grow_together(studio, show_view, case):
 )
 def test_values_are_as_large_as_their_cells_allow(studio, show_view, stage, keys, least):
     """Roomy cells print larger values than the UI scale's size, up to 1.5 times it,
-    with at least 0.6 em between neighbours, A and B alike: on stage at 1920 x 1080 /
+    with at least 0.6 em between neighbours, A and B alike (and the other 3 x 3 or
+    9 x 9 matrices, the causal mask's "1" and "0" among them): on stage at 1920 x 1080 /
     100 % the "no positions" A and B (52 px cells) printed 12 pt, now 13.5; a 9-word
     sentence's 9 x 9 weights at 1600 x 1000 / 200 % (110 px cells) 24 pt, now 29."""
     from gui.render.cell_values import GROWN_GAP_EM, VALUE_GROW, value_fit

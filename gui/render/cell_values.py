@@ -396,10 +396,12 @@ def _staircases(
 
 
 class ValueRow:
-    """Matrices of one shape side by side in a row of a view's grid: values larger
-    than the size the UI scale asks for print at one size across them, the largest
-    that all of them fit (:meth:`CellLayer.value_font`). Word order's A and B weights
-    would otherwise print "0.25" and "0.2" at two sizes."""
+    """The matrices of one shape in a view's grid (side by side or in rows of their
+    own): their values print at one size across them, the largest that all of them fit
+    (:meth:`CellLayer.value_font`). Word order's A and B weights would otherwise print
+    "0.25" and "0.2" at two sizes, and on stage at 1920 x 1080 / 200 % its no-positions
+    differences printed their "0"s at 24 pt, two rows above the causal mask's "-0.4" at
+    12 pt."""
 
     def __init__(self) -> None:
         self._members: weakref.WeakSet[CellLayer] = weakref.WeakSet()
@@ -607,9 +609,9 @@ class CellLayer(ViewOverlay):
 
     def value_font(self) -> QtGui.QFont | None:
         """The font values are printed in now, ``None`` when the cells are too small:
-        as large as the cells allow (:meth:`best_pt`), up to the size the UI scale asks
-        for (:attr:`font_pt`); beyond it, as large as its row's other matrices allow
-        too (:class:`ValueRow`), up to :data:`VALUE_GROW` times that size."""
+        as large as the cells allow (:meth:`best_pt`, up to :data:`VALUE_GROW` times the
+        size the UI scale asks for), and no larger than the other matrices of its shape
+        allow theirs (:class:`ValueRow`): one size across them."""
         best = self.best_pt()
         if best is None:
             return None
@@ -617,7 +619,7 @@ class CellLayer(ViewOverlay):
         key = (best, shared, self.font_pt)
         if self._chosen is not None and self._chosen[0] == key:
             return self._chosen[1]
-        font = self._font(max(min(best, self.font_pt), min(best, shared)))
+        font = self._font(min(best, shared))
         self._chosen = (key, font)
         return font
 
