@@ -158,6 +158,10 @@ class Panel:
         labelled and with its values, whatever it has now (``None``: as many as it
         has). Word order's differences have d columns (2-256): laid out for their own,
         dragging d moved the plots between 3 and 4 plot columns and back.
+    values_first
+        A small heatmap whose printed values are what it shows (Word order's weights and
+        differences): the view lays its plots out in fewer, wider columns rather than
+        print them below the stage's least value size (two thirds of the UI scale's).
     """
 
     key: str
@@ -194,6 +198,7 @@ class Panel:
     square: bool | None = None
     cell_decimals: int | None = None
     layout_columns: int | None = None
+    values_first: bool = False
     bands: list[Band] = field(default_factory=list)
 
     def data_table(self) -> tuple[list[str], np.ndarray]:

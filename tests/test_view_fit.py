@@ -443,7 +443,7 @@ def test_fitting_the_rows_reads_the_grid_width_once(studio, show_view, monkeypat
     widget.fit_height()
     assert reads[0] == 1
     own = {p.key: (p.row, p.col, p.row_span, p.col_span) for p in widget.data.panels}
-    widget._needs_fit = (None, (1, 0.0))
+    widget._needs_fit.clear()
     assert widget._columns_now(own, widget.data.panels) == widget.columns
     assert reads[0] == 2
     widget.show_data(widget.data, live=True)
@@ -463,7 +463,7 @@ def test_columns_for_the_needs_are_flowed_again_only_when_what_they_read_changed
     widget = show_view(studio, "alibi", (1920, 1080), 1.5, present=True)
     own = {p.key: (p.row, p.col, p.row_span, p.col_span) for p in widget.data.panels}
     flows = count_calls(monkeypatch, view_widget, "fits_columns")
-    widget._needs_fit = (None, (1, 0.0))
+    widget._needs_fit.clear()
     columns = widget._columns_now(own, widget.data.panels)
     assert columns == widget.columns > 1 and flows[0] >= 1
     assert any(n > 0 for n in widget._needs.values())

@@ -30,6 +30,9 @@ GATE_CASES = ("window-1600x1000-100-nine", "stage-1600x1000-150")  # the rest wi
 SIZES = {  # shown by test_values_are_as_large_as_their_cells_allow alone
     "stage-1920x1080-100": ((1920, 1080), 1.0, True, False),
     "stage-1600x1000-200-nine": ((1600, 1000), 2.0, True, True),
+    # and by test_values_never_print_below_the_stage_size
+    "window-1920x1080-100-nine": ((1920, 1080), 1.0, False, True),
+    "stage-1920x1080-150-nine": ((1920, 1080), 1.5, True, True),
 }
 
 
@@ -192,3 +195,34 @@ def test_values_are_as_large_as_their_cells_allow(studio, show_view, stage, keys
         cw, ch = layer.cell_size()
         assert width <= cw and height <= ch, (key, width, cw)
     assert len(set(sizes.values())) == 1, sizes
+
+
+@pytest.mark.parametrize(
+    ("size", "columns"), [("window-1920x1080-100-nine", 3), ("stage-1920x1080-150-nine", 2)]
+)
+def test_values_never_print_below_the_stage_size(studio, show_view, size, columns):
+    """A 9-word sentence's grids print every value at the stage's least value size or
+    larger (:func:`stage_value_pt`: 8 pt at 100 %, 12 pt at 150 %): the grid takes
+    fewer plot columns for it rather than shrink them. In a 1920 x 1080 window at
+    100 % four plot columns printed the 9 x 9 weights at 7 pt and the differences at
+    6 pt (three columns now); on stage at 1920 x 1080 / 150 % three printed 11.5 and
+    10.5 pt (two now)."""
+    from gui.render.cell_values import stage_value_pt
+
+    widget = _show(studio, show_view, size)
+    problems = []
+    grids = 0
+    for plots in _rows(widget).values():
+        for p in plots:
+            layer = p.cells
+            if layer is None or layer.grid_shape[0] != 9:
+                continue
+            grids += 1
+            font = layer.value_font()
+            cells = layer.grid_shape[0] * layer.grid_shape[1]
+            if font is None or font.pointSizeF() < stage_value_pt(layer.font_pt):
+                problems.append(f"{p.panel.key}: {font and font.pointSizeF()} pt")
+            elif len(layer.shown()) != cells:
+                problems.append(f"{p.panel.key}: {len(layer.shown())} of {cells} shown")
+    assert grids == 9 and problems == [], (widget.columns, problems)
+    assert widget.columns == columns

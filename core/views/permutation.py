@@ -366,6 +366,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
                     probe=weights_probe(f"{s}_{tag}"),
                     row=r,
                     col=c,
+                    values_first=True,  # (fewer plot columns rather than 6-7 pt values)
                 )
             )
         gap = gaps[tag]
@@ -391,6 +392,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
                 # laid out for the default d whatever d is: dragging d through 10-17
                 # moved the plots between 3 and 4 plot columns and back
                 layout_columns=D_LAYOUT,
+                values_first=True,
             )
         )
     d, base = params["d_model"], params["base"]

@@ -69,6 +69,7 @@ _SIGHT_EVENTS = frozenset(
     )
 )
 WHEEL_STEP = 33  # px at 100 % the view scrolls per wheel step (a notch is three)
+NEEDS_FITS_KEPT = 8  # column counts kept (_columns_for_needs): two sizes, a few widths
 TABLE_GROW = 2.0  # a table shown alone grows into the room up to this times its size
 # a table beside other plots on stage grows into the room they leave up to this times
 # its size: its text as large as the plots' axis titles (12 pt to its 10)
@@ -275,8 +276,9 @@ class ViewWidget(QtWidgets.QWidget):
         self._needs: dict[str, float] = {}  # each panel's width need (_index_needs)
         self._weights: dict[str, float] = {}  # the needs its columns are weighted by
         self._floor = 0.0  # the narrowest plot column the columns were fitted with
-        # what _columns_for_needs read last, and its answer
-        self._needs_fit: tuple[object, tuple[int, float]] = (None, (1, 0.0))
+        # what _columns_for_needs read last and its answers (for the values' two sizes
+        # it is asked about each frame: the stage's least and the least)
+        self._needs_fit: dict[object, tuple[int, float]] = {}
         #: :meth:`_weighted_widths` and :meth:`_balance_rows`' heights, with their inputs
         self._widths_for: tuple[tuple, list[float] | None] | None = None
         self._heights_for: tuple[tuple, dict[int, float]] | None = None
@@ -702,10 +704,18 @@ class ViewWidget(QtWidgets.QWidget):
         self, positions: dict[str, Position], panels: Sequence[Panel], width: float | None = None
     ) -> int:
         """The plot columns that fit (:meth:`fitting_columns`) and in which every small
-        grid among ``panels`` has its :meth:`_index_needs`: in equal columns or in
-        columns weighted by their needs (:func:`fits_columns`, :meth:`_weigh_columns`);
-        fewer, wider columns only when neither fits. ``width``: :meth:`_plot_width` as
-        just read (read here where not given).
+        grid among ``panels`` labels its columns and prints its values (:meth:`_index_needs`):
+        in equal columns or in columns weighted by their needs (:func:`fits_columns`,
+        :meth:`_weigh_columns`); fewer, wider columns only when neither fits. The values
+        print at their least size (:func:`~gui.render.cell_values.least_pt`: half the UI
+        scale's) or more; those of a grid whose values come first
+        (:attr:`Panel.values_first`) at the stage's least value size
+        (:func:`~gui.render.cell_values.stage_value_pt`: 8 pt at 100 %, 12 pt at 150 %)
+        or more, unless only a single column gives them that (then at their least
+        size: side by side, A beside B, rather than one plot a row). A 9-word Word
+        order in a 1920 x 1080 window at 100 % took four plot columns, its 9 x 9
+        weights printed at 7 pt and its differences at 6 pt; in three, 9 and 8.5 pt.
+        ``width``: :meth:`_plot_width` as just read (read here where not given).
 
         Presenting, where the needs took columns that the smallest plot leaves and the
         fewer columns break the grid's rows up, while as many as that plot leaves keep
@@ -715,14 +725,11 @@ class ViewWidget(QtWidgets.QWidget):
         at 838 px do not fit 1870 px; at 480 px they do) took two columns, each
         condition's differences two rows below its matrices."""
         # on stage the columns are weighted for values at stage_value_pt where the room
-        # allows (the column count is not: it asks only that they print)
-        if self._presenting:
-            value_pt = stage_value_pt(current_theme().font_pt(VALUE_PT))
-            needs, self._weights = self._index_needs(panels, (0.0, value_pt))
-        else:
-            (needs,) = self._index_needs(panels, (0.0,))
-            self._weights = needs
-        self._needs = needs
+        # allows (the column count asks that, for the values_first grids alone)
+        value_pt = stage_value_pt(current_theme().font_pt(VALUE_PT))
+        needs, legible = self._index_needs(panels, (0.0, value_pt))
+        first = {p.key: legible[p.key] for p in panels if p.values_first and legible[p.key]}
+        self._needs, self._weights = needs, legible if self._presenting else needs
         self._floor = floor = self.panel_size()[0]
         grid = grid_columns(positions)
         width = self._plot_width() if width is None else width
@@ -731,9 +738,17 @@ class ViewWidget(QtWidgets.QWidget):
         columns = columns_for(width, grid, floor)
         if columns > 1 and any(n > 0 for n in needs.values()):
             grids = frozenset(p.key for p in panels if p.kind == "heatmap")
-            columns, self._floor = self._columns_for_needs(
-                positions, needs, columns, floor, width, grids
-            )
+            fit = None
+            if first:
+                counted = {**needs, **first}
+                fit = self._columns_for_needs(positions, counted, columns, floor, width, grids)
+                if fit[0] > 1:
+                    self._needs = counted
+                else:  # (one plot a row: the least size's columns instead)
+                    fit = None
+            if fit is None:
+                fit = self._columns_for_needs(positions, needs, columns, floor, width, grids)
+            columns, self._floor = fit
         return columns
 
     def _columns_for_needs(
@@ -763,8 +778,9 @@ class ViewWidget(QtWidgets.QWidget):
             tuple(needs.items()),
             (top, floor, inner, gap, plain, self._presenting, grids),
         )
-        if key == self._needs_fit[0]:
-            return self._needs_fit[1]
+        kept = self._needs_fit.get(key)
+        if kept is not None:
+            return kept
         columns = top
         while columns > 1 and not fits_columns(
             positions, needs, columns, inner, gap, floor, alike=grids
@@ -777,7 +793,9 @@ class ViewWidget(QtWidgets.QWidget):
                 ):
                     floor, columns = plain, more
                     break
-        self._needs_fit = (key, (columns, floor))
+        if len(self._needs_fit) >= NEEDS_FITS_KEPT:
+            self._needs_fit.clear()
+        self._needs_fit[key] = (columns, floor)
         return columns, floor
 
     def _index_needs(
