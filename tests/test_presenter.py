@@ -389,6 +389,7 @@ from core.scenes import load_deck
 from gui.app import build_window
 from gui.lecture.deck import shipped_decks
 from gui.lecture.presenter import Presenter
+from gui.render.math_text import source_text
 
 app = QtWidgets.QApplication.instance() or QtWidgets.QApplication([])
 win = build_window(persist=False)
@@ -418,7 +419,7 @@ out = {
     "view_geometry": g(v.geometry()),
     "now": v.now_title.text(),
     "next": v.next_title.text(),
-    "note": v.note.text(),
+    "note": source_text(v.note),  # (what it shows, its math typeset: out_B)
     "scene_note": lec.deck.scenes[0].note,
     "note_dock": p.note_dock.isVisible(),
     "panel": p.panel.state.view_id,
