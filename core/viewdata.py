@@ -75,6 +75,10 @@ class Label:
     """The sector of the unit circle the text belongs in where it fits there: from the
     angle ``wedge[0]`` by ``wedge[1]`` (radians, at most π either way), e.g. the
     clock's angle between k and q; ``None``: anywhere near ``(x, y)``."""
+    wedge_first: bool = False
+    """The text stays in its ``wedge`` across the panel's faint lines (dashed ones and
+    trails, drawn under its halo) and at down to 0.8 of its size before it goes
+    outside: the clock's angle, which outside its wedge reads as k's or q's."""
 
 
 @dataclass(frozen=True)

@@ -16,11 +16,15 @@ from gui.plotting.panel_extras import (
     _Avoid,
     _blocked,
     _blocked_one,
+    _data_box,
     _first_free,
     _line_obstacles,
     _Lines,
+    _smaller_free,
+    _solid,
     _ToData,
     _Wedge,
+    _wedge_place,
 )
 
 # data to scene pixels as an arrows plane draws it: 200 px a unit, y up, the origin
@@ -118,3 +122,72 @@ def test_scene_to_data_inverts_the_planes_transform(kx):
     point = to_scene.map(0.3, -0.7)
     assert point[0] * to_data.kx + to_data.bx == pytest.approx(0.3)
     assert point[1] * to_data.ky + to_data.by == pytest.approx(-0.7)
+
+
+def _across(*ys: float) -> _Lines:
+    """Lines across the whole plane at these heights (data)."""
+    return _Lines([[100.0, 300 - 200 * y, 700.0, 300 - 200 * y] for y in ys])
+
+
+def test_a_wedges_text_goes_in_it_across_a_faint_line_or_smaller_before_outside():
+    """A 100 x 30 px text of the wedge from 60° to 120° (200 px a unit), its home on
+    the middle at 0.45, between lines across the plane 30 px apart (at 0.45, 0.75 and
+    0.9, and a dashed one at 0.6): no place between two keeps 2 px off both, and the
+    nearest free place is below them, outside the wedge. Without the dashed line
+    (:func:`_solid`), it is in the wedge at its size, across it. In a narrower wedge
+    it fits at 0.8 of its size, not at 0.9; in one narrower still at none: the place
+    outside is kept."""
+    wedge = _Wedge.of(math.radians(60), math.radians(60), first=True)
+    home = (350.0, 300 - 200 * 0.45 - 15, 100.0, 30.0)
+    solid_lines = [0.45, 0.75, 0.9]
+    dashed = _avoid(lines=_across(*solid_lines, 0.6))
+    outside = _first_free(home, AREA, [], dashed, wedge)
+    assert outside is not None
+    to_data = dashed.to_data
+
+    def held(left: float, top: float, w: float, h: float) -> bool:
+        return bool(wedge.holds(*_data_box(left, top, left + w, top + h, to_data)))
+
+    assert not held(*outside, 100.0, 30.0)
+    rows = np.array([[100.0, 300 - 200 * y, 700.0, 300 - 200 * y] for y in solid_lines])
+    solid = _solid(dashed._replace(rings=(0.8836, 1.0)), rows)
+    assert solid.rings == (1.0,) and solid.lines is not None and len(solid.lines.rows) == 3
+    share, best = _wedge_place(home, AREA, [], solid, wedge, outside)
+    assert share == 1.0 and best is not None and held(*best, 100.0, 30.0)
+    assert not _blocked_one(*best, 100.0, 30.0, solid)
+    assert _blocked_one(*best, 100.0, 30.0, dashed)  # (across the dashed line)
+    # a wedge of 30° from 75°: 100 x 30 px (0.5 x 0.15) is that wide only from 0.93
+    # out, where it reaches beyond the circle; at 0.9 from 0.84 out, its top corners
+    # at a radius of 1.0006; at 0.8 from 0.75 out, its top corners at 0.89
+    # (the circle alone to keep off)
+    narrow = _Wedge.of(math.radians(75), math.radians(30), first=True)
+    share, best = _wedge_place(home, AREA, [], _avoid(), narrow, outside)
+    assert share == 0.8 and best is not None
+    x_lo, x_hi, y_lo, y_hi = _data_box(best[0], best[1], best[0] + 80, best[1] + 24, to_data)
+    assert narrow.holds(x_lo, x_hi, y_lo, y_hi)
+    assert not _blocked_one(*best, 80.0, 24.0, _avoid())
+    # 20°: 0.35 wide at the circle, narrower than the text at 0.8 (0.4)
+    thin = _Wedge.of(math.radians(80), math.radians(20), first=True)
+    assert _wedge_place(home, AREA, [], _avoid(), thin, outside) == (1.0, outside)
+
+
+def test_a_name_with_no_free_place_is_tried_smaller_next_to_its_tip():
+    """An arrow's name 240 x 46 px beyond a tip at (0, −1) in a plane whose area ends
+    46 px below and above the circle, its inside full of lines (the arrows, say): no
+    place at its size keeps 2 px off the circle (50 px high with its pads); at 0.9 one
+    does, next to the tip (within its height); with 10 px below and above the circle,
+    none: ``(1.0, None)``."""
+    inside = _Lines([[200.0, y, 600.0, y] for y in np.arange(100.0, 501.0, 20.0)])
+    avoid = _avoid(lines=inside)
+    area = (100.0, 54.0, 700.0, 546.0)
+    tip, origin = (400.0, 500.0), (400.0, 300.0)
+    assert _first_free((280.0, 505.0, 240.0, 46.0), area, [], avoid) is None
+    share, best = _smaller_free(*tip, origin, 240.0, 46.0, area, [], avoid)
+    assert share == 0.9 and best is not None
+    w, h = 240.0 * share, 46.0 * share
+    assert not _blocked_one(*best, w, h, avoid)
+    gap_x = max(best[0] - tip[0], tip[0] - best[0] - w, 0.0)
+    gap_y = max(best[1] - tip[1], tip[1] - best[1] - h, 0.0)
+    assert math.hypot(gap_x, gap_y) <= h
+    tight = (100.0, 90.0, 700.0, 510.0)
+    assert _smaller_free(*tip, origin, 240.0, 46.0, tight, [], avoid) == (1.0, None)

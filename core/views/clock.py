@@ -285,6 +285,7 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             0.45 * math.sin(mid),
             ARC,
             wedge=(ak, dw),
+            wedge_first=True,
         ),
         Label(
             f"q·k = {dot:+.3f}",

@@ -113,6 +113,17 @@ class LabelText(pg.TextItem):
             kept = self._kept_metrics = (font, QtGui.QFontMetricsF(font))
         return kept[1]
 
+    #: the share of its font's size the text is drawn at (an arrow's name where it has
+    #: no room at its size: :meth:`PanelExtras.place_labels`)
+    shrink = 1.0
+
+    def set_shrink(self, share: float) -> None:
+        """Draw the text at ``share`` of its size (scaled as an item: its font, and so
+        its box's size in the plot's sizes, stays the same)."""
+        self.shrink = share
+        self.textItem.setScale(share)
+        self.updateTextPos()
+
     def set_plain_text(self, text: str) -> None:
         """Show ``text``, known to differ from the text shown (``TextItem.setText``
         without its second look at the text shown)."""
@@ -365,8 +376,8 @@ def _blocked_one(left: float, top: float, w: float, h: float, avoid: _Avoid) -> 
 def _blocked(
     ls: np.ndarray,
     ts: np.ndarray,
-    w: float,
-    h: float,
+    w: Any,
+    h: Any,
     avoid: _Avoid,
     reach: tuple[float, float, float, float] | None = None,
 ) -> np.ndarray:
@@ -406,6 +417,8 @@ def _blocked(
     if avoid.lines is not None and lines_near:
         rest = ~hit
         if rest.any():
+            if type(w) is np.ndarray:  # (boxes of their own sizes: _wedge_place)
+                w, h = w[rest], h[rest]
             lefts, tops = ls[rest] - pad, ts[rest] - pad
             hit[rest] = _hits(lefts, tops, lefts + (w + 2 * pad), tops + (h + 2 * pad), avoid.lines)
     return hit
@@ -419,9 +432,11 @@ class _Wedge(NamedTuple):
     middle: tuple[float, float]
     #: its width across the middle (the chord of its arc)
     width: float
+    #: its text goes in it across faint lines and smaller first (``Label.wedge_first``)
+    first: bool = False
 
     @classmethod
-    def of(cls, start: float, sweep: float) -> _Wedge:
+    def of(cls, start: float, sweep: float, *, first: bool = False) -> _Wedge:
         """The sector from the angle ``start`` by ``sweep`` (radians, |sweep| ≤ π)."""
         s = 1.0 if sweep >= 0 else -1.0
         c0, s0 = math.cos(start), math.sin(start)
@@ -431,6 +446,7 @@ class _Wedge(NamedTuple):
             ((-s * s0, s * c0), (s * s1, -s * c1)),
             (math.cos(mid), math.sin(mid)),
             2 * math.sin(min(abs(sweep), math.pi) / 2),
+            first,
         )
 
     def may_hold(self, w: float, h: float) -> bool:
@@ -526,8 +542,8 @@ def _hits_near(
 def _free_of(
     ls: np.ndarray,
     ts: np.ndarray,
-    w: float,
-    h: float,
+    w: Any,
+    h: Any,
     placed: list[tuple[float, float, float, float]],
 ) -> np.ndarray:
     """Whether each box ``(ls, ts, w, h)`` meets no box of ``placed`` (more than a
@@ -541,7 +557,7 @@ def _free_of(
 
 
 def _wedge_boxes(
-    ls: np.ndarray, ts: np.ndarray, w: float, h: float, to_data: _ToData, wedge: _Wedge
+    ls: np.ndarray, ts: np.ndarray, w: Any, h: Any, to_data: _ToData, wedge: _Wedge
 ) -> np.ndarray:
     """Whether each box ``(ls, ts, w, h)`` (scene pixels) lies in ``wedge``."""
     kx, bx, ky, by = to_data
@@ -549,6 +565,141 @@ def _wedge_boxes(
     return wedge.holds(
         np.minimum(xa, xb), np.maximum(xa, xb), np.minimum(ya, yb), np.maximum(ya, yb)
     )
+
+
+def _holds(
+    best: tuple[float, float] | None, w: float, h: float, avoid: _Avoid, wedge: _Wedge
+) -> bool:
+    """Whether the box ``w`` x ``h`` px at ``best`` (``None``: nowhere) lies in ``wedge``."""
+    if best is None:
+        return False
+    left, top = best
+    return bool(wedge.holds(*_data_box(left, top, left + w, top + h, avoid.to_data)))
+
+
+def _solid(avoid: _Avoid, solid: np.ndarray) -> _Avoid:
+    """``avoid`` with the lines ``solid`` (scene pixels: those that are no dashed line)
+    alone and, of its rings, the circle alone: what a wedge's text keeps off in its
+    wedge. q's shadow and the trails are faint and drawn under the text's halo: k's
+    trail, a whole ring at 0.94 as the other texts keep off it, and q's shadow left no
+    place between k and q for "+57.3°" on the stage at 200 % (it sat right of k)."""
+    rings = tuple(r for r in avoid.rings if r == 1.0)
+    return avoid._replace(
+        lines=_Lines(solid) if len(solid) else None, rings=rings, ring_array=np.array(rings)
+    )
+
+
+# a wedge's text that has no free place in it at its size (off the solid lines) is
+# tried at these shares of it before it goes outside: "−130.8°" (138 x 42 px on the
+# stage at 200 %) is 17 px too wide for the room between the angle's arc and the circle
+WEDGE_SHRINK = (0.9, 0.8)
+
+
+def _may_fit(w: float, h: float, avoid: _Avoid, wedge: _Wedge) -> bool:
+    """Whether a text ``w`` x ``h`` px is narrow enough for ``wedge`` at the least share
+    of :data:`WEDGE_SHRINK` (:meth:`_Wedge.may_hold`; a narrow angle's text is not
+    looked for in it again)."""
+    least = WEDGE_SHRINK[-1]
+    return wedge.may_hold(w * least * abs(avoid.to_data.kx), h * least * abs(avoid.to_data.ky))
+
+
+def _wedge_place(
+    home: tuple[float, float, float, float],
+    area: tuple[float, float, float, float],
+    placed: list[tuple[float, float, float, float]],
+    avoid: _Avoid,
+    wedge: _Wedge,
+    outside: tuple[float, float] | None,
+) -> tuple[float, tuple[float, float] | None]:
+    """The share of its size (1, else the largest of :data:`WEDGE_SHRINK`) at which the
+    box ``home``, its centre kept, has a place in ``wedge`` free of ``placed`` and off
+    ``avoid`` (the solid lines), with the place; ``(1.0, outside)`` where none has (the
+    place found outside the wedge).
+
+    At each share the places :func:`_first_free` tries, nearest first, then those
+    centred on the wedge's middle (:data:`_WEDGE_RADII`), nearest first; all of them
+    for all the shares looked at together (~25 numpy calls where none is free, as a
+    clock frame at 200 % often has).
+
+    The text of a wedge that fits in it only across a dashed line (the clock's q's
+    shadow, drawn under the text's halo) or smaller: "+57.3°" between k and q on the
+    stage at 200 % sat right of k, outside the angle, where it read as k's."""
+    left, top, w, h = home
+    cx, cy = left + w / 2, top + h / 2
+    a_left, a_top, a_right, a_bottom = area
+    kx, bx, ky, by = avoid.to_data
+    steps = _offsets_for(max(0.5, round(2 * w / max(h, 1.0)) / 2))
+    # centres along the middle, in scene pixels, nearest the own centre first
+    mx = (_WEDGE_RADII * wedge.middle[0] - bx) / kx
+    my = (_WEDGE_RADII * wedge.middle[1] - by) / ky
+    middle = np.argsort(np.hypot(mx - cx, my - cy), kind="stable")
+    mx, my = mx[middle], my[middle]
+    parts, shares = [], []
+    for share in (1.0, *WEDGE_SHRINK):
+        sw, sh = w * share, h * share
+        if not wedge.may_hold(sw * abs(kx), sh * abs(ky)):
+            continue
+        ls = np.concatenate([cx - sw / 2 + steps[:, 0] * (_STEP_W * sw), mx - sw / 2])
+        ts = np.concatenate([cy - sh / 2 + steps[:, 1] * (_STEP_H * sh), my - sh / 2])
+        parts.append((ls, ts, np.full(len(ls), sw), np.full(len(ls), sh)))
+        shares += [share] * len(ls)
+    if not parts:
+        return 1.0, outside
+    sw_all, sh_all = np.concatenate([p[2] for p in parts]), np.concatenate([p[3] for p in parts])
+    ls = np.maximum(np.minimum(np.concatenate([p[0] for p in parts]), a_right - sw_all), a_left)
+    ts = np.maximum(np.minimum(np.concatenate([p[1] for p in parts]), a_bottom - sh_all), a_top)
+    at = np.flatnonzero(_wedge_boxes(ls, ts, sw_all, sh_all, avoid.to_data, wedge))
+    if len(at):
+        at = at[_free_of(ls[at], ts[at], sw_all[at], sh_all[at], placed)]
+    if len(at):
+        at = at[~_blocked(ls[at], ts[at], sw_all[at], sh_all[at], avoid)]
+    if not len(at):
+        return 1.0, outside
+    k = int(at[0])
+    return shares[k], (float(ls[k]), float(ts[k]))
+
+
+# an arrow's name with no free place at its size is tried at these shares of it, before
+# it may cross the circle: in a 1280 x 720 window at 200 % RoPE's plane is 527 x 237 px
+# and "q (m=12345)" 243 x 46 px, too high for the 40 px below the circle and too wide
+# for beside it (it crossed the circle)
+NAME_SHRINK = (0.9, 0.8, 0.7, 0.6)
+
+
+def _smaller_free(
+    tip_x: float,
+    tip_y: float,
+    origin: tuple[float, float],
+    w: float,
+    h: float,
+    area: tuple[float, float, float, float],
+    placed: list[tuple[float, float, float, float]],
+    avoid: _Avoid,
+) -> tuple[float, tuple[float, float] | None]:
+    """The largest share of :data:`NAME_SHRINK` at which an arrow's name ``w`` x ``h``
+    px has a free place (:func:`_first_free`) round its own beyond the tip
+    (:func:`_beyond`) at most its height from the tip, with that place; else the
+    share whose free place is nearest the tip; ``(1.0, None)`` where it has none.
+
+    (The nearest free place of "q (m=12345)" at 0.9 was left of the circle, ~150 px
+    from q's tip, where it named nothing; at 0.8 it is below the tip.)"""
+    found: list[tuple[float, float, tuple[float, float]]] = []
+    for share in NAME_SHRINK:
+        sw, sh = w * share, h * share
+        box = _beyond(tip_x, tip_y, *origin, sw, sh, avoid.pad + sh / 4)
+        best = _first_free(box, area, placed, avoid)
+        if best is not None:
+            left, top = best
+            gap_x = max(left - tip_x, tip_x - left - sw, 0.0)
+            gap_y = max(top - tip_y, tip_y - top - sh, 0.0)
+            away = math.hypot(gap_x, gap_y)
+            if away <= sh:
+                return share, best
+            found.append((away, -share, best))
+    if not found:
+        return 1.0, None
+    _away, share, best = min(found)
+    return -share, best
 
 
 def _along_middle(
@@ -694,9 +845,13 @@ def _first_free(
     own_x = a_right - w if a_right - w < left else left
     own_y = a_bottom - h if a_bottom - h < top else top
     own = (a_left if a_left > own_x else own_x, a_top if a_top > own_y else own_y)
-    if not any(_overlaps(*own, w, h, p) for p in placed) and (
-        avoid is None or not _blocked_one(*own, w, h, avoid)
-    ):
+    # (a loop, not any() over a generator: ~5 calls fewer a text, ~12 texts a frame)
+    clear = True
+    for p in placed:
+        if _overlaps(own[0], own[1], w, h, p):
+            clear = False
+            break
+    if clear and (avoid is None or not _blocked_one(own[0], own[1], w, h, avoid)):
         if wedge is None or avoid is None:
             return own
         if wedge.holds(*_data_box(own[0], own[1], own[0] + w, own[1] + h, avoid.to_data)):
@@ -757,7 +912,7 @@ class PanelExtras:
     #: the theme and colours :attr:`text_labels` were given (their look is re-checked
     #: only when these change)
     _label_colors: tuple | None = None
-    _label_homes: list[tuple[pg.TextItem, float, float, float, float]]
+    _label_homes: list[tuple[LabelText, float, float, float, float]]
     #: what the texts keep off (see :meth:`_show_labels`): segments in data coordinates
     #: (the shafts first), each head's length and half width (px) and the px kept
     _obstacles: np.ndarray = np.zeros((0, 4))
@@ -834,7 +989,8 @@ class PanelExtras:
                 item.set_plain_text(text)
         # the colours and patches, when the theme or the labels' colours changed (a
         # drag changes the texts alone: ~10 colours made and compared a clock frame)
-        colors = (theme, tuple(label.color for label in panel.labels))
+        # (lists, not generators: a generator is a call per item, ~25 calls a frame)
+        colors = (theme, tuple([label.color for label in panel.labels]))
         if colors != self._label_colors:
             self._label_colors = colors
             # on a translucent patch of the background, as the tile labels: a line
@@ -862,7 +1018,7 @@ class PanelExtras:
         self._tip_names = len(tips)
         wedges: list[_Wedge | None] = [None for _tip in tips]
         self._label_wedges = wedges + [
-            None if lb.wedge is None else _Wedge.of(*lb.wedge)
+            None if lb.wedge is None else _Wedge.of(*lb.wedge, first=lb.wedge_first)
             for lb in panel.labels
             if not lb.strip
         ]
@@ -897,18 +1053,24 @@ class PanelExtras:
         # (rows of four: np.vstack's checks and copies cost ~23 calls, 5 plots a frame)
         self._obstacles = np.concatenate(rows) if len(rows) > 1 else rows[0]
         self._rings = tuple(sorted(rings))
-        heads = self.arrows[2::3]
+        self.place_labels()
+
+    def _measure_arrows(self) -> None:
+        """Each head's length and half width (px) and the px a text keeps off the
+        arrows (half a shaft's width and a pixel), for :meth:`_obstacle_segments`: from
+        the heads' and shafts' styles, set where the arrows are made or restyled (a
+        frame moves them only: these were worked out again on every frame, ~20 calls
+        a plot)."""
         self._head_sizes = [
             (
                 float(h.opts["headLen"]),
                 float(h.opts["headLen"]) * math.tan(math.radians(h.opts["tipAngle"] / 2)),
             )
-            for h in heads
+            for h in self.arrows[2::3]
         ]
         pens = [line.opts.get("pen") for line in self.arrows[1::3] if isinstance(line, LineItem)]
-        width = max((p.widthF() for p in pens if isinstance(p, QtGui.QPen)), default=0.0)
-        self._obstacle_pad = width / 2 + 1.0  # (half a shaft's width and a pixel)
-        self.place_labels()
+        width = max([p.widthF() for p in pens if isinstance(p, QtGui.QPen)], default=0.0)
+        self._obstacle_pad = width / 2 + 1.0
 
     def _drop_labels(self) -> None:
         """Take the texts :meth:`_show_labels` made out of the plot (and its strip)."""
@@ -985,10 +1147,13 @@ class PanelExtras:
         room = max(1.0, a_right - a_left)
         sizes = []
         for item, *_home in self._label_homes:
-            if isinstance(item, LabelText):
-                item.fit_width(room)  # (wider than the area: wrapped, not cut off)
+            item.fit_width(room)  # (wider than the area: wrapped, not cut off)
+            f = item.shrink  # (the share of its size it is drawn at: its own is placed)
             local = item.boundingRect()  # pixels, relative to the anchor point
-            sizes.append((local.x(), local.y(), local.width(), local.height()))
+            if f == 1.0:
+                sizes.append((local.x(), local.y(), local.width(), local.height()))
+            else:
+                sizes.append((local.x() / f, local.y() / f, local.width() / f, local.height() / f))
         # nothing moved (the same texts, sizes, obstacles and pixels): where they are
         key = (
             self._label_homes,
@@ -1036,6 +1201,22 @@ class PanelExtras:
                 home = to_scene.map(QtCore.QPointF(x, y))
                 box = (lx + home.x(), ly + home.y(), w, h)
             best = _first_free(box, bounds, placed, avoid, wedge)
+            f = 1.0  # (the share of its size it is drawn at)
+            if (
+                wedge is not None
+                and wedge.first
+                and not _holds(best, w, h, avoid, wedge)
+                and _may_fit(w, h, avoid, wedge)
+            ):
+                # in its wedge across a dashed line, or smaller, rather than outside it
+                solid = _solid(avoid, segments[self._solid_rows(len(segments))])
+                f, best = _wedge_place(box, bounds, placed, solid, wedge, best)
+                lx, ly, w, h = lx * f, ly * f, w * f, h * f
+            if best is None and k < self._tip_names:  # smaller rather than across a line
+                f, best = _smaller_free(
+                    point.x(), point.y(), (o_x, o_y), w, h, bounds, placed, avoid
+                )
+                lx, ly, w, h = lx * f, ly * f, w * f, h * f
             if best is None and avoid.rings:  # off the arrows and lines at least (a
                 # small plane: across the circle rather than over an arrow)
                 best = _first_free(
@@ -1049,6 +1230,8 @@ class PanelExtras:
                     max(min(box[1], a_bottom - h), a_top),
                 )
             placed.append((best[0], best[1], w, h))
+            if item.shrink != f:
+                item.set_shrink(f)
             item.setPos(from_box.map(vb.mapFromScene(QtCore.QPointF(best[0] - lx, best[1] - ly))))
             self.placements += 1
 
@@ -1079,6 +1262,24 @@ class PanelExtras:
         if heads:
             pixels = np.concatenate([pixels, heads])
         return pixels, self._obstacle_pad
+
+    def _solid_rows(self, count: int) -> np.ndarray:
+        """Which of the ``count`` rows of :meth:`_obstacle_segments` are of no dashed
+        line (q's shadow): the shafts, each drawn line's segments in the order of the
+        panel's series, then the heads. Worked out only where a wedge's text looks for a
+        place across the dashed lines (seldom: not every frame)."""
+        solid = np.ones(count, bool)
+        series = self.panel.series if self.panel is not None else []
+        parts = self._line_parts
+        dashed = [k for k, line in enumerate(series) if line.style == "dashed"]
+        if not dashed:
+            return solid
+        # (the rows before each dashed line's: counted only up to the last of them)
+        sizes = [0 if part[2] is None else len(part[2]) for part in parts[: dashed[-1] + 1]]
+        starts = np.cumsum([len(self._head_sizes), *sizes])  # (the shafts: a row an arrow)
+        for k in dashed:
+            solid[starts[k] : starts[k + 1]] = False
+        return solid
 
     def _show_arrows(self, panel: Panel, theme: Theme) -> None:
         if len(self.arrows) == 1 + 3 * len(panel.arrows):  # same arrows: move them
@@ -1127,6 +1328,7 @@ class PanelExtras:
             for item in (head, label):
                 self.plot.addItem(item)
             self.arrows += [line, head, label]
+        self._measure_arrows()
         self._frame("arrows")
 
     def _zoom_arrow_names(self, theme: Theme) -> None:
@@ -1149,6 +1351,7 @@ class PanelExtras:
             head.setStyle(headLen=theme.scaled(18), brush=color, pen=None)
             label.setColor(color)
             label.setFont(self.text_theme(theme).font(12, bold=True))
+        self._measure_arrows()
         # the range a new plot starts from (the view's aspect follows its new size)
         self._frame("arrows")
 
