@@ -139,7 +139,9 @@ def _open_window(width: int, height: int):  # type: ignore[no-untyped-def]
     finally:
         from gui.app import dispose_window, release_windows
 
-        win.lecture.display.leave_presentation()
+        # (as closing the window leaves it: the views are not re-styled at the normal
+        # scale, ~0.5 s of each module that presented, for a window deleted next)
+        win.lecture.display.leave_presentation(restyle=False)
         # deleted now, as the app deletes its window when it quits: a window only
         # closed was left to the interpreter's exit, where PySide deleted its plots in
         # no particular order (test_deck_scenes_fit.py run alone ended in a segfault,

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from PySide6 import QtCore, QtWidgets
 from tiers import FULL
+from window_reuse import presenting_window, presenting_window_holder  # noqa: F401  (fixtures)
 
 from core.scenes import Deck, Scene
 from core.views import VIEWS
@@ -17,10 +18,21 @@ Key = QtCore.Qt.Key
 Mod = QtCore.Qt.KeyboardModifier
 
 
+@pytest.fixture
+def window(presenting_window):  # noqa: F811
+    """The module's window, in presentation mode when each test starts (F5, not full
+    screen; ``window_reuse.presenting_window``): leaving and entering it around each
+    test re-styled every view shown twice a test."""
+    return presenting_window
+
+
 def _present(window, view_id="rope"):
+    """``view_id`` shown on stage (the window presents already, F5 again if a test
+    left presentation mode); its stage controls."""
     window.set_view(view_id)
     window.lecture.display.enter_presentation(fullscreen=False)
     assert window.wait_idle()
+    assert window.lecture.display.presenting
     return window.feature(StageControls)
 
 
@@ -143,6 +155,7 @@ def test_arrows_step_the_deck_outside_presentation_and_clicker_keys_always(windo
     scenes = tuple(
         Scene("rope", rope.validate({"m": m}, partial=True), t) for m, t in ((3, "a"), (8, "b"))
     )
+    window.lecture.display.leave_presentation()
     deck.set_deck(Deck("d", scenes))
     assert deck.index == 0
     qtbot.keyClick(window, Key.Key_Right)  # not presenting: the deck steps

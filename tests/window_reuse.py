@@ -12,6 +12,10 @@ as when the window was new. After a test that failed, or that closed it or left 
 changed theme, UI scale (either mode's), colormap, help overlay, pen, pointer, sweep
 clock or default animation duration, side by side or ghost, or compute backend, the
 window is closed and the next test gets a new one: a failure never carries over.
+(Putting the theme and scales back instead, the views the test showed re-styled, cost
+as much CPU as a new window: tests/test_deck_edits.py 2.6 s more, test_lecture.py and
+test_live_use.py 0.5 s less each.) ``presenting_window`` is the same for a module of
+stage tests, its window kept in presentation mode between tests.
 Leaving presentation mode re-styles the views the test built at the stage's scale (the
 few it showed): a new window instead cost more (tests/test_stage_strip.py,
 test_stage_focus.py, test_lecture.py and test_presenter.py: 82 s in one process with a
@@ -32,22 +36,32 @@ import pytest
 SIZE = (1600, 1000)  # as conftest's ``window``
 
 
-def _new_window() -> Any:
+def _new_window(presenting: bool = False) -> Any:
     from gui.app import build_window
 
     win = build_window(persist=False)
     win.resize(*SIZE)
     win.show()
     assert win.wait_idle(60)
+    if presenting:
+        _enter_presentation(win)
+        win._new_chrome = dict(win.lecture.display._saved["visible"])  # (_chrome_as_new)
     win._new_stage_size = win.stage.size()  # (compared after each reset: _stage_as_new)
     return win
 
 
+def _enter_presentation(win: Any) -> None:
+    """Presentation mode in the window (F5 without full screen), at the default stage
+    scale, settled."""
+    win.lecture.display.enter_presentation(fullscreen=False)
+    assert win.wait_idle(60)
+
+
 def _close_deck(win: Any) -> None:
     """Close the deck or scene file a test opened (File ▸ Close deck), in a window
-    shown and not presenting (otherwise it is not reused anyway)."""
+    shown (otherwise it is not reused anyway)."""
     deck = win.lecture.deck
-    if win.isVisible() and not win.lecture.display.presenting and deck.loaded:
+    if win.isVisible() and deck.loaded:
         assert deck.close_deck()
 
 
@@ -62,8 +76,13 @@ def _leave_presentation(win: Any) -> None:
 
 def _stage_as_new(win: Any) -> bool:
     """Whether the stage is as large as when the window was new (the docks a test
-    opened and closed gave their room back as a new window has it)."""
-    return win.stage.size() == getattr(win, "_new_stage_size", None)
+    opened and closed gave their room back as a new window has it) and, presenting,
+    leaving presentation mode brings back the chrome a new window's does."""
+    display = win.lecture.display
+    chrome = display._saved.get("visible") if display.presenting else None
+    return win.stage.size() == getattr(win, "_new_stage_size", None) and chrome == getattr(
+        win, "_new_chrome", None
+    )
 
 
 def _show_again(win: Any) -> None:
@@ -83,10 +102,11 @@ def _close(win: Any) -> None:
     win.deleteLater()  # (as pytest-qt's ``qtbot.addWidget`` does with a test's window)
 
 
-def reusable(win: Any) -> bool:
-    """Whether ``win`` shows the theme, scale, colormaps and mode of a new window, with
-    no deck, help overlay, pen or pointer, its sweep clock, animation duration and
-    backend as a new window has them and nothing side by side."""
+def reusable(win: Any, presenting: bool = False) -> bool:
+    """Whether ``win`` shows the theme, scale, colormaps and mode of a new window
+    (presenting or not, as ``presenting`` says), with no deck, help overlay, pen or
+    pointer, its sweep clock, animation duration and backend as a new window has them
+    and nothing side by side."""
     from core.backend import NUMPY
     from gui.lecture.display import DEFAULT_PRESENT_SCALE
     from gui.lecture.sweep import DEFAULT_DURATION
@@ -99,7 +119,7 @@ def reusable(win: Any) -> bool:
 
     return (
         win.isVisible()  # (a window a test closed has its engine stopped)
-        and not display.presenting
+        and display.presenting == presenting
         and display.theme_name == "light"
         and display.ui_scale == 1.0
         and display.present_scale == DEFAULT_PRESENT_SCALE
@@ -142,6 +162,12 @@ def reset_window(win: Any) -> None:
     win.set_view(next(iter(VIEWS)))
     lecture.sweep._fill()  # the box shows the view's default animation
     win.resize(*SIZE)
+    if lecture.display.presenting:  # (leaving presentation mode hides these)
+        from gui.lecture.stage_strip import StageControls
+
+        win.feature(StageControls).hide_strip()
+        win.stage_toast.say("")  # (the deck's "Closed ..." message)
+        win.stage.setFocus()
     assert win.wait_idle(60)
     assert not any(win.view_error(v) for v in win.states), "a view failed at its defaults"
 
@@ -162,9 +188,32 @@ def reused_window_holder(qapp) -> Iterator[_Holder]:  # type: ignore[no-untyped-
 def reused_window(request, reused_window_holder):  # type: ignore[no-untyped-def]
     """The module's shown main window (1600 x 1000, no settings written, as conftest's
     ``window``): the previous test's, reset, or a new one."""
-    holder = reused_window_holder
+    yield from _reused(request, reused_window_holder, presenting=False)
+
+
+@pytest.fixture(scope="module")
+def presenting_window_holder(qapp) -> Iterator[_Holder]:  # type: ignore[no-untyped-def]
+    holder = _Holder()
+    yield holder
+    if holder.win is not None:
+        _close(holder.win)
+
+
+@pytest.fixture
+def presenting_window(request, presenting_window_holder):  # type: ignore[no-untyped-def]
+    """The module's shown main window in presentation mode (F5 in a 1600 x 1000 window,
+    not full screen, at the default stage scale): the previous test's, reset (its
+    strip hidden, the keyboard on the stage) and in presentation mode again if the test
+    left it, or a new one. Leaving presentation mode re-styles the views at the normal
+    scale and entering it again at the stage's (tests/test_stage_strip.py: 25.4 s of CPU
+    with a window reused out of presentation mode, 14.1 s with this one)."""
+    yield from _reused(request, presenting_window_holder, presenting=True)
+
+
+def _reused(request: Any, holder: _Holder, presenting: bool) -> Iterator[Any]:
+    """The body of :func:`reused_window` and :func:`presenting_window`."""
     if holder.win is None:
-        holder.win = _new_window()
+        holder.win = _new_window(presenting)
     else:
         _show_again(holder.win)
     failed = request.session.testsfailed
@@ -174,12 +223,15 @@ def reused_window(request, reused_window_holder):  # type: ignore[no-untyped-def
         _close(win)  # whatever it left behind goes with it
         return
     try:
-        _leave_presentation(win)
+        if not presenting:
+            _leave_presentation(win)
+        elif win.isVisible() and not win.lecture.display.presenting:
+            _enter_presentation(win)
         _close_deck(win)
     except Exception:
         _close(win)
         raise
-    if not reusable(win):
+    if not reusable(win, presenting):
         _close(win)
         return
     try:
