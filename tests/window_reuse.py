@@ -98,8 +98,19 @@ def _show_again(win: Any) -> None:
 
 
 def _close(win: Any) -> None:
-    win.close()  # (the autouse ``_restore_theme`` puts the global theme back)
-    win.deleteLater()  # (as pytest-qt's ``qtbot.addWidget`` does with a test's window)
+    """Close and delete the window now, as conftest's ``open_window`` does (the autouse
+    ``_restore_theme`` puts the global theme back). Closed and only ``deleteLater``-ed,
+    it was never deleted: a deferred delete waits for the event loop the call was made
+    outside of, and the tests only run nested ones (``wait_idle``, ``waitUntil``). The
+    closed windows piled up in a worker (10 main windows, 686 top-level widgets at
+    test_float_field after six modules), each with its application-wide event filters
+    and timers: test_float_field's refused-key test took 0.17 s alone, 10.7 s (5.1 s of
+    CPU) and its module's end 9.4 s (4.7 s of CPU) after them in the gating suite; now
+    51 top-level widgets there. (Its Python side goes with the next cycle collection:
+    ``release_windows`` here, while the caller still holds it, freed nothing of it.)"""
+    from gui.app import dispose_window
+
+    dispose_window(win)
 
 
 def reusable(win: Any, presenting: bool = False) -> bool:
