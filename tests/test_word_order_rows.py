@@ -226,3 +226,45 @@ def test_values_never_print_below_the_stage_size(studio, show_view, size, column
                 problems.append(f"{p.panel.key}: {len(layer.shown())} of {cells} shown")
     assert grids == 9 and problems == [], (widget.columns, problems)
     assert widget.columns == columns
+
+
+@pytest.mark.parametrize("size", ["window-1920x1080-100-nine", "stage-1920x1080-150-nine"])
+def test_word_ticks_never_touch(studio, show_view, size):
+    """The keys' words under a 9 x 9 matrix stand apart: a quarter line between each
+    drawn word's text and the next at least, every ``k``-th word drawn (the first
+    included) where all do not fit, never smaller than the word ticks' floor. In the
+    1920 x 1080 window at 100 % all nine were drawn at 70 % of the tick font in 29.6 px
+    cells, the closest 0.8 px apart ("quickbrown"); now every other word at full size,
+    as the rows name them. On stage at 150 % all nine fit (two plot columns)."""
+    from PySide6 import QtGui
+
+    from gui.render.fast_axis import WORD_TICK_SCALES
+
+    widget = _show(studio, show_view, size)
+    problems = []
+    checked = 0
+    for plots in _rows(widget).values():
+        for p in plots:
+            ticks = p.panel.x_ticks
+            if not ticks or len(ticks) != 9:
+                continue
+            axis = p.plot.getAxis("bottom")
+            if axis.picture is None:
+                axis._make_drawing()
+            specs = axis.picture.specs[2]
+            metrics = QtGui.QFontMetricsF(axis.tick_font())
+            texts = [text for _rect, _flags, text in specs]
+            words = [text for _v, text in ticks]
+            step = max(1, round(len(words) / len(texts)))
+            if texts != words[::step] or axis.tick_scale < WORD_TICK_SCALES[-1]:
+                problems.append(f"{p.panel.key}: {texts} at {axis.tick_scale}")
+            edges = sorted(
+                (rect.center().x() - w / 2, rect.center().x() + w / 2)
+                for rect, _flags, text in specs
+                for w in [metrics.horizontalAdvance(text)]
+            )
+            least = min(b[0] - a[1] for a, b in zip(edges, edges[1:], strict=False))
+            if least < metrics.height() / 4:
+                problems.append(f"{p.panel.key}: {least:.1f} px between words")
+            checked += 1
+    assert checked == 6 and problems == [], problems
