@@ -203,3 +203,32 @@ def test_a_scene_a_few_px_over_at_the_floor_is_fitted_the_rest_of_the_way(lectur
         display.set_scale(2.0)
         lecture_stage.resize(1920, 1080)
         settle_window(lecture_stage)
+
+
+@pytest.mark.parametrize("before", [1, 3])
+def test_scene_2s_differences_print_at_the_stage_size(lecture_stage, before):
+    """The lecture's scene 2 (Word order's causal and RoPE out_B - out_A grids) on the
+    1920 x 1080 stage at 200 %, reached from scene 1 (as the lecture goes) or from
+    another view's scene: side by side their 3 x 16 cells were 40.5 px wide and every
+    value printed at 13.5 pt ("-0.4"; the stage's value size is 16 pt there and needs
+    45 px). One above the other, each the stage's width: every value at 16 pt or more,
+    the scene still without a scroll bar, nothing cut or overlapped."""
+    from gui.plotting.layout_check import layout_problems
+    from gui.render.cell_values import stage_value_pt
+
+    _scene(lecture_stage, before)
+    widget = _scene(lecture_stage, 2)
+    keys = ("diff_causal", "diff_pe")
+    assert _panels_shown(widget) == set(keys)
+    sizes, shown = {}, {}
+    for key in keys:
+        layer = widget.plots[key].cells
+        font = layer.value_font()
+        sizes[key] = None if font is None else font.pointSizeF()
+        shown[key] = len(layer.shown())
+    least = stage_value_pt(widget.plots["diff_pe"].cells.font_pt)
+    assert all(pt is not None and pt >= least for pt in sizes.values()), (sizes, least)
+    assert shown == {key: 48 for key in keys}
+    rects = [widget.plots[key].plot.sceneBoundingRect() for key in keys]
+    assert rects[0].bottom() <= rects[1].top(), rects  # one above the other
+    assert _page(widget)[0] == _page(widget)[1] and layout_problems(widget) == []

@@ -445,7 +445,8 @@ class FocusController(QtCore.QObject):
         order = [k for k in self.order(view_id) if k in panels]
         targets: dict[str, Position] = {}
         if staging is not None and staging.panels:
-            rows, cols = grid_shape(len(order), widget.fitting_columns(3))
+            most = widget.scene_columns(order, widget.fitting_columns(3))
+            rows, cols = grid_shape(len(order), most)
             targets = {key: (i // cols, i % cols, 1, 1) for i, key in enumerate(order)}
             parked = [key for key in panels if key not in targets]  # hidden, out of the way
             targets.update({key: (rows + j, 0, 1, 1) for j, key in enumerate(parked)})

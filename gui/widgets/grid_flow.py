@@ -31,6 +31,14 @@ def min_panel_size(scale: float, presenting: bool = False) -> tuple[float, float
     return width, MIN_PANEL_HEIGHT * scale
 
 
+def grid_shape(count: int, max_cols: int = 3) -> tuple[int, int]:
+    """Rows and columns of the grid that lays out ``count`` chosen panels (1–3 in a row,
+    4 as 2 × 2, then three columns; never more than ``max_cols``, the columns that fit)."""
+    cols = max(count, 1) if count <= 3 else 2 if count == 4 else 3
+    cols = max(1, min(cols, max_cols))
+    return math.ceil(count / cols), cols
+
+
 def grid_columns(positions: Mapping[str, Position]) -> int:
     """Number of columns of a panel grid (at least 1)."""
     return max((col + cs for _r, col, _rs, cs in positions.values()), default=1)

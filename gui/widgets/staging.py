@@ -9,22 +9,16 @@ others kept free, as on stage); the ``highlight`` emphasised and the rest dimmed
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 from PySide6 import QtWidgets
 
 from core.scenes import Highlight
 from gui.plotting.emphasis import apply_highlight
+from gui.widgets.grid_flow import grid_shape
 from gui.widgets.view_widget import ViewWidget
 
-
-def grid_shape(count: int, max_cols: int = 3) -> tuple[int, int]:
-    """Rows and columns of the grid that lays out ``count`` chosen panels (1–3 in a row,
-    4 as 2 × 2, then three columns; never more than ``max_cols``, the columns that fit)."""
-    cols = max(count, 1) if count <= 3 else 2 if count == 4 else 3
-    cols = max(1, min(cols, max_cols))
-    return math.ceil(count / cols), cols
+__all__ = ["grid_shape", "reveal_steps", "stage_widget"]
 
 
 def reveal_steps(panels: Sequence[str], reveal: bool, count: int) -> int:

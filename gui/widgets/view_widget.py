@@ -40,7 +40,7 @@ from gui.render.formula_label import FormulaLabel
 from gui.render.math_text import MathLineLabel, set_math_text, source_text
 from gui.render.pg_compat import move_in_grid
 from gui.render.settle import Targets, before_layout, settle, targets
-from gui.render.view_box import PlotViewBox
+from gui.render.view_box import PlotViewBox, padded_span
 from gui.theme import Theme, current_theme
 from gui.widgets.explanation import ExplanationBox
 from gui.widgets.grid_flow import (
@@ -50,6 +50,7 @@ from gui.widgets.grid_flow import (
     fits_columns,
     flow_grid,
     grid_columns,
+    grid_shape,
     keeps_rows,
     min_panel_size,
     weighted_widths,
@@ -751,6 +752,96 @@ class ViewWidget(QtWidgets.QWidget):
             columns, self._floor = fit
         return columns
 
+    def scene_columns(self, keys: Sequence[str], most: int) -> int:
+        """The most columns (``max_cols`` of :func:`~gui.widgets.grid_flow.grid_shape`)
+        a deck scene that shows the panels ``keys`` in that order is laid out in:
+        ``most`` (the columns that fit), or on the stage fewer where in ``most`` a row's
+        small grids whose values come first (:attr:`Panel.values_first`) have not the
+        width between them to print their values at the stage's value size
+        (:meth:`_stage_value_width`) while in fewer they have, and the rows still fit
+        the view's place without scrolling (:meth:`_scene_fits_height`). The lecture's
+        scene 2 at 1920 x 1080 / 200 %: Word order's two out_B - out_A grids side by
+        side had 40.5 px cells and printed "-0.4" at 13.5 pt (16 pt is the stage's
+        size there: 45 px cells); one above the other, 96-98 px cells and 27-28.5 pt."""
+        if not self._presenting or self.data is None or not self.isVisible() or most <= 1:
+            return most
+        panels = {p.key: p for p in self.data.panels}
+        shown = [k for k in keys if k in panels and k in self.plots]
+        first = {k: self._stage_value_width(k) for k in shown if panels[k].values_first}
+        if not any(first.values()):
+            return most
+        inner, gap = self._grid_room(self._plot_width())
+        floor = min_panel_size(current_theme().ui_scale)[0]  # (the window's smallest plot)
+        for columns in range(min(most, len(shown)), 0, -1):
+            cols = grid_shape(len(shown), columns)[1]
+            where = {k: (i // cols, i % cols, 1, 1) for i, k in enumerate(shown)}
+            rows: dict[int, float] = {}
+            for key, (row, _c, _rs, _cs) in where.items():
+                rows[row] = rows.get(row, 0.0) + max(first.get(key, 0.0), floor)
+            if max(rows.values()) + gap * (cols - 1) <= inner:
+                if columns == min(most, len(shown)):
+                    return most
+                return columns if self._scene_fits(where, first) else most
+        return most
+
+    def _scene_fits(self, where: dict[str, Position], first: dict[str, float]) -> bool:
+        """:meth:`_scene_fits_height`, or the plots are ``where`` already and the view
+        does not scroll (its notes or verdict a line longer during a drag do not move
+        the plots back beside each other)."""
+        layout = self.canvas.ci.layout
+        if not self.scrolls and all(
+            grid_position(layout, self.plots[key].plot) == place for key, place in where.items()
+        ):
+            return True
+        return self._scene_fits_height(where, first)
+
+    def _stage_value_width(self, key: str) -> float:
+        """The plot width (px) at which the small grid of panel ``key`` prints its
+        values at the stage's value size (:meth:`CellLayer.legible_cell`), with the
+        room beside its data that its axes and colour bar take now; 0 where it prints
+        none."""
+        plot = self.plots[key]
+        cells = plot.cells
+        if cells is None or cells.grid_shape[1] == 0:
+            return 0.0
+        width = cells.legible_cell(stage=True)[0]
+        if width <= 0:
+            return 0.0
+        beside = plot.plot.width() - plot.plot.getViewBox().width()
+        return float(beside + padded_span(cells.grid_shape[1] * (width + 1.0)))
+
+    def _scene_fits_height(self, where: dict[str, Position], first: dict[str, float]) -> bool:
+        """Whether the plots ``where`` they would be (a scene's grid) fit the view's
+        place without scrolling when the stage squeezes them (:meth:`_stage_squeeze`):
+        each row as tall as its tallest plot, a grid whose values come first
+        (``first``) with the room beside its data it has now, its title's lines at
+        the width it would have, and the data it keeps (:meth:`_grid_data_floor`), any
+        other plot as tall as now; below the canvas one line of notes (the view's
+        notes, shown until the scene's replace them, took three lines)."""
+        layout = self.canvas.ci.layout
+        data_floor = self._stage_data_floor()
+        inner, gap = self._grid_room(self._plot_width())
+        columns = grid_columns(where)
+        wide = (inner - gap * (columns - 1)) / columns
+        rows: dict[int, float] = {}
+        for key, (row, _col, _rs, _cs) in where.items():
+            plot = self.plots[key]
+            height = plot.plot.height()
+            if first.get(key):
+                height = self._data_floor_height(plot, self._grid_data_floor(plot, data_floor))
+                # its title's lines at the width it would have, not at the one it has
+                height += plot.title_room(wide) - plot.title_room(plot.plot.width())
+            rows[row] = max(rows.get(row, 0.0), height)
+        _left, top, _right, bottom = layout.getContentsMargins()
+        spacing = max(layout.verticalSpacing(), 0.0) * (len(rows) - 1)
+        need = sum(rows.values()) + spacing + top + bottom + 2 * self.canvas.frameWidth()
+        below = float(self._below_canvas())
+        if self._status_box.isVisible():
+            _top, line, lines = self._status_lines()
+            below -= max(lines - 1, 0) * line
+        place = self.scroll_area.viewport().height() - self.canvas.y() - below
+        return need <= place
+
     def _columns_for_needs(
         self,
         positions: dict[str, Position],
@@ -1234,7 +1325,8 @@ class ViewWidget(QtWidgets.QWidget):
                 floor = math.inf
                 if plot.table is None:  # (its data no lower than its legend, whose
                     # text then keeps its size: StripLegend.plan)
-                    floor = self._data_floor_height(plot, max(data_floor, legend))
+                    own = self._grid_data_floor(plot, data_floor)
+                    floor = self._data_floor_height(plot, max(own, legend))
                     floor = max(words, floor) + legend
                 for r in range(top, top + span):
                     floors[r] = max(floors.get(r, 0.0), floor / span)
@@ -1428,6 +1520,23 @@ class ViewWidget(QtWidgets.QWidget):
         its tick labels."""
         font = current_theme().font(TICK_PT)
         return STAGE_DATA_LINES * QtGui.QFontMetricsF(font, self).lineSpacing()
+
+    def _grid_data_floor(self, plot: PanelPlot, data_floor: float) -> float:
+        """The lowest data area (px) ``plot`` keeps on the stage (:meth:`_stage_squeeze`):
+        ``data_floor`` (:meth:`_stage_data_floor`), or for a small grid that prints its
+        values and has fewer rows than that many lines, its rows at a tick label's line
+        each or as tall as their values need at the stage's value size
+        (:meth:`CellLayer.legible_cell`), with the view's padding. Word order's two
+        3 x 16 differences one above the other on the stage at 1920 x 1080 / 200 %
+        (the lecture's scene 2) kept 170 px of data each, 3 rows of 26.7 px values:
+        the scene scrolled by 152 px."""
+        cells = plot.cells
+        rows = cells.grid_shape[0] if cells is not None else 0
+        if rows <= 0 or data_floor <= 0 or cells is None or cells.best_pt() is None:
+            return data_floor
+        line = data_floor / STAGE_DATA_LINES
+        cell = max(line, cells.legible_cell(stage=True)[1])
+        return min(data_floor, padded_span(rows * cell))
 
     @staticmethod
     def _data_floor_height(plot: PanelPlot, data_floor: float) -> float:
