@@ -33,6 +33,7 @@ The rules, worst last:
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 
 FREE = 0  # a space between two words
@@ -49,6 +50,7 @@ _OPENING = "([⟨"
 _GROUPS = {")": "(", "]": "[", "⟩": "⟨"}  # a group's closing bracket -> its opening one
 _OPERATOR = re.compile(r"[=+−\-/·×*→←↔≤≥<>≈≠∝~|:]+")  # a word that is only an operator
 _DASH = re.compile(r"[—–]+")  # a word that is only a dash (em, en): a spaced dash
+_BRACKETS = re.compile("[" + re.escape(_OPENING + "".join(_GROUPS)) + "]")  # (one each)
 
 
 def _glued(words: list[str], dashes: bool = True) -> tuple[list[bool], list[bool]]:
@@ -56,33 +58,41 @@ def _glued(words: list[str], dashes: bool = True) -> tuple[list[bool], list[bool
     is glued (it is an operator or, with ``dashes``, a dash, or it follows a first word
     that is one), and whether it is an operator word (the space after it:
     :data:`AFTER_OPERATOR`)."""
-    operator = [bool(_OPERATOR.fullmatch(word)) for word in words]
-    dash = [dashes and bool(_DASH.fullmatch(word)) for word in words]
+    kinds = [_word_kind(word) for word in words]
+    operator = [is_operator for is_operator, _dash in kinds]
+    dash = [dashes and is_dash for _operator, is_dash in kinds]
     first = bool(words) and (operator[0] or dash[0])
     glued = [bool(k) and (operator[k] or dash[k] or (first and k == 1)) for k in range(len(words))]
     return glued, operator
 
 
+@functools.lru_cache(maxsize=4096)
+def _word_kind(word: str) -> tuple[bool, bool]:
+    """Whether ``word`` is only an operator, and whether it is only a dash (kept per
+    word: a title that follows a slider is cut anew on each frame of a drag)."""
+    return bool(_OPERATOR.fullmatch(word)), bool(_DASH.fullmatch(word))
+
+
 def _depths(text: str) -> list[int]:
     """For each character of ``text``, how many matched bracket groups it lies inside
-    once it is read (an opening bracket is inside its group, a closing one is not)."""
+    once it is read (an opening bracket is inside its group, a closing one is not).
+    Only the brackets are looked at one by one (a title that follows a slider is cut
+    anew on each frame)."""
     step = [0] * (len(text) + 1)
     stack: list[tuple[str, int]] = []
-    for i, ch in enumerate(text):
+    for match in _BRACKETS.finditer(text):
+        i, ch = match.start(), match.group()
         if ch in _OPENING:
             stack.append((ch, i))
-        elif ch in _GROUPS:
+        else:  # a closing bracket
             for depth in range(len(stack) - 1, -1, -1):  # its opening bracket, inner first
                 if stack[depth][0] == _GROUPS[ch]:
                     step[stack[depth][1]] += 1
                     step[i] -= 1
                     del stack[depth:]
                     break
-    out, depth = [], 0
-    for i in range(len(text)):
-        depth += step[i]
-        out.append(depth)
-    return out
+    del step[len(text) :]
+    return list(itertools.accumulate(step))
 
 
 def _in_word(word: str, i: int) -> int | None:
@@ -108,6 +118,16 @@ def _in_word(word: str, i: int) -> int | None:
     if before in _OPENING and ch not in _GROUPS:
         return IN_WORD_OPENING
     return None
+
+
+@functools.lru_cache(maxsize=4096)
+def _word_breaks(word: str) -> tuple[tuple[int, int], ...]:
+    """Each place ``word`` may break (:func:`_in_word`): ``(i, kind)``, a break between
+    ``word[i - 1]`` and ``word[i]``. Kept per word: a title that follows a slider is
+    cut anew on each frame of a drag (Clock's ~30 characters looked at a frame), its
+    words mostly as before."""
+    found = ((i, _in_word(word, i)) for i in range(1, len(word)))
+    return tuple((i, kind) for i, kind in found if kind is not None)
 
 
 def spaced_dash(text: str) -> bool:
@@ -150,10 +170,7 @@ def break_points(
             joins.append(" ")
             penalties.append(penalty)
         start = 0
-        for i in range(1, len(word)):
-            kind = _in_word(word, i)
-            if kind is None:
-                continue
+        for i, kind in _word_breaks(word):
             pieces.append(word[start:i])
             joins.append("")
             penalties.append(kind + (INSIDE if depths[at + i - 1] > 0 else 0))
@@ -213,10 +230,12 @@ def units(
     before it, the penalty of a break before it)`` (the first unit's: "" and 0)."""
     out: list[tuple[Unit, str, int]] = []
     first = 0
-    for k in range(len(pieces)):
-        if k == len(pieces) - 1 or penalties[k] <= tier:
+    last = len(pieces) - 1
+    for k in range(last + 1):
+        if k == last or penalties[k] <= tier:
             part, part_joins = pieces[first : k + 1], joins[first:k]
             before = (joins[first - 1], penalties[first - 1]) if first else ("", 0)
-            out.append(((join(part, part_joins), part, part_joins, penalties[first:k]), *before))
+            text = pieces[k] if first == k else join(part, part_joins)  # (one piece: itself)
+            out.append(((text, part, part_joins, penalties[first:k]), *before))
             first = k + 1
     return out
