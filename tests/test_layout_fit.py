@@ -672,6 +672,7 @@ def test_titles_wrap_as_measured_whole_from_their_words_advances(qapp, monkeypat
     the lines near the width and its new words, not every line grown by a word."""
     from PySide6 import QtGui
 
+    from gui.plotting import panel_plot
     from gui.plotting.panel_plot import wrap_in, wrapped_lines
 
     title = (
@@ -695,6 +696,8 @@ def test_titles_wrap_as_measured_whole_from_their_words_advances(qapp, monkeypat
             return super().horizontalAdvance(text, *args)
 
     monkeypatch.setattr(QtGui, "QFontMetricsF", Counting)
+    # wrap_in keeps each font's metrics: none kept, so that it measures with Counting's
+    monkeypatch.setattr(panel_plot, "_METRICS", {})
     font = QtGui.QFont()
     width = Counting(font).horizontalAdvance(title) / 3.5
     wrapped_lines(title, font, width)  # (as the view's grid asks for a title's lines)

@@ -82,6 +82,13 @@ _WRAPS: dict[tuple[str, str, float, bool], tuple[str, ...]] = {}
 _WRAPS_MAX = 256  # (cleared when full)
 
 
+#: (font key, scripts) -> wrap_in's metrics of that font and its margin (px): a title
+#: that follows a slider is wrapped anew on every frame, and making a font's metrics
+#: and asking for its character widths took about a fifth of a wrap
+_METRICS: dict[tuple[str, bool], tuple[QtGui.QFontMetricsF | RichMetrics, float]] = {}
+_METRICS_MAX = 64  # (fonts kept: cleared when full)
+
+
 _RICH_WIDTHS: dict[tuple[str, str], float] = {}  # (font key, text) -> rich_width
 
 
@@ -179,9 +186,7 @@ def wrap_in(text: str, font: QtGui.QFont, width: float, *, scripts: bool = False
         return list(wrapped)
     if len(_WRAPS) >= _WRAPS_MAX:
         _WRAPS.clear()
-    metrics: QtGui.QFontMetricsF | RichMetrics = (
-        RichMetrics(font) if scripts else QtGui.QFontMetricsF(font)
-    )
+    metrics, margin = _wrap_metrics(font, font_key, scripts)
     known = _ADVANCES.setdefault(font_key + ("\x00rich" if scripts else ""), {})
     if len(known) >= _ADVANCES_MAX:
         known.clear()
@@ -192,13 +197,32 @@ def wrap_in(text: str, font: QtGui.QFont, width: float, *, scripts: bool = False
             found = known[part] = metrics.horizontalAdvance(part)
         return found
 
-    margin = max(metrics.averageCharWidth(), metrics.maxWidth() / 2, 1.0)
     lines = wrap_parts(text, width, advance, metrics.horizontalAdvance, margin)
     if len(lines) > 1:
         _balance_last_line(lines, metrics, width)
     out = [_line(line) for line in lines] or [""]
     _WRAPS[wrap_key] = tuple(out)
     return out
+
+
+def _wrap_metrics(
+    font: QtGui.QFont, font_key: str, scripts: bool
+) -> tuple[QtGui.QFontMetricsF | RichMetrics, float]:
+    """:func:`wrap_in`'s metrics of ``font`` (:class:`RichMetrics` with ``scripts``) and
+    the margin within which a line's estimated width is measured whole (a character at
+    least), kept per font key (all that a font's metrics depend on) and ``scripts``."""
+    key = (font_key, scripts)
+    found = _METRICS.get(key)
+    if found is None:
+        if len(_METRICS) >= _METRICS_MAX:
+            _METRICS.clear()
+        own = QtGui.QFont(font)  # (a copy: the caller's font may change after)
+        metrics: QtGui.QFontMetricsF | RichMetrics = (
+            RichMetrics(own) if scripts else QtGui.QFontMetricsF(own)
+        )
+        margin = max(metrics.averageCharWidth(), metrics.maxWidth() / 2, 1.0)
+        found = _METRICS[key] = (metrics, margin)
+    return found
 
 
 def wrap_parts(
