@@ -522,6 +522,16 @@ def test_wrapped_title_changes_in_place_while_its_lines_stay(qtbot):
     pg.QtWidgets.QApplication.processEvents()
     assert label.itemRect().height() == height
     assert win.grab().toImage() == in_place  # the same picture
+    # a line wider than the lines before (laid out at their width, it wrapped there)
+    # and one narrower: as setText draws them
+    for text in ("q: m·θ = 5120000 rad<br>(atan2 −175.4°)", "q: m·θ = 5 rad<br>(atan2 −1°)"):
+        label.set_text_in_place(text)
+        assert label.item.toPlainText().split("\n") == text.split("<br>")
+        assert label.item.textWidth() == label.item.document().idealWidth()
+        in_place = win.grab().toImage()
+        label.setText(text)
+        pg.QtWidgets.QApplication.processEvents()
+        assert win.grab().toImage() == in_place, text
     label.set_text_in_place("one<br>two<br>three lines")
     assert label.itemRect().height() > height  # another height: the row follows
     assert not plot.layout.isActivated()

@@ -150,10 +150,7 @@ class TitleLabel(pg.LabelItem):
         else:
             cursor.insertText(_LINE_BREAK.join(lines), style)  # what setHtml makes of <br>
         self.text = text
-        if self.item.textWidth() >= 0:
-            self.item.setTextWidth(-1)  # one line each: their natural width
-        if len(lines) > 1:  # centred lines (the block keeps setText's alignment)
-            self.item.setTextWidth(document.idealWidth())
+        self._fit_lines(document, len(lines))
         if self.itemRect().height() != self._height:
             self.updateMin()
             self.updateGeometry()
@@ -162,6 +159,26 @@ class TitleLabel(pg.LabelItem):
         # stayed kept only the changed lines' old area, left blank (RoPE's plane title
         # vanished from the 200 % stage after a few values of m)
         self.item.update()
+
+    def _fit_lines(self, document: QtGui.QTextDocument, lines: int) -> None:
+        """Make the text as wide as its widest of ``lines`` lines (each on one line, at
+        its natural width), where :meth:`setText` centres them; one line: no width.
+
+        The new text is laid out at the old lines' width when it is inserted. Where
+        none of its lines wrapped there, its ideal width is already theirs on one
+        line each, and the text takes it with one more layout; otherwise it is laid
+        out without a width first (three layouts of the text a frame: most of the
+        ~0.2 ms a wrapped title that follows a slider took)."""
+        item = self.item
+        if lines > 1 and item.textWidth() >= 0 and document.lineCount() == lines:
+            ideal = document.idealWidth()  # (no line wrapped: as at no width)
+            if ideal != item.textWidth():
+                item.setTextWidth(ideal)
+            return
+        if item.textWidth() >= 0:
+            item.setTextWidth(-1)  # one line each: their natural width
+        if lines > 1:  # centred lines (the block keeps setText's alignment)
+            item.setTextWidth(document.idealWidth())
 
 
 def _insert_rich(cursor: QtGui.QTextCursor, text: str, style: QtGui.QTextCharFormat) -> None:
