@@ -102,6 +102,49 @@ def test_strip_heights_are_kept_for_their_texts_and_width(qapp):
     assert legend.strip_height(300.0, held=False) == renamed
 
 
+def test_a_flow_is_kept_for_its_entries_sizes_where_it_wraps_none(qapp, monkeypatch):
+    """A name that follows a slider ("query at m=5" -> "m=6": digits of one width) keeps
+    its entry's size: the strip is not flowed again for it, and flows as a legend of
+    the new names does. Where the flow reads an entry's words (an entry wrapped in
+    a narrow strip), the new names are flowed again: wrapping depends on the words."""
+    calls: list[float] = []
+    measured = StripLegend._flow
+
+    def counting(self: StripLegend, width: float, held: bool) -> object:
+        calls.append(width)
+        return measured(self, width, held)
+
+    monkeypatch.setattr(StripLegend, "_flow", counting)
+
+    def legend_of(names: list[str]) -> StripLegend:
+        plot = pg.PlotItem()
+        legend = StripLegend(colCount=1, labelTextSize="10pt")
+        legend.attach(plot)
+        legend._plot = plot  # (kept alive with the legend)
+        for name in names:
+            legend.addItem(plot.plot([0, 1], [0, 1], name=name), name)
+        return legend
+
+    names = ["query at m=5", "query at m=261", "m − n = −4"]
+    legend = legend_of(names)
+    wide = legend.flow(600.0)
+    assert wide.columns > 1 and not wide.wrapped and calls == [600.0]
+    label = legend.items[0][1]
+    before = label.itemRect().width()
+    assert not legend.rename(label, "query at m=6")  # (the same box)
+    assert label.itemRect().width() == before
+    assert legend.flow(600.0) == wide and calls == [600.0]  # kept for the sizes
+    names[0] = "query at m=6"
+    assert legend_of(names).flow(600.0) == wide  # a fresh legend of the new names
+    calls.clear()
+    narrow = legend.flow(120.0)  # an entry wraps: its words are read
+    assert narrow.wrapped and calls == [120.0]
+    legend.rename(label, "query at m=7")
+    assert legend.flow(120.0) == narrow and calls == [120.0, 120.0]  # flowed again
+    names[0] = "query at m=7"
+    assert legend_of(names).flow(120.0) == narrow
+
+
 def test_room_held_for_a_drag_never_widens_an_entry_past_its_strip(qapp):
     """A drag of RoPE's m holds room for seven-digit numbers ("query at m=0000000"):
     in a strip narrower than that, the held room is one column's label room at most,

@@ -125,6 +125,8 @@ class StripLegend(pg.LegendItem):
         self.reserved = []
         self._heights: dict[tuple, float] = {}  # strip_height's answers
         self._flows: dict[tuple, Flow] = {}  # flow's answers
+        #: flow's answers that read the entries' sizes alone, kept for those sizes
+        self._sized_flows: dict[tuple, Flow] = {}
         self.heights_measured = 0  # strip heights measured, not found again (tests)
         self.reflows = 0  # entries moved into another number of columns (tests)
         # drawn with the plot: it scales and moves with it (also in exports)
@@ -557,11 +559,16 @@ class StripLegend(pg.LegendItem):
         frequency entries at 1280 x 720, 150-200 % on stage stood in one column as
         tall as the data, since "longrope long_factor (L > 2048)" left no room for a
         second one. A pure function of the entries, their style and ``width`` (kept
-        for them)."""
-        key = (
+        for them).
+
+        A flow that wraps no entry depends on the entries' sizes alone (each one's
+        text on one line: its width and height), not on their words: it is also kept
+        for those sizes. RoPE's legends name their entries after the dragged value
+        ("query at m=…", "m − n = …"): each frame of a drag flowed the strip anew
+        (~300 calls) for entries mostly as wide as before."""
+        style = (
             width,
             tuple(self.reserved) if held else (),
-            tuple(label.text for _sample, label in self.items),
             self.opts.get("labelTextSize"),
             self.items[0][1].item.font().key() if self.items else "",
             self.sample_zoom,
@@ -569,19 +576,30 @@ class StripLegend(pg.LegendItem):
             self.layout.verticalSpacing(),
             self.layout.getContentsMargins(),
         )
+        key = (tuple(label.text for _sample, label in self.items), *style)
         known = self._flows.get(key)
         if known is None:
             if len(self._flows) >= 16:  # (a few widths and scales at a time)
                 self._flows.clear()
-            known = self._flows[key] = self._flow(width, held)
+            sizes = (tuple(_sizes(label) for _sample, label in self.items), *style)
+            known = self._sized_flows.get(sizes)
+            if known is None:
+                known, words = self._flow(width, held)
+                if not words:
+                    if len(self._sized_flows) >= 16:
+                        self._sized_flows.clear()
+                    self._sized_flows[sizes] = known
+            self._flows[key] = known
         return known
 
-    def _flow(self, width: float, held: bool) -> Flow:
-        """:meth:`flow`, measured."""
+    def _flow(self, width: float, held: bool) -> tuple[Flow, bool]:
+        """:meth:`flow`, measured, and whether it read an entry's words (a wrapped
+        entry's lines, its longest word) beyond its size on one line."""
         labels = [label for _sample, label in self.items]
         count = len(labels)
         # one column: each entry wraps beside a solid line's sample
         across = width - self._margins() - self.sample_width() - self._gap()
+        words = across > 24 and any(_one_line_size(label)[0] > across for label in labels)
         lines = [_lines(label, across)[0] for label in labels]
         best = Flow(1, (), (math.inf,), sum(lines), sum(k > 1 for k in lines), 0.0)
         texts = self._texts(held, width)
@@ -615,7 +633,7 @@ class StripLegend(pg.LegendItem):
                     whole = whole or (flow is not None and not flow.wrapped)
                 if whole:
                     break  # (one more across: no fewer lines, and one more across)
-        return best
+        return best, words or fit.words
 
     def column_caps(
         self, columns: int, width: float, held: bool = True, spans: Sequence[int] = ()
@@ -960,6 +978,7 @@ class _Fit:
     places: dict[tuple[int, tuple[int, ...]], tuple[list[float], list[tuple[int, float]]]] = field(
         default_factory=dict
     )
+    words: bool = False  # whether an entry's words were read (wrapped, its longest word)
 
     def flow(self, columns: int, spans: tuple[int, ...]) -> Flow | None:
         """The entries in ``columns`` columns, ``spans`` across them: ``None`` where an
@@ -972,8 +991,11 @@ class _Fit:
             lines, high = 1, self.line_height
             natural = self.naturals[i]
             if natural > cap:
-                if cap <= 24 or natural > MAX_LINES * cap or self.word(i) > cap + 0.5:
-                    return None  # (more lines than allowed in any case, or a word wider)
+                if cap <= 24 or natural > MAX_LINES * cap:
+                    return None  # (more lines than allowed in any case)
+                self.words = True
+                if self.word(i) > cap + 0.5:
+                    return None  # (a word wider than the column)
                 if (i, cap) not in self.measured:
                     self.measured[i, cap] = _lines(self.labels[i], cap)
                 lines, wide, text_high = self.measured[i, cap]
@@ -1124,6 +1146,13 @@ def _natural_width(label: pg.LabelItem) -> float:
     if label.item.textWidth() < 0:
         return float(label.itemRect().width())
     return _one_line_size(label)[0]
+
+
+def _sizes(label: pg.LabelItem) -> tuple[float, float, float]:
+    """What :meth:`StripLegend.flow` reads of ``label`` where it wraps no entry: its
+    width on one line as the label's box or as its text (:func:`_natural_width`,
+    :func:`_one_line_size`) and its height on one line."""
+    return (_natural_width(label), *_one_line_size(label))
 
 
 def _one_line_size(label: pg.LabelItem) -> tuple[float, float]:
