@@ -127,6 +127,7 @@ class StripLegend(pg.LegendItem):
         self._flows: dict[tuple, Flow] = {}  # flow's answers
         #: flow's answers that read the entries' sizes alone, kept for those sizes
         self._sized_flows: dict[tuple, Flow] = {}
+        self._holds: dict[tuple, list[float]] = {}  # _held's answers (a drag's)
         self.heights_measured = 0  # strip heights measured, not found again (tests)
         self.reflows = 0  # entries moved into another number of columns (tests)
         # drawn with the plot: it scales and moves with it (also in exports)
@@ -296,11 +297,69 @@ class StripLegend(pg.LegendItem):
         """The room :meth:`reserve` holds for each entry in a strip ``width`` px wide
         (unscaled; 0: not known yet): never more than one column's label room, so that
         a held entry still fits the strip (at 200 % a RoPE legend held room for
-        "query at m=0000000" and was 533 px wide in a 325 px strip)."""
+        "query at m=0000000" and was 533 px wide in a 325 px strip), and no more than
+        the flow of the entries' own texts leaves where all of it would flow the strip
+        otherwise (:meth:`_settled_hold`)."""
         room = width - self._margins() - self.sample_width() - self._gap()
         if width <= 0 or room <= 0:
             return list(self.reserved)
-        return [min(w, room) for w in self.reserved]
+        held = [min(w, room) for w in self.reserved]
+        if not any(held):
+            return held
+        texts = tuple(label.text for _sample, label in self.items)
+        key = (texts, *self._style(width, tuple(self.reserved)))
+        known = self._holds.get(key)
+        if known is None:
+            if len(self._holds) >= 16:  # (a few widths and scales at a time)
+                self._holds.clear()
+            known = self._holds[key] = self._settled_hold(width, held)
+        return list(known)
+
+    def _settled_hold(self, width: float, held: list[float]) -> list[float]:
+        """``held`` (:meth:`_held`: each entry's one-line room, px, unscaled), where the
+        entries flow into the strip ``width`` px wide held as they do on their own texts
+        (:meth:`flow`: the same columns, entries across them, lines and wrapped
+        entries); otherwise no more than that flow leaves each entry: the strip's spare
+        room shared out among the held entries' columns (as :func:`_level`: the least
+        need first), none where the columns wrap (the widest at their common width), an
+        entry across the columns the room right of those before it; and none at all
+        where that still flows otherwise. A drag's frames then keep the settled strip,
+        and a number that outgrows the room plans the strip again. RoPE's score legend
+        on the 1920 x 1080 stage at 200 % (scene 11: "query at m=9", "query at m=8201",
+        "m − n = 0", 832 px) held room for "query at m=000000" in each query entry
+        (299 px): three columns wrapped one, so an m drag showed two rows of two
+        columns, and one row again when it ended: the plot shrank and grew back."""
+        gaps = 2 * self._gap()
+        naturals = self._room_texts(())  # (each with its gaps)
+        free = self._flow_held(width, ())
+        if free.columns == 1 or _shape(self._flow_held(width, tuple(held))) == _shape(free):
+            return held
+        columns, spans = free.columns, free.spans
+        room = width - (self._margins() - self._gap()) - self.sample_width() * columns
+        need = _needs(naturals, columns, spans)
+        if sum(need) <= room:  # (no column wraps: the spare room shared out)
+            whole = _needs(self._room_texts(held), columns, spans)
+            extra = [h - n for h, n in zip(whole, need, strict=True)]
+            spare = room - sum(need)
+            level = _level(extra, spare) if sum(extra) > spare else math.inf
+            allowed = [n + min(e, level) for n, e in zip(need, extra, strict=True)]
+        else:  # (the widest columns wrap at one width, the others have no room to spare)
+            level = _level(need, room)
+            allowed = [min(n, level) for n in need]
+        lefts, left = [], 0.0  # per column, the columns left of it
+        for column_width in allowed:
+            lefts.append(left)
+            left += self.sample_width() + column_width
+        across = width - self._margins() - self.sample_width() - self._gap()
+        out = []
+        for i, (_row, column, spanning) in enumerate(cells(len(naturals), columns, spans)):
+            if i >= len(held):
+                break
+            limit = across - lefts[column] if spanning else allowed[column] - gaps
+            out.append(max(0.0, min(held[i], limit)))
+        if _shape(self._flow_held(width, tuple(out))) != _shape(free):  # (none held)
+            return [min(h, n - gaps) for h, n in zip(held, naturals, strict=False)]
+        return out
 
     def dash_samples(self, scale: float = 1.0) -> tuple[float, float]:
         """``(full, least)``: the widths (px, unscaled) of a dashed line's sample in the
@@ -521,10 +580,14 @@ class StripLegend(pg.LegendItem):
     def _texts(self, held: bool, width: float) -> list[float]:
         """Each entry's label on one line (or the room held for it, ``held``, in a strip
         ``width`` px wide) and the gaps before and after it (px, unscaled)."""
+        return self._room_texts(self._held(width or self._width) if held else ())
+
+    def _room_texts(self, rooms: Sequence[float]) -> list[float]:
+        """Each entry's label on one line, or ``rooms`` (its one-line room held; none
+        past the list) where wider, and the gaps before and after it (px, unscaled)."""
         gap = self._gap()
-        held_room = self._held(width or self._width) if held else []
         return [
-            max(_natural_width(label), held_room[i] if i < len(held_room) else 0.0) + 2 * gap
+            max(_natural_width(label), rooms[i] if i < len(rooms) else 0.0) + 2 * gap
             for i, (_s, label) in enumerate(self.items)
         ]
 
@@ -566,9 +629,14 @@ class StripLegend(pg.LegendItem):
         for those sizes. RoPE's legends name their entries after the dragged value
         ("query at m=…", "m − n = …"): each frame of a drag flowed the strip anew
         (~300 calls) for entries mostly as wide as before."""
-        style = (
+        return self._flow_held(width, tuple(self._held(width or self._width)) if held else ())
+
+    def _style(self, width: float, rooms: tuple[float, ...]) -> tuple:
+        """What a flow in a strip ``width`` px wide with ``rooms`` held
+        (:meth:`_flow_held`) depends on besides the entries."""
+        return (
             width,
-            tuple(self.reserved) if held else (),
+            rooms,
             self.opts.get("labelTextSize"),
             self.items[0][1].item.font().key() if self.items else "",
             self.sample_zoom,
@@ -576,6 +644,11 @@ class StripLegend(pg.LegendItem):
             self.layout.verticalSpacing(),
             self.layout.getContentsMargins(),
         )
+
+    def _flow_held(self, width: float, rooms: tuple[float, ...]) -> Flow:
+        """:meth:`flow` in a strip ``width`` px wide, each entry at least ``rooms`` wide
+        on one line (the room held for it; none past the tuple), kept (:meth:`flow`)."""
+        style = self._style(width, rooms)
         key = (tuple(label.text for _sample, label in self.items), *style)
         known = self._flows.get(key)
         if known is None:
@@ -584,7 +657,7 @@ class StripLegend(pg.LegendItem):
             sizes = (tuple(_sizes(label) for _sample, label in self.items), *style)
             known = self._sized_flows.get(sizes)
             if known is None:
-                known, words = self._flow(width, held)
+                known, words = self._flow(width, self._room_texts(rooms))
                 if not words:
                     if len(self._sized_flows) >= 16:
                         self._sized_flows.clear()
@@ -592,9 +665,10 @@ class StripLegend(pg.LegendItem):
             self._flows[key] = known
         return known
 
-    def _flow(self, width: float, held: bool) -> tuple[Flow, bool]:
-        """:meth:`flow`, measured, and whether it read an entry's words (a wrapped
-        entry's lines, its longest word) beyond its size on one line."""
+    def _flow(self, width: float, texts: list[float]) -> tuple[Flow, bool]:
+        """:meth:`flow`, measured, each entry's text (and gaps) ``texts`` wide, and
+        whether it read an entry's words (a wrapped entry's lines, its longest word)
+        beyond its size on one line."""
         labels = [label for _sample, label in self.items]
         count = len(labels)
         # one column: each entry wraps beside a solid line's sample
@@ -602,7 +676,6 @@ class StripLegend(pg.LegendItem):
         words = across > 24 and any(_one_line_size(label)[0] > across for label in labels)
         lines = [_lines(label, across)[0] for label in labels]
         best = Flow(1, (), (math.inf,), sum(lines), sum(k > 1 for k in lines), 0.0)
-        texts = self._texts(held, width)
         widest = sorted(range(count), key=lambda i: -texts[i])
         fit = _Fit(
             labels=labels,
@@ -1074,6 +1147,12 @@ def _span_choices(widest: list[int], k: int) -> list[tuple[int, ...]]:
     if k == 1:
         return [(i,) for i in widest]
     return [tuple(sorted(widest[:k]))]
+
+
+def _shape(flow: Flow) -> tuple[int, tuple[int, ...], int, int]:
+    """What a strip of ``flow`` shows: its columns, the entries across them, its lines
+    and the entries wrapped."""
+    return (flow.columns, flow.spans, flow.lines, flow.wrapped)
 
 
 def _order(flow: Flow) -> tuple[int, int, int, int]:
