@@ -267,3 +267,37 @@ def test_the_scale_toast_keeps_off_the_formula_line(studio, qtbot, show_view):
     finally:
         toast.hide()
         studio.lecture.display.leave_presentation()
+
+
+def test_a_message_wider_than_the_heading_wraps_within_it(studio, qtbot, show_view):
+    """Where even the toast's least size is wider than the heading (a long message at
+    1280 x 720 / 300 %), it wraps within the heading's box, whole: its lines as high as
+    its wrapped text, over neither the formula line nor the plots, at a legible size."""
+    deck = studio.lecture.deck
+    toast = studio.stage_toast
+    message = (
+        "Sweep stopped: Space plays it again, Shift+Space plays it backwards, "
+        "and Ctrl+Z undoes the last change"
+    )
+    try:
+        if deck.path != LECTURE_DECK:
+            assert deck.open_deck(LECTURE_DECK)
+        assert deck.go(0)
+        widget = show_view(studio, studio.current_view, (1280, 720), 3.0, present=True)
+        settle_window(studio)
+        toast.say(message)
+        qtbot.waitUntil(lambda: toast.isVisible() and toast._placed_for == toast._layout_key())
+        box, heading = toast.geometry(), _in_window(studio, widget.title)
+        toast.setWordWrap(False)
+        one_line = toast.sizeHint().width()
+        toast.setWordWrap(True)
+        assert one_line > heading.width(), "(no longer the case tested: a message too wide)"
+        assert toast.wordWrap() and toast.text() == message
+        assert heading.contains(box), (box, heading)
+        assert toast.heightForWidth(box.width()) <= box.height()  # (its text whole)
+        assert _covered(studio, widget, toast) == [], box
+        assert toast.fontInfo().pointSize() >= math.floor(0.6 * 13 * 3)  # (legible)
+        assert _painted(studio, toast)
+    finally:
+        toast.hide()
+        studio.lecture.display.leave_presentation()
