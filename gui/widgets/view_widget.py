@@ -759,7 +759,8 @@ class ViewWidget(QtWidgets.QWidget):
         small grids whose values come first (:attr:`Panel.values_first`) have not the
         width between them to print their values at the stage's value size
         (:meth:`_stage_value_width`) while in fewer they have, and the rows still fit
-        the view's place without scrolling (:meth:`_scene_fits_height`). The lecture's
+        the view's place without scrolling (:meth:`_scene_fits_height`: read from the
+        scene's plots and texts, not from where the last scene left them). The lecture's
         scene 2 at 1920 x 1080 / 200 %: Word order's two out_B - out_A grids side by
         side had 40.5 px cells and printed "-0.4" at 13.5 pt (16 pt is the stage's
         size there: 45 px cells); one above the other, 96-98 px cells and 27-28.5 pt."""
@@ -781,19 +782,8 @@ class ViewWidget(QtWidgets.QWidget):
             if max(rows.values()) + gap * (cols - 1) <= inner:
                 if columns == min(most, len(shown)):
                     return most
-                return columns if self._scene_fits(where, first) else most
+                return columns if self._scene_fits_height(where, first) else most
         return most
-
-    def _scene_fits(self, where: dict[str, Position], first: dict[str, float]) -> bool:
-        """:meth:`_scene_fits_height`, or the plots are ``where`` already and the view
-        does not scroll (its notes or verdict a line longer during a drag do not move
-        the plots back beside each other)."""
-        layout = self.canvas.ci.layout
-        if not self.scrolls and all(
-            grid_position(layout, self.plots[key].plot) == place for key, place in where.items()
-        ):
-            return True
-        return self._scene_fits_height(where, first)
 
     def _stage_value_width(self, key: str) -> float:
         """The plot width (px) at which the small grid of panel ``key`` prints its
@@ -817,7 +807,9 @@ class ViewWidget(QtWidgets.QWidget):
         (``first``) with the room beside its data it has now, its title's lines at
         the width it would have, and the data it keeps (:meth:`_grid_data_floor`), any
         other plot as tall as now; below the canvas one line of notes (the view's
-        notes, shown until the scene's replace them, took three lines)."""
+        notes, shown until the scene's replace them, took three lines), above it the
+        title and formula at their own heights (a formula held through a drag and
+        the scroll bar beside it took 51 px more at 1600 x 1000 / 200 %)."""
         layout = self.canvas.ci.layout
         data_floor = self._stage_data_floor()
         inner, gap = self._grid_room(self._plot_width())
@@ -828,18 +820,28 @@ class ViewWidget(QtWidgets.QWidget):
             plot = self.plots[key]
             height = plot.plot.height()
             if first.get(key):
-                height = self._data_floor_height(plot, self._grid_data_floor(plot, data_floor))
-                # its title's lines at the width it would have, not at the one it has
+                floor = self._grid_data_floor(plot, data_floor, printing=True)
+                height = self._data_floor_height(plot, floor)
+                # its title's lines at the width it would have, not at the one it has,
+                # nor the room a taller title beside it holds (rows align titles)
+                label = plot.plot.titleLabel
                 height += plot.title_room(wide) - plot.title_room(plot.plot.width())
+                height -= max(label.height() - label.minimumHeight(), 0.0)
             rows[row] = max(rows.get(row, 0.0), height)
         _left, top, _right, bottom = layout.getContentsMargins()
         spacing = max(layout.verticalSpacing(), 0.0) * (len(rows) - 1)
         need = sum(rows.values()) + spacing + top + bottom + 2 * self.canvas.frameWidth()
         below = float(self._below_canvas())
-        if self._status_box.isVisible():
-            _top, line, lines = self._status_lines()
-            below -= max(lines - 1, 0) * line
-        place = self.scroll_area.viewport().height() - self.canvas.y() - below
+        if self._status_box.isVisible():  # (one line of it, however tall it is now)
+            below -= self.status.height() - self.status.fontMetrics().lineSpacing()
+        # the texts above at their own heights (not as held) without the scroll bar
+        bar = self.scroll_area.verticalScrollBar()
+        wider = bar.width() if bar.isVisible() else 0
+        top = self.canvas.y()
+        for text in (self.title, self.formula):
+            if text.isVisible() and text.hasHeightForWidth():
+                top += text.heightForWidth(text.width() + wider) - text.height()
+        place = self.scroll_area.viewport().height() - top - below
         return need <= place
 
     def _columns_for_needs(
@@ -1521,7 +1523,7 @@ class ViewWidget(QtWidgets.QWidget):
         font = current_theme().font(TICK_PT)
         return STAGE_DATA_LINES * QtGui.QFontMetricsF(font, self).lineSpacing()
 
-    def _grid_data_floor(self, plot: PanelPlot, data_floor: float) -> float:
+    def _grid_data_floor(self, plot: PanelPlot, data_floor: float, printing: bool = False) -> float:
         """The lowest data area (px) ``plot`` keeps on the stage (:meth:`_stage_squeeze`):
         ``data_floor`` (:meth:`_stage_data_floor`), or for a small grid that prints its
         values and has fewer rows than that many lines, its rows at a tick label's line
@@ -1529,10 +1531,13 @@ class ViewWidget(QtWidgets.QWidget):
         (:meth:`CellLayer.legible_cell`), with the view's padding. Word order's two
         3 x 16 differences one above the other on the stage at 1920 x 1080 / 200 %
         (the lecture's scene 2) kept 170 px of data each, 3 rows of 26.7 px values:
-        the scene scrolled by 152 px."""
+        the scene scrolled by 152 px. ``printing``: as where it prints them (a grid
+        laid out where it would, :meth:`_scene_fits_height`), whether it does now or not."""
         cells = plot.cells
         rows = cells.grid_shape[0] if cells is not None else 0
-        if rows <= 0 or data_floor <= 0 or cells is None or cells.best_pt() is None:
+        if rows <= 0 or data_floor <= 0 or cells is None:
+            return data_floor
+        if not printing and cells.best_pt() is None:
             return data_floor
         line = data_floor / STAGE_DATA_LINES
         cell = max(line, cells.legible_cell(stage=True)[1])
