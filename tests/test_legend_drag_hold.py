@@ -17,6 +17,7 @@ import pytest
 from live_frames import held_drags
 from PySide6 import QtCore, QtGui, QtWidgets
 from qt_events import settle_window
+from tiers import gate_cover
 
 from gui.lecture import stage_strip
 
@@ -94,7 +95,8 @@ def test_an_m_drag_keeps_the_settled_score_legend_on_the_200_percent_stage(
 SCORE = ["query at m=9", "query at m=8201", "m − n = 0"]  # (scene 11's, at m = 9)
 
 
-@pytest.mark.parametrize("scale", [1.0, 1.5, 2.0])
+# the gate: 200 % (the report's); the same sweep at 100 and 150 % with --full
+@pytest.mark.parametrize("scale", gate_cover([1.0, 1.5, 2.0], keep=(2.0,)))
 def test_a_held_legend_flows_as_its_own_texts_do(qapp, scale):
     """Room held for six-digit numbers (a drag of m's range) in RoPE's score legend, in
     a frequency legend's "query at m=…" entry, and in the frequency legend's entries,

@@ -11,6 +11,7 @@ import pyqtgraph as pg
 import pytest
 from live_frames import held_drags
 from PySide6 import QtGui, QtWidgets
+from tiers import gate_cover
 
 from gui.render.cell_values import least_pt, stage_value_pt
 from gui.render.fast_axis import WORD_TICK_SCALES, FastAxisItem, hide_spare_axes, make_axes
@@ -191,7 +192,11 @@ def _drawn_boxes(axis) -> list[tuple[str, float, float]]:
     return out
 
 
-@pytest.mark.parametrize("stage", ["stage-1920x1080-150", "stage-1920x1080-200"])
+# the gate: 150 %; the same stage at 200 % with --full
+@pytest.mark.parametrize(
+    "stage",
+    gate_cover(["stage-1920x1080-150", "stage-1920x1080-200"], keep=("stage-1920x1080-150",)),
+)
 def test_output_dimensions_read_from_the_back_row(studio, show_view, stage):
     """On stage the difference plots' 16 "output dimension" indices are each drawn at
     70 % of the tick font or more (the word ticks' floor; they were at 45-50 %: 7 pt
