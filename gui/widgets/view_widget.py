@@ -2045,13 +2045,13 @@ class ViewWidget(QtWidgets.QWidget):
         )
 
     def _line_sizes(self) -> tuple:
-        """The formula's and verdict's widths and fonts, as :meth:`_shape_key` keys them."""
+        """The formula's and verdict's widths and fonts, as :meth:`_shape_key` keys them.
+        Not the height a drag holds them at: their texts' heights do not depend on it."""
         return (
             self.formula.width(),
             self.verdict.width(),
             self.formula.formula_font().pointSizeF(),
             self.formula.max_height(),
-            self.formula.held_height(),
             self.verdict.font().pointSizeF(),
         )
 
