@@ -626,12 +626,10 @@ def _wedge_place(
     stage at 200 % sat right of k, outside the angle, where it read as k's."""
     left, top, w, h = home
     cx, cy = left + w / 2, top + h / 2
-    a_left, a_top, a_right, a_bottom = area
-    kx, bx, ky, by = avoid.to_data
+    kx, _bx, ky, _by = avoid.to_data
     steps = _offsets_for(max(0.5, round(2 * w / max(h, 1.0)) / 2))
-    # centres along the middle, in scene pixels, nearest the own centre first
-    mx = (_WEDGE_RADII * wedge.middle[0] - bx) / kx
-    my = (_WEDGE_RADII * wedge.middle[1] - by) / ky
+    # centres along the middle, nearest the own centre first
+    mx, my = _middle_centres(avoid, wedge)
     middle = np.argsort(np.hypot(mx - cx, my - cy), kind="stable")
     mx, my = mx[middle], my[middle]
     parts, shares = [], []
@@ -646,13 +644,8 @@ def _wedge_place(
     if not parts:
         return 1.0, outside
     sw_all, sh_all = np.concatenate([p[2] for p in parts]), np.concatenate([p[3] for p in parts])
-    ls = np.maximum(np.minimum(np.concatenate([p[0] for p in parts]), a_right - sw_all), a_left)
-    ts = np.maximum(np.minimum(np.concatenate([p[1] for p in parts]), a_bottom - sh_all), a_top)
-    at = np.flatnonzero(_wedge_boxes(ls, ts, sw_all, sh_all, avoid.to_data, wedge))
-    if len(at):
-        at = at[_free_of(ls[at], ts[at], sw_all[at], sh_all[at], placed)]
-    if len(at):
-        at = at[~_blocked(ls[at], ts[at], sw_all[at], sh_all[at], avoid)]
+    ls, ts = np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+    ls, ts, at = _free_in_wedge(ls, ts, sw_all, sh_all, area, placed, avoid, wedge)
     if not len(at):
         return 1.0, outside
     k = int(at[0])
@@ -713,22 +706,44 @@ def _along_middle(
     middle of ``wedge`` (at :data:`_WEDGE_RADII`) and in it that is nearest its own;
     ``None`` where none is."""
     left, top, w, h = home
-    a_left, a_top, a_right, a_bottom = area
+    mx, my = _middle_centres(avoid, wedge)
+    ls, ts, at = _free_in_wedge(mx - w / 2, my - h / 2, w, h, area, placed, avoid, wedge)
+    if not len(at):
+        return None
+    k = int(at[np.argmin(np.hypot(ls[at] - left, ts[at] - top))])
+    return float(ls[k]), float(ts[k])
+
+
+def _middle_centres(avoid: _Avoid, wedge: _Wedge) -> tuple[np.ndarray, np.ndarray]:
+    """The centres (scene pixels; data x = px·kx + bx) along the middle of ``wedge``, at
+    :data:`_WEDGE_RADII`."""
     kx, bx, ky, by = avoid.to_data
-    # centres along the middle, in scene pixels (data x = px·kx + bx)
-    ls = (_WEDGE_RADII * wedge.middle[0] - bx) / kx - w / 2
-    ts = (_WEDGE_RADII * wedge.middle[1] - by) / ky - h / 2
+    return (_WEDGE_RADII * wedge.middle[0] - bx) / kx, (_WEDGE_RADII * wedge.middle[1] - by) / ky
+
+
+def _free_in_wedge(
+    ls: np.ndarray,
+    ts: np.ndarray,
+    w: Any,
+    h: Any,
+    area: tuple[float, float, float, float],
+    placed: list[tuple[float, float, float, float]],
+    avoid: _Avoid,
+    wedge: _Wedge,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The boxes ``(ls, ts, w, h)`` (``w``, ``h``: one size, or one each) moved into
+    ``area``, and the indices, in order, of those in ``wedge``, free of ``placed`` and
+    off ``avoid``."""
+    a_left, a_top, a_right, a_bottom = area
     ls = np.maximum(np.minimum(ls, a_right - w), a_left)
     ts = np.maximum(np.minimum(ts, a_bottom - h), a_top)
-    ok = _wedge_boxes(ls, ts, w, h, avoid.to_data, wedge)
-    if ok.any():
-        ok[ok] = _free_of(ls[ok], ts[ok], w, h, placed)
-    if ok.any():
-        ok[ok] = ~_blocked(ls[ok], ts[ok], w, h, avoid)
-    if not ok.any():
-        return None
-    k = int(np.argmin(np.where(ok, np.hypot(ls - left, ts - top), np.inf)))
-    return float(ls[k]), float(ts[k])
+    at = np.flatnonzero(_wedge_boxes(ls, ts, w, h, avoid.to_data, wedge))
+    own = isinstance(w, np.ndarray)  # (then h is one too)
+    if len(at):
+        at = at[_free_of(ls[at], ts[at], w[at] if own else w, h[at] if own else h, placed)]
+    if len(at):
+        at = at[~_blocked(ls[at], ts[at], w[at] if own else w, h[at] if own else h, avoid)]
+    return ls, ts, at
 
 
 def _beyond(
