@@ -35,8 +35,6 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
 from gui.render.pg_compat import (
-    cache_bounds,
-    cached_bounds,
     device_transform,
     is_exporting,
     keep_rect,
@@ -84,6 +82,10 @@ class FastCurveItem(pg.PlotCurveItem):
 
     _extent_cache: tuple[tuple | None, tuple | None] = (None, None)  # (array, (min, max))
     _nan_extent_cache: tuple[tuple | None, tuple | None] = (None, None)  # NaN skipped
+    #: ``(what they were found for, bounds)`` of :meth:`whole_bounds`
+    _whole: tuple[tuple, tuple] | None = None
+    #: the pens, click flag and width :meth:`pixelPadding` was last found for, and it
+    _padding: tuple | None = None
     #: a curve of at most this many points is stroked with Qt's own wide pen where the
     #: offset strokes would be used (0: never). For a few points (the clock's arcs and
     #: trails, an arrow's shaft) Qt's stroke costs less than finding and drawing the
@@ -108,31 +110,80 @@ class FastCurveItem(pg.PlotCurveItem):
         frac: float = 1.0,
         orthoRange: tuple[float, float] | None = None,
     ) -> tuple:
-        """pyqtgraph's data bounds; a cheaper path for the whole range of finite data."""
-        cached = cached_bounds(self, ax, (frac, orthoRange))
-        if cached is not None:
-            return cached
-        data = self.xData if ax == 0 else self.yData
-        pen, shadow = self.opts["pen"], self.opts["shadowPen"]
-        if (
-            frac >= 1.0
-            and orthoRange is None
-            and data is not None
-            and len(data)
-            and (ax == 0 or self.opts["fillLevel"] is None)
-            and (pen is None or pen.isCosmetic())
-            and (shadow is None or shadow.isCosmetic())
-        ):
-            bounds = self.extent(ax)
-            if math.isnan(bounds[0]) or math.isnan(bounds[1]):
-                # NaN gaps (ALiBi's heads as one NaN-separated line, Compare's learned
-                # rows past the training length): pyqtgraph's nanmin/nanmax are these
-                # NaN-skipping reductions under a warnings context (~0.06 ms a call)
-                bounds = self.extent(ax, skip_nan=True)
-            if math.isfinite(bounds[0]) and math.isfinite(bounds[1]):  # else NaN/inf rules
-                cache_bounds(self, ax, (frac, orthoRange), bounds)
+        """pyqtgraph's data bounds; those of all the data kept (:meth:`whole_bounds`)."""
+        if frac >= 1.0 and orthoRange is None and (ax == 0 or ax == 1):
+            bounds = self.whole_bounds()[ax]
+            if bounds is not None:
                 return bounds
         return super().dataBounds(ax, frac, orthoRange)
+
+    def whole_bounds(
+        self,
+    ) -> tuple[tuple[float, float] | None, tuple[float, float] | None, float]:
+        """``(x, y, padding)``: :meth:`dataBounds` of each axis for all the data
+        (``frac`` 1, no orthogonal range), ``None`` for an axis whose bounds are left to
+        pyqtgraph (no data, only non-finite values, a fill level on y, a non-cosmetic
+        pen: its general path), and :meth:`pixelPadding`.
+
+        Worked out once for the arrays shown, with their pens, fill level and click
+        width, and kept while the item shows the same objects (``setData`` stores new
+        arrays, ``setPen`` new pens): pyqtgraph forgets its bounds with every change of
+        the view, and a drag's frame asked for them anew at each of its holds,
+        auto-ranges and bounding rects, five times a curve. For finite data the bounds
+        are plain ``min``/``max``; for data with NaN gaps, NaN-skipping reductions
+        (pyqtgraph's ``nanmin`` runs under a warnings context); infinite values go to
+        pyqtgraph."""
+        opts = self.opts
+        x, y = self.xData, self.yData
+        pen, shadow, fill = opts["pen"], opts["shadowPen"], opts["fillLevel"]
+        known = self._whole
+        if known is not None:
+            key = known[0]
+            if (
+                key[0] is x
+                and key[1] is y
+                and key[2] is pen
+                and key[3] is shadow
+                and key[4] is fill
+                and key[5] is self.clickable
+                and key[6] is opts["mouseWidth"]
+            ):
+                return known[1]
+        plain = (pen is None or pen.isCosmetic()) and (shadow is None or shadow.isCosmetic())
+        pad = self._padding
+        if (
+            pad is None
+            or pad[0] is not pen
+            or pad[1] is not shadow
+            or pad[2] is not self.clickable
+            or pad[3] is not opts["mouseWidth"]
+        ):
+            pad = (pen, shadow, self.clickable, opts["mouseWidth"], self.pixelPadding())
+            self._padding = pad
+        bounds = (
+            self._finite_extent(0) if plain else None,
+            self._finite_extent(1) if plain and fill is None else None,
+            pad[4],
+        )
+        self._whole = ((x, y, pen, shadow, fill, self.clickable, opts["mouseWidth"]), bounds)
+        return bounds
+
+    def _finite_extent(self, ax: int) -> tuple[float, float] | None:
+        """:meth:`extent` of axis ``ax``, NaN skipped, where both ends are finite."""
+        data = self.xData if ax == 0 else self.yData
+        if data is None or not data.size:
+            return None
+        bounds = self.extent(ax)
+        lo, hi = bounds
+        if lo != lo or hi != hi:
+            # NaN gaps (ALiBi's heads as one NaN-separated line, Compare's learned
+            # rows past the training length): pyqtgraph's nanmin/nanmax are these
+            # NaN-skipping reductions under a warnings context (~0.06 ms a call)
+            bounds = self.extent(ax, skip_nan=True)
+            lo, hi = bounds
+        if lo - lo == 0.0 and hi - hi == 0.0:  # both finite (inf − inf, NaN: NaN)
+            return bounds
+        return None  # (all NaN, or infinite values: pyqtgraph's rules)
 
     def boundingRect(self) -> QtCore.QRectF:
         """pyqtgraph's bounding rect: the data bounds grown by the pen's padding in
@@ -142,14 +193,14 @@ class FastCurveItem(pg.PlotCurveItem):
         rect = kept_rect(self)
         if rect is not None:
             return rect
-        x_lo, x_hi = self.dataBounds(ax=0)
+        x, y, pad = self.whole_bounds()
+        x_lo, x_hi = self.dataBounds(ax=0) if x is None else x
         if x_lo is None or x_hi is None:
             return QtCore.QRectF()
-        y_lo, y_hi = self.dataBounds(ax=1)
+        y_lo, y_hi = self.dataBounds(ax=1) if y is None else y
         if y_lo is None or y_hi is None:
             return QtCore.QRectF()
         px = py = 0.0
-        pad = self.pixelPadding()
         if pad > 0:
             px, py = self.pixel_size()
             px *= pad
@@ -213,8 +264,8 @@ class FastCurveItem(pg.PlotCurveItem):
             return known[1]
         if skip_nan:  # (numpy's nanmin/nanmax are these reductions)
             extent = (float(np.fmin.reduce(data)), float(np.fmax.reduce(data)))
-        else:
-            extent = (float(data.min()), float(data.max()))
+        else:  # (what ndarray.min and max reduce with, without their wrappers)
+            extent = (float(np.minimum.reduce(data)), float(np.maximum.reduce(data)))
         x_known, y_known = caches
         caches = ((data, extent), y_known) if ax == 0 else (x_known, (data, extent))
         if skip_nan:
