@@ -714,3 +714,30 @@ def test_fast_curve_bounds_of_data_with_nan_gaps_are_pyqtgraphs_without_its_nanm
         slow.setData(x=x, y=bad)
         np.testing.assert_array_equal(fast.dataBounds(1), slow.dataBounds(1))
     assert calls  # (pyqtgraph's own)
+
+
+@pytest.mark.parametrize("n", [2, 3, 517, 4096])
+def test_fast_curve_path_of_finite_points_is_pyqtgraphs(qtbot, monkeypatch, n):
+    """A line of finite points all connected gets its path built as one polygon of
+    them, without pyqtgraph's ``arrayToQPath``: the same elements, to the last bit, as
+    pyqtgraph's path; NaN gaps, other connections and steps still go to pyqtgraph."""
+    rng = np.random.default_rng(n)
+    x = np.cumsum(rng.uniform(0.0, 2.0, n))
+    y = np.sin(x / 3.0) * rng.uniform(0.5, 5.0)
+    calls = []
+    to_path = pg.functions.arrayToQPath
+    monkeypatch.setattr(
+        pg.functions, "arrayToQPath", lambda *a, **k: calls.append(1) or to_path(*a, **k)
+    )
+    fast = FastCurveItem(x=x, y=y, pen=pg.mkPen("b", width=3), skipFiniteCheck=True)
+    slow = pg.PlotCurveItem(x=x, y=y, pen=pg.mkPen("b", width=3), skipFiniteCheck=True)
+    elements = _elements(fast.getPath())
+    assert not calls
+    assert len(elements) == n and elements == _elements(slow.getPath())
+    gappy = y.copy()
+    gappy[n // 2] = np.nan
+    for options in ({"connect": "finite"}, {"connect": "pairs"}, {"skipFiniteCheck": False}):
+        calls.clear()
+        fast.setData(x=x, y=gappy if "connect" in options else y, **options)
+        slow.setData(x=x, y=gappy if "connect" in options else y, **options)
+        assert _elements(fast.getPath()) == _elements(slow.getPath()) and calls == [1, 1]

@@ -58,7 +58,6 @@ LIVE_WIDTH = 2.0
 DASH_SEGMENT_PERIODS = 2.0
 MINOR_SHARE = 0.02  # the other direction's share of the length below which it is ignored
 NEAR_WHOLE = 0.2  # a band this little above a whole number of pixels is rounded down
-_TX_SCALE = QtGui.QTransform.TransformationType.TxScale.value
 
 
 def _spread(band: float) -> list[float]:
@@ -68,7 +67,9 @@ def _spread(band: float) -> list[float]:
     strokes one pixel apart (a stroke less to draw; the line a little thinner).
     A stroke at offset ``o`` fills the pixel row ``floor(y + o)``; so do the wide
     pen's rows ``y − band/2 … y + band/2`` on average over the fractional part of y."""
-    n = max(1, math.ceil(band - 1e-9))
+    n = math.ceil(band - 1e-9)
+    if n < 1:
+        n = 1
     if n > 1 and band - (n - 1) <= NEAR_WHOLE:  # e.g. a dense 2-px wave's 2.1: 2 strokes
         return [k - (n - 2) / 2 for k in range(n - 1)]
     if n == 1:
@@ -86,6 +87,10 @@ class FastCurveItem(pg.PlotCurveItem):
     _whole: tuple[tuple, tuple] | None = None
     #: the pens, click flag and width :meth:`pixelPadding` was last found for, and it
     _padding: tuple | None = None
+    _pen_known: tuple | None = None  # (see _pen_facts)
+    #: ``(what they were found for, strokes)`` of :meth:`_strokes`
+    _stroke_cache: tuple | None = None
+    _shifts: tuple | None = None  # (strokes, pixel ratio, translations): see _shifted
     #: a curve of at most this many points is stroked with Qt's own wide pen where the
     #: offset strokes would be used (0: never). For a few points (the clock's arcs and
     #: trails, an arrow's shaft) Qt's stroke costs less than finding and drawing the
@@ -288,25 +293,32 @@ class FastCurveItem(pg.PlotCurveItem):
             or opts["shadowPen"] is not None
             or opts["compositionMode"] is not None
             or opts["stepMode"]
-            or not isinstance(pen, QtGui.QPen)
-            or not pen.isCosmetic()
-            or not pen.widthF() > 1.0
+            or not self._pen_facts(pen)[1]
             or not on_raster(p)
         ):
             return None
         return pen
 
+    def _pen_facts(self, pen: object) -> tuple[object, bool, QtGui.QPen | None]:
+        """``(pen, wide, thin)``: whether ``pen`` is a cosmetic ``QPen`` wider than one
+        pixel, and where it is also solid, its one-pixel copy (the offset strokes'
+        pen; else ``None``). Kept for the pen object (``setPen`` sets a new one): a
+        paint looked at the pen's width, style and cosmetic flag anew."""
+        facts = self._pen_known
+        if facts is not None and facts[0] is pen:
+            return facts
+        wide = isinstance(pen, QtGui.QPen) and pen.isCosmetic() and pen.widthF() > 1.0
+        thin = None
+        if wide and pen.style() == QtCore.Qt.PenStyle.SolidLine:
+            thin = QtGui.QPen(pen)
+            thin.setWidthF(1.0)
+        facts = self._pen_known = (pen, wide, thin)
+        return facts
+
     def _fast_pen(self, p: QtGui.QPainter) -> QtGui.QPen | None:
         """The one-pixel pen of the offset strokes, or ``None`` for pyqtgraph's path."""
         pen = self._wide_line_pen(p)
-        if pen is None or pen.style() != QtCore.Qt.PenStyle.SolidLine:
-            return None
-        thin = getattr(self, "_thin_pen", None)
-        if thin is None or thin[0] is not pen:
-            one = QtGui.QPen(pen)
-            one.setWidthF(1.0)
-            thin = self._thin_pen = (pen, one)
-        return thin[1]
+        return None if pen is None else self._pen_known[2]  # (known: just looked at)
 
     def _dashes_by_segment(self, p: QtGui.QPainter) -> bool:
         """Whether a dashed wide pen is stroked as separate segments: the curve's
@@ -319,7 +331,7 @@ class FastCurveItem(pg.PlotCurveItem):
         ):
             return False
         device = p.deviceTransform()
-        if device.type().value > _TX_SCALE or self.xData is None or len(self.xData) < 2:
+        if device.isRotating() or self.xData is None or len(self.xData) < 2:
             return False
         pattern = pen.dashPattern()  # (in pen widths)
         period = sum(pattern) * pen.widthF()
@@ -338,19 +350,26 @@ class FastCurveItem(pg.PlotCurveItem):
             width = LIVE_WIDTH
             self.live_cut = True
         x, y = self.xData, self.yData
-        key = (x, y, device.m11(), device.m22(), device.type().value, width, self.live)
-        cached = getattr(self, "_stroke_cache", None)
-        if cached is not None and all(
-            a is b if isinstance(a, np.ndarray) else a == b
-            for a, b in zip(cached[0], key, strict=True)
-        ):
-            return cached[1]
-        strokes = self._simple_strokes(device, width)
+        sx, sy, turned = device.m11(), device.m22(), device.isRotating()  # (> TxScale)
+        cached = self._stroke_cache
+        if cached is not None:
+            key = cached[0]
+            if (
+                key[0] is x
+                and key[1] is y
+                and key[2] == sx
+                and key[3] == sy
+                and key[4] == turned
+                and key[5] == width
+                and key[6] == self.live
+            ):
+                return cached[1]
+        strokes = None if turned else self._simple_strokes(device, width)
         if strokes is None:
             strokes = self._compute_strokes(device, width)
         else:
             self.simple_strokes += 1
-        self._stroke_cache = (key, strokes)
+        self._stroke_cache = ((x, y, sx, sy, turned, width, self.live), strokes)
         return strokes
 
     def _simple_strokes(self, device: QtGui.QTransform, width: float) -> _Strokes | None:
@@ -362,14 +381,10 @@ class FastCurveItem(pg.PlotCurveItem):
         The same arithmetic on the same values, so the same offsets (a test compares).
         """
         x, y = self.xData, self.yData
-        if (
-            device.type().value > _TX_SCALE
-            or x.dtype != np.float64
-            or y.dtype != np.float64
-            or len(x) < 2
-        ):
+        n = x.size
+        if device.isRotating() or x.dtype != np.float64 or y.dtype != np.float64 or n < 2:
             return None
-        if len(x) == 2:  # one segment: steep or flat, no turns
+        if n == 2:  # one segment: steep or flat, no turns
             dx = abs(float(x[1]) - float(x[0])) * abs(device.m11())
             dy = abs(float(y[1]) - float(y[0])) * abs(device.m22())
             length = float(np.hypot(dx, dy))
@@ -380,19 +395,19 @@ class FastCurveItem(pg.PlotCurveItem):
             if total == 0.0:  # a dot
                 return None
             band = width * length / total
-            return ((None, tuple((o, 0.0) if steep else (0.0, o) for o in _spread(band))),)
+            return ((None, _offsets(band, steep)),)
         low, high = self.extent(1)
         if low != high or not math.isfinite(low):
             return None
         step_x = x[1:] - x[:-1]
-        if not bool(np.greater(step_x, 0.0).all()):
+        if not np.logical_and.reduce(step_x > 0.0):
             return None  # (x turning back: tips; NaN)
         cols = float(np.add.reduce(step_x * abs(device.m11())))  # |dy| is 0: every segment flat
         if not math.isfinite(cols) or cols == 0.0:
             return None
         band = width * cols / cols  # (the general pass: width · flat length / columns)
-        offsets = tuple((0.0, o) for o in _spread(band))
-        if self.live and len(x) > 2:
+        offsets = _offsets(band, False)
+        if self.live and n > 2:
             # a live frame strokes the line from its first point to its last, one
             # segment instead of hundreds (Compare's "defined for which positions":
             # five 512-point lines a frame); the same row, its ends' pixels to within
@@ -405,10 +420,10 @@ class FastCurveItem(pg.PlotCurveItem):
 
     def _compute_strokes(self, device: QtGui.QTransform, width: float) -> _Strokes | None:
         x, y = self.xData, self.yData
-        if device.type().value > _TX_SCALE:
+        if device.isRotating():
             return None
-        if len(x) < 2:
-            return ((None, tuple((o, 0.0) for o in _spread(width))),)
+        if x.size < 2:
+            return ((None, _offsets(width, True)),)
         # (slicing rather than np.diff, no nan_to_num, ufunc reductions rather than the
         # array methods: their call overhead is more than their work for a few hundred
         # points, several curves a frame)
@@ -417,7 +432,7 @@ class FastCurveItem(pg.PlotCurveItem):
         dy = np.abs(step_y) * abs(device.m22())
         length = np.hypot(dx, dy)  # NaN where either is (inf − inf: NaN too)
         finite = np.isfinite(length)
-        all_finite = bool(finite.all())
+        all_finite = bool(np.logical_and.reduce(finite))
         steep = dy > dx
         if not all_finite:
             steep &= finite
@@ -429,20 +444,16 @@ class FastCurveItem(pg.PlotCurveItem):
         if not (math.isfinite(rows) and math.isfinite(cols)):
             return None
         if rows + cols == 0.0:  # all points at one pixel: a dot
-            return ((None, tuple((o, 0.0) for o in _spread(width))),)
+            return ((None, _offsets(width, True)),)
         steep_length, flat_length = float(add(length[steep])), float(add(length[flat]))
 
         # Strokes side by side, spread over as many pixels as the wide line is wide in a
-        # row (steep segments) or a column (flat ones), on average over those segments.
-        def family(
-            sel: np.ndarray, along_length: float, total: float, horizontal: bool
-        ) -> tuple[float, np.ndarray, tuple[tuple[float, float], ...], bool]:
-            band = width * along_length / total if total > 0.0 else width
-            offsets = tuple((o, 0.0) if horizontal else (0.0, o) for o in _spread(band))
-            return total, sel, offsets, horizontal
-
-        steep_family = family(steep, steep_length, rows, True)
-        flat_family = family(flat, flat_length, cols, False)
+        # row (steep segments) or a column (flat ones), on average over those segments:
+        # (total, segments, offsets, horizontal) of each family
+        steep_band = width * steep_length / rows if rows > 0.0 else width
+        flat_band = width * flat_length / cols if cols > 0.0 else width
+        steep_family = (rows, steep, _offsets(steep_band, True), True)
+        flat_family = (cols, flat, _offsets(flat_band, False), False)
         major, minor = (steep_family, flat_family) if rows >= cols else (flat_family, steep_family)
         out: list[tuple[QtGui.QPainterPath | None, tuple[tuple[float, float], ...]]] = [
             (None, major[2])
@@ -456,7 +467,7 @@ class FastCurveItem(pg.PlotCurveItem):
         # The other family strokes only its own segments and the tips where the curve
         # turns back along its offsets (a wide pen's joins stick out there): a dense
         # wave's tips are short pieces, its whole path thousands of rows.
-        offsets = tuple(o for o in minor[2] if o not in major[2])
+        offsets = tuple([o for o in minor[2] if o not in major[2]])
         if not offsets:
             return tuple(out)
         along = step_y if minor[3] is False else step_x
@@ -490,25 +501,89 @@ class FastCurveItem(pg.PlotCurveItem):
         if pen is None or strokes is None:
             super().paint(p, opt, widget)
             return
-        p.setRenderHint(p.RenderHint.Antialiasing, False)
+        p.setRenderHint(_ANTIALIAS, False)
         p.setPen(pen)
         base = p.transform()
         device = p.device()
         ratio = device.devicePixelRatioF() if device is not None else 1.0
         try:
-            for path, offsets in strokes:
+            for path, shifts in self._shifted(strokes, ratio):
                 drawn = self.getPath() if path is None else path
-                for dx, dy in offsets:  # device-pixel offsets: post-multiplied translation
-                    p.setTransform(base * QtGui.QTransform.fromTranslate(dx / ratio, dy / ratio))
+                for shift in shifts:  # device-pixel offsets: post-multiplied translation
+                    p.setTransform(base * shift)
                     p.drawPath(drawn)
         finally:
             p.setTransform(base)
+
+    def _shifted(
+        self, strokes: _Strokes, ratio: float
+    ) -> tuple[tuple[QtGui.QPainterPath | None, tuple[QtGui.QTransform, ...]], ...]:
+        """``strokes`` with each offset as the translation that a painter of pixel
+        ratio ``ratio`` applies after its transform, kept for the strokes object (kept
+        for the data and the view: every paint of them made them anew)."""
+        known = self._shifts
+        if known is not None and known[0] is strokes and known[1] == ratio:
+            return known[2]
+        shifted = tuple(
+            [
+                (path, tuple([_translation(dx / ratio, dy / ratio) for dx, dy in offsets]))
+                for path, offsets in strokes
+            ]
+        )
+        self._shifts = (strokes, ratio, shifted)
+        return shifted
+
+    def generatePath(self, x: np.ndarray, y: np.ndarray) -> QtGui.QPainterPath:
+        """pyqtgraph's path of the points; for all of them connected, finite (its
+        ``connect='all'`` without a finite check, as a line of finite values has) and
+        fewer than :data:`ONE_POLYGON`, the same path built without its helpers: one
+        polygon of the points (pyqtgraph's ``_arrayToQPath_all`` for them)."""
+        opts = self.opts
+        connect = opts["connect"]
+        if (
+            type(connect) is str
+            and connect == "all"
+            and opts["skipFiniteCheck"]
+            and not opts["stepMode"]
+            and 2 <= x.size < ONE_POLYGON
+        ):
+            return _polyline(x, y)
+        return super().generatePath(x, y)
 
 
 #: pixel_size's lengths by the linear part of the device transform
 _PIXEL_SIZES: dict[tuple[float, float, float, float], tuple[float, float]] = {}
 
 _Strokes = tuple[tuple[QtGui.QPainterPath | None, tuple[tuple[float, float], ...]], ...]
+_ANTIALIAS = QtGui.QPainter.RenderHint.Antialiasing
+_translation = QtGui.QTransform.fromTranslate
+#: :meth:`FastCurveItem.generatePath` builds a path of fewer points as one polygon
+#: (pyqtgraph builds larger ones in chunks)
+ONE_POLYGON = 20000
+
+
+def _offsets(band: float, horizontal: bool) -> tuple[tuple[float, float], ...]:
+    """The device offsets ``(dx, dy)`` of :func:`_spread`'s strokes for ``band``, side
+    by side along x (``horizontal``: a steep family's) or along y."""
+    if horizontal:
+        return tuple([(o, 0.0) for o in _spread(band)])
+    return tuple([(0.0, o) for o in _spread(band)])
+
+
+def _polyline(x: np.ndarray, y: np.ndarray) -> QtGui.QPainterPath:
+    """The path of pyqtgraph's ``arrayToQPath(x, y)`` for 2 to 29 999 points, all
+    connected and finite: one polygon of them, its coordinates copied in at once."""
+    n = x.size
+    polygon = QtGui.QPolygonF()
+    polygon.resize(n)
+    buffer = pg.Qt.compat.voidptr(polygon.data(), n * 16, True)
+    points = np.frombuffer(buffer, dtype=np.float64).reshape((-1, 2))
+    points[:, 0] = x
+    points[:, 1] = y
+    path = QtGui.QPainterPath()
+    path.reserve(n)
+    path.addPolygon(polygon)
+    return path
 
 
 def _turns(steps: np.ndarray, finite: np.ndarray | None) -> np.ndarray:
@@ -520,7 +595,7 @@ def _turns(steps: np.ndarray, finite: np.ndarray | None) -> np.ndarray:
     if finite is not None:
         inner &= finite[:-1]
         inner &= finite[1:]
-    return np.flatnonzero(inner) + 1
+    return inner.nonzero()[0] + 1  # (np.flatnonzero, without its wrappers)
 
 
 def _sub_path(
@@ -541,13 +616,13 @@ def _sub_path(
     would each be a move that draws nothing, and building them cost as much as the
     rest of the strokes.
     """
-    if not tips.size and not segments.any():
+    if not tips.size and not np.logical_or.reduce(segments):
         return None
-    chosen = np.flatnonzero(segments)
+    chosen = segments.nonzero()[0]
     if chosen.size + tips.size <= FEW_PIECES:
         return _few_pieces(x, y, chosen.tolist(), tips.tolist(), length, reach)
     if tips.size <= FEW_PIECES:
-        breaks = np.flatnonzero(chosen[1:] - chosen[:-1] != 1)  # where a run ends
+        breaks = (chosen[1:] - chosen[:-1] != 1).nonzero()[0]  # where a run ends
         if breaks.size < FEW_RUNS:
             return _runs_and_tips(x, y, chosen, breaks, tips, length, reach)
     # the points a selected segment starts or ends at, each connected to the next one
@@ -555,7 +630,7 @@ def _sub_path(
     start = np.append(segments, False)
     used = start.copy()
     used[1:] |= segments
-    kept = np.flatnonzero(used)
+    kept = used.nonzero()[0]
     xs, ys = [x[kept]], [y[kept]]
     connect = np.zeros(kept.size + 3 * tips.size, dtype=bool)
     connect[: kept.size] = start[kept]
