@@ -435,6 +435,10 @@ def test_wide_pen_curves_are_pyqtgraphs_pixels(qapp, alpha, width):
     source = QtCore.QRectF(-1.1, -0.1, 2.2, 1.2)
     np.testing.assert_array_equal(_render(fast, source), _render(slow, source))
     assert fast.wide_pen_paints == 1
+    # an opaque pen's segments: drawn from the lines the curve keeps for its data
+    assert (fast._lines_known is not None) == (alpha == 255)
+    if alpha == 255:
+        assert fast._lines_known[2][1] == len(x) - 1
 
 
 @contextlib.contextmanager

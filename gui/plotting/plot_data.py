@@ -71,7 +71,10 @@ def same_array(a: np.ndarray | None, b: np.ndarray | None) -> bool:
         return True
     if a is None or b is None:
         return False
-    a, b = np.asarray(a), np.asarray(b)
+    if type(a) is not np.ndarray:
+        a = np.asarray(a)
+    if type(b) is not np.ndarray:
+        b = np.asarray(b)
     if a.shape != b.shape or a.dtype.kind != b.dtype.kind:
         return False
     if a.size <= SMALL_ARRAY and a.dtype == b.dtype and a.dtype.kind in _BYTE_KINDS:

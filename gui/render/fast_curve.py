@@ -39,8 +39,9 @@ from gui.render.pg_compat import (
     is_exporting,
     keep_rect,
     kept_rect,
-    stroke_aliased,
+    line_segments,
     stroke_segments,
+    strokes_segments,
 )
 from gui.render.raster import on_raster
 
@@ -88,6 +89,8 @@ class FastCurveItem(pg.PlotCurveItem):
     #: the pens, click flag and width :meth:`pixelPadding` was last found for, and it
     _padding: tuple | None = None
     _pen_known: tuple | None = None  # (see _pen_facts)
+    _segments_known: tuple | None = None  # (see _segmented)
+    _lines_known: tuple | None = None  # (see _line_args)
     #: ``(what they were found for, strokes)`` of :meth:`_strokes`
     _stroke_cache: tuple | None = None
     _shifts: tuple | None = None  # (strokes, pixel ratio, translations): see _shifted
@@ -155,6 +158,19 @@ class FastCurveItem(pg.PlotCurveItem):
             ):
                 return known[1]
         plain = (pen is None or pen.isCosmetic()) and (shadow is None or shadow.isCosmetic())
+        bounds = (
+            self._finite_extent(0) if plain else None,
+            self._finite_extent(1) if plain and fill is None else None,
+            self.padding(),
+        )
+        self._whole = ((x, y, pen, shadow, fill, self.clickable, opts["mouseWidth"]), bounds)
+        return bounds
+
+    def padding(self) -> float:
+        """:meth:`pixelPadding`, kept for the pen and shadow pen objects, the click
+        flag and width it was found for."""
+        opts = self.opts
+        pen, shadow = opts["pen"], opts["shadowPen"]
         pad = self._padding
         if (
             pad is None
@@ -165,13 +181,7 @@ class FastCurveItem(pg.PlotCurveItem):
         ):
             pad = (pen, shadow, self.clickable, opts["mouseWidth"], self.pixelPadding())
             self._padding = pad
-        bounds = (
-            self._finite_extent(0) if plain else None,
-            self._finite_extent(1) if plain and fill is None else None,
-            pad[4],
-        )
-        self._whole = ((x, y, pen, shadow, fill, self.clickable, opts["mouseWidth"]), bounds)
-        return bounds
+        return pad[4]
 
     def _finite_extent(self, ax: int) -> tuple[float, float] | None:
         """:meth:`extent` of axis ``ax``, NaN skipped, where both ends are finite."""
@@ -489,7 +499,7 @@ class FastCurveItem(pg.PlotCurveItem):
         pen = self._fast_pen(p)
         if pen is not None and len(self.xData) <= self.wide_pen_points:
             self.wide_pen_paints += 1
-            stroke_aliased(self, p)  # (pyqtgraph's paint, less its other cases)
+            self._stroke_wide(p)  # (pyqtgraph's paint, less its other cases)
             return
         strokes = (
             None if pen is None else self._strokes(p.deviceTransform(), self.opts["pen"].widthF())
@@ -514,6 +524,66 @@ class FastCurveItem(pg.PlotCurveItem):
                     p.drawPath(drawn)
         finally:
             p.setTransform(base)
+
+    def _stroke_wide(self, p: QtGui.QPainter) -> None:
+        """Stroke the curve with its pen, aliased, as ``PlotCurveItem.paint`` does for a
+        curve without fill, shadow pen, composition mode or steps on a raster device:
+        as separate segments where pyqtgraph draws them so (an opaque wide solid pen:
+        ``drawLines`` of the same lines, kept for the data), else as its path."""
+        pen = self.opts["pen"]
+        p.setRenderHint(_ANTIALIAS, False)
+        p.setPen(pen)
+        if self._segmented(pen):
+            p.drawLines(*self._line_args())
+        else:
+            p.drawPath(self.getPath())
+
+    def _segmented(self, pen: QtGui.QPen) -> bool:
+        """pyqtgraph's ``_shouldUseDrawLineSegments(pen)``, kept for the pen object and
+        the options it reads (a clock frame strokes 17 short arcs and shafts)."""
+        opts = self.opts
+        known = self._segments_known
+        if (
+            known is None
+            or known[0] is not pen
+            or known[1] != opts["segmentedLineMode"]
+            or known[2] != opts["antialias"]
+        ):
+            known = (pen, opts["segmentedLineMode"], opts["antialias"])
+            known += (strokes_segments(self, pen),)
+            self._segments_known = known
+        return known[3]
+
+    def _line_args(self) -> tuple:
+        """``drawLines`` arguments of the curve's segments, as pyqtgraph's
+        ``_getLineSegments`` gives them: for a finite line of all its points connected
+        (no steps), a ``QLineF`` array of the segments ``i → i+1`` built once for the
+        arrays shown (pyqtgraph wraps its array anew at every paint, a dozen calls);
+        else pyqtgraph's."""
+        opts = self.opts
+        x, y = self.xData, self.yData
+        known = self._lines_known
+        if known is not None and known[0] is x and known[1] is y:
+            return known[2]
+        connect = opts["connect"]
+        n = x.size
+        if (
+            type(connect) is not str
+            or connect != "all"
+            or not opts["skipFiniteCheck"]
+            or opts["stepMode"]
+            or n < 2
+        ):
+            return line_segments(self)  # (not kept: pyqtgraph keeps its own)
+        lines = np.empty((n - 1, 4))
+        lines[:, 0] = x[:-1]
+        lines[:, 2] = x[1:]
+        lines[:, 1] = y[:-1]
+        lines[:, 3] = y[1:]
+        pointer = _wrap(lines.__array_interface__["data"][0], QtCore.QLineF)
+        args = (pointer, n - 1)
+        self._lines_known = (x, y, args, lines)  # (lines: the memory pointed at)
+        return args
 
     def _shifted(
         self, strokes: _Strokes, ratio: float
@@ -557,6 +627,7 @@ _PIXEL_SIZES: dict[tuple[float, float, float, float], tuple[float, float]] = {}
 _Strokes = tuple[tuple[QtGui.QPainterPath | None, tuple[tuple[float, float], ...]], ...]
 _ANTIALIAS = QtGui.QPainter.RenderHint.Antialiasing
 _translation = QtGui.QTransform.fromTranslate
+_wrap = pg.Qt.compat.wrapinstance
 #: :meth:`FastCurveItem.generatePath` builds a path of fewer points as one polygon
 #: (pyqtgraph builds larger ones in chunks)
 ONE_POLYGON = 20000

@@ -170,7 +170,8 @@ class LineItem(FastCurveItem):
             x = log_mapped(x)
         if self._log[1]:
             y = log_mapped(y)
-        return x, y, bool(np.isfinite(x).all() and np.isfinite(y).all())
+        every = np.logical_and.reduce  # (ndarray.all, without its wrapper)
+        return x, y, bool(every(np.isfinite(x)) and every(np.isfinite(y)))
 
     def _show_original(self) -> None:
         x, y, finite = self._shown_arrays()
@@ -279,7 +280,7 @@ class LineGroup(pg.GraphicsObject):
                 or line.pos() != QtCore.QPointF()
             ):
                 return None
-            pads.add(line.pixelPadding())
+            pads.add(line.padding())
         if len(pads) != 1:
             return None
         x = np.concatenate([line.xData for line in lines])

@@ -496,18 +496,10 @@ def keep_rect(curve: pg.PlotCurveItem, rect: QtCore.QRectF) -> None:
     curve._boundingRect = rect
 
 
-def stroke_aliased(curve: pg.PlotCurveItem, p: QtGui.QPainter) -> None:
-    """Stroke ``curve`` with its pen, aliased, as ``PlotCurveItem.paint`` does for a
-    curve without fill, shadow pen, composition mode or steps, drawn on a raster
-    device: as separate segments where pyqtgraph draws them so (an opaque wide pen),
-    else as its path. The same calls without the rest of that method."""
-    pen = curve.opts["pen"]
-    p.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, False)
-    p.setPen(pen)
-    if curve._shouldUseDrawLineSegments(pen):
-        p.drawLines(*curve._getLineSegments())
-    else:
-        p.drawPath(curve.getPath())
+def line_segments(curve: pg.PlotCurveItem) -> tuple:
+    """The ``drawLines`` arguments of ``curve``'s segments, as ``PlotCurveItem.paint``
+    draws them (kept by pyqtgraph for its data)."""
+    return curve._getLineSegments()
 
 
 def stroke_segments(curve: pg.PlotCurveItem, p: QtGui.QPainter) -> None:
