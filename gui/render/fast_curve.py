@@ -93,7 +93,6 @@ class FastCurveItem(pg.PlotCurveItem):
     _lines_known: tuple | None = None  # (see _line_args)
     #: ``(what they were found for, strokes)`` of :meth:`_strokes`
     _stroke_cache: tuple | None = None
-    _shifts: tuple | None = None  # (strokes, pixel ratio, translations): see _shifted
     #: a curve of at most this many points is stroked with Qt's own wide pen where the
     #: offset strokes would be used (0: never). For a few points (the clock's arcs and
     #: trails, an arrow's shaft) Qt's stroke costs less than finding and drawing the
@@ -517,10 +516,10 @@ class FastCurveItem(pg.PlotCurveItem):
         device = p.device()
         ratio = device.devicePixelRatioF() if device is not None else 1.0
         try:
-            for path, shifts in self._shifted(strokes, ratio):
+            for path, offsets in strokes:
                 drawn = self.getPath() if path is None else path
-                for shift in shifts:  # device-pixel offsets: post-multiplied translation
-                    p.setTransform(base * shift)
+                for dx, dy in offsets:  # device-pixel offsets: post-multiplied translation
+                    p.setTransform(base * _translation(dx / ratio, dy / ratio))
                     p.drawPath(drawn)
         finally:
             p.setTransform(base)
@@ -584,24 +583,6 @@ class FastCurveItem(pg.PlotCurveItem):
         args = (pointer, n - 1)
         self._lines_known = (x, y, args, lines)  # (lines: the memory pointed at)
         return args
-
-    def _shifted(
-        self, strokes: _Strokes, ratio: float
-    ) -> tuple[tuple[QtGui.QPainterPath | None, tuple[QtGui.QTransform, ...]], ...]:
-        """``strokes`` with each offset as the translation that a painter of pixel
-        ratio ``ratio`` applies after its transform, kept for the strokes object (kept
-        for the data and the view: every paint of them made them anew)."""
-        known = self._shifts
-        if known is not None and known[0] is strokes and known[1] == ratio:
-            return known[2]
-        shifted = tuple(
-            [
-                (path, tuple([_translation(dx / ratio, dy / ratio) for dx, dy in offsets]))
-                for path, offsets in strokes
-            ]
-        )
-        self._shifts = (strokes, ratio, shifted)
-        return shifted
 
     def generatePath(self, x: np.ndarray, y: np.ndarray) -> QtGui.QPainterPath:
         """pyqtgraph's path of the points; for all of them connected, finite (its

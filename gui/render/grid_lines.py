@@ -181,52 +181,43 @@ class GridLines(ViewOverlay):
                     p.drawLine(QtCore.QPointF(rect.left(), pos), QtCore.QPointF(rect.right(), pos))
             return
         # opaque fills of the pixel columns/rows the aliased lines cover
-        runs = self._fill_runs(lines, rect, t)
-        if runs is not None:
-            p.setPen(QtCore.Qt.PenStyle.NoPen)
-            for color, rects in runs:
-                p.setBrush(color)
-                p.drawRects(rects)
-            return
-        for vertical, pos, color in lines:
-            p.fillRect(self._fill(vertical, pos, rect, t), color)
-
-    @staticmethod
-    def _fill(
-        vertical: bool, pos: float, rect: QtCore.QRectF, t: QtGui.QTransform
-    ) -> QtCore.QRectF:
-        """The one-pixel rectangle (item coordinates) a line at ``pos`` fills on a
-        painter with the pixel translation ``t``."""
-        if vertical:
-            col = math.floor(pos + t.dx())
-            return QtCore.QRectF(col - t.dx(), rect.top(), 1, rect.height())
-        row = math.floor(pos + t.dy())
-        return QtCore.QRectF(rect.left(), row - t.dy(), rect.width(), 1)
+        p.setPen(QtCore.Qt.PenStyle.NoPen)
+        for color, rects in self._fill_runs(lines, rect, t):
+            p.setBrush(color)
+            p.drawRects(rects)
 
     def _fill_runs(
         self,
         lines: list[tuple[bool, float, QtGui.QColor]],
         rect: QtCore.QRectF,
         t: QtGui.QTransform,
-    ) -> list[tuple[QtGui.QColor, list[QtCore.QRectF]]] | None:
-        """The rectangles of ``lines`` (:meth:`_fill`) in runs of consecutive lines of
-        one colour, when the last paint had the same lines, rectangle and translation
-        (worked out on the second such paint, then kept); ``None``: new lines or
-        another offset, filled one by one. Filled in order, crossing lines of two
-        colours overlap as they did with a fill per line."""
-        key = (rect.getRect(), t.dx(), t.dy())
+    ) -> list[tuple[QtGui.QColor, list[QtCore.QRectF]]]:
+        """The rectangles of ``lines`` (the one-pixel column or row each line fills on
+        a painter with the pixel translation ``t``) in runs of consecutive lines of one
+        colour, kept while the lines, rectangle and translation are those of the last
+        paint (the clock repaints its still grids under the moving hands on every
+        frame). Filled in order, crossing lines of two colours overlap as they did with
+        a fill per line; a run is one ``drawRects`` (new lines were filled line by
+        line, seven calls a line: a drag's range moves them on most frames)."""
+        dx, dy = t.dx(), t.dy()
+        left, top, width, height = rect.getRect()
+        key = ((left, top, width, height), dx, dy)
         last, last_key, runs = self._fills
-        if last is not lines or last_key != key:
-            self._fills = (lines, key, None)
-            return None
-        if runs is None:
-            runs = []
-            shade = None
-            for vertical, pos, color in lines:
-                if color is not shade:  # (a level's lines share their colour)
-                    runs.append((color, []))
-                    shade = color
-                runs[-1][1].append(self._fill(vertical, pos, rect, t))
-            self._fills = (lines, key, runs)
-            self.fills_found += 1
+        if last is lines and last_key == key and runs is not None:
+            return runs
+        runs = []
+        shade = None
+        rects: list[QtCore.QRectF] = []
+        floor = math.floor
+        for vertical, pos, color in lines:
+            if color is not shade:  # (a level's lines share their colour)
+                rects = []
+                runs.append((color, rects))
+                shade = color
+            if vertical:
+                rects.append(QtCore.QRectF(floor(pos + dx) - dx, top, 1, height))
+            else:
+                rects.append(QtCore.QRectF(left, floor(pos + dy) - dy, width, 1))
+        self._fills = (lines, key, runs)
+        self.fills_found += 1
         return runs

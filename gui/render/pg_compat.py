@@ -584,7 +584,9 @@ def aspect_locked(view: pg.ViewBox) -> bool:
 
 def forget_bounds(view: pg.ViewBox, item: pg.GraphicsItem) -> None:
     """Drop ``view``'s cached bounds of ``item`` (what ``itemBoundsChanged`` does first)."""
-    view._itemBoundsCache.pop(item, None)
+    cache = view._itemBoundsCache
+    if cache.data:  # (a WeakKeyDictionary: its dictionary of references)
+        cache.pop(item, None)
 
 
 def guard_dying_labels() -> None:

@@ -155,10 +155,15 @@ class PlotViewBox(pg.ViewBox):
     _ranged_x: tuple[float, float] | None | bool = None  # x data bounds, last auto-range
 
     def itemBoundsChanged(self, item: Any) -> None:
+        """pyqtgraph's: the item's cached bounds forgotten and, for an item auto-range
+        measures, auto-range queued where it is enabled (each new curve of a frame
+        tells its view; pyqtgraph's weak dictionary of bounds is empty but for items
+        it measured itself)."""
+        forget_bounds(self, item)
         if item in self.addedItems:
-            super().itemBoundsChanged(item)
-        else:
-            forget_bounds(self, item)
+            x, y = self.autoRangeEnabled()
+            if x is not False or y is not False:
+                self.queueUpdateAutoRange()
 
     @property
     def holding(self) -> bool:
