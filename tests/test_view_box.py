@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
+import pytest
 from PySide6 import QtCore
 
 from core.viewdata import Panel, Series, Tile
@@ -267,3 +268,33 @@ def test_a_zoom_reset_during_a_hold_shows_the_exact_range(qtbot):
     assert not view.holding
     view.prepareForPaint()
     assert view.viewRange()[0][1] < exact[0][1]  # the exact range of the data shown
+
+
+@pytest.mark.parametrize("held", [False, True])
+def test_auto_range_is_left_out_only_where_it_keeps_the_ranges(qtbot, monkeypatch, held):
+    """An auto-range that would set the ranges they are (new curves of the same
+    extents, a held x range) is left out; where the data moves a range, pyqtgraph's
+    pass runs. The ranges are those of a view that always runs pyqtgraph's pass, on
+    every frame."""
+    shown = [_plot(qtbot) for _ in range(2)]  # (the windows kept alive)
+    plots = [plot for _win, plot in shown]
+    always = plots[1].plot.getViewBox()
+    monkeypatch.setattr(always, "_ranges_stay", lambda: False)
+    rng = np.random.default_rng(4)
+    base = np.sin(np.arange(400) / 7.0)
+    for plot in plots:
+        plot.hold_range = held
+    for k in range(24):
+        n = 200 + (k if held else 0)  # (held: x grows inside the held range)
+        scale = 1.0 if k % 4 else float(rng.uniform(0.5, 3.0))  # a new y extent
+        x = np.arange(float(n))
+        y = np.roll(base[:n], k) * scale
+        for plot in plots:
+            plot.show(Panel("c", "curves", "curves", series=[Series("a", x, y)]))
+            plot.plot.getViewBox().prepareForPaint()
+        fast = plots[0].plot.getViewBox()
+        assert fast.viewRange() == always.viewRange(), k
+        assert fast.state["targetRange"] == always.state["targetRange"], k
+        assert not fast._autoRangeNeedsUpdate
+    assert 0 < plots[0].plot.getViewBox().ranges_unmoved < 24
+    assert always.ranges_unmoved == 0

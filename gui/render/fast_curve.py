@@ -86,8 +86,7 @@ class FastCurveItem(pg.PlotCurveItem):
     _nan_extent_cache: tuple[tuple | None, tuple | None] = (None, None)  # NaN skipped
     #: ``(what they were found for, bounds)`` of :meth:`whole_bounds`
     _whole: tuple[tuple, tuple] | None = None
-    #: the pens, click flag and width :meth:`pixelPadding` was last found for, and it
-    _padding: tuple | None = None
+    _padding: tuple | None = None  # (see _pens)
     _pen_known: tuple | None = None  # (see _pen_facts)
     _segments_known: tuple | None = None  # (see _segmented)
     _lines_known: tuple | None = None  # (see _line_args)
@@ -156,11 +155,12 @@ class FastCurveItem(pg.PlotCurveItem):
                 and key[6] is opts["mouseWidth"]
             ):
                 return known[1]
-        plain = (pen is None or pen.isCosmetic()) and (shadow is None or shadow.isCosmetic())
+        pens = self._pens()
+        plain = pens[5]
         bounds = (
             self._finite_extent(0) if plain else None,
             self._finite_extent(1) if plain and fill is None else None,
-            self.padding(),
+            pens[4],
         )
         self._whole = ((x, y, pen, shadow, fill, self.clickable, opts["mouseWidth"]), bounds)
         return bounds
@@ -168,19 +168,31 @@ class FastCurveItem(pg.PlotCurveItem):
     def padding(self) -> float:
         """:meth:`pixelPadding`, kept for the pen and shadow pen objects, the click
         flag and width it was found for."""
+        return self._pens()[4]
+
+    def cosmetic_padding(self) -> float | None:
+        """:meth:`padding` where the pen and shadow pen are cosmetic (or none), so that
+        the data bounds are the data's own; ``None`` otherwise."""
+        pens = self._pens()
+        return pens[4] if pens[5] else None
+
+    def _pens(self) -> tuple:
+        """``(pen, shadow pen, clickable, mouse width, pixelPadding(), both pens
+        cosmetic or None)``, kept while the item has these pens, flag and width."""
         opts = self.opts
         pen, shadow = opts["pen"], opts["shadowPen"]
-        pad = self._padding
+        known = self._padding
         if (
-            pad is None
-            or pad[0] is not pen
-            or pad[1] is not shadow
-            or pad[2] is not self.clickable
-            or pad[3] is not opts["mouseWidth"]
+            known is None
+            or known[0] is not pen
+            or known[1] is not shadow
+            or known[2] is not self.clickable
+            or known[3] is not opts["mouseWidth"]
         ):
-            pad = (pen, shadow, self.clickable, opts["mouseWidth"], self.pixelPadding())
-            self._padding = pad
-        return pad[4]
+            cosmetic = (pen is None or pen.isCosmetic()) and (shadow is None or shadow.isCosmetic())
+            known = (pen, shadow, self.clickable, opts["mouseWidth"], self.pixelPadding(), cosmetic)
+            self._padding = known
+        return known
 
     def _finite_extent(self, ax: int) -> tuple[float, float] | None:
         """:meth:`extent` of axis ``ax``, NaN skipped, where both ends are finite."""

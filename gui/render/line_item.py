@@ -206,6 +206,7 @@ class LineItem(FastCurveItem):
 # (:meth:`LineGroup.refresh`).
 
 _ANTIALIAS = QtGui.QPainter.RenderHint.Antialiasing
+_ORIGIN = QtCore.QPointF()
 _NO_CONTENTS = QtWidgets.QGraphicsItem.GraphicsItemFlag.ItemHasNoContents
 
 
@@ -265,32 +266,29 @@ class LineGroup(pg.GraphicsObject):
         lines = self.lines
         if not lines:
             return None
-        pads = set()
+        pad = None
         for line in lines:
-            opts = line.opts
-            pen, shadow = opts["pen"], opts["shadowPen"]
+            own = line.cosmetic_padding()  # (None: a pen's width counts in its bounds)
             if (
-                line.xData is None
+                own is None
+                or line.xData is None
                 or line.yData is None
-                or len(line.xData) == 0
-                or opts["fillLevel"] is not None
-                or (pen is not None and not pen.isCosmetic())
-                or (shadow is not None and not shadow.isCosmetic())
+                or not line.xData.size
+                or line.opts["fillLevel"] is not None
                 or not line.transform().isIdentity()
-                or line.pos() != QtCore.QPointF()
+                or line.pos() != _ORIGIN
+                or (pad is not None and own != pad)
             ):
                 return None
-            pads.add(line.padding())
-        if len(pads) != 1:
-            return None
+            pad = own
         x = np.concatenate([line.xData for line in lines])
         y = np.concatenate([line.yData for line in lines])
-        x_lo, x_hi, y_lo, y_hi = float(x.min()), float(x.max()), float(y.min()), float(y.max())
+        low, high = np.minimum.reduce, np.maximum.reduce  # (ndarray.min/max's reductions)
+        x_lo, x_hi, y_lo, y_hi = float(low(x)), float(high(x)), float(low(y)), float(high(y))
         if not math.isfinite(x_lo + x_hi + y_lo + y_hi):
             return None
         LineGroup.joint_rects += 1
         px = py = 0.0
-        pad = pads.pop()
         if pad > 0:
             px, py = lines[0].pixel_size()
             px *= pad

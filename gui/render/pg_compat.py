@@ -103,6 +103,9 @@ PRIVATE_MEMBERS: dict[str, dict[str, Member]] = {
     },
     "ViewBox": {
         "_itemBoundsCache": _attribute(used_by="view_box"),  # item → bounds of childrenBounds
+        # updateAutoRange's recursion guard, and its "due" flag (cleared when it ran)
+        "_updatingRange": _attribute(used_by="view_box"),
+        "_autoRangeNeedsUpdate": _attribute(used_by="view_box"),
     },
     "PlotItem": {
         # a slot of the Plot Options form (PLOT_MENU_SLOTS)
@@ -575,6 +578,17 @@ def move_markers(scatter: pg.ScatterPlotItem, x: np.ndarray, y: np.ndarray) -> b
     scatter.invalidate()
     scatter.sigPlotChanged.emit(scatter)
     return True
+
+
+def auto_range_busy(view: pg.ViewBox) -> bool:
+    """Whether ``view`` is inside its ``updateAutoRange`` (which then returns at once)."""
+    return bool(view._updatingRange)
+
+
+def auto_range_done(view: pg.ViewBox) -> None:
+    """Mark ``view``'s auto-range as brought up to date (what ``updateAutoRange`` does
+    last)."""
+    view._autoRangeNeedsUpdate = False
 
 
 def aspect_locked(view: pg.ViewBox) -> bool:

@@ -25,7 +25,7 @@ from PySide6 import QtCore
 from gui.render.band_item import BandItem
 from gui.render.fast_curve import FastCurveItem
 from gui.render.line_item import LineGroup
-from gui.render.pg_compat import aspect_locked, forget_bounds
+from gui.render.pg_compat import aspect_locked, auto_range_busy, auto_range_done, forget_bounds
 
 #: a held range the data outgrows takes this share of the data's span more on the side
 #: it outgrows (the next frames of a drag fit in it) ...
@@ -178,14 +178,118 @@ class PlotViewBox(pg.ViewBox):
             self._holding = False  # all the data again, exactly (e.g. a zoom reset)
         super().enableAutoRange(axis, enable, x, y)
 
+    ranges_unmoved = 0  # auto-ranges that left both ranges as they were (tests)
+    #: childrenBounds' result for the auto-range under way (see updateAutoRange)
+    _children_found: list[list[float] | None] | None = None
+
     def updateAutoRange(self) -> None:
+        """pyqtgraph's auto-range; left out where it would set the ranges they are
+        (:meth:`_ranges_stay`): a drag's frame auto-ranges each plot whose curves
+        moved, and most keep their range (the x range held, the y range that of the
+        same values), about 60 calls a plot in ``setRange`` and ``updateViewRange``."""
         self._in_auto_range = True  # (held: the x range is hold_frame's, see setRange)
         try:
-            super().updateAutoRange()
+            if self._ranges_stay():
+                self.ranges_unmoved += 1
+                auto_range_done(self)
+            else:
+                super().updateAutoRange()
         finally:
             self._in_auto_range = False
+            self._children_found = None
         if not self._holding:  # the x data the exact range was found for
             self._ranged_x = self.data_bounds(0)
+
+    def _ranges_stay(self) -> bool:
+        """Whether pyqtgraph's ``updateAutoRange`` would leave the target and view
+        ranges as they are, for a view without aspect lock, log axes, auto-pan,
+        visible-only or fractional auto-range and range limits (its other cases go to
+        pyqtgraph): the same steps on the same floats as ``updateAutoRange``,
+        ``setRange(padding=0)`` and ``updateViewRange``, up to the comparison of each
+        new target with the one set (``setRange`` then changes nothing) and of the
+        view range with the targets (``updateViewRange`` then keeps it). Where it
+        does not hold, the bounds found are handed to pyqtgraph's pass."""
+        state = self.state
+        auto = state["autoRange"]
+        only = state["autoVisibleOnly"]
+        pan = state["autoPan"]
+        log = state["logMode"]
+        limits = state["limits"]
+        if (
+            auto_range_busy(self)
+            or (auto[0] is not True and auto[0] is not False)
+            or (auto[1] is not True and auto[1] is not False)
+            or (auto[0] is False and auto[1] is False)
+            or only[0]
+            or only[1]
+            or pan[0]
+            or pan[1]
+            or log[0]
+            or log[1]
+            or state["aspectLocked"] is not False
+            or limits["xRange"][0] is not None
+            or limits["xRange"][1] is not None
+            or limits["yRange"][0] is not None
+            or limits["yRange"][1] is not None
+        ):
+            return False
+        found = self.childrenBounds(frac=[1.0, 1.0])
+        self._children_found = found  # (pyqtgraph's pass takes them, if it runs)
+        targets, views = state["targetRange"], state["viewRange"]
+        size = self.size()
+        lengths = (size.width(), size.height())
+        for ax, bounds in enumerate(found):
+            lim_lo, lim_hi = limits["xLimits" if ax == 0 else "yLimits"]
+            view = views[ax]
+            if (
+                view != targets[ax]
+                or view[0] > view[1]
+                or not self._within(view[0], view[1], lim_lo, lim_hi)
+            ):
+                return False  # (updateViewRange would move the view range)
+            if auto[ax] is False or bounds is None:
+                continue
+            if ax == 0 and self._holding:
+                continue  # (setRange drops the held x range)
+            pad = self._padding(lengths[ax])
+            wp = (bounds[1] - bounds[0]) * pad
+            lo, hi = bounds[0] - wp, bounds[1] + wp
+            if not (math.isfinite(lo) and math.isfinite(hi)):
+                continue  # (updateAutoRange drops it)
+            mn, mx = min(lo, hi), max(lo, hi)
+            if mn == mx or mx - mn < 2 * ((mn + mx) * 1.5e-15):
+                return False  # (setRange widens it)
+            p = (mx - mn) * 0.0
+            mn -= p
+            mx += p
+            if not self._within(mn, mx, lim_lo, lim_hi):
+                return False
+            mn -= 0 / 2.0
+            mx += 0 / 2.0
+            if [mn, mx] != targets[ax]:
+                return False
+        return True
+
+    def _padding(self, length: float) -> float:
+        """``suggestPadding`` for an axis ``length`` px long (its arithmetic)."""
+        default = self.state["defaultPadding"]
+        if default == 0.0:
+            return default
+        if length > 0:
+            share = 50 * default / (length**0.5)
+            top = max(0.1, default)
+            return default if share < default else top if share > top else share
+        return default
+
+    @staticmethod
+    def _within(lo: float, hi: float, lim_lo: float | None, lim_hi: float | None) -> bool:
+        """Whether ``setRange``/``updateViewRange`` leave ``lo..hi`` as it is under the
+        limits ``lim_lo..lim_hi`` (no range limits): inside them, and not wider."""
+        if lim_lo is not None and lim_hi is not None and hi - lo > lim_hi - lim_lo:
+            return False
+        if lim_lo is not None and lo < lim_lo:
+            return False
+        return not (lim_hi is not None and hi > lim_hi)
 
     def setRange(
         self,
@@ -216,6 +320,10 @@ class PlotViewBox(pg.ViewBox):
         ``QRectF`` of them, maps it through the identity to a polygon and takes its
         bounding rect (``left`` the least x, ``right`` that plus the width): about 50
         calls a line, every frame of a drag (Compare ranges four plots of 21 lines)."""
+        found_now = self._children_found
+        if found_now is not None and items is None and orthoRange == (None, None):
+            self._children_found = None  # (once: pyqtgraph's pass changes them)
+            return found_now
         if items is None:
             items = self.addedItems
         scene = self.scene()
