@@ -136,16 +136,22 @@ def curve_change(old: tuple, new: tuple) -> str:
         return MOVED
     if same_array(oy, ny):
         return SAME
-    oy, ny = np.asarray(oy), np.asarray(ny)
+    if type(oy) is not np.ndarray:
+        oy = np.asarray(oy)
+    if type(ny) is not np.ndarray:
+        ny = np.asarray(ny)
     if oy.shape != ny.shape or oy.dtype.kind != "f" or ny.dtype.kind != "f" or oy.size == 0:
         return MOVED
+    # (ufunc reductions: np.array_equal, ndarray.all and np.max without their wrappers,
+    # a dozen calls each; RoPE's scores are compared on every frame of a drag)
+    every, most = np.logical_and.reduce, np.maximum.reduce
     gone = np.isnan(oy)
-    if not np.array_equal(gone, np.isnan(ny)):
+    if not every(gone == np.isnan(ny)):  # (one shape: np.array_equal)
         return MOVED
     old_kept, new_kept = oy[~gone], ny[~gone]
-    if not (np.isfinite(old_kept).all() and np.isfinite(new_kept).all()):
+    if not (every(np.isfinite(old_kept)) and every(np.isfinite(new_kept))):
         return ALIKE if np.array_equal(old_kept, new_kept) else MOVED
     if old_kept.size == 0:
         return ALIKE
-    reach = float(np.max(np.abs(old_kept)))
-    return ALIKE if np.max(np.abs(old_kept - new_kept)) <= DRAWN_ALIKE * reach else MOVED
+    reach = float(most(np.abs(old_kept)))
+    return ALIKE if most(np.abs(old_kept - new_kept)) <= DRAWN_ALIKE * reach else MOVED

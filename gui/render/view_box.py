@@ -93,22 +93,32 @@ def _united(
     it, then widened to each padded item's edges ``pad`` px beyond, at the size of a
     pixel of the span found. The same comparisons in pyqtgraph's order (where two
     edges are equal, a later item's wins, and the span's own over a padded edge), as
-    a few calls on lists rather than four a line."""
+    a few calls on columns rather than four a line."""
     out: list[list[float] | None] = [None, None]
+    if not found:
+        return out
+    columns = list(zip(*found, strict=True))
+    pads = columns[6]
     for axis, lo, hi, used, pixels in ((0, 0, 2, 4, w), (1, 1, 3, 5, h)):
-        counted = [f for f in found if f[used]]
-        if not counted:
-            continue
-        counted.reverse()  # (min/max keep the first of equal values: the last item's)
-        span = [min([f[lo] for f in counted]), max([f[hi] for f in counted])]
+        lows, highs, kept = columns[lo], columns[hi], pads
+        if not all(columns[used]):
+            chosen = [i for i, use in enumerate(columns[used]) if use]
+            if not chosen:
+                continue
+            lows = [lows[i] for i in chosen]
+            highs = [highs[i] for i in chosen]
+            kept = [pads[i] for i in chosen]
+        # (min/max keep the first of equal values: reversed, the last item's)
+        span = [min(reversed(lows)), max(reversed(highs))]
         out[axis] = span
-        if pixels <= 0:
+        if pixels <= 0 or not any(kept):
             continue
-        padded = [f for f in found if f[used] and f[6] != 0]
-        if padded:
-            size = (span[1] - span[0]) / pixels
-            span[0] = min([span[0], *[f[lo] - f[6] * size for f in padded]])
-            span[1] = max([span[1], *[f[hi] + f[6] * size for f in padded]])
+        size = (span[1] - span[0]) / pixels
+        ends = [
+            (low, high, pad) for low, high, pad in zip(lows, highs, kept, strict=True) if pad != 0
+        ]
+        span[0] = min(span[0], *[low - pad * size for low, _high, pad in ends])
+        span[1] = max(span[1], *[high + pad * size for _low, high, pad in ends])
     return out
 
 
