@@ -118,7 +118,8 @@ class FastCurveItem(pg.PlotCurveItem):
     ) -> tuple:
         """pyqtgraph's data bounds; those of all the data kept (:meth:`whole_bounds`)."""
         if frac >= 1.0 and orthoRange is None and (ax == 0 or ax == 1):
-            bounds = self.whole_bounds()[ax]
+            whole = self.whole_bounds()
+            bounds = whole[0] if ax == 0 else whole[1]
             if bounds is not None:
                 return bounds
         return super().dataBounds(ax, frac, orthoRange)
@@ -328,18 +329,21 @@ class FastCurveItem(pg.PlotCurveItem):
         facts = self._pen_known
         if facts is not None and facts[0] is pen:
             return facts
-        wide = isinstance(pen, QtGui.QPen) and pen.isCosmetic() and pen.widthF() > 1.0
+        wide = False
         thin = None
-        if wide and pen.style() == QtCore.Qt.PenStyle.SolidLine:
-            thin = QtGui.QPen(pen)
-            thin.setWidthF(1.0)
+        if isinstance(pen, QtGui.QPen) and pen.isCosmetic() and pen.widthF() > 1.0:
+            wide = True
+            if pen.style() == QtCore.Qt.PenStyle.SolidLine:
+                thin = QtGui.QPen(pen)
+                thin.setWidthF(1.0)
         facts = self._pen_known = (pen, wide, thin)
         return facts
 
     def _fast_pen(self, p: QtGui.QPainter) -> QtGui.QPen | None:
         """The one-pixel pen of the offset strokes, or ``None`` for pyqtgraph's path."""
         pen = self._wide_line_pen(p)
-        return None if pen is None else self._pen_known[2]  # (known: just looked at)
+        facts = self._pen_known  # (just looked at for this pen)
+        return None if pen is None or facts is None else facts[2]
 
     def _dashes_by_segment(self, p: QtGui.QPainter) -> bool:
         """Whether a dashed wide pen is stroked as separate segments: the curve's

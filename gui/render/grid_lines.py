@@ -200,7 +200,7 @@ class GridLines(ViewOverlay):
         a fill per line; a run is one ``drawRects`` (new lines were filled line by
         line, seven calls a line: a drag's range moves them on most frames)."""
         dx, dy = t.dx(), t.dy()
-        left, top, width, height = rect.getRect()
+        left, top, width, height = rect.left(), rect.top(), rect.width(), rect.height()
         key = ((left, top, width, height), dx, dy)
         last, last_key, runs = self._fills
         if last is lines and last_key == key and runs is not None:

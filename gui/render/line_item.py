@@ -281,6 +281,8 @@ class LineGroup(pg.GraphicsObject):
             ):
                 return None
             pad = own
+        if pad is None:
+            return None
         x = np.concatenate([line.xData for line in lines])
         y = np.concatenate([line.yData for line in lines])
         low, high = np.minimum.reduce, np.maximum.reduce  # (ndarray.min/max's reductions)

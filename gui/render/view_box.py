@@ -16,6 +16,7 @@ from it again when a plot is rebuilt.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -100,7 +101,9 @@ def _united(
     columns = list(zip(*found, strict=True))
     pads = columns[6]
     for axis, lo, hi, used, pixels in ((0, 0, 2, 4, w), (1, 1, 3, 5, h)):
-        lows, highs, kept = columns[lo], columns[hi], pads
+        lows: Sequence[float] = columns[lo]
+        highs: Sequence[float] = columns[hi]
+        kept: Sequence[float] = pads
         if not all(columns[used]):
             chosen = [i for i, use in enumerate(columns[used]) if use]
             if not chosen:
@@ -418,7 +421,8 @@ class PlotViewBox(pg.ViewBox):
             if not item.isVisible() or item.scene() is not scene:
                 continue
             if isinstance(item, FastCurveItem):
-                b = item.whole_bounds()[ax]  # (finite floats: as dataBounds gives them)
+                whole = item.whole_bounds()  # (finite floats: as dataBounds gives them)
+                b = whole[0] if ax == 0 else whole[1]
                 if b is not None:
                     lo, hi = b
                     out = (lo, hi) if out is None else (min(out[0], lo), max(out[1], hi))
