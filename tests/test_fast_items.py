@@ -719,8 +719,9 @@ def test_fast_curve_bounds_of_data_with_nan_gaps_are_pyqtgraphs_without_its_nanm
 @pytest.mark.parametrize("n", [2, 3, 517, 4096])
 def test_fast_curve_path_of_finite_points_is_pyqtgraphs(qtbot, monkeypatch, n):
     """A line of finite points all connected gets its path built as one polygon of
-    them, without pyqtgraph's ``arrayToQPath``: the same elements, to the last bit, as
-    pyqtgraph's path; NaN gaps, other connections and steps still go to pyqtgraph."""
+    them, and a line broken by a few NaN (under 2 % of its points) a polygon a piece,
+    without pyqtgraph's ``arrayToQPath``: the same elements, to the last bit, as
+    pyqtgraph's path; more gaps, other connections and steps still go to pyqtgraph."""
     rng = np.random.default_rng(n)
     x = np.cumsum(rng.uniform(0.0, 2.0, n))
     y = np.sin(x / 3.0) * rng.uniform(0.5, 5.0)
@@ -736,8 +737,31 @@ def test_fast_curve_path_of_finite_points_is_pyqtgraphs(qtbot, monkeypatch, n):
     assert len(elements) == n and elements == _elements(slow.getPath())
     gappy = y.copy()
     gappy[n // 2] = np.nan
-    for options in ({"connect": "finite"}, {"connect": "pairs"}, {"skipFiniteCheck": False}):
+    # (without its finite check, as set above, pyqtgraph's 'finite' path is a polygon
+    # a piece for any number of gaps)
+    for options, expected in (({"connect": "finite"}, [1]), ({"connect": "pairs"}, [1, 1])):
         calls.clear()
-        fast.setData(x=x, y=gappy if "connect" in options else y, **options)
-        slow.setData(x=x, y=gappy if "connect" in options else y, **options)
-        assert _elements(fast.getPath()) == _elements(slow.getPath()) and calls == [1, 1]
+        fast.setData(x=x, y=gappy, **options)
+        slow.setData(x=x, y=gappy, **options)
+        assert _elements(fast.getPath()) == _elements(slow.getPath())
+        assert calls == expected
+
+
+@pytest.mark.parametrize("skip_check", [False, True])
+def test_fast_curve_path_of_a_line_with_gaps_is_pyqtgraphs(qtbot, skip_check):
+    """A line broken by a few non-finite points (ALiBi's heads as one NaN-separated
+    line): the same path elements as pyqtgraph's ``arrayToQPath(connect='finite')``
+    for gaps at the ends, runs of gaps, a lone point between gaps, NaN or inf in x or
+    y, with or without its finite check."""
+    rng = np.random.default_rng(7)
+    for n in (60, 300, 1000):
+        x = np.cumsum(rng.uniform(0.1, 2.0, n))
+        y = rng.normal(size=n)
+        for gaps in ([0], [n - 1], [5, 6], [10, 12], [0, n // 2, n - 1], [3, 4, 5, 40]):
+            gx, gy = x.copy(), y.copy()
+            for k, i in enumerate(gaps):
+                (gx if k % 2 else gy)[i] = np.nan if k % 3 else np.inf
+            item = FastCurveItem(pen=pg.mkPen("b", width=3))
+            item.setData(x=gx, y=gy, connect="finite", skipFiniteCheck=skip_check)
+            want = pg.functions.arrayToQPath(gx, gy, connect="finite", finiteCheck=not skip_check)
+            assert _elements(item.getPath()) == _elements(want), (n, gaps)

@@ -601,20 +601,30 @@ class FastCurveItem(pg.PlotCurveItem):
         return args
 
     def generatePath(self, x: np.ndarray, y: np.ndarray) -> QtGui.QPainterPath:
-        """pyqtgraph's path of the points; for all of them connected, finite (its
-        ``connect='all'`` without a finite check, as a line of finite values has) and
-        fewer than :data:`ONE_POLYGON`, the same path built without its helpers: one
-        polygon of the points (pyqtgraph's ``_arrayToQPath_all`` for them)."""
+        """pyqtgraph's path of the points, for fewer than :data:`ONE_POLYGON` of them
+        built without its helpers where it is polygons: all of them connected and
+        finite (its ``connect='all'`` without a finite check, as a line of finite
+        values has), one polygon (``_arrayToQPath_all``); a line broken by a few
+        non-finite points (``connect='finite'``, under 2 % of them: ALiBi's heads as
+        one NaN-separated line), a polygon a piece (``_arrayToQPath_finite``, whose
+        ``np.split`` took ~190 calls a path)."""
         opts = self.opts
         connect = opts["connect"]
-        if (
-            type(connect) is str
-            and connect == "all"
-            and opts["skipFiniteCheck"]
-            and not opts["stepMode"]
-            and 2 <= x.size < ONE_POLYGON
-        ):
+        n = x.size
+        if type(connect) is not str or opts["stepMode"] or not 2 <= n < ONE_POLYGON:
+            return super().generatePath(x, y)
+        if connect == "all" and opts["skipFiniteCheck"]:
             return _polyline(x, y)
+        if connect == "finite" and y.size == n:
+            # (arrayToQPath's choice for 'finite': its heuristic, the same tests)
+            if opts["skipFiniteCheck"]:
+                return _finite_polylines(x, y, np.isfinite(x) & np.isfinite(y))
+            finite = np.isfinite(x) & np.isfinite(y)
+            gaps = n - int(np.count_nonzero(finite))
+            if gaps == 0:
+                return _polyline(x, y)
+            if gaps / n < 2 / 100:
+                return _finite_polylines(x, y, finite)
         return super().generatePath(x, y)
 
 
@@ -638,9 +648,9 @@ def _offsets(band: float, horizontal: bool) -> tuple[tuple[float, float], ...]:
     return tuple([(0.0, o) for o in _spread(band)])
 
 
-def _polyline(x: np.ndarray, y: np.ndarray) -> QtGui.QPainterPath:
-    """The path of pyqtgraph's ``arrayToQPath(x, y)`` for 2 to 29 999 points, all
-    connected and finite: one polygon of them, its coordinates copied in at once."""
+def _polygon(x: np.ndarray, y: np.ndarray) -> QtGui.QPolygonF:
+    """pyqtgraph's ``arrayToQPolygonF(x, y)``: the points' coordinates copied into a
+    polygon's memory at once (without its helpers' calls)."""
     n = x.size
     polygon = QtGui.QPolygonF()
     polygon.resize(n)
@@ -648,9 +658,45 @@ def _polyline(x: np.ndarray, y: np.ndarray) -> QtGui.QPainterPath:
     points = np.frombuffer(buffer, dtype=np.float64).reshape((-1, 2))
     points[:, 0] = x
     points[:, 1] = y
+    return polygon
+
+
+def _polyline(x: np.ndarray, y: np.ndarray) -> QtGui.QPainterPath:
+    """The path of pyqtgraph's ``arrayToQPath(x, y)`` for 2 to 29 999 points, all
+    connected and finite: one polygon of them."""
+    path = QtGui.QPainterPath()
+    path.reserve(x.size)
+    path.addPolygon(_polygon(x, y))
+    return path
+
+
+def _finite_polylines(x: np.ndarray, y: np.ndarray, finite: np.ndarray) -> QtGui.QPainterPath:
+    """The path of pyqtgraph's ``_arrayToQPath_finite(x, y, finite)``: the points cut
+    after each non-finite one (``np.split``), each piece of two points or more one
+    polygon, the non-finite point that ends a piece replaced by the point before it;
+    the pieces written into one polygon in turn, as pyqtgraph does."""
+    n = x.size
     path = QtGui.QPainterPath()
     path.reserve(n)
-    path.addPolygon(polygon)
+    cuts = ((~finite).nonzero()[0] + 1).tolist()
+    starts = [0, *cuts]
+    ends = [*cuts, n]
+    longest = max([b - a for a, b in zip(starts, ends, strict=True)])
+    polygon = QtGui.QPolygonF()
+    polygon.resize(longest)  # (resizing it smaller keeps its memory)
+    buffer = pg.Qt.compat.voidptr(polygon.data(), longest * 16, True)
+    points = np.frombuffer(buffer, dtype=np.float64).reshape((-1, 2))
+    last = len(cuts)
+    for k, (a, b) in enumerate(zip(starts, ends, strict=True)):
+        size = b - a
+        if size <= 1:  # (a non-finite point alone, or nothing after the last)
+            continue
+        polygon.resize(size)
+        points[:size, 0] = x[a:b]
+        points[:size, 1] = y[a:b]
+        if k < last:
+            points[size - 1] = points[size - 2]  # (its non-finite end: the point before)
+        path.addPolygon(polygon)
     return path
 
 
@@ -750,10 +796,10 @@ def _runs_and_tips(
     for long runs and a few tips (ALiBi's softmax rows on the stage: one flat run of
     ~480 zero weights past the query, 11-13 spikes' tips) about 45 us instead of 75."""
     path = QtGui.QPainterPath()
-    firsts = chosen[np.append(0, breaks + 1)].tolist()
-    lasts = chosen[np.append(breaks, chosen.size - 1)].tolist()
+    firsts = [int(chosen[0]), *chosen[breaks + 1].tolist()]
+    lasts = [*chosen[breaks].tolist(), int(chosen[-1])]
     for a, b in zip(firsts, lasts, strict=True):  # segments a..b: points a..b + 1
-        path.addPolygon(pg.functions.arrayToQPolygonF(x[a : b + 2], y[a : b + 2]))
+        path.addPolygon(_polygon(x[a : b + 2], y[a : b + 2]))
     if tips.size:
         tip_x, tip_y = _tip_pieces(x, y, tips, length, reach)
         for (x0, x1, x2), (y0, y1, y2) in zip(tip_x.tolist(), tip_y.tolist(), strict=True):
