@@ -240,19 +240,26 @@ class FastCurveItem(pg.PlotCurveItem):
         """Lengths in item coordinates of a device pixel along x and across it: the
         lengths of pyqtgraph's ``pixelVectors()`` (the same Qt arithmetic), 0 where it
         has none (no view yet, a degenerate transform) or they overflow."""
+        global _LAST_PIXEL_SIZE
         dt = device_transform(self)
         if dt is None:
             return 0.0, 0.0
+        # the curves of a view share their device transform: the last one's lengths
+        # (QTransform's == compares every entry exactly)
+        last = _LAST_PIXEL_SIZE
+        if last is not None and last[0] == dt:
+            return last[1]
         # the lengths depend on the linear part alone, the same for every curve of a
         # view (a frame moving many curves asked for each one's)
         key = (dt.m11(), dt.m12(), dt.m21(), dt.m22())
+        device = QtGui.QTransform(dt)  # (_pixel_size changes dt)
         known = _PIXEL_SIZES.get(key)
-        if known is not None:
-            return known
-        if len(_PIXEL_SIZES) >= 256:
-            _PIXEL_SIZES.clear()
-        FastCurveItem.pixel_sizes_found += 1
-        known = _PIXEL_SIZES[key] = self._pixel_size(dt)
+        if known is None:
+            if len(_PIXEL_SIZES) >= 256:
+                _PIXEL_SIZES.clear()
+            FastCurveItem.pixel_sizes_found += 1
+            known = _PIXEL_SIZES[key] = self._pixel_size(dt)
+        _LAST_PIXEL_SIZE = (device, known)
         return known
 
     @staticmethod
@@ -630,6 +637,8 @@ class FastCurveItem(pg.PlotCurveItem):
 
 #: pixel_size's lengths by the linear part of the device transform
 _PIXEL_SIZES: dict[tuple[float, float, float, float], tuple[float, float]] = {}
+#: the device transform pixel_size last worked with and its lengths
+_LAST_PIXEL_SIZE: tuple[QtGui.QTransform, tuple[float, float]] | None = None
 
 _Strokes = tuple[tuple[QtGui.QPainterPath | None, tuple[tuple[float, float], ...]], ...]
 _ANTIALIAS = QtGui.QPainter.RenderHint.Antialiasing

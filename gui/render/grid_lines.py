@@ -18,8 +18,6 @@ as before, until they are painted again.
 
 from __future__ import annotations
 
-import math
-
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
@@ -49,6 +47,18 @@ def tick_levels(axis: pg.AxisItem, lo: float, hi: float, length: float) -> list[
     if explicit is not None:  # set with setTicks
         return [[v for v, _label in level] for level in explicit]
     return [list(values) for _spacing, values in axis.tickValues(lo, hi, length)]
+
+
+def _runs_of(
+    lines: list[tuple[bool, float, QtGui.QColor]],
+) -> list[tuple[QtGui.QColor, list[tuple[bool, float, QtGui.QColor]]]]:
+    """``lines`` in runs of consecutive lines of one colour (object: a level's lines
+    share theirs), in order."""
+    if not lines:
+        return []
+    starts = [i for i, line in enumerate(lines) if i == 0 or line[2] is not lines[i - 1][2]]
+    ends = [*starts[1:], len(lines)]
+    return [(lines[a][2], lines[a:b]) for a, b in zip(starts, ends, strict=True)]
 
 
 class GridLines(ViewOverlay):
@@ -160,10 +170,8 @@ class GridLines(ViewOverlay):
                 shade = self._shades[key] = blend(
                     self.background, QtGui.QColor.fromRgba(rgba), alpha
                 )
-            for v in values:
-                if not min(lo, hi) <= v <= max(lo, hi):
-                    continue
-                out.append((vertical, v * scale + shift, shade))
+            low, high = min(lo, hi), max(lo, hi)
+            out.extend([(vertical, v * scale + shift, shade) for v in values if low <= v <= high])
         return out
 
     def paint(self, p: QtGui.QPainter, *args: object) -> None:
@@ -205,19 +213,20 @@ class GridLines(ViewOverlay):
         last, last_key, runs = self._fills
         if last is lines and last_key == key and runs is not None:
             return runs
-        runs = []
-        shade = None
-        rects: list[QtCore.QRectF] = []
-        floor = math.floor
-        for vertical, pos, color in lines:
-            if color is not shade:  # (a level's lines share their colour)
-                rects = []
-                runs.append((color, rects))
-                shade = color
-            if vertical:
-                rects.append(QtCore.QRectF(floor(pos + dx) - dx, top, 1, height))
-            else:
-                rects.append(QtCore.QRectF(left, floor(pos + dy) - dy, width, 1))
+        # (floor division: the floor of a float, as math.floor without a call a line)
+        rect_of = QtCore.QRectF
+        runs = [
+            (
+                color,
+                [
+                    rect_of((pos + dx) // 1.0 - dx, top, 1, height)
+                    if vertical
+                    else rect_of(left, (pos + dy) // 1.0 - dy, width, 1)
+                    for vertical, pos, _color in run
+                ],
+            )
+            for color, run in _runs_of(lines)
+        ]
         self._fills = (lines, key, runs)
         self.fills_found += 1
         return runs

@@ -28,6 +28,17 @@ _SOLID_BRUSH = QtCore.Qt.BrushStyle.SolidPattern
 _SOLID_LINE = QtCore.Qt.PenStyle.SolidLine
 
 
+def _floats(values: object) -> np.ndarray:
+    """``np.asarray(values, dtype=float)``: the array itself when it is one of floats
+    (a frame sets a few dozen lines' arrays)."""
+    if type(values) is np.ndarray and values.dtype == _FLOAT:
+        return values
+    return np.asarray(values, dtype=float)
+
+
+_FLOAT = np.dtype(float)
+
+
 def log_mapped(values: np.ndarray) -> np.ndarray:
     """``log10(values)`` with non-finite results (from zeros, negatives) as NaN."""
     with warnings.catch_warnings():
@@ -76,9 +87,7 @@ class LineItem(FastCurveItem):
     def setData(self, *args: object, **kwargs: object) -> None:
         """``setData(x, y)``: original values, shown log-mapped on log axes."""
         if len(args) == 2 and not kwargs:
-            x = np.asarray(args[0], dtype=float)
-            y = np.asarray(args[1], dtype=float)
-            self._original = (x, y)
+            self._original = (_floats(args[0]), _floats(args[1]))
             self._show_original()
             return
         super().setData(*args, **kwargs)  # pyqtgraph's own calls (options only)
@@ -157,7 +166,7 @@ class LineItem(FastCurveItem):
         data, bounds and paths, without the scene, view box and listeners being told
         (the group is: :meth:`LineGroup.refresh`, once for all its lines). A clock frame
         moves 25 trail lines; each told them on its own."""
-        self._original = (np.asarray(x, dtype=float), np.asarray(y, dtype=float))
+        self._original = (_floats(x), _floats(y))
         shown_x, shown_y, finite = self._shown_arrays()
         swap_curve_data(self, shown_x, shown_y, "all" if finite else "finite", finite)
 
