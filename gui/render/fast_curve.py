@@ -328,22 +328,24 @@ class FastCurveItem(pg.PlotCurveItem):
             return None
         return pen
 
-    def _pen_facts(self, pen: object) -> tuple[object, bool, QtGui.QPen | None]:
-        """``(pen, wide, thin)``: whether ``pen`` is a cosmetic ``QPen`` wider than one
-        pixel, and where it is also solid, its one-pixel copy (the offset strokes'
-        pen; else ``None``). Kept for the pen object (``setPen`` sets a new one): a
+    def _pen_facts(self, pen: object) -> tuple[object, bool, QtGui.QPen | None, float]:
+        """``(pen, wide, thin, width)``: whether ``pen`` is a cosmetic ``QPen`` wider
+        than one pixel, where it is also solid its one-pixel copy (the offset strokes'
+        pen; else ``None``), and its width (0 for what is not a wide pen). Kept for the pen object (``setPen`` sets a new one): a
         paint looked at the pen's width, style and cosmetic flag anew."""
         facts = self._pen_known
         if facts is not None and facts[0] is pen:
             return facts
         wide = False
         thin = None
+        width = 0.0
         if isinstance(pen, QtGui.QPen) and pen.isCosmetic() and pen.widthF() > 1.0:
             wide = True
+            width = pen.widthF()
             if pen.style() == QtCore.Qt.PenStyle.SolidLine:
                 thin = QtGui.QPen(pen)
                 thin.setWidthF(1.0)
-        facts = self._pen_known = (pen, wide, thin)
+        facts = self._pen_known = (pen, wide, thin, width)
         return facts
 
     def _fast_pen(self, p: QtGui.QPainter) -> QtGui.QPen | None:
@@ -516,15 +518,18 @@ class FastCurveItem(pg.PlotCurveItem):
         return tuple(out)
 
     def paint(self, p: QtGui.QPainter, opt: object, widget: object) -> None:
-        if self.xData is None or len(self.xData) == 0:
+        data = self.xData
+        if data is None or data.size == 0:
             return
-        pen = self._fast_pen(p)
-        if pen is not None and len(self.xData) <= self.wide_pen_points:
+        wide = self._wide_line_pen(p)  # (its facts just looked at: _pen_known)
+        facts = self._pen_known
+        pen = None if wide is None or facts is None else facts[2]  # (_fast_pen)
+        if pen is not None and data.size <= self.wide_pen_points:
             self.wide_pen_paints += 1
             self._stroke_wide(p)  # (pyqtgraph's paint, less its other cases)
             return
         strokes = (
-            None if pen is None else self._strokes(p.deviceTransform(), self.opts["pen"].widthF())
+            None if pen is None or facts is None else self._strokes(p.deviceTransform(), facts[3])
         )
         if pen is None and self._dashes_by_segment(p):
             self.dash_segment_paints += 1

@@ -28,14 +28,6 @@ _SOLID_BRUSH = QtCore.Qt.BrushStyle.SolidPattern
 _SOLID_LINE = QtCore.Qt.PenStyle.SolidLine
 
 
-def _floats(values: object) -> np.ndarray:
-    """``np.asarray(values, dtype=float)``: the array itself when it is one of floats
-    (a frame sets a few dozen lines' arrays)."""
-    if type(values) is np.ndarray and values.dtype == _FLOAT:
-        return values
-    return np.asarray(values, dtype=float)
-
-
 _FLOAT = np.dtype(float)
 
 
@@ -87,7 +79,13 @@ class LineItem(FastCurveItem):
     def setData(self, *args: object, **kwargs: object) -> None:
         """``setData(x, y)``: original values, shown log-mapped on log axes."""
         if len(args) == 2 and not kwargs:
-            self._original = (_floats(args[0]), _floats(args[1]))
+            x, y = args
+            # (np.asarray(a, dtype=float) is a itself for an array of floats)
+            if type(x) is not np.ndarray or x.dtype != _FLOAT:
+                x = np.asarray(x, dtype=float)
+            if type(y) is not np.ndarray or y.dtype != _FLOAT:
+                y = np.asarray(y, dtype=float)
+            self._original = (x, y)
             self._show_original()
             return
         super().setData(*args, **kwargs)  # pyqtgraph's own calls (options only)
@@ -166,7 +164,11 @@ class LineItem(FastCurveItem):
         data, bounds and paths, without the scene, view box and listeners being told
         (the group is: :meth:`LineGroup.refresh`, once for all its lines). A clock frame
         moves 25 trail lines; each told them on its own."""
-        self._original = (_floats(x), _floats(y))
+        if type(x) is not np.ndarray or x.dtype != _FLOAT:
+            x = np.asarray(x, dtype=float)
+        if type(y) is not np.ndarray or y.dtype != _FLOAT:
+            y = np.asarray(y, dtype=float)
+        self._original = (x, y)
         shown_x, shown_y, finite = self._shown_arrays()
         swap_curve_data(self, shown_x, shown_y, "all" if finite else "finite", finite)
 
@@ -337,7 +339,7 @@ class LineGroup(pg.GraphicsObject):
         try:
             for line in self.lines:
                 data = line.xData
-                if data is None or len(data) == 0 or not line.isVisible():
+                if data is None or data.size == 0 or not line.isVisible():
                     continue
                 pen = _one_path_pen(line) if raster else None
                 if pen is None:
@@ -398,6 +400,6 @@ def _one_path_pen(line: LineItem) -> QtGui.QPen | None:
             and pen.widthF() > 1.0
         )
         known = line.one_path = (key, plain and (aa or wide))
-    if not known[1] or (not aa and len(line.xData) > line.wide_pen_points):
+    if not known[1] or (not aa and line.xData.size > line.wide_pen_points):
         return None
     return pen
