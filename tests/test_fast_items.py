@@ -765,3 +765,18 @@ def test_fast_curve_path_of_a_line_with_gaps_is_pyqtgraphs(qtbot, skip_check):
             item.setData(x=gx, y=gy, connect="finite", skipFiniteCheck=skip_check)
             want = pg.functions.arrayToQPath(gx, gy, connect="finite", finiteCheck=not skip_check)
             assert _elements(item.getPath()) == _elements(want), (n, gaps)
+
+
+def test_stroke_offsets_are_the_spread_written_out(qtbot):
+    """``_offsets`` (the strokes' device offsets, written out) gives ``_spread``'s
+    offsets bit for bit, as (dx, 0) for a steep family and (0, dy) for a flat one."""
+    from gui.render import fast_curve
+
+    rng = np.random.default_rng(12)
+    bands = [0.3, 1.0, 1.0 + 1e-10, 1.2, 2.0, 2.1, 2.2, 2.2000001, 3.0, 4.5, 7.19]
+    for band in [*bands, *rng.uniform(0.0, 9.0, 200).tolist()]:
+        spread = fast_curve._spread(band)
+        steep = repr(tuple((o, 0.0) for o in spread))  # (repr: -0.0 too)
+        flat = repr(tuple((0.0, o) for o in spread))
+        assert repr(fast_curve._offsets(band, True)) == steep, band
+        assert repr(fast_curve._offsets(band, False)) == flat, band

@@ -79,6 +79,23 @@ def _spread(band: float) -> list[float]:
     return [-span / 2 + span * k / (n - 1) for k in range(n)]
 
 
+def _offsets(band: float, horizontal: bool) -> tuple[tuple[float, float], ...]:
+    """The device offsets ``(dx, dy)`` of :func:`_spread`'s strokes for ``band`` (its
+    arithmetic, written out: two families a curve), side by side along x
+    (``horizontal``: a steep family's) or along y."""
+    n = math.ceil(band - 1e-9)
+    if n <= 1:
+        return ((0.0, 0.0),)
+    if band - (n - 1) <= NEAR_WHOLE:
+        if horizontal:
+            return tuple([(k - (n - 2) / 2, 0.0) for k in range(n - 1)])
+        return tuple([(0.0, k - (n - 2) / 2) for k in range(n - 1)])
+    span = band - 1.0
+    if horizontal:
+        return tuple([(-span / 2 + span * k / (n - 1), 0.0) for k in range(n)])
+    return tuple([(0.0, -span / 2 + span * k / (n - 1)) for k in range(n)])
+
+
 class FastCurveItem(pg.PlotCurveItem):
     """``PlotCurveItem`` with a fast path for solid aliased cosmetic pens wider than 1 px."""
 
@@ -462,8 +479,9 @@ class FastCurveItem(pg.PlotCurveItem):
         # array methods: their call overhead is more than their work for a few hundred
         # points, several curves a frame)
         step_x, step_y = x[1:] - x[:-1], y[1:] - y[:-1]  # signed: where the curve turns
-        dx = np.abs(step_x) * abs(device.m11())
-        dy = np.abs(step_y) * abs(device.m22())
+        sx, sy = device.m11(), device.m22()
+        dx = np.abs(step_x) * (-sx if sx < 0 else sx)  # (abs without the call)
+        dy = np.abs(step_y) * (-sy if sy < 0 else sy)
         length = np.hypot(dx, dy)  # NaN where either is (inf − inf: NaN too)
         finite = np.isfinite(length)
         all_finite = bool(np.logical_and.reduce(finite))
@@ -475,7 +493,7 @@ class FastCurveItem(pg.PlotCurveItem):
             flat = ~steep
         add = np.add.reduce
         rows, cols = float(add(dy[steep])), float(add(dx[flat]))
-        if not (math.isfinite(rows) and math.isfinite(cols)):
+        if not (rows - rows == 0.0 and cols - cols == 0.0):  # (both finite)
             return None
         if rows + cols == 0.0:  # all points at one pixel: a dot
             return ((None, _offsets(width, True)),)
@@ -652,14 +670,6 @@ _wrap = pg.Qt.compat.wrapinstance
 #: :meth:`FastCurveItem.generatePath` builds a path of fewer points as one polygon
 #: (pyqtgraph builds larger ones in chunks)
 ONE_POLYGON = 20000
-
-
-def _offsets(band: float, horizontal: bool) -> tuple[tuple[float, float], ...]:
-    """The device offsets ``(dx, dy)`` of :func:`_spread`'s strokes for ``band``, side
-    by side along x (``horizontal``: a steep family's) or along y."""
-    if horizontal:
-        return tuple([(o, 0.0) for o in _spread(band)])
-    return tuple([(0.0, o) for o in _spread(band)])
 
 
 def _polygon(x: np.ndarray, y: np.ndarray) -> QtGui.QPolygonF:
