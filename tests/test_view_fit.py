@@ -736,3 +736,54 @@ def test_grids_that_need_the_same_stay_alike_in_weighted_columns():
     assert weighted_widths(where, need, 1870, 600, least=600, alike=set(grids)) is None
     # grids that need different widths may still differ (Relative's 317 / 281 px)
     assert weighted_widths(where, need, 1870, 600, least=600, alike=set()) is not None
+
+
+def _layout_state(widget) -> tuple:
+    """What a row fit sets: the canvas's height, the grid's rows and columns, and each
+    plot's legible height and place."""
+    layout = widget.canvas.ci.layout
+    rows = tuple(
+        (layout.rowMinimumHeight(r), layout.rowPreferredHeight(r), layout.rowMaximumHeight(r))
+        for r in range(layout.rowCount())
+    )
+    columns = tuple(layout.columnMinimumWidth(c) for c in range(layout.columnCount()))
+    plots = {
+        key: (plot.legible_height, plot.plot.geometry().getRect())
+        for key, plot in widget.plots.items()
+    }
+    return widget.canvas.minimumHeight(), rows, columns, plots
+
+
+@pytest.mark.parametrize("view_id", ["permutation", "rope"])
+def test_a_live_frame_reading_what_the_last_fit_read_keeps_its_layout(studio, show_view, view_id):
+    """A drag's frame whose layout reads the same as the last live fit's, which changed
+    nothing (the grid, the canvas, each plot's parts, texts and measures), is not
+    fitted again: its layout is the one a whole fit gives it. A frame with a longer
+    title is fitted: its row grows, as a whole fit lays it out."""
+    from dataclasses import replace
+
+    widget = show_view(studio, view_id, (1920, 1080), 1.5, present=True)
+    for _ in range(3):  # (the first live frame holds the axes and titles for the drag)
+        widget.show_data(widget.data, live=True)
+    skipped = widget.fits_skipped
+    widget.show_data(widget.data, live=True)
+    assert widget.fits_skipped == skipped + 1
+    state = _layout_state(widget)
+    widget.fit_height()  # a whole fit of the same
+    assert _layout_state(widget) == state
+    data = widget.data
+    key = next(p.key for p in data.panels if widget.plots[p.key].plot.isVisible())
+    longer = " and a much longer title, which wraps onto more lines" * 3
+    panels = [replace(p, title=p.title + longer) if p.key == key else p for p in data.panels]
+    titled = replace(data, panels=panels)
+    skipped = widget.fits_skipped
+    widget.show_data(titled, live=True)
+    assert widget.fits_skipped == skipped  # (fitted)
+    assert widget.plots[key].legible_height > state[3][key][0]  # (its title's lines)
+    for _ in range(4):  # (laid out anew, fitted again till nothing changes)
+        widget.show_data(titled, live=True)
+    assert widget.fits_skipped > skipped
+    taller = _layout_state(widget)
+    widget.fit_height()
+    assert _layout_state(widget) == taller
+    widget.show_data(data)  # (back as it was, for the module's other tests)

@@ -19,6 +19,7 @@ Nothing is computed here: the values are the panel's own.
 from __future__ import annotations
 
 import math
+import operator
 import weakref
 from collections.abc import Callable
 
@@ -51,21 +52,36 @@ def _cells_of(
     key = (layout.count(), layout.rowCount(), layout.columnCount())
     cached = getattr(layout, "_pe_cells", None)
     # (kept while each cell kept holds its item: an item taken out and another put in
-    # elsewhere leaves the count as it was)
+    # elsewhere leaves the count as it was; checked in one pass of C calls)
     if cached is not None and cached[0] == key:
-        for row, column, item in cached[1]:
-            if layout.itemAt(row, column) is not item:
-                break
-        else:
-            return cached[1]
+        _key, cells, rows, columns, items = cached
+        if all(map(operator.is_, map(layout.itemAt, rows, columns), items)):
+            return cells
     cells = []
     for row in range(key[1]):
         for column in range(key[2]):
             item = layout.itemAt(row, column)
             if item is not None:
                 cells.append((row, column, item))
-    layout._pe_cells = (key, cells)  # type: ignore[attr-defined]
+    rows = tuple(row for row, _column, _item in cells)
+    columns = tuple(column for _row, column, _item in cells)
+    items = tuple(item for _row, _column, item in cells)
+    layout._pe_cells = (key, cells, rows, columns, items)  # type: ignore[attr-defined]
     return cells
+
+
+def layout_parts(
+    layout: QtWidgets.QGraphicsGridLayout,
+) -> tuple[tuple[QtWidgets.QGraphicsLayoutItem, ...], tuple[QtWidgets.QGraphicsItem, ...]]:
+    """The layout items of :func:`_cells_of` and their graphics items (kept with them):
+    what a plot's fit key reads the geometry and visibility of (``PanelPlot.fit_inputs``)."""
+    cells = _cells_of(layout)
+    known = getattr(layout, "_pe_parts", None)
+    if known is None or known[0] is not cells:
+        items = tuple(item for _row, _column, item in cells)
+        known = (cells, items, tuple(item.graphicsItem() for item in items))
+        layout._pe_parts = known  # type: ignore[attr-defined]
+    return known[1], known[2]
 
 
 def _around_data(

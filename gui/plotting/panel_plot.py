@@ -7,9 +7,11 @@ keeps slider drags at display rate; a different shape rebuilds the items.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
+from itertools import repeat
 
 import numpy as np
 import pyqtgraph as pg
@@ -18,7 +20,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.formula import label_rich_text, minus_signs, powers_of_ten
 from core.viewdata import Band, Panel, Series
-from gui.plotting.cells import VALUE_PT, CellDisplay, square_by_default
+from gui.plotting.cells import VALUE_PT, CellDisplay, layout_parts, square_by_default
 from gui.plotting.hover import HoverOverlay
 from gui.plotting.legend_strip import StripLegend
 from gui.plotting.line_breaks import FREE, break_points, glue_operators, spaced_dash, units
@@ -454,11 +456,74 @@ def index_width(
     return index_widths(panel, font, stage, (value_pt,))[0]
 
 
+_INDEX_WIDTHS: dict[tuple, tuple[float, ...]] = {}
+_INDEX_WIDTHS_MAX = 256  # (cleared when full)
+
+
+def _index_widths_key(
+    panel: Panel, font: QtGui.QFont, stage: bool, value_pts: tuple[float, ...]
+) -> tuple | None:
+    """Everything :func:`index_widths` of a heatmap reads: its kind, shape,
+    coordinates, ticks, reserved columns, levels, decimals and squareness, its values
+    where a small grid prints them (:func:`value_width`), the tick font, the stage and
+    the value sizes (with the UI scale's value size); ``None`` for another panel (its
+    answer is found at once)."""
+    image = panel.image
+    if panel.kind != "heatmap" or image is None or image.ndim != 2:
+        return None
+    shape = image.shape
+    values: object = None  # (value_width reads the values of a small grid only)
+    if (panel.layout_columns is None or panel.levels is None) and max(shape) <= MAX_CELLS:
+        values = (image.dtype.str, image.tobytes())
+    coords = (_coords_key(panel.x_coords), _coords_key(panel.y_coords))
+    return (
+        shape,
+        values,
+        coords,
+        None if panel.x_ticks is None else tuple(panel.x_ticks),
+        None if panel.y_ticks is None else tuple(panel.y_ticks),
+        panel.layout_columns,
+        panel.levels,
+        panel.cell_decimals,
+        panel.square,
+        font.key(),
+        stage,
+        value_pts,
+        current_theme().font_pt(VALUE_PT),
+    )
+
+
+def _coords_key(coords: object) -> tuple | None:
+    """A heatmap's coordinates along one axis as a key (``None`` without)."""
+    if coords is None:
+        return None
+    array = np.asarray(coords)
+    return (array.shape, array.dtype.str, array.tobytes())
+
+
 def index_widths(
     panel: Panel, font: QtGui.QFont, stage: bool, value_pts: tuple[float, ...]
 ) -> tuple[float, ...]:
     """:func:`index_width` at each of ``value_pts``, its labels measured once (the view
-    asks on stage for its values at the smallest size and at the stage's, each frame)."""
+    asks on stage for its values at the smallest size and at the stage's, each frame).
+    Kept for everything it reads (:func:`_index_widths_key`): a drag's frames ask
+    again with the same labels and mostly the same values (~80 Python calls a small
+    grid, each frame)."""
+    key = _index_widths_key(panel, font, stage, value_pts)
+    if key is not None:
+        known = _INDEX_WIDTHS.get(key)
+        if known is None:
+            if len(_INDEX_WIDTHS) >= _INDEX_WIDTHS_MAX:
+                _INDEX_WIDTHS.clear()
+            known = _INDEX_WIDTHS[key] = _measured_index_widths(panel, font, stage, value_pts)
+        return known
+    return _measured_index_widths(panel, font, stage, value_pts)
+
+
+def _measured_index_widths(
+    panel: Panel, font: QtGui.QFont, stage: bool, value_pts: tuple[float, ...]
+) -> tuple[float, ...]:
+    """:func:`index_widths`, measured."""
     texts = _index_texts(panel, panel.x_coords, 1)
     reserve = panel.layout_columns
     if reserve is not None and panel.kind == "heatmap":
@@ -476,6 +541,38 @@ def index_widths(
     pad = WORD_ROOM_PAD if stage else 1.0
     labels = pad * len(texts) * index_label_pitch(font, texts, stage=stage)
     return tuple(max(labels, padded_span(value_width(panel, pt))) + room for pt in value_pts)
+
+
+_LAYOUT_GEOMETRY = QtWidgets.QGraphicsLayoutItem.geometry
+_VISIBLE_TO = QtWidgets.QGraphicsItem.isVisibleTo
+
+
+def _axis_fit_inputs(axis: pg.AxisItem) -> tuple:
+    """What the view's row fit reads from a plot's axis (:meth:`PanelPlot.fit_inputs`):
+    its kind, word and index labels, stage, word ticks set (levels of ``(value,
+    label)``: :meth:`FastAxisItem.word_extent`; other ticks set are the axis's own,
+    in its place) and tick font."""
+    words = getattr(axis, "keep_labels", None)
+    levels = axis._tickLevels if words else None
+    font = axis.style["tickFont"]
+    return (
+        type(axis),
+        words,
+        getattr(axis, "index_labels", None),
+        getattr(axis, "stage", None),
+        None if levels is None else tuple(map(tuple, levels)),
+        None if font is None else font.key(),
+    )
+
+
+def _panel_fit_inputs(panel: Panel, image: bool) -> tuple:
+    """What the view's row fit reads from a plot's panel (:meth:`PanelPlot.fit_inputs`):
+    its kind, axis title, table, and a curves plot's lane ticks (``image``: it shows a
+    heatmap, whose ticks the fit reads from its axes)."""
+    rows = panel.rows or panel.header
+    table = (tuple(panel.header), tuple(map(tuple, panel.rows))) if rows else None
+    lanes = None if image or panel.y_ticks is None else tuple(panel.y_ticks)
+    return (panel.kind, panel.x_axis, panel.x_label, lanes, table)
 
 
 def _worded_square(panel: Panel) -> bool:
@@ -1483,6 +1580,150 @@ class PanelPlot(PanelExtras, CellDisplay):
             room += (min(lines, MAX_TITLE_LINES) - 1) * spacing
         self._title_room = (key, float(room))
         return float(room)
+
+    def fit_inputs(self) -> tuple:
+        """What the view's row fit (``ViewWidget._fit_rows``) reads from this plot, as a
+        key compared with ``==``: where each part of its grid (title, axes, data, colour
+        bar) is and whether it is shown, its margins (a square matrix's spare room), its
+        title and axis title, legend entries, tick words and index labels, the sizes
+        its values print at (:meth:`CellLayer.best_pt`, :meth:`CellLayer.legible_cell`),
+        its table, and the heights and room the fit gave it. Equal keys, equal measures
+        (:meth:`title_room`, :meth:`word_room`, :meth:`legend_room`,
+        :meth:`fill_height`, …): the view keeps them for a drag's next frame (they
+        took ~300 Python calls a plot, each frame). Read in C passes where it can.
+        Not its title's and legend's texts (:meth:`text_inputs`): those only their
+        own measures read, their room as laid out is in their places."""
+        item = self.plot
+        layout = item.layout
+        items, widgets = layout_parts(layout)
+        panel = self.panel
+        label = item.titleLabel
+        axes = item.axes
+        bottom, left = axes["bottom"]["item"], axes["left"]["item"]
+        x_title = getattr(bottom, "label", None)
+        index = self._tick_values[1] if self._tick_values else None
+        return (
+            item.geometry(),
+            layout.getContentsMargins(),
+            tuple(map(_LAYOUT_GEOMETRY, items)),
+            tuple(map(_VISIBLE_TO, widgets, repeat(item))),
+            None if panel is None else _panel_fit_inputs(panel, self.image is not None),
+            self.text_zoom,
+            self.drag_digits,
+            label.isVisibleTo(item),
+            getattr(label, "floor", None),
+            getattr(label, "_height", None),
+            None if x_title is None else x_title.isVisibleTo(item),
+            _axis_fit_inputs(bottom),
+            _axis_fit_inputs(left),
+            # (a small grid's index labels: word_room)
+            index
+            if getattr(bottom, "index_labels", False) or getattr(left, "index_labels", False)
+            else None,
+            self.stage_room,
+            self.legible_height,
+            self._square_ratio,
+            self.square_cells,
+            self.spare_below,
+            self.hug,
+            self._shape_fit_inputs(bottom, left),
+            self._cells_fit_inputs(),
+            self._legend_fit_inputs(),
+            self._table_fit_inputs(),
+            self._lane_fit_inputs(),
+        )
+
+    def text_inputs(self) -> tuple:
+        """What the view's row fit reads of the title and legend besides
+        :meth:`fit_inputs`: the title's text, the text shown and whether a drag holds
+        its lines (:meth:`title_room`), the legend's entries (:meth:`legend_room`,
+        :meth:`legend_shrunk_by`)."""
+        legend = self.legend
+        entries = None
+        if legend is not None and shiboken6.isValid(legend):
+            entries = tuple([label.text for _sample, label in legend.items])
+        return (self._full_title, self._shown_title, self.hold_title_lines, entries)
+
+    def _shape_fit_inputs(self, bottom: pg.AxisItem, left: pg.AxisItem) -> tuple | None:
+        """:meth:`fit_inputs`' part for a heatmap's shape: what :meth:`word_room` and
+        :meth:`fill_height` read of it. A map of more than :data:`MAX_CELLS` rows or
+        columns without word ticks is measured the same whatever its shape (Sinusoidal's
+        seq_len x d map through a drag of seq_len), with square cells whatever its
+        shape of the same proportions (its seq_len x seq_len similarities): its rows
+        and columns over their greatest common divisor. (Its fill height, ``width *
+        rows / cols``, may differ by a float's last bit between such shapes: a pixel
+        apart only where the height is that close to a whole one.)"""
+        image = None if self.image is None else self.image.image
+        if image is None:
+            return None
+        shape = image.shape
+        if (
+            max(shape[:2]) > MAX_CELLS
+            and not getattr(bottom, "keep_labels", False)
+            and not getattr(left, "keep_labels", False)
+        ):
+            if self._square_ratio is None:
+                return ()
+            rows, cols = shape[:2]
+            common = math.gcd(rows, cols) or 1
+            return (rows // common, cols // common)
+        return shape
+
+    def _cells_fit_inputs(self) -> tuple | None:
+        """:meth:`fit_inputs`' part for a small grid's values: the layer, its shape where
+        its values print (else the view groups it by shape alone: ``ViewWidget._fit_inputs``),
+        text size and row of matrices, and the sizes its values print at."""
+        cells = self.cells
+        if cells is None:
+            return None
+        best = cells.best_pt()
+        printed = best is not None or self._square_ratio is not None
+        return (
+            cells,
+            cells.grid_shape if best is not None else None,
+            cells.font_pt,
+            cells.row,
+            best,
+            cells.legible_cell() if printed else None,
+            cells.legible_cell(stage=True) if printed else None,
+        )
+
+    def _legend_fit_inputs(self) -> tuple | None:
+        """:meth:`fit_inputs`' part for the legend strip: its entries and text size."""
+        legend = self.legend
+        if legend is None or not shiboken6.isValid(legend) or not legend.items:
+            return None
+        return (
+            legend,
+            tuple(legend.reserved),
+            legend.opts.get("labelTextSize"),
+            legend.sample_zoom,
+            legend.scale(),
+            legend.isVisible(),
+            legend.height(),
+        )
+
+    def _table_fit_inputs(self) -> tuple | None:
+        """:meth:`fit_inputs`' part for a table: its size and the height it needs."""
+        table = self.table
+        if table is None:
+            return None
+        title = self.plot.titleLabel.maximumHeight()  # (the table's room is below it)
+        return (
+            table,
+            table.isVisible(),
+            self._table_pt,
+            self._table_room,
+            title,
+            self.table_height(),
+        )
+
+    def _lane_fit_inputs(self) -> tuple | None:
+        """:meth:`fit_inputs`' part for a curves plot's word ticks (:meth:`_lane_word_room`):
+        its y range."""
+        if self.panel is None or not self.panel.y_ticks or self.image is not None:
+            return None
+        return tuple(self.plot.getViewBox().viewRange()[1])
 
     def word_room(self) -> float:
         """The plot height (px) at which a heatmap's word ticks all fit at full size:

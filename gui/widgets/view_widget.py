@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import partial
+from typing import TypeVar
 
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
@@ -103,6 +104,10 @@ _DIGIT = re.compile(r"[0-9]")
 #: a text cache's sub-pixel offset and viewport size when they are not known
 _STALE = (-1.0, -1.0, -1.0, -1.0)
 _NEW = (-2.0, -2.0)  # a text item not seen before
+_T = TypeVar("_T")
+#: what the row fit measures of a plot that reads its title's and legend's texts
+#: (:meth:`PanelPlot.text_inputs`; see ViewWidget._fit_inputs)
+TEXT_MEASURES = frozenset({"title", "legend", "overhead"})
 
 
 #: a grid row's maximum height when it has none (QGraphicsGridLayout's own default)
@@ -277,6 +282,18 @@ class ViewWidget(QtWidgets.QWidget):
         self._needs: dict[str, float] = {}  # each panel's width need (_index_needs)
         self._weights: dict[str, float] = {}  # the needs its columns are weighted by
         self._floor = 0.0  # the narrowest plot column the columns were fitted with
+        #: what a live frame's row fit read (:meth:`_fit_inputs`) where that fit changed
+        #: nothing: a live frame that reads the same needs no fit (see fit_height)
+        self._fitted_inputs: tuple | None = None
+        self.fits_skipped = 0  # live frames whose fit was skipped so (for tests)
+        #: each plot's :meth:`PanelPlot.fit_inputs` (with the theme and mode) and the
+        #: measures the fit took of it for them (see _measure)
+        self._measures: dict[PanelPlot, tuple[tuple, tuple, dict[tuple, tuple]]] = {}
+        self._fold_read_lines = False  # the last fit read the notes line's lines
+        #: whether the fit under way may use and keep _measures: a live frame's, until
+        #: it changes something the plots are measured by (``_fit_wrote``)
+        self._measuring = False
+        self._fit_wrote = False  # the fit under way changed the layout or a plot
         # what _columns_for_needs read last and its answers (for the values' two sizes
         # it is asked about each frame: the stage's least and the least)
         self._needs_fit: dict[object, tuple[int, float]] = {}
@@ -540,7 +557,7 @@ class ViewWidget(QtWidgets.QWidget):
             self._end_status_hold()
         if fresh:
             self.clear_error()
-        self.fit_height(None if parts else width)
+        self.fit_height(None if parts else width, live=live)
         self.rendered.emit()
 
     def _can_reflow(self, own: dict[str, Position]) -> bool:
@@ -935,6 +952,7 @@ class ViewWidget(QtWidgets.QWidget):
             if layout.columnMinimumWidth(c) != width:  # (setting re-lays out)
                 layout.setColumnMinimumWidth(c, width)
                 changed = True
+                self._wrote()
         if changed:  # the rows are fitted to the plots' widths (titles wrap to them)
             # the canvas sizes its grid only when it is resized itself: a grid held
             # wider than the canvas by the minimums weighted for a wider window kept
@@ -1153,7 +1171,7 @@ class ViewWidget(QtWidgets.QWidget):
         else:
             self.fit_height()
 
-    def fit_height(self, width: float | None = None) -> None:
+    def fit_height(self, width: float | None = None, *, live: bool = False) -> None:
         """Give the canvas the height its visible rows need: each row at least the
         smallest legible plot plus its wrapped title's and legend's room, a heatmap's
         row the room its word ticks need at full size (again when its axes changed
@@ -1166,7 +1184,12 @@ class ViewWidget(QtWidgets.QWidget):
         once more to what they measure then: a title's wrapped lines depend on the
         axes beside its data, which a plot back from a focus had at their focused
         size (its row kept a line too few). ``width``: :meth:`_plot_width` as just read
-        (read here where not given)."""
+        (read here where not given).
+
+        A ``live`` frame (a drag) that reads the same as the last live frame's fit
+        where that fit changed nothing (:meth:`_fit_inputs`: the grid, the canvas,
+        each plot's parts, texts and measures) is fitted already: the fit is skipped
+        (it took ~1000-3000 Python calls a frame, a third of Word order's)."""
         self._fitting += 1  # (a scroll bar's range changing meanwhile waits for the end)
         try:
             # where the plots sit (one pass over the grid's cells: nothing here moves a
@@ -1175,9 +1198,23 @@ class ViewWidget(QtWidgets.QWidget):
             # its size hint took ~25 us a call on a drag's frames)
             positions = grid_positions(self.canvas.ci.layout) if self.plots else {}
             width = self._plot_width() if width is None else width
-            self._weigh_columns(positions, width)
-            if self._fit_rows(positions, width):
-                self._fit_rows(positions, width)
+            inputs = self._fit_inputs(positions, width) if live else None
+            if inputs is not None and inputs == self._fitted_inputs:
+                self.fits_skipped += 1
+            else:
+                self._fitted_inputs = None
+                self._measuring, self._fit_wrote = inputs is not None, False
+                self._fold_read_lines = False
+                try:
+                    self._weigh_columns(positions, width)
+                    if self._fit_rows(positions, width):
+                        self._fit_rows(positions, width)
+                    # a fit that changed nothing it reads: the same reads, the same fit
+                    if inputs is not None and not self._fit_wrote:
+                        self._fitted_inputs = inputs
+                finally:
+                    # (a fit within another's changed what the outer one measured)
+                    self._measuring, self._fit_wrote = False, True
         finally:
             self._fitting -= 1
         if not self._fitting and self._fit_texts():
@@ -1185,6 +1222,106 @@ class ViewWidget(QtWidgets.QWidget):
             return
         if self._pending and not self._fitting:  # rows moved, plots shown again:
             self._show_seen()  # some may be in sight now
+
+    def _fit_inputs(self, positions: dict[object, Position], width: float) -> tuple:
+        """What :meth:`_weigh_columns` and :meth:`_fit_rows` read, as a key compared with
+        ``==`` (``positions``: :func:`grid_positions`; ``width``: :meth:`_plot_width`):
+        the view's size, mode and theme, the columns and their needs, the grid's and
+        the canvas's geometry and the rows' and columns' sizes as set, the notes line
+        below the canvas, and each plot's place and :meth:`PanelPlot.fit_inputs`."""
+        layout = self.canvas.ci.layout
+        columns = range(layout.columnCount())
+        box, status = self._status_box, self.status
+        window = self.window()
+        theme = current_theme()
+        plots = []
+        measures = {}
+        # the plots whose grids have one shape (the rows of matrices: _group_values)
+        shapes: dict[tuple[int, int], int] = {}
+        for key, plot in self.plots.items():
+            # each plot's measures are kept for its inputs (a frame where one title
+            # changed measures that plot alone)
+            read, texts = (theme, self._presenting, plot.fit_inputs()), plot.text_inputs()
+            known = self._measures.get(plot)
+            if known is None or known[0] != read:
+                known = (read, texts, {})
+            elif known[1] != texts:  # other texts: what reads them measured again
+                known = (read, texts, self._texts_measured(known[2]))
+            measures[plot] = known
+            cells = plot.cells
+            alike = None if cells is None else shapes.setdefault(cells.grid_shape, len(shapes))
+            # the measures of its title and legend stand for their texts (the fit
+            # reads them alone): the same measures, the same fit (the same dict where
+            # the texts are the same, then filled by the fit it stands for)
+            plots.append((key, plot, holds_place(plot), read[2], known[2], alike))
+        self._measures = measures
+        return (
+            width,
+            self.isVisible(),
+            self._presenting,
+            current_theme(),
+            self._columns,
+            self._floor,
+            tuple(self._weights.items()),
+            tuple(self._needs.items()),
+            tuple(positions.items()),
+            self.canvas.geometry(),
+            self.canvas.minimumHeight(),
+            self.canvas.frameWidth(),
+            self.canvas.viewport().size(),
+            self.scroll_area.viewport().size(),
+            layout.geometry(),
+            layout.getContentsMargins(),
+            layout.horizontalSpacing(),
+            layout.verticalSpacing(),
+            tuple(
+                (
+                    layout.rowMinimumHeight(r),
+                    layout.rowPreferredHeight(r),
+                    layout.rowMaximumHeight(r),
+                )
+                for r in range(layout.rowCount())
+            ),
+            tuple(layout.columnMinimumWidth(c) for c in columns),
+            box.isVisible(),
+            box.geometry(),
+            status.geometry(),
+            # (its lines, read where the fold cuts them: _fold_fit)
+            status.text() if self._fold_read_lines else bool(status.text()),
+            window.height() if window is not None else self.height(),
+            tuple(plots),
+        )
+
+    @staticmethod
+    def _texts_measured(kept: dict[tuple, tuple[object, Callable]]) -> dict[tuple, tuple]:
+        """The measures ``kept`` of a plot (:meth:`_measure`) whose texts changed: those
+        that read them (:data:`TEXT_MEASURES`) measured again, the others as kept."""
+        return {
+            key: (found[1](*key[1]), found[1]) if key[0] in TEXT_MEASURES else found
+            for key, found in kept.items()
+        }
+
+    def _measure(self, plot: PanelPlot, what: str, measure: Callable[..., _T], *args: object) -> _T:
+        """``measure(*args)`` of ``plot`` (``what`` names it), kept for a live frame's
+        fit while the plot's inputs stay the same (:meth:`_fit_inputs`) and the fit
+        has changed nothing yet; measured otherwise."""
+        if not self._measuring or self._fit_wrote:
+            return measure(*args)
+        known = self._measures.get(plot)
+        if known is None:
+            return measure(*args)
+        kept = known[2]
+        key = (what, args)
+        if key in kept:
+            return kept[key][0]  # type: ignore[return-value]
+        found = measure(*args)
+        kept[key] = (found, measure)
+        return found
+
+    def _wrote(self) -> None:
+        """The fit under way changed the layout or what a plot is measured by: what it
+        measured before is not kept from here on (see :meth:`_measure`)."""
+        self._fit_wrote = True
 
     @staticmethod
     def _one_row(shown: list[PanelPlot], positions: dict[object, Position]) -> bool:
@@ -1218,6 +1355,7 @@ class ViewWidget(QtWidgets.QWidget):
         changed."""
         layout = self.canvas.ci.layout
         if not self.isVisible():  # an export's widget: drawn at the size asked for
+            self._wrote()
             for r in range(layout.rowCount()):
                 layout.setRowMinimumHeight(r, 0.0)
                 layout.setRowPreferredHeight(r, 0.0)
@@ -1273,10 +1411,14 @@ class ViewWidget(QtWidgets.QWidget):
             stage_room = max(0.0, table_room - self.canvas.y())
             if self._one_row(shown, positions):
                 stage_room = max(0.0, stage_room - self._below_canvas())
+        legible_was = [(plot, plot.legible_height) for plot in shown]  # (as they were)
         for plot in shown:
-            plot.stage_room = stage_room
+            if plot.stage_room != stage_room:
+                plot.stage_room = stage_room
+                self._wrote()
         self._group_values(shown, positions)
         if self._align_titles(shown, positions):
+            self._wrote()
             # measured again once laid out: a plot's word room counts its title row as
             # laid out, still at the old floor now (back from a focus Alibi's course
             # grid kept a row 20 px taller, fitted while its title held a line more)
@@ -1312,14 +1454,15 @@ class ViewWidget(QtWidgets.QWidget):
                 # the title wraps at its label's width, which follows the scroll bar
                 title_w = share * canvas_w + gaps
             width = max(min_w, width)
-            legend = plot.legend_room(LEGEND_SHARE * width)  # the strip on top
+            measure = partial(self._measure, plot)
+            legend = measure("legend", plot.legend_room, LEGEND_SHARE * width)  # the strip on top
             words = 0.0
             if len(shown) > 1:  # (a focused plot fills the stage: room to spare)
                 # a title wrapped onto more lines, not below the legible one, at the
                 # width its lines are shown at (a wider plot, more lines: the height
                 # only grows with a scroll bar, which then stays)
-                height += plot.title_room(max(min_w, title_w))
-                words = plot.word_room()
+                height += measure("title", plot.title_room, max(min_w, title_w))
+                words = measure("words", plot.word_room)
                 height = max(height, words)  # word ticks at full size
             plot.set_legible_height(height)  # the legend keeps its full size above it
             legibles.append((plot, top, span, height))
@@ -1327,8 +1470,8 @@ class ViewWidget(QtWidgets.QWidget):
                 floor = math.inf
                 if plot.table is None:  # (its data no lower than its legend, whose
                     # text then keeps its size: StripLegend.plan)
-                    own = self._grid_data_floor(plot, data_floor)
-                    floor = self._data_floor_height(plot, max(own, legend))
+                    own = measure("floor", self._grid_data_floor, plot, data_floor)
+                    floor = measure("data", self._data_floor_height, plot, max(own, legend))
                     floor = max(words, floor) + legend
                 for r in range(top, top + span):
                     floors[r] = max(floors.get(r, 0.0), floor / span)
@@ -1342,11 +1485,17 @@ class ViewWidget(QtWidgets.QWidget):
                 elif table_room is not None:  # beside other plots: the room they leave
                     shared.append((plot, top, span, height, box if box > 0 else width))
                     continue
-                plot.fit_table(room, box if box > 0 else width, current_theme(), floor, grow=grow)
-            table = plot.table_height()
+                if plot.fit_table(
+                    room, box if box > 0 else width, current_theme(), floor, grow=grow
+                ):
+                    self._wrote()
+            table = measure("table", plot.table_height)
             if table is not None:
                 height = max(height, table)
-            fill = fills[plot] = plot.fill_height() if len(shown) > 1 and span == 1 else None
+            fill = None
+            if len(shown) > 1 and span == 1:
+                fill = measure("fill", plot.fill_height)
+            fills[plot] = fill
             if fill is not None:  # a square matrix: no taller than its width allows
                 height = min(height, fill)
             for r in range(top, top + span):
@@ -1371,6 +1520,8 @@ class ViewWidget(QtWidgets.QWidget):
             for plot, top, span, legible in legibles:
                 cut = sum(cuts.get(r, 0.0) for r in range(top, top + span))
                 plot.set_legible_height(max(0.0, legible - cut))
+        if any(plot.legible_height != was for plot, was in legible_was):
+            self._wrote()
         fitted = self._fold_fit(height)
         if fitted < height and need:  # the rows share the squeeze
             factor = (sum(need.values()) - (height - fitted)) / sum(need.values())
@@ -1379,8 +1530,10 @@ class ViewWidget(QtWidgets.QWidget):
         for r in range(layout.rowCount()):  # the grid keeps each row at its need
             if layout.rowMinimumHeight(r) != need.get(r, 0.0):  # (setting re-lays out)
                 layout.setRowMinimumHeight(r, need.get(r, 0.0))
+                self._wrote()
         changed = self.canvas.minimumHeight() != height
         if changed:
+            self._wrote()
             self.canvas.setMinimumHeight(height)
             # the scroll bar comes or goes, and the canvas takes its size, now rather
             # than a few event-loop passes later (titles re-wrap to the width)
@@ -1441,6 +1594,17 @@ class ViewWidget(QtWidgets.QWidget):
             for plot in shown:
                 if positions.get(plot.plot) is not None and plot.cells is not None:
                     groups.setdefault(plot.cells.grid_shape, []).append(plot.cells)
+        rows = [(p.cells, p.cells.row) for p in self.plots.values() if p.cells is not None]
+        # the same matrices in another shape (a drag of seq_len: Relative's grids)
+        # keep their row, as they were told it (a new one for each shape made every
+        # frame of a drag a new layout)
+        stale = {id(g): k for k, g in self._value_rows.items() if k not in groups}
+        for key, layers in groups.items():
+            row = layers[0].row
+            if key in self._value_rows or len(layers) < 2 or id(row) not in stale:
+                continue
+            if all(layer.row is row for layer in layers):
+                self._value_rows[key] = self._value_rows.pop(stale.pop(id(row)))
         for key in set(self._value_rows) | set(groups):
             layers = groups.get(key, [])
             group = self._value_rows.get(key)
@@ -1449,6 +1613,8 @@ class ViewWidget(QtWidgets.QWidget):
             group.set_members(layers if len(layers) > 1 else [])  # (alone: in no group)
             if len(layers) < 2:
                 del self._value_rows[key]
+        if any(cells.row is not row for cells, row in rows):
+            self._wrote()  # (a matrix in another row: its values' size follows)
 
     @staticmethod
     def _align_titles(shown: list[PanelPlot], positions: dict[object, Position]) -> bool:
@@ -1506,11 +1672,14 @@ class ViewWidget(QtWidgets.QWidget):
             share = room * span / max(len(taken), 1)
             floor = self._stage_text_pt()
             theme = current_theme()
+            pt = plot.table_text_pt()
             plot.fit_table(table_room, width, theme, floor)  # seen whole, scrolled to
             table = plot.table_height()
             if table is not None and table <= share:  # and the view fits: grown
                 plot.fit_table(share, width, theme, floor, grow=TABLE_SHARED_GROW)
                 table = plot.table_height()
+            if plot.table_text_pt() != pt:
+                self._wrote()
             if table is not None:
                 height = max(height, table)
             for r in range(top, top + span):
@@ -1623,6 +1792,7 @@ class ViewWidget(QtWidgets.QWidget):
             return height - overflow
         if not box.isVisible() or not self.status.text():
             return height
+        self._fold_read_lines = True
         top, spacing, lines = self._status_lines()
         first = self.canvas.y() + height + (box.y() - self.canvas.geometry().bottom() - 1)
         first += self.status.y() + top
@@ -1782,22 +1952,9 @@ class ViewWidget(QtWidgets.QWidget):
         overhead: dict[int, float] = {}
         spacing = max(layout.verticalSpacing(), 0.0)
         for plot, top, span in spans:
-            if plot.table_height() is not None:
-                continue  # a table keeps its height
-            # a hidden plot is not measured, but one whose place is kept (a reveal's
-            # next plot) is: its row gets the height it will be shown at (the lecture's
-            # scene 3 on stage had its first row 623 px high until the second row's
-            # plots came, then 491 px: the plots shown jumped at each reveal)
-            if not holds_place(plot):
+            share = self._measure(plot, "overhead", self._overhead, plot)
+            if share is None:
                 continue
-            # (a square matrix's spare height below its axis is its data's: the row
-            # kept for it, see CellDisplay._hug_square; counted as overhead, the row
-            # grew by it on every pass)
-            data = plot.plot.getViewBox().height() + plot.spare_below
-            if data <= 0:
-                continue
-            # (a legend counted at its full text size: its text size follows the rows)
-            share = plot.plot.height() - data + plot.legend_shrunk_by()
             share = (share - spacing * (span - 1)) / span
             for r in range(top, top + span):
                 overhead[r] = max(overhead.get(r, 0.0), share)
@@ -1815,6 +1972,7 @@ class ViewWidget(QtWidgets.QWidget):
             if layout.rowPreferredHeight(r) != height:  # (setting re-lays out)
                 layout.setRowPreferredHeight(r, height)
                 changed = True
+                self._wrote()
             # a capped row is not stretched past its cap either (a canvas taller than
             # its rows' needs, by the notes line's fold, gave each row 3 px more)
             most = ROW_UNCAPPED
@@ -1823,9 +1981,32 @@ class ViewWidget(QtWidgets.QWidget):
             if layout.rowMaximumHeight(r) != most:
                 layout.setRowMaximumHeight(r, most)
                 changed = True
+                self._wrote()
         if changed:
             layout.activate()
             self._settle()
+
+    @staticmethod
+    def _overhead(plot: PanelPlot) -> float | None:
+        """:meth:`_balance_rows`' px of ``plot`` beside its data (title, legend at its
+        full text size, axes); ``None`` for a table (it keeps its height), a plot that
+        keeps no place or has no data area yet."""
+        if plot.table_height() is not None:
+            return None  # a table keeps its height
+        # a hidden plot is not measured, but one whose place is kept (a reveal's
+        # next plot) is: its row gets the height it will be shown at (the lecture's
+        # scene 3 on stage had its first row 623 px high until the second row's
+        # plots came, then 491 px: the plots shown jumped at each reveal)
+        if not holds_place(plot):
+            return None
+        # (a square matrix's spare height below its axis is its data's: the row
+        # kept for it, see CellDisplay._hug_square; counted as overhead, the row
+        # grew by it on every pass)
+        data = plot.plot.getViewBox().height() + plot.spare_below
+        if data <= 0:
+            return None
+        # (a legend counted at its full text size: its text size follows the rows)
+        return plot.plot.height() - data + plot.legend_shrunk_by()
 
     def _balanced(
         self,
