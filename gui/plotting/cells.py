@@ -22,6 +22,7 @@ import math
 import operator
 import weakref
 from collections.abc import Callable
+from itertools import repeat
 
 import numpy as np
 import pyqtgraph as pg
@@ -79,7 +80,8 @@ def layout_parts(
     known = getattr(layout, "_pe_parts", None)
     if known is None or known[0] is not cells:
         items = tuple(item for _row, _column, item in cells)
-        known = (cells, items, tuple(item.graphicsItem() for item in items))
+        widgets = tuple(item.graphicsItem() for item in items)
+        known = (cells, items, tuple(widget for widget in widgets if widget is not None))
         layout._pe_parts = known  # type: ignore[attr-defined]
     return known[1], known[2]
 
@@ -112,7 +114,28 @@ def _around_data_both(
 ) -> tuple[float, float]:
     """:func:`_around_data` across and not across, from one pass over the cells: what a
     square matrix's fit asks for both on every frame of a drag (:meth:`CellDisplay.fill_height`,
-    :meth:`CellDisplay._hug_square`); two passes read each cell twice."""
+    :meth:`CellDisplay._hug_square`); two passes read each cell twice. Kept on the
+    layout for what it reads (each cell's place and visibility, the rows' and
+    columns' minimums), read in C passes: the same on most frames of a drag."""
+    items, widgets = layout_parts(layout)
+    key = (
+        tuple(map(_LAYOUT_GEOMETRY, items)),
+        tuple(map(_VISIBLE_TO, widgets, repeat(plot))),
+        tuple(map(layout.columnMinimumWidth, range(layout.columnCount()))),
+        tuple(map(layout.rowMinimumHeight, range(layout.rowCount()))),
+    )
+    known = getattr(layout, "_pe_around", None)
+    if known is not None and known[0] == key:
+        return known[1]
+    found = _measured_around_data_both(layout, plot)
+    layout._pe_around = (key, found)  # type: ignore[attr-defined]
+    return found
+
+
+def _measured_around_data_both(
+    layout: QtWidgets.QGraphicsGridLayout, plot: pg.PlotItem
+) -> tuple[float, float]:
+    """:func:`_around_data_both`, measured."""
     widths = [layout.columnMinimumWidth(c) for c in range(layout.columnCount())]
     heights = [layout.rowMinimumHeight(r) for r in range(layout.rowCount())]
     for row, column, item in _cells_of(layout):
@@ -127,6 +150,10 @@ def _around_data_both(
                 heights[row] = max(heights[row], box.height())
     across = sum(size for line, size in enumerate(widths) if line != 1)
     return across, sum(size for line, size in enumerate(heights) if line != 2)
+
+
+_LAYOUT_GEOMETRY = QtWidgets.QGraphicsLayoutItem.geometry
+_VISIBLE_TO = QtWidgets.QGraphicsItem.isVisibleTo
 
 
 def square_by_default(panel: Panel, shape: tuple[int, int]) -> bool:

@@ -589,6 +589,21 @@ def _worded_square(panel: Panel) -> bool:
 _VALUE_WIDTHS: dict[tuple[bytes, tuple[int, ...], str, float, int | None, bool, float], float] = {}
 
 
+_GRID_TEXTS: dict[tuple, list[str]] = {}
+
+
+def _grid_texts(array: np.ndarray, data: bytes, decimals: int | None) -> list[str]:
+    """:func:`grid_texts` of ``array`` (``data``: its bytes), kept for the last few
+    grids: :func:`value_width` asks at each value size in turn, for the same values."""
+    key = (data, array.shape, array.dtype.str, decimals)
+    texts = _GRID_TEXTS.get(key)
+    if texts is None:
+        if len(_GRID_TEXTS) >= 32:
+            _GRID_TEXTS.clear()
+        texts = _GRID_TEXTS[key] = grid_texts(array, decimals)
+    return texts
+
+
 def value_width(panel: Panel, value_pt: float = 0.0) -> float:
     """The data width (px) a small heatmap needs to print its values
     (:func:`gui.render.cell_values.legible_cell`, at the value size the UI scale asks
@@ -620,7 +635,7 @@ def value_width(panel: Panel, value_pt: float = 0.0) -> float:
     if width is None:
         if len(_VALUE_WIDTHS) >= 256:
             _VALUE_WIDTHS.clear()
-        texts = grid_texts(array, panel.cell_decimals)
+        texts = _grid_texts(array, key[0], panel.cell_decimals)
         cell_w, cell_h = legible_cell(texts, font_pt, value_pt) if texts else (0.0, 0.0)
         cell = max(cell_w, cell_h) if square else cell_w
         width = _VALUE_WIDTHS[key] = shape[1] * cell
