@@ -14,9 +14,11 @@ while the last good plots stay.
 from __future__ import annotations
 
 import math
+import operator
 import re
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
+from itertools import compress, repeat
 from typing import TypeVar
 
 import pyqtgraph as pg
@@ -2485,9 +2487,9 @@ class ViewWidget(QtWidgets.QWidget):
         text_type = QtWidgets.QGraphicsTextItem  # (pyqtgraph's labels: no subclasses)
         known = self._text_phase
         phases: dict[QtWidgets.QGraphicsTextItem, tuple[float, ...] | None] = {}
-        for item in items:
-            if type(item) is not text_type:
-                continue
+        # (the text items picked out in one pass of C calls: a canvas has ~100 items)
+        texts = compress(items, map(operator.is_, map(type, items), repeat(text_type)))
+        for item in texts:
             phase = known.get(item, _NEW)
             if phase is _NEW:
                 mode = item.cacheMode()
