@@ -1315,7 +1315,7 @@ class ViewWidget(QtWidgets.QWidget):
         kept = known[2]
         key = (what, args)
         if key in kept:
-            return kept[key][0]  # type: ignore[return-value]
+            return kept[key][0]
         found = measure(*args)
         kept[key] = (found, measure)
         return found
