@@ -510,37 +510,61 @@ def index_widths(
     again with the same labels and mostly the same values (~80 Python calls a small
     grid, each frame)."""
     key = _index_widths_key(panel, font, stage, value_pts)
-    if key is not None:
-        known = _INDEX_WIDTHS.get(key)
-        if known is None:
-            if len(_INDEX_WIDTHS) >= _INDEX_WIDTHS_MAX:
-                _INDEX_WIDTHS.clear()
-            known = _INDEX_WIDTHS[key] = _measured_index_widths(panel, font, stage, value_pts)
-        return known
-    return _measured_index_widths(panel, font, stage, value_pts)
+    if key is None:
+        return _widths_beside(panel, _index_room(panel, font, stage), value_pts)
+    known = _INDEX_WIDTHS.get(key)
+    if known is None:
+        if len(_INDEX_WIDTHS) >= _INDEX_WIDTHS_MAX:
+            _INDEX_WIDTHS.clear()
+            _INDEX_ROOMS.clear()
+        # the labels' room, kept apart from the values (a drag changes the values of
+        # Word order's weights on every frame, its labels never)
+        labels_key = (key[0], *key[2:])
+        room = _INDEX_ROOMS.get(labels_key, _NO_ROOM)
+        if room is _NO_ROOM:
+            room = _INDEX_ROOMS[labels_key] = _index_room(panel, font, stage)
+        known = _INDEX_WIDTHS[key] = _widths_beside(panel, room, value_pts)
+    return known
 
 
-def _measured_index_widths(
-    panel: Panel, font: QtGui.QFont, stage: bool, value_pts: tuple[float, ...]
-) -> tuple[float, ...]:
-    """:func:`index_widths`, measured."""
+_INDEX_ROOMS: dict[tuple, tuple[float | None, float] | None] = {}
+_NO_ROOM = (-1.0, -1.0)  # (not found yet)
+
+
+def _index_room(panel: Panel, font: QtGui.QFont, stage: bool) -> tuple[float | None, float] | None:
+    """What :func:`index_widths` takes of a panel's labels: the plot width its index
+    labels need (``None`` where it has words for labels: its values' width counts
+    alone) and the room beside its data (its row labels', :data:`INDEX_GRID_ROOM`);
+    ``None`` for a panel that needs no width."""
     texts = _index_texts(panel, panel.x_coords, 1)
     reserve = panel.layout_columns
     if reserve is not None and panel.kind == "heatmap":
         texts = _INDEX_TEXTS[reserve] if 1 < reserve <= MAX_CELLS else ()
     if not texts and not _worded_square(panel):
-        return (0.0,) * len(value_pts)
+        return None
     fixed, per_pt = INDEX_GRID_ROOM
     room = fixed + per_pt * max(font.pointSizeF(), 0.0) + row_label_width(panel, font, stage)
     if not texts:  # words for labels: the room its values need (their labels follow)
-        return tuple(padded_span(value_width(panel, pt)) + room for pt in value_pts)
+        return None, room
     # On stage the data takes 1 / WORD_ROOM_PAD of the plot's view (its range padding)
     # and the labels have no smaller size to go to: PE's 16 dimensions at 1920 x 1080 /
     # 300 % had 39 px columns for 40 px labels. In the window the labels' last-resort
     # sizes take up the padding (Word order's grids keep their plot columns).
     pad = WORD_ROOM_PAD if stage else 1.0
-    labels = pad * len(texts) * index_label_pitch(font, texts, stage=stage)
-    return tuple(max(labels, padded_span(value_width(panel, pt))) + room for pt in value_pts)
+    return pad * len(texts) * index_label_pitch(font, texts, stage=stage), room
+
+
+def _widths_beside(
+    panel: Panel, room: tuple[float | None, float] | None, value_pts: tuple[float, ...]
+) -> tuple[float, ...]:
+    """:func:`index_widths` at each of ``value_pts`` from the labels' ``room``
+    (:func:`_index_room`) and the values' width (:func:`value_width`)."""
+    if room is None:
+        return (0.0,) * len(value_pts)
+    labels, beside = room
+    if labels is None:
+        return tuple(padded_span(value_width(panel, pt)) + beside for pt in value_pts)
+    return tuple(max(labels, padded_span(value_width(panel, pt))) + beside for pt in value_pts)
 
 
 _LAYOUT_GEOMETRY = QtWidgets.QGraphicsLayoutItem.geometry
@@ -604,6 +628,21 @@ def _grid_texts(array: np.ndarray, data: bytes, decimals: int | None) -> list[st
     return texts
 
 
+_LEGIBLE: dict[tuple[frozenset[str], float, float], tuple[float, float]] = {}
+
+
+def _legible_cell(texts: list[str], font_pt: float, value_pt: float) -> tuple[float, float]:
+    """:func:`legible_cell` of ``texts``, kept for the set of texts and sizes (a drag's
+    new values mostly print the same texts)."""
+    key = (frozenset(texts), font_pt, value_pt)
+    cell = _LEGIBLE.get(key)
+    if cell is None:
+        if len(_LEGIBLE) >= 256:
+            _LEGIBLE.clear()
+        cell = _LEGIBLE[key] = legible_cell(texts, font_pt, value_pt)
+    return cell
+
+
 def value_width(panel: Panel, value_pt: float = 0.0) -> float:
     """The data width (px) a small heatmap needs to print its values
     (:func:`gui.render.cell_values.legible_cell`, at the value size the UI scale asks
@@ -636,7 +675,7 @@ def value_width(panel: Panel, value_pt: float = 0.0) -> float:
         if len(_VALUE_WIDTHS) >= 256:
             _VALUE_WIDTHS.clear()
         texts = _grid_texts(array, key[0], panel.cell_decimals)
-        cell_w, cell_h = legible_cell(texts, font_pt, value_pt) if texts else (0.0, 0.0)
+        cell_w, cell_h = _legible_cell(texts, font_pt, value_pt) if texts else (0.0, 0.0)
         cell = max(cell_w, cell_h) if square else cell_w
         width = _VALUE_WIDTHS[key] = shape[1] * cell
     return width
