@@ -472,6 +472,8 @@ def _index_widths_key(
     if panel.kind != "heatmap" or image is None or image.ndim != 2:
         return None
     shape = image.shape
+    if shape[1] > MAX_CELLS and panel.layout_columns is None:
+        return None  # (no index labels, no words: no width, found at once)
     values: object = None  # (value_width reads the values of a small grid only)
     if (panel.layout_columns is None or panel.levels is None) and max(shape) <= MAX_CELLS:
         values = (image.dtype.str, image.tobytes())

@@ -1234,6 +1234,7 @@ class ViewWidget(QtWidgets.QWidget):
         layout = self.canvas.ci.layout
         columns = range(layout.columnCount())
         box, status = self._status_box, self.status
+        text = status.text()
         window = self.window()
         theme = current_theme()
         plots = []
@@ -1288,8 +1289,9 @@ class ViewWidget(QtWidgets.QWidget):
             box.isVisible(),
             box.geometry(),
             status.geometry(),
-            # (its lines, read where the fold cuts them: _fold_fit)
-            status.text() if self._fold_read_lines else bool(status.text()),
+            # (its lines where the last fit read where the fold cuts them: _fold_fit;
+            # a drag's new notes of as many lines measure the same)
+            self._status_lines() if self._fold_read_lines and text else bool(text),
             window.height() if window is not None else self.height(),
             tuple(plots),
         )
