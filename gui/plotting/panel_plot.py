@@ -511,6 +511,14 @@ def index_widths(
     Kept for everything it reads (:func:`_index_widths_key`): a drag's frames ask
     again with the same labels and mostly the same values (~80 Python calls a small
     grid, each frame)."""
+    image = panel.image
+    if (
+        panel.kind != "heatmap"
+        or image is None
+        or image.ndim != 2
+        or (image.shape[1] > MAX_CELLS and panel.layout_columns is None)
+    ):
+        return (0.0,) * len(value_pts)  # (no index labels, no words: no width)
     key = _index_widths_key(panel, font, stage, value_pts)
     if key is None:
         return _widths_beside(panel, _index_room(panel, font, stage), value_pts)
