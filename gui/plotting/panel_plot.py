@@ -1762,6 +1762,7 @@ class PanelPlot(PanelExtras, CellDisplay):
             tuple(legend.reserved),
             legend.opts.get("labelTextSize"),
             legend.sample_zoom,
+            legend.dash_samples(),  # (its samples' room: strip_height)
             legend.scale(),
             legend.isVisible(),
             legend.height(),
