@@ -304,22 +304,18 @@ def test_terms_laid_out_once_are_reused_with_the_same_result(qapp):
     from gui.render.formula_label import TermCache
 
     rope = "R_p rotates pair i,  θ_i = 10000^{−2i/64};  \\frac{m·θ}{2} = {v} rad,  √{d} = 8"
-    TermCache.boxes.clear()
+    TermCache.clear()
     _layout(rope.replace("{v}", "1"), 30, 900)
     hits, misses = TermCache.hits, TermCache.misses
     cached = _layout(rope.replace("{v}", "231"), 30, 900)
     assert TermCache.misses - misses == 1  # the term holding the value
     assert TermCache.hits - hits == 3
-    TermCache.boxes.clear()
-    TermCache.atom_boxes.clear()
-    TermCache.setters.clear()
+    TermCache.clear()
     fresh = _layout(rope.replace("{v}", "231"), 30, 900)
     assert _pieces(cached) == _pieces(fresh)
     assert cached.lines == fresh.lines and cached.size == fresh.size
     narrow = _layout(rope.replace("{v}", "231"), 30, 260)  # wraps, from cached terms
-    TermCache.boxes.clear()
-    TermCache.atom_boxes.clear()
-    TermCache.setters.clear()
+    TermCache.clear()
     assert _pieces(narrow) == _pieces(_layout(rope.replace("{v}", "231"), 30, 260))
 
 
@@ -450,3 +446,43 @@ def test_a_text_that_marks_nothing_is_escaped_as_its_markup_draws_it():
         assert not marks_nothing(text)
     assert label_rich_text("slope m_h -1 < 2") == "slope m<sub>h</sub> -1 &lt; 2"
     assert _note("q_i·k_j") == ("q<sub>i</sub>·k<sub>j</sub>", "qi·kj")
+
+
+def test_a_label_keeps_its_layout_at_each_width_it_is_asked_for(qapp, monkeypatch):
+    """A formula is laid out at the label's width and at its height-for-width's, a few
+    px apart, in turn on every frame: each width's layout is kept (the label kept one
+    and made the other again each time), with its fitted size, and a new text lays
+    out anew. The layouts equal a fresh label's."""
+    import gui.render.formula_label as fl
+
+    made = []
+    real = fl.layout_formula
+
+    def counted(*args: object) -> fl.FormulaLayout:
+        made.append(args)
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(fl, "layout_formula", counted)
+    markup = "R_p rotates pair i,  θ_i = 10000^{−2i/64};  \\frac{m·θ}{2} = 5 rad,  √{d} = 8"
+    label = fl.FormulaLabel()
+    label.set_point_size(30)
+    label.set_max_height(100)
+    label.setText(markup)
+    narrow, wide = label.formula_layout(500), label.formula_layout(1500)
+    count = len(made)
+    for _ in range(3):
+        assert label.formula_layout(500) is narrow
+        assert label.fit_scale() < 1.0  # (500 px: wrapped, drawn smaller to fit 100 px)
+        assert label.formula_layout(1500) is wide
+        assert label.fit_scale() == 1.0
+    assert len(made) == count  # (none made again)
+    fresh = fl.FormulaLabel()
+    fresh.set_point_size(30)
+    fresh.set_max_height(100)
+    fresh.setText(markup)
+    assert _pieces(fresh.formula_layout(500)) == _pieces(narrow)
+    assert _pieces(fresh.formula_layout(1500)) == _pieces(wide)
+    label.setText(markup.replace("5 rad", "6 rad"))
+    texts = "".join(p.text for p in label.formula_layout(500).pieces)
+    assert "6 rad" in texts and "5 rad" not in texts
+    assert len(made) > count

@@ -257,6 +257,10 @@ class TermCache:
     # boxes of a term's atoms, set only for a term wider than a line it is laid out in
     atom_boxes: dict[tuple[str, tuple[tuple[Node, ...], ...]], list[_Box]] = {}
     setters: dict[str, _Typesetter] = {}
+    #: whole layouts and the terms of a markup (see :func:`layout_formula`)
+    MAX_LAYOUTS = 32
+    layouts: dict[tuple[str, str, tuple[int, ...], tuple[int, ...]], FormulaLayout] = {}
+    term_lists: dict[tuple[str, str], tuple[float, list[_Term]]] = {}
     hits = 0
     misses = 0
 
@@ -291,6 +295,12 @@ class TermCache:
         return found
 
     @classmethod
+    def clear(cls) -> None:
+        """Forget every kept box, layout and typesetter (tests: a layout from nothing)."""
+        for kept in (cls.boxes, cls.atom_boxes, cls.setters, cls.layouts, cls.term_lists):
+            kept.clear()
+
+    @classmethod
     def setter(cls, font: QtGui.QFont) -> _Typesetter:
         """The typesetter of ``font`` (its derived fonts and metrics made once)."""
         key = font.key()
@@ -303,21 +313,28 @@ class TermCache:
 
 
 def layout_formula(markup: str, font: QtGui.QFont, width: float) -> FormulaLayout:
-    """Lay ``markup`` out in lines no wider than ``width`` (wrapping between terms)."""
-    setter = TermCache.setter(font)
-    em = setter.em(1.0)
-    try:
-        parsed = _parsed(markup)
-    except FormulaError:
-        parsed = (("", (Text(markup, upright=True),), ((Text(markup, upright=True),),)),)
-    term_boxes = [_Term(sep, TermCache.term(font, nodes), atoms) for sep, nodes, atoms in parsed]
+    """Lay ``markup`` out in lines no wider than ``width`` (wrapping between terms).
+
+    A formula is laid out at more than one width a frame (the label's own, and its
+    layout's height-for-width a few px wider): its terms' boxes are kept per markup and
+    font (:func:`_term_list`), and the layout per markup, font and the terms' places in
+    lines (the widths of a frame mostly break its lines alike): at a second width only
+    the lines are worked out again. Each place gave a new formula ~700 calls, twice a
+    frame of a drag."""
+    font_key = font.key()
+    em, term_boxes = _term_list(markup, font, font_key)
     # place terms (or, for a term wider than the line, its atoms) in lines
     lines: list[list[tuple[int, _Box]]] = [[]]
     xs: list[list[float]] = [[]]
+    units_of: list[int] = []  # (which terms were broken into their atoms)
     x = 0.0
     for index, term in enumerate(term_boxes):
         gap = em * (1.0 if len(term.separator) >= 2 else 0.3) if term.separator else 0.0
-        units = [term.box] if term.box.x_advance <= width else TermCache.atoms(font, term.atoms)
+        if term.box.x_advance <= width:
+            units = [term.box]
+        else:
+            units = TermCache.atoms(font, term.atoms)
+            units_of.append(index)
         for k, unit in enumerate(units):
             space = gap if k == 0 else 0.0
             if lines[-1] and x + space + unit.x_advance > width:
@@ -327,6 +344,11 @@ def layout_formula(markup: str, font: QtGui.QFont, width: float) -> FormulaLayou
             lines[-1].append((index, unit))
             xs[-1].append(x + space)
             x += space + unit.x_advance
+    # (the places decide the layout: the same units at the same x in the same lines)
+    key = (markup, font_key, tuple(units_of), tuple([len(line) for line in lines]))
+    found = TermCache.layouts.get(key)
+    if found is not None:
+        return found
     pieces: list[_Piece] = []
     leading = 0.2 * em
     y = 0.0
@@ -334,20 +356,53 @@ def layout_formula(markup: str, font: QtGui.QFont, width: float) -> FormulaLayou
     for line, line_x in zip(lines, xs, strict=True):
         if not line:
             continue
-        ascent = max(b.ascent for _, b in line)
-        descent = max(b.descent for _, b in line)
-        row = _Box()
+        ascent = max([b.ascent for _, b in line])
+        descent = max([b.descent for _, b in line])
+        # (each piece placed once, at its line's x and baseline: the row's box and its
+        # copy of the pieces made the same numbers, a piece more a piece)
         for (_, box), bx in zip(line, line_x, strict=True):
-            row.add(box, bx, 0.0)
-        for p in row.pieces:
-            path = p.path.translated(0.0, y + ascent) if p.path is not None else None
-            pieces.append(
-                _Piece(p.kind, p.x, p.y + y + ascent, p.text, p.font, path, p.width, p.role)
-            )
+            for p in box.pieces:
+                path = p.path.translated(bx, 0.0) if p.path is not None else None
+                if path is not None:
+                    path = path.translated(0.0, y + ascent)
+                pieces.append(
+                    _Piece(
+                        p.kind,
+                        p.x + bx,
+                        p.y + 0.0 + y + ascent,
+                        p.text,
+                        p.font,
+                        path,
+                        p.width,
+                        p.role,
+                    )
+                )
         widest = max(widest, line_x[-1] + line[-1][1].x_advance)
         y += ascent + descent + leading
     used = [sorted({i for i, _ in line}) for line in lines if line]
-    return FormulaLayout(pieces, used, QtCore.QSizeF(widest, max(0.0, y - leading)))
+    result = FormulaLayout(pieces, used, QtCore.QSizeF(widest, max(0.0, y - leading)))
+    if len(TermCache.layouts) >= TermCache.MAX_LAYOUTS:
+        TermCache.layouts.clear()
+    TermCache.layouts[key] = result
+    return result
+
+
+def _term_list(markup: str, font: QtGui.QFont, font_key: str) -> tuple[float, list[_Term]]:
+    """The em of ``font`` and the terms of ``markup`` set in it, kept per markup and
+    font key (:data:`TermCache.term_lists`)."""
+    key = (markup, font_key)
+    found = TermCache.term_lists.get(key)
+    if found is None:
+        setter = TermCache.setter(font)
+        try:
+            parsed = _parsed(markup)
+        except FormulaError:
+            parsed = (("", (Text(markup, upright=True),), ((Text(markup, upright=True),),)),)
+        terms = [_Term(sep, TermCache.term(font, nodes), atoms) for sep, nodes, atoms in parsed]
+        if len(TermCache.term_lists) >= TermCache.MAX_LAYOUTS:
+            TermCache.term_lists.clear()
+        found = TermCache.term_lists[key] = (setter.em(1.0), terms)
+    return found
 
 
 @lru_cache(maxsize=1)
@@ -376,7 +431,12 @@ class FormulaLabel(QtWidgets.QWidget):
         super().__init__(parent)
         self._markup = ""
         self._plain = ""
-        self._cache: tuple[float, FormulaLayout] | None = None
+        # layouts by width (the label's own and its height-for-width's, a few px
+        # apart: one kept layout was made again at each, twice a frame), each with
+        # the fit it was made at (fit_scale: the last layout asked for)
+        self._cache: dict[float, tuple[FormulaLayout, tuple[float, int, float] | None]] = {}
+        # the size fitted last at each (width, maximum height): where a search starts
+        self._fit_at: dict[tuple[float, int], float] = {}
         self._max_height = 0  # px; 0: none (see set_max_height)
         self._held = 0  # px kept while live frames go on (see hold_height); 0: none
         self._fit: tuple[float, int, float] | None = None  # (width, limit, scale) last fitted
@@ -487,7 +547,7 @@ class FormulaLabel(QtWidgets.QWidget):
         return QtGui.QFont(self._font)
 
     def _changed(self) -> None:
-        self._cache = None
+        self._cache = {}
         self.updateGeometry()
         self.update()
 
@@ -495,10 +555,14 @@ class FormulaLabel(QtWidgets.QWidget):
     def formula_layout(self, width: float | None = None) -> FormulaLayout:
         """The layout for ``width`` (default: the label's width), cached."""
         w = float(self.width() if width is None else width) - 2 * self.MARGIN
-        if self._cache is not None and self._cache[0] == w:
-            return self._cache[1]
+        found = self._cache.get(w)
+        if found is not None:
+            self._fit = found[1]
+            return found[0]
         result = self._fitted_layout(max(w, 1.0))
-        self._cache = (w, result)
+        if len(self._cache) >= 4:
+            self._cache = {}
+        self._cache[w] = (result, self._fit)
         return result
 
     def _scaled_font(self, scale: float) -> QtGui.QFont:
@@ -523,8 +587,9 @@ class FormulaLabel(QtWidgets.QWidget):
         limit = most - 2 * self.MARGIN
         scales = self.FIT_SCALES
         k = 0
-        if self._fit is not None and self._fit[:2] == (width, most):
-            k = scales.index(self._fit[2])
+        start = self._fit_at.get((width, most))
+        if start is not None:
+            k = scales.index(start)
         result = layout_formula(self._markup, self._scaled_font(scales[k]), width)
         if result.size.height() > limit:
             while k + 1 < len(scales) and result.size.height() > limit:
@@ -537,6 +602,9 @@ class FormulaLabel(QtWidgets.QWidget):
                     break
                 k, result = k - 1, larger
         self._fit = (width, most, scales[k])
+        if len(self._fit_at) >= 8:
+            self._fit_at.clear()
+        self._fit_at[(width, most)] = scales[k]
         return result
 
     def hasHeightForWidth(self) -> bool:
@@ -581,12 +649,23 @@ class FormulaLabel(QtWidgets.QWidget):
             painter.end()
 
     def draw(self, painter: QtGui.QPainter) -> None:
-        """Draw the formula at the painter's origin, in the label's text colour."""
+        """Draw the formula at the painter's origin, in the label's text colour.
+
+        The text pen is set before the first text and again after a line (a fraction's
+        bar, a root) only, a font where it changes only (a formula's pieces mostly
+        share a few fonts): setting the same pen and font before each of ~25 pieces
+        was two calls into Qt a piece that drew nothing different."""
         color = self.palette().color(QtGui.QPalette.ColorRole.WindowText)
+        font: QtGui.QFont | None = None
+        text_pen = False
         for p in self.formula_layout().pieces:
             if p.font is not None:
-                painter.setFont(p.font)
-                painter.setPen(color)
+                if p.font is not font:
+                    font = p.font
+                    painter.setFont(font)
+                if not text_pen:
+                    painter.setPen(color)
+                    text_pen = True
                 painter.drawText(QtCore.QPointF(p.x, p.y), p.text)
             elif p.path is not None:
                 pen = QtGui.QPen(color, p.width)
@@ -595,3 +674,4 @@ class FormulaLabel(QtWidgets.QWidget):
                 painter.setPen(pen)
                 painter.setBrush(QtCore.Qt.BrushStyle.NoBrush)
                 painter.drawPath(p.path)
+                text_pen = False
