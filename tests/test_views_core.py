@@ -758,3 +758,41 @@ def test_out_of_range_messages_read_as_sentences():
     assert str(err.value).endswith("base: -123456789012 is out of range 2..10000000")
     table = VIEWS["learned"].model["table_file"]
     assert ".safetensors" in table.range_text() and ".pt" in table.range_text()
+
+
+def _outcome(call):  # type: ignore[no-untyped-def]
+    try:
+        values = call()
+    except ParamError as exc:
+        return ("refused", exc.name, str(exc))
+    return ("taken", [(k, type(v), v) for k, v in values.items()])
+
+
+@pytest.mark.parametrize("view_id", ALL)
+def test_one_changed_parameter_is_validated_as_all_of_them(view_id):
+    """``ParamModel.changed`` (a slider's change: the new value alone validated, then
+    the cross-parameter check) takes or refuses what ``updated`` (every value validated
+    again) does, with the same values, types and message; the defaults are valid as
+    they are (a view's state starts from them and validates only what changes)."""
+    model = VIEWS[view_id].model
+    defaults = model.defaults()
+    valid = model.validate(defaults)
+    assert [(k, type(v), v) for k, v in valid.items()] == [
+        (k, type(v), v) for k, v in defaults.items()
+    ]
+    cases = 0
+    refused = 0
+    for p in model.params:
+        tries: list[object] = [p.default, "x", None, True, 1.5, -1, 3, 10**9, float("nan")]
+        tries += [b for b in (p.minimum, p.maximum) if b is not None]
+        tries += [p.maximum + 1] if p.maximum is not None else []
+        tries += list(p.choices or ())
+        for value in tries:
+            old = _outcome(lambda: model.updated(valid, **{p.name: value}))  # noqa: B023
+            new = _outcome(lambda: model.changed(valid, p.name, value))  # noqa: B023
+            assert new == old, (p.name, value)
+            cases += 1
+            refused += old[0] == "refused"
+    assert 0 < refused < cases  # (both outcomes looked at)
+    with pytest.raises(ParamError):
+        model.changed(valid, "no_such_parameter", 1)

@@ -436,7 +436,7 @@ class SweepController(QtCore.QObject):
                 # the items only when they are other ones (a view shown): a slider's drag
                 # refills the box's range on every frame, and rebuilding the items, their
                 # typeset tips and the font fit cost about 0.5 ms a frame
-                items = (view_id, tuple(p.name for p in params))
+                items = (view_id, tuple([p.name for p in params]))  # (a list: a call)
                 if items != self._items:
                     self.combo.clear()
                     for i, p in enumerate(params):

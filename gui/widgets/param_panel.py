@@ -916,7 +916,14 @@ class ParamPanel(QtWidgets.QWidget):
         """Model → view: update every widget (signals blocked). (a value pinned by a sweep in
         place of its own: ViewState.pin)"""
         values = self.state.shown(values)
-        for row in self.rows.values():
+        for name, row in self.rows.items():
+            p = row.param
+            if p.unused is None and p.limit is None:
+                # (shows its own value alone: nothing to do where it shows it already,
+                # as ParamRow.show_value finds; a drag changes one of ~12 values)
+                value, shown = values[name], row._shown
+                if shown == value and type(shown) is type(value):
+                    continue
             row.show(values)
 
     def _show_drawn(self) -> None:

@@ -47,7 +47,9 @@ class ViewState(QtCore.QObject):
     def __init__(self, model: ParamModel, parent: QtCore.QObject | None = None) -> None:
         super().__init__(parent)
         self.model = model
-        self._values = model.defaults()
+        # (valid from the start, as every value set later: set_param validates only
+        # the parameter it changes)
+        self._values = model.validate(model.defaults())
         #: what the latest drawing used in place of unused parameters
         #: (:attr:`core.viewdata.ViewData.used`: a Learned table file's rows and width)
         self.used: dict[str, Any] = {}
@@ -99,7 +101,8 @@ class ViewState(QtCore.QObject):
         """Change one parameter. Consecutive changes of the same parameter (a slider
         drag) merge into one undo step when ``merge``. Returns whether it was accepted."""
         try:
-            new = self.model.updated(self._values, **{name: value})
+            # (the values held are valid: the one changed alone is validated)
+            new = self.model.changed(self._values, name, value)
         except ParamError as exc:
             self.error.emit(self.labelled(exc))
             return False
