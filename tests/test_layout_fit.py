@@ -787,7 +787,45 @@ def test_a_title_wrapped_again_at_the_same_width_is_not_wrapped_anew(qapp, monke
     larger.setPointSizeF(26.0)
     assert len(panel_plot.wrap_in(title, larger, width, scripts=True)) > len(first)
     assert panel_plot.wrap_in(title, font, 3 * width, scripts=True) == [title]
-    assert wraps[0] == 3
+    assert wraps[0] == 2  # (one line: measured whole, not wrapped part by part)
+
+
+@pytest.mark.parametrize("scripts", [False, True])
+def test_a_title_that_fits_its_line_is_the_line_the_wrap_makes(qapp, monkeypatch, scripts):
+    """A title no wider than its line, measured whole, is that line without being
+    wrapped part by part (a title that follows a slider is new on every frame): the
+    line the wrap makes, at widths from well above its width to just below, where
+    the wrap breaks it."""
+    from PySide6 import QtGui
+
+    from gui.plotting import panel_plot
+
+    wraps = count_calls(monkeypatch, panel_plot, "wrap_parts")
+    font = QtGui.QFont()
+    font.setPointSizeF(19.5)
+    titles = [
+        "q: m·θ = 342 rad (atan2 +155.2°)",
+        "out_B − out_A reordered (sinusoidal PE): max 0.96",
+        "Pair 0, θ = 1: angle (m − n)·θ = (52 − 1)·1 = 51 rad → +42.1°",
+        "bias = −0.1·torch.arange(8), [i, j]",
+    ]
+    metrics, margin = panel_plot._wrap_metrics(font, font.key(), scripts)
+    one_line = broken = 0
+    for title in titles:
+        whole = metrics.horizontalAdvance(title)
+        for width in (whole * 2, whole + margin, whole + 0.01, whole, whole - 0.01, whole - 9):
+            before = wraps[0]
+            lines = panel_plot.wrap_in(title, font, width, scripts=scripts)
+            wrapped = panel_plot._wrapped_lines(
+                title, width, metrics, margin, font.key() + ("\x00rich" if scripts else "")
+            )
+            assert lines == wrapped, (title, width)
+            if width >= whole:
+                assert lines == [title] and wraps[0] == before + 1  # (the reference's)
+                one_line += 1
+            else:
+                broken += len(lines) > 1
+    assert one_line == 4 * len(titles) and broken >= len(titles)
 
 
 def test_wrap_moves_a_word_down_to_a_lone_short_last_word(qapp):

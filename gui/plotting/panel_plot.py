@@ -189,7 +189,36 @@ def wrap_in(text: str, font: QtGui.QFont, width: float, *, scripts: bool = False
     if len(_WRAPS) >= _WRAPS_MAX:
         _WRAPS.clear()
     metrics, margin = _wrap_metrics(font, font_key, scripts)
-    known = _ADVANCES.setdefault(font_key + ("\x00rich" if scripts else ""), {})
+    if (
+        text
+        and text[0] != " "
+        and text[-1] != " "
+        and "  " not in text
+        and metrics.horizontalAdvance(text) <= width
+    ):
+        # fits on one line, measured whole: one line, the text. (The wrap below puts
+        # each part on the first line: a line's parts and spaces sum to its measured
+        # width up to the kerning at the joins, well under ``margin``, so none is
+        # refused outright, and where it is measured whole, it is a start of the text:
+        # no wider.) A title that follows a slider is new on every frame: the wrap was
+        # ~250 calls a plot.
+        _WRAPS[wrap_key] = (text,)
+        return [text]
+    out = _wrapped_lines(text, width, metrics, margin, font_key + ("\x00rich" if scripts else ""))
+    _WRAPS[wrap_key] = tuple(out)
+    return out
+
+
+def _wrapped_lines(
+    text: str,
+    width: float,
+    metrics: QtGui.QFontMetricsF | RichMetrics,
+    margin: float,
+    advances_key: str,
+) -> list[str]:
+    """:func:`wrap_in`'s lines, worked out part by part (the parts' advances kept
+    under ``advances_key``: the font's key, and whether it is measured as rich text)."""
+    known = _ADVANCES.setdefault(advances_key, {})
     if len(known) >= _ADVANCES_MAX:
         known.clear()
 
@@ -202,9 +231,7 @@ def wrap_in(text: str, font: QtGui.QFont, width: float, *, scripts: bool = False
     lines = wrap_parts(text, width, advance, metrics.horizontalAdvance, margin)
     if len(lines) > 1:
         _balance_last_line(lines, metrics, width)
-    out = [_line(line) for line in lines] or [""]
-    _WRAPS[wrap_key] = tuple(out)
-    return out
+    return [_line(line) for line in lines] or [""]
 
 
 def _wrap_metrics(
