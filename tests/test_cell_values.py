@@ -542,6 +542,63 @@ def test_a_grids_legible_cells_are_measured_once_per_values_and_stage(qapp, monk
     assert layer.legible_cell()[0] > least[0] and len(measured) == 3  # ("-86.42")
 
 
+def test_a_grids_values_are_formatted_once_each_and_printed_in_their_cells(qapp, monkeypatch):
+    """Each distinct value of a grid is formatted once, for its plot's widths
+    (``grid_texts``, asked several times a frame) and its layer's cells alike, and
+    every cell prints its own value's text (:func:`format_cell` with the grid's
+    decimals), in order, a masked cell in the masked colour's contrast; new values are
+    formatted anew. Its fit is measured once per texts, font and gap."""
+    import pyqtgraph as pg
+
+    from gui.render import cell_values
+    from gui.render.cell_values import CellLayer, grid_decimals, grid_texts, value_fit
+
+    calls = []
+
+    def counted(value, decimals=None):
+        calls.append(value)
+        return format_cell(value, decimals)
+
+    monkeypatch.setattr(cell_values, "format_cell", counted)
+    image = np.array([[0.25, -0.0, 1.5], [np.nan, 0.25, -np.inf], [0.9975, 1.5, 7.0]])
+    image[0, 0] += 1e-3  # (a value of its own: 0.251)
+    colors = np.zeros((3, 3, 3), dtype=np.uint8)  # (black cells: white text)
+    layer = CellLayer(pg.ViewBox())
+    layer.set_cells(image, QtCore.QRectF(0, 0, 3, 3), colors, (250, 250, 250), 2)
+    decimals = grid_decimals(image, 2)
+    expected = [
+        (k // 3, k % 3, format_cell(v, decimals), bool(np.isinf(v)))
+        for k, v in enumerate(image.ravel().tolist())
+        if format_cell(v, decimals)
+    ]
+    for _frame in range(3):
+        assert sorted(grid_texts(image, 2)) == sorted({t for _r, _c, t, _d in expected})
+    assert layer.texts == expected
+    assert [t for _r, _c, t, _d in expected] == [
+        "0.25",
+        "0",
+        "1.50",
+        "0.25",
+        "−∞",
+        "1.00",
+        "1.50",
+        "7",
+    ]
+    # (the distinct values not integers, NaN's and −∞'s included, each once)
+    assert len(calls) == 6
+    before = len(calls)
+    assert grid_texts(image + 1, 2) and len(calls) > before  # new values: formatted
+    font = QtGui.QFont()
+    font.setPointSizeF(12)
+    fitted = value_fit(["0.25", "−∞"], font)
+    metrics = QtGui.QFontMetricsF(font)
+    assert fitted[0] == max(metrics.horizontalAdvance(t) for t in ["0.25", "−∞"]) + 0.2 * (
+        12 * metrics.fontDpi() / 72.0
+    )
+    assert value_fit(("−∞", "0.25", "−∞"), font) == fitted
+    assert value_fit(["0.25", "−∞"], font, 0.6)[0] > fitted[0]
+
+
 @pytest.mark.parametrize("scale", [(3.1, 2.6), (2.9, 0.43), (-1.7, 1.3)])
 def test_a_causal_mosaic_is_hatched_as_one_staircase_per_tile(qapp, scale):
     """A causal mask's runs in a tile stack up to one right edge: they are filled as one

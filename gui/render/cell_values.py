@@ -76,11 +76,26 @@ def stage_value_pt(font_pt: float) -> float:
 def value_fit(texts: Iterable[str], font: QtGui.QFont, gap: float = GAP_EM) -> tuple[float, float]:
     """The cell (width, height in px) that prints every one of ``texts`` in ``font``:
     the widest one's advance and ``gap`` em (:data:`GAP_EM`) across, the digits' cap
-    height and :data:`HEIGHT_EM` down."""
-    metrics = QtGui.QFontMetricsF(font)
-    em = font.pointSizeF() * metrics.fontDpi() / 72.0
-    widest = max((metrics.horizontalAdvance(t) for t in set(texts)), default=0.0)
-    return widest + gap * em, metrics.capHeight() + HEIGHT_EM * em
+    height and :data:`HEIGHT_EM` down.
+
+    Kept per set of texts, font (its key: all its metrics depend on) and gap: a drag's
+    frame asks for the same grid's fit from its layer, its plot's width and the view's
+    rows (~18 times a Permutation frame, ~20 calls each)."""
+    distinct = frozenset(texts)
+    key = (distinct, font.key(), gap)
+    found = _FITS.get(key)
+    if found is None:
+        metrics = QtGui.QFontMetricsF(font)
+        em = font.pointSizeF() * metrics.fontDpi() / 72.0
+        widest = max([metrics.horizontalAdvance(t) for t in distinct], default=0.0)
+        if len(_FITS) >= 256:
+            _FITS.clear()
+        found = _FITS[key] = (widest + gap * em, metrics.capHeight() + HEIGHT_EM * em)
+    return found
+
+
+#: value_fit's cells by (texts, font key, gap)
+_FITS: dict[tuple[frozenset[str], str, float], tuple[float, float]] = {}
 
 
 def legible_cell(
@@ -100,8 +115,36 @@ def grid_texts(image: np.ndarray, decimals: int | None = None) -> list[str]:
     columns."""
     if image.ndim != 2 or image.shape[0] > MAX_CELLS or image.shape[1] > MAX_CELLS:
         return []
-    decimals = grid_decimals(image, decimals)
-    return [t for t in {format_cell(v, decimals) for v in np.unique(image).tolist()} if t]
+    _which, formatted = _formatted(image, decimals)
+    return [t for t in set(formatted) if t]
+
+
+def _formatted(image: np.ndarray, decimals: int | None) -> tuple[list[int], list[str]]:
+    """``(which, texts)``: the text of each distinct value of ``image`` as its cells
+    print it (:func:`format_cell` with :func:`grid_decimals`), and for each cell (in
+    row-major order) the index of its value's text.
+
+    Kept per values and decimals: a frame of a drag formats a new grid once, where its
+    plot's widths (:func:`grid_texts`, ~4 times a Permutation frame) and its layer
+    (:meth:`CellLayer.texts`) each formatted it (~120 calls each)."""
+    key = (image.tobytes(), image.shape, image.dtype.str, decimals)
+    found = _FORMATTED.get(key)
+    if found is None:
+        decimals = grid_decimals(image, decimals)
+        distinct, which = np.unique(image.ravel(), return_inverse=True)
+        ints = (np.abs(distinct) < 1e7) & (distinct == np.rint(distinct))  # not NaN, ±inf
+        texts = [
+            str(int(v)) if is_int else format_cell(v, decimals)
+            for v, is_int in zip(distinct.tolist(), ints.tolist(), strict=True)
+        ]
+        if len(_FORMATTED) >= 64:
+            _FORMATTED.clear()
+        found = _FORMATTED[key] = (which.ravel().tolist(), texts)
+    return found
+
+
+#: _formatted's texts by the grid's bytes, shape, type and decimals asked
+_FORMATTED: dict[tuple[bytes, tuple[int, ...], str, int | None], tuple[list[int], list[str]]] = {}
 
 
 #: a grid whose printed values tell fewer steps than this apart across its range of
@@ -541,18 +584,17 @@ class CellLayer(ViewOverlay):
     def _make_texts(self) -> list[tuple[int, int, str, bool]]:
         assert self._source is not None
         image, dark, masked_dark, decimals = self._source
-        decimals = grid_decimals(image, decimals)
-        cols = image.shape[1]
-        values = image.ravel()
-        ints = (np.abs(values) < 1e7) & (values == np.rint(values))  # False for NaN, ±inf
-        texts = []
-        for k, (v, is_int, d) in enumerate(
-            zip(values.tolist(), ints.tolist(), dark.ravel().tolist(), strict=True)
-        ):
-            text = str(int(v)) if is_int else format_cell(v, decimals)
-            if text:
-                texts.append((k // cols, k % cols, text, masked_dark if math.isinf(v) else d))
-        return texts
+        rows, cols = image.shape
+        # (each distinct value formatted once, and once for the plot's widths too)
+        which, formatted = _formatted(image, decimals)
+        darks = np.where(np.isinf(image.ravel()), masked_dark, dark.ravel()).tolist()
+        at_row = np.repeat(np.arange(rows), cols).tolist()
+        at_col = np.tile(np.arange(cols), rows).tolist()
+        return [
+            (r, c, text, d)
+            for r, c, i, d in zip(at_row, at_col, which, darks, strict=True)
+            if (text := formatted[i])
+        ]
 
     @property
     def runs(self) -> list[tuple[int, int, int]]:
