@@ -411,12 +411,12 @@ def _blocked(
         nx, ny = np.maximum(cx - hx, 0.0), np.maximum(cy - hy, 0.0)
         fx, fy = cx + hx, cy + hy
         ring = avoid.ring_array  # (sorted: a ring lies between near and far)
-        hit = np.searchsorted(ring, fx * fx + fy * fy, "right") > np.searchsorted(
-            ring, nx * nx + ny * ny, "left"
+        hit = ring.searchsorted(fx * fx + fy * fy, "right") > ring.searchsorted(
+            nx * nx + ny * ny, "left"
         )
     if avoid.lines is not None and lines_near:
         rest = ~hit
-        if rest.any():
+        if _ANY(rest):
             if type(w) is np.ndarray:  # (boxes of their own sizes: _wedge_place)
                 w, h = w[rest], h[rest]
             lefts, tops = ls[rest] - pad, ts[rest] - pad
@@ -502,10 +502,10 @@ def _hits(
         & (top <= lines.extent[3])
         & (bottom >= lines.extent[1])
     )
-    if maybe.all():
+    if _ALL(maybe):
         return _hits_near(left, top, right, bottom, lines)
     hit = np.zeros(len(left), bool)
-    if maybe.any():
+    if _ANY(maybe):
         hit[maybe] = _hits_near(left[maybe], top[maybe], right[maybe], bottom[maybe], lines)
     return hit
 
@@ -548,7 +548,7 @@ def _free_of(
 ) -> np.ndarray:
     """Whether each box ``(ls, ts, w, h)`` meets no box of ``placed`` (more than a
     sliver: see :func:`_overlaps`)."""
-    free = np.ones(len(ls), bool)
+    free = ~np.zeros(len(ls), bool)  # (all True: np.ones is three calls)
     for p_left, p_top, p_w, p_h in placed:
         across = np.minimum(ls + w, p_left + p_w) - np.maximum(ls, p_left)
         down = np.minimum(ts + h, p_top + p_h) - np.maximum(ts, p_top)
@@ -794,6 +794,8 @@ def _line_obstacles(
 
 # (the reductions themselves: ndarray.min and max go through numpy's Python wrappers)
 _LEAST, _MOST = np.minimum.reduce, np.maximum.reduce
+# (and ndarray.any and all: three calls each, ~40 a clock frame; a bool array's own)
+_ANY, _ALL = np.logical_or.reduce, np.logical_and.reduce
 
 
 def _segments(x: np.ndarray, y: np.ndarray) -> np.ndarray | None:
@@ -890,14 +892,14 @@ def _first_free(
             max(min(high_y, a_bottom - h), a_top) + h,
         )
         free = _free_of(ls, ts, w, h, [p for p in placed if _meets(reach, p)])
-        if avoid is not None and free.any():
+        if avoid is not None and _ANY(free):
             free[free] = ~_blocked(ls[free], ts[free], w, h, avoid, reach)
-        if not free.any():
+        if not _ANY(free):
             continue
         if wedge is not None and avoid is not None:
             inside = free.copy()
             inside[free] = _wedge_boxes(ls[free], ts[free], w, h, avoid.to_data, wedge)
-            if inside.any():
+            if _ANY(inside):
                 k = int(np.argmax(inside))
                 return float(ls[k]), float(ts[k])
             middle = _along_middle(home, area, placed, avoid, wedge)
