@@ -483,6 +483,8 @@ _WORD = re.compile(r"(?:[A-Za-z_][A-Za-z0-9_]*|[\u0370-\u03ff])[\u0300-\u036f]*"
 
 def _is_variable(word: str) -> bool:
     """A single Latin letter or lowercase Greek letter (with combining marks)."""
+    if word.isascii():  # (no combining marks: the word is its base)
+        return len(word) == 1 and ("a" <= word <= "z" or "A" <= word <= "Z")
     base = "".join(c for c in word if not unicodedata.combining(c))
     if len(base) != 1:
         return False
@@ -497,28 +499,22 @@ def runs(text: str) -> list[tuple[str, bool]]:
     ``T5``, ``d_head``'s ``head``) are upright.
     """
     out: list[tuple[str, bool]] = []
-
-    def add(piece: str, italic: bool) -> None:
-        if out and out[-1][1] == italic:
+    # (one pass over the tokens: a number, a word, or any other character, tried in
+    # that order at each place; a formula that follows a slider splits its value
+    # terms anew on every frame, and a match of each kind a place was ~6 calls)
+    italic_last = None
+    for token in _RUN_TOKENS.finditer(text):
+        piece = token[0]
+        italic = token.lastindex == 2 and _is_variable(piece)
+        if italic is italic_last:
             out[-1] = (out[-1][0] + piece, italic)
         else:
             out.append((piece, italic))
-
-    i = 0
-    while i < len(text):
-        number = _NUMBER.match(text, i)
-        if number is not None:
-            add(number.group(0), False)
-            i = number.end()
-            continue
-        word = _WORD.match(text, i)
-        if word is not None:
-            add(word.group(0), _is_variable(word.group(0)))
-            i = word.end()
-            continue
-        add(text[i], False)
-        i += 1
+            italic_last = italic
     return out
+
+
+_RUN_TOKENS = re.compile(f"({_NUMBER.pattern})|({_WORD.pattern})|(.)", re.DOTALL)
 
 
 # ----------------------------------------------------------------------------- labels

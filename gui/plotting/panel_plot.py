@@ -371,7 +371,7 @@ Part = tuple[str, str, int]
 
 def _line(parts: list[Part]) -> str:
     """A line's text: its parts joined (the first one's join left out)."""
-    return "".join(glue + text if k else text for k, (glue, text, _p) in enumerate(parts))
+    return "".join([glue + text if k else text for k, (glue, text, _p) in enumerate(parts)])
 
 
 SHORT_LAST_LINE = 6  # characters: a wrapped text's last line takes words down to this
