@@ -390,3 +390,43 @@ def test_a_dashed_sample_costs_no_column_a_solid_one_keeps_and_shows_its_dashes(
         assert sum(runs) < length - 3, (spare, runs)  # a gap between them
         assert len(_runs(view, legend.items[1][0])) == 1  # the solid line's: one run
     view.close()
+
+
+def test_a_samples_dashes_follow_a_new_pen_and_a_drags_solid_one_keeps_them(qapp):
+    """Whether a sample is dashed is kept for its series' pen (the grid asks every
+    legend's height on each frame): a series restyled with a new pen is read anew,
+    and a drag's solid pen (the settled one kept as ``_full_pen``) keeps the dashed
+    sample; the strip's dashed sample width follows."""
+    from PySide6 import QtCore
+
+    from gui.plotting.panel_plot import PanelPlot
+    from gui.theme import current_theme
+
+    plot, legend, view = _dashed_legend(2.0, ["a", "b"], [True, False])
+    dashed, solid = legend.items[0][0], legend.items[1][0]
+    assert dashed.dashed() and not solid.dashed()
+    wide = legend.dash_samples(1.0)
+    assert wide[0] > SAMPLE_WIDTH
+    for _frame in range(3):
+        assert dashed.dashed() and not solid.dashed()  # (kept)
+    theme = current_theme()
+    item = solid.item
+    item.setPen(PanelPlot._curve_pen("dashed", "#d55e00", theme))  # restyled: a new pen
+    assert solid.dashed()
+    item.setPen(PanelPlot._curve_pen("solid", "#d55e00", theme))
+    assert not solid.dashed()
+    item.setPen(pg.mkPen("#d55e00", width=7))  # (its line's width, kept the same way)
+    assert solid.line_width() == 7.0 and solid.line_width() == 7.0
+    item.setPen(pg.mkPen("#d55e00", width=3))
+    assert solid.line_width() == 3.0
+    item.setPen(pg.mkPen(None))  # no line
+    assert solid.line_width() == 0.0
+    # a drag draws the dashed line solid, its settled pen kept: still a dashed sample
+    full = dashed.item.opts["pen"]
+    dashed.item._full_pen = full
+    dashed.item.setPen(PanelPlot._curve_pen("solid", "#0072b2", theme))
+    assert dashed.item.opts["pen"].style() == QtCore.Qt.PenStyle.SolidLine
+    assert dashed.dashed() and legend.dash_samples(1.0)[0] > SAMPLE_WIDTH
+    del dashed.item._full_pen
+    assert not dashed.dashed() and legend.dash_samples(1.0)[0] == SAMPLE_WIDTH
+    view.close()

@@ -495,7 +495,7 @@ class StripLegend(pg.LegendItem):
         key = (
             width,
             scale,
-            tuple(label.text for _sample, label in self.items),
+            tuple([label.text for _sample, label in self.items]),  # (a list: one call)
             tuple(self.reserved) if held else (),
             self.opts.get("labelTextSize"),
             self.items[0][1].item.font().key(),
@@ -918,26 +918,52 @@ class LineSample(pg.ItemSample):
             self.setFixedHeight(SAMPLE_WIDTH * zoom)  # (pyqtgraph's: 20 px)
             self.update()
 
+    #: the pen and symbol :meth:`line_width` last looked at and the width it found
+    _width_of: tuple[object, object, float] | None = None
+
     def line_width(self) -> float:
-        """Width (px) of the line this sample draws (0: none, a marker series)."""
+        """Width (px) of the line this sample draws (0: none, a marker series); kept
+        for the pen object and symbol, as :meth:`dashed`."""
         opts = self.item.opts
-        pen = opts.get("pen")
-        if pen is None or opts.get("symbol") is not None:
+        pen, symbol = opts.get("pen"), opts.get("symbol")
+        kept = self._width_of
+        if kept is not None and kept[0] is pen and kept[1] is symbol:
+            return kept[2]
+        width = self._line_width(pen, symbol)
+        self._width_of = (pen, symbol, width)
+        return width
+
+    @staticmethod
+    def _line_width(pen: object, symbol: object) -> float:
+        if pen is None or symbol is not None:
             return 0.0
-        if not isinstance(pen, QtGui.QPen):
-            pen = pg.mkPen(pen)
-        if pen.style() == QtCore.Qt.PenStyle.NoPen:
+        qpen: QtGui.QPen = pen if isinstance(pen, QtGui.QPen) else pg.mkPen(pen)
+        if qpen.style() == QtCore.Qt.PenStyle.NoPen:
             return 0.0
-        return max(1.0, pen.widthF())
+        return max(1.0, qpen.widthF())
+
+    #: the pen :meth:`dashed` last looked at and what it found
+    _dashed_of: tuple[object, bool] | None = None
 
     def dashed(self) -> bool:
         """Whether the series is drawn dashed (settled: a drag draws it solid, see
-        ``PanelPlot.set_quality``, and its sample keeps its length)."""
+        ``PanelPlot.set_quality``, and its sample keeps its length).
+
+        Kept for the pen object: the view's grid asks for each legend's height on
+        every frame (:meth:`StripLegend.strip_height`), which asks each sample, and a
+        pen's style is a Python enum made anew on each read (~4 calls a sample). A
+        series is restyled with a new pen (``setPen``, ``mkPen``), never by changing
+        its pen in place."""
         pen = getattr(self.item, "_full_pen", None) or self.item.opts.get("pen")
-        return isinstance(pen, QtGui.QPen) and pen.style() not in (
+        kept = self._dashed_of
+        if kept is not None and kept[0] is pen:
+            return kept[1]
+        dashed = isinstance(pen, QtGui.QPen) and pen.style() not in (
             QtCore.Qt.PenStyle.SolidLine,
             QtCore.Qt.PenStyle.NoPen,
         )
+        self._dashed_of = (pen, dashed)  # (holds the pen: no other takes its id)
+        return dashed
 
     def set_length(self, length: float) -> None:
         """Draw the line ``length`` px long (the entry's label moves with it)."""
