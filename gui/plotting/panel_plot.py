@@ -1547,7 +1547,9 @@ class PanelPlot(PanelExtras, CellDisplay):
         names = [wrapped_rich_text(s.name) for s in panel.series]
         names += [wrapped_rich_text(b.label) for b in panel.bands]
         for i, ((_sample, label), name) in enumerate(zip(self.legend.items, names, strict=False)):
-            if self.drag_digits and label.text != name:
+            if label.text == name:
+                continue  # (as rename finds: most names stay, ~13 calls a RoPE frame)
+            if self.drag_digits:
                 self._drag_renamed.add(i)
             # (a name that follows a slider mostly keeps its size: no re-plan then)
             renamed |= self.legend.rename(label, name)
