@@ -793,9 +793,9 @@ def test_a_title_wrapped_again_at_the_same_width_is_not_wrapped_anew(qapp, monke
 @pytest.mark.parametrize("scripts", [False, True])
 def test_a_title_that_fits_its_line_is_the_line_the_wrap_makes(qapp, monkeypatch, scripts):
     """A title no wider than its line, measured whole, is that line without being
-    wrapped part by part (a title that follows a slider is new on every frame): the
-    line the wrap makes, at widths from well above its width to just below, where
-    the wrap breaks it."""
+    wrapped part by part (a title that follows a slider is new on every frame; not
+    one with scripts drawn as rich text): the line the wrap makes, at widths from
+    well above its width to just below, where the wrap breaks it."""
     from PySide6 import QtGui
 
     from gui.plotting import panel_plot
@@ -821,7 +821,10 @@ def test_a_title_that_fits_its_line_is_the_line_the_wrap_makes(qapp, monkeypatch
             )
             assert lines == wrapped, (title, width)
             if width >= whole:
-                assert lines == [title] and wraps[0] == before + 1  # (the reference's)
+                # (the reference's wrap alone; a title with scripts is wrapped: its
+                # whole rich text measured on every frame cost more than the wrap)
+                fast = not scripts or ("_" not in title and "^" not in title)
+                assert lines == [title] and wraps[0] == before + (1 if fast else 2)
                 one_line += 1
             else:
                 broken += len(lines) > 1

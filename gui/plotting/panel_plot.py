@@ -194,6 +194,7 @@ def wrap_in(text: str, font: QtGui.QFont, width: float, *, scripts: bool = False
         and text[0] != " "
         and text[-1] != " "
         and "  " not in text
+        and (not scripts or ("_" not in text and "^" not in text))
         and metrics.horizontalAdvance(text) <= width
     ):
         # fits on one line, measured whole: one line, the text. (The wrap below puts
@@ -201,7 +202,8 @@ def wrap_in(text: str, font: QtGui.QFont, width: float, *, scripts: bool = False
         # width up to the kerning at the joins, well under ``margin``, so none is
         # refused outright, and where it is measured whole, it is a start of the text:
         # no wider.) A title that follows a slider is new on every frame: the wrap was
-        # ~250 calls a plot.
+        # ~250 calls a plot. (Not a text with scripts: measured whole as rich text, a
+        # document a frame, it cost more than the wrap where it does not fit.)
         _WRAPS[wrap_key] = (text,)
         return [text]
     out = _wrapped_lines(text, width, metrics, margin, font_key + ("\x00rich" if scripts else ""))
