@@ -52,6 +52,7 @@ from gui.render.fast_image import FastImageItem
 from gui.render.grid_lines import GridLines
 from gui.render.line_item import LineGroup, LineItem
 from gui.render.missing_cells import hatch_item, missing_path
+from gui.render.pg_compat import explicit_ticks
 from gui.render.scripts import typeset_scripts
 from gui.render.symbol_series import SymbolSeries
 from gui.render.tile_labels import TileLabels
@@ -616,7 +617,7 @@ def _axis_fit_inputs(axis: pg.AxisItem) -> tuple:
     label)``: :meth:`FastAxisItem.word_extent`; other ticks set are the axis's own,
     in its place) and tick font."""
     words = getattr(axis, "keep_labels", None)
-    levels = axis._tickLevels if words else None
+    levels = explicit_ticks(axis) if words else None
     font = axis.style["tickFont"]
     return (
         type(axis),

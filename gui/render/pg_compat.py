@@ -74,7 +74,7 @@ def _attribute(*keys: str, used_by: str) -> Member:
 PRIVATE_MEMBERS: dict[str, dict[str, Member]] = {
     "AxisItem": {
         # explicit ticks set with setTicks (None: automatic ticks); no public getter
-        "_tickLevels": _attribute(used_by="axis_specs, grid_lines"),
+        "_tickLevels": _attribute(used_by="axis_specs, grid_lines, panel_plot"),
         # the pens as set (None: the default), read without tickPen()'s two copies
         "_pen": _attribute(used_by="grid_lines, fast_axis"),
         "_tickPen": _attribute(used_by="grid_lines, fast_axis"),
