@@ -570,6 +570,10 @@ def test_dying_label_answers_size_hints_and_ignores_resizes(qapp):
     label.__dict__.clear()  # what tp_clear does to a wrapper in a freed cycle
     assert label.sizeHint(hint, QtCore.QSizeF()) == QtCore.QSizeF(0, 0)
     label.resizeEvent(None)  # pyqtgraph's own would raise AttributeError on self.item
+    emptied = pg.LabelItem("y")
+    emptied.opts.clear()  # its options dict, freed in the same cycle, cleared first
+    assert emptied.sizeHint(hint, QtCore.QSizeF()) == QtCore.QSizeF(0, 0)
+    emptied.resizeEvent(None)  # pyqtgraph's own would raise KeyError: 'justify'
     guarded = pg.LabelItem.resizeEvent
     assert getattr(guarded, "_pe_guarded", False)
     pg_compat.guard_dying_labels()  # idempotent: not wrapped twice

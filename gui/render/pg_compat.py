@@ -609,9 +609,9 @@ def guard_dying_labels() -> None:
     When the garbage collector frees a closed window, legend or title that sits in a
     reference cycle, Python clears the wrappers' attributes first; the Qt destructors
     then still call ``sizeHint`` and ``resizeEvent`` on the ``LabelItem``, which read
-    ``self._sizeHint``, ``self.item`` and ``self.opts``: an ``AttributeError`` inside a
-    Qt virtual, reported by whichever later code triggered the collection (a flaky test
-    error). The wrappers answer an empty size and do nothing for such a dying label;
+    ``self._sizeHint``, ``self.item`` and ``self.opts`` (an options dict in the cycle is
+    emptied too: ``KeyError: 'justify'``): an error inside a Qt virtual, reported by
+    whichever later code triggered the collection (a flaky test error). The wrappers answer an empty size and do nothing for such a dying label;
     live labels run pyqtgraph's own methods. Idempotent.
     """
     for name, default in (("sizeHint", lambda: QtCore.QSizeF(0, 0)), ("resizeEvent", None)):
@@ -623,7 +623,11 @@ def guard_dying_labels() -> None:
             self: Any, *args: Any, _original: Any = original, _default: Any = default
         ) -> Any:
             state = vars(self)
-            if "item" not in state or "_sizeHint" not in state or "opts" not in state:
+            if (
+                "item" not in state
+                or "_sizeHint" not in state
+                or "justify" not in state.get("opts", ())
+            ):  # (a cleared wrapper, or its options dict cleared in the same cycle)
                 return _default() if _default is not None else None
             return _original(self, *args)
 
