@@ -972,6 +972,9 @@ class PanelExtras:
     #: each line's part of the obstacles (segments or a ring), with the arrays it was
     #: worked out from: a line not moved (k's trail in a drag of m) keeps its part
     _line_parts: list[_LinePart] = []
+    #: each text's box (LabelText.boundingRect), share and size (px, at its full size)
+    #: as :meth:`place_labels` last read them, in the order of :attr:`_label_homes`
+    _label_boxes: list[tuple[QtCore.QRectF, float, tuple[float, float, float, float]]] = []
     curves: list  # (PanelPlot's: its lines, as self.panel's series)
     #: what :meth:`place_labels` last placed the texts for (``None``: to place again)
     _placed_for: tuple | None = None
@@ -1188,8 +1191,9 @@ class PanelExtras:
                 item.setPos(x, y)
             self._placed_for = None
             return
-        a_left, a_top = area.left(), area.top()
-        a_right, a_bottom = area.right(), area.bottom()
+        # (QRectF's right and bottom, x + width and y + height: the same numbers)
+        a_left, a_top, a_w, a_h = area.x(), area.y(), area.width(), area.height()
+        a_right, a_bottom = a_left + a_w, a_top + a_h
         # the view box's mappings (vb.mapViewToScene, mapSceneToView), each transform
         # taken once for all the texts: the same arithmetic, without pyqtgraph's
         # per-call matrix updates and inversions
@@ -1197,14 +1201,23 @@ class PanelExtras:
         to_scene = to_box * vb.sceneTransform()
         room = max(1.0, a_right - a_left)
         sizes = []
-        for item, *_home in self._label_homes:
+        # (each text's size read from its box once while it keeps that box, the same
+        # object, and its share: four calls into Qt a text, ~12 texts a clock frame)
+        known = self._label_boxes
+        boxes = []
+        for k, (item, *_home) in enumerate(self._label_homes):
             item.fit_width(room)  # (wider than the area: wrapped, not cut off)
             f = item.shrink  # (the share of its size it is drawn at: its own is placed)
             local = item.boundingRect()  # pixels, relative to the anchor point
-            if f == 1.0:
-                sizes.append((local.x(), local.y(), local.width(), local.height()))
+            if k < len(known) and (last := known[k])[0] is local and last[1] == f:
+                size = last[2]
+            elif f == 1.0:
+                size = (local.x(), local.y(), local.width(), local.height())
             else:
-                sizes.append((local.x() / f, local.y() / f, local.width() / f, local.height() / f))
+                size = (local.x() / f, local.y() / f, local.width() / f, local.height() / f)
+            sizes.append(size)
+            boxes.append((local, f, size))
+        self._label_boxes = boxes
         # nothing moved (the same texts, sizes, obstacles and pixels): where they are
         key = (
             self._label_homes,
@@ -1225,7 +1238,10 @@ class PanelExtras:
         ):
             return
         self._placed_for = key
-        inside = area.adjusted(-0.5, -0.5, 0.5, 0.5)
+        # the data area half a pixel larger each way (QRectF.adjusted(-0.5, -0.5, 0.5,
+        # 0.5) and its contains, with Qt's arithmetic: its left and width, x + width)
+        i_left, i_top = a_left + -0.5, a_top + -0.5
+        i_right, i_bottom = i_left + (a_w + 0.5 - -0.5), i_top + (a_h + 0.5 - -0.5)
         # boxes as (left, top, width, height) floats, with QRectF's arithmetic (its
         # translate, right/bottom and intersection): the same numbers, without ~10 Qt
         # calls a candidate place (most of this method's time, every frame of a drag)
@@ -1235,22 +1251,23 @@ class PanelExtras:
         lines = _Lines(segments) if len(segments) else None
         avoid = _Avoid(lines, self._rings, _ToData.of(to_scene), pad, np.array(self._rings))
         bounds = (a_left, a_top, a_right, a_bottom)
-        origin = to_scene.map(QtCore.QPointF(0.0, 0.0))
-        o_x, o_y = origin.x(), origin.y()
+        # data to scene pixels as QTransform.map does it for a view box's (which neither
+        # turns nor shears): m11·x + dx, m22·y + dy (~6 calls into Qt a text)
+        sx, sy, dx, dy = to_scene.m11(), to_scene.m22(), to_scene.m31(), to_scene.m32()
+        o_x, o_y = sx * 0.0 + dx, sy * 0.0 + dy
         for k, ((item, x, y, px, py), (lx, ly, w, h), wedge) in enumerate(
             zip(self._label_homes, sizes, self._label_wedges, strict=True)
         ):
-            point = to_scene.map(QtCore.QPointF(px, py))
-            shown = inside.contains(point)
+            p_x, p_y = sx * px + dx, sy * py + dy
+            shown = not (p_x < i_left or p_x > i_right or p_y < i_top or p_y > i_bottom)
             if item.isVisible() != shown:
                 item.setVisible(shown)
             if not shown:
                 continue
             if k < self._tip_names:  # an arrow's name: just beyond its tip, outward
-                box = _beyond(point.x(), point.y(), o_x, o_y, w, h, pad + h / 4)
+                box = _beyond(p_x, p_y, o_x, o_y, w, h, pad + h / 4)
             else:
-                home = to_scene.map(QtCore.QPointF(x, y))
-                box = (lx + home.x(), ly + home.y(), w, h)
+                box = (lx + (sx * x + dx), ly + (sy * y + dy), w, h)
             best = _first_free(box, bounds, placed, avoid, wedge)
             f = 1.0  # (the share of its size it is drawn at)
             if (
@@ -1264,9 +1281,7 @@ class PanelExtras:
                 f, best = _wedge_place(box, bounds, placed, solid, wedge, best)
                 lx, ly, w, h = lx * f, ly * f, w * f, h * f
             if best is None and k < self._tip_names:  # smaller rather than across a line
-                f, best = _smaller_free(
-                    point.x(), point.y(), (o_x, o_y), w, h, bounds, placed, avoid
-                )
+                f, best = _smaller_free(p_x, p_y, (o_x, o_y), w, h, bounds, placed, avoid)
                 lx, ly, w, h = lx * f, ly * f, w * f, h * f
             if best is None and avoid.rings:  # off the arrows and lines at least (a
                 # small plane: across the circle rather than over an arrow)
