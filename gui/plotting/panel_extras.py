@@ -972,9 +972,6 @@ class PanelExtras:
     #: each line's part of the obstacles (segments or a ring), with the arrays it was
     #: worked out from: a line not moved (k's trail in a drag of m) keeps its part
     _line_parts: list[_LinePart] = []
-    #: each text's box (LabelText.boundingRect), share and size (px, at its full size)
-    #: as :meth:`place_labels` last read them, in the order of :attr:`_label_homes`
-    _label_boxes: list[tuple[QtCore.QRectF, float, tuple[float, float, float, float]]] = []
     curves: list  # (PanelPlot's: its lines, as self.panel's series)
     #: what :meth:`place_labels` last placed the texts for (``None``: to place again)
     _placed_for: tuple | None = None
@@ -1186,13 +1183,13 @@ class PanelExtras:
             return
         vb = self.plot.getViewBox()
         area = vb.sceneBoundingRect()
-        if area.width() < 2 or area.height() < 2:
+        # (QRectF's right and bottom, x + width and y + height: the same numbers)
+        a_left, a_top, a_w, a_h = area.x(), area.y(), area.width(), area.height()
+        if a_w < 2 or a_h < 2:
             for item, x, y, _px, _py in self._label_homes:
                 item.setPos(x, y)
             self._placed_for = None
             return
-        # (QRectF's right and bottom, x + width and y + height: the same numbers)
-        a_left, a_top, a_w, a_h = area.x(), area.y(), area.width(), area.height()
         a_right, a_bottom = a_left + a_w, a_top + a_h
         # the view box's mappings (vb.mapViewToScene, mapSceneToView), each transform
         # taken once for all the texts: the same arithmetic, without pyqtgraph's
@@ -1201,23 +1198,14 @@ class PanelExtras:
         to_scene = to_box * vb.sceneTransform()
         room = max(1.0, a_right - a_left)
         sizes = []
-        # (each text's size read from its box once while it keeps that box, the same
-        # object, and its share: four calls into Qt a text, ~12 texts a clock frame)
-        known = self._label_boxes
-        boxes = []
-        for k, (item, *_home) in enumerate(self._label_homes):
+        for item, *_home in self._label_homes:
             item.fit_width(room)  # (wider than the area: wrapped, not cut off)
             f = item.shrink  # (the share of its size it is drawn at: its own is placed)
             local = item.boundingRect()  # pixels, relative to the anchor point
-            if k < len(known) and (last := known[k])[0] is local and last[1] == f:
-                size = last[2]
-            elif f == 1.0:
-                size = (local.x(), local.y(), local.width(), local.height())
+            if f == 1.0:
+                sizes.append((local.x(), local.y(), local.width(), local.height()))
             else:
-                size = (local.x() / f, local.y() / f, local.width() / f, local.height() / f)
-            sizes.append(size)
-            boxes.append((local, f, size))
-        self._label_boxes = boxes
+                sizes.append((local.x() / f, local.y() / f, local.width() / f, local.height() / f))
         # nothing moved (the same texts, sizes, obstacles and pixels): where they are
         key = (
             self._label_homes,
@@ -1247,13 +1235,15 @@ class PanelExtras:
         # calls a candidate place (most of this method's time, every frame of a drag)
         placed: list[tuple[float, float, float, float]] = []
         from_box = pg.functions.invertQTransform(to_box)
-        segments, pad = self._obstacle_segments(to_scene)
-        lines = _Lines(segments) if len(segments) else None
-        avoid = _Avoid(lines, self._rings, _ToData.of(to_scene), pad, np.array(self._rings))
-        bounds = (a_left, a_top, a_right, a_bottom)
         # data to scene pixels as QTransform.map does it for a view box's (which neither
-        # turns nor shears): m11·x + dx, m22·y + dy (~6 calls into Qt a text)
+        # turns nor shears): m11·x + dx, m22·y + dy (~6 calls into Qt a text), the four
+        # read once for the obstacles and the map back too (_ToData.of's arithmetic)
         sx, sy, dx, dy = to_scene.m11(), to_scene.m22(), to_scene.m31(), to_scene.m32()
+        segments, pad = self._obstacle_segments((sx, sy, dx, dy))
+        lines = _Lines(segments) if len(segments) else None
+        to_data = _ToData(1.0 / sx, -dx / sx, 1.0 / sy, -dy / sy)
+        avoid = _Avoid(lines, self._rings, to_data, pad, np.array(self._rings))
+        bounds = (a_left, a_top, a_right, a_bottom)
         o_x, o_y = sx * 0.0 + dx, sy * 0.0 + dy
         for k, ((item, x, y, px, py), (lx, ly, w, h), wedge) in enumerate(
             zip(self._label_homes, sizes, self._label_wedges, strict=True)
@@ -1301,10 +1291,13 @@ class PanelExtras:
             item.setPos(from_box.map(vb.mapFromScene(QtCore.QPointF(best[0] - lx, best[1] - ly))))
             self.placements += 1
 
-    def _obstacle_segments(self, to_scene: QtGui.QTransform) -> tuple[np.ndarray, float]:
+    def _obstacle_segments(
+        self, to_scene: tuple[float, float, float, float]
+    ) -> tuple[np.ndarray, float]:
         """The segments (scene pixels, rows ``x0, y0, x1, y1``) an arrows panel's texts
         keep off: the arrows' shafts and heads and the lines inside the circle; and the
-        px a text keeps from them (half a shaft's width and a pixel).
+        px a text keeps from them (half a shaft's width and a pixel). ``to_scene``: the
+        map of data to scene pixels, ``(m11, m22, m31, m32)`` of its QTransform.
 
         A head is pyqtgraph's arrow path (``makeArrowPath``, base angle 0): a triangle
         ``headLen`` long from the tip back along the shaft, ``headLen·tan(tipAngle/2)``
@@ -1313,7 +1306,7 @@ class PanelExtras:
         if not len(data):
             return np.zeros((0, 4)), 0.0
         # (a view box neither turns nor shears: each coordinate scaled and shifted)
-        sx, sy, dx, dy = to_scene.m11(), to_scene.m22(), to_scene.m31(), to_scene.m32()
+        sx, sy, dx, dy = to_scene
         pixels = data * (sx, sy, sx, sy) + (dx, dy, dx, dy)
         heads = []
         for (x0, y0, x1, y1), (length, half) in zip(
