@@ -708,6 +708,75 @@ def _fresh_specs(axis: FastAxisItem) -> tuple:
     return _specs_as_values((axis_spec, ticks, texts))
 
 
+def _fresh_layout(axis: FastAxisItem) -> tuple:
+    """:func:`_fresh_specs` with the room the labels need across the axis."""
+    picture = QtGui.QPicture()
+    painter = QtGui.QPainter(picture)
+    try:
+        if axis.style["tickFont"]:
+            painter.setFont(axis.style["tickFont"])
+        layout, texts, _scale = axis._generate(painter)
+    finally:
+        painter.end()
+    axis_spec, ticks, every = layout.specs
+    return _specs_as_values((axis_spec, ticks, texts)), layout.text_size, len(every)
+
+
+@pytest.mark.parametrize("grid", [False, True])
+def test_a_drag_that_keeps_the_tick_values_places_the_same_labels_anew(qtbot, grid):
+    """A drag that moves a range but keeps its tick values places the labels chosen
+    before at the new positions (a ``LabelShift``), and what it draws equals the specs
+    worked out afresh on every frame: labels that cross the axis' ends, crowd and are
+    thinned, or are written to a finer level's decimals (−1.0 beside −0.5) come and go
+    as they would. Ranges that grow (a sequence's length), shrink and pan, on all four
+    sides, with a large tick font (crowded labels)."""
+    win = pg.GraphicsLayoutWidget()
+    qtbot.addWidget(win)
+    win.resize(520, 380)
+    plot = win.addPlot(axisItems={n: FastAxisItem(n) for n in AXES})
+    font = QtGui.QFont()
+    font.setPointSizeF(18.0)
+    for name in AXES:
+        plot.showAxis(name)
+        plot.getAxis(name).setStyle(tickFont=font)
+        plot.getAxis(name).enableAutoSIPrefix(False)
+    if grid:
+        plot.showGrid(x=True, y=True, alpha=0.3)
+    win.show()
+    shifted, mismatches = FastAxisItem.specs_shifted, FastAxisItem.shift_mismatches
+    rng = np.random.default_rng(7)
+    frames = [((0.0, 450.0 + 1.7 * k), (-1.23 - 0.003 * k, 1.5 + 0.011 * k)) for k in range(40)]
+    frames += [((-3.0 + 0.37 * k, 17.0 + 0.21 * k), (0.0, 0.95 - 0.004 * k)) for k in range(40)]
+    frames += [((-0.5 + 0.05 * k, 0.6 + 0.05 * k), (-250.0 + k, 40.0 - 2 * k)) for k in range(30)]
+    # labels written to the finer level's decimals ("−1.0" beside "−0.5"), and wide
+    # labels that crowd (every other one kept: "124000 126000")
+    frames += [((0.0, 1900.0 + 9 * k), (-1.52 + 0.004 * k, 1.52 + 0.002 * k)) for k in range(40)]
+    frames += [((123000.0 - 3 * k, 127000.0), (-12.0, 12.0 + 0.3 * k)) for k in range(40)]
+    frames += [
+        ((x, x + w), (y, y + h))
+        for x, w, y, h in rng.uniform((-50, 1, -5, 0.5), (50, 100, 5, 9), size=(20, 4))
+    ]
+    thinned = decimals = 0
+    for x_range, y_range in frames:
+        plot.setRange(xRange=x_range, yRange=y_range, padding=0)
+        for _ in range(2):  # (the axes take the room their labels need)
+            win.grab()
+            QtCore.QCoreApplication.processEvents()
+        for name in AXES:
+            axis = plot.getAxis(name)
+            assert axis.picture is not None and axis.picture.specs is not None
+            fresh, text_size, every = _fresh_layout(axis)
+            assert _specs_as_values(axis.picture.specs) == fresh, (name, x_range, y_range)
+            clearance = axis.title_clearance(text_size)
+            assert axis.text_need == text_size + clearance
+            texts = [text for *_rect, text in fresh[2]]
+            thinned += len(texts) < every
+            decimals += any(t.endswith(".0") for t in texts) and any(".5" in t for t in texts)
+    assert FastAxisItem.shift_mismatches == mismatches
+    assert FastAxisItem.specs_shifted - shifted > 300  # (most frames kept their ticks)
+    assert thinned > 20 and decimals > 20  # (both were placed anew: see the frames)
+
+
 def test_axes_with_inputs_seen_before_take_their_draw_specs_from_the_cache(qtbot):
     """Two plots of the same size and range (Relative's heatmaps, Permutation's rows)
     work their axes' specs out once; an axis whose picture is dropped with nothing

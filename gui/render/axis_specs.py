@@ -76,6 +76,7 @@ def generate_draw_specs(
     p: QtGui.QPainter,
     font: QtGui.QFont | None = None,
     frame: AxisFrame | None = None,
+    tick_levels: list | None = None,
 ) -> AxisLayout:
     """``(axis_spec, tick_specs, text_specs)`` of ``axis`` as pyqtgraph computes them.
 
@@ -90,6 +91,9 @@ def generate_draw_specs(
         The tick labels' font (default: the axis style's ``tickFont``).
     frame
         Where the axis is (default: :func:`axis_frame` of it now).
+    tick_levels
+        ``axis.tickValues`` over its range at its length, when worked out already
+        (ignored for explicit ticks).
 
     Returns
     -------
@@ -108,32 +112,19 @@ def generate_draw_specs(
     orientation = axis.orientation
     # the axis line's ends: pyqtgraph's pg.Point(corner) + pg.Point(±1, ±1), the same
     # additions on plain QPointF (pg.Point's arithmetic was a fifth of this function)
-    left, top, right, bottom = bounds.left(), bounds.top(), bounds.right(), bounds.bottom()
-    point = QtCore.QPointF
-    if orientation == "left":
-        span = (point(right + -1.0, top + -1.0), point(right + -1.0, bottom + 1.0))
-        tick_start, tick_stop, tick_dir, dim = tick_bounds.right(), right, -1, 0
-    elif orientation == "right":
-        span = (point(left + 1.0, top + -1.0), point(left + 1.0, bottom + 1.0))
-        tick_start, tick_stop, tick_dir, dim = tick_bounds.left(), left, 1, 0
-    elif orientation == "top":
-        span = (point(left + -1.0, bottom + -1.0), point(right + 1.0, bottom + -1.0))
-        tick_start, tick_stop, tick_dir, dim = tick_bounds.bottom(), bottom, -1, 1
-    else:
-        span = (point(left + -1.0, top + 1.0), point(right + 1.0, top + 1.0))
-        tick_start, tick_stop, tick_dir, dim = tick_bounds.top(), top, 1, 1
+    span, tick_start, tick_stop, tick_dir, dim = axis_ends(orientation, bounds, tick_bounds)
     # dim below is 0 for a vertical axis, 1 for a horizontal one
     transform = frame.transform
     if transform is None:
         return AxisLayout(None, 0.0, [])
-    d0, d1 = transform.map(span[0]), transform.map(span[1])
-    length = math.hypot(d1.x() - d0.x(), d1.y() - d0.y())
+    length = axis_length(transform, span)
     if length == 0:
         return AxisLayout(None, 0.0, [])
 
     explicit = explicit_ticks(axis)
     if explicit is None:
-        tick_levels = axis.tickValues(axis.range[0], axis.range[1], length)
+        if tick_levels is None:
+            tick_levels = axis.tickValues(axis.range[0], axis.range[1], length)
         tick_strings = None
     else:
         tick_levels = [(None, [v for v, _s in level]) for level in explicit]
@@ -239,6 +230,35 @@ def generate_draw_specs(
             text_specs.append((rect, flags, vstr))
             label_ticks.append((i, tick_levels[i][1][j]))
     return AxisLayout((axis_spec, tick_specs, text_specs), last_text_size2, label_ticks, spacings)
+
+
+def axis_ends(
+    orientation: str, bounds: QtCore.QRectF, tick_bounds: QtCore.QRectF
+) -> tuple[tuple[QtCore.QPointF, QtCore.QPointF], float, float, int, int]:
+    """``(span, tick_start, tick_stop, tick_dir, dim)`` of an axis of ``bounds`` whose
+    ticks run from ``tick_bounds``' edge, as :func:`generate_draw_specs` reads them: the
+    axis line's ends (pyqtgraph's ``pg.Point(corner) + pg.Point(±1, ±1)``, as plain
+    ``QPointF``), where the ticks start and stop across the axis, which way they point
+    and ``dim`` (0 for a vertical axis, 1 for a horizontal one)."""
+    left, top, right, bottom = bounds.left(), bounds.top(), bounds.right(), bounds.bottom()
+    point = QtCore.QPointF
+    if orientation == "left":
+        span = (point(right + -1.0, top + -1.0), point(right + -1.0, bottom + 1.0))
+        return span, tick_bounds.right(), right, -1, 0
+    if orientation == "right":
+        span = (point(left + 1.0, top + -1.0), point(left + 1.0, bottom + 1.0))
+        return span, tick_bounds.left(), left, 1, 0
+    if orientation == "top":
+        span = (point(left + -1.0, bottom + -1.0), point(right + 1.0, bottom + -1.0))
+        return span, tick_bounds.bottom(), bottom, -1, 1
+    span = (point(left + -1.0, top + 1.0), point(right + 1.0, top + 1.0))
+    return span, tick_bounds.top(), top, 1, 1
+
+
+def axis_length(transform: QtGui.QTransform, span: tuple[QtCore.QPointF, QtCore.QPointF]) -> float:
+    """The length in device pixels of the axis line ``span`` (:func:`axis_ends`)."""
+    d0, d1 = transform.map(span[0]), transform.map(span[1])
+    return math.hypot(d1.x() - d0.x(), d1.y() - d0.y())
 
 
 def label_rect(
@@ -563,3 +583,280 @@ def tile_labels(
     first = shown[0]
     alone = inside((first.lo + first.hi) / 2, span(first), first.lo, shown[-1].hi)
     return [alone] if alone else []
+
+
+# --------------------------------------------------------------------------------------
+# A plain linear axis whose range moves: the labels' layout reused (LabelShift)
+
+#: px: a label rectangle this close to its axis' bounding rect's edge (inside or out) is
+#: laid out anew (Qt compares rectangles within a relative 1e-12: the arrays below
+#: cannot tell which side of it such a label is)
+SHIFT_UNSURE = 1e-6
+
+
+def label_origins(
+    orientation: str,
+    tick_stop: float,
+    gap: float,
+    positions: np.ndarray,
+    widths: np.ndarray,
+    heights: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The top left corners ``(x, y)`` of :func:`label_rect`'s rectangles for labels of
+    ``widths`` × ``heights`` at ``positions`` along the axis, as arrays (the same
+    arithmetic, element by element: the same floats)."""
+    if orientation == "left":
+        return tick_stop - gap - widths, positions - heights / 2
+    if orientation == "right":
+        return np.full(len(positions), tick_stop + gap), positions - heights / 2
+    if orientation == "top":
+        return positions - widths / 2.0, tick_stop - gap - heights
+    return positions - widths / 2.0, np.full(len(positions), tick_stop + gap)
+
+
+def relabel_origins(
+    orientation: str,
+    x: np.ndarray,
+    y: np.ndarray,
+    w: np.ndarray,
+    h: np.ndarray,
+    widths: np.ndarray,
+    heights: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The top left corners of :func:`relabelled`'s boxes of ``widths`` × ``heights``
+    for labels drawn in the rectangles ``(x, y, w, h)``, as arrays (Qt's ``right()``
+    is ``x + w``, ``center()`` ``(x + w / 2, y + h / 2)``)."""
+    if orientation == "left":
+        return (x + w) - widths, (y + h / 2) - heights / 2
+    if orientation == "right":
+        return x, (y + h / 2) - heights / 2
+    if orientation == "top":
+        return (x + w / 2) - widths / 2, (y + h) - heights
+    return (x + w / 2) - widths / 2, y
+
+
+def box_arrays(
+    orientation: str, x: np.ndarray, y: np.ndarray, w: np.ndarray, h: np.ndarray, gap: float = 1.0
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`box_edges` of the rectangles ``(x, y, w, h)`` as arrays ``(left, right,
+    top, bottom)`` (the same arithmetic; a box with no area has ``left == right`` or
+    ``top == bottom``)."""
+    line = h / 0.8
+    x1: np.ndarray | float
+    x2: np.ndarray | float
+    y1: np.ndarray | float
+    y2: np.ndarray | float
+    if orientation in ("left", "right"):
+        x1, x2, y1, y2 = 0.0, 0.0, -(line - h) / 2, (line - h) / 2
+    else:
+        x1, x2, y1, y2 = -gap * line / 4, gap * line / 4, 0.0, line - h
+    bx, by, bw, bh = x + x1, y + y1, w + x2 - x1, h + y2 - y1
+    back, up = bw < 0, bh < 0
+    return (
+        np.where(back, bx + bw, bx),
+        np.where(back, bx, bx + bw),
+        np.where(up, by + bh, by),
+        np.where(up, by, by + bh),
+    )
+
+
+def _inside(
+    rect: QtCore.QRectF, x: np.ndarray, y: np.ndarray, w: np.ndarray, h: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Which of the rectangles ``(x, y, w, h)`` (sizes > 0) lie inside ``rect``
+    (``rect & r == r``), and which lie within :data:`SHIFT_UNSURE` of its edges
+    without touching them exactly (Qt's fuzzy comparison may go either way)."""
+    box: Any = rect.getRect()  # (one call, not four)
+    left, top, width, height = box
+    margin = np.minimum(
+        np.minimum(x - left, (left + width) - (x + w)),
+        np.minimum(y - top, (top + height) - (y + h)),
+    )
+    return margin >= 0, (margin < 0) & (margin > -SHIFT_UNSURE)
+
+
+class LabelShift:
+    """The tick labels a plain linear axis chose at one set of tick values, to be
+    placed anew when only its range moves.
+
+    A slider drag moves a plot's range on every frame and most frames keep its tick
+    values ("0, 100, …, 400" as the sequence grows from 450 to 460): the labels are
+    the same strings of the same sizes, and which of them are drawn (those inside the
+    axis, those that overlap none kept before, a level's decimals,
+    :func:`regular_labels` and ``FastAxisItem.same_decimals``) depends on where they
+    are only through a few comparisons: which ticks lie in the range, which labels
+    inside the axis' bounding rect, and which two label boxes overlap (the same boxes
+    as :func:`box_edges`', and those of the labels written to another level's
+    decimals). Those are worked out as arrays (:meth:`state`); when all of them come
+    out as they did, every choice is the same, and the specs are the ones worked out
+    then at the new positions (:meth:`specs`): the same floats, the same pixels.
+    """
+
+    __slots__ = (
+        "orientation",
+        "dim",
+        "tick_start",
+        "tick_stop",
+        "gap",
+        "label_levels",
+        "widths",
+        "heights",
+        "width_list",
+        "height_list",
+        "texts",
+        "sources",
+        "variant_widths",
+        "variant_heights",
+        "variant_texts",
+        "tick_pens",
+        "tick_stops",
+        "axis_spec",
+        "text_size",
+        "label_ticks",
+        "spacings",
+        "top_level",
+        "decision",
+        "signature",
+    )
+    orientation: str
+    dim: int  # 0: a vertical axis, 1: a horizontal one
+    tick_start: float  # where the ticks start across the axis ...
+    tick_stop: float  # ... and where the labels' side of them ends
+    gap: float  # px between the ticks' end and the labels
+    label_levels: np.ndarray  # the tick level of each label
+    widths: np.ndarray  # each label's size (as ``text_measure``), arrays ...
+    heights: np.ndarray
+    width_list: list[float]  # ... and lists
+    height_list: list[float]
+    texts: list[str]  # the labels of the text levels' ticks, in order
+    sources: np.ndarray  # the label each variant writes anew ...
+    variant_widths: np.ndarray  # ... its size
+    variant_heights: np.ndarray
+    variant_texts: list[str]  # ... and text (another level's decimals)
+    tick_pens: list[QtGui.QPen]  # each tick's pen and ...
+    tick_stops: list[float]  # ... its end across the axis
+    axis_spec: tuple
+    text_size: float
+    label_ticks: list[tuple[int, float]]
+    spacings: tuple[float | None, ...]
+    top_level: int  # the finest level with labels
+    decision: list[int]  # the labels kept: k ≥ 0 the k-th label, -1 - v variant v
+    signature: tuple  # what :meth:`state` found when the labels were chosen
+
+    def state(
+        self, positions: np.ndarray, x_min: float, x_max: float, own_rect: QtCore.QRectF
+    ) -> tuple | None:
+        """``(signature, ticks shown, label corners, relabelled corners, labels
+        shown)`` at tick ``positions`` in an axis from ``x_min`` to ``x_max`` whose
+        labels must lie in ``own_rect``; ``None`` when a label lies too near its edge
+        to tell (:data:`SHIFT_UNSURE`)."""
+        shown = ~((positions < x_min) | (positions > x_max))
+        n = len(self.texts)
+        x, y = label_origins(
+            self.orientation,
+            self.tick_stop,
+            self.gap,
+            positions[:n],
+            self.widths,
+            self.heights,
+        )
+        inside, unsure = _inside(own_rect, x, y, self.widths, self.heights)
+        candidates = shown[:n]
+        if (unsure & candidates).any():
+            return None
+        labelled = candidates & inside & (self.label_levels <= self.top_level)
+        src = self.sources
+        vx, vy = relabel_origins(
+            self.orientation,
+            x[src],
+            y[src],
+            self.widths[src],
+            self.heights[src],
+            self.variant_widths,
+            self.variant_heights,
+        )
+        ok = np.concatenate((labelled, labelled[src]))
+        left, right, top, bottom = box_arrays(
+            self.orientation,
+            np.concatenate((x, vx)),
+            np.concatenate((y, vy)),
+            np.concatenate((self.widths, self.variant_widths)),
+            np.concatenate((self.heights, self.variant_heights)),
+        )
+        empty = ((left == right) | (top == bottom)) & ok
+        meet = (
+            (left[:, None] < right)
+            & (left < right[:, None])
+            & (top[:, None] < bottom)
+            & (top < bottom[:, None])
+        )
+        meet &= ok[:, None] & ok
+        signature = (
+            shown.tobytes(),
+            labelled.tobytes(),
+            empty.tobytes(),
+            np.packbits(meet).tobytes(),
+        )
+        return signature, shown, x, y, vx, vy, labelled
+
+    def specs(self, positions: np.ndarray, found: tuple) -> tuple[AxisLayout, list]:
+        """The layout and the labels kept at tick ``positions``, from their
+        :meth:`state` ``found``."""
+        _signature, shown, x, y, vx, vy, labelled = found
+        point, rect = QtCore.QPointF, QtCore.QRectF
+        start = self.tick_start
+        at = positions[shown].tolist()
+        pens, stops = self.tick_pens, self.tick_stops
+        if self.dim == 0:
+            ticks = [
+                (pen, point(start, v), point(stop, v))
+                for pen, stop, v in zip(pens, stops, at, strict=True)
+            ]
+        else:
+            ticks = [
+                (pen, point(v, start), point(v, stop))
+                for pen, stop, v in zip(pens, stops, at, strict=True)
+            ]
+        flags = _TEXT_FLAGS[self.orientation]
+        xs, ys, widths, heights, texts = (
+            x.tolist(),
+            y.tolist(),
+            self.width_list,
+            self.height_list,
+            self.texts,
+        )
+        labels = [
+            (rect(xs[k], ys[k], widths[k], heights[k]), flags, texts[k])
+            for k in np.flatnonzero(labelled).tolist()
+        ]
+        kept = []
+        if self.decision:
+            vxs, vys = vx.tolist(), vy.tolist()
+            vw, vh, vt = (
+                self.variant_widths.tolist(),
+                self.variant_heights.tolist(),
+                self.variant_texts,
+            )
+            for k in self.decision:
+                if k >= 0:
+                    kept.append(labels[k])
+                else:
+                    v = -1 - k
+                    kept.append((rect(vxs[v], vys[v], vw[v], vh[v]), flags, vt[v]))
+        layout = AxisLayout(
+            (self.axis_spec, ticks, labels), self.text_size, self.label_ticks, self.spacings
+        )
+        return layout, kept
+
+
+def shift_positions(
+    axis_range: tuple[float, float] | list[float],
+    bounds: QtCore.QRectF,
+    dim: int,
+    values: np.ndarray,
+) -> tuple[np.ndarray, float, float]:
+    """``(positions, x_min, x_max)``: where :func:`generate_draw_specs` puts ticks at
+    ``values``, and the ends of the range it keeps them in (the same arithmetic)."""
+    x_scale, offset = value_scale(axis_range, bounds, dim)
+    x_range = [x * x_scale - offset for x in axis_range]
+    return values * x_scale - offset, min(x_range), max(x_range)

@@ -25,6 +25,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
+import numpy as np
 import pyqtgraph as pg
 import shiboken6
 from PySide6 import QtCore, QtGui, QtWidgets
@@ -33,14 +34,18 @@ from core.formula import minus_signs, powers_of_ten
 from gui.render.axis_specs import (
     AxisFrame,
     AxisLayout,
+    LabelShift,
     TileTicks,
+    axis_ends,
     axis_frame,
+    axis_length,
     generate_draw_specs,
     label_rect,
     log_rank,
     regular_labels,
     relabelled,
     separate_labels,
+    shift_positions,
     tile_labels,
     value_scale,
 )
@@ -505,6 +510,35 @@ SPEC_CACHE_SIZE = 64  # draw specs kept (all axes together), the least recently 
 _SPEC_CACHE: OrderedDict[tuple, tuple] = OrderedDict()
 
 
+SHIFTS_KEPT = 64  # label layouts kept to place anew (all axes together), LRU
+_SHIFTS: OrderedDict[tuple, LabelShift] = OrderedDict()
+
+
+def _spec_values(layout: AxisLayout, kept: list) -> tuple:
+    """The numbers, texts and pens of a layout's specs and the labels kept, to compare
+    two (``QRectF ==`` is fuzzy; these are exact)."""
+    assert layout.specs is not None
+    axis_spec, ticks, labels = layout.specs
+
+    def line(spec: tuple) -> tuple:
+        pen, p1, p2 = spec
+        return (id(pen), p1.x(), p1.y(), p2.x(), p2.y())
+
+    def text(spec: tuple) -> tuple:
+        rect, flags, string = spec
+        return (rect.getRect(), int(flags), string)
+
+    return (
+        line(axis_spec),
+        [line(t) for t in ticks],
+        [text(t) for t in labels],
+        [text(t) for t in kept],
+        layout.text_size,
+        list(layout.label_ticks),
+        layout.spacings,
+    )
+
+
 _PLAIN = frozenset({int, float, bool, str, type(None)})  # style entries kept as they are
 
 
@@ -589,11 +623,44 @@ _MEASURING = (QtGui.QPicture(), QtGui.QPainter())
 
 def _style_key(style: dict) -> tuple:
     """An axis style (a dict of plain entries, lists and a font) as a hashable key:
-    :func:`_frozen` of its entries, in its own order (pyqtgraph's, fixed)."""
-    return (
-        tuple(style),
-        tuple([v if type(v) in _PLAIN else _frozen(v) for v in style.values()]),
-    )
+    :func:`_frozen` of its entries, in its own order (pyqtgraph's, fixed).
+
+    Kept per style dict with a copy of its entries (:func:`_snapshot`): a style whose
+    entries compare equal to the copy (``==``: a list or font changed in place is
+    another) has the key made for it (the key of each axis was made anew on every
+    frame, a tenth of an axis' specs)."""
+    names, values = tuple(style), tuple(style.values())
+    kept = _STYLE_KEYS.get(id(style))
+    if kept is not None and kept[0] == names and kept[1] == values:
+        return kept[2]
+    key = (names, tuple([v if type(v) in _PLAIN else _frozen(v) for v in values]))
+    if len(_STYLE_KEYS) >= STYLE_KEYS_KEPT:
+        _STYLE_KEYS.clear()
+    _STYLE_KEYS[id(style)] = (names, tuple([_snapshot(v) for v in values]), key)
+    return key
+
+
+STYLE_KEYS_KEPT = 256  # style dicts whose keys are kept (emptied when full)
+_STYLE_KEYS: dict[int, tuple[tuple, tuple, tuple]] = {}
+
+
+def _snapshot(value: object) -> object:
+    """A copy of a style entry that compares equal to it until it is changed: plain
+    values as they are, lists, tuples and dicts copied (their items too), fonts and
+    pens by Qt's copy constructor."""
+    if type(value) in _PLAIN:
+        return value
+    if isinstance(value, list):
+        return [_snapshot(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_snapshot(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _snapshot(v) for k, v in value.items()}
+    if isinstance(value, QtGui.QFont):
+        return QtGui.QFont(value)
+    if isinstance(value, QtGui.QPen):
+        return QtGui.QPen(value)
+    return value
 
 
 def _pen_key(pen: QtGui.QPen) -> tuple:
@@ -652,6 +719,9 @@ class FastAxisItem(pg.AxisItem):
     than :data:`STAGE_INDEX_FLOOR` (the grid gives them the room: ``stage`` of
     :func:`index_label_pitch`)."""
     tick_scale = 1.0  # the tick labels' size relative to the style's, as last drawn
+    # (spec, finest level) per label same_decimals wrote last (None: none written anew)
+    _relabelled: list[tuple[tuple, int | None]] | None = None
+    _last_shift_key: tuple | None = None  # the shift key of the last specs worked out
     #: index label sizes (tick scales) that did not fit once the axis took their room,
     #: in the room the axis and its data share (:meth:`_grew_in_index_room`), and that room
     _shrunk_from: frozenset[float] = frozenset()
@@ -1353,12 +1423,196 @@ class FastAxisItem(pg.AxisItem):
                     p.setFont(font)
                 return found
         FastAxisItem.specs_generated += 1
-        found = self._generate(p, frame)
+        plan = self._shift_plan(p, frame, key) if key is not None else None
+        found = None
+        if plan is not None:
+            found = self._shifted(plan, frame)
+        if found is None:
+            found = self._generate(p, frame, None if plan is None else plan[1])
+            if plan is not None and found is not None:
+                # kept for ticks seen twice in a row (a drag that keeps them), not
+                # for every range (a drag whose ticks move with it: RoPE's m)
+                if plan[0] == self._last_shift_key:
+                    self._record_shift(p, plan, frame, found)
+                self._last_shift_key = plan[0]
         if key is not None and found is not None:
             _SPEC_CACHE[key] = found
             if len(_SPEC_CACHE) > SPEC_CACHE_SIZE:
                 _SPEC_CACHE.popitem(last=False)
         return found
+
+    specs_shifted = 0  # draw specs placed anew from a LabelShift (tests: counted)
+    shift_mismatches = 0  # LabelShifts not kept: placed anew, not the specs (tests: 0)
+
+    def _shiftable(self) -> bool:
+        """Whether the axis' labels are those of a plain linear axis (numbers at
+        pyqtgraph's ticks, :func:`regular_labels`), whose layout a
+        :class:`~gui.render.axis_specs.LabelShift` can place anew."""
+        style = self.style
+        return not (
+            self.keep_labels
+            or self.index_labels
+            or self.logMode
+            or not style["showValues"]
+            or True in style["stopAxisAtTick"]
+            or explicit_ticks(self) is not None
+        )
+
+    def _shift_plan(self, p: QtGui.QPainter, frame: AxisFrame, key: tuple) -> tuple | None:
+        """``(shift key, tick levels, positions, x_min, x_max, tick stop)`` of a plain
+        linear axis (:meth:`_shiftable`) now, as :func:`generate_draw_specs` works
+        them out (the painter set to the tick font as it leaves it); ``None`` for
+        other axes. The shift key is the spec key (:meth:`spec_key`) less the range,
+        with the axis' length and its tick values (the data limits left out: they only
+        decide which ticks there are): the inputs of a
+        :class:`~gui.render.axis_specs.LabelShift`."""
+        if frame.transform is None or not self._shiftable():
+            return None
+        self.tick_scale = 1.0
+        font = self.style["tickFont"]
+        if font is not None:
+            p.setFont(font)
+        span, _start, tick_stop, _dir, dim = axis_ends(
+            self.orientation, frame.bounds, frame.tick_bounds
+        )
+        length = axis_length(frame.transform, span)
+        if length == 0:
+            return None
+        levels = self.tickValues(self.range[0], self.range[1], length)
+        values = [v for _spacing, level in levels for v in level]
+        # (less the range; the tick state less the data limits, which only decide
+        # which ticks there are: the tick values are part of the key)
+        shift_key = (
+            key[:6],
+            key[7],
+            key[8][:-1],  # (tick_state: data_limits last)
+            key[9:],
+            length,
+            tuple([(s, tuple(v)) for s, v in levels]),
+        )
+        positions, x_min, x_max = shift_positions(
+            self.range, frame.bounds, dim, np.array(values, dtype=float)
+        )
+        return shift_key, levels, positions, x_min, x_max, tick_stop
+
+    def _shifted(self, plan: tuple, frame: AxisFrame) -> tuple[AxisLayout, list, float] | None:
+        """The specs of the :class:`~gui.render.axis_specs.LabelShift` kept for
+        ``plan`` (:meth:`_shift_plan`) placed at its positions, when every choice of
+        labels comes out as it did (``None``: work them out)."""
+        shift_key, _levels, positions, x_min, x_max, _stop = plan
+        shift = _SHIFTS.get(shift_key)
+        if shift is None:
+            return None
+        found = shift.state(positions, x_min, x_max, frame.own_rect)
+        if found is None or found[0] != shift.signature:
+            return None
+        _SHIFTS.move_to_end(shift_key)
+        FastAxisItem.specs_shifted += 1
+        layout, kept = shift.specs(positions, found)
+        return layout, kept, 1.0
+
+    def _record_shift(
+        self,
+        p: QtGui.QPainter,
+        plan: tuple,
+        frame: AxisFrame,
+        found: tuple[AxisLayout, list, float],
+    ) -> None:
+        """Keep the labels :meth:`_generate` chose as a
+        :class:`~gui.render.axis_specs.LabelShift` for ``plan``, once it gives the same
+        specs at these positions (``shift_mismatches`` counts those that do not)."""
+        shift_key, levels, positions, x_min, x_max, tick_stop = plan
+        layout, kept, _scale = found
+        relabelled_from = self._relabelled
+        self._relabelled = None
+        if layout.specs is None:
+            return
+        axis_spec, tick_specs, labels = layout.specs
+        style, orientation = self.style, self.orientation
+        dim = 0 if orientation in ("left", "right") else 1
+        text_levels = min(len(levels), style["maxTextLevel"] + 1)
+        scale = self.autoSIPrefixScale * self.scale
+        texts: list[str] = []
+        level_of: list[int] = []
+        for i in range(text_levels):
+            spacing, values = levels[i]
+            if values:
+                texts += self.tickStrings(values, scale, spacing)
+                level_of += [i] * len(values)
+        measure = self.text_measure(p)
+        sizes = [measure(text) for text in texts]
+        if any(not (w > 0 and h > 0) for w, h in sizes):
+            return
+        all_values = [v for _spacing, level in levels for v in level]
+        variants: dict[tuple[int, int], int] = {}
+        sources: list[int] = []
+        variant_texts: list[str] = []
+        variant_sizes: list[tuple[float, float]] = []
+        for c, level in enumerate(level_of):
+            for finer in range(level + 1, text_levels):
+                spacing = levels[finer][0]
+                new = self.tickStrings([all_values[c]], scale, spacing)[0]
+                if new != texts[c]:
+                    variants[(c, finer)] = len(sources)
+                    sources.append(c)
+                    variant_texts.append(new)
+                    variant_sizes.append(measure(new))
+        shift = LabelShift()
+        shift.orientation, shift.dim = orientation, dim
+        shift.tick_stop = tick_stop
+        shift.gap = max(0, style["tickLength"]) + style["tickTextOffset"][dim]
+        shift.texts = texts
+        shift.label_levels = np.array(level_of, dtype=int)
+        shift.width_list = [w for w, _h in sizes]
+        shift.height_list = [h for _w, h in sizes]
+        shift.widths = np.array(shift.width_list, dtype=float)
+        shift.heights = np.array(shift.height_list, dtype=float)
+        shift.sources = np.array(sources, dtype=int)
+        shift.variant_texts = variant_texts
+        shift.variant_widths = np.array([w for w, _h in variant_sizes], dtype=float)
+        shift.variant_heights = np.array([h for _w, h in variant_sizes], dtype=float)
+        shift.top_level = max((level for level, _v in layout.label_ticks), default=-1)
+        state = shift.state(positions, x_min, x_max, frame.own_rect)
+        if state is None or int(state[1].sum()) != len(tick_specs):
+            return
+        shift.tick_pens = [pen for pen, _p1, _p2 in tick_specs]
+        shift.tick_stops = [p2.x() if dim == 0 else p2.y() for _pen, _p1, p2 in tick_specs]
+        shift.tick_start = (
+            (tick_specs[0][1].x() if dim == 0 else tick_specs[0][1].y()) if tick_specs else 0.0
+        )
+        shift.axis_spec = axis_spec
+        shift.text_size = layout.text_size
+        shift.label_ticks = layout.label_ticks
+        shift.spacings = layout.spacings
+        shift.signature = state[0]
+        # which label each kept one is (k ≥ 0: the k-th label, -1 - v: variant v)
+        shown = np.flatnonzero(state[6]).tolist()
+        if len(shown) != len(labels):
+            return
+        index = {id(spec): k for k, spec in enumerate(labels)}
+        pairs: list[tuple[tuple, int | None]] = [(spec, None) for spec in kept]
+        if relabelled_from is not None:
+            pairs = relabelled_from
+        decision: list[int] = []
+        for spec, target in pairs:
+            k = index.get(id(spec))
+            if k is None:
+                return
+            if target is None:
+                decision.append(k)
+            else:
+                v = variants.get((shown[k], target))
+                if v is None:
+                    return
+                decision.append(-1 - v)
+        shift.decision = decision
+        again, again_kept = shift.specs(positions, state)
+        if _spec_values(again, again_kept) != _spec_values(layout, kept):
+            FastAxisItem.shift_mismatches += 1
+            return
+        _SHIFTS[shift_key] = shift
+        if len(_SHIFTS) > SHIFTS_KEPT:
+            _SHIFTS.popitem(last=False)
 
     def spec_key(self, p: QtGui.QPainter) -> tuple | None:
         """Everything :meth:`_generate` reads, as a hashable key (``None``: not in a
@@ -1401,11 +1655,13 @@ class FastAxisItem(pg.AxisItem):
         return key, frame
 
     def _generate(
-        self, p: QtGui.QPainter, frame: AxisFrame | None = None
+        self, p: QtGui.QPainter, frame: AxisFrame | None = None, levels: list | None = None
     ) -> tuple[AxisLayout, list, float] | None:
         """The draw specs worked out: the layout at the first tick scale at which the
         labels fit (see :meth:`generateDrawSpecs`), the labels kept, and that scale
-        (``frame``: where the axis is, if read already)."""
+        (``frame``: where the axis is, if read already; ``levels``: its tick values, if
+        worked out already, for a plain linear axis: :meth:`_shift_plan`)."""
+        self._relabelled = None
         scales: tuple[float, ...]
         if self.keep_labels:
             scales = WORD_TICK_SCALES
@@ -1418,7 +1674,7 @@ class FastAxisItem(pg.AxisItem):
         crowded: list[tuple[float, AxisLayout, list]] = []  # word ticks at each size
         for scale in scales:
             self.tick_scale = scale
-            layout = generate_draw_specs(self, p, self.tick_font(), frame)
+            layout = generate_draw_specs(self, p, self.tick_font(), frame, levels)
             if layout.specs is None:
                 return None
             axis_spec, tick_specs, text_specs = layout.specs
@@ -1505,6 +1761,7 @@ class FastAxisItem(pg.AxisItem):
         while True:
             levels = [ticks[id(spec)][0] for spec in kept]
             finest = max(levels, default=0)
+            self._relabelled = None
             if len(set(levels)) < 2 or finest >= len(layout.spacings):
                 return kept, layout
             spacing = layout.spacings[finest]
@@ -1512,6 +1769,8 @@ class FastAxisItem(pg.AxisItem):
                 return kept, layout
             room = layout.text_size
             written = []
+            # (the spec written anew, its level's finest) per label
+            relabelled_from: list[tuple[tuple, int | None]] = []
             for spec, level in zip(kept, levels, strict=True):
                 rect, flags, text = spec
                 if level < finest:
@@ -1519,10 +1778,15 @@ class FastAxisItem(pg.AxisItem):
                     new = self.tickStrings([value], scale, spacing)[0]
                     if new != text:
                         size = measure(new)
+                        relabelled_from.append((spec, finest))
                         spec = (relabelled(self.orientation, rect, size), flags, new)
                         room = max(room, size[across])
+                        written.append(spec)
+                        continue
+                relabelled_from.append((spec, None))
                 written.append(spec)
             if separate_labels(self.orientation, written) is written:
+                self._relabelled = relabelled_from
                 return written, layout._replace(text_size=room)
             kept = [spec for spec, level in zip(kept, levels, strict=True) if level < finest]
 
