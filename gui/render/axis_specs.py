@@ -675,6 +675,15 @@ def _inside(
     return margin >= 0, (margin < 0) & (margin > -SHIFT_UNSURE)
 
 
+class TickSpecs(list):
+    """Tick specs ``(pen, p1, p2)`` (a list, as pyqtgraph's) with their ends as arrays,
+    ``coords``: ``(x1, y1, x2, y2, pens, pen_index)``, the distinct ``pens`` and each
+    tick's index into them (``FastAxisItem._placed`` places them at once)."""
+
+    __slots__ = ("coords",)
+    coords: tuple
+
+
 class LabelShift:
     """The tick labels a plain linear axis chose at one set of tick values, to be
     placed anew when only its range moves.
@@ -710,6 +719,8 @@ class LabelShift:
         "variant_texts",
         "tick_pens",
         "tick_stops",
+        "pen_list",
+        "pen_index",
         "axis_spec",
         "text_size",
         "label_ticks",
@@ -734,7 +745,9 @@ class LabelShift:
     variant_heights: np.ndarray
     variant_texts: list[str]  # ... and text (another level's decimals)
     tick_pens: list[QtGui.QPen]  # each tick's pen and ...
-    tick_stops: list[float]  # ... its end across the axis
+    tick_stops: np.ndarray  # ... its end across the axis
+    pen_list: list[QtGui.QPen]  # the distinct tick pens, and ...
+    pen_index: list[int]  # ... each tick's among them
     axis_spec: tuple
     text_size: float
     label_ticks: list[tuple[int, float]]
@@ -805,18 +818,23 @@ class LabelShift:
         _signature, shown, x, y, vx, vy, labelled = found
         point, rect = QtCore.QPointF, QtCore.QRectF
         start = self.tick_start
-        at = positions[shown].tolist()
-        pens, stops = self.tick_pens, self.tick_stops
+        along = positions[shown]
+        at = along.tolist()
+        pens, stops = self.tick_pens, self.tick_stops.tolist()
+        ticks = TickSpecs()
+        starts = np.full(len(at), start)
         if self.dim == 0:
-            ticks = [
+            ticks += [
                 (pen, point(start, v), point(stop, v))
                 for pen, stop, v in zip(pens, stops, at, strict=True)
             ]
+            ticks.coords = (starts, along, self.tick_stops, along, self.pen_list, self.pen_index)
         else:
-            ticks = [
+            ticks += [
                 (pen, point(v, start), point(v, stop))
                 for pen, stop, v in zip(pens, stops, at, strict=True)
             ]
+            ticks.coords = (along, starts, along, self.tick_stops, self.pen_list, self.pen_index)
         flags = _TEXT_FLAGS[self.orientation]
         xs, ys, widths, heights, texts = (
             x.tolist(),

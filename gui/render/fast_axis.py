@@ -243,23 +243,36 @@ class _AxisDrawing:
             p.restore()
 
 
-def drop_close(values: Iterable[float], seen: Sequence[float], atol: float) -> list[float]:
+def drop_close(
+    values: Iterable[float] | np.ndarray, seen: Sequence[float], atol: float
+) -> list[float]:
     """``values`` without those within ``atol`` of any of ``seen`` (sorted ascending).
 
     Same result as pyqtgraph's ``~np.any(np.isclose(seen, values[:, None], rtol=0,
-    atol=atol), axis=-1)`` mask, by a binary search per value (ticks are a few dozen
-    numbers: plain Python beats numpy's per-call overhead here).
+    atol=atol), axis=-1)`` mask, by a binary search per value: in plain Python for a
+    list, as one ``searchsorted`` for an array (a tick level's values: a few calls for
+    any count, where a search per value was a quarter of a frame's tick values).
     """
     if len(seen) == 0:
         return list(values)
-    n = len(seen)
-    out = []
-    for v in values:
-        k = bisect_left(seen, v)
-        if (k < n and abs(v - seen[k]) <= atol) or (k > 0 and abs(v - seen[k - 1]) <= atol):
-            continue
-        out.append(v)
-    return out
+    if not isinstance(values, np.ndarray):
+        n = len(seen)
+        out = []
+        for v in values:
+            k = bisect_left(seen, v)
+            if (k < n and abs(v - seen[k]) <= atol) or (k > 0 and abs(v - seen[k - 1]) <= atol):
+                continue
+            out.append(v)
+        return out
+    # an array (a level's tick values): the same search and tests, element by element
+    known = np.asarray(seen, dtype=float)
+    at = np.searchsorted(known, values)
+    above = np.minimum(at, len(known) - 1)
+    below = np.maximum(at - 1, 0)
+    close = ((at < len(known)) & (np.abs(values - known[above]) <= atol)) | (
+        (at > 0) & (np.abs(values - known[below]) <= atol)
+    )
+    return values[~close].tolist()
 
 
 class _TitleRefits:
@@ -682,6 +695,68 @@ def _made_pen_key(pen: QtGui.QPen) -> tuple:
         pen.capStyle().value,
         pen.joinStyle().value,
     )
+
+
+def _spans_pen(pen: QtGui.QPen) -> bool:
+    """Whether a line ``pen`` strokes is drawn as the pixel span it covers (see
+    :meth:`FastAxisItem._placed`): an aliased cosmetic one-pixel solid line, its cap
+    not flat (which leaves out the last pixel). Kept for the pens asked last, by
+    identity with a copy to compare (a tick pen is one object from frame to frame,
+    and Qt's enums cost a dozen calls a pen)."""
+    kept = _SPAN_PENS.get(id(pen))
+    if kept is not None and kept[0] is pen and kept[1] == pen:
+        return kept[2]
+    spans = bool(
+        pen.isCosmetic()
+        and pen.widthF() == 1.0
+        and pen.style() == _SOLID_LINE
+        and pen.brush().style() == _SOLID_BRUSH
+        and pen.capStyle() != _FLAT_CAP
+    )
+    if len(_SPAN_PENS) >= KEYS_KEPT * 8:
+        _SPAN_PENS.clear()
+    _SPAN_PENS[id(pen)] = (pen, QtGui.QPen(pen), spans)
+    return spans
+
+
+#: id → (pen, a copy of it, whether it is drawn as spans): see _spans_pen
+_SPAN_PENS: dict[int, tuple[QtGui.QPen, QtGui.QPen, bool]] = {}
+
+
+def _tick_spans(tick_specs: list, dx: float, dy: float) -> list[tuple] | None:
+    """:meth:`FastAxisItem._placed`'s spans of tick specs that carry their ends as
+    arrays (:class:`~gui.render.axis_specs.TickSpecs`), worked out at once with the
+    same arithmetic, when all of them are spans of one direction; ``None`` otherwise
+    (placed one by one)."""
+    coords = getattr(tick_specs, "coords", None)
+    if coords is None or not tick_specs:
+        return None
+    x1, y1, x2, y2, pens, pen_index = coords
+    colors = []
+    for pen in pens:
+        if not _spans_pen(pen):
+            return None
+        colors.append(pen.color())
+    if not np.isfinite(x1 + x2 + y1 + y2).all():
+        return None
+    floor, rect = np.floor, QtCore.QRectF
+    if (y1 == y2).all() and (x1 != x2).all():  # (floor of the ends, both included)
+        c1, c2 = floor(np.minimum(x1, x2) + dx), floor(np.maximum(x1, x2) + dx)
+        lefts, tops = (c1 - dx).tolist(), (floor(y1 + dy) - dy).tolist()
+        widths = (c2 - c1 + 1).tolist()
+        return [
+            (rect(x, y, w, 1), colors[k], None, None, None)
+            for x, y, w, k in zip(lefts, tops, widths, pen_index, strict=True)
+        ]
+    if (x1 == x2).all() and (y1 != y2).all():
+        r1, r2 = floor(np.minimum(y1, y2) + dy), floor(np.maximum(y1, y2) + dy)
+        lefts, tops = (floor(x1 + dx) - dx).tolist(), (r1 - dy).tolist()
+        heights = (r2 - r1 + 1).tolist()
+        return [
+            (rect(x, y, 1, h), colors[k], None, None, None)
+            for x, y, h, k in zip(lefts, tops, heights, pen_index, strict=True)
+        ]
+    return None
 
 
 class FastAxisItem(pg.AxisItem):
@@ -1154,16 +1229,11 @@ class FastAxisItem(pg.AxisItem):
         floor = math.floor
         placed: list[tuple] = []
         last_pen, fast, color = None, False, None
-        for pen, p1, p2 in (axis_spec, *tick_specs):  # (the line: a span, not stroked)
-            if pen is not last_pen:
+        spans = _tick_spans(tick_specs, dx, dy)
+        for pen, p1, p2 in (axis_spec,) if spans is not None else (axis_spec, *tick_specs):
+            if pen is not last_pen:  # (the line: a span, not stroked)
                 last_pen = pen
-                fast = (
-                    pen.isCosmetic()
-                    and pen.widthF() == 1.0
-                    and pen.style() == _SOLID_LINE
-                    and pen.brush().style() == _SOLID_BRUSH
-                    and pen.capStyle() != _FLAT_CAP  # (which leaves out the last pixel)
-                )
+                fast = _spans_pen(pen)
                 color = pen.color()
             x1, y1, x2, y2 = p1.x(), p1.y(), p2.x(), p2.y()
             if fast and math.isfinite(x1 + x2 + y1 + y2):
@@ -1181,7 +1251,7 @@ class FastAxisItem(pg.AxisItem):
                     placed.append((span, color, None, None, None))
                     continue
             placed.append((None, None, pen, p1, p2))
-        line, ticks = placed[0], placed[1:]
+        line, ticks = placed[0], placed[1:] if spans is None else spans
         texts = []
         last_flags, as_int, from_top = None, 0, False
         font = self.tick_font() if self.orientation == "bottom" else None
@@ -1249,8 +1319,11 @@ class FastAxisItem(pg.AxisItem):
             spacing, offset = float(spacing), float(offset)
             start = (math.ceil((minVal - offset) / spacing) * spacing) + offset
             num = int((maxVal - start) / spacing) + 1
-            values = [(i * spacing + start) / scale for i in range(num)]
-            values = drop_close(values, seen, spacing / scale * 0.01)
+            if seen:  # (as arrays: the same floats, a few calls for any count)
+                steps = np.arange(max(num, 0), dtype=float)
+                values = drop_close((steps * spacing + start) / scale, seen, spacing / scale * 0.01)
+            else:
+                values = [(i * spacing + start) / scale for i in range(num)]
             seen = sorted(seen + values)
             ticks.append((spacing / scale, values))
         if self.logMode:
@@ -1576,7 +1649,12 @@ class FastAxisItem(pg.AxisItem):
         if state is None or int(state[1].sum()) != len(tick_specs):
             return
         shift.tick_pens = [pen for pen, _p1, _p2 in tick_specs]
-        shift.tick_stops = [p2.x() if dim == 0 else p2.y() for _pen, _p1, p2 in tick_specs]
+        stops = [p2.x() if dim == 0 else p2.y() for _pen, _p1, p2 in tick_specs]
+        shift.tick_stops = np.array(stops, dtype=float)
+        distinct = {id(pen): pen for pen in shift.tick_pens}
+        shift.pen_list = list(distinct.values())
+        order = {key: k for k, key in enumerate(distinct)}
+        shift.pen_index = [order[id(pen)] for pen in shift.tick_pens]
         shift.tick_start = (
             (tick_specs[0][1].x() if dim == 0 else tick_specs[0][1].y()) if tick_specs else 0.0
         )
