@@ -700,12 +700,12 @@ def _made_pen_key(pen: QtGui.QPen) -> tuple:
 def _spans_pen(pen: QtGui.QPen) -> bool:
     """Whether a line ``pen`` strokes is drawn as the pixel span it covers (see
     :meth:`FastAxisItem._placed`): an aliased cosmetic one-pixel solid line, its cap
-    not flat (which leaves out the last pixel). Kept for the pens asked last, by
-    identity with a copy to compare (a tick pen is one object from frame to frame,
-    and Qt's enums cost a dozen calls a pen)."""
-    kept = _SPAN_PENS.get(id(pen))
-    if kept is not None and kept[0] is pen and kept[1] == pen:
-        return kept[2]
+    not flat (which leaves out the last pixel). Kept for the last pens asked, compared
+    with ``==`` (Qt's enums cost a dozen calls a pen, and each level's tick pen is
+    made anew with the specs: one per level per frame of a drag)."""
+    for known, spans in _SPAN_PENS:
+        if known == pen:
+            return spans
     spans = bool(
         pen.isCosmetic()
         and pen.widthF() == 1.0
@@ -713,14 +713,13 @@ def _spans_pen(pen: QtGui.QPen) -> bool:
         and pen.brush().style() == _SOLID_BRUSH
         and pen.capStyle() != _FLAT_CAP
     )
-    if len(_SPAN_PENS) >= KEYS_KEPT * 8:
-        _SPAN_PENS.clear()
-    _SPAN_PENS[id(pen)] = (pen, QtGui.QPen(pen), spans)
+    _SPAN_PENS.insert(0, (QtGui.QPen(pen), spans))  # (a copy: Qt's copy constructor)
+    del _SPAN_PENS[KEYS_KEPT * 2 :]
     return spans
 
 
-#: id → (pen, a copy of it, whether it is drawn as spans): see _spans_pen
-_SPAN_PENS: dict[int, tuple[QtGui.QPen, QtGui.QPen, bool]] = {}
+#: (a copy of a pen, whether it is drawn as spans), newest first: see _spans_pen
+_SPAN_PENS: list[tuple[QtGui.QPen, bool]] = []
 
 
 def _tick_spans(tick_specs: list, dx: float, dy: float) -> list[tuple] | None:
@@ -797,6 +796,7 @@ class FastAxisItem(pg.AxisItem):
     # (spec, finest level) per label same_decimals wrote last (None: none written anew)
     _relabelled: list[tuple[tuple, int | None]] | None = None
     _last_shift_key: tuple | None = None  # the shift key of the last specs worked out
+    _shift_served = False  # a LabelShift served the axis since it last kept one
     #: index label sizes (tick scales) that did not fit once the axis took their room,
     #: in the room the axis and its data share (:meth:`_grew_in_index_room`), and that room
     _shrunk_from: frozenset[float] = frozenset()
@@ -1503,10 +1503,12 @@ class FastAxisItem(pg.AxisItem):
         if found is None:
             found = self._generate(p, frame, None if plan is None else plan[1])
             if plan is not None and found is not None:
-                # kept for ticks seen twice in a row (a drag that keeps them), not
-                # for every range (a drag whose ticks move with it: RoPE's m)
-                if plan[0] == self._last_shift_key:
+                # kept when the last one kept served a frame, or for ticks seen twice
+                # in a row: not for every range of a drag whose ticks move with it
+                # (RoPE's m), whose layouts serve no other frame
+                if self._shift_served or plan[0] == self._last_shift_key:
                     self._record_shift(p, plan, frame, found)
+                    self._shift_served = False
                 self._last_shift_key = plan[0]
         if key is not None and found is not None:
             _SPEC_CACHE[key] = found
@@ -1581,6 +1583,7 @@ class FastAxisItem(pg.AxisItem):
             return None
         _SHIFTS.move_to_end(shift_key)
         FastAxisItem.specs_shifted += 1
+        self._shift_served = True
         layout, kept = shift.specs(positions, found)
         return layout, kept, 1.0
 
@@ -1621,15 +1624,21 @@ class FastAxisItem(pg.AxisItem):
         sources: list[int] = []
         variant_texts: list[str] = []
         variant_sizes: list[tuple[float, float]] = []
-        for c, level in enumerate(level_of):
+        # (a level's labels written to a finer level's decimals: tickStrings writes
+        # each value alone, so all of a level's at once are the same strings)
+        first = 0
+        for level in range(text_levels):
+            count = len(levels[level][1])
             for finer in range(level + 1, text_levels):
                 spacing = levels[finer][0]
-                new = self.tickStrings([all_values[c]], scale, spacing)[0]
-                if new != texts[c]:
-                    variants[(c, finer)] = len(sources)
-                    sources.append(c)
-                    variant_texts.append(new)
-                    variant_sizes.append(measure(new))
+                written = self.tickStrings(all_values[first : first + count], scale, spacing)
+                for c, new in enumerate(written, start=first):
+                    if new != texts[c]:
+                        variants[(c, finer)] = len(sources)
+                        sources.append(c)
+                        variant_texts.append(new)
+                        variant_sizes.append(measure(new))
+            first += count
         shift = LabelShift()
         shift.orientation, shift.dim = orientation, dim
         shift.tick_stop = tick_stop
