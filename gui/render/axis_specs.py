@@ -878,3 +878,91 @@ def shift_positions(
     x_scale, offset = value_scale(axis_range, bounds, dim)
     x_range = [x * x_scale - offset for x in axis_range]
     return values * x_scale - offset, min(x_range), max(x_range)
+
+
+def linear_tile_labels(
+    orientation: str,
+    tiles: list[TileTicks],
+    scale: float,
+    offset: float,
+    tick_stop: float,
+    text_gap: float,
+    measure: Any,
+    gap: float = 1.0,
+) -> list:
+    """:func:`tile_labels` of an axis that puts value ``v`` at ``v * scale - offset``
+    and its labels as :func:`label_rect` with ``tick_stop`` and ``text_gap``: the same
+    specs, each fallback's labels placed and compared as arrays (the same arithmetic:
+    :func:`label_origins`, :func:`box_arrays`), and a ``QRectF`` made only for the
+    labels drawn. ALiBi's mosaic axes (two a frame while ``seq_len`` drags, their
+    tick values new each frame) placed, moved and compared each label through Qt
+    rectangles and closures, a few hundred calls an axis."""
+    flags = _TEXT_FLAGS[orientation]
+    vertical = orientation in ("left", "right")
+
+    def inside(items: list[tuple[float, str, float, float]]) -> tuple | None:
+        """The labels ``(value, text, lo, hi)`` moved inside their cells ``lo`` …
+        ``hi`` as arrays ``(x, y, w, h, texts)``; ``None`` when one is longer than
+        its cells (or has no area)."""
+        texts = [text for _v, text, _lo, _hi in items]
+        sizes = [measure(text) for text in texts]
+        values, lo, hi = np.array([(v, a, b) for v, _t, a, b in items], dtype=float).T
+        w, h = np.array(sizes, dtype=float).reshape(-1, 2).T
+        x, y = label_origins(orientation, tick_stop, text_gap, values * scale - offset, w, h)
+        left, right, top, bottom = box_arrays(orientation, x, y, w, h, gap)
+        if ((left == right) | (top == bottom)).any():
+            return None
+        start, end = (top, bottom) if vertical else (left, right)
+        first, last = (lo - 0.5) * scale - offset, (hi + 0.5) * scale - offset
+        a, b = np.minimum(first, last), np.maximum(first, last)
+        if (end - start > b - a).any():
+            return None
+        shift = np.maximum(0.0, a - start) + np.minimum(0.0, b - end)
+        if vertical:  # (rect.translated(0.0, shift))
+            return x + 0.0, y + shift, w, h, texts
+        return x + shift, y + 0.0, w, h, texts
+
+    def fits(found: tuple) -> bool:
+        """Whether no two of the labels ``found`` overlap (:func:`separate_labels`
+        keeps them all)."""
+        x, y, w, h, _texts = found
+        left, right, top, bottom = box_arrays(orientation, x, y, w, h, gap)
+        meet = (
+            (left[:, None] < right)
+            & (left < right[:, None])
+            & (top[:, None] < bottom)
+            & (top < bottom[:, None])
+        )
+        return not np.triu(meet, 1).any()
+
+    def specs(found: tuple) -> list:
+        rect = QtCore.QRectF
+        x, y, w, h, texts = found
+        return [
+            (rect(*box), flags, text)
+            for *box, text in zip(
+                x.tolist(), y.tolist(), w.tolist(), h.tolist(), texts, strict=True
+            )
+        ]
+
+    def ends(ticks: tuple[tuple[float, str], ...]) -> tuple[tuple[float, str], ...]:
+        return tuple(dict.fromkeys((min(ticks), max(ticks))))
+
+    shown = [tile for tile in tiles if tile.ticks]
+    if not shown:
+        return []
+    for picks in (lambda ticks: ticks, ends):
+        found = inside([(v, text, t.lo, t.hi) for t in shown for v, text in picks(t.ticks)])
+        if found is not None and fits(found):
+            return specs(found)
+
+    def span(tile: TileTicks) -> str:
+        first, last = min(tile.ticks)[1], max(tile.ticks)[1]
+        return first if first == last else f"{first}\u2026{last}"
+
+    found = inside([((t.lo + t.hi) / 2, span(t), t.lo, t.hi) for t in shown])
+    if found is not None and fits(found):
+        return specs(found)
+    first = shown[0]
+    alone = inside([((first.lo + first.hi) / 2, span(first), first.lo, shown[-1].hi)])
+    return specs(alone) if alone is not None else []
