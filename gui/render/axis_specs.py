@@ -607,11 +607,11 @@ def label_origins(
     arithmetic, element by element: the same floats)."""
     if orientation == "left":
         return tick_stop - gap - widths, positions - heights / 2
-    if orientation == "right":
-        return np.full(len(positions), tick_stop + gap), positions - heights / 2
+    if orientation == "right":  # (widths > 0: 0.0 × width is 0.0)
+        return widths * 0.0 + (tick_stop + gap), positions - heights / 2
     if orientation == "top":
         return positions - widths / 2.0, tick_stop - gap - heights
-    return positions - widths / 2.0, np.full(len(positions), tick_stop + gap)
+    return positions - widths / 2.0, widths * 0.0 + (tick_stop + gap)
 
 
 def relabel_origins(
@@ -635,12 +635,11 @@ def relabel_origins(
     return (x + w / 2) - widths / 2, y
 
 
-def box_arrays(
-    orientation: str, x: np.ndarray, y: np.ndarray, w: np.ndarray, h: np.ndarray, gap: float = 1.0
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`box_edges` of the rectangles ``(x, y, w, h)`` as arrays ``(left, right,
-    top, bottom)`` (the same arithmetic; a box with no area has ``left == right`` or
-    ``top == bottom``)."""
+def box_offsets(
+    orientation: str, w: np.ndarray, h: np.ndarray, gap: float = 1.0
+) -> tuple[np.ndarray | float, np.ndarray | float, np.ndarray, np.ndarray]:
+    """``(dx, dy, width, height)``: where :func:`box_edges`' box of a rectangle of
+    ``w`` × ``h`` starts from its corner, and its size (the same arithmetic)."""
     line = h / 0.8
     x1: np.ndarray | float
     x2: np.ndarray | float
@@ -650,7 +649,17 @@ def box_arrays(
         x1, x2, y1, y2 = 0.0, 0.0, -(line - h) / 2, (line - h) / 2
     else:
         x1, x2, y1, y2 = -gap * line / 4, gap * line / 4, 0.0, line - h
-    bx, by, bw, bh = x + x1, y + y1, w + x2 - x1, h + y2 - y1
+    return x1, y1, w + x2 - x1, h + y2 - y1
+
+
+def box_arrays(
+    orientation: str, x: np.ndarray, y: np.ndarray, w: np.ndarray, h: np.ndarray, gap: float = 1.0
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`box_edges` of the rectangles ``(x, y, w, h)`` as arrays ``(left, right,
+    top, bottom)`` (the same arithmetic; a box with no area has ``left == right`` or
+    ``top == bottom``)."""
+    x1, y1, bw, bh = box_offsets(orientation, w, h, gap)
+    bx, by = x + x1, y + y1
     back, up = bw < 0, bh < 0
     return (
         np.where(back, bx + bw, bx),
@@ -728,6 +737,18 @@ class LabelShift:
         "top_level",
         "decision",
         "signature",
+        "buffers",
+        "identity",
+        "variant_width_list",
+        "variant_height_list",
+        "pen_runs",
+        "box_dx",
+        "box_dy",
+        "box_w",
+        "box_h",
+        "labelled_index",
+        "starts",
+        "stop_list",
     )
     orientation: str
     dim: int  # 0: a vertical axis, 1: a horizontal one
@@ -755,6 +776,32 @@ class LabelShift:
     top_level: int  # the finest level with labels
     decision: list[int]  # the labels kept: k ≥ 0 the k-th label, -1 - v variant v
     signature: tuple  # what :meth:`state` found when the labels were chosen
+    buffers: tuple[np.ndarray, np.ndarray, np.ndarray]  # labels and variants, for state
+    box_dx: np.ndarray | float  # box_edges' box of each label and variant from its
+    box_dy: np.ndarray | float  # rectangle: where it starts ...
+    box_w: np.ndarray  # ... and its size
+    box_h: np.ndarray
+    labelled_index: list[int]  # the labels drawn (of the signature's)
+    starts: np.ndarray  # each tick's start across the axis
+    stop_list: list[float]  # tick_stops as a list
+    identity: list[int]  # 0, 1, …: a decision that keeps every label as it is
+    variant_width_list: list[float]  # the variants' sizes as lists
+    variant_height_list: list[float]
+    pen_runs: tuple[list[QtGui.QPen], list[int]]  # (pen_list, pen_index)
+
+    def prepare(self) -> None:
+        """Work out what :meth:`state` and :meth:`specs` take from the labels' sizes:
+        their boxes' offsets (:func:`box_arrays`, the same arithmetic) and buffers."""
+        widths = np.concatenate((self.widths, self.variant_widths))
+        heights = np.concatenate((self.heights, self.variant_heights))
+        self.box_dx, self.box_dy, self.box_w, self.box_h = box_offsets(
+            self.orientation, widths, heights
+        )
+        self.buffers = (
+            np.zeros(len(widths), dtype=bool),
+            np.zeros(len(widths)),
+            np.zeros(len(widths)),
+        )
 
     def state(
         self, positions: np.ndarray, x_min: float, x_max: float, own_rect: QtCore.QRectF
@@ -763,6 +810,8 @@ class LabelShift:
         shown)`` at tick ``positions`` in an axis from ``x_min`` to ``x_max`` whose
         labels must lie in ``own_rect``; ``None`` when a label lies too near its edge
         to tell (:data:`SHIFT_UNSURE`)."""
+        # (ufuncs and operators only, and buffers kept: numpy's Python-level
+        # functions - where, concatenate, flatnonzero, any - cost calls each)
         shown = ~((positions < x_min) | (positions > x_max))
         n = len(self.texts)
         x, y = label_origins(
@@ -775,7 +824,7 @@ class LabelShift:
         )
         inside, unsure = _inside(own_rect, x, y, self.widths, self.heights)
         candidates = shown[:n]
-        if (unsure & candidates).any():
+        if True in (unsure & candidates):
             return None
         labelled = candidates & inside & (self.label_levels <= self.top_level)
         src = self.sources
@@ -788,14 +837,13 @@ class LabelShift:
             self.variant_widths,
             self.variant_heights,
         )
-        ok = np.concatenate((labelled, labelled[src]))
-        left, right, top, bottom = box_arrays(
-            self.orientation,
-            np.concatenate((x, vx)),
-            np.concatenate((y, vy)),
-            np.concatenate((self.widths, self.variant_widths)),
-            np.concatenate((self.heights, self.variant_heights)),
-        )
+        ok, bx, by = self.buffers
+        ok[:n], ok[n:] = labelled, labelled[src]
+        bx[:n], bx[n:] = x, vx
+        by[:n], by[n:] = y, vy
+        # box_arrays of sizes > 0 (LabelShift keeps no other): no side swapped
+        left, top = bx + self.box_dx, by + self.box_dy
+        right, bottom = left + self.box_w, top + self.box_h
         empty = ((left == right) | (top == bottom)) & ok
         meet = (
             (left[:, None] < right)
@@ -804,37 +852,31 @@ class LabelShift:
             & (top < bottom[:, None])
         )
         meet &= ok[:, None] & ok
-        signature = (
-            shown.tobytes(),
-            labelled.tobytes(),
-            empty.tobytes(),
-            np.packbits(meet).tobytes(),
-        )
+        signature = (shown.tobytes(), labelled.tobytes(), empty.tobytes(), meet.tobytes())
         return signature, shown, x, y, vx, vy, labelled
 
     def specs(self, positions: np.ndarray, found: tuple) -> tuple[AxisLayout, list]:
         """The layout and the labels kept at tick ``positions``, from their
         :meth:`state` ``found``."""
-        _signature, shown, x, y, vx, vy, labelled = found
+        _signature, shown, x, y, vx, vy, _labelled = found
         point, rect = QtCore.QPointF, QtCore.QRectF
         start = self.tick_start
         along = positions[shown]
         at = along.tolist()
-        pens, stops = self.tick_pens, self.tick_stops.tolist()
+        pens, stops = self.tick_pens, self.stop_list
         ticks = TickSpecs()
-        starts = np.full(len(at), start)
         if self.dim == 0:
             ticks += [
                 (pen, point(start, v), point(stop, v))
                 for pen, stop, v in zip(pens, stops, at, strict=True)
             ]
-            ticks.coords = (starts, along, self.tick_stops, along, self.pen_list, self.pen_index)
+            ticks.coords = (self.starts, along, self.tick_stops, along, *self.pen_runs)
         else:
             ticks += [
                 (pen, point(v, start), point(v, stop))
                 for pen, stop, v in zip(pens, stops, at, strict=True)
             ]
-            ticks.coords = (along, starts, along, self.tick_stops, self.pen_list, self.pen_index)
+            ticks.coords = (along, self.starts, along, self.tick_stops, *self.pen_runs)
         flags = _TEXT_FLAGS[self.orientation]
         xs, ys, widths, heights, texts = (
             x.tolist(),
@@ -845,22 +887,18 @@ class LabelShift:
         )
         labels = [
             (rect(xs[k], ys[k], widths[k], heights[k]), flags, texts[k])
-            for k in np.flatnonzero(labelled).tolist()
+            for k in self.labelled_index
         ]
-        kept = []
-        if self.decision:
+        kept = labels
+        if len(self.decision) != len(labels) or self.decision != self.identity:
             vxs, vys = vx.tolist(), vy.tolist()
-            vw, vh, vt = (
-                self.variant_widths.tolist(),
-                self.variant_heights.tolist(),
-                self.variant_texts,
-            )
-            for k in self.decision:
-                if k >= 0:
-                    kept.append(labels[k])
-                else:
-                    v = -1 - k
-                    kept.append((rect(vxs[v], vys[v], vw[v], vh[v]), flags, vt[v]))
+            vw, vh, vt = self.variant_width_list, self.variant_height_list, self.variant_texts
+            kept = [
+                labels[k]
+                if k >= 0
+                else (rect(vxs[-1 - k], vys[-1 - k], vw[-1 - k], vh[-1 - k]), flags, vt[-1 - k])
+                for k in self.decision
+            ]
         layout = AxisLayout(
             (self.axis_spec, ticks, labels), self.text_size, self.label_ticks, self.spacings
         )

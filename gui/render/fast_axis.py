@@ -735,10 +735,11 @@ def _tick_spans(tick_specs: list, dx: float, dy: float) -> list[tuple] | None:
         if not _spans_pen(pen):
             return None
         colors.append(pen.color())
-    if not np.isfinite(x1 + x2 + y1 + y2).all():
+    # (`False in` an array: no call; its .all() is three)
+    if False in np.isfinite(x1 + x2 + y1 + y2):
         return None
     floor, rect = np.floor, QtCore.QRectF
-    if (y1 == y2).all() and (x1 != x2).all():  # (floor of the ends, both included)
+    if False not in (y1 == y2) and False not in (x1 != x2):  # (floor of the ends, both in)
         c1, c2 = floor(np.minimum(x1, x2) + dx), floor(np.maximum(x1, x2) + dx)
         lefts, tops = (c1 - dx).tolist(), (floor(y1 + dy) - dy).tolist()
         widths = (c2 - c1 + 1).tolist()
@@ -746,7 +747,7 @@ def _tick_spans(tick_specs: list, dx: float, dy: float) -> list[tuple] | None:
             (rect(x, y, w, 1), colors[k], None, None, None)
             for x, y, w, k in zip(lefts, tops, widths, pen_index, strict=True)
         ]
-    if (x1 == x2).all() and (y1 != y2).all():
+    if False not in (x1 == x2) and False not in (y1 != y2):
         r1, r2 = floor(np.minimum(y1, y2) + dy), floor(np.maximum(y1, y2) + dy)
         lefts, tops = (floor(x1 + dx) - dx).tolist(), (r1 - dy).tolist()
         heights = (r2 - r1 + 1).tolist()
@@ -1653,6 +1654,9 @@ class FastAxisItem(pg.AxisItem):
         shift.variant_widths = np.array([w for w, _h in variant_sizes], dtype=float)
         shift.variant_heights = np.array([h for _w, h in variant_sizes], dtype=float)
         shift.top_level = max((level for level, _v in layout.label_ticks), default=-1)
+        if any(not (w > 0 and h > 0) for w, h in variant_sizes):
+            return
+        shift.prepare()
         state = shift.state(positions, x_min, x_max, frame.own_rect)
         if state is None or int(state[1].sum()) != len(tick_specs):
             return
@@ -1692,6 +1696,13 @@ class FastAxisItem(pg.AxisItem):
                     return
                 decision.append(-1 - v)
         shift.decision = decision
+        shift.identity = list(range(len(labels)))
+        shift.labelled_index = shown
+        shift.variant_width_list = [w for w, _h in variant_sizes]
+        shift.variant_height_list = [h for _w, h in variant_sizes]
+        shift.stop_list = stops
+        shift.starts = np.full(len(stops), shift.tick_start)
+        shift.pen_runs = (shift.pen_list, shift.pen_index)
         again, again_kept = shift.specs(positions, state)
         if _spec_values(again, again_kept) != _spec_values(layout, kept):
             FastAxisItem.shift_mismatches += 1
