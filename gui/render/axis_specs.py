@@ -693,16 +693,6 @@ class TickSpecs(list):
     coords: tuple
 
 
-class LabelSpecs(list):
-    """Label specs ``(rect, flags, text)`` (a list, as pyqtgraph's) with their
-    rectangles as arrays, ``coords``: ``(x, y, w, h, texts)`` (``texts``: a list kept
-    with the layout, one object while it serves: ``FastAxisItem._placed`` places
-    them at once)."""
-
-    __slots__ = ("coords",)
-    coords: tuple
-
-
 class LabelShift:
     """The tick labels a plain linear axis chose at one set of tick values, to be
     placed anew when only its range moves.
@@ -749,11 +739,6 @@ class LabelShift:
         "signature",
         "buffers",
         "identity",
-        "labelled_array",
-        "kept_index",
-        "kept_texts",
-        "kept_widths",
-        "kept_heights",
         "variant_width_list",
         "variant_height_list",
         "pen_runs",
@@ -800,11 +785,6 @@ class LabelShift:
     starts: np.ndarray  # each tick's start across the axis
     stop_list: list[float]  # tick_stops as a list
     identity: list[int]  # 0, 1, …: a decision that keeps every label as it is
-    labelled_array: np.ndarray  # labelled_index as an array
-    kept_index: np.ndarray  # the kept labels among the drawn ones, then the variants
-    kept_texts: list[str]  # the kept labels' texts and sizes
-    kept_widths: np.ndarray
-    kept_heights: np.ndarray
     variant_width_list: list[float]  # the variants' sizes as lists
     variant_height_list: list[float]
     pen_runs: tuple[list[QtGui.QPen], list[int]]  # (pen_list, pen_index)
@@ -909,25 +889,16 @@ class LabelShift:
             (rect(xs[k], ys[k], widths[k], heights[k]), flags, texts[k])
             for k in self.labelled_index
         ]
-        drawn = self.labelled_array
-        if self.decision == self.identity:  # (every label kept as it is)
-            kept = labels = LabelSpecs(labels)
-            corners = x[drawn], y[drawn]
-        else:
+        kept = labels
+        if len(self.decision) != len(labels) or self.decision != self.identity:
             vxs, vys = vx.tolist(), vy.tolist()
             vw, vh, vt = self.variant_width_list, self.variant_height_list, self.variant_texts
-            kept = LabelSpecs(
+            kept = [
                 labels[k]
                 if k >= 0
                 else (rect(vxs[-1 - k], vys[-1 - k], vw[-1 - k], vh[-1 - k]), flags, vt[-1 - k])
                 for k in self.decision
-            )
-            _ok, bx, by = self.buffers  # (the labels drawn, then the variants)
-            m = len(drawn)
-            bx[:m], bx[m : m + len(vx)] = x[drawn], vx
-            by[:m], by[m : m + len(vy)] = y[drawn], vy
-            corners = bx[self.kept_index], by[self.kept_index]
-        kept.coords = (*corners, self.kept_widths, self.kept_heights, self.kept_texts)
+            ]
         layout = AxisLayout(
             (self.axis_spec, ticks, labels), self.text_size, self.label_ticks, self.spacings
         )

@@ -758,80 +758,6 @@ def _tick_spans(tick_specs: list, dx: float, dy: float) -> list[tuple] | None:
     return None
 
 
-def _label_reaches(
-    text_specs: list,
-    font: QtGui.QFont | None,
-    device: QtGui.QPaintDevice | None,
-    dx: float,
-    dy: float,
-) -> list[tuple] | None:
-    """:meth:`FastAxisItem._placed`'s labels ``(rect, reach, flags, text, ink)`` of
-    label specs that carry their rectangles as arrays
-    (:class:`~gui.render.axis_specs.LabelSpecs`: one flag for all), worked out at once
-    with Qt's arithmetic (``adjusted``, ``setTop``, ``translated``,
-    ``toAlignedRect``), by operators and ufuncs only; ``None`` otherwise (placed one
-    by one). ``font``: a bottom axis' tick font (its labels' ink starts below their
-    tops: :func:`ink_top`)."""
-    coords = getattr(text_specs, "coords", None)
-    if coords is None or not text_specs:
-        return None
-    x, y, w, h, texts = coords
-    as_int = _flag_int(text_specs[0][1])
-    q = h / 4
-    reach = np.empty((4, len(x)))  # (rect.adjusted(-LABEL_INK, -q, LABEL_INK, q))
-    reach[0], reach[1] = x + -LABEL_INK, y + -q
-    reach[2], reach[3] = w + LABEL_INK - -LABEL_INK, h + q - -q
-    ink_y, ink_h = reach[1], reach[3]
-    if font is not None and as_int & _VERTICAL_ALIGN == _TOP_ALIGN:
-        tops = y + _ink_tops(font, device, texts)
-        lower = tops > ink_y
-        moved = tops - ink_y  # (QRectF.setTop: y += top - y, h -= top - y)
-        ink_y, ink_h = ink_y.copy(), ink_h.copy()
-        ink_y[lower] = (ink_y + moved)[lower]
-        ink_h[lower] = (ink_h - moved)[lower]
-    left, top = reach[0] + dx, ink_y + dy  # (translated, then toAlignedRect)
-    inks = np.empty((4, len(x)))
-    inks[0], inks[1] = np.floor(left), np.floor(top)
-    inks[2] = np.ceil(left + reach[2]) - inks[0]
-    inks[3] = np.ceil(top + ink_h) - inks[1]
-    rect, box = QtCore.QRectF, QtCore.QRect
-    return [
-        (spec[0], rect(*r), as_int, spec[2], box(*i))
-        for spec, r, i in zip(
-            text_specs, reach.T.tolist(), inks.astype(np.int64).T.tolist(), strict=True
-        )
-    ]
-
-
-_FLAG_INTS: dict[object, int] = {}  # Qt text flags as ints (int() of a flag is slow)
-
-
-def _flag_int(flags: object) -> int:
-    """``int(flags)``, kept per flag value."""
-    value = _FLAG_INTS.get(flags)
-    if value is None:
-        value = _FLAG_INTS[flags] = int(flags)  # type: ignore[call-overload]
-    return value
-
-
-#: (font key, resolution, texts list) → (the texts list, their ink tops): _ink_tops
-_INK_TOP_ARRAYS: dict[tuple, tuple[list, np.ndarray]] = {}
-
-
-def _ink_tops(font: QtGui.QFont, device: QtGui.QPaintDevice | None, texts: list) -> np.ndarray:
-    """:func:`ink_top` of each of ``texts`` as an array, kept per font, resolution and
-    list object (a LabelShift's labels: one list while it serves, checked by identity)."""
-    key = (font_key(font), device.logicalDpiY() if device is not None else 0, id(texts))
-    kept = _INK_TOP_ARRAYS.get(key)
-    if kept is not None and kept[0] is texts:
-        return kept[1]
-    tops = np.array([ink_top(font, device, text) for text in texts], dtype=float)
-    if len(_INK_TOP_ARRAYS) >= SHIFTS_KEPT * 4:
-        _INK_TOP_ARRAYS.clear()
-    _INK_TOP_ARRAYS[key] = (texts, tops)
-    return tops
-
-
 class FastAxisItem(pg.AxisItem):
     """``AxisItem`` with the same output and a faster draw-spec generation and paint.
 
@@ -1326,13 +1252,9 @@ class FastAxisItem(pg.AxisItem):
                     continue
             placed.append((None, None, pen, p1, p2))
         line, ticks = placed[0], placed[1:] if spans is None else spans
-        font = self.tick_font() if self.orientation == "bottom" else None
-        texts = _label_reaches(text_specs, font, device, dx, dy)
-        if texts is not None:
-            self._placement = (tick_specs, text_specs, dx, dy, axis_spec, line, ticks, texts, dpi)
-            return line, ticks, texts
         texts = []
         last_flags, as_int, from_top = None, 0, False
+        font = self.tick_font() if self.orientation == "bottom" else None
         for rect, flags, text in text_specs:
             if flags is not last_flags:  # (one per axis: int() of a Qt flag is slow)
                 last_flags, as_int = flags, int(flags)
@@ -1776,14 +1698,6 @@ class FastAxisItem(pg.AxisItem):
         shift.decision = decision
         shift.identity = list(range(len(labels)))
         shift.labelled_index = shown
-        shift.labelled_array = np.array(shown, dtype=int)
-        shift.kept_index = np.array(
-            [k if k >= 0 else len(shown) - 1 - k for k in decision], dtype=int
-        )
-        kept_sizes = [sizes[shown[k]] if k >= 0 else variant_sizes[-1 - k] for k in decision]
-        shift.kept_texts = [texts[shown[k]] if k >= 0 else variant_texts[-1 - k] for k in decision]
-        shift.kept_widths = np.array([w for w, _h in kept_sizes], dtype=float)
-        shift.kept_heights = np.array([h for _w, h in kept_sizes], dtype=float)
         shift.variant_width_list = [w for w, _h in variant_sizes]
         shift.variant_height_list = [h for _w, h in variant_sizes]
         shift.stop_list = stops
