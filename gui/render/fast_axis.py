@@ -40,12 +40,13 @@ from gui.render.axis_specs import (
     axis_frame,
     axis_length,
     generate_draw_specs,
-    linear_tile_labels,
+    label_rect,
     log_rank,
     regular_labels,
     relabelled,
     separate_labels,
     shift_positions,
+    tile_labels,
     value_scale,
 )
 from gui.render.pg_compat import (
@@ -1828,9 +1829,12 @@ class FastAxisItem(pg.AxisItem):
             TileTicks(lo, hi, tuple(sorted(t for t in ticks if lo <= t[0] <= hi)))
             for lo, hi in self.tile_spans
         ]
-        # (tile_labels, with arrays: the same specs)
-        specs = linear_tile_labels(
-            self.orientation, tiles, scale, offset, tick_stop, gap, self.text_measure(p)
+        specs = tile_labels(
+            self.orientation,
+            tiles,
+            lambda v: v * scale - offset,
+            self.text_measure(p),
+            lambda x, size: label_rect(self.orientation, tick_stop, gap, x, size),
         )
         across = [rect.width() if vertical else rect.height() for rect, _f, _t in specs]
         return specs, layout._replace(text_size=max([layout.text_size, *across]))
