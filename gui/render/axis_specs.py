@@ -684,15 +684,6 @@ def _inside(
     return margin >= 0, (margin < 0) & (margin > -SHIFT_UNSURE)
 
 
-class TickSpecs(list):
-    """Tick specs ``(pen, p1, p2)`` (a list, as pyqtgraph's) with their ends as arrays,
-    ``coords``: ``(x1, y1, x2, y2, pens, pen_index)``, the distinct ``pens`` and each
-    tick's index into them (``FastAxisItem._placed`` places them at once)."""
-
-    __slots__ = ("coords",)
-    coords: tuple
-
-
 class LabelShift:
     """The tick labels a plain linear axis chose at one set of tick values, to be
     placed anew when only its range moves.
@@ -728,8 +719,6 @@ class LabelShift:
         "variant_texts",
         "tick_pens",
         "tick_stops",
-        "pen_list",
-        "pen_index",
         "axis_spec",
         "text_size",
         "label_ticks",
@@ -741,13 +730,11 @@ class LabelShift:
         "identity",
         "variant_width_list",
         "variant_height_list",
-        "pen_runs",
         "box_dx",
         "box_dy",
         "box_w",
         "box_h",
         "labelled_index",
-        "starts",
         "stop_list",
     )
     orientation: str
@@ -767,8 +754,6 @@ class LabelShift:
     variant_texts: list[str]  # ... and text (another level's decimals)
     tick_pens: list[QtGui.QPen]  # each tick's pen and ...
     tick_stops: np.ndarray  # ... its end across the axis
-    pen_list: list[QtGui.QPen]  # the distinct tick pens, and ...
-    pen_index: list[int]  # ... each tick's among them
     axis_spec: tuple
     text_size: float
     label_ticks: list[tuple[int, float]]
@@ -782,12 +767,10 @@ class LabelShift:
     box_w: np.ndarray  # ... and its size
     box_h: np.ndarray
     labelled_index: list[int]  # the labels drawn (of the signature's)
-    starts: np.ndarray  # each tick's start across the axis
     stop_list: list[float]  # tick_stops as a list
     identity: list[int]  # 0, 1, …: a decision that keeps every label as it is
     variant_width_list: list[float]  # the variants' sizes as lists
     variant_height_list: list[float]
-    pen_runs: tuple[list[QtGui.QPen], list[int]]  # (pen_list, pen_index)
 
     def prepare(self) -> None:
         """Work out what :meth:`state` and :meth:`specs` take from the labels' sizes:
@@ -861,22 +844,18 @@ class LabelShift:
         _signature, shown, x, y, vx, vy, _labelled = found
         point, rect = QtCore.QPointF, QtCore.QRectF
         start = self.tick_start
-        along = positions[shown]
-        at = along.tolist()
+        at = positions[shown].tolist()
         pens, stops = self.tick_pens, self.stop_list
-        ticks = TickSpecs()
         if self.dim == 0:
-            ticks += [
+            ticks = [
                 (pen, point(start, v), point(stop, v))
                 for pen, stop, v in zip(pens, stops, at, strict=True)
             ]
-            ticks.coords = (self.starts, along, self.tick_stops, along, *self.pen_runs)
         else:
-            ticks += [
+            ticks = [
                 (pen, point(v, start), point(v, stop))
                 for pen, stop, v in zip(pens, stops, at, strict=True)
             ]
-            ticks.coords = (along, self.starts, along, self.tick_stops, *self.pen_runs)
         flags = _TEXT_FLAGS[self.orientation]
         xs, ys, widths, heights, texts = (
             x.tolist(),

@@ -243,36 +243,23 @@ class _AxisDrawing:
             p.restore()
 
 
-def drop_close(
-    values: Iterable[float] | np.ndarray, seen: Sequence[float], atol: float
-) -> list[float]:
+def drop_close(values: Iterable[float], seen: Sequence[float], atol: float) -> list[float]:
     """``values`` without those within ``atol`` of any of ``seen`` (sorted ascending).
 
     Same result as pyqtgraph's ``~np.any(np.isclose(seen, values[:, None], rtol=0,
-    atol=atol), axis=-1)`` mask, by a binary search per value: in plain Python for a
-    list, as one ``searchsorted`` for an array (a tick level's values: a few calls for
-    any count, where a search per value was a quarter of a frame's tick values).
+    atol=atol), axis=-1)`` mask, by a binary search per value (ticks are a few dozen
+    numbers: plain Python beats numpy's per-call overhead here).
     """
     if len(seen) == 0:
         return list(values)
-    if not isinstance(values, np.ndarray):
-        n = len(seen)
-        out = []
-        for v in values:
-            k = bisect_left(seen, v)
-            if (k < n and abs(v - seen[k]) <= atol) or (k > 0 and abs(v - seen[k - 1]) <= atol):
-                continue
-            out.append(v)
-        return out
-    # an array (a level's tick values): the same search and tests, element by element
-    known = np.asarray(seen, dtype=float)
-    at = np.searchsorted(known, values)
-    above = np.minimum(at, len(known) - 1)
-    below = np.maximum(at - 1, 0)
-    close = ((at < len(known)) & (np.abs(values - known[above]) <= atol)) | (
-        (at > 0) & (np.abs(values - known[below]) <= atol)
-    )
-    return values[~close].tolist()
+    n = len(seen)
+    out = []
+    for v in values:
+        k = bisect_left(seen, v)
+        if (k < n and abs(v - seen[k]) <= atol) or (k > 0 and abs(v - seen[k - 1]) <= atol):
+            continue
+        out.append(v)
+    return out
 
 
 class _TitleRefits:
@@ -720,43 +707,6 @@ def _spans_pen(pen: QtGui.QPen) -> bool:
 
 #: (a copy of a pen, whether it is drawn as spans), newest first: see _spans_pen
 _SPAN_PENS: list[tuple[QtGui.QPen, bool]] = []
-
-
-def _tick_spans(tick_specs: list, dx: float, dy: float) -> list[tuple] | None:
-    """:meth:`FastAxisItem._placed`'s spans of tick specs that carry their ends as
-    arrays (:class:`~gui.render.axis_specs.TickSpecs`), worked out at once with the
-    same arithmetic, when all of them are spans of one direction; ``None`` otherwise
-    (placed one by one)."""
-    coords = getattr(tick_specs, "coords", None)
-    if coords is None or not tick_specs:
-        return None
-    x1, y1, x2, y2, pens, pen_index = coords
-    colors = []
-    for pen in pens:
-        if not _spans_pen(pen):
-            return None
-        colors.append(pen.color())
-    # (`False in` an array: no call; its .all() is three)
-    if False in np.isfinite(x1 + x2 + y1 + y2):
-        return None
-    floor, rect = np.floor, QtCore.QRectF
-    if False not in (y1 == y2) and False not in (x1 != x2):  # (floor of the ends, both in)
-        c1, c2 = floor(np.minimum(x1, x2) + dx), floor(np.maximum(x1, x2) + dx)
-        lefts, tops = (c1 - dx).tolist(), (floor(y1 + dy) - dy).tolist()
-        widths = (c2 - c1 + 1).tolist()
-        return [
-            (rect(x, y, w, 1), colors[k], None, None, None)
-            for x, y, w, k in zip(lefts, tops, widths, pen_index, strict=True)
-        ]
-    if False not in (x1 == x2) and False not in (y1 != y2):
-        r1, r2 = floor(np.minimum(y1, y2) + dy), floor(np.maximum(y1, y2) + dy)
-        lefts, tops = (floor(x1 + dx) - dx).tolist(), (r1 - dy).tolist()
-        heights = (r2 - r1 + 1).tolist()
-        return [
-            (rect(x, y, 1, h), colors[k], None, None, None)
-            for x, y, h, k in zip(lefts, tops, heights, pen_index, strict=True)
-        ]
-    return None
 
 
 class FastAxisItem(pg.AxisItem):
@@ -1230,9 +1180,8 @@ class FastAxisItem(pg.AxisItem):
         floor = math.floor
         placed: list[tuple] = []
         last_pen, fast, color = None, False, None
-        spans = _tick_spans(tick_specs, dx, dy)
-        for pen, p1, p2 in (axis_spec,) if spans is not None else (axis_spec, *tick_specs):
-            if pen is not last_pen:  # (the line: a span, not stroked)
+        for pen, p1, p2 in (axis_spec, *tick_specs):  # (the line: a span, not stroked)
+            if pen is not last_pen:
                 last_pen = pen
                 fast = _spans_pen(pen)
                 color = pen.color()
@@ -1252,7 +1201,7 @@ class FastAxisItem(pg.AxisItem):
                     placed.append((span, color, None, None, None))
                     continue
             placed.append((None, None, pen, p1, p2))
-        line, ticks = placed[0], placed[1:] if spans is None else spans
+        line, ticks = placed[0], placed[1:]
         texts = []
         last_flags, as_int, from_top = None, 0, False
         font = self.tick_font() if self.orientation == "bottom" else None
@@ -1320,11 +1269,8 @@ class FastAxisItem(pg.AxisItem):
             spacing, offset = float(spacing), float(offset)
             start = (math.ceil((minVal - offset) / spacing) * spacing) + offset
             num = int((maxVal - start) / spacing) + 1
-            if seen:  # (as arrays: the same floats, a few calls for any count)
-                steps = np.arange(max(num, 0), dtype=float)
-                values = drop_close((steps * spacing + start) / scale, seen, spacing / scale * 0.01)
-            else:
-                values = [(i * spacing + start) / scale for i in range(num)]
+            values = [(i * spacing + start) / scale for i in range(num)]
+            values = drop_close(values, seen, spacing / scale * 0.01)
             seen = sorted(seen + values)
             ticks.append((spacing / scale, values))
         if self.logMode:
@@ -1664,10 +1610,6 @@ class FastAxisItem(pg.AxisItem):
         shift.tick_pens = [pen for pen, _p1, _p2 in tick_specs]
         stops = [p2.x() if dim == 0 else p2.y() for _pen, _p1, p2 in tick_specs]
         shift.tick_stops = np.array(stops, dtype=float)
-        distinct = {id(pen): pen for pen in shift.tick_pens}
-        shift.pen_list = list(distinct.values())
-        order = {key: k for k, key in enumerate(distinct)}
-        shift.pen_index = [order[id(pen)] for pen in shift.tick_pens]
         shift.tick_start = (
             (tick_specs[0][1].x() if dim == 0 else tick_specs[0][1].y()) if tick_specs else 0.0
         )
@@ -1702,8 +1644,6 @@ class FastAxisItem(pg.AxisItem):
         shift.variant_width_list = [w for w, _h in variant_sizes]
         shift.variant_height_list = [h for _w, h in variant_sizes]
         shift.stop_list = stops
-        shift.starts = np.full(len(stops), shift.tick_start)
-        shift.pen_runs = (shift.pen_list, shift.pen_index)
         again, again_kept = shift.specs(positions, state)
         if _spec_values(again, again_kept) != _spec_values(layout, kept):
             FastAxisItem.shift_mismatches += 1
