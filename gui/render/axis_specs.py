@@ -652,23 +652,6 @@ def box_offsets(
     return x1, y1, w + x2 - x1, h + y2 - y1
 
 
-def box_arrays(
-    orientation: str, x: np.ndarray, y: np.ndarray, w: np.ndarray, h: np.ndarray, gap: float = 1.0
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`box_edges` of the rectangles ``(x, y, w, h)`` as arrays ``(left, right,
-    top, bottom)`` (the same arithmetic; a box with no area has ``left == right`` or
-    ``top == bottom``)."""
-    x1, y1, bw, bh = box_offsets(orientation, w, h, gap)
-    bx, by = x + x1, y + y1
-    back, up = bw < 0, bh < 0
-    return (
-        np.where(back, bx + bw, bx),
-        np.where(back, bx, bx + bw),
-        np.where(up, by + bh, by),
-        np.where(up, by, by + bh),
-    )
-
-
 def _inside(
     rect: QtCore.QRectF, x: np.ndarray, y: np.ndarray, w: np.ndarray, h: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -774,7 +757,7 @@ class LabelShift:
 
     def prepare(self) -> None:
         """Work out what :meth:`state` and :meth:`specs` take from the labels' sizes:
-        their boxes' offsets (:func:`box_arrays`, the same arithmetic) and buffers."""
+        their boxes' offsets (:func:`box_offsets`, the same arithmetic) and buffers."""
         widths = np.concatenate((self.widths, self.variant_widths))
         heights = np.concatenate((self.heights, self.variant_heights))
         self.box_dx, self.box_dy, self.box_w, self.box_h = box_offsets(
@@ -824,7 +807,7 @@ class LabelShift:
         ok[:n], ok[n:] = labelled, labelled[src]
         bx[:n], bx[n:] = x, vx
         by[:n], by[n:] = y, vy
-        # box_arrays of sizes > 0 (LabelShift keeps no other): no side swapped
+        # box_edges' boxes of sizes > 0 (LabelShift keeps no other): no side swapped
         left, top = bx + self.box_dx, by + self.box_dy
         right, bottom = left + self.box_w, top + self.box_h
         empty = ((left == right) | (top == bottom)) & ok
