@@ -325,9 +325,11 @@ def test_views_use_the_fast_items(window):
     assert images and all(isinstance(i, FastImageItem) for i in images)
 
 
+@pytest.mark.parametrize("ratio", [1.0, 1.25, 1.5, 2.0])
 @pytest.mark.parametrize("size", [(97, 61), (150, 333), (41, 40), (611, 97)])
-def test_fast_image_minified_samples_like_qt(qtbot, size):
-    """Shown smaller than its cells, one nearest cell per pixel: Qt's own samples."""
+def test_fast_image_minified_samples_like_qt(qtbot, size, ratio):
+    """Shown smaller than its cells, one nearest cell per pixel: Qt's own samples, at
+    every device pixel ratio (the samples blitted one per device pixel)."""
     rng = np.random.default_rng(11)
     data = rng.normal(size=(200, 300)).astype(np.float32)
     data[np.tril_indices(200, -1)] = np.nan
@@ -338,9 +340,11 @@ def test_fast_image_minified_samples_like_qt(qtbot, size):
         item.setColorMap(cmap)
         item.setImage(data, autoLevels=False, levels=(-2.0, 2.0))
         items.append(item)
-        pixels.append(_render(item, size, QtCore.QRectF(-3.3, -2.7, 306.1, 205.2)))
+        blits = FastImageItem.blits
+        pixels.append(_render(item, size, QtCore.QRectF(-3.3, -2.7, 306.1, 205.2), ratio=ratio))
     sampled = items[1]._sampled[1]  # the per-pixel sampling path was taken
     assert sampled.width() * sampled.height() < 300 * 200
+    assert FastImageItem.blits == blits + 1  # one sample per device pixel, unscaled
     assert len(np.unique(pixels[0].reshape(-1, 4), axis=0)) > 50
     np.testing.assert_array_equal(pixels[1], pixels[0])
 

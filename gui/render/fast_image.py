@@ -93,6 +93,7 @@ class FastImageItem(pg.ImageItem):
     live = False
     live_sampled = False
     live_samples = 0  # pictures sampled coarsely (tests)
+    blits = 0  # pictures drawn one sample per device pixel, unscaled (tests)
 
     def set_masked_color(self, color: QtGui.QColor | None) -> None:
         """Draw masked (±inf) cells opaque in ``color`` (``None``: transparent)."""
@@ -297,12 +298,43 @@ class FastImageItem(pg.ImageItem):
         self.live_sampled = coarse
         p.save()
         try:
-            p.resetTransform()
-            p.drawImage(
-                QtCore.QRectF(x0, y0, width, height),
-                cached[1],
-                QtCore.QRectF(0, 0, n_cols, n_rows),
-            )
+            if _one_to_one(n_cols, width, n_rows, height, ratio):
+                _blit(p, cached[1], x0, y0, ratio)
+                FastImageItem.blits += 1
+            else:
+                p.resetTransform()
+                p.drawImage(
+                    QtCore.QRectF(x0, y0, width, height),
+                    cached[1],
+                    QtCore.QRectF(0, 0, n_cols, n_rows),
+                )
         finally:
             p.restore()
         return True
+
+
+def _one_to_one(n_cols: int, width: float, n_rows: int, height: float, ratio: float) -> bool:
+    """Whether a ``n_cols × n_rows`` picture spans as many device pixels (``width`` ×
+    ``height`` logical pixels at ``ratio`` device pixels each), one sample per pixel."""
+    return round(width * ratio) == n_cols and round(height * ratio) == n_rows
+
+
+def _blit(p: QtGui.QPainter, image: QtGui.QImage, x0: float, y0: float, ratio: float) -> None:
+    """Draw ``image`` one pixel per device pixel from logical ``(x0, y0)``.
+
+    Qt draws a picture given in logical pixels on a scaled (HiDPI) device through its
+    scaling blit, even when each source pixel lands on exactly one device pixel (the
+    target rounded to whole pixels). Unscaling the painter makes its matrix a
+    translation, and Qt takes its plain blit: the same pixels, a quarter of the time
+    (a 1750 × 1000 picture at 150 %: 1.0 → 0.25 ms). ``x0 · ratio`` is a whole device
+    pixel when the axis is minified (it starts at a pixel); otherwise it is rounded as Qt
+    rounds the target (``qRound``: halves away from zero).
+    """
+    x, y = x0 * ratio, y0 * ratio
+    p.setWorldTransform(QtGui.QTransform.fromScale(1 / ratio, 1 / ratio))
+    p.drawImage(QtCore.QPointF(_qround(x), _qround(y)), image)
+
+
+def _qround(v: float) -> int:
+    """Qt's ``qRound``: nearest integer, halves away from zero."""
+    return int(v + 0.5) if v >= 0 else int(v - 0.5)
