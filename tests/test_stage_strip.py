@@ -629,3 +629,47 @@ def test_esc_hides_the_strip_before_leaving_presentation(window, qtbot):
     assert not controls.strip.isAncestorOf(QtWidgets.QApplication.focusWidget())
     qtbot.keyClick(window, Key.Key_Escape)
     assert not display.presenting
+
+
+def test_hidden_fields_show_the_last_value_once_shown(window, qtbot):
+    """On stage the side panel (the parameter panel, the Animation box) is hidden: a
+    drag there does not fill its fields frame by frame, the strip's only while it is
+    shown; each shows the values drawn as soon as it is shown again, and a shown
+    panel follows each change at once."""
+    controls = _present(window)
+    state, panel, sweep = window.states["rope"], window.panels["rope"], window.lecture.sweep
+    assert sweep.param_name("rope") == "m"
+    assert not panel.isVisible() and not sweep.box.isVisible()
+    window.stage.setFocus()
+    qtbot.keyClick(window.stage, Key.Key_P)
+    strip = controls.strip
+    assert controls.visible and strip.isVisible()
+    row = panel.rows["m"]
+    for m in (11, 12, 13):  # a drag of the main parameter on stage
+        assert state.set_param("m", m)
+        assert strip.rows["m"].editor.value() == m  # the strip shown follows at once
+        assert row.editor.value() != m  # (the hidden panel waits)
+    qtbot.keyClick(window.stage, Key.Key_P)
+    assert not strip.isVisible()
+    assert state.set_param("m", 14)
+    assert strip.rows["m"].editor.value() == 13  # (hidden: waits)
+    qtbot.keyClick(window.stage, Key.Key_P)
+    assert strip.isVisible() and strip.rows["m"].editor.value() == 14
+    assert strip.rows["m"].slider.value() == strip.rows["m"]._value_to_slider(14)
+    window.lecture.display.leave_presentation()
+    assert window.wait_idle()
+    assert panel.isVisible() and row.editor.value() == 14
+    assert row.slider.value() == row._value_to_slider(14)
+    assert sweep.setup("rope").start == 14  # (what Space animates: at once)
+    dock = window.lecture.deck.dock
+    was_hidden = dock.isHidden()
+    dock.hide()  # (the Animation box is in the deck's dock, shown on demand)
+    assert state.set_param("m", 16) and not sweep.box.isVisible()
+    assert sweep.setup("rope").start == 16 and sweep.start_spin.value() != 16
+    dock.show()
+    assert sweep.box.isVisible() and sweep.start_spin.value() == 16
+    assert state.set_param("m", 15)  # shown: followed at once (the box as well)
+    assert row.editor.value() == 15 and row.slider.value() == row._value_to_slider(15)
+    assert sweep.setup("rope").start == 15 and sweep.start_spin.value() == 15
+    dock.setHidden(was_hidden)
+    state.undo()
