@@ -939,6 +939,34 @@ def _first_free(
     return None
 
 
+def _still_free(
+    left: float,
+    top: float,
+    w: float,
+    h: float,
+    area: tuple[float, float, float, float],
+    placed: list[tuple[float, float, float, float]],
+    avoid: _Avoid,
+    wedge: _Wedge | None,
+) -> bool:
+    """Whether the box ``(left, top, w, h)`` is a place :func:`_first_free` may give:
+    inside ``area``, meeting no box of ``placed``, ``avoid.pad`` px off its lines and
+    rings and, where ``wedge`` may hold it, in ``wedge`` (a live frame's text keeps its
+    last frame's place round its own where it still is: :meth:`PanelExtras.place_labels`)."""
+    a_left, a_top, a_right, a_bottom = area
+    if left < a_left or top < a_top or left > a_right - w or top > a_bottom - h:
+        return False
+    for p in placed:
+        if _overlaps(left, top, w, h, p):
+            return False
+    if _blocked_one(left, top, w, h, avoid):
+        return False
+    kx, _bx, ky, _by = avoid.to_data
+    if wedge is not None and wedge.may_hold(w * abs(kx), h * abs(ky)):
+        return bool(wedge.holds(*_data_box(left, top, left + w, top + h, avoid.to_data)))
+    return True
+
+
 #: a line's arrays (LineItem.getOriginalDataset), read without a call into Python
 _ORIGINAL = operator.attrgetter("_original")
 
@@ -981,6 +1009,17 @@ class PanelExtras:
     _placed_for: tuple | None = None
     #: texts placed (tests: a call with nothing moved places none)
     placements = 0
+    #: a drag's live frames: a text keeps its last place round its own where that is
+    #: still free (set by PanelPlot.set_quality; see :meth:`place_labels`)
+    labels_live = False
+    #: whether :meth:`place_labels` last placed the texts on a live frame
+    _placed_live = False
+    #: each text's last place less its own place, px (``None``: drawn smaller there)
+    _label_offsets: list[tuple[float, float] | None] = []
+    #: texts that kept their last place on a live frame: a count, and those of the
+    #: last placing (tests)
+    kept_places = 0
+    kept_texts: list[LabelText] = []
     table: pg.TextItem | None
     tile_labels: TileLabels | None
     _table_html: str | None
@@ -1221,8 +1260,10 @@ class PanelExtras:
             (a_left, a_top, a_right, a_bottom),
         )
         last = self._placed_for
+        live = self.labels_live
         if (
             last is not None
+            and (live or not self._placed_live)  # (a live frame's places: all anew)
             and last[0] == key[0]
             and last[1] == key[1]
             and last[3:] == key[3:]
@@ -1230,6 +1271,16 @@ class PanelExtras:
         ):
             return
         self._placed_for = key
+        # a live frame: each text at its last offset from its own place where that is
+        # free by the search's rules (no search for it); the frame in full quality
+        # after the drag places them all anew (no history)
+        offsets = self._label_offsets
+        if not live or len(offsets) != len(self._label_homes):
+            offsets = []
+        self._placed_live = live
+        kept_offsets: list[tuple[float, float] | None] = []
+        kept_texts: list[LabelText] = []
+        self._label_offsets, self.kept_texts = kept_offsets, kept_texts
         # the data area half a pixel larger each way (QRectF.adjusted(-0.5, -0.5, 0.5,
         # 0.5) and its contains, with Qt's arithmetic: its left and width, x + width)
         i_left, i_top = a_left + -0.5, a_top + -0.5
@@ -1257,13 +1308,27 @@ class PanelExtras:
             if item.isVisible() != shown:
                 item.setVisible(shown)
             if not shown:
+                kept_offsets.append(None)
                 continue
             if k < self._tip_names:  # an arrow's name: just beyond its tip, outward
                 box = _beyond(p_x, p_y, o_x, o_y, w, h, pad + h / 4)
             else:
                 box = (lx + (sx * x + dx), ly + (sy * y + dy), w, h)
-            best = _first_free(box, bounds, placed, avoid, wedge)
             f = 1.0  # (the share of its size it is drawn at)
+            last_offset = offsets[k] if offsets else None
+            if last_offset is not None:
+                at_x, at_y = box[0] + last_offset[0], box[1] + last_offset[1]
+                if _still_free(at_x, at_y, w, h, bounds, placed, avoid, wedge):
+                    kept_offsets.append(last_offset)
+                    kept_texts.append(item)
+                    self.kept_places += 1
+                    placed.append((at_x, at_y, w, h))
+                    if item.shrink != f:
+                        item.set_shrink(f)
+                    item.setPos(from_box.map(vb.mapFromScene(QtCore.QPointF(at_x - lx, at_y - ly))))
+                    self.placements += 1
+                    continue
+            best = _first_free(box, bounds, placed, avoid, wedge)
             if (
                 wedge is not None
                 and wedge.first
@@ -1290,6 +1355,7 @@ class PanelExtras:
                     max(min(box[1], a_bottom - h), a_top),
                 )
             placed.append((best[0], best[1], w, h))
+            kept_offsets.append((best[0] - box[0], best[1] - box[1]) if f == 1.0 else None)
             if item.shrink != f:
                 item.set_shrink(f)
             item.setPos(from_box.map(vb.mapFromScene(QtCore.QPointF(best[0] - lx, best[1] - ly))))

@@ -1275,6 +1275,11 @@ class PanelPlot(PanelExtras, CellDisplay):
                 _repaint(ring.curve)
         for text in self.text_labels:  # (live: their halos aliased)
             text.set_live(not dashes)
+        # live: the texts keep their last places where still free; full quality places
+        # them all anew, as a frame that never was live (place_labels)
+        self.labels_live = not dashes
+        if dashes and self._placed_live:
+            self.place_labels()
         for item in self.curves:
             full = getattr(item, "_full_pen", None)
             if full is None:

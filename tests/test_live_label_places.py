@@ -1,0 +1,123 @@
+"""An arrows panel's texts on a drag's live frames keep their last places where those
+are still free (no search), and the frame in full quality after the drag places them
+all anew: the same places as a view that never was dragged (issue 14 item 7)."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.viewdata import ComputeContext
+from core.views import VIEWS
+from gui.plotting.panel_extras import _Avoid, _blocked_one, _Lines, _ToData
+
+pytestmark = pytest.mark.usefixtures("drags_end_when_the_test_says")
+
+
+def _data(view_id: str, **changes):
+    spec = VIEWS[view_id]
+    return spec.compute(spec.model.validate(changes, partial=True), ComputeContext())
+
+
+def _widget(view_id: str):
+    from gui.widgets.view_widget import ViewWidget
+
+    widget = ViewWidget(VIEWS[view_id])
+    widget.resize(1400, 900)
+    return widget
+
+
+def _labelled(widget) -> list:
+    return [plot for plot in widget.plots.values() if plot._label_homes]
+
+
+def _places(widget) -> list[tuple[float, float, float, bool]]:
+    """Each text's position, size share and visibility, plot by plot."""
+    return [
+        (item.pos().x(), item.pos().y(), item.shrink, item.isVisible())
+        for plot in _labelled(widget)
+        for item, *_home in plot._label_homes
+    ]
+
+
+def _near(places: list[tuple[float, float, float, bool]]) -> list:
+    """``places`` to the last bits of their data coordinates (a view box's transform
+    after a drag differs from a fresh one's by rounding alone: ~1e-15)."""
+    return [(pytest.approx(x, abs=1e-9), pytest.approx(y, abs=1e-9), f, v) for x, y, f, v in places]
+
+
+def _problems(plot) -> list[str]:
+    """What breaks the search's rules among the texts kept at their last places: a box
+    outside the data area, over a text placed before it or on a line or ring."""
+    vb = plot.plot.getViewBox()
+    area = vb.sceneBoundingRect()
+    to_scene = vb.childTransform() * vb.sceneTransform()
+    sx, sy, dx, dy = to_scene.m11(), to_scene.m22(), to_scene.m31(), to_scene.m32()
+    segments, pad = plot._obstacle_segments((sx, sy, dx, dy))
+    avoid = _Avoid(
+        _Lines(segments) if len(segments) else None,
+        plot._rings,
+        _ToData(1.0 / sx, -dx / sx, 1.0 / sy, -dy / sy),
+        pad,
+        None,
+    )
+    boxes, problems = [], []
+    for item, *_home in plot._label_homes:
+        if not item.isVisible():
+            continue
+        box = item.mapRectToScene(item.boundingRect())
+        if not area.adjusted(-1, -1, 1, 1).contains(box):
+            problems.append(f"{item.textItem.toPlainText()!r} outside the data area")
+        for other in boxes:
+            inter = box.intersected(other)
+            if inter.width() > 1 and inter.height() > 1:
+                problems.append(f"{item.textItem.toPlainText()!r} over another text")
+        boxes.append(box)
+    for item in plot.kept_texts:
+        box = item.mapRectToScene(item.boundingRect())
+        if _blocked_one(box.x() + 1, box.y() + 1, box.width() - 2, box.height() - 2, avoid):
+            problems.append(f"{item.textItem.toPlainText()!r} on a line")
+    return problems
+
+
+@pytest.mark.parametrize(
+    ("view_id", "name", "values"),
+    [
+        ("clock", "m", [2.0 + 0.15 * k for k in range(30)]),
+        ("rope", "m", [3 + k for k in range(20)]),
+    ],
+)
+def test_live_texts_stay_free_and_the_settled_frame_is_placed_anew(qapp, view_id, name, values):
+    dragged = _widget(view_id)
+    dragged.show_data(_data(view_id, **{name: values[0]}))
+    dragged.canvas.grab()  # (laid out at its size)
+    kept_before = sum(plot.kept_places for plot in _labelled(dragged))
+    problems = []
+    for value in values[1:]:
+        dragged.show_data(_data(view_id, **{name: value}), live=True)
+        for plot in _labelled(dragged):
+            problems += [f"{name}={value}: {p}" for p in _problems(plot)]
+    assert not problems
+    # the live frames kept places (no search for those texts)
+    assert sum(plot.kept_places for plot in _labelled(dragged)) - kept_before > len(values)
+    # the drag ends (its last frame again, settled): the texts placed as if never live
+    last = _data(view_id, **{name: values[-1]})
+    dragged.show_data(last)
+    assert not any(plot._placed_live for plot in _labelled(dragged))
+    settled = _places(dragged)
+    for plot in _labelled(dragged):  # placed again from nothing: the same places
+        plot._placed_for, plot._label_offsets = None, []
+        plot.place_labels()
+    assert _places(dragged) == _near(settled)
+    # and those of a view shown at the first value, then the last (no drag between)
+    fresh = _widget(view_id)
+    fresh.show_data(_data(view_id, **{name: values[0]}))
+    fresh.canvas.grab()
+    fresh.show_data(last)
+    assert _places(fresh) == _near(settled)
+    # a drag that ends when the frames pause (the full-quality timer) as well
+    dragged.show_data(_data(view_id, **{name: values[-2]}), live=True)
+    dragged.show_data(last, live=True)
+    dragged.finish_live_frame()
+    assert _places(dragged) == _near(settled)
+    for widget in (dragged, fresh):
+        widget.deleteLater()
