@@ -787,3 +787,29 @@ def test_a_live_frame_reading_what_the_last_fit_read_keeps_its_layout(studio, sh
     widget.fit_height()
     assert _layout_state(widget) == taller
     widget.show_data(data)  # (back as it was, for the module's other tests)
+
+
+def test_a_plots_fit_key_follows_its_tick_font(studio, show_view):
+    """The fit key of a plot (``PanelPlot.fit_inputs``) reads its axes' tick fonts (kept
+    with the font they were read from): a font replaced, or one changed in place, gives
+    another key; the same font the same key."""
+    widget = show_view(studio, "rope", (1920, 1080), 1.5, present=True)
+    plot = next(iter(widget.plots.values()))
+    axis = plot.plot.getAxis("bottom")
+    font = axis.style["tickFont"]
+    assert font is not None
+    before = plot.fit_inputs()
+    assert plot.fit_inputs() == before
+    try:
+        font.setPointSizeF(font.pointSizeF() + 3)  # (in place)
+        grown = plot.fit_inputs()
+        assert grown != before
+        assert font.key() in grown[11]
+        other = QtGui.QFont(font)
+        other.setBold(not font.bold())
+        axis.style["tickFont"] = other  # (replaced)
+        assert plot.fit_inputs() not in (before, grown)
+    finally:
+        font.setPointSizeF(font.pointSizeF() - 3)
+        axis.style["tickFont"] = font
+    assert plot.fit_inputs() == before
