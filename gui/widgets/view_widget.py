@@ -1255,8 +1255,10 @@ class ViewWidget(QtWidgets.QWidget):
             alike = None if cells is None else shapes.setdefault(cells.grid_shape, len(shapes))
             # the measures of its title and legend stand for their texts (the fit
             # reads them alone): the same measures, the same fit (the same dict where
-            # the texts are the same, then filled by the fit it stands for)
-            plots.append((key, plot, holds_place(plot), read[2], known[2], alike))
+            # the texts are the same, then filled by the fit it stands for); its inputs
+            # as kept where equal (the key's comparison with the last fit's then finds
+            # the same tuple, not another one compared item by item)
+            plots.append((key, plot, holds_place(plot), known[0][2], known[2], alike))
         self._measures = measures
         return (
             width,
