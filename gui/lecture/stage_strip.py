@@ -34,7 +34,7 @@ from gui.lecture.display import DisplayController
 from gui.lecture.editors import EDITOR_WIDGETS
 from gui.render.math_text import math_tooltip
 from gui.theme import current_theme
-from gui.widgets.param_panel import ParamRow, browse_table, main_first, show_rows
+from gui.widgets.param_panel import ParamRow, browse_table, main_first
 from gui.widgets.slider_scale import step_drawn, step_value
 from gui.widgets.state import ViewState
 from gui.widgets.steady_scroll import SteadyScrollArea
@@ -103,7 +103,6 @@ class ParamStrip(QtWidgets.QFrame):
         self.setAutoFillBackground(True)
         self.state = state
         self.main = main
-        self._values_due = False  # values not shown while hidden (show_values)
         self.rows: dict[str, ParamRow] = {}
         self.cells: dict[str, QtWidgets.QWidget] = {}
         self.outer = outer = QtWidgets.QVBoxLayout(self)
@@ -226,11 +225,9 @@ class ParamStrip(QtWidgets.QFrame):
     def show_values(self, values: dict[str, Any]) -> None:
         """Model → strip (signals blocked: no echo). (a value pinned by a sweep in
         place of its own: ViewState.pin)"""
-        if self.state.merging and not self.isVisible() and self.window().isVisible():
-            self._values_due = True  # (shown when the strip is: showEvent)
-            return
-        self._values_due = False
-        show_rows(self.rows, self.state.shown(values))
+        values = self.state.shown(values)
+        for row in self.rows.values():
+            row.show(values)
 
     def _show_drawn(self) -> None:
         """The drawing used other values for unused parameters (ViewState.used)."""
@@ -330,8 +327,6 @@ class ParamStrip(QtWidgets.QFrame):
         QtCore.QCoreApplication.sendEvent(self.scroll_area, request)  # it fits its body
 
     def showEvent(self, event: QtGui.QShowEvent) -> None:
-        if self._values_due:
-            self.show_values(self.state.values)
         super().showEvent(event)
         self.covers(True)
 

@@ -783,7 +783,6 @@ class ParamPanel(QtWidgets.QWidget):
     def __init__(self, state: ViewState, parent: QtWidgets.QWidget | None = None) -> None:
         super().__init__(parent)
         self.state = state
-        self._values_due = False  # values not shown while hidden (show_values)
         self.rows: dict[str, ParamRow] = {}
         self._field_w: int | None = None  # field_width until the grid is invalidated
         self._widths_epoch = [0]  # the grid's invalidations, shared with the lines
@@ -915,44 +914,24 @@ class ParamPanel(QtWidgets.QWidget):
 
     def show_values(self, values: dict[str, Any]) -> None:
         """Model → view: update every widget (signals blocked). (a value pinned by a sweep in
-        place of its own: ViewState.pin)
-
-        A panel hidden in a shown window (on stage the side panel and docks are hidden)
-        shows a drag's values (:attr:`ViewState.merging`) when it is shown again
-        (:meth:`showEvent`): following each frame of a drag there was ~1.5 % of a
-        stage frame. Other changes (a scene, a file, an undo) show at once."""
-        if self.state.merging and not self.isVisible() and self.window().isVisible():
-            self._values_due = True
-            return
-        self._values_due = False
-        show_rows(self.rows, self.state.shown(values))
+        place of its own: ViewState.pin)"""
+        values = self.state.shown(values)
+        for name, row in self.rows.items():
+            p = row.param
+            if p.unused is None and p.limit is None:
+                # (shows its own value alone: nothing to do where it shows it already,
+                # as ParamRow.show_value finds; a drag changes one of ~12 values)
+                value, shown = values[name], row._shown
+                if shown == value and type(shown) is type(value):
+                    continue
+            row.show(values)
 
     def _show_drawn(self) -> None:
         """The drawing used other values for unused parameters (ViewState.used)."""
         self.show_values(self.state.values)
 
-    def showEvent(self, event: QtGui.QShowEvent) -> None:
-        """Shown: the values it did not show while hidden (:meth:`show_values`)."""
-        if self._values_due:
-            self.show_values(self.state.values)
-        super().showEvent(event)
-
     def _browse(self, name: str) -> None:
         browse_table(self, self.state, name)
-
-
-def show_rows(rows: Mapping[str, ParamRow], values: Mapping[str, Any]) -> None:
-    """Show ``values`` in ``rows`` (a panel's, the stage strip's): each row whose
-    value shown depends on others (a limit, an unused reason) or is not shown yet."""
-    for name, row in rows.items():
-        p = row.param
-        if p.unused is None and p.limit is None:
-            # (shows its own value alone: nothing to do where it shows it already,
-            # as ParamRow.show_value finds; a drag changes one of ~12 values)
-            value, shown = values[name], row._shown
-            if shown == value and type(shown) is type(value):
-                continue
-        row.show(values)
 
 
 def table_filter() -> str:
