@@ -696,16 +696,7 @@ def test_a_new_axis_title_of_the_same_axis_size_is_centred_again(qtbot):
 # ------------------------------------------------------------------ draw specs kept
 def _fresh_specs(axis: FastAxisItem) -> tuple:
     """The specs ``axis`` works out now without the cache (as its paint measures)."""
-    picture = QtGui.QPicture()
-    painter = QtGui.QPainter(picture)
-    try:
-        if axis.style["tickFont"]:
-            painter.setFont(axis.style["tickFont"])
-        layout, texts, _scale = axis._generate(painter)
-    finally:
-        painter.end()
-    axis_spec, ticks, _all = layout.specs
-    return _specs_as_values((axis_spec, ticks, texts))
+    return _fresh_layout(axis)[0]
 
 
 def _fresh_layout(axis: FastAxisItem) -> tuple:
