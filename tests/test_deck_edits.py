@@ -956,3 +956,30 @@ def test_a_deck_without_a_title_is_saved_under_the_title_it_is_shown_with(window
     assert deck.save_deck(tmp_path / "one.pe-deck.json")
     assert load_deck(tmp_path / "one.pe-deck.json").title == "Untitled deck"
     deck.close_deck()
+
+
+def test_a_long_scene_title_shows_its_beginning_in_the_field(window):
+    """A scene title longer than the dock's title field is shown from its first word:
+    ``setText`` left the caret at the end, so at 200 % the field read "...them apart"
+    without "Same words". Going to a scene, and the fields following it, show the start."""
+    deck = window.lecture.deck
+    long_title = "Same words, other order: what tells them apart " * 3
+    deck.set_deck(Deck("long", (_scene("rope", long_title.strip(), m=5), _scene("alibi", "b"))))
+    deck.show_dock()
+    try:
+        window.wait_idle()
+        field = deck.title_edit
+        QtWidgets.QApplication.processEvents()
+        assert field.fontMetrics().horizontalAdvance(field.text()) > field.width()  # too long
+        for index in (1, 0):  # shown by going to the scene
+            assert deck.go(index)
+            assert field.cursorPosition() == 0, index
+            # the caret, at the text's start, is at the field's left edge: the start shows
+            assert field.cursorRect().left() < field.width() // 4
+        deck._fields_for = -1
+        field.setText("x")  # (what a stale field holds; the fields follow the scene again)
+        deck._sync_fields()
+        assert field.text() == long_title.strip() and field.cursorPosition() == 0
+    finally:
+        deck.close_deck()
+        deck.dock.hide()

@@ -63,6 +63,15 @@ def deck_title(title: str) -> str:
     return title or UNTITLED_DECK
 
 
+def show_start(field: QtWidgets.QLineEdit, text: str) -> None:
+    """Set ``field``'s text with its beginning in sight: ``setText`` leaves the caret at
+    the end, so a title longer than the field (the deck dock at 200 %) showed only its
+    end ("…here: what tells them apart"). A field being typed in keeps its caret."""
+    field.setText(text)
+    if not field.hasFocus():
+        field.setCursorPosition(0)
+
+
 def ask_unsaved(parent: QtWidgets.QWidget, text: str) -> str:
     """Ask Save / Discard / Cancel about a deck with unsaved changes: ``"save"``,
     ``"discard"`` or ``"cancel"`` (Esc or closing the box). The tests replace it."""
@@ -296,7 +305,7 @@ class DeckController(QtCore.QObject):
     def _show_opened(self, scene: Scene) -> None:
         """The title and note fields and the heading of ``scene``, opened from a file."""
         with signals_blocked(self.title_edit), signals_blocked(self.note_edit):
-            self.title_edit.setText(scene.title)  # (not a deck scene's: none edited)
+            show_start(self.title_edit, scene.title)  # (not a deck scene's: none edited)
             self.note_edit.setPlainText(scene.note)
         self._sync_fields()  # (with a deck open they follow its scene)
         self._set_view_title(scene, None)
@@ -788,7 +797,7 @@ class DeckController(QtCore.QObject):
     def _show_fields(self, scene: Scene, index: int) -> None:
         """The title and note fields and the view's heading for scene ``index``."""
         with signals_blocked(self.title_edit), signals_blocked(self.note_edit):
-            self.title_edit.setText(scene.title)
+            show_start(self.title_edit, scene.title)
             self.note_edit.setPlainText(scene.note)
         self._set_view_title(scene, index)
         self._sync_fields()
@@ -806,7 +815,7 @@ class DeckController(QtCore.QObject):
             scene = self.scenes[self.index]
             with signals_blocked(self.title_edit), signals_blocked(self.note_edit):
                 if self.title_edit.text() != scene.title:
-                    self.title_edit.setText(scene.title)
+                    show_start(self.title_edit, scene.title)
                 if self.note_edit.toPlainText() != scene.note:
                     self.note_edit.setPlainText(scene.note)
         elif off:
