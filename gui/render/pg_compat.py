@@ -91,7 +91,9 @@ PRIVATE_MEMBERS: dict[str, dict[str, Member]] = {
         "_adjustSize": _method(used_by="pg_compat (keep_identical_axis_titles)"),
     },
     "PlotCurveItem": {
-        "_boundsCache": _attribute(used_by="fast_curve"),  # [(frac, orthoRange), bounds] per axis
+        "_boundsCache": _attribute(
+            used_by="swap_curve_data (cleared by invalidateBounds)"
+        ),  # [(frac, orthoRange), bounds] per axis
         "_boundingRect": _attribute(
             used_by="fast_curve"
         ),  # the rect boundingRect keeps (None: stale)
@@ -470,21 +472,6 @@ def move_in_grid(
 def device_transform(item: pg.GraphicsItem) -> QtGui.QTransform | None:
     """``item``'s transform to device pixels (``None`` when it is not in a view)."""
     return item.deviceTransform_()
-
-
-def cached_bounds(curve: pg.PlotCurveItem, ax: int, key: tuple) -> tuple | None:
-    """The data bounds ``curve`` cached for axis ``ax`` under ``key``
-    (``(frac, orthoRange)``), or ``None``."""
-    cache = curve._boundsCache[ax]
-    if cache is not None and cache[0] == key:
-        return cache[1]
-    return None
-
-
-def cache_bounds(curve: pg.PlotCurveItem, ax: int, key: tuple, bounds: tuple) -> None:
-    """Store ``bounds`` as ``curve``'s data bounds of axis ``ax`` for ``key``, where
-    ``PlotCurveItem.dataBounds`` keeps them (cleared by ``setData``)."""
-    curve._boundsCache[ax] = [key, bounds]
 
 
 def kept_rect(curve: pg.PlotCurveItem) -> QtCore.QRectF | None:
