@@ -1264,7 +1264,7 @@ class ViewWidget(QtWidgets.QWidget):
             width,
             self.isVisible(),
             self._presenting,
-            current_theme(),
+            theme,
             self._columns,
             self._floor,
             tuple(self._weights.items()),
