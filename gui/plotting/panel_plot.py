@@ -497,8 +497,8 @@ def _index_widths_key(
     """Everything :func:`index_widths` of a heatmap reads: its kind, shape,
     coordinates, ticks, reserved columns, levels, decimals and squareness, its values
     where a small grid prints them (:func:`value_width`), the tick font, the stage and
-    the value sizes (with the UI scale's value size); ``None`` for another panel (its
-    answer is found at once)."""
+    the value sizes (with the UI scale's value size); ``None`` for a panel with no
+    index labels and no words (no width: :func:`index_widths` answers at once)."""
     image = panel.image
     if panel.kind != "heatmap" or image is None or image.ndim != 2:
         return None
@@ -542,17 +542,9 @@ def index_widths(
     Kept for everything it reads (:func:`_index_widths_key`): a drag's frames ask
     again with the same labels and mostly the same values (~80 Python calls a small
     grid, each frame)."""
-    image = panel.image
-    if (
-        panel.kind != "heatmap"
-        or image is None
-        or image.ndim != 2
-        or (image.shape[1] > MAX_CELLS and panel.layout_columns is None)
-    ):
-        return (0.0,) * len(value_pts)  # (no index labels, no words: no width)
     key = _index_widths_key(panel, font, stage, value_pts)
     if key is None:
-        return _widths_beside(panel, _index_room(panel, font, stage), value_pts)
+        return (0.0,) * len(value_pts)  # (no index labels, no words: no width)
     known = _INDEX_WIDTHS.get(key)
     if known is None:
         if len(_INDEX_WIDTHS) >= _INDEX_WIDTHS_MAX:
