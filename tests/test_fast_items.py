@@ -771,9 +771,9 @@ def test_fast_curve_path_of_a_line_with_gaps_is_pyqtgraphs(qtbot, skip_check):
             assert _elements(item.getPath()) == _elements(want), (n, gaps)
 
 
-def test_stroke_offsets_are_the_spread_written_out(qtbot):
-    """``_offsets`` (the strokes' device offsets, written out) gives ``_spread``'s
-    offsets bit for bit, as (dx, 0) for a steep family and (0, dy) for a flat one."""
+def test_stroke_offsets_are_the_spread_side_by_side(qtbot):
+    """``_offsets`` (the strokes' device offsets) gives ``_spread``'s offsets bit for
+    bit, as (dx, 0) for a steep family and (0, dy) for a flat one."""
     from gui.render import fast_curve
 
     rng = np.random.default_rng(12)

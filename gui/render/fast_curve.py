@@ -80,20 +80,11 @@ def _spread(band: float) -> list[float]:
 
 
 def _offsets(band: float, horizontal: bool) -> tuple[tuple[float, float], ...]:
-    """The device offsets ``(dx, dy)`` of :func:`_spread`'s strokes for ``band`` (its
-    arithmetic, written out: two families a curve), side by side along x
-    (``horizontal``: a steep family's) or along y."""
-    n = math.ceil(band - 1e-9)
-    if n <= 1:
-        return ((0.0, 0.0),)
-    if band - (n - 1) <= NEAR_WHOLE:
-        if horizontal:
-            return tuple([(k - (n - 2) / 2, 0.0) for k in range(n - 1)])
-        return tuple([(0.0, k - (n - 2) / 2) for k in range(n - 1)])
-    span = band - 1.0
+    """The device offsets ``(dx, dy)`` of :func:`_spread`'s strokes for ``band``, side
+    by side along x (``horizontal``: a steep family's) or along y."""
     if horizontal:
-        return tuple([(-span / 2 + span * k / (n - 1), 0.0) for k in range(n)])
-    return tuple([(0.0, -span / 2 + span * k / (n - 1)) for k in range(n)])
+        return tuple([(o, 0.0) for o in _spread(band)])
+    return tuple([(0.0, o) for o in _spread(band)])
 
 
 class FastCurveItem(pg.PlotCurveItem):
