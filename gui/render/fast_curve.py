@@ -100,6 +100,10 @@ class FastCurveItem(pg.PlotCurveItem):
     _lines_known: tuple | None = None  # (see _line_args)
     #: ``(what they were found for, strokes)`` of :meth:`_strokes`
     _stroke_cache: tuple | None = None
+    #: ``(device_transform(), strokes, pen, y bounds)`` of the last paint, where it drew
+    #: offset strokes of the whole curve (:meth:`update_changed_end`)
+    _painted: tuple | None = None
+    changed_end_updates = 0  # new data told as a repaint of their end (tests)
     #: a curve of at most this many points is stroked with Qt's own wide pen where the
     #: offset strokes would be used (0: never). For a few points (the clock's arcs and
     #: trails, an arrow's shaft) Qt's stroke costs less than finding and drawing the
@@ -527,6 +531,7 @@ class FastCurveItem(pg.PlotCurveItem):
         return tuple(out)
 
     def paint(self, p: QtGui.QPainter, opt: object, widget: object) -> None:
+        self._painted = None
         data = self.xData
         if data is None or data.size == 0:
             return
@@ -550,6 +555,8 @@ class FastCurveItem(pg.PlotCurveItem):
         p.setRenderHint(_ANTIALIAS, False)
         p.setPen(pen)
         base = p.transform()
+        if all([path is None for path, _offsets in strokes]):  # (see update_changed_end)
+            self._painted = (device_transform(self), strokes, wide, self.whole_bounds()[1])
         device = p.device()
         ratio = device.devicePixelRatioF() if device is not None else 1.0
         try:
@@ -560,6 +567,91 @@ class FastCurveItem(pg.PlotCurveItem):
                     p.drawPath(drawn)
         finally:
             p.setTransform(base)
+
+    def update_changed_end(self, old_x: object, old_y: object, old_connect: object) -> bool:
+        """Tell the scene of the data just stored, which replaced ``old_x``, ``old_y``
+        (connected by ``old_connect``), by repainting only their end where they differ
+        from those only there; whether it did (else the caller tells the scene as
+        ``setData`` does: the whole line repainted, its view's auto-range queued).
+
+        A ``seq_len`` drag's live frame adds or removes a few points at the end of
+        each line and holds the x range (:meth:`PlotViewBox.hold_frame`): the
+        sinusoidal view's six dense waves repainted their whole plot (~800 × 240 px on
+        the stage: the strokes, grid, background) for a few new segments each. Where
+        the pixels of the points both data share cannot change, the region of the
+        segments that changed, grown by the strokes' reach, is repainted instead:
+
+        * a live frame (settled frames repaint whole); old and new data finite, all
+          connected, plain 1-D floats, their first ``min(len)`` points equal;
+        * the last paint drew offset strokes (:meth:`paint`) through the device
+          transform the item has now, and the new data get the same strokes there
+          (the same offsets, all of them of the whole curve: no sub-path of tips);
+        * the view holds its x range and the line's y bounds are as they were, so
+          that its auto-range would keep the view's ranges (it is not queued).
+
+        The region is marked on the view box, not on the line: Qt repaints an item's
+        region only within its bounding rect, which no longer holds removed points.
+        A range that moves later in the frame moves the view's children, which Qt
+        then repaints whole."""
+        painted = self._painted
+        x, y = self.xData, self.yData
+        opts = self.opts
+        if (
+            not self.live
+            or painted is None
+            or type(old_x) is not np.ndarray
+            or type(old_y) is not np.ndarray
+            or old_connect != "all"
+            or opts["connect"] != "all"
+            or opts["stepMode"]
+            or opts["pen"] is not painted[2]
+            or x is None
+            or y is None
+            or x.dtype != np.float64
+            or y.dtype != np.float64
+            or old_x.dtype != np.float64
+            or old_y.dtype != np.float64
+            or old_x.ndim != 1
+            or old_x.shape != old_y.shape
+        ):
+            return False
+        view = self.getViewBox()
+        if not isinstance(view, pg.ViewBox) or not getattr(view, "holding", False):
+            return False
+        k = min(x.size, old_x.size)
+        if k < 2:
+            return False
+        device, strokes, pen, y_bounds = painted
+        now = device_transform(self)  # (the painter's, but for its widget's offset)
+        if now is None or now != device or self.whole_bounds()[1] != y_bounds:
+            return False  # (y_bounds: None where the view's bounds are pyqtgraph's)
+        if not (np.array_equal(x[:k], old_x[:k]) and np.array_equal(y[:k], old_y[:k])):
+            return False
+        facts = self._pen_facts(pen)
+        if self._strokes(device, facts[3]) != strokes:  # (kept for the paint)
+            return False
+        # the segments from point k - 1 on of the longer data: added or removed
+        end_x, end_y = (x, y) if x.size >= old_x.size else (old_x, old_y)
+        end_x, end_y = end_x[k - 1 :], end_y[k - 1 :]
+        x_lo, x_hi = float(np.minimum.reduce(end_x)), float(np.maximum.reduce(end_x))
+        y_lo, y_hi = float(np.minimum.reduce(end_y)), float(np.maximum.reduce(end_y))
+        if not math.isfinite(x_hi - x_lo + y_hi - y_lo):
+            return False
+        # the strokes' reach in device pixels: their offsets, the pixel each covers,
+        # its cap's half pixel and a pixel of rounding (2 px were found enough)
+        reach = 3.0 + max([max(abs(dx), abs(dy)) for _path, offs in strokes for dx, dy in offs])
+        px, py = self.pixel_size()
+        if not (px > 0.0 and py > 0.0):
+            return False
+        region = QtCore.QRectF(
+            x_lo - reach * px,
+            y_lo - reach * py,
+            x_hi - x_lo + 2.0 * reach * px,
+            y_hi - y_lo + 2.0 * reach * py,
+        )
+        FastCurveItem.changed_end_updates += 1
+        view.update(self.mapRectToItem(view, region))
+        return True
 
     def _stroke_wide(self, p: QtGui.QPainter) -> None:
         """Stroke the curve with its pen, aliased, as ``PlotCurveItem.paint`` does for a

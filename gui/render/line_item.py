@@ -194,7 +194,10 @@ class LineItem(FastCurveItem):
         # what PlotCurveItem.setData(x=, y=, connect=, skipFiniteCheck=) does, in its
         # order, without its argument handling (about 7 of its 11 us; a Compare frame
         # sets 18 lines): the data stored, then the scene, view box and listeners told
+        old = (self.xData, self.yData, self.opts["connect"])
         swap_curve_data(self, x, y, connect, finite)
+        if self.update_changed_end(*old):  # (a live frame's new end alone)
+            return
         self.prepareGeometryChange()
         self.informViewBoundsChanged()
         self.update()
