@@ -123,6 +123,28 @@ def test_live_frames_show_what_a_full_repaint_shows(qapp, stage_widget):
     assert FastCurveItem.changed_end_updates > before  # (the end alone, repainted)
 
 
+def test_a_line_whose_values_change_before_its_end_is_repainted_whole(qapp, stage_widget):
+    """New data of the same length and bounds that differ at one point in the middle
+    (the view and its ranges as they were): told whole, the screen a full repaint's."""
+    widget = stage_widget
+    viewport = widget.canvas.viewport()
+    for seq_len in (480, 482):  # (a drag holding its range)
+        widget.show_data(compute(seq_len=seq_len), live=True)
+        _settle(qapp)
+    wave = _waves(widget)[0]
+    assert isinstance(wave, LineItem) and wave._painted is not None
+    x, y = wave.xData, wave.yData.copy()
+    y[200] = -y[200]  # (within the same bounds)
+    before = FastCurveItem.changed_end_updates
+    wave.setData(x.copy(), y)
+    _settle(qapp)
+    assert FastCurveItem.changed_end_updates == before
+    shown = _screen(widget)
+    viewport.update()
+    qapp.processEvents()
+    assert _screen(widget) == shown
+
+
 def _line(n: int, live: bool = True) -> LineItem:
     x = np.arange(float(n))
     item = LineItem(pen=pg.mkPen(QtGui.QColor(0, 114, 178), width=2.0), antialias=False)
