@@ -121,3 +121,70 @@ def test_live_texts_stay_free_and_the_settled_frame_is_placed_anew(qapp, view_id
     assert _places(dragged) == _near(settled)
     for widget in (dragged, fresh):
         widget.deleteLater()
+
+
+def test_turned_offset_follows_its_wedge():
+    """A text's offset off its own place turns in data as its wedge's middle turned; the
+    view box's y points up (scene y down), so a quarter turn counter-clockwise in data
+    takes an offset 10 px to the right to 10 px up on screen."""
+    from gui.plotting.panel_extras import _turned
+
+    sx, sy = 200.0, -200.0  # (data to scene pixels: y flipped)
+    turned = _turned((10.0, 0.0), (1.0, 0.0), (0.0, 1.0), sx, sy)
+    assert turned == pytest.approx((0.0, -10.0))
+    half = _turned((3.0, 4.0), (0.0, 1.0), (0.0, -1.0), sx, sy)
+    assert half == pytest.approx((-3.0, -4.0))
+    # nothing to turn: no wedge, no offset, the same direction
+    assert _turned((10.0, 0.0), None, (0.0, 1.0), sx, sy) is None
+    assert _turned((0.0, 0.0), (1.0, 0.0), (0.0, 1.0), sx, sy) is None
+    assert _turned((10.0, 0.0), (0.6, 0.8), (0.6, 0.8), sx, sy) is None
+
+
+def test_a_turned_wedge_keeps_its_text_where_it_was_in_the_wedge(qapp):
+    """A drag of m turns the clock's angle and q·k's triangle: where a text's offset off
+    its own place, turned with its wedge, is still free, a live frame keeps it there (no
+    search; unturned, the offsets left the texts outside their wedges, a search every
+    frame), and the kept places obey the search's rules."""
+    from gui.plotting import panel_extras
+
+    dragged = _widget("clock")
+    values = [2.0 + 0.35 * k for k in range(24)]
+    dragged.show_data(_data("clock", m=values[0]))
+    dragged.canvas.grab()
+    searches: list[object] = []
+    original = panel_extras._first_free
+    panel_extras._first_free = lambda *a, **k: searches.append(a) or original(*a, **k)
+    try:
+        problems = []
+        for value in values[1:]:
+            dragged.show_data(_data("clock", m=value), live=True)
+            for plot in _labelled(dragged):
+                problems += [f"m={value}: {p}" for p in _problems(plot)]
+    finally:
+        panel_extras._first_free = original
+    assert not problems
+    plane = dragged.plots["plane"]
+    assert plane.turned_places > 0
+    # fewer searches than the same drag with offsets kept as they were
+    assert len(searches) < _searches_unturned(values)
+    dragged.deleteLater()
+
+
+def _searches_unturned(values: list[float]) -> int:
+    """The searches of the same drag where offsets are not turned (``_turned`` off)."""
+    from gui.plotting import panel_extras
+
+    widget = _widget("clock")
+    widget.show_data(_data("clock", m=values[0]))
+    widget.canvas.grab()
+    count: list[object] = []
+    original, turned = panel_extras._first_free, panel_extras._turned
+    panel_extras._first_free = lambda *a, **k: count.append(a) or original(*a, **k)
+    panel_extras._turned = lambda *a: None
+    try:
+        for value in values[1:]:
+            widget.show_data(_data("clock", m=value), live=True)
+    finally:
+        panel_extras._first_free, panel_extras._turned = original, turned
+    widget.deleteLater()
+    return len(count)

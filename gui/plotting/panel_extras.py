@@ -939,6 +939,27 @@ def _first_free(
     return None
 
 
+def _turned(
+    offset: tuple[float, float],
+    was: tuple[float, float] | None,
+    now: tuple[float, float] | None,
+    sx: float,
+    sy: float,
+) -> tuple[float, float] | None:
+    """``offset`` (px: a text's place less its own) turned in data as far as the middle
+    of its wedge turned, from ``was`` to ``now`` (unit directions in data; ``sx``,
+    ``sy``: data to scene pixels each way); ``None`` where there is nothing to turn (no
+    wedge then or now, no offset, or the same direction)."""
+    if was is None or now is None or (offset[0] == 0.0 and offset[1] == 0.0):
+        return None
+    cos = was[0] * now[0] + was[1] * now[1]
+    sin = was[0] * now[1] - was[1] * now[0]
+    if sin == 0.0 and cos > 0.0:
+        return None
+    x, y = offset[0] / sx, offset[1] / sy  # (in data: the view box's y points up)
+    return (cos * x - sin * y) * sx, (sin * x + cos * y) * sy
+
+
 def _still_free(
     left: float,
     top: float,
@@ -1016,6 +1037,11 @@ class PanelExtras:
     _placed_live = False
     #: each text's last place less its own place, px (``None``: drawn smaller there)
     _label_offsets: list[tuple[float, float] | None] = []
+    #: the direction of the middle of each text's wedge (data) when it took that place
+    #: (``None``: no wedge; see :func:`_turned`)
+    _label_middles: list[tuple[float, float] | None] = []
+    #: live frames' texts kept at their last place turned with their wedge (tests)
+    turned_places = 0
     #: texts that kept their last place on a live frame: a count, and those of the
     #: last placing (tests)
     kept_places = 0
@@ -1274,13 +1300,15 @@ class PanelExtras:
         # a live frame: each text at its last offset from its own place where that is
         # free by the search's rules (no search for it); the frame in full quality
         # after the drag places them all anew (no history)
-        offsets = self._label_offsets
-        if not live or len(offsets) != len(self._label_homes):
+        offsets, middles = self._label_offsets, self._label_middles
+        if not live or len(offsets) != len(self._label_homes) or len(middles) != len(offsets):
             offsets = []
         self._placed_live = live
         kept_offsets: list[tuple[float, float] | None] = []
+        kept_middles: list[tuple[float, float] | None] = []
         kept_texts: list[LabelText] = []
         self._label_offsets, self.kept_texts = kept_offsets, kept_texts
+        self._label_middles = kept_middles
         # the data area half a pixel larger each way (QRectF.adjusted(-0.5, -0.5, 0.5,
         # 0.5) and its contains, with Qt's arithmetic: its left and width, x + width)
         i_left, i_top = a_left + -0.5, a_top + -0.5
@@ -1307,6 +1335,8 @@ class PanelExtras:
             shown = not (p_x < i_left or p_x > i_right or p_y < i_top or p_y > i_bottom)
             if item.isVisible() != shown:
                 item.setVisible(shown)
+            middle = None if wedge is None else wedge.middle
+            kept_middles.append(middle)
             if not shown:
                 kept_offsets.append(None)
                 continue
@@ -1317,9 +1347,20 @@ class PanelExtras:
             f = 1.0  # (the share of its size it is drawn at)
             last_offset = offsets[k] if offsets else None
             if last_offset is not None:
-                at_x, at_y = box[0] + last_offset[0], box[1] + last_offset[1]
-                if _still_free(at_x, at_y, w, h, bounds, placed, avoid, wedge):
-                    kept_offsets.append(last_offset)
+                # its last offset turned as far as its wedge turned, else as it was (a
+                # drag of m turns the clock's angle and q·k's triangle by up to a
+                # radian a frame: their offsets, unturned, left them outside it)
+                turned = _turned(last_offset, middles[k], middle, sx, sy)
+                kept = None
+                for offset in (last_offset,) if turned is None else (turned, last_offset):
+                    at_x, at_y = box[0] + offset[0], box[1] + offset[1]
+                    if _still_free(at_x, at_y, w, h, bounds, placed, avoid, wedge):
+                        kept = offset
+                        break
+                if kept is not None:
+                    if kept is turned:
+                        self.turned_places += 1
+                    kept_offsets.append(kept)
                     kept_texts.append(item)
                     self.kept_places += 1
                     placed.append((at_x, at_y, w, h))
