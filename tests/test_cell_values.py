@@ -917,3 +917,37 @@ def test_value_row_members_follow_each_call():
     assert set(row._members) == {a}
     row.set_members([])
     assert a.row is None and set(row._members) == set()
+
+
+def test_has_masked_answers_as_a_full_scan_and_reads_the_mask_rows_first(monkeypatch):
+    """``has_masked`` gives ``any_inf``'s answer for causal and sliding-window masks,
+    NaN gaps, Toeplitz views and tiny images, and finds a causal mosaic's mask in its
+    first row without scanning the whole image (ALiBi's stage mosaic: every frame)."""
+    from core.toeplitz import any_inf, toeplitz_view
+    from gui.render import cell_values
+
+    rng = np.random.default_rng(5)
+    causal = np.triu(np.full((40, 40), -np.inf, np.float32), 1) + rng.normal(size=(40, 40))
+    window = causal.T.copy()  # masked below the diagonal: the last row has them
+    gaps = rng.normal(size=(30, 50)).astype(np.float32)
+    gaps[:, 20:23] = np.nan
+    middle = gaps.copy()
+    middle[15, 30] = np.inf  # in neither end row
+    values = rng.normal(size=2 * 20 - 1).astype(np.float32)
+    values[:19] = -np.inf
+    images = [causal, window, gaps, middle, toeplitz_view(values, 20)]
+    images += [np.array([[np.inf]]), np.array([[1.0, np.inf], [0.0, 1.0]]), np.zeros((0, 3))]
+    for image in images:
+        assert cell_values.has_masked(image) == any_inf(image) == bool(np.isinf(image).any())
+    scanned: list[tuple[int, ...]] = []
+    monkeypatch.setattr(
+        cell_values, "any_inf", lambda image: scanned.append(image.shape) or any_inf(image)
+    )
+    mosaic = np.full((820, 820), np.nan, np.float32)
+    for r in (0, 280, 560):
+        for c in (0, 280):
+            mosaic[r : r + 260, c : c + 260] = causal[0, 0] - np.triu(
+                np.full((260, 260), np.inf, np.float32), 1
+            )
+    assert cell_values.has_masked(mosaic) and scanned == []
+    assert cell_values.has_masked(middle) and scanned == [middle.shape]

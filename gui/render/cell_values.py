@@ -60,6 +60,22 @@ GAP_EM = 0.2
 HEIGHT_EM = 0.5
 
 
+def has_masked(image: np.ndarray) -> bool:
+    """Whether ``image`` holds masked (±inf) cells: its first row, then its last, are
+    looked at first, where a causal or sliding-window mask has them, and only when
+    neither has one the whole image (:func:`~core.toeplitz.any_inf`: a Toeplitz view's
+    ``2k − 1`` values). The same answer; ALiBi's stage mosaic (~820 × 820 cells, not a
+    Toeplitz view) was scanned whole on every frame of a drag (~0.1 ms) for an answer
+    its first row gives."""
+    if (
+        image.ndim == 2
+        and len(image) > 2
+        and (bool(np.isinf(image[0]).any()) or bool(np.isinf(image[-1]).any()))
+    ):
+        return True
+    return any_inf(image)
+
+
 def least_pt(font_pt: float) -> float:
     """The smallest value text (pt) drawn where values are asked at ``font_pt``: 6 pt,
     and not under half the size the UI scale asks for (at 200 % the audience sits as
@@ -557,7 +573,7 @@ class CellLayer(ViewOverlay):
         self.fill = QtGui.QColor(*masked_rgb)
         # (also when too many runs to hatch; one pass, a sixth of finding the runs)
         # (a Toeplitz view's 2k − 1 values, not its k² cells: see core.toeplitz)
-        self.any_masked = any_inf(image)
+        self.any_masked = has_masked(image)
         # the runs are found when first drawn or asked for (:meth:`_run_array`): a
         # live frame leaves the hatching out and never needs them (ALiBi's stage mosaic:
         # ~0.3 ms a frame of a drag)
