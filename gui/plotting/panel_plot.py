@@ -32,6 +32,7 @@ from gui.plotting.plot_data import (
     color_levels,
     curve_change,
     display_image,
+    held_levels,
     same_arrays,
     series_color,
 )
@@ -989,6 +990,9 @@ class PanelPlot(PanelExtras, CellDisplay):
         self.quality_passes = 0  # set_quality calls that looked at every item (tests)
         self._table_html: str | None = None
         self._image_source: tuple | None = None  # (levels, (image, x, y)) last shown
+        # a drag's held colour range and the exact one (_levels_now)
+        self._held_levels: tuple[float, float] | None = None
+        self._exact_levels: tuple[float, float] = (0.0, 1.0)
         # the hatch over a heatmap's NaN cells (Panel.missing) and what it was made for
         self._missing_item: QtWidgets.QGraphicsPathItem | None = None
         self._missing_key: tuple | None = None
@@ -1987,7 +1991,7 @@ class PanelPlot(PanelExtras, CellDisplay):
             return False
         self._image_source = (panel.levels, source)
         img = display_image(panel.image)
-        lo, hi = color_levels(panel, img)
+        lo, hi = self._levels_now(panel, img)
         self.image.setImage(img, autoLevels=False, levels=(lo, hi))
         if tuple(np.ravel(self.image.levels)) != (lo, hi):
             # the colour bar set levels before the first image; pyqtgraph applies those
@@ -2010,6 +2014,36 @@ class PanelPlot(PanelExtras, CellDisplay):
             if tuple(self.colorbar.levels()) != (lo, hi):
                 # re-lays out its axis: only on a change; the image has these levels
                 self.colorbar.setLevels((lo, hi), update_items=False)
+        return True
+
+    def _levels_now(self, panel: Panel, img: np.ndarray) -> tuple[float, float]:
+        """The image's colour range: :func:`color_levels`, held while a drag holds the
+        plot's range (:attr:`hold_range`, :func:`held_levels`) for a large heatmap of a
+        one-sided map (no values printed in its cells; a diverging map stays symmetric);
+        :meth:`end_drag_hold` puts the exact range back."""
+        exact = color_levels(panel, img)
+        self._exact_levels = exact
+        rows, cols = img.shape
+        if (
+            not self.hold_range
+            or panel.colormap == "diverging"
+            or (rows <= MAX_CELLS and cols <= MAX_CELLS)
+        ):
+            self._held_levels = None
+            return exact
+        self._held_levels = held_levels(self._held_levels, exact)
+        return self._held_levels
+
+    def _release_levels(self) -> bool:
+        """The exact colour range again after a drag held it (:meth:`_levels_now`);
+        whether it changed."""
+        held, self._held_levels = self._held_levels, None
+        if held is None or self.image is None or held == self._exact_levels:
+            return False
+        lo, hi = self._exact_levels
+        self.image.setLevels((lo, hi))
+        if self.colorbar is not None and tuple(self.colorbar.levels()) != (lo, hi):
+            self.colorbar.setLevels((lo, hi), update_items=False)
         return True
 
     def _show_missing(self, panel: Panel, theme: Theme) -> None:
@@ -2131,6 +2165,8 @@ class PanelPlot(PanelExtras, CellDisplay):
         view = self.plot.getViewBox()
         if isinstance(view, PlotViewBox) and view.release_range():
             released = True  # the exact auto-range, before the next paint
+        if self._release_levels():
+            released = True  # the exact colour range
         if legend is not None and shiboken6.isValid(legend) and legend.release():
             released = True  # its entries take their own text's room again
             self._fit_legend(self.plot.getViewBox().width())
