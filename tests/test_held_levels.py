@@ -95,11 +95,13 @@ def test_a_small_grid_and_a_diverging_map_are_not_held(qtbot):
 
 
 @pytest.mark.parametrize("scale", [1.5, 2.0])
-def test_an_alibi_drag_with_the_colour_range_held_settles_as_one_without(
+def test_an_alibi_drag_with_the_colour_and_y_ranges_held_settles_as_one_without(
     qapp, qtbot, monkeypatch, scale
 ):
     """A ``seq_len`` drag of ALiBi's view (live frames, then full quality) ends in the
-    picture the same drag ends in with the exact colour range on every frame."""
+    picture the same drag ends in with the exact colour range and the exact y ranges
+    on every frame; during the drag the colour bar and the distance plot's y range
+    held what they showed (a few new ranges, not one a frame)."""
     from PySide6 import QtCore, QtGui
 
     from core.viewdata import ComputeContext
@@ -119,7 +121,7 @@ def test_an_alibi_drag_with_the_colour_range_held_settles_as_one_without(
         image = image.convertToFormat(QtGui.QImage.Format.Format_RGB32)
         return np.frombuffer(image.constBits(), np.uint8).reshape(image.height(), -1).copy()
 
-    def drag() -> tuple[np.ndarray, list]:
+    def drag() -> tuple[np.ndarray, set, set, tuple]:
         widget = ViewWidget(spec)
         try:
             widget.resize(1400, 900)
@@ -127,25 +129,29 @@ def test_an_alibi_drag_with_the_colour_range_held_settles_as_one_without(
             qtbot.waitExposed(widget)
             widget.show_data(compute(seq_len=384))
             widget.canvas.grab()
-            for n in (390, 400, 412, 430, 460, 500):
+            bar = widget.plots["heads"].colorbar
+            view = widget.plots["distance"].plot.getViewBox()
+            levels, ys = set(), set()
+            for n in range(390, 500, 6):
                 widget.show_data(compute(seq_len=n), live=True)
                 widget.canvas.grab()
-            bar = widget.plots["heads"].colorbar
-            during = tuple(float(v) for v in bar.levels())
+                levels.add(tuple(float(v) for v in bar.levels()))
+                ys.add(tuple(float(v) for v in view.viewRange()[1]))
             widget.finish_live_frame()
             widget.canvas.grab()
-            return grab(widget), [during, tuple(float(v) for v in bar.levels())]
+            return grab(widget), levels, ys, tuple(float(v) for v in bar.levels())
         finally:
             widget.close()
             widget.deleteLater()
             QtCore.QCoreApplication.processEvents()
 
     set_theme(ui_scale=scale)
-    held, held_levels_seen = drag()
+    held, levels, ys, settled_levels = drag()
     with monkeypatch.context() as patch:
         patch.setattr(panel_plot, "held_levels", lambda held, exact: exact)
-        plain, plain_levels_seen = drag()
-    exact = (-0.5 * 499, 0.0)
-    assert plain_levels_seen == [exact, exact]
-    assert held_levels_seen[0] != exact and held_levels_seen[1] == exact  # held, then exact
+        patch.setattr(PlotViewBox, "_hold_y", lambda self: False)
+        plain, plain_levels, plain_ys, plain_settled = drag()
+    assert len(plain_levels) == len(plain_ys) == 19  # exact: a new range every frame
+    assert len(levels) <= 4 and len(ys) <= 4  # held
+    assert settled_levels == plain_settled == (-0.5 * (498 - 1), 0.0)
     np.testing.assert_array_equal(held, plain)

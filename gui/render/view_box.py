@@ -164,6 +164,7 @@ class PlotViewBox(pg.ViewBox):
 
     ranges_kept = 0  # held frames that kept the x range as it was, per view (tests)
     _holding = False  # a drag's live frames: the x range is held (see hold_frame)
+    _holding_y = False  # ... and the y range (see hold_frame)
     _in_auto_range = False
     _ranged_x: tuple[float, float] | None | bool = None  # x data bounds, last auto-range
 
@@ -188,7 +189,7 @@ class PlotViewBox(pg.ViewBox):
     ) -> None:
         asked = (x, y) if x is not None or y is not None else (enable,)
         if any(a is not None and a is not False for a in asked):
-            self._holding = False  # all the data again, exactly (e.g. a zoom reset)
+            self._holding = self._holding_y = False  # all the data again, exactly
         super().enableAutoRange(axis, enable, x, y)
 
     ranges_unmoved = 0  # auto-ranges that left both ranges as they were (tests)
@@ -262,8 +263,8 @@ class PlotViewBox(pg.ViewBox):
                 return False  # (updateViewRange would move the view range)
             if auto[ax] is False or bounds is None:
                 continue
-            if ax == 0 and self._holding:
-                continue  # (setRange drops the held x range)
+            if (ax == 0 and self._holding) or (ax == 1 and self._holding_y):
+                continue  # (setRange drops a held range)
             pad = self._padding(lengths[ax])
             wp = (bounds[1] - bounds[0]) * pad
             lo, hi = bounds[0] - wp, bounds[1] + wp
@@ -314,7 +315,9 @@ class PlotViewBox(pg.ViewBox):
         disableAutoRange: bool = True,
     ) -> None:
         if self._holding and self._in_auto_range and rect is None:
-            xRange = None  # auto-range sets the y range alone while x is held
+            xRange = None  # auto-range sets the y range alone while x is held ...
+            if self._holding_y:
+                yRange = None  # ... and nothing while y is held too
             if yRange is None:
                 return
         super().setRange(rect, xRange, yRange, padding, update, disableAutoRange)
@@ -441,10 +444,10 @@ class PlotViewBox(pg.ViewBox):
 
     def hold_frame(self) -> bool:
         """Show a live frame's data in the x range held (:func:`held_range`) instead of
-        auto-ranging it, until :meth:`release_range` (the y range follows the data as
-        before); whether the x range changed. Auto-range stays enabled (a zoom reset
-        during a drag shows all the data); a plot the user zoomed along x is left as
-        it is."""
+        auto-ranging it, until :meth:`release_range`, and the y range too where the
+        plot holds only lines and bands (:meth:`_hold_y`); whether a range changed.
+        Auto-range stays enabled (a zoom reset during a drag shows all the data); a
+        plot the user zoomed along x is left as it is."""
         if aspect_locked(self) or not self.autoRangeEnabled()[0]:
             self.release_range()
             return False
@@ -461,10 +464,37 @@ class PlotViewBox(pg.ViewBox):
         if isinstance(bounds, tuple):
             shown = self.viewRange()[0]
             wanted = held_range(None if first else (float(shown[0]), float(shown[1])), bounds)
+        held_y = self._hold_y()
         if wanted is None:
             self.ranges_kept += 1
-            return False
+            return held_y
         super().setRange(xRange=wanted, padding=0.0, disableAutoRange=False)
+        return True
+
+    def _hold_y(self) -> bool:
+        """Hold the y range as the x range is held (:func:`held_range`), for a plot of
+        lines and bands whose y range is auto-ranged; whether the y range changed.
+
+        A y range that follows the data moves on every frame where the data's extent
+        does (ALiBi's bias against distance reaches −m·(n − 1) while ``seq_len`` is
+        dragged): the axis re-ticked, its labels placed anew and the plot repainted
+        every frame. Held, the range changes on a few frames of a drag; the lines are
+        drawn in it as they are (exact once the drag ends: :meth:`release_range`)."""
+        if not self.autoRangeEnabled()[1]:
+            self._holding_y = False
+            return False
+        bounds = self.data_bounds(1)
+        if not isinstance(bounds, tuple):
+            self._holding_y = False
+            return False
+        # (from the range shown, the exact one on a drag's first frame: data that
+        # keeps its extent keeps that range exactly)
+        shown = self.viewRange()[1]
+        self._holding_y = True
+        wanted = held_range((float(shown[0]), float(shown[1])), bounds)
+        if wanted is None:
+            return False
+        super().setRange(yRange=wanted, padding=0.0, disableAutoRange=False)
         return True
 
     def release_range(self) -> bool:
@@ -472,7 +502,7 @@ class PlotViewBox(pg.ViewBox):
         hold ended."""
         if not self._holding:
             return False
-        self._holding = False
+        self._holding = self._holding_y = False
         self.queueUpdateAutoRange()
         return True
 
