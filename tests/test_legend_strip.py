@@ -430,3 +430,46 @@ def test_a_samples_dashes_follow_a_new_pen_and_a_drags_solid_one_keeps_them(qapp
     del dashed.item._full_pen
     assert not dashed.dashed() and legend.dash_samples(1.0)[0] == SAMPLE_WIDTH
     view.close()
+
+
+def test_a_plain_rename_replaces_the_characters_alone(qapp):
+    """A plain text in place of a plain one set in the label's style (a drag's
+    "query at m=…", "m − n = …" with no-break spaces) replaces the document's
+    characters (no rich text parsed: ``setHtml`` not called); the document is the one
+    ``setHtml`` of the rich text gives. Rich text, folded white space or another style
+    go through ``setHtml``."""
+    from gui.plotting.legend_strip import _replace_text, label_html
+    from gui.render.scripts import typeset_scripts
+
+    label = pg.LabelItem("query at m=5", size="10pt", color="#336699")
+    item = label.item
+    html_sets: list[str] = []
+    set_html = item.setHtml
+
+    def counted(html: str) -> None:
+        html_sets.append(html)
+        set_html(html)
+
+    item.setHtml = counted
+
+    def reference(text: str) -> str:
+        fresh = pg.LabelItem("", size=label.opts["size"], color=label.opts["color"])
+        fresh.item.setHtml(label_html(fresh, text))
+        typeset_scripts(fresh.item.document())
+        return fresh.item.document().toHtml()
+
+    _replace_text(label, "query at m=6")  # (set by pyqtgraph first: set as rich text)
+    assert len(html_sets) == 1
+    for text in ("query at m=17", "m\u00a0\u2212 n\u00a0= \u22124", "query at m=517"):
+        _replace_text(label, text)
+        assert label.text == text and item.document().toPlainText() == text.replace("\u00a0", " ")
+        assert item.document().toHtml() == reference(text)
+    assert len(html_sets) == 1  # the characters alone
+    assert item.document().availableUndoSteps() == 0  # (no edit kept for an undo)
+    for text in ("q<sub>m</sub>", "query at m=8", "two  spaces", "query at m=9"):
+        _replace_text(label, text)  # rich, then after rich, folded, after folded
+        assert item.document().toHtml() == reference(text)
+    assert len(html_sets) == 5
+    label.setAttr("color", "#993366")  # another style: set as rich text
+    _replace_text(label, "query at m=10")
+    assert len(html_sets) == 6 and item.document().toHtml() == reference("query at m=10")
