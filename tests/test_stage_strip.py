@@ -629,3 +629,32 @@ def test_esc_hides_the_strip_before_leaving_presentation(window, qtbot):
     assert not controls.strip.isAncestorOf(QtWidgets.QApplication.focusWidget())
     qtbot.keyClick(window, Key.Key_Escape)
     assert not display.presenting
+
+
+def test_a_hidden_animation_box_shows_a_drags_range_once_shown(window):
+    """On stage the Animation box is hidden: a drag of the swept parameter (one frame
+    of many: the state merges) moves what Space animates at once but fills the box
+    (its combo, spin boxes, easing, mode) only when it is shown again; a change that
+    is no drag's, or one while it is shown, fills it at once."""
+    _present(window)
+    state, sweep = window.states["rope"], window.lecture.sweep
+    assert sweep.param_name("rope") == "m" and not sweep.box.isVisible()
+    assert state.set_param("m", 11, merge=False)  # (no drag: filled at once)
+    assert sweep.start_spin.value() == 11
+    for m in (12, 13):  # a drag on stage
+        assert state.set_param("m", m)
+        assert sweep.setup("rope").start == m  # (what Space animates: at once)
+    assert sweep.start_spin.value() == 11  # (hidden: waits)
+    window.lecture.display.leave_presentation()
+    assert window.wait_idle()
+    dock = window.lecture.deck.dock
+    was_hidden = dock.isHidden()
+    try:
+        dock.show()
+        assert sweep.box.isVisible() and sweep.start_spin.value() == 13
+        assert state.set_param("m", 14)  # shown: followed at once
+        assert sweep.start_spin.value() == 14
+    finally:
+        dock.setHidden(was_hidden)
+        state.end_merge()
+        state.undo()

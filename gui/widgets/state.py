@@ -200,6 +200,12 @@ class ViewState(QtCore.QObject):
         self._redo_serials.clear()
         self._merge_key = None
 
+    @property
+    def merging(self) -> bool:
+        """Whether the latest change may merge with the next (a slider drag, nudge keys:
+        one frame of many; :meth:`end_merge` ends it)."""
+        return self._merge_key is not None
+
     def end_merge(self) -> None:
         """Close the current merge group (e.g. on slider release)."""
         self._merge_key = None
