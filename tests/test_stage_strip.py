@@ -658,3 +658,35 @@ def test_a_hidden_animation_box_shows_a_drags_range_once_shown(window):
         dock.setHidden(was_hidden)
         state.end_merge()
         state.undo()
+
+
+def test_the_hidden_panel_of_the_view_shown_shows_a_drags_value_once_shown(window):
+    """On stage the side panel is hidden: a drag there does not set the shown view's
+    panel (its spin box and slider) frame by frame; the panel shows the last value
+    as soon as it is shown again. A change that merges nothing, and any change of a
+    view not shown (its panel a hidden page: a program sets and reads it), shows at
+    once."""
+    _present(window)
+    state, panel = window.states["rope"], window.panels["rope"]
+    row = panel.rows["m"]
+    assert not panel.isVisible() and not panel.isHidden()
+    assert state.set_param("m", 11, merge=False)  # (no drag: at once)
+    assert row.editor.value() == 11
+    for m in (12, 13):  # a drag on stage
+        assert state.set_param("m", m)
+        assert row.editor.value() == 11  # (hidden: waits)
+    other = window.states["sinusoidal"]
+    was = other.values["seq_len"]
+    assert other.set_param("seq_len", was + 3)  # (a view not shown: at once)
+    assert window.panels["sinusoidal"].rows["seq_len"].editor.value() == was + 3
+    other.end_merge()
+    other.undo()
+    window.lecture.display.leave_presentation()
+    assert window.wait_idle()
+    assert panel.isVisible() and row.editor.value() == 13
+    assert row.slider.value() == row._value_to_slider(13)
+    assert state.set_param("m", 14)  # shown: followed at once
+    assert row.editor.value() == 14 and row.slider.value() == row._value_to_slider(14)
+    state.end_merge()
+    state.undo()
+    state.undo()
