@@ -166,3 +166,20 @@ def test_sweeps_stop_at_the_limit() -> None:
     alibi = VIEWS["alibi"].model
     values = alibi.validate({"seq_len": 16, "query": 3}, partial=True)
     assert sweep_values(alibi["query"], values) == list(range(3, 16))
+
+
+def test_a_change_reaches_its_followers_as_one_copy_of_the_values(qapp) -> None:
+    """``ViewState.changed`` carries the values as a Python object: every follower gets
+    the same copy (not one converted to Qt's QVariantMap and back for each: ~30 us an
+    emit with the window's five or six followers), equal to the state's values and
+    not them (a follower cannot change the state through it)."""
+    state = ViewState(VIEWS["rope"].model)
+    first: list[dict[str, Any]] = []
+    second: list[dict[str, Any]] = []
+    state.changed.connect(first.append)
+    state.changed.connect(second.append)
+    assert state.set_param("m", 7)
+    assert len(first) == len(second) == 1 and first[0] is second[0]
+    assert first[0] == state.values and first[0]["mrope_section"] == (16, 24, 24)
+    first[0]["m"] = 99
+    assert state.values["m"] == 7

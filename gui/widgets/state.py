@@ -25,7 +25,8 @@ class ViewState(QtCore.QObject):
     Signals
     -------
     changed(dict)
-        Emitted with the new (validated) parameters after every accepted change.
+        Emitted with the new (validated) parameters after every accepted change: a
+        copy, the same one for every follower (which reads it, never changes it).
     error(str)
         Emitted with a one-line message when a change is rejected.
     resolved(str)
@@ -39,7 +40,9 @@ class ViewState(QtCore.QObject):
         :attr:`pinned` does.
     """
 
-    changed = QtCore.Signal(dict)
+    # (a Python object, not Qt's QVariantMap: each follower of a change, five or six,
+    # got the values converted to a map and back, ~30 us an emit)
+    changed = QtCore.Signal(object)
     error = QtCore.Signal(str)
     resolved = QtCore.Signal(str)
     drawn = QtCore.Signal()
