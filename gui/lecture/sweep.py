@@ -339,15 +339,14 @@ class SweepController(QtCore.QObject):
 
     def _fill_shown(self, view_id: str) -> None:
         """:meth:`_fill` where the box is seen; a hidden box (on stage: the side panel
-        is hidden) is filled with a drag's range (:attr:`ViewState.merging`) when it
-        is shown again. A drag of the swept parameter moves its range on every frame:
+        is hidden) is filled with a drag's range when it is shown again
+        (:meth:`ViewState.waits_for_show`). A drag of the swept parameter moves its range on every frame:
         filling the unseen box (ten spin box and combo calls) was ~1.5 % of a stage
         frame (alibi, 150 %)."""
-        merging = self.window.states[view_id].merging
-        if not merging or self.box.isVisible() or not self.window.qt.isVisible():
-            self._fill(view_id)
-        else:
+        if self.window.states[view_id].waits_for_show(self.box):
             self._fill_due = True
+        else:
+            self._fill(view_id)
 
     def _model(self, view_id: str) -> ParamModel:
         if view_id in self.window.states:

@@ -918,18 +918,14 @@ class ParamPanel(QtWidgets.QWidget):
         place of its own: ViewState.pin)
 
         The panel of the view shown, hidden with the side panel in a shown window (on
-        stage), shows a drag's values (:attr:`ViewState.merging`) when it is shown
-        again (:meth:`showEvent`): following each frame of a drag on stage set the
-        unseen row's spin box and slider, ~0.15 ms of each frame (alibi, 150 %).
+        stage), shows a drag's values when it is shown again
+        (:meth:`ViewState.waits_for_show`, :meth:`showEvent`): following each frame of
+        a drag on stage set the unseen row's spin box and slider, ~0.15 ms of each
+        frame (alibi, 150 %).
         Other changes (a scene, a file, an undo) show at once, and so does the panel
         of a view not shown (a page of the stack: hidden itself), which a program may
         set and read back."""
-        if (
-            self.state.merging
-            and not self.isHidden()
-            and not self.isVisible()
-            and self.window().isVisible()
-        ):
+        if self.state.waits_for_show(self):
             self._values_due = True
             return
         self._values_due = False

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from PySide6 import QtCore
+from PySide6 import QtCore, QtWidgets
 
 from core.formula import number
 from core.params import ParamError, ParamModel
@@ -208,6 +208,19 @@ class ViewState(QtCore.QObject):
         """Whether the latest change may merge with the next (a slider drag, nudge keys:
         one frame of many; :meth:`end_merge` ends it)."""
         return self._merge_key is not None
+
+    def waits_for_show(self, widget: QtWidgets.QWidget) -> bool:
+        """Whether ``widget``, which follows this state, may show the latest change when
+        it is shown again instead of now: a drag's change (:attr:`merging`) while only
+        an ancestor hides it (the side panel, on stage) in a shown window. A widget
+        hidden itself (a page of a stack not shown) follows at once: a program may set
+        a view that is not shown and read its panel back."""
+        return (
+            self.merging
+            and not widget.isHidden()
+            and not widget.isVisible()
+            and widget.window().isVisible()
+        )
 
     def end_merge(self) -> None:
         """Close the current merge group (e.g. on slider release)."""
