@@ -1243,7 +1243,8 @@ def _replace_text(label: pg.LabelItem, text: str) -> None:
     of an m drag: ~0.1 ms each, a third of that in place)."""
     style = label_html(label, "")
     item = label.item
-    if getattr(label, "_set_as", None) == (style, label.text) and _plain(text):
+    plain = _plain(text)
+    if plain and getattr(label, "_set_as", None) == (style, label.text):
         document = item.document()
         if document.isUndoRedoEnabled():  # (each edit would be kept for an undo)
             document.setUndoRedoEnabled(False)
@@ -1257,7 +1258,7 @@ def _replace_text(label: pg.LabelItem, text: str) -> None:
         typeset_scripts(item.document())
     label.text = text
     # (the style and text the document holds now, where it holds them as plain text)
-    label._set_as = (style, text) if _plain(text) else None
+    label._set_as = (style, text) if plain else None
 
 
 def _drop_copy(document: QtGui.QTextDocument) -> None:
