@@ -9,18 +9,17 @@ import pytest
 
 from core.viewdata import Panel
 from gui.plotting.panel_plot import PanelPlot
-from gui.plotting.plot_data import LEVELS_KEEP, LEVELS_SLACK, held_levels
-from gui.render.view_box import PlotViewBox
+from gui.render.view_box import RANGE_KEEP, RANGE_SLACK, PlotViewBox, held_levels
 
 
 def test_held_levels_keep_the_range_while_the_data_fits_and_grow_with_slack():
     assert held_levels(None, (-100.0, 0.0)) == (-100.0, 0.0)  # a drag's first frame
     assert held_levels((-100.0, 0.0), (-90.0, 0.0)) == (-100.0, 0.0)  # fits: kept
     # outgrown at the bottom: the slack there, the top (an end it shares) exact
-    assert held_levels((-100.0, 0.0), (-110.0, 0.0)) == (-110.0 - LEVELS_SLACK * 110.0, 0.0)
+    assert held_levels((-100.0, 0.0), (-110.0, 0.0)) == (-110.0 - RANGE_SLACK * 110.0, 0.0)
     grown = held_levels((-100.0, 0.0), (-110.0, 5.0))
-    assert grown == (-110.0 - LEVELS_SLACK * 115.0, 5.0 + LEVELS_SLACK * 115.0)
-    shrunk = -LEVELS_KEEP * 100.0 + 1.0  # spans less than LEVELS_KEEP of it: exact
+    assert grown == (-110.0 - RANGE_SLACK * 115.0, 5.0 + RANGE_SLACK * 115.0)
+    shrunk = -RANGE_KEEP * 100.0 + 1.0  # spans less than RANGE_KEEP of it: exact
     assert held_levels((-100.0, 0.0), (shrunk, 0.0)) == (shrunk, 0.0)
 
 

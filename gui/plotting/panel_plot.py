@@ -32,7 +32,6 @@ from gui.plotting.plot_data import (
     color_levels,
     curve_change,
     display_image,
-    held_levels,
     same_arrays,
     series_color,
 )
@@ -59,7 +58,7 @@ from gui.render.scripts import typeset_scripts
 from gui.render.symbol_series import SymbolSeries
 from gui.render.tile_labels import TileLabels
 from gui.render.title_label import install_title_label
-from gui.render.view_box import PlotViewBox, padded_span, padding_share
+from gui.render.view_box import PlotViewBox, held_levels, padded_span, padding_share
 from gui.theme import Theme, current_theme
 
 pg.setConfigOptions(imageAxisOrder="row-major", antialias=True)

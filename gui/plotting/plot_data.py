@@ -53,37 +53,6 @@ def color_levels(panel: Panel, img: np.ndarray) -> tuple[float, float]:
     return float(lo), float(hi)
 
 
-#: a drag's held colour range (:func:`held_levels`) takes this share of the data's span
-#: more on the side the data outgrows it (the next frames of the drag fit in it) ...
-LEVELS_SLACK = 0.15
-#: ... and is kept while the data spans at least this share of it
-LEVELS_KEEP = 0.7
-
-
-def held_levels(
-    held: tuple[float, float] | None, exact: tuple[float, float]
-) -> tuple[float, float]:
-    """The colour range a heatmap shows on a drag's live frame whose exact range
-    (:func:`color_levels`) is ``exact``, given the range ``held`` on the frame before
-    (``None``: the drag's first).
-
-    ``held`` while it holds the data and the data spans :data:`LEVELS_KEEP` of it at
-    least; else ``exact``, :data:`LEVELS_SLACK` of its span wider on each side where it
-    reaches past ``held`` (never past an end it shares: ALiBi's 0 stays the top). A
-    range that moves on every frame (ALiBi's ``−m·(n − 1) … 0`` while ``seq_len`` is
-    dragged) re-ticked and repainted the colour bar and its axis on every frame; held,
-    a few frames of a drag do. Values are read on the bar as the picture is coloured."""
-    lo, hi = exact
-    if held is None:
-        return exact
-    h_lo, h_hi = held
-    span = hi - lo
-    if h_lo <= lo and hi <= h_hi and span >= LEVELS_KEEP * (h_hi - h_lo):
-        return held
-    slack = LEVELS_SLACK * span
-    return (lo - slack if lo < h_lo else lo, hi + slack if hi > h_hi else hi)
-
-
 SMALL_ARRAY = 4096  # elements: up to this size two arrays of one dtype compare by bytes
 _BYTE_KINDS = frozenset("biufcmM")  # dtypes whose equal bytes mean equal values
 

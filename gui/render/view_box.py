@@ -63,11 +63,13 @@ _PLAIN_BOUNDS = (FastCurveItem, LineGroup, BandItem)
 
 
 def held_range(
-    shown: tuple[float, float] | None, data: tuple[float, float]
+    shown: tuple[float, float] | None,
+    data: tuple[float, float],
+    margin: float = RANGE_MARGIN,
 ) -> tuple[float, float] | None:
     """The range a held axis shows for data spanning ``data``: ``None`` to keep ``shown``
     (the data lies inside it and spans :data:`RANGE_KEEP` of it at least), else the
-    data with :data:`RANGE_MARGIN` on either side and :data:`RANGE_SLACK` more where
+    data with ``margin`` of its span on either side and :data:`RANGE_SLACK` more where
     it reaches past ``shown`` (``shown`` ``None``: a hold's first range, the margins
     alone). ``None`` too for data of no extent (one value: pyqtgraph's range stays)."""
     d_lo, d_hi = data
@@ -77,12 +79,29 @@ def held_range(
     lo, hi = shown if shown is not None else (d_lo, d_hi)
     if shown is not None and lo <= d_lo and d_hi <= hi and span >= RANGE_KEEP * (hi - lo):
         return None
-    margin = RANGE_MARGIN * span
+    reach = margin * span
     slack = RANGE_SLACK * span
     return (
-        d_lo - margin - (slack if d_lo < lo else 0.0),
-        d_hi + margin + (slack if d_hi > hi else 0.0),
+        d_lo - reach - (slack if d_lo < lo else 0.0),
+        d_hi + reach + (slack if d_hi > hi else 0.0),
     )
+
+
+def held_levels(
+    held: tuple[float, float] | None, exact: tuple[float, float]
+) -> tuple[float, float]:
+    """The colour range a heatmap shows on a drag's live frame whose exact range
+    (``color_levels``) is ``exact``, given the range ``held`` on the frame before
+    (``None``: the drag's first): held as :func:`held_range` holds an axis, without its
+    margin (the data's own ends: ALiBi's 0 stays the top).
+
+    A range that moves on every frame (ALiBi's ``−m·(n − 1) … 0`` while ``seq_len`` is
+    dragged) re-ticked and repainted the colour bar and its axis on every frame; held,
+    a few frames of a drag do. Values are read on the bar as the picture is coloured."""
+    if held is None:
+        return exact
+    wanted = held_range(held, exact, margin=0.0)
+    return held if wanted is None else wanted
 
 
 def _united(
