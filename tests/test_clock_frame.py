@@ -369,7 +369,11 @@ def test_a_trail_is_painted_by_one_item(clock_widget, monkeypatch):
     clock_widget.show_data(compute(m=4.9), live=True)  # q's trails move, k's stay
     # each moved trail tells its view box once, not each of its lines
     assert not [item for item in reported if getattr(item, "painted_by", None) is not None]
-    assert sum(isinstance(item, LineGroup) for item in reported) == len(clock_widget.plots)
+    # (a plane that the live frame kept as drawn, its hands moved by less than half a
+    # pixel, moves no trail: PanelExtras.keeps_still)
+    drawn = [plot for plot in clock_widget.plots.values() if not plot.still_behind]
+    assert len(drawn) >= len(clock_widget.plots) - 1
+    assert sum(isinstance(item, LineGroup) for item in reported) == len(drawn)
     groups = LineGroup.paints
     for live in (True, False):
         clock_widget.show_data(compute(m=5.5 + live), live=live)
@@ -580,7 +584,9 @@ def test_a_trails_bounds_are_worked_out_for_its_lines_at_once(clock_widget, monk
         if isinstance(line, LineItem) and line.painted_by is not None
     }
     assert len(groups) == 2 * len(clock_widget.plots)
-    assert LineGroup.joint_rects - joint >= len(groups) // 2  # (q's trails moved)
+    # (q's trails moved, but in a plane kept as drawn: PanelExtras.keeps_still)
+    drawn = [plot for plot in clock_widget.plots.values() if not plot.still_behind]
+    assert LineGroup.joint_rects - joint >= len(drawn) >= len(groups) // 2 - 1
     for group in groups:  # both worked out now, in the same view
         union = QtCore.QRectF()
         for line in group.lines:

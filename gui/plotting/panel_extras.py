@@ -185,6 +185,9 @@ _NO_FILL = QtGui.QBrush(QtCore.Qt.BrushStyle.NoBrush)
 # (LabelText.fit_width; its laid-out width and its measured one agree to well within)
 _FIT_MARGIN = 2.0
 ARROWS_SPAN = 1.5  # an arrows panel shows ±this round the unit circle (aspect kept)
+# device px: a live frame keeps an arrows panel's items as drawn where none of its
+# points is farther than this from where it is drawn (PanelExtras.keeps_still)
+STILL_PX = 0.5
 # an arrows panel's texts keep off its circle and the arcs round its origin at least
 # this far out (the clock's trails) as whole rings, and off its other lines (the angle's
 # arc, q·k, q's shadow) as at most this many segments each
@@ -1028,6 +1031,15 @@ class PanelExtras:
     curves: list  # (PanelPlot's: its lines, as self.panel's series)
     #: what :meth:`place_labels` last placed the texts for (``None``: to place again)
     _placed_for: tuple | None = None
+    #: the panel whose arrows, lines and texts' places an arrows panel's items draw,
+    #: with the theme of its texts (``None``: none yet); a live frame may keep them
+    #: (:meth:`keeps_still`)
+    _drawn: tuple[Panel, Theme] | None = None
+    #: a live frame kept the items as :attr:`_drawn` draws them, behind the panel shown:
+    #: the frame in full quality draws that panel exactly (PanelPlot.set_quality)
+    still_behind = False
+    #: live frames that kept an arrows panel's items as drawn (tests)
+    still_frames = 0
     #: texts placed (tests: a call with nothing moved places none)
     placements = 0
     #: a drag's live frames: a text keeps its last place round its own where that is
@@ -1174,6 +1186,94 @@ class PanelExtras:
         self._obstacles = np.concatenate(rows) if len(rows) > 1 else rows[0]
         self._rings = tuple(sorted(rings))
         self.place_labels()
+        self._drawn, self.still_behind = (panel, self.text_theme(theme)), False
+
+    def keeps_still(self, panel: Panel, theme: Theme) -> bool:
+        """Whether a live frame may keep this arrows panel's items as they are drawn and
+        show ``panel``'s strip texts alone: every point it draws (each line's points,
+        each arrow's tip and head, each text's own place and wedge) lies within
+        :data:`STILL_PX` device pixels of where it is drawn now, and every text but the
+        strip's reads the same.
+
+        The clock's slowest hand (pair 31, θ = 0.000133) turns by 0.0013 rad a step of
+        a drag of m: its tip moves ~0.1 px, yet its arrow, trail, arc and texts were
+        drawn, placed and painted anew on every frame (~0.45 ms of a stage frame at
+        150 %), its caption ("q: 0.3°") the only change to be seen. Compared with what
+        is drawn, not with the frame before: small steps never add up to more. The
+        frame in full quality draws the panel exactly (:attr:`still_behind`).
+        """
+        last = self._placed_for
+        if not self.labels_live or self._drawn is None or last is None:
+            return False
+        drawn, drawn_theme = self._drawn
+        if (
+            self.text_theme(theme) != drawn_theme  # (texts of another size: placed anew)
+            or len(panel.arrows) != len(drawn.arrows)
+            or len(panel.labels) != len(drawn.labels)
+            or len(panel.series) != len(self.curves)
+            or len(self._head_sizes) != len(panel.arrows)
+        ):
+            return False
+        to_scene = last[5]  # (data to scene pixels, as the texts were placed)
+        kx, ky = abs(to_scene.m11()), abs(to_scene.m22())
+        scene = self.plot.scene()
+        ratio = max([v.devicePixelRatioF() for v in scene.views()], default=1.0)
+        tol = STILL_PX / max(ratio, 1.0)  # (scene pixels)
+        turn = max(kx, ky)  # (px a point of the unit circle moves a radian)
+        for a, d, (length, half) in zip(panel.arrows, drawn.arrows, self._head_sizes, strict=True):
+            if a.name != d.name:
+                return False
+            # the tip, and the head's base turned round it (its corners' reach)
+            moved = math.hypot((a.x - d.x) * kx, (a.y - d.y) * ky)
+            swing = abs(math.remainder(math.atan2(a.y, a.x) - math.atan2(d.y, d.x), math.tau))
+            if not moved + (length + half) * swing <= tol:
+                return False
+        for lb, was in zip(panel.labels, drawn.labels, strict=True):
+            if lb.strip != was.strip or lb.color != was.color:
+                return False
+            if lb.strip:
+                continue  # (their text shown, in their strip: not in the plane)
+            if lb.text != was.text or lb.wedge_first != was.wedge_first:
+                return False
+            if not math.hypot((lb.x - was.x) * kx, (lb.y - was.y) * ky) <= tol:
+                return False
+            if (lb.wedge is None) != (was.wedge is None):
+                return False
+            if lb.wedge is not None and was.wedge is not None:
+                start = abs(math.remainder(lb.wedge[0] - was.wedge[0], math.tau))
+                if not turn * (start + abs(lb.wedge[1] - was.wedge[1])) <= tol:
+                    return False
+        for item, s in zip(self.curves, panel.series, strict=True):
+            if not isinstance(item, LineItem):
+                return False
+            x, y = s.x, s.y
+            old_x, old_y = item._original
+            if x is old_x and y is old_y:
+                continue  # (not moved: k's trail in a drag of m)
+            if (
+                type(x) is not np.ndarray
+                or type(y) is not np.ndarray
+                or old_x is None
+                or old_y is None
+                or x.shape != old_x.shape
+                or y.shape != old_y.shape
+            ):
+                return False
+            far_x = float(_MOST(np.abs(x - old_x))) * kx if x.size else 0.0
+            far_y = float(_MOST(np.abs(y - old_y))) * ky if y.size else 0.0
+            if not math.hypot(far_x, far_y) <= tol:  # (NaN: not still)
+                return False
+        return True
+
+    def show_still(self, panel: Panel) -> None:
+        """A live frame of an arrows panel whose items stay as drawn
+        (:meth:`keeps_still`): its strip texts alone are shown anew."""
+        for item, label in zip(self.text_labels, panel.labels, strict=True):
+            if item.textItem.toPlainText() != (text := minus_signs(label.text)):
+                item.set_plain_text(text)
+        self.place_captions()
+        self.still_behind = True
+        self.still_frames += 1
 
     def _measure_arrows(self) -> None:
         """Each head's length and half width (px) and the px a text keeps off the

@@ -1026,11 +1026,12 @@ class PanelPlot(PanelExtras, CellDisplay):
             panel.log_y,
         )
         rebuilt = shape != self._shape
+        restyled = not rebuilt and theme != self._styled
         if rebuilt:
             self._rebuild(panel, theme)
             self.rebuilds += 1
             self._shape = shape
-        elif theme != self._styled:
+        elif restyled:
             # another theme or UI scale (F5, the dark/light toggle, a colormap): the
             # items take its colours and sizes where they are (a rebuild of every plot
             # of the view took 0.5-2 s of CPU each way of F5)
@@ -1091,7 +1092,12 @@ class PanelPlot(PanelExtras, CellDisplay):
         # Data goes to pyqtgraph only when it changed: a slider usually moves some panels
         # of a view (RoPE's m leaves its frequency and decay plots alone), and every
         # setData/setImage re-runs auto-range, axis layout and rendering.
-        if panel.kind in ("curves", "arrows"):  # an arrows panel's trails and arcs
+        if panel.kind == "arrows" and not (rebuilt or restyled) and self.keeps_still(panel, theme):
+            # a live frame that moves no point by half a pixel: the items stay as
+            # drawn, the strip's texts alone change (full quality draws it exactly)
+            self.show_still(panel)
+            changed = True
+        elif panel.kind in ("curves", "arrows"):  # an arrows panel's trails and arcs
             moved: set[LineGroup] = set()
             for item, s in zip(self.curves, panel.series, strict=True):
                 x, y = np.asarray(s.x, float), np.asarray(s.y, float)
@@ -1288,6 +1294,8 @@ class PanelPlot(PanelExtras, CellDisplay):
         # live: the texts keep their last places where still free; full quality places
         # them all anew, as a frame that never was live (place_labels)
         self.labels_live = not dashes
+        if dashes and self.still_behind and self.panel is not None:
+            self.show(self.panel)  # (a live frame kept it as drawn: drawn exactly now)
         if dashes and self._placed_live:
             self.place_labels()
         for item in self.curves:
