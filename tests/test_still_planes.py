@@ -198,3 +198,32 @@ def test_only_the_strip_texts_may_change_on_a_kept_plane(qapp):
     widget.show_data(data)
     assert not plot.keeps_still(panel, theme)
     widget.deleteLater()
+
+
+def test_head_points_are_the_drawn_heads_corners(qapp):
+    """What :meth:`keeps_still` compares of a head: its tip and corners, as the scene
+    draws the head (up to the mirror of the view's y)."""
+    from gui.plotting.panel_extras import _head_points
+
+    widget = _widget()
+    widget.show_data(_data(m=2.0))
+    widget.canvas.grab()
+    plot = widget.plots["plane"]
+    kx, ky = _px(plot)
+    for k, arrow in enumerate(plot._drawn[0].arrows):
+        head = plot.arrows[2 + 3 * k]
+        path = head.path  # (pyqtgraph keeps the path it set)
+        # (drawn in pixels, turned: its map to the canvas, which shows the scene 1:1)
+        to_view = head.deviceTransform(widget.canvas.viewportTransform())
+        ends = (0, 1, path.elementCount() - 2)  # (the tip and the base's two corners)
+        corners = [to_view.map(path.elementAt(j).x, path.elementAt(j).y) for j in ends]
+        tip = to_view.map(0.0, 0.0)
+        drawn = {(round(x - tip[0], 6), round(y - tip[1], 6)) for x, y in corners}
+        length, half = plot._head_sizes[k]
+        points = _head_points(arrow.x, arrow.y, kx, ky, length, half)
+        ours = {
+            (round(points[j] - points[0], 6), round(-(points[j + 1] - points[1]), 6))
+            for j in (0, 2, 4)
+        }
+        assert ours == drawn, (drawn, ours)
+    widget.deleteLater()

@@ -780,6 +780,20 @@ def _beyond(
     return tip_x + ux * reach - w / 2, tip_y + uy * reach - h / 2, w, h
 
 
+def _head_points(
+    x: float, y: float, kx: float, ky: float, length: float, half: float
+) -> tuple[float, float, float, float, float, float]:
+    """The tip and the two corners of the head of the arrow to ``(x, y)`` (data), in
+    pixels (``kx``, ``ky`` a unit of data each way; a mirror image where the view's y
+    points down: distances are the same): pyqtgraph's arrow, ``length`` px long and
+    ``half`` px to each side, turned to the data's angle."""
+    turn = math.atan2(y, x)
+    ux, uy = math.cos(turn), math.sin(turn)
+    tx, ty = x * kx, y * ky
+    bx, by = tx - length * ux, ty - length * uy  # (the middle of its base)
+    return tx, ty, bx - half * uy, by + half * ux, bx + half * uy, by - half * ux
+
+
 def _line_obstacles(
     lines: list[tuple[Any, Any]],
 ) -> list[tuple[np.ndarray | None, float | None]]:
@@ -1223,11 +1237,12 @@ class PanelExtras:
         for a, d, (length, half) in zip(panel.arrows, drawn.arrows, self._head_sizes, strict=True):
             if a.name != d.name:
                 return False
-            # the tip, and the head's base turned round it (its corners' reach)
-            moved = math.hypot((a.x - d.x) * kx, (a.y - d.y) * ky)
-            swing = abs(math.remainder(math.atan2(a.y, a.x) - math.atan2(d.y, d.x), math.tau))
-            if not moved + (length + half) * swing <= tol:
-                return False
+            # the shaft's tip and the head's corners (the shaft's other end: the origin)
+            new = _head_points(a.x, a.y, kx, ky, length, half)
+            old = _head_points(d.x, d.y, kx, ky, length, half)
+            for k in (0, 2, 4):
+                if not math.hypot(new[k] - old[k], new[k + 1] - old[k + 1]) <= tol:
+                    return False
         for lb, was in zip(panel.labels, drawn.labels, strict=True):
             if lb.strip != was.strip or lb.color != was.color:
                 return False
@@ -1243,6 +1258,8 @@ class PanelExtras:
                 start = abs(math.remainder(lb.wedge[0] - was.wedge[0], math.tau))
                 if not turn * (start + abs(lb.wedge[1] - was.wedge[1])) <= tol:
                     return False
+        # the lines' points (those moved, gathered: a few numpy calls for them all)
+        new_x, new_y, old_xs, old_ys = [], [], [], []
         for item, s in zip(self.curves, panel.series, strict=True):
             if not isinstance(item, LineItem):
                 return False
@@ -1255,13 +1272,20 @@ class PanelExtras:
                 or type(y) is not np.ndarray
                 or old_x is None
                 or old_y is None
+                or x.ndim != 1
                 or x.shape != old_x.shape
-                or y.shape != old_y.shape
+                or y.shape != x.shape
+                or old_y.shape != x.shape
             ):
                 return False
-            far_x = float(_MOST(np.abs(x - old_x))) * kx if x.size else 0.0
-            far_y = float(_MOST(np.abs(y - old_y))) * ky if y.size else 0.0
-            if not math.hypot(far_x, far_y) <= tol:  # (NaN: not still)
+            new_x.append(x)
+            new_y.append(y)
+            old_xs.append(old_x)
+            old_ys.append(old_y)
+        if new_x:
+            dx = (np.concatenate(new_x) - np.concatenate(old_xs)) * kx
+            dy = (np.concatenate(new_y) - np.concatenate(old_ys)) * ky
+            if dx.size and not float(_MOST(dx * dx + dy * dy)) <= tol * tol:  # (NaN: moved)
                 return False
         return True
 
