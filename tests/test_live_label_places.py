@@ -8,7 +8,7 @@ import pytest
 
 from core.viewdata import ComputeContext
 from core.views import VIEWS
-from gui.plotting.panel_extras import _Avoid, _blocked_one, _Lines, _ToData
+from gui.plotting.panel_extras import RECENT_PLACES, _Avoid, _blocked_one, _Lines, _ToData
 
 pytestmark = pytest.mark.usefixtures("drags_end_when_the_test_says")
 
@@ -188,3 +188,41 @@ def _searches_unturned(values: list[float]) -> int:
         panel_extras._first_free, panel_extras._turned = original, turned
     widget.deleteLater()
     return len(count)
+
+
+def _drag_searches(values: list[float], recent: int) -> tuple[int, int, list[str]]:
+    """A clock drag of m through ``values`` with live texts tried at ``recent`` of their
+    recent offsets: the searches, the texts kept at a recent offset, the problems."""
+    from gui.plotting import panel_extras
+
+    widget = _widget("clock")
+    widget.show_data(_data("clock", m=values[0]))
+    widget.canvas.grab()
+    count: list[object] = []
+    original, places = panel_extras._first_free, panel_extras.RECENT_PLACES
+    panel_extras._first_free = lambda *a, **k: count.append(a) or original(*a, **k)
+    panel_extras.RECENT_PLACES = recent
+    problems: list[str] = []
+    try:
+        for value in values[1:]:
+            widget.show_data(_data("clock", m=value), live=True)
+            for plot in _labelled(widget):
+                problems += [f"m={value}: {p}" for p in _problems(plot)]
+    finally:
+        panel_extras._first_free, panel_extras.RECENT_PLACES = original, places
+    kept = sum(plot.recent_places for plot in _labelled(widget))
+    widget.deleteLater()
+    return len(count), kept, problems
+
+
+def test_a_live_text_takes_a_recent_place_before_a_search(qapp):
+    """A live frame's text whose last place is taken tries the places of the drag's
+    last frames (free by the search's rules) before it searches: fewer searches than
+    with its last place alone, and the kept places obey the rules."""
+    values = [2.0 + 1.7 * k for k in range(40)]
+    searches, kept, problems = _drag_searches(values, RECENT_PLACES)
+    assert not problems
+    assert kept > 0
+    alone, none_kept, _ = _drag_searches(values, 0)
+    assert none_kept == 0
+    assert searches < alone

@@ -956,6 +956,18 @@ def _first_free(
     return None
 
 
+#: a live frame's text is tried at as many of its recent offsets (PanelExtras.place_labels)
+RECENT_PLACES = 8
+
+
+def _remember(
+    offset: tuple[float, float], earlier: tuple[tuple[float, float], ...]
+) -> tuple[tuple[float, float], ...]:
+    """``offset`` first, then the ``earlier`` offsets but it, at most
+    :data:`RECENT_PLACES` of them."""
+    return (offset, *[o for o in earlier if o != offset])[:RECENT_PLACES]
+
+
 def _turned(
     offset: tuple[float, float],
     was: tuple[float, float] | None,
@@ -1068,6 +1080,11 @@ class PanelExtras:
     _label_middles: list[tuple[float, float] | None] = []
     #: live frames' texts kept at their last place turned with their wedge (tests)
     turned_places = 0
+    #: each text's offsets of the drag's last frames, newest first (at most
+    #: :data:`RECENT_PLACES`; empty: none, or not live)
+    _label_recent: list[tuple[tuple[float, float], ...]] = []
+    #: live frames' texts kept at one of their recent offsets, not their last (tests)
+    recent_places = 0
     #: texts that kept their last place on a live frame: a count, and those of the
     #: last placing (tests)
     kept_places = 0
@@ -1427,7 +1444,13 @@ class PanelExtras:
         offsets, middles = self._label_offsets, self._label_middles
         if not live or len(offsets) != len(self._label_homes) or len(middles) != len(offsets):
             offsets = []
+        # ... else at one of its recent offsets (those of the drag's last frames) where
+        # one is free: a search (~0.25 ms for the clock's "q·k" on the stage) found one
+        # of them again on half of the frames
+        recent = self._label_recent if len(self._label_recent) == len(offsets) else []
         self._placed_live = live
+        kept_recent: list[tuple[tuple[float, float], ...]] = []
+        self._label_recent = kept_recent
         kept_offsets: list[tuple[float, float] | None] = []
         kept_middles: list[tuple[float, float] | None] = []
         kept_texts: list[LabelText] = []
@@ -1463,6 +1486,7 @@ class PanelExtras:
             kept_middles.append(middle)
             if not shown:
                 kept_offsets.append(None)
+                kept_recent.append(())
                 continue
             if k < self._tip_names:  # an arrow's name: just beyond its tip, outward
                 box = _beyond(p_x, p_y, o_x, o_y, w, h, pad + h / 4)
@@ -1470,13 +1494,20 @@ class PanelExtras:
                 box = (lx + (sx * x + dx), ly + (sy * y + dy), w, h)
             f = 1.0  # (the share of its size it is drawn at)
             last_offset = offsets[k] if offsets else None
+            earlier = recent[k] if recent else ()
+            tries: list[tuple[float, float]] = []
+            turned = None
             if last_offset is not None:
                 # its last offset turned as far as its wedge turned, else as it was (a
                 # drag of m turns the clock's angle and q·k's triangle by up to a
                 # radian a frame: their offsets, unturned, left them outside it)
                 turned = _turned(last_offset, middles[k], middle, sx, sy)
+                tries = [last_offset] if turned is None else [turned, last_offset]
+            if earlier:
+                tries += [offset for offset in earlier if offset not in tries]
+            if tries:
                 kept = None
-                for offset in (last_offset,) if turned is None else (turned, last_offset):
+                for offset in tries:
                     at_x, at_y = box[0] + offset[0], box[1] + offset[1]
                     if _still_free(at_x, at_y, w, h, bounds, placed, avoid, wedge):
                         kept = offset
@@ -1484,7 +1515,10 @@ class PanelExtras:
                 if kept is not None:
                     if kept is turned:
                         self.turned_places += 1
+                    elif kept is not last_offset:
+                        self.recent_places += 1
                     kept_offsets.append(kept)
+                    kept_recent.append(_remember(kept, earlier))
                     kept_texts.append(item)
                     self.kept_places += 1
                     placed.append((at_x, at_y, w, h))
@@ -1520,7 +1554,9 @@ class PanelExtras:
                     max(min(box[1], a_bottom - h), a_top),
                 )
             placed.append((best[0], best[1], w, h))
-            kept_offsets.append((best[0] - box[0], best[1] - box[1]) if f == 1.0 else None)
+            found = (best[0] - box[0], best[1] - box[1]) if f == 1.0 else None
+            kept_offsets.append(found)
+            kept_recent.append(earlier if found is None else _remember(found, earlier))
             if item.shrink != f:
                 item.set_shrink(f)
             item.setPos(from_box.map(vb.mapFromScene(QtCore.QPointF(best[0] - lx, best[1] - ly))))
