@@ -227,3 +227,25 @@ def test_head_points_are_the_drawn_heads_corners(qapp):
         }
         assert ours == drawn, (drawn, ours)
     widget.deleteLater()
+
+
+def test_the_tolerance_is_in_device_pixels(qapp, monkeypatch):
+    """On a screen of two device pixels to a pixel, a tip 0.4 px away is 0.8 device
+    pixels away: the plane is drawn anew."""
+    from PySide6 import QtWidgets
+
+    widget = _widget()
+    widget.show_data(_data(m=2.0))
+    widget.canvas.grab()
+    data = _data(m=3.0)
+    widget.show_data(data, live=True)
+    plot = widget.plots["plane"]
+    panel = _panel(data, "plane")
+    kx, _ky = _px(plot)
+    q = panel.arrows[0]
+    moved = [dataclasses.replace(q, x=q.x + 0.8 * STILL_PX / kx), *panel.arrows[1:]]
+    nudged = dataclasses.replace(panel, arrows=moved)
+    assert plot.keeps_still(nudged, plot._styled)
+    monkeypatch.setattr(QtWidgets.QGraphicsView, "devicePixelRatioF", lambda _self: 2.0)
+    assert not plot.keeps_still(nudged, plot._styled)
+    widget.deleteLater()

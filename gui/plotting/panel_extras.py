@@ -1238,8 +1238,7 @@ class PanelExtras:
             return False
         drawn, drawn_theme = self._drawn
         if (
-            self.text_theme(theme) != drawn_theme  # (texts of another size: placed anew)
-            or len(panel.arrows) != len(drawn.arrows)
+            len(panel.arrows) != len(drawn.arrows)
             or len(panel.labels) != len(drawn.labels)
             or len(panel.series) != len(self.curves)
             or len(self._head_sizes) != len(panel.arrows)
@@ -1247,10 +1246,9 @@ class PanelExtras:
             return False
         to_scene = last[5]  # (data to scene pixels, as the texts were placed)
         kx, ky = abs(to_scene.m11()), abs(to_scene.m22())
-        scene = self.plot.scene()
-        ratio = max([v.devicePixelRatioF() for v in scene.views()], default=1.0)
-        tol = STILL_PX / max(ratio, 1.0)  # (scene pixels)
-        turn = max(kx, ky)  # (px a point of the unit circle moves a radian)
+        # the arrows first (a hand that turns: most planes of most frames), against the
+        # tolerance in scene pixels at its largest (device pixels as large)
+        moved = 0.0
         for a, d, (length, half) in zip(panel.arrows, drawn.arrows, self._head_sizes, strict=True):
             if a.name != d.name:
                 return False
@@ -1258,8 +1256,18 @@ class PanelExtras:
             new = _head_points(a.x, a.y, kx, ky, length, half)
             old = _head_points(d.x, d.y, kx, ky, length, half)
             for k in (0, 2, 4):
-                if not math.hypot(new[k] - old[k], new[k + 1] - old[k + 1]) <= tol:
+                step = math.hypot(new[k] - old[k], new[k + 1] - old[k + 1])
+                if not step <= STILL_PX:
                     return False
+                moved = step if step > moved else moved
+        if self.text_theme(theme) != drawn_theme:  # (texts of another size: placed anew)
+            return False
+        scene = self.plot.scene()
+        ratio = max([v.devicePixelRatioF() for v in scene.views()], default=1.0)
+        tol = STILL_PX / max(ratio, 1.0)  # (scene pixels)
+        if moved > tol:
+            return False
+        turn = max(kx, ky)  # (px a point of the unit circle moves a radian)
         for lb, was in zip(panel.labels, drawn.labels, strict=True):
             if lb.strip != was.strip or lb.color != was.color:
                 return False
