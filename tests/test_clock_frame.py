@@ -361,6 +361,9 @@ def test_a_trail_is_painted_by_one_item(clock_widget, monkeypatch):
     # the scene paints the groups, the arcs and lines of its own, the shafts: not the
     # trails' lines (50 of them)
     assert len(drawn) == sum(len(plot.curves) - 8 + 2 for plot in clock_widget.plots.values())
+    # a live frame first: the first one after a settled frame switches every line to
+    # live quality, which tells every group (alone, this test saw 17 groups, not 5)
+    clock_widget.show_data(compute(m=2.5), live=True)
     reported: list[object] = []
     told = pg.GraphicsItem.informViewBoundsChanged
     monkeypatch.setattr(
