@@ -176,3 +176,17 @@ def test_a_trail_not_moved_keeps_its_arrays():
         q_old = [s for s in old.series if s.name == "q trail"]
         q_new = [s for s in new.series if s.name == "q trail"]
         assert not any(np.array_equal(a.x, b.x) for a, b in zip(q_old, q_new, strict=True))
+
+
+def test_the_planes_title_stays_while_m_moves_and_its_note_works_the_angle_out():
+    """The main plane's title names it and stays put through a drag of m or n (as the
+    title, the angle's arithmetic re-wrapped it, two or three lines on the stage, and
+    re-laid out the plot on every frame); the arithmetic is the plane's note, under the
+    plots, with the current values."""
+    a, b = compute(m=2.0, n=1.0), compute(m=40.0, n=9.0)
+    assert a.panel("plane").title == b.panel("plane").title
+    assert a.panel("plane").title == "Pair 0, θ = 1: angle (m − n)·θ"
+    note = b.panel("plane").note
+    assert note.startswith("(40 − 9)·1 = 31 rad → ")
+    assert f"{math.degrees(math.remainder(31.0, math.tau)):+.1f}°;" in note
+    assert f"q·k = cos((m − n)·θ) = {math.cos(31.0):+.4f}" in note

@@ -251,11 +251,12 @@ def test_a_value_is_drawn_with_the_minus_sign_and_read_out_as_data(studio, show_
     studio.set_view("clock")
     studio.states["clock"].set_param("n", 9.0)  # m − n = 2 − 9: −7 rad, −41.1°
     try:
-        clock = show_view(studio, "clock", (1600, 1000), 1.0).plots["plane"]
+        clock_view = show_view(studio, "clock", (1600, 1000), 1.0)
+        clock = clock_view.plots["plane"]
         assert "-41.1°" in [label.text for label in clock.panel.labels]
         texts = [item.toPlainText() for item in clock.text_labels]
         assert "−41.1°" in texts, texts
-        title = " ".join(clock.plot.titleLabel.item.toPlainText().split())  # (wrapped)
-        assert title.endswith("= −7 rad → −41.1°"), title
+        notes = clock_view.status_text()  # (the plane's note: the angle's arithmetic)
+        assert "(2 − 9)·1 = −7 rad → −41.1°;" in notes and "-41.1" not in notes, notes
     finally:
         studio.states["clock"].set_param("n", 1.0)

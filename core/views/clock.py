@@ -312,17 +312,25 @@ def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
             strip=True,
         ),
     ]
+    # the title names the plane and stays put while m or n is dragged; the angle's
+    # arithmetic, new on every frame, is the plane's note (the notes line under the
+    # plots), the formula line's and, wrapped, its wedge's. As the title it re-wrapped
+    # (two or three lines on the stage) and re-laid out the plot on every frame of a
+    # drag (~1 ms of a stage frame) and said what the notes line said under it.
+    theta_text = approx_text(theta, 4)
     plane = Panel(
         "plane",
-        f"Pair {pair}, θ = {approx_text(theta, 4)}: angle (m − n)·θ = ({m:g} − {n:g})·{approx_text(theta, 4)} = "
-        f"{_radians(delta)} rad → {math.degrees(dw):+.1f}°",
+        f"Pair {pair}, θ = {theta_text}: angle (m − n)·θ",
         "arrows",
         "",
         "",
         series=series,
         arrows=[Arrow(f"q (m={pq:g})", math.cos(aq), math.sin(aq)), Arrow(f"k (n={pk:g})", kx, ky)],
         labels=labels,
-        note=f"q·k = cos((m − n)·θ) = {dot:+.4f} for unit q, k: the length of q's shadow on k",
+        note=(
+            f"({m:g} − {n:g})·{theta_text} = {_radians(delta)} rad → {math.degrees(dw):+.1f}°; "
+            f"q·k = cos((m − n)·θ) = {dot:+.4f} for unit q, k: the length of q's shadow on k"
+        ),
         row=0,
         col=0,
     )
