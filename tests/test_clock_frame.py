@@ -105,10 +105,11 @@ def test_live_frames_stroke_the_unit_circles_aliased_and_settle_them_antialiased
 
 
 def test_a_drag_keeps_the_grid_lines_and_the_text_colours(clock_widget, monkeypatch):
-    grids = [plot.grid for plot in clock_widget.plots.values()]
+    grids = {key: plot.grid for key, plot in clock_widget.plots.items() if plot.grid is not None}
+    assert list(grids) == ["plane"]  # (the small planes, without axes, have none)
     clock_widget.show_data(compute(m=3.1), live=True)
     clock_widget.canvas.grab()
-    found = [grid.lines_found for grid in grids]
+    found = {key: grid.lines_found for key, grid in grids.items()}
     recoloured: list[object] = []
     original = pg.TextItem.setColor
     monkeypatch.setattr(
@@ -125,7 +126,7 @@ def test_a_drag_keeps_the_grid_lines_and_the_text_colours(clock_widget, monkeypa
     old, new = compute(m=3.1), compute(m=3.4)
     clock_widget.show_data(new, live=True)
     clock_widget.canvas.grab()
-    assert [grid.lines_found for grid in grids] == found  # same range: same lines
+    assert {key: grid.lines_found for key, grid in grids.items()} == found  # same lines
     assert recoloured == []
     # an arrow's name is re-anchored only where its tip crossed y = 0 (above / below)
     crossed = [
@@ -141,7 +142,7 @@ def test_a_drag_keeps_the_grid_lines_and_the_text_colours(clock_widget, monkeypa
     plane = clock_widget.plots["plane"]
     plane.plot.getViewBox().setRange(xRange=(-1.2, 1.2), yRange=(-1.2, 1.2), padding=0)
     clock_widget.canvas.grab()
-    assert plane.grid.lines_found == found[list(clock_widget.plots).index("plane")] + 1
+    assert plane.grid.lines_found == found["plane"] + 1
     plane.plot.getViewBox().setRange(xRange=(-1.5, 1.5), yRange=(-1.5, 1.5), padding=0)
 
 
@@ -624,3 +625,24 @@ def test_texts_are_placed_again_only_when_something_moved(clock_widget):
     assert plane.placements > moved
     vb.setRange(xRange=(-1.5, 1.5), yRange=(-1.5, 1.5), padding=0)
     clock_widget.show_data(compute(m=2.0))
+
+
+def test_only_a_plane_with_axes_has_a_grid(clock_widget):
+    """The main plane, whose axes read values off, has its grid; the small planes have
+    no axes and no grid (their circle is the scale; the grid was clutter repainted under
+    the moving hands on every frame of a drag). Their data area paints the background
+    alone there: no grey pixel off the circle, hands, trails and texts."""
+    plots = clock_widget.plots
+    assert plots["plane"].grid is not None and plots["plane"].grid.lines()
+    small = [plot for key, plot in plots.items() if key != "plane"]
+    assert small and all(plot.grid is None for plot in small)
+    clock_widget.show_data(compute(m=2.0))  # (q and k in the upper half)
+    image = clock_widget.canvas.grab().toImage()
+    vb = small[0].plot.getViewBox()
+    # a row across the data area below the circle: the background alone (the grid's
+    # vertical lines crossed it: 5 grey pixels at 1100 x 700)
+    at = clock_widget.canvas.mapFromScene(vb.mapViewToScene(QtCore.QPointF(0.0, -1.45)))
+    area = clock_widget.canvas.mapFromScene(vb.sceneBoundingRect()).boundingRect()
+    background = QtGui.QColor(clock_widget.canvas.backgroundBrush().color()).rgb()
+    row = [image.pixelColor(x, at.y()).rgb() for x in range(area.left() + 2, area.right() - 2)]
+    assert len(row) > 100 and set(row) == {background}

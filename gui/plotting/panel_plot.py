@@ -1375,7 +1375,11 @@ class PanelPlot(PanelExtras, CellDisplay):
         if self.grid is not None:
             self.grid.detach()
             self.grid = None
-        if panel.kind in ("curves", "bars", "arrows"):
+        # (an arrows panel without axes, the clock's small planes, has no grid: no
+        # value is read off it, its circle is the scale; the grid was clutter on the
+        # stage, repainted under the moving hands on every frame of a drag)
+        bare_plane = panel.kind == "arrows" and not (panel.x_axis or panel.y_axis)
+        if panel.kind in ("curves", "bars", "arrows") and not bare_plane:
             self.grid = GridLines(self.plot, GRID_ALPHA, theme.background)
         entries = len(panel.series) + len(panel.bands)
         if panel.kind == "curves" and entries > 1 and len(panel.series) <= MAX_LEGEND_ENTRIES:
