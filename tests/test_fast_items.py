@@ -784,3 +784,31 @@ def test_stroke_offsets_are_the_spread_side_by_side(qtbot):
         flat = repr(tuple((0.0, o) for o in spread))
         assert repr(fast_curve._offsets(band, True)) == steep, band
         assert repr(fast_curve._offsets(band, False)) == flat, band
+
+
+def test_few_values_extent_is_numpys_to_the_sign_of_zero():
+    """A short array's extent from Python's min and max is numpy's reductions' exactly,
+    a zero's sign included (a range from -0.0 ticks "-0"), for every arrangement of
+    equal and signed-zero values; NaN, infinities and longer arrays are left to numpy."""
+    import itertools
+    import math
+
+    from gui.render.fast_curve import FEW_VALUES, few_extent
+
+    def signed(value: float) -> tuple[float, float]:
+        return value, math.copysign(1.0, value)
+
+    for size in range(1, FEW_VALUES + 1):
+        for values in itertools.product((0.0, -0.0, 1.0, -1.0), repeat=size):
+            for dtype in (np.float64, np.float32):
+                data = np.array(values, dtype)
+                got = few_extent(data)
+                assert got is not None
+                want = (float(np.minimum.reduce(data)), float(np.maximum.reduce(data)))
+                assert [signed(v) for v in got] == [signed(v) for v in want], values
+    assert few_extent(np.array([1.0, np.nan])) is None
+    assert few_extent(np.array([-np.inf, np.inf])) is None
+    assert few_extent(np.arange(FEW_VALUES + 1.0)) is None
+    item = FastCurveItem(x=np.array([0.0, 2.0]), y=np.array([np.nan, 1.0]))
+    lo, hi = item.extent(1)
+    assert lo != lo and hi != hi  # (NaN, as numpy's: the NaN-skipping bounds follow)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 import pytest
+from PySide6 import QtCore
 
 from gui.render.line_item import LineItem
 
@@ -101,3 +102,42 @@ def test_set_data_leaves_what_pyqtgraphs_set_data_does(qtbot, finite):
         k: reference.opts[k] for k in ("connect", "skipFiniteCheck")
     }
     assert line.boundingRect().isValid()
+
+
+def _group(qtbot, *points):
+    from gui.render.line_item import LineGroup
+
+    plot = pg.PlotWidget()
+    qtbot.addWidget(plot)
+    lines = [LineItem(x=np.array(x, float), y=np.array(y, float)) for x, y in points]
+    group = LineGroup(lines)
+    plot.addItem(group)
+    return plot, group
+
+
+def test_a_groups_joint_rect_is_the_union_of_its_lines_rects(qtbot):
+    """The group's rect from all its lines' values at once equals the union of the
+    lines' own rects; a line with NaN leaves it to the lines' own."""
+    from gui.render.line_item import LineGroup
+
+    _plot, group = _group(qtbot, ([0.0, 1.0, 2.0], [3.0, -1.0, 0.5]), ([-4.0, 0.25], [2.0, 7.0]))
+    union = QtCore.QRectF()
+    for line in group.lines:
+        union = union.united(line.boundingRect())
+    joint = LineGroup.joint_rects
+    assert group.boundingRect() == union
+    assert LineGroup.joint_rects == joint + 1
+    _plot2, nan = _group(qtbot, ([0.0, np.nan], [1.0, 2.0]), ([0.0, 1.0], [1.0, 2.0]))
+    assert nan._joint_rect() is None
+
+
+def test_a_group_with_a_turned_or_moved_line_bounds_line_by_line(qtbot):
+    """A line whose coordinates are not the group's (moved, turned or scaled as an item:
+    ``setRotation`` is no part of its ``transform()``) has its rect left to its own."""
+    _plot, group = _group(qtbot, ([0.0, 1.0], [0.0, 1.0]), ([2.0, 3.0], [0.0, 1.0]))
+    assert group._joint_rect() is not None
+    group.lines[1].setRotation(90.0)
+    assert group._joint_rect() is None
+    group.lines[1].setRotation(0.0)
+    group.lines[0].setPos(1.0, 0.0)
+    assert group._joint_rect() is None
