@@ -744,7 +744,6 @@ class FastCurveItem(pg.PlotCurveItem):
         return super().generatePath(x, y)
 
 
-#: pixel_size's lengths by the linear part of the device transform
 #: arrays of at most this many values have their extent found by :func:`few_extent`
 FEW_VALUES = 4
 
@@ -770,6 +769,7 @@ def few_extent(data: np.ndarray) -> tuple[float, float] | None:
     return float(min(values)), float(max(values))
 
 
+#: pixel_size's lengths by the linear part of the device transform
 _PIXEL_SIZES: dict[tuple[float, float, float, float], tuple[float, float]] = {}
 #: the device transform pixel_size last worked with and its lengths
 _LAST_PIXEL_SIZE: tuple[QtGui.QTransform, tuple[float, float]] | None = None
