@@ -42,6 +42,17 @@ def _panel(data, key):
     return next(p for p in data.panels if p.key == key)
 
 
+def _live_plane():
+    """A widget drawn at m = 2, then live at m = 3: it, its main plane and the panel
+    the plane shows."""
+    widget = _widget()
+    widget.show_data(_data(m=2.0))
+    widget.canvas.grab()
+    data = _data(m=3.0)
+    widget.show_data(data, live=True)
+    return widget, widget.plots["plane"], _panel(data, "plane")
+
+
 def _drawn(plot) -> dict[str, list[float]]:
     """What the plot's items draw: each line's points, each shaft's tip, each head's
     place and turn, each text's place and text."""
@@ -163,13 +174,7 @@ def test_small_steps_do_not_add_up(qapp):
 def test_only_the_strip_texts_may_change_on_a_kept_plane(qapp):
     """A text in the plane with another text, a tip half a pixel away, another name,
     or another line's length: the plane is drawn anew."""
-    widget = _widget()
-    widget.show_data(_data(m=2.0))
-    widget.canvas.grab()
-    data = _data(m=3.0)
-    widget.show_data(data, live=True)
-    plot = widget.plots["plane"]
-    panel = _panel(data, "plane")
+    widget, plot, panel = _live_plane()
     theme = plot._styled
     assert plot.keeps_still(panel, theme)  # (the panel drawn: nothing moved)
     kx, _ky = _px(plot)
@@ -195,7 +200,7 @@ def test_only_the_strip_texts_may_change_on_a_kept_plane(qapp):
     series[arc] = dataclasses.replace(s, x=np.append(s.x, s.x[-1]), y=np.append(s.y, s.y[-1]))
     assert not plot.keeps_still(dataclasses.replace(panel, series=series), theme)
     # a frame in full quality never keeps a plane
-    widget.show_data(data)
+    widget.show_data(_data(m=3.0))
     assert not plot.keeps_still(panel, theme)
     widget.deleteLater()
 
@@ -234,13 +239,7 @@ def test_the_tolerance_is_in_device_pixels(qapp, monkeypatch):
     pixels away: the plane is drawn anew."""
     from PySide6 import QtWidgets
 
-    widget = _widget()
-    widget.show_data(_data(m=2.0))
-    widget.canvas.grab()
-    data = _data(m=3.0)
-    widget.show_data(data, live=True)
-    plot = widget.plots["plane"]
-    panel = _panel(data, "plane")
+    widget, plot, panel = _live_plane()
     kx, _ky = _px(plot)
     q = panel.arrows[0]
     moved = [dataclasses.replace(q, x=q.x + 0.8 * STILL_PX / kx), *panel.arrows[1:]]
