@@ -226,3 +226,84 @@ def test_a_live_text_takes_a_recent_place_before_a_search(qapp):
     alone, none_kept, _ = _drag_searches(values, 0)
     assert none_kept == 0
     assert searches < alone
+
+
+def _wedge_drag(values: list[float], *, ways: bool, size=(1400, 900)):
+    """A clock drag of m through ``values`` (the widget at ``size``): the searches, the
+    plane, the problems of the texts kept by the search's rules and those of the texts
+    kept in their wedge across a dashed line; ``ways``: whether a live frame may keep a
+    text where its last search put it outside or across (else forgotten every frame)."""
+    from gui.plotting import panel_extras
+
+    widget = _widget("clock")
+    widget.resize(*size)
+    widget.show_data(_data("clock", m=values[0]))
+    widget.canvas.grab()
+    count: list[object] = []
+    original = panel_extras._first_free
+    panel_extras._first_free = lambda *a, **k: count.append(a) or original(*a, **k)
+    problems: list[str] = []
+    plane = widget.plots["plane"]
+    try:
+        for value in values[1:]:
+            if not ways:
+                plane._label_how = []
+            widget.show_data(_data("clock", m=value), live=True)
+            problems += [f"m={value}: {p}" for p in _problems(plane)]
+            problems += [f"m={value}: {p}" for p in _across_problems(plane)]
+    finally:
+        panel_extras._first_free = original
+    widget.deleteLater()
+    return len(count), plane, problems
+
+
+def _across_problems(plot) -> list[str]:
+    """What breaks :func:`_wedge_place`'s rules among the wedge texts placed in their
+    wedge across a dashed line: a box outside its wedge or on a solid line."""
+    from gui.plotting.panel_extras import _ACROSS_DASHES, _solid
+
+    vb = plot.plot.getViewBox()
+    to_scene = vb.childTransform() * vb.sceneTransform()
+    sx, sy, dx, dy = to_scene.m11(), to_scene.m22(), to_scene.m31(), to_scene.m32()
+    segments, pad = plot._obstacle_segments((sx, sy, dx, dy))
+    to_data = _ToData(1.0 / sx, -dx / sx, 1.0 / sy, -dy / sy)
+    avoid = _Avoid(_Lines(segments), plot._rings, to_data, pad, None)
+    solid = _solid(avoid, segments[plot._solid_rows(len(segments))])
+    problems = []
+    for (item, *_home), wedge, how in zip(
+        plot._label_homes, plot._label_wedges, plot._label_how, strict=True
+    ):
+        if how != _ACROSS_DASHES or not item.isVisible() or wedge is None:
+            continue
+        box = item.mapRectToScene(item.boundingRect())
+        x_lo, x_hi = sorted(
+            (
+                (box.left() + 1) * to_data.kx + to_data.bx,
+                (box.right() - 1) * to_data.kx + to_data.bx,
+            )
+        )
+        y_lo, y_hi = sorted(
+            (
+                (box.top() + 1) * to_data.ky + to_data.by,
+                (box.bottom() - 1) * to_data.ky + to_data.by,
+            )
+        )
+        if not wedge.holds(x_lo, x_hi, y_lo, y_hi):
+            problems.append(f"{item.textItem.toPlainText()!r} outside its wedge")
+        if _blocked_one(box.x() + 1, box.y() + 1, box.width() - 2, box.height() - 2, solid):
+            problems.append(f"{item.textItem.toPlainText()!r} on a solid line")
+    return problems
+
+
+def test_a_live_wedge_text_keeps_its_way_out_of_or_across_its_wedge(qapp):
+    """A wedge's text that its last search put outside its wedge (no place in it was
+    free: the clock's "q·k") or in it across a dashed line (the angle) is kept so on a
+    live frame where that still holds (its wedge's middle has no free place; in it off
+    the solid lines), without the search: fewer searches, and the rules kept."""
+    values = [2.0 + 0.35 * k for k in range(30)]
+    searches, plane, problems = _wedge_drag(values, ways=True)
+    assert not problems
+    assert plane.outside_places > 0
+    assert plane.across_places > 0
+    forgotten, _plane, _problems = _wedge_drag(values, ways=False)
+    assert searches < forgotten

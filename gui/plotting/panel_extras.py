@@ -959,6 +959,11 @@ def _first_free(
 #: a live frame's text is tried at as many of its recent offsets (PanelExtras.place_labels)
 RECENT_PLACES = 8
 
+#: how a search placed a text (PanelExtras.place_labels): as the search's rules say; a
+#: wedge's text outside its wedge, which had no free place for it; a wedge's text in
+#: its wedge off its solid lines alone (across a dashed line maybe: _wedge_place)
+_IN_PLACE, _OUTSIDE, _ACROSS_DASHES = 0, 1, 2
+
 
 def _remember(
     offset: tuple[float, float], earlier: tuple[tuple[float, float], ...]
@@ -1089,6 +1094,13 @@ class PanelExtras:
     #: last placing (tests)
     kept_places = 0
     kept_texts: list[LabelText] = []
+    #: how each text's last search placed it, :data:`_IN_PLACE`, :data:`_OUTSIDE` or
+    #: :data:`_ACROSS_DASHES`: where a live frame may keep it (:meth:`place_labels`)
+    _label_how: list[int] = []
+    #: live frames' texts kept outside their wedge where no place in it was free, and
+    #: those kept in their wedge across a dashed line (tests)
+    outside_places = 0
+    across_places = 0
     table: pg.TextItem | None
     tile_labels: TileLabels | None
     _table_html: str | None
@@ -1456,6 +1468,17 @@ class PanelExtras:
         # one is free: a search (~0.25 ms for the clock's "q·k" on the stage) found one
         # of them again on half of the frames
         recent = self._label_recent if len(self._label_recent) == len(offsets) else []
+        # ... else, a text its last search found no free place for in its wedge, at one
+        # of them outside the wedge where its wedge still has none free: the clock's
+        # "q·k" (in a triangle that its arrows and lines fill on the stage) was searched
+        # for on ~2 of 3 live frames, ~0.3 ms each, to be put outside its wedge again
+        # ... and a wedge's text placed in its wedge across a dashed line, at one of
+        # them in its wedge across the dashed lines: the clock's angle ("+74.5°") was
+        # searched for on ~1 of 3 live frames, twice (~0.6 ms), to go there again
+        hows = self._label_how if len(self._label_how) == len(offsets) else []
+        kept_hows: list[int] = []
+        self._label_how = kept_hows
+        solid: _Avoid | None = None  # (avoid, its solid lines alone: made where asked)
         self._placed_live = live
         kept_recent: list[tuple[tuple[float, float], ...]] = []
         self._label_recent = kept_recent
@@ -1494,6 +1517,7 @@ class PanelExtras:
             kept_middles.append(middle)
             if not shown:
                 kept_offsets.append(None)
+                kept_hows.append(_IN_PLACE)
                 kept_recent.append(())
                 continue
             if k < self._tip_names:  # an arrow's name: just beyond its tip, outward
@@ -1505,6 +1529,8 @@ class PanelExtras:
             earlier = recent[k] if recent else ()
             tries: list[tuple[float, float]] = []
             turned = None
+            how = hows[k] if hows and wedge is not None else _IN_PLACE
+            fresh = False
             if last_offset is not None:
                 # its last offset turned as far as its wedge turned, else as it was (a
                 # drag of m turns the clock's angle and q·k's triangle by up to a
@@ -1520,14 +1546,45 @@ class PanelExtras:
                     if _still_free(at_x, at_y, w, h, bounds, placed, avoid, wedge):
                         kept = offset
                         break
+                if kept is None and how == _OUTSIDE and wedge is not None:
+                    # (free but for the wedge, and the wedge's middle has no free place,
+                    # as the search looks for one: its text would go outside it again)
+                    for offset in tries:
+                        at_x, at_y = box[0] + offset[0], box[1] + offset[1]
+                        if _still_free(at_x, at_y, w, h, bounds, placed, avoid, None):
+                            if _along_middle(box, bounds, placed, avoid, wedge) is None:
+                                kept = offset
+                                self.outside_places += 1
+                            break
+                elif kept is None and how == _ACROSS_DASHES and wedge is not None:
+                    # (in its wedge, off the solid lines: as _wedge_place finds it)
+                    if solid is None:
+                        solid = _solid(avoid, segments[self._solid_rows(len(segments))])
+                    for offset in tries:
+                        at_x, at_y = box[0] + offset[0], box[1] + offset[1]
+                        if _still_free(at_x, at_y, w, h, bounds, placed, solid, wedge):
+                            kept = offset
+                            break
+                    else:  # (the wedge's middle, as _wedge_place tries it too)
+                        middle_at = _along_middle(box, bounds, placed, solid, wedge)
+                        if middle_at is not None:
+                            at_x, at_y = middle_at
+                            kept = (at_x - box[0], at_y - box[1])
+                            fresh = True  # (a new place: neither its last nor a recent one)
+                    if kept is not None:
+                        self.across_places += 1
                 if kept is not None:
-                    if kept is turned:
+                    kept_hows.append(how)
+                    if fresh:
+                        pass
+                    elif kept is turned:
                         self.turned_places += 1
                     elif kept is not last_offset:
                         self.recent_places += 1
                     kept_offsets.append(kept)
                     kept_recent.append(_remember(kept, earlier))
-                    kept_texts.append(item)
+                    if how != _ACROSS_DASHES:  # (off every line)
+                        kept_texts.append(item)
                     self.kept_places += 1
                     placed.append((at_x, at_y, w, h))
                     if item.shrink != f:
@@ -1535,17 +1592,43 @@ class PanelExtras:
                     item.setPos(from_box.map(vb.mapFromScene(QtCore.QPointF(at_x - lx, at_y - ly))))
                     self.placements += 1
                     continue
-            best = _first_free(box, bounds, placed, avoid, wedge)
-            if (
-                wedge is not None
-                and wedge.first
-                and not _holds(best, w, h, avoid, wedge)
-                and _may_fit(w, h, avoid, wedge)
-            ):
-                # in its wedge across a dashed line, or smaller, rather than outside it
-                solid = _solid(avoid, segments[self._solid_rows(len(segments))])
-                f, best = _wedge_place(box, bounds, placed, solid, wedge, best)
-                lx, ly, w, h = lx * f, ly * f, w * f, h * f
+            # a live frame's wedge text placed in its wedge across a dashed line (or
+            # smaller) before: there again, as _wedge_place finds it, without the
+            # search that found no place in it off every line (~0.3 ms on the stage)
+            across = how == _ACROSS_DASHES and wedge is not None and _may_fit(w, h, avoid, wedge)
+            best = None
+            if across and wedge is not None:
+                if solid is None:
+                    solid = _solid(avoid, segments[self._solid_rows(len(segments))])
+                f, best = _wedge_place(box, bounds, placed, solid, wedge, None)
+                if best is not None:
+                    self.across_places += 1
+                    lx, ly, w, h = lx * f, ly * f, w * f, h * f
+            if best is None:
+                how = _IN_PLACE
+                best = _first_free(box, bounds, placed, avoid, wedge)
+                if wedge is None:
+                    pass
+                elif not wedge.first:
+                    if (
+                        best is not None
+                        and wedge.may_hold(w * abs(to_data.kx), h * abs(to_data.ky))
+                        and not _holds(best, w, h, avoid, wedge)
+                    ):
+                        how = _OUTSIDE  # (no free place in a wedge that may hold it)
+                elif (
+                    not across  # (no place in it: none found again)
+                    and not _holds(best, w, h, avoid, wedge)
+                    and _may_fit(w, h, avoid, wedge)
+                ):
+                    # in its wedge across a dashed line, or smaller, rather than outside
+                    if solid is None:
+                        solid = _solid(avoid, segments[self._solid_rows(len(segments))])
+                    outside_best = best
+                    f, best = _wedge_place(box, bounds, placed, solid, wedge, best)
+                    if best is not None and best is not outside_best:
+                        how = _ACROSS_DASHES  # (in it, across a dashed line maybe)
+                    lx, ly, w, h = lx * f, ly * f, w * f, h * f
             if best is None and k < self._tip_names:  # smaller rather than across a line
                 f, best = _smaller_free(p_x, p_y, (o_x, o_y), w, h, bounds, placed, avoid)
                 lx, ly, w, h = lx * f, ly * f, w * f, h * f
@@ -1564,6 +1647,7 @@ class PanelExtras:
             placed.append((best[0], best[1], w, h))
             found = (best[0] - box[0], best[1] - box[1]) if f == 1.0 else None
             kept_offsets.append(found)
+            kept_hows.append(how)
             kept_recent.append(earlier if found is None else _remember(found, earlier))
             if item.shrink != f:
                 item.set_shrink(f)
