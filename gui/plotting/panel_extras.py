@@ -1560,12 +1560,15 @@ class PanelExtras:
                     # (in its wedge, off the solid lines: as _wedge_place finds it)
                     if solid is None:
                         solid = _solid(avoid, segments[self._solid_rows(len(segments))])
-                    for offset in tries:
-                        at_x, at_y = box[0] + offset[0], box[1] + offset[1]
-                        if _still_free(at_x, at_y, w, h, bounds, placed, solid, wedge):
-                            kept = offset
-                            break
-                    else:  # (the wedge's middle, as _wedge_place tries it too)
+                    # (where it may lie in its wedge at all: else off the solid lines
+                    # alone, outside it, it might cross a dashed line)
+                    if wedge.may_hold(w * abs(to_data.kx), h * abs(to_data.ky)):
+                        for offset in tries:
+                            at_x, at_y = box[0] + offset[0], box[1] + offset[1]
+                            if _still_free(at_x, at_y, w, h, bounds, placed, solid, wedge):
+                                kept = offset
+                                break
+                    if kept is None:  # (the wedge's middle, as _wedge_place tries it too)
                         middle_at = _along_middle(box, bounds, placed, solid, wedge)
                         if middle_at is not None:
                             at_x, at_y = middle_at
