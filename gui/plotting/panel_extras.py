@@ -1022,6 +1022,24 @@ def _still_free(
     return True
 
 
+def _first_still_free(
+    offsets: list[tuple[float, float]],
+    box: tuple[float, float, float, float],
+    area: tuple[float, float, float, float],
+    placed: list[tuple[float, float, float, float]],
+    avoid: _Avoid,
+    wedge: _Wedge | None,
+) -> tuple[tuple[float, float], float, float] | None:
+    """The first of ``offsets`` (px from ``box``'s own place) at which the box is free by
+    :func:`_still_free`'s rules, with the place's left and top; ``None`` where none is."""
+    left, top, w, h = box
+    for offset in offsets:
+        at_x, at_y = left + offset[0], top + offset[1]
+        if _still_free(at_x, at_y, w, h, area, placed, avoid, wedge):
+            return offset, at_x, at_y
+    return None
+
+
 #: a line's arrays (LineItem.getOriginalDataset), read without a call into Python
 _ORIGINAL = operator.attrgetter("_original")
 
@@ -1479,6 +1497,14 @@ class PanelExtras:
         kept_hows: list[int] = []
         self._label_how = kept_hows
         solid: _Avoid | None = None  # (avoid, its solid lines alone: made where asked)
+
+        def solid_lines() -> _Avoid:
+            """``avoid`` with the solid lines alone (q's shadow left out), made once."""
+            nonlocal solid
+            if solid is None:
+                solid = _solid(avoid, segments[self._solid_rows(len(segments))])
+            return solid
+
         self._placed_live = live
         kept_recent: list[tuple[tuple[float, float], ...]] = []
         self._label_recent = kept_recent
@@ -1540,50 +1566,39 @@ class PanelExtras:
             if earlier:
                 tries += [offset for offset in earlier if offset not in tries]
             if tries:
-                kept = None
-                for offset in tries:
-                    at_x, at_y = box[0] + offset[0], box[1] + offset[1]
-                    if _still_free(at_x, at_y, w, h, bounds, placed, avoid, wedge):
-                        kept = offset
-                        break
-                if kept is None and how == _OUTSIDE and wedge is not None:
+                free = _first_still_free(tries, box, bounds, placed, avoid, wedge)
+                if free is None and how == _OUTSIDE and wedge is not None:
                     # (free but for the wedge, and the wedge's middle has no free place,
                     # as the search looks for one: its text would go outside it again)
-                    for offset in tries:
-                        at_x, at_y = box[0] + offset[0], box[1] + offset[1]
-                        if _still_free(at_x, at_y, w, h, bounds, placed, avoid, None):
-                            if _along_middle(box, bounds, placed, avoid, wedge) is None:
-                                kept = offset
-                                self.outside_places += 1
-                            break
-                elif kept is None and how == _ACROSS_DASHES and wedge is not None:
+                    free = _first_still_free(tries, box, bounds, placed, avoid, None)
+                    if free is not None:
+                        if _along_middle(box, bounds, placed, avoid, wedge) is None:
+                            self.outside_places += 1
+                        else:
+                            free = None
+                elif free is None and how == _ACROSS_DASHES and wedge is not None:
                     # (in its wedge, off the solid lines: as _wedge_place finds it)
-                    if solid is None:
-                        solid = _solid(avoid, segments[self._solid_rows(len(segments))])
+                    off_solid = solid_lines()
                     # (where it may lie in its wedge at all: else off the solid lines
                     # alone, outside it, it might cross a dashed line)
                     if wedge.may_hold(w * abs(to_data.kx), h * abs(to_data.ky)):
-                        for offset in tries:
-                            at_x, at_y = box[0] + offset[0], box[1] + offset[1]
-                            if _still_free(at_x, at_y, w, h, bounds, placed, solid, wedge):
-                                kept = offset
-                                break
-                    if kept is None:  # (the wedge's middle, as _wedge_place tries it too)
-                        middle_at = _along_middle(box, bounds, placed, solid, wedge)
+                        free = _first_still_free(tries, box, bounds, placed, off_solid, wedge)
+                    if free is None:  # (the wedge's middle, as _wedge_place tries it too)
+                        middle_at = _along_middle(box, bounds, placed, off_solid, wedge)
                         if middle_at is not None:
                             at_x, at_y = middle_at
-                            kept = (at_x - box[0], at_y - box[1])
-                            fresh = True  # (a new place: neither its last nor a recent one)
-                    if kept is not None:
+                            free = ((at_x - box[0], at_y - box[1]), at_x, at_y)
+                            fresh = True
+                    if free is not None:
                         self.across_places += 1
-                if kept is not None:
+                if free is not None:
+                    kept, at_x, at_y = free
                     kept_hows.append(how)
-                    if fresh:
-                        pass
-                    elif kept is turned:
-                        self.turned_places += 1
-                    elif kept is not last_offset:
-                        self.recent_places += 1
+                    if not fresh:  # (a new place: neither its last nor a recent one)
+                        if kept is turned:
+                            self.turned_places += 1
+                        elif kept is not last_offset:
+                            self.recent_places += 1
                     kept_offsets.append(kept)
                     kept_recent.append(_remember(kept, earlier))
                     if how != _ACROSS_DASHES:  # (off every line)
@@ -1601,9 +1616,7 @@ class PanelExtras:
             across = how == _ACROSS_DASHES and wedge is not None and _may_fit(w, h, avoid, wedge)
             best = None
             if across and wedge is not None:
-                if solid is None:
-                    solid = _solid(avoid, segments[self._solid_rows(len(segments))])
-                f, best = _wedge_place(box, bounds, placed, solid, wedge, None)
+                f, best = _wedge_place(box, bounds, placed, solid_lines(), wedge, None)
                 if best is not None:
                     self.across_places += 1
                     lx, ly, w, h = lx * f, ly * f, w * f, h * f
@@ -1625,10 +1638,8 @@ class PanelExtras:
                     and _may_fit(w, h, avoid, wedge)
                 ):
                     # in its wedge across a dashed line, or smaller, rather than outside
-                    if solid is None:
-                        solid = _solid(avoid, segments[self._solid_rows(len(segments))])
                     outside_best = best
-                    f, best = _wedge_place(box, bounds, placed, solid, wedge, best)
+                    f, best = _wedge_place(box, bounds, placed, solid_lines(), wedge, best)
                     if best is not None and best is not outside_best:
                         how = _ACROSS_DASHES  # (in it, across a dashed line maybe)
                     lx, ly, w, h = lx * f, ly * f, w * f, h * f
