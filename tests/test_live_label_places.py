@@ -4,6 +4,9 @@ all anew: the same places as a view that never was dragged (issue 14 item 7)."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+
 import pytest
 
 from core.viewdata import ComputeContext
@@ -145,23 +148,16 @@ def test_a_turned_wedge_keeps_its_text_where_it_was_in_the_wedge(qapp):
     its own place, turned with its wedge, is still free, a live frame keeps it there (no
     search; unturned, the offsets left the texts outside their wedges, a search every
     frame), and the kept places obey the search's rules."""
-    from gui.plotting import panel_extras
-
     dragged = _widget("clock")
     values = [2.0 + 0.35 * k for k in range(24)]
     dragged.show_data(_data("clock", m=values[0]))
     dragged.canvas.grab()
-    searches: list[object] = []
-    original = panel_extras._first_free
-    panel_extras._first_free = lambda *a, **k: searches.append(a) or original(*a, **k)
-    try:
-        problems = []
+    problems = []
+    with _counted_searches() as searches:
         for value in values[1:]:
             dragged.show_data(_data("clock", m=value), live=True)
             for plot in _labelled(dragged):
                 problems += [f"m={value}: {p}" for p in _problems(plot)]
-    finally:
-        panel_extras._first_free = original
     assert not problems
     plane = dragged.plots["plane"]
     assert plane.turned_places > 0
@@ -170,22 +166,31 @@ def test_a_turned_wedge_keeps_its_text_where_it_was_in_the_wedge(qapp):
     dragged.deleteLater()
 
 
-def _searches_unturned(values: list[float]) -> int:
-    """The searches of the same drag where offsets are not turned (``_turned`` off)."""
+@contextlib.contextmanager
+def _counted_searches(**swapped: object) -> Iterator[list[object]]:
+    """The calls of ``panel_extras._first_free`` (the place searches) while the
+    module's attributes ``swapped`` have the values given; all restored after."""
     from gui.plotting import panel_extras
 
+    count: list[object] = []
+    original = panel_extras._first_free
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(
+            panel_extras, "_first_free", lambda *a, **k: count.append(a) or original(*a, **k)
+        )
+        for name, value in swapped.items():
+            patch.setattr(panel_extras, name, value)
+        yield count
+
+
+def _searches_unturned(values: list[float]) -> int:
+    """The searches of the same drag where offsets are not turned (``_turned`` off)."""
     widget = _widget("clock")
     widget.show_data(_data("clock", m=values[0]))
     widget.canvas.grab()
-    count: list[object] = []
-    original, turned = panel_extras._first_free, panel_extras._turned
-    panel_extras._first_free = lambda *a, **k: count.append(a) or original(*a, **k)
-    panel_extras._turned = lambda *a: None
-    try:
+    with _counted_searches(_turned=lambda *a: None) as count:
         for value in values[1:]:
             widget.show_data(_data("clock", m=value), live=True)
-    finally:
-        panel_extras._first_free, panel_extras._turned = original, turned
     widget.deleteLater()
     return len(count)
 
@@ -193,23 +198,15 @@ def _searches_unturned(values: list[float]) -> int:
 def _drag_searches(values: list[float], recent: int) -> tuple[int, int, list[str]]:
     """A clock drag of m through ``values`` with live texts tried at ``recent`` of their
     recent offsets: the searches, the texts kept at a recent offset, the problems."""
-    from gui.plotting import panel_extras
-
     widget = _widget("clock")
     widget.show_data(_data("clock", m=values[0]))
     widget.canvas.grab()
-    count: list[object] = []
-    original, places = panel_extras._first_free, panel_extras.RECENT_PLACES
-    panel_extras._first_free = lambda *a, **k: count.append(a) or original(*a, **k)
-    panel_extras.RECENT_PLACES = recent
     problems: list[str] = []
-    try:
+    with _counted_searches(RECENT_PLACES=recent) as count:
         for value in values[1:]:
             widget.show_data(_data("clock", m=value), live=True)
             for plot in _labelled(widget):
                 problems += [f"m={value}: {p}" for p in _problems(plot)]
-    finally:
-        panel_extras._first_free, panel_extras.RECENT_PLACES = original, places
     kept = sum(plot.recent_places for plot in _labelled(widget))
     widget.deleteLater()
     return len(count), kept, problems
@@ -233,26 +230,19 @@ def _wedge_drag(values: list[float], *, ways: bool, size=(1400, 900)):
     plane, the problems of the texts kept by the search's rules and those of the texts
     kept in their wedge across a dashed line; ``ways``: whether a live frame may keep a
     text where its last search put it outside or across (else forgotten every frame)."""
-    from gui.plotting import panel_extras
-
     widget = _widget("clock")
     widget.resize(*size)
     widget.show_data(_data("clock", m=values[0]))
     widget.canvas.grab()
-    count: list[object] = []
-    original = panel_extras._first_free
-    panel_extras._first_free = lambda *a, **k: count.append(a) or original(*a, **k)
     problems: list[str] = []
     plane = widget.plots["plane"]
-    try:
+    with _counted_searches() as count:
         for value in values[1:]:
             if not ways:
                 plane._label_how = []
             widget.show_data(_data("clock", m=value), live=True)
             problems += [f"m={value}: {p}" for p in _problems(plane)]
             problems += [f"m={value}: {p}" for p in _across_problems(plane)]
-    finally:
-        panel_extras._first_free = original
     widget.deleteLater()
     return len(count), plane, problems
 
