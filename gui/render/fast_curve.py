@@ -762,10 +762,20 @@ def few_extent(data: np.ndarray) -> tuple[float, float] | None:
     """
     if data.ndim != 1 or data.size > FEW_VALUES or not data.size:
         return None
-    values = data.tolist()[::-1]
-    total = sum(values)
-    if total - total != 0.0:  # NaN or infinite (or overflowing) values: numpy's rules
+    return finite_extent(data.tolist())
+
+
+def finite_extent(values: list[float]) -> tuple[float, float] | None:
+    """``(min, max)`` of ``values`` as numpy's ``minimum``/``maximum.reduce`` give them
+    (Python's over the values reversed: the sign of a zero included, see
+    :func:`few_extent`); ``None`` where there are none or one is NaN or infinite (their
+    sum is then not finite; an overflowing sum also gives ``None``)."""
+    if not values:
         return None
+    total = sum(values)
+    if total - total != 0.0:
+        return None
+    values = values[::-1]
     return float(min(values)), float(max(values))
 
 

@@ -20,7 +20,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from gui.render.fast_curve import FastCurveItem
+from gui.render.fast_curve import FastCurveItem, finite_extent
 from gui.render.pg_compat import is_exporting, strokes_segments, swap_curve_data
 from gui.render.raster import on_raster
 
@@ -302,12 +302,12 @@ class LineGroup(pg.GraphicsObject):
         if pad is None:
             return None
         # a trail's pieces hold a few values each (~40 in all): Python's min and max
-        # over them cost less than numpy's concatenations and reductions (~10 µs); the
-        # sum is finite where no value is NaN or infinite (else: line by line)
-        total = sum(xs) + sum(ys)
-        if total - total != 0.0:
+        # over them cost less than numpy's concatenations and reductions (~10 µs); a
+        # NaN or infinite value: line by line
+        x_extent, y_extent = finite_extent(xs), finite_extent(ys)
+        if x_extent is None or y_extent is None:
             return None
-        x_lo, x_hi, y_lo, y_hi = float(min(xs)), float(max(xs)), float(min(ys)), float(max(ys))
+        (x_lo, x_hi), (y_lo, y_hi) = x_extent, y_extent
         LineGroup.joint_rects += 1
         px = py = 0.0
         if pad > 0:
