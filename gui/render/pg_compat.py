@@ -289,7 +289,7 @@ PORTED_SOURCES: dict[str, tuple[str, str]] = {
         "aabf2e35cff62b3cb82ee1a91ffb672d4cfd983d3793c73d428a24d700feea0a",
         "gui/render/fast_curve.py (FastCurveItem.dataBounds)",
     ),
-    # swap_curve_data sets what it sets (its two attributes), with the data's
+    # swap_curve_data clears what it clears (_boundingRect, _boundsCache) itself
     "PlotCurveItem.invalidateBounds": (
         "6ab6b1458062381ba481363f92c814ecb78a7b36141c40d71d2e46cde453e71f",
         "gui/render/pg_compat.py (swap_curve_data)",
