@@ -345,10 +345,12 @@ def test_text_parameters_edit_through_widgets(window):
 
 
 def test_live_text_is_throttled_but_always_ends_on_the_latest(window, qtbot):
-    """While a slider moves, formula and notes refresh at most once per interval (the
-    first change at once); when the interval is over, the latest values appear.
+    """While a slider moves, the formula refreshes at most once per interval (the first
+    change at once) and the notes line keeps its notes; when the interval is over, the
+    latest formula appears, and once the drag pauses, the latest notes.
 
-    The interval is the test's clock: it stays open for the whole drag, then ends."""
+    The interval and the pause are the test's clock: they stay open for the whole drag,
+    then end."""
     window.set_view("rope")
     assert window.wait_idle()
     widget, state = window.views["rope"], window.states["rope"]
@@ -361,28 +363,40 @@ def test_live_text_is_throttled_but_always_ends_on_the_latest(window, qtbot):
     widget.status.setText = (lambda original: lambda text: (notes.append(text), original(text)))(
         widget.status.setText
     )
+    before = widget.status_text()
+    assert f"({state.values['m']}, " in before
     widget.live_text.setTimeout(3_600_000)  # the interval does not end during the drag
     widget.live_text.flush(restart_timer=False)  # ... and none is running before it
-    for m in range(10, 30):  # a fast drag: every frame is drawn, the text waits
-        state.set_param("m", m)
-        qtbot.waitUntil(lambda: widget.data.params["m"] == state.values["m"], timeout=5000)
-    ctx = window.compute_context()
+    widget.full_quality.setTimeout(3_600_000)  # nor does the drag pause
+    try:
+        for m in range(10, 30):  # a fast drag: every frame is drawn, the text waits
+            state.set_param("m", m)
+            qtbot.waitUntil(lambda: widget.data.params["m"] == state.values["m"], timeout=5000)
+        ctx = window.compute_context()
 
-    def formula(m: int) -> str:
-        return VIEWS["rope"].compute({**state.values, "m": m}, ctx).formula_markup
+        def formula(m: int) -> str:
+            return VIEWS["rope"].compute({**state.values, "m": m}, ctx).formula_markup
 
-    first = formula(10)
-    # at the start of the drag, and at once where the formula's digits change shape
-    # (m − n = 10: a digit more, its layout may change), not on the other 18 frames
-    assert shown == [first, formula(19)]
-    assert "m − n = 10 only" in shown[1] and "m − n = 9 only" in formula(18)
-    assert len(notes) == 2 and "(10, " in notes[0] and "(19, " in notes[1]
-    assert widget.text_pending
-    widget.live_text.setTimeout(0)  # the interval ends
-    qtbot.waitUntil(lambda: not widget.text_pending, timeout=5000)
-    expected = VIEWS["rope"].compute(state.values, window.compute_context()).formula_markup
-    assert shown == [first, formula(19), expected]  # the latest value, without any flush
-    assert len(notes) == 3 and f"({state.values['m']}, " in notes[2]
+        first = formula(10)
+        # at the start of the drag, and at once where the formula's digits change shape
+        # (m − n = 10: a digit more, its layout may change), not on the other 18 frames
+        assert shown == [first, formula(19)]
+        assert "m − n = 10 only" in shown[1] and "m − n = 9 only" in formula(18)
+        assert notes == [] and widget.status_text() == before  # the notes wait
+        assert widget.text_pending
+        widget.live_text.setTimeout(0)  # the interval ends
+        expected = VIEWS["rope"].compute(state.values, window.compute_context()).formula_markup
+        qtbot.waitUntil(lambda: len(shown) == 3, timeout=5000)
+        assert shown == [first, formula(19), expected]  # the latest value, without any flush
+        assert notes == [] and widget.text_pending  # the drag goes on: the notes wait
+        widget.full_quality.setTimeout(0)  # the drag pauses
+        qtbot.waitUntil(lambda: not widget.text_pending, timeout=5000)
+    finally:
+        widget.full_quality.setTimeout(widget.FULL_QUALITY_DELAY_MS)
+        widget.live_text.setTimeout(widget.TEXT_REFRESH_MS)
+    assert shown[:3] == [first, formula(19), expected] and set(shown[3:]) <= {expected}
+    assert len(notes) == 1 and f"({state.values['m']}, " in notes[0]
+    assert f"({state.values['m']}, " in widget.status_text()
 
 
 def test_live_updates_draw_draft_lines_then_full_quality(window, qtbot):
