@@ -70,3 +70,45 @@ def test_reset_and_show_all_put_back_every_plots_framing(window, qtbot, view_id)
     assert window.wait_idle(30)
     assert not _differ(_ranges(widget), drawn)
     assert state.values == values  # the parameters stay
+
+
+def _legends(widget) -> dict[str, tuple[int, tuple[int, ...], float, float, float]]:
+    """Each shown plot's legend as laid out: its columns, the entries across them, its
+    text size, the strip's width and its data's width (px, to a tenth)."""
+    out = {}
+    for key, plot in widget.plots.items():
+        legend = plot.legend
+        if legend is None or not legend.items or not plot.plot.isVisible():
+            continue
+        strip = legend._width * legend.scale()  # (kept unscaled: StripLegend.set_strip)
+        data = plot.plot.getViewBox().width()
+        out[key] = (
+            legend.columnCount,
+            legend.spans,
+            legend.scale(),
+            round(strip, 1),
+            round(data, 1),
+        )
+    return out
+
+
+def test_a_views_first_draw_plans_its_legends_at_the_width_it_draws(open_window):
+    """RoPE's first draw in 1600 x 1000 fitted its rows twice: a scroll bar came, and
+    went again, and the plots' data grew 4.7 px wider. The legend strips heard of that
+    width only from their axes' title re-fits, posted to the event loop, which ran
+    after the view had reported idle: drawn, every legend was planned for the data's
+    width under the scroll bar, the course-vs-real one ("the two pairs: s = 0 and s =
+    100") in one column where a redraw at the same width gives two, its data 33 px
+    lower, and Reset framed that plot otherwise than its first draw. Drawn, each
+    legend's strip is its data's width, and a redraw of the same data at the same size
+    lays out every legend as the first draw did."""
+    with open_window(1600, 1000) as window:  # (new: the view's first draw)
+        window.set_view("rope")
+        assert window.wait_idle(30)
+        widget = window.views["rope"]
+        first = _legends(widget)
+        assert first
+        assert {k: v[3:] for k, v in first.items() if v[3] != v[4]} == {}  # (strip, data)
+        window.reset_view()  # (the same parameters: the same data, drawn again)
+        assert window.wait_idle(30)
+        assert _legends(widget) == first

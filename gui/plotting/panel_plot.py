@@ -1968,6 +1968,21 @@ class PanelPlot(PanelExtras, CellDisplay):
         if self.legend is not None and self._legend_width is not None:
             self._fit_legend(self._legend_width)
 
+    def refit_legend(self) -> bool:
+        """Fit the legend to its data's width now where it was fitted to another
+        (:meth:`_fit_legend`); whether it was. The strip's axis tells the legend its
+        new width from its title's re-fit, posted to the event loop: the view calls
+        this where it resized its plots itself and draws them before that re-fit runs
+        (``ViewWidget._fit_rows``: a scroll bar came or went)."""
+        legend = self.legend
+        if legend is None or not shiboken6.isValid(legend) or self._legend_width is None:
+            return False
+        width = self.plot.getViewBox().width()
+        if width <= 0 or width == self._legend_width:
+            return False
+        self._fit_legend(width)
+        return True
+
     def _fit_legend(self, width: float) -> None:
         """Flow the legend's entries into the columns the data's ``width`` holds, at
         the text size that keeps the strip low (:meth:`StripLegend.plan`): the same

@@ -1558,6 +1558,14 @@ class ViewWidget(QtWidgets.QWidget):
             if body is not None:
                 body.activate()
             self._settle()  # plots of the new size, laid out before they paint
+            # and their legends planned for it: a strip hears of its data's new width
+            # from its axis' title re-fit, posted to the event loop (see
+            # PanelPlot.refit_legend). RoPE's first draw in 1600 x 1000 brought a scroll
+            # bar here and took it away again: its legends stayed planned 4.7 px
+            # narrower than their data until that re-fit ran, after the view reported
+            # idle (the course-vs-real one in one column where a redraw gave two)
+            if sum(plot.refit_legend() for plot in shown):  # (each: no short cut)
+                self._settle()
         # (the plots were laid out anew for a new canvas height: their fills too)
         caps = self._row_caps(spans, {} if changed else fills) if len(shown) > 1 else {}
         self._balance_rows(need, spans if len(shown) > 1 else [], caps)
