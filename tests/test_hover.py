@@ -104,13 +104,17 @@ def test_the_label_follows_new_data_and_hides_with_its_plot(window):
     window.set_view("rope")
     assert window.wait_idle(30)
     widget = window.views["rope"]
-    plot = widget.plots["score"]
-    point = plot.plot.getViewBox().mapViewToScene(QtCore.QPointF(-100.0, 0.0))
+    # (the course's cos-only score, unlike the rotation's, depends on m + n)
+    plot = widget.plots["simplified"]
+    point = plot.plot.getViewBox().mapViewToScene(QtCore.QPointF(50.0, 0.0))
     plot.hover.move(point)
-    assert plot.hover.shown and "m=5" in plot.hover.text()
+    before = plot.hover.text()
+    assert plot.hover.shown and before == widget.readout_at("simplified", 50.0, 0.0)
     assert window.states["rope"].set_param("m", 16, merge=False)
     assert window.wait_idle(30)
-    assert plot.hover.shown and "m=16" in plot.hover.text(), plot.hover.text()
+    after = plot.hover.text()
+    assert plot.hover.shown and after != before, after
+    assert after == widget.readout_at("simplified", 50.0, 0.0)
     focus = window.lecture.focus
     numbered = focus.numbered()
     assert focus.toggle_number(numbered.index("plane") + 1)

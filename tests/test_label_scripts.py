@@ -4,6 +4,8 @@ focus mode and in exports, measured as drawn (wrapping, overlap checks)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
 
@@ -233,17 +235,25 @@ def test_a_value_is_drawn_with_the_minus_sign_and_read_out_as_data(studio, show_
     assert minus_signs("GPT-2, 1e-05, x-1") == "GPT-2, 1e-05, x-1"
     widget = show_view(studio, "rope", (1600, 1000), 1.0)
     plane = widget.plots["plane"]
-    assert plane.panel.title.endswith("(atan2 -73.5°)")  # the data as the view wrote it
-    assert plane.plot.titleLabel.item.toPlainText().endswith("(atan2 −73.5°)")
-    score = widget.plots["score"]
-    assert "m − n = -4" in [s.name for s in score.panel.series]
-    entries = [label.item.toPlainText() for _s, label in score.legend.items]
-    assert "m − n = −4" in entries and not [e for e in entries if "-" in e]
+    assert "(0 full turns; atan2 -73.5°)" in plane.panel.note  # as the view wrote it
     assert "atan2 −73.5°" in widget.status_text() and "-73.5" not in widget.status_text()
-    readout = widget.readout_at("score", -4.0, 0.0)  # the readout writes it as the legend
-    assert readout.startswith("offset m − n = −4 — ") and "m − n = −4: −4.6" in readout, readout
+    score = widget.plots["score"]
+    readout = widget.readout_at("score", -4.0, 0.0)
+    assert readout.startswith("offset m − n = −4 — ") and "q at m, k at n: −4.6" in readout, readout
     assert "-" not in readout, readout
-    assert "m − n = -4" in [s.name for s in score.panel.series]  # the data keep Python's "-"
+    # a title and a legend entry with a value (RoPE's were "q: m·θ = 5 rad (atan2
+    # −73.5°)" and "m − n = −4"; they name what they show now, the values are the notes')
+    shown = score.panel
+    series = [replace(s, name=f"m − n = -4 ({s.name})") for s in shown.series]
+    score.show(replace(shown, title="q: m·θ = 5 rad (atan2 -73.5°)", series=series))
+    try:
+        assert score.plot.titleLabel.item.toPlainText().endswith("(atan2 −73.5°)")
+        entries = [label.item.toPlainText() for _s, label in score.legend.items]
+        assert "m − n = −4 (q at m, k at n)" in entries, entries
+        assert not [e for e in entries if "-" in e], entries
+        assert score.panel.series[-1].name.startswith("m − n = -4")  # the data keep "-"
+    finally:
+        score.show(shown)
     hover = widget.plots["plane"]  # the RoPE plane's arrows: q at −73.5°, below the x axis
     vb = hover.plot.getViewBox()
     text = hover.probe_text(vb.mapViewToScene(QtCore.QPointF(0.2, 0.2)))

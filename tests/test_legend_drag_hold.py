@@ -8,7 +8,9 @@ m=5", "query at m=8197", "m − n = −4" on one row, settled before the drag an
 it; the room held for "query at m=000000" (299 px a query entry in an 832 px strip)
 did not fit three columns, so from m = 9 on, while → nudged m, the strip took two rows
 ("m − n = 6" alone on the second): the score plot shrank by a row and grew back once
-the drag was over.
+the drag was over. (RoPE's score legend names its lines without values now; the tests
+give it its names as they were, :func:`names_with_values`: a drag's names that follow the
+slider, as other legends' do.)
 """
 
 from __future__ import annotations
@@ -20,6 +22,38 @@ from qt_events import settle_window
 from tiers import gate_cover
 
 from gui.lecture import stage_strip
+
+
+def names_with_values(data):  # type: ignore[no-untyped-def]
+    """RoPE's ``data`` with its score legend's names following m, as they did before the
+    legend named its lines without values: "query at m=5", "query at m=261", "m − n =
+    −4". The names that follow a slider (the legend's drag hold below) in a real drag."""
+    from dataclasses import replace
+
+    m, n, length = (int(data.params[k]) for k in ("m", "n", "seq_len"))
+    names = {"query at m": f"query at m={m}", f"query at m + {length}": f"query at m={m + length}"}
+    names["q at m, k at n"] = f"m − n = {m - n}"
+    panels = [
+        replace(p, series=[replace(s, name=names.get(s.name, s.name)) for s in p.series])
+        if p.key == "score"
+        else p
+        for p in data.panels
+    ]
+    return replace(data, panels=panels)
+
+
+@pytest.fixture
+def rope_names_with_values(monkeypatch):  # type: ignore[no-untyped-def]
+    """The window's RoPE computes :func:`names_with_values`."""
+    from dataclasses import replace
+
+    from core.views import VIEWS
+
+    spec = VIEWS["rope"]
+    compute = spec.compute
+    monkeypatch.setitem(
+        VIEWS, "rope", replace(spec, compute=lambda p, ctx: names_with_values(compute(p, ctx)))
+    )
 
 
 def _nudge(window) -> None:
@@ -60,7 +94,7 @@ def _reads_in_order(widget) -> bool:
 
 
 def test_an_m_drag_keeps_the_settled_score_legend_on_the_200_percent_stage(
-    lecture_stage, monkeypatch
+    lecture_stage, monkeypatch, rope_names_with_values
 ):
     # (the run of nudges is one drag until the test ends it: no timer ends it)
     monkeypatch.setattr(stage_strip, "NUDGE_RUN_MS", 600_000)

@@ -434,8 +434,8 @@ def test_rope_plane_says_one_full_turn():
     spec = VIEWS["rope"]
     data = spec.compute(spec.model.defaults(), ComputeContext())  # n·θ = 9 rad: one turn
     plane = next(p for p in data.panels if p.key == "plane")
-    text = f"{plane.title} {plane.x_label}"
-    assert "1 full turn;" in text and "1 full turns" not in text, text
+    text = plane.note
+    assert "n·θ = 9 rad (1 full turn;" in text and "1 full turns" not in text, text
 
 
 def test_cli_usage_error_keeps_its_closing_quote(tmp_path, capsys):

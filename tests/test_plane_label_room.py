@@ -183,10 +183,11 @@ def test_the_angles_text_is_in_its_wedge_where_it_fits(window, show_view, m, ins
 
 
 def test_a_name_with_no_room_is_drawn_smaller_next_to_its_tip(window, show_view):
-    """In the 1280 x 720 window at 200 % RoPE's plane is 527 x 237 px: "q (m=12345)"
-    (243 x 46 px) fits neither below the circle (40 px) nor beside it, and crossed
-    the circle. It is drawn at 0.8 of its size below q's tip now, clear of the circle,
-    and at its full size again where it fits (m = 5)."""
+    """In the 1280 x 720 window at 200 % RoPE's plane was 527 x 237 px: "q (m=12345)"
+    (243 x 46 px) fit neither below the circle (40 px) nor beside it, and crossed the
+    circle. It is drawn smaller below q's tip, clear of the circle, and at its full
+    size again where it fits (m = 5). (Without an x-axis title, the plane is 526 x 283
+    px: 0.9 of its size.)"""
     widget = show_view(window, "rope", (1280, 720), 2.0, False)
     state = window.states["rope"]
     default = state.values["m"]
@@ -194,7 +195,7 @@ def test_a_name_with_no_room_is_drawn_smaller_next_to_its_tip(window, show_view)
     circle = dict(plane_marks(widget))["the circle"]
     vb = plot.plot.getViewBox()
     try:
-        for m, share in ((12345, 0.8), (5, 1.0)):
+        for m, share in ((12345, 0.9), (5, 1.0)):
             state.set_param("m", m)
             label_boxes(window, "rope")
             name = plot.arrows[3::3][list(a.name for a in plot.panel.arrows).index(f"q (m={m})")]

@@ -368,7 +368,10 @@ def test_a_rope_drag_of_m_re_plans_its_legend_once(qtbot):
     150 % on the stage, 3 at 200 %). Through a drag the names that follow the slider
     hold room for the widest value of m's range: the first frame that needs more room
     is the drag's last re-plan. Entries never overlap; once the drag is over the plots
-    are as drawn afresh."""
+    are as drawn afresh. (RoPE's legend names its lines without values now: the frames
+    carry its names as they were, :func:`names_with_values`.)"""
+    from test_legend_drag_hold import names_with_values
+
     from core.viewdata import ComputeContext
     from core.views import compute_view
     from gui.plotting.legend_strip import StripLegend
@@ -384,7 +387,7 @@ def test_a_rope_drag_of_m_re_plans_its_legend_once(qtbot):
 
         def frame(widget: ViewWidget, m: int, live: bool = True) -> tuple:
             data = compute_view("rope", model.validate({**params, "m": m}), ComputeContext())
-            widget.show_data(data, live=live)
+            widget.show_data(names_with_values(data), live=live)
             QtCore.QCoreApplication.sendPostedEvents()
             widget.canvas.viewport().grab()
             plot = widget.plots["score"]

@@ -655,10 +655,10 @@ def test_rope_plane_writes_a_large_angle_as_a_power_of_ten():
     (Python's e-notation, on the projector; Xvfb, window at 100 %), where the formula
     above it and every other title write "·10⁵"; small angles keep their digits."""
     data = view("rope", m=206256, n=1_000_000)
-    plane = next(p for p in data.panels if p.key == "plane")
-    assert plane.title.startswith("q: m·θ = 2.063·10⁵ rad (atan2 "), plane.title
-    assert plane.x_label.startswith("pair 0: k at n·θ = 1·10⁶ rad ("), plane.x_label
-    assert "e+" not in plane.title + plane.x_label
+    plane = next(p for p in data.panels if p.key == "plane")  # (its note: the angles)
+    assert plane.note.startswith("m·θ = 2.063·10⁵ rad (32826 full turns; atan2 "), plane.note
+    assert "n·θ = 1·10⁶ rad (" in plane.note, plane.note
+    assert "e+" not in plane.title + plane.note
     plane = next(p for p in view("rope", m=5, n=9).panels if p.key == "plane")
-    assert plane.title.startswith("q: m·θ = 5 rad (atan2 "), plane.title
-    assert plane.x_label.startswith("pair 0: k at n·θ = 9 rad ("), plane.x_label
+    assert plane.note.startswith("m·θ = 5 rad (0 full turns; atan2 "), plane.note
+    assert "n·θ = 9 rad (1 full turn; atan2 " in plane.note, plane.note

@@ -340,7 +340,10 @@ def test_rope_arrows_are_the_rotation(style):
     assert arrows["unrotated"] == pytest.approx((1.0, 0.0))
     assert arrows["q"] == pytest.approx((math.cos(7 * theta), math.sin(7 * theta)))
     assert arrows["k"] == pytest.approx((math.cos(2 * theta), math.sin(2 * theta)))
-    assert f"{7 * theta:.4g} rad" in data.panel("plane").title
+    plane = data.panel("plane")  # the title names the pair; its note the angles
+    assert plane.title == f"Pair 3, θ = {theta:.6g}: q turned by m·θ, k by n·θ"
+    assert plane.note.startswith(f"m·θ = {7 * theta:.4g} rad (")
+    assert f"n·θ = {2 * theta:.4g} rad (" in plane.note
     assert f"{7 * theta:.6g} rad" in data.formula
     turns, deg = rope_view.angle_parts(7 * theta)
     assert turns == math.floor(7 * theta / (2 * math.pi))
