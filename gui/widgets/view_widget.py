@@ -2303,12 +2303,14 @@ class ViewWidget(QtWidgets.QWidget):
         drag)."""
         formula, verdicts, idle = texts
         shown = self._shown_text
-        notes = notes or shown is None
-        self._shown_text = texts if notes or shown is None else (formula, verdicts, shown[2])
+        if notes or shown is None:
+            self._shown_text = texts
+        else:  # (the notes shown stay: text_pending until they are shown)
+            self._shown_text = (formula, verdicts, shown[2])
         self._hold_text_heights()
         self.formula.setText(formula)
         self._show_verdict(*verdicts)
-        if notes:
+        if self._shown_text is texts:
             self._idle_text = idle
             self._set_status(idle)
         key = self._shape_key(texts)
