@@ -383,6 +383,7 @@ def test_live_text_is_throttled_but_always_ends_on_the_latest(window, qtbot):
         assert shown == [first, formula(19)]
         assert "m − n = 10 only" in shown[1] and "m − n = 9 only" in formula(18)
         assert notes == [] and widget.status_text() == before  # the notes wait
+        assert _darkest(widget.status) > 100  # ... drawn dimmed: not the latest
         assert widget.text_pending
         widget.live_text.setTimeout(0)  # the interval ends
         expected = VIEWS["rope"].compute(state.values, window.compute_context()).formula_markup
@@ -397,6 +398,17 @@ def test_live_text_is_throttled_but_always_ends_on_the_latest(window, qtbot):
     assert shown[:3] == [first, formula(19), expected] and set(shown[3:]) <= {expected}
     assert len(notes) == 1 and f"({state.values['m']}, " in notes[0]
     assert f"({state.values['m']}, " in widget.status_text()
+    assert _darkest(widget.status) < 60  # the latest: drawn as before the drag
+
+
+def _darkest(label) -> int:  # type: ignore[no-untyped-def]
+    """The darkest grey level of ``label`` as drawn (its text's, on a light theme)."""
+    image = label.grab().toImage()
+    return min(
+        QtGui.qGray(image.pixel(x, y))
+        for x in range(0, image.width(), 2)
+        for y in range(image.height())
+    )
 
 
 def test_live_updates_draw_draft_lines_then_full_quality(window, qtbot):

@@ -424,6 +424,7 @@ class ViewWidget(QtWidgets.QWidget):
         self.texts_at_once = 0  # live texts shown at once for their height (tests)
         self._notes_for: list[str] | None = None  # the plots the notes line was for
         self._dragging = False  # a live frame was drawn and full quality is due
+        self._notes_dimmed = False  # the notes line waits for a drag's pause (_dim_notes)
         self.status = MathLineLabel("", self)  # (notes typeset: rich text)
         self.status.setObjectName("view-readout")
         self.status.setWordWrap(True)
@@ -2310,7 +2311,9 @@ class ViewWidget(QtWidgets.QWidget):
         self._hold_text_heights()
         self.formula.setText(formula)
         self._show_verdict(*verdicts)
-        if self._shown_text is texts:
+        current = self._shown_text is texts
+        self._dim_notes(not current)  # (before the text: it is laid out once, as drawn)
+        if current:
             self._idle_text = idle
             self._set_status(idle)
         key = self._shape_key(texts)
@@ -2318,6 +2321,19 @@ class ViewWidget(QtWidgets.QWidget):
             if len(self._shape_heights) > 256:
                 self._shape_heights.clear()
             self._shape_heights[key] = self._text_heights()
+
+    def _dim_notes(self, dim: bool) -> None:
+        """Draw the notes line dimmed while it shows the notes of the values before a
+        drag (:meth:`_apply_text`), as it was drawn before once they are the latest:
+        the plots and the formula line moved on while the notes still read the values
+        of the last pause (q at m = 17 above "m·θ = 5 rad"). Drawn as a disabled
+        label is (the style's disabled text colour): its font, size and place stay, and
+        nothing is laid out again (a style sheet's colour re-polished the label, and the
+        formula line was laid out anew on the drag's next frame)."""
+        if dim == self._notes_dimmed:
+            return
+        self._notes_dimmed = dim
+        self.status.setEnabled(not dim)
 
     def _set_status(self, text: str, *, hold: bool = True, math: bool = True) -> None:
         """Show ``text`` in the notes / readout line, which only grows while the view
@@ -2497,6 +2513,7 @@ class ViewWidget(QtWidgets.QWidget):
         if self._latest_text is not None:
             self._latest_text = (*self._latest_text[:2], idle)
         self._idle_text = idle
+        self._dim_notes(False)  # (the latest notes: a drag's wait is over for them)
         self._set_status(idle, hold=shown == self._notes_for)
         self._notes_for = shown
         if self._shown_text is not None:
