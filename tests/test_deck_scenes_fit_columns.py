@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import pytest
 from qt_events import settle_window
+from tiers import gate_cover
 
 SIZES = [
     (1600, 1000, 2.0),
@@ -21,6 +22,11 @@ SIZES = [
     (1280, 720, 1.5),
     (1280, 720, 2.0),
 ]
+# The gate keeps the two stages the layout changed on (the module's docstring): 1600 x
+# 1000 at 200 %, one above the other or side by side by the scene before, and 1280 x 720
+# at 150 %, where it scrolled from scene 3; the other three, laid out the same way from
+# every scene, run with --full.
+GATE = [(1600, 1000, 2.0), (1280, 720, 1.5)]
 
 
 def _scene(window, number: int):
@@ -43,7 +49,9 @@ def _layout(widget) -> tuple[int, tuple[bool, ...], bool]:
     return grid_columns(where), printed, widget.scrolls
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}@{int(s[2] * 100)}")
+@pytest.mark.parametrize(
+    "size", gate_cover(SIZES, keep=GATE), ids=lambda s: f"{s[0]}x{s[1]}@{int(s[2] * 100)}"
+)
 def test_scene_2_is_laid_out_the_same_from_scene_1_and_from_scene_3(lecture_stage, size):
     width, height, scale = size
     display = lecture_stage.lecture.display
