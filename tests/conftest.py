@@ -29,41 +29,62 @@ def _patient_wait_until(self, callback, *, timeout: int = WAIT_CEILING_MS) -> No
 QtBot.waitUntil = _patient_wait_until  # type: ignore[method-assign]
 
 
-# The modules that take longest (seconds each: real windows at 200-300 %, benchmarks in a
-# subprocess), longest first, as measured by `pytest -n 2 --durations=0` (2026-12-03:
-# test_live_use 22 s, test_layout_fit 15 s, ... 4 s). With -n each worker runs whole
-# modules (`--dist=loadfile`, pyproject.toml) and takes the next one in this order when
-# it is done, so the last ones are short: a long module started last kept one worker
-# busy while the other had nothing left to do. Only the order changes; every module
-# still runs all its tests in its own order.
+# The modules that take longest (seconds each: real windows at 200-300 %, subprocesses),
+# longest first, as measured by `pytest -n 2 --durations=0` (2026-12-05, two runs:
+# test_presenter 13-20 s, test_live_use 15-19 s, ... test_stage_nudge_hold 3 s; the
+# modules after them take under 3 s each). With -n each worker runs whole modules
+# (`--dist=loadfile`, pyproject.toml) and takes the next one in this order when it is
+# done, so the last ones are short: a long module started last kept one worker busy
+# while the other had nothing left to do. (xdist hands out the modules by their number
+# of tests, most first, unless told `--no-loadscope-reorder`, pyproject.toml: this order
+# went unused, and test_training_orphan, 5-7 s in two tests, was among the last.) Only
+# the order changes; every module still runs all its tests in its own order.
 SLOW_MODULES_FIRST = (
+    "test_presenter.py",
     "test_live_use.py",
-    "test_layout_fit.py",
+    "test_deck_edits.py",
+    "test_stage_focus.py",
     "test_lecture.py",
     "test_stage_strip.py",
-    "test_gui_views.py",
-    "test_stage_focus.py",
-    "test_stage_scroll.py",
     "test_training.py",
-    "test_export.py",
-    "test_view_fit.py",
-    "test_presenter.py",
-    "test_stage_swap.py",
-    "test_explanation_fold.py",
-    "test_verdict_fold.py",
-    "test_word_order_legible.py",
-    "test_presenter_next.py",
-    "test_packaging.py",
-    "test_restyle.py",
-    "test_composite.py",
-    "test_animation_export.py",
-    "test_compute_speed_equivalence.py",
-    "test_smooth_sweep.py",
-    "test_render_export.py",
+    "test_word_order_rows.py",
+    "test_deck_scenes_fit.py",
+    "test_layout_fit.py",
     "test_train_page_look.py",
-    "test_engine.py",
-    "test_deck_staging.py",
-    "test_bench_smoke.py",
+    "test_stage_toast.py",
+    "test_view_fit.py",
+    "test_gui_views.py",
+    "test_hover.py",
+    "test_deck_scenes_fit_squeeze.py",
+    "test_export.py",
+    "test_stage_scroll.py",
+    "test_verdict_fold.py",
+    "test_export_deck.py",
+    "test_explanation_fold.py",
+    "test_training_orphan.py",
+    "test_fast_axis.py",
+    "test_show_all_data.py",
+    "test_word_order_legible.py",
+    "test_deck_scenes_fit_columns.py",
+    "test_legend_flow.py",
+    "test_restyle.py",
+    "test_deck_export_window.py",
+    "test_menus.py",
+    "test_smooth_sweep.py",
+    "test_stage_strip_fit.py",
+    "test_stage_table_history.py",
+    "test_legend_drag_hold.py",
+    "test_export_quality.py",
+    "test_plane_label_room.py",
+    "test_undo_failed.py",
+    "test_settle.py",
+    "test_svg_cells.py",
+    "test_label_scripts.py",
+    "test_deck_scenes_fit_history.py",
+    "test_square_hug.py",
+    "test_presenter_next.py",
+    "test_animation_export.py",
+    "test_stage_nudge_hold.py",
 )
 
 
