@@ -401,6 +401,39 @@ def test_live_text_is_throttled_but_always_ends_on_the_latest(window, qtbot):
     assert _darkest(widget.status) < 60  # the latest: drawn as before the drag
 
 
+def test_notes_that_a_drag_leaves_as_they_are_are_not_dimmed(window, qtbot):
+    """A drag whose notes stay the same while its formula follows the slider (Sinusoidal's
+    base: the notes do not name it) leaves the notes line as drawn; a drag that changes
+    them (RoPE's m) dims it until the drag pauses."""
+    from core.viewdata import ComputeContext
+    from core.views import compute_view
+
+    for view_id, name, values, dims in (
+        ("sinusoidal", "base", (9000.0, 9100.0, 9200.0, 9300.0), False),
+        ("rope", "m", (6, 7, 8, 9), True),
+    ):
+        window.set_view(view_id)
+        assert window.wait_idle()
+        widget, state = window.views[view_id], window.states[view_id]
+        widget.full_quality.setTimeout(3_600_000)  # the drag does not pause
+        try:
+            datas = [
+                compute_view(view_id, {**state.values, name: v}, ComputeContext()) for v in values
+            ]
+            notes = {widget._idle_for(d) for d in datas}
+            assert (len(notes) > 1) is dims  # (the view's notes follow the slider or not)
+            assert len({d.formula_markup for d in datas}) == len(datas)  # (its formula does)
+            for data in datas:
+                widget.show_data(data, live=True)
+                widget.live_text.flush()  # (the interval is over: the drag's text is shown)
+            assert widget.status.isEnabled() is not dims, view_id
+            assert _darkest(widget.status) > 100 if dims else _darkest(widget.status) < 60
+        finally:
+            widget.full_quality.setTimeout(widget.FULL_QUALITY_DELAY_MS)
+            widget.finish_live_frame()
+        assert widget.status.isEnabled()
+
+
 def _darkest(label) -> int:  # type: ignore[no-untyped-def]
     """The darkest grey level of ``label`` as drawn (its text's, on a light theme)."""
     image = label.grab().toImage()

@@ -2304,7 +2304,7 @@ class ViewWidget(QtWidgets.QWidget):
         drag)."""
         formula, verdicts, idle = texts
         shown = self._shown_text
-        if notes or shown is None:
+        if notes or shown is None or shown[2] == idle:  # (the notes shown are the latest)
             self._shown_text = texts
         else:  # (the notes shown stay: text_pending until they are shown)
             self._shown_text = (formula, verdicts, shown[2])
