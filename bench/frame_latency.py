@@ -41,6 +41,13 @@ What it measures
     sight) with text, lines and markers as much larger as the UI scale. Where the
     dragged parameter changes nothing in sight at the top of the stage (word order's
     ``base`` at 200 %), the stage is scrolled to its end first (``scrolled``).
+``probe_ms``
+    Each ``frame`` and ``presentation`` case also times a fixed workload in its own
+    process just before its sequential phase (:func:`speed_probe`: Python
+    calls, small numpy arrays and a raster paint, much as a frame's mix). It says how
+    fast the machine was then: a 2-core VM's speed swings by up to ~1.6× within
+    minutes, and every case of a run slows together. The targets do not use it; the
+    report prints it beside each case.
 ``scaling``
     Frame time (sequential phase) of sinusoidal, alibi, rope and relative at
     seq_len ∈ {64, 256, 1024, 4096, 16384} (sizes above a view's maximum are skipped),
@@ -353,6 +360,42 @@ def time_matplotlib(
 
 
 # ---------------------------------------------------------------------------- Qt harness
+def speed_probe(repeats: int = 7) -> float:
+    """Median ms of a fixed workload, much as a stage frame's mix: Python calls and
+    dicts; numpy over a few hundred thousand cells (a heatmap's colours); a 1920 × 1080
+    raster paint of an enlarged picture, lines and text (needs a ``QGuiApplication``).
+    Lower is faster; only comparable on one machine."""
+    import numpy as np
+    from PySide6 import QtCore, QtGui
+
+    screen = QtGui.QImage(1920, 1080, QtGui.QImage.Format.Format_ARGB32_Premultiplied)
+    rng = np.random.default_rng(0)
+    values = rng.standard_normal((460, 900)).astype(np.float32)
+    table = np.arange(256, dtype=np.uint32) | np.uint32(0xFF000000)
+    xs = np.linspace(0.0, 1800.0, 400)
+    polygon = QtGui.QPolygonF([QtCore.QPointF(x, 500.0) for x in xs])
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        found: dict[tuple[int, int], float] = {}
+        for i in range(4000):
+            found[(i, i % 7)] = math.sin(i) + len(str(i))
+        index = np.clip(((values + 3.0) * (256 / 6.0)).astype(np.intp), 0, 255)
+        pixels = table.take(index)
+        picture = QtGui.QImage(pixels.data, 900, 460, 900 * 4, screen.format())
+        screen.fill(0xFFFFFFFF)
+        painter = QtGui.QPainter(screen)
+        painter.drawImage(QtCore.QRectF(60.0, 40.0, 1800.0, 920.0), picture)
+        painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing)
+        painter.setPen(QtGui.QPen(QtGui.QColor(0, 114, 178), 3.0))
+        for k in range(10):
+            painter.drawPolyline(polygon.translated(0.0, 40.0 * k - 200.0))
+            painter.drawText(QtCore.QPointF(10.0, 100.0 * k + 20.0), f"tick {k * 0.25:.2f}")
+        painter.end()
+        times.append((time.perf_counter() - t0) * 1e3)
+    return median(times)
+
+
 class Heartbeat:
     """1 ms ``QTimer``: the longest gap between ticks is the longest GUI-thread stall."""
 
@@ -631,10 +674,12 @@ def run_frame_case(
     h.compute_ms.clear(), h.draw_ms.clear(), h.paint_ms.clear()
     h.forced_paints = 0
     h.keep_drawn = mpl_frames
+    probe = speed_probe()
     lat, _ = h.sequential(name, values)
     h.keep_drawn = 0
     record: dict[str, Any] = {
         "kind": "frame",
+        "probe_ms": probe,
         "view": view_id,
         "size": size,
         "param": name,
@@ -680,11 +725,13 @@ def run_stage_case(
     h.compute_ms.clear(), h.draw_ms.clear(), h.paint_ms.clear()
     h.forced_paints = 0
     h.keep_drawn = mpl_frames
+    probe = speed_probe()
     lat, _ = h.sequential(name, values)
     h.keep_drawn = 0
     w, hgt = h.canvas_size()
     record: dict[str, Any] = {
         "kind": "presentation",
+        "probe_ms": probe,
         "scrolled": scrolled,
         "view": view_id,
         "size": "lecture",
@@ -1069,7 +1116,8 @@ def print_report(records: list[dict[str, Any]], rows: list[tuple[str, str, str]]
 
 def summary_lines(records: list[dict[str, Any]]) -> list[str]:
     """One ``PASS``/``MISS`` line per lecture-size case, windowed and on the stage (after
-    :func:`evaluate`): median and p95 against their targets, side by side."""
+    :func:`evaluate`): median and p95 against their targets, side by side, and the
+    machine's speed then (``probe_ms``, where measured: lower is faster)."""
     out = []
     for r in records:
         if r.get("error") or r.get("size") != "lecture":
@@ -1082,9 +1130,11 @@ def summary_lines(records: list[dict[str, Any]]) -> list[str]:
             continue
         targets = r.get("targets", {})
         ok = all(targets.get(k) == "PASS" for k in ("median ≤ 8 ms", "p95 ≤ 16.7 ms"))
+        probe = r.get("probe_ms")
         out.append(
             f"{'PASS' if ok else 'MISS'}  {r['view']:<12} {where:<12} median "
             f"{r['median_ms']:5.1f} ms  p95 {r['p95_ms']:5.1f} ms"
+            + ("" if probe is None else f"  (probe {probe:4.1f} ms)")
         )
     return out
 
