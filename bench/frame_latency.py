@@ -41,13 +41,14 @@ What it measures
     sight) with text, lines and markers as much larger as the UI scale. Where the
     dragged parameter changes nothing in sight at the top of the stage (word order's
     ``base`` at 200 %), the stage is scrolled to its end first (``scrolled``).
-``probe_ms``
+``probe_ms``, ``probe_after_ms``
     Each ``frame`` and ``presentation`` case also times a fixed workload in its own
-    process just before its sequential phase (:func:`speed_probe`: Python
-    calls, small numpy arrays and a raster paint, much as a frame's mix). It says how
-    fast the machine was then: a 2-core VM's speed swings by up to ~1.6× within
-    minutes, and every case of a run slows together. The targets do not use it; the
-    report prints it beside each case.
+    process just before and just after its sequential phase (:func:`speed_probe`:
+    Python calls, numpy arrays and a raster paint, much as a frame's mix). They say how
+    fast the machine was then: a 2-core VM's speed changes by up to ~1.5× from one
+    second to the next (the probe alone, on an idle machine: 3.8 or 5.7 ms), so a case
+    whose two probes differ ran partly in a slower spell. The targets do not use them;
+    the report prints them beside each case.
 ``scaling``
     Frame time (sequential phase) of sinusoidal, alibi, rope and relative at
     seq_len ∈ {64, 256, 1024, 4096, 16384} (sizes above a view's maximum are skipped),
@@ -676,10 +677,12 @@ def run_frame_case(
     h.keep_drawn = mpl_frames
     probe = speed_probe()
     lat, _ = h.sequential(name, values)
+    probe_after = speed_probe()
     h.keep_drawn = 0
     record: dict[str, Any] = {
         "kind": "frame",
         "probe_ms": probe,
+        "probe_after_ms": probe_after,
         "view": view_id,
         "size": size,
         "param": name,
@@ -727,11 +730,13 @@ def run_stage_case(
     h.keep_drawn = mpl_frames
     probe = speed_probe()
     lat, _ = h.sequential(name, values)
+    probe_after = speed_probe()
     h.keep_drawn = 0
     w, hgt = h.canvas_size()
     record: dict[str, Any] = {
         "kind": "presentation",
         "probe_ms": probe,
+        "probe_after_ms": probe_after,
         "scrolled": scrolled,
         "view": view_id,
         "size": "lecture",
@@ -1117,7 +1122,8 @@ def print_report(records: list[dict[str, Any]], rows: list[tuple[str, str, str]]
 def summary_lines(records: list[dict[str, Any]]) -> list[str]:
     """One ``PASS``/``MISS`` line per lecture-size case, windowed and on the stage (after
     :func:`evaluate`): median and p95 against their targets, side by side, and the
-    machine's speed then (``probe_ms``, where measured: lower is faster)."""
+    machine's speed before and after (``probe_ms``, ``probe_after_ms``, where measured:
+    lower is faster)."""
     out = []
     for r in records:
         if r.get("error") or r.get("size") != "lecture":
@@ -1130,11 +1136,11 @@ def summary_lines(records: list[dict[str, Any]]) -> list[str]:
             continue
         targets = r.get("targets", {})
         ok = all(targets.get(k) == "PASS" for k in ("median ≤ 8 ms", "p95 ≤ 16.7 ms"))
-        probe = r.get("probe_ms")
+        probes = [r[k] for k in ("probe_ms", "probe_after_ms") if r.get(k) is not None]
         out.append(
             f"{'PASS' if ok else 'MISS'}  {r['view']:<12} {where:<12} median "
             f"{r['median_ms']:5.1f} ms  p95 {r['p95_ms']:5.1f} ms"
-            + ("" if probe is None else f"  (probe {probe:4.1f} ms)")
+            + (f"  (probe {' / '.join(f'{p:.1f}' for p in probes)} ms)" if probes else "")
         )
     return out
 

@@ -54,6 +54,7 @@ NUMBERS = (
     "paint_ms",
     "wall_ms",
     "probe_ms",
+    "probe_after_ms",
 )
 
 
@@ -94,13 +95,14 @@ def test_quick_benchmark_writes_valid_json(tmp_path):
     assert any(r["size"] == "large" for r in frames)
     for r in frames:
         assert r["median_ms"] is not None and r["peak_rss_mb"] is not None
-        assert r["probe_ms"] > 0  # (the machine's speed then)
+        assert r["probe_ms"] > 0 and r["probe_after_ms"] > 0  # (the machine's speed then)
         assert r["matplotlib_median_ms"] is not None
         assert set(r["targets"].values()) <= {"PASS", "MISS"}
     stage = [r for r in records if r["kind"] == "presentation"]  # same run: the stage
     assert {r["scale"] for r in stage} == set(_bench().SMOKE_STAGE_SCALES)
     for r in stage:
         assert r["median_ms"] is not None and r["p95_ms"] is not None and r["probe_ms"] > 0
+        assert r["probe_after_ms"] > 0
         assert r["matplotlib_median_ms"] > 0 and r["matplotlib_ratio"] > 0  # the reference
         assert set(r["targets"].values()) <= {"PASS", "MISS"}
     cold = next(r for r in records if r["kind"] == "cold_start")
@@ -166,7 +168,7 @@ def test_report_ends_with_one_pass_or_miss_line_per_lecture_case():
         rec("frame", "rope", 6.0, 9.0),
         rec("presentation", "rope", 7.9, 17.0, scale=1.5),
         rec("presentation", "rope", 8.1, 12.0, scale=2.0),
-        rec("presentation", "alibi", 5.0, 6.0, scale=2.0, probe_ms=2.25),
+        rec("presentation", "alibi", 5.0, 6.0, scale=2.0, probe_ms=2.25, probe_after_ms=3.94),
         {"kind": "frame", "view": "rope", "size": "large", "error": "timed out"},
     ]
     bench.evaluate(records)
@@ -177,4 +179,4 @@ def test_report_ends_with_one_pass_or_miss_line_per_lecture_case():
         ["MISS", "rope", "stage", "200"],  # median over 8 ms
         ["PASS", "alibi", "stage", "200"],
     ]
-    assert "probe" not in lines[0] and lines[3].endswith("(probe  2.2 ms)")  # where measured
+    assert "probe" not in lines[0] and lines[3].endswith("(probe 2.2 / 3.9 ms)")  # where measured
