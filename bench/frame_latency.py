@@ -45,10 +45,11 @@ What it measures
     Each ``frame`` and ``presentation`` case also times a fixed workload in its own
     process just before and just after its sequential phase (:func:`speed_probe`:
     Python calls, numpy arrays and a raster paint, much as a frame's mix). They say how
-    fast the machine was then: a 2-core VM's speed changes by up to ~1.5× from one
-    second to the next (the probe alone, on an idle machine: 3.8 or 5.7 ms), so a case
-    whose two probes differ ran partly in a slower spell. The targets do not use them;
-    the report prints them beside each case.
+    fast the machine was then: a 2-core VM's speed changes by up to ~1.6× for spells of
+    a few seconds (the probe alone, on an otherwise idle machine: mostly 3.5-3.8 ms,
+    now and then 5-6 ms for a few seconds), so a case whose two probes differ ran
+    partly in a slower spell; two alike say little about the time between them. The
+    targets do not use them; the report prints them beside each case.
 ``scaling``
     Frame time (sequential phase) of sinusoidal, alibi, rope and relative at
     seq_len ∈ {64, 256, 1024, 4096, 16384} (sizes above a view's maximum are skipped),
@@ -361,29 +362,43 @@ def time_matplotlib(
 
 
 # ---------------------------------------------------------------------------- Qt harness
+_PROBE: dict[str, Any] = {}  # speed_probe's picture, screen and arrays, made once
+
+
 def speed_probe(repeats: int = 7) -> float:
     """Median ms of a fixed workload, much as a stage frame's mix: Python calls and
     dicts; numpy over a few hundred thousand cells (a heatmap's colours); a 1920 × 1080
     raster paint of an enlarged picture, lines and text (needs a ``QGuiApplication``).
-    Lower is faster; only comparable on one machine."""
+    Lower is faster; only comparable on one machine. Its memory is allocated once per
+    process and written once before the timed repeats: a fresh 8 MB screen's page
+    faults made a process's first probe read ~5 ms where the next read ~3.8."""
     import numpy as np
     from PySide6 import QtCore, QtGui
 
-    screen = QtGui.QImage(1920, 1080, QtGui.QImage.Format.Format_ARGB32_Premultiplied)
-    rng = np.random.default_rng(0)
-    values = rng.standard_normal((460, 900)).astype(np.float32)
-    table = np.arange(256, dtype=np.uint32) | np.uint32(0xFF000000)
-    xs = np.linspace(0.0, 1800.0, 400)
-    polygon = QtGui.QPolygonF([QtCore.QPointF(x, 500.0) for x in xs])
+    work = _PROBE
+    if not work:
+        rng = np.random.default_rng(0)
+        work["screen"] = QtGui.QImage(1920, 1080, QtGui.QImage.Format.Format_ARGB32_Premultiplied)
+        work["values"] = rng.standard_normal((460, 900)).astype(np.float32)
+        work["scaled"] = np.empty((460, 900), np.float32)
+        work["index"] = np.empty((460, 900), np.intp)
+        work["pixels"] = np.empty((460, 900), np.uint32)
+        work["table"] = np.arange(256, dtype=np.uint32) | np.uint32(0xFF000000)
+        xs = np.linspace(0.0, 1800.0, 400)
+        work["polygon"] = QtGui.QPolygonF([QtCore.QPointF(x, 500.0) for x in xs])
+    screen, values, scaled = work["screen"], work["values"], work["scaled"]
+    index, pixels, table, polygon = work["index"], work["pixels"], work["table"], work["polygon"]
+    picture = QtGui.QImage(pixels.data, 900, 460, 900 * 4, screen.format())
     times = []
-    for _ in range(repeats):
+    for _ in range(repeats + 2):  # (the first two warm it up: not timed)
         t0 = time.perf_counter()
         found: dict[tuple[int, int], float] = {}
         for i in range(4000):
             found[(i, i % 7)] = math.sin(i) + len(str(i))
-        index = np.clip(((values + 3.0) * (256 / 6.0)).astype(np.intp), 0, 255)
-        pixels = table.take(index)
-        picture = QtGui.QImage(pixels.data, 900, 460, 900 * 4, screen.format())
+        np.multiply(np.add(values, 3.0, out=scaled), 256 / 6.0, out=scaled)
+        np.clip(scaled, 0, 255, out=scaled)
+        index[...] = scaled
+        table.take(index, out=pixels)
         screen.fill(0xFFFFFFFF)
         painter = QtGui.QPainter(screen)
         painter.drawImage(QtCore.QRectF(60.0, 40.0, 1800.0, 920.0), picture)
@@ -394,7 +409,7 @@ def speed_probe(repeats: int = 7) -> float:
             painter.drawText(QtCore.QPointF(10.0, 100.0 * k + 20.0), f"tick {k * 0.25:.2f}")
         painter.end()
         times.append((time.perf_counter() - t0) * 1e3)
-    return median(times)
+    return median(times[2:])
 
 
 class Heartbeat:
