@@ -55,6 +55,7 @@ NUMBERS = (
     "wall_ms",
     "probe_ms",
     "probe_after_ms",
+    "gui_cpu_ms",
 )
 
 
@@ -102,7 +103,7 @@ def test_quick_benchmark_writes_valid_json(tmp_path):
     assert {r["scale"] for r in stage} == set(_bench().SMOKE_STAGE_SCALES)
     for r in stage:
         assert r["median_ms"] is not None and r["p95_ms"] is not None and r["probe_ms"] > 0
-        assert r["probe_after_ms"] > 0
+        assert r["probe_after_ms"] > 0 and r["gui_cpu_ms"] > 0
         assert r["matplotlib_median_ms"] > 0 and r["matplotlib_ratio"] > 0  # the reference
         assert set(r["targets"].values()) <= {"PASS", "MISS"}
     cold = next(r for r in records if r["kind"] == "cold_start")
