@@ -21,8 +21,8 @@ What it measures
       slow machine, more CPU time, from waiting on the worker or on Qt's drawing
       threads). No heartbeat runs meanwhile (the app has none): its 1 ms timer woke
       the GUI thread ~8 times a frame, each wake a Python call that took the GIL from
-      the worker (paired runs of five stage cases: 0.1-0.6 ms a frame, median 0.24).
-      The GUI thread's stall is the drag phase's.
+      the worker (paired runs of five stage cases: 0.1-0.6 ms a frame, median 0.23;
+      one pair of ten went the other way). The GUI thread's stall is the drag phase's.
     * Drag phase: the same values are fed by a 16 ms ``QTimer`` (a 60 Hz mouse) while
       a 1 ms heartbeat ``QTimer`` records the longest gap between ticks
       (``max_stall_ms``: the longest time the GUI thread could not react). Also
