@@ -32,6 +32,10 @@ class Series:
     """Palette index of the colour; ``None``: the series' own index in its panel."""
     opacity: float = 1.0
     """0..1; below 1 the curve is drawn faded (a trail's older part, a ghost)."""
+    straight: bool = False
+    """Each run of points between NaN separators lies on the straight line through its
+    ends (ALiBi's bias −m·d against the distance d): a window may draw each run from its
+    ends alone. The points stay what readouts and exports read."""
 
 
 @dataclass(frozen=True)

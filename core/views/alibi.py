@@ -281,14 +281,17 @@ def distance_series(n: int, slopes: np.ndarray, head: int, max_points: int) -> l
                 lines_x.ravel(),
                 lines_y.ravel(),
                 "dashed",
+                straight=True,
             )
         )
     m = float(slopes[head - 1])
-    out.append(Series(f"head {head}: m = {m:.4g} (softmax row)", sel, -m * sel))
+    name = f"head {head}: m = {m:.4g} (softmax row)"
+    out.append(Series(name, sel, -m * sel, straight=True))
     steep = int(np.argmax(slopes))
     if steep != head - 1:
         ms = float(slopes[steep])
-        out.append(Series(f"steepest: head {steep + 1}, m = {ms:.4g}", sel, -ms * sel))
+        steepest = f"steepest: head {steep + 1}, m = {ms:.4g}"
+        out.append(Series(steepest, sel, -ms * sel, straight=True))
     return out
 
 

@@ -110,6 +110,27 @@ def same_arrays(old: tuple, new: tuple) -> bool:
     return all(same_array(a, b) for a, b in zip(old, new, strict=True))
 
 
+def run_ends(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A curve's points less those inside its runs: each run of finite points between
+    NaN separators keeps its first and last point, the separators stay. For a series
+    whose runs are straight (:attr:`core.viewdata.Series.straight`) the lines drawn are
+    the same: ALiBi's "all 8 heads" (~900 points, dashed) took 0.25-0.4 ms a frame to
+    stroke on the 150 % stage, its eight lines drawn from their ends ~0.05 (and
+    ALiBi's stage frame 0.55 ms less in paired runs). The arrays as given where no
+    point goes."""
+    n = x.size
+    if n <= 2 or y.size != n:
+        return x, y
+    finite = np.isfinite(x) & np.isfinite(y)
+    keep = ~finite
+    keep[0] = keep[-1] = True
+    keep[1:] |= ~finite[:-1]  # (a point after a separator starts a run)
+    keep[:-1] |= ~finite[1:]  # (a point before one ends it)
+    if keep.all():
+        return x, y
+    return x[keep], y[keep]
+
+
 DRAWN_ALIKE = 1e-9  # of a curve's largest |y|: closer values draw the same pixels
 
 SAME, ALIKE, MOVED = "same", "alike", "moved"
