@@ -273,7 +273,7 @@ class DisplayController(QtCore.QObject):
         widget = self.window.view_widget(view_id)
 
         def scroll() -> None:
-            widget.scroll_to_plot(key)
+            widget.keep_plot_in_sight(key)  # (and after the layout's later passes)
             self._kept = (view_id, key, widget.scrolls_asked)
 
         scroll()

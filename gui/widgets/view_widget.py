@@ -334,6 +334,14 @@ class ViewWidget(QtWidgets.QWidget):
             self.scrolls_asked += 1
 
         self.scroll_area.verticalScrollBar().actionTriggered.connect(_asked)
+        #: the plot kept at the top while the layout settles, and scrolls_asked then
+        #: (keep_plot_in_sight)
+        self._pin: tuple[str | None, int] | None = None
+        self._pin_timer = QtCore.QTimer(self)  # (once the layout pass is done)
+        self._pin_timer.setSingleShot(True)
+        self._pin_timer.setInterval(0)
+        self._pin_timer.timeout.connect(self._repin)
+        self.scroll_area.verticalScrollBar().rangeChanged.connect(self._scroll_range_changed)
         self.scroll_area.setObjectName("view-scroll")
         self.scroll_area.setWidgetResizable(True)
         self.scroll_area.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
@@ -1038,10 +1046,40 @@ class ViewWidget(QtWidgets.QWidget):
     def scroll_to_plot(self, key: str | None) -> None:
         """Scroll so that the row of plot ``key`` starts at the top of what the view
         shows (as far as the view scrolls); ``None``: to the view's top."""
+        self.scrolls_asked += 1
+        self._scroll_to(key)
+
+    def _scroll_to(self, key: str | None) -> None:
+        """:meth:`scroll_to_plot` without counting it as a scroll asked for."""
         top = None if key is None else self._plot_tops().get(key)
         bar = self.scroll_area.verticalScrollBar()
-        self.scrolls_asked += 1
         bar.setValue(0 if top is None else max(bar.minimum(), min(bar.maximum(), top)))
+
+    def keep_plot_in_sight(self, key: str | None) -> None:
+        """:meth:`scroll_to_plot`, and again after each later change of the height the
+        view scrolls over while nothing else scrolls it (:attr:`scrolls_asked`: a scroll
+        asked for, the wheel, keys or scroll bar). A change of mode lays the view out
+        anew in several passes, and a pass after the scroll moved the row away: F5 in a
+        1280 x 720 window at 300 % scrolled to Sinusoidal's wavelengths showed the
+        stage's bottom (694 px down, the row at 568); Relative's T5 row at 150 % was
+        300 px off."""
+        self.scroll_to_plot(key)
+        self._pin = (key, self.scrolls_asked)
+
+    def _scroll_range_changed(self, _low: int, _high: int) -> None:
+        if self._pin is not None:  # (once the layout pass is done: the plots' new places)
+            self._pin_timer.start()
+
+    def _repin(self) -> None:
+        """The plot :meth:`keep_plot_in_sight` keeps at the top, there again, unless
+        something else scrolled the view since (then it is let go)."""
+        pin = self._pin
+        if pin is None:
+            return
+        if pin[1] != self.scrolls_asked:
+            self._pin = None
+            return
+        self._scroll_to(pin[0])
 
     def _plot_tops(self) -> dict[str, int]:
         """The top of each plot shown, in the scrolled body's pixels."""
