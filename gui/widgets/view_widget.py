@@ -1072,14 +1072,16 @@ class ViewWidget(QtWidgets.QWidget):
 
     def _repin(self) -> None:
         """The plot :meth:`keep_plot_in_sight` keeps at the top, there again, unless
-        something else scrolled the view since (then it is let go)."""
+        something else scrolled the view since or the plot is no longer shown (then it
+        is let go: the view is not sent to its top)."""
         pin = self._pin
         if pin is None:
             return
-        if pin[1] != self.scrolls_asked:
+        key, asked = pin
+        if asked != self.scrolls_asked or (key is not None and key not in self._plot_tops()):
             self._pin = None
             return
-        self._scroll_to(pin[0])
+        self._scroll_to(key)
 
     def _plot_tops(self) -> dict[str, int]:
         """The top of each plot shown, in the scrolled body's pixels."""
