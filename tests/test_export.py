@@ -91,11 +91,11 @@ def assert_one_line_error(err: str, *words: str) -> None:
 def line_series_lengths(view_id: str) -> list[int]:
     """The points each line of ``view_id``'s panels is drawn with (a straight series'
     ends of its runs: ``Series.straight``)."""
-    from gui.plotting.plot_data import run_ends
+    from gui.plotting.plot_data import drawn_xy
 
     data = get_view(view_id).compute(get_view(view_id).model.defaults(), ComputeContext())
     return [
-        len(run_ends(s.x, s.y)[0] if s.straight else s.x)
+        len(drawn_xy(s)[0])
         for p in data.panels
         if p.kind in ("curves", "arrows")  # an arrows panel's trails and arcs
         for s in p.series

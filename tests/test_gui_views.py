@@ -11,7 +11,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from tiers import FULL
 
 from core.views import VIEW_IDS, VIEWS
-from gui.plotting.plot_data import color_levels, display_image, run_ends
+from gui.plotting.plot_data import color_levels, display_image, drawn_xy
 
 SHOT_DIR = os.environ.get("PE_STUDIO_SHOTS")
 
@@ -79,7 +79,7 @@ def assert_plots_match_core(window, view_id):
                 np.testing.assert_allclose(plot.colorbar.levels(), levels)
         elif panel.kind == "curves":
             for i, s in enumerate(panel.series):
-                x, y = run_ends(s.x, s.y) if s.straight else (s.x, s.y)
+                x, y = drawn_xy(s)
                 np.testing.assert_allclose(got[f"curve{i}.x"], x)
                 np.testing.assert_allclose(got[f"curve{i}.y"], y)
         elif panel.kind == "bars":

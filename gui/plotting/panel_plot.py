@@ -32,7 +32,7 @@ from gui.plotting.plot_data import (
     color_levels,
     curve_change,
     display_image,
-    run_ends,
+    drawn_xy,
     same_arrays,
     series_color,
 )
@@ -1101,9 +1101,7 @@ class PanelPlot(PanelExtras, CellDisplay):
         elif panel.kind in ("curves", "arrows"):  # an arrows panel's trails and arcs
             moved: set[LineGroup] = set()
             for item, s in zip(self.curves, panel.series, strict=True):
-                x, y = np.asarray(s.x, float), np.asarray(s.y, float)
-                if s.straight:  # (the same lines, from their ends: run_ends)
-                    x, y = run_ends(x, y)
+                x, y = drawn_xy(s)  # (a straight series' from its run ends)
                 old = item.getOriginalDataset()
                 change = MOVED if rebuilt else curve_change(old, (x, y))
                 if change != SAME:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from core.toeplitz import as_dtype
-from core.viewdata import Panel
+from core.viewdata import Panel, Series
 from gui.theme import Theme
 
 # Okabe–Ito: colour-blind-safe categorical palette.
@@ -129,6 +129,13 @@ def run_ends(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if keep.all():
         return x, y
     return x[keep], y[keep]
+
+
+def drawn_xy(series: Series) -> tuple[np.ndarray, np.ndarray]:
+    """The points a plot draws ``series`` with, as float arrays: a straight series' run
+    ends (:func:`run_ends`), every point of the others."""
+    x, y = np.asarray(series.x, float), np.asarray(series.y, float)
+    return run_ends(x, y) if series.straight else (x, y)
 
 
 DRAWN_ALIKE = 1e-9  # of a curve's largest |y|: closer values draw the same pixels
