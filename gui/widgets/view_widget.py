@@ -1049,9 +1049,10 @@ class ViewWidget(QtWidgets.QWidget):
         self.scrolls_asked += 1
         self._scroll_to(key)
 
-    def _scroll_to(self, key: str | None) -> None:
-        """:meth:`scroll_to_plot` without counting it as a scroll asked for."""
-        top = None if key is None else self._plot_tops().get(key)
+    def _scroll_to(self, key: str | None, tops: dict[str, int] | None = None) -> None:
+        """:meth:`scroll_to_plot` without counting it as a scroll asked for (``tops``:
+        :meth:`_plot_tops`, where just read)."""
+        top = None if key is None else (self._plot_tops() if tops is None else tops).get(key)
         bar = self.scroll_area.verticalScrollBar()
         bar.setValue(0 if top is None else max(bar.minimum(), min(bar.maximum(), top)))
 
@@ -1078,10 +1079,11 @@ class ViewWidget(QtWidgets.QWidget):
         if pin is None:
             return
         key, asked = pin
-        if asked != self.scrolls_asked or (key is not None and key not in self._plot_tops()):
+        tops = self._plot_tops()
+        if asked != self.scrolls_asked or (key is not None and key not in tops):
             self._pin = None
             return
-        self._scroll_to(key)
+        self._scroll_to(key, tops)
 
     def _plot_tops(self) -> dict[str, int]:
         """The top of each plot shown, in the scrolled body's pixels."""
