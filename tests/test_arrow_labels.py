@@ -67,26 +67,31 @@ def test_zoomed_plane_hides_the_names_of_arrows_out_of_view(studio):
 
 
 def test_label_text_keeps_pyqtgraphs_box_through_every_change(qapp):
-    """An arrows panel's label keeps its bounding rect between changes (LabelText): after
-    each change that re-places its text (text, HTML, font, width, anchor) the box and
-    the text's place are pyqtgraph's TextItem's, to the last bit."""
+    """An arrows panel's label keeps its bounding rect between changes (LabelText), and
+    its text item is laid out once per change (PlainTextItem): after each change that
+    re-places its text (text, font, width, anchor, angle) the box and the text's place
+    are pyqtgraph's TextItem's (a QGraphicsTextItem's document), to the last bit."""
     import pyqtgraph as pg
     from PySide6 import QtGui
 
     from gui.plotting.panel_extras import HaloText, LabelText
+    from gui.render.plain_text import PlainTextItem
 
     for cls in (LabelText, HaloText):
         ours, theirs = cls("q (m=1)", anchor=(0.5, 1.2)), pg.TextItem("q (m=1)", anchor=(0.5, 1.2))
+        assert isinstance(ours.textItem, PlainTextItem)
         changes = [
             lambda t: t.setText("q (m=12345)"),
             lambda t: t.setFont(QtGui.QFont("DejaVu Sans", 17, QtGui.QFont.Weight.Bold)),
             lambda t: t.setAnchor((0.5, -0.2)),
             lambda t: t.setText("−41.1°"),
-            lambda t: t.setHtml("<b>k</b> (n=3)"),
-            lambda t: t.setTextWidth(40.0),
+            lambda t: t.setTextWidth(40.0),  # (wrapped: "−41." over "1°")
+            lambda t: t.setText("q at (m + s)·θ = 93400\u202frad (1.49·10⁴\u202fturns)"),
+            lambda t: t.setTextWidth(-1.0),
             lambda t: t.setAngle(30.0),
             lambda t: t.setFont(QtGui.QFont("DejaVu Sans", 9)),
             lambda t: t.setPlainText("q·k = +0.540"),
+            lambda t: t.setPlainText(""),
         ]
         for change in changes:
             ours.boundingRect()  # kept before the change
@@ -94,3 +99,4 @@ def test_label_text_keeps_pyqtgraphs_box_through_every_change(qapp):
             change(theirs)
             assert ours.boundingRect() == pg.TextItem.boundingRect(theirs)
             assert ours.textItem.pos() == theirs.textItem.pos()
+            assert ours.toPlainText() == theirs.toPlainText()

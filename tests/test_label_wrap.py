@@ -35,12 +35,7 @@ def test_a_clock_text_wider_than_the_plane_wraps_inside_it(qapp, open_window):
             # "(1.49·10⁴ turns)", not "… (1.49·10⁴" over "turns)"
             plot = win.views["clock"].plots["plane"]
             item = next(i for i in plot.text_labels if i.toPlainText() == long)
-            block = item.textItem.document().firstBlock()
-            layout = block.layout()
-            lines = [
-                block.text()[line.textStart() : line.textStart() + line.textLength()].strip()
-                for line in (layout.lineAt(k) for k in range(layout.lineCount()))
-            ]
+            lines = [line.strip() for line in item.textItem.lines()]
             assert lines == ["q at (m + s)·θ = 93400\u202frad", "(1.49·10⁴\u202fturns)"], lines
             state.set_param("m", 2)
             _area, boxes = label_boxes(win, "clock")

@@ -236,6 +236,10 @@ INTERNAL_MEMBERS: dict[str, dict[str, Member]] = {
         "bounds": _attribute(used_by="symbol_series"),  # [x bounds, y bounds] (None: stale)
         "invalidate": _method(used_by="symbol_series"),
     },
+    "TextItem": {
+        # the child that holds and draws the text (replace_text_item swaps it)
+        "textItem": _attribute(used_by="pg_compat (replace_text_item), panel_extras"),
+    },
 }
 
 #: Attributes the code stores on pyqtgraph objects (its subclasses' and items') for its
@@ -351,6 +355,44 @@ PORTED_SOURCES: dict[str, tuple[str, str]] = {
         "395c3a525484f7fbe4e8f78f4cace62100e81b3ddcecf97e6e0e34ce725d1b1e",
         "gui/render/fast_axis.py (FastColorBarItem: the axis set-up)",
     ),
+    # replace_text_item: TextItem reaches its text only through textItem, with the
+    # members PlainTextItem has (its text, font, width, colour, box; the fill's outline)
+    "TextItem.__init__": (
+        "6214b8e6b4e9561a4c66c1d9a317b99045bc0e96fa9936735dfb5075090f1763",
+        "gui/render/pg_compat.py (replace_text_item), gui/render/plain_text.py",
+    ),
+    "TextItem.setPlainText": (
+        "20c7482cd6eba2e6930dd62a8b7bc97c70ff79fbfa34e53ba745eca3f27df76e",
+        "gui/render/pg_compat.py (replace_text_item), gui/render/plain_text.py",
+    ),
+    "TextItem.toPlainText": (
+        "cbcd27d136ce9fd780234c2dece8ef6b8788998a705238881481edfc5e538e73",
+        "gui/render/pg_compat.py (replace_text_item), gui/render/plain_text.py",
+    ),
+    "TextItem.setTextWidth": (
+        "02812d4be3449ad59b4878fc864d3c7ebbcb356aa4013a1916317a56e36b940f",
+        "gui/render/pg_compat.py (replace_text_item), gui/render/plain_text.py",
+    ),
+    "TextItem.setFont": (
+        "94fad19cebb70a583e77786d518216041cc322fa47d1f3f205f9a1bb7283e6b5",
+        "gui/render/pg_compat.py (replace_text_item), gui/render/plain_text.py",
+    ),
+    "TextItem.setColor": (
+        "e28463776227250c502b750612b5230adc6a5c9a42de221259c02c9aaef9ba07",
+        "gui/render/pg_compat.py (replace_text_item), gui/render/plain_text.py",
+    ),
+    "TextItem.boundingRect": (
+        "3b5cf47b9def15239afea741de2620d9b88b87f4fa32781790d2b5a9f39b1fed",
+        "gui/render/pg_compat.py (replace_text_item), gui/render/plain_text.py",
+    ),
+    "TextItem.paint": (
+        "8a2d3b3adec2749e834f55895069d48a137510d4eb0d6df2df6825156e67cf69",
+        "gui/render/pg_compat.py (replace_text_item), gui/render/plain_text.py",
+    ),
+    "TextItem.updateTextPos": (
+        "c81934d24cf3cc3c871d119a81130a7a462152ebe0e329b18644313bcdc3051f",
+        "gui/plotting/panel_extras.py (LabelText.updateTextPos)",
+    ),
 }
 
 _CLASSES: dict[str, type] = {
@@ -367,6 +409,7 @@ _CLASSES: dict[str, type] = {
     "PlotDataItem": pg.PlotDataItem,
     "GraphicsWidget": pg.GraphicsWidget,
     "ScatterPlotItem": pg.ScatterPlotItem,
+    "TextItem": pg.TextItem,
 }
 
 _FRESH: dict[str, Callable[[], Any]] = {
@@ -382,6 +425,7 @@ _FRESH: dict[str, Callable[[], Any]] = {
     "LegendItem": pg.LegendItem,
     "PlotDataItem": pg.PlotDataItem,
     "ScatterPlotItem": pg.ScatterPlotItem,
+    "TextItem": pg.TextItem,
 }
 
 
@@ -600,6 +644,27 @@ def forget_bounds(view: pg.ViewBox, item: pg.GraphicsItem) -> None:
     cache = view._itemBoundsCache
     if cache.data:  # (a WeakKeyDictionary: its dictionary of references)
         cache.pop(item, None)
+
+
+def replace_text_item(item: pg.TextItem, new: QtWidgets.QGraphicsItem) -> None:
+    """Make ``new`` the item that holds and draws ``item``'s text (pyqtgraph's
+    ``QGraphicsTextItem``, ``item.textItem``, before): the same text, font, colour and
+    width, placed by ``item.updateTextPos``. The old one is deleted.
+
+    ``new`` has the members ``TextItem`` calls on its text item (``setPlainText``,
+    ``toPlainText``, ``setFont``, ``font``, ``setTextWidth``, ``textWidth``,
+    ``setDefaultTextColor``, ``defaultTextColor``, ``boundingRect``), as
+    :class:`gui.render.plain_text.PlainTextItem` has.
+    """
+    old = item.textItem
+    new.setFont(old.font())  # type: ignore[attr-defined]
+    new.setDefaultTextColor(old.defaultTextColor())  # type: ignore[attr-defined]
+    new.setTextWidth(old.textWidth())  # type: ignore[attr-defined]
+    new.setPlainText(old.toPlainText())  # type: ignore[attr-defined]
+    new.setParentItem(item)
+    old.setParentItem(None)  # (no owner left: deleted with the last reference)
+    item.textItem = new
+    item.updateTextPos()
 
 
 def guard_dying_labels() -> None:

@@ -2627,6 +2627,9 @@ class ViewWidget(QtWidgets.QWidget):
         of each that moved by a fraction of a pixel since its cache was drawn, or
         whose cache was drawn in a viewport of another size (:meth:`_moved_texts`;
         before the canvas paints; on a live frame only when ``exact``, e.g. for a grab).
+        (Text items: ``QGraphicsTextItem``, the titles', tables' and legends' texts. An
+        arrows panel's labels, which move on every frame of a drag, are plain text items
+        painted where they are shown, with no cache: :mod:`gui.render.plain_text`.)
 
         Qt keeps a device cache through a move that is a pure translation and blits it
         at the new position rounded to whole pixels: text drawn at an earlier sub-pixel
@@ -2636,7 +2639,7 @@ class ViewWidget(QtWidgets.QWidget):
         at, a text looks the same however the window arrived at its state (the same
         state exports and grabs the same picture every time).
 
-        A live frame (a drag: the clock's labels move on every one, ~13 texts) blits
+        A live frame (a drag: a moving text item's offset changes on every one) blits
         the caches as they are; the texts moved meanwhile are redrawn when full quality
         returns (:meth:`_redraw_moved_texts`). Its first paint does not walk the scene
         for text items again where the frame's drawing did just before, nor does a
@@ -2656,7 +2659,7 @@ class ViewWidget(QtWidgets.QWidget):
             if old is not None:
                 # the whole cache is drawn again, at this offset, by the paint under way
                 # (an update() here asked for a second paint of the canvas on every
-                # frame that moved a text: the clock's labels, each frame)
+                # frame that moved a text)
                 item.setCacheMode(cache.NoCache)
                 item.setCacheMode(cache.DeviceCoordinateCache)
                 self.text_cache_refreshes += 1
