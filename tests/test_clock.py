@@ -190,3 +190,22 @@ def test_the_planes_title_stays_while_m_moves_and_its_note_works_the_angle_out()
     assert note.startswith("(40 − 9)·1 = 31 rad → ")
     assert f"{math.degrees(math.remainder(31.0, math.tau)):+.1f}°;" in note
     assert f"q·k = cos((m − n)·θ) = {math.cos(31.0):+.4f}" in note
+
+
+@pytest.mark.parametrize(
+    ("m", "caption"),
+    [
+        (2.0, "q: 114.6°"),  # pair 0: under a turn, in degrees
+        (6.29, "q: 1\u202fturn"),  # 6.29 rad: 1.001 turns, shown as 1
+        (6.4, "q: 1.02\u202fturns"),
+        (11.2, "q: 1.78\u202fturns"),
+    ],
+)
+def test_a_hands_turns_agree_with_the_number_shown(m, caption):
+    """The strip caption of pair 0's hand: "q: 1 turns" was shown at 1.0 turns (pair 2
+    at s = 9.2 in the live window); one turn reads "1 turn"."""
+    data = compute(m=m, n=1.0, shift=0.0)
+    hand = next(p for p in data.panels if p.key == "hand0")
+    assert [label.text for label in hand.labels] == [caption]
+    plane = next(p for p in data.panels if p.key == "plane")
+    assert any(label.text.endswith(f"({caption[3:]})") for label in plane.labels)

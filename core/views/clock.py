@@ -226,12 +226,18 @@ UNIT_SPACE = "\u202f"  # (narrow, no break) between a number and its unit: kept 
 
 
 def _turns(angle: float) -> str:
+    """An angle as whole and part turns from one turn on (the noun agreeing with the
+    number shown: pair 2 at s = 9.2 read "q: 1 turns"), in degrees below.
+
+    >>> _turns(math.pi), _turns(2 * math.pi + 0.01), _turns(-2 * math.pi), _turns(11.2)
+    ('180.0°', '1\u202fturn', '-1\u202fturn', '1.78\u202fturns')
+    """
     turns = angle / (2 * math.pi)
-    return (
-        f"{approx_text(turns)}{UNIT_SPACE}turns"
-        if abs(turns) >= 1
-        else f"{math.degrees(angle):.1f}°"
-    )
+    if abs(turns) < 1:
+        return f"{math.degrees(angle):.1f}°"
+    number = approx_text(turns)
+    noun = "turn" if number.lstrip("-−") == "1" else "turns"
+    return f"{number}{UNIT_SPACE}{noun}"
 
 
 def compute(params: Mapping[str, Any], ctx: ComputeContext) -> ViewData:
