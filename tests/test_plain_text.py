@@ -111,3 +111,25 @@ def test_changes_lay_it_out_once_and_keep_the_box_in_step(qapp):
     assert [line.strip("\u2028") for line in item.lines()] == ["a", "b"]
     item.setDefaultTextColor(QtGui.QColor("red"))
     assert item.defaultTextColor() == QtGui.QColor("red")
+
+
+def test_a_label_holds_its_text_in_one_plain_text_item(qapp):
+    """pg_compat.replace_text_item: the label's one child is the plain text item, with
+    the text, font, colour and width pyqtgraph's QGraphicsTextItem had (then deleted);
+    TextItem's own setters reach it."""
+    import pyqtgraph as pg
+
+    from gui.plotting.panel_extras import LabelText
+
+    label = LabelText("q (m=2)", color="#d55e00", anchor=(0.5, 1.2))
+    assert label.childItems() == [label.textItem]
+    assert isinstance(label.textItem, PlainTextItem)
+    assert label.textItem.toPlainText() == "q (m=2)"
+    assert label.textItem.defaultTextColor() == pg.mkColor("#d55e00")
+    font = QtGui.QFont("DejaVu Sans", 15)
+    pg.TextItem.setFont(label, font)
+    pg.TextItem.setColor(label, "#0072b2")
+    pg.TextItem.setTextWidth(label, 50.0)
+    assert label.textItem.font() == font
+    assert label.textItem.defaultTextColor() == pg.mkColor("#0072b2")
+    assert label.textItem.textWidth() == 50.0 and len(label.textItem.lines()) > 1

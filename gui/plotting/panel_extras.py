@@ -47,7 +47,8 @@ class LabelText(pg.TextItem):
 
     Its text item is a ``PlainTextItem``, not pyqtgraph's ``QGraphicsTextItem``: the same
     lines and box, without a text document rebuilt for each new text (~8 a clock frame on
-    the stage; the frame ~1 ms faster at 200 %). Rich text (``setHtml``) is not drawn.
+    the stage: the clock's stage frame 0.4-0.7 ms faster). Rich text (``setHtml``) is not
+    drawn.
 
     pyqtgraph maps the text's box into the item on every call (two calls into Qt): Qt
     asks for it several times a paint and :meth:`PanelExtras.place_labels` once more,

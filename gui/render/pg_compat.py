@@ -36,6 +36,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from gui.render.plain_text import PlainTextItem
 from gui.render.scripts import typeset_scripts
 
 
@@ -646,21 +647,21 @@ def forget_bounds(view: pg.ViewBox, item: pg.GraphicsItem) -> None:
         cache.pop(item, None)
 
 
-def replace_text_item(item: pg.TextItem, new: QtWidgets.QGraphicsItem) -> None:
+def replace_text_item(item: pg.TextItem, new: PlainTextItem) -> None:
     """Make ``new`` the item that holds and draws ``item``'s text (pyqtgraph's
     ``QGraphicsTextItem``, ``item.textItem``, before): the same text, font, colour and
     width, placed by ``item.updateTextPos``. The old one is deleted.
 
     ``new`` has the members ``TextItem`` calls on its text item (``setPlainText``,
-    ``toPlainText``, ``setFont``, ``font``, ``setTextWidth``, ``textWidth``,
-    ``setDefaultTextColor``, ``defaultTextColor``, ``boundingRect``), as
-    :class:`gui.render.plain_text.PlainTextItem` has.
+    ``toPlainText``, ``setFont``, ``setTextWidth``, ``setDefaultTextColor``,
+    ``boundingRect``): the fingerprints of those methods in :data:`PORTED_SOURCES` say
+    when pyqtgraph calls others.
     """
     old = item.textItem
-    new.setFont(old.font())  # type: ignore[attr-defined]
-    new.setDefaultTextColor(old.defaultTextColor())  # type: ignore[attr-defined]
-    new.setTextWidth(old.textWidth())  # type: ignore[attr-defined]
-    new.setPlainText(old.toPlainText())  # type: ignore[attr-defined]
+    new.setFont(old.font())
+    new.setDefaultTextColor(old.defaultTextColor())
+    new.setTextWidth(old.textWidth())
+    new.setPlainText(old.toPlainText())
     new.setParentItem(item)
     old.setParentItem(None)  # (no owner left: deleted with the last reference)
     item.textItem = new

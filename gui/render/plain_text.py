@@ -104,11 +104,12 @@ class PlainTextItem(QtWidgets.QGraphicsItem):
         document's ``idealWidth`` where the text is not wrapped."""
         if self._width < 0:
             return self._rect.width()
-        one = QtGui.QTextLayout(self._text, self._font)
+        text = self._text.replace("\n", "\u2028")  # (as _lay_out sets it)
+        one = QtGui.QTextLayout(text, self._font)
         one.beginLayout()
         widest = 0.0
         while (line := one.createLine()).isValid():
-            line.setNumColumns(len(self._text) + 1)
+            line.setNumColumns(len(text) + 1)
             widest = max(widest, line.naturalTextWidth())
         one.endLayout()
         return widest + 2 * MARGIN
