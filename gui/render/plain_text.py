@@ -104,14 +104,7 @@ class PlainTextItem(QtWidgets.QGraphicsItem):
         document's ``idealWidth`` where the text is not wrapped."""
         if self._width < 0:
             return self._rect.width()
-        text = self._text.replace("\n", "\u2028")  # (as _lay_out sets it)
-        one = QtGui.QTextLayout(text, self._font)
-        one.beginLayout()
-        widest = 0.0
-        while (line := one.createLine()).isValid():
-            line.setNumColumns(len(text) + 1)
-            widest = max(widest, line.naturalTextWidth())
-        one.endLayout()
+        _height, widest = _break_lines(QtGui.QTextLayout(self._layout.text(), self._font), None)
         return widest + 2 * MARGIN
 
     def lines(self) -> list[str]:
@@ -139,21 +132,29 @@ class PlainTextItem(QtWidgets.QGraphicsItem):
                 option.setAlignment(_CENTRE)
             layout.setTextOption(option)
         layout.setText(text)
-        room = self._width - 2 * MARGIN
-        layout.beginLayout()
-        y = widest = 0.0
-        while (line := layout.createLine()).isValid():
-            if wrap:
-                line.setLineWidth(room)
-                if line.naturalTextWidth() > room:  # (one glyph wider: a line as wide)
-                    line.setLineWidth(line.naturalTextWidth())
-            else:
-                line.setNumColumns(len(text) + 1)
-            line.setPosition(QtCore.QPointF(0.0, y))
-            y += line.height()
-            widest = max(widest, line.naturalTextWidth())
-        layout.endLayout()
+        height, widest = _break_lines(layout, self._width - 2 * MARGIN if wrap else None)
         # (wrapped: as wide as asked, or as its widest line where one glyph is wider)
         width = max(self._width, widest + 2 * MARGIN) if wrap else widest + 2 * MARGIN
-        self._rect = QtCore.QRectF(0.0, 0.0, width, y + 2 * MARGIN)
+        self._rect = QtCore.QRectF(0.0, 0.0, width, height + 2 * MARGIN)
         self.layouts += 1
+
+
+def _break_lines(layout: QtGui.QTextLayout, room: float | None) -> tuple[float, float]:
+    """Lay ``layout``'s text out on lines stacked from the top, at most ``room`` px wide
+    (a line with one glyph wider: as wide as it), or, where ``room`` is ``None``,
+    broken only at line separators; ``(height, widest line's width)``."""
+    text_length = len(layout.text())
+    layout.beginLayout()
+    y = widest = 0.0
+    while (line := layout.createLine()).isValid():
+        if room is not None:
+            line.setLineWidth(room)
+            if line.naturalTextWidth() > room:  # (one glyph wider: a line as wide)
+                line.setLineWidth(line.naturalTextWidth())
+        else:
+            line.setNumColumns(text_length + 1)
+        line.setPosition(QtCore.QPointF(0.0, y))
+        y += line.height()
+        widest = max(widest, line.naturalTextWidth())
+    layout.endLayout()
+    return y, widest
