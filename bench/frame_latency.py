@@ -520,8 +520,15 @@ class Harness:
         self.window.engine.failed.connect(lambda _v, _g, msg: self.errors.append(msg))
         self.state.error.connect(self.errors.append)
         self.heartbeat = Heartbeat()
-        self._wait_loop: tuple[Any, Any] | None = None  # (see _waiting)
-        self._expected: dict[str, Any] | None = None  # what _wait_drawn waits to see
+        # what _wait_drawn runs, made and connected once: its loop, the loop's
+        # time-out, and what it waits to see (checked on each drawn or failed frame)
+        self._expected: dict[str, Any] | None = None
+        self._wait_loop = self.QtCore.QEventLoop()
+        self._wait_timer = self.QtCore.QTimer()
+        self._wait_timer.setSingleShot(True)
+        self._wait_timer.timeout.connect(self._wait_loop.quit)
+        self.widget.rendered.connect(self._check_drawn)
+        self.window.engine.failed.connect(self._check_drawn)
         self.canvas_paints = 0  # paint events of the plot canvas (see paint())
         self.forced_paints = 0
         self._paint_counter = _paint_counter(self)
@@ -556,13 +563,13 @@ class Harness:
         """Run the event loop until the widget shows ``expected`` (or an error).
 
         The loop, its time-out and the check on each drawn frame are made and
-        connected once (:meth:`_waiting`): connecting and disconnecting two slots and
+        connected once (``__init__``): connecting and disconnecting two slots and
         making a loop and a timer for each change cost ~0.2 ms of the timed change
         (measured on the clock's stage), none of it the app's.
         """
         if self._shows(expected):
             return True
-        loop, timer = self._waiting()
+        loop, timer = self._wait_loop, self._wait_timer
         if loop.isRunning():
             raise RuntimeError("_wait_drawn: already waiting (not re-entrant)")
         self._expected = expected
@@ -574,26 +581,12 @@ class Harness:
             self._expected = None
         return self._shows(expected)
 
-    def _waiting(self) -> tuple[Any, Any]:
-        """The event loop :meth:`_wait_drawn` runs and its time-out, made once, with
-        the check that ends the loop connected to the drawn and failed signals."""
-        if self._wait_loop is None:
-            loop = self.QtCore.QEventLoop()
-            timer = self.QtCore.QTimer()
-            timer.setSingleShot(True)
-            timer.timeout.connect(loop.quit)
-
-            def check(*_args: Any) -> None:
-                expected = self._expected
-                if expected is not None and (
-                    self._shows(expected) or self.widget.banner.isVisible()
-                ):
-                    loop.quit()
-
-            self.widget.rendered.connect(check)
-            self.window.engine.failed.connect(check)
-            self._wait_loop = (loop, timer)
-        return self._wait_loop
+    def _check_drawn(self, *_args: Any) -> None:
+        """End :meth:`_wait_drawn`'s loop once the widget shows what it waits for (or
+        its error banner)."""
+        expected = self._expected
+        if expected is not None and (self._shows(expected) or self.widget.banner.isVisible()):
+            self._wait_loop.quit()
 
     def _shows(self, expected: dict[str, Any]) -> bool:
         data = self.widget.data
